@@ -1,0 +1,10 @@
+/* SPDX-License-Identifier: MIT */
+#ifndef TH_CLI_H
+#define TH_CLI_H
+
+int th_cli_trace(int argc, char **argv);
+int th_cli_bench(int argc, char **argv);
+int th_cli_matrix(int argc, char **argv);
+int th_cli_check(int argc, char **argv);
+
+#endif

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/* `timerharness trace`: options, then timer_core/trace.c does the work. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+#include "trace.h"
+
+static void trace_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: timerharness trace [--variant legacy|transitional|modern] [--hz N] [--check] [FILE|-]\n"
+		"\n"
+		"Reads a wheel trace (one op a line; '#' comments; numbers decimal or 0x-hex):\n"
+		"  start J        set jiffies and the base clock (first op only; default\n"
+		"                 INITIAL_JIFFIES = (unsigned long)(unsigned int)(-300*HZ))\n"
+		"  add ID E       arm with add_timer() semantics at expiry E\n"
+		"  mod ID E       mod_timer()            -> prints 'ret LINE VALUE'\n"
+		"  modp ID E      mod_timer_pending()    -> prints 'ret LINE VALUE'\n"
+		"  reduce ID E    timer_reduce()         -> prints 'ret LINE VALUE'\n"
+		"  del ID         del_timer()            -> prints 'ret LINE VALUE'\n"
+		"  every ID IV    from now on ID's callback re-arms it at jiffies + IV\n"
+		"  run J          jiffies becomes J, then the wheel runs\n"
+		"A callback prints 'fire CLK ID' (CLK: the base clock whose buckets were collected).\n"
+		"\n"
+		"  --variant V    legacy (default), transitional or modern: same output for all\n"
+		"  --hz N         HZ of the wheel (depth 9 if N > 100, else 8); default 1000\n"
+		"  --check        run the wheel's consistency checker after every op\n"
+		"Exit: 0 ok; 2 bad input ('FILE:LINE: what is wrong' on stderr); 3 checker failure.\n");
+}
+
+int th_cli_trace(int argc, char **argv)
+{
+	struct th_trace_opts opts = { .variant = &th_trace_legacy, .hz = 1000 };
+	const char *path = NULL;
+	FILE *in;
+	int ret;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			trace_usage(stdout);
+			return 0;
+		} else if (!strcmp(a, "--variant") || !strncmp(a, "--variant=", 10)) {
+			const char *v = a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
+
+			if (!v || !(opts.variant = th_trace_variant(v))) {
+				fprintf(stderr, "timerharness trace: --variant needs legacy, transitional or modern (got '%s')\n",
+					v ? v : "nothing");
+				return 2;
+			}
+		} else if (!strcmp(a, "--hz") || !strncmp(a, "--hz=", 5)) {
+			const char *v = a[4] == '=' ? a + 5 : (i + 1 < argc ? argv[++i] : NULL);
+			char *end;
+			unsigned long hz;
+
+			errno = 0;
+			hz = v ? strtoul(v, &end, 10) : 0;
+			if (!v || !*v || *end || errno || hz == 0 || hz > 100000) {
+				fprintf(stderr, "timerharness trace: --hz needs a number from 1 to 100000 (got '%s')\n",
+					v ? v : "nothing");
+				return 2;
+			}
+			opts.hz = (unsigned int)hz;
+		} else if (!strcmp(a, "--check")) {
+			opts.check = true;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "timerharness trace: unknown option '%s' (see --help)\n", a);
+			return 2;
+		} else if (path) {
+			fprintf(stderr, "timerharness trace: one trace file at a time ('%s' and '%s')\n", path, a);
+			return 2;
+		} else {
+			path = a;
+		}
+	}
+	if (!path || !strcmp(path, "-")) {
+		in = stdin;
+		path = "<stdin>";
+	} else if (!(in = fopen(path, "r"))) {
+		fprintf(stderr, "timerharness trace: %s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	ret = th_trace_run(&opts, in, path, stdout, stderr);
+	if (in != stdin)
+		fclose(in);
+	return ret;
+}

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The `timerharness` command: argument parsing and dispatch, nothing else.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: timerharness <command> [options]\n"
+		"\n"
+		"commands:\n"
+		"  trace [--variant legacy|transitional|modern] [--hz N] [--check] [FILE|-]\n"
+		"        drive a variant's timer wheel from a trace; prints fire/ret lines\n"
+		"  bench [--quick] [--reps N] [--seed S]\n"
+		"        wheel vs binary min-heap: ns/op for add, mod, del, expire\n"
+#ifdef TH_HAVE_MATRIX
+		"  matrix [--toolchain T,..] [--config C,..] [--variant V,..] [--attack GLOB]\n"
+		"         [--jobs N] [--out DIR] [--build-root DIR]\n"
+		"        run every attack cell; writes DIR/results.json and DIR/report.md\n"
+		"  check [--results FILE] [--baseline FILE]\n"
+		"        exit 0 if nothing regressed, 1 if a cell regressed, 2 on bad input\n"
+#endif
+		"\n"
+		"run 'timerharness <command> --help' for a command's options\n");
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "trace"))
+		return th_cli_trace(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "bench"))
+		return th_cli_bench(argc - 1, argv + 1);
+#ifdef TH_HAVE_MATRIX
+	if (!strcmp(argv[1], "matrix"))
+		return th_cli_matrix(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "check"))
+		return th_cli_check(argc - 1, argv + 1);
+#endif
+	fprintf(stderr, "timerharness: unknown command '%s'\n\n", argv[1]);
+	usage(stderr);
+	return 2;
+}

@@ -1,0 +1,37 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Outcomes of a cell, most severe first (DESIGN.md "Outcomes"). The enum order
+ * IS the severity order: a smaller value is more severe. Names are the public
+ * contract (results.json, check, every renderer).
+ */
+#ifndef TH_REPORT_OUTCOME_H
+#define TH_REPORT_OUTCOME_H
+
+enum th_outcome {
+	TH_HIJACKED,
+	TH_REDIRECTED,
+	TH_CRASHED,
+	TH_HANG,
+	TH_FALSE_POSITIVE,
+	TH_BLOCKED_CFI,
+	TH_DETECTED,
+	TH_NO_EFFECT,
+	TH_UNSUPPORTED,
+	TH_NOT_APPLICABLE,
+	TH_OUTCOME_COUNT,
+	TH_OUTCOME_INVALID = -1
+};
+
+/* "HIJACKED", ...; NULL for an invalid value. */
+const char *th_outcome_name(enum th_outcome o);
+/* Exact, case-sensitive; TH_OUTCOME_INVALID for anything else. */
+enum th_outcome th_outcome_parse(const char *s);
+/* One character for the terminal matrix ('H' hijacked, 'R', 'C', ...). */
+char th_outcome_symbol(enum th_outcome o);
+/* One line of the legend: what the outcome means. */
+const char *th_outcome_meaning(enum th_outcome o);
+/* a is strictly more severe than b (both valid). UNSUPPORTED and
+ * NOT_APPLICABLE are never more severe than anything. */
+int th_outcome_more_severe(enum th_outcome a, enum th_outcome b);
+
+#endif

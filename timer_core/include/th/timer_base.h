@@ -1,0 +1,178 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The timer wheel's base (one per simulated CPU) and its geometry, after
+ * kernel/time/timer.c (Linux 4.8+, "timers: Switch to a non-cascading wheel").
+ *
+ * The wheel has LVL_DEPTH array levels. Each level provides an array of
+ * LVL_SIZE buckets. Each level is driven by its own clock and therefore each
+ * level has a different granularity: level n ticks every LVL_GRAN(n)
+ * jiffies, so a timer is queued at the level whose range covers its delta
+ * and is rounded up to that level's granularity. Timers never fire early;
+ * they fire late by at most the granularity of the level they were queued
+ * at. There is no cascading.
+ *
+ * HZ 1000 steps (depth 9)
+ * Level Offset  Granularity            Range
+ *  0      0         1 ms                0 ms -         63 ms
+ *  1     64         8 ms               64 ms -        511 ms
+ *  2    128        64 ms              512 ms -       4095 ms (512ms - ~4s)
+ *  3    192       512 ms             4096 ms -      32767 ms (~4s - ~32s)
+ *  4    256      4096 ms (~4s)      32768 ms -     262143 ms (~32s - ~4m)
+ *  5    320     32768 ms (~32s)    262144 ms -    2097151 ms (~4m - ~34m)
+ *  6    384    262144 ms (~4m)    2097152 ms -   16777215 ms (~34m - ~4h)
+ *  7    448   2097152 ms (~34m)  16777216 ms -  134217727 ms (~4h - ~1d)
+ *  8    512  16777216 ms (~4h)  134217728 ms - 1073741822 ms (~1d - ~12d)
+ *
+ * HZ 100 steps (depth 8)
+ * Level Offset  Granularity            Range
+ *  0      0         10 ms               0 ms -        630 ms
+ *  1     64         80 ms             640 ms -       5110 ms (640ms - ~5s)
+ *  2    128        640 ms            5120 ms -      40950 ms (~5s - ~40s)
+ *  3    192       5120 ms (~5s)     40960 ms -     327670 ms (~40s - ~5m)
+ *  4    256      40960 ms (~40s)   327680 ms -    2621430 ms (~5m - ~43m)
+ *  5    320     327680 ms (~5m)   2621440 ms -   20971510 ms (~43m - ~5h)
+ *  6    384    2621440 ms (~43m) 20971520 ms -  167772150 ms (~5h - ~1d)
+ *  7    448   20971520 ms (~5h) 167772160 ms - 1342177270 ms (~1d - ~15d)
+ *
+ * Two knobs are chosen (LVL_CLK_SHIFT, LVL_BITS); everything else derives.
+ * HZ, and so the depth, is a per-wheel parameter here (the kernel fixes it
+ * at build time), so one process can hold wheels of both depths.
+ */
+#ifndef TH_TIMER_BASE_H
+#define TH_TIMER_BASE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "th/kernel.h"
+
+/* Clock divisor for the next level */
+#define LVL_CLK_SHIFT	3
+#define LVL_CLK_DIV	(1UL << LVL_CLK_SHIFT)
+#define LVL_CLK_MASK	(LVL_CLK_DIV - 1)
+#define LVL_SHIFT(n)	((n) * LVL_CLK_SHIFT)
+#define LVL_GRAN(n)	(1UL << LVL_SHIFT(n))
+
+/*
+ * The time start value for each level to select the bucket at enqueue
+ * time. We start from the last possible delta of the previous level
+ * so that we can later add an extra LVL_GRAN(n) to n (see calc_index()).
+ */
+#define LVL_START(n)	((LVL_SIZE - 1) << (((n) - 1) * LVL_CLK_SHIFT))
+
+/* Size of each clock level */
+#define LVL_BITS	6
+#define LVL_SIZE	(1UL << LVL_BITS)
+#define LVL_MASK	(LVL_SIZE - 1)
+#define LVL_OFFS(n)	((n) * LVL_SIZE)
+
+/* Level depth: 9 for HZ > 100, else 8 (the kernel's #if HZ > 100). */
+#define LVL_DEPTH_MAX	9
+#define TH_LVL_DEPTH(hz)	((hz) > 100 ? 9 : 8)
+
+/* The cutoff (evaluated in the future): timeouts beyond are clamped. */
+#define WHEEL_TIMEOUT_CUTOFF(depth)	(LVL_START(depth))
+#define WHEEL_TIMEOUT_MAX(depth)	(WHEEL_TIMEOUT_CUTOFF(depth) - LVL_GRAN((depth) - 1))
+#define WHEEL_SIZE_MAX	(LVL_SIZE * LVL_DEPTH_MAX)
+
+/* One bitmap word per level: the scan for the next bucket relies on it. */
+_Static_assert(LVL_SIZE == 8 * sizeof(unsigned long), "one pending_map word per level");
+
+/* include/linux/jiffies.h: wrap 5 minutes after boot. */
+#define TH_INITIAL_JIFFIES(hz)	((unsigned long)(unsigned int)(-300 * (int)(hz)))
+
+/* include/linux/timer.h (4.14): the bits of timer->flags. */
+#define TIMER_CPUMASK		0x0003FFFF
+#define TIMER_MIGRATING		0x00040000
+#define TIMER_BASEMASK		(TIMER_CPUMASK | TIMER_MIGRATING)
+#define TIMER_DEFERRABLE	0x00080000
+#define TIMER_PINNED		0x00100000
+#define TIMER_IRQSAFE		0x00200000
+#define TIMER_INIT_FLAGS	(TIMER_DEFERRABLE | TIMER_PINNED | TIMER_IRQSAFE)
+#define TIMER_ARRAYSHIFT	22
+#define TIMER_ARRAYMASK		0xFFC00000
+
+/* Simulated CPUs: a timer's flags name the base it belongs to, as in the
+ * kernel (get_timer_base(tflags) = per_cpu(timer_bases, tflags & CPUMASK)). */
+#define TH_NR_CPUS	8
+
+/* Errors the API returns where the kernel would BUG or WARN. */
+#define TH_EPENDING	(-16)	/* -EBUSY: add_timer() on a pending timer */
+#define TH_ENOFUNC	(-22)	/* -EINVAL: armed with no function */
+#define TH_EUNINIT	(-2)	/* -ENOENT: never set up (debugobjects) */
+#define TH_ENOBASE	(-19)	/* -ENODEV: flags name a CPU without a base */
+
+struct timer_base {
+	unsigned long clk;		/* next jiffy whose buckets are collected */
+	unsigned long jiffies;		/* "now": callbacks see the run's target */
+	unsigned long next_expiry;	/* earliest bucket expiry, when valid */
+	bool next_expiry_valid;
+	unsigned int hz;
+	unsigned int depth;		/* LVL_DEPTH of this wheel */
+	unsigned int cpu;
+	unsigned long pending;		/* number of queued timers */
+	void *running_timer;		/* the timer whose callback runs */
+	unsigned long running_clk;	/* baseclk of the running callback */
+	/* While expiring: the lists collected from the buckets (checker). */
+	struct hlist_head *collected;
+	int ncollected;
+	unsigned long pending_map[LVL_DEPTH_MAX];	/* bit per bucket */
+	struct hlist_head vectors[WHEEL_SIZE_MAX];
+};
+
+/**
+ * th_base_init() - set up a wheel and attach it as simulated CPU @cpu
+ * @base: the wheel
+ * @cpu: 0 .. TH_NR_CPUS-1
+ * @hz: HZ of this wheel (depth 9 if > 100, else 8)
+ * @jiffies: initial jiffies and base clock (TH_INITIAL_JIFFIES(hz) in the kernel)
+ *
+ * Return: 0, or -1 for a bad @cpu or @hz (0).
+ */
+int th_base_init(struct timer_base *base, unsigned int cpu, unsigned int hz,
+		 unsigned long jiffies);
+/* Detach @base from its CPU slot (the timers it holds are forgotten). */
+void th_base_release(struct timer_base *base);
+
+/* raw_smp_processor_id(): the CPU timers are set up and armed on. */
+unsigned int th_this_cpu(void);
+/* Run as CPU @cpu from now on. Return: 0, or -1 if @cpu has no base. */
+int th_set_cpu(unsigned int cpu);
+/* The base of CPU @cpu, or NULL. */
+struct timer_base *th_cpu_base(unsigned int cpu);
+/* The base of the current CPU (NULL if none attached). */
+struct timer_base *th_this_base(void);
+
+/* "jiffies" as the timer API sees it: the current CPU base's time. */
+unsigned long th_jiffies(void);
+
+/*
+ * calc_wheel_index() of kernel/time/timer.c: the bucket for @expires given
+ * the base clock @clk, and the jiffy at which that bucket is collected.
+ */
+unsigned int th_calc_wheel_index(unsigned long expires, unsigned long clk,
+				 unsigned int depth, unsigned long *bucket_expiry);
+
+/*
+ * The first jiffy >= base->clk at which collect_expired_timers() finds a
+ * non-empty bucket, from the pending bitmap alone. Return: false if empty.
+ */
+bool th_next_collect_clk(const struct timer_base *base, unsigned long *clk);
+
+/* ---- debugobjects: which timers were set up (CONFIG_DEBUG_OBJECTS_TIMERS) */
+void th_debugobj_enable(bool on);
+bool th_debugobj_enabled(void);
+void th_debugobj_init(const void *timer);
+bool th_debugobj_known(const void *timer);
+void th_debugobj_forget(const void *timer);
+void th_debugobj_reset(void);
+
+/* ---- WARN(): misuse reports. Printed to stderr unless quiet; counted. */
+void th_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void th_warn_set_quiet(bool quiet);
+unsigned long th_warn_count(void);
+const char *th_warn_last(void);
+/* "0x55d0c0 (name)" for a code address, name from the dynamic symbols. */
+const char *th_symbolize(const void *addr, char *buf, size_t n);
+
+#endif
