@@ -328,6 +328,7 @@ long TH_P(run_timers)(struct timer_base *base, unsigned long now)
 		}
 		base->clk = next;
 		levels = collect_expired_timers(base, heads);
+		base->collections++;
 		/*
 		 * While executing timers, base->clk is set 1 offset ahead of
 		 * jiffies to avoid endless requeuing to current jiffies.

@@ -111,6 +111,7 @@ struct timer_base {
 	unsigned int depth;		/* LVL_DEPTH of this wheel */
 	unsigned int cpu;
 	unsigned long pending;		/* number of queued timers */
+	unsigned long collections;	/* jiffies whose buckets were collected */
 	void *running_timer;		/* the timer whose callback runs */
 	unsigned long running_clk;	/* baseclk of the running callback */
 	/* While expiring: the lists collected from the buckets (checker). */

@@ -1,0 +1,544 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * timer_core: the kernel's level table, never early, ordering, the
+ * __mod_timer shortcuts, wrap-around, callbacks that re-arm, arm and delete,
+ * API misuse, and a differential test of every variant against a brute-force
+ * reference. The consistency checker runs after every step.
+ * Run one case: core_test CASE (CTest registers one test per case).
+ */
+#define _GNU_SOURCE
+#include <limits.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#define TH_NO_KERNEL_NAMES
+#include "th/timer_legacy.h"
+#include "th/timer_modern.h"
+#include "th/timer_transitional.h"
+#include "trace.h"
+#include "wheel_ref.h"
+
+#define CHECK_LEGACY(base) do {						\
+	char err_[512];							\
+	if (legacy_timers_check((base), err_, sizeof(err_)))		\
+		fail_msg("line %d: wheel inconsistent: %s", __LINE__, err_); \
+} while (0)
+#define CHECK_MODERN(base) do {						\
+	char err_[512];							\
+	if (modern_timers_check((base), err_, sizeof(err_)))		\
+		fail_msg("line %d: wheel inconsistent: %s", __LINE__, err_); \
+} while (0)
+
+/* ---- layouts (DESIGN.md "The story") ---------------------------------- */
+static void layout_legacy(void **state)
+{
+	(void)state;
+	assert_int_equal(offsetof(struct legacy_timer_list, entry), 0);
+	assert_int_equal(offsetof(struct legacy_timer_list, expires), 16);
+	assert_int_equal(offsetof(struct legacy_timer_list, function), 24);
+	assert_int_equal(offsetof(struct legacy_timer_list, data), 32);
+	assert_int_equal(offsetof(struct legacy_timer_list, flags), 40);
+	assert_int_equal(sizeof(struct legacy_timer_list), 48);
+}
+
+static void layout_modern(void **state)
+{
+	(void)state;
+	assert_int_equal(offsetof(struct modern_timer_list, entry), 0);
+	assert_int_equal(offsetof(struct modern_timer_list, expires), 16);
+	assert_int_equal(offsetof(struct modern_timer_list, function), 24);
+	assert_int_equal(offsetof(struct modern_timer_list, flags), 32);
+	assert_int_equal(sizeof(struct modern_timer_list), 40);
+}
+
+/* ---- the level table ---------------------------------------------------- */
+static void level_table(unsigned int hz)
+{
+	unsigned int depth = TH_LVL_DEPTH(hz);
+	unsigned long clk = TH_INITIAL_JIFFIES(hz), be;
+	unsigned int idx;
+
+	assert_int_equal(depth, hz > 100 ? 9 : 8);
+	/* Delta 0 and LVL_START(1) - 1 stay on level 0, rounded up by one. */
+	idx = th_calc_wheel_index(clk, clk, depth, &be);
+	assert_int_equal(idx, (clk + 1) & 63);
+	assert_true(be == clk + 1);
+	for (unsigned int n = 1; n < depth; n++) {
+		unsigned long e_below = clk + LVL_START(n) - 1, e_at = clk + LVL_START(n);
+		unsigned int s_below = 3 * (n - 1), s_at = 3 * n;
+
+		idx = th_calc_wheel_index(e_below, clk, depth, &be);
+		assert_int_equal(idx / 64, n - 1);
+		assert_int_equal(idx % 64, ((e_below >> s_below) + 1) & 63);
+		assert_true(be == ((e_below >> s_below) + 1) << s_below);
+		assert_true(be > e_below && be - e_below <= (1UL << s_below));
+
+		idx = th_calc_wheel_index(e_at, clk, depth, &be);
+		assert_int_equal(idx / 64, n);
+		assert_int_equal(idx % 64, ((e_at >> s_at) + 1) & 63);
+		assert_true(be == ((e_at >> s_at) + 1) << s_at);
+		assert_true(be > e_at && be - e_at <= (1UL << s_at));
+	}
+	/* Past expiries: the bucket of the current clock, due now. */
+	idx = th_calc_wheel_index(clk - 1, clk, depth, &be);
+	assert_int_equal(idx, clk & 63);
+	assert_true(be == clk);
+	idx = th_calc_wheel_index(clk - 100000, clk, depth, &be);
+	assert_int_equal(idx, clk & 63);
+	/* Beyond the capacity: clamped to clk + WHEEL_TIMEOUT_MAX (e2a71bdea816). */
+	{
+		unsigned long cutoff = LVL_START(depth), max = cutoff - (1UL << (3 * (depth - 1)));
+		unsigned long be2, s = 3 * (depth - 1);
+
+		idx = th_calc_wheel_index(clk + cutoff, clk, depth, &be);
+		assert_int_equal(idx / 64, depth - 1);
+		assert_true(be == (((clk + max) >> s) + 1) << s);
+		th_calc_wheel_index(clk + (ULONG_MAX >> 2), clk, depth, &be2);
+		assert_true(be2 == be);
+		/* Just below the cutoff: last level, not clamped. */
+		idx = th_calc_wheel_index(clk + cutoff - 1, clk, depth, &be);
+		assert_int_equal(idx / 64, depth - 1);
+		assert_true(be == (((clk + cutoff - 1) >> s) + 1) << s);
+	}
+}
+
+static void level_table_hz1000(void **state) { (void)state; level_table(1000); }
+static void level_table_hz100(void **state) { (void)state; level_table(100); }
+
+/* ---- legacy helpers ------------------------------------------------------- */
+struct fired {
+	unsigned long clk[256];
+	int id[256];
+	int n;
+};
+static struct fired fired;
+static struct timer_base lbase;
+static struct legacy_timer_list lt[64];
+
+static void rec_cb(unsigned long data)
+{
+	fired.clk[fired.n] = lbase.running_clk;
+	fired.id[fired.n++] = (int)data;
+}
+
+static void lsetup(unsigned int hz, unsigned long start)
+{
+	memset(&fired, 0, sizeof(fired));
+	memset(lt, 0, sizeof(lt));
+	th_base_init(&lbase, 0, hz, start);
+	th_set_cpu(0);
+	for (int i = 0; i < 64; i++)
+		legacy___setup_timer(&lt[i], rec_cb, (unsigned long)i, 0);
+}
+
+/* ---- never early, lateness within the level's granularity ------------------ */
+static void never_early(void **state)
+{
+	unsigned long start = TH_INITIAL_JIFFIES(1000), seed = 12345;
+	unsigned long exp[64], armed_clk = start;
+
+	(void)state;
+	lsetup(1000, start);
+	for (int i = 0; i < 64; i++) {
+		seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+		exp[i] = start + (seed >> 33) % (1UL << (3 * (i % 8) + 6));
+		assert_int_equal(legacy_mod_timer(&lt[i], exp[i]), 0);
+		CHECK_LEGACY(&lbase);
+	}
+	/* Run in uneven steps so the wheel advances through every level. */
+	for (unsigned long now = start; fired.n < 64; now += 977) {
+		assert_true(legacy_run_timers(&lbase, now) >= 0);
+		CHECK_LEGACY(&lbase);
+	}
+	for (int k = 0; k < fired.n; k++) {
+		int i = fired.id[k];
+		unsigned long delta = exp[i] - armed_clk, late = fired.clk[k] - exp[i];
+		unsigned int lvl = 0;
+
+		while (lvl < 8 && delta >= LVL_START(lvl + 1))
+			lvl++;
+		if (time_before_eq(fired.clk[k], exp[i]))
+			fail_msg("timer %d expires %lu fired early at %lu", i, exp[i], fired.clk[k]);
+		if (late > LVL_GRAN(lvl))
+			fail_msg("timer %d (level %u) late by %lu > granularity %lu", i, lvl, late, LVL_GRAN(lvl));
+	}
+}
+
+/* ---- order within one jiffy -------------------------------------------------- */
+static void order_within_jiffy(void **state)
+{
+	unsigned long s = 0;
+
+	(void)state;
+	lsetup(1000, s);
+	/* Level 0 bucket of jiffy 512 (armed when 512 - clk < 63). */
+	/* Level 1: expires 504..511 armed at clk 0 round up to 512. */
+	legacy_mod_timer(&lt[1], 505);
+	legacy_mod_timer(&lt[2], 510);		/* same level-1 bucket, newer */
+	/* Level 2: 448..511 armed at clk 0 with delta >= 504 -> no; use 511 at level 1 */
+	legacy_run_timers(&lbase, 460);		/* clk 461 */
+	CHECK_LEGACY(&lbase);
+	legacy_mod_timer(&lt[3], 511);		/* delta 50: level 0 -> due 512 */
+	legacy_mod_timer(&lt[4], 511);		/* same bucket, newest */
+	CHECK_LEGACY(&lbase);
+	legacy_run_timers(&lbase, 600);
+	CHECK_LEGACY(&lbase);
+	assert_int_equal(fired.n, 4);
+	/* Highest level first, each bucket from its head (newest first). */
+	assert_int_equal(fired.id[0], 2);
+	assert_int_equal(fired.id[1], 1);
+	assert_int_equal(fired.id[2], 4);
+	assert_int_equal(fired.id[3], 3);
+	for (int k = 0; k < 4; k++)
+		assert_true(fired.clk[k] == 512);
+}
+
+/* ---- __mod_timer shortcuts ------------------------------------------------- */
+static void mod_shortcuts(void **state)
+{
+	unsigned int idx;
+
+	(void)state;
+	lsetup(1000, 0);
+	assert_int_equal(legacy_mod_timer(&lt[0], 1000), 0);	/* level 2 */
+	assert_int_equal(legacy_mod_timer(&lt[1], 1001), 0);
+	idx = lt[0].flags >> TIMER_ARRAYSHIFT;
+	/* Same expiry: returns 1, nothing moves. */
+	assert_int_equal(legacy_mod_timer(&lt[0], 1000), 1);
+	assert_ptr_equal(lbase.vectors[idx].first, &lt[1].entry);
+	/* Same bucket (level 2 spans 64 jiffies): expiry updated in place, the
+	 * list order is kept (lt[1] stays ahead of lt[0]). */
+	assert_int_equal(legacy_mod_timer(&lt[0], 1010), 1);
+	assert_true(lt[0].expires == 1010);
+	assert_ptr_equal(lbase.vectors[idx].first, &lt[1].entry);
+	CHECK_LEGACY(&lbase);
+	/* Another bucket: requeued at the head of its new bucket. */
+	assert_int_equal(legacy_mod_timer(&lt[0], 50), 1);
+	assert_int_equal(lt[0].flags >> TIMER_ARRAYSHIFT, 51);
+	CHECK_LEGACY(&lbase);
+	/* timer_reduce: a later expiry is ignored, an earlier one applied. */
+	assert_int_equal(legacy_timer_reduce(&lt[0], 60), 1);
+	assert_true(lt[0].expires == 50);
+	assert_int_equal(legacy_timer_reduce(&lt[0], 40), 1);
+	assert_true(lt[0].expires == 40);
+	/* mod_timer_pending never activates. */
+	assert_int_equal(legacy_mod_timer_pending(&lt[5], 10), 0);
+	assert_false(legacy_timer_pending(&lt[5]));
+	assert_int_equal(legacy_mod_timer_pending(&lt[0], 45), 1);
+	CHECK_LEGACY(&lbase);
+	assert_int_equal(legacy_del_timer(&lt[0]), 1);
+	assert_int_equal(legacy_del_timer(&lt[0]), 0);
+	CHECK_LEGACY(&lbase);
+}
+
+/* ---- wrap across ULONG_MAX ----------------------------------------------- */
+static void wrap(void **state)
+{
+	unsigned long s = ULONG_MAX - 100;
+
+	(void)state;
+	lsetup(1000, s);
+	legacy_mod_timer(&lt[0], s + 50);		/* before the wrap */
+	legacy_mod_timer(&lt[1], s + 150);		/* after: 49 */
+	legacy_mod_timer(&lt[2], s + 5000);		/* level 2, after */
+	legacy_mod_timer(&lt[3], s - 10);		/* past due */
+	CHECK_LEGACY(&lbase);
+	for (unsigned long now = s; fired.n < 4; now += 7) {
+		legacy_run_timers(&lbase, now);
+		CHECK_LEGACY(&lbase);
+	}
+	assert_int_equal(fired.id[0], 3);
+	assert_true(fired.clk[0] == s);
+	assert_int_equal(fired.id[1], 0);
+	assert_true(fired.clk[1] == s + 51);
+	assert_int_equal(fired.id[2], 1);
+	assert_true(fired.clk[2] == 56);	/* delta 150: level 1, ((49 >> 3) + 1) << 3 */
+	assert_int_equal(fired.id[3], 2);
+	assert_true(time_after(fired.clk[3], s + 5000));
+	assert_true(fired.clk[3] - (s + 5000) <= 512);	/* level 3 */
+}
+
+/* ---- idle stretches cost nothing ---------------------------------------- */
+static void idle_hour(void **state)
+{
+	(void)state;
+	lsetup(1000, 0);
+	legacy_mod_timer(&lt[0], 3600UL * 1000);
+	legacy_run_timers(&lbase, 3600UL * 1000 + 300000);
+	assert_int_equal(fired.n, 1);
+	/* One collection, not 3.6 million single-jiffy steps. */
+	assert_true(lbase.collections == 1);
+	CHECK_LEGACY(&lbase);
+}
+
+/* ---- callbacks that re-arm, arm others, delete others (modern API) ----- */
+static struct timer_base mbase;
+static struct mt {
+	struct modern_timer_list timer;
+	int id;
+} mt[8];
+static int mlog[64], mn;
+
+static void mt_cb(struct modern_timer_list *t)
+{
+	struct mt *m = modern_from_timer(m, t, timer);
+	char err[512];
+
+	mlog[mn++] = m->id;
+	if (modern_timers_check(&mbase, err, sizeof(err)))
+		fail_msg("in callback %d: %s", m->id, err);
+	switch (m->id) {
+	case 0:	/* re-arm self, twice */
+		if (mn < 4)
+			modern_mod_timer(t, mbase.jiffies + 5);
+		break;
+	case 1:	/* delete 2, collected in the same run and not yet run */
+		assert_int_equal(modern_del_timer(&mt[2].timer), 1);
+		/* arm 3, also collected now: it leaves the batch for a new bucket */
+		assert_int_equal(modern_mod_timer(&mt[3].timer, mbase.jiffies + 20), 1);
+		/* arm an inactive one */
+		assert_int_equal(modern_mod_timer(&mt[4].timer, mbase.jiffies + 1), 0);
+		break;
+	default:
+		break;
+	}
+}
+
+static void callbacks_rearm_arm_delete(void **state)
+{
+	(void)state;
+	memset(mt, 0, sizeof(mt));
+	mn = 0;
+	th_base_init(&mbase, 0, 1000, 0);
+	th_set_cpu(0);
+	for (int i = 0; i < 8; i++) {
+		mt[i].id = i;
+		modern_timer_setup(&mt[i].timer, mt_cb, 0);
+	}
+	/* 3, 2, 1 share a bucket: run newest first -> 1 runs before 2 and 3. */
+	modern_mod_timer(&mt[3].timer, 10);
+	modern_mod_timer(&mt[2].timer, 10);
+	modern_mod_timer(&mt[1].timer, 10);
+	modern_mod_timer(&mt[0].timer, 3);
+	CHECK_MODERN(&mbase);
+	modern_run_timers(&mbase, 11);
+	CHECK_MODERN(&mbase);
+	/* 0 at 4 (re-armed at 11+5: due 16); 1 at 11 (deletes 2, moves 3 to
+	 * 11+20: due 32, arms 4 at 12: due 13). */
+	assert_int_equal(mn, 2);
+	assert_int_equal(mlog[0], 0);
+	assert_int_equal(mlog[1], 1);
+	assert_false(modern_timer_pending(&mt[2].timer));
+	assert_true(modern_timer_pending(&mt[3].timer));
+	modern_run_timers(&mbase, 100);
+	CHECK_MODERN(&mbase);
+	/* then 4 at 13, 0 at 16 (no more re-arming), 3 at 32 */
+	assert_int_equal(mn, 5);
+	assert_int_equal(mlog[2], 4);
+	assert_int_equal(mlog[3], 0);
+	assert_int_equal(mlog[4], 3);
+	assert_true(mbase.pending == 0);
+}
+
+/* ---- API misuse -------------------------------------------------------------- */
+static void misuse_refused(void **state)
+{
+	struct legacy_timer_list stray;
+	unsigned long warns;
+
+	(void)state;
+	th_warn_set_quiet(true);
+	lsetup(1000, 0);
+	legacy_mod_timer(&lt[0], 10);
+	warns = th_warn_count();
+	/* add_timer on a pending timer: the kernel BUG()s. */
+	assert_int_equal(legacy_add_timer(&lt[0]), TH_EPENDING);
+	assert_true(th_warn_count() == warns + 1);
+	assert_non_null(strstr(th_warn_last(), "already pending"));
+	assert_non_null(strstr(th_warn_last(), "callback"));
+	CHECK_LEGACY(&lbase);
+	/* No function. */
+	lt[1].function = NULL;
+	assert_int_equal(legacy_mod_timer(&lt[1], 10), TH_ENOFUNC);
+	assert_non_null(strstr(th_warn_last(), "no function"));
+	assert_false(legacy_timer_pending(&lt[1]));
+	/* Never set up (debugobjects). */
+	memset(&stray, 0, sizeof(stray));
+	stray.function = rec_cb;
+	stray.expires = 5;
+	assert_int_equal(legacy_add_timer(&stray), TH_EUNINIT);
+	assert_int_equal(legacy_del_timer(&stray), TH_EUNINIT);
+	assert_non_null(strstr(th_warn_last(), "never set up"));
+	/* Flags naming a CPU without a base. */
+	lt[2].flags = (lt[2].flags & ~TIMER_CPUMASK) | 5;
+	assert_int_equal(legacy_mod_timer(&lt[2], 10), TH_ENOBASE);
+	/* Init flags outside TIMER_INIT_FLAGS are masked with a WARN. */
+	legacy___setup_timer(&lt[3], rec_cb, 3, TIMER_DEFERRABLE | 0x40000);
+	assert_int_equal(lt[3].flags & ~TIMER_ARRAYMASK, TIMER_DEFERRABLE);
+	/* Kernel flag values are accepted as-is. */
+	legacy___setup_timer(&lt[4], rec_cb, 4, TIMER_PINNED | TIMER_IRQSAFE | TIMER_DEFERRABLE);
+	assert_int_equal(legacy_mod_timer(&lt[4], 20), 0);
+	/* Jiffies never go backwards. */
+	legacy_run_timers(&lbase, 100);
+	assert_int_equal(legacy_run_timers(&lbase, 99), -1);
+	CHECK_LEGACY(&lbase);
+	assert_int_equal(fired.n, 2);
+	th_warn_set_quiet(false);
+}
+
+/* The checker is not a test that cannot fail: corrupt the wheel, see it. */
+static void checker_catches_corruption(void **state)
+{
+	char err[512];
+
+	(void)state;
+	lsetup(1000, 0);
+	legacy_mod_timer(&lt[0], 1000);
+	legacy_mod_timer(&lt[1], 10);
+	assert_int_equal(legacy_timers_check(&lbase, err, sizeof(err)), 0);
+	lt[0].expires = 5000;		/* bucket no longer matches */
+	assert_int_equal(legacy_timers_check(&lbase, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "calc_wheel_index"));
+	lt[0].expires = 1000;
+	lbase.pending_map[0] = 0;	/* bit lost */
+	assert_int_equal(legacy_timers_check(&lbase, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "bitmap"));
+}
+
+/* ---- differential: every variant and the reference, random traces -------- */
+static void gen_trace(unsigned long seed, unsigned int hz, char **text, size_t *len,
+		      struct ref_wheel *ref, FILE *ref_out)
+{
+	FILE *f = open_memstream(text, len);
+	unsigned long x = seed, start, now;
+	const int ntimers = 40;
+
+#define RND() (x = x * 6364136223846793005ULL + 1442695040888963407ULL, x >> 33)
+	start = (RND() & 1) ? ULONG_MAX - (RND() % 5000) : TH_INITIAL_JIFFIES(hz) + RND() % 1000;
+	now = start;
+	fprintf(f, "start %lu\n", start);
+	ref_init(ref, hz, start, ntimers, ref_out);
+	for (int line = 2; line < 600; line++) {
+		unsigned long id = RND() % ntimers, r = RND() % 100;
+		unsigned long span = 1UL << (RND() % (hz > 100 ? 30 : 27));
+		unsigned long e = now + RND() % span;
+
+		if (RND() % 4 == 0)
+			e -= RND() % 100;
+
+		if (r < 25) {
+			fprintf(f, "mod t%lu %lu\n", id, e);
+			fprintf(ref_out, "ret %d %d\n", line, ref_mod(ref, id, e, 0));
+		} else if (r < 35) {
+			fprintf(f, "add t%lu %lu\n", id, e);
+			ref_add(ref, id, e);
+		} else if (r < 45) {
+			fprintf(f, "modp t%lu %lu\n", id, e);
+			fprintf(ref_out, "ret %d %d\n", line, ref_mod(ref, id, e, REF_PENDING_ONLY));
+		} else if (r < 55) {
+			fprintf(f, "reduce t%lu %lu\n", id, e);
+			fprintf(ref_out, "ret %d %d\n", line, ref_mod(ref, id, e, REF_REDUCE));
+		} else if (r < 65) {
+			fprintf(f, "del t%lu\n", id);
+			fprintf(ref_out, "ret %d %d\n", line, ref_del(ref, id));
+		} else if (r < 70) {
+			unsigned long iv = RND() % 3 ? RND() % 100 : RND() % 100000;
+
+			fprintf(f, "every t%lu %lu\n", id, iv);
+			ref->t[id].every = true;
+			ref->t[id].interval = iv;
+		} else {
+			now += RND() % 4 ? RND() % 200 : RND() % (1UL << 22);
+			fprintf(f, "run %lu\n", now);
+			ref_run(ref, now);
+		}
+	}
+	now += 1UL << 31;
+	fprintf(f, "run %lu\n", now);
+	ref_run(ref, now);
+	fclose(f);
+#undef RND
+}
+
+static void differential(unsigned int hz)
+{
+	const char *variants[] = { "legacy", "transitional", "modern" };
+	unsigned long seed0 = getenv("TH_SEED") ? strtoul(getenv("TH_SEED"), NULL, 0) : 20261203;
+
+	th_warn_set_quiet(true);
+	for (unsigned long seed = seed0; seed < seed0 + 40; seed++) {
+		char *text, *want, *got;
+		size_t tlen, wlen, glen;
+		struct ref_wheel ref;
+		FILE *rout = open_memstream(&want, &wlen);
+
+		gen_trace(seed, hz, &text, &tlen, &ref, rout);
+		fclose(rout);
+		for (int v = 0; v < 3; v++) {
+			struct th_trace_opts o = { .variant = th_trace_variant(variants[v]), .hz = hz, .check = true };
+			FILE *in = fmemopen(text, tlen, "r"), *out = open_memstream(&got, &glen);
+			int rc = th_trace_run(&o, in, "random", out, stderr);
+
+			fclose(in);
+			fclose(out);
+			if (rc || strcmp(got, want)) {
+				char path[64];
+				FILE *dump;
+
+				snprintf(path, sizeof(path), "differential-%lu.trace", seed);
+				dump = fopen(path, "w");
+				if (dump) {
+					fputs(text, dump);
+					fclose(dump);
+				}
+				fail_msg("seed %lu (TH_SEED=%lu), HZ %u, variant %s: rc %d, output differs from the reference; trace saved as %s",
+					 seed, seed, hz, variants[v], rc, path);
+			}
+			free(got);
+		}
+		ref_free(&ref);
+		free(text);
+		free(want);
+	}
+	th_warn_set_quiet(false);
+}
+
+static void differential_hz1000(void **state) { (void)state; differential(1000); }
+static void differential_hz100(void **state) { (void)state; differential(100); }
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(layout_legacy),
+		cmocka_unit_test(layout_modern),
+		cmocka_unit_test(level_table_hz1000),
+		cmocka_unit_test(level_table_hz100),
+		cmocka_unit_test(never_early),
+		cmocka_unit_test(order_within_jiffy),
+		cmocka_unit_test(mod_shortcuts),
+		cmocka_unit_test(wrap),
+		cmocka_unit_test(idle_hour),
+		cmocka_unit_test(callbacks_rearm_arm_delete),
+		cmocka_unit_test(misuse_refused),
+		cmocka_unit_test(checker_catches_corruption),
+		cmocka_unit_test(differential_hz1000),
+		cmocka_unit_test(differential_hz100),
+	};
+
+	if (argc > 1) {
+		if (!strcmp(argv[1], "--list")) {
+			for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+				printf("%s\n", tests[i].name);
+			return 0;
+		}
+		cmocka_set_test_filter(argv[1]);
+	}
+	return cmocka_run_group_tests_name("core", tests, NULL, NULL);
+}
