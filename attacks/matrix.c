@@ -1,0 +1,887 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `timerharness matrix`: discover what each toolchain's build produced
+ * (build/<preset>/th-manifest.tsv), probe which configs really work there,
+ * run every cell in its own child process (time limit, resource limits,
+ * process group), classify what it did, and write results.json + report.md.
+ */
+#define _GNU_SOURCE
+#include "matrix.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "classify.h"
+#include "config_table.h"
+#include "expect.h"
+#include "probe_judge.h"
+#include "render.h"
+#include "results.h"
+
+#define OUT_CAP (1 << 20)	/* per stream; a run printing more is cut */
+
+/* ---- what the builds produced ---------------------------------------- */
+struct mbin {
+	char *kind, *toolchain, *config, *variant, *seed, *path, *status, *reason, *flags;
+};
+
+struct mtool {
+	char *name, *version, *path;
+};
+
+struct build {
+	struct mbin *bins;
+	size_t nbins, capbins;
+	struct mtool *tools;
+	size_t ntools;
+};
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s ? s : "");
+
+	if (!d) {
+		fprintf(stderr, "timerharness: out of memory\n");
+		exit(1);
+	}
+	return d;
+}
+
+static void *xrealloc(void *p, size_t n)
+{
+	p = realloc(p, n);
+	if (!p) {
+		fprintf(stderr, "timerharness: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+static char *field(char **p)
+{
+	char *s = *p, *tab;
+
+	if (!s)
+		return NULL;
+	tab = strchr(s, '\t');
+	if (tab) {
+		*tab = '\0';
+		*p = tab + 1;
+	} else {
+		*p = NULL;
+	}
+	return strcmp(s, "-") ? s : (char *)"";
+}
+
+static int load_manifest(struct build *b, const char *path, char *err, size_t n)
+{
+	FILE *f = fopen(path, "r");
+	char *line = NULL;
+	size_t cap = 0;
+	unsigned long lineno = 0;
+
+	if (!f) {
+		snprintf(err, n, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (getline(&line, &cap, f) >= 0) {
+		char *p = line, *kind;
+
+		lineno++;
+		line[strcspn(line, "\n")] = '\0';
+		if (!*line || *line == '#')
+			continue;
+		kind = field(&p);
+		if (!strcmp(kind, "toolchain")) {
+			char *name = field(&p), *ver = field(&p), *cpath = field(&p);
+
+			if (!name || !ver || !cpath)
+				goto bad;
+			b->tools = xrealloc(b->tools, (b->ntools + 1) * sizeof(*b->tools));
+			b->tools[b->ntools++] = (struct mtool){ xstrdup(name), xstrdup(ver), xstrdup(cpath) };
+		} else if (!strcmp(kind, "attack") || !strcmp(kind, "probe")) {
+			struct mbin m = { .kind = xstrdup(kind) };
+			char **f9[] = { &m.toolchain, &m.config, &m.variant, &m.seed, &m.path,
+					&m.status, &m.reason, &m.flags };
+
+			for (size_t i = 0; i < 8; i++) {
+				char *v = field(&p);
+
+				if (!v)
+					goto bad;
+				*f9[i] = xstrdup(v);
+			}
+			if (b->nbins == b->capbins) {
+				b->capbins = b->capbins ? 2 * b->capbins : 64;
+				b->bins = xrealloc(b->bins, b->capbins * sizeof(*b->bins));
+			}
+			b->bins[b->nbins++] = m;
+		} else {
+			goto bad;
+		}
+	}
+	free(line);
+	fclose(f);
+	return 0;
+bad:
+	snprintf(err, n, "%s:%lu: malformed manifest line (rebuild: make build)", path, lineno);
+	free(line);
+	fclose(f);
+	return -1;
+}
+
+static int load_builds(struct build *b, const char *root, char *err, size_t n)
+{
+	DIR *d = opendir(root);
+	struct dirent *e;
+	int found = 0;
+
+	if (!d) {
+		snprintf(err, n, "no build under %s (%s): run 'make build' first", root, strerror(errno));
+		return -1;
+	}
+	while ((e = readdir(d))) {
+		char path[4096];
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/th-manifest.tsv", root, e->d_name);
+		if (access(path, R_OK))
+			continue;
+		if (load_manifest(b, path, err, n)) {
+			closedir(d);
+			return -1;
+		}
+		found++;
+	}
+	closedir(d);
+	if (!found) {
+		snprintf(err, n, "no build under %s (no */th-manifest.tsv): run 'make build' first", root);
+		return -1;
+	}
+	return 0;
+}
+
+static const struct mbin *find_bin(const struct build *b, const char *kind, const char *tool,
+				   const char *config, const char *variant, const char *seed)
+{
+	for (size_t i = 0; i < b->nbins; i++) {
+		const struct mbin *m = &b->bins[i];
+
+		if (!strcmp(m->kind, kind) && !strcmp(m->toolchain, tool) &&
+		    !strcmp(m->config, config) && (!variant || !strcmp(m->variant, variant)) &&
+		    (!seed || !strcmp(m->seed, seed)))
+			return m;
+	}
+	return NULL;
+}
+
+/* ---- running one child ------------------------------------------------ */
+struct child {
+	pid_t pid;
+	int fd[2];		/* stdout, stderr; -1 when closed */
+	char *buf[2];
+	size_t len[2];
+	bool reaped;
+	int status;
+	struct timespec start;
+	bool timed_out;
+	void *job;
+};
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+	interrupted = sig;
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int spawn(struct child *c, const char *const argv[], double timeout)
+{
+	int out[2], err[2];
+
+	memset(c, 0, sizeof(*c));
+	if (pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC))
+		return -1;
+	c->pid = fork();
+	if (c->pid < 0)
+		return -1;
+	if (c->pid == 0) {
+		struct rlimit core = { 0, 0 }, fsize = { 64 << 20, 64 << 20 };
+		struct rlimit cpu = { (rlim_t)timeout + 2, (rlim_t)timeout + 3 };
+
+		setpgid(0, 0);
+		dup2(out[1], 1);
+		dup2(err[1], 2);
+		setrlimit(RLIMIT_CORE, &core);
+		setrlimit(RLIMIT_FSIZE, &fsize);
+		setrlimit(RLIMIT_CPU, &cpu);
+		signal(SIGINT, SIG_DFL);
+		/* Our own trap reporter sees the signals, not ASan's handlers;
+		 * leaks are not this harness's business. */
+		setenv("ASAN_OPTIONS", "detect_leaks=0:handle_segv=0:handle_sigbus=0:handle_sigill=0:"
+		       "handle_sigfpe=0:handle_abort=0:symbolize=0:print_summary=1", 1);
+		setenv("UBSAN_OPTIONS", "print_stacktrace=0:halt_on_error=1:symbolize=0", 1);
+		execv(argv[0], (char *const *)argv);
+		dprintf(2, "timerharness: exec %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	setpgid(c->pid, c->pid);
+	close(out[1]);
+	close(err[1]);
+	c->fd[0] = out[0];
+	c->fd[1] = err[0];
+	fcntl(c->fd[0], F_SETFL, O_NONBLOCK);
+	fcntl(c->fd[1], F_SETFL, O_NONBLOCK);
+	clock_gettime(CLOCK_MONOTONIC, &c->start);
+	return 0;
+}
+
+static void drain(struct child *c, int k)
+{
+	char tmp[65536];
+	ssize_t r;
+
+	while ((r = read(c->fd[k], tmp, sizeof(tmp))) > 0) {
+		size_t keep = c->len[k] < OUT_CAP ? (size_t)r : 0;
+
+		if (c->len[k] + keep > OUT_CAP)
+			keep = OUT_CAP - c->len[k];
+		c->buf[k] = xrealloc(c->buf[k], c->len[k] + keep + 1);
+		memcpy(c->buf[k] + c->len[k], tmp, keep);
+		c->len[k] += keep;
+		c->buf[k][c->len[k]] = '\0';
+	}
+	if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) {
+		close(c->fd[k]);
+		c->fd[k] = -1;
+	}
+}
+
+static bool child_done(const struct child *c)
+{
+	return c->reaped && c->fd[0] < 0 && c->fd[1] < 0;
+}
+
+/* Poll every running child once: read output, reap, enforce deadlines. */
+static void pump(struct child *cs, int n, double timeout)
+{
+	struct pollfd pfd[64];
+	int map[64][2], np = 0;
+
+	for (int i = 0; i < n; i++)
+		for (int k = 0; k < 2; k++)
+			if (cs[i].pid && cs[i].fd[k] >= 0) {
+				pfd[np] = (struct pollfd){ .fd = cs[i].fd[k], .events = POLLIN };
+				map[np][0] = i;
+				map[np++][1] = k;
+			}
+	if (poll(pfd, np, 20) > 0)
+		for (int j = 0; j < np; j++)
+			if (pfd[j].revents)
+				drain(&cs[map[j][0]], map[j][1]);
+	for (int i = 0; i < n; i++) {
+		struct child *c = &cs[i];
+		double age;
+
+		if (!c->pid || c->reaped)
+			continue;
+		if (waitpid(c->pid, &c->status, WNOHANG) == c->pid) {
+			c->reaped = true;
+			/* Anything the group left holding the pipes goes too. */
+			kill(-c->pid, SIGKILL);
+			for (int k = 0; k < 2; k++)
+				if (c->fd[k] >= 0)
+					drain(c, k);
+			continue;
+		}
+		age = now_s() - (c->start.tv_sec + c->start.tv_nsec / 1e9);
+		if (age > timeout && !c->timed_out) {
+			c->timed_out = true;
+			kill(-c->pid, SIGKILL);
+		}
+	}
+}
+
+static void fill_obs(struct th_child_obs *o, const struct child *c, const char *config,
+		     const char *binary)
+{
+	memset(o, 0, sizeof(*o));
+	o->config = config;
+	o->binary = binary;
+	o->exited = WIFEXITED(c->status);
+	o->exit_code = o->exited ? WEXITSTATUS(c->status) : 0;
+	o->signaled = WIFSIGNALED(c->status);
+	o->signo = o->signaled ? WTERMSIG(c->status) : 0;
+	o->timed_out = c->timed_out;
+	o->seconds = now_s() - (c->start.tv_sec + c->start.tv_nsec / 1e9);
+	o->out = c->buf[0] ? c->buf[0] : "";
+	o->err = c->buf[1] ? c->buf[1] : "";
+}
+
+static void child_free(struct child *c)
+{
+	for (int k = 0; k < 2; k++) {
+		if (c->fd[k] >= 0)
+			close(c->fd[k]);
+		free(c->buf[k]);
+	}
+	memset(c, 0, sizeof(*c));
+}
+
+/* Run one command to completion (probes, --list). */
+static int run_sync(const char *const argv[], double timeout, struct child *c)
+{
+	if (spawn(c, argv, timeout))
+		return -1;
+	while (!child_done(c))
+		pump(c, 1, timeout);
+	return 0;
+}
+
+/* ---- the plan ------------------------------------------------------------ */
+struct attack {
+	char *id, *technique, *timing, *payload;
+	bool na;
+	char *na_reason;
+};
+
+struct cellplan {
+	char *attack, *technique, *timing, *payload, *variant, *config, *toolchain;
+	bool control;
+	int runs_total, runs_done;
+	unsigned counts[TH_OUTCOME_COUNT];
+	enum th_outcome worst;
+	char evidence[1024];
+	enum th_outcome expected;
+	enum th_outcome fixed;		/* UNSUPPORTED / NOT_APPLICABLE: no run */
+};
+
+struct job {
+	struct cellplan *cell;
+	const char *binary;
+	const char *seed;
+};
+
+static bool in_list(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	if (!list)
+		return true;
+	for (const char *p = list; *p;) {
+		size_t len = strcspn(p, ",");
+
+		if (len == n && !strncmp(p, name, n))
+			return true;
+		p += len + (p[len] == ',');
+	}
+	return false;
+}
+
+/* Every name in @list must be one of @known (count @n); else an error. */
+static int check_names(const char *what, const char *list, const char *const *known, size_t n,
+		       char *err, size_t errlen)
+{
+	if (!list)
+		return 0;
+	for (const char *p = list; *p;) {
+		size_t len = strcspn(p, ",");
+		bool ok = false;
+		char known_s[1024] = "";
+
+		for (size_t i = 0; i < n; i++)
+			if (strlen(known[i]) == len && !strncmp(p, known[i], len))
+				ok = true;
+		if (!ok || !len) {
+			for (size_t i = 0; i < n; i++)
+				snprintf(known_s + strlen(known_s), sizeof(known_s) - strlen(known_s),
+					 "%s%s", i ? ", " : "", known[i]);
+			snprintf(err, errlen, "unknown %s '%.*s' (known: %s)", what, (int)len, p, known_s);
+			return -1;
+		}
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
+static int list_attacks(const char *binary, struct attack **out, size_t *nout, char *err, size_t n)
+{
+	const char *argv[] = { binary, "--list", NULL };
+	struct child c;
+	const char *p;
+	size_t cap = 0;
+
+	*out = NULL;
+	*nout = 0;
+	if (run_sync(argv, 20, &c)) {
+		snprintf(err, n, "cannot run %s --list: %s", binary, strerror(errno));
+		return -1;
+	}
+	if (!WIFEXITED(c.status) || WEXITSTATUS(c.status) || !c.buf[0]) {
+		snprintf(err, n, "%s --list failed (status 0x%x): %.200s", binary, c.status,
+			 c.buf[1] ? c.buf[1] : "");
+		child_free(&c);
+		return -1;
+	}
+	for (p = c.buf[0]; *p;) {
+		size_t len = strcspn(p, "\n");
+		char *line = strndup(p, len), *q = line;
+		struct attack a = { 0 };
+		char *ok;
+
+		p += len + (p[len] == '\n');
+		if (!*line) {
+			free(line);
+			continue;
+		}
+		a.id = xstrdup(field(&q));
+		a.technique = xstrdup(field(&q));
+		a.timing = xstrdup(field(&q));
+		a.payload = xstrdup(field(&q));
+		ok = field(&q);
+		if (!ok || (strcmp(ok, "ok") && strcmp(ok, "na"))) {
+			snprintf(err, n, "%s --list: malformed line '%s'", binary, line);
+			free(line);
+			child_free(&c);
+			return -1;
+		}
+		a.na = !strcmp(ok, "na");
+		a.na_reason = xstrdup(q ? q : "");
+		free(line);
+		if (*nout == cap) {
+			cap = cap ? 2 * cap : 128;
+			*out = xrealloc(*out, cap * sizeof(**out));
+		}
+		(*out)[(*nout)++] = a;
+	}
+	child_free(&c);
+	return 0;
+}
+
+/* ---- progress ------------------------------------------------------------ */
+static void progress(bool tty, size_t done, size_t total, const unsigned *counts, bool final)
+{
+	static double last;
+	double t = now_s();
+
+	if (!tty || (!final && t - last < 0.1))
+		return;
+	last = t;
+	fprintf(stderr, "\r\033[K[%zu/%zu runs]", done, total);
+	for (int o = 0; o < TH_OUTCOME_COUNT; o++)
+		if (counts[o])
+			fprintf(stderr, " %s %u", th_outcome_name(o), counts[o]);
+	if (final)
+		fputc('\n', stderr);
+	fflush(stderr);
+}
+
+/* ---- the whole run --------------------------------------------------------- */
+static const char *const VARIANTS[] = { "legacy", "transitional", "modern" };
+
+static int mkdir_p(const char *dir, char *err, size_t n)
+{
+	char tmp[4096];
+	struct stat st;
+
+	snprintf(tmp, sizeof(tmp), "%s", dir);
+	for (char *p = tmp + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			mkdir(tmp, 0777);
+			*p = '/';
+		}
+	if (mkdir(tmp, 0777) && errno != EEXIST) {
+		snprintf(err, n, "cannot create %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (stat(tmp, &st) || !S_ISDIR(st.st_mode)) {
+		snprintf(err, n, "%s is not a directory", dir);
+		return -1;
+	}
+	return 0;
+}
+
+int th_matrix_main(const struct th_matrix_opts *o)
+{
+	struct build b = { 0 };
+	char err[2048] = "";
+	const char *config_names[64];
+	size_t nconfigs = 0, ntool_names = 0;
+	const char *tool_names[16];
+	struct cellplan *cells = NULL;
+	size_t ncells = 0, capcells = 0;
+	struct job *jobs = NULL;
+	size_t njobs = 0, capjobs = 0;
+	struct th_results *res = NULL;
+	char path[4096];
+	double t0 = now_s();
+	bool tty = isatty(2);
+	int jobs_n = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	int ret = 0;
+
+	if (jobs_n > 32)
+		jobs_n = 32;
+	/* 1. Everything the user named must exist, before anything runs. */
+	for (const struct th_config_info *c = th_configs; c && c->name; c++)
+		config_names[nconfigs++] = c->name;
+	if (check_names("config", o->configs, config_names, nconfigs, err, sizeof(err)) ||
+	    check_names("variant", o->variants, VARIANTS, 3, err, sizeof(err)))
+		goto bad;
+	if (th_expect_load(o->expect_path, err, sizeof(err)))
+		goto bad;
+	if (load_builds(&b, o->build_root, err, sizeof(err)))
+		goto bad;
+	for (size_t i = 0; i < b.ntools && ntool_names < 16; i++)
+		tool_names[ntool_names++] = b.tools[i].name;
+	if (check_names("toolchain", o->toolchains, tool_names, ntool_names, err, sizeof(err)))
+		goto bad;
+
+	res = th_results_create(TH_VERSION);
+	if (!res) {
+		snprintf(err, sizeof(err), "out of memory");
+		goto bad;
+	}
+	for (size_t i = 0; i < b.ntools; i++)
+		if (in_list(o->toolchains, b.tools[i].name) &&
+		    th_results_add_toolchain(res, b.tools[i].name, b.tools[i].version, b.tools[i].path,
+					     err, sizeof(err)))
+			goto bad;
+	for (const struct th_config_info *c = th_configs; c && c->name; c++)
+		if (in_list(o->configs, c->name) &&
+		    th_results_add_config(res, c->name, c->cflags, c->description, err, sizeof(err)))
+			goto bad;
+
+	/* 2. Per toolchain: the attacks, the support of each config, the cells. */
+	for (size_t ti = 0; ti < b.ntools; ti++) {
+		const char *tool = b.tools[ti].name;
+
+		if (!in_list(o->toolchains, tool))
+			continue;
+		for (int vi = 0; vi < 3; vi++) {
+			const char *variant = VARIANTS[vi];
+			const struct mbin *list_bin = find_bin(&b, "attack", tool, "none", variant, NULL);
+			struct attack *atk = NULL;
+			size_t natk = 0, matched = 0;
+
+			if (!in_list(o->variants, variant))
+				continue;
+			if (!list_bin || strcmp(list_bin->status, "built")) {
+				snprintf(err, sizeof(err), "%s: no %s attack binary for config none: rebuild (make build)",
+					 tool, variant);
+				goto bad;
+			}
+			if (list_attacks(list_bin->path, &atk, &natk, err, sizeof(err)))
+				goto bad;
+			for (const struct th_config_info *c = th_configs; c && c->name; c++) {
+				bool supported = true;
+				char reason[1024] = "";
+
+				if (!in_list(o->configs, c->name))
+					continue;
+				/* Support: flags accepted at configure time, then every
+				 * probe of the config must show the feature at work. */
+				{
+					const struct mbin *acc = find_bin(&b, "attack", tool, c->name, variant, NULL);
+
+					if (!acc || strcmp(acc->status, "built")) {
+						supported = false;
+						snprintf(reason, sizeof(reason), "%s", acc && *acc->reason ? acc->reason
+							 : "not built for this toolchain");
+					}
+				}
+				if (supported) {
+					static char cache_key[256][96];
+					static int cache_ok[256];
+					static char cache_reason[256][1024];
+					static int ncache;
+					char key[96];
+					int hit = -1;
+
+					snprintf(key, sizeof(key), "%s/%s", tool, c->name);
+					for (int k = 0; k < ncache; k++)
+						if (!strcmp(cache_key[k], key))
+							hit = k;
+					if (hit < 0 && ncache < 256) {
+						int ok = 1;
+						char why[1024] = "flags accepted; no behaviour probe for this config";
+						char checks[256];
+
+						snprintf(checks, sizeof(checks), "%s", c->probes);
+						for (char *save = NULL, *chk = strtok_r(checks, ",", &save); chk;
+						     chk = strtok_r(NULL, ",", &save)) {
+							bool any = false;
+
+							ok = 0;
+							for (size_t bi = 0; bi < b.nbins; bi++) {
+								const struct mbin *pb = &b.bins[bi];
+								const char *argv[] = { pb->path, chk, NULL };
+								struct th_child_obs obs;
+								struct child ch;
+								char r1[512];
+
+								if (strcmp(pb->kind, "probe") || strcmp(pb->toolchain, tool) ||
+								    strcmp(pb->config, c->name))
+									continue;
+								if (strcmp(pb->status, "built")) {
+									snprintf(why, sizeof(why), "%s", pb->reason);
+									continue;
+								}
+								any = true;
+								if (run_sync(argv, o->timeout, &ch))
+									continue;
+								fill_obs(&obs, &ch, c->name, pb->path);
+								if (th_probe_judge(chk, &obs, r1, sizeof(r1)))
+									ok = 1;
+								snprintf(why, sizeof(why), "%s", r1);
+								child_free(&ch);
+								if (ok)
+									break;
+							}
+							if (!any && !strstr(why, "probe"))
+								snprintf(why, sizeof(why), "probe %s of %s not built", chk, c->name);
+							if (!ok)
+								break;
+						}
+						snprintf(cache_key[ncache], sizeof(cache_key[0]), "%s", key);
+						cache_ok[ncache] = ok;
+						snprintf(cache_reason[ncache], sizeof(cache_reason[0]), "%s", why);
+						hit = ncache++;
+					}
+					if (hit >= 0) {
+						supported = cache_ok[hit];
+						snprintf(reason, sizeof(reason), "%s", cache_reason[hit]);
+					}
+				}
+				/* Probed once per toolchain x config (cached above). */
+				if (!th_config_support(th_results_find_config(res, c->name), tool))
+					if (th_results_set_support(res, c->name, tool, supported, reason,
+								   err, sizeof(err)))
+						goto bad;
+
+				for (size_t ai = 0; ai < natk; ai++) {
+					struct attack *a = &atk[ai];
+					struct cellplan *cp;
+					const char *exp;
+
+					if (o->attack_glob && fnmatch(o->attack_glob, a->id, FNM_CASEFOLD))
+						continue;
+					matched++;
+					if (ncells == capcells) {
+						capcells = capcells ? 2 * capcells : 1024;
+						cells = xrealloc(cells, capcells * sizeof(*cells));
+					}
+					cp = &cells[ncells++];
+					memset(cp, 0, sizeof(*cp));
+					cp->attack = a->id;
+					cp->technique = a->technique;
+					cp->timing = a->timing;
+					cp->payload = a->payload;
+					cp->variant = (char *)variant;
+					cp->config = (char *)c->name;
+					cp->toolchain = (char *)tool;
+					cp->control = !strcmp(a->payload, "none");
+					cp->worst = TH_OUTCOME_INVALID;
+					cp->fixed = TH_OUTCOME_INVALID;
+					exp = th_expect_lookup(a->id, variant, c->name, tool, NULL);
+					cp->expected = exp ? th_outcome_parse(exp) : TH_OUTCOME_INVALID;
+					if (a->na) {
+						cp->fixed = TH_NOT_APPLICABLE;
+						snprintf(cp->evidence, sizeof(cp->evidence), "%s", a->na_reason);
+						continue;
+					}
+					if (!supported) {
+						cp->fixed = TH_UNSUPPORTED;
+						snprintf(cp->evidence, sizeof(cp->evidence), "%s", reason);
+						continue;
+					}
+					for (size_t bi = 0; bi < b.nbins; bi++) {
+						const struct mbin *m = &b.bins[bi];
+
+						if (strcmp(m->kind, "attack") || strcmp(m->toolchain, tool) ||
+						    strcmp(m->config, c->name) || strcmp(m->variant, variant) ||
+						    strcmp(m->status, "built"))
+							continue;
+						if (njobs == capjobs) {
+							capjobs = capjobs ? 2 * capjobs : 4096;
+							jobs = xrealloc(jobs, capjobs * sizeof(*jobs));
+						}
+						jobs[njobs++] = (struct job){ .binary = m->path, .seed = m->seed,
+									      .cell = (struct cellplan *)(uintptr_t)(ncells - 1) };
+						cp->runs_total++;
+					}
+				}
+			}
+			if (o->attack_glob && !matched) {
+				snprintf(err, sizeof(err), "--attack '%s' matches no attack (see: %s --list)",
+					 o->attack_glob, list_bin->path);
+				goto bad;
+			}
+		}
+	}
+	for (size_t j = 0; j < njobs; j++)
+		jobs[j].cell = &cells[(uintptr_t)jobs[j].cell];
+	if (mkdir_p(o->out_dir, err, sizeof(err)))
+		goto bad;
+
+	/* 3. Run. */
+	{
+		struct sigaction sa = { .sa_handler = on_sigint }, old_int, old_term;
+		struct child running[32];
+		struct job *rjob[32];
+		size_t next = 0, done = 0;
+		unsigned counts[TH_OUTCOME_COUNT] = { 0 };
+		int nrun = 0;
+
+		memset(running, 0, sizeof(running));
+		sigaction(SIGINT, &sa, &old_int);
+		sigaction(SIGTERM, &sa, &old_term);
+		while ((next < njobs || nrun) && !interrupted) {
+			while (nrun < jobs_n && next < njobs && !interrupted) {
+				struct job *jb = &jobs[next++];
+				const char *argv[] = { jb->binary, "--run", jb->cell->attack, NULL };
+
+				if (spawn(&running[nrun], argv, o->timeout)) {
+					snprintf(err, sizeof(err), "fork: %s", strerror(errno));
+					interrupted = -1;
+					break;
+				}
+				rjob[nrun++] = jb;
+			}
+			pump(running, nrun, o->timeout);
+			for (int i = 0; i < nrun; i++) {
+				struct th_child_obs obs;
+				struct cellplan *cp;
+				char ev[1024];
+				enum th_outcome oc;
+
+				if (!child_done(&running[i]))
+					continue;
+				cp = rjob[i]->cell;
+				fill_obs(&obs, &running[i], cp->config, rjob[i]->binary);
+				oc = th_classify(&obs, cp->control, ev, sizeof(ev));
+				cp->counts[oc]++;
+				counts[oc]++;
+				if (cp->worst == TH_OUTCOME_INVALID || oc < cp->worst) {
+					cp->worst = oc;
+					if (cp->runs_total > 1)
+						snprintf(cp->evidence, sizeof(cp->evidence), "seed %s: %s",
+							 rjob[i]->seed, ev);
+					else
+						snprintf(cp->evidence, sizeof(cp->evidence), "%s", ev);
+				}
+				cp->runs_done++;
+				done++;
+				child_free(&running[i]);
+				running[i] = running[nrun - 1];
+				rjob[i] = rjob[nrun - 1];
+				memset(&running[nrun - 1], 0, sizeof(running[0]));
+				nrun--;
+				i--;
+			}
+			progress(tty, done, njobs, counts, false);
+		}
+		for (int i = 0; i < nrun; i++) {
+			kill(-running[i].pid, SIGKILL);
+			waitpid(running[i].pid, NULL, 0);
+			child_free(&running[i]);
+		}
+		progress(tty, done, njobs, counts, true);
+		sigaction(SIGINT, &old_int, NULL);
+		sigaction(SIGTERM, &old_term, NULL);
+	}
+
+	/* 4. Results: every finished cell (all of them unless interrupted). */
+	for (size_t i = 0; i < ncells; i++) {
+		struct cellplan *cp = &cells[i];
+		struct th_cell_in in = {
+			.attack = cp->attack, .technique = cp->technique,
+			.timing = strcmp(cp->timing, "") ? cp->timing : NULL,
+			.payload = cp->payload, .variant = th_variant_parse(cp->variant),
+			.config = cp->config, .toolchain = cp->toolchain,
+			.evidence = cp->evidence, .expected = cp->expected,
+		};
+
+		if (cp->fixed != TH_OUTCOME_INVALID) {
+			in.outcome = cp->fixed;
+			in.runs = 0;
+		} else if (cp->runs_done < cp->runs_total || !cp->runs_total) {
+			continue;	/* interrupted before it finished */
+		} else {
+			in.outcome = TH_OUTCOME_INVALID;
+			in.runs = (unsigned)cp->runs_done;
+			in.counts = cp->counts;
+		}
+		if (!th_results_add_cell(res, &in, err, sizeof(err))) {
+			fprintf(stderr, "timerharness matrix: %s\n", err);
+			ret = 1;
+		}
+	}
+	th_results_set_metric_real(res, "run_seconds", now_s() - t0, err, sizeof(err));
+	th_results_set_metric_int(res, "runs", (long long)njobs, err, sizeof(err));
+	th_results_set_metric_int(res, "jobs", jobs_n, err, sizeof(err));
+	{
+		FILE *bf;
+		char bpath[4096];
+		double bs;
+
+		snprintf(bpath, sizeof(bpath), "%s/.build-seconds", o->build_root);
+		if ((bf = fopen(bpath, "r"))) {
+			if (fscanf(bf, "%lf", &bs) == 1)
+				th_results_set_metric_real(res, "build_seconds", bs, err, sizeof(err));
+			fclose(bf);
+		}
+	}
+	th_results_set_count_metrics(res, err, sizeof(err));
+	if (interrupted)
+		th_results_set_partial(res, true, interrupted == SIGTERM ? "interrupted by SIGTERM"
+				       : interrupted == -1 ? err : "interrupted by SIGINT", err, sizeof(err));
+	snprintf(path, sizeof(path), "%s/results.json", o->out_dir);
+	if (th_results_write(res, path, err, sizeof(err))) {
+		fprintf(stderr, "timerharness matrix: %s\n", err);
+		ret = 1;
+	}
+	if (!o->quiet)
+		th_render_matrix(stdout, res, isatty(1));
+	snprintf(path, sizeof(path), "%s/report.md", o->out_dir);
+	if (th_render_markdown(res, path, err, sizeof(err))) {
+		fprintf(stderr, "timerharness matrix: %s\n", err);
+		ret = 1;
+	}
+	printf("matrix: %zu cells, %zu runs in %.1f s with %d jobs%s\n", ncells, njobs, now_s() - t0,
+	       jobs_n, interrupted ? " (INTERRUPTED: partial results)" : "");
+	printf("wrote %s/results.json and %s/report.md\n", o->out_dir, o->out_dir);
+	th_results_free(res);
+	free(cells);
+	free(jobs);
+	return interrupted ? 130 : ret;
+bad:
+	fprintf(stderr, "timerharness matrix: %s\n", err);
+	th_results_free(res);
+	free(cells);
+	free(jobs);
+	return 2;
+}
