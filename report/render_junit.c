@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: MIT */
+/* JUnit XML: one testcase per cell, so CI dashboards list every cell. */
+#define _POSIX_C_SOURCE 200809L
+#include "render.h"
+#include "report_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* XML 1.0 text or attribute: markup escaped, forbidden control bytes '?'. */
+static void xml(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		switch (c) {
+		case '&': fputs("&amp;", out); break;
+		case '<': fputs("&lt;", out); break;
+		case '>': fputs("&gt;", out); break;
+		case '"': fputs("&quot;", out); break;
+		case '\'': fputs("&apos;", out); break;
+		default:
+			fputc(c < 0x20 && c != '\t' && c != '\n' && c != '\r' ? '?' : c, out);
+		}
+	}
+}
+
+int th_render_junit_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
+{
+	int oom;
+	const struct th_toolchain **tcs = th_report_sorted_toolchains(res, &oom);
+	const struct th_cell **cells = th_results_sorted_cells(res, err, errlen);
+	size_t failures = 0, skipped = 0;
+
+	if (oom || (res->ncells && !cells)) {
+		free(tcs);
+		free(cells);
+		return th_report_errf(err, errlen, "out of memory");
+	}
+	for (size_t i = 0; i < res->ncells; i++) {
+		failures += th_report_shown_verdict(cells[i]) == TH_VERDICT_REGRESSION;
+		skipped += th_cell_observed(cells[i]) >= TH_UNSUPPORTED;
+	}
+	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		"<testsuites name=\"timerharness\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\">\n",
+		res->ncells, failures, skipped);
+	for (size_t t = 0; t < res->ntoolchains; t++) {
+		size_t n = 0, f = 0, s = 0;
+
+		for (size_t i = 0; i < res->ncells; i++) {
+			if (strcmp(cells[i]->toolchain, tcs[t]->name))
+				continue;
+			n++;
+			f += th_report_shown_verdict(cells[i]) == TH_VERDICT_REGRESSION;
+			s += th_cell_observed(cells[i]) >= TH_UNSUPPORTED;
+		}
+		fputs("  <testsuite name=\"", out);
+		xml(out, tcs[t]->name);
+		fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\" timestamp=\"", n, f, s);
+		xml(out, res->created ? res->created : "");
+		fputs("\">\n", out);
+		for (size_t i = 0; i < res->ncells; i++) {
+			const struct th_cell *c = cells[i];
+			enum th_outcome o = th_cell_observed(c);
+			const char *exp = th_outcome_name(c->expected);
+
+			if (strcmp(c->toolchain, tcs[t]->name))
+				continue;
+			fputs("    <testcase classname=\"timerharness.", out);
+			xml(out, c->toolchain);
+			fprintf(out, ".%s.", th_variant_name(c->variant));
+			xml(out, c->config);
+			fputs("\" name=\"", out);
+			xml(out, c->attack);
+			fputs("\">\n", out);
+			if (th_report_shown_verdict(c) == TH_VERDICT_REGRESSION) {
+				fprintf(out, "      <failure type=\"regression\" message=\"observed %s, "
+					"expected %s\">", th_outcome_name(o), exp ? exp : "none");
+				xml(out, c->evidence);
+				fputs("</failure>\n", out);
+			} else if (o >= TH_UNSUPPORTED) {
+				const struct th_config *cfg = th_results_find_config(res, c->config);
+				const struct th_support *sp = cfg ? th_config_support(cfg, c->toolchain) : NULL;
+
+				fprintf(out, "      <skipped message=\"%s", th_outcome_name(o));
+				if (sp && *sp->reason) {
+					fputs(": ", out);
+					xml(out, sp->reason);
+				}
+				fputs("\"/>\n", out);
+			}
+			fprintf(out, "      <system-out>outcome %s, expected %s, verdict %s, runs %u\n",
+				th_outcome_name(o), exp ? exp : "none",
+				th_verdict_name(th_report_shown_verdict(c)), c->runs);
+			xml(out, c->evidence);
+			fputs("</system-out>\n    </testcase>\n", out);
+		}
+		fputs("  </testsuite>\n", out);
+	}
+	fputs("</testsuites>\n", out);
+	free(tcs);
+	free(cells);
+	if (ferror(out))
+		return th_report_errf(err, errlen, "cannot write the JUnit report");
+	return 0;
+}
+
+int th_render_junit(const struct th_results *res, const char *path, char *err, size_t errlen)
+{
+	return th_report_render_file(path, th_render_junit_to, res, err, errlen);
+}

@@ -1,0 +1,707 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report.md. The headline findings are questions, each answered only by the
+ * cells its selector picks from the model: the text around them is fixed,
+ * every outcome and every piece of evidence comes from a cell.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "render.h"
+#include "report_internal.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- Markdown escaping ---- */
+
+/* Plain text; in a table a newline would end the row, so it becomes a space. */
+static void md_text(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\n' || *s == '\r')
+			fputc(' ', out);
+		else if (strchr("\\`*_[]<>|#~", *s))
+			fprintf(out, "\\%c", *s);
+		else
+			fputc(*s, out);
+	}
+}
+
+/* Inline code; in_table escapes '|' (GFM splits cells on it, even in code). */
+static void md_code(FILE *out, const char *s, bool in_table)
+{
+	size_t run = 0, longest = 0;
+
+	for (const char *p = s; *p; p++) {
+		run = *p == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	bool padded = *s == '`' || (*s && s[strlen(s) - 1] == '`') || !*s;
+
+	for (size_t i = 0; i <= longest; i++)
+		fputc('`', out);
+	if (padded)
+		fputc(' ', out);
+	for (; *s; s++) {
+		if (*s == '\n' || *s == '\r')
+			fputc(' ', out);
+		else if (*s == '|' && in_table)
+			fputs("\\|", out);
+		else
+			fputc(*s, out);
+	}
+	if (padded)
+		fputc(' ', out);
+	for (size_t i = 0; i <= longest; i++)
+		fputc('`', out);
+}
+
+/* A fenced block: the text verbatim, with a fence longer than any run of
+ * backticks inside it. */
+static void md_fence(FILE *out, const char *s)
+{
+	size_t run = 0, longest = 0, n;
+
+	for (const char *p = s; *p; p++) {
+		run = *p == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	n = longest < 3 ? 3 : longest + 1;
+	for (size_t i = 0; i < n; i++)
+		fputc('`', out);
+	fputs("text\n", out);
+	fputs(*s ? s : "(no evidence recorded)", out);
+	if (*s && s[strlen(s) - 1] != '\n')
+		fputc('\n', out);
+	for (size_t i = 0; i < n; i++)
+		fputc('`', out);
+	fputs("\n\n", out);
+}
+
+/* ---- cell text ---- */
+
+static int kinds(const struct th_cell *c)
+{
+	int k = 0;
+
+	for (int i = 0; i < TH_OUTCOME_COUNT; i++)
+		k += c->counts[i] != 0;
+	return k;
+}
+
+/* "HIJACKED", "NO_EFFECT 3/5, CRASHED 2/5"; with verdict: "**HIJACKED**
+ * (regression; expected BLOCKED_CFI)". */
+static void cell_text(FILE *out, const struct th_cell *c, bool with_verdict)
+{
+	enum th_outcome o = th_cell_observed(c);
+	enum th_verdict v = th_report_shown_verdict(c);
+	bool bold = with_verdict && v == TH_VERDICT_REGRESSION;
+
+	if (bold)
+		fputs("**", out);
+	if (kinds(c) > 1) {
+		for (int i = 0, first = 1; i < TH_OUTCOME_COUNT; i++) {
+			if (!c->counts[i])
+				continue;
+			fprintf(out, "%s%s %u/%u", first ? "" : ", ",
+				th_outcome_name((enum th_outcome)i), c->counts[i], c->runs);
+			first = 0;
+		}
+	} else {
+		fputs(th_outcome_name(o), out);
+	}
+	if (bold)
+		fputs("**", out);
+	if (with_verdict && (v == TH_VERDICT_REGRESSION || v == TH_VERDICT_IMPROVEMENT))
+		fprintf(out, " (%s; expected %s)", th_verdict_name(v),
+			th_outcome_name(c->expected) ? th_outcome_name(c->expected) : "none");
+}
+
+/* ---- headlines ---- */
+
+#define ANY NULL
+#define VARIANTS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+#define LIST(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+struct selector {
+	const char *const *variants;	/* NULL: any */
+	const char *const *configs;
+	const char *const *payloads;
+	const char *const *techniques;
+};
+
+struct headline {
+	const char *title;		/* the question */
+	const char *about;		/* what the selected cells are */
+	const char *note;		/* a fact about a config, or NULL */
+	struct selector sel[3];		/* a cell matching any of the first nsel */
+	int nsel;
+};
+
+#define CFI_CONFIGS "cfi-icall", "cfi-icall-diag", "cfi-icall-generalized", "kcfi", \
+		    "fsanitize-function"
+
+static const struct headline headlines[] = {
+	{ "a. Does type-based CFI stop the CVE-2017-7308 overwrite on the 4.14 layout?",
+	  "variant `legacy`, config `cfi-icall`, payload `func+data:write_cr4` (`.function` = "
+	  "write_cr4, `.data` = the attacker's CR4 value), technique `memcpy-intra`, both timings.",
+	  NULL,
+	  { { VARIANTS("legacy"), LIST("cfi-icall"), LIST("func+data:write_cr4"),
+	      LIST("memcpy-intra") } }, 1 },
+	{ "b. Does it stop the same overwrite on the 4.15 layout?",
+	  "variant `modern`, configs `cfi-icall` and `kcfi`, payload `func:write_cr4`.",
+	  NULL,
+	  { { VARIANTS("modern"), LIST("cfi-icall", "kcfi"), LIST("func:write_cr4"), ANY } }, 1 },
+	{ "c. Does CFI stop legitimate timer calls through the 4.14-rc3 cast shim?",
+	  "variant `transitional`, configs `cfi-icall` and `cfi-icall-diag`, payload `none` "
+	  "(the control run: no overwrite).",
+	  NULL,
+	  { { VARIANTS("transitional"), LIST("cfi-icall", "cfi-icall-diag"), LIST("none"), ANY } }, 1 },
+	{ "d. What happens when the callback is swapped for another of the same type?",
+	  "variant `modern`, configs `cfi-icall`, `cfi-icall-diag`, `cfi-icall-generalized`, `kcfi` "
+	  "and `fsanitize-function`, payload `func:same-class` (another callback of the variant's "
+	  "own callback type).",
+	  NULL,
+	  { { VARIANTS("modern"), LIST(CFI_CONFIGS), LIST("func:same-class"), ANY } }, 1 },
+	{ "e. Does generalize-pointers let a `struct cred *` function through where plain cfi-icall does not?",
+	  "variant `modern`, configs `cfi-icall-generalized` and `cfi-icall`, payload `func:ptr-class`.",
+	  NULL,
+	  { { VARIANTS("modern"), LIST("cfi-icall-generalized", "cfi-icall"), LIST("func:ptr-class"),
+	      ANY } }, 1 },
+	{ "f. Does ASan see an overflow inside one object as it sees one across objects?",
+	  "config `asan`, techniques `memcpy-intra` (inside the object), `heap-neighbour` and "
+	  "`uaf-realloc` (across objects), every variant and payload.",
+	  NULL,
+	  { { ANY, LIST("asan"), ANY, LIST("memcpy-intra", "heap-neighbour", "uaf-realloc") } }, 1 },
+	{ "g. Do the bounds and FORTIFY checks stop overflows inside the object?",
+	  "config `bounds` with technique `index-intra`; config `fortify` with techniques "
+	  "`memcpy-intra` and `strcpy-intra`; every variant and payload.",
+	  "About the `fortify` config: the kernel's FORTIFY field-spanning `memcpy` check "
+	  "(commit 54d9469b) only warns; this harness's `fortify` config blocks the copy.",
+	  { { ANY, LIST("bounds"), ANY, LIST("index-intra") },
+	    { ANY, LIST("fortify"), ANY, LIST("memcpy-intra") },
+	    { ANY, LIST("fortify"), ANY, LIST("strcpy-intra") } }, 3 },
+	{ "h. Does any CFI config stop a data-only attack?",
+	  "variants `legacy` and `transitional`, payload `data:fake-object` (only `.data` replaced, "
+	  "pointing at an attacker-made object), every CFI config (`cfi-icall`, `cfi-icall-diag`, "
+	  "`cfi-icall-generalized`, `kcfi`, `fsanitize-function`, `defence-in-depth`).",
+	  NULL,
+	  { { VARIANTS("legacy", "transitional"), LIST(CFI_CONFIGS, "defence-in-depth"),
+	      LIST("data:fake-object"), ANY } }, 1 },
+};
+
+static bool in_list(const char *const *list, const char *s)
+{
+	if (!list)
+		return true;
+	for (; *list; list++)
+		if (!strcmp(*list, s))
+			return true;
+	return false;
+}
+
+static bool selected(const struct headline *h, const struct th_cell *c)
+{
+	for (int i = 0; i < h->nsel; i++) {
+		const struct selector *s = &h->sel[i];
+
+		if (in_list(s->variants, th_variant_name(c->variant)) &&
+		    in_list(s->configs, c->config) && in_list(s->payloads, c->payload) &&
+		    in_list(s->techniques, c->technique))
+			return true;
+	}
+	return false;
+}
+
+struct dctx {
+	const struct th_results *res;
+	const struct th_cell *c;
+};
+
+static int cmp_d(const void *a, const void *b)
+{
+	const struct dctx *x = a, *y = b;
+
+	return th_report_cmp_display(x->res, x->c, y->c);
+}
+
+/* The cells h selects, in display order; NULL when none (*oom apart). */
+static const struct th_cell **pick(const struct th_results *res, const struct headline *h,
+				   size_t *n, int *oom)
+{
+	struct dctx *d;
+	const struct th_cell **out;
+	size_t m = 0;
+
+	*n = 0;
+	*oom = 0;
+	if (!res->ncells)
+		return NULL;
+	d = malloc(res->ncells * sizeof(*d));
+	if (!d) {
+		*oom = 1;
+		return NULL;
+	}
+	for (size_t i = 0; i < res->ncells; i++)
+		if (selected(h, res->cells[i]))
+			d[m++] = (struct dctx){ res, res->cells[i] };
+	qsort(d, m, sizeof(*d), cmp_d);
+	out = m ? malloc(m * sizeof(*out)) : NULL;
+	if (m && !out) {
+		free(d);
+		*oom = 1;
+		return NULL;
+	}
+	for (size_t i = 0; i < m; i++)
+		out[i] = d[i].c;
+	free(d);
+	*n = m;
+	return out;
+}
+
+/* Same (attack, variant, config): one row of a per-toolchain table. */
+static bool same_row(const struct th_cell *a, const struct th_cell *b)
+{
+	return a->variant == b->variant && !strcmp(a->attack, b->attack) &&
+	       !strcmp(a->config, b->config);
+}
+
+static void table_head(FILE *out, const struct th_toolchain **tcs, size_t ntc, const char *extra)
+{
+	fputs("| attack | variant | config |", out);
+	for (size_t t = 0; t < ntc; t++) {
+		fputc(' ', out);
+		md_text(out, tcs[t]->name);
+		fputs(" |", out);
+	}
+	if (extra)
+		fprintf(out, " %s |", extra);
+	fputs("\n|---|---|---|", out);
+	for (size_t t = 0; t < ntc; t++)
+		fputs("---|", out);
+	if (extra)
+		fputs("---|", out);
+	fputc('\n', out);
+}
+
+static void table_row(FILE *out, const struct th_results *res, const struct th_cell *row,
+		      const struct th_toolchain **tcs, size_t ntc, bool with_verdict)
+{
+	fputs("| ", out);
+	md_code(out, row->attack, true);
+	fprintf(out, " | %s | ", th_variant_name(row->variant));
+	md_text(out, row->config);
+	fputs(" |", out);
+	for (size_t t = 0; t < ntc; t++) {
+		const struct th_cell *c = th_results_find_cell(res, row->attack, row->variant,
+							       row->config, tcs[t]->name);
+		fputc(' ', out);
+		if (c)
+			cell_text(out, c, with_verdict);
+		else
+			fputs("not run", out);
+		fputs(" |", out);
+	}
+}
+
+static void observed_line(FILE *out, const struct th_cell **cells, size_t n,
+			  const struct th_toolchain **tcs, size_t ntc)
+{
+	fputs("Observed:", out);
+	for (size_t t = 0; t < ntc; t++) {
+		unsigned counts[TH_OUTCOME_COUNT] = { 0 };
+		unsigned total = 0;
+
+		for (size_t i = 0; i < n; i++) {
+			if (!strcmp(cells[i]->toolchain, tcs[t]->name)) {
+				counts[th_cell_observed(cells[i])]++;
+				total++;
+			}
+		}
+		fprintf(out, "%s **", t ? ";" : "");
+		md_text(out, tcs[t]->name);
+		fputs("**:", out);
+		if (!total)
+			fputs(" not run", out);
+		for (int i = 0, first = 1; i < TH_OUTCOME_COUNT; i++) {
+			if (!counts[i])
+				continue;
+			fprintf(out, "%s %s in %u cell%s", first ? "" : ",",
+				th_outcome_name((enum th_outcome)i), counts[i], counts[i] == 1 ? "" : "s");
+			first = 0;
+		}
+	}
+	fputs(".\n\n", out);
+}
+
+static int render_headline(FILE *out, const struct th_results *res, const struct headline *h,
+			   const struct th_toolchain **tcs, size_t ntc)
+{
+	int oom;
+	size_t n;
+	const struct th_cell **cells = pick(res, h, &n, &oom);
+
+	if (oom)
+		return -1;
+	fprintf(out, "### %s\n\nCells: %s\n\n", h->title, h->about);
+	if (h->note)
+		fprintf(out, "%s\n\n", h->note);
+	if (!n) {
+		fputs("Observed: not run (the results hold no such cell).\n\n", out);
+		return 0;
+	}
+	observed_line(out, cells, n, tcs, ntc);
+	table_head(out, tcs, ntc, NULL);
+	for (size_t i = 0; i < n; i++) {
+		/* Display order puts a row's toolchains next to each other. */
+		if (i && same_row(cells[i - 1], cells[i]))
+			continue;
+		table_row(out, res, cells[i], tcs, ntc, false);
+		fputc('\n', out);
+	}
+	fputs("\nEvidence, verbatim:\n\n", out);
+	for (size_t i = 0; i < n; i++) {
+		const struct th_cell *c = cells[i];
+
+		md_code(out, c->attack, false);
+		fprintf(out, " %s/", th_variant_name(c->variant));
+		md_text(out, c->config);
+		fputs(" on ", out);
+		md_text(out, c->toolchain);
+		fputs(": ", out);
+		cell_text(out, c, false);
+		fputs("\n\n", out);
+		md_fence(out, c->evidence);
+	}
+	free(cells);
+	return 0;
+}
+
+/* (i): cells that regressed, and rows whose real outcomes differ between
+ * toolchains. Differences caused only by an unsupported config are summed up
+ * below the table instead of filling it. */
+static int render_differences(FILE *out, const struct th_results *res,
+			      const struct th_toolchain **tcs, size_t ntc)
+{
+	static const struct headline all = { .nsel = 1 };
+	size_t n, rows = 0, unsup = 0;
+	int oom;
+	const struct th_cell **cells = pick(res, &all, &n, &oom);
+
+	if (oom)
+		return -1;
+	fputs("### i. Which cells regressed, and which differ between toolchains?\n\n"
+	      "Cells: every cell whose verdict is `regression`, and every (attack, variant, config) "
+	      "whose observed outcome differs between toolchains.\n\n", out);
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		bool regressed = false, differs = false, unsup_only = false;
+		enum th_outcome first_real = TH_OUTCOME_INVALID;
+
+		for (; j < n && same_row(cells[i], cells[j]); j++) {
+			enum th_outcome o = th_cell_observed(cells[j]);
+
+			regressed |= th_report_shown_verdict(cells[j]) == TH_VERDICT_REGRESSION;
+			if (o >= TH_UNSUPPORTED) {
+				unsup_only = true;
+				continue;
+			}
+			if (first_real == TH_OUTCOME_INVALID)
+				first_real = o;
+			else if (o != first_real)
+				differs = true;
+		}
+		unsup_only = unsup_only && first_real != TH_OUTCOME_INVALID && !differs;
+		if (regressed || differs) {
+			if (!rows++)
+				table_head(out, tcs, ntc, "why listed");
+			table_row(out, res, cells[i], tcs, ntc, true);
+			fprintf(out, " %s%s%s |\n", regressed ? "regression" : "",
+				regressed && differs ? ", " : "", differs ? "differs between toolchains" : "");
+		} else if (unsup_only) {
+			unsup++;
+		}
+		i = j;
+	}
+	if (!rows)
+		fputs("Observed: no cell regressed and no outcome differs between toolchains.\n", out);
+	fputc('\n', out);
+	if (unsup) {
+		fprintf(out, "%zu more (attack, variant, config) rows differ only because a config is "
+			"unsupported on a toolchain:", unsup);
+		int listed = 0;
+
+		for (size_t c = 0; c < res->nconfigs; c++) {
+			const struct th_config *cfg = &res->configs[c];
+
+			for (size_t s = 0; s < cfg->nsupport; s++) {
+				if (cfg->support[s].supported)
+					continue;
+				fprintf(out, "%s ", listed++ ? ";" : "");
+				md_code(out, cfg->name, false);
+				fputs(" on ", out);
+				md_text(out, cfg->support[s].toolchain);
+				if (*cfg->support[s].reason) {
+					fputs(" (", out);
+					md_text(out, cfg->support[s].reason);
+					fputc(')', out);
+				}
+			}
+		}
+		fputs(listed ? ".\n\n" : " (no config is marked unsupported).\n\n", out);
+	}
+	free(cells);
+	return 0;
+}
+
+/* ---- the document ---- */
+
+static void support_text(FILE *out, const struct th_config *cfg, const char *tc)
+{
+	const struct th_support *s = th_config_support(cfg, tc);
+
+	if (!s) {
+		fputs("not probed", out);
+		return;
+	}
+	fputs(s->supported ? "yes" : "**no**", out);
+	if (*s->reason) {
+		fputs(": ", out);
+		md_text(out, s->reason);
+	}
+}
+
+static void counts_table(FILE *out, const struct th_results *res,
+			 const struct th_toolchain **tcs, size_t ntc)
+{
+	unsigned all[TH_OUTCOME_COUNT], (*per)[TH_OUTCOME_COUNT] = calloc(ntc ? ntc : 1, sizeof(*per));
+	unsigned v[TH_VERDICT_COUNT] = { 0 };
+
+	th_report_count(res, NULL, all);
+	fputs("| outcome |", out);
+	for (size_t t = 0; t < ntc; t++) {
+		fputc(' ', out);
+		md_text(out, tcs[t]->name);
+		fputs(" |", out);
+		if (per)
+			th_report_count(res, tcs[t]->name, per[t]);
+	}
+	fputs(" all |\n|---|", out);
+	for (size_t t = 0; t <= ntc; t++)
+		fputs("---:|", out);
+	fputc('\n', out);
+	for (int i = 0; i < TH_OUTCOME_COUNT; i++) {
+		fprintf(out, "| %s |", th_outcome_name((enum th_outcome)i));
+		for (size_t t = 0; t < ntc; t++)
+			fprintf(out, " %u |", per ? per[t][i] : 0);
+		fprintf(out, " %u |\n", all[i]);
+	}
+	free(per);
+	for (size_t i = 0; i < res->ncells; i++)
+		v[th_report_shown_verdict(res->cells[i])]++;
+	fprintf(out, "\n%zu cells. Verdicts: %u pass, %u regression, %u improvement, %u new "
+		"(as stored; a regression the outcome shows is counted even if not stored; "
+		"`timerharness check` recomputes them, with a baseline if given).\n\n",
+		res->ncells, v[TH_VERDICT_PASS], v[TH_VERDICT_REGRESSION],
+		v[TH_VERDICT_IMPROVEMENT], v[TH_VERDICT_NEW]);
+}
+
+static int cmp_metric(const void *a, const void *b)
+{
+	return strcmp((*(const struct th_metric *const *)a)->name,
+		      (*(const struct th_metric *const *)b)->name);
+}
+
+static int metrics_table(FILE *out, const struct th_results *res)
+{
+	const struct th_metric **m;
+
+	if (!res->nmetrics)
+		return 0;
+	m = malloc(res->nmetrics * sizeof(*m));
+	if (!m)
+		return -1;
+	for (size_t i = 0; i < res->nmetrics; i++)
+		m[i] = &res->metrics[i];
+	qsort(m, res->nmetrics, sizeof(*m), cmp_metric);
+	fputs("| metric | value |\n|---|---:|\n", out);
+	for (size_t i = 0; i < res->nmetrics; i++) {
+		fputs("| ", out);
+		md_text(out, m[i]->name);
+		fputs(" | ", out);
+		if (m[i]->type == TH_METRIC_INT)
+			fprintf(out, "%lld", m[i]->i);
+		else if (m[i]->type == TH_METRIC_REAL)
+			fprintf(out, "%.6g", m[i]->d);
+		else
+			md_text(out, m[i]->s);
+		fputs(" |\n", out);
+	}
+	fputc('\n', out);
+	free(m);
+	return 0;
+}
+
+static int full_matrix(FILE *out, const struct th_results *res,
+		       const struct th_toolchain **tcs, size_t ntc)
+{
+	fputs("## Full matrix\n\nOne table per toolchain and variant; a cell holds the observed "
+	      "outcome, or the counts over runs when they disagreed (randstruct seeds).\n\n", out);
+	for (size_t t = 0; t < ntc; t++) {
+		for (int v = 0; v < TH_VARIANT_COUNT; v++) {
+			size_t nrows;
+			int oom;
+			const struct th_cell **rows = th_report_attack_rows(res, tcs[t]->name,
+									    (enum th_variant)v, &nrows, &oom);
+			if (oom)
+				return -1;
+			if (!nrows)
+				continue;
+			fputs("### ", out);
+			md_text(out, tcs[t]->name);
+			fprintf(out, ", %s\n\n| attack |", th_variant_name((enum th_variant)v));
+			size_t ncols = 0;
+			bool *on = calloc(res->nconfigs, sizeof(*on));
+
+			if (!on) {
+				free(rows);
+				return -1;
+			}
+			for (size_t i = 0; i < res->ncells; i++) {
+				const struct th_cell *c = res->cells[i];
+				const struct th_config *cfg = th_results_find_config(res, c->config);
+
+				if (cfg && c->variant == (enum th_variant)v &&
+				    !strcmp(c->toolchain, tcs[t]->name))
+					on[cfg - res->configs] = true;
+			}
+			for (size_t k = 0; k < res->nconfigs; k++) {
+				if (!on[k])
+					continue;
+				ncols++;
+				fputc(' ', out);
+				md_text(out, res->configs[k].name);
+				fputs(" |", out);
+			}
+			fputs("\n|---|", out);
+			for (size_t k = 0; k < ncols; k++)
+				fputs("---|", out);
+			fputc('\n', out);
+			for (size_t r = 0; r < nrows; r++) {
+				fputs("| ", out);
+				md_code(out, rows[r]->attack, true);
+				fputs(" |", out);
+				for (size_t k = 0; k < res->nconfigs; k++) {
+					if (!on[k])
+						continue;
+					const struct th_cell *c = th_results_find_cell(
+						res, rows[r]->attack, (enum th_variant)v,
+						res->configs[k].name, tcs[t]->name);
+					fputc(' ', out);
+					if (c)
+						cell_text(out, c, true);
+					fputs(" |", out);
+				}
+				fputc('\n', out);
+			}
+			fputc('\n', out);
+			free(on);
+			free(rows);
+		}
+	}
+	return 0;
+}
+
+int th_render_markdown_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
+{
+	int oom;
+	size_t ntc = res->ntoolchains;
+	const struct th_toolchain **tcs = th_report_sorted_toolchains(res, &oom);
+
+	if (oom)
+		return th_report_errf(err, errlen, "out of memory");
+
+	fputs("# timerharness results\n\n", out);
+	if (res->partial) {
+		fputs("> **Partial run**: interrupted (", out);
+		md_text(out, res->interrupted ? res->interrupted : "?");
+		fputs("). Cells not listed were not run.\n\n", out);
+	}
+	fputs("- Created: ", out);
+	md_text(out, res->created ? res->created : "?");
+	fputs(" (UTC)\n- Host: ", out);
+	md_text(out, res->host.hostname ? res->host.hostname : "?");
+	fputs(", kernel ", out);
+	md_text(out, res->host.kernel ? res->host.kernel : "?");
+	fprintf(out, ", %d CPUs\n- timerharness ", res->host.cpus);
+	md_text(out, res->version ? res->version : "?");
+	fputs(", results schema `" TH_RESULTS_SCHEMA "`\n- Toolchains:", out);
+	for (size_t t = 0; t < ntc; t++) {
+		fprintf(out, "%s ", t ? "," : "");
+		md_text(out, tcs[t]->name);
+		fputs(" (", out);
+		md_text(out, *tcs[t]->version ? tcs[t]->version : "version unknown");
+		if (*tcs[t]->path) {
+			fputs(", ", out);
+			md_code(out, tcs[t]->path, false);
+		}
+		fputc(')', out);
+	}
+	fputs(ntc ? "\n\n" : " none\n\n", out);
+
+	fputs("## Configs\n\n| config | flags | description |", out);
+	for (size_t t = 0; t < ntc; t++) {
+		fputc(' ', out);
+		md_text(out, tcs[t]->name);
+		fputs(" |", out);
+	}
+	fputs("\n|---|---|---|", out);
+	for (size_t t = 0; t < ntc; t++)
+		fputs("---|", out);
+	fputc('\n', out);
+	for (size_t i = 0; i < res->nconfigs; i++) {
+		const struct th_config *c = &res->configs[i];
+
+		fputs("| ", out);
+		md_code(out, c->name, true);
+		fputs(" | ", out);
+		if (*c->flags)
+			md_code(out, c->flags, true);
+		fputs(" | ", out);
+		md_text(out, c->description);
+		fputs(" |", out);
+		for (size_t t = 0; t < ntc; t++) {
+			fputc(' ', out);
+			support_text(out, c, tcs[t]->name);
+			fputs(" |", out);
+		}
+		fputc('\n', out);
+	}
+	fputs("\n## Summary\n\n", out);
+	counts_table(out, res, tcs, ntc);
+	if (metrics_table(out, res))
+		goto oom;
+
+	fputs("## Headline findings\n\nEach question is answered only by the cells it names, as "
+	      "they were observed in this run; \"not run\" means the results hold no such cell.\n\n",
+	      out);
+	for (size_t h = 0; h < sizeof(headlines) / sizeof(headlines[0]); h++)
+		if (render_headline(out, res, &headlines[h], tcs, ntc))
+			goto oom;
+	if (render_differences(out, res, tcs, ntc) || full_matrix(out, res, tcs, ntc))
+		goto oom;
+	free(tcs);
+	if (ferror(out))
+		return th_report_errf(err, errlen, "cannot write the Markdown report");
+	return 0;
+oom:
+	free(tcs);
+	return th_report_errf(err, errlen, "out of memory");
+}
+
+int th_render_markdown(const struct th_results *res, const char *path, char *err, size_t errlen)
+{
+	return th_report_render_file(path, th_render_markdown_to, res, err, errlen);
+}

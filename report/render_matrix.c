@@ -1,0 +1,322 @@
+/* SPDX-License-Identifier: MIT */
+/* The terminal matrix: one symbol per cell, fitting TH_MATRIX_WIDTH columns. */
+#define _POSIX_C_SOURCE 200809L
+#include "render.h"
+#include "report_internal.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *color_of(enum th_outcome o)
+{
+	switch (o) {
+	case TH_HIJACKED: return "\033[1;31m";
+	case TH_REDIRECTED: return "\033[31m";
+	case TH_CRASHED: return "\033[35m";
+	case TH_HANG: return "\033[33m";
+	case TH_FALSE_POSITIVE: return "\033[1;33m";
+	case TH_BLOCKED_CFI: return "\033[32m";
+	case TH_DETECTED: return "\033[36m";
+	case TH_UNSUPPORTED: case TH_NOT_APPLICABLE: return "\033[2m";
+	default: return "";
+	}
+}
+
+#define RESET "\033[0m"
+
+/* Column key of config column i when names do not fit: 1..9, a..z, then
+ * numbers. */
+static void column_key(size_t i, char *buf, size_t n)
+{
+	static const char keys[] = "123456789abcdefghijklmnopqrstuvwxyz";
+
+	if (i < sizeof(keys) - 1)
+		snprintf(buf, n, "%c", keys[i]);
+	else
+		snprintf(buf, n, "%zu", i + 1);
+}
+
+static void pad(FILE *out, size_t n)
+{
+	while (n--)
+		fputc(' ', out);
+}
+
+/* s in exactly w columns: padded, or cut with a trailing '~'. */
+static void put_fit(FILE *out, const char *s, size_t w)
+{
+	size_t l = strlen(s);
+
+	if (l <= w) {
+		fputs(s, out);
+		pad(out, w - l);
+	} else if (w) {
+		fwrite(s, 1, w - 1, out);
+		fputc('~', out);
+	}
+}
+
+/* "what: N cells: HIJACKED 3, ..." wrapped at TH_MATRIX_WIDTH. */
+static void put_counts_line(FILE *out, const char *what, size_t ncells,
+			    const unsigned counts[TH_OUTCOME_COUNT])
+{
+	char item[64];
+	int col = fprintf(out, "%s: %zu cells", what, ncells);
+
+	for (int i = 0, first = 1; i < TH_OUTCOME_COUNT; i++) {
+		if (!counts[i])
+			continue;
+		int n = snprintf(item, sizeof(item), "%s %s %u", first ? ":" : ",",
+				 th_outcome_name((enum th_outcome)i), counts[i]);
+		if (col + n > TH_MATRIX_WIDTH) {
+			fputs("\n   ", out);
+			col = 3;
+		}
+		fputs(item, out);
+		col += n;
+		first = 0;
+	}
+	fputc('\n', out);
+}
+
+static bool mixed(const struct th_cell *c)
+{
+	int kinds = 0;
+
+	for (int i = 0; i < TH_OUTCOME_COUNT; i++)
+		kinds += c->counts[i] != 0;
+	return kinds > 1;
+}
+
+/* Columns shared by every toolchain's table, so the tables line up and a
+ * key means the same config everywhere. */
+struct layout {
+	bool var_on[TH_VARIANT_COUNT];
+	size_t *cols;		/* config indexes with any cell */
+	size_t ncols;
+	bool keyed;		/* config keys instead of names */
+	size_t cw;		/* width of a config column */
+	size_t gw[TH_VARIANT_COUNT];	/* width of a variant group */
+	size_t label_w;
+};
+
+static size_t layout_width(struct layout *L)
+{
+	size_t w = L->label_w;
+
+	for (int v = 0; v < TH_VARIANT_COUNT; v++) {
+		size_t vl = strlen(th_variant_name((enum th_variant)v)) + 1;
+
+		if (!L->var_on[v])
+			continue;
+		L->gw[v] = L->ncols * L->cw > vl ? L->ncols * L->cw : vl;
+		w += 2 + L->gw[v];
+	}
+	return w;
+}
+
+static int make_layout(const struct th_results *res, struct layout *L)
+{
+	bool *on = calloc(res->nconfigs ? res->nconfigs : 1, sizeof(*on));
+	size_t maxname = 0, width;
+	char key[24];
+
+	memset(L, 0, sizeof(*L));
+	L->cols = malloc((res->nconfigs ? res->nconfigs : 1) * sizeof(*L->cols));
+	if (!on || !L->cols) {
+		free(on);
+		free(L->cols);
+		return -1;
+	}
+	for (size_t i = 0; i < res->ncells; i++) {
+		const struct th_cell *c = res->cells[i];
+		const struct th_config *cfg = th_results_find_config(res, c->config);
+
+		if (!cfg)
+			continue;
+		L->var_on[c->variant] = true;
+		on[cfg - res->configs] = true;
+		/* "  ATTACK " */
+		if (strlen(c->attack) + 3 > L->label_w)
+			L->label_w = strlen(c->attack) + 3;
+	}
+	for (size_t i = 0; i < res->nconfigs; i++) {
+		if (!on[i])
+			continue;
+		L->cols[L->ncols++] = i;
+		if (strlen(res->configs[i].name) > maxname)
+			maxname = strlen(res->configs[i].name);
+	}
+	free(on);
+	if (L->label_w < 8)
+		L->label_w = 8;
+	L->cw = maxname + 1 > 2 ? maxname + 1 : 2;	/* symbol + marker at least */
+	width = layout_width(L);
+	if (width > TH_MATRIX_WIDTH) {
+		L->keyed = true;
+		column_key(L->ncols ? L->ncols - 1 : 0, key, sizeof(key));
+		L->cw = strlen(key) + 1 > 2 ? strlen(key) + 1 : 2;
+		width = layout_width(L);
+	}
+	if (width > TH_MATRIX_WIDTH) {	/* cut attack IDs, keep every column */
+		size_t over = width - TH_MATRIX_WIDTH;
+
+		L->label_w = L->label_w > over + 12 ? L->label_w - over : 12;
+	}
+	return 0;
+}
+
+static void render_toolchain(FILE *out, const struct th_results *res, const struct layout *L,
+			     const struct th_toolchain *tc, const struct th_cell **rows,
+			     size_t nrows, int use_color)
+{
+	unsigned counts[TH_OUTCOME_COUNT];
+	size_t ncells = 0;
+	char key[24];
+
+	for (size_t i = 0; i < res->ncells; i++)
+		ncells += !strcmp(res->cells[i]->toolchain, tc->name);
+	fprintf(out, "== %s (%s%s%s) ==\n", tc->name, *tc->version ? tc->version : "version unknown",
+		*tc->path ? ", " : "", tc->path);
+	if (!ncells) {
+		fputs("no cells\n\n", out);
+		return;
+	}
+
+	/* Header: variant groups, then config names or keys. */
+	pad(out, L->label_w);
+	for (int v = 0; v < TH_VARIANT_COUNT; v++) {
+		if (!L->var_on[v])
+			continue;
+		fputs("| ", out);
+		put_fit(out, th_variant_name((enum th_variant)v), L->gw[v]);
+	}
+	fputc('\n', out);
+	put_fit(out, "attack", L->label_w);
+	for (int v = 0; v < TH_VARIANT_COUNT; v++) {
+		if (!L->var_on[v])
+			continue;
+		fputs("| ", out);
+		for (size_t k = 0; k < L->ncols; k++) {
+			column_key(k, key, sizeof(key));
+			put_fit(out, L->keyed ? key : res->configs[L->cols[k]].name, L->cw);
+		}
+		pad(out, L->gw[v] - L->ncols * L->cw);
+	}
+	fputc('\n', out);
+
+	const char *group_tech = NULL, *group_timing = NULL;
+	for (size_t r = 0; r < nrows; r++) {
+		const struct th_cell *row = rows[r];
+
+		if (!group_tech || strcmp(group_tech, row->technique) ||
+		    strcmp(group_timing, row->timing)) {
+			group_tech = row->technique;
+			group_timing = row->timing;
+			fprintf(out, "%s, %s\n", group_tech,
+				strcmp(group_timing, "-") ? group_timing : "no timing");
+		}
+		fputs("  ", out);
+		put_fit(out, row->attack, L->label_w - 3);
+		fputc(' ', out);
+		for (int v = 0; v < TH_VARIANT_COUNT; v++) {
+			if (!L->var_on[v])
+				continue;
+			fputs("| ", out);
+			for (size_t k = 0; k < L->ncols; k++) {
+				const struct th_cell *c = th_results_find_cell(res, row->attack,
+									       (enum th_variant)v,
+									       res->configs[L->cols[k]].name,
+									       tc->name);
+				if (!c) {
+					pad(out, L->cw);
+					continue;
+				}
+				enum th_outcome o = th_cell_observed(c);
+				char mark = th_report_shown_verdict(c) == TH_VERDICT_REGRESSION ? '!' :
+					    mixed(c) ? '*' : ' ';
+
+				if (use_color && *color_of(o))
+					fprintf(out, "%s%c" RESET, color_of(o), th_outcome_symbol(o));
+				else
+					fputc(th_outcome_symbol(o), out);
+				fputc(mark, out);
+				pad(out, L->cw - 2);
+			}
+			pad(out, L->gw[v] - L->ncols * L->cw);
+		}
+		fputc('\n', out);
+	}
+	if (L->keyed) {	/* the column key, wrapped */
+		size_t col = 8;
+
+		fputs("columns:", out);
+		for (size_t k = 0; k < L->ncols; k++) {
+			const char *name = res->configs[L->cols[k]].name;
+			size_t l;
+
+			column_key(k, key, sizeof(key));
+			l = 1 + strlen(key) + 1 + strlen(name);
+			if (col + l > TH_MATRIX_WIDTH) {
+				fputs("\n        ", out);
+				col = 8;
+			}
+			fprintf(out, " %s %s", key, name);
+			col += l;
+		}
+		fputc('\n', out);
+	}
+	th_report_count(res, tc->name, counts);
+	put_counts_line(out, tc->name, ncells, counts);
+	fputc('\n', out);
+}
+
+int th_render_matrix(FILE *out, const struct th_results *res, int use_color)
+{
+	unsigned counts[TH_OUTCOME_COUNT];
+	int oom;
+	const struct th_toolchain **tcs = th_report_sorted_toolchains(res, &oom);
+
+	if (oom)
+		return -1;
+	if (res->partial)
+		fprintf(out, "PARTIAL results (interrupted: %s): cells not shown were not run\n\n",
+			res->interrupted ? res->interrupted : "?");
+	struct layout L;
+
+	if (make_layout(res, &L)) {
+		free(tcs);
+		return -1;
+	}
+	for (size_t i = 0; i < res->ntoolchains; i++) {
+		size_t nrows;
+		const struct th_cell **rows = th_report_attack_rows(res, tcs[i]->name,
+								    TH_VARIANT_INVALID, &nrows, &oom);
+		if (oom) {
+			free(L.cols);
+			free(tcs);
+			return -1;
+		}
+		render_toolchain(out, res, &L, tcs[i], rows, nrows, use_color);
+		free(rows);
+	}
+	free(L.cols);
+	free(tcs);
+	fputs("legend:\n", out);
+	for (int i = 0; i < TH_OUTCOME_COUNT; i++) {
+		enum th_outcome o = (enum th_outcome)i;
+
+		if (use_color && *color_of(o))
+			fprintf(out, "  %s%c" RESET, color_of(o), th_outcome_symbol(o));
+		else
+			fprintf(out, "  %c", th_outcome_symbol(o));
+		fprintf(out, " %-15s %s\n", th_outcome_name(o), th_outcome_meaning(o));
+	}
+	fputs("  x! the cell regressed (observed more severe than expected)\n"
+	      "  x* the runs disagreed (randstruct seeds): the most severe outcome is shown\n"
+	      "  blank: no such cell in the results\n", out);
+	th_report_count(res, NULL, counts);
+	put_counts_line(out, "total", res->ncells, counts);
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,838 @@
+/* SPDX-License-Identifier: MIT */
+/* The in-memory results model: owned strings, growable arrays, a hash index
+ * of cells by (attack, variant, config, toolchain). */
+#define _POSIX_C_SOURCE 200809L
+#include "results.h"
+#include "report_internal.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#define OOM(err, errlen) th_report_errf(err, errlen, "out of memory")
+
+int th_report_errf(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* Length of the valid UTF-8 sequence at s, 0 when invalid (overlong,
+ * surrogate, beyond U+10FFFF, truncated): jansson's rules. */
+static size_t utf8_len(const unsigned char *s)
+{
+	unsigned c = s[0], v;
+	size_t n;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2, v = c & 0x1f;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3, v = c & 0x0f;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4, v = c & 0x07;
+	else
+		return 0;
+	for (size_t i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		v = (v << 6) | (s[i] & 0x3f);
+	}
+	if ((n == 3 && v < 0x800) || (n == 4 && (v < 0x10000 || v > 0x10ffff)) ||
+	    (v >= 0xd800 && v <= 0xdfff))
+		return 0;
+	return n;
+}
+
+/* Every string entering the model: evidence comes from crashing children and
+ * may hold any byte, JSON holds only UTF-8, so invalid bytes become '?'. */
+char *th_report_strdup(const char *s)
+{
+	char *d = strdup(s ? s : "");
+
+	for (unsigned char *p = (unsigned char *)d; p && *p;) {
+		size_t n = utf8_len(p);
+
+		if (n) {
+			p += n;
+		} else {
+			*p++ = '?';
+		}
+	}
+	return d;
+}
+
+int th_report_natcmp(const char *a, const char *b)
+{
+	while (*a && *b) {
+		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
+			const char *ea = a, *eb = b;
+
+			while (*a == '0' && isdigit((unsigned char)a[1]))
+				a++;
+			while (*b == '0' && isdigit((unsigned char)b[1]))
+				b++;
+			for (ea = a; isdigit((unsigned char)*ea); ea++)
+				;
+			for (eb = b; isdigit((unsigned char)*eb); eb++)
+				;
+			if (ea - a != eb - b)
+				return ea - a < eb - b ? -1 : 1;
+			int c = strncmp(a, b, (size_t)(ea - a));
+			if (c)
+				return c;
+			a = ea;
+			b = eb;
+			continue;
+		}
+		if (*a != *b)
+			return (unsigned char)*a < (unsigned char)*b ? -1 : 1;
+		a++;
+		b++;
+	}
+	if (*a || *b)
+		return *a ? 1 : -1;
+	return 0;
+}
+
+static const char *const techniques[] = {
+	"memcpy-intra", "index-intra", "strcpy-intra", "heap-neighbour", "uaf-realloc",
+};
+static const char *const timings[] = { "before-arm", "pending", "-" };
+
+int th_report_technique_rank(const char *t)
+{
+	for (size_t i = 0; i < sizeof(techniques) / sizeof(techniques[0]); i++)
+		if (!strcmp(t, techniques[i]))
+			return (int)i;
+	return (int)(sizeof(techniques) / sizeof(techniques[0]));
+}
+
+int th_report_timing_rank(const char *t)
+{
+	for (size_t i = 0; i < sizeof(timings) / sizeof(timings[0]); i++)
+		if (!strcmp(t, timings[i]))
+			return (int)i;
+	return -1;
+}
+
+static const char *const variant_names[TH_VARIANT_COUNT] = {
+	[TH_VARIANT_LEGACY] = "legacy",
+	[TH_VARIANT_TRANSITIONAL] = "transitional",
+	[TH_VARIANT_MODERN] = "modern",
+};
+
+const char *th_variant_name(enum th_variant v)
+{
+	return (v >= 0 && v < TH_VARIANT_COUNT) ? variant_names[v] : NULL;
+}
+
+enum th_variant th_variant_parse(const char *s)
+{
+	for (int i = 0; s && i < TH_VARIANT_COUNT; i++)
+		if (!strcmp(s, variant_names[i]))
+			return (enum th_variant)i;
+	return TH_VARIANT_INVALID;
+}
+
+/* ---- cell index: open addressing, linear probing, never shrinks ---- */
+
+struct th_cell_index {
+	struct th_cell **slot;
+	size_t cap;		/* power of two */
+	size_t used;
+};
+
+static uint64_t fnv_str(uint64_t h, const char *s)
+{
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	}
+	h ^= 0xff;		/* separator: ("ab","c") != ("a","bc") */
+	return h * 0x100000001b3ULL;
+}
+
+static uint64_t cell_hash(const char *attack, enum th_variant v,
+			  const char *config, const char *toolchain)
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	h = fnv_str(h, attack);
+	h ^= (uint64_t)(v + 1);
+	h *= 0x100000001b3ULL;
+	h = fnv_str(h, config);
+	return fnv_str(h, toolchain);
+}
+
+static bool cell_is(const struct th_cell *c, const char *attack,
+		    enum th_variant v, const char *config, const char *toolchain)
+{
+	return c->variant == v && !strcmp(c->attack, attack) &&
+	       !strcmp(c->config, config) && !strcmp(c->toolchain, toolchain);
+}
+
+static int index_insert(struct th_cell_index *ix, struct th_cell *c)
+{
+	if ((ix->used + 1) * 2 > ix->cap) {
+		size_t ncap = ix->cap ? ix->cap * 2 : 64;
+		struct th_cell **ns = calloc(ncap, sizeof(*ns));
+
+		if (!ns)
+			return -1;
+		for (size_t i = 0; i < ix->cap; i++) {
+			struct th_cell *o = ix->slot[i];
+
+			if (!o)
+				continue;
+			size_t j = cell_hash(o->attack, o->variant, o->config, o->toolchain) & (ncap - 1);
+			while (ns[j])
+				j = (j + 1) & (ncap - 1);
+			ns[j] = o;
+		}
+		free(ix->slot);
+		ix->slot = ns;
+		ix->cap = ncap;
+	}
+	size_t j = cell_hash(c->attack, c->variant, c->config, c->toolchain) & (ix->cap - 1);
+	while (ix->slot[j])
+		j = (j + 1) & (ix->cap - 1);
+	ix->slot[j] = c;
+	ix->used++;
+	return 0;
+}
+
+struct th_cell *th_results_find_cell(const struct th_results *res,
+				     const char *attack, enum th_variant variant,
+				     const char *config, const char *toolchain)
+{
+	const struct th_cell_index *ix = res->index_;
+
+	if (!ix->cap || !attack || !config || !toolchain)
+		return NULL;
+	size_t j = cell_hash(attack, variant, config, toolchain) & (ix->cap - 1);
+	for (; ix->slot[j]; j = (j + 1) & (ix->cap - 1))
+		if (cell_is(ix->slot[j], attack, variant, config, toolchain))
+			return ix->slot[j];
+	return NULL;
+}
+
+/* ---- growable arrays ---- */
+
+static int grow(void **arr, size_t *cap, size_t n, size_t elem)
+{
+	if (n < *cap)
+		return 0;
+	size_t ncap = *cap ? *cap * 2 : 8;
+	void *p = realloc(*arr, ncap * elem);
+
+	if (!p)
+		return -1;
+	*arr = p;
+	*cap = ncap;
+	return 0;
+}
+
+/* ---- create / free ---- */
+
+struct th_results *th_results_create(const char *version)
+{
+	struct th_results *res = calloc(1, sizeof(*res));
+	struct utsname u;
+	char now[32];
+	time_t t = time(NULL);
+	struct tm tm;
+
+	if (!res)
+		return NULL;
+	res->index_ = calloc(1, sizeof(*res->index_));
+	res->version = th_report_strdup(version);
+	if (gmtime_r(&t, &tm) && strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		res->created = strdup(now);
+	else
+		res->created = strdup("1970-01-01T00:00:00Z");
+	if (uname(&u) == 0) {
+		res->host.hostname = strdup(u.nodename);
+		res->host.kernel = strdup(u.release);
+	} else {
+		res->host.hostname = strdup("");
+		res->host.kernel = strdup("");
+	}
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	res->host.cpus = n > 0 ? (int)n : 0;
+	if (!res->index_ || !res->version || !res->created || !res->host.hostname ||
+	    !res->host.kernel) {
+		th_results_free(res);
+		return NULL;
+	}
+	return res;
+}
+
+static void free_cell(struct th_cell *c)
+{
+	if (!c)
+		return;
+	free(c->attack);
+	free(c->technique);
+	free(c->timing);
+	free(c->payload);
+	free(c->config);
+	free(c->toolchain);
+	free(c->evidence);
+	free(c);
+}
+
+void th_results_free(struct th_results *res)
+{
+	if (!res)
+		return;
+	free(res->version);
+	free(res->created);
+	free(res->interrupted);
+	free(res->host.hostname);
+	free(res->host.kernel);
+	for (size_t i = 0; i < res->ntoolchains; i++) {
+		free(res->toolchains[i].name);
+		free(res->toolchains[i].version);
+		free(res->toolchains[i].path);
+	}
+	free(res->toolchains);
+	for (size_t i = 0; i < res->nconfigs; i++) {
+		struct th_config *c = &res->configs[i];
+
+		free(c->name);
+		free(c->flags);
+		free(c->description);
+		for (size_t j = 0; j < c->nsupport; j++) {
+			free(c->support[j].toolchain);
+			free(c->support[j].reason);
+		}
+		free(c->support);
+	}
+	free(res->configs);
+	for (size_t i = 0; i < res->ncells; i++)
+		free_cell(res->cells[i]);
+	free(res->cells);
+	for (size_t i = 0; i < res->nmetrics; i++) {
+		free(res->metrics[i].name);
+		free(res->metrics[i].s);
+	}
+	free(res->metrics);
+	if (res->index_)
+		free(res->index_->slot);
+	free(res->index_);
+	free(res);
+}
+
+/* Replace *dst with a copy of s. */
+static int set_str(char **dst, const char *s, char *err, size_t errlen)
+{
+	char *n = th_report_strdup(s);
+
+	if (!n)
+		return OOM(err, errlen);
+	free(*dst);
+	*dst = n;
+	return 0;
+}
+
+static bool valid_iso_utc(const char *s)
+{
+	static const char pat[] = "dddd-dd-ddTdd:dd:dd";
+	size_t i;
+
+	for (i = 0; pat[i]; i++) {
+		if (pat[i] == 'd' ? !isdigit((unsigned char)s[i]) : s[i] != pat[i])
+			return false;
+	}
+	if (s[i] == '.') {	/* optional fraction */
+		if (!isdigit((unsigned char)s[++i]))
+			return false;
+		while (isdigit((unsigned char)s[i]))
+			i++;
+	}
+	return s[i] == 'Z' && !s[i + 1];
+}
+
+int th_results_set_created(struct th_results *res, const char *iso_utc,
+			   char *err, size_t errlen)
+{
+	if (!iso_utc || !valid_iso_utc(iso_utc))
+		return th_report_errf(err, errlen,
+				      "created \"%s\" is not UTC ISO-8601 (YYYY-MM-DDTHH:MM:SSZ)",
+				      iso_utc ? iso_utc : "(null)");
+	return set_str(&res->created, iso_utc, err, errlen);
+}
+
+int th_results_set_host(struct th_results *res, const char *hostname,
+			const char *kernel, int cpus, char *err, size_t errlen)
+{
+	if (cpus < 0)
+		return th_report_errf(err, errlen, "host cpus %d is negative", cpus);
+	if (set_str(&res->host.hostname, hostname, err, errlen) ||
+	    set_str(&res->host.kernel, kernel, err, errlen))
+		return -1;
+	res->host.cpus = cpus;
+	return 0;
+}
+
+int th_results_set_partial(struct th_results *res, bool partial,
+			   const char *reason, char *err, size_t errlen)
+{
+	if (!partial) {
+		free(res->interrupted);
+		res->interrupted = NULL;
+		res->partial = false;
+		return 0;
+	}
+	if (!reason || !*reason)
+		return th_report_errf(err, errlen, "a partial result needs the reason it was interrupted");
+	if (set_str(&res->interrupted, reason, err, errlen))
+		return -1;
+	res->partial = true;
+	return 0;
+}
+
+/* ---- toolchains and configs ---- */
+
+const struct th_toolchain *th_results_find_toolchain(const struct th_results *res,
+						     const char *name)
+{
+	for (size_t i = 0; name && i < res->ntoolchains; i++)
+		if (!strcmp(res->toolchains[i].name, name))
+			return &res->toolchains[i];
+	return NULL;
+}
+
+const struct th_config *th_results_find_config(const struct th_results *res,
+					       const char *name)
+{
+	for (size_t i = 0; name && i < res->nconfigs; i++)
+		if (!strcmp(res->configs[i].name, name))
+			return &res->configs[i];
+	return NULL;
+}
+
+const struct th_support *th_config_support(const struct th_config *cfg,
+					   const char *toolchain)
+{
+	for (size_t i = 0; toolchain && i < cfg->nsupport; i++)
+		if (!strcmp(cfg->support[i].toolchain, toolchain))
+			return &cfg->support[i];
+	return NULL;
+}
+
+/* A name used as a key or column: non-empty, printable, no blanks. */
+static bool valid_name(const char *s)
+{
+	if (!s || !*s)
+		return false;
+	for (; *s; s++)
+		if (!isgraph((unsigned char)*s))
+			return false;
+	return true;
+}
+
+int th_results_add_toolchain(struct th_results *res, const char *name,
+			     const char *version, const char *path,
+			     char *err, size_t errlen)
+{
+	if (!valid_name(name))
+		return th_report_errf(err, errlen, "toolchain name \"%s\" is empty or has blanks",
+				      name ? name : "");
+	if (th_results_find_toolchain(res, name))
+		return th_report_errf(err, errlen, "toolchain \"%s\" added twice", name);
+	if (grow((void **)&res->toolchains, &res->cap_toolchains_, res->ntoolchains,
+		 sizeof(*res->toolchains)))
+		return OOM(err, errlen);
+	struct th_toolchain t = {
+		th_report_strdup(name), th_report_strdup(version), th_report_strdup(path)
+	};
+	if (!t.name || !t.version || !t.path) {
+		free(t.name);
+		free(t.version);
+		free(t.path);
+		return OOM(err, errlen);
+	}
+	res->toolchains[res->ntoolchains++] = t;
+	return 0;
+}
+
+int th_results_add_config(struct th_results *res, const char *name,
+			  const char *flags, const char *description,
+			  char *err, size_t errlen)
+{
+	if (!valid_name(name))
+		return th_report_errf(err, errlen, "config name \"%s\" is empty or has blanks",
+				      name ? name : "");
+	if (th_results_find_config(res, name))
+		return th_report_errf(err, errlen, "config \"%s\" added twice", name);
+	if (grow((void **)&res->configs, &res->cap_configs_, res->nconfigs,
+		 sizeof(*res->configs)))
+		return OOM(err, errlen);
+	struct th_config c = {
+		.name = th_report_strdup(name),
+		.flags = th_report_strdup(flags),
+		.description = th_report_strdup(description),
+	};
+	if (!c.name || !c.flags || !c.description) {
+		free(c.name);
+		free(c.flags);
+		free(c.description);
+		return OOM(err, errlen);
+	}
+	res->configs[res->nconfigs++] = c;
+	return 0;
+}
+
+int th_results_set_support(struct th_results *res, const char *config,
+			   const char *toolchain, bool supported,
+			   const char *reason, char *err, size_t errlen)
+{
+	struct th_config *cfg = (struct th_config *)th_results_find_config(res, config);
+
+	if (!cfg)
+		return th_report_errf(err, errlen, "support for unknown config \"%s\"",
+				      config ? config : "");
+	if (!th_results_find_toolchain(res, toolchain))
+		return th_report_errf(err, errlen, "config \"%s\": support for unknown toolchain \"%s\"",
+				      config, toolchain ? toolchain : "");
+	struct th_support *s = (struct th_support *)th_config_support(cfg, toolchain);
+
+	if (s) {
+		if (set_str(&s->reason, reason, err, errlen))
+			return -1;
+		s->supported = supported;
+		return 0;
+	}
+	if (grow((void **)&cfg->support, &cfg->cap_support_, cfg->nsupport,
+		 sizeof(*cfg->support)))
+		return OOM(err, errlen);
+	struct th_support n = { th_report_strdup(toolchain), supported, th_report_strdup(reason) };
+
+	if (!n.toolchain || !n.reason) {
+		free(n.toolchain);
+		free(n.reason);
+		return OOM(err, errlen);
+	}
+	cfg->support[cfg->nsupport++] = n;
+	return 0;
+}
+
+/* ---- cells ---- */
+
+static bool valid_attack_id(const char *s)
+{
+	if (!s || !isupper((unsigned char)*s))
+		return false;
+	for (; *s; s++)
+		if (!isupper((unsigned char)*s) && !isdigit((unsigned char)*s) && *s != '_')
+			return false;
+	return true;
+}
+
+static enum th_outcome worst_count(const unsigned counts[TH_OUTCOME_COUNT])
+{
+	for (int i = 0; i < TH_OUTCOME_COUNT; i++)
+		if (counts[i])
+			return (enum th_outcome)i;
+	return TH_OUTCOME_INVALID;
+}
+
+enum th_outcome th_cell_observed(const struct th_cell *c)
+{
+	enum th_outcome w = worst_count(c->counts);
+
+	/* Enum order is severity order, real outcomes before UNSUPPORTED and
+	 * NOT_APPLICABLE: a counted real run beats an "UNSUPPORTED" label. */
+	if (w != TH_OUTCOME_INVALID && (c->outcome < 0 || w < c->outcome))
+		return w;
+	return c->outcome;
+}
+
+static void update_verdict(struct th_cell *c)
+{
+	c->verdict = th_verdict(th_cell_observed(c), c->expected, TH_OUTCOME_INVALID);
+}
+
+struct th_cell *th_results_add_cell(struct th_results *res,
+				    const struct th_cell_in *in,
+				    char *err, size_t errlen)
+{
+	const char *timing = in->timing ? in->timing : "-";
+	unsigned counts[TH_OUTCOME_COUNT] = { 0 };
+	enum th_outcome outcome = in->outcome;
+	unsigned runs = in->runs;
+
+	if (!valid_attack_id(in->attack))
+		return th_report_errf(err, errlen, "attack \"%s\" is not an upper-case ID ([A-Z][A-Z0-9_]*)",
+				      in->attack ? in->attack : ""), NULL;
+	if (!valid_name(in->technique))
+		return th_report_errf(err, errlen, "%s: technique is empty or has blanks", in->attack), NULL;
+	if (!valid_name(in->payload))
+		return th_report_errf(err, errlen, "%s: payload is empty or has blanks", in->attack), NULL;
+	if (th_report_timing_rank(timing) < 0)
+		return th_report_errf(err, errlen, "%s: unknown timing \"%s\" (before-arm, pending or -)",
+				      in->attack, timing), NULL;
+	if (!th_variant_name(in->variant))
+		return th_report_errf(err, errlen, "%s: invalid variant %d", in->attack,
+				      (int)in->variant), NULL;
+	if (!th_results_find_config(res, in->config))
+		return th_report_errf(err, errlen, "%s: unknown config \"%s\" (add it first)",
+				      in->attack, in->config ? in->config : ""), NULL;
+	if (!th_results_find_toolchain(res, in->toolchain))
+		return th_report_errf(err, errlen, "%s: unknown toolchain \"%s\" (add it first)",
+				      in->attack, in->toolchain ? in->toolchain : ""), NULL;
+	if (in->expected != TH_OUTCOME_INVALID && !th_outcome_name(in->expected))
+		return th_report_errf(err, errlen, "%s: invalid expected outcome %d", in->attack,
+				      (int)in->expected), NULL;
+	if (in->counts) {
+		unsigned sum = 0;
+
+		for (int i = 0; i < TH_OUTCOME_COUNT; i++) {
+			if (in->counts[i] > UINT32_MAX - sum)
+				return th_report_errf(err, errlen, "%s: counts overflow", in->attack), NULL;
+			counts[i] = in->counts[i];
+			sum += counts[i];
+		}
+		if (runs && runs != sum)
+			return th_report_errf(err, errlen, "%s: runs %u but counts sum to %u",
+					      in->attack, runs, sum), NULL;
+		runs = sum;
+		enum th_outcome w = worst_count(counts);
+		if (outcome == TH_OUTCOME_INVALID)
+			outcome = w;
+		if (outcome == TH_OUTCOME_INVALID)
+			return th_report_errf(err, errlen, "%s: no outcome and no counts", in->attack), NULL;
+		if (w != TH_OUTCOME_INVALID && w != outcome)
+			return th_report_errf(err, errlen, "%s: outcome %s is not the most severe of its counts (%s)",
+					      in->attack, th_outcome_name(outcome) ? th_outcome_name(outcome) : "?",
+					      th_outcome_name(w)), NULL;
+	} else {
+		if (!th_outcome_name(outcome))
+			return th_report_errf(err, errlen, "%s: invalid outcome %d", in->attack,
+					      (int)outcome), NULL;
+		counts[outcome] = runs;
+	}
+	if (!th_outcome_name(outcome))
+		return th_report_errf(err, errlen, "%s: invalid outcome %d", in->attack, (int)outcome), NULL;
+	if (th_results_find_cell(res, in->attack, in->variant, in->config, in->toolchain))
+		return th_report_errf(err, errlen, "%s %s/%s/%s: cell added twice", in->attack,
+				      th_variant_name(in->variant), in->config, in->toolchain), NULL;
+
+	struct th_cell *c = calloc(1, sizeof(*c));
+	if (!c)
+		return OOM(err, errlen), NULL;
+	c->attack = th_report_strdup(in->attack);
+	c->technique = th_report_strdup(in->technique);
+	c->timing = th_report_strdup(timing);
+	c->payload = th_report_strdup(in->payload);
+	c->config = th_report_strdup(in->config);
+	c->toolchain = th_report_strdup(in->toolchain);
+	c->evidence = th_report_strdup(in->evidence);
+	c->variant = in->variant;
+	c->outcome = outcome;
+	c->runs = runs;
+	memcpy(c->counts, counts, sizeof(counts));
+	c->expected = in->expected;
+	update_verdict(c);
+	if (!c->attack || !c->technique || !c->timing || !c->payload || !c->config ||
+	    !c->toolchain || !c->evidence ||
+	    grow((void **)&res->cells, &res->cap_cells_, res->ncells, sizeof(*res->cells)) ||
+	    index_insert(res->index_, c)) {
+		free_cell(c);
+		return OOM(err, errlen), NULL;
+	}
+	res->cells[res->ncells++] = c;
+	return c;
+}
+
+int th_cell_record_run(struct th_cell *c, enum th_outcome o, char *err, size_t errlen)
+{
+	if (!th_outcome_name(o))
+		return th_report_errf(err, errlen, "%s: invalid outcome %d", c->attack, (int)o);
+	if (c->runs == UINT32_MAX)
+		return th_report_errf(err, errlen, "%s: too many runs", c->attack);
+	c->counts[o]++;
+	c->runs++;
+	c->outcome = worst_count(c->counts);
+	update_verdict(c);
+	return 0;
+}
+
+int th_cell_set_evidence(struct th_cell *c, const char *evidence, char *err, size_t errlen)
+{
+	return set_str(&c->evidence, evidence, err, errlen);
+}
+
+/* ---- metrics ---- */
+
+static struct th_metric *metric_slot(struct th_results *res, const char *name,
+				     char *err, size_t errlen)
+{
+	if (!valid_name(name))
+		return th_report_errf(err, errlen, "metric name \"%s\" is empty or has blanks",
+				      name ? name : ""), NULL;
+	for (size_t i = 0; i < res->nmetrics; i++) {
+		if (!strcmp(res->metrics[i].name, name)) {
+			free(res->metrics[i].s);
+			res->metrics[i].s = NULL;
+			return &res->metrics[i];
+		}
+	}
+	if (grow((void **)&res->metrics, &res->cap_metrics_, res->nmetrics,
+		 sizeof(*res->metrics)))
+		return OOM(err, errlen), NULL;
+	struct th_metric *m = &res->metrics[res->nmetrics];
+
+	memset(m, 0, sizeof(*m));
+	m->name = strdup(name);
+	if (!m->name)
+		return OOM(err, errlen), NULL;
+	res->nmetrics++;
+	return m;
+}
+
+int th_results_set_metric_int(struct th_results *res, const char *name,
+			      long long v, char *err, size_t errlen)
+{
+	struct th_metric *m = metric_slot(res, name, err, errlen);
+
+	if (!m)
+		return -1;
+	m->type = TH_METRIC_INT;
+	m->i = v;
+	return 0;
+}
+
+int th_results_set_metric_real(struct th_results *res, const char *name,
+			       double v, char *err, size_t errlen)
+{
+	if (v != v || v - v != 0)	/* NaN, inf: JSON cannot say them */
+		return th_report_errf(err, errlen, "metric %s: %g is not a finite number",
+				      name ? name : "", v);
+	struct th_metric *m = metric_slot(res, name, err, errlen);
+
+	if (!m)
+		return -1;
+	m->type = TH_METRIC_REAL;
+	m->d = v;
+	return 0;
+}
+
+int th_results_set_metric_string(struct th_results *res, const char *name,
+				 const char *v, char *err, size_t errlen)
+{
+	char *s = th_report_strdup(v);
+
+	if (!s)
+		return OOM(err, errlen);
+	struct th_metric *m = metric_slot(res, name, err, errlen);
+
+	if (!m) {
+		free(s);
+		return -1;
+	}
+	m->type = TH_METRIC_STRING;
+	m->s = s;
+	return 0;
+}
+
+void th_report_count(const struct th_results *res, const char *toolchain,
+		     unsigned counts[TH_OUTCOME_COUNT])
+{
+	memset(counts, 0, sizeof(unsigned) * TH_OUTCOME_COUNT);
+	for (size_t i = 0; i < res->ncells; i++) {
+		const struct th_cell *c = res->cells[i];
+		enum th_outcome o = th_cell_observed(c);
+
+		if ((!toolchain || !strcmp(c->toolchain, toolchain)) && th_outcome_name(o))
+			counts[o]++;
+	}
+}
+
+int th_results_set_count_metrics(struct th_results *res, char *err, size_t errlen)
+{
+	unsigned counts[TH_OUTCOME_COUNT];
+	char name[64];
+
+	th_report_count(res, NULL, counts);
+	if (th_results_set_metric_int(res, "cells_total", (long long)res->ncells, err, errlen))
+		return -1;
+	for (int i = 0; i < TH_OUTCOME_COUNT; i++) {
+		snprintf(name, sizeof(name), "cells_%s", th_outcome_name((enum th_outcome)i));
+		if (th_results_set_metric_int(res, name, counts[i], err, errlen))
+			return -1;
+	}
+	return 0;
+}
+
+/* ---- output order ---- */
+
+struct sort_ctx {
+	const struct th_results *res;
+	const struct th_cell *cell;
+};
+
+static size_t config_pos(const struct th_results *res, const char *name)
+{
+	const struct th_config *c = th_results_find_config(res, name);
+
+	return c ? (size_t)(c - res->configs) : res->nconfigs;
+}
+
+static int cmp_cells(const void *pa, const void *pb)
+{
+	const struct sort_ctx *a = pa, *b = pb;
+	int r;
+
+	if ((r = th_report_natcmp(a->cell->toolchain, b->cell->toolchain)))
+		return r;
+	if (a->cell->variant != b->cell->variant)
+		return a->cell->variant < b->cell->variant ? -1 : 1;
+	size_t ca = config_pos(a->res, a->cell->config), cb = config_pos(b->res, b->cell->config);
+	if (ca != cb)
+		return ca < cb ? -1 : 1;
+	if ((r = strcmp(a->cell->config, b->cell->config)))
+		return r;
+	if ((r = strcmp(a->cell->attack, b->cell->attack)))
+		return r;
+	return strcmp(a->cell->toolchain, b->cell->toolchain);
+}
+
+const struct th_cell **th_results_sorted_cells(const struct th_results *res,
+					       char *err, size_t errlen)
+{
+	if (err && errlen)
+		*err = '\0';
+	if (!res->ncells)
+		return NULL;
+	struct sort_ctx *tmp = malloc(res->ncells * sizeof(*tmp));
+	const struct th_cell **out = malloc(res->ncells * sizeof(*out));
+
+	if (!tmp || !out) {
+		free(tmp);
+		free(out);
+		return OOM(err, errlen), NULL;
+	}
+	for (size_t i = 0; i < res->ncells; i++)
+		tmp[i] = (struct sort_ctx){ res, res->cells[i] };
+	qsort(tmp, res->ncells, sizeof(*tmp), cmp_cells);
+	for (size_t i = 0; i < res->ncells; i++)
+		out[i] = tmp[i].cell;
+	free(tmp);
+	return out;
+}

@@ -1,0 +1,292 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The results model and results.json, schema timerharness/results/v1
+ * (DESIGN.md "Results"). Every renderer and `timerharness check` read this
+ * model or the file; nothing else is a source of truth.
+ *
+ * File layout (keys in this order; every key is required):
+ *   schema       "timerharness/results/v1"
+ *   version      timerharness version string
+ *   created      UTC, "YYYY-MM-DDTHH:MM:SSZ"
+ *   partial      bool: the run was interrupted
+ *   interrupted  reason string, or null
+ *   host         {hostname, kernel (uname -r), cpus}
+ *   toolchains   [{name, version, path}]
+ *   configs      [{name, flags, description,
+ *                  support: {<toolchain>: {supported, reason}}}]
+ *   metrics      {<name>: number | string}
+ *   cells        [{attack, technique, timing, payload, variant, config,
+ *                  toolchain, outcome, runs, counts: {OUTCOME: n}, evidence,
+ *                  expected (OUTCOME or null), verdict}]
+ *
+ * Output is deterministic: toolchains by name (clang-9 < clang-14), configs
+ * in the order they were added, cells by (toolchain, variant, config in that
+ * order, attack), metrics by name, counts in severity order.
+ *
+ * Ownership: the model owns copies of every string handed to it. Read the
+ * structs freely; change them only through the functions below (they keep
+ * the cell index and the verdicts consistent). No function exits or prints:
+ * each failing call returns -1 (or NULL) and writes a message to err.
+ */
+#ifndef TH_REPORT_RESULTS_H
+#define TH_REPORT_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "outcome.h"
+
+#define TH_RESULTS_SCHEMA "timerharness/results/v1"
+
+enum th_variant {
+	TH_VARIANT_LEGACY,
+	TH_VARIANT_TRANSITIONAL,
+	TH_VARIANT_MODERN,
+	TH_VARIANT_COUNT,
+	TH_VARIANT_INVALID = -1
+};
+
+/* "legacy", "transitional", "modern"; NULL when invalid. */
+const char *th_variant_name(enum th_variant v);
+enum th_variant th_variant_parse(const char *s);
+
+enum th_verdict {
+	TH_VERDICT_PASS,
+	TH_VERDICT_REGRESSION,
+	TH_VERDICT_IMPROVEMENT,
+	TH_VERDICT_NEW,
+	TH_VERDICT_COUNT,
+	TH_VERDICT_INVALID = -1
+};
+
+/* "pass", "regression", "improvement", "new"; NULL when invalid. */
+const char *th_verdict_name(enum th_verdict v);
+enum th_verdict th_verdict_parse(const char *s);
+
+/**
+ * th_verdict() - judge one observed outcome.
+ * @observed: what the cell did.
+ * @expected: the declared expectation, TH_OUTCOME_INVALID when none.
+ * @baseline: the same cell's outcome in a baseline file, TH_OUTCOME_INVALID
+ *            when there is no baseline or no such cell in it.
+ *
+ * Regression: observed more severe than expected or than the baseline; a
+ * FALSE_POSITIVE the baseline did not have; UNSUPPORTED/NOT_APPLICABLE where
+ * the baseline had a real outcome (a toolchain lost a defence). Otherwise:
+ * UNSUPPORTED/NOT_APPLICABLE observed -> pass; no expectation -> new; less
+ * severe than expected -> improvement; a real outcome where UNSUPPORTED or
+ * NOT_APPLICABLE was expected -> new (nothing was declared for it); else pass.
+ *
+ * Return: the verdict.
+ */
+enum th_verdict th_verdict(enum th_outcome observed, enum th_outcome expected,
+			   enum th_outcome baseline);
+
+struct th_toolchain {
+	char *name;		/* "clang-14": the name cells refer to */
+	char *version;		/* "14.0.6" */
+	char *path;		/* "/usr/bin/clang-14", or "" */
+};
+
+struct th_support {
+	char *toolchain;
+	bool supported;
+	char *reason;		/* why (not) supported; "" when none given */
+};
+
+struct th_config {
+	char *name;		/* "cfi-icall" */
+	char *flags;		/* "-flto -fvisibility=hidden -fsanitize=cfi-icall" */
+	char *description;
+	struct th_support *support;
+	size_t nsupport;
+	size_t cap_support_;
+};
+
+struct th_cell {
+	char *attack;		/* upper-case ID */
+	char *technique;	/* "memcpy-intra", ... */
+	char *timing;		/* "before-arm", "pending" or "-" */
+	char *payload;		/* "func+data:write_cr4", ... */
+	enum th_variant variant;
+	char *config;
+	char *toolchain;
+	enum th_outcome outcome;	/* the most severe over the runs */
+	unsigned runs;
+	unsigned counts[TH_OUTCOME_COUNT];	/* sums to runs */
+	char *evidence;
+	enum th_outcome expected;	/* TH_OUTCOME_INVALID: none declared */
+	enum th_verdict verdict;	/* as stored; check recomputes it */
+};
+
+enum th_metric_type { TH_METRIC_INT, TH_METRIC_REAL, TH_METRIC_STRING };
+
+struct th_metric {
+	char *name;
+	enum th_metric_type type;
+	long long i;
+	double d;
+	char *s;
+};
+
+struct th_cell_index;
+
+struct th_results {
+	char *version;
+	char *created;
+	bool partial;
+	char *interrupted;	/* NULL unless partial */
+	struct {
+		char *hostname;
+		char *kernel;
+		int cpus;
+	} host;
+	struct th_toolchain *toolchains;
+	size_t ntoolchains;
+	struct th_config *configs;
+	size_t nconfigs;
+	struct th_cell **cells;	/* insertion order; pointers stay valid */
+	size_t ncells;
+	struct th_metric *metrics;
+	size_t nmetrics;
+	/* private */
+	size_t cap_toolchains_, cap_configs_, cap_cells_, cap_metrics_;
+	struct th_cell_index *index_;
+};
+
+/* What th_results_add_cell() copies from; strings are borrowed. */
+struct th_cell_in {
+	const char *attack;
+	const char *technique;
+	const char *timing;	/* NULL means "-" */
+	const char *payload;
+	enum th_variant variant;
+	const char *config;	/* must have been added */
+	const char *toolchain;	/* must have been added */
+	/* Observed outcome. With counts == NULL it is counted runs times (runs
+	 * 0: never ran, e.g. UNSUPPORTED). With counts, it may be
+	 * TH_OUTCOME_INVALID (computed) and must otherwise be their most severe. */
+	enum th_outcome outcome;
+	unsigned runs;		/* with counts: 0 or their sum */
+	const unsigned *counts;	/* [TH_OUTCOME_COUNT] or NULL */
+	const char *evidence;	/* NULL means "" */
+	enum th_outcome expected;	/* TH_OUTCOME_INVALID: none declared */
+};
+
+/**
+ * th_results_create() - an empty model.
+ * @version: timerharness version written to the file.
+ *
+ * created is set to now, host to this machine (uname, online CPUs); both can
+ * be overridden. Return: the model, NULL when out of memory.
+ */
+struct th_results *th_results_create(const char *version);
+void th_results_free(struct th_results *res);
+
+int th_results_set_created(struct th_results *res, const char *iso_utc,
+			   char *err, size_t errlen);
+int th_results_set_host(struct th_results *res, const char *hostname,
+			const char *kernel, int cpus, char *err, size_t errlen);
+/* partial = true needs a reason ("SIGINT", "time budget"...). */
+int th_results_set_partial(struct th_results *res, bool partial,
+			   const char *reason, char *err, size_t errlen);
+
+/* Names are unique; adding one twice is an error. */
+int th_results_add_toolchain(struct th_results *res, const char *name,
+			     const char *version, const char *path,
+			     char *err, size_t errlen);
+int th_results_add_config(struct th_results *res, const char *name,
+			  const char *flags, const char *description,
+			  char *err, size_t errlen);
+/* Set (or replace) whether config is supported by toolchain, and why. */
+int th_results_set_support(struct th_results *res, const char *config,
+			   const char *toolchain, bool supported,
+			   const char *reason, char *err, size_t errlen);
+
+/**
+ * th_results_add_cell() - add one measured cell.
+ *
+ * Validates names (declared toolchain and config, known variant and timing,
+ * upper-case attack ID) and refuses a second cell with the same (attack,
+ * variant, config, toolchain). The stored verdict is computed from outcome
+ * and expected (no baseline). Amortised O(1).
+ *
+ * Return: the cell (valid until th_results_free), NULL on error.
+ */
+struct th_cell *th_results_add_cell(struct th_results *res,
+				    const struct th_cell_in *in,
+				    char *err, size_t errlen);
+/* Count one more run of a cell (randstruct seeds); keeps outcome the most
+ * severe and the verdict current. */
+int th_cell_record_run(struct th_cell *cell, enum th_outcome o,
+		       char *err, size_t errlen);
+int th_cell_set_evidence(struct th_cell *cell, const char *evidence,
+			 char *err, size_t errlen);
+
+/* Set (or replace) a metric. */
+int th_results_set_metric_int(struct th_results *res, const char *name,
+			      long long v, char *err, size_t errlen);
+int th_results_set_metric_real(struct th_results *res, const char *name,
+			       double v, char *err, size_t errlen);
+int th_results_set_metric_string(struct th_results *res, const char *name,
+				 const char *v, char *err, size_t errlen);
+/* Set cells_total and cells_<OUTCOME> (every outcome, by observed outcome). */
+int th_results_set_count_metrics(struct th_results *res, char *err,
+				 size_t errlen);
+
+const struct th_toolchain *th_results_find_toolchain(const struct th_results *res,
+						     const char *name);
+const struct th_config *th_results_find_config(const struct th_results *res,
+					       const char *name);
+/* The support entry, NULL when never probed. */
+const struct th_support *th_config_support(const struct th_config *cfg,
+					   const char *toolchain);
+struct th_cell *th_results_find_cell(const struct th_results *res,
+				     const char *attack, enum th_variant variant,
+				     const char *config, const char *toolchain);
+
+/* The outcome a cell is judged by: the most severe of its outcome field and
+ * of every outcome it counted (a hand-edited file cannot hide a run). */
+enum th_outcome th_cell_observed(const struct th_cell *cell);
+/* Recompute every stored verdict from observed and expected, against the
+ * matching cell of baseline when baseline is not NULL. */
+void th_results_apply_baseline(struct th_results *res,
+			       const struct th_results *baseline);
+
+/**
+ * th_results_sorted_cells() - the cells in output order.
+ * Return: a malloc'd array of ncells pointers (free() it), NULL on error
+ * (or when there are no cells, with *err left empty).
+ */
+const struct th_cell **th_results_sorted_cells(const struct th_results *res,
+					       char *err, size_t errlen);
+
+/**
+ * th_results_write() - write results.json atomically.
+ *
+ * Serialises and validates first (a model th_results_load would reject is
+ * not written), then writes path.tmp.<pid>, fsyncs it, renames it over path
+ * and fsyncs the directory. On any failure path is untouched and the
+ * temporary file removed. The model is not changed, so a runner may write
+ * after every cell and again when interrupted (not from a signal handler:
+ * this allocates).
+ *
+ * Return: 0, or -1 with err set.
+ */
+int th_results_write(const struct th_results *res, const char *path,
+		     char *err, size_t errlen);
+
+/**
+ * th_results_load() - read and strictly validate a results file.
+ *
+ * Errors name the file and the place: "out/results.json: cells[12].outcome:
+ * unknown outcome \"FOO\"", "...: not JSON: line 3 column 5: ...". Unknown
+ * fields, unknown names (outcome, verdict, variant, timing, toolchains and
+ * configs not declared at the top level) and duplicate cells are errors.
+ *
+ * Return: 0 with *res set (th_results_free it), or -1 with err set.
+ */
+int th_results_load(const char *path, struct th_results **res,
+		    char *err, size_t errlen);
+
+#endif

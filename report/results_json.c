@@ -1,0 +1,819 @@
+/* SPDX-License-Identifier: MIT */
+/* results.json: atomic writer and strict loader (schema timerharness/results/v1). */
+#define _POSIX_C_SOURCE 200809L
+#include "results.h"
+#include "report_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* ---- atomic replacement ---- */
+
+static void fsync_parent(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+	int fd;
+
+	if (!dir)
+		return;
+	/* Best effort: the rename is already done, durability is a bonus. */
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		(void)fsync(fd);
+		close(fd);
+	}
+	free(dir);
+}
+
+int th_report_write_atomic(const char *path, const char *buf, size_t len,
+			   char *err, size_t errlen)
+{
+	size_t tlen = strlen(path) + 32;
+	char *tmp = malloc(tlen);
+	int fd, e;
+
+	if (!tmp)
+		return th_report_errf(err, errlen, "%s: out of memory", path);
+	snprintf(tmp, tlen, "%s.tmp.%ld", path, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	if (fd < 0 && errno == EEXIST) {
+		/* Our own pid's name: a leftover of this process, never another's. */
+		unlink(tmp);
+		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	}
+	if (fd < 0) {
+		e = errno;
+		th_report_errf(err, errlen, "%s: cannot create %s: %s", path, tmp, strerror(e));
+		free(tmp);
+		return -1;
+	}
+	for (size_t off = 0; off < len;) {
+		ssize_t n = write(fd, buf + off, len - off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			e = n < 0 ? errno : EIO;
+			th_report_errf(err, errlen, "%s: writing %s: %s", path, tmp, strerror(e));
+			goto fail;
+		}
+		off += (size_t)n;
+	}
+	if (fsync(fd)) {
+		e = errno;
+		th_report_errf(err, errlen, "%s: fsync of %s: %s", path, tmp, strerror(e));
+		goto fail;
+	}
+	if (close(fd)) {
+		fd = -1;
+		e = errno;
+		th_report_errf(err, errlen, "%s: closing %s: %s", path, tmp, strerror(e));
+		goto fail;
+	}
+	fd = -1;
+	if (rename(tmp, path)) {
+		e = errno;
+		th_report_errf(err, errlen, "%s: cannot replace it with %s: %s", path, tmp, strerror(e));
+		goto fail;
+	}
+	fsync_parent(path);
+	free(tmp);
+	return 0;
+fail:
+	if (fd >= 0)
+		close(fd);
+	unlink(tmp);
+	free(tmp);
+	return -1;
+}
+
+/* ---- model -> JSON ---- */
+
+/* json_object_set_new that also fails on a NULL value. */
+static int put(json_t *o, const char *k, json_t *v)
+{
+	return v ? json_object_set_new(o, k, v) : -1;
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static int cmp_toolchain(const void *a, const void *b)
+{
+	return th_report_natcmp((*(const struct th_toolchain *const *)a)->name,
+				(*(const struct th_toolchain *const *)b)->name);
+}
+
+static int cmp_support(const void *a, const void *b)
+{
+	return th_report_natcmp((*(const struct th_support *const *)a)->toolchain,
+				(*(const struct th_support *const *)b)->toolchain);
+}
+
+static int cmp_metric(const void *a, const void *b)
+{
+	return strcmp((*(const struct th_metric *const *)a)->name,
+		      (*(const struct th_metric *const *)b)->name);
+}
+
+/* Sorted array of pointers to n elements of size sz (NULL when n == 0). */
+static const void **sorted_ptrs(const void *base, size_t n, size_t sz,
+				int (*cmp)(const void *, const void *), int *oom)
+{
+	const void **p;
+
+	*oom = 0;
+	if (!n)
+		return NULL;
+	p = malloc(n * sizeof(*p));
+	if (!p) {
+		*oom = 1;
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		p[i] = (const char *)base + i * sz;
+	qsort(p, n, sizeof(*p), cmp);
+	return p;
+}
+
+static json_t *cell_to_json(const struct th_cell *c, char *err, size_t errlen)
+{
+	json_t *o = json_object(), *counts = json_object();
+	const char *v = th_variant_name(c->variant), *out = th_outcome_name(c->outcome);
+	const char *verdict = th_verdict_name(c->verdict);
+	int bad = 0;
+
+	if (!v || !out || !verdict ||
+	    (c->expected != TH_OUTCOME_INVALID && !th_outcome_name(c->expected))) {
+		th_report_errf(err, errlen, "cell %s: invalid %s value", c->attack,
+			       !v ? "variant" : !out ? "outcome" : !verdict ? "verdict" : "expected");
+		json_decref(o);
+		json_decref(counts);
+		return NULL;
+	}
+	for (int i = 0; counts && i < TH_OUTCOME_COUNT; i++)
+		if (c->counts[i])
+			bad |= put(counts, th_outcome_name((enum th_outcome)i),
+				   json_integer(c->counts[i]));
+	bad |= !o || !counts;
+	if (!bad) {
+		bad |= put(o, "attack", json_string(c->attack));
+		bad |= put(o, "technique", json_string(c->technique));
+		bad |= put(o, "timing", json_string(c->timing));
+		bad |= put(o, "payload", json_string(c->payload));
+		bad |= put(o, "variant", json_string(v));
+		bad |= put(o, "config", json_string(c->config));
+		bad |= put(o, "toolchain", json_string(c->toolchain));
+		bad |= put(o, "outcome", json_string(out));
+		bad |= put(o, "runs", json_integer(c->runs));
+		bad |= json_object_set(o, "counts", counts);
+		bad |= put(o, "evidence", json_string(c->evidence));
+		bad |= put(o, "expected", str_or_null(th_outcome_name(c->expected)));
+		bad |= put(o, "verdict", json_string(verdict));
+	}
+	json_decref(counts);
+	if (bad) {
+		th_report_errf(err, errlen, "cell %s: cannot serialise (out of memory or not UTF-8)",
+			       c->attack ? c->attack : "?");
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *to_json(const struct th_results *res, char *err, size_t errlen)
+{
+	json_t *root = json_object(), *host = json_object(), *tcs = json_array(),
+	       *cfgs = json_array(), *metrics = json_object(), *cells = json_array();
+	const void **tp = NULL, **mp = NULL, **sp = NULL;
+	const struct th_cell **cp = NULL;
+	int oom = 0, bad = !root || !host || !tcs || !cfgs || !metrics || !cells;
+
+	if (bad)
+		goto out;
+	bad |= put(root, "schema", json_string(TH_RESULTS_SCHEMA));
+	bad |= put(root, "version", json_string(res->version ? res->version : ""));
+	bad |= put(root, "created", json_string(res->created ? res->created : ""));
+	bad |= put(root, "partial", json_boolean(res->partial));
+	bad |= put(root, "interrupted", str_or_null(res->partial ? res->interrupted : NULL));
+	bad |= put(host, "hostname", json_string(res->host.hostname ? res->host.hostname : ""));
+	bad |= put(host, "kernel", json_string(res->host.kernel ? res->host.kernel : ""));
+	bad |= put(host, "cpus", json_integer(res->host.cpus));
+	bad |= json_object_set(root, "host", host);
+
+	tp = sorted_ptrs(res->toolchains, res->ntoolchains, sizeof(*res->toolchains),
+			 cmp_toolchain, &oom);
+	bad |= oom;
+	for (size_t i = 0; !bad && i < res->ntoolchains; i++) {
+		const struct th_toolchain *t = tp[i];
+		json_t *o = json_object();
+
+		bad |= put(o, "name", json_string(t->name));
+		bad |= put(o, "version", json_string(t->version));
+		bad |= put(o, "path", json_string(t->path));
+		bad |= json_array_append_new(tcs, o);
+	}
+	bad |= json_object_set(root, "toolchains", tcs);
+
+	for (size_t i = 0; !bad && i < res->nconfigs; i++) {
+		const struct th_config *c = &res->configs[i];
+		json_t *o = json_object(), *sup = json_object();
+
+		sp = sorted_ptrs(c->support, c->nsupport, sizeof(*c->support), cmp_support, &oom);
+		bad |= oom || !o || !sup;
+		for (size_t j = 0; !bad && j < c->nsupport; j++) {
+			const struct th_support *s = sp[j];
+			json_t *so = json_object();
+
+			bad |= put(so, "supported", json_boolean(s->supported));
+			bad |= put(so, "reason", json_string(s->reason));
+			bad |= put(sup, s->toolchain, so);
+		}
+		free(sp);
+		sp = NULL;
+		bad |= put(o, "name", json_string(c->name));
+		bad |= put(o, "flags", json_string(c->flags));
+		bad |= put(o, "description", json_string(c->description));
+		bad |= put(o, "support", sup);
+		bad |= json_array_append_new(cfgs, o);
+	}
+	bad |= json_object_set(root, "configs", cfgs);
+
+	mp = sorted_ptrs(res->metrics, res->nmetrics, sizeof(*res->metrics), cmp_metric, &oom);
+	bad |= oom;
+	for (size_t i = 0; !bad && i < res->nmetrics; i++) {
+		const struct th_metric *m = mp[i];
+
+		bad |= put(metrics, m->name,
+			   m->type == TH_METRIC_INT ? json_integer(m->i) :
+			   m->type == TH_METRIC_REAL ? json_real(m->d) : json_string(m->s));
+	}
+	bad |= json_object_set(root, "metrics", metrics);
+
+	cp = th_results_sorted_cells(res, err, errlen);
+	if (res->ncells && !cp)
+		goto out;
+	for (size_t i = 0; !bad && i < res->ncells; i++) {
+		json_t *o = cell_to_json(cp[i], err, errlen);
+
+		if (!o)
+			goto out;
+		bad |= json_array_append_new(cells, o);
+	}
+	bad |= json_object_set(root, "cells", cells);
+	if (!bad)
+		goto done;
+out:
+	if (bad)
+		th_report_errf(err, errlen, "cannot serialise results (out of memory or a string not UTF-8)");
+	json_decref(root);
+	root = NULL;
+done:
+	json_decref(host);
+	json_decref(tcs);
+	json_decref(cfgs);
+	json_decref(metrics);
+	json_decref(cells);
+	free(tp);
+	free(mp);
+	free(cp);
+	return root;
+}
+
+/* ---- JSON -> model, strictly ---- */
+
+struct loader {
+	const char *file;
+	char *err;
+	size_t errlen;
+};
+
+static int lerr(struct loader *l, const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static int lerr(struct loader *l, const char *where, const char *fmt, ...)
+{
+	char msg[768];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (!l->file)
+		return th_report_errf(l->err, l->errlen, "%s%s%s", where ? where : "",
+				      where && *where ? ": " : "", msg);
+	if (where && *where)
+		return th_report_errf(l->err, l->errlen, "%s: %s: %s", l->file, where, msg);
+	return th_report_errf(l->err, l->errlen, "%s: %s", l->file, msg);
+}
+
+static const char *type_name(const json_t *j)
+{
+	switch (json_typeof(j)) {
+	case JSON_OBJECT: return "an object";
+	case JSON_ARRAY: return "an array";
+	case JSON_STRING: return "a string";
+	case JSON_INTEGER: return "an integer";
+	case JSON_REAL: return "a real number";
+	case JSON_TRUE: case JSON_FALSE: return "a boolean";
+	case JSON_NULL: return "null";
+	}
+	return "?";
+}
+
+static void join(char *dst, size_t n, const char *a, const char *b)
+{
+	if (a && *a)
+		snprintf(dst, n, "%s.%s", a, b);
+	else
+		snprintf(dst, n, "%s", b);
+}
+
+/* Every key of o must be in allowed (NULL-terminated). */
+static int only_fields(struct loader *l, const json_t *o, const char *where,
+		       const char *const *allowed)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach((json_t *)o, k, v) {
+		const char *const *a;
+
+		for (a = allowed; *a && strcmp(*a, k); a++)
+			;
+		if (!*a)
+			return lerr(l, where, "unknown field \"%s\"", k);
+	}
+	return 0;
+}
+
+enum jt { J_OBJ, J_ARR, J_STR, J_STR_OR_NULL, J_INT, J_BOOL, J_SCALAR };
+
+static const char *jt_name[] = {
+	[J_OBJ] = "an object", [J_ARR] = "an array", [J_STR] = "a string",
+	[J_STR_OR_NULL] = "a string or null", [J_INT] = "an integer",
+	[J_BOOL] = "a boolean", [J_SCALAR] = "a number or a string",
+};
+
+static bool is_type(const json_t *j, enum jt t)
+{
+	switch (t) {
+	case J_OBJ: return json_is_object(j);
+	case J_ARR: return json_is_array(j);
+	case J_STR: return json_is_string(j);
+	case J_STR_OR_NULL: return json_is_string(j) || json_is_null(j);
+	case J_INT: return json_is_integer(j);
+	case J_BOOL: return json_is_boolean(j);
+	case J_SCALAR: return json_is_number(j) || json_is_string(j);
+	}
+	return false;
+}
+
+/* The value of a required field of type t, NULL (err set) otherwise. */
+static json_t *field(struct loader *l, const json_t *o, const char *where,
+		     const char *key, enum jt t)
+{
+	json_t *v = json_object_get(o, key);
+	char w[160];
+
+	if (!v)
+		return lerr(l, where, "missing field \"%s\"", key), NULL;
+	if (!is_type(v, t)) {
+		join(w, sizeof(w), where, key);
+		return lerr(l, w, "expected %s, got %s", jt_name[t], type_name(v)), NULL;
+	}
+	return v;
+}
+
+static const char *sfield(struct loader *l, const json_t *o, const char *where, const char *key)
+{
+	json_t *v = field(l, o, where, key, J_STR);
+
+	return v ? json_string_value(v) : NULL;
+}
+
+/* A non-empty string without blanks (names used as keys and columns). */
+static const char *name_field(struct loader *l, const json_t *o, const char *where,
+			      const char *key)
+{
+	const char *s = sfield(l, o, where, key);
+	char w[160];
+
+	if (!s)
+		return NULL;
+	for (const char *p = s; *p; p++) {
+		if ((unsigned char)*p <= ' ' || *p == 0x7f) {
+			join(w, sizeof(w), where, key);
+			return lerr(l, w, "\"%s\" has a blank or control character", s), NULL;
+		}
+	}
+	if (!*s) {
+		join(w, sizeof(w), where, key);
+		return lerr(l, w, "empty"), NULL;
+	}
+	return s;
+}
+
+static void list_toolchains(const struct th_results *r, char *buf, size_t n)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < r->ntoolchains && off < n; i++)
+		off += (size_t)snprintf(buf + off, n - off, "%s%s", i ? ", " : "", r->toolchains[i].name);
+	if (!r->ntoolchains)
+		snprintf(buf, n, "none declared");
+}
+
+static void list_configs(const struct th_results *r, char *buf, size_t n)
+{
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < r->nconfigs && off < n; i++)
+		off += (size_t)snprintf(buf + off, n - off, "%s%s", i ? ", " : "", r->configs[i].name);
+	if (!r->nconfigs)
+		snprintf(buf, n, "none declared");
+}
+
+static int load_top(struct loader *l, const json_t *root, struct th_results *r)
+{
+	static const char *const host_fields[] = { "hostname", "kernel", "cpus", NULL };
+	json_t *j, *host;
+	const char *s;
+	char e[256];
+
+	if (!(s = sfield(l, root, "", "version")))
+		return -1;
+	if (!(r->version = th_report_strdup(s)))
+		return lerr(l, "", "out of memory");
+	if (!(s = sfield(l, root, "", "created")))
+		return -1;
+	if (th_results_set_created(r, s, e, sizeof(e)))
+		return lerr(l, "created", "\"%s\" is not UTC ISO-8601 (YYYY-MM-DDTHH:MM:SSZ)", s);
+	if (!(j = field(l, root, "", "partial", J_BOOL)))
+		return -1;
+	bool partial = json_is_true(j);
+	if (!(j = field(l, root, "", "interrupted", J_STR_OR_NULL)))
+		return -1;
+	if (partial && (!json_is_string(j) || !*json_string_value(j)))
+		return lerr(l, "interrupted", "partial is true but no reason is given");
+	if (!partial && !json_is_null(j))
+		return lerr(l, "interrupted", "set to \"%s\" but partial is false", json_string_value(j));
+	if (th_results_set_partial(r, partial, partial ? json_string_value(j) : NULL, e, sizeof(e)))
+		return lerr(l, "", "%s", e);
+
+	if (!(host = field(l, root, "", "host", J_OBJ)) ||
+	    only_fields(l, host, "host", host_fields))
+		return -1;
+	const char *hn = sfield(l, host, "host", "hostname");
+	const char *kr = hn ? sfield(l, host, "host", "kernel") : NULL;
+	if (!kr || !(j = field(l, host, "host", "cpus", J_INT)))
+		return -1;
+	if (json_integer_value(j) < 0 || json_integer_value(j) > INT32_MAX)
+		return lerr(l, "host.cpus", "%lld is out of range", (long long)json_integer_value(j));
+	if (th_results_set_host(r, hn, kr, (int)json_integer_value(j), e, sizeof(e)))
+		return lerr(l, "host", "%s", e);
+	return 0;
+}
+
+static int load_toolchains(struct loader *l, const json_t *root, struct th_results *r)
+{
+	static const char *const fields[] = { "name", "version", "path", NULL };
+	json_t *arr = field(l, root, "", "toolchains", J_ARR), *o;
+	size_t i;
+	char w[64], e[256];
+
+	if (!arr)
+		return -1;
+	json_array_foreach(arr, i, o) {
+		snprintf(w, sizeof(w), "toolchains[%zu]", i);
+		if (!json_is_object(o))
+			return lerr(l, w, "expected an object, got %s", type_name(o));
+		if (only_fields(l, o, w, fields))
+			return -1;
+		const char *name = name_field(l, o, w, "name");
+		const char *ver = name ? sfield(l, o, w, "version") : NULL;
+		const char *path = ver ? sfield(l, o, w, "path") : NULL;
+		if (!path)
+			return -1;
+		if (th_results_add_toolchain(r, name, ver, path, e, sizeof(e)))
+			return lerr(l, w, "%s", e);
+	}
+	return 0;
+}
+
+static int load_configs(struct loader *l, const json_t *root, struct th_results *r)
+{
+	static const char *const fields[] = { "name", "flags", "description", "support", NULL };
+	static const char *const sfields[] = { "supported", "reason", NULL };
+	json_t *arr = field(l, root, "", "configs", J_ARR), *o, *sup, *so;
+	const char *tc;
+	size_t i;
+	char w[128], ws[192], e[512];
+
+	if (!arr)
+		return -1;
+	json_array_foreach(arr, i, o) {
+		snprintf(w, sizeof(w), "configs[%zu]", i);
+		if (!json_is_object(o))
+			return lerr(l, w, "expected an object, got %s", type_name(o));
+		if (only_fields(l, o, w, fields))
+			return -1;
+		const char *name = name_field(l, o, w, "name");
+		const char *flags = name ? sfield(l, o, w, "flags") : NULL;
+		const char *desc = flags ? sfield(l, o, w, "description") : NULL;
+		if (!desc || !(sup = field(l, o, w, "support", J_OBJ)))
+			return -1;
+		if (th_results_add_config(r, name, flags, desc, e, sizeof(e)))
+			return lerr(l, w, "%s", e);
+		snprintf(w, sizeof(w), "configs[%zu].support", i);
+		json_object_foreach(sup, tc, so) {
+			snprintf(ws, sizeof(ws), "%s.%s", w, tc);
+			if (!th_results_find_toolchain(r, tc)) {
+				list_toolchains(r, e, sizeof(e));
+				return lerr(l, w, "unknown toolchain \"%s\" (toolchains: %s)", tc, e);
+			}
+			if (!json_is_object(so))
+				return lerr(l, ws, "expected an object, got %s", type_name(so));
+			if (only_fields(l, so, ws, sfields))
+				return -1;
+			json_t *b = field(l, so, ws, "supported", J_BOOL);
+			json_t *rs = b ? field(l, so, ws, "reason", J_STR_OR_NULL) : NULL;
+			if (!rs)
+				return -1;
+			if (th_results_set_support(r, name, tc, json_is_true(b),
+						   json_is_string(rs) ? json_string_value(rs) : "",
+						   e, sizeof(e)))
+				return lerr(l, ws, "%s", e);
+		}
+	}
+	return 0;
+}
+
+static int load_metrics(struct loader *l, const json_t *root, struct th_results *r)
+{
+	json_t *obj = field(l, root, "", "metrics", J_OBJ), *v;
+	const char *k;
+	char w[192], e[256];
+	int rc;
+
+	if (!obj)
+		return -1;
+	json_object_foreach(obj, k, v) {
+		snprintf(w, sizeof(w), "metrics.%s", k);
+		if (json_is_integer(v))
+			rc = th_results_set_metric_int(r, k, json_integer_value(v), e, sizeof(e));
+		else if (json_is_real(v))
+			rc = th_results_set_metric_real(r, k, json_real_value(v), e, sizeof(e));
+		else if (json_is_string(v))
+			rc = th_results_set_metric_string(r, k, json_string_value(v), e, sizeof(e));
+		else
+			return lerr(l, w, "expected a number or a string, got %s", type_name(v));
+		if (rc)
+			return lerr(l, w, "%s", e);
+	}
+	return 0;
+}
+
+static int outcome_field(struct loader *l, const json_t *o, const char *where,
+			 const char *key, bool nullable, enum th_outcome *out)
+{
+	json_t *v = field(l, o, where, key, nullable ? J_STR_OR_NULL : J_STR);
+	char w[160];
+
+	if (!v)
+		return -1;
+	if (json_is_null(v)) {
+		*out = TH_OUTCOME_INVALID;
+		return 0;
+	}
+	*out = th_outcome_parse(json_string_value(v));
+	if (*out == TH_OUTCOME_INVALID) {
+		join(w, sizeof(w), where, key);
+		return lerr(l, w, "unknown outcome \"%s\"", json_string_value(v));
+	}
+	return 0;
+}
+
+static int load_cell(struct loader *l, const json_t *o, size_t idx, struct th_results *r)
+{
+	static const char *const fields[] = {
+		"attack", "technique", "timing", "payload", "variant", "config", "toolchain",
+		"outcome", "runs", "counts", "evidence", "expected", "verdict", NULL
+	};
+	struct th_cell_in in = { 0 };
+	unsigned counts[TH_OUTCOME_COUNT] = { 0 };
+	unsigned long long sum = 0;
+	char w[64], wf[96], e[512];
+	json_t *j, *cj;
+	const char *k, *s;
+
+	snprintf(w, sizeof(w), "cells[%zu]", idx);
+	if (!json_is_object(o))
+		return lerr(l, w, "expected an object, got %s", type_name(o));
+	if (only_fields(l, o, w, fields))
+		return -1;
+	if (!(in.attack = sfield(l, o, w, "attack")))
+		return -1;
+	for (s = in.attack; *s && ((*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'); s++)
+		;
+	if (*s || !(in.attack[0] >= 'A' && in.attack[0] <= 'Z'))
+		return lerr(l, w, "attack \"%s\" is not an upper-case ID ([A-Z][A-Z0-9_]*)", in.attack);
+	snprintf(w, sizeof(w), "cells[%zu]", idx);
+	if (!(in.technique = name_field(l, o, w, "technique")) ||
+	    !(in.timing = sfield(l, o, w, "timing")))
+		return -1;
+	if (th_report_timing_rank(in.timing) < 0)
+		return lerr(l, (join(wf, sizeof(wf), w, "timing"), wf),
+			    "unknown timing \"%s\" (before-arm, pending or -)", in.timing);
+	if (!(in.payload = name_field(l, o, w, "payload")) || !(s = sfield(l, o, w, "variant")))
+		return -1;
+	if ((in.variant = th_variant_parse(s)) == TH_VARIANT_INVALID)
+		return lerr(l, (join(wf, sizeof(wf), w, "variant"), wf),
+			    "unknown variant \"%s\" (legacy, transitional or modern)", s);
+	if (!(in.config = sfield(l, o, w, "config")))
+		return -1;
+	if (!th_results_find_config(r, in.config)) {
+		list_configs(r, e, sizeof(e));
+		return lerr(l, (join(wf, sizeof(wf), w, "config"), wf),
+			    "unknown config \"%s\" (configs: %s)", in.config, e);
+	}
+	if (!(in.toolchain = sfield(l, o, w, "toolchain")))
+		return -1;
+	if (!th_results_find_toolchain(r, in.toolchain)) {
+		list_toolchains(r, e, sizeof(e));
+		return lerr(l, (join(wf, sizeof(wf), w, "toolchain"), wf),
+			    "unknown toolchain \"%s\" (toolchains: %s)", in.toolchain, e);
+	}
+	if (outcome_field(l, o, w, "outcome", false, &in.outcome))
+		return -1;
+	if (!(j = field(l, o, w, "runs", J_INT)))
+		return -1;
+	if (json_integer_value(j) < 0 || json_integer_value(j) > UINT32_MAX)
+		return lerr(l, (join(wf, sizeof(wf), w, "runs"), wf), "%lld is out of range",
+			    (long long)json_integer_value(j));
+	in.runs = (unsigned)json_integer_value(j);
+	if (!(cj = field(l, o, w, "counts", J_OBJ)))
+		return -1;
+	json_object_foreach(cj, k, j) {
+		enum th_outcome c = th_outcome_parse(k);
+
+		join(wf, sizeof(wf), w, "counts");
+		if (c == TH_OUTCOME_INVALID)
+			return lerr(l, wf, "unknown outcome \"%s\"", k);
+		if (!json_is_integer(j) || json_integer_value(j) < 0 ||
+		    json_integer_value(j) > UINT32_MAX)
+			return lerr(l, wf, "%s: expected a count (integer >= 0), got %s", k,
+				    type_name(j));
+		counts[c] = (unsigned)json_integer_value(j);
+		sum += counts[c];
+	}
+	if (sum != in.runs)
+		return lerr(l, (join(wf, sizeof(wf), w, "counts"), wf),
+			    "counts sum to %llu but runs is %u", sum, in.runs);
+	if (!(in.evidence = sfield(l, o, w, "evidence")) ||
+	    outcome_field(l, o, w, "expected", true, &in.expected) ||
+	    !(s = sfield(l, o, w, "verdict")))
+		return -1;
+	enum th_verdict verdict = th_verdict_parse(s);
+	if (verdict == TH_VERDICT_INVALID)
+		return lerr(l, (join(wf, sizeof(wf), w, "verdict"), wf),
+			    "unknown verdict \"%s\" (pass, regression, improvement or new)", s);
+
+	const struct th_cell *dup = th_results_find_cell(r, in.attack, in.variant, in.config,
+							 in.toolchain);
+	if (dup) {
+		size_t first = 0;
+
+		while (first < r->ncells && r->cells[first] != dup)
+			first++;
+		return lerr(l, w, "duplicate cell %s %s/%s/%s (first at cells[%zu])", in.attack,
+			    th_variant_name(in.variant), in.config, in.toolchain, first);
+	}
+	/* Add it as a single outcome, then store the file's counts and verdict
+	 * as they are: a hand-edited outcome must load (check judges it). */
+	unsigned runs = in.runs;
+	in.runs = 0;
+	struct th_cell *c = th_results_add_cell(r, &in, e, sizeof(e));
+	if (!c)
+		return lerr(l, w, "%s", e);
+	memcpy(c->counts, counts, sizeof(counts));
+	c->runs = runs;
+	c->verdict = verdict;
+	return 0;
+}
+
+static int from_json(struct loader *l, const json_t *root, struct th_results **out)
+{
+	static const char *const top[] = {
+		"schema", "version", "created", "partial", "interrupted", "host",
+		"toolchains", "configs", "metrics", "cells", NULL
+	};
+	struct th_results *r;
+	json_t *j, *cells, *o;
+	size_t i;
+
+	*out = NULL;
+	if (!json_is_object(root))
+		return lerr(l, "", "top level is %s, expected an object", type_name(root));
+	j = json_object_get(root, "schema");
+	if (!j)
+		return lerr(l, "", "missing field \"schema\" (expected %s)", TH_RESULTS_SCHEMA);
+	if (!json_is_string(j) || strcmp(json_string_value(j), TH_RESULTS_SCHEMA))
+		return json_is_string(j) ?
+		       lerr(l, "", "schema is \"%s\", expected %s", json_string_value(j), TH_RESULTS_SCHEMA) :
+		       lerr(l, "schema", "expected a string, got %s", type_name(j));
+	if (only_fields(l, root, "", top))
+		return -1;
+	r = th_results_create("");
+	if (!r)
+		return lerr(l, "", "out of memory");
+	free(r->version);
+	r->version = NULL;
+	if (load_top(l, root, r) || load_toolchains(l, root, r) || load_configs(l, root, r) ||
+	    load_metrics(l, root, r))
+		goto fail;
+	if (!(cells = field(l, root, "", "cells", J_ARR)))
+		goto fail;
+	json_array_foreach(cells, i, o)
+		if (load_cell(l, o, i, r))
+			goto fail;
+	*out = r;
+	return 0;
+fail:
+	th_results_free(r);
+	return -1;
+}
+
+int th_results_load(const char *path, struct th_results **res, char *err, size_t errlen)
+{
+	struct loader l = { path, err, errlen };
+	json_error_t je;
+	json_t *root;
+	struct stat st;
+	FILE *f;
+	int rc;
+
+	*res = NULL;
+	f = fopen(path, "rb");
+	if (!f)
+		return lerr(&l, "", "cannot open: %s", strerror(errno));
+	if (fstat(fileno(f), &st) == 0 && (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && !st.st_size))) {
+		fclose(f);
+		return lerr(&l, "", S_ISDIR(st.st_mode) ? "is a directory, not a results file" :
+			    "empty file, not a results file");
+	}
+	root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
+	fclose(f);
+	if (!root)
+		return lerr(&l, "", "not JSON: line %d column %d: %s", je.line, je.column, je.text);
+	rc = from_json(&l, root, res);
+	json_decref(root);
+	return rc;
+}
+
+int th_results_write(const struct th_results *res, const char *path, char *err, size_t errlen)
+{
+	char e[1024];
+	struct th_results *check;
+	struct loader l = { NULL, e, sizeof(e) };
+	json_t *root = to_json(res, e, sizeof(e));
+	char *text;
+	int rc;
+
+	if (!root)
+		return th_report_errf(err, errlen, "%s: not written: %s", path, e);
+	/* Never write what th_results_load would reject. */
+	if (from_json(&l, root, &check)) {
+		json_decref(root);
+		return th_report_errf(err, errlen, "%s: not written: the model is invalid: %s", path, e);
+	}
+	th_results_free(check);
+	text = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
+	json_decref(root);
+	if (!text)
+		return th_report_errf(err, errlen, "%s: not written: out of memory", path);
+	size_t len = strlen(text);
+	char *buf = realloc(text, len + 2);
+	if (!buf) {
+		free(text);
+		return th_report_errf(err, errlen, "%s: not written: out of memory", path);
+	}
+	buf[len] = '\n';
+	buf[len + 1] = '\0';
+	rc = th_report_write_atomic(path, buf, len + 1, err, errlen);
+	free(buf);
+	return rc;
+}

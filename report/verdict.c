@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/* Verdicts: an observed outcome against its expectation and a baseline. */
+#include "results.h"
+#include "report_internal.h"
+
+#include <string.h>
+
+static const char *const verdict_names[TH_VERDICT_COUNT] = {
+	[TH_VERDICT_PASS] = "pass",
+	[TH_VERDICT_REGRESSION] = "regression",
+	[TH_VERDICT_IMPROVEMENT] = "improvement",
+	[TH_VERDICT_NEW] = "new",
+};
+
+const char *th_verdict_name(enum th_verdict v)
+{
+	return (v >= 0 && v < TH_VERDICT_COUNT) ? verdict_names[v] : NULL;
+}
+
+enum th_verdict th_verdict_parse(const char *s)
+{
+	for (int i = 0; s && i < TH_VERDICT_COUNT; i++)
+		if (!strcmp(s, verdict_names[i]))
+			return (enum th_verdict)i;
+	return TH_VERDICT_INVALID;
+}
+
+/* A real outcome: the cell ran (not UNSUPPORTED/NOT_APPLICABLE/invalid). */
+static int real(enum th_outcome o)
+{
+	return o >= 0 && o < TH_UNSUPPORTED;
+}
+
+enum th_verdict th_verdict(enum th_outcome observed, enum th_outcome expected,
+			   enum th_outcome baseline)
+{
+	if (real(baseline)) {
+		/* Coverage loss goes red: the baseline measured this cell. */
+		if (!real(observed))
+			return TH_VERDICT_REGRESSION;
+		if (th_outcome_more_severe(observed, baseline))
+			return TH_VERDICT_REGRESSION;
+		if (observed == TH_FALSE_POSITIVE && baseline != TH_FALSE_POSITIVE)
+			return TH_VERDICT_REGRESSION;
+	}
+	/* Could not run, and no baseline says it did: nothing to judge. */
+	if (!real(observed))
+		return TH_VERDICT_PASS;
+	if (!th_outcome_name(expected))
+		return TH_VERDICT_NEW;
+	if (!real(expected))
+		return TH_VERDICT_NEW;
+	if (th_outcome_more_severe(observed, expected))
+		return TH_VERDICT_REGRESSION;
+	if (th_outcome_more_severe(expected, observed))
+		return TH_VERDICT_IMPROVEMENT;
+	return TH_VERDICT_PASS;
+}
+
+void th_results_apply_baseline(struct th_results *res, const struct th_results *baseline)
+{
+	for (size_t i = 0; i < res->ncells; i++) {
+		struct th_cell *c = res->cells[i];
+		enum th_outcome b = TH_OUTCOME_INVALID;
+
+		if (baseline) {
+			const struct th_cell *bc = th_results_find_cell(baseline, c->attack, c->variant,
+									c->config, c->toolchain);
+			if (bc)
+				b = th_cell_observed(bc);
+		}
+		c->verdict = th_verdict(th_cell_observed(c), c->expected, b);
+	}
+}
+
+enum th_verdict th_report_shown_verdict(const struct th_cell *c)
+{
+	if (th_verdict(th_cell_observed(c), c->expected, TH_OUTCOME_INVALID) ==
+	    TH_VERDICT_REGRESSION)
+		return TH_VERDICT_REGRESSION;
+	return c->verdict;
+}

@@ -1,0 +1,1042 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report/ tests: the results model, results.json (round trip, atomicity,
+ * strict loading), verdicts, `check` exit statuses and the renderers.
+ * Fixtures: tests/data/report (README.md says what each one changes).
+ *
+ * Run one case: report_test <case>; no argument runs them all.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "check.h"
+#include "render.h"
+#include "results.h"
+
+#define DATA(f) TH_REPORT_TEST_DATA "/" f
+
+/* ---- helpers ---- */
+
+struct tmp {
+	char dir[64];
+	char path[256];
+};
+
+static int tmp_setup(void **state)
+{
+	struct tmp *t = calloc(1, sizeof(*t));
+
+	if (!t)
+		return -1;
+	snprintf(t->dir, sizeof(t->dir), "/tmp/th_report_test.XXXXXX");
+	if (!mkdtemp(t->dir)) {
+		free(t);
+		return -1;
+	}
+	*state = t;
+	return 0;
+}
+
+static void rm_rf(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char p[512];
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		snprintf(p, sizeof(p), "%s/%s", dir, e->d_name);
+		if (e->d_type == DT_DIR)
+			rm_rf(p);
+		else
+			unlink(p);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
+static int tmp_teardown(void **state)
+{
+	struct tmp *t = *state;
+
+	rm_rf(t->dir);
+	free(t);
+	return 0;
+}
+
+static const char *tmp_file(struct tmp *t, const char *name)
+{
+	snprintf(t->path, sizeof(t->path), "%s/%s", t->dir, name);
+	return t->path;
+}
+
+/* Number of entries in dir (without . and ..). */
+static int count_entries(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int n = 0;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		n += strcmp(e->d_name, ".") && strcmp(e->d_name, "..");
+	closedir(d);
+	return n;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0;
+
+	if (!f)
+		return NULL;
+	FILE *m = open_memstream(&buf, &len);
+	int c;
+
+	while ((c = fgetc(f)) != EOF)
+		fputc(c, m);
+	fclose(m);
+	fclose(f);
+	return buf;
+}
+
+static void spit(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+#define assert_contains(hay, needle)                                           \
+	do {                                                                   \
+		const char *h_ = (hay), *n_ = (needle);                        \
+		if (!h_ || !strstr(h_, n_))                                    \
+			fail_msg("expected to find\n  %s\nin\n%s", n_,         \
+				 h_ ? h_ : "(null)");                          \
+	} while (0)
+
+#define assert_not_contains(hay, needle)                                       \
+	do {                                                                   \
+		const char *h_ = (hay), *n_ = (needle);                        \
+		if (h_ && strstr(h_, n_))                                      \
+			fail_msg("did not expect\n  %s\nin\n%s", n_, h_);      \
+	} while (0)
+
+/* The text between a "### <prefix>" heading and the next heading. */
+static char *section(const char *doc, const char *prefix)
+{
+	char head[256];
+	const char *s, *e;
+
+	snprintf(head, sizeof(head), "\n### %s", prefix);
+	s = strstr(doc, head);
+	if (!s)
+		return NULL;
+	e = strstr(s + 1, "\n### ");
+	if (!e)
+		e = strstr(s + 1, "\n## ");
+	return strndup(s, e ? (size_t)(e - s) : strlen(s));
+}
+
+struct run {
+	int rc;
+	char *out, *err;
+};
+
+static struct run run_check(const char *results, const char *baseline)
+{
+	struct run r = { 0 };
+	size_t lo, le;
+	FILE *out = open_memstream(&r.out, &lo), *err = open_memstream(&r.err, &le);
+
+	assert_non_null(out);
+	assert_non_null(err);
+	r.rc = th_check_main(results, baseline, out, err);
+	fclose(out);
+	fclose(err);
+	return r;
+}
+
+static void run_free(struct run *r)
+{
+	free(r->out);
+	free(r->err);
+}
+
+static struct th_results *load_ok(const char *path)
+{
+	struct th_results *res;
+	char err[1024];
+
+	if (th_results_load(path, &res, err, sizeof(err)))
+		fail_msg("%s", err);
+	return res;
+}
+
+static void expect_load_error(const char *path, const char *message)
+{
+	struct th_results *res = (struct th_results *)1;
+	char err[1024] = "";
+
+	assert_int_equal(th_results_load(path, &res, err, sizeof(err)), -1);
+	assert_null(res);
+	assert_contains(err, message);
+}
+
+/* A model exercising every field. */
+static struct th_results *build_model(int reverse)
+{
+	char err[256];
+	struct th_results *r = th_results_create("0.1.0-test");
+	static const unsigned seeds[TH_OUTCOME_COUNT] = { [TH_CRASHED] = 2, [TH_NO_EFFECT] = 3 };
+	struct th_cell_in cells[] = {
+		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4", "memcpy-intra", "before-arm",
+		  "func+data:write_cr4", TH_VARIANT_LEGACY, "cfi-icall", "clang-14", TH_HIJACKED, 1,
+		  NULL, "write_cr4(0x407f0) ran\nline two | `tick`", TH_HIJACKED },
+		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", "memcpy-intra", "before-arm",
+		  "func:write_cr4", TH_VARIANT_MODERN, "cfi-icall", "clang-9", TH_BLOCKED_CFI, 1,
+		  NULL, "trap", TH_BLOCKED_CFI },
+		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", "memcpy-intra", "before-arm",
+		  "func:write_cr4", TH_VARIANT_MODERN, "randstruct", "clang-14", TH_OUTCOME_INVALID, 0,
+		  seeds, "seeds 1-5", TH_CRASHED },
+		{ "UAF_REALLOC_PENDING_FUNC_SAME_CLASS", "uaf-realloc", "pending", "func:same-class",
+		  TH_VARIANT_TRANSITIONAL, "none", "clang-14", TH_REDIRECTED, 1, NULL,
+		  "bad byte \xff here", TH_OUTCOME_INVALID },
+		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", "memcpy-intra", "before-arm",
+		  "func:write_cr4", TH_VARIANT_MODERN, "randstruct", "clang-9", TH_UNSUPPORTED, 0,
+		  NULL, "no randstruct", TH_CRASHED },
+	};
+	size_t n = sizeof(cells) / sizeof(cells[0]);
+
+	assert_non_null(r);
+	assert_int_equal(th_results_set_created(r, "2024-05-01T12:00:00Z", err, sizeof(err)), 0);
+	assert_int_equal(th_results_set_host(r, "box", "6.1.0", 4, err, sizeof(err)), 0);
+	assert_int_equal(th_results_set_partial(r, true, "SIGTERM", err, sizeof(err)), 0);
+	assert_int_equal(th_results_add_toolchain(r, "clang-14", "14.0.6", "/usr/bin/clang-14", err, sizeof(err)), 0);
+	assert_int_equal(th_results_add_toolchain(r, "clang-9", "9.0.1", "", err, sizeof(err)), 0);
+	assert_int_equal(th_results_add_config(r, "none", "-O2", "baseline", err, sizeof(err)), 0);
+	assert_int_equal(th_results_add_config(r, "cfi-icall", "-flto -fsanitize=cfi-icall", "CFI", err, sizeof(err)), 0);
+	assert_int_equal(th_results_add_config(r, "randstruct", "-frandomize-layout-seed=S", "", err, sizeof(err)), 0);
+	assert_int_equal(th_results_set_support(r, "randstruct", "clang-9", false, "needs clang >= 15", err, sizeof(err)), 0);
+	assert_int_equal(th_results_set_support(r, "randstruct", "clang-14", true, "", err, sizeof(err)), 0);
+	assert_int_equal(th_results_set_support(r, "none", "clang-14", true, NULL, err, sizeof(err)), 0);
+	for (size_t i = 0; i < n; i++)
+		if (!th_results_add_cell(r, &cells[reverse ? n - 1 - i : i], err, sizeof(err)))
+			fail_msg("cell %zu: %s", i, err);
+	assert_int_equal(th_results_set_metric_real(r, "run_seconds", 0.1, err, sizeof(err)), 0);
+	assert_int_equal(th_results_set_metric_string(r, "note", "é ok", err, sizeof(err)), 0);
+	assert_int_equal(th_results_set_count_metrics(r, err, sizeof(err)), 0);
+	return r;
+}
+
+static void assert_same_model(const struct th_results *a, const struct th_results *b)
+{
+	assert_string_equal(a->version, b->version);
+	assert_string_equal(a->created, b->created);
+	assert_int_equal(a->partial, b->partial);
+	assert_string_equal(a->interrupted ? a->interrupted : "-", b->interrupted ? b->interrupted : "-");
+	assert_string_equal(a->host.hostname, b->host.hostname);
+	assert_string_equal(a->host.kernel, b->host.kernel);
+	assert_int_equal(a->host.cpus, b->host.cpus);
+	assert_int_equal(a->ntoolchains, b->ntoolchains);
+	for (size_t i = 0; i < a->ntoolchains; i++) {
+		const struct th_toolchain *t = th_results_find_toolchain(b, a->toolchains[i].name);
+
+		assert_non_null(t);
+		assert_string_equal(t->version, a->toolchains[i].version);
+		assert_string_equal(t->path, a->toolchains[i].path);
+	}
+	assert_int_equal(a->nconfigs, b->nconfigs);
+	for (size_t i = 0; i < a->nconfigs; i++) {
+		const struct th_config *x = &a->configs[i], *y = &b->configs[i];
+
+		assert_string_equal(x->name, y->name);	/* order kept */
+		assert_string_equal(x->flags, y->flags);
+		assert_string_equal(x->description, y->description);
+		assert_int_equal(x->nsupport, y->nsupport);
+		for (size_t j = 0; j < x->nsupport; j++) {
+			const struct th_support *s = th_config_support(y, x->support[j].toolchain);
+
+			assert_non_null(s);
+			assert_int_equal(s->supported, x->support[j].supported);
+			assert_string_equal(s->reason, x->support[j].reason);
+		}
+	}
+	assert_int_equal(a->ncells, b->ncells);
+	for (size_t i = 0; i < a->ncells; i++) {
+		const struct th_cell *x = a->cells[i];
+		const struct th_cell *y = th_results_find_cell(b, x->attack, x->variant, x->config, x->toolchain);
+
+		assert_non_null(y);
+		assert_string_equal(x->technique, y->technique);
+		assert_string_equal(x->timing, y->timing);
+		assert_string_equal(x->payload, y->payload);
+		assert_int_equal(x->outcome, y->outcome);
+		assert_int_equal(x->runs, y->runs);
+		assert_memory_equal(x->counts, y->counts, sizeof(x->counts));
+		assert_string_equal(x->evidence, y->evidence);
+		assert_int_equal(x->expected, y->expected);
+		assert_int_equal(x->verdict, y->verdict);
+	}
+	assert_int_equal(a->nmetrics, b->nmetrics);
+	for (size_t i = 0; i < a->nmetrics; i++) {
+		const struct th_metric *m = &a->metrics[i], *o = NULL;
+
+		for (size_t j = 0; j < b->nmetrics; j++)
+			if (!strcmp(b->metrics[j].name, m->name))
+				o = &b->metrics[j];
+		assert_non_null(o);
+		assert_int_equal(m->type, o->type);
+		if (m->type == TH_METRIC_INT)
+			assert_true(m->i == o->i);
+		else if (m->type == TH_METRIC_REAL)
+			assert_true(m->d == o->d);
+		else
+			assert_string_equal(m->s, o->s);
+	}
+}
+
+/* ---- model and results.json ---- */
+
+static void round_trip_equal(void **state)
+{
+	struct tmp *t = *state;
+	char err[1024], a[256], b[256];
+	struct th_results *m = build_model(0), *l;
+
+	snprintf(a, sizeof(a), "%s", tmp_file(t, "a.json"));
+	snprintf(b, sizeof(b), "%s", tmp_file(t, "b.json"));
+	if (th_results_write(m, a, err, sizeof(err)))
+		fail_msg("%s", err);
+	l = load_ok(a);
+	assert_same_model(m, l);
+	/* The invalid byte was replaced when it entered the model. */
+	assert_non_null(strstr(th_results_find_cell(l, "UAF_REALLOC_PENDING_FUNC_SAME_CLASS",
+						    TH_VARIANT_TRANSITIONAL, "none", "clang-14")->evidence,
+				"bad byte ? here"));
+	if (th_results_write(l, b, err, sizeof(err)))
+		fail_msg("%s", err);
+	char *x = slurp(a), *y = slurp(b);
+	assert_string_equal(x, y);
+	assert_int_equal(count_entries(t->dir), 2);	/* no temporary left */
+	free(x);
+	free(y);
+	th_results_free(l);
+	th_results_free(m);
+}
+
+static void write_is_deterministic(void **state)
+{
+	struct tmp *t = *state;
+	char err[1024], a[256], b[256];
+	struct th_results *m1 = build_model(0), *m2 = build_model(1);
+
+	snprintf(a, sizeof(a), "%s", tmp_file(t, "a.json"));
+	snprintf(b, sizeof(b), "%s", tmp_file(t, "b.json"));
+	assert_int_equal(th_results_write(m1, a, err, sizeof(err)), 0);
+	assert_int_equal(th_results_write(m2, b, err, sizeof(err)), 0);
+	char *x = slurp(a), *y = slurp(b);
+	assert_string_equal(x, y);
+	/* clang-9 sorts before clang-14; cells by toolchain first. */
+	assert_true(strstr(x, "\"name\": \"clang-9\"") < strstr(x, "\"name\": \"clang-14\""));
+	assert_true(strstr(x, "\"toolchain\": \"clang-9\"") < strstr(x, "\"toolchain\": \"clang-14\""));
+	free(x);
+	free(y);
+	th_results_free(m1);
+	th_results_free(m2);
+}
+
+static void write_missing_dir_creates_nothing(void **state)
+{
+	struct tmp *t = *state;
+	char err[1024] = "", path[300];
+	struct th_results *m = build_model(0);
+
+	snprintf(path, sizeof(path), "%s/no/such/dir/results.json", t->dir);
+	assert_int_equal(th_results_write(m, path, err, sizeof(err)), -1);
+	assert_contains(err, path);
+	assert_contains(err, "No such file or directory");
+	assert_int_equal(count_entries(t->dir), 0);
+	th_results_free(m);
+}
+
+static void write_failure_keeps_destination(void **state)
+{
+	struct tmp *t = *state;
+	char err[1024] = "", path[256];
+	struct th_results *m = build_model(0);
+
+	snprintf(path, sizeof(path), "%s", tmp_file(t, "results.json"));
+	spit(path, "old contents\n");
+	/* A model broken behind the API's back must not be written. */
+	m->cells[0]->outcome = (enum th_outcome)42;
+	assert_int_equal(th_results_write(m, path, err, sizeof(err)), -1);
+	assert_contains(err, "not written");
+	char *s = slurp(path);
+	assert_string_equal(s, "old contents\n");
+	free(s);
+	assert_int_equal(count_entries(t->dir), 1);
+
+	/* The destination is a directory: rename fails, the temporary goes. */
+	m->cells[0]->outcome = TH_HIJACKED;
+	snprintf(path, sizeof(path), "%s", tmp_file(t, "adir"));
+	assert_int_equal(mkdir(path, 0755), 0);
+	assert_int_equal(th_results_write(m, path, err, sizeof(err)), -1);
+	assert_contains(err, "cannot replace");
+	assert_int_equal(count_entries(t->dir), 2);
+	assert_int_equal(count_entries(path), 0);
+	th_results_free(m);
+}
+
+static void load_small(void **state)
+{
+	(void)state;
+	struct th_results *r = load_ok(DATA("small.json"));
+	const struct th_cell *c;
+
+	assert_int_equal(r->ncells, 15);
+	assert_int_equal(r->ntoolchains, 2);
+	assert_int_equal(r->nconfigs, 5);
+	assert_false(r->partial);
+	c = th_results_find_cell(r, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", TH_VARIANT_MODERN,
+				 "randstruct", "clang-22");
+	assert_non_null(c);
+	assert_int_equal(c->outcome, TH_CRASHED);
+	assert_int_equal(c->runs, 5);
+	assert_int_equal(c->counts[TH_NO_EFFECT], 3);
+	c = th_results_find_cell(r, "INDEX_INTRA_BEFORE_ARM_FUNC_OTHER_PROTO", TH_VARIANT_MODERN,
+				 "cfi-icall", "clang-22");
+	assert_non_null(c);
+	assert_int_equal(c->expected, TH_OUTCOME_INVALID);
+	assert_int_equal(c->verdict, TH_VERDICT_NEW);
+	assert_false(th_config_support(th_results_find_config(r, "kcfi"), "clang-14")->supported);
+	th_results_free(r);
+}
+
+static void load_missing_file(void **state)
+{
+	(void)state;
+	expect_load_error(DATA("does-not-exist.json"), "does-not-exist.json: cannot open: No such file or directory");
+}
+
+static void load_not_a_file(void **state)
+{
+	struct tmp *t = *state;
+	const char *path = tmp_file(t, "empty.json");
+
+	expect_load_error(t->dir, ": is a directory, not a results file");
+	spit(path, "");
+	expect_load_error(path, "empty.json: empty file, not a results file");
+}
+
+static void load_not_json(void **state)
+{
+	(void)state;
+	expect_load_error(DATA("not_json.json"), "not_json.json: not JSON: line 3 column");
+}
+
+static void load_wrong_schema(void **state)
+{
+	(void)state;
+	expect_load_error(DATA("wrong_schema.json"),
+			  "wrong_schema.json: schema is \"timerharness/results/v0\", expected timerharness/results/v1");
+}
+
+static void load_unknown_outcome(void **state)
+{
+	(void)state;
+	expect_load_error(DATA("unknown_outcome.json"),
+			  "unknown_outcome.json: cells[3].outcome: unknown outcome \"FOO\"");
+}
+
+static void load_unknown_config(void **state)
+{
+	(void)state;
+	expect_load_error(DATA("unknown_config.json"),
+			  "cells[4].config: unknown config \"cfi-icall-typo\" (configs: none, cfi-icall, kcfi, asan, randstruct)");
+}
+
+static void load_unknown_toolchain(void **state)
+{
+	(void)state;
+	expect_load_error(DATA("unknown_toolchain.json"),
+			  "cells[2].toolchain: unknown toolchain \"clang-99\" (toolchains: clang-14, clang-22)");
+}
+
+static void load_unknown_variant(void **state)
+{
+	(void)state;
+	expect_load_error(DATA("unknown_variant.json"),
+			  "cells[1].variant: unknown variant \"ancient\" (legacy, transitional or modern)");
+}
+
+static void load_unknown_verdict(void **state)
+{
+	(void)state;
+	expect_load_error(DATA("unknown_verdict.json"), "cells[0].verdict: unknown verdict \"fine\"");
+}
+
+static void load_missing_field(void **state)
+{
+	(void)state;
+	expect_load_error(DATA("missing_field.json"), "missing_field.json: cells[5]: missing field \"evidence\"");
+}
+
+static void load_wrong_type(void **state)
+{
+	(void)state;
+	expect_load_error(DATA("wrong_type.json"), "cells[6].runs: expected an integer, got a string");
+}
+
+static void load_duplicate_cell(void **state)
+{
+	(void)state;
+	expect_load_error(DATA("duplicate_cell.json"),
+			  "cells[15]: duplicate cell MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4 legacy/none/clang-14 (first at cells[0])");
+}
+
+static void load_strict_fields(void **state)
+{
+	struct tmp *t = *state;
+	char *doc = slurp(DATA("small.json")), *p;
+	const char *path = tmp_file(t, "x.json");
+
+	assert_non_null(doc);
+	/* An unknown field (a typo) is an error, not ignored. */
+	p = strstr(doc, "\"evidence\"");
+	memcpy(p, "\"evidencX\"", 10);
+	spit(path, doc);
+	expect_load_error(path, "cells[0]: unknown field \"evidencX\"");
+	free(doc);
+}
+
+/* ---- model API ---- */
+
+static void add_cell_validates(void **state)
+{
+	(void)state;
+	char err[512];
+	struct th_results *r = th_results_create("1");
+	struct th_cell_in in = { "X_ATTACK", "memcpy-intra", "before-arm", "none",
+				 TH_VARIANT_LEGACY, "none", "clang-14", TH_NO_EFFECT, 1, NULL, "",
+				 TH_NO_EFFECT };
+
+	assert_null(th_results_add_cell(r, &in, err, sizeof(err)));
+	assert_contains(err, "unknown config \"none\"");
+	assert_int_equal(th_results_add_config(r, "none", "-O2", "", err, sizeof(err)), 0);
+	assert_int_equal(th_results_add_config(r, "none", "-O2", "", err, sizeof(err)), -1);
+	assert_contains(err, "config \"none\" added twice");
+	assert_null(th_results_add_cell(r, &in, err, sizeof(err)));
+	assert_contains(err, "unknown toolchain \"clang-14\"");
+	assert_int_equal(th_results_add_toolchain(r, "clang-14", "14", "", err, sizeof(err)), 0);
+	assert_int_equal(th_results_set_support(r, "none", "clang-99", true, "", err, sizeof(err)), -1);
+	assert_contains(err, "unknown toolchain \"clang-99\"");
+	assert_non_null(th_results_add_cell(r, &in, err, sizeof(err)));
+	assert_null(th_results_add_cell(r, &in, err, sizeof(err)));
+	assert_contains(err, "cell added twice");
+	in.attack = "lower_case";
+	assert_null(th_results_add_cell(r, &in, err, sizeof(err)));
+	assert_contains(err, "not an upper-case ID");
+	in.attack = "Y_ATTACK";
+	in.timing = "later";
+	assert_null(th_results_add_cell(r, &in, err, sizeof(err)));
+	assert_contains(err, "unknown timing \"later\"");
+	in.timing = NULL;	/* "-" */
+	unsigned counts[TH_OUTCOME_COUNT] = { [TH_HIJACKED] = 1, [TH_NO_EFFECT] = 1 };
+	in.counts = counts;
+	in.runs = 0;
+	assert_null(th_results_add_cell(r, &in, err, sizeof(err)));
+	assert_contains(err, "outcome NO_EFFECT is not the most severe of its counts (HIJACKED)");
+	in.outcome = TH_OUTCOME_INVALID;
+	struct th_cell *c = th_results_add_cell(r, &in, err, sizeof(err));
+	assert_non_null(c);
+	assert_int_equal(c->outcome, TH_HIJACKED);
+	assert_int_equal(c->runs, 2);
+	assert_string_equal(c->timing, "-");
+	assert_int_equal(c->verdict, TH_VERDICT_REGRESSION);
+	assert_int_equal(th_results_set_created(r, "yesterday", err, sizeof(err)), -1);
+	assert_int_equal(th_results_set_partial(r, true, "", err, sizeof(err)), -1);
+	th_results_free(r);
+}
+
+static void record_runs_and_metrics(void **state)
+{
+	(void)state;
+	char err[512];
+	struct th_results *r = th_results_create("1");
+	struct th_cell_in in = { "RANDSTRUCT_A", "memcpy-intra", "before-arm", "func:write_cr4",
+				 TH_VARIANT_MODERN, "randstruct", "clang-22", TH_NO_EFFECT, 1, NULL,
+				 "seed 1", TH_CRASHED };
+
+	assert_int_equal(th_results_add_toolchain(r, "clang-22", "22", "", err, sizeof(err)), 0);
+	assert_int_equal(th_results_add_config(r, "randstruct", "", "", err, sizeof(err)), 0);
+	struct th_cell *c = th_results_add_cell(r, &in, err, sizeof(err));
+	assert_non_null(c);
+	assert_int_equal(c->verdict, TH_VERDICT_IMPROVEMENT);
+	assert_int_equal(th_cell_record_run(c, TH_CRASHED, err, sizeof(err)), 0);
+	assert_int_equal(th_cell_record_run(c, TH_NO_EFFECT, err, sizeof(err)), 0);
+	assert_int_equal(c->runs, 3);
+	assert_int_equal(c->outcome, TH_CRASHED);
+	assert_int_equal(c->counts[TH_NO_EFFECT], 2);
+	assert_int_equal(c->verdict, TH_VERDICT_PASS);
+	assert_int_equal(th_cell_set_evidence(c, "seeds 1-3", err, sizeof(err)), 0);
+	assert_int_equal(th_results_set_count_metrics(r, err, sizeof(err)), 0);
+	assert_int_equal(th_results_set_metric_int(r, "cells_total", 7, err, sizeof(err)), 0);
+	assert_int_equal(th_results_set_count_metrics(r, err, sizeof(err)), 0);	/* replaces */
+	assert_int_equal(r->nmetrics, 1 + TH_OUTCOME_COUNT);
+	for (size_t i = 0; i < r->nmetrics; i++) {
+		if (!strcmp(r->metrics[i].name, "cells_total"))
+			assert_true(r->metrics[i].i == 1);
+		if (!strcmp(r->metrics[i].name, "cells_CRASHED"))
+			assert_true(r->metrics[i].i == 1);
+	}
+	assert_int_equal(th_results_set_metric_real(r, "x", 0.0 / 0.0, err, sizeof(err)), -1);
+	th_results_free(r);
+}
+
+/* ---- verdicts ---- */
+
+static const char *oname(enum th_outcome o)
+{
+	return th_outcome_name(o) ? th_outcome_name(o) : "none";
+}
+
+static void verdict_table(void **state)
+{
+	(void)state;
+	static const struct {
+		enum th_outcome obs, exp, base;
+		enum th_verdict want;
+	} rows[] = {
+		/* no expectation */
+		{ TH_HIJACKED, TH_OUTCOME_INVALID, TH_OUTCOME_INVALID, TH_VERDICT_NEW },
+		{ TH_BLOCKED_CFI, TH_OUTCOME_INVALID, TH_OUTCOME_INVALID, TH_VERDICT_NEW },
+		/* against the expectation */
+		{ TH_HIJACKED, TH_BLOCKED_CFI, TH_OUTCOME_INVALID, TH_VERDICT_REGRESSION },
+		{ TH_BLOCKED_CFI, TH_HIJACKED, TH_OUTCOME_INVALID, TH_VERDICT_IMPROVEMENT },
+		{ TH_BLOCKED_CFI, TH_BLOCKED_CFI, TH_OUTCOME_INVALID, TH_VERDICT_PASS },
+		{ TH_DETECTED, TH_BLOCKED_CFI, TH_OUTCOME_INVALID, TH_VERDICT_IMPROVEMENT },
+		{ TH_FALSE_POSITIVE, TH_NO_EFFECT, TH_OUTCOME_INVALID, TH_VERDICT_REGRESSION },
+		{ TH_FALSE_POSITIVE, TH_FALSE_POSITIVE, TH_OUTCOME_INVALID, TH_VERDICT_PASS },
+		/* against a baseline */
+		{ TH_HIJACKED, TH_HIJACKED, TH_BLOCKED_CFI, TH_VERDICT_REGRESSION },
+		{ TH_CRASHED, TH_OUTCOME_INVALID, TH_BLOCKED_CFI, TH_VERDICT_REGRESSION },
+		{ TH_BLOCKED_CFI, TH_BLOCKED_CFI, TH_HIJACKED, TH_VERDICT_PASS },
+		{ TH_FALSE_POSITIVE, TH_FALSE_POSITIVE, TH_CRASHED, TH_VERDICT_REGRESSION },
+		{ TH_FALSE_POSITIVE, TH_FALSE_POSITIVE, TH_FALSE_POSITIVE, TH_VERDICT_PASS },
+		{ TH_BLOCKED_CFI, TH_OUTCOME_INVALID, TH_BLOCKED_CFI, TH_VERDICT_NEW },
+		/* could not run */
+		{ TH_UNSUPPORTED, TH_BLOCKED_CFI, TH_OUTCOME_INVALID, TH_VERDICT_PASS },
+		{ TH_UNSUPPORTED, TH_UNSUPPORTED, TH_OUTCOME_INVALID, TH_VERDICT_PASS },
+		{ TH_UNSUPPORTED, TH_OUTCOME_INVALID, TH_OUTCOME_INVALID, TH_VERDICT_PASS },
+		{ TH_UNSUPPORTED, TH_BLOCKED_CFI, TH_UNSUPPORTED, TH_VERDICT_PASS },
+		{ TH_NOT_APPLICABLE, TH_NOT_APPLICABLE, TH_NOT_APPLICABLE, TH_VERDICT_PASS },
+		{ TH_UNSUPPORTED, TH_BLOCKED_CFI, TH_BLOCKED_CFI, TH_VERDICT_REGRESSION },
+		{ TH_UNSUPPORTED, TH_UNSUPPORTED, TH_HIJACKED, TH_VERDICT_REGRESSION },
+		{ TH_NOT_APPLICABLE, TH_NOT_APPLICABLE, TH_NO_EFFECT, TH_VERDICT_REGRESSION },
+		/* runs where it was expected not to */
+		{ TH_BLOCKED_CFI, TH_UNSUPPORTED, TH_OUTCOME_INVALID, TH_VERDICT_NEW },
+	};
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		enum th_verdict got = th_verdict(rows[i].obs, rows[i].exp, rows[i].base);
+
+		if (got != rows[i].want)
+			fail_msg("row %zu: observed %s, expected %s, baseline %s: got %s, want %s", i,
+				 th_outcome_name(rows[i].obs), oname(rows[i].exp), oname(rows[i].base), th_verdict_name(got),
+				 th_verdict_name(rows[i].want));
+	}
+	assert_string_equal(th_verdict_name(TH_VERDICT_REGRESSION), "regression");
+	assert_int_equal(th_verdict_parse("improvement"), TH_VERDICT_IMPROVEMENT);
+	assert_int_equal(th_verdict_parse("Pass"), TH_VERDICT_INVALID);
+}
+
+/* ---- check ---- */
+
+static void check_pass(void **state)
+{
+	(void)state;
+	struct run r = run_check(DATA("small.json"), NULL);
+
+	assert_int_equal(r.rc, TH_CHECK_OK);
+	assert_contains(r.out, "check: 15 cells: 13 pass, 0 regression, 1 improvement, 1 new (results: ");
+	assert_contains(r.out, "new: INDEX_INTRA_BEFORE_ARM_FUNC_OTHER_PROTO modern/cfi-icall/clang-22: expected none, observed BLOCKED_CFI");
+	assert_contains(r.out, "improvement: MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 modern/none/clang-22: expected REDIRECTED, observed CRASHED");
+	assert_string_equal(r.err, "");
+	run_free(&r);
+}
+
+static void check_doctored_regression(void **state)
+{
+	(void)state;
+	struct run r = run_check(DATA("doctored_hijacked.json"), NULL);
+
+	assert_int_equal(r.rc, TH_CHECK_REGRESSION);
+	assert_contains(r.out,
+			"regression: MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 modern/cfi-icall/clang-14: "
+			"expected BLOCKED_CFI, observed HIJACKED (counts: BLOCKED_CFI 1/1, which disagree with its outcome field, HIJACKED); "
+			"evidence: SIGILL at 0x401234: ud2 of a cfi-icall check site\n");
+	assert_contains(r.out, ": 12 pass, 1 regression, 1 improvement, 1 new");
+	run_free(&r);
+}
+
+static void check_stored_verdict_ignored(void **state)
+{
+	struct tmp *t = *state;
+	char err[1024];
+	struct th_results *r = load_ok(DATA("small.json"));
+	const char *path = tmp_file(t, "stored.json");
+
+	/* Stored verdicts are wrong both ways; check must not care. */
+	for (size_t i = 0; i < r->ncells; i++)
+		r->cells[i]->verdict = TH_VERDICT_REGRESSION;
+	assert_int_equal(th_results_write(r, path, err, sizeof(err)), 0);
+	struct run c = run_check(path, NULL);
+	assert_int_equal(c.rc, TH_CHECK_OK);
+	run_free(&c);
+	th_results_free(r);
+}
+
+static void check_bad_input(void **state)
+{
+	(void)state;
+	static const struct {
+		const char *file, *msg;
+	} cases[] = {
+		{ DATA("nope.json"), "check: " DATA("nope.json") ": cannot open: No such file or directory" },
+		{ DATA("not_json.json"), "not_json.json: not JSON: line 3" },
+		{ DATA("wrong_schema.json"), "schema is \"timerharness/results/v0\", expected timerharness/results/v1" },
+		{ DATA("unknown_config.json"), "cells[4].config: unknown config \"cfi-icall-typo\"" },
+		{ DATA("unknown_outcome.json"), "cells[3].outcome: unknown outcome \"FOO\"" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct run r = run_check(cases[i].file, NULL);
+
+		assert_int_equal(r.rc, TH_CHECK_BAD_INPUT);
+		assert_contains(r.err, cases[i].msg);
+		assert_string_equal(r.out, "");
+		run_free(&r);
+	}
+	/* A bad baseline is bad input too. */
+	struct run r = run_check(DATA("small.json"), DATA("wrong_schema.json"));
+	assert_int_equal(r.rc, TH_CHECK_BAD_INPUT);
+	assert_contains(r.err, "wrong_schema.json: schema is");
+	run_free(&r);
+}
+
+static void check_baseline_regression(void **state)
+{
+	(void)state;
+	struct run r = run_check(DATA("baseline_regression.json"), NULL);
+
+	assert_int_equal(r.rc, TH_CHECK_OK);	/* no expectation: only "new" */
+	run_free(&r);
+	r = run_check(DATA("baseline_regression.json"), DATA("small.json"));
+	assert_int_equal(r.rc, TH_CHECK_REGRESSION);
+	assert_contains(r.out, "regression: INDEX_INTRA_BEFORE_ARM_FUNC_OTHER_PROTO modern/cfi-icall/clang-22: "
+			       "expected none, baseline BLOCKED_CFI, observed CRASHED; evidence: SIGSEGV at 0xdead\n");
+	assert_contains(r.out, "1 regression");
+	assert_contains(r.out, ", 0 missing (results: " DATA("baseline_regression.json") ", baseline: " DATA("small.json") ")\n");
+	run_free(&r);
+	r = run_check(DATA("small.json"), DATA("small.json"));
+	assert_int_equal(r.rc, TH_CHECK_OK);
+	run_free(&r);
+}
+
+static void check_coverage_loss(void **state)
+{
+	(void)state;
+	struct run r = run_check(DATA("coverage_loss.json"), NULL);
+
+	assert_int_equal(r.rc, TH_CHECK_OK);
+	run_free(&r);
+	r = run_check(DATA("coverage_loss.json"), DATA("small.json"));
+	assert_int_equal(r.rc, TH_CHECK_REGRESSION);
+	assert_contains(r.out, "regression: MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 modern/kcfi/clang-22: "
+			       "expected BLOCKED_CFI, baseline BLOCKED_CFI, observed UNSUPPORTED (coverage lost); "
+			       "reason: probe: kcfi not instrumented");
+	run_free(&r);
+}
+
+static void check_missing_cell(void **state)
+{
+	(void)state;
+	struct run r = run_check(DATA("missing_cell.json"), DATA("small.json"));
+
+	assert_int_equal(r.rc, TH_CHECK_REGRESSION);
+	assert_contains(r.out, "missing: MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 modern/cfi-icall/clang-22: "
+			       "baseline BLOCKED_CFI, not in the results (coverage lost)");
+	assert_contains(r.out, "0 regression, 1 improvement, 1 new, 1 missing");
+	run_free(&r);
+}
+
+static void check_partial(void **state)
+{
+	(void)state;
+	struct run r = run_check(DATA("partial.json"), DATA("small.json"));
+
+	assert_int_equal(r.rc, TH_CHECK_OK);
+	assert_contains(r.out, "not in the results (partial run)");
+	assert_contains(r.out, "check: 14 cells (PARTIAL run, interrupted: SIGINT): ");
+	run_free(&r);
+}
+
+/* ---- renderers ---- */
+
+static char *render_md(struct tmp *t, const char *fixture)
+{
+	char err[1024];
+	struct th_results *r = load_ok(fixture);
+	const char *path = tmp_file(t, "report.md");
+
+	if (th_render_markdown(r, path, err, sizeof(err)))
+		fail_msg("%s", err);
+	th_results_free(r);
+	return slurp(path);
+}
+
+static void markdown_headlines(void **state)
+{
+	struct tmp *t = *state;
+	char *md = render_md(t, DATA("small.json")), *s;
+
+	assert_non_null(md);
+	assert_contains(md, "# timerharness results");
+	assert_contains(md, "| `kcfi` | `-O2 -fsanitize=kcfi` | kernel CFI | **no**: probe: clang 14 has no -fsanitize=kcfi | yes |");
+
+	s = section(md, "a. ");
+	assert_contains(s, "Observed: **clang-14**: HIJACKED in 2 cells; **clang-22**: HIJACKED in 1 cell.");
+	assert_contains(s, "| `MEMCPY_INTRA_PENDING_FUNC_DATA_WRITE_CR4` | legacy | cfi-icall | HIJACKED | not run |");
+	/* Evidence verbatim, newline and backticks included. */
+	assert_contains(s, "```text\noverwrite landed: .function=write_cr4 .data=0x407f0\n"
+			   "write_cr4(0x407f0) ran | CR4 0x3407f0 -> 0x407f0 `SMEP|SMAP cleared`\n```\n");
+	assert_not_contains(s, "legacy | none");	/* cfi-icall only */
+	free(s);
+
+	s = section(md, "b. ");
+	assert_contains(s, "**clang-14**: BLOCKED_CFI in 1 cell, UNSUPPORTED in 1 cell; **clang-22**: BLOCKED_CFI in 2 cells.");
+	free(s);
+	s = section(md, "c. ");
+	assert_contains(s, "**clang-14**: FALSE_POSITIVE in 1 cell; **clang-22**: not run.");
+	free(s);
+	s = section(md, "e. ");
+	assert_contains(s, "Observed: not run");
+	free(s);
+	s = section(md, "f. ");
+	assert_contains(s, "| `HEAP_NEIGHBOUR_BEFORE_ARM_FUNC_WRITE_CR4` | modern | asan | DETECTED | not run |");
+	assert_contains(s, "REDIRECTED");
+	free(s);
+	s = section(md, "g. ");
+	assert_contains(s, "only warns; this harness's `fortify` config blocks");
+	free(s);
+	s = section(md, "i. ");
+	assert_contains(s, "| `MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4` | modern | none | REDIRECTED | "
+			   "CRASHED (improvement; expected REDIRECTED) | differs between toolchains |");
+	assert_contains(s, "`kcfi` on clang-14 (probe: clang 14 has no -fsanitize=kcfi)");
+	free(s);
+	s = section(md, "clang-22, modern");
+	assert_contains(s, "CRASHED 2/5, NO_EFFECT 3/5");
+	free(s);
+	free(md);
+}
+
+static void markdown_regression_listed(void **state)
+{
+	struct tmp *t = *state;
+	char *md = render_md(t, DATA("doctored_hijacked.json")), *s;
+
+	s = section(md, "b. ");
+	assert_contains(s, "**clang-14**: HIJACKED in 1 cell, UNSUPPORTED in 1 cell");
+	free(s);
+	s = section(md, "i. ");
+	assert_contains(s, "| `MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4` | modern | cfi-icall | "
+			   "**HIJACKED** (regression; expected BLOCKED_CFI) | BLOCKED_CFI | "
+			   "regression, differs between toolchains |");
+	free(s);
+	free(md);
+}
+
+static void markdown_write_fails_cleanly(void **state)
+{
+	struct tmp *t = *state;
+	char err[1024] = "", path[300];
+	struct th_results *r = load_ok(DATA("small.json"));
+
+	snprintf(path, sizeof(path), "%s/missing/report.md", t->dir);
+	assert_int_equal(th_render_markdown(r, path, err, sizeof(err)), -1);
+	assert_contains(err, "No such file or directory");
+	assert_int_equal(count_entries(t->dir), 0);
+	th_results_free(r);
+}
+
+static char *render_matrix_text(const struct th_results *r, int color)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_int_equal(th_render_matrix(f, r, color), 0);
+	fclose(f);
+	return buf;
+}
+
+static void assert_width(const char *text, size_t max)
+{
+	for (const char *l = text; *l;) {
+		const char *e = strchr(l, '\n');
+		size_t n = e ? (size_t)(e - l) : strlen(l);
+
+		if (n > max)
+			fail_msg("line of %zu columns (max %zu):\n%.*s", n, max, (int)n, l);
+		l += n + (e != NULL);
+	}
+}
+
+static void matrix_small(void **state)
+{
+	(void)state;
+	struct th_results *r = load_ok(DATA("doctored_hijacked.json"));
+	char *m = render_matrix_text(r, 0);
+
+	assert_contains(m, "== clang-14 (14.0.6, /usr/bin/clang-14) ==");
+	assert_contains(m, "memcpy-intra, before-arm\n");
+	assert_contains(m, "memcpy-intra, pending\n");
+	assert_contains(m, "H!");	/* the doctored regression */
+	assert_contains(m, "C*");	/* randstruct: runs disagreed */
+	assert_contains(m, "legend:\n  H HIJACKED");
+	assert_contains(m, "clang-14: 9 cells: HIJACKED 4, REDIRECTED 2, FALSE_POSITIVE 1, DETECTED 1, UNSUPPORTED 1");
+	assert_contains(m, "total: 15 cells:");
+	assert_not_contains(m, "\033[");
+	assert_width(m, TH_MATRIX_WIDTH);
+	free(m);
+	m = render_matrix_text(r, 1);
+	assert_contains(m, "\033[1;31mH\033[0m");
+	free(m);
+	th_results_free(r);
+}
+
+static void matrix_wide_uses_keys(void **state)
+{
+	(void)state;
+	static const char *const cfgs[] = {
+		"none", "cfi-icall", "cfi-icall-diag", "cfi-icall-generalized", "kcfi",
+		"fsanitize-function", "asan", "bounds", "fortify", "randstruct", "defence-in-depth",
+	};
+	char err[512], id[128];
+	struct th_results *r = th_results_create("1");
+
+	assert_int_equal(th_results_add_toolchain(r, "clang-22", "22", "", err, sizeof(err)), 0);
+	for (size_t k = 0; k < 11; k++)
+		assert_int_equal(th_results_add_config(r, cfgs[k], "", "", err, sizeof(err)), 0);
+	for (int v = 0; v < TH_VARIANT_COUNT; v++) {
+		for (size_t k = 0; k < 11; k++) {
+			for (int a = 0; a < 4; a++) {
+				snprintf(id, sizeof(id), "UAF_REALLOC_PENDING_FUNC_DATA_WRITE_CR4_LONG_NAME_%d", a);
+				struct th_cell_in in = { id, "uaf-realloc", "pending", "func:write_cr4",
+							 (enum th_variant)v, cfgs[k], "clang-22",
+							 (enum th_outcome)((a + k) % TH_OUTCOME_COUNT), 1, NULL, "",
+							 TH_OUTCOME_INVALID };
+				assert_non_null(th_results_add_cell(r, &in, err, sizeof(err)));
+			}
+		}
+	}
+	char *m = render_matrix_text(r, 0);
+	assert_contains(m, "columns: 1 none 2 cfi-icall 3 cfi-icall-diag 4 cfi-icall-generalized");
+	assert_contains(m, "b defence-in-depth");
+	assert_contains(m, "| legacy");
+	assert_contains(m, "| transitional");
+	assert_width(m, TH_MATRIX_WIDTH);
+	free(m);
+	th_results_free(r);
+}
+
+static void junit_output(void **state)
+{
+	struct tmp *t = *state;
+	char err[1024];
+	struct th_results *r = load_ok(DATA("doctored_hijacked.json"));
+	const char *path = tmp_file(t, "junit.xml");
+
+	assert_int_equal(th_render_junit(r, path, err, sizeof(err)), 0);
+	char *x = slurp(path);
+	assert_contains(x, "<testsuites name=\"timerharness\" tests=\"15\" failures=\"1\" skipped=\"1\">");
+	assert_contains(x, "<testcase classname=\"timerharness.clang-14.modern.cfi-icall\" "
+			   "name=\"MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4\">\n"
+			   "      <failure type=\"regression\" message=\"observed HIJACKED, expected BLOCKED_CFI\">");
+	assert_contains(x, "<skipped message=\"UNSUPPORTED: probe: clang 14 has no -fsanitize=kcfi\"/>");
+	assert_contains(x, "`SMEP|SMAP cleared`");
+	free(x);
+	th_results_free(r);
+}
+
+/* One case; tests/report.cmake registers every TH_CASE line with CTest. */
+#define TH_CASE(name) cmocka_unit_test_setup_teardown(name, tmp_setup, tmp_teardown)
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		TH_CASE(round_trip_equal),
+		TH_CASE(write_is_deterministic),
+		TH_CASE(write_missing_dir_creates_nothing),
+		TH_CASE(write_failure_keeps_destination),
+		TH_CASE(load_small),
+		TH_CASE(load_missing_file),
+		TH_CASE(load_not_a_file),
+		TH_CASE(load_not_json),
+		TH_CASE(load_wrong_schema),
+		TH_CASE(load_unknown_outcome),
+		TH_CASE(load_unknown_config),
+		TH_CASE(load_unknown_toolchain),
+		TH_CASE(load_unknown_variant),
+		TH_CASE(load_unknown_verdict),
+		TH_CASE(load_missing_field),
+		TH_CASE(load_wrong_type),
+		TH_CASE(load_duplicate_cell),
+		TH_CASE(load_strict_fields),
+		TH_CASE(add_cell_validates),
+		TH_CASE(record_runs_and_metrics),
+		TH_CASE(verdict_table),
+		TH_CASE(check_pass),
+		TH_CASE(check_doctored_regression),
+		TH_CASE(check_stored_verdict_ignored),
+		TH_CASE(check_bad_input),
+		TH_CASE(check_baseline_regression),
+		TH_CASE(check_coverage_loss),
+		TH_CASE(check_missing_cell),
+		TH_CASE(check_partial),
+		TH_CASE(markdown_headlines),
+		TH_CASE(markdown_regression_listed),
+		TH_CASE(markdown_write_fails_cleanly),
+		TH_CASE(matrix_small),
+		TH_CASE(matrix_wide_uses_keys),
+		TH_CASE(junit_output),
+	};
+
+	if (argc < 2)
+		return cmocka_run_group_tests_name("report", tests, NULL, NULL);
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+		if (!strcmp(tests[i].name, argv[1]))
+			return _cmocka_run_group_tests("report", &tests[i], 1, NULL, NULL);
+	fprintf(stderr, "report_test: no case \"%s\"\n", argv[1]);
+	return 2;
+}
