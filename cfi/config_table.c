@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: MIT */
+#include "config_table.h"
+
+#include <string.h>
+
+const struct th_config_info th_configs[] = {
+#include "config_rows.inc" /* generated from configs.tsv by cfi/CMakeLists.txt */
+};
+const size_t th_config_count = sizeof(th_configs) / sizeof(th_configs[0]);
+
+const struct th_config_info *th_config_find(const char *name)
+{
+	for (size_t i = 0; name && i < th_config_count; i++)
+		if (!strcmp(th_configs[i].name, name))
+			return &th_configs[i];
+	return NULL;
+}
+
+int th_config_has_probe(const struct th_config_info *c, const char *check)
+{
+	size_t len = strlen(check);
+
+	for (const char *p = c ? c->probes : ""; *p;) {
+		size_t n = strcspn(p, ",");
+
+		if (n == len && !strncmp(p, check, len))
+			return 1;
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
+static int has_flag(const char *flags, const char *flag)
+{
+	size_t len = strlen(flag);
+
+	for (const char *p = flags; (p = strstr(p, flag)); p += len)
+		if ((p == flags || p[-1] == ' ') && (p[len] == ' ' || !p[len]))
+			return 1;
+	return 0;
+}
+
+int th_config_cfi_icall_trap_mode(const struct th_config_info *c)
+{
+	return c && has_flag(c->cflags, "-fsanitize=cfi-icall") &&
+	       !has_flag(c->cflags, "-fno-sanitize-trap=cfi-icall");
+}

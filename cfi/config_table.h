@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cfi/configs.tsv as a C table, generated at configure time (config_rows.inc),
+ * so C code never parses the TSV. Flags are the TSV's: placeholders (@SEED@,
+ * @STRICT_FLEX@) unfilled; the effective flags of each binary are in the
+ * build manifest.
+ */
+#ifndef TH_CFI_CONFIG_TABLE_H
+#define TH_CFI_CONFIG_TABLE_H
+
+#include <stddef.h>
+
+struct th_config_info {
+	const char *name;        /* `cfi-icall`, ... */
+	const char *cflags;
+	const char *ldflags;
+	int min_clang;           /* 0: any */
+	const char *probes;      /* comma list of probe checks, "" for none */
+	const char *description;
+};
+
+extern const struct th_config_info th_configs[];
+extern const size_t th_config_count;
+
+/* Return: the config called name, or NULL. */
+const struct th_config_info *th_config_find(const char *name);
+/* Return: 1 if check is in c's probes list. */
+int th_config_has_probe(const struct th_config_info *c, const char *check);
+/* Return: 1 if c uses cfi-icall in trap mode (a failed check is a bare ud1). */
+int th_config_cfi_icall_trap_mode(const struct th_config_info *c);
+
+#endif

@@ -1,0 +1,210 @@
+# SPDX-License-Identifier: MIT
+#
+# Hardening configs, read from cfi/configs.tsv (the single source of truth).
+# Included at top level before any add_subdirectory(), so everything here is
+# visible to every folder:
+#
+#   TH_CONFIGS                       every config name, in table order
+#   TH_PROBE_CHECKS                  every probe check (configs.tsv `probes`)
+#   TIMERHARNESS_RANDSTRUCT_SEEDS    cache: seeds built for `randstruct`
+#   th_config_flags(<config> <seed> <out_cflags> <out_ldflags>)
+#   th_config_supported(<config> <out_ok> <out_reason>)
+#   th_config_apply(<target> <config> <seed>)
+#   th_config_flags_string(<config> <seed> <out>)   "cflags: ... ldflags: ..." (manifest)
+#   th_config_field(<config> <column> <out>)    raw column of the table
+#
+# Flag acceptance is not support: th_config_supported() only proves that this
+# compiler compiles and links a small program with the flags. Whether the
+# feature does anything is found at run time by the probes (cfi/probes/probe.c,
+# cfi/probe_judge.h).
+
+include_guard(GLOBAL)
+include(CheckCCompilerFlag)
+
+set(TH_CONFIGS_TSV "${CMAKE_CURRENT_LIST_DIR}/configs.tsv")
+set(TH_CFI_DIR "${CMAKE_CURRENT_LIST_DIR}")
+set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${TH_CONFIGS_TSV}")
+
+set(TIMERHARNESS_RANDSTRUCT_SEEDS "1;2;3;4;5" CACHE STRING
+  "randstruct seeds: one attack build per seed (-frandomize-layout-seed=S)")
+
+set(_th_config_columns name cflags ldflags min_clang probes description)
+# What `th-probe-<config> <check>` can check (cfi/probe_judge.h).
+set(TH_PROBE_CHECKS cfi cfi-diag kcfi function asan bounds fortify randstruct)
+string(JOIN ", " _th_config_columns_text ${_th_config_columns})
+
+# ---- parse configs.tsv --------------------------------------------------------
+set(TH_CONFIGS "")
+# The table becomes CMake lists: refuse the characters lists mangle.
+file(READ "${TH_CONFIGS_TSV}" _th_text)
+if(_th_text MATCHES "[][;]")
+  message(FATAL_ERROR "${TH_CONFIGS_TSV}: ';', '[' and ']' are not allowed anywhere in configs.tsv")
+endif()
+# One list element per line, empty ones included, so line numbers stay exact.
+string(REPLACE "\r" "" _th_text "${_th_text}")
+string(REPLACE "\n" ";" _th_lines "${_th_text}")
+set(_th_lineno 0)
+set(_th_header_seen FALSE)
+foreach(_th_line IN LISTS _th_lines)
+  math(EXPR _th_lineno "${_th_lineno} + 1")
+  if(_th_line MATCHES "^#" OR _th_line MATCHES "^[ \t]*$")
+    continue()
+  endif()
+  string(REPLACE "\t" ";" _th_fields "${_th_line}")
+  list(LENGTH _th_fields _th_n)
+  if(NOT _th_n EQUAL 6)
+    message(FATAL_ERROR "${TH_CONFIGS_TSV}:${_th_lineno}: ${_th_n} TAB-separated fields, expected 6 (${_th_config_columns_text})")
+  endif()
+  if(NOT _th_header_seen)
+    if(NOT "${_th_fields}" STREQUAL "${_th_config_columns}")
+      message(FATAL_ERROR "${TH_CONFIGS_TSV}:${_th_lineno}: header must be the TAB-separated columns ${_th_config_columns_text}")
+    endif()
+    set(_th_header_seen TRUE)
+    continue()
+  endif()
+  list(GET _th_fields 0 _th_name)
+  if(NOT _th_name MATCHES "^[a-z0-9][a-z0-9-]*$")
+    message(FATAL_ERROR "${TH_CONFIGS_TSV}:${_th_lineno}: bad config name '${_th_name}' (lower case, digits, '-')")
+  endif()
+  if(_th_name IN_LIST TH_CONFIGS)
+    message(FATAL_ERROR "${TH_CONFIGS_TSV}:${_th_lineno}: config '${_th_name}' listed twice")
+  endif()
+  list(APPEND TH_CONFIGS "${_th_name}")
+  set(_th_i 0)
+  foreach(_th_col IN LISTS _th_config_columns)
+    list(GET _th_fields ${_th_i} _th_val)
+    if(_th_val STREQUAL "-")
+      set(_th_val "")
+    endif()
+    set_property(GLOBAL PROPERTY "TH_CONFIG_${_th_name}_${_th_col}" "${_th_val}")
+    math(EXPR _th_i "${_th_i} + 1")
+  endforeach()
+  set_property(GLOBAL PROPERTY "TH_CONFIG_${_th_name}_line" "${_th_lineno}")
+  get_property(_th_val GLOBAL PROPERTY "TH_CONFIG_${_th_name}_min_clang")
+  if(NOT _th_val MATCHES "^[0-9]*$")
+    message(FATAL_ERROR "${TH_CONFIGS_TSV}:${_th_lineno}: min_clang '${_th_val}' is not a number or '-'")
+  endif()
+  get_property(_th_val GLOBAL PROPERTY "TH_CONFIG_${_th_name}_probes")
+  string(REPLACE "," ";" _th_val "${_th_val}")
+  foreach(_th_check IN LISTS _th_val)
+    if(NOT _th_check IN_LIST TH_PROBE_CHECKS)
+      message(FATAL_ERROR "${TH_CONFIGS_TSV}:${_th_lineno}: unknown probe check '${_th_check}' (known: ${TH_PROBE_CHECKS})")
+    endif()
+  endforeach()
+endforeach()
+if(NOT TH_CONFIGS)
+  message(FATAL_ERROR "${TH_CONFIGS_TSV}: no configs")
+endif()
+
+# Per-toolchain pieces behind the placeholders.
+check_c_compiler_flag(-fstrict-flex-arrays=3 TH_HAVE_STRICT_FLEX_ARRAYS)
+
+function(th_config_field config column out)
+  if(NOT config IN_LIST TH_CONFIGS)
+    message(FATAL_ERROR "unknown config '${config}' (configs: ${TH_CONFIGS}; see ${TH_CONFIGS_TSV})")
+  endif()
+  get_property(v GLOBAL PROPERTY "TH_CONFIG_${config}_${column}")
+  set(${out} "${v}" PARENT_SCOPE)
+endfunction()
+
+# th_config_flags(<config> <seed> <out_cflags> <out_ldflags>)
+# Effective compile and link flags (CMake lists) of <config> for this compiler.
+# <seed> fills @SEED@ ("-" or "" where the config has none; randstruct needs one).
+function(th_config_flags config seed out_cflags out_ldflags)
+  th_config_field("${config}" cflags cflags)
+  th_config_field("${config}" ldflags ldflags)
+  if(cflags MATCHES "@SEED@")
+    if(seed STREQUAL "" OR seed STREQUAL "-")
+      message(FATAL_ERROR "config '${config}' needs a seed: th_config_flags(${config} <seed> ...)")
+    endif()
+    if(NOT seed MATCHES "^[0-9]+$")
+      message(FATAL_ERROR "config '${config}': seed '${seed}' is not a decimal number")
+    endif()
+    string(REPLACE "@SEED@" "${seed}" cflags "${cflags}")
+  endif()
+  if(TH_HAVE_STRICT_FLEX_ARRAYS)
+    string(REPLACE "@STRICT_FLEX@" "-fstrict-flex-arrays=3" cflags "${cflags}")
+  else()
+    string(REPLACE "@STRICT_FLEX@" "" cflags "${cflags}")
+  endif()
+  if(cflags MATCHES "@[A-Z_]+@")
+    message(FATAL_ERROR "config '${config}': unknown placeholder ${CMAKE_MATCH_0} in ${TH_CONFIGS_TSV}")
+  endif()
+  separate_arguments(cflags UNIX_COMMAND "${cflags}")
+  separate_arguments(ldflags UNIX_COMMAND "${ldflags}")
+  set(${out_cflags} "${cflags}" PARENT_SCOPE)
+  set(${out_ldflags} "${ldflags}" PARENT_SCOPE)
+endfunction()
+
+# th_config_supported(<config> <out_ok> <out_reason>)
+# Does this compiler accept <config>? First min_clang against TH_CLANG_MAJOR,
+# then compile + link cfi/support_check.c with exactly the config's flags.
+# Cached per compiler and flags; <out_reason> is empty when ok, else why not
+# ("clang 14 < 16 required by kcfi", or the compiler's first error line).
+function(th_config_supported config out_ok out_reason)
+  th_config_field("${config}" min_clang min_clang)
+  if(min_clang AND TH_CLANG_MAJOR LESS min_clang)
+    set(${out_ok} FALSE PARENT_SCOPE)
+    set(${out_reason} "clang ${TH_CLANG_MAJOR} < ${min_clang} required by ${config}" PARENT_SCOPE)
+    return()
+  endif()
+  th_config_flags("${config}" 1 cflags ldflags)
+  string(MD5 key "${CMAKE_C_COMPILER};${CMAKE_C_COMPILER_VERSION};${cflags};${ldflags}")
+  set(cvar "TH_CONFIG_ACCEPTED_${config}_${key}")
+  if(NOT DEFINED CACHE{${cvar}})
+    set(bindir "${CMAKE_BINARY_DIR}/CMakeFiles/th_config_check/${config}")
+    file(REMOVE_RECURSE "${bindir}")
+    # The old signature caches its result variable and then skips the compile
+    # when asked again under the same name: one fresh name per check.
+    set(res "_th_try_${config}_${key}")
+    unset(${res} CACHE)
+    try_compile(${res} "${bindir}" "${TH_CFI_DIR}/support_check.c"
+      COMPILE_DEFINITIONS ${cflags}
+      LINK_OPTIONS ${ldflags}
+      OUTPUT_VARIABLE log)
+    set(ok "${${res}}")
+    unset(${res} CACHE)
+    set(reason "")
+    if(NOT ok)
+      string(REGEX MATCH "[^\n]*(error|undefined reference)[^\n]*" reason "${log}")
+      string(STRIP "${reason}" reason)
+      if(reason STREQUAL "")
+        set(reason "compile/link of a small program with the ${config} flags failed")
+      endif()
+      string(REGEX REPLACE "^.*(clang|ld\\.lld|ld): " "\\1: " reason "${reason}")
+    endif()
+    set(${cvar} "${ok}" CACHE INTERNAL "")
+    set(${cvar}_REASON "${reason}" CACHE INTERNAL "")
+    if(ok)
+      message(STATUS "timerharness: config ${config}: flags accepted")
+    else()
+      message(STATUS "timerharness: config ${config}: flags rejected: ${reason}")
+    endif()
+  endif()
+  if($CACHE{${cvar}})
+    set(${out_ok} TRUE PARENT_SCOPE)
+  else()
+    set(${out_ok} FALSE PARENT_SCOPE)
+  endif()
+  set(${out_reason} "$CACHE{${cvar}_REASON}" PARENT_SCOPE)
+endfunction()
+
+# th_config_apply(<target> <config> <seed>)
+# Compile and link <target> with <config>'s flags. Every object of a binary must
+# get the same config (LTO + cfi-icall sees only the bitcode it is given).
+function(th_config_apply target config seed)
+  th_config_flags("${config}" "${seed}" cflags ldflags)
+  target_compile_options(${target} PRIVATE ${cflags})
+  target_link_options(${target} PRIVATE ${ldflags})
+endfunction()
+
+# th_config_flags_string(<config> <seed> <out>)
+# One string for the manifest's flags field: "cflags: ... [ldflags: ...]".
+function(th_config_flags_string config seed out)
+  th_config_flags("${config}" "${seed}" cflags ldflags)
+  string(JOIN " " s "cflags:" ${cflags})
+  if(ldflags)
+    string(JOIN " " s "${s}" "ldflags:" ${ldflags})
+  endif()
+  set(${out} "${s}" PARENT_SCOPE)
+endfunction()

@@ -1,0 +1,888 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Tests of cfi/: `th-cfi-test <case> [args...]` runs one cmocka case (one CTest
+ * test each, tests/cfi.cmake). Cases on real binaries get their paths as args.
+ * `th-cfi-test skip <reason>` and any case calling th_skip() exit 77 (CTest
+ * SKIP_RETURN_CODE): what this toolchain cannot build shows as skipped.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "cfi/classify.h"
+#include "cfi/config_table.h"
+#include "cfi/elf_traps.h"
+#include "cfi/probe_judge.h"
+
+/* The field check is tested in this file too, whatever this file's flags. */
+#undef TH_FORTIFY_FIELD
+#define TH_FORTIFY_FIELD 1
+#include "cfi/fortify_field.h"
+
+static int g_argc;
+static char **g_argv; /* the case's own arguments */
+static int g_skipped;
+
+#define th_skip(...)                                     \
+	do {                                             \
+		print_message("SKIP: " __VA_ARGS__);     \
+		print_message("\n");                     \
+		g_skipped = 1;                           \
+		skip();                                  \
+	} while (0)
+
+static const char *arg(int i)
+{
+	if (i >= g_argc)
+		fail_msg("missing argument %d (see tests/cfi.cmake)", i);
+	return g_argv[i];
+}
+
+/* ---- running a child ------------------------------------------------------------------ */
+
+struct run {
+	struct th_child_obs obs;
+	char *out, *err;
+};
+
+static void append(char **buf, size_t *len, const char *data, size_t n)
+{
+	*buf = realloc(*buf, *len + n + 1);
+	assert_non_null(*buf);
+	memcpy(*buf + *len, data, n);
+	*len += n;
+	(*buf)[*len] = 0;
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Run argv (NULL-terminated) with a time limit; fill r->obs. */
+static void run_child(struct run *r, const char *config, double limit, char *const argv[])
+{
+	int po[2], pe[2], status = 0;
+	size_t lo = 0, le = 0;
+	double start = now();
+	pid_t pid;
+
+	memset(r, 0, sizeof(*r));
+	append(&r->out, &lo, "", 0);
+	append(&r->err, &le, "", 0);
+	assert_int_equal(pipe2(po, O_CLOEXEC), 0);
+	assert_int_equal(pipe2(pe, O_CLOEXEC), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		dup2(po[1], STDOUT_FILENO);
+		dup2(pe[1], STDERR_FILENO);
+		execv(argv[0], argv);
+		dprintf(STDERR_FILENO, "exec %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	close(po[1]);
+	close(pe[1]);
+	for (int open_fds = 2; open_fds > 0;) {
+		struct pollfd fds[2] = { { po[0], POLLIN, 0 }, { pe[0], POLLIN, 0 } };
+		int left = (int)((limit - (now() - start)) * 1000);
+		char buf[4096];
+
+		if (left <= 0) {
+			r->obs.timed_out = 1;
+			kill(pid, SIGKILL);
+			break;
+		}
+		if (poll(fds, 2, left) < 0 && errno != EINTR)
+			fail_msg("poll: %s", strerror(errno));
+		for (int i = 0; i < 2; i++) {
+			if (fds[i].fd < 0 || !(fds[i].revents & (POLLIN | POLLHUP | POLLERR)))
+				continue;
+			ssize_t n = read(fds[i].fd, buf, sizeof(buf));
+
+			if (n > 0) {
+				if (i == 0)
+					append(&r->out, &lo, buf, (size_t)n);
+				else
+					append(&r->err, &le, buf, (size_t)n);
+			} else {
+				close(i == 0 ? po[0] : pe[0]);
+				*(i == 0 ? &po[0] : &pe[0]) = -1;
+				open_fds--;
+			}
+		}
+	}
+	if (po[0] >= 0)
+		close(po[0]);
+	if (pe[0] >= 0)
+		close(pe[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	r->obs.config = config;
+	r->obs.binary = argv[0];
+	r->obs.seconds = now() - start;
+	r->obs.out = r->out;
+	r->obs.err = r->err;
+	if (WIFEXITED(status)) {
+		r->obs.exited = 1;
+		r->obs.exit_code = WEXITSTATUS(status);
+	} else if (WIFSIGNALED(status)) {
+		r->obs.signaled = 1;
+		r->obs.signo = WTERMSIG(status);
+	}
+	/* Not print_message(): it truncates at 1 KiB. */
+	printf("[child %s %s] %s %d\n--- stdout\n%s--- stderr\n%.2000s\n---\n", argv[0],
+	       argv[1] ? argv[1] : "", r->obs.signaled ? "signal" : "exit",
+	       r->obs.signaled ? r->obs.signo : r->obs.exit_code, r->out, r->err);
+	fflush(stdout);
+}
+
+static void run_free(struct run *r)
+{
+	free(r->out);
+	free(r->err);
+}
+
+/* ---- canned observations ------------------------------------------------------------- */
+
+static struct th_child_obs exited(int code, const char *out, const char *err)
+{
+	struct th_child_obs o = { .config = "none", .binary = NULL, .exited = 1,
+				  .exit_code = code, .out = out, .err = err };
+	return o;
+}
+
+static struct th_child_obs killed(int sig, const char *out, const char *err)
+{
+	struct th_child_obs o = { .config = "none", .signaled = 1, .signo = sig,
+				  .out = out, .err = err };
+	return o;
+}
+
+static enum th_outcome classify(const struct th_child_obs *o, int control, char *ev, size_t n)
+{
+	enum th_outcome r = th_classify(o, control, ev, n);
+
+	print_message("%s: %s\n", th_outcome_name(r), ev);
+	return r;
+}
+
+#define assert_outcome(expected, got) \
+	assert_string_equal(th_outcome_name(expected), th_outcome_name(got))
+#define assert_contains(hay, needle)                                                 \
+	do {                                                                         \
+		if (!strstr((hay), (needle)))                                        \
+			fail_msg("\"%s\" does not contain \"%s\"", (hay), (needle)); \
+	} while (0)
+
+static void parse_trap_line(void **state)
+{
+	struct th_trap_line t;
+
+	(void)state;
+	assert_int_equal(th_parse_trap_line("TH-TRAP: sig=4 name=SIGILL pc=0x55d0c1e0185a "
+					    "ehdr=0x55d0c1e00000 bytes=670fb940 addr=0x55d0c1e0185a",
+					    &t),
+			 0);
+	assert_int_equal(t.sig, 4);
+	assert_string_equal(t.name, "SIGILL");
+	assert_true(t.pc == 0x55d0c1e0185aULL);
+	assert_true(t.ehdr == 0x55d0c1e00000ULL);
+	assert_int_equal(t.nbytes, 4);
+	assert_int_equal(t.bytes[0], 0x67);
+	assert_int_equal(t.bytes[3], 0x40);
+	assert_int_equal(th_parse_trap_line("TH-TRAP: sig=11 name=SIGSEGV pc=0x10 ehdr=0x400000 "
+					    "bytes=?? addr=0x10",
+					    &t),
+			 0);
+	assert_int_equal(t.nbytes, 0);
+	assert_true(t.pc == 0x10);
+}
+
+static void parse_trap_line_malformed(void **state)
+{
+	struct th_trap_line t;
+
+	(void)state;
+	assert_int_equal(th_parse_trap_line("TH-TRAP: sig=4 name=SIGILL pc=1234 ehdr=0x0 bytes=?? addr=0x0", &t), -1);
+	assert_int_equal(th_parse_trap_line("TH-TRAP: name=SIGILL pc=0x1 ehdr=0x0 bytes=?? addr=0x0", &t), -1);
+	assert_int_equal(th_parse_trap_line("TH-TRAP: sig=4 name=SIGILL pc=0x1 ehdr=0x0 bytes=0f0 addr=0x0", &t), -1);
+	assert_int_equal(th_parse_trap_line("TH-NOTE: sig=4", &t), -1);
+}
+
+static void config_table(void **state)
+{
+	static const char *const names[] = { "none", "cfi-icall", "cfi-icall-diag",
+		"cfi-icall-generalized", "kcfi", "fsanitize-function", "asan", "bounds",
+		"fortify", "randstruct", "defence-in-depth" };
+	const struct th_config_info *c;
+
+	(void)state;
+	assert_int_equal(th_config_count, sizeof(names) / sizeof(names[0]));
+	for (size_t i = 0; i < th_config_count; i++)
+		assert_string_equal(th_configs[i].name, names[i]);
+	c = th_config_find("defence-in-depth");
+	assert_non_null(c);
+	assert_true(th_config_has_probe(c, "cfi"));
+	assert_true(th_config_has_probe(c, "bounds"));
+	assert_true(th_config_has_probe(c, "fortify"));
+	assert_false(th_config_has_probe(c, "for"));
+	assert_true(th_config_cfi_icall_trap_mode(c));
+	assert_false(th_config_cfi_icall_trap_mode(th_config_find("cfi-icall-diag")));
+	assert_true(th_config_cfi_icall_trap_mode(th_config_find("cfi-icall-generalized")));
+	assert_false(th_config_cfi_icall_trap_mode(th_config_find("kcfi")));
+	assert_int_equal(th_config_find("kcfi")->min_clang, 16);
+	assert_null(th_config_find("cfi"));
+	assert_false(th_config_has_probe(th_config_find("none"), "cfi"));
+}
+
+static void x86_trap_insn(void **state)
+{
+	static const unsigned char ud1[] = { 0x67, 0x0f, 0xb9, 0x40 };
+	static const unsigned char ud2[] = { 0x0f, 0x0b, 0xcc, 0xcc };
+	static const unsigned char jmp[] = { 0xff, 0xe0, 0x0f, 0x0b };
+
+	(void)state;
+	assert_string_equal(th_x86_trap_insn(ud1, 4), "ud1");
+	assert_string_equal(th_x86_trap_insn(ud2, 2), "ud2");
+	assert_null(th_x86_trap_insn(jmp, 4));
+	assert_null(th_x86_trap_insn(ud1, 2));
+}
+
+static void classify_target_chosen(void **state)
+{
+	char ev[256];
+	struct th_child_obs o = exited(0, "TH-NOTE: overwriting\n"
+					  "TH-LANDED: yes function=write_cr4 data=0x407f0\n"
+					  "TH-TARGET: name=write_cr4 chosen=1 cr4=0x407f0 (SMEP, SMAP off)\n"
+					  "TH-DONE: end\n", "");
+
+	(void)state;
+	assert_outcome(TH_HIJACKED, classify(&o, 0, ev, sizeof(ev)));
+	assert_contains(ev, "name=write_cr4 chosen=1 cr4=0x407f0");
+	assert_contains(ev, "landed: yes function=write_cr4");
+}
+
+static void classify_target_unchosen(void **state)
+{
+	char ev[256];
+	struct th_child_obs o = exited(0, "TH-TARGET: name=write_cr4 chosen=0 cr4=timer address\n"
+					  "TH-DONE: end\n", "");
+
+	(void)state;
+	assert_outcome(TH_REDIRECTED, classify(&o, 0, ev, sizeof(ev)));
+	assert_contains(ev, "chosen=0");
+	/* Any chosen=1 line decides. */
+	o.out = "TH-TARGET: name=a chosen=0 x\nTH-TARGET: name=b chosen=1 y\n";
+	assert_outcome(TH_HIJACKED, classify(&o, 0, ev, sizeof(ev)));
+	assert_contains(ev, "name=b chosen=1 y");
+}
+
+static void classify_target_beats_crash(void **state)
+{
+	char ev[256];
+	struct th_child_obs o = killed(SIGSEGV, "TH-TARGET: name=write_cr4 chosen=1 cr4=0x407f0\n"
+						"TH-TRAP: sig=11 name=SIGSEGV pc=0x10 ehdr=0x0 bytes=?? addr=0x10\n",
+				       "");
+
+	(void)state;
+	assert_outcome(TH_HIJACKED, classify(&o, 0, ev, sizeof(ev)));
+	o.timed_out = 1;
+	assert_outcome(TH_HIJACKED, classify(&o, 1, ev, sizeof(ev)));
+}
+
+static void classify_timeout(void **state)
+{
+	char ev[256];
+	struct th_child_obs o = killed(SIGKILL, "TH-NOTE: armed\nTH-NOTE: waiting for expiry\n", "");
+
+	(void)state;
+	o.timed_out = 1;
+	o.seconds = 5.0;
+	assert_outcome(TH_HANG, classify(&o, 0, ev, sizeof(ev)));
+	assert_contains(ev, "5.0 s");
+	assert_contains(ev, "waiting for expiry");
+}
+
+static const char cfi_diag_err[] =
+	"/work/main/timer_core/wheel.c:211:3: runtime error: control flow integrity check "
+	"for type 'void (struct timer_list *)' failed during indirect function call\n"
+	"/work/main/attacks/payloads.c:40:1: note: write_cr4 defined here\n";
+
+static void classify_cfi_diag(void **state)
+{
+	char ev[256];
+	struct th_child_obs o = exited(1, "TH-LANDED: yes function=write_cr4\n", cfi_diag_err);
+
+	(void)state;
+	o.config = "cfi-icall-diag";
+	assert_outcome(TH_BLOCKED_CFI, classify(&o, 0, ev, sizeof(ev)));
+	assert_contains(ev, "wheel.c:211:3: runtime error: control flow integrity check for type "
+			    "'void (struct timer_list *)' failed");
+	assert_null(strstr(ev, "/work/main"));
+	assert_contains(ev, "landed: yes");
+}
+
+static void classify_function_diag(void **state)
+{
+	char ev[256];
+	struct th_child_obs o = exited(1, "", "wheel.c:5:50: runtime error: call to function "
+					      "write_cr4 through pointer to incorrect function type "
+					      "'void (*)(struct timer_list *)'\n");
+
+	(void)state;
+	o.config = "fsanitize-function";
+	assert_outcome(TH_BLOCKED_CFI, classify(&o, 0, ev, sizeof(ev)));
+	assert_contains(ev, "call to function write_cr4 through pointer to incorrect function type");
+}
+
+static void classify_cfi_diag_control(void **state)
+{
+	char ev[256];
+	struct th_child_obs o = exited(1, "TH-NOTE: control run\n", cfi_diag_err);
+
+	(void)state;
+	o.config = "cfi-icall-diag";
+	assert_outcome(TH_FALSE_POSITIVE, classify(&o, 1, ev, sizeof(ev)));
+	assert_contains(ev, "control run stopped by CFI");
+	assert_contains(ev, "control flow integrity check");
+}
+
+static void classify_asan_overflow(void **state)
+{
+	char ev[256];
+	struct th_child_obs o = exited(1, "TH-NOTE: overflowing\n",
+				       "=================================================================\n"
+				       "==4242==ERROR: AddressSanitizer: heap-buffer-overflow on address "
+				       "0x606000000058 at pc 0x55d0 bp 0x7ffc sp 0x7ffc\n"
+				       "WRITE of size 40 at 0x606000000058 thread T0\n");
+
+	(void)state;
+	o.config = "asan";
+	assert_outcome(TH_DETECTED, classify(&o, 0, ev, sizeof(ev)));
+	assert_contains(ev, "AddressSanitizer: heap-buffer-overflow on address 0x606000000058");
+	assert_contains(ev, "(WRITE of size 40)");
+	assert_null(strstr(ev, " at pc "));
+}
+
+static void classify_asan_segv(void **state)
+{
+	char ev[256];
+	struct th_child_obs o = exited(1, "TH-LANDED: yes\n",
+				       "AddressSanitizer:DEADLYSIGNAL\n"
+				       "==4242==ERROR: AddressSanitizer: SEGV on unknown address 0x000000407f0 "
+				       "(pc 0x000000407f0 bp 0x7ffc sp 0x7ffc T0)\n");
+
+	(void)state;
+	o.config = "asan";
+	assert_outcome(TH_CRASHED, classify(&o, 0, ev, sizeof(ev)));
+	assert_contains(ev, "AddressSanitizer: SEGV on unknown address");
+	/* A crash is not a defence: a control run that crashes is not a false positive. */
+	assert_outcome(TH_CRASHED, classify(&o, 1, ev, sizeof(ev)));
+}
+
+static void classify_ubsan_bounds(void **state)
+{
+	char ev[256];
+	struct th_child_obs o = exited(1, "TH-NOTE: index write\n",
+				       "/work/main/attacks/victim.c:88:19: runtime error: index 24 out of "
+				       "bounds for type 'char[16]'\n"
+				       "SUMMARY: UndefinedBehaviorSanitizer: undefined-behavior\n");
+
+	(void)state;
+	o.config = "bounds";
+	assert_outcome(TH_DETECTED, classify(&o, 0, ev, sizeof(ev)));
+	assert_string_equal(ev, "victim.c:88:19: runtime error: index 24 out of bounds for type 'char[16]'");
+}
+
+static void classify_fortify_field(void **state)
+{
+	char ev[256];
+	struct th_child_obs o = killed(SIGABRT, "TH-NOTE: memcpy into name\n",
+				       "fortify: detected field-spanning write (size 40) of single field "
+				       "\"obj->name\" at attacks/victim.c:70 (size 16)\n");
+
+	(void)state;
+	o.config = "fortify";
+	assert_outcome(TH_DETECTED, classify(&o, 0, ev, sizeof(ev)));
+	assert_contains(ev, "fortify: detected field-spanning write (size 40)");
+}
+
+static void classify_glibc_fortify(void **state)
+{
+	char ev[256];
+	struct th_child_obs o = killed(SIGABRT, "", "*** buffer overflow detected ***: terminated\n");
+
+	(void)state;
+	o.config = "fortify";
+	assert_outcome(TH_DETECTED, classify(&o, 0, ev, sizeof(ev)));
+	assert_string_equal(ev, "*** buffer overflow detected ***: terminated");
+}
+
+static void classify_detected_control(void **state)
+{
+	char ev[256];
+	struct th_child_obs o = killed(SIGABRT, "", "*** buffer overflow detected ***: terminated\n");
+
+	(void)state;
+	assert_outcome(TH_FALSE_POSITIVE, classify(&o, 1, ev, sizeof(ev)));
+	assert_contains(ev, "control run stopped by a memory-safety check");
+}
+
+static void classify_segv(void **state)
+{
+	char ev[256];
+	struct th_child_obs o = killed(SIGSEGV, "TH-LANDED: partial low 6 bytes\n"
+						"TH-TRAP: sig=11 name=SIGSEGV pc=0x4141414141 ehdr=0x555500000000 "
+						"bytes=?? addr=0x4141414141\n",
+				       "");
+
+	(void)state;
+	assert_outcome(TH_CRASHED, classify(&o, 0, ev, sizeof(ev)));
+	assert_contains(ev, "SIGSEGV at pc 0x4141414141");
+	assert_contains(ev, "addr 0x4141414141");
+	assert_contains(ev, "landed: partial low 6 bytes");
+	assert_outcome(TH_CRASHED, classify(&o, 1, ev, sizeof(ev)));
+}
+
+static void classify_sigill_no_trap_line(void **state)
+{
+	char ev[256];
+	struct th_child_obs o = killed(SIGILL, "TH-NOTE: trigger\n", "");
+
+	(void)state;
+	o.config = "cfi-icall";
+	assert_outcome(TH_CRASHED, classify(&o, 0, ev, sizeof(ev)));
+	assert_string_equal(ev, "killed by SIGILL (no TH-TRAP line)");
+}
+
+static void classify_sigill_unreadable_binary(void **state)
+{
+	char ev[512];
+	struct th_child_obs o = killed(SIGILL, "TH-TRAP: sig=4 name=SIGILL pc=0x55d0c1e0185a "
+					       "ehdr=0x55d0c1e00000 bytes=670fb940 addr=0x55d0c1e0185a\n",
+				       "");
+
+	(void)state;
+	o.config = "cfi-icall";
+	o.binary = "/nonexistent/th-attack";
+	assert_outcome(TH_CRASHED, classify(&o, 0, ev, sizeof(ev)));
+	assert_contains(ev, "not a proven CFI check site");
+	assert_contains(ev, "/nonexistent/th-attack");
+}
+
+static void classify_exit_nonzero(void **state)
+{
+	char ev[256];
+	struct th_child_obs o = exited(3, "TH-NOTE: trigger\n", "");
+
+	(void)state;
+	assert_outcome(TH_CRASHED, classify(&o, 0, ev, sizeof(ev)));
+	assert_contains(ev, "exit 3 without TH-DONE");
+}
+
+static void classify_exit0_no_done(void **state)
+{
+	char ev[256];
+	struct th_child_obs o = exited(0, "TH-NOTE: trigger\n", "");
+
+	(void)state;
+	assert_outcome(TH_CRASHED, classify(&o, 0, ev, sizeof(ev)));
+	assert_contains(ev, "exit 0 without TH-DONE; last: TH-NOTE: trigger");
+}
+
+static void classify_done_legit(void **state)
+{
+	char ev[256];
+	struct th_child_obs o = exited(0, "TH-LANDED: no canary intact\n"
+					  "TH-LEGIT: intended=1 retire_blk_timer on its own ring\n"
+					  "TH-DONE: end\n", "");
+
+	(void)state;
+	assert_outcome(TH_NO_EFFECT, classify(&o, 0, ev, sizeof(ev)));
+	assert_contains(ev, "legitimate callback ran: intended=1 retire_blk_timer on its own ring");
+	assert_contains(ev, "landed: no canary intact");
+	assert_outcome(TH_NO_EFFECT, classify(&o, 1, ev, sizeof(ev)));
+}
+
+static void classify_done_no_legit(void **state)
+{
+	char ev[256];
+	struct th_child_obs o = exited(0, "TH-LANDED: yes\nTH-DONE: timer never fired\n", "");
+
+	(void)state;
+	assert_outcome(TH_NO_EFFECT, classify(&o, 0, ev, sizeof(ev)));
+	assert_contains(ev, "legitimate callback did not run: timer never fired");
+}
+
+static void classify_done_nonzero_exit(void **state)
+{
+	char ev[256];
+	struct th_child_obs o = exited(23, "TH-LEGIT: intended=1 x\nTH-DONE: end\n", "");
+
+	(void)state;
+	assert_outcome(TH_CRASHED, classify(&o, 0, ev, sizeof(ev)));
+	assert_contains(ev, "exit 23 after TH-DONE");
+}
+
+static void classify_evidence_truncated(void **state)
+{
+	char ev[24];
+	struct th_child_obs o = exited(0, "TH-TARGET: name=write_cr4 chosen=1 a very long detail\n", "");
+
+	(void)state;
+	assert_outcome(TH_HIJACKED, classify(&o, 0, ev, sizeof(ev)));
+	assert_int_equal(strlen(ev), sizeof(ev) - 1);
+	assert_string_equal(ev + sizeof(ev) - 4, "...");
+}
+
+/* ---- the field check, in this process -------------------------------------------------- */
+
+struct test_sock {
+	char name[16];
+	void (*function)(unsigned long);
+	unsigned long data;
+	char more[32];
+};
+
+static void fortify_macro_in_range(void **state)
+{
+	struct test_sock *s = calloc(1, sizeof(*s));
+	const char src[16] = "0123456789abcde";
+	volatile size_t n = 16;
+
+	(void)state;
+	assert_non_null(s);
+	assert_ptr_equal(TH_FIELD_MEMCPY(s->name, src, n), s->name);
+	assert_memory_equal(s->name, src, 16);
+	assert_null(s->function);
+	/* The size the macro sees is the field's, taken at the call site. */
+	assert_int_equal(__builtin_dynamic_object_size(s->name, 1), 16);
+	free(s);
+}
+
+static void fortify_macro_field_overflow(void **state)
+{
+	int status, p[2];
+	char err[512] = "";
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		static char src[64];
+		struct test_sock *s = calloc(1, sizeof(*s));
+		volatile size_t n = 40;
+
+		dup2(p[1], STDERR_FILENO);
+		if (s)
+			TH_FIELD_MEMCPY(s->name, src, n); /* must abort */
+		_exit(0);
+	}
+	close(p[1]);
+	assert_true(read(p[0], err, sizeof(err) - 1) > 0);
+	close(p[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	print_message("%s", err);
+	assert_true(WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT);
+	assert_contains(err, "fortify: detected field-spanning write (size 40) of single field "
+			     "\"s->name\" at ");
+	assert_contains(err, "cfi_test.c:");
+	assert_contains(err, "(size 16)");
+}
+
+/* ---- real binaries ------------------------------------------------------------------------ */
+
+static void skip_case(void **state)
+{
+	(void)state;
+	th_skip("%s", arg(0));
+}
+
+/* cfi_trap_target bad-call under a CFI config: trap, proven in th_test_call_timer_fn. */
+static void elf_cfi_bad_call(void **state)
+{
+	const char *bin = arg(0), *config = arg(1);
+	int kcfi = !strcmp(config, "kcfi");
+	char *argv[] = { (char *)bin, "bad-call", NULL };
+	struct run r;
+	struct th_trap_line t;
+	struct th_trap_proof pr;
+	struct th_elf e;
+	char ev[512], err[256];
+	uint64_t start;
+
+	(void)state;
+	run_child(&r, config, 10, argv);
+	assert_true(r.obs.signaled);
+	assert_int_equal(r.obs.signo, SIGILL);
+	assert_true(th_find_trap(r.out, &t));
+	assert_int_equal(t.sig, SIGILL);
+	assert_string_equal(t.name, "SIGILL");
+	assert_true(t.ehdr != 0);
+	assert_true(t.nbytes == 4);
+	assert_non_null(th_x86_trap_insn(t.bytes, t.nbytes));
+	assert_true(t.addr == t.pc); /* SIGILL: si_addr is the instruction */
+
+	assert_int_equal(th_elf_open(&e, bin, err, sizeof(err)), 0);
+	assert_string_equal(th_elf_func_at(&e, th_elf_vaddr(&e, t.pc, t.ehdr), &start),
+			    "th_test_call_timer_fn");
+	if (kcfi)
+		assert_true(th_elf_kcfi_trap_count(&e) > 0);
+	else
+		assert_false(e.has_kcfi);
+	th_elf_close(&e);
+
+	assert_int_equal(th_elf_prove_cfi_site(bin, t.pc, t.ehdr,
+					       kcfi ? TH_PROOF_KCFI : TH_PROOF_CFI_ICALL,
+					       "call_timer_fn", t.bytes, t.nbytes, &pr),
+			 1);
+	assert_int_equal(pr.kind, kcfi ? TH_SITE_KCFI : TH_SITE_CFI_ICALL);
+	assert_string_equal(pr.func, "th_test_call_timer_fn");
+	assert_string_equal(pr.insn, kcfi ? "ud2" : "ud1");
+	/* Wrong function name: not proven (cfi-icall); kcfi needs no name. */
+	assert_int_equal(th_elf_prove_cfi_site(bin, t.pc, t.ehdr, TH_PROOF_CFI_ICALL, "probe_call",
+					       NULL, 0, &pr),
+			 0);
+	print_message("not proven (as expected): %s\n", pr.why);
+	/* One byte before the trap (the end of the jmp/je before it): not a site. */
+	assert_int_equal(th_elf_prove_cfi_site(bin, t.pc - 1, t.ehdr, TH_PROOF_KCFI | TH_PROOF_CFI_ICALL,
+					       "call_timer_fn", NULL, 0, &pr),
+			 0);
+
+	assert_outcome(TH_BLOCKED_CFI, classify(&r.obs, 0, ev, sizeof(ev)));
+	assert_contains(ev, kcfi ? "SIGILL ud2 at 0x" : "SIGILL ud1 at 0x");
+	assert_contains(ev, kcfi ? "in th_test_call_timer_fn: kcfi check site (.kcfi_traps)"
+				 : "in th_test_call_timer_fn: cfi-icall check site (trap mode)");
+	assert_contains(ev, "landed: yes");
+	assert_outcome(TH_FALSE_POSITIVE, classify(&r.obs, 1, ev, sizeof(ev)));
+	/* The same trap under a config whose proof does not apply is not proven. */
+	r.obs.config = kcfi ? "none" : "cfi-icall-diag";
+	assert_outcome(kcfi ? TH_BLOCKED_CFI : TH_CRASHED, classify(&r.obs, 0, ev, sizeof(ev)));
+	run_free(&r);
+}
+
+static void elf_cfi_good_call(void **state)
+{
+	char *argv[] = { (char *)arg(0), "good-call", NULL };
+	struct run r;
+	char ev[256];
+
+	(void)state;
+	run_child(&r, arg(1), 10, argv);
+	assert_outcome(TH_NO_EFFECT, classify(&r.obs, 1, ev, sizeof(ev)));
+	assert_contains(ev, "test_legit_callback on its own timer");
+	run_free(&r);
+}
+
+static void elf_trap_elsewhere(void **state)
+{
+	char *argv[] = { (char *)arg(0), "trap-elsewhere", NULL };
+	struct run r;
+	char ev[512];
+
+	(void)state;
+	run_child(&r, arg(1), 10, argv);
+	assert_true(r.obs.signaled);
+	assert_int_equal(r.obs.signo, SIGILL);
+	assert_outcome(TH_CRASHED, classify(&r.obs, 0, ev, sizeof(ev)));
+	assert_contains(ev, "not a proven CFI check site");
+	assert_contains(ev, "test_not_a_check_site");
+	run_free(&r);
+}
+
+static void elf_none_bad_call(void **state)
+{
+	char *argv[] = { (char *)arg(0), "bad-call", NULL };
+	struct run r;
+	char ev[256];
+
+	(void)state;
+	run_child(&r, "none", 10, argv);
+	assert_outcome(TH_REDIRECTED, classify(&r.obs, 0, ev, sizeof(ev)));
+	assert_contains(ev, "name=test_write_cr4 chosen=0");
+	run_free(&r);
+}
+
+static void elf_segv(void **state)
+{
+	char *argv[] = { (char *)arg(0), g_argc > 1 ? g_argv[1] : "segv", NULL };
+	struct run r;
+	struct th_trap_line t;
+	char ev[256];
+
+	(void)state;
+	run_child(&r, "none", 10, argv);
+	assert_true(r.obs.signaled);
+	assert_int_equal(r.obs.signo, SIGSEGV);
+	assert_true(th_find_trap(r.out, &t));
+	assert_true(t.addr == 0x10);
+	assert_int_equal(t.nbytes, 4); /* pc is in .text: readable */
+	assert_outcome(TH_CRASHED, classify(&r.obs, 0, ev, sizeof(ev)));
+	assert_contains(ev, "SIGSEGV at pc 0x");
+	assert_contains(ev, " in main addr 0x10");
+	run_free(&r);
+}
+
+/* pc itself unmapped: the reporter must read no bytes and not fault again. */
+static void elf_wild_jump(void **state)
+{
+	char *argv[] = { (char *)arg(0), g_argc > 1 ? g_argv[1] : "wild-jump", NULL };
+	struct run r;
+	struct th_trap_line t;
+	char ev[256];
+
+	(void)state;
+	run_child(&r, "none", 10, argv);
+	assert_true(r.obs.signaled);
+	assert_int_equal(r.obs.signo, SIGSEGV);
+	assert_true(th_find_trap(r.out, &t));
+	assert_true(t.pc == 0x10);
+	assert_int_equal(t.nbytes, 0);
+	assert_contains(r.out, " bytes=?? ");
+	assert_outcome(TH_CRASHED, classify(&r.obs, 0, ev, sizeof(ev)));
+	assert_contains(ev, "SIGSEGV at pc 0x10 addr 0x10");
+	run_free(&r);
+}
+
+static void fortify_field_catches(void **state)
+{
+	char *argv[] = { (char *)arg(0), "field", "40", NULL };
+	struct run r;
+	char ev[256];
+
+	(void)state;
+	run_child(&r, "fortify", 10, argv);
+	assert_true(r.obs.signaled);
+	assert_int_equal(r.obs.signo, SIGABRT);
+	assert_contains(r.err, "fortify: detected field-spanning write (size 40) of single field "
+			       "\"victim.name\" at ");
+	assert_contains(r.err, "(size 16)");
+	assert_outcome(TH_DETECTED, classify(&r.obs, 0, ev, sizeof(ev)));
+	run_free(&r);
+}
+
+static void fortify_glibc_misses_field(void **state)
+{
+	char *argv[] = { (char *)arg(0), "field", "40", NULL };
+	struct run r;
+	char ev[256];
+
+	(void)state;
+	run_child(&r, "fortify", 10, argv);
+	assert_true(r.obs.exited);
+	assert_int_equal(r.obs.exit_code, 0);
+	assert_contains(r.out, "TH-LANDED: yes copied 40 bytes");
+	assert_contains(r.out, "field check off");
+	assert_outcome(TH_NO_EFFECT, classify(&r.obs, 0, ev, sizeof(ev)));
+	run_free(&r);
+}
+
+/* The same glibc build does check: past the whole object. */
+static void fortify_glibc_catches_object(void **state)
+{
+	char *argv[] = { (char *)arg(0), "object", "100", NULL };
+	struct run r;
+	char ev[256];
+
+	(void)state;
+	run_child(&r, "fortify", 10, argv);
+	assert_true(r.obs.signaled);
+	assert_int_equal(r.obs.signo, SIGABRT);
+	assert_outcome(TH_DETECTED, classify(&r.obs, 0, ev, sizeof(ev)));
+	assert_contains(ev, "*** buffer overflow detected ***");
+	run_free(&r);
+}
+
+/* probe_judge <check> <config> <expect 0|1> <probe>...: expect 1 = at least one
+ * probe shows the feature working (randstruct: two seeds), 0 = none does. */
+static void probe_judge(void **state)
+{
+	const char *check = arg(0), *config = arg(1);
+	int expect = atoi(arg(2)), any = 0;
+
+	(void)state;
+	for (int i = 3; i < g_argc; i++) {
+		char *argv[] = { g_argv[i], (char *)check, NULL };
+		struct run r;
+		char reason[512];
+		int ok;
+
+		run_child(&r, config, 20, argv);
+		ok = th_probe_judge(check, &r.obs, reason, sizeof(reason));
+		print_message("judge %s %s: %d: %s\n", config, check, ok, reason);
+		assert_true(reason[0]);
+		assert_non_null(strstr(reason, check));
+		if (!ok && !strcmp(check, "function") && !expect && !strcmp(config, "fsanitize-function"))
+			assert_contains(reason, "inactive in C on clang");
+		any |= ok;
+		run_free(&r);
+	}
+	assert_true(g_argc > 3);
+	assert_int_equal(any, expect);
+}
+
+#define CASE(name) cmocka_unit_test(name)
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		CASE(parse_trap_line), CASE(parse_trap_line_malformed), CASE(config_table),
+		CASE(x86_trap_insn), CASE(classify_target_chosen), CASE(classify_target_unchosen),
+		CASE(classify_target_beats_crash), CASE(classify_timeout), CASE(classify_cfi_diag),
+		CASE(classify_function_diag), CASE(classify_cfi_diag_control),
+		CASE(classify_asan_overflow), CASE(classify_asan_segv), CASE(classify_ubsan_bounds),
+		CASE(classify_fortify_field), CASE(classify_glibc_fortify),
+		CASE(classify_detected_control), CASE(classify_segv),
+		CASE(classify_sigill_no_trap_line), CASE(classify_sigill_unreadable_binary),
+		CASE(classify_exit_nonzero), CASE(classify_exit0_no_done), CASE(classify_done_legit),
+		CASE(classify_done_no_legit), CASE(classify_done_nonzero_exit),
+		CASE(classify_evidence_truncated), CASE(fortify_macro_in_range),
+		CASE(fortify_macro_field_overflow),
+		cmocka_unit_test_setup_teardown(skip_case, NULL, NULL), CASE(elf_cfi_bad_call),
+		CASE(elf_cfi_good_call), CASE(elf_trap_elsewhere), CASE(elf_none_bad_call),
+		CASE(elf_segv), CASE(elf_wild_jump), CASE(fortify_field_catches),
+		CASE(fortify_glibc_misses_field), CASE(fortify_glibc_catches_object),
+		CASE(probe_judge),
+	};
+	const char *name;
+	int found = 0, failed;
+
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s <case>|skip [args...]; cases:\n", argv[0]);
+		for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+			fprintf(stderr, "  %s\n", tests[i].name);
+		return 2;
+	}
+	name = !strcmp(argv[1], "skip") ? "skip_case" : argv[1];
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+		found |= !strcmp(tests[i].name, name);
+	if (!found) {
+		fprintf(stderr, "%s: no case \"%s\" (run without arguments for the list)\n", argv[0],
+			argv[1]);
+		return 2;
+	}
+	g_argc = argc - 2;
+	g_argv = argv + 2;
+	cmocka_set_test_filter(name);
+	failed = cmocka_run_group_tests_name("cfi", tests, NULL, NULL);
+	return failed ? 1 : g_skipped ? 77 : 0;
+}
