@@ -546,7 +546,7 @@ int th_matrix_main(const struct th_matrix_opts *o)
 	if (jobs_n > 32)
 		jobs_n = 32;
 	/* 1. Everything the user named must exist, before anything runs. */
-	for (const struct th_config_info *c = th_configs; c && c->name; c++)
+	for (const struct th_config_info *c = th_configs; c < th_configs + th_config_count; c++)
 		config_names[nconfigs++] = c->name;
 	if (check_names("config", o->configs, config_names, nconfigs, err, sizeof(err)) ||
 	    check_names("variant", o->variants, VARIANTS, 3, err, sizeof(err)))
@@ -570,7 +570,7 @@ int th_matrix_main(const struct th_matrix_opts *o)
 		    th_results_add_toolchain(res, b.tools[i].name, b.tools[i].version, b.tools[i].path,
 					     err, sizeof(err)))
 			goto bad;
-	for (const struct th_config_info *c = th_configs; c && c->name; c++)
+	for (const struct th_config_info *c = th_configs; c < th_configs + th_config_count; c++)
 		if (in_list(o->configs, c->name) &&
 		    th_results_add_config(res, c->name, c->cflags, c->description, err, sizeof(err)))
 			goto bad;
@@ -596,7 +596,7 @@ int th_matrix_main(const struct th_matrix_opts *o)
 			}
 			if (list_attacks(list_bin->path, &atk, &natk, err, sizeof(err)))
 				goto bad;
-			for (const struct th_config_info *c = th_configs; c && c->name; c++) {
+			for (const struct th_config_info *c = th_configs; c < th_configs + th_config_count; c++) {
 				bool supported = true;
 				char reason[1024] = "";
 
