@@ -1,0 +1,51 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Between the registry's attacks and the code that performs them:
+ * payloads.c decides WHAT the attacker writes (an image of the ring in the
+ * default layout, the fields it means to change, its recorded intent);
+ * techniques.c decides HOW (which victim bug, when), checks that the write
+ * landed, and lets the wheel run.
+ */
+#ifndef TH_ATTACKS_ATTACK_H
+#define TH_ATTACKS_ATTACK_H
+
+#include "layout.h"
+#include "registry.h"
+#include "victim.h"
+
+/* CVE-2017-7308's value: CR4 with SMEP and SMAP cleared. */
+#define TH_CR4_CHOSEN	(TH_CR4_INITIAL & ~(X86_CR4_SMEP | X86_CR4_SMAP))
+/* What func:other-proto wants call_usermodehelper() to run. */
+#define TH_CHOSEN_PATH	"/tmp/x"
+/* Refcount of the attacker's fake cred: a marker no real cred has. */
+#define TH_FAKE_CRED_USAGE	0x1337u
+
+struct th_plan {
+	enum th_payload payload;
+	/* The attacker's image of the ring's first bytes, default layout. */
+	struct atk_ring img;
+	/* Bytes of the image a linear write must cover, from offset 0. */
+	size_t reach;
+	size_t plant_len;	/* bytes planted at the start of name (0: none) */
+	int sets_function, sets_data;
+	uintptr_t fake;		/* data:fake-object: the fake ring, else 0 */
+	char what[160];		/* narration: ".function = write_cr4, ..." */
+	struct th_goal goal;	/* the same, in the victim's terms, for TH-LANDED */
+};
+
+/* Before the victim allocates anything: what must exist first (the fake
+ * object of data:fake-object, sprayed into the slab). Return: 0 or -1. */
+int th_payload_prepare(struct th_plan *plan, enum th_payload p);
+
+/*
+ * Fill plan->img over base (the attacker's view of the ring now: zeros for
+ * a timer not yet armed, the leaked bytes of a pending one), set the goal
+ * and record the intent (th_intent). ring: the victim's object, for the
+ * values the victim itself set there (the leak).
+ */
+void th_payload_build(struct th_plan *plan, const struct atk_ring *base);
+
+/* Run one attack of the registry in this process. Return: exit status. */
+int th_attack_run(const struct th_attack *a);
+
+#endif

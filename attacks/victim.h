@@ -1,0 +1,186 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The victim: a small simulated kernel (DESIGN.md "The victim and the
+ * attacker"). A packet-socket-like ring whose char name[16] sits right
+ * before its retire_blk_timer, allocated from a slab of adjacent objects
+ * (slab.h), a simulated CPU with CR4, a current cred, and the privileged
+ * functions an attacker would like the timer to call.
+ *
+ * Bugs live here, in victim code, so the sanitizers instrument the real
+ * write: ring_set_name() (length unchecked), ring_set_byte() (index
+ * unchecked), ring_set_name_str() (strcpy), msg_store() (length unchecked),
+ * ring_release_buggy() (frees a ring whose timer is pending).
+ *
+ * Output protocol (stdout, one write(2) per line, see th_emit()):
+ *   TH-NOTE: <narration>
+ *   TH-LANDED: yes|no|partial <goal fields>; changed: <fields>
+ *   TH-TARGET: name=<fn> chosen=<0|1> <what it received>
+ *   TH-LEGIT: intended=1 <detail>
+ *   TH-DONE: fired=<n> <state>
+ */
+#ifndef TH_ATTACKS_VICTIM_H
+#define TH_ATTACKS_VICTIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "variant.h"
+
+/* ---- simulated machine state --------------------------------------------- */
+
+#define X86_CR4_SMEP	(1UL << 20)
+#define X86_CR4_SMAP	(1UL << 21)
+/* A typical x86-64 CR4 with SMEP and SMAP on; CVE-2017-7308 wrote 0x407f0. */
+#define TH_CR4_INITIAL	0x3407f0UL
+
+struct th_cpu_state {
+	unsigned long cr4;
+	unsigned long cr4_writes;	/* write_cr4() calls */
+};
+/* Also the "data object" the func:data-address payload jumps into. */
+extern struct th_cpu_state sim_cpu;
+
+/* include/linux/cred.h, abridged; __randomize_layout there too. */
+struct cred {
+	unsigned int usage;
+	unsigned int uid;
+	unsigned int gid;
+	unsigned int euid;
+} __randomize_layout;
+#define TH_USER_UID	1000u
+/* The attacking process's credentials. */
+extern struct cred current_cred;
+
+/* ---- the packet ring --------------------------------------------------------- */
+
+/* include/uapi/linux/if_packet.h: the block handed back to the kernel. */
+#define TP_STATUS_KERNEL	0u
+#define TP_STATUS_USER		1u
+struct tpacket_block_desc {
+	unsigned int block_status;
+	unsigned int num_pkts;
+};
+
+/*
+ * Shaped like af_packet's ring: a name, then the retire timer (in the
+ * kernel, struct packet_sock's neighbours of tpacket_kbdq_core's
+ * retire_blk_timer), then fields the callback acts on.
+ */
+struct packet_ring {
+	char name[16];
+	struct timer_list retire_blk_timer;
+	unsigned int owner_uid;		/* sk_uid of the socket's owner */
+	unsigned int closed;
+	struct tpacket_block_desc *cur_block;	/* the block the timer retires */
+} __randomize_layout;
+
+/* prb_calc_retire_blk_tmo(): 8 ms at HZ=1000. */
+#define TH_RETIRE_TMO	8UL
+
+/* msg_msg-like: a header, then len bytes of user data. */
+struct msg_buf {
+	unsigned int len;
+	unsigned int type;
+	char data[];
+};
+
+/* ---- the victim's "system calls" ------------------------------------------- */
+
+/* packet_set_ring(): kzalloc a ring, set up its retire timer. NULL if full. */
+struct packet_ring *ring_create(const char *name);
+/* _prb_refresh_rx_retire_blk_timer(): mod_timer(jiffies + TH_RETIRE_TMO). */
+int ring_arm(struct packet_ring *ring);
+/* packet_release(): del_timer_sync(), then kfree(). */
+void ring_destroy(struct packet_ring *ring);
+/* BUG (CVE-2016-8655 shape): kfree() with the timer still pending. */
+void ring_release_buggy(struct packet_ring *ring);
+
+/* BUG: copies len bytes into name[16]; len is the caller's. */
+void ring_set_name(struct packet_ring *ring, const void *buf, size_t len);
+/* BUG: name[idx] = val; idx is the caller's. */
+void ring_set_byte(struct packet_ring *ring, size_t idx, unsigned char val);
+/* BUG: strcpy(name, s). */
+void ring_set_name_str(struct packet_ring *ring, const char *s);
+
+/* msgsnd()-like: kmalloc(sizeof(struct msg_buf) + len). */
+struct msg_buf *msg_alloc(size_t len, unsigned int type);
+/* BUG: copies n bytes into m->data, never compared with m->len. */
+void msg_store(struct msg_buf *m, const void *buf, size_t n);
+/* setxattr()-like spray: kmalloc(len), fill all of it, keep it. */
+void *spray_alloc(const void *buf, size_t len);
+
+/* Is p a ring the victim created and has not freed? */
+int ring_is_live(const void *p);
+
+/* ---- privileged targets ------------------------------------------------------
+ * Each one, first thing, emits TH-TARGET: name=<fn> chosen=<0|1> <received>.
+ * The legitimate callback emits TH-LEGIT when it got its own ring, else it is
+ * the attacker's target (data:fake-object) and emits TH-TARGET. */
+void write_cr4(unsigned long val);			/* native_write_cr4 */
+void commit_creds_stub(struct cred *new);		/* ptr-class */
+int call_usermodehelper_stub(const char *path);	/* other-proto */
+#if defined(TH_ATK_MODERN)
+void prb_retire_rx_blk_timer_expired(struct timer_list *t);
+void ring_force_close(struct timer_list *t);		/* same-class */
+#elif defined(TH_ATK_TRANSITIONAL)
+void prb_retire_rx_blk_timer_expired(struct timer_list *t);
+void ring_force_close(unsigned long data);		/* same-class */
+#else
+void prb_retire_rx_blk_timer_expired(unsigned long data);
+void ring_force_close(unsigned long data);		/* same-class */
+#endif
+
+/* "write_cr4", ... for a code or data address the victim knows, else NULL. */
+const char *victim_addr_name(uintptr_t addr);
+
+/* ---- harness instrumentation (not part of the simulated kernel) ------------- */
+
+/* printk for the protocol: format into a stack buffer, add '\n', one write(2). */
+void th_emit(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * What the attacker chose, recorded before the trigger: the targets compare
+ * what they received with it (chosen=1 iff equal).
+ */
+enum th_intent_kind {
+	TH_INTENT_NONE,		/* the attacker chose no argument (func-only) */
+	TH_INTENT_VALUE,	/* the argument value itself */
+	TH_INTENT_CRED,		/* the struct cred the pointer argument points at */
+	TH_INTENT_STRING,	/* the string the pointer argument points at */
+};
+struct th_intent {
+	enum th_intent_kind kind;
+	unsigned long value;
+	struct { unsigned int usage, uid, gid, euid; } cred;
+	char string[32];
+};
+extern struct th_intent th_intent;
+
+/* How many TH-TARGET / TH-LEGIT lines were emitted. */
+extern unsigned long th_target_hits, th_legit_hits;
+
+/* Raw bytes of any memory, never instrumented (the attacker's leak, and the
+ * harness's own checks: they must not trip ASan on freed memory). */
+void th_peek(void *dst, const void *src, size_t n);
+
+/* The overwrite the attacker meant, in the victim's real field terms. */
+struct th_goal {
+	int control;		/* no overwrite meant */
+	int has_name;		/* planted bytes at the start of name */
+	unsigned char name[16];
+	size_t name_len;
+	int has_function;
+	uintptr_t function;
+	int has_data;
+	unsigned long data;
+};
+/* The ring's bytes, plus the start of the next slot, before the write. */
+struct th_ring_snapshot {
+	unsigned char bytes[sizeof(struct packet_ring) + 64];
+};
+void th_ring_snapshot(const struct packet_ring *ring, struct th_ring_snapshot *s);
+/* Emit TH-LANDED: compare the real fields with the goal and the snapshot. */
+void th_report_landed(const struct packet_ring *ring, const struct th_ring_snapshot *before,
+		      const struct th_goal *goal);
+
+#endif

@@ -1,0 +1,124 @@
+# SPDX-License-Identifier: MIT
+#
+# Tests of attacks/: the registry, expected.tsv and its loader (th-attacks-test,
+# one add_test per case), and end-to-end runs of the `none` attack binaries.
+# Included by tests/CMakeLists.txt after add_subdirectory(attacks).
+
+if(NOT TARGET th_expect OR NOT TARGET th_registry)
+  message(WARNING "attacks/ not configured: attack tests not built")
+  return()
+endif()
+find_library(TH_CMOCKA_LIB cmocka)
+find_path(TH_CMOCKA_INCLUDE cmocka.h)
+if(NOT TH_CMOCKA_LIB OR NOT TH_CMOCKA_INCLUDE)
+  message(WARNING "cmocka not found: attack tests not built (apt-get install libcmocka-dev)")
+  return()
+endif()
+if(NOT DEFINED TH_RUN_EXPECT)
+  set(TH_RUN_EXPECT ${PROJECT_SOURCE_DIR}/tests/run_expect.cmake)
+endif()
+
+string(JOIN "," _th_configs_csv ${TH_CONFIGS})
+add_executable(th-attacks-test
+  ${PROJECT_SOURCE_DIR}/tests/attacks_test.c
+  ${PROJECT_SOURCE_DIR}/report/outcome.c)
+target_include_directories(th-attacks-test PRIVATE ${TH_CMOCKA_INCLUDE} ${PROJECT_SOURCE_DIR})
+target_link_libraries(th-attacks-test PRIVATE th_expect th_registry ${TH_CMOCKA_LIB})
+target_compile_options(th-attacks-test PRIVATE ${TH_WARN_FLAGS})
+target_compile_definitions(th-attacks-test PRIVATE
+  TH_EXPECTED_TSV="${PROJECT_SOURCE_DIR}/attacks/expected.tsv"
+  TH_TEST_CONFIGS="${_th_configs_csv}"
+  TH_TEST_TOOLCHAIN="${TIMERHARNESS_TOOLCHAIN}")
+set_target_properties(th-attacks-test PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/tests")
+
+set(TH_ATTACKS_CASES
+  registry_ids_unique registry_ids_derived registry_design_names registry_complete
+  registry_not_applicable expect_loads expect_covers_every_cell expect_no_dead_rules
+  expect_story_cells expect_loader_errors expect_first_match_and_alternatives)
+foreach(case IN LISTS TH_ATTACKS_CASES)
+  add_test(NAME attacks.${case} COMMAND th-attacks-test ${case})
+  set_tests_properties(attacks.${case} PROPERTIES LABELS attacks TIMEOUT 120)
+endforeach()
+# Every case of th-attacks-test is registered above.
+string(REPLACE ";" "\n" _th_cases "${TH_ATTACKS_CASES}")
+file(WRITE ${CMAKE_BINARY_DIR}/tests/attacks_cases.txt "${_th_cases}\n")
+add_test(NAME attacks.all_cases_registered
+  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:th-attacks-test>;--list" -DRC=0
+          "-DSTDOUT_FILE=${CMAKE_BINARY_DIR}/tests/attacks_cases.txt" -P ${TH_RUN_EXPECT})
+
+# ---- --list is the same registry in every binary of a variant ------------------
+get_property(_th_bins GLOBAL PROPERTY TH_ATTACK_BINARIES)
+foreach(variant legacy transitional modern)
+  set(_paths "")
+  foreach(entry IN LISTS _th_bins)
+    if(entry MATCHES "^${variant}:[^:]*:[^:]*:(.*)$")
+      list(APPEND _paths $<TARGET_FILE:${CMAKE_MATCH_1}>)
+    endif()
+  endforeach()
+  if(_paths)
+    add_test(NAME attacks.list_same.${variant} COMMAND th-attacks-test list_same ${_paths})
+    set_tests_properties(attacks.list_same.${variant} PROPERTIES LABELS attacks)
+  endif()
+endforeach()
+
+# ---- end to end: the `none` binaries ----------------------------------------------
+# th_attacks_e2e(<name> <variant> <attack> <regex>): stdout must match.
+function(th_attacks_e2e name variant attack regex)
+  add_test(NAME attacks.e2e.${variant}.${name}
+    COMMAND th-attack-${variant}-none --run ${attack})
+  set_tests_properties(attacks.e2e.${variant}.${name} PROPERTIES
+    PASS_REGULAR_EXPRESSION "${regex}" LABELS attacks TIMEOUT 30)
+endfunction()
+
+if(TARGET th-attack-legacy-none AND TARGET th-attack-modern-none AND
+   TARGET th-attack-transitional-none)
+  # Every control run: the legitimate callback on its own ring, then a normal end.
+  foreach(variant legacy transitional modern)
+    foreach(attack MEMCPY_INTRA_BEFORE_ARM MEMCPY_INTRA_PENDING INDEX_INTRA_BEFORE_ARM
+        INDEX_INTRA_PENDING STRCPY_INTRA_BEFORE_ARM STRCPY_INTRA_PENDING
+        HEAP_NEIGHBOUR_BEFORE_ARM HEAP_NEIGHBOUR_PENDING UAF_REALLOC_PENDING)
+      string(TOLOWER ${attack} _n)
+      th_attacks_e2e(control.${_n} ${variant} ${attack}_NONE
+        "TH-LANDED: no control run.*TH-LEGIT: intended=1 .*TH-DONE: fired=1 targets=0 legit=1 ")
+    endforeach()
+  endforeach()
+  # CVE-2017-7308's overwrite: write_cr4 gets the attacker's value.
+  th_attacks_e2e(func_data_write_cr4 legacy MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4
+    "TH-LANDED: yes .*TH-TARGET: name=write_cr4 chosen=1 val=0x407f0\nTH-NOTE: CR4 0x3407f0 -> 0x407f0: SMEP off SMAP off")
+  th_attacks_e2e(uaf_func_data_write_cr4 transitional UAF_REALLOC_PENDING_FUNC_DATA_WRITE_CR4
+    "spray hit the freed slot.*TH-LANDED: yes .*TH-TARGET: name=write_cr4 chosen=1 val=0x407f0")
+  th_attacks_e2e(fake_object legacy HEAP_NEIGHBOUR_PENDING_DATA_FAKE_OBJECT
+    "TH-TARGET: name=prb_retire_rx_blk_timer_expired chosen=1 .*current uid now 0")
+  th_attacks_e2e(ptr_class legacy INDEX_INTRA_BEFORE_ARM_FUNC_PTR_CLASS
+    "TH-TARGET: name=commit_creds_stub chosen=1 .* uid=0 ")
+  # Modern: the callback gets the timer, never the attacker's value.
+  th_attacks_e2e(func_write_cr4 modern MEMCPY_INTRA_PENDING_FUNC_WRITE_CR4
+    "TH-LANDED: yes .*TH-TARGET: name=write_cr4 chosen=0 ")
+  th_attacks_e2e(same_class modern HEAP_NEIGHBOUR_BEFORE_ARM_FUNC_SAME_CLASS
+    "TH-TARGET: name=ring_force_close chosen=0 ")
+  # strcpy: no zero bytes, so .data is out of reach.
+  th_attacks_e2e(strcpy_partial legacy STRCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4
+    "TH-LANDED: partial function ok .*data missed")
+
+  # The binary's interface.
+  set(_bin $<TARGET_FILE:th-attack-modern-none>)
+  add_test(NAME attacks.cli.info COMMAND th-attack-modern-none --info)
+  set_tests_properties(attacks.cli.info PROPERTIES
+    PASS_REGULAR_EXPRESSION "^variant=modern config=none seed=-\n$" LABELS attacks)
+  add_test(NAME attacks.cli.unknown_id
+    COMMAND ${CMAKE_COMMAND} "-DCMD=${_bin};--run;NO_SUCH_ATTACK" -DRC=2
+            "-DSTDERR_REGEX=no attack 'NO_SUCH_ATTACK'" -P ${TH_RUN_EXPECT})
+  add_test(NAME attacks.cli.not_applicable
+    COMMAND ${CMAKE_COMMAND} "-DCMD=${_bin};--run;MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4" -DRC=3
+            "-DSTDERR_REGEX=not applicable on modern: modern timer_list has no .data" -P ${TH_RUN_EXPECT})
+  add_test(NAME attacks.cli.usage
+    COMMAND ${CMAKE_COMMAND} "-DCMD=${_bin};--bogus" -DRC=2 "-DSTDERR_REGEX=usage: " -P ${TH_RUN_EXPECT})
+  add_test(NAME attacks.cli.selftest_segv
+    COMMAND ${CMAKE_COMMAND} "-DCMD=${_bin};--run;SELFTEST_SEGV" "-DRC=Segmentation fault"
+            -P ${TH_RUN_EXPECT})
+  add_test(NAME attacks.cli.selftest_hang
+    COMMAND ${CMAKE_COMMAND} "-DCMD=timeout;1;${_bin};--run;SELFTEST_HANG" -DRC=124
+            -P ${TH_RUN_EXPECT})
+  set_tests_properties(attacks.cli.unknown_id attacks.cli.not_applicable attacks.cli.usage
+    attacks.cli.selftest_segv attacks.cli.selftest_hang PROPERTIES LABELS attacks TIMEOUT 30)
+endif()

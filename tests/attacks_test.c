@@ -1,0 +1,525 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * attacks/: the registry, the declared expectations and their loader.
+ *   th-attacks-test <case>            run one case (CTest: one add_test each)
+ *   th-attacks-test --list            the case names
+ *   th-attacks-test list_same BIN...  every BIN --list prints the same lines
+ * Built by tests/attacks.cmake with TH_EXPECTED_TSV (attacks/expected.tsv),
+ * TH_TEST_CONFIGS (every config, comma-separated) and TH_TEST_TOOLCHAIN.
+ */
+#include <ctype.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "expect.h"
+#include "registry.h"
+#include "report/outcome.h"
+
+static const char *const variants[] = { "legacy", "transitional", "modern" };
+#define NVARIANTS (sizeof(variants) / sizeof(variants[0]))
+/* The build's toolchain and the versions whose support differs by rule. */
+static const char *const toolchains[] = { TH_TEST_TOOLCHAIN, "clang-9", "clang-14", "clang-15",
+					  "clang-16", "clang-17", "clang-22" };
+#define NTOOLCHAINS (sizeof(toolchains) / sizeof(toolchains[0]))
+
+static char configs_buf[1024];
+static const char *configs[64];
+static size_t nconfigs;
+
+static void split_configs(void)
+{
+	char *save = NULL;
+
+	snprintf(configs_buf, sizeof(configs_buf), "%s", TH_TEST_CONFIGS);
+	nconfigs = 0;
+	for (char *t = strtok_r(configs_buf, ",", &save); t && nconfigs < 64;
+	     t = strtok_r(NULL, ",", &save))
+		configs[nconfigs++] = t;
+}
+
+/* "func+data:write_cr4" -> "FUNC_DATA_WRITE_CR4" */
+static void derive(char *out, size_t n, const char *name)
+{
+	size_t i;
+
+	for (i = 0; name[i] && i + 1 < n; i++)
+		out[i] = isalnum((unsigned char)name[i]) ? (char)toupper((unsigned char)name[i]) : '_';
+	out[i] = 0;
+}
+
+/* ---- registry ----------------------------------------------------------- */
+
+static void registry_ids_unique(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < th_attack_count; i++)
+		for (size_t j = i + 1; j < th_attack_count; j++)
+			if (!strcmp(th_attacks[i].id, th_attacks[j].id))
+				fail_msg("duplicate attack ID %s (rows %zu and %zu)", th_attacks[i].id, i, j);
+}
+
+static void registry_ids_derived(void **state)
+{
+	(void)state;
+	for (size_t i = 0; i < th_attack_count; i++) {
+		const struct th_attack *a = &th_attacks[i];
+		char t[64], w[64], p[64], want[200];
+
+		for (const char *c = a->id; *c; c++)
+			if (!(isupper((unsigned char)*c) || isdigit((unsigned char)*c) || *c == '_'))
+				fail_msg("%s: not upper-case [A-Z0-9_]", a->id);
+		derive(t, sizeof(t), th_technique_name(a->technique));
+		derive(w, sizeof(w), th_timing_name(a->timing));
+		derive(p, sizeof(p), th_payload_name(a->payload));
+		snprintf(want, sizeof(want), "%s_%s_%s", t, w, p);
+		if (strcmp(a->id, want))
+			fail_msg("ID %s is not derived from its names (%s)", a->id, want);
+		assert_ptr_equal(th_attack_find(a->id), a);
+	}
+	assert_null(th_attack_find("NO_SUCH_ATTACK"));
+	assert_null(th_attack_find(NULL));
+}
+
+/* DESIGN.md's public names, spelled out here on purpose (not from the table). */
+static void registry_design_names(void **state)
+{
+	static const char *const techniques[] = { "memcpy-intra", "index-intra", "strcpy-intra",
+						  "heap-neighbour", "uaf-realloc" };
+	static const char *const timings[] = { "before-arm", "pending" };
+	static const char *const payloads[] = {
+		"none", "func+data:write_cr4", "func:write_cr4", "func:same-class", "func:ptr-class",
+		"func:other-proto", "func:mid-function", "func:data-address", "data:fake-object",
+	};
+
+	(void)state;
+	assert_int_equal(TH_TECH_COUNT, 5);
+	assert_int_equal(TH_TIMING_COUNT, 2);
+	assert_int_equal(TH_PAYLOAD_COUNT, 9);
+	for (size_t t = 0; t < 5; t++) {
+		int found = 0;
+
+		for (int e = 0; e < TH_TECH_COUNT; e++)
+			found |= !strcmp(th_technique_name((enum th_technique)e), techniques[t]);
+		if (!found)
+			fail_msg("technique %s missing", techniques[t]);
+	}
+	for (size_t t = 0; t < 2; t++)
+		assert_string_equal(th_timing_name((enum th_timing)t), timings[t]);
+	for (size_t p = 0; p < 9; p++) {
+		int found = 0;
+
+		for (int e = 0; e < TH_PAYLOAD_COUNT; e++)
+			found |= !strcmp(th_payload_name((enum th_payload)e), payloads[p]);
+		if (!found)
+			fail_msg("payload %s missing", payloads[p]);
+	}
+	assert_null(th_technique_name(TH_TECH_COUNT));
+	assert_null(th_payload_name(TH_PAYLOAD_COUNT));
+}
+
+/* Every technique x timing x payload that can exist, once: uaf-realloc only pending. */
+static void registry_complete(void **state)
+{
+	size_t n = 0;
+
+	(void)state;
+	for (int t = 0; t < TH_TECH_COUNT; t++)
+		for (int w = 0; w < TH_TIMING_COUNT; w++)
+			for (int p = 0; p < TH_PAYLOAD_COUNT; p++) {
+				int found = 0, should = !(t == TH_TECH_UAF_REALLOC &&
+							  w == TH_TIMING_BEFORE_ARM);
+
+				for (size_t i = 0; i < th_attack_count; i++)
+					found += th_attacks[i].technique == (enum th_technique)t &&
+						 th_attacks[i].timing == (enum th_timing)w &&
+						 th_attacks[i].payload == (enum th_payload)p;
+				if (found != should)
+					fail_msg("%s %s %s: registered %d times, expected %d",
+						 th_technique_name((enum th_technique)t),
+						 th_timing_name((enum th_timing)w),
+						 th_payload_name((enum th_payload)p), found, should);
+				n += (size_t)found;
+			}
+	assert_int_equal(n, th_attack_count);
+	assert_int_equal(th_attack_count, 4 * 2 * 9 + 9);
+}
+
+/* NOT_APPLICABLE exactly where .data is needed on modern. */
+static void registry_not_applicable(void **state)
+{
+	size_t na = 0;
+
+	(void)state;
+	for (size_t i = 0; i < th_attack_count; i++) {
+		const struct th_attack *a = &th_attacks[i];
+		int data = a->payload == TH_PAYLOAD_FUNC_DATA_WRITE_CR4 ||
+			   a->payload == TH_PAYLOAD_DATA_FAKE_OBJECT;
+
+		assert_int_equal(th_payload_needs_data(a->payload), data);
+		assert_null(th_attack_na_reason(a, "legacy"));
+		assert_null(th_attack_na_reason(a, "transitional"));
+		if (data) {
+			assert_non_null(th_attack_na_reason(a, "modern"));
+			na++;
+		} else {
+			assert_null(th_attack_na_reason(a, "modern"));
+		}
+		assert_non_null(th_attack_na_reason(a, "bogus"));
+		assert_non_null(th_attack_na_reason(a, NULL));
+	}
+	assert_int_equal(na, 9 * 2);
+}
+
+/* ---- expected.tsv ---------------------------------------------------------- */
+
+static void load_real(void)
+{
+	char err[512];
+
+	if (th_expect_load(TH_EXPECTED_TSV, err, sizeof(err)))
+		fail_msg("%s", err);
+}
+
+static void expect_loads(void **state)
+{
+	(void)state;
+	load_real();
+	assert_true(th_expect_count() > 10);
+}
+
+/* Every registry attack x variant x config x toolchain has a valid outcome;
+ * NOT_APPLICABLE exactly where the registry says so; controls never worse
+ * than FALSE_POSITIVE. */
+static void expect_covers_every_cell(void **state)
+{
+	(void)state;
+	load_real();
+	split_configs();
+	assert_true(nconfigs >= 11);
+	for (size_t i = 0; i < th_attack_count; i++)
+		for (size_t v = 0; v < NVARIANTS; v++)
+			for (size_t c = 0; c < nconfigs; c++)
+				for (size_t t = 0; t < NTOOLCHAINS; t++) {
+					const struct th_attack *a = &th_attacks[i];
+					const char *reason = NULL;
+					const char *o = th_expect_lookup(a->id, variants[v], configs[c],
+									 toolchains[t], &reason);
+					enum th_outcome oc;
+					int na = th_attack_na_reason(a, variants[v]) != NULL;
+
+					if (!o)
+						fail_msg("no rule for %s %s %s %s", a->id, variants[v],
+							 configs[c], toolchains[t]);
+					oc = th_outcome_parse(o);
+					if (oc == TH_OUTCOME_INVALID)
+						fail_msg("%s: outcome '%s' unknown to report/",
+							 th_expect_where(a->id, variants[v], configs[c],
+									 toolchains[t]), o);
+					assert_non_null(reason);
+					if (na != (oc == TH_NOT_APPLICABLE))
+						fail_msg("%s %s %s: expected %s but registry says %s",
+							 a->id, variants[v], configs[c], o,
+							 na ? "na" : "ok");
+					if (a->payload == TH_PAYLOAD_NONE && oc < TH_FALSE_POSITIVE)
+						fail_msg("control %s %s %s expected %s (worse than FALSE_POSITIVE)",
+							 a->id, variants[v], configs[c], o);
+				}
+}
+
+/* Every rule is the first match of some cell: no rule is shadowed or a typo. */
+static void expect_no_dead_rules(void **state)
+{
+	char **used;
+	size_t nused = 0, cap;
+
+	(void)state;
+	load_real();
+	split_configs();
+	cap = th_expect_count();
+	used = calloc(cap, sizeof(*used));
+	assert_non_null(used);
+	for (size_t i = 0; i < th_attack_count; i++)
+		for (size_t v = 0; v < NVARIANTS; v++)
+			for (size_t c = 0; c < nconfigs; c++)
+				for (size_t t = 0; t < NTOOLCHAINS; t++) {
+					const char *w = th_expect_where(th_attacks[i].id, variants[v],
+									configs[c], toolchains[t]);
+					size_t k;
+
+					if (!w)
+						continue;
+					for (k = 0; k < nused && strcmp(used[k], w); k++)
+						;
+					if (k == nused && nused < cap)
+						used[nused++] = strdup(w);
+				}
+	if (nused != cap) {
+		char msg[4096] = "";
+		FILE *f = fopen(TH_EXPECTED_TSV, "r");
+		char line[2048];
+		unsigned long ln = 0;
+
+		for (; f && fgets(line, sizeof(line), f);) {
+			char where[1200];
+			size_t k;
+
+			ln++;
+			if (line[0] == '#' || line[0] == '\n')
+				continue;
+			snprintf(where, sizeof(where), "%s:%lu", TH_EXPECTED_TSV, ln);
+			for (k = 0; k < nused && strcmp(used[k], where); k++)
+				;
+			if (k == nused && strlen(msg) + strlen(where) + 3 < sizeof(msg)) {
+				strcat(msg, where);
+				strcat(msg, "; ");
+			}
+		}
+		if (f)
+			fclose(f);
+		fail_msg("%zu of %zu rules never match first: %s", cap - nused, cap, msg);
+	}
+	for (size_t k = 0; k < nused; k++)
+		free(used[k]);
+	free(used);
+}
+
+/* A few cells whose expectation is the story itself (DESIGN.md). */
+static void expect_story_cells(void **state)
+{
+	static const struct {
+		const char *attack, *variant, *config, *outcome;
+	} cells[] = {
+		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4", "legacy", "cfi-icall", "HIJACKED" },
+		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", "modern", "cfi-icall", "BLOCKED_CFI" },
+		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", "legacy", "cfi-icall", "REDIRECTED" },
+		{ "HEAP_NEIGHBOUR_PENDING_FUNC_WRITE_CR4", "modern", "cfi-icall", "BLOCKED_CFI" },
+		{ "HEAP_NEIGHBOUR_PENDING_FUNC_WRITE_CR4", "modern", "kcfi", "BLOCKED_CFI" },
+		{ "UAF_REALLOC_PENDING_NONE", "transitional", "cfi-icall", "FALSE_POSITIVE" },
+		{ "UAF_REALLOC_PENDING_NONE", "transitional", "kcfi", "FALSE_POSITIVE" },
+		{ "UAF_REALLOC_PENDING_FUNC_SAME_CLASS", "modern", "cfi-icall", "REDIRECTED" },
+		{ "UAF_REALLOC_PENDING_FUNC_PTR_CLASS", "modern", "cfi-icall-generalized", "REDIRECTED" },
+		{ "UAF_REALLOC_PENDING_FUNC_PTR_CLASS", "modern", "cfi-icall", "BLOCKED_CFI" },
+		{ "MEMCPY_INTRA_PENDING_FUNC_DATA_WRITE_CR4", "legacy", "asan", "HIJACKED" },
+		{ "HEAP_NEIGHBOUR_BEFORE_ARM_FUNC_DATA_WRITE_CR4", "legacy", "asan", "DETECTED" },
+		{ "INDEX_INTRA_PENDING_FUNC_WRITE_CR4", "modern", "bounds", "DETECTED" },
+		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4", "legacy", "fortify", "DETECTED" },
+		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4", "legacy", "randstruct", "CRASHED" },
+	};
+
+	(void)state;
+	load_real();
+	for (size_t i = 0; i < sizeof(cells) / sizeof(cells[0]); i++) {
+		const char *o = th_expect_lookup(cells[i].attack, cells[i].variant, cells[i].config,
+						 "clang-22", NULL);
+
+		if (!o || strcmp(o, cells[i].outcome) != 0)
+			fail_msg("%s %s %s: expected %s, rule says %s", cells[i].attack,
+				 cells[i].variant, cells[i].config, cells[i].outcome, o ? o : "(none)");
+	}
+	assert_string_equal(th_expect_lookup("MEMCPY_INTRA_BEFORE_ARM_NONE", "legacy", "kcfi",
+					     "clang-14", NULL),
+			    "UNSUPPORTED");
+}
+
+/* ---- the loader on bad input -------------------------------------------------- */
+
+static char tmpdir[] = "/tmp/th-expect-XXXXXX";
+static int tmpdir_made;
+
+static const char *write_tmp(const char *name, const char *text)
+{
+	static char path[256];
+	FILE *f;
+
+	if (!tmpdir_made) {
+		assert_non_null(mkdtemp(tmpdir));
+		tmpdir_made = 1;
+	}
+	snprintf(path, sizeof(path), "%s/%s", tmpdir, name);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+	return path;
+}
+
+static void expect_error(const char *name, const char *text, const char *want_line,
+			 const char *want_what)
+{
+	char err[512], prefix[300];
+	const char *path = write_tmp(name, text);
+
+	assert_int_equal(th_expect_load(path, err, sizeof(err)), -1);
+	snprintf(prefix, sizeof(prefix), "%s:%s: ", path, want_line);
+	if (strncmp(err, prefix, strlen(prefix)) || !strstr(err, want_what))
+		fail_msg("%s: got '%s', want '%s...%s'", name, err, prefix, want_what);
+	assert_int_equal(th_expect_count(), 0);
+	unlink(path);
+}
+
+static void expect_loader_errors(void **state)
+{
+	char err[512];
+
+	(void)state;
+	expect_error("fields.tsv", "# c\n*\t*\t*\t*\tHIJACKED\tok\n*\t*\t*\tHIJACKED\twhy\n", "3",
+		     "5 TAB-separated field(s), expected 6");
+	expect_error("outcome.tsv", "\n*\t*\t*\t*\tPWNED\twhy\n", "2", "unknown outcome 'PWNED'");
+	expect_error("reason.tsv", "*\t*\t*\t*\tHIJACKED\t\n", "1", "empty reason");
+	expect_error("glob.tsv", "*\t\t*\t*\tHIJACKED\twhy\n", "1", "empty variant glob");
+	expect_error("comma.tsv", "*\tlegacy,\t*\t*\tHIJACKED\twhy\n", "1", "empty variant glob");
+	expect_error("extra.tsv", "*\t*\t*\t*\tHIJACKED\twhy\textra\n", "1", "more than 6");
+	expect_error("empty.tsv", "# only a comment\n\n", "2", "no rules");
+	assert_int_equal(th_expect_load("/nonexistent/expected.tsv", err, sizeof(err)), -1);
+	assert_string_equal(err, "/nonexistent/expected.tsv: No such file or directory");
+	/* A failed load leaves nothing behind. */
+	assert_null(th_expect_lookup("X", "legacy", "none", "clang-22", NULL));
+}
+
+static void expect_first_match_and_alternatives(void **state)
+{
+	const char *reason = NULL;
+	char err[512];
+	const char *path = write_tmp("order.tsv",
+				     "# first match wins\n"
+				     "A_*\tlegacy,modern\tasan\t*\tDETECTED\tfirst\n"
+				     "A_*\t*\t*\tclang-1[0-5]\tUNSUPPORTED\tsecond\n"
+				     "*\t*\t*\t*\tNO_EFFECT\tlast\n");
+
+	(void)state;
+	if (th_expect_load(path, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(th_expect_count(), 3);
+	assert_string_equal(th_expect_lookup("A_1", "modern", "asan", "clang-14", &reason), "DETECTED");
+	assert_string_equal(reason, "first");
+	assert_string_equal(th_expect_lookup("A_1", "transitional", "asan", "clang-14", &reason),
+			    "UNSUPPORTED");
+	assert_string_equal(reason, "second");
+	assert_string_equal(th_expect_lookup("A_1", "transitional", "asan", "clang-16", &reason),
+			    "NO_EFFECT");
+	assert_string_equal(th_expect_lookup("B_1", "legacy", "asan", "clang-14", NULL), "NO_EFFECT");
+	{
+		char want[300];
+
+		snprintf(want, sizeof(want), "%s:3", path);
+		assert_string_equal(th_expect_where("A_1", "legacy", "none", "clang-15"), want);
+	}
+	th_expect_free();
+	assert_null(th_expect_lookup("A_1", "legacy", "asan", "clang-14", NULL));
+	unlink(path);
+}
+
+/* ---- every binary of a variant lists the same registry ---------------------------- */
+
+static char **list_bins;
+static int nlist_bins;
+
+static char *slurp_list(const char *bin)
+{
+	char cmd[1024], *buf = NULL;
+	size_t len = 0;
+	FILE *p;
+	char chunk[4096];
+	size_t got;
+
+	snprintf(cmd, sizeof(cmd), "'%s' --list", bin);
+	p = popen(cmd, "r");
+	if (!p)
+		return NULL;
+	while ((got = fread(chunk, 1, sizeof(chunk), p)) > 0) {
+		buf = realloc(buf, len + got + 1);
+		memcpy(buf + len, chunk, got);
+		len += got;
+		buf[len] = 0;
+	}
+	if (pclose(p) != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+static void list_same(void **state)
+{
+	char *first;
+
+	(void)state;
+	if (nlist_bins < 1)
+		skip(); /* only meaningful with the binaries: th-attacks-test list_same BIN... */
+	first = slurp_list(list_bins[0]);
+	if (!first)
+		fail_msg("%s --list failed", list_bins[0]);
+	assert_non_null(strstr(first, "\tok\t"));
+	assert_null(strstr(first, "SELFTEST"));
+	for (int i = 1; i < nlist_bins; i++) {
+		char *other = slurp_list(list_bins[i]);
+
+		if (!other)
+			fail_msg("%s --list failed", list_bins[i]);
+		if (strcmp(first, other))
+			fail_msg("%s --list differs from %s", list_bins[i], list_bins[0]);
+		free(other);
+	}
+	{
+		size_t lines = 0;
+
+		for (const char *c = first; *c; c++)
+			lines += *c == '\n';
+		assert_int_equal(lines, th_attack_count);
+	}
+	free(first);
+}
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(registry_ids_unique),
+		cmocka_unit_test(registry_ids_derived),
+		cmocka_unit_test(registry_design_names),
+		cmocka_unit_test(registry_complete),
+		cmocka_unit_test(registry_not_applicable),
+		cmocka_unit_test(expect_loads),
+		cmocka_unit_test(expect_covers_every_cell),
+		cmocka_unit_test(expect_no_dead_rules),
+		cmocka_unit_test(expect_story_cells),
+		cmocka_unit_test(expect_loader_errors),
+		cmocka_unit_test(expect_first_match_and_alternatives),
+		cmocka_unit_test(list_same),
+	};
+	const size_t ntests = sizeof(tests) / sizeof(tests[0]);
+	int rc;
+
+	if (argc > 1 && !strcmp(argv[1], "--list")) {
+		for (size_t i = 0; i < ntests; i++)
+			if (strcmp(tests[i].name, "list_same"))
+				printf("%s\n", tests[i].name);
+		return 0;
+	}
+	if (argc > 1) {
+		size_t i;
+
+		for (i = 0; i < ntests && strcmp(tests[i].name, argv[1]); i++)
+			;
+		if (i == ntests) {
+			fprintf(stderr, "th-attacks-test: no case '%s' (see --list)\n", argv[1]);
+			return 2;
+		}
+		if (!strcmp(argv[1], "list_same")) {
+			list_bins = argv + 2;
+			nlist_bins = argc - 2;
+		}
+		cmocka_set_test_filter(argv[1]);
+	}
+	rc = cmocka_run_group_tests_name("attacks", tests, NULL, NULL);
+	if (tmpdir_made)
+		rmdir(tmpdir);
+	return rc;
+}
