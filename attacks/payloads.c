@@ -98,6 +98,7 @@ void th_payload_build(struct th_plan *plan, const struct atk_ring *base)
 #if TH_ATK_HAS_DATA
 		set_function(plan, code_addr_write_cr4(), "write_cr4");
 		set_data(plan, TH_CR4_CHOSEN, "CR4 without SMEP/SMAP");
+		th_intent.target = "write_cr4";
 		th_intent.kind = TH_INTENT_VALUE;
 		th_intent.value = TH_CR4_CHOSEN;
 #endif
@@ -105,15 +106,18 @@ void th_payload_build(struct th_plan *plan, const struct atk_ring *base)
 	case TH_PAYLOAD_FUNC_WRITE_CR4:
 		/* .data untouched (or absent): the attacker chooses no argument. */
 		set_function(plan, code_addr_write_cr4(), "write_cr4");
+		th_intent.target = "write_cr4";
 		break;
 	case TH_PAYLOAD_FUNC_SAME_CLASS:
 		set_function(plan, (uintptr_t)&ring_force_close, "ring_force_close");
+		th_intent.target = "ring_force_close";
 		break;
 	case TH_PAYLOAD_FUNC_PTR_CLASS: {
 		struct atk_cred fake = { .usage = TH_FAKE_CRED_USAGE, .uid = 0, .gid = 0, .euid = 0 };
 
 		set_function(plan, (uintptr_t)&commit_creds_stub, "commit_creds_stub");
 		plant(plan, &fake, sizeof(fake), "a fake cred (uid 0)");
+		th_intent.target = "commit_creds_stub";
 		th_intent.kind = TH_INTENT_CRED;
 		th_intent.cred.usage = fake.usage;
 		th_intent.cred.uid = fake.uid;
@@ -124,6 +128,7 @@ void th_payload_build(struct th_plan *plan, const struct atk_ring *base)
 	case TH_PAYLOAD_FUNC_OTHER_PROTO:
 		set_function(plan, (uintptr_t)&call_usermodehelper_stub, "call_usermodehelper_stub");
 		plant(plan, TH_CHOSEN_PATH, sizeof(TH_CHOSEN_PATH), "\"" TH_CHOSEN_PATH "\"");
+		th_intent.target = "call_usermodehelper_stub";
 		th_intent.kind = TH_INTENT_STRING;
 		snprintf(th_intent.string, sizeof(th_intent.string), "%s", TH_CHOSEN_PATH);
 		break;
@@ -131,9 +136,11 @@ void th_payload_build(struct th_plan *plan, const struct atk_ring *base)
 		/* Inside write_cr4's body. Under cfi-icall &write_cr4 is its
 		 * jump-table slot, so this is the middle of that slot's jmp. */
 		set_function(plan, code_addr_write_cr4() + 4, "write_cr4+4");
+		th_intent.target = "write_cr4";
 		break;
 	case TH_PAYLOAD_FUNC_DATA_ADDRESS:
 		set_function(plan, (uintptr_t)&sim_cpu, "&sim_cpu (a data object)");
+		th_intent.target = "sim_cpu";
 		break;
 	case TH_PAYLOAD_DATA_FAKE_OBJECT:
 #if TH_ATK_HAS_DATA
@@ -147,6 +154,7 @@ void th_payload_build(struct th_plan *plan, const struct atk_ring *base)
 		/* A linear write passes .function: it keeps the legitimate one. */
 		plan->img.timer.function = (uintptr_t)&prb_retire_rx_blk_timer_expired;
 		set_data(plan, data, "the fake ring");
+		th_intent.target = "prb_retire_rx_blk_timer_expired";
 		th_intent.kind = TH_INTENT_VALUE;
 		th_intent.value = data;
 	}

@@ -204,7 +204,7 @@ static void name_stoppers(const struct ctx *c)
 	static const char *const by_technique[TH_TECH_COUNT] = {
 		[TH_TECH_MEMCPY_INTRA] = "fortify (field-spanning memcpy check); not asan (inside one object)",
 		[TH_TECH_INDEX_INTRA] = "bounds (-fsanitize=array-bounds)",
-		[TH_TECH_STRCPY_INTRA] = "fortify (glibc __strcpy_chk sizes name[16])",
+		[TH_TECH_STRCPY_INTRA] = "fortify built by GCC (glibc's inline strcpy wrapper; under clang it cannot size name[16])",
 		[TH_TECH_HEAP_NEIGHBOUR] = "asan (redzone between slab objects)",
 		[TH_TECH_UAF_REALLOC] = "asan (freed object poisoned and quarantined)",
 	};
@@ -248,10 +248,12 @@ static void trigger(struct ctx *c)
 		th_emit("TH-NOTE: control: the legitimate callback ran on its own ring");
 	else if (th_legit_hits)
 		th_emit("TH-NOTE: the legitimate callback ran on its own ring: the overwrite did not change the call");
+	else if (th_stray_hits)
+		th_emit("TH-NOTE: the legitimate callback ran on a corrupted argument the attacker did not aim at");
 	else
 		th_emit("TH-NOTE: no callback ran");
-	th_emit("TH-DONE: fired=%ld targets=%lu legit=%lu cr4=0x%lx uid=%u", fired, th_target_hits,
-		th_legit_hits, sim_cpu.cr4, current_cred.uid);
+	th_emit("TH-DONE: fired=%ld targets=%lu legit=%lu stray=%lu cr4=0x%lx uid=%u", fired,
+		th_target_hits, th_legit_hits, th_stray_hits, sim_cpu.cr4, current_cred.uid);
 }
 
 static void landed(struct ctx *c)

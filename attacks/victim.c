@@ -21,7 +21,7 @@ struct th_cpu_state sim_cpu = { .cr4 = TH_CR4_INITIAL };
 struct cred current_cred = { .usage = 1, .uid = TH_USER_UID, .gid = TH_USER_UID,
 			     .euid = TH_USER_UID };
 struct th_intent th_intent;
-unsigned long th_target_hits, th_legit_hits;
+unsigned long th_target_hits, th_legit_hits, th_stray_hits;
 
 /* The attacker's mirror must be the real default layout (else every attack
  * would "miss" for the wrong reason). Not under randstruct: there the real
@@ -212,9 +212,15 @@ void *spray_alloc(const void *buf, size_t len)
 
 /* ---- targets --------------------------------------------------------------------- */
 
-static int chose_value(unsigned long v)
+/* Is fn the function the attacker aims at? */
+static int aimed_at(const char *fn)
 {
-	return th_intent.kind == TH_INTENT_VALUE && v == th_intent.value;
+	return th_intent.target && !strcmp(th_intent.target, fn);
+}
+
+static int chose_value(const char *fn, unsigned long v)
+{
+	return aimed_at(fn) && th_intent.kind == TH_INTENT_VALUE && v == th_intent.value;
 }
 
 void write_cr4(unsigned long val)
@@ -222,7 +228,7 @@ void write_cr4(unsigned long val)
 	unsigned long old = sim_cpu.cr4;
 
 	th_target_hits++;
-	th_emit("TH-TARGET: name=write_cr4 chosen=%d val=0x%lx", chose_value(val), val);
+	th_emit("TH-TARGET: name=write_cr4 chosen=%d val=0x%lx", chose_value("write_cr4", val), val);
 	sim_cpu.cr4 = val;
 	sim_cpu.cr4_writes++;
 	th_emit("TH-NOTE: CR4 0x%lx -> 0x%lx: SMEP %s SMAP %s", old, val,
@@ -233,7 +239,8 @@ void commit_creds_stub(struct cred *new)
 {
 	struct cred got = *new;
 	unsigned int old_uid = current_cred.uid, old_euid = current_cred.euid;
-	int chosen = th_intent.kind == TH_INTENT_CRED && got.usage == th_intent.cred.usage &&
+	int chosen = aimed_at("commit_creds_stub") && th_intent.kind == TH_INTENT_CRED &&
+		     got.usage == th_intent.cred.usage &&
 		     got.uid == th_intent.cred.uid && got.gid == th_intent.cred.gid &&
 		     got.euid == th_intent.cred.euid;
 
@@ -257,7 +264,8 @@ int call_usermodehelper_stub(const char *path)
 	for (i = 0; i + 1 < sizeof(got) && path[i]; i++)
 		got[i] = path[i];
 	got[i] = 0;
-	chosen = th_intent.kind == TH_INTENT_STRING && !strcmp(got, th_intent.string);
+	chosen = aimed_at("call_usermodehelper_stub") && th_intent.kind == TH_INTENT_STRING &&
+		 !strcmp(got, th_intent.string);
 	th_target_hits++;
 	th_emit("TH-TARGET: name=call_usermodehelper_stub chosen=%d path=%p \"%s\"", chosen,
 		(const void *)path, escape(shown, sizeof(shown), got, sizeof(got)));
@@ -277,10 +285,16 @@ static void retire_block(struct packet_ring *ring, const char *argname, unsigned
 		th_legit_hits++;
 		th_emit("TH-LEGIT: intended=1 ring=%p name=\"%s\" %s=0x%lx", (void *)ring,
 			escape(name, sizeof(name), ring->name, sizeof(ring->name)), argname, arg);
-	} else {
+	} else if (aimed_at("prb_retire_rx_blk_timer_expired")) {
 		th_target_hits++;
 		th_emit("TH-TARGET: name=prb_retire_rx_blk_timer_expired chosen=%d %s=0x%lx (%s)",
-			chose_value(arg), argname, arg,
+			chose_value("prb_retire_rx_blk_timer_expired", arg), argname, arg,
+			live ? "another ring, not the one whose timer fired" : "not a live ring");
+	} else {
+		/* Not the attacker's aim: collateral corruption of .data. */
+		th_stray_hits++;
+		th_emit("TH-LEGIT: intended=0 %s=0x%lx (%s): the callback works on it anyway",
+			argname, arg,
 			live ? "another ring, not the one whose timer fired" : "not a live ring");
 	}
 	blk = ring->cur_block;
@@ -295,7 +309,8 @@ static void retire_block(struct packet_ring *ring, const char *argname, unsigned
 static void force_close(struct packet_ring *ring, const char *argname, unsigned long arg)
 {
 	th_target_hits++;
-	th_emit("TH-TARGET: name=ring_force_close chosen=%d %s=0x%lx ring=%p (%s)", chose_value(arg),
+	th_emit("TH-TARGET: name=ring_force_close chosen=%d %s=0x%lx ring=%p (%s)",
+		chose_value("ring_force_close", arg),
 		argname, arg, (void *)ring, ring_is_live(ring) ? "a live ring" : "not a live ring");
 	ring->closed = 1;
 	ring->owner_uid = 0;

@@ -114,8 +114,11 @@ int ring_is_live(const void *p);
 
 /* ---- privileged targets ------------------------------------------------------
  * Each one, first thing, emits TH-TARGET: name=<fn> chosen=<0|1> <received>.
- * The legitimate callback emits TH-LEGIT when it got its own ring, else it is
- * the attacker's target (data:fake-object) and emits TH-TARGET. */
+ * The legitimate callback emits TH-LEGIT: intended=1 when it got its own
+ * ring; when it did not, it is the attacker's target if the attacker aimed
+ * at it (data:fake-object: TH-TARGET), else it runs on a corrupted argument
+ * the attacker did not aim at (TH-LEGIT: intended=0, e.g. a randstruct miss
+ * that hit .data) and goes on as the kernel would. */
 void write_cr4(unsigned long val);			/* native_write_cr4 */
 void commit_creds_stub(struct cred *new);		/* ptr-class */
 int call_usermodehelper_stub(const char *path);	/* other-proto */
@@ -139,8 +142,9 @@ const char *victim_addr_name(uintptr_t addr);
 void th_emit(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
- * What the attacker chose, recorded before the trigger: the targets compare
- * what they received with it (chosen=1 iff equal).
+ * What the attacker chose, recorded before the trigger: the function it aims
+ * at and the argument it means that function to get. A target reports
+ * chosen=1 iff it is that function and received that argument.
  */
 enum th_intent_kind {
 	TH_INTENT_NONE,		/* the attacker chose no argument (func-only) */
@@ -149,6 +153,7 @@ enum th_intent_kind {
 	TH_INTENT_STRING,	/* the string the pointer argument points at */
 };
 struct th_intent {
+	const char *target;	/* "write_cr4", ...; NULL: none (control) */
 	enum th_intent_kind kind;
 	unsigned long value;
 	struct { unsigned int usage, uid, gid, euid; } cred;
@@ -156,8 +161,8 @@ struct th_intent {
 };
 extern struct th_intent th_intent;
 
-/* How many TH-TARGET / TH-LEGIT lines were emitted. */
-extern unsigned long th_target_hits, th_legit_hits;
+/* How many TH-TARGET, TH-LEGIT: intended=1 and TH-LEGIT: intended=0 lines. */
+extern unsigned long th_target_hits, th_legit_hits, th_stray_hits;
 
 /* Raw bytes of any memory, never instrumented (the attacker's leak, and the
  * harness's own checks: they must not trip ASan on freed memory). */
