@@ -38,10 +38,9 @@ struct th_plan {
 int th_payload_prepare(struct th_plan *plan, enum th_payload p);
 
 /*
- * Fill plan->img over base (the attacker's view of the ring now: zeros for
- * a timer not yet armed, the leaked bytes of a pending one), set the goal
- * and record the intent (th_intent). ring: the victim's object, for the
- * values the victim itself set there (the leak).
+ * Fill plan->img over base (the attacker's view of the ring now: the leaked
+ * bytes, with a zero list and expiry for a timer not yet armed), set the
+ * goal and record the intent (th_intent).
  */
 void th_payload_build(struct th_plan *plan, const struct atk_ring *base);
 

@@ -11,8 +11,6 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "slab.h"
-
 static uintptr_t code_addr_write_cr4(void)
 {
 	return (uintptr_t)&write_cr4;

