@@ -24,8 +24,10 @@ typedef uint32_t u32;
 
 #define BITS_PER_LONG	(8 * (int)sizeof(unsigned long))
 
-/* include/linux/poison.h: what detach_timer() leaves in entry.next. */
-#define LIST_POISON2	((void *)0x122)
+/* include/linux/poison.h: what detach_timer() leaves in entry.next, with
+ * x86-64's CONFIG_ILLEGAL_POINTER_VALUE (POISON_POINTER_DELTA). */
+#define POISON_POINTER_DELTA	0xdead000000000000UL
+#define LIST_POISON2	((void *)(0x122 + POISON_POINTER_DELTA))
 
 struct hlist_head {
 	struct hlist_node *first;
