@@ -122,6 +122,8 @@ struct scan {
 	char landed_detail[160];
 	int legit;
 	char legit_detail[160];
+	int legit_wrong;	/* the legitimate callback ran on something else */
+	char legit_wrong_detail[160];
 	int done;
 	char done_detail[160];
 	char last[160]; /* last protocol line, for a hang */
@@ -150,6 +152,9 @@ static void scan_out(const char *out, struct scan *s)
 		} else if (!strncmp(line, "TH-LEGIT: intended=1", 20) && !s->legit) {
 			s->legit = 1;
 			th_trim_copy(s->legit_detail, sizeof(s->legit_detail), line + 10);
+		} else if (!strncmp(line, "TH-LEGIT: intended=0", 20) && !s->legit_wrong) {
+			s->legit_wrong = 1;
+			th_trim_copy(s->legit_wrong_detail, sizeof(s->legit_wrong_detail), line + 10);
 		} else if (!strncmp(line, "TH-DONE:", 8)) {
 			s->done = 1;
 			th_trim_copy(s->done_detail, sizeof(s->done_detail), line + 8);
@@ -358,6 +363,14 @@ enum th_outcome th_classify(const struct th_child_obs *obs, int is_control, char
 		snprintf(ev, sizeof(ev), "exit %d after TH-DONE", obs->exit_code);
 	} else if (s.legit) {
 		snprintf(ev, sizeof(ev), "legitimate callback ran: %s", s.legit_detail);
+		add_landed(ev, sizeof(ev), &s);
+		th_trim_copy(evidence, n, ev);
+		return TH_NO_EFFECT;
+	} else if (s.legit_wrong) {
+		/* Not the attacker's target, not a defence: the callback ran on a
+		 * corrupted argument and the process survived. Said as it is. */
+		snprintf(ev, sizeof(ev), "the attacker's target did not run; the legitimate callback ran on a corrupted argument: %s",
+			 s.legit_wrong_detail);
 		add_landed(ev, sizeof(ev), &s);
 		th_trim_copy(evidence, n, ev);
 		return TH_NO_EFFECT;

@@ -42,7 +42,7 @@ foreach(case
     classify_asan_overflow classify_asan_segv classify_ubsan_bounds classify_fortify_field
     classify_glibc_fortify classify_detected_control classify_segv classify_sigill_no_trap_line
     classify_sigill_unreadable_binary classify_exit_nonzero classify_exit0_no_done
-    classify_done_legit classify_done_no_legit classify_done_nonzero_exit
+    classify_done_legit classify_done_no_legit classify_done_legit_wrong classify_done_nonzero_exit
     classify_evidence_truncated fortify_macro_in_range fortify_macro_field_overflow)
   th_cfi_test(${case} ${case})
 endforeach()

@@ -531,6 +531,17 @@ static void classify_done_no_legit(void **state)
 	assert_contains(ev, "legitimate callback did not run: timer never fired");
 }
 
+static void classify_done_legit_wrong(void **state)
+{
+	char ev[256];
+	struct th_child_obs o = exited(0, "TH-LEGIT: intended=0 data=0x41 (not a live ring)\nTH-DONE: end\n", "");
+
+	(void)state;
+	assert_outcome(TH_NO_EFFECT, classify(&o, 0, ev, sizeof(ev)));
+	assert_contains(ev, "legitimate callback ran on a corrupted argument");
+	assert_contains(ev, "not a live ring");
+}
+
 static void classify_done_nonzero_exit(void **state)
 {
 	char ev[256];
@@ -854,7 +865,8 @@ int main(int argc, char **argv)
 		CASE(classify_detected_control), CASE(classify_segv),
 		CASE(classify_sigill_no_trap_line), CASE(classify_sigill_unreadable_binary),
 		CASE(classify_exit_nonzero), CASE(classify_exit0_no_done), CASE(classify_done_legit),
-		CASE(classify_done_no_legit), CASE(classify_done_nonzero_exit),
+		CASE(classify_done_no_legit), CASE(classify_done_legit_wrong),
+		CASE(classify_done_nonzero_exit),
 		CASE(classify_evidence_truncated), CASE(fortify_macro_in_range),
 		CASE(fortify_macro_field_overflow),
 		cmocka_unit_test_setup_teardown(skip_case, NULL, NULL), CASE(elf_cfi_bad_call),
