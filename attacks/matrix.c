@@ -144,12 +144,30 @@ bad:
 	return -1;
 }
 
+static int check_duplicate_tools(const struct build *b, char *err, size_t n)
+{
+	for (size_t i = 0; i < b->ntools; i++)
+		for (size_t j = i + 1; j < b->ntools; j++)
+			if (!strcmp(b->tools[i].name, b->tools[j].name)) {
+				snprintf(err, n, "two builds claim toolchain '%s' (%s and %s): point --build-root at one of them",
+					 b->tools[i].name, b->tools[i].path, b->tools[j].path);
+				return -1;
+			}
+	return 0;
+}
+
 static int load_builds(struct build *b, const char *root, char *err, size_t n)
 {
-	DIR *d = opendir(root);
+	DIR *d;
 	struct dirent *e;
 	int found = 0;
+	char direct[4096];
 
+	/* A single build directory (holding th-manifest.tsv) is accepted too. */
+	snprintf(direct, sizeof(direct), "%s/th-manifest.tsv", root);
+	if (!access(direct, R_OK))
+		return load_manifest(b, direct, err, n);
+	d = opendir(root);
 	if (!d) {
 		snprintf(err, n, "no build under %s (%s): run 'make build' first", root, strerror(errno));
 		return -1;
@@ -502,6 +520,20 @@ static void progress(bool tty, size_t done, size_t total, const unsigned *counts
 /* ---- the whole run --------------------------------------------------------- */
 static const char *const VARIANTS[] = { "legacy", "transitional", "modern" };
 
+/* --attack: comma-separated fnmatch globs, case-insensitive. */
+static bool attack_matches(const char *globs, const char *id)
+{
+	char buf[1024], *save = NULL;
+
+	if (!globs)
+		return true;
+	snprintf(buf, sizeof(buf), "%s", globs);
+	for (char *g = strtok_r(buf, ",", &save); g; g = strtok_r(NULL, ",", &save))
+		if (!fnmatch(g, id, FNM_CASEFOLD))
+			return true;
+	return false;
+}
+
 static int mkdir_p(const char *dir, char *err, size_t n)
 {
 	char tmp[4096];
@@ -553,7 +585,8 @@ int th_matrix_main(const struct th_matrix_opts *o)
 		goto bad;
 	if (th_expect_load(o->expect_path, err, sizeof(err)))
 		goto bad;
-	if (load_builds(&b, o->build_root, err, sizeof(err)))
+	if (load_builds(&b, o->build_root, err, sizeof(err)) ||
+	    check_duplicate_tools(&b, err, sizeof(err)))
 		goto bad;
 	for (size_t i = 0; i < b.ntools && ntool_names < 16; i++)
 		tool_names[ntool_names++] = b.tools[i].name;
@@ -596,6 +629,17 @@ int th_matrix_main(const struct th_matrix_opts *o)
 			}
 			if (list_attacks(list_bin->path, &atk, &natk, err, sizeof(err)))
 				goto bad;
+			if (o->selftests) {
+				/* The runner's own checks (not attacks): a cell that never
+				 * ends must be HANG, one that dies must be CRASHED. */
+				static const char *const self[] = { "SELFTEST_HANG", "SELFTEST_SEGV" };
+
+				atk = xrealloc(atk, (natk + 2) * sizeof(*atk));
+				for (int k = 0; k < 2; k++)
+					atk[natk++] = (struct attack){ .id = xstrdup(self[k]),
+						.technique = xstrdup("selftest"), .timing = xstrdup(""),
+						.payload = xstrdup("selftest"), .na_reason = xstrdup("") };
+			}
 			for (const struct th_config_info *c = th_configs; c < th_configs + th_config_count; c++) {
 				bool supported = true;
 				char reason[1024] = "";
@@ -687,7 +731,7 @@ int th_matrix_main(const struct th_matrix_opts *o)
 					struct cellplan *cp;
 					const char *exp;
 
-					if (o->attack_glob && fnmatch(o->attack_glob, a->id, FNM_CASEFOLD))
+					if (!attack_matches(o->attack_glob, a->id))
 						continue;
 					matched++;
 					if (ncells == capcells) {

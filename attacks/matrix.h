@@ -16,10 +16,11 @@ struct th_matrix_opts {
 	const char *toolchains;		/* comma lists; NULL = all */
 	const char *configs;
 	const char *variants;
-	const char *attack_glob;	/* fnmatch on attack IDs; NULL = all */
+	const char *attack_glob;	/* comma-separated fnmatch globs on attack IDs; NULL = all */
 	int jobs;
 	double timeout;			/* seconds per run */
 	int quiet;			/* no matrix on stdout */
+	int selftests;			/* add SELFTEST_HANG and SELFTEST_SEGV cells */
 };
 
 /* Return: 0 done (outcomes are for `check` to judge); 2 bad input, nothing

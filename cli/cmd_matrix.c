@@ -14,18 +14,19 @@ static void matrix_usage(FILE *f)
 	fprintf(f,
 		"usage: timerharness matrix [--toolchain T,..] [--config C,..] [--variant V,..]\n"
 		"                           [--attack GLOB] [--jobs N] [--timeout S] [--out DIR]\n"
-		"                           [--build-root DIR] [--expect FILE] [--quiet]\n"
+		"                           [--build-root DIR] [--expect FILE] [--quiet] [--selftests]\n"
 		"\n"
 		"Runs every cell (attack x variant x config x toolchain) in its own process and\n"
 		"writes DIR/results.json (schema timerharness/results/v1) and DIR/report.md.\n"
 		"  --toolchain   clang-14,clang-22 (default: every toolchain built under --build-root)\n"
 		"  --config      hardening configs (cfi/configs.tsv; default: all)\n"
 		"  --variant     legacy,transitional,modern (default: all)\n"
-		"  --attack      shell glob on attack IDs, e.g. 'MEMCPY_INTRA_*'\n"
+		"  --attack      shell globs on attack IDs, comma-separated, e.g. 'MEMCPY_INTRA_*,UAF_*'\n"
 		"  --jobs        parallel cells (default: online CPUs)\n"
 		"  --timeout     seconds before a cell is HANG (default 10)\n"
 		"  --out         output directory (default out)\n"
-		"  --build-root  where the presets were built (default %s)\n"
+		"  --build-root  where the presets were built (default %s), or one build dir\n"
+		"  --selftests   also run the runner's self-test cells SELFTEST_HANG, SELFTEST_SEGV\n"
 		"  --expect      declared expectations (default %s)\n"
 		"Exit: 0 ran; 2 bad input (nothing written); 130 interrupted (partial results written).\n",
 		TH_BUILD_ROOT, TH_EXPECT_PATH);
@@ -94,6 +95,8 @@ int th_cli_matrix(int argc, char **argv)
 			o.expect_path = v;
 		} else if (!strcmp(argv[i], "--quiet")) {
 			o.quiet = 1;
+		} else if (!strcmp(argv[i], "--selftests")) {
+			o.selftests = 1;
 		} else {
 			fprintf(stderr, "timerharness matrix: unknown argument '%s' (see --help)\n", argv[i]);
 			return 2;

@@ -1,6 +1,12 @@
 # Run CMD (a ;-list), check its exit status, stdout against a file, stderr
 # against a regex:  cmake -DCMD=... -DRC=2 [-DSTDOUT_FILE=f] [-DSTDERR_REGEX=r]
 #                         [-DSTDIN_FILE=f] -P run_expect.cmake
+#   [-DSENTINEL=f]: f is written first and must be unchanged afterwards
+if(DEFINED SENTINEL)
+  get_filename_component(_dir ${SENTINEL} DIRECTORY)
+  file(MAKE_DIRECTORY ${_dir})
+  file(WRITE ${SENTINEL} "sentinel: bad input must not overwrite this\n")
+endif()
 if(DEFINED STDIN_FILE)
   execute_process(COMMAND ${CMD} INPUT_FILE ${STDIN_FILE} RESULT_VARIABLE rc
                   OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -18,4 +24,10 @@ if(DEFINED STDOUT_FILE)
 endif()
 if(DEFINED STDERR_REGEX AND NOT err MATCHES "${STDERR_REGEX}")
   message(FATAL_ERROR "stderr does not match '${STDERR_REGEX}':\n${err}")
+endif()
+if(DEFINED SENTINEL)
+  file(READ ${SENTINEL} _after)
+  if(NOT _after STREQUAL "sentinel: bad input must not overwrite this\n")
+    message(FATAL_ERROR "${SENTINEL} was overwritten")
+  endif()
 endif()

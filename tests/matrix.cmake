@@ -1,0 +1,65 @@
+# SPDX-License-Identifier: MIT
+# The matrix through the `timerharness` command: a representative cut per
+# config (every outcome kind observed at least once), the gate's three exit
+# statuses on a real run, bad input, and Ctrl-C.
+if(NOT (TARGET th_report AND TARGET th_cfi AND TARGET th_expect))
+  return()
+endif()
+set(TH_BIN $<TARGET_FILE:timerharness>)
+set(TH_MOUT ${CMAKE_CURRENT_BINARY_DIR}/matrix-out)
+# One technique x payload row per kind of defence, both timings where it matters.
+set(TH_CUT "MEMCPY_INTRA_BEFORE_ARM_*,MEMCPY_INTRA_PENDING_FUNC_WRITE_CR4,INDEX_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4,INDEX_INTRA_BEFORE_ARM_FUNC_WRITE_CR4,HEAP_NEIGHBOUR_PENDING_FUNC_DATA_WRITE_CR4,HEAP_NEIGHBOUR_PENDING_FUNC_WRITE_CR4,UAF_REALLOC_PENDING_FUNC_WRITE_CR4,STRCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4,SELFTEST_*")
+
+foreach(config ${TH_CONFIGS})
+  add_test(NAME matrix.cut.${config}
+    COMMAND ${CMAKE_COMMAND} -DTH=${TH_BIN} -DBUILD=${CMAKE_BINARY_DIR} -DOUT=${TH_MOUT}/${config}
+            -DCONFIG=${config} "-DATTACKS=${TH_CUT}" -P ${CMAKE_CURRENT_SOURCE_DIR}/matrix_cut.cmake)
+  set_tests_properties(matrix.cut.${config} PROPERTIES LABELS matrix)
+endforeach()
+# Every outcome kind at least once: the attacks' kinds over every config, and
+# the runner's self-test cells (config none) for HANG.
+add_test(NAME matrix.cut.every_outcome_kind
+  COMMAND ${CMAKE_COMMAND} -DTH=${TH_BIN} -DBUILD=${CMAKE_BINARY_DIR} -DOUT=${TH_MOUT}/kinds
+          "-DATTACKS=${TH_CUT}"
+          "-DKINDS=HIJACKED;REDIRECTED;CRASHED;FALSE_POSITIVE;BLOCKED_CFI;DETECTED;NO_EFFECT;UNSUPPORTED;NOT_APPLICABLE"
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/matrix_cut.cmake)
+add_test(NAME matrix.cut.selftests
+  COMMAND ${CMAKE_COMMAND} -DTH=${TH_BIN} -DBUILD=${CMAKE_BINARY_DIR} -DOUT=${TH_MOUT}/selftests
+          -DCONFIG=none "-DATTACKS=SELFTEST_*" -DSELFTESTS=1 "-DKINDS=HANG;CRASHED"
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/matrix_cut.cmake)
+add_test(NAME matrix.gate
+  COMMAND ${CMAKE_COMMAND} -DTH=${TH_BIN} -DBUILD=${CMAKE_BINARY_DIR} -DOUT=${TH_MOUT}/gate
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/matrix_gate.cmake)
+add_test(NAME matrix.interrupt
+  COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/matrix_interrupt.sh ${TH_BIN} ${CMAKE_BINARY_DIR} ${TH_MOUT}/interrupt)
+set_tests_properties(matrix.cut.every_outcome_kind matrix.cut.selftests matrix.gate matrix.interrupt PROPERTIES LABELS matrix)
+
+# Bad input: exit 2, a message saying what, and nothing overwritten.
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/bad-expected.tsv "# attack variant config toolchain outcome reason\n*\t*\t*\t*\tPWNED\toops\n")
+set(_bad
+  "unknown_config|--config nope|unknown config 'nope' \\(known: none, cfi-icall"
+  "unknown_variant|--variant legacy,vintage|unknown variant 'vintage'"
+  "unknown_toolchain|--toolchain gcc-12|unknown toolchain 'gcc-12'"
+  "attack_matches_nothing|--attack NO_SUCH_*|--attack 'NO_SUCH_\\*' matches no attack"
+  "bad_jobs|--jobs zero|--jobs needs a number from 1 to 32"
+  "bad_timeout|--timeout -1|--timeout needs a number"
+  "unknown_option|--frobnicate|unknown argument '--frobnicate'"
+  "missing_build|--build-root /nonexistent/build|no build under /nonexistent/build"
+  "bad_expectations|--expect ${CMAKE_CURRENT_BINARY_DIR}/bad-expected.tsv|bad-expected.tsv:2: .*PWNED")
+foreach(row ${_bad})
+  string(REGEX MATCH "^([^|]+)\\|([^|]*)\\|(.*)$" _m "${row}")
+  set(name "${CMAKE_MATCH_1}")
+  string(REPLACE " " ";" args "${CMAKE_MATCH_2}")
+  set(regex "${CMAKE_MATCH_3}")
+  add_test(NAME matrix_error.${name}
+    COMMAND ${CMAKE_COMMAND} "-DCMD=${TH_BIN};matrix;--build-root;${CMAKE_BINARY_DIR};--out;${TH_MOUT}/bad-${name};${args}"
+            -DRC=2 "-DSTDERR_REGEX=${regex}" -DSENTINEL=${TH_MOUT}/bad-${name}/results.json
+            -P ${TH_RUN_EXPECT})
+endforeach()
+# An --out that is a file is refused.
+add_test(NAME matrix_error.out_is_a_file
+  COMMAND ${CMAKE_COMMAND} "-DCMD=${TH_BIN};matrix;--build-root;${CMAKE_BINARY_DIR};--config;none;--variant;legacy;--attack;MEMCPY_INTRA_BEFORE_ARM_NONE;--out;${TH_MOUT}/file-out/results.json"
+          -DRC=2 "-DSTDERR_REGEX=not a directory" -DSENTINEL=${TH_MOUT}/file-out/results.json -P ${TH_RUN_EXPECT})
+add_test(NAME check_error.unknown_option
+  COMMAND ${CMAKE_COMMAND} "-DCMD=${TH_BIN};check;--frobnicate" -DRC=2
+          "-DSTDERR_REGEX=unknown argument '--frobnicate'" -P ${TH_RUN_EXPECT})
