@@ -18,7 +18,8 @@ build: deps
 		cmake --preset $$p >/dev/null; \
 		cmake --build --preset $$p; \
 	done; \
-	echo "build: $(PRESETS) in $$(( $$(date +%s) - start )) s"
+	secs=$$(( $$(date +%s) - start )); echo $$secs > build/.build-seconds; \
+	echo "build: $(PRESETS) in $$secs s"
 
 test: build
 	@set -e; for p in $(PRESETS); do \
@@ -27,8 +28,10 @@ test: build
 	done
 
 demo: build
-	$(TH) matrix --out out
-	$(TH) check --results out/results.json
+	@$(TH) matrix --out out
+	@$(TH) check --results out/results.json
+	@echo "demo: results in out/results.json, report in out/report.md"
+
 
 bench: build
 	$(TH) bench
