@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct timer_base *cpu_bases[TH_NR_CPUS];
+struct timer_base *th_cpu_bases_[TH_NR_CPUS];
+bool th_debugobj_off_;
 static unsigned int this_cpu;
 
 int th_base_init(struct timer_base *base, unsigned int cpu, unsigned int hz,
@@ -29,14 +30,14 @@ int th_base_init(struct timer_base *base, unsigned int cpu, unsigned int hz,
 	base->jiffies = jiffies;
 	base->next_expiry_valid = true;	/* nothing pending: vacuously exact */
 	base->next_expiry = jiffies;
-	cpu_bases[cpu] = base;
+	th_cpu_bases_[cpu] = base;
 	return 0;
 }
 
 void th_base_release(struct timer_base *base)
 {
-	if (base->cpu < TH_NR_CPUS && cpu_bases[base->cpu] == base)
-		cpu_bases[base->cpu] = NULL;
+	if (base->cpu < TH_NR_CPUS && th_cpu_bases_[base->cpu] == base)
+		th_cpu_bases_[base->cpu] = NULL;
 }
 
 unsigned int th_this_cpu(void)
@@ -46,7 +47,7 @@ unsigned int th_this_cpu(void)
 
 int th_set_cpu(unsigned int cpu)
 {
-	if (cpu >= TH_NR_CPUS || !cpu_bases[cpu])
+	if (cpu >= TH_NR_CPUS || !th_cpu_bases_[cpu])
 		return -1;
 	this_cpu = cpu;
 	return 0;
@@ -54,12 +55,12 @@ int th_set_cpu(unsigned int cpu)
 
 struct timer_base *th_cpu_base(unsigned int cpu)
 {
-	return cpu < TH_NR_CPUS ? cpu_bases[cpu] : NULL;
+	return cpu < TH_NR_CPUS ? th_cpu_bases_[cpu] : NULL;
 }
 
 struct timer_base *th_this_base(void)
 {
-	return cpu_bases[this_cpu];
+	return th_cpu_bases_[this_cpu];
 }
 
 unsigned long th_jiffies(void)
@@ -67,47 +68,6 @@ unsigned long th_jiffies(void)
 	struct timer_base *base = th_this_base();
 
 	return base ? base->jiffies : 0;
-}
-
-/*
- * calc_index() of kernel/time/timer.c (64-bit since v5.x): the timer wheel
- * has to guarantee that a timer does not fire early. Early expiry can
- * happen due to a timer armed at the edge of a tick, or truncation of the
- * expiry time in the outer levels, so round up with the level granularity.
- */
-static inline unsigned int calc_index(unsigned long expires, unsigned int lvl,
-				      unsigned long *bucket_expiry)
-{
-	expires = (expires >> LVL_SHIFT(lvl)) + 1;
-	*bucket_expiry = expires << LVL_SHIFT(lvl);
-	return LVL_OFFS(lvl) + (expires & LVL_MASK);
-}
-
-/*
- * calc_wheel_index(): the kernel's if-chain over LVL_START(1..depth-1),
- * written as a loop because the depth is a per-wheel parameter here. The
- * clamp of obscene timeouts compares the delta, not the expiry (commit
- * e2a71bdea816, "timer: Fix wheel index calculation on last level").
- */
-unsigned int th_calc_wheel_index(unsigned long expires, unsigned long clk,
-				 unsigned int depth, unsigned long *bucket_expiry)
-{
-	unsigned long delta = expires - clk;
-	unsigned int lvl;
-
-	for (lvl = 0; lvl < depth - 1; lvl++)
-		if (delta < LVL_START(lvl + 1))
-			return calc_index(expires, lvl, bucket_expiry);
-
-	if ((long)delta < 0) {
-		*bucket_expiry = clk;
-		return clk & LVL_MASK;
-	}
-	/* Force expire obscene large timeouts to expire at the capacity
-	 * limit of the wheel. */
-	if (delta >= WHEEL_TIMEOUT_CUTOFF(depth))
-		expires = clk + WHEEL_TIMEOUT_MAX(depth);
-	return calc_index(expires, depth - 1, bucket_expiry);
 }
 
 static inline unsigned long ror_long(unsigned long w, unsigned int s)
@@ -160,17 +120,16 @@ bool th_next_collect_clk(const struct timer_base *base, unsigned long *next)
 static struct {
 	uintptr_t *slots;	/* 0 empty, 1 deleted */
 	size_t cap, used;
-	bool off;
 } dobj;
 
 void th_debugobj_enable(bool on)
 {
-	dobj.off = !on;
+	th_debugobj_off_ = !on;
 }
 
 bool th_debugobj_enabled(void)
 {
-	return !dobj.off;
+	return !th_debugobj_off_;
 }
 
 static size_t dobj_hash(uintptr_t p, size_t cap)
@@ -223,7 +182,7 @@ void th_debugobj_init(const void *timer)
 {
 	uintptr_t p = (uintptr_t)timer, *slot;
 
-	if (dobj.off)
+	if (th_debugobj_off_)
 		return;
 	if ((dobj.used + 1) * 2 > dobj.cap)
 		dobj_grow();
@@ -236,7 +195,7 @@ void th_debugobj_init(const void *timer)
 
 bool th_debugobj_known(const void *timer)
 {
-	return dobj.off || dobj_find((uintptr_t)timer, false) != NULL;
+	return th_debugobj_off_ || dobj_find((uintptr_t)timer, false) != NULL;
 }
 
 void th_debugobj_forget(const void *timer)

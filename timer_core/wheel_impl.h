@@ -50,34 +50,40 @@ static void do_init_timer(TH_TIMER *timer, unsigned int flags)
 
 /*
  * get_timer_base(), with the checks the kernel leaves to BUG_ON and
- * debugobjects: Return: the base, or NULL after a WARN and *err set.
+ * debugobjects. The refusal (WARN and error code) is out of line and cold;
+ * the common path is a few loads. Return: the base, or NULL with *err set.
  */
-static struct timer_base *checked_base(const TH_TIMER *timer, const char *op,
-				       bool need_fn, int *err)
+static th_noinline __attribute__((cold)) struct timer_base *
+refuse(const TH_TIMER *timer, const char *op, bool need_fn, int *err)
 {
 	char buf[160];
-	struct timer_base *base;
 
 	if (!th_debugobj_known(timer)) {
 		th_warn("%s: %s timer %p (callback %s) was never set up; refused",
 			op, TH_VARIANT_NAME, (const void *)timer, fn_name(timer, buf, sizeof(buf)));
 		*err = TH_EUNINIT;
-		return NULL;
-	}
-	if (need_fn && !timer->function) {
+	} else if (need_fn && !timer->function) {
 		th_warn("%s: %s timer %p has no function; refused",
 			op, TH_VARIANT_NAME, (const void *)timer);
 		*err = TH_ENOFUNC;
-		return NULL;
-	}
-	base = th_cpu_base(timer->flags & TIMER_CPUMASK);
-	if (!base) {
+	} else {
 		th_warn("%s: %s timer %p (callback %s) flags 0x%x name CPU %u, which has no timer base; refused",
 			op, TH_VARIANT_NAME, (const void *)timer, fn_name(timer, buf, sizeof(buf)),
 			timer->flags, timer->flags & TIMER_CPUMASK);
 		*err = TH_ENOBASE;
-		return NULL;
 	}
+	return NULL;
+}
+
+static inline struct timer_base *checked_base(const TH_TIMER *timer, const char *op,
+					      bool need_fn, int *err)
+{
+	unsigned int cpu = timer->flags & TIMER_CPUMASK;
+	struct timer_base *base = cpu < TH_NR_CPUS ? th_cpu_bases_[cpu] : NULL;
+
+	if (__builtin_expect((!th_debugobj_off_ && !th_debugobj_known(timer)) ||
+			     (need_fn && !timer->function) || !base, 0))
+		return refuse(timer, op, need_fn, err);
 	return base;
 }
 

@@ -151,14 +151,62 @@ unsigned long th_jiffies(void);
  * calc_wheel_index() of kernel/time/timer.c: the bucket for @expires given
  * the base clock @clk, and the jiffy at which that bucket is collected.
  */
-unsigned int th_calc_wheel_index(unsigned long expires, unsigned long clk,
-				 unsigned int depth, unsigned long *bucket_expiry);
+static inline unsigned int th_calc_wheel_index(unsigned long expires, unsigned long clk,
+					       unsigned int depth, unsigned long *bucket_expiry);
 
 /*
  * The first jiffy >= base->clk at which collect_expired_timers() finds a
  * non-empty bucket, from the pending bitmap alone. Return: false if empty.
  */
 bool th_next_collect_clk(const struct timer_base *base, unsigned long *clk);
+
+/*
+ * calc_index() of kernel/time/timer.c (64-bit since v5.x): the timer wheel
+ * has to guarantee that a timer does not fire early. Early expiry can
+ * happen due to a timer armed at the edge of a tick, or truncation of the
+ * expiry time in the outer levels, so round up with the level granularity.
+ */
+static inline unsigned int th_calc_index(unsigned long expires, unsigned int lvl,
+					 unsigned long *bucket_expiry)
+{
+	expires = (expires >> LVL_SHIFT(lvl)) + 1;
+	*bucket_expiry = expires << LVL_SHIFT(lvl);
+	return LVL_OFFS(lvl) + (expires & LVL_MASK);
+}
+
+/*
+ * calc_wheel_index(): the kernel's if-chain over LVL_START(1..depth-1),
+ * written as a loop because the depth is a per-wheel parameter here. The
+ * clamp of obscene timeouts compares the delta, not the expiry (commit
+ * e2a71bdea816, "timer: Fix wheel index calculation on last level").
+ * Inline: it is on every arm's path.
+ */
+static inline unsigned int th_calc_wheel_index(unsigned long expires, unsigned long clk,
+					       unsigned int depth, unsigned long *bucket_expiry)
+{
+	unsigned long delta = expires - clk;
+	unsigned int lvl;
+
+	for (lvl = 0; lvl < depth - 1; lvl++)
+		if (delta < LVL_START(lvl + 1))
+			return th_calc_index(expires, lvl, bucket_expiry);
+
+	if ((long)delta < 0) {
+		*bucket_expiry = clk;
+		return clk & LVL_MASK;
+	}
+	/* Force expire obscene large timeouts to expire at the capacity
+	 * limit of the wheel. */
+	if (delta >= WHEEL_TIMEOUT_CUTOFF(depth))
+		expires = clk + WHEEL_TIMEOUT_MAX(depth);
+	return th_calc_index(expires, depth - 1, bucket_expiry);
+}
+
+/* The per-CPU bases and the debugobjects switch, read inline on the fast
+ * path of every timer call (th_cpu_base() and th_debugobj_known() are the
+ * checked, out-of-line forms). */
+extern struct timer_base *th_cpu_bases_[TH_NR_CPUS];
+extern bool th_debugobj_off_;
 
 /* ---- debugobjects: which timers were set up (CONFIG_DEBUG_OBJECTS_TIMERS) */
 void th_debugobj_enable(bool on);
