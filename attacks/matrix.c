@@ -398,7 +398,7 @@ struct cellplan {
 };
 
 struct job {
-	struct cellplan *cell;
+	size_t cell;		/* index into the cells (the array grows while planning) */
 	const char *binary;
 	const char *seed;
 };
@@ -557,313 +557,329 @@ static int mkdir_p(const char *dir, char *err, size_t n)
 	return 0;
 }
 
-int th_matrix_main(const struct th_matrix_opts *o)
+/* ---- one run of the matrix ------------------------------------------------ */
+struct probe_memo {
+	char key[96];		/* toolchain/config */
+	bool supported;
+	char reason[1024];
+};
+
+struct matrix {
+	const struct th_matrix_opts *o;
+	struct build b;
+	struct th_results *res;
+	struct cellplan *cells;
+	size_t ncells, capcells;
+	struct job *jobs;
+	size_t njobs, capjobs;
+	struct probe_memo *memo;
+	size_t nmemo;
+	int jobs_n;
+	char err[2048];
+};
+
+/*
+ * Is @c supported by toolchain @tool? First its flags must have been accepted
+ * at configure time (the attack binary was built), then every probe check of
+ * the config must show the feature at work: flag acceptance is not support
+ * (clang 14 accepts -fsanitize=function in C and does nothing). A check
+ * passes if any of its probe binaries (randstruct: one per seed) passes.
+ * Memoised per toolchain x config.
+ */
+static bool config_support(struct matrix *m, const char *tool, const struct th_config_info *c,
+			   const char *variant, char *reason, size_t n)
 {
-	struct build b = { 0 };
-	char err[2048] = "";
-	const char *config_names[64];
-	size_t nconfigs = 0, ntool_names = 0;
-	const char *tool_names[16];
-	struct cellplan *cells = NULL;
-	size_t ncells = 0, capcells = 0;
-	struct job *jobs = NULL;
-	size_t njobs = 0, capjobs = 0;
-	struct th_results *res = NULL;
-	char path[4096];
-	double t0 = now_s();
-	bool tty = isatty(2);
-	int jobs_n = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
-	int ret = 0;
+	const struct mbin *acc = find_bin(&m->b, "attack", tool, c->name, variant, NULL);
+	char key[96], checks[256], why[1024] = "flags accepted; no behaviour probe for this config";
+	struct probe_memo *pm;
+	bool ok = true;
 
-	if (jobs_n > 32)
-		jobs_n = 32;
-	/* 1. Everything the user named must exist, before anything runs. */
-	for (const struct th_config_info *c = th_configs; c < th_configs + th_config_count; c++)
-		config_names[nconfigs++] = c->name;
-	if (check_names("config", o->configs, config_names, nconfigs, err, sizeof(err)) ||
-	    check_names("variant", o->variants, VARIANTS, 3, err, sizeof(err)))
-		goto bad;
-	if (th_expect_load(o->expect_path, err, sizeof(err)))
-		goto bad;
-	if (load_builds(&b, o->build_root, err, sizeof(err)) ||
-	    check_duplicate_tools(&b, err, sizeof(err)))
-		goto bad;
-	for (size_t i = 0; i < b.ntools && ntool_names < 16; i++)
-		tool_names[ntool_names++] = b.tools[i].name;
-	if (check_names("toolchain", o->toolchains, tool_names, ntool_names, err, sizeof(err)))
-		goto bad;
-
-	res = th_results_create(TH_VERSION);
-	if (!res) {
-		snprintf(err, sizeof(err), "out of memory");
-		goto bad;
+	if (!acc || strcmp(acc->status, "built")) {
+		snprintf(reason, n, "%s", acc && *acc->reason ? acc->reason : "not built for this toolchain");
+		return false;
 	}
-	for (size_t i = 0; i < b.ntools; i++)
-		if (in_list(o->toolchains, b.tools[i].name) &&
-		    th_results_add_toolchain(res, b.tools[i].name, b.tools[i].version, b.tools[i].path,
-					     err, sizeof(err)))
-			goto bad;
+	snprintf(key, sizeof(key), "%s/%s", tool, c->name);
+	for (size_t k = 0; k < m->nmemo; k++)
+		if (!strcmp(m->memo[k].key, key)) {
+			snprintf(reason, n, "%s", m->memo[k].reason);
+			return m->memo[k].supported;
+		}
+
+	snprintf(checks, sizeof(checks), "%s", c->probes);
+	for (char *save = NULL, *chk = strtok_r(checks, ",", &save); chk && ok;
+	     chk = strtok_r(NULL, ",", &save)) {
+		bool built = false;
+
+		ok = false;
+		for (size_t bi = 0; bi < m->b.nbins && !ok; bi++) {
+			const struct mbin *pb = &m->b.bins[bi];
+			const char *argv[] = { pb->path, chk, NULL };
+			struct th_child_obs obs;
+			struct child ch;
+
+			if (strcmp(pb->kind, "probe") || strcmp(pb->toolchain, tool) ||
+			    strcmp(pb->config, c->name))
+				continue;
+			if (strcmp(pb->status, "built")) {
+				snprintf(why, sizeof(why), "%s", pb->reason);
+				continue;
+			}
+			built = true;
+			if (run_sync(argv, m->o->timeout, &ch)) {
+				snprintf(why, sizeof(why), "probe %s: cannot run %s: %s", chk, pb->path,
+					 strerror(errno));
+				continue;
+			}
+			fill_obs(&obs, &ch, c->name, pb->path);
+			ok = th_probe_judge(chk, &obs, why, sizeof(why));
+			child_free(&ch);
+		}
+		if (!built && !ok && !strstr(why, "probe"))
+			snprintf(why, sizeof(why), "probe %s of %s not built", chk, c->name);
+	}
+	m->memo = xrealloc(m->memo, (m->nmemo + 1) * sizeof(*m->memo));
+	pm = &m->memo[m->nmemo++];
+	snprintf(pm->key, sizeof(pm->key), "%s", key);
+	pm->supported = ok;
+	snprintf(pm->reason, sizeof(pm->reason), "%s", why);
+	snprintf(reason, n, "%s", why);
+	return ok;
+}
+
+static struct cellplan *add_cell(struct matrix *m)
+{
+	if (m->ncells == m->capcells) {
+		m->capcells = m->capcells ? 2 * m->capcells : 1024;
+		m->cells = xrealloc(m->cells, m->capcells * sizeof(*m->cells));
+	}
+	memset(&m->cells[m->ncells], 0, sizeof(m->cells[0]));
+	return &m->cells[m->ncells++];
+}
+
+/* One job per binary of the cell (one, or one per randstruct seed). */
+static void add_jobs(struct matrix *m, struct cellplan *cp)
+{
+	for (size_t bi = 0; bi < m->b.nbins; bi++) {
+		const struct mbin *mb = &m->b.bins[bi];
+
+		if (strcmp(mb->kind, "attack") || strcmp(mb->toolchain, cp->toolchain) ||
+		    strcmp(mb->config, cp->config) || strcmp(mb->variant, cp->variant) ||
+		    strcmp(mb->status, "built"))
+			continue;
+		if (m->njobs == m->capjobs) {
+			m->capjobs = m->capjobs ? 2 * m->capjobs : 4096;
+			m->jobs = xrealloc(m->jobs, m->capjobs * sizeof(*m->jobs));
+		}
+		m->jobs[m->njobs++] = (struct job){ .binary = mb->path, .seed = mb->seed,
+						    .cell = m->ncells - 1 };
+		cp->runs_total++;
+	}
+}
+
+/* The cells of one toolchain x variant: every config, every attack. */
+static int plan_variant(struct matrix *m, const char *tool, const char *variant)
+{
+	const struct th_matrix_opts *o = m->o;
+	const struct mbin *list_bin = find_bin(&m->b, "attack", tool, "none", variant, NULL);
+	struct attack *atk = NULL;
+	size_t natk = 0, matched = 0;
+
+	if (!list_bin || strcmp(list_bin->status, "built")) {
+		snprintf(m->err, sizeof(m->err), "%s: no %s attack binary for config none: rebuild (make build)",
+			 tool, variant);
+		return -1;
+	}
+	if (list_attacks(list_bin->path, &atk, &natk, m->err, sizeof(m->err)))
+		return -1;
+	if (o->selftests) {
+		/* The runner's own checks (not attacks): a cell that never ends
+		 * must be HANG, one that dies must be CRASHED. */
+		static const char *const self[] = { "SELFTEST_HANG", "SELFTEST_SEGV" };
+
+		atk = xrealloc(atk, (natk + 2) * sizeof(*atk));
+		for (int k = 0; k < 2; k++)
+			atk[natk++] = (struct attack){ .id = xstrdup(self[k]),
+				.technique = xstrdup("selftest"), .timing = xstrdup(""),
+				.payload = xstrdup("selftest"), .na_reason = xstrdup("") };
+	}
+	for (const struct th_config_info *c = th_configs; c < th_configs + th_config_count; c++) {
+		char reason[1024];
+		bool supported;
+
+		if (!in_list(o->configs, c->name))
+			continue;
+		supported = config_support(m, tool, c, variant, reason, sizeof(reason));
+		if (!th_config_support(th_results_find_config(m->res, c->name), tool) &&
+		    th_results_set_support(m->res, c->name, tool, supported, reason,
+					   m->err, sizeof(m->err)))
+			return -1;
+		for (size_t ai = 0; ai < natk; ai++) {
+			const struct attack *a = &atk[ai];
+			struct cellplan *cp;
+			const char *exp;
+
+			if (!attack_matches(o->attack_glob, a->id))
+				continue;
+			matched++;
+			cp = add_cell(m);
+			*cp = (struct cellplan){
+				.attack = a->id, .technique = a->technique, .timing = a->timing,
+				.payload = a->payload, .variant = (char *)variant,
+				.config = (char *)c->name, .toolchain = (char *)tool,
+				.control = !strcmp(a->payload, "none"),
+				.worst = TH_OUTCOME_INVALID, .fixed = TH_OUTCOME_INVALID,
+			};
+			exp = th_expect_lookup(a->id, variant, c->name, tool, NULL);
+			cp->expected = exp ? th_outcome_parse(exp) : TH_OUTCOME_INVALID;
+			if (a->na) {
+				cp->fixed = TH_NOT_APPLICABLE;
+				snprintf(cp->evidence, sizeof(cp->evidence), "%s", a->na_reason);
+			} else if (!supported) {
+				cp->fixed = TH_UNSUPPORTED;
+				snprintf(cp->evidence, sizeof(cp->evidence), "%s", reason);
+			} else {
+				add_jobs(m, cp);
+			}
+		}
+	}
+	if (o->attack_glob && !matched) {
+		snprintf(m->err, sizeof(m->err), "--attack '%s' matches no attack (see: %s --list)",
+			 o->attack_glob, list_bin->path);
+		return -1;
+	}
+	return 0;
+}
+
+/* Everything the user named must exist, and the plan must be complete,
+ * before anything runs or is written. */
+static int plan(struct matrix *m)
+{
+	const struct th_matrix_opts *o = m->o;
+	const char *config_names[64], *tool_names[16];
+	size_t nconfigs = 0, ntools = 0;
+
+	for (size_t i = 0; i < th_config_count && i < 64; i++)
+		config_names[nconfigs++] = th_configs[i].name;
+	if (check_names("config", o->configs, config_names, nconfigs, m->err, sizeof(m->err)) ||
+	    check_names("variant", o->variants, VARIANTS, 3, m->err, sizeof(m->err)) ||
+	    th_expect_load(o->expect_path, m->err, sizeof(m->err)) ||
+	    load_builds(&m->b, o->build_root, m->err, sizeof(m->err)) ||
+	    check_duplicate_tools(&m->b, m->err, sizeof(m->err)))
+		return -1;
+	for (size_t i = 0; i < m->b.ntools && ntools < 16; i++)
+		tool_names[ntools++] = m->b.tools[i].name;
+	if (check_names("toolchain", o->toolchains, tool_names, ntools, m->err, sizeof(m->err)))
+		return -1;
+
+	m->res = th_results_create(TH_VERSION);
+	if (!m->res) {
+		snprintf(m->err, sizeof(m->err), "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < m->b.ntools; i++)
+		if (in_list(o->toolchains, m->b.tools[i].name) &&
+		    th_results_add_toolchain(m->res, m->b.tools[i].name, m->b.tools[i].version,
+					     m->b.tools[i].path, m->err, sizeof(m->err)))
+			return -1;
 	for (const struct th_config_info *c = th_configs; c < th_configs + th_config_count; c++)
 		if (in_list(o->configs, c->name) &&
-		    th_results_add_config(res, c->name, c->cflags, c->description, err, sizeof(err)))
-			goto bad;
-
-	/* 2. Per toolchain: the attacks, the support of each config, the cells. */
-	for (size_t ti = 0; ti < b.ntools; ti++) {
-		const char *tool = b.tools[ti].name;
-
-		if (!in_list(o->toolchains, tool))
+		    th_results_add_config(m->res, c->name, c->cflags, c->description,
+					  m->err, sizeof(m->err)))
+			return -1;
+	for (size_t ti = 0; ti < m->b.ntools; ti++) {
+		if (!in_list(o->toolchains, m->b.tools[ti].name))
 			continue;
-		for (int vi = 0; vi < 3; vi++) {
-			const char *variant = VARIANTS[vi];
-			const struct mbin *list_bin = find_bin(&b, "attack", tool, "none", variant, NULL);
-			struct attack *atk = NULL;
-			size_t natk = 0, matched = 0;
-
-			if (!in_list(o->variants, variant))
-				continue;
-			if (!list_bin || strcmp(list_bin->status, "built")) {
-				snprintf(err, sizeof(err), "%s: no %s attack binary for config none: rebuild (make build)",
-					 tool, variant);
-				goto bad;
-			}
-			if (list_attacks(list_bin->path, &atk, &natk, err, sizeof(err)))
-				goto bad;
-			if (o->selftests) {
-				/* The runner's own checks (not attacks): a cell that never
-				 * ends must be HANG, one that dies must be CRASHED. */
-				static const char *const self[] = { "SELFTEST_HANG", "SELFTEST_SEGV" };
-
-				atk = xrealloc(atk, (natk + 2) * sizeof(*atk));
-				for (int k = 0; k < 2; k++)
-					atk[natk++] = (struct attack){ .id = xstrdup(self[k]),
-						.technique = xstrdup("selftest"), .timing = xstrdup(""),
-						.payload = xstrdup("selftest"), .na_reason = xstrdup("") };
-			}
-			for (const struct th_config_info *c = th_configs; c < th_configs + th_config_count; c++) {
-				bool supported = true;
-				char reason[1024] = "";
-
-				if (!in_list(o->configs, c->name))
-					continue;
-				/* Support: flags accepted at configure time, then every
-				 * probe of the config must show the feature at work. */
-				{
-					const struct mbin *acc = find_bin(&b, "attack", tool, c->name, variant, NULL);
-
-					if (!acc || strcmp(acc->status, "built")) {
-						supported = false;
-						snprintf(reason, sizeof(reason), "%s", acc && *acc->reason ? acc->reason
-							 : "not built for this toolchain");
-					}
-				}
-				if (supported) {
-					static char cache_key[256][96];
-					static int cache_ok[256];
-					static char cache_reason[256][1024];
-					static int ncache;
-					char key[96];
-					int hit = -1;
-
-					snprintf(key, sizeof(key), "%s/%s", tool, c->name);
-					for (int k = 0; k < ncache; k++)
-						if (!strcmp(cache_key[k], key))
-							hit = k;
-					if (hit < 0 && ncache < 256) {
-						int ok = 1;
-						char why[1024] = "flags accepted; no behaviour probe for this config";
-						char checks[256];
-
-						snprintf(checks, sizeof(checks), "%s", c->probes);
-						for (char *save = NULL, *chk = strtok_r(checks, ",", &save); chk;
-						     chk = strtok_r(NULL, ",", &save)) {
-							bool any = false;
-
-							ok = 0;
-							for (size_t bi = 0; bi < b.nbins; bi++) {
-								const struct mbin *pb = &b.bins[bi];
-								const char *argv[] = { pb->path, chk, NULL };
-								struct th_child_obs obs;
-								struct child ch;
-								char r1[512];
-
-								if (strcmp(pb->kind, "probe") || strcmp(pb->toolchain, tool) ||
-								    strcmp(pb->config, c->name))
-									continue;
-								if (strcmp(pb->status, "built")) {
-									snprintf(why, sizeof(why), "%s", pb->reason);
-									continue;
-								}
-								any = true;
-								if (run_sync(argv, o->timeout, &ch))
-									continue;
-								fill_obs(&obs, &ch, c->name, pb->path);
-								if (th_probe_judge(chk, &obs, r1, sizeof(r1)))
-									ok = 1;
-								snprintf(why, sizeof(why), "%s", r1);
-								child_free(&ch);
-								if (ok)
-									break;
-							}
-							if (!any && !strstr(why, "probe"))
-								snprintf(why, sizeof(why), "probe %s of %s not built", chk, c->name);
-							if (!ok)
-								break;
-						}
-						snprintf(cache_key[ncache], sizeof(cache_key[0]), "%s", key);
-						cache_ok[ncache] = ok;
-						snprintf(cache_reason[ncache], sizeof(cache_reason[0]), "%s", why);
-						hit = ncache++;
-					}
-					if (hit >= 0) {
-						supported = cache_ok[hit];
-						snprintf(reason, sizeof(reason), "%s", cache_reason[hit]);
-					}
-				}
-				/* Probed once per toolchain x config (cached above). */
-				if (!th_config_support(th_results_find_config(res, c->name), tool))
-					if (th_results_set_support(res, c->name, tool, supported, reason,
-								   err, sizeof(err)))
-						goto bad;
-
-				for (size_t ai = 0; ai < natk; ai++) {
-					struct attack *a = &atk[ai];
-					struct cellplan *cp;
-					const char *exp;
-
-					if (!attack_matches(o->attack_glob, a->id))
-						continue;
-					matched++;
-					if (ncells == capcells) {
-						capcells = capcells ? 2 * capcells : 1024;
-						cells = xrealloc(cells, capcells * sizeof(*cells));
-					}
-					cp = &cells[ncells++];
-					memset(cp, 0, sizeof(*cp));
-					cp->attack = a->id;
-					cp->technique = a->technique;
-					cp->timing = a->timing;
-					cp->payload = a->payload;
-					cp->variant = (char *)variant;
-					cp->config = (char *)c->name;
-					cp->toolchain = (char *)tool;
-					cp->control = !strcmp(a->payload, "none");
-					cp->worst = TH_OUTCOME_INVALID;
-					cp->fixed = TH_OUTCOME_INVALID;
-					exp = th_expect_lookup(a->id, variant, c->name, tool, NULL);
-					cp->expected = exp ? th_outcome_parse(exp) : TH_OUTCOME_INVALID;
-					if (a->na) {
-						cp->fixed = TH_NOT_APPLICABLE;
-						snprintf(cp->evidence, sizeof(cp->evidence), "%s", a->na_reason);
-						continue;
-					}
-					if (!supported) {
-						cp->fixed = TH_UNSUPPORTED;
-						snprintf(cp->evidence, sizeof(cp->evidence), "%s", reason);
-						continue;
-					}
-					for (size_t bi = 0; bi < b.nbins; bi++) {
-						const struct mbin *m = &b.bins[bi];
-
-						if (strcmp(m->kind, "attack") || strcmp(m->toolchain, tool) ||
-						    strcmp(m->config, c->name) || strcmp(m->variant, variant) ||
-						    strcmp(m->status, "built"))
-							continue;
-						if (njobs == capjobs) {
-							capjobs = capjobs ? 2 * capjobs : 4096;
-							jobs = xrealloc(jobs, capjobs * sizeof(*jobs));
-						}
-						jobs[njobs++] = (struct job){ .binary = m->path, .seed = m->seed,
-									      .cell = (struct cellplan *)(uintptr_t)(ncells - 1) };
-						cp->runs_total++;
-					}
-				}
-			}
-			if (o->attack_glob && !matched) {
-				snprintf(err, sizeof(err), "--attack '%s' matches no attack (see: %s --list)",
-					 o->attack_glob, list_bin->path);
-				goto bad;
-			}
-		}
+		for (int vi = 0; vi < 3; vi++)
+			if (in_list(o->variants, VARIANTS[vi]) &&
+			    plan_variant(m, m->b.tools[ti].name, VARIANTS[vi]))
+				return -1;
 	}
-	for (size_t j = 0; j < njobs; j++)
-		jobs[j].cell = &cells[(uintptr_t)jobs[j].cell];
-	if (mkdir_p(o->out_dir, err, sizeof(err)))
-		goto bad;
+	return mkdir_p(o->out_dir, m->err, sizeof(m->err));
+}
 
-	/* 3. Run. */
-	{
-		struct sigaction sa = { .sa_handler = on_sigint }, old_int, old_term;
-		struct child running[32];
-		struct job *rjob[32];
-		size_t next = 0, done = 0;
-		unsigned counts[TH_OUTCOME_COUNT] = { 0 };
-		int nrun = 0;
+/* A finished run: classify it, count it in its cell, keep the evidence of
+ * the most severe run. */
+static void record_run(struct matrix *m, const struct job *jb, struct child *c, unsigned *counts)
+{
+	struct cellplan *cp = &m->cells[jb->cell];
+	struct th_child_obs obs;
+	char ev[1024];
+	enum th_outcome oc;
 
-		memset(running, 0, sizeof(running));
-		sigaction(SIGINT, &sa, &old_int);
-		sigaction(SIGTERM, &sa, &old_term);
-		while ((next < njobs || nrun) && !interrupted) {
-			while (nrun < jobs_n && next < njobs && !interrupted) {
-				struct job *jb = &jobs[next++];
-				const char *argv[] = { jb->binary, "--run", jb->cell->attack, NULL };
+	fill_obs(&obs, c, cp->config, jb->binary);
+	oc = th_classify(&obs, cp->control, ev, sizeof(ev));
+	cp->counts[oc]++;
+	counts[oc]++;
+	if (cp->worst == TH_OUTCOME_INVALID || oc < cp->worst) {
+		cp->worst = oc;
+		if (cp->runs_total > 1)
+			snprintf(cp->evidence, sizeof(cp->evidence), "seed %s: %s", jb->seed, ev);
+		else
+			snprintf(cp->evidence, sizeof(cp->evidence), "%s", ev);
+	}
+	cp->runs_done++;
+}
 
-				if (spawn(&running[nrun], argv, o->timeout)) {
-					snprintf(err, sizeof(err), "fork: %s", strerror(errno));
-					interrupted = -1;
-					break;
-				}
-				rjob[nrun++] = jb;
+/* Every job, at most jobs_n at a time, until done or interrupted. */
+static void run_jobs(struct matrix *m)
+{
+	struct sigaction sa = { .sa_handler = on_sigint }, old_int, old_term;
+	struct child running[32];
+	struct job *rjob[32];
+	size_t next = 0, done = 0;
+	unsigned counts[TH_OUTCOME_COUNT] = { 0 };
+	bool tty = isatty(2);
+	int nrun = 0;
+
+	memset(running, 0, sizeof(running));
+	sigaction(SIGINT, &sa, &old_int);
+	sigaction(SIGTERM, &sa, &old_term);
+	while ((next < m->njobs || nrun) && !interrupted) {
+		while (nrun < m->jobs_n && next < m->njobs && !interrupted) {
+			struct job *jb = &m->jobs[next++];
+			const char *argv[] = { jb->binary, "--run", m->cells[jb->cell].attack, NULL };
+
+			if (spawn(&running[nrun], argv, m->o->timeout)) {
+				snprintf(m->err, sizeof(m->err), "fork: %s", strerror(errno));
+				interrupted = -1;
+				break;
 			}
-			pump(running, nrun, o->timeout);
-			for (int i = 0; i < nrun; i++) {
-				struct th_child_obs obs;
-				struct cellplan *cp;
-				char ev[1024];
-				enum th_outcome oc;
-
-				if (!child_done(&running[i]))
-					continue;
-				cp = rjob[i]->cell;
-				fill_obs(&obs, &running[i], cp->config, rjob[i]->binary);
-				oc = th_classify(&obs, cp->control, ev, sizeof(ev));
-				cp->counts[oc]++;
-				counts[oc]++;
-				if (cp->worst == TH_OUTCOME_INVALID || oc < cp->worst) {
-					cp->worst = oc;
-					if (cp->runs_total > 1)
-						snprintf(cp->evidence, sizeof(cp->evidence), "seed %s: %s",
-							 rjob[i]->seed, ev);
-					else
-						snprintf(cp->evidence, sizeof(cp->evidence), "%s", ev);
-				}
-				cp->runs_done++;
-				done++;
-				child_free(&running[i]);
-				running[i] = running[nrun - 1];
-				rjob[i] = rjob[nrun - 1];
-				memset(&running[nrun - 1], 0, sizeof(running[0]));
-				nrun--;
-				i--;
-			}
-			progress(tty, done, njobs, counts, false);
+			rjob[nrun++] = jb;
 		}
+		pump(running, nrun, m->o->timeout);
 		for (int i = 0; i < nrun; i++) {
-			kill(-running[i].pid, SIGKILL);
-			waitpid(running[i].pid, NULL, 0);
+			if (!child_done(&running[i]))
+				continue;
+			record_run(m, rjob[i], &running[i], counts);
+			done++;
 			child_free(&running[i]);
+			running[i] = running[--nrun];
+			rjob[i] = rjob[nrun];
+			memset(&running[nrun], 0, sizeof(running[0]));
+			i--;
 		}
-		progress(tty, done, njobs, counts, true);
-		sigaction(SIGINT, &old_int, NULL);
-		sigaction(SIGTERM, &old_term, NULL);
+		progress(tty, done, m->njobs, counts, false);
 	}
+	for (int i = 0; i < nrun; i++) {
+		kill(-running[i].pid, SIGKILL);
+		waitpid(running[i].pid, NULL, 0);
+		child_free(&running[i]);
+	}
+	progress(tty, done, m->njobs, counts, true);
+	sigaction(SIGINT, &old_int, NULL);
+	sigaction(SIGTERM, &old_term, NULL);
+}
 
-	/* 4. Results: every finished cell (all of them unless interrupted). */
-	for (size_t i = 0; i < ncells; i++) {
-		struct cellplan *cp = &cells[i];
+/* Every finished cell into the model (all of them unless interrupted). */
+static int collect(struct matrix *m)
+{
+	int ret = 0;
+
+	for (size_t i = 0; i < m->ncells; i++) {
+		struct cellplan *cp = &m->cells[i];
 		struct th_cell_in in = {
 			.attack = cp->attack, .technique = cp->technique,
-			.timing = strcmp(cp->timing, "") ? cp->timing : NULL,
+			.timing = *cp->timing ? cp->timing : NULL,
 			.payload = cp->payload, .variant = th_variant_parse(cp->variant),
 			.config = cp->config, .toolchain = cp->toolchain,
 			.evidence = cp->evidence, .expected = cp->expected,
@@ -871,7 +887,6 @@ int th_matrix_main(const struct th_matrix_opts *o)
 
 		if (cp->fixed != TH_OUTCOME_INVALID) {
 			in.outcome = cp->fixed;
-			in.runs = 0;
 		} else if (cp->runs_done < cp->runs_total || !cp->runs_total) {
 			continue;	/* interrupted before it finished */
 		} else {
@@ -879,53 +894,91 @@ int th_matrix_main(const struct th_matrix_opts *o)
 			in.runs = (unsigned)cp->runs_done;
 			in.counts = cp->counts;
 		}
-		if (!th_results_add_cell(res, &in, err, sizeof(err))) {
-			fprintf(stderr, "timerharness matrix: %s\n", err);
+		if (!th_results_add_cell(m->res, &in, m->err, sizeof(m->err))) {
+			fprintf(stderr, "timerharness matrix: %s\n", m->err);
 			ret = 1;
 		}
 	}
-	th_results_set_metric_real(res, "run_seconds", now_s() - t0, err, sizeof(err));
-	th_results_set_metric_int(res, "runs", (long long)njobs, err, sizeof(err));
-	th_results_set_metric_int(res, "jobs", jobs_n, err, sizeof(err));
-	{
-		FILE *bf;
-		char bpath[4096];
-		double bs;
+	return ret;
+}
 
-		snprintf(bpath, sizeof(bpath), "%s/.build-seconds", o->build_root);
-		if ((bf = fopen(bpath, "r"))) {
-			if (fscanf(bf, "%lf", &bs) == 1)
-				th_results_set_metric_real(res, "build_seconds", bs, err, sizeof(err));
-			fclose(bf);
-		}
+static void add_metrics(struct matrix *m, double seconds)
+{
+	char bpath[4096], err[256];
+	double bs;
+	FILE *bf;
+
+	th_results_set_metric_real(m->res, "run_seconds", seconds, err, sizeof(err));
+	th_results_set_metric_int(m->res, "runs", (long long)m->njobs, err, sizeof(err));
+	th_results_set_metric_int(m->res, "jobs", m->jobs_n, err, sizeof(err));
+	/* `make build` leaves its wall time here. */
+	snprintf(bpath, sizeof(bpath), "%s/.build-seconds", m->o->build_root);
+	if ((bf = fopen(bpath, "r"))) {
+		if (fscanf(bf, "%lf", &bs) == 1)
+			th_results_set_metric_real(m->res, "build_seconds", bs, err, sizeof(err));
+		fclose(bf);
 	}
-	th_results_set_count_metrics(res, err, sizeof(err));
+	th_results_set_count_metrics(m->res, err, sizeof(err));
 	if (interrupted)
-		th_results_set_partial(res, true, interrupted == SIGTERM ? "interrupted by SIGTERM"
-				       : interrupted == -1 ? err : "interrupted by SIGINT", err, sizeof(err));
-	snprintf(path, sizeof(path), "%s/results.json", o->out_dir);
-	if (th_results_write(res, path, err, sizeof(err))) {
-		fprintf(stderr, "timerharness matrix: %s\n", err);
+		th_results_set_partial(m->res, true, interrupted == SIGTERM ? "interrupted by SIGTERM"
+				       : interrupted == -1 ? m->err : "interrupted by SIGINT",
+				       err, sizeof(err));
+}
+
+/* results.json, then what is rendered from it. */
+static int write_outputs(struct matrix *m)
+{
+	char path[4096];
+	int ret = 0;
+
+	snprintf(path, sizeof(path), "%s/results.json", m->o->out_dir);
+	if (th_results_write(m->res, path, m->err, sizeof(m->err))) {
+		fprintf(stderr, "timerharness matrix: %s\n", m->err);
+		return 1;
+	}
+	if (!m->o->quiet)
+		th_render_matrix(stdout, m->res, isatty(1));
+	snprintf(path, sizeof(path), "%s/report.md", m->o->out_dir);
+	if (th_render_markdown(m->res, path, m->err, sizeof(m->err))) {
+		fprintf(stderr, "timerharness matrix: %s\n", m->err);
 		ret = 1;
 	}
-	if (!o->quiet)
-		th_render_matrix(stdout, res, isatty(1));
-	snprintf(path, sizeof(path), "%s/report.md", o->out_dir);
-	if (th_render_markdown(res, path, err, sizeof(err))) {
-		fprintf(stderr, "timerharness matrix: %s\n", err);
+	snprintf(path, sizeof(path), "%s/junit.xml", m->o->out_dir);
+	if (th_render_junit(m->res, path, m->err, sizeof(m->err))) {
+		fprintf(stderr, "timerharness matrix: %s\n", m->err);
 		ret = 1;
 	}
-	printf("matrix: %zu cells, %zu runs in %.1f s with %d jobs%s\n", ncells, njobs, now_s() - t0,
-	       jobs_n, interrupted ? " (INTERRUPTED: partial results)" : "");
-	printf("wrote %s/results.json and %s/report.md\n", o->out_dir, o->out_dir);
-	th_results_free(res);
-	free(cells);
-	free(jobs);
+	return ret;
+}
+
+int th_matrix_main(const struct th_matrix_opts *o)
+{
+	struct matrix m = { .o = o };
+	double t0 = now_s();
+	int ret;
+
+	m.jobs_n = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (m.jobs_n > 32)
+		m.jobs_n = 32;
+	if (plan(&m)) {
+		fprintf(stderr, "timerharness matrix: %s\n", m.err);
+		th_results_free(m.res);
+		free(m.cells);
+		free(m.jobs);
+		free(m.memo);
+		return 2;
+	}
+	run_jobs(&m);
+	ret = collect(&m);
+	add_metrics(&m, now_s() - t0);
+	ret |= write_outputs(&m);
+	printf("matrix: %zu cells, %zu runs in %.1f s with %d jobs%s\n", m.ncells, m.njobs,
+	       now_s() - t0, m.jobs_n, interrupted ? " (INTERRUPTED: partial results)" : "");
+	printf("wrote %s/results.json, %s/report.md and %s/junit.xml\n", o->out_dir, o->out_dir,
+	       o->out_dir);
+	th_results_free(m.res);
+	free(m.cells);
+	free(m.jobs);
+	free(m.memo);
 	return interrupted ? 130 : ret;
-bad:
-	fprintf(stderr, "timerharness matrix: %s\n", err);
-	th_results_free(res);
-	free(cells);
-	free(jobs);
-	return 2;
 }
