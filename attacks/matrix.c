@@ -750,6 +750,35 @@ static int plan_variant(struct matrix *m, const char *tool, const char *variant)
 	return 0;
 }
 
+/* configs.tsv's flags for a reader: its per-build placeholders spelled out. */
+static void config_flags_text(const struct th_config_info *c, char *out, size_t n)
+{
+	static const struct {
+		const char *placeholder, *text;
+	} subst[] = {
+		{ "@SEED@", "<seed>" },
+		{ "@STRICT_FLEX@", "[-fstrict-flex-arrays=3 where clang >= 16]" },
+	};
+	size_t len = 0;
+
+	for (const char *p = c->cflags; *p && len + 1 < n;) {
+		size_t k;
+
+		for (k = 0; k < sizeof(subst) / sizeof(subst[0]); k++)
+			if (!strncmp(p, subst[k].placeholder, strlen(subst[k].placeholder)))
+				break;
+		if (k < sizeof(subst) / sizeof(subst[0])) {
+			len += (size_t)snprintf(out + len, n - len, "%s", subst[k].text);
+			p += strlen(subst[k].placeholder);
+		} else {
+			out[len++] = *p++;
+		}
+		if (len >= n)
+			len = n - 1;
+	}
+	out[len] = '\0';
+}
+
 /* Everything the user named must exist, and the plan must be complete,
  * before anything runs or is written. */
 static int plan(struct matrix *m)
@@ -781,11 +810,16 @@ static int plan(struct matrix *m)
 		    th_results_add_toolchain(m->res, m->b.tools[i].name, m->b.tools[i].version,
 					     m->b.tools[i].path, m->err, sizeof(m->err)))
 			return -1;
-	for (const struct th_config_info *c = th_configs; c < th_configs + th_config_count; c++)
-		if (in_list(o->configs, c->name) &&
-		    th_results_add_config(m->res, c->name, c->cflags, c->description,
+	for (const struct th_config_info *c = th_configs; c < th_configs + th_config_count; c++) {
+		char flags[1024];
+
+		if (!in_list(o->configs, c->name))
+			continue;
+		config_flags_text(c, flags, sizeof(flags));
+		if (th_results_add_config(m->res, c->name, flags, c->description,
 					  m->err, sizeof(m->err)))
 			return -1;
+	}
 	for (size_t ti = 0; ti < m->b.ntools; ti++) {
 		if (!in_list(o->toolchains, m->b.tools[ti].name))
 			continue;
@@ -943,6 +977,11 @@ static int write_outputs(struct matrix *m)
 		fprintf(stderr, "timerharness matrix: %s\n", m->err);
 		ret = 1;
 	}
+	snprintf(path, sizeof(path), "%s/report.html", m->o->out_dir);
+	if (th_render_html(m->res, path, m->err, sizeof(m->err))) {
+		fprintf(stderr, "timerharness matrix: %s\n", m->err);
+		ret = 1;
+	}
 	snprintf(path, sizeof(path), "%s/junit.xml", m->o->out_dir);
 	if (th_render_junit(m->res, path, m->err, sizeof(m->err))) {
 		fprintf(stderr, "timerharness matrix: %s\n", m->err);
@@ -974,8 +1013,8 @@ int th_matrix_main(const struct th_matrix_opts *o)
 	ret |= write_outputs(&m);
 	printf("matrix: %zu cells, %zu runs in %.1f s with %d jobs%s\n", m.ncells, m.njobs,
 	       now_s() - t0, m.jobs_n, interrupted ? " (INTERRUPTED: partial results)" : "");
-	printf("wrote %s/results.json, %s/report.md and %s/junit.xml\n", o->out_dir, o->out_dir,
-	       o->out_dir);
+	printf("wrote %s/results.json, %s/report.md, %s/report.html and %s/junit.xml\n",
+	       o->out_dir, o->out_dir, o->out_dir, o->out_dir);
 	th_results_free(m.res);
 	free(m.cells);
 	free(m.jobs);

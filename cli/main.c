@@ -24,6 +24,8 @@ static void usage(FILE *f)
 		"        run every attack cell; writes DIR/results.json and DIR/report.md\n"
 		"  check [--results FILE] [--baseline FILE]\n"
 		"        exit 0 if nothing regressed, 1 if a cell regressed, 2 on bad input\n"
+		"  report [--results FILE] --format md|html|junit|sarif|ktap|matrix [--out FILE|-]\n"
+		"        render results.json in another format\n"
 #endif
 		"\n"
 		"run 'timerharness <command> --help' for a command's options\n");
@@ -48,6 +50,8 @@ int main(int argc, char **argv)
 		return th_cli_matrix(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "check"))
 		return th_cli_check(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "report"))
+		return th_cli_report(argc - 1, argv + 1);
 #endif
 	fprintf(stderr, "timerharness: unknown command '%s'\n\n", argv[1]);
 	usage(stderr);

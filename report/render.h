@@ -23,7 +23,7 @@
  * One th_outcome_symbol() per cell (the observed, most severe outcome),
  * followed by '!' for a regression or '*' when the runs disagreed; blank
  * when the results have no such cell. Then a legend and per-outcome counts.
- * ANSI colours only when use_color.
+ * ANSI colours only when use_color. No line ends in a blank.
  *
  * Return: 0, -1 when out of memory or out reports an error.
  */
@@ -52,5 +52,72 @@ int th_render_junit(const struct th_results *res, const char *path,
 		    char *err, size_t errlen);
 int th_render_junit_to(FILE *out, const struct th_results *res,
 		       char *err, size_t errlen);
+
+/**
+ * th_render_html() - report.html: one self-contained page (inline CSS, no
+ * script, no external asset): run facts, configs with support per toolchain,
+ * counts, the headline findings of report.md, then per toolchain the matrix
+ * as a colour-coded grid (rows: attacks grouped by technique and timing;
+ * columns: configs grouped by variant), each cell's tooltip holding its
+ * outcome, counts, expectation, verdict and evidence; regressions framed.
+ * Return: 0, or -1 with err set (path untouched).
+ */
+int th_render_html(const struct th_results *res, const char *path,
+		   char *err, size_t errlen);
+int th_render_html_to(FILE *out, const struct th_results *res,
+		      char *err, size_t errlen);
+
+/**
+ * th_render_sarif() - a SARIF 2.1.0 log: one run of tool "timerharness", a
+ * rule per reported outcome (HIJACKED, REDIRECTED, CRASHED, HANG,
+ * FALSE_POSITIVE, and REGRESSION for a regressed cell of any other outcome),
+ * a result per such cell: level error when it regressed, else warning
+ * (HIJACKED, REDIRECTED, FALSE_POSITIVE) or note; the attack ID as logical
+ * location; expected, verdict and counts in its properties.
+ * Return: 0, or -1 with err set (path untouched).
+ */
+int th_render_sarif(const struct th_results *res, const char *path,
+		    char *err, size_t errlen);
+int th_render_sarif_to(FILE *out, const struct th_results *res,
+		       char *err, size_t errlen);
+
+/**
+ * th_render_ktap() - KTAP version 1: a test per toolchain, a subtest per cell
+ * (<attack>.<variant>.<config>): "not ok" on regression, "ok ... # SKIP
+ * <reason>" for UNSUPPORTED and NOT_APPLICABLE, "ok" otherwise; before each
+ * result a diagnostic line "# outcome=... expected=... evidence=...".
+ * Return: 0, or -1 with err set (path untouched).
+ */
+int th_render_ktap(const struct th_results *res, const char *path,
+		   char *err, size_t errlen);
+int th_render_ktap_to(FILE *out, const struct th_results *res,
+		      char *err, size_t errlen);
+
+/* The formats of `timerharness report --format`. */
+enum th_render_format {
+	TH_RENDER_MARKDOWN,	/* "md" */
+	TH_RENDER_HTML,		/* "html" */
+	TH_RENDER_JUNIT,	/* "junit" */
+	TH_RENDER_SARIF,	/* "sarif" */
+	TH_RENDER_KTAP,		/* "ktap" */
+	TH_RENDER_MATRIX,	/* "matrix": the terminal matrix */
+	TH_RENDER_FORMAT_COUNT,
+	TH_RENDER_FORMAT_INVALID = -1
+};
+
+/* The format's name; NULL when invalid. */
+const char *th_render_format_name(enum th_render_format f);
+/* Exact name; TH_RENDER_FORMAT_INVALID for anything else. */
+enum th_render_format th_render_format_parse(const char *s);
+
+/* Render res in format f to out; use_color only affects the matrix.
+ * Return: 0, or -1 with err set. */
+int th_render_format_to(FILE *out, enum th_render_format f,
+			const struct th_results *res, int use_color,
+			char *err, size_t errlen);
+/* The same, replacing path atomically (never in colour).
+ * Return: 0, or -1 with err set (path untouched). */
+int th_render_format_file(const char *path, enum th_render_format f,
+			  const struct th_results *res, char *err, size_t errlen);
 
 #endif

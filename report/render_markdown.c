@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report.md. The headline findings are questions, each answered only by the
- * cells its selector picks from the model: the text around them is fixed,
- * every outcome and every piece of evidence comes from a cell.
+ * report.md. The headline findings (headlines.c) are questions, each answered
+ * only by the cells its selector picks from the model: the text around them is
+ * fixed, every outcome and every piece of evidence comes from a cell.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "headlines.h"
 #include "render.h"
 #include "report_internal.h"
 
@@ -119,154 +120,7 @@ static void cell_text(FILE *out, const struct th_cell *c, bool with_verdict)
 			th_outcome_name(c->expected) ? th_outcome_name(c->expected) : "none");
 }
 
-/* ---- headlines ---- */
-
-#define ANY NULL
-#define VARIANTS(...) ((const char *const[]){ __VA_ARGS__, NULL })
-#define LIST(...) ((const char *const[]){ __VA_ARGS__, NULL })
-
-struct selector {
-	const char *const *variants;	/* NULL: any */
-	const char *const *configs;
-	const char *const *payloads;
-	const char *const *techniques;
-};
-
-struct headline {
-	const char *title;		/* the question */
-	const char *about;		/* what the selected cells are */
-	const char *note;		/* a fact about a config, or NULL */
-	struct selector sel[3];		/* a cell matching any of the first nsel */
-	int nsel;
-};
-
-#define CFI_CONFIGS "cfi-icall", "cfi-icall-diag", "cfi-icall-generalized", "kcfi", \
-		    "fsanitize-function"
-
-static const struct headline headlines[] = {
-	{ "a. Does type-based CFI stop the CVE-2017-7308 overwrite on the 4.14 layout?",
-	  "variant `legacy`, config `cfi-icall`, payload `func+data:write_cr4` (`.function` = "
-	  "write_cr4, `.data` = the attacker's CR4 value), technique `memcpy-intra`, both timings.",
-	  NULL,
-	  { { VARIANTS("legacy"), LIST("cfi-icall"), LIST("func+data:write_cr4"),
-	      LIST("memcpy-intra") } }, 1 },
-	{ "b. Does it stop the same overwrite on the 4.15 layout?",
-	  "variant `modern`, configs `cfi-icall` and `kcfi`, payload `func:write_cr4`.",
-	  NULL,
-	  { { VARIANTS("modern"), LIST("cfi-icall", "kcfi"), LIST("func:write_cr4"), ANY } }, 1 },
-	{ "c. Does CFI stop legitimate timer calls through the 4.14-rc3 cast shim?",
-	  "variant `transitional`, configs `cfi-icall` and `cfi-icall-diag`, payload `none` "
-	  "(the control run: no overwrite).",
-	  NULL,
-	  { { VARIANTS("transitional"), LIST("cfi-icall", "cfi-icall-diag"), LIST("none"), ANY } }, 1 },
-	{ "d. What happens when the callback is swapped for another of the same type?",
-	  "variant `modern`, configs `cfi-icall`, `cfi-icall-diag`, `cfi-icall-generalized`, `kcfi` "
-	  "and `fsanitize-function`, payload `func:same-class` (another callback of the variant's "
-	  "own callback type).",
-	  NULL,
-	  { { VARIANTS("modern"), LIST(CFI_CONFIGS), LIST("func:same-class"), ANY } }, 1 },
-	{ "e. Does generalize-pointers let a `struct cred *` function through where plain cfi-icall does not?",
-	  "variant `modern`, configs `cfi-icall-generalized` and `cfi-icall`, payload `func:ptr-class`.",
-	  NULL,
-	  { { VARIANTS("modern"), LIST("cfi-icall-generalized", "cfi-icall"), LIST("func:ptr-class"),
-	      ANY } }, 1 },
-	{ "f. Does ASan see an overflow inside one object as it sees one across objects?",
-	  "config `asan`, techniques `memcpy-intra` (inside the object), `heap-neighbour` and "
-	  "`uaf-realloc` (across objects), every variant and payload.",
-	  NULL,
-	  { { ANY, LIST("asan"), ANY, LIST("memcpy-intra", "heap-neighbour", "uaf-realloc") } }, 1 },
-	{ "g. Do the bounds and FORTIFY checks stop overflows inside the object?",
-	  "config `bounds` with technique `index-intra`; config `fortify` with techniques "
-	  "`memcpy-intra` and `strcpy-intra`; every variant and payload.",
-	  "About the `fortify` config: the kernel's FORTIFY field-spanning `memcpy` check "
-	  "(commit 54d9469b) only warns; this harness's `fortify` config blocks the copy.",
-	  { { ANY, LIST("bounds"), ANY, LIST("index-intra") },
-	    { ANY, LIST("fortify"), ANY, LIST("memcpy-intra") },
-	    { ANY, LIST("fortify"), ANY, LIST("strcpy-intra") } }, 3 },
-	{ "h. Does any CFI config stop a data-only attack?",
-	  "variants `legacy` and `transitional`, payload `data:fake-object` (only `.data` replaced, "
-	  "pointing at an attacker-made object), every CFI config (`cfi-icall`, `cfi-icall-diag`, "
-	  "`cfi-icall-generalized`, `kcfi`, `fsanitize-function`, `defence-in-depth`).",
-	  NULL,
-	  { { VARIANTS("legacy", "transitional"), LIST(CFI_CONFIGS, "defence-in-depth"),
-	      LIST("data:fake-object"), ANY } }, 1 },
-};
-
-static bool in_list(const char *const *list, const char *s)
-{
-	if (!list)
-		return true;
-	for (; *list; list++)
-		if (!strcmp(*list, s))
-			return true;
-	return false;
-}
-
-static bool selected(const struct headline *h, const struct th_cell *c)
-{
-	for (int i = 0; i < h->nsel; i++) {
-		const struct selector *s = &h->sel[i];
-
-		if (in_list(s->variants, th_variant_name(c->variant)) &&
-		    in_list(s->configs, c->config) && in_list(s->payloads, c->payload) &&
-		    in_list(s->techniques, c->technique))
-			return true;
-	}
-	return false;
-}
-
-struct dctx {
-	const struct th_results *res;
-	const struct th_cell *c;
-};
-
-static int cmp_d(const void *a, const void *b)
-{
-	const struct dctx *x = a, *y = b;
-
-	return th_report_cmp_display(x->res, x->c, y->c);
-}
-
-/* The cells h selects, in display order; NULL when none (*oom apart). */
-static const struct th_cell **pick(const struct th_results *res, const struct headline *h,
-				   size_t *n, int *oom)
-{
-	struct dctx *d;
-	const struct th_cell **out;
-	size_t m = 0;
-
-	*n = 0;
-	*oom = 0;
-	if (!res->ncells)
-		return NULL;
-	d = malloc(res->ncells * sizeof(*d));
-	if (!d) {
-		*oom = 1;
-		return NULL;
-	}
-	for (size_t i = 0; i < res->ncells; i++)
-		if (selected(h, res->cells[i]))
-			d[m++] = (struct dctx){ res, res->cells[i] };
-	qsort(d, m, sizeof(*d), cmp_d);
-	out = m ? malloc(m * sizeof(*out)) : NULL;
-	if (m && !out) {
-		free(d);
-		*oom = 1;
-		return NULL;
-	}
-	for (size_t i = 0; i < m; i++)
-		out[i] = d[i].c;
-	free(d);
-	*n = m;
-	return out;
-}
-
-/* Same (attack, variant, config): one row of a per-toolchain table. */
-static bool same_row(const struct th_cell *a, const struct th_cell *b)
-{
-	return a->variant == b->variant && !strcmp(a->attack, b->attack) &&
-	       !strcmp(a->config, b->config);
-}
+/* ---- headlines (selection: headlines.c) ---- */
 
 static void table_head(FILE *out, const struct th_toolchain **tcs, size_t ntc, const char *extra)
 {
@@ -311,15 +165,9 @@ static void observed_line(FILE *out, const struct th_cell **cells, size_t n,
 {
 	fputs("Observed:", out);
 	for (size_t t = 0; t < ntc; t++) {
-		unsigned counts[TH_OUTCOME_COUNT] = { 0 };
-		unsigned total = 0;
+		unsigned counts[TH_OUTCOME_COUNT];
+		unsigned total = th_headline_observed(cells, n, tcs[t]->name, counts);
 
-		for (size_t i = 0; i < n; i++) {
-			if (!strcmp(cells[i]->toolchain, tcs[t]->name)) {
-				counts[th_cell_observed(cells[i])]++;
-				total++;
-			}
-		}
 		fprintf(out, "%s **", t ? ";" : "");
 		md_text(out, tcs[t]->name);
 		fputs("**:", out);
@@ -336,12 +184,12 @@ static void observed_line(FILE *out, const struct th_cell **cells, size_t n,
 	fputs(".\n\n", out);
 }
 
-static int render_headline(FILE *out, const struct th_results *res, const struct headline *h,
+static int render_headline(FILE *out, const struct th_results *res, const struct th_headline *h,
 			   const struct th_toolchain **tcs, size_t ntc)
 {
 	int oom;
 	size_t n;
-	const struct th_cell **cells = pick(res, h, &n, &oom);
+	const struct th_cell **cells = th_headline_cells(res, h, &n, &oom);
 
 	if (oom)
 		return -1;
@@ -356,7 +204,7 @@ static int render_headline(FILE *out, const struct th_results *res, const struct
 	table_head(out, tcs, ntc, NULL);
 	for (size_t i = 0; i < n; i++) {
 		/* Display order puts a row's toolchains next to each other. */
-		if (i && same_row(cells[i - 1], cells[i]))
+		if (i && th_headline_same_row(cells[i - 1], cells[i]))
 			continue;
 		table_row(out, res, cells[i], tcs, ntc, false);
 		fputc('\n', out);
@@ -379,53 +227,28 @@ static int render_headline(FILE *out, const struct th_results *res, const struct
 	return 0;
 }
 
-/* (i): cells that regressed, and rows whose real outcomes differ between
- * toolchains. Differences caused only by an unsupported config are summed up
- * below the table instead of filling it. */
+/* (i): rows that regressed or differ between toolchains. Differences caused
+ * only by an unsupported config are summed up below the table instead of
+ * filling it. */
 static int render_differences(FILE *out, const struct th_results *res,
 			      const struct th_toolchain **tcs, size_t ntc)
 {
-	static const struct headline all = { .nsel = 1 };
-	size_t n, rows = 0, unsup = 0;
+	size_t n, unsup;
 	int oom;
-	const struct th_cell **cells = pick(res, &all, &n, &oom);
+	struct th_diff_row *rows = th_headline_differences(res, &n, &unsup, &oom);
 
 	if (oom)
 		return -1;
-	fputs("### i. Which cells regressed, and which differ between toolchains?\n\n"
-	      "Cells: every cell whose verdict is `regression`, and every (attack, variant, config) "
-	      "whose observed outcome differs between toolchains.\n\n", out);
-	for (size_t i = 0; i < n;) {
-		size_t j = i;
-		bool regressed = false, differs = false, unsup_only = false;
-		enum th_outcome first_real = TH_OUTCOME_INVALID;
-
-		for (; j < n && same_row(cells[i], cells[j]); j++) {
-			enum th_outcome o = th_cell_observed(cells[j]);
-
-			regressed |= th_report_shown_verdict(cells[j]) == TH_VERDICT_REGRESSION;
-			if (o >= TH_UNSUPPORTED) {
-				unsup_only = true;
-				continue;
-			}
-			if (first_real == TH_OUTCOME_INVALID)
-				first_real = o;
-			else if (o != first_real)
-				differs = true;
-		}
-		unsup_only = unsup_only && first_real != TH_OUTCOME_INVALID && !differs;
-		if (regressed || differs) {
-			if (!rows++)
-				table_head(out, tcs, ntc, "why listed");
-			table_row(out, res, cells[i], tcs, ntc, true);
-			fprintf(out, " %s%s%s |\n", regressed ? "regression" : "",
-				regressed && differs ? ", " : "", differs ? "differs between toolchains" : "");
-		} else if (unsup_only) {
-			unsup++;
-		}
-		i = j;
+	fprintf(out, "### %s\n\nCells: %s\n\n", th_differences_title, th_differences_about);
+	for (size_t i = 0; i < n; i++) {
+		if (!i)
+			table_head(out, tcs, ntc, "why listed");
+		table_row(out, res, rows[i].cell, tcs, ntc, true);
+		fprintf(out, " %s%s%s |\n", rows[i].regressed ? "regression" : "",
+			rows[i].regressed && rows[i].differs ? ", " : "",
+			rows[i].differs ? "differs between toolchains" : "");
 	}
-	if (!rows)
+	if (!n)
 		fputs("Observed: no cell regressed and no outcome differs between toolchains.\n", out);
 	fputc('\n', out);
 	if (unsup) {
@@ -452,7 +275,7 @@ static int render_differences(FILE *out, const struct th_results *res,
 		}
 		fputs(listed ? ".\n\n" : " (no config is marked unsupported).\n\n", out);
 	}
-	free(cells);
+	free(rows);
 	return 0;
 }
 
@@ -687,8 +510,8 @@ int th_render_markdown_to(FILE *out, const struct th_results *res, char *err, si
 	fputs("## Headline findings\n\nEach question is answered only by the cells it names, as "
 	      "they were observed in this run; \"not run\" means the results hold no such cell.\n\n",
 	      out);
-	for (size_t h = 0; h < sizeof(headlines) / sizeof(headlines[0]); h++)
-		if (render_headline(out, res, &headlines[h], tcs, ntc))
+	for (size_t h = 0; h < th_nheadlines; h++)
+		if (render_headline(out, res, &th_headlines[h], tcs, ntc))
 			goto oom;
 	if (render_differences(out, res, tcs, ntc) || full_matrix(out, res, tcs, ntc))
 		goto oom;

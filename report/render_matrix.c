@@ -272,7 +272,7 @@ static void render_toolchain(FILE *out, const struct th_results *res, const stru
 	fputc('\n', out);
 }
 
-int th_render_matrix(FILE *out, const struct th_results *res, int use_color)
+static int render_matrix(FILE *out, const struct th_results *res, int use_color)
 {
 	unsigned counts[TH_OUTCOME_COUNT];
 	int oom;
@@ -319,4 +319,34 @@ int th_render_matrix(FILE *out, const struct th_results *res, int use_color)
 	th_report_count(res, NULL, counts);
 	put_counts_line(out, "total", res->ncells, counts);
 	return ferror(out) ? -1 : 0;
+}
+
+/* Columns are padded as they are laid out; the padding at the end of a line
+ * is cut here, once, rather than at every place a line can end. */
+int th_render_matrix(FILE *out, const struct th_results *res, int use_color)
+{
+	char *buf = NULL;
+	size_t len = 0, start = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int rc;
+
+	if (!m)
+		return -1;
+	rc = render_matrix(m, res, use_color);
+	if (fclose(m))
+		rc = -1;
+	for (size_t i = 0; !rc && i <= len; i++) {
+		if (i < len && buf[i] != '\n')
+			continue;
+		size_t end = i;
+
+		while (end > start && buf[end - 1] == ' ')
+			end--;
+		fwrite(buf + start, 1, end - start, out);
+		if (i < len)
+			fputc('\n', out);
+		start = i + 1;
+	}
+	free(buf);
+	return rc || ferror(out) ? -1 : 0;
 }

@@ -1,5 +1,6 @@
 # The gate's three exit statuses on a real run: 0 as run, 1 on a doctored
-# copy (a BLOCKED_CFI cell turned HIJACKED), 2 on a corrupt or wrong-schema file.
+# copy (a BLOCKED_CFI cell turned HIJACKED), 2 on a corrupt or wrong-schema file;
+# then every renderer through `timerharness report`.
 #   -DTH=timerharness -DBUILD=<build dir> -DOUT=<dir>
 cmake_minimum_required(VERSION 3.25)
 file(REMOVE_RECURSE ${OUT})
@@ -40,3 +41,17 @@ file(WRITE ${OUT}/wrong-schema.json "${wrong}")
 expect_check(${OUT}/wrong-schema.json 2 "schema")
 expect_check(${OUT}/missing.json 2 "missing.json")
 expect_check(${OUT}/results.json 2 "corrupt.json" --baseline ${OUT}/corrupt.json)
+
+# Every renderer, through the real command, reads the same run.
+foreach(fmt md html junit sarif ktap matrix)
+  execute_process(COMMAND ${TH} report --results ${OUT}/results.json --format ${fmt} --out ${OUT}/report.${fmt}
+                  RESULT_VARIABLE rc ERROR_VARIABLE err)
+  file(SIZE ${OUT}/report.${fmt} size)
+  if(NOT rc EQUAL 0 OR size EQUAL 0)
+    message(FATAL_ERROR "report --format ${fmt}: exit ${rc}, ${size} bytes\n${err}")
+  endif()
+endforeach()
+file(READ ${OUT}/report.ktap ktap)
+if(NOT ktap MATCHES "^KTAP version 1\n" OR NOT ktap MATCHES "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4")
+  message(FATAL_ERROR "report.ktap is not KTAP naming the cell:\n${ktap}")
+endif()

@@ -23,3 +23,61 @@ foreach(src IN LISTS TH_REPORT_TEST_SOURCES)
     endif()
   endforeach()
 endforeach()
+
+# report_test parses the SARIF log it renders.
+pkg_check_modules(JANSSON REQUIRED IMPORTED_TARGET jansson)
+target_link_libraries(report_test PRIVATE PkgConfig::JANSSON)
+
+# `timerharness report` (cli/cmd_report.c) on its own: options, exit statuses,
+# messages, stdout and atomic files, tested apart from its dispatch in main.c.
+add_executable(report_cli ${CMAKE_CURRENT_LIST_DIR}/report_cli_main.c
+               ${CMAKE_SOURCE_DIR}/cli/cmd_report.c)
+target_include_directories(report_cli PRIVATE ${CMAKE_SOURCE_DIR}/cli)
+target_link_libraries(report_cli PRIVATE th_report)
+target_compile_options(report_cli PRIVATE ${TH_WARN_FLAGS})
+
+set(_rd ${CMAKE_CURRENT_LIST_DIR}/data/report)
+set(_ro ${CMAKE_CURRENT_BINARY_DIR}/report_cli.out)
+file(MAKE_DIRECTORY ${_ro})
+# th_report_cli(NAME RC STDERR_REGEX [STDOUT golden] [SENTINEL file] ARGS ...)
+function(th_report_cli name rc regex)
+  cmake_parse_arguments(PARSE_ARGV 3 A "" "STDOUT;SENTINEL" "ARGS")
+  set(extra)
+  if(A_STDOUT)
+    list(APPEND extra -DSTDOUT_FILE=${A_STDOUT})
+  endif()
+  if(A_SENTINEL)
+    list(APPEND extra -DSENTINEL=${A_SENTINEL})
+  endif()
+  add_test(NAME report.cli.${name}
+    COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:report_cli>;${A_ARGS}" -DRC=${rc}
+            "-DSTDERR_REGEX=${regex}" ${extra} -P ${CMAKE_CURRENT_LIST_DIR}/run_expect.cmake)
+  set_tests_properties(report.cli.${name} PROPERTIES LABELS report TIMEOUT 60)
+endfunction()
+
+th_report_cli(help 0 "^$" ARGS --help)
+th_report_cli(no_format 2 "--format is required" ARGS --results ${_rd}/small.json)
+th_report_cli(unknown_format 2 "unknown format 'pdf' \\(formats: md, html, junit, sarif, ktap, matrix\\)"
+  ARGS --results ${_rd}/small.json --format pdf)
+th_report_cli(unknown_option 2 "unknown argument '--colour'" ARGS --format md --colour)
+th_report_cli(missing_value 2 "--format needs a value" ARGS --format)
+th_report_cli(missing_results 2
+  "nope.json: cannot open: No such file or directory\n.*run 'timerharness matrix'"
+  ARGS --results ${_ro}/nope.json --format md)
+# Bad input writes nothing: the file named by --out is left as it was.
+th_report_cli(bad_results 2 "cells\\[3\\]\\.outcome: unknown outcome \"FOO\""
+  SENTINEL ${_ro}/bad_results.html
+  ARGS --results ${_rd}/unknown_outcome.json --format=html --out ${_ro}/bad_results.html)
+th_report_cli(wrong_schema 2 "schema is \"timerharness/results/v0\""
+  ARGS --results ${_rd}/wrong_schema.json --format sarif)
+th_report_cli(out_dir_missing 1 "x.ktap: cannot create .*No such file or directory"
+  ARGS --results ${_rd}/small.json --format ktap --out ${_ro}/no/such/dir/x.ktap)
+# To stdout: the terminal matrix (not a terminal: no colour, no trailing blank).
+th_report_cli(matrix_stdout 0 "^$" STDOUT ${_rd}/small.matrix.txt
+  ARGS --results ${_rd}/small.json --format matrix)
+th_report_cli(matrix_out_dash 0 "^$" STDOUT ${_rd}/small.matrix.txt
+  ARGS --results=${_rd}/small.json --format matrix --out -)
+foreach(fmt md html junit sarif ktap matrix)
+  th_report_cli(file_${fmt} 0 "^$" ARGS --results ${_rd}/small.json --format ${fmt}
+    --out ${_ro}/small.${fmt})
+endforeach()

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report/ tests: the results model, results.json (round trip, atomicity,
- * strict loading), verdicts, `check` exit statuses and the renderers.
+ * strict loading), verdicts, `check` exit statuses and the renderers
+ * (Markdown, terminal matrix, JUnit, HTML, SARIF, KTAP).
  * Fixtures: tests/data/report (README.md says what each one changes).
  *
  * Run one case: report_test <case>; no argument runs them all.
@@ -12,6 +13,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,6 +22,7 @@
 #include <unistd.h>
 
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "check.h"
 #include "render.h"
@@ -989,6 +992,463 @@ static void junit_output(void **state)
 	th_results_free(r);
 }
 
+/* Every line of text: no trailing blank (the terminal matrix pads columns). */
+static void assert_no_trailing_space(const char *text)
+{
+	for (const char *l = text; *l;) {
+		const char *e = strchr(l, '\n');
+		size_t n = e ? (size_t)(e - l) : strlen(l);
+
+		if (n && (l[n - 1] == ' ' || l[n - 1] == '\t'))
+			fail_msg("trailing blank on line:\n%.*s|", (int)n, l);
+		l += n + (e != NULL);
+	}
+}
+
+static void matrix_no_trailing_spaces(void **state)
+{
+	(void)state;
+	struct th_results *r = load_ok(DATA("doctored_hijacked.json"));
+
+	for (int color = 0; color < 2; color++) {
+		char *m = render_matrix_text(r, color);
+
+		assert_no_trailing_space(m);
+		/* Padding inside a line stays: the columns still line up. */
+		assert_contains(m, "  MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4");
+		free(m);
+	}
+	th_results_free(r);
+}
+
+/* Render fixture with one of the path renderers; the file's text. */
+typedef int path_renderer(const struct th_results *res, const char *path, char *err, size_t errlen);
+
+static char *render_to_text(struct tmp *t, path_renderer *fn, const char *fixture, const char *name)
+{
+	char err[1024];
+	struct th_results *r = load_ok(fixture);
+	const char *path = tmp_file(t, name);
+
+	if (fn(r, path, err, sizeof(err)))
+		fail_msg("%s", err);
+	th_results_free(r);
+	return slurp(path);
+}
+
+/* ---- HTML ---- */
+
+/* What the renderers show as a regression: stored, or the outcome says so. */
+static bool shown_regression(const struct th_cell *c)
+{
+	return c->verdict == TH_VERDICT_REGRESSION ||
+	       th_verdict(th_cell_observed(c), c->expected, TH_OUTCOME_INVALID) == TH_VERDICT_REGRESSION;
+}
+
+/* A grid cell: its class and the start of its tooltip (the cell, its outcome). */
+static void assert_html_cell(const char *html, const struct th_cell *c)
+{
+	char want[1024];
+	enum th_outcome o = th_cell_observed(c);
+
+	snprintf(want, sizeof(want), "<td class=\"c o-%s%s", th_outcome_name(o), shown_regression(c) ? " reg" : "");
+	assert_contains(html, want);
+	snprintf(want, sizeof(want), "title=\"%s %s/%s on %s&#10;outcome: %s&#10;", c->attack,
+		 th_variant_name(c->variant), c->config, c->toolchain, th_outcome_name(o));
+	assert_contains(html, want);
+}
+
+static void html_escapes_and_shows_every_cell(void **state)
+{
+	struct tmp *t = *state;
+	char *h = render_to_text(t, th_render_html, DATA("markup.json"), "report.html");
+	struct th_results *r = load_ok(DATA("markup.json"));
+
+	assert_non_null(h);
+	assert_true(!strncmp(h, "<!DOCTYPE html>\n", 16));
+	assert_contains(h, "</html>\n");
+	/* Self-contained: no script, no external asset. */
+	assert_not_contains(h, "<script");
+	assert_not_contains(h, "<link");
+	assert_not_contains(h, "src=");
+	assert_not_contains(h, "href=\"http");
+	/* The evidence, escaped in the text (verbatim) and in the tooltip. */
+	assert_contains(h, "<pre>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;\n"
+			   "line &lt;b&gt;2&lt;/b&gt; # not a directive</pre>");
+	assert_contains(h, "evidence: &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; "
+			   "&#39;q&#39;&#10;line &lt;b&gt;2&lt;/b&gt; # not a directive\">H</td>");
+	assert_not_contains(h, "<b>2");
+	assert_contains(h, "<span class=\"no\">no</span>: probe: &lt;kcfi&gt; &amp; &quot;missing&quot;");
+	assert_contains(h, "AddressSanitizer &lt;asan&gt; &amp; co");
+	assert_contains(h, "<title>timerharness results: ci&lt;runner&gt;&amp;&quot;x&quot;, ");
+	/* Every cell is in a grid with its outcome. */
+	for (size_t i = 0; i < r->ncells; i++)
+		assert_html_cell(h, r->cells[i]);
+	/* The headline findings are the shared ones. */
+	assert_contains(h, "<h3>e. Does generalize-pointers let a <code>struct cred *</code> function "
+			   "through where plain cfi-icall does not?</h3>");
+	assert_contains(h, "<p class=\"banner\">About the <code>fortify</code> config:");
+	assert_contains(h, "<h3>i. Which cells regressed, and which differ between toolchains?</h3>");
+	/* Grid heads: variant groups over configs, rows grouped. */
+	assert_contains(h, "<th class=\"v vs\" colspan=\"5\">modern</th>");
+	assert_contains(h, "<tr class=\"g\"><th colspan=\"16\">memcpy-intra, pending</th></tr>");
+	assert_contains(h, "<th class=\"cfg\" title=\"-O2 -fsanitize=kcfi\">kcfi</th>");
+	assert_contains(h, "<td class=\"c o-CRASHED vs\" title=");	/* runs disagreed ... */
+	assert_contains(h, "runs: 5 (CRASHED 2, NO_EFFECT 3)&#10;expected: CRASHED&#10;verdict: pass");
+	assert_contains(h, "\">C*</td>");
+	free(h);
+	th_results_free(r);
+}
+
+static void html_regression_framed(void **state)
+{
+	struct tmp *t = *state;
+	char *h = render_to_text(t, th_render_html, DATA("doctored_hijacked.json"), "report.html");
+	struct th_results *r = load_ok(DATA("doctored_hijacked.json"));
+
+	for (size_t i = 0; i < r->ncells; i++)
+		assert_html_cell(h, r->cells[i]);
+	assert_contains(h, "<td class=\"c o-HIJACKED reg\" title=\"MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 "
+			   "modern/cfi-icall on clang-14&#10;outcome: HIJACKED&#10;runs: 1 (BLOCKED_CFI 1)"
+			   "&#10;expected: BLOCKED_CFI&#10;verdict: regression&#10;");
+	assert_contains(h, "\">H!</td>");
+	assert_contains(h, "<strong>1 regression</strong> (framed in black)");
+	assert_contains(h, "<tr class=\"regrow\"><td><code>MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4</code></td>"
+			   "<td>modern</td><td>cfi-icall</td><td><span class=\"o o-HIJACKED reg\">HIJACKED"
+			   "</span> (regression; expected BLOCKED_CFI)</td>");
+	assert_contains(h, "<strong>1 regression</strong>, 1 improvement, 1 new");
+	free(h);
+	h = render_to_text(t, th_render_html, DATA("partial.json"), "report.html");
+	assert_contains(h, "<strong>Partial run</strong>: interrupted (SIGINT)");
+	free(h);
+	th_results_free(r);
+}
+
+/* ---- SARIF ---- */
+
+static json_t *sarif_load(struct tmp *t, const char *fixture)
+{
+	char *s = render_to_text(t, th_render_sarif, fixture, "results.sarif");
+	json_error_t e;
+	json_t *j = json_loads(s, 0, &e);
+
+	if (!j)
+		fail_msg("not JSON: line %d: %s", e.line, e.text);
+	free(s);
+	return j;
+}
+
+static const char *jstr(json_t *o, const char *path)
+{
+	json_t *v = json_object_get(o, path);
+
+	if (!json_is_string(v))
+		fail_msg("\"%s\" is not a string", path);
+	return json_string_value(v);
+}
+
+/* The result of cell (attack, variant, config, toolchain), or NULL. */
+static json_t *sarif_result(json_t *results, const char *key)
+{
+	size_t i;
+	json_t *r;
+
+	json_array_foreach(results, i, r) {
+		json_t *fp = json_object_get(r, "partialFingerprints");
+
+		if (!strcmp(jstr(fp, "timerharnessCell/v1"), key))
+			return r;
+	}
+	return NULL;
+}
+
+static void sarif_valid_and_levels(void **state)
+{
+	struct tmp *t = *state;
+	json_t *j = sarif_load(t, DATA("doctored_hijacked.json")), *run, *rules, *results, *r, *v;
+	struct th_results *m = load_ok(DATA("doctored_hijacked.json"));
+	static const char *const needed[] = { "HIJACKED", "REDIRECTED", "CRASHED", "HANG",
+					      "FALSE_POSITIVE" };
+	size_t i, want = 0;
+
+	assert_string_equal(jstr(j, "version"), "2.1.0");
+	assert_contains(jstr(j, "$schema"), "sarif-2.1.0");
+	assert_int_equal(json_array_size(json_object_get(j, "runs")), 1);
+	run = json_array_get(json_object_get(j, "runs"), 0);
+	v = json_object_get(json_object_get(run, "tool"), "driver");
+	assert_string_equal(jstr(v, "name"), "timerharness");
+	rules = json_object_get(v, "rules");
+	for (size_t k = 0; k < sizeof(needed) / sizeof(needed[0]); k++) {
+		json_t *rule = NULL;
+
+		json_array_foreach(rules, i, r)
+			if (!strcmp(jstr(r, "id"), needed[k]))
+				rule = r;
+		if (!rule)
+			fail_msg("no rule %s", needed[k]);
+		assert_true(strlen(jstr(json_object_get(rule, "shortDescription"), "text")) > 10);
+		assert_true(strlen(jstr(json_object_get(rule, "fullDescription"), "text")) > 40);
+	}
+	/* One result per cell with a reported outcome or a regression. */
+	for (size_t k = 0; k < m->ncells; k++) {
+		enum th_outcome o = th_cell_observed(m->cells[k]);
+
+		want += o <= TH_FALSE_POSITIVE || shown_regression(m->cells[k]);
+	}
+	results = json_object_get(run, "results");
+	assert_int_equal(json_array_size(results), want);
+	json_array_foreach(results, i, r) {
+		json_t *rule = json_array_get(rules, (size_t)json_integer_value(json_object_get(r, "ruleIndex")));
+		json_t *loc = json_array_get(json_object_get(r, "locations"), 0);
+
+		assert_non_null(rule);
+		assert_string_equal(jstr(rule, "id"), jstr(r, "ruleId"));
+		assert_string_equal(jstr(json_object_get(json_object_get(loc, "physicalLocation"),
+							 "artifactLocation"), "uri"), "attacks/expected.tsv");
+		assert_string_equal(jstr(json_array_get(json_object_get(loc, "logicalLocations"), 0), "name"),
+				    jstr(json_object_get(r, "properties"), "attack"));
+	}
+	/* The doctored cell regressed: error, with its evidence and counts. */
+	r = sarif_result(results, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4/modern/cfi-icall/clang-14");
+	assert_non_null(r);
+	assert_string_equal(jstr(r, "ruleId"), "HIJACKED");
+	assert_string_equal(jstr(r, "level"), "error");
+	assert_string_equal(jstr(json_object_get(r, "message"), "text"),
+			    "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 modern/cfi-icall on clang-14: HIJACKED "
+			    "(expected BLOCKED_CFI, verdict regression). Evidence: SIGILL at 0x401234: "
+			    "ud2 of a cfi-icall check site");
+	v = json_object_get(r, "properties");
+	assert_string_equal(jstr(v, "expected"), "BLOCKED_CFI");
+	assert_string_equal(jstr(v, "verdict"), "regression");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(v, "counts"), "BLOCKED_CFI")), 1);
+	/* Not regressed: warning for HIJACKED and FALSE_POSITIVE, note for CRASHED. */
+	r = sarif_result(results, "MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4/legacy/cfi-icall/clang-14");
+	assert_string_equal(jstr(r, "level"), "warning");
+	r = sarif_result(results, "MEMCPY_INTRA_BEFORE_ARM_NONE/transitional/cfi-icall/clang-14");
+	assert_string_equal(jstr(r, "ruleId"), "FALSE_POSITIVE");
+	assert_string_equal(jstr(r, "level"), "warning");
+	r = sarif_result(results, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4/modern/none/clang-22");
+	assert_string_equal(jstr(r, "level"), "note");
+	assert_string_equal(jstr(json_object_get(r, "properties"), "verdict"), "improvement");
+	r = sarif_result(results, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4/modern/randstruct/clang-22");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(json_object_get(r, "properties"),
+									   "counts"), "NO_EFFECT")), 3);
+	/* Blocked, detected and unsupported cells are not findings. */
+	assert_null(sarif_result(results, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4/modern/kcfi/clang-22"));
+	assert_null(sarif_result(results, "HEAP_NEIGHBOUR_BEFORE_ARM_FUNC_WRITE_CR4/modern/asan/clang-14"));
+	assert_null(sarif_result(results, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4/modern/kcfi/clang-14"));
+	assert_true(json_is_true(json_object_get(json_array_get(json_object_get(run, "invocations"), 0),
+						 "executionSuccessful")));
+	json_decref(j);
+	th_results_free(m);
+
+	/* A partial run is not a successful execution, and says why. */
+	j = sarif_load(t, DATA("partial.json"));
+	run = json_array_get(json_object_get(j, "runs"), 0);
+	v = json_array_get(json_object_get(run, "invocations"), 0);
+	assert_true(json_is_false(json_object_get(v, "executionSuccessful")));
+	assert_contains(jstr(json_object_get(json_array_get(json_object_get(v, "toolExecutionNotifications"), 0),
+					     "message"), "text"), "interrupted: SIGINT");
+	json_decref(j);
+}
+
+/* A regressed cell of an outcome no other rule reports is still a finding. */
+static void sarif_other_regression(void **state)
+{
+	struct tmp *t = *state;
+	char err[1024];
+	struct th_results *r = load_ok(DATA("small.json"));
+	struct th_cell *c = th_results_find_cell(r, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", TH_VARIANT_MODERN,
+						 "kcfi", "clang-22");
+	const char *path = tmp_file(t, "results.sarif");
+
+	c->verdict = TH_VERDICT_REGRESSION;	/* as a baseline would have judged it */
+	assert_int_equal(th_render_sarif(r, path, err, sizeof(err)), 0);
+	char *s = slurp(path);
+	json_t *j = json_loads(s, 0, NULL), *res;
+
+	assert_non_null(j);
+	res = sarif_result(json_object_get(json_array_get(json_object_get(j, "runs"), 0), "results"),
+			   "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4/modern/kcfi/clang-22");
+	assert_non_null(res);
+	assert_string_equal(jstr(res, "ruleId"), "REGRESSION");
+	assert_string_equal(jstr(res, "level"), "error");
+	json_decref(j);
+	free(s);
+	th_results_free(r);
+}
+
+/* ---- KTAP ---- */
+
+/* Checks the KTAP structure: version lines, plans that match the number of
+ * results, results numbered from 1, every line of a known kind, subtests
+ * indented by four spaces. Return: the top-level plan. */
+static int ktap_check(const char *text)
+{
+	char *copy = strdup(text), *save = NULL;
+	int plan[2] = { -1, -1 }, seen[2] = { 0, 0 }, top_plan = -1;
+	bool version[2] = { false, false };
+
+	assert_non_null(copy);
+	for (char *l = strtok_r(copy, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+		int d = !strncmp(l, "    ", 4);
+		const char *b = l + 4 * d;
+		int n;
+
+		if (d && !strncmp(b, "    ", 4))
+			fail_msg("nested too deep: %s", l);
+		if (!strcmp(b, "KTAP version 1")) {
+			version[d] = true;
+			if (d) {
+				plan[1] = -1;
+				seen[1] = 0;
+			}
+		} else if (sscanf(b, "1..%d", &n) == 1) {
+			assert_true(version[d]);
+			plan[d] = n;
+			if (!d)
+				top_plan = n;
+		} else if (!strncmp(b, "ok ", 3) || !strncmp(b, "not ok ", 7)) {
+			const char *num = b + (b[0] == 'o' ? 3 : 7);
+
+			assert_true(plan[d] >= 0);
+			if (atoi(num) != ++seen[d])
+				fail_msg("result numbered %d, expected %d: %s", atoi(num), seen[d], l);
+			if (!d) {	/* the parent's result closes its subtests */
+				if (seen[1] != plan[1])
+					fail_msg("subtest plan 1..%d, %d results", plan[1], seen[1]);
+				seen[1] = 0;
+				plan[1] = -1;
+			}
+			/* The description is one word; '#' only starts a directive. */
+			const char *sp = strchr(num, ' ');
+			assert_non_null(sp);
+			assert_true(sp[1] != ' ' && sp[1] != '#');
+			const char *hash = strchr(sp, '#');
+			if (hash)
+				assert_true(!strncmp(hash, "# SKIP ", 7));
+		} else if (b[0] != '#') {
+			fail_msg("unknown line: %s", l);
+		}
+	}
+	if (seen[0] != plan[0])
+		fail_msg("top-level plan 1..%d, %d results", plan[0], seen[0]);
+	free(copy);
+	return top_plan;
+}
+
+static void ktap_plan_and_results(void **state)
+{
+	struct tmp *t = *state;
+	char *k = render_to_text(t, th_render_ktap, DATA("doctored_hijacked.json"), "results.ktap");
+
+	assert_true(!strncmp(k, "KTAP version 1\n", 15));
+	assert_int_equal(ktap_check(k), 2);
+	assert_contains(k, "\n1..2\n    KTAP version 1\n    # Subtest: clang-14\n    1..9\n");
+	assert_contains(k, "\n    KTAP version 1\n    # Subtest: clang-22\n    1..6\n");
+	/* The regression fails, and fails its toolchain. */
+	assert_contains(k, "    # outcome=HIJACKED runs=1 expected=BLOCKED_CFI verdict=regression "
+			   "evidence=SIGILL at 0x401234: ud2 of a cfi-icall check site\n"
+			   "    not ok 6 MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4.modern.cfi-icall\n");
+	assert_contains(k, "\nnot ok 1 clang-14\n");
+	assert_contains(k, "\nok 2 clang-22\n");
+	/* UNSUPPORTED is skipped, with the probe's reason. */
+	assert_contains(k, "    ok 7 MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4.modern.kcfi # SKIP UNSUPPORTED: "
+			   "probe: clang 14 has no -fsanitize=kcfi\n");
+	assert_contains(k, "# clang-14 (14.0.6): 9 cells: 7 ok, 1 not ok, 1 skipped\n");
+	/* improvement and new are ok; counts of disagreeing runs are shown. */
+	assert_contains(k, "verdict=improvement evidence=SIGSEGV at 0x0\n"
+			   "    ok 2 MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4.modern.none\n");
+	assert_contains(k, "expected=none verdict=new ");
+	assert_contains(k, "# outcome=CRASHED counts=CRASHED:2,NO_EFFECT:3 runs=5 ");
+	free(k);
+
+	/* Evidence with newlines, '#' and markup stays on its diagnostic line. */
+	k = render_to_text(t, th_render_ktap, DATA("markup.json"), "results.ktap");
+	assert_int_equal(ktap_check(k), 2);
+	assert_contains(k, "evidence=<script>alert(\"x\")</script> & 'q'\\nline <b>2</b> # not a directive\n"
+			   "    ok 2 MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4.legacy.cfi-icall\n");
+	assert_contains(k, "# SKIP UNSUPPORTED: probe: <kcfi> & \"missing\"\n");
+	assert_not_contains(k, "\nnot ok");
+	assert_not_contains(k, "    not ok");
+	free(k);
+
+	/* A toolchain without cells is skipped with an empty plan. */
+	char err[512];
+	struct th_results *r = th_results_create("1");
+	const char *path = tmp_file(t, "empty.ktap");
+
+	assert_int_equal(th_results_add_toolchain(r, "clang-14", "14", "", err, sizeof(err)), 0);
+	assert_int_equal(th_render_ktap(r, path, err, sizeof(err)), 0);
+	k = slurp(path);
+	assert_int_equal(ktap_check(k), 1);
+	assert_contains(k, "    1..0\n# clang-14 (14): 0 cells: 0 ok, 0 not ok, 0 skipped\n"
+			   "ok 1 clang-14 # SKIP no cells in the results\n");
+	free(k);
+	th_results_free(r);
+}
+
+static void ktap_partial_and_not_applicable(void **state)
+{
+	struct tmp *t = *state;
+	char err[512];
+	struct th_results *r = load_ok(DATA("partial.json"));
+	struct th_cell_in in = { "MEMCPY_INTRA_BEFORE_ARM_DATA_FAKE_OBJECT", "memcpy-intra", "before-arm",
+				 "data:fake-object", TH_VARIANT_MODERN, "none", "clang-22",
+				 TH_NOT_APPLICABLE, 0, NULL, "no .data on the 4.15 layout",
+				 TH_NOT_APPLICABLE };
+	const char *path = tmp_file(t, "partial.ktap");
+
+	assert_non_null(th_results_add_cell(r, &in, err, sizeof(err)));
+	assert_int_equal(th_render_ktap(r, path, err, sizeof(err)), 0);
+	char *k = slurp(path);
+	assert_int_equal(ktap_check(k), 2);
+	assert_contains(k, "\n# partial run (interrupted: SIGINT): cells not listed were not run\n1..2\n");
+	const char *l = strstr(k, " MEMCPY_INTRA_BEFORE_ARM_DATA_FAKE_OBJECT.modern.none # SKIP NOT_APPLICABLE: "
+				  "no .data on the 4.15 layout\n");
+	assert_non_null(l);
+	while (l > k && l[-1] != '\n')
+		l--;
+	assert_true(!strncmp(l, "    ok ", 7));
+	free(k);
+	th_results_free(r);
+}
+
+/* ---- formats ---- */
+
+static void formats_by_name(void **state)
+{
+	struct tmp *t = *state;
+	char err[1024] = "", path[300];
+	struct th_results *r = load_ok(DATA("small.json"));
+
+	for (int i = 0; i < TH_RENDER_FORMAT_COUNT; i++) {
+		enum th_render_format f = (enum th_render_format)i;
+		const char *name = th_render_format_name(f);
+
+		assert_non_null(name);
+		assert_int_equal(th_render_format_parse(name), f);
+		snprintf(path, sizeof(path), "%s/out.%s", t->dir, name);
+		if (th_render_format_file(path, f, r, err, sizeof(err)))
+			fail_msg("%s: %s", name, err);
+		char *s = slurp(path);
+		assert_true(strlen(s) > 100);
+		if (f == TH_RENDER_MATRIX)	/* never coloured in a file */
+			assert_not_contains(s, "\033[");
+		free(s);
+	}
+	assert_int_equal(count_entries(t->dir), TH_RENDER_FORMAT_COUNT);
+	assert_int_equal(th_render_format_parse("markdown"), TH_RENDER_FORMAT_INVALID);
+	assert_int_equal(th_render_format_parse("HTML"), TH_RENDER_FORMAT_INVALID);
+	assert_null(th_render_format_name(TH_RENDER_FORMAT_COUNT));
+	/* A failed write leaves nothing behind. */
+	snprintf(path, sizeof(path), "%s/missing/out.html", t->dir);
+	assert_int_equal(th_render_format_file(path, TH_RENDER_HTML, r, err, sizeof(err)), -1);
+	assert_contains(err, "No such file or directory");
+	assert_int_equal(count_entries(t->dir), TH_RENDER_FORMAT_COUNT);
+	th_results_free(r);
+}
+
 /* One case; tests/report.cmake registers every TH_CASE line with CTest. */
 #define TH_CASE(name) cmocka_unit_test_setup_teardown(name, tmp_setup, tmp_teardown)
 
@@ -1030,6 +1490,14 @@ int main(int argc, char **argv)
 		TH_CASE(matrix_small),
 		TH_CASE(matrix_wide_uses_keys),
 		TH_CASE(junit_output),
+		TH_CASE(matrix_no_trailing_spaces),
+		TH_CASE(html_escapes_and_shows_every_cell),
+		TH_CASE(html_regression_framed),
+		TH_CASE(sarif_valid_and_levels),
+		TH_CASE(sarif_other_regression),
+		TH_CASE(ktap_plan_and_results),
+		TH_CASE(ktap_partial_and_not_applicable),
+		TH_CASE(formats_by_name),
 	};
 
 	if (argc < 2)

@@ -170,6 +170,18 @@ save("missing_field.json", variant(lambda d: d["cells"][5].pop("evidence")))
 save("wrong_type.json", variant(lambda d: d["cells"][6].update(runs="1")))
 save("duplicate_cell.json", variant(lambda d: d["cells"].append(copy.deepcopy(d["cells"][0]))))
 
+
+def markup(d):
+    find(d, A_LEG, "legacy", "cfi-icall", "clang-14").update(
+        evidence="<script>alert(\"x\")</script> & 'q'\nline <b>2</b> # not a directive")
+    d["configs"][2]["support"]["clang-14"]["reason"] = "probe: <kcfi> & \"missing\""
+    d["configs"][3]["description"] = "AddressSanitizer <asan> & co"
+    d["host"]["hostname"] = "ci<runner>&\"x\""
+
+
+# Markup and quotes in evidence, a probe reason, a description and the host.
+save("markup.json", variant(markup))
+
 # Not JSON: an unterminated string on line 3.
 with open(os.path.join(HERE, "not_json.json"), "w") as f:
     f.write('{\n  "schema": "timerharness/results/v1",\n  "version": "0.1.0\n}\n')

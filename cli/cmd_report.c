@@ -1,0 +1,133 @@
+/* SPDX-License-Identifier: MIT */
+/* `timerharness report`: options, then one renderer of report/. */
+#define _POSIX_C_SOURCE 200809L
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "render.h"
+#include "results.h"
+
+#define DEFAULT_RESULTS "out/results.json"
+
+static void report_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: timerharness report [--results FILE] --format FORMAT [--out FILE|-]\n"
+		"\n"
+		"Renders a results file (schema " TH_RESULTS_SCHEMA ") in one format; reads\n"
+		"nothing else.\n"
+		"  --results  the results to render (default " DEFAULT_RESULTS ")\n"
+		"  --format   md      Markdown: run facts, configs, counts, headline findings, matrix\n"
+		"             html    one self-contained page; the matrix as a colour-coded grid\n"
+		"             junit   JUnit XML: a testcase per cell, failure on regression\n"
+		"             sarif   SARIF 2.1.0: a result per HIJACKED, REDIRECTED, CRASHED, HANG,\n"
+		"                     FALSE_POSITIVE or regressed cell (level error if it regressed)\n"
+		"             ktap    KTAP version 1: a test per toolchain, a subtest per cell\n"
+		"             matrix  the terminal matrix (coloured on a terminal unless NO_COLOR is set)\n"
+		"  --out      the file to write, replaced atomically; - (default) is standard output\n"
+		"Exit: 0 written; 1 could not write; 2 bad input (unreadable, corrupt or invalid\n"
+		"results, unknown format or option; nothing written).\n");
+}
+
+/* The value of --name VALUE or --name=VALUE at argv[*i], else NULL; *bad
+ * when the value is missing. */
+static const char *optval(int argc, char **argv, int *i, const char *name, int *bad)
+{
+	size_t n = strlen(name);
+	const char *a = argv[*i];
+
+	if (!strncmp(a, name, n) && a[n] == '=')
+		return a + n + 1;
+	if (strcmp(a, name))
+		return NULL;
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "timerharness report: %s needs a value (see --help)\n", name);
+		*bad = 1;
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+static void unknown_format(const char *f)
+{
+	fprintf(stderr, "timerharness report: unknown format '%s' (formats:", f);
+	for (int i = 0; i < TH_RENDER_FORMAT_COUNT; i++)
+		fprintf(stderr, "%s %s", i ? "," : "", th_render_format_name((enum th_render_format)i));
+	fputs(")\n", stderr);
+}
+
+/* NO_COLOR (no-color.org): set and not empty turns colour off. */
+static int stdout_color(void)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	return isatty(STDOUT_FILENO) && !(nc && *nc);
+}
+
+int th_cli_report(int argc, char **argv)
+{
+	const char *results = DEFAULT_RESULTS, *format = NULL, *out = "-", *v;
+	struct th_results *res;
+	enum th_render_format f;
+	char err[2048] = "";
+	int bad = 0, rc;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			report_usage(stdout);
+			return 0;
+		} else if ((v = optval(argc, argv, &i, "--results", &bad))) {
+			results = v;
+		} else if ((v = optval(argc, argv, &i, "--format", &bad))) {
+			format = v;
+		} else if ((v = optval(argc, argv, &i, "--out", &bad))) {
+			out = v;
+		} else if (bad) {
+			return 2;
+		} else {
+			fprintf(stderr, "timerharness report: unknown argument '%s' (see --help)\n", argv[i]);
+			return 2;
+		}
+	}
+	if (!format) {
+		fprintf(stderr, "timerharness report: --format is required (md, html, junit, sarif, "
+			"ktap or matrix; see --help)\n");
+		return 2;
+	}
+	f = th_render_format_parse(format);
+	if (f == TH_RENDER_FORMAT_INVALID) {
+		unknown_format(format);
+		return 2;
+	}
+	if (!*results || !*out) {
+		fprintf(stderr, "timerharness report: %s must not be empty\n",
+			*results ? "--out" : "--results");
+		return 2;
+	}
+	if (th_results_load(results, &res, err, sizeof(err))) {
+		fprintf(stderr, "timerharness report: %s\n", err);
+		if (access(results, F_OK))
+			fprintf(stderr, "timerharness report: run 'timerharness matrix' to make it, or "
+				"name a results file with --results\n");
+		return 2;
+	}
+	if (!strcmp(out, "-")) {
+		rc = th_render_format_to(stdout, f, res, stdout_color(), err, sizeof(err));
+		if (!rc && fflush(stdout)) {
+			snprintf(err, sizeof(err), "standard output: %s", strerror(errno));
+			rc = -1;
+		}
+	} else {
+		rc = th_render_format_file(out, f, res, err, sizeof(err));
+	}
+	th_results_free(res);
+	if (rc) {
+		fprintf(stderr, "timerharness report: %s\n", err);
+		return 1;
+	}
+	return 0;
+}

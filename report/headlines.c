@@ -1,0 +1,212 @@
+/* SPDX-License-Identifier: MIT */
+/* The headline findings: their questions, selectors and cell picking. */
+#define _POSIX_C_SOURCE 200809L
+#include "headlines.h"
+#include "report_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define ANY NULL
+#define VARIANTS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+#define LIST(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+#define CFI_CONFIGS "cfi-icall", "cfi-icall-diag", "cfi-icall-generalized", "kcfi", \
+		    "fsanitize-function"
+
+const struct th_headline th_headlines[] = {
+	{ "a. Does type-based CFI stop the CVE-2017-7308 overwrite on the 4.14 layout?",
+	  "variant `legacy`, config `cfi-icall`, payload `func+data:write_cr4` (`.function` = "
+	  "write_cr4, `.data` = the attacker's CR4 value), technique `memcpy-intra`, both timings.",
+	  NULL,
+	  { { VARIANTS("legacy"), LIST("cfi-icall"), LIST("func+data:write_cr4"),
+	      LIST("memcpy-intra") } }, 1 },
+	{ "b. Does it stop the same overwrite on the 4.15 layout?",
+	  "variant `modern`, configs `cfi-icall` and `kcfi`, payload `func:write_cr4`.",
+	  NULL,
+	  { { VARIANTS("modern"), LIST("cfi-icall", "kcfi"), LIST("func:write_cr4"), ANY } }, 1 },
+	{ "c. Does CFI stop legitimate timer calls through the 4.14-rc3 cast shim?",
+	  "variant `transitional`, configs `cfi-icall` and `cfi-icall-diag`, payload `none` "
+	  "(the control run: no overwrite).",
+	  NULL,
+	  { { VARIANTS("transitional"), LIST("cfi-icall", "cfi-icall-diag"), LIST("none"), ANY } }, 1 },
+	{ "d. What happens when the callback is swapped for another of the same type?",
+	  "variant `modern`, configs `cfi-icall`, `cfi-icall-diag`, `cfi-icall-generalized`, `kcfi` "
+	  "and `fsanitize-function`, payload `func:same-class` (another callback of the variant's "
+	  "own callback type).",
+	  NULL,
+	  { { VARIANTS("modern"), LIST(CFI_CONFIGS), LIST("func:same-class"), ANY } }, 1 },
+	{ "e. Does generalize-pointers let a `struct cred *` function through where plain cfi-icall does not?",
+	  "variant `modern`, configs `cfi-icall-generalized` and `cfi-icall`, payload `func:ptr-class`.",
+	  NULL,
+	  { { VARIANTS("modern"), LIST("cfi-icall-generalized", "cfi-icall"), LIST("func:ptr-class"),
+	      ANY } }, 1 },
+	{ "f. Does ASan see an overflow inside one object as it sees one across objects?",
+	  "config `asan`, techniques `memcpy-intra` (inside the object), `heap-neighbour` and "
+	  "`uaf-realloc` (across objects), every variant and payload.",
+	  NULL,
+	  { { ANY, LIST("asan"), ANY, LIST("memcpy-intra", "heap-neighbour", "uaf-realloc") } }, 1 },
+	{ "g. Do the bounds and FORTIFY checks stop overflows inside the object?",
+	  "config `bounds` with technique `index-intra`; config `fortify` with techniques "
+	  "`memcpy-intra` and `strcpy-intra`; every variant and payload.",
+	  "About the `fortify` config: the kernel's FORTIFY field-spanning `memcpy` check "
+	  "(commit 54d9469b) only warns; this harness's `fortify` config blocks the copy.",
+	  { { ANY, LIST("bounds"), ANY, LIST("index-intra") },
+	    { ANY, LIST("fortify"), ANY, LIST("memcpy-intra") },
+	    { ANY, LIST("fortify"), ANY, LIST("strcpy-intra") } }, 3 },
+	{ "h. Does any CFI config stop a data-only attack?",
+	  "variants `legacy` and `transitional`, payload `data:fake-object` (only `.data` replaced, "
+	  "pointing at an attacker-made object), every CFI config (`cfi-icall`, `cfi-icall-diag`, "
+	  "`cfi-icall-generalized`, `kcfi`, `fsanitize-function`, `defence-in-depth`).",
+	  NULL,
+	  { { VARIANTS("legacy", "transitional"), LIST(CFI_CONFIGS, "defence-in-depth"),
+	      LIST("data:fake-object"), ANY } }, 1 },
+};
+
+const size_t th_nheadlines = sizeof(th_headlines) / sizeof(th_headlines[0]);
+
+const char th_differences_title[] =
+	"i. Which cells regressed, and which differ between toolchains?";
+const char th_differences_about[] =
+	"every cell whose verdict is `regression`, and every (attack, variant, config) "
+	"whose observed outcome differs between toolchains.";
+
+static bool in_list(const char *const *list, const char *s)
+{
+	if (!list)
+		return true;
+	for (; *list; list++)
+		if (!strcmp(*list, s))
+			return true;
+	return false;
+}
+
+bool th_headline_selects(const struct th_headline *h, const struct th_cell *c)
+{
+	for (int i = 0; i < h->nsel; i++) {
+		const struct th_selector *s = &h->sel[i];
+
+		if (in_list(s->variants, th_variant_name(c->variant)) &&
+		    in_list(s->configs, c->config) && in_list(s->payloads, c->payload) &&
+		    in_list(s->techniques, c->technique))
+			return true;
+	}
+	return false;
+}
+
+struct dctx {
+	const struct th_results *res;
+	const struct th_cell *c;
+};
+
+static int cmp_d(const void *a, const void *b)
+{
+	const struct dctx *x = a, *y = b;
+
+	return th_report_cmp_display(x->res, x->c, y->c);
+}
+
+const struct th_cell **th_headline_cells(const struct th_results *res,
+					 const struct th_headline *h, size_t *n, int *oom)
+{
+	struct dctx *d;
+	const struct th_cell **out;
+	size_t m = 0;
+
+	*n = 0;
+	*oom = 0;
+	if (!res->ncells)
+		return NULL;
+	d = malloc(res->ncells * sizeof(*d));
+	if (!d) {
+		*oom = 1;
+		return NULL;
+	}
+	for (size_t i = 0; i < res->ncells; i++)
+		if (!h || th_headline_selects(h, res->cells[i]))
+			d[m++] = (struct dctx){ res, res->cells[i] };
+	qsort(d, m, sizeof(*d), cmp_d);
+	out = m ? malloc(m * sizeof(*out)) : NULL;
+	if (m && !out) {
+		free(d);
+		*oom = 1;
+		return NULL;
+	}
+	for (size_t i = 0; i < m; i++)
+		out[i] = d[i].c;
+	free(d);
+	*n = m;
+	return out;
+}
+
+bool th_headline_same_row(const struct th_cell *a, const struct th_cell *b)
+{
+	return a->variant == b->variant && !strcmp(a->attack, b->attack) &&
+	       !strcmp(a->config, b->config);
+}
+
+unsigned th_headline_observed(const struct th_cell **cells, size_t n,
+			      const char *toolchain, unsigned counts[TH_OUTCOME_COUNT])
+{
+	unsigned total = 0;
+
+	memset(counts, 0, sizeof(unsigned) * TH_OUTCOME_COUNT);
+	for (size_t i = 0; i < n; i++) {
+		if (!strcmp(cells[i]->toolchain, toolchain)) {
+			counts[th_cell_observed(cells[i])]++;
+			total++;
+		}
+	}
+	return total;
+}
+
+struct th_diff_row *th_headline_differences(const struct th_results *res, size_t *n,
+					    size_t *unsup_only, int *oom)
+{
+	size_t ncells, k = 0;
+	const struct th_cell **cells = th_headline_cells(res, NULL, &ncells, oom);
+	struct th_diff_row *rows;
+
+	*n = 0;
+	*unsup_only = 0;
+	if (!cells)
+		return NULL;
+	rows = malloc(ncells * sizeof(*rows));
+	if (!rows) {
+		free(cells);
+		*oom = 1;
+		return NULL;
+	}
+	/* Display order puts a row's toolchains next to each other. */
+	for (size_t i = 0; i < ncells;) {
+		size_t j = i;
+		bool regressed = false, differs = false, unsup = false;
+		enum th_outcome first_real = TH_OUTCOME_INVALID;
+
+		for (; j < ncells && th_headline_same_row(cells[i], cells[j]); j++) {
+			enum th_outcome o = th_cell_observed(cells[j]);
+
+			regressed |= th_report_shown_verdict(cells[j]) == TH_VERDICT_REGRESSION;
+			if (o >= TH_UNSUPPORTED) {
+				unsup = true;
+				continue;
+			}
+			if (first_real == TH_OUTCOME_INVALID)
+				first_real = o;
+			else if (o != first_real)
+				differs = true;
+		}
+		if (regressed || differs)
+			rows[k++] = (struct th_diff_row){ cells[i], regressed, differs };
+		else if (unsup && first_real != TH_OUTCOME_INVALID)
+			(*unsup_only)++;
+		i = j;
+	}
+	free(cells);
+	if (!k) {
+		free(rows);
+		return NULL;
+	}
+	*n = k;
+	return rows;
+}

@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: MIT */
+/* Every renderer by format name, for `timerharness report`. */
+#define _POSIX_C_SOURCE 200809L
+#include "render.h"
+#include "report_internal.h"
+
+#include <string.h>
+
+static int matrix_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
+{
+	if (th_render_matrix(out, res, 0))
+		return th_report_errf(err, errlen, "cannot write the matrix (out of memory or write error)");
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	th_report_render_fn *to;
+} formats[TH_RENDER_FORMAT_COUNT] = {
+	[TH_RENDER_MARKDOWN] = { "md", th_render_markdown_to },
+	[TH_RENDER_HTML] = { "html", th_render_html_to },
+	[TH_RENDER_JUNIT] = { "junit", th_render_junit_to },
+	[TH_RENDER_SARIF] = { "sarif", th_render_sarif_to },
+	[TH_RENDER_KTAP] = { "ktap", th_render_ktap_to },
+	[TH_RENDER_MATRIX] = { "matrix", matrix_to },
+};
+
+const char *th_render_format_name(enum th_render_format f)
+{
+	return f >= 0 && f < TH_RENDER_FORMAT_COUNT ? formats[f].name : NULL;
+}
+
+enum th_render_format th_render_format_parse(const char *s)
+{
+	for (int i = 0; s && i < TH_RENDER_FORMAT_COUNT; i++)
+		if (!strcmp(s, formats[i].name))
+			return (enum th_render_format)i;
+	return TH_RENDER_FORMAT_INVALID;
+}
+
+int th_render_format_to(FILE *out, enum th_render_format f, const struct th_results *res,
+			int use_color, char *err, size_t errlen)
+{
+	if (!th_render_format_name(f))
+		return th_report_errf(err, errlen, "unknown report format %d", (int)f);
+	if (f == TH_RENDER_MATRIX) {
+		if (th_render_matrix(out, res, use_color))
+			return th_report_errf(err, errlen, "cannot write the matrix");
+		return 0;
+	}
+	return formats[f].to(out, res, err, errlen);
+}
+
+int th_render_format_file(const char *path, enum th_render_format f,
+			  const struct th_results *res, char *err, size_t errlen)
+{
+	if (!th_render_format_name(f))
+		return th_report_errf(err, errlen, "unknown report format %d", (int)f);
+	return th_report_render_file(path, formats[f].to, res, err, errlen);
+}
