@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /* `timerharness matrix` and `timerharness check`: options, then dispatch. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "check.h"
 #include "cli.h"
 #include "matrix.h"
@@ -32,37 +32,6 @@ static void matrix_usage(FILE *f)
 		TH_BUILD_ROOT, TH_EXPECT_PATH);
 }
 
-static const char *optval(int argc, char **argv, int *i, const char *name)
-{
-	size_t n = strlen(name);
-	const char *a = argv[*i];
-
-	if (!strncmp(a, name, n) && a[n] == '=')
-		return a + n + 1;
-	if (!strcmp(a, name)) {
-		if (*i + 1 >= argc) {
-			fprintf(stderr, "timerharness: %s needs a value\n", name);
-			exit(2);
-		}
-		return argv[++*i];
-	}
-	return NULL;
-}
-
-static long num(const char *opt, const char *v, long lo, long hi)
-{
-	char *end;
-	long x;
-
-	errno = 0;
-	x = strtol(v, &end, 10);
-	if (!*v || *end || errno || x < lo || x > hi) {
-		fprintf(stderr, "timerharness: %s needs a number from %ld to %ld (got '%s')\n", opt, lo, hi, v);
-		exit(2);
-	}
-	return x;
-}
-
 int th_cli_matrix(int argc, char **argv)
 {
 	struct th_matrix_opts o = {
@@ -70,29 +39,35 @@ int th_cli_matrix(int argc, char **argv)
 		.timeout = 10,
 	};
 	const char *v;
+	long x;
+	int bad = 0;
 
-	for (int i = 1; i < argc; i++) {
+	for (int i = 1; i < argc && !bad; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			matrix_usage(stdout);
 			return 0;
-		} else if ((v = optval(argc, argv, &i, "--toolchain"))) {
+		} else if ((v = th_optval(argc, argv, &i, "matrix", "--toolchain", &bad))) {
 			o.toolchains = v;
-		} else if ((v = optval(argc, argv, &i, "--config"))) {
+		} else if ((v = th_optval(argc, argv, &i, "matrix", "--config", &bad))) {
 			o.configs = v;
-		} else if ((v = optval(argc, argv, &i, "--variant"))) {
+		} else if ((v = th_optval(argc, argv, &i, "matrix", "--variant", &bad))) {
 			o.variants = v;
-		} else if ((v = optval(argc, argv, &i, "--attack"))) {
+		} else if ((v = th_optval(argc, argv, &i, "matrix", "--attack", &bad))) {
 			o.attack_glob = v;
-		} else if ((v = optval(argc, argv, &i, "--jobs"))) {
-			o.jobs = (int)num("--jobs", v, 1, 32);
-		} else if ((v = optval(argc, argv, &i, "--timeout"))) {
-			o.timeout = (double)num("--timeout", v, 1, 3600);
-		} else if ((v = optval(argc, argv, &i, "--out"))) {
+		} else if ((v = th_optval(argc, argv, &i, "matrix", "--jobs", &bad))) {
+			bad = th_optnum("matrix", "--jobs", v, 1, 32, &x);
+			o.jobs = (int)x;
+		} else if ((v = th_optval(argc, argv, &i, "matrix", "--timeout", &bad))) {
+			bad = th_optnum("matrix", "--timeout", v, 1, 3600, &x);
+			o.timeout = (double)x;
+		} else if ((v = th_optval(argc, argv, &i, "matrix", "--out", &bad))) {
 			o.out_dir = v;
-		} else if ((v = optval(argc, argv, &i, "--build-root"))) {
+		} else if ((v = th_optval(argc, argv, &i, "matrix", "--build-root", &bad))) {
 			o.build_root = v;
-		} else if ((v = optval(argc, argv, &i, "--expect"))) {
+		} else if ((v = th_optval(argc, argv, &i, "matrix", "--expect", &bad))) {
 			o.expect_path = v;
+		} else if (bad) {
+			break;
 		} else if (!strcmp(argv[i], "--quiet")) {
 			o.quiet = 1;
 		} else if (!strcmp(argv[i], "--selftests")) {
@@ -102,14 +77,17 @@ int th_cli_matrix(int argc, char **argv)
 			return 2;
 		}
 	}
+	if (bad)
+		return 2;
 	return th_matrix_main(&o);
 }
 
 int th_cli_check(int argc, char **argv)
 {
 	const char *results = "out/results.json", *baseline = NULL, *v;
+	int bad = 0;
 
-	for (int i = 1; i < argc; i++) {
+	for (int i = 1; i < argc && !bad; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			printf("usage: timerharness check [--results FILE] [--baseline FILE]\n"
 			       "\n"
@@ -119,14 +97,16 @@ int th_cli_check(int argc, char **argv)
 			       "baseline, or a new FALSE_POSITIVE; 2 bad input (missing, corrupt, wrong schema,\n"
 			       "unknown names).\n");
 			return 0;
-		} else if ((v = optval(argc, argv, &i, "--results"))) {
+		} else if ((v = th_optval(argc, argv, &i, "check", "--results", &bad))) {
 			results = v;
-		} else if ((v = optval(argc, argv, &i, "--baseline"))) {
+		} else if ((v = th_optval(argc, argv, &i, "check", "--baseline", &bad))) {
 			baseline = v;
-		} else {
+		} else if (!bad) {
 			fprintf(stderr, "timerharness check: unknown argument '%s' (see --help)\n", argv[i]);
 			return 2;
 		}
 	}
+	if (bad)
+		return 2;
 	return th_check_main(results, baseline, stdout, stderr);
 }

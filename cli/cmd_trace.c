@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "args.h"
 #include "cli.h"
 #include "trace.h"
 
@@ -34,9 +35,9 @@ static void trace_usage(FILE *f)
 int th_cli_trace(int argc, char **argv)
 {
 	struct th_trace_opts opts = { .variant = &th_trace_legacy, .hz = 1000 };
-	const char *path = NULL;
+	const char *path = NULL, *v;
 	FILE *in;
-	int ret;
+	int ret, bad = 0;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -44,27 +45,19 @@ int th_cli_trace(int argc, char **argv)
 		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
 			trace_usage(stdout);
 			return 0;
-		} else if (!strcmp(a, "--variant") || !strncmp(a, "--variant=", 10)) {
-			const char *v = a[9] == '=' ? a + 10 : (i + 1 < argc ? argv[++i] : NULL);
-
-			if (!v || !(opts.variant = th_trace_variant(v))) {
-				fprintf(stderr, "timerharness trace: --variant needs legacy, transitional or modern (got '%s')\n",
-					v ? v : "nothing");
+		} else if ((v = th_optval(argc, argv, &i, "trace", "--variant", &bad))) {
+			if (!(opts.variant = th_trace_variant(v))) {
+				fprintf(stderr, "timerharness trace: --variant needs legacy, transitional or modern (got '%s')\n", v);
 				return 2;
 			}
-		} else if (!strcmp(a, "--hz") || !strncmp(a, "--hz=", 5)) {
-			const char *v = a[4] == '=' ? a + 5 : (i + 1 < argc ? argv[++i] : NULL);
-			char *end;
-			unsigned long hz;
+		} else if ((v = th_optval(argc, argv, &i, "trace", "--hz", &bad))) {
+			long hz;
 
-			errno = 0;
-			hz = v ? strtoul(v, &end, 10) : 0;
-			if (!v || !*v || *end || errno || hz == 0 || hz > 100000) {
-				fprintf(stderr, "timerharness trace: --hz needs a number from 1 to 100000 (got '%s')\n",
-					v ? v : "nothing");
+			if (th_optnum("trace", "--hz", v, 1, 100000, &hz))
 				return 2;
-			}
 			opts.hz = (unsigned int)hz;
+		} else if (bad) {
+			return 2;
 		} else if (!strcmp(a, "--check")) {
 			opts.check = true;
 		} else if (a[0] == '-' && a[1]) {

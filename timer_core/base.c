@@ -15,7 +15,7 @@
 
 struct timer_base *th_cpu_bases_[TH_NR_CPUS];
 bool th_debugobj_off_;
-static unsigned int this_cpu;
+unsigned int th_this_cpu_;
 
 int th_base_init(struct timer_base *base, unsigned int cpu, unsigned int hz,
 		 unsigned long jiffies)
@@ -42,25 +42,15 @@ void th_base_release(struct timer_base *base)
 
 unsigned int th_this_cpu(void)
 {
-	return this_cpu;
+	return th_this_cpu_;
 }
 
 int th_set_cpu(unsigned int cpu)
 {
 	if (cpu >= TH_NR_CPUS || !th_cpu_bases_[cpu])
 		return -1;
-	this_cpu = cpu;
+	th_this_cpu_ = cpu;
 	return 0;
-}
-
-struct timer_base *th_cpu_base(unsigned int cpu)
-{
-	return cpu < TH_NR_CPUS ? th_cpu_bases_[cpu] : NULL;
-}
-
-struct timer_base *th_this_base(void)
-{
-	return th_cpu_bases_[this_cpu];
 }
 
 unsigned long th_jiffies(void)
@@ -77,13 +67,11 @@ static inline unsigned long ror_long(unsigned long w, unsigned int s)
 }
 
 /*
- * Level n is looked at by collect_expired_timers() only when the low
- * LVL_SHIFT(n) bits of clk are zero, and then at bucket (clk >> shift) &
- * LVL_MASK. So the first collection of a level's buckets at or after clk
- * is at the next multiple of LVL_GRAN(n), plus the distance to the next
- * set bit of that level, in level ticks. The minimum over the levels is
- * exactly the next jiffy at which running the wheel one jiffy at a time
- * would collect something (what __next_timer_interrupt() answers).
+ * The first collection of a level's buckets at or after clk is at
+ * th_level_clk_ceil(), plus the distance to the next set bit of that level,
+ * in level ticks. The minimum over the levels is exactly the next jiffy at
+ * which running the wheel one jiffy at a time would collect something (what
+ * __next_timer_interrupt() answers).
  */
 bool th_next_collect_clk(const struct timer_base *base, unsigned long *next)
 {
@@ -97,7 +85,7 @@ bool th_next_collect_clk(const struct timer_base *base, unsigned long *next)
 
 		if (!word)
 			continue;
-		lclk = (clk >> shift) + ((clk & (LVL_GRAN(lvl) - 1)) != 0);
+		lclk = th_level_clk_ceil(clk, lvl);
 		lclk += (unsigned long)__builtin_ctzl(ror_long(word, lclk & LVL_MASK));
 		at = lclk << shift;
 		if (!found || at - clk < best - clk) {
@@ -193,9 +181,9 @@ void th_debugobj_init(const void *timer)
 	}
 }
 
-bool th_debugobj_known(const void *timer)
+bool th_debugobj_lookup_(const void *timer)
 {
-	return th_debugobj_off_ || dobj_find((uintptr_t)timer, false) != NULL;
+	return dobj_find((uintptr_t)timer, false) != NULL;
 }
 
 void th_debugobj_forget(const void *timer)

@@ -78,11 +78,10 @@ refuse(const TH_TIMER *timer, const char *op, bool need_fn, int *err)
 static inline struct timer_base *checked_base(const TH_TIMER *timer, const char *op,
 					      bool need_fn, int *err)
 {
-	unsigned int cpu = timer->flags & TIMER_CPUMASK;
-	struct timer_base *base = cpu < TH_NR_CPUS ? th_cpu_bases_[cpu] : NULL;
+	struct timer_base *base = th_cpu_base(timer->flags & TIMER_CPUMASK);
 
-	if (__builtin_expect((!th_debugobj_off_ && !th_debugobj_known(timer)) ||
-			     (need_fn && !timer->function) || !base, 0))
+	if (__builtin_expect(!th_debugobj_known(timer) || (need_fn && !timer->function) ||
+			     !base, 0))
 		return refuse(timer, op, need_fn, err);
 	return base;
 }
@@ -165,6 +164,13 @@ static int __mod_timer(TH_TIMER *timer, unsigned long expires, unsigned int opti
 	base = checked_base(timer, op, true, &ret);
 	if (!base)
 		return ret;
+	if ((options & MOD_TIMER_NOTPENDING) && TH_P(timer_pending)(timer)) {
+		char buf[160];
+
+		th_warn("%s: %s timer %p (callback %s) is already pending; refused",
+			op, TH_VARIANT_NAME, (void *)timer, fn_name(timer, buf, sizeof(buf)));
+		return TH_EPENDING;
+	}
 
 	/*
 	 * This is a common optimization triggered by the networking code - if
@@ -219,19 +225,9 @@ int TH_P(timer_reduce)(TH_TIMER *timer, unsigned long expires)
 	return __mod_timer(timer, expires, MOD_TIMER_REDUCE, "timer_reduce");
 }
 
-/* add_timer(): the kernel BUG()s on a pending timer; refused here. */
+/* add_timer(): the kernel BUG()s on a pending timer; __mod_timer() refuses it. */
 int TH_P(add_timer)(TH_TIMER *timer)
 {
-	char buf[160];
-	int err = 0;
-
-	if (!checked_base(timer, "add_timer", true, &err))
-		return err;
-	if (TH_P(timer_pending)(timer)) {
-		th_warn("add_timer: %s timer %p (callback %s) is already pending; refused",
-			TH_VARIANT_NAME, (void *)timer, fn_name(timer, buf, sizeof(buf)));
-		return TH_EPENDING;
-	}
 	return __mod_timer(timer, timer->expires, MOD_TIMER_NOTPENDING, "add_timer");
 }
 
@@ -383,7 +379,7 @@ int TH_P(timers_check)(const struct timer_base *base, char *err, size_t n)
 				FAIL("bucket %u (level %u): bitmap bit %d but list %s",
 				     idx, lvl, bit, hlist_empty(head) ? "empty" : "non-empty");
 			/* When this bucket is next collected. */
-			lclk = (base->clk >> shift) + ((base->clk & (LVL_GRAN(lvl) - 1)) != 0);
+			lclk = th_level_clk_ceil(base->clk, lvl);
 			lclk += (pos - (lclk & LVL_MASK)) & LVL_MASK;
 			at = lclk << shift;
 

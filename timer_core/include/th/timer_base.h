@@ -139,10 +139,6 @@ void th_base_release(struct timer_base *base);
 unsigned int th_this_cpu(void);
 /* Run as CPU @cpu from now on. Return: 0, or -1 if @cpu has no base. */
 int th_set_cpu(unsigned int cpu);
-/* The base of CPU @cpu, or NULL. */
-struct timer_base *th_cpu_base(unsigned int cpu);
-/* The base of the current CPU (NULL if none attached). */
-struct timer_base *th_this_base(void);
 
 /* "jiffies" as the timer API sees it: the current CPU base's time. */
 unsigned long th_jiffies(void);
@@ -153,6 +149,17 @@ unsigned long th_jiffies(void);
  */
 static inline unsigned int th_calc_wheel_index(unsigned long expires, unsigned long clk,
 					       unsigned int depth, unsigned long *bucket_expiry);
+
+/*
+ * Level @lvl is looked at by collect_expired_timers() only when the low
+ * LVL_SHIFT(lvl) bits of clk are zero, and then at bucket (clk >> shift) &
+ * LVL_MASK. Return: the first such look at or after @clk, in level ticks
+ * (shift it left by LVL_SHIFT(lvl) for the jiffy).
+ */
+static inline unsigned long th_level_clk_ceil(unsigned long clk, unsigned int lvl)
+{
+	return (clk >> LVL_SHIFT(lvl)) + ((clk & (LVL_GRAN(lvl) - 1)) != 0);
+}
 
 /*
  * The first jiffy >= base->clk at which collect_expired_timers() finds a
@@ -202,17 +209,35 @@ static inline unsigned int th_calc_wheel_index(unsigned long expires, unsigned l
 	return th_calc_index(expires, depth - 1, bucket_expiry);
 }
 
-/* The per-CPU bases and the debugobjects switch, read inline on the fast
- * path of every timer call (th_cpu_base() and th_debugobj_known() are the
- * checked, out-of-line forms). */
+/* The per-CPU bases and the debugobjects switch: read inline on the fast
+ * path of every timer call. Written only by th_base_init()/th_base_release(),
+ * th_set_cpu() and th_debugobj_enable(). */
 extern struct timer_base *th_cpu_bases_[TH_NR_CPUS];
+extern unsigned int th_this_cpu_;
 extern bool th_debugobj_off_;
+
+/* The base of CPU @cpu, or NULL. */
+static inline struct timer_base *th_cpu_base(unsigned int cpu)
+{
+	return cpu < TH_NR_CPUS ? th_cpu_bases_[cpu] : NULL;
+}
+
+/* The base of the current CPU (NULL if none attached). */
+static inline struct timer_base *th_this_base(void)
+{
+	return th_cpu_bases_[th_this_cpu_];
+}
 
 /* ---- debugobjects: which timers were set up (CONFIG_DEBUG_OBJECTS_TIMERS) */
 void th_debugobj_enable(bool on);
 bool th_debugobj_enabled(void);
 void th_debugobj_init(const void *timer);
-bool th_debugobj_known(const void *timer);
+bool th_debugobj_lookup_(const void *timer);
+/* Was @timer set up? Always true while debugobjects is off. */
+static inline bool th_debugobj_known(const void *timer)
+{
+	return th_debugobj_off_ || th_debugobj_lookup_(timer);
+}
 void th_debugobj_forget(const void *timer);
 void th_debugobj_reset(void);
 

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: MIT */
+#include "args.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *th_optval(int argc, char **argv, int *i, const char *cmd, const char *name, int *bad)
+{
+	size_t n = strlen(name);
+	const char *a = argv[*i];
+
+	if (!strncmp(a, name, n) && a[n] == '=')
+		return a + n + 1;
+	if (strcmp(a, name))
+		return NULL;
+	if (*i + 1 >= argc) {
+		fprintf(stderr, "timerharness %s: %s needs a value (see --help)\n", cmd, name);
+		*bad = 1;
+		return NULL;
+	}
+	return argv[++*i];
+}
+
+int th_optnum(const char *cmd, const char *name, const char *v, long lo, long hi, long *out)
+{
+	char *end;
+	long x;
+
+	errno = 0;
+	x = strtol(v, &end, 10);
+	if (!*v || *end || errno || x < lo || x > hi) {
+		fprintf(stderr, "timerharness %s: %s needs a number from %ld to %ld (got '%s')\n",
+			cmd, name, lo, hi, v);
+		return -1;
+	}
+	*out = x;
+	return 0;
+}
