@@ -412,19 +412,29 @@ struct job {
 	const char *seed;
 };
 
+/* Comma-separated lists (--config a,b): the next item at *p, its length in
+ * *len; NULL at the end. */
+static const char *next_item(const char **p, size_t *len)
+{
+	const char *item = *p;
+
+	if (!item || !*item)
+		return NULL;
+	*len = strcspn(item, ",");
+	*p = item + *len + (item[*len] == ',');
+	return item;
+}
+
+/* Is @name an item of @list? A NULL list holds everything. */
 static bool in_list(const char *list, const char *name)
 {
-	size_t n = strlen(name);
+	size_t n = strlen(name), len;
 
 	if (!list)
 		return true;
-	for (const char *p = list; *p;) {
-		size_t len = strcspn(p, ",");
-
-		if (len == n && !strncmp(p, name, n))
+	for (const char *p = list, *item; (item = next_item(&p, &len));)
+		if (len == n && !strncmp(item, name, n))
 			return true;
-		p += len + (p[len] == ',');
-	}
 	return false;
 }
 
@@ -432,24 +442,22 @@ static bool in_list(const char *list, const char *name)
 static int check_names(const char *what, const char *list, const char *const *known, size_t n,
 		       char *err, size_t errlen)
 {
-	if (!list)
-		return 0;
-	for (const char *p = list; *p;) {
-		size_t len = strcspn(p, ",");
-		bool ok = false;
-		char known_s[1024] = "";
+	size_t len;
 
+	for (const char *p = list, *item; (item = next_item(&p, &len));) {
+		char name[256], known_s[1024] = "";
+		bool ok = false;
+
+		snprintf(name, sizeof(name), "%.*s", (int)len, item);
 		for (size_t i = 0; i < n; i++)
-			if (strlen(known[i]) == len && !strncmp(p, known[i], len))
-				ok = true;
-		if (!ok || !len) {
+			ok |= !strcmp(name, known[i]);
+		if (!ok) {
 			for (size_t i = 0; i < n; i++)
 				snprintf(known_s + strlen(known_s), sizeof(known_s) - strlen(known_s),
 					 "%s%s", i ? ", " : "", known[i]);
-			snprintf(err, errlen, "unknown %s '%.*s' (known: %s)", what, (int)len, p, known_s);
+			snprintf(err, errlen, "unknown %s '%s' (known: %s)", what, name, known_s);
 			return -1;
 		}
-		p += len + (p[len] == ',');
 	}
 	return 0;
 }
@@ -532,14 +540,17 @@ static const char *const VARIANTS[] = { "legacy", "transitional", "modern" };
 /* --attack: comma-separated fnmatch globs, case-insensitive. */
 static bool attack_matches(const char *globs, const char *id)
 {
-	char buf[1024], *save = NULL;
+	size_t len;
 
 	if (!globs)
 		return true;
-	snprintf(buf, sizeof(buf), "%s", globs);
-	for (char *g = strtok_r(buf, ",", &save); g; g = strtok_r(NULL, ",", &save))
-		if (!fnmatch(g, id, FNM_CASEFOLD))
+	for (const char *p = globs, *item; (item = next_item(&p, &len));) {
+		char glob[256];
+
+		snprintf(glob, sizeof(glob), "%.*s", (int)len, item);
+		if (!fnmatch(glob, id, FNM_CASEFOLD))
 			return true;
+	}
 	return false;
 }
 
@@ -665,21 +676,34 @@ static struct cellplan *add_cell(struct matrix *m)
 	return &m->cells[m->ncells++];
 }
 
-/* One job per binary of the cell (one, or one per randstruct seed). */
-static void add_jobs(struct matrix *m, struct cellplan *cp)
+/* The attack binaries of one toolchain x config x variant: one, or one per
+ * randstruct seed. Return: how many (at most @max). */
+static size_t cell_binaries(const struct build *b, const char *tool, const char *config,
+			    const char *variant, const struct mbin **out, size_t max)
 {
-	for (size_t bi = 0; bi < m->b.nbins; bi++) {
-		const struct mbin *mb = &m->b.bins[bi];
+	size_t n = 0;
 
-		if (strcmp(mb->kind, "attack") || strcmp(mb->toolchain, cp->toolchain) ||
-		    strcmp(mb->config, cp->config) || strcmp(mb->variant, cp->variant) ||
-		    strcmp(mb->status, "built"))
-			continue;
+	for (size_t bi = 0; bi < b->nbins && n < max; bi++) {
+		const struct mbin *mb = &b->bins[bi];
+
+		if (!strcmp(mb->kind, "attack") && !strcmp(mb->toolchain, tool) &&
+		    !strcmp(mb->config, config) && !strcmp(mb->variant, variant) &&
+		    !strcmp(mb->status, "built"))
+			out[n++] = mb;
+	}
+	return n;
+}
+
+/* One job per binary of the cell. */
+static void add_jobs(struct matrix *m, struct cellplan *cp, const struct mbin *const *bins,
+		     size_t nbins)
+{
+	for (size_t k = 0; k < nbins; k++) {
 		if (m->njobs == m->capjobs) {
 			m->capjobs = m->capjobs ? 2 * m->capjobs : 4096;
 			m->jobs = xrealloc(m->jobs, m->capjobs * sizeof(*m->jobs));
 		}
-		m->jobs[m->njobs++] = (struct job){ .binary = mb->path, .seed = mb->seed,
+		m->jobs[m->njobs++] = (struct job){ .binary = bins[k]->path, .seed = bins[k]->seed,
 						    .cell = m->ncells - 1 };
 		cp->runs_total++;
 	}
@@ -712,12 +736,15 @@ static int plan_variant(struct matrix *m, const char *tool, const char *variant)
 				.payload = xstrdup("selftest"), .na_reason = xstrdup("") };
 	}
 	for (const struct th_config_info *c = th_configs; c < th_configs + th_config_count; c++) {
+		const struct mbin *bins[64];
+		size_t nbins;
 		char reason[1024];
 		bool supported;
 
 		if (!in_list(o->configs, c->name))
 			continue;
 		supported = config_support(m, tool, c, variant, reason, sizeof(reason));
+		nbins = cell_binaries(&m->b, tool, c->name, variant, bins, 64);
 		if (!th_config_support(th_results_find_config(m->res, c->name), tool) &&
 		    th_results_set_support(m->res, c->name, tool, supported, reason,
 					   m->err, sizeof(m->err)))
@@ -747,7 +774,7 @@ static int plan_variant(struct matrix *m, const char *tool, const char *variant)
 				cp->fixed = TH_UNSUPPORTED;
 				snprintf(cp->evidence, sizeof(cp->evidence), "%s", reason);
 			} else {
-				add_jobs(m, cp);
+				add_jobs(m, cp, bins, nbins);
 			}
 		}
 	}

@@ -94,9 +94,6 @@ int th_check_main(const char *results_path, const char *baseline_path, FILE *out
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t i = 0; i < res->ncells; i++) {
 			const struct th_cell *c = cells[i];
-			const struct th_cell *b = base ? th_results_find_cell(base, c->attack, c->variant,
-									      c->config, c->toolchain) : NULL;
-			enum th_outcome obs = th_cell_observed(c);
 
 			if (pass == 0)
 				n[c->verdict]++;
@@ -104,6 +101,10 @@ int th_check_main(const char *results_path, const char *baseline_path, FILE *out
 
 			if (c->verdict == TH_VERDICT_PASS || failing != (pass == 1))
 				continue;
+			const struct th_cell *b = base ? th_results_find_cell(base, c->attack, c->variant,
+									      c->config, c->toolchain) : NULL;
+			enum th_outcome obs = th_cell_observed(c);
+
 			fprintf(out, "%s: ", th_verdict_name(c->verdict));
 			put_cell_name(out, c);
 			fprintf(out, ": expected %s", oname(c->expected));
@@ -112,8 +113,7 @@ int th_check_main(const char *results_path, const char *baseline_path, FILE *out
 			fprintf(out, ", observed %s", th_outcome_name(obs));
 			put_counts(out, c);
 			if (obs == TH_UNSUPPORTED || obs == TH_NOT_APPLICABLE) {
-				const struct th_config *cfg = th_results_find_config(res, c->config);
-				const struct th_support *s = cfg ? th_config_support(cfg, c->toolchain) : NULL;
+				const struct th_support *s = th_report_cell_support(res, c);
 
 				if (c->verdict == TH_VERDICT_REGRESSION)
 					fputs(" (coverage lost)", out);

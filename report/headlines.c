@@ -94,49 +94,15 @@ bool th_headline_selects(const struct th_headline *h, const struct th_cell *c)
 	return false;
 }
 
-struct dctx {
-	const struct th_results *res;
-	const struct th_cell *c;
-};
-
-static int cmp_d(const void *a, const void *b)
+static bool selected(const struct th_cell *c, const void *h)
 {
-	const struct dctx *x = a, *y = b;
-
-	return th_report_cmp_display(x->res, x->c, y->c);
+	return th_headline_selects(h, c);
 }
 
-const struct th_cell **th_headline_cells(const struct th_results *res,
+const struct th_cell **th_headline_cells(const struct th_cell **cells, size_t ncells,
 					 const struct th_headline *h, size_t *n, int *oom)
 {
-	struct dctx *d;
-	const struct th_cell **out;
-	size_t m = 0;
-
-	*n = 0;
-	*oom = 0;
-	if (!res->ncells)
-		return NULL;
-	d = malloc(res->ncells * sizeof(*d));
-	if (!d) {
-		*oom = 1;
-		return NULL;
-	}
-	for (size_t i = 0; i < res->ncells; i++)
-		if (!h || th_headline_selects(h, res->cells[i]))
-			d[m++] = (struct dctx){ res, res->cells[i] };
-	qsort(d, m, sizeof(*d), cmp_d);
-	out = m ? malloc(m * sizeof(*out)) : NULL;
-	if (m && !out) {
-		free(d);
-		*oom = 1;
-		return NULL;
-	}
-	for (size_t i = 0; i < m; i++)
-		out[i] = d[i].c;
-	free(d);
-	*n = m;
-	return out;
+	return th_report_filter_cells(cells, ncells, selected, h, n, oom);
 }
 
 bool th_headline_same_row(const struct th_cell *a, const struct th_cell *b)
@@ -160,20 +126,19 @@ unsigned th_headline_observed(const struct th_cell **cells, size_t n,
 	return total;
 }
 
-struct th_diff_row *th_headline_differences(const struct th_results *res, size_t *n,
-					    size_t *unsup_only, int *oom)
+struct th_diff_row *th_headline_differences(const struct th_cell **cells, size_t ncells,
+					    size_t *n, size_t *unsup_only, int *oom)
 {
-	size_t ncells, k = 0;
-	const struct th_cell **cells = th_headline_cells(res, NULL, &ncells, oom);
 	struct th_diff_row *rows;
+	size_t k = 0;
 
 	*n = 0;
 	*unsup_only = 0;
-	if (!cells)
+	*oom = 0;
+	if (!ncells)
 		return NULL;
 	rows = malloc(ncells * sizeof(*rows));
 	if (!rows) {
-		free(cells);
 		*oom = 1;
 		return NULL;
 	}
@@ -202,7 +167,6 @@ struct th_diff_row *th_headline_differences(const struct th_results *res, size_t
 			(*unsup_only)++;
 		i = j;
 	}
-	free(cells);
 	if (!k) {
 		free(rows);
 		return NULL;

@@ -39,9 +39,9 @@ extern const char th_differences_about[];
 
 bool th_headline_selects(const struct th_headline *h, const struct th_cell *c);
 
-/* The cells h selects (h NULL: every cell), in display order. malloc'd;
- * NULL when none (*oom tells them apart). */
-const struct th_cell **th_headline_cells(const struct th_results *res,
+/* The cells h selects among cells[0..ncells) (th_report_display_cells), in
+ * that order. malloc'd; NULL when none (*oom tells them apart). */
+const struct th_cell **th_headline_cells(const struct th_cell **cells, size_t ncells,
 					 const struct th_headline *h, size_t *n, int *oom);
 
 /* Same (attack, variant, config): one row of a per-toolchain table. */
@@ -60,6 +60,7 @@ struct th_diff_row {
 
 /**
  * th_headline_differences() - the rows of the last finding.
+ * @cells:      every cell, in display order (th_report_display_cells).
  * @unsup_only: set to the number of further rows whose outcomes differ only
  *              because a config is unsupported on a toolchain (summed up by
  *              the renderers rather than listed).
@@ -67,7 +68,7 @@ struct th_diff_row {
  * Return: malloc'd rows, display order, that regressed or whose real
  * outcomes differ between toolchains; NULL when none (*oom tells them apart).
  */
-struct th_diff_row *th_headline_differences(const struct th_results *res, size_t *n,
-					    size_t *unsup_only, int *oom);
+struct th_diff_row *th_headline_differences(const struct th_cell **cells, size_t ncells,
+					    size_t *n, size_t *unsup_only, int *oom);
 
 #endif

@@ -7,6 +7,44 @@
 #include <stdlib.h>
 #include <string.h>
 
+int th_report_kinds(const struct th_cell *c)
+{
+	int k = 0;
+
+	for (int i = 0; i < TH_OUTCOME_COUNT; i++)
+		k += c->counts[i] != 0;
+	return k;
+}
+
+const struct th_support *th_report_cell_support(const struct th_results *res,
+						const struct th_cell *c)
+{
+	const struct th_config *cfg = th_results_find_config(res, c->config);
+
+	return cfg ? th_config_support(cfg, c->toolchain) : NULL;
+}
+
+/* ---- sorted views ---- */
+
+const void **th_report_sorted_ptrs(const void *base, size_t n, size_t sz,
+				   int (*cmp)(const void *, const void *), int *oom)
+{
+	const void **p;
+
+	*oom = 0;
+	if (!n)
+		return NULL;
+	p = malloc(n * sizeof(*p));
+	if (!p) {
+		*oom = 1;
+		return NULL;
+	}
+	for (size_t i = 0; i < n; i++)
+		p[i] = (const char *)base + i * sz;
+	qsort(p, n, sizeof(*p), cmp);
+	return p;
+}
+
 static int cmp_tc(const void *a, const void *b)
 {
 	return th_report_natcmp((*(const struct th_toolchain *const *)a)->name,
@@ -15,31 +53,29 @@ static int cmp_tc(const void *a, const void *b)
 
 const struct th_toolchain **th_report_sorted_toolchains(const struct th_results *res, int *oom)
 {
-	const struct th_toolchain **t;
-
-	*oom = 0;
-	if (!res->ntoolchains)
-		return NULL;
-	t = malloc(res->ntoolchains * sizeof(*t));
-	if (!t) {
-		*oom = 1;
-		return NULL;
-	}
-	for (size_t i = 0; i < res->ntoolchains; i++)
-		t[i] = &res->toolchains[i];
-	qsort(t, res->ntoolchains, sizeof(*t), cmp_tc);
-	return t;
+	return (const struct th_toolchain **)th_report_sorted_ptrs(
+		res->toolchains, res->ntoolchains, sizeof(*res->toolchains), cmp_tc, oom);
 }
 
-static size_t config_pos(const struct th_results *res, const char *name)
+static int cmp_metric(const void *a, const void *b)
 {
-	const struct th_config *c = th_results_find_config(res, name);
-
-	return c ? (size_t)(c - res->configs) : res->nconfigs;
+	return strcmp((*(const struct th_metric *const *)a)->name,
+		      (*(const struct th_metric *const *)b)->name);
 }
 
-int th_report_cmp_display(const struct th_results *res, const struct th_cell *a,
-			  const struct th_cell *b)
+const struct th_metric **th_report_sorted_metrics(const struct th_results *res, int *oom)
+{
+	return (const struct th_metric **)th_report_sorted_ptrs(
+		res->metrics, res->nmetrics, sizeof(*res->metrics), cmp_metric, oom);
+}
+
+/* ---- display order ---- */
+
+/* technique, timing, attack, variant, config position, toolchain; a total
+ * order (toolchains natcmp-equal fall back to strcmp), so picking cells from
+ * the sorted whole gives what sorting the picked cells would. */
+static int cmp_display(const struct th_results *res, const struct th_cell *a,
+		       const struct th_cell *b)
 {
 	int r, ra = th_report_technique_rank(a->technique), rb = th_report_technique_rank(b->technique);
 
@@ -55,65 +91,104 @@ int th_report_cmp_display(const struct th_results *res, const struct th_cell *a,
 		return r;
 	if (a->variant != b->variant)
 		return a->variant < b->variant ? -1 : 1;
-	size_t ca = config_pos(res, a->config), cb = config_pos(res, b->config);
+	size_t ca = th_report_config_pos(res, a->config), cb = th_report_config_pos(res, b->config);
 	if (ca != cb)
 		return ca < cb ? -1 : 1;
-	return th_report_natcmp(a->toolchain, b->toolchain);
+	if ((r = th_report_natcmp(a->toolchain, b->toolchain)))
+		return r;
+	return strcmp(a->toolchain, b->toolchain);
 }
 
-struct dctx {
-	const struct th_results *res;
-	const struct th_cell *c;
+const struct th_cell **th_report_display_cells(const struct th_results *res, int *oom)
+{
+	return th_report_sort_cells(res, cmp_display, oom);
+}
+
+const struct th_cell **th_report_filter_cells(const struct th_cell **cells, size_t n,
+					      th_report_keep_fn *keep, const void *ctx,
+					      size_t *m, int *oom)
+{
+	const struct th_cell **out = n ? malloc(n * sizeof(*out)) : NULL;
+	size_t k = 0;
+
+	*m = 0;
+	*oom = n && !out;
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		if (keep(cells[i], ctx))
+			out[k++] = cells[i];
+	if (!k) {
+		free(out);
+		return NULL;
+	}
+	*m = k;
+	return out;
+}
+
+struct where {
+	const char *toolchain;
+	enum th_variant variant;
 };
 
-static int cmp_d(const void *a, const void *b)
+static bool in_where(const struct th_cell *c, const void *ctx)
 {
-	const struct dctx *x = a, *y = b;
+	const struct where *w = ctx;
 
-	return th_report_cmp_display(x->res, x->c, y->c);
+	return (!w->toolchain || !strcmp(c->toolchain, w->toolchain)) &&
+	       (w->variant == TH_VARIANT_INVALID || c->variant == w->variant);
 }
 
-const struct th_cell **th_report_attack_rows(const struct th_results *res,
+const struct th_cell **th_report_attack_rows(const struct th_cell **cells, size_t n,
 					     const char *toolchain, enum th_variant variant,
-					     size_t *n, int *oom)
+					     size_t *nrows, int *oom)
 {
-	struct dctx *d;
-	const struct th_cell **rows;
-	size_t m = 0, k = 0;
+	struct where w = { toolchain, variant };
+	size_t m, k = 0;
+	const struct th_cell **rows = th_report_filter_cells(cells, n, in_where, &w, &m, oom);
 
-	*n = 0;
-	*oom = 0;
-	if (!res->ncells)
-		return NULL;
-	d = malloc(res->ncells * sizeof(*d));
-	if (!d) {
-		*oom = 1;
+	for (size_t i = 0; i < m; i++)
+		if (!k || strcmp(rows[k - 1]->attack, rows[i]->attack))
+			rows[k++] = rows[i];
+	*nrows = k;
+	return rows;
+}
+
+bool th_report_same_group(const struct th_cell *a, const struct th_cell *b)
+{
+	return !strcmp(a->technique, b->technique) && !strcmp(a->timing, b->timing);
+}
+
+size_t *th_report_config_columns(const struct th_results *res, const char *toolchain,
+				 enum th_variant variant, bool var_on[TH_VARIANT_COUNT],
+				 size_t *ncols)
+{
+	struct where w = { toolchain, variant };
+	size_t n = res->nconfigs ? res->nconfigs : 1;
+	bool *on = calloc(n, sizeof(*on));
+	size_t *cols = malloc(n * sizeof(*cols));
+
+	*ncols = 0;
+	if (!on || !cols) {
+		free(on);
+		free(cols);
 		return NULL;
 	}
 	for (size_t i = 0; i < res->ncells; i++) {
 		const struct th_cell *c = res->cells[i];
+		size_t pos = th_report_config_pos(res, c->config);
 
-		if ((!toolchain || !strcmp(c->toolchain, toolchain)) &&
-		    (variant == TH_VARIANT_INVALID || c->variant == variant))
-			d[m++] = (struct dctx){ res, c };
+		if (pos == res->nconfigs || !in_where(c, &w))
+			continue;
+		if (var_on)
+			var_on[c->variant] = true;
+		on[pos] = true;
 	}
-	if (!m) {
-		free(d);
-		return NULL;
-	}
-	qsort(d, m, sizeof(*d), cmp_d);
-	rows = malloc(m * sizeof(*rows));
-	if (!rows) {
-		free(d);
-		*oom = 1;
-		return NULL;
-	}
-	for (size_t i = 0; i < m; i++)
-		if (!k || strcmp(rows[k - 1]->attack, d[i].c->attack))
-			rows[k++] = d[i].c;
-	free(d);
-	*n = k;
-	return rows;
+	for (size_t i = 0; i < res->nconfigs; i++)
+		if (on[i])
+			cols[(*ncols)++] = i;
+	free(on);
+	return cols;
 }
 
 int th_report_render_file(const char *path, th_report_render_fn *fn,

@@ -140,15 +140,6 @@ static void style(FILE *out)
 
 /* ---- pieces ---- */
 
-static int kinds(const struct th_cell *c)
-{
-	int k = 0;
-
-	for (int i = 0; i < TH_OUTCOME_COUNT; i++)
-		k += c->counts[i] != 0;
-	return k;
-}
-
 static void badge(FILE *out, enum th_outcome o, bool reg, const char *suffix)
 {
 	fprintf(out, "<span class=\"o o-%s%s\">%s%s</span>", th_outcome_name(o), reg ? " reg" : "",
@@ -163,7 +154,7 @@ static void cell_badges(FILE *out, const struct th_cell *c, bool with_verdict)
 	bool reg = with_verdict && v == TH_VERDICT_REGRESSION;
 	char n[48];
 
-	if (kinds(c) > 1) {
+	if (th_report_kinds(c) > 1) {
 		for (int i = 0, first = 1; i < TH_OUTCOME_COUNT; i++) {
 			if (!c->counts[i])
 				continue;
@@ -301,18 +292,13 @@ static void configs(FILE *out, const struct th_results *res, const struct th_too
 	fputs("</tbody>\n</table>\n", out);
 }
 
-static int cmp_metric(const void *a, const void *b)
-{
-	return strcmp((*(const struct th_metric *const *)a)->name,
-		      (*(const struct th_metric *const *)b)->name);
-}
-
 static int summary(FILE *out, const struct th_results *res, const struct th_toolchain **tcs,
 		   size_t ntc)
 {
 	unsigned all[TH_OUTCOME_COUNT], (*per)[TH_OUTCOME_COUNT] = calloc(ntc ? ntc : 1, sizeof(*per));
 	unsigned v[TH_VERDICT_COUNT] = { 0 };
-	const struct th_metric **m = NULL;
+	const struct th_metric **m;
+	int oom;
 
 	if (!per)
 		return -1;
@@ -342,14 +328,9 @@ static int summary(FILE *out, const struct th_results *res, const struct th_tool
 		v[TH_VERDICT_REGRESSION] ? "<strong>" : "", v[TH_VERDICT_REGRESSION],
 		v[TH_VERDICT_REGRESSION] ? "</strong>" : "", v[TH_VERDICT_IMPROVEMENT],
 		v[TH_VERDICT_NEW]);
-	if (!res->nmetrics)
-		return 0;
-	m = malloc(res->nmetrics * sizeof(*m));
+	m = th_report_sorted_metrics(res, &oom);
 	if (!m)
-		return -1;
-	for (size_t i = 0; i < res->nmetrics; i++)
-		m[i] = &res->metrics[i];
-	qsort(m, res->nmetrics, sizeof(*m), cmp_metric);
+		return oom ? -1 : 0;
 	fputs("<table>\n<thead><tr><th>metric</th><th>value</th></tr></thead>\n<tbody>\n", out);
 	for (size_t i = 0; i < res->nmetrics; i++) {
 		fputs("<tr><td>", out);
@@ -426,12 +407,12 @@ static void observed_line(FILE *out, const struct th_cell **cells, size_t n,
 /* Evidence lists this long start folded. */
 #define EVIDENCE_OPEN_MAX 6
 
-static int headline(FILE *out, const struct th_results *res, const struct th_headline *h,
-		    const struct th_toolchain **tcs, size_t ntc)
+static int headline(FILE *out, const struct th_results *res, const struct th_cell **all,
+		    const struct th_headline *h, const struct th_toolchain **tcs, size_t ntc)
 {
 	int oom;
 	size_t n;
-	const struct th_cell **cells = th_headline_cells(res, h, &n, &oom);
+	const struct th_cell **cells = th_headline_cells(all, res->ncells, h, &n, &oom);
 
 	if (oom)
 		return -1;
@@ -480,12 +461,12 @@ static int headline(FILE *out, const struct th_results *res, const struct th_hea
 	return 0;
 }
 
-static int differences(FILE *out, const struct th_results *res, const struct th_toolchain **tcs,
-		       size_t ntc)
+static int differences(FILE *out, const struct th_results *res, const struct th_cell **all,
+		       const struct th_toolchain **tcs, size_t ntc)
 {
 	size_t n, unsup;
 	int oom, listed = 0;
-	struct th_diff_row *rows = th_headline_differences(res, &n, &unsup, &oom);
+	struct th_diff_row *rows = th_headline_differences(all, res->ncells, &n, &unsup, &oom);
 
 	if (oom)
 		return -1;
@@ -542,28 +523,9 @@ struct grid {
 
 static int grid_layout(const struct th_results *res, struct grid *g)
 {
-	bool *on = calloc(res->nconfigs ? res->nconfigs : 1, sizeof(*on));
-
 	memset(g, 0, sizeof(*g));
-	g->cols = malloc((res->nconfigs ? res->nconfigs : 1) * sizeof(*g->cols));
-	if (!on || !g->cols) {
-		free(on);
-		free(g->cols);
-		return -1;
-	}
-	for (size_t i = 0; i < res->ncells; i++) {
-		const struct th_config *cfg = th_results_find_config(res, res->cells[i]->config);
-
-		if (!cfg)
-			continue;
-		g->var_on[res->cells[i]->variant] = true;
-		on[cfg - res->configs] = true;
-	}
-	for (size_t i = 0; i < res->nconfigs; i++)
-		if (on[i])
-			g->cols[g->ncols++] = i;
-	free(on);
-	return 0;
+	g->cols = th_report_config_columns(res, NULL, TH_VARIANT_INVALID, g->var_on, &g->ncols);
+	return g->cols ? 0 : -1;
 }
 
 static void legend(FILE *out)
@@ -585,22 +547,20 @@ static void legend(FILE *out)
 	      "results</th></tr>\n</tbody>\n</table>\n", out);
 }
 
-static int grid_toolchain(FILE *out, const struct th_results *res, const struct grid *g,
-			  const struct th_toolchain *tc, size_t idx)
+static int grid_toolchain(FILE *out, const struct th_results *res, const struct th_cell **all,
+			  const struct grid *g, const struct th_toolchain *tc, size_t idx)
 {
 	unsigned counts[TH_OUTCOME_COUNT];
-	size_t nrows, ncells = 0, nreg = 0;
+	size_t nrows, ncells, nreg = 0;
 	int oom;
-	const struct th_cell **rows = th_report_attack_rows(res, tc->name, TH_VARIANT_INVALID,
-							    &nrows, &oom);
+	const struct th_cell **rows = th_report_attack_rows(all, res->ncells, tc->name,
+							    TH_VARIANT_INVALID, &nrows, &oom);
 	if (oom)
 		return -1;
-	for (size_t i = 0; i < res->ncells; i++) {
-		if (strcmp(res->cells[i]->toolchain, tc->name))
-			continue;
-		ncells++;
-		nreg += th_report_shown_verdict(res->cells[i]) == TH_VERDICT_REGRESSION;
-	}
+	for (size_t i = 0; i < res->ncells; i++)
+		nreg += !strcmp(res->cells[i]->toolchain, tc->name) &&
+			th_report_shown_verdict(res->cells[i]) == TH_VERDICT_REGRESSION;
+	ncells = th_report_count(res, tc->name, counts);
 	fprintf(out, "<h3 id=\"matrix-%zu\">", idx + 1);
 	text(out, tc->name);
 	fputs(" (", out);
@@ -611,7 +571,6 @@ static int grid_toolchain(FILE *out, const struct th_results *res, const struct 
 		free(rows);
 		return 0;
 	}
-	th_report_count(res, tc->name, counts);
 	fprintf(out, "<p>%zu cells:", ncells);
 	for (int i = 0, first = 1; i < TH_OUTCOME_COUNT; i++) {
 		if (!counts[i])
@@ -648,7 +607,6 @@ static int grid_toolchain(FILE *out, const struct th_results *res, const struct 
 	}
 	fputs("</tr>\n</thead>\n<tbody>\n", out);
 
-	const char *group_tech = NULL, *group_timing = NULL;
 	size_t span = 1;
 
 	for (int v = 0; v < TH_VARIANT_COUNT; v++)
@@ -656,14 +614,11 @@ static int grid_toolchain(FILE *out, const struct th_results *res, const struct 
 	for (size_t r = 0; r < nrows; r++) {
 		const struct th_cell *row = rows[r];
 
-		if (!group_tech || strcmp(group_tech, row->technique) ||
-		    strcmp(group_timing, row->timing)) {
-			group_tech = row->technique;
-			group_timing = row->timing;
+		if (!r || !th_report_same_group(rows[r - 1], row)) {
 			fprintf(out, "<tr class=\"g\"><th colspan=\"%zu\">", span);
-			text(out, group_tech);
+			text(out, row->technique);
 			fputs(", ", out);
-			text(out, strcmp(group_timing, "-") ? group_timing : "no timing");
+			text(out, strcmp(row->timing, "-") ? row->timing : "no timing");
 			fputs("</th></tr>\n", out);
 		}
 		fputs("<tr><th class=\"a\">", out);
@@ -690,7 +645,7 @@ static int grid_toolchain(FILE *out, const struct th_results *res, const struct 
 					reg ? " reg" : "", vs);
 				cell_tooltip(out, c);
 				fprintf(out, "\">%c%s</td>", th_outcome_symbol(o),
-					reg ? "!" : kinds(c) > 1 ? "*" : "");
+					reg ? "!" : th_report_kinds(c) > 1 ? "*" : "");
 			}
 		}
 		fputs("</tr>\n", out);
@@ -700,8 +655,8 @@ static int grid_toolchain(FILE *out, const struct th_results *res, const struct 
 	return 0;
 }
 
-static int matrix(FILE *out, const struct th_results *res, const struct th_toolchain **tcs,
-		  size_t ntc)
+static int matrix(FILE *out, const struct th_results *res, const struct th_cell **all,
+		  const struct th_toolchain **tcs, size_t ntc)
 {
 	struct grid g;
 
@@ -713,7 +668,7 @@ static int matrix(FILE *out, const struct th_results *res, const struct th_toolc
 	if (grid_layout(res, &g))
 		return -1;
 	for (size_t t = 0; t < ntc; t++) {
-		if (grid_toolchain(out, res, &g, tcs[t], t)) {
+		if (grid_toolchain(out, res, all, &g, tcs[t], t)) {
 			free(g.cols);
 			return -1;
 		}
@@ -726,12 +681,13 @@ static int matrix(FILE *out, const struct th_results *res, const struct th_toolc
 
 int th_render_html_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
 {
-	int oom;
+	int oom, oom_cells;
 	size_t ntc = res->ntoolchains;
 	const struct th_toolchain **tcs = th_report_sorted_toolchains(res, &oom);
+	const struct th_cell **all = th_report_display_cells(res, &oom_cells);
 
-	if (oom)
-		return th_report_errf(err, errlen, "out of memory");
+	if (oom || oom_cells)
+		goto oom;
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	      "<title>timerharness results: ", out);
@@ -749,17 +705,19 @@ int th_render_html_to(FILE *out, const struct th_results *res, char *err, size_t
 	      "the cells it names, as they were observed in this run; &quot;not run&quot; means the "
 	      "results hold no such cell.</p>\n", out);
 	for (size_t h = 0; h < th_nheadlines; h++)
-		if (headline(out, res, &th_headlines[h], tcs, ntc))
+		if (headline(out, res, all, &th_headlines[h], tcs, ntc))
 			goto oom;
-	if (differences(out, res, tcs, ntc) || matrix(out, res, tcs, ntc))
+	if (differences(out, res, all, tcs, ntc) || matrix(out, res, all, tcs, ntc))
 		goto oom;
 	fputs("</body>\n</html>\n", out);
 	free(tcs);
+	free(all);
 	if (ferror(out))
 		return th_report_errf(err, errlen, "cannot write the HTML report");
 	return 0;
 oom:
 	free(tcs);
+	free(all);
 	return th_report_errf(err, errlen, "out of memory");
 }
 

@@ -25,38 +25,48 @@ static void xml(FILE *out, const char *s)
 	}
 }
 
+struct tally {
+	size_t tests, failures, skipped;
+};
+
+/* The testcases of toolchain (NULL: all) among cells[0..n). */
+static struct tally tally(const struct th_cell **cells, size_t n, const char *toolchain)
+{
+	struct tally t = { 0 };
+
+	for (size_t i = 0; i < n; i++) {
+		if (toolchain && strcmp(cells[i]->toolchain, toolchain))
+			continue;
+		t.tests++;
+		t.failures += th_report_shown_verdict(cells[i]) == TH_VERDICT_REGRESSION;
+		t.skipped += th_cell_observed(cells[i]) >= TH_UNSUPPORTED;
+	}
+	return t;
+}
+
 int th_render_junit_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
 {
 	int oom;
 	const struct th_toolchain **tcs = th_report_sorted_toolchains(res, &oom);
 	const struct th_cell **cells = th_results_sorted_cells(res, err, errlen);
-	size_t failures = 0, skipped = 0;
+	struct tally all;
 
 	if (oom || (res->ncells && !cells)) {
 		free(tcs);
 		free(cells);
 		return th_report_errf(err, errlen, "out of memory");
 	}
-	for (size_t i = 0; i < res->ncells; i++) {
-		failures += th_report_shown_verdict(cells[i]) == TH_VERDICT_REGRESSION;
-		skipped += th_cell_observed(cells[i]) >= TH_UNSUPPORTED;
-	}
+	all = tally(cells, res->ncells, NULL);
 	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		"<testsuites name=\"timerharness\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\">\n",
-		res->ncells, failures, skipped);
+		all.tests, all.failures, all.skipped);
 	for (size_t t = 0; t < res->ntoolchains; t++) {
-		size_t n = 0, f = 0, s = 0;
+		struct tally ts = tally(cells, res->ncells, tcs[t]->name);
 
-		for (size_t i = 0; i < res->ncells; i++) {
-			if (strcmp(cells[i]->toolchain, tcs[t]->name))
-				continue;
-			n++;
-			f += th_report_shown_verdict(cells[i]) == TH_VERDICT_REGRESSION;
-			s += th_cell_observed(cells[i]) >= TH_UNSUPPORTED;
-		}
 		fputs("  <testsuite name=\"", out);
 		xml(out, tcs[t]->name);
-		fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\" timestamp=\"", n, f, s);
+		fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\" timestamp=\"",
+			ts.tests, ts.failures, ts.skipped);
 		xml(out, res->created ? res->created : "");
 		fputs("\">\n", out);
 		for (size_t i = 0; i < res->ncells; i++) {
@@ -79,8 +89,7 @@ int th_render_junit_to(FILE *out, const struct th_results *res, char *err, size_
 				xml(out, c->evidence);
 				fputs("</failure>\n", out);
 			} else if (o >= TH_UNSUPPORTED) {
-				const struct th_config *cfg = th_results_find_config(res, c->config);
-				const struct th_support *sp = cfg ? th_config_support(cfg, c->toolchain) : NULL;
+				const struct th_support *sp = th_report_cell_support(res, c);
 
 				fprintf(out, "      <skipped message=\"%s", th_outcome_name(o));
 				if (sp && *sp->reason) {

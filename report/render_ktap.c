@@ -49,8 +49,7 @@ static void one_line(FILE *out, const char *s)
  * cell's own evidence. */
 static const char *skip_reason(const struct th_results *res, const struct th_cell *c)
 {
-	const struct th_config *cfg = th_results_find_config(res, c->config);
-	const struct th_support *s = cfg ? th_config_support(cfg, c->toolchain) : NULL;
+	const struct th_support *s = th_report_cell_support(res, c);
 
 	if (th_cell_observed(c) == TH_UNSUPPORTED && s && !s->supported && *s->reason)
 		return s->reason;
@@ -60,12 +59,9 @@ static const char *skip_reason(const struct th_results *res, const struct th_cel
 static void diagnostic(FILE *out, const struct th_cell *c)
 {
 	const char *exp = th_outcome_name(c->expected);
-	int kinds = 0;
 
-	for (int i = 0; i < TH_OUTCOME_COUNT; i++)
-		kinds += c->counts[i] != 0;
 	fprintf(out, INDENT "# outcome=%s", th_outcome_name(th_cell_observed(c)));
-	if (kinds > 1) {
+	if (th_report_kinds(c) > 1) {
 		fputs(" counts=", out);
 		for (int i = 0, first = 1; i < TH_OUTCOME_COUNT; i++) {
 			if (!c->counts[i])
@@ -106,8 +102,10 @@ static void toolchain(FILE *out, const struct th_results *res, const struct th_c
 		/* A lost cell (UNSUPPORTED where the baseline ran it) is a failure,
 		 * not a skip. */
 		if (o >= TH_UNSUPPORTED && !regressed) {
+			const char *why = skip_reason(res, c);
+
 			fprintf(out, " # SKIP %s: ", th_outcome_name(o));
-			one_line(out, *skip_reason(res, c) ? skip_reason(res, c) : "no reason recorded");
+			one_line(out, *why ? why : "no reason recorded");
 			skipped++;
 		}
 		failed += regressed;

@@ -83,15 +83,6 @@ static void md_fence(FILE *out, const char *s)
 
 /* ---- cell text ---- */
 
-static int kinds(const struct th_cell *c)
-{
-	int k = 0;
-
-	for (int i = 0; i < TH_OUTCOME_COUNT; i++)
-		k += c->counts[i] != 0;
-	return k;
-}
-
 /* "HIJACKED", "NO_EFFECT 3/5, CRASHED 2/5"; with verdict: "**HIJACKED**
  * (regression; expected BLOCKED_CFI)". */
 static void cell_text(FILE *out, const struct th_cell *c, bool with_verdict)
@@ -102,7 +93,7 @@ static void cell_text(FILE *out, const struct th_cell *c, bool with_verdict)
 
 	if (bold)
 		fputs("**", out);
-	if (kinds(c) > 1) {
+	if (th_report_kinds(c) > 1) {
 		for (int i = 0, first = 1; i < TH_OUTCOME_COUNT; i++) {
 			if (!c->counts[i])
 				continue;
@@ -120,16 +111,22 @@ static void cell_text(FILE *out, const struct th_cell *c, bool with_verdict)
 			th_outcome_name(c->expected) ? th_outcome_name(c->expected) : "none");
 }
 
-/* ---- headlines (selection: headlines.c) ---- */
-
-static void table_head(FILE *out, const struct th_toolchain **tcs, size_t ntc, const char *extra)
+/* A header cell per toolchain: " clang-14 | clang-22 |". */
+static void toolchain_heads(FILE *out, const struct th_toolchain **tcs, size_t ntc)
 {
-	fputs("| attack | variant | config |", out);
 	for (size_t t = 0; t < ntc; t++) {
 		fputc(' ', out);
 		md_text(out, tcs[t]->name);
 		fputs(" |", out);
 	}
+}
+
+/* ---- headlines (selection: headlines.c) ---- */
+
+static void table_head(FILE *out, const struct th_toolchain **tcs, size_t ntc, const char *extra)
+{
+	fputs("| attack | variant | config |", out);
+	toolchain_heads(out, tcs, ntc);
 	if (extra)
 		fprintf(out, " %s |", extra);
 	fputs("\n|---|---|---|", out);
@@ -184,12 +181,12 @@ static void observed_line(FILE *out, const struct th_cell **cells, size_t n,
 	fputs(".\n\n", out);
 }
 
-static int render_headline(FILE *out, const struct th_results *res, const struct th_headline *h,
-			   const struct th_toolchain **tcs, size_t ntc)
+static int render_headline(FILE *out, const struct th_results *res, const struct th_cell **all,
+			   const struct th_headline *h, const struct th_toolchain **tcs, size_t ntc)
 {
 	int oom;
 	size_t n;
-	const struct th_cell **cells = th_headline_cells(res, h, &n, &oom);
+	const struct th_cell **cells = th_headline_cells(all, res->ncells, h, &n, &oom);
 
 	if (oom)
 		return -1;
@@ -230,12 +227,12 @@ static int render_headline(FILE *out, const struct th_results *res, const struct
 /* (i): rows that regressed or differ between toolchains. Differences caused
  * only by an unsupported config are summed up below the table instead of
  * filling it. */
-static int render_differences(FILE *out, const struct th_results *res,
+static int render_differences(FILE *out, const struct th_results *res, const struct th_cell **all,
 			      const struct th_toolchain **tcs, size_t ntc)
 {
 	size_t n, unsup;
 	int oom;
-	struct th_diff_row *rows = th_headline_differences(res, &n, &unsup, &oom);
+	struct th_diff_row *rows = th_headline_differences(all, res->ncells, &n, &unsup, &oom);
 
 	if (oom)
 		return -1;
@@ -296,21 +293,19 @@ static void support_text(FILE *out, const struct th_config *cfg, const char *tc)
 	}
 }
 
-static void counts_table(FILE *out, const struct th_results *res,
-			 const struct th_toolchain **tcs, size_t ntc)
+static int counts_table(FILE *out, const struct th_results *res,
+			const struct th_toolchain **tcs, size_t ntc)
 {
 	unsigned all[TH_OUTCOME_COUNT], (*per)[TH_OUTCOME_COUNT] = calloc(ntc ? ntc : 1, sizeof(*per));
 	unsigned v[TH_VERDICT_COUNT] = { 0 };
 
+	if (!per)
+		return -1;
 	th_report_count(res, NULL, all);
+	for (size_t t = 0; t < ntc; t++)
+		th_report_count(res, tcs[t]->name, per[t]);
 	fputs("| outcome |", out);
-	for (size_t t = 0; t < ntc; t++) {
-		fputc(' ', out);
-		md_text(out, tcs[t]->name);
-		fputs(" |", out);
-		if (per)
-			th_report_count(res, tcs[t]->name, per[t]);
-	}
+	toolchain_heads(out, tcs, ntc);
 	fputs(" all |\n|---|", out);
 	for (size_t t = 0; t <= ntc; t++)
 		fputs("---:|", out);
@@ -318,7 +313,7 @@ static void counts_table(FILE *out, const struct th_results *res,
 	for (int i = 0; i < TH_OUTCOME_COUNT; i++) {
 		fprintf(out, "| %s |", th_outcome_name((enum th_outcome)i));
 		for (size_t t = 0; t < ntc; t++)
-			fprintf(out, " %u |", per ? per[t][i] : 0);
+			fprintf(out, " %u |", per[t][i]);
 		fprintf(out, " %u |\n", all[i]);
 	}
 	free(per);
@@ -329,26 +324,16 @@ static void counts_table(FILE *out, const struct th_results *res,
 		"`timerharness check` recomputes them, with a baseline if given).\n\n",
 		res->ncells, v[TH_VERDICT_PASS], v[TH_VERDICT_REGRESSION],
 		v[TH_VERDICT_IMPROVEMENT], v[TH_VERDICT_NEW]);
-}
-
-static int cmp_metric(const void *a, const void *b)
-{
-	return strcmp((*(const struct th_metric *const *)a)->name,
-		      (*(const struct th_metric *const *)b)->name);
+	return 0;
 }
 
 static int metrics_table(FILE *out, const struct th_results *res)
 {
-	const struct th_metric **m;
+	int oom;
+	const struct th_metric **m = th_report_sorted_metrics(res, &oom);
 
-	if (!res->nmetrics)
-		return 0;
-	m = malloc(res->nmetrics * sizeof(*m));
 	if (!m)
-		return -1;
-	for (size_t i = 0; i < res->nmetrics; i++)
-		m[i] = &res->metrics[i];
-	qsort(m, res->nmetrics, sizeof(*m), cmp_metric);
+		return oom ? -1 : 0;
 	fputs("| metric | value |\n|---|---:|\n", out);
 	for (size_t i = 0; i < res->nmetrics; i++) {
 		fputs("| ", out);
@@ -367,45 +352,34 @@ static int metrics_table(FILE *out, const struct th_results *res)
 	return 0;
 }
 
-static int full_matrix(FILE *out, const struct th_results *res,
+static int full_matrix(FILE *out, const struct th_results *res, const struct th_cell **all,
 		       const struct th_toolchain **tcs, size_t ntc)
 {
 	fputs("## Full matrix\n\nOne table per toolchain and variant; a cell holds the observed "
 	      "outcome, or the counts over runs when they disagreed (randstruct seeds).\n\n", out);
 	for (size_t t = 0; t < ntc; t++) {
 		for (int v = 0; v < TH_VARIANT_COUNT; v++) {
-			size_t nrows;
+			size_t nrows, ncols;
 			int oom;
-			const struct th_cell **rows = th_report_attack_rows(res, tcs[t]->name,
+			const struct th_cell **rows = th_report_attack_rows(all, res->ncells, tcs[t]->name,
 									    (enum th_variant)v, &nrows, &oom);
 			if (oom)
 				return -1;
 			if (!nrows)
 				continue;
-			fputs("### ", out);
-			md_text(out, tcs[t]->name);
-			fprintf(out, ", %s\n\n| attack |", th_variant_name((enum th_variant)v));
-			size_t ncols = 0;
-			bool *on = calloc(res->nconfigs, sizeof(*on));
+			size_t *cols = th_report_config_columns(res, tcs[t]->name, (enum th_variant)v,
+								NULL, &ncols);
 
-			if (!on) {
+			if (!cols) {
 				free(rows);
 				return -1;
 			}
-			for (size_t i = 0; i < res->ncells; i++) {
-				const struct th_cell *c = res->cells[i];
-				const struct th_config *cfg = th_results_find_config(res, c->config);
-
-				if (cfg && c->variant == (enum th_variant)v &&
-				    !strcmp(c->toolchain, tcs[t]->name))
-					on[cfg - res->configs] = true;
-			}
-			for (size_t k = 0; k < res->nconfigs; k++) {
-				if (!on[k])
-					continue;
-				ncols++;
+			fputs("### ", out);
+			md_text(out, tcs[t]->name);
+			fprintf(out, ", %s\n\n| attack |", th_variant_name((enum th_variant)v));
+			for (size_t k = 0; k < ncols; k++) {
 				fputc(' ', out);
-				md_text(out, res->configs[k].name);
+				md_text(out, res->configs[cols[k]].name);
 				fputs(" |", out);
 			}
 			fputs("\n|---|", out);
@@ -416,12 +390,10 @@ static int full_matrix(FILE *out, const struct th_results *res,
 				fputs("| ", out);
 				md_code(out, rows[r]->attack, true);
 				fputs(" |", out);
-				for (size_t k = 0; k < res->nconfigs; k++) {
-					if (!on[k])
-						continue;
+				for (size_t k = 0; k < ncols; k++) {
 					const struct th_cell *c = th_results_find_cell(
 						res, rows[r]->attack, (enum th_variant)v,
-						res->configs[k].name, tcs[t]->name);
+						res->configs[cols[k]].name, tcs[t]->name);
 					fputc(' ', out);
 					if (c)
 						cell_text(out, c, true);
@@ -430,7 +402,7 @@ static int full_matrix(FILE *out, const struct th_results *res,
 				fputc('\n', out);
 			}
 			fputc('\n', out);
-			free(on);
+			free(cols);
 			free(rows);
 		}
 	}
@@ -439,12 +411,13 @@ static int full_matrix(FILE *out, const struct th_results *res,
 
 int th_render_markdown_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
 {
-	int oom;
+	int oom, oom_cells;
 	size_t ntc = res->ntoolchains;
 	const struct th_toolchain **tcs = th_report_sorted_toolchains(res, &oom);
+	const struct th_cell **all = th_report_display_cells(res, &oom_cells);
 
-	if (oom)
-		return th_report_errf(err, errlen, "out of memory");
+	if (oom || oom_cells)
+		goto oom;
 
 	fputs("# timerharness results\n\n", out);
 	if (res->partial) {
@@ -475,11 +448,7 @@ int th_render_markdown_to(FILE *out, const struct th_results *res, char *err, si
 	fputs(ntc ? "\n\n" : " none\n\n", out);
 
 	fputs("## Configs\n\n| config | flags | description |", out);
-	for (size_t t = 0; t < ntc; t++) {
-		fputc(' ', out);
-		md_text(out, tcs[t]->name);
-		fputs(" |", out);
-	}
+	toolchain_heads(out, tcs, ntc);
 	fputs("\n|---|---|---|", out);
 	for (size_t t = 0; t < ntc; t++)
 		fputs("---|", out);
@@ -503,24 +472,25 @@ int th_render_markdown_to(FILE *out, const struct th_results *res, char *err, si
 		fputc('\n', out);
 	}
 	fputs("\n## Summary\n\n", out);
-	counts_table(out, res, tcs, ntc);
-	if (metrics_table(out, res))
+	if (counts_table(out, res, tcs, ntc) || metrics_table(out, res))
 		goto oom;
 
 	fputs("## Headline findings\n\nEach question is answered only by the cells it names, as "
 	      "they were observed in this run; \"not run\" means the results hold no such cell.\n\n",
 	      out);
 	for (size_t h = 0; h < th_nheadlines; h++)
-		if (render_headline(out, res, &th_headlines[h], tcs, ntc))
+		if (render_headline(out, res, all, &th_headlines[h], tcs, ntc))
 			goto oom;
-	if (render_differences(out, res, tcs, ntc) || full_matrix(out, res, tcs, ntc))
+	if (render_differences(out, res, all, tcs, ntc) || full_matrix(out, res, all, tcs, ntc))
 		goto oom;
 	free(tcs);
+	free(all);
 	if (ferror(out))
 		return th_report_errf(err, errlen, "cannot write the Markdown report");
 	return 0;
 oom:
 	free(tcs);
+	free(all);
 	return th_report_errf(err, errlen, "out of memory");
 }
 

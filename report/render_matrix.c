@@ -80,15 +80,6 @@ static void put_counts_line(FILE *out, const char *what, size_t ncells,
 	fputc('\n', out);
 }
 
-static bool mixed(const struct th_cell *c)
-{
-	int kinds = 0;
-
-	for (int i = 0; i < TH_OUTCOME_COUNT; i++)
-		kinds += c->counts[i] != 0;
-	return kinds > 1;
-}
-
 /* Columns shared by every toolchain's table, so the tables line up and a
  * key means the same config everywhere. */
 struct layout {
@@ -118,37 +109,20 @@ static size_t layout_width(struct layout *L)
 
 static int make_layout(const struct th_results *res, struct layout *L)
 {
-	bool *on = calloc(res->nconfigs ? res->nconfigs : 1, sizeof(*on));
 	size_t maxname = 0, width;
 	char key[24];
 
 	memset(L, 0, sizeof(*L));
-	L->cols = malloc((res->nconfigs ? res->nconfigs : 1) * sizeof(*L->cols));
-	if (!on || !L->cols) {
-		free(on);
-		free(L->cols);
+	L->cols = th_report_config_columns(res, NULL, TH_VARIANT_INVALID, L->var_on, &L->ncols);
+	if (!L->cols)
 		return -1;
-	}
-	for (size_t i = 0; i < res->ncells; i++) {
-		const struct th_cell *c = res->cells[i];
-		const struct th_config *cfg = th_results_find_config(res, c->config);
-
-		if (!cfg)
-			continue;
-		L->var_on[c->variant] = true;
-		on[cfg - res->configs] = true;
-		/* "  ATTACK " */
-		if (strlen(c->attack) + 3 > L->label_w)
-			L->label_w = strlen(c->attack) + 3;
-	}
-	for (size_t i = 0; i < res->nconfigs; i++) {
-		if (!on[i])
-			continue;
-		L->cols[L->ncols++] = i;
-		if (strlen(res->configs[i].name) > maxname)
-			maxname = strlen(res->configs[i].name);
-	}
-	free(on);
+	/* "  ATTACK " */
+	for (size_t i = 0; i < res->ncells; i++)
+		if (strlen(res->cells[i]->attack) + 3 > L->label_w)
+			L->label_w = strlen(res->cells[i]->attack) + 3;
+	for (size_t k = 0; k < L->ncols; k++)
+		if (strlen(res->configs[L->cols[k]].name) > maxname)
+			maxname = strlen(res->configs[L->cols[k]].name);
 	if (L->label_w < 8)
 		L->label_w = 8;
 	L->cw = maxname + 1 > 2 ? maxname + 1 : 2;	/* symbol + marker at least */
@@ -172,11 +146,9 @@ static void render_toolchain(FILE *out, const struct th_results *res, const stru
 			     size_t nrows, int use_color)
 {
 	unsigned counts[TH_OUTCOME_COUNT];
-	size_t ncells = 0;
+	size_t ncells = th_report_count(res, tc->name, counts);
 	char key[24];
 
-	for (size_t i = 0; i < res->ncells; i++)
-		ncells += !strcmp(res->cells[i]->toolchain, tc->name);
 	fprintf(out, "== %s (%s%s%s) ==\n", tc->name, *tc->version ? tc->version : "version unknown",
 		*tc->path ? ", " : "", tc->path);
 	if (!ncells) {
@@ -206,17 +178,12 @@ static void render_toolchain(FILE *out, const struct th_results *res, const stru
 	}
 	fputc('\n', out);
 
-	const char *group_tech = NULL, *group_timing = NULL;
 	for (size_t r = 0; r < nrows; r++) {
 		const struct th_cell *row = rows[r];
 
-		if (!group_tech || strcmp(group_tech, row->technique) ||
-		    strcmp(group_timing, row->timing)) {
-			group_tech = row->technique;
-			group_timing = row->timing;
-			fprintf(out, "%s, %s\n", group_tech,
-				strcmp(group_timing, "-") ? group_timing : "no timing");
-		}
+		if (!r || !th_report_same_group(rows[r - 1], row))
+			fprintf(out, "%s, %s\n", row->technique,
+				strcmp(row->timing, "-") ? row->timing : "no timing");
 		fputs("  ", out);
 		put_fit(out, row->attack, L->label_w - 3);
 		fputc(' ', out);
@@ -235,7 +202,7 @@ static void render_toolchain(FILE *out, const struct th_results *res, const stru
 				}
 				enum th_outcome o = th_cell_observed(c);
 				char mark = th_report_shown_verdict(c) == TH_VERDICT_REGRESSION ? '!' :
-					    mixed(c) ? '*' : ' ';
+					    th_report_kinds(c) > 1 ? '*' : ' ';
 
 				if (use_color && *color_of(o))
 					fprintf(out, "%s%c" RESET, color_of(o), th_outcome_symbol(o));
@@ -267,7 +234,6 @@ static void render_toolchain(FILE *out, const struct th_results *res, const stru
 		}
 		fputc('\n', out);
 	}
-	th_report_count(res, tc->name, counts);
 	put_counts_line(out, tc->name, ncells, counts);
 	fputc('\n', out);
 }
@@ -275,11 +241,15 @@ static void render_toolchain(FILE *out, const struct th_results *res, const stru
 static int render_matrix(FILE *out, const struct th_results *res, int use_color)
 {
 	unsigned counts[TH_OUTCOME_COUNT];
-	int oom;
+	int oom, oom_cells;
 	const struct th_toolchain **tcs = th_report_sorted_toolchains(res, &oom);
+	const struct th_cell **all = th_report_display_cells(res, &oom_cells);
 
-	if (oom)
+	if (oom || oom_cells) {
+		free(tcs);
+		free(all);
 		return -1;
+	}
 	if (res->partial)
 		fprintf(out, "PARTIAL results (interrupted: %s): cells not shown were not run\n\n",
 			res->interrupted ? res->interrupted : "?");
@@ -287,22 +257,23 @@ static int render_matrix(FILE *out, const struct th_results *res, int use_color)
 
 	if (make_layout(res, &L)) {
 		free(tcs);
+		free(all);
 		return -1;
 	}
 	for (size_t i = 0; i < res->ntoolchains; i++) {
 		size_t nrows;
-		const struct th_cell **rows = th_report_attack_rows(res, tcs[i]->name,
+		const struct th_cell **rows = th_report_attack_rows(all, res->ncells, tcs[i]->name,
 								    TH_VARIANT_INVALID, &nrows, &oom);
-		if (oom) {
-			free(L.cols);
-			free(tcs);
-			return -1;
-		}
+		if (oom)
+			break;
 		render_toolchain(out, res, &L, tcs[i], rows, nrows, use_color);
 		free(rows);
 	}
 	free(L.cols);
 	free(tcs);
+	free(all);
+	if (oom)
+		return -1;
 	fputs("legend:\n", out);
 	for (int i = 0; i < TH_OUTCOME_COUNT; i++) {
 		enum th_outcome o = (enum th_outcome)i;

@@ -3,6 +3,7 @@
 #ifndef TH_REPORT_INTERNAL_H
 #define TH_REPORT_INTERNAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -27,31 +28,81 @@ int th_report_timing_rank(const char *timing);
 int th_report_write_atomic(const char *path, const char *buf, size_t len,
 			   char *err, size_t errlen);
 
+/* Position of a config in res->configs (declaration order); nconfigs when
+ * not declared. */
+size_t th_report_config_pos(const struct th_results *res, const char *name);
+
+/* An upper-case attack ID: [A-Z][A-Z0-9_]*. */
+bool th_report_valid_attack_id(const char *s);
+
 /* Per-outcome counts of observed outcomes, over cells of toolchain (NULL:
- * all). */
-void th_report_count(const struct th_results *res, const char *toolchain,
-		     unsigned counts[TH_OUTCOME_COUNT]);
+ * all). Return: how many cells were counted. */
+size_t th_report_count(const struct th_results *res, const char *toolchain,
+		       unsigned counts[TH_OUTCOME_COUNT]);
+
+/* How many different outcomes the runs of c counted (more than one: the
+ * runs disagreed). */
+int th_report_kinds(const struct th_cell *c);
+
+/* The probe of c's config on c's toolchain; NULL when never probed. */
+const struct th_support *th_report_cell_support(const struct th_results *res,
+						const struct th_cell *c);
 
 /* The verdict a renderer shows: the stored one, or regression when the
  * outcome/expected pair says so (a hand-edited outcome is not hidden). */
 enum th_verdict th_report_shown_verdict(const struct th_cell *c);
+
+/* Pointers to the n elements of size sz at base, sorted by cmp (which gets
+ * two pointers to pointers); malloc'd, NULL when n is 0 (*oom tells
+ * out-of-memory apart). */
+const void **th_report_sorted_ptrs(const void *base, size_t n, size_t sz,
+				   int (*cmp)(const void *, const void *), int *oom);
+
+/* The cells sorted by cmp; malloc'd, res->ncells entries; NULL when there
+ * are none (*oom tells out-of-memory apart). */
+typedef int th_report_cell_cmp(const struct th_results *res, const struct th_cell *a,
+			       const struct th_cell *b);
+const struct th_cell **th_report_sort_cells(const struct th_results *res,
+					    th_report_cell_cmp *cmp, int *oom);
 
 /* Toolchains in output order (clang-9 < clang-14); malloc'd, NULL when none
  * (*oom tells out-of-memory apart). */
 const struct th_toolchain **th_report_sorted_toolchains(const struct th_results *res,
 							int *oom);
 
-/* One cell per distinct attack among the cells of toolchain (NULL: any) and
- * variant (TH_VARIANT_INVALID: any), in display order: technique, timing,
- * attack. malloc'd; *n rows; NULL when none (*oom tells them apart). */
-const struct th_cell **th_report_attack_rows(const struct th_results *res,
-					     const char *toolchain, enum th_variant variant,
-					     size_t *n, int *oom);
+/* Metrics by name; malloc'd, NULL when none (*oom tells out-of-memory apart). */
+const struct th_metric **th_report_sorted_metrics(const struct th_results *res, int *oom);
 
-/* Display order of two cells: technique, timing, attack, variant, config
- * position, toolchain. */
-int th_report_cmp_display(const struct th_results *res, const struct th_cell *a,
-			  const struct th_cell *b);
+/* Every cell in display order: technique, timing, attack, variant, config
+ * position, toolchain. Sorted once per document; the renderers and the
+ * headlines pick their cells from it. malloc'd, res->ncells entries; NULL
+ * when there are none (*oom tells out-of-memory apart). */
+const struct th_cell **th_report_display_cells(const struct th_results *res, int *oom);
+
+/* The cells among cells[0..n) that keep() accepts, in the same order.
+ * malloc'd; *m of them; NULL when none (*oom tells them apart). */
+typedef bool th_report_keep_fn(const struct th_cell *c, const void *ctx);
+const struct th_cell **th_report_filter_cells(const struct th_cell **cells, size_t n,
+					      th_report_keep_fn *keep, const void *ctx,
+					      size_t *m, int *oom);
+
+/* One cell per distinct attack among the cells of toolchain (NULL: any) and
+ * variant (TH_VARIANT_INVALID: any) in display (th_report_display_cells)
+ * cells[0..n). malloc'd; *nrows rows; NULL when none (*oom tells them apart). */
+const struct th_cell **th_report_attack_rows(const struct th_cell **cells, size_t n,
+					     const char *toolchain, enum th_variant variant,
+					     size_t *nrows, int *oom);
+
+/* Rows a and b (display order) are in the same technique/timing group. */
+bool th_report_same_group(const struct th_cell *a, const struct th_cell *b);
+
+/* The columns of a matrix: indexes of the configs (declaration order) that
+ * have a cell of toolchain (NULL: any) and variant (TH_VARIANT_INVALID: any);
+ * var_on (if not NULL) marks the variants of those cells. malloc'd (never
+ * empty-sized); *ncols of them; NULL when out of memory. */
+size_t *th_report_config_columns(const struct th_results *res, const char *toolchain,
+				 enum th_variant variant, bool var_on[TH_VARIANT_COUNT],
+				 size_t *ncols);
 
 /* Render into memory with fn, then replace path atomically. */
 typedef int th_report_render_fn(FILE *out, const struct th_results *res,

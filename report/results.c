@@ -435,6 +435,13 @@ const struct th_support *th_config_support(const struct th_config *cfg,
 	return NULL;
 }
 
+size_t th_report_config_pos(const struct th_results *res, const char *name)
+{
+	const struct th_config *c = th_results_find_config(res, name);
+
+	return c ? (size_t)(c - res->configs) : res->nconfigs;
+}
+
 /* A name used as a key or column: non-empty, printable, no blanks. */
 static bool valid_name(const char *s)
 {
@@ -534,7 +541,7 @@ int th_results_set_support(struct th_results *res, const char *config,
 
 /* ---- cells ---- */
 
-static bool valid_attack_id(const char *s)
+bool th_report_valid_attack_id(const char *s)
 {
 	if (!s || !isupper((unsigned char)*s))
 		return false;
@@ -577,7 +584,7 @@ struct th_cell *th_results_add_cell(struct th_results *res,
 	enum th_outcome outcome = in->outcome;
 	unsigned runs = in->runs;
 
-	if (!valid_attack_id(in->attack))
+	if (!th_report_valid_attack_id(in->attack))
 		return th_report_errf(err, errlen, "attack \"%s\" is not an upper-case ID ([A-Z][A-Z0-9_]*)",
 				      in->attack ? in->attack : ""), NULL;
 	if (!valid_name(in->technique))
@@ -751,17 +758,22 @@ int th_results_set_metric_string(struct th_results *res, const char *name,
 	return 0;
 }
 
-void th_report_count(const struct th_results *res, const char *toolchain,
-		     unsigned counts[TH_OUTCOME_COUNT])
+size_t th_report_count(const struct th_results *res, const char *toolchain,
+		       unsigned counts[TH_OUTCOME_COUNT])
 {
+	size_t n = 0;
+
 	memset(counts, 0, sizeof(unsigned) * TH_OUTCOME_COUNT);
 	for (size_t i = 0; i < res->ncells; i++) {
 		const struct th_cell *c = res->cells[i];
 		enum th_outcome o = th_cell_observed(c);
 
-		if ((!toolchain || !strcmp(c->toolchain, toolchain)) && th_outcome_name(o))
+		if ((!toolchain || !strcmp(c->toolchain, toolchain)) && th_outcome_name(o)) {
 			counts[o]++;
+			n++;
+		}
 	}
+	return n;
 }
 
 int th_results_set_count_metrics(struct th_results *res, char *err, size_t errlen)
@@ -785,54 +797,70 @@ int th_results_set_count_metrics(struct th_results *res, char *err, size_t errle
 struct sort_ctx {
 	const struct th_results *res;
 	const struct th_cell *cell;
+	th_report_cell_cmp *cmp;
 };
 
-static size_t config_pos(const struct th_results *res, const char *name)
-{
-	const struct th_config *c = th_results_find_config(res, name);
-
-	return c ? (size_t)(c - res->configs) : res->nconfigs;
-}
-
-static int cmp_cells(const void *pa, const void *pb)
+static int cmp_ctx(const void *pa, const void *pb)
 {
 	const struct sort_ctx *a = pa, *b = pb;
+
+	return a->cmp(a->res, a->cell, b->cell);
+}
+
+const struct th_cell **th_report_sort_cells(const struct th_results *res,
+					    th_report_cell_cmp *cmp, int *oom)
+{
+	struct sort_ctx *tmp;
+	const struct th_cell **out;
+
+	*oom = 0;
+	if (!res->ncells)
+		return NULL;
+	tmp = malloc(res->ncells * sizeof(*tmp));
+	out = malloc(res->ncells * sizeof(*out));
+	if (!tmp || !out) {
+		free(tmp);
+		free(out);
+		*oom = 1;
+		return NULL;
+	}
+	for (size_t i = 0; i < res->ncells; i++)
+		tmp[i] = (struct sort_ctx){ res, res->cells[i], cmp };
+	qsort(tmp, res->ncells, sizeof(*tmp), cmp_ctx);
+	for (size_t i = 0; i < res->ncells; i++)
+		out[i] = tmp[i].cell;
+	free(tmp);
+	return out;
+}
+
+static int cmp_output(const struct th_results *res, const struct th_cell *a,
+		      const struct th_cell *b)
+{
 	int r;
 
-	if ((r = th_report_natcmp(a->cell->toolchain, b->cell->toolchain)))
+	if ((r = th_report_natcmp(a->toolchain, b->toolchain)))
 		return r;
-	if (a->cell->variant != b->cell->variant)
-		return a->cell->variant < b->cell->variant ? -1 : 1;
-	size_t ca = config_pos(a->res, a->cell->config), cb = config_pos(b->res, b->cell->config);
+	if (a->variant != b->variant)
+		return a->variant < b->variant ? -1 : 1;
+	size_t ca = th_report_config_pos(res, a->config), cb = th_report_config_pos(res, b->config);
 	if (ca != cb)
 		return ca < cb ? -1 : 1;
-	if ((r = strcmp(a->cell->config, b->cell->config)))
+	if ((r = strcmp(a->config, b->config)))
 		return r;
-	if ((r = strcmp(a->cell->attack, b->cell->attack)))
+	if ((r = strcmp(a->attack, b->attack)))
 		return r;
-	return strcmp(a->cell->toolchain, b->cell->toolchain);
+	return strcmp(a->toolchain, b->toolchain);
 }
 
 const struct th_cell **th_results_sorted_cells(const struct th_results *res,
 					       char *err, size_t errlen)
 {
+	int oom;
+	const struct th_cell **out = th_report_sort_cells(res, cmp_output, &oom);
+
 	if (err && errlen)
 		*err = '\0';
-	if (!res->ncells)
-		return NULL;
-	struct sort_ctx *tmp = malloc(res->ncells * sizeof(*tmp));
-	const struct th_cell **out = malloc(res->ncells * sizeof(*out));
-
-	if (!tmp || !out) {
-		free(tmp);
-		free(out);
-		return OOM(err, errlen), NULL;
-	}
-	for (size_t i = 0; i < res->ncells; i++)
-		tmp[i] = (struct sort_ctx){ res, res->cells[i] };
-	qsort(tmp, res->ncells, sizeof(*tmp), cmp_cells);
-	for (size_t i = 0; i < res->ncells; i++)
-		out[i] = tmp[i].cell;
-	free(tmp);
+	if (oom)
+		OOM(err, errlen);
 	return out;
 }

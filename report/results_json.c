@@ -109,42 +109,10 @@ static json_t *str_or_null(const char *s)
 	return s ? json_string(s) : json_null();
 }
 
-static int cmp_toolchain(const void *a, const void *b)
-{
-	return th_report_natcmp((*(const struct th_toolchain *const *)a)->name,
-				(*(const struct th_toolchain *const *)b)->name);
-}
-
 static int cmp_support(const void *a, const void *b)
 {
 	return th_report_natcmp((*(const struct th_support *const *)a)->toolchain,
 				(*(const struct th_support *const *)b)->toolchain);
-}
-
-static int cmp_metric(const void *a, const void *b)
-{
-	return strcmp((*(const struct th_metric *const *)a)->name,
-		      (*(const struct th_metric *const *)b)->name);
-}
-
-/* Sorted array of pointers to n elements of size sz (NULL when n == 0). */
-static const void **sorted_ptrs(const void *base, size_t n, size_t sz,
-				int (*cmp)(const void *, const void *), int *oom)
-{
-	const void **p;
-
-	*oom = 0;
-	if (!n)
-		return NULL;
-	p = malloc(n * sizeof(*p));
-	if (!p) {
-		*oom = 1;
-		return NULL;
-	}
-	for (size_t i = 0; i < n; i++)
-		p[i] = (const char *)base + i * sz;
-	qsort(p, n, sizeof(*p), cmp);
-	return p;
 }
 
 static json_t *cell_to_json(const struct th_cell *c, char *err, size_t errlen)
@@ -196,7 +164,9 @@ static json_t *to_json(const struct th_results *res, char *err, size_t errlen)
 {
 	json_t *root = json_object(), *host = json_object(), *tcs = json_array(),
 	       *cfgs = json_array(), *metrics = json_object(), *cells = json_array();
-	const void **tp = NULL, **mp = NULL, **sp = NULL;
+	const struct th_toolchain **tp = NULL;
+	const struct th_metric **mp = NULL;
+	const void **sp = NULL;
 	const struct th_cell **cp = NULL;
 	int oom = 0, bad = !root || !host || !tcs || !cfgs || !metrics || !cells;
 
@@ -212,8 +182,7 @@ static json_t *to_json(const struct th_results *res, char *err, size_t errlen)
 	bad |= put(host, "cpus", json_integer(res->host.cpus));
 	bad |= json_object_set(root, "host", host);
 
-	tp = sorted_ptrs(res->toolchains, res->ntoolchains, sizeof(*res->toolchains),
-			 cmp_toolchain, &oom);
+	tp = th_report_sorted_toolchains(res, &oom);
 	bad |= oom;
 	for (size_t i = 0; !bad && i < res->ntoolchains; i++) {
 		const struct th_toolchain *t = tp[i];
@@ -230,7 +199,8 @@ static json_t *to_json(const struct th_results *res, char *err, size_t errlen)
 		const struct th_config *c = &res->configs[i];
 		json_t *o = json_object(), *sup = json_object();
 
-		sp = sorted_ptrs(c->support, c->nsupport, sizeof(*c->support), cmp_support, &oom);
+		sp = th_report_sorted_ptrs(c->support, c->nsupport, sizeof(*c->support), cmp_support,
+					   &oom);
 		bad |= oom || !o || !sup;
 		for (size_t j = 0; !bad && j < c->nsupport; j++) {
 			const struct th_support *s = sp[j];
@@ -250,7 +220,7 @@ static json_t *to_json(const struct th_results *res, char *err, size_t errlen)
 	}
 	bad |= json_object_set(root, "configs", cfgs);
 
-	mp = sorted_ptrs(res->metrics, res->nmetrics, sizeof(*res->metrics), cmp_metric, &oom);
+	mp = th_report_sorted_metrics(res, &oom);
 	bad |= oom;
 	for (size_t i = 0; !bad && i < res->nmetrics; i++) {
 		const struct th_metric *m = mp[i];
@@ -627,11 +597,8 @@ static int load_cell(struct loader *l, const json_t *o, size_t idx, struct th_re
 		return -1;
 	if (!(in.attack = sfield(l, o, w, "attack")))
 		return -1;
-	for (s = in.attack; *s && ((*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') || *s == '_'); s++)
-		;
-	if (*s || !(in.attack[0] >= 'A' && in.attack[0] <= 'Z'))
+	if (!th_report_valid_attack_id(in.attack))
 		return lerr(l, w, "attack \"%s\" is not an upper-case ID ([A-Z][A-Z0-9_]*)", in.attack);
-	snprintf(w, sizeof(w), "cells[%zu]", idx);
 	if (!(in.technique = name_field(l, o, w, "technique")) ||
 	    !(in.timing = sfield(l, o, w, "timing")))
 		return -1;

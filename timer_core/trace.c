@@ -62,9 +62,11 @@ static void table_grow(struct trace_ctx *ctx)
 	}
 	for (size_t i = 0; i < ctx->cap; i++)
 		for (struct th_trace_timer *n = ctx->table[i], *next; n; n = next) {
+			size_t h = hash_str(n->id) & (cap - 1);
+
 			next = n->hnext;
-			n->hnext = t[hash_str(n->id) & (cap - 1)];
-			t[hash_str(n->id) & (cap - 1)] = n;
+			n->hnext = t[h];
+			t[h] = n;
 		}
 	free(ctx->table);
 	ctx->table = t;
@@ -74,10 +76,11 @@ static void table_grow(struct trace_ctx *ctx)
 /* The timer called @id, set up on first use. */
 static struct th_trace_timer *timer_get(struct trace_ctx *ctx, const char *id)
 {
+	size_t h = hash_str(id);
 	struct th_trace_timer *n;
 
 	if (ctx->cap)
-		for (n = ctx->table[hash_str(id) & (ctx->cap - 1)]; n; n = n->hnext)
+		for (n = ctx->table[h & (ctx->cap - 1)]; n; n = n->hnext)
 			if (!strcmp(n->id, id))
 				return n;
 	if ((ctx->count + 1) * 2 > ctx->cap)
@@ -88,8 +91,8 @@ static struct th_trace_timer *timer_get(struct trace_ctx *ctx, const char *id)
 		exit(1);
 	}
 	n->timer = ctx->v->create(n);
-	n->hnext = ctx->table[hash_str(id) & (ctx->cap - 1)];
-	ctx->table[hash_str(id) & (ctx->cap - 1)] = n;
+	n->hnext = ctx->table[h & (ctx->cap - 1)];
+	ctx->table[h & (ctx->cap - 1)] = n;
 	ctx->count++;
 	return n;
 }
