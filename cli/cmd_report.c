@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "args.h"
 #include "cli.h"
 #include "render.h"
 #include "results.h"
@@ -31,25 +32,6 @@ static void report_usage(FILE *f)
 		"  --out      the file to write, replaced atomically; - (default) is standard output\n"
 		"Exit: 0 written; 1 could not write; 2 bad input (unreadable, corrupt or invalid\n"
 		"results, unknown format or option; nothing written).\n");
-}
-
-/* The value of --name VALUE or --name=VALUE at argv[*i], else NULL; *bad
- * when the value is missing. */
-static const char *optval(int argc, char **argv, int *i, const char *name, int *bad)
-{
-	size_t n = strlen(name);
-	const char *a = argv[*i];
-
-	if (!strncmp(a, name, n) && a[n] == '=')
-		return a + n + 1;
-	if (strcmp(a, name))
-		return NULL;
-	if (*i + 1 >= argc) {
-		fprintf(stderr, "timerharness report: %s needs a value (see --help)\n", name);
-		*bad = 1;
-		return NULL;
-	}
-	return argv[++*i];
 }
 
 static void unknown_format(const char *f)
@@ -80,11 +62,11 @@ int th_cli_report(int argc, char **argv)
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			report_usage(stdout);
 			return 0;
-		} else if ((v = optval(argc, argv, &i, "--results", &bad))) {
+		} else if ((v = th_optval(argc, argv, &i, "report", "--results", &bad))) {
 			results = v;
-		} else if ((v = optval(argc, argv, &i, "--format", &bad))) {
+		} else if ((v = th_optval(argc, argv, &i, "report", "--format", &bad))) {
 			format = v;
-		} else if ((v = optval(argc, argv, &i, "--out", &bad))) {
+		} else if ((v = th_optval(argc, argv, &i, "report", "--out", &bad))) {
 			out = v;
 		} else if (bad) {
 			return 2;

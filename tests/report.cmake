@@ -31,7 +31,7 @@ target_link_libraries(report_test PRIVATE PkgConfig::JANSSON)
 # `timerharness report` (cli/cmd_report.c) on its own: options, exit statuses,
 # messages, stdout and atomic files, tested apart from its dispatch in main.c.
 add_executable(report_cli ${CMAKE_CURRENT_LIST_DIR}/report_cli_main.c
-               ${CMAKE_SOURCE_DIR}/cli/cmd_report.c)
+               ${CMAKE_SOURCE_DIR}/cli/cmd_report.c ${CMAKE_SOURCE_DIR}/cli/args.c)
 target_include_directories(report_cli PRIVATE ${CMAKE_SOURCE_DIR}/cli)
 target_link_libraries(report_cli PRIVATE th_report)
 target_compile_options(report_cli PRIVATE ${TH_WARN_FLAGS})
