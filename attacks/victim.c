@@ -152,13 +152,6 @@ int ring_arm(struct packet_ring *ring)
 	return mod_timer(&ring->retire_blk_timer, jiffies + TH_RETIRE_TMO);
 }
 
-void ring_destroy(struct packet_ring *ring)
-{
-	del_timer_sync(&ring->retire_blk_timer);
-	live_set(ring, NULL);
-	kfree(ring);
-}
-
 void ring_release_buggy(struct packet_ring *ring)
 {
 	/* Missing: del_timer_sync(&ring->retire_blk_timer). */

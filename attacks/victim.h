@@ -90,9 +90,8 @@ struct msg_buf {
 struct packet_ring *ring_create(const char *name);
 /* _prb_refresh_rx_retire_blk_timer(): mod_timer(jiffies + TH_RETIRE_TMO). */
 int ring_arm(struct packet_ring *ring);
-/* packet_release(): del_timer_sync(), then kfree(). */
-void ring_destroy(struct packet_ring *ring);
-/* BUG (CVE-2016-8655 shape): kfree() with the timer still pending. */
+/* BUG (CVE-2016-8655 shape): packet_release() without its del_timer_sync():
+ * kfree() with the timer still pending. */
 void ring_release_buggy(struct packet_ring *ring);
 
 /* BUG: copies len bytes into name[16]; len is the caller's. */

@@ -116,16 +116,23 @@ static struct lateness *bench_late;
 static uint64_t heap_prev_expiry;
 static unsigned long heap_order_errors;
 
+/* "timerharness bench: <what><message><tail>" on stderr. */
+__attribute__((format(printf, 2, 0)))
+static void say(const char *what, const char *fmt, va_list ap, const char *tail)
+{
+	fprintf(stderr, "timerharness bench: %s", what);
+	vfprintf(stderr, fmt, ap);
+	fputs(tail, stderr);
+}
+
 __attribute__((format(printf, 1, 2)))
 static int bench_fail(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("timerharness bench: FAILED: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("FAILED: ", fmt, ap, "\n");
 	va_end(ap);
-	fputc('\n', stderr);
 	return -1;
 }
 
@@ -219,7 +226,7 @@ static void heap_fire(struct th_heap_timer *t)
 
 static void heap_fire_check(struct th_heap_timer *t)
 {
-	if ((int64_t)(t->expires - heap_prev_expiry) < 0)
+	if (time_before(t->expires, heap_prev_expiry))
 		heap_order_errors++;
 	heap_prev_expiry = t->expires;
 	bench_fired++;
@@ -313,7 +320,7 @@ static int heap_validate(struct th_heap *h, struct th_heap_timer *t, struct work
 
 	w->heap_end = w->start;
 	for (uint32_t i = 0; i < n; i++)
-		if ((int64_t)(w->start + w->d_add[i] - w->heap_end) > 0)
+		if (time_after(w->start + w->d_add[i], w->heap_end))
 			w->heap_end = w->start + w->d_add[i];
 	heap_prev_expiry = w->start;
 	heap_order_errors = 0;
@@ -578,11 +585,9 @@ static int bad_arg(const char *fmt, ...)
 {
 	va_list ap;
 
-	fputs("timerharness bench: ", stderr);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	say("", fmt, ap, "\ntry 'timerharness bench --help'\n");
 	va_end(ap);
-	fputs("\ntry 'timerharness bench --help'\n", stderr);
 	return 2;
 }
 

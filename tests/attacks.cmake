@@ -89,6 +89,9 @@ if(TARGET th-attack-legacy-none AND TARGET th-attack-modern-none AND
     "spray hit the freed slot.*TH-LANDED: yes .*TH-TARGET: name=write_cr4 chosen=1 val=0x407f0")
   th_attacks_e2e(fake_object legacy HEAP_NEIGHBOUR_PENDING_DATA_FAKE_OBJECT
     "TH-TARGET: name=prb_retire_rx_blk_timer_expired chosen=1 .*current uid now 0")
+  # rc3 shim: .data is the fake ring's timer; the callback gets exactly that.
+  th_attacks_e2e(fake_object transitional MEMCPY_INTRA_BEFORE_ARM_DATA_FAKE_OBJECT
+    "TH-LANDED: yes data ok .*TH-TARGET: name=prb_retire_rx_blk_timer_expired chosen=1 timer=.*current uid now 0")
   th_attacks_e2e(ptr_class legacy INDEX_INTRA_BEFORE_ARM_FUNC_PTR_CLASS
     "TH-TARGET: name=commit_creds_stub chosen=1 .* uid=0 ")
   # Modern: the callback gets the timer, never the attacker's value.
