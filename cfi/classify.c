@@ -10,6 +10,7 @@
 #include "config_table.h"
 #include "elf_traps.h"
 #include "obs_text.h"
+#include "trap_report.h"
 
 #define LINE_MAX_ 1024
 
@@ -69,7 +70,7 @@ int th_parse_trap_line(const char *line, struct th_trap_line *t)
 	char *end;
 
 	memset(t, 0, sizeof(*t));
-	if (strncmp(line, "TH-TRAP: ", 9))
+	if (strncmp(line, TH_TRAP_PREFIX, TH_TRAP_PREFIX_LEN))
 		return -1;
 	if (trap_field(line, "sig", v, sizeof(v)))
 		return -1;
@@ -109,7 +110,8 @@ int th_find_trap(const char *out, struct th_trap_line *t)
 	char line[LINE_MAX_];
 
 	while (th_next_line(&pos, line, sizeof(line)))
-		if (!strncmp(line, "TH-TRAP: ", 9) && !th_parse_trap_line(line, t))
+		if (!strncmp(line, TH_TRAP_PREFIX, TH_TRAP_PREFIX_LEN) &&
+		    !th_parse_trap_line(line, t))
 			return 1;
 	return 0;
 }
@@ -127,6 +129,8 @@ struct scan {
 	int done;
 	char done_detail[160];
 	char last[160]; /* last protocol line, for a hang */
+	int have_trap;	/* the first well-formed TH-TRAP line (as th_find_trap) */
+	struct th_trap_line trap;
 };
 
 static void scan_out(const char *out, struct scan *s)
@@ -158,6 +162,8 @@ static void scan_out(const char *out, struct scan *s)
 		} else if (!strncmp(line, "TH-DONE:", 8)) {
 			s->done = 1;
 			th_trim_copy(s->done_detail, sizeof(s->done_detail), line + 8);
+		} else if (!s->have_trap && !strncmp(line, TH_TRAP_PREFIX, TH_TRAP_PREFIX_LEN)) {
+			s->have_trap = !th_parse_trap_line(line, &s->trap);
 		}
 	}
 }
@@ -178,8 +184,8 @@ static void trim_diag(char *dst, size_t n, const char *line)
 static int cfi_diagnostic(const char *err, char *ev, size_t n)
 {
 	static const char *const needles[] = {
-		"control flow integrity check for type",     /* cfi-icall diag mode */
-		"through pointer to incorrect function type", /* -fsanitize=function */
+		TH_REPORT_CFI_DIAG,
+		TH_REPORT_FUNCTION,
 	};
 	char line[LINE_MAX_];
 
@@ -209,14 +215,15 @@ static int memory_report(const char *err, char *ev, size_t n)
 {
 	char line[LINE_MAX_], access[128];
 
-	if (th_find_line(err, "ERROR: AddressSanitizer: ", 0, line, sizeof(line))) {
-		const char *p = strstr(line, "ERROR: AddressSanitizer: ");
+	if (th_find_line(err, TH_REPORT_ASAN, 0, line, sizeof(line))) {
+		/* p: "AddressSanitizer: <kind> ...", without "ERROR: ". */
+		const char *p = strstr(line, TH_REPORT_ASAN) + strlen("ERROR: ");
 		char *at = strstr(line, " at pc "); /* addresses of no interest */
 
 		if (at)
 			*at = 0;
-		if (asan_crash_kind(p + 25)) {
-			th_trim_copy(ev, n, p + 7);
+		if (asan_crash_kind(p + strlen("AddressSanitizer: "))) {
+			th_trim_copy(ev, n, p);
 			return 2;
 		}
 		/* "WRITE of size 40 at 0x... thread T0": the access that was stopped. */
@@ -226,31 +233,22 @@ static int memory_report(const char *err, char *ev, size_t n)
 			*at = 0;
 		else
 			access[0] = 0;
-		snprintf(ev, n, "%s%s%s%s", p + 7, access[0] ? " (" : "", access,
+		snprintf(ev, n, "%s%s%s%s", p, access[0] ? " (" : "", access,
 			 access[0] ? ")" : "");
 		th_trim_copy(ev, n, ev);
 		return 1;
 	}
-	if (th_find_line(err, "runtime error: index ", 0, line, sizeof(line)) &&
-	    strstr(line, "out of bounds")) {
+	if (th_find_line(err, TH_REPORT_BOUNDS, 0, line, sizeof(line)) &&
+	    strstr(line, TH_REPORT_BOUNDS_ALSO)) {
 		trim_diag(ev, n, line);
 		return 1;
 	}
-	if (th_find_line(err, "fortify: detected field-spanning write", 0, line, sizeof(line)) ||
-	    th_find_line(err, "*** buffer overflow detected ***", 0, line, sizeof(line))) {
+	if (th_find_line(err, TH_REPORT_FIELD_SPANNING, 0, line, sizeof(line)) ||
+	    th_find_line(err, TH_REPORT_GLIBC_FORTIFY, 0, line, sizeof(line))) {
 		th_trim_copy(ev, n, line);
 		return 1;
 	}
 	return 0;
-}
-
-/* Append "; landed: <detail>" when the child said whether its write landed. */
-static void add_landed(char *ev, size_t n, const struct scan *s)
-{
-	size_t len = strlen(ev);
-
-	if (s->landed && len + 12 < n)
-		snprintf(ev + len, n - len, "; landed: %s", s->landed_detail);
 }
 
 /* A trap with a pc: proven CFI site (1, ev says which) or not (0, ev says what). */
@@ -276,14 +274,23 @@ static int prove_trap(const struct th_child_obs *obs, const struct th_trap_line 
 	return 0;
 }
 
-static enum th_outcome finish(enum th_outcome o, int is_control, char *ev, size_t n)
+/* The decided outcome: ev, with "; landed: <detail>" when the child said whether
+ * its write landed, into evidence. In a control run a defence that stopped the
+ * run (BLOCKED_CFI, DETECTED) stopped a legitimate call: FALSE_POSITIVE. */
+static enum th_outcome decide(enum th_outcome o, const struct scan *s, int is_control, char *ev,
+			      size_t evn, char *evidence, size_t n)
 {
+	size_t len = strlen(ev);
+
+	if (s->landed && len + 12 < evn)
+		snprintf(ev + len, evn - len, "; landed: %s", s->landed_detail);
+	th_trim_copy(evidence, n, ev);
 	if (is_control && (o == TH_BLOCKED_CFI || o == TH_DETECTED)) {
 		char tmp[512];
 
 		snprintf(tmp, sizeof(tmp), "control run stopped by %s: %s",
-			 o == TH_BLOCKED_CFI ? "CFI" : "a memory-safety check", ev);
-		th_trim_copy(ev, n, tmp);
+			 o == TH_BLOCKED_CFI ? "CFI" : "a memory-safety check", evidence);
+		th_trim_copy(evidence, n, tmp);
 		return TH_FALSE_POSITIVE;
 	}
 	return o;
@@ -293,22 +300,24 @@ enum th_outcome th_classify(const struct th_child_obs *obs, int is_control, char
 			    size_t n)
 {
 	const char *out = obs->out ? obs->out : "", *err = obs->err ? obs->err : "";
-	char ev[512], sig[16];
+	char ev[512], trap_ev[512], sig[16];
 	struct scan s;
-	struct th_trap_line t;
-	int have_trap, mem;
+	const struct th_trap_line *t = &s.trap;
+	enum th_outcome o = TH_CRASHED;
+	int death_trap, ill_trap, mem;
 
 	if (!n)
 		return TH_OUTCOME_INVALID;
-	ev[0] = 0;
+	ev[0] = trap_ev[0] = 0;
 	scan_out(out, &s);
-	have_trap = th_find_trap(out, &t);
+	/* A TH-TRAP line for the signal that killed the child; SIGILL/SIGTRAP: maybe a check. */
+	death_trap = obs->signaled && s.have_trap && t->sig == obs->signo;
+	ill_trap = death_trap && (t->sig == SIGILL || t->sig == SIGTRAP);
 
 	if (s.target) {
 		snprintf(ev, sizeof(ev), "target ran: %s", s.target_detail);
-		add_landed(ev, sizeof(ev), &s);
-		th_trim_copy(evidence, n, ev);
-		return s.chosen ? TH_HIJACKED : TH_REDIRECTED;
+		return decide(s.chosen ? TH_HIJACKED : TH_REDIRECTED, &s, is_control, ev, sizeof(ev),
+			      evidence, n);
 	}
 	if (obs->timed_out) {
 		snprintf(ev, sizeof(ev), "no exit after %.1f s; last: %s", obs->seconds,
@@ -316,41 +325,31 @@ enum th_outcome th_classify(const struct th_child_obs *obs, int is_control, char
 		th_trim_copy(evidence, n, ev);
 		return TH_HANG;
 	}
-	if (cfi_diagnostic(err, ev, sizeof(ev))) {
-		add_landed(ev, sizeof(ev), &s);
-		th_trim_copy(evidence, n, ev);
-		return finish(TH_BLOCKED_CFI, is_control, evidence, n);
-	}
-	if (obs->signaled && have_trap && t.sig == obs->signo &&
-	    (t.sig == SIGILL || t.sig == SIGTRAP) && prove_trap(obs, &t, ev, sizeof(ev))) {
-		add_landed(ev, sizeof(ev), &s);
-		th_trim_copy(evidence, n, ev);
-		return finish(TH_BLOCKED_CFI, is_control, evidence, n);
-	}
+	if (cfi_diagnostic(err, ev, sizeof(ev)))
+		return decide(TH_BLOCKED_CFI, &s, is_control, ev, sizeof(ev), evidence, n);
+	/* The binary is read once: trap_ev says which site, or why it is not proven. */
+	if (ill_trap && prove_trap(obs, t, trap_ev, sizeof(trap_ev)))
+		return decide(TH_BLOCKED_CFI, &s, is_control, trap_ev, sizeof(trap_ev), evidence,
+			      n);
 	mem = memory_report(err, ev, sizeof(ev));
-	if (mem == 1) {
-		add_landed(ev, sizeof(ev), &s);
-		th_trim_copy(evidence, n, ev);
-		return finish(TH_DETECTED, is_control, evidence, n);
-	}
+	if (mem == 1)
+		return decide(TH_DETECTED, &s, is_control, ev, sizeof(ev), evidence, n);
 
 	/* From here: no defence named itself. */
 	if (mem == 2) {
 		/* ev: the ASan crash line. */
-	} else if (obs->signaled && have_trap && t.sig == obs->signo) {
-		if (t.sig == SIGILL || t.sig == SIGTRAP) {
-			prove_trap(obs, &t, ev, sizeof(ev)); /* says why it is not proven */
-		} else {
-			struct th_trap_proof pr;
+	} else if (ill_trap) {
+		snprintf(ev, sizeof(ev), "%s", trap_ev);
+	} else if (death_trap) {
+		struct th_trap_proof pr;
 
-			/* Not a proof attempt: only the function name for the evidence. */
-			th_elf_prove_cfi_site(obs->binary, t.pc, t.ehdr, 0, NULL, NULL, 0, &pr);
-			snprintf(ev, sizeof(ev), "%s at pc 0x%" PRIx64 "%s%s addr 0x%" PRIx64, t.name,
-				 t.pc, pr.func[0] ? " in " : "", pr.func, t.addr);
-		}
-	} else if (obs->signaled && have_trap) {
+		/* Not a proof attempt: only the function name for the evidence. */
+		th_elf_prove_cfi_site(obs->binary, t->pc, t->ehdr, 0, NULL, NULL, 0, &pr);
+		snprintf(ev, sizeof(ev), "%s at pc 0x%" PRIx64 "%s%s addr 0x%" PRIx64, t->name,
+			 t->pc, pr.func[0] ? " in " : "", pr.func, t->addr);
+	} else if (obs->signaled && s.have_trap) {
 		snprintf(ev, sizeof(ev), "killed by %s after a TH-TRAP line for %s",
-			 th_signal_name(obs->signo, sig, sizeof(sig)), t.name);
+			 th_signal_name(obs->signo, sig, sizeof(sig)), t->name);
 	} else if (obs->signaled) {
 		snprintf(ev, sizeof(ev), "killed by %s (no TH-TRAP line)",
 			 th_signal_name(obs->signo, sig, sizeof(sig)));
@@ -362,26 +361,18 @@ enum th_outcome th_classify(const struct th_child_obs *obs, int is_control, char
 	} else if (obs->exit_code != 0) {
 		snprintf(ev, sizeof(ev), "exit %d after TH-DONE", obs->exit_code);
 	} else if (s.legit) {
+		o = TH_NO_EFFECT;
 		snprintf(ev, sizeof(ev), "legitimate callback ran: %s", s.legit_detail);
-		add_landed(ev, sizeof(ev), &s);
-		th_trim_copy(evidence, n, ev);
-		return TH_NO_EFFECT;
 	} else if (s.legit_wrong) {
 		/* Not the attacker's target, not a defence: the callback ran on a
 		 * corrupted argument and the process survived. Said as it is. */
+		o = TH_NO_EFFECT;
 		snprintf(ev, sizeof(ev), "the attacker's target did not run; the legitimate callback ran on a corrupted argument: %s",
 			 s.legit_wrong_detail);
-		add_landed(ev, sizeof(ev), &s);
-		th_trim_copy(evidence, n, ev);
-		return TH_NO_EFFECT;
 	} else {
+		o = TH_NO_EFFECT;
 		snprintf(ev, sizeof(ev), "finished, but the legitimate callback did not run: %s",
 			 s.done_detail[0] ? s.done_detail : "(TH-DONE without detail)");
-		add_landed(ev, sizeof(ev), &s);
-		th_trim_copy(evidence, n, ev);
-		return TH_NO_EFFECT;
 	}
-	add_landed(ev, sizeof(ev), &s);
-	th_trim_copy(evidence, n, ev);
-	return TH_CRASHED;
+	return decide(o, &s, is_control, ev, sizeof(ev), evidence, n);
 }

@@ -30,18 +30,20 @@ int th_config_has_probe(const struct th_config_info *c, const char *check)
 	return 0;
 }
 
-static int has_flag(const char *flags, const char *flag)
+int th_config_has_cflag(const struct th_config_info *c, const char *flag)
 {
 	size_t len = strlen(flag);
 
-	for (const char *p = flags; (p = strstr(p, flag)); p += len)
-		if ((p == flags || p[-1] == ' ') && (p[len] == ' ' || !p[len]))
+	if (!c || !len)
+		return 0;
+	for (const char *p = c->cflags; (p = strstr(p, flag)); p += len)
+		if ((p == c->cflags || p[-1] == ' ') && (p[len] == ' ' || !p[len]))
 			return 1;
 	return 0;
 }
 
 int th_config_cfi_icall_trap_mode(const struct th_config_info *c)
 {
-	return c && has_flag(c->cflags, "-fsanitize=cfi-icall") &&
-	       !has_flag(c->cflags, "-fno-sanitize-trap=cfi-icall");
+	return th_config_has_cflag(c, "-fsanitize=cfi-icall") &&
+	       !th_config_has_cflag(c, "-fno-sanitize-trap=cfi-icall");
 }

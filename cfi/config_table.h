@@ -26,6 +26,8 @@ extern const size_t th_config_count;
 const struct th_config_info *th_config_find(const char *name);
 /* Return: 1 if check is in c's probes list. */
 int th_config_has_probe(const struct th_config_info *c, const char *check);
+/* Return: 1 if flag is one of c's cflags (a whole word, not a part of one). */
+int th_config_has_cflag(const struct th_config_info *c, const char *flag);
 /* Return: 1 if c uses cfi-icall in trap mode (a failed check is a bare ud1). */
 int th_config_cfi_icall_trap_mode(const struct th_config_info *c);
 

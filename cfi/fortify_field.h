@@ -41,8 +41,10 @@
 #define TH_FORTIFY_FILE __FILE__
 #endif
 
+/* The report's fixed start: what cfi/classify.c and cfi/probe_judge.c look for. */
+#define TH_FORTIFY_FIELD_REPORT "fortify: detected field-spanning write"
 #define TH_FORTIFY_FIELD_FMT \
-	"fortify: detected field-spanning write (size %zu) of single field \"%s\" at %s:%d (size %zu)\n"
+	TH_FORTIFY_FIELD_REPORT " (size %zu) of single field \"%s\" at %s:%d (size %zu)\n"
 
 #if defined(TH_FORTIFY_FIELD) && TH_FORTIFY_FIELD
 

@@ -2,8 +2,7 @@
 /*
  * Attributes the hardening configs need in source (cfi/configs.tsv).
  *
- * TH_RANDOMIZE_LAYOUT      on a victim struct: shuffled per seed under the
- *                          `randstruct` config (-DTH_RANDSTRUCT=1), else nothing.
+ * (Randomised layouts: __randomize_layout in timer_core's th/compiler.h.)
  * TH_NO_KCFI               on a function that calls into libc through a pointer it
  *                          holds: libc has no kcfi type hashes, so every such call
  *                          traps under `kcfi`. Nothing before clang 16.
@@ -15,16 +14,6 @@
  */
 #ifndef TH_CFI_HARDENING_H
 #define TH_CFI_HARDENING_H
-
-#if defined(TH_RANDSTRUCT) && TH_RANDSTRUCT
-#if defined(__has_attribute) && __has_attribute(randomize_layout)
-#define TH_RANDOMIZE_LAYOUT __attribute__((randomize_layout))
-#else
-#error "TH_RANDSTRUCT=1 needs __attribute__((randomize_layout)) (clang >= 15)"
-#endif
-#else
-#define TH_RANDOMIZE_LAYOUT
-#endif
 
 #if defined(__clang_major__) && __clang_major__ >= 16
 #define TH_NO_KCFI __attribute__((no_sanitize("kcfi")))

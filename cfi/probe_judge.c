@@ -37,7 +37,7 @@ static const char *inactive_why(const char *check, const struct th_child_obs *ob
 {
 	const struct th_config_info *c = th_config_find(obs->config);
 
-	if (!strcmp(check, "function") && c && strstr(c->cflags, "-fsanitize=function")) {
+	if (!strcmp(check, "function") && th_config_has_cflag(c, "-fsanitize=function")) {
 #if defined(__clang_major__) && __clang_major__ < 17
 		/* The judge is built by the same clang as the probes it judges. */
 		snprintf(buf, n, "-fsanitize=function accepted but inactive in C on clang %d",
@@ -166,20 +166,16 @@ int th_probe_judge(const char *check, const struct th_child_obs *obs, char *reas
 	if (!strcmp(check, "kcfi"))
 		return judge_trap(check, obs, TH_PROOF_KCFI, reason, n);
 	if (!strcmp(check, "cfi-diag"))
-		return judge_stderr(check, obs, "control flow integrity check for type", NULL,
-				    reason, n);
+		return judge_stderr(check, obs, TH_REPORT_CFI_DIAG, NULL, reason, n);
 	if (!strcmp(check, "function"))
-		return judge_stderr(check, obs, "through pointer to incorrect function type", NULL,
-				    reason, n);
+		return judge_stderr(check, obs, TH_REPORT_FUNCTION, NULL, reason, n);
 	if (!strcmp(check, "asan"))
-		return judge_stderr(check, obs, "ERROR: AddressSanitizer: heap-buffer-overflow",
-				    NULL, reason, n);
-	if (!strcmp(check, "bounds"))
-		return judge_stderr(check, obs, "runtime error: index ", "out of bounds", reason,
+		return judge_stderr(check, obs, TH_REPORT_ASAN "heap-buffer-overflow", NULL, reason,
 				    n);
+	if (!strcmp(check, "bounds"))
+		return judge_stderr(check, obs, TH_REPORT_BOUNDS, TH_REPORT_BOUNDS_ALSO, reason, n);
 	if (!strcmp(check, "fortify")) {
-		if (!judge_stderr(check, obs, "fortify: detected field-spanning write", NULL,
-				  reason, n))
+		if (!judge_stderr(check, obs, TH_REPORT_FIELD_SPANNING, NULL, reason, n))
 			return 0;
 		if (!obs->signaled || obs->signo != SIGABRT) {
 			how_it_ended(obs, line, sizeof(line));

@@ -20,6 +20,7 @@
 #define TH_CFI_TRAP_REPORT_H
 
 #define TH_TRAP_PREFIX "TH-TRAP: "
+#define TH_TRAP_PREFIX_LEN (sizeof(TH_TRAP_PREFIX) - 1)
 
 /* Install the handlers (process-wide) and the alternate stack (the calling
  * thread's: call it from the thread that triggers the timer). Call once, early

@@ -17,6 +17,7 @@
 
 #include "cfi/fortify_field.h"
 #include "cfi/hardening.h"
+#include "th/compiler.h"
 #include "cfi/trap_report.h"
 
 static void say(const char *what, const char *check)
@@ -112,7 +113,7 @@ struct probe_layout {
 	void (*function)(unsigned long);
 	unsigned long data;
 	unsigned int flags;
-} TH_RANDOMIZE_LAYOUT;
+} __randomize_layout;
 
 static void probe_randstruct(void)
 {

@@ -14,9 +14,14 @@
 /* A value the optimiser may not see through (forces a real load). */
 #define TH_OPAQUE(x) (*(volatile __typeof__(x) *)&(x))
 
-/* Structures an attacker should not know the layout of (randstruct config). */
-#ifdef TH_RANDSTRUCT
+/* Structures an attacker should not know the layout of (the randstruct
+ * config, -DTH_RANDSTRUCT=1): shuffled per -frandomize-layout-seed. */
+#if defined(TH_RANDSTRUCT) && TH_RANDSTRUCT
+#if defined(__has_attribute) && __has_attribute(randomize_layout)
 #define __randomize_layout __attribute__((randomize_layout))
+#else
+#error "TH_RANDSTRUCT=1 needs __attribute__((randomize_layout)) (clang >= 15)"
+#endif
 #else
 #define __randomize_layout
 #endif
