@@ -10,21 +10,19 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <fnmatch.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "classify.h"
 #include "config_table.h"
 #include "expect.h"
@@ -32,7 +30,6 @@
 #include "render.h"
 #include "results.h"
 
-#define OUT_CAP (1 << 20)	/* per stream; a run printing more is cut */
 
 /* ---- what the builds produced ---------------------------------------- */
 struct mbin {
@@ -208,19 +205,7 @@ static const struct mbin *find_bin(const struct build *b, const char *kind, cons
 	return NULL;
 }
 
-/* ---- running one child ------------------------------------------------ */
-struct child {
-	pid_t pid;
-	int fd[2];		/* stdout, stderr; -1 when closed */
-	char *buf[2];
-	size_t len[2];
-	bool reaped;
-	int status;
-	struct timespec start;
-	bool timed_out;
-	void *job;
-};
-
+/* ---- interruption and time ------------------------------------------------ */
 static volatile sig_atomic_t interrupted;
 
 static void on_sigint(int sig)
@@ -234,158 +219,6 @@ static double now_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* Address-space cap of a cell: a runaway allocation ends the cell, not the
- * machine. ASan reserves terabytes of shadow, so its cells are not capped. */
-#define CELL_AS_LIMIT	((rlim_t)4 << 30)
-
-static int spawn(struct child *c, const char *const argv[], double timeout, bool cap_memory)
-{
-	int out[2], err[2];
-
-	memset(c, 0, sizeof(*c));
-	if (pipe2(out, O_CLOEXEC) || pipe2(err, O_CLOEXEC))
-		return -1;
-	c->pid = fork();
-	if (c->pid < 0)
-		return -1;
-	if (c->pid == 0) {
-		struct rlimit core = { 0, 0 }, fsize = { 64 << 20, 64 << 20 };
-		struct rlimit cpu = { (rlim_t)timeout + 2, (rlim_t)timeout + 3 };
-
-		setpgid(0, 0);
-		dup2(out[1], 1);
-		dup2(err[1], 2);
-		setrlimit(RLIMIT_CORE, &core);
-		setrlimit(RLIMIT_FSIZE, &fsize);
-		setrlimit(RLIMIT_CPU, &cpu);
-		if (cap_memory) {
-			struct rlimit as = { CELL_AS_LIMIT, CELL_AS_LIMIT };
-
-			setrlimit(RLIMIT_AS, &as);
-		}
-		signal(SIGINT, SIG_DFL);
-		/* Our own trap reporter sees the signals, not ASan's handlers;
-		 * leaks are not this harness's business. */
-		setenv("ASAN_OPTIONS", "detect_leaks=0:handle_segv=0:handle_sigbus=0:handle_sigill=0:"
-		       "handle_sigfpe=0:handle_abort=0:symbolize=0:print_summary=1", 1);
-		setenv("UBSAN_OPTIONS", "print_stacktrace=0:halt_on_error=1:symbolize=0", 1);
-		execv(argv[0], (char *const *)argv);
-		dprintf(2, "timerharness: exec %s: %s\n", argv[0], strerror(errno));
-		_exit(127);
-	}
-	setpgid(c->pid, c->pid);
-	close(out[1]);
-	close(err[1]);
-	c->fd[0] = out[0];
-	c->fd[1] = err[0];
-	fcntl(c->fd[0], F_SETFL, O_NONBLOCK);
-	fcntl(c->fd[1], F_SETFL, O_NONBLOCK);
-	clock_gettime(CLOCK_MONOTONIC, &c->start);
-	return 0;
-}
-
-static void drain(struct child *c, int k)
-{
-	char tmp[65536];
-	ssize_t r;
-
-	while ((r = read(c->fd[k], tmp, sizeof(tmp))) > 0) {
-		size_t keep = c->len[k] < OUT_CAP ? (size_t)r : 0;
-
-		if (c->len[k] + keep > OUT_CAP)
-			keep = OUT_CAP - c->len[k];
-		c->buf[k] = xrealloc(c->buf[k], c->len[k] + keep + 1);
-		memcpy(c->buf[k] + c->len[k], tmp, keep);
-		c->len[k] += keep;
-		c->buf[k][c->len[k]] = '\0';
-	}
-	if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) {
-		close(c->fd[k]);
-		c->fd[k] = -1;
-	}
-}
-
-static bool child_done(const struct child *c)
-{
-	return c->reaped && c->fd[0] < 0 && c->fd[1] < 0;
-}
-
-/* Poll every running child once: read output, reap, enforce deadlines. */
-static void pump(struct child *cs, int n, double timeout)
-{
-	struct pollfd pfd[64];
-	int map[64][2], np = 0;
-
-	for (int i = 0; i < n; i++)
-		for (int k = 0; k < 2; k++)
-			if (cs[i].pid && cs[i].fd[k] >= 0) {
-				pfd[np] = (struct pollfd){ .fd = cs[i].fd[k], .events = POLLIN };
-				map[np][0] = i;
-				map[np++][1] = k;
-			}
-	if (poll(pfd, np, 20) > 0)
-		for (int j = 0; j < np; j++)
-			if (pfd[j].revents)
-				drain(&cs[map[j][0]], map[j][1]);
-	for (int i = 0; i < n; i++) {
-		struct child *c = &cs[i];
-		double age;
-
-		if (!c->pid || c->reaped)
-			continue;
-		if (waitpid(c->pid, &c->status, WNOHANG) == c->pid) {
-			c->reaped = true;
-			/* Anything the group left holding the pipes goes too. */
-			kill(-c->pid, SIGKILL);
-			for (int k = 0; k < 2; k++)
-				if (c->fd[k] >= 0)
-					drain(c, k);
-			continue;
-		}
-		age = now_s() - (c->start.tv_sec + c->start.tv_nsec / 1e9);
-		if (age > timeout && !c->timed_out) {
-			c->timed_out = true;
-			kill(-c->pid, SIGKILL);
-		}
-	}
-}
-
-static void fill_obs(struct th_child_obs *o, const struct child *c, const char *config,
-		     const char *binary)
-{
-	memset(o, 0, sizeof(*o));
-	o->config = config;
-	o->binary = binary;
-	o->exited = WIFEXITED(c->status);
-	o->exit_code = o->exited ? WEXITSTATUS(c->status) : 0;
-	o->signaled = WIFSIGNALED(c->status);
-	o->signo = o->signaled ? WTERMSIG(c->status) : 0;
-	o->timed_out = c->timed_out;
-	o->seconds = now_s() - (c->start.tv_sec + c->start.tv_nsec / 1e9);
-	o->out = c->buf[0] ? c->buf[0] : "";
-	o->err = c->buf[1] ? c->buf[1] : "";
-}
-
-static void child_free(struct child *c)
-{
-	for (int k = 0; k < 2; k++) {
-		if (c->fd[k] >= 0)
-			close(c->fd[k]);
-		free(c->buf[k]);
-	}
-	memset(c, 0, sizeof(*c));
-}
-
-/* Run one command to completion (probes, --list). */
-static int run_sync(const char *const argv[], double timeout, struct child *c)
-{
-	if (spawn(c, argv, timeout, false))
-		return -1;
-	while (!child_done(c))
-		pump(c, 1, timeout);
-	return 0;
 }
 
 /* ---- the plan ------------------------------------------------------------ */
@@ -465,20 +298,20 @@ static int check_names(const char *what, const char *list, const char *const *kn
 static int list_attacks(const char *binary, struct attack **out, size_t *nout, char *err, size_t n)
 {
 	const char *argv[] = { binary, "--list", NULL };
-	struct child c;
+	struct th_child c;
 	const char *p;
 	size_t cap = 0;
 
 	*out = NULL;
 	*nout = 0;
-	if (run_sync(argv, 20, &c)) {
+	if (th_child_run(&c, argv, 20, false)) {
 		snprintf(err, n, "cannot run %s --list: %s", binary, strerror(errno));
 		return -1;
 	}
 	if (!WIFEXITED(c.status) || WEXITSTATUS(c.status) || !c.buf[0]) {
 		snprintf(err, n, "%s --list failed (status 0x%x): %.200s", binary, c.status,
 			 c.buf[1] ? c.buf[1] : "");
-		child_free(&c);
+		th_child_free(&c);
 		return -1;
 	}
 	for (p = c.buf[0]; *p;) {
@@ -500,7 +333,7 @@ static int list_attacks(const char *binary, struct attack **out, size_t *nout, c
 		if (!ok || (strcmp(ok, "ok") && strcmp(ok, "na"))) {
 			snprintf(err, n, "%s --list: malformed line '%s'", binary, line);
 			free(line);
-			child_free(&c);
+			th_child_free(&c);
 			return -1;
 		}
 		a.na = !strcmp(ok, "na");
@@ -512,7 +345,7 @@ static int list_attacks(const char *binary, struct attack **out, size_t *nout, c
 		}
 		(*out)[(*nout)++] = a;
 	}
-	child_free(&c);
+	th_child_free(&c);
 	return 0;
 }
 
@@ -635,7 +468,7 @@ static bool config_support(struct matrix *m, const char *tool, const struct th_c
 			const struct mbin *pb = &m->b.bins[bi];
 			const char *argv[] = { pb->path, chk, NULL };
 			struct th_child_obs obs;
-			struct child ch;
+			struct th_child ch;
 
 			if (strcmp(pb->kind, "probe") || strcmp(pb->toolchain, tool) ||
 			    strcmp(pb->config, c->name))
@@ -645,14 +478,14 @@ static bool config_support(struct matrix *m, const char *tool, const struct th_c
 				continue;
 			}
 			built = true;
-			if (run_sync(argv, m->o->timeout, &ch)) {
+			if (th_child_run(&ch, argv, m->o->timeout, false)) {
 				snprintf(why, sizeof(why), "probe %s: cannot run %s: %s", chk, pb->path,
 					 strerror(errno));
 				continue;
 			}
-			fill_obs(&obs, &ch, c->name, pb->path);
+			th_child_observe(&obs, &ch, c->name, pb->path);
 			ok = th_probe_judge(chk, &obs, why, sizeof(why));
-			child_free(&ch);
+			th_child_free(&ch);
 		}
 		if (!built && !ok && !strstr(why, "probe"))
 			snprintf(why, sizeof(why), "probe %s of %s not built", chk, c->name);
@@ -869,14 +702,14 @@ static int plan(struct matrix *m)
 
 /* A finished run: classify it, count it in its cell, keep the evidence of
  * the most severe run. */
-static void record_run(struct matrix *m, const struct job *jb, struct child *c, unsigned *counts)
+static void record_run(struct matrix *m, const struct job *jb, struct th_child *c, unsigned *counts)
 {
 	struct cellplan *cp = &m->cells[jb->cell];
 	struct th_child_obs obs;
 	char ev[1024];
 	enum th_outcome oc;
 
-	fill_obs(&obs, c, cp->config, jb->binary);
+	th_child_observe(&obs, c, cp->config, jb->binary);
 	oc = th_classify(&obs, cp->control, ev, sizeof(ev));
 	cp->counts[oc]++;
 	counts[oc]++;
@@ -894,7 +727,7 @@ static void record_run(struct matrix *m, const struct job *jb, struct child *c, 
 static void run_jobs(struct matrix *m)
 {
 	struct sigaction sa = { .sa_handler = on_sigint }, old_int, old_term;
-	struct child running[32];
+	struct th_child running[32];
 	struct job *rjob[32];
 	size_t next = 0, done = 0;
 	unsigned counts[TH_OUTCOME_COUNT] = { 0 };
@@ -912,20 +745,20 @@ static void run_jobs(struct matrix *m)
 			/* Every config but asan runs under the address-space cap. */
 			bool cap = strcmp(m->cells[jb->cell].config, "asan") != 0;
 
-			if (spawn(&running[nrun], argv, m->o->timeout, cap)) {
+			if (th_child_spawn(&running[nrun], argv, m->o->timeout, cap)) {
 				snprintf(m->err, sizeof(m->err), "fork: %s", strerror(errno));
 				interrupted = -1;
 				break;
 			}
 			rjob[nrun++] = jb;
 		}
-		pump(running, nrun, m->o->timeout);
+		th_child_pump(running, nrun, m->o->timeout);
 		for (int i = 0; i < nrun; i++) {
-			if (!child_done(&running[i]))
+			if (!th_child_done(&running[i]))
 				continue;
 			record_run(m, rjob[i], &running[i], counts);
 			done++;
-			child_free(&running[i]);
+			th_child_free(&running[i]);
 			running[i] = running[--nrun];
 			rjob[i] = rjob[nrun];
 			memset(&running[nrun], 0, sizeof(running[0]));
@@ -936,7 +769,7 @@ static void run_jobs(struct matrix *m)
 	for (int i = 0; i < nrun; i++) {
 		kill(-running[i].pid, SIGKILL);
 		waitpid(running[i].pid, NULL, 0);
-		child_free(&running[i]);
+		th_child_free(&running[i]);
 	}
 	progress(tty, done, m->njobs, counts, true);
 	sigaction(SIGINT, &old_int, NULL);
