@@ -237,10 +237,12 @@ struct cellplan {
 	char evidence[1024];
 	enum th_outcome expected;
 	enum th_outcome fixed;		/* UNSUPPORTED / NOT_APPLICABLE: no run */
+	size_t evidence_rank;		/* which run the evidence is from */
 };
 
 struct job {
 	size_t cell;		/* index into the cells (the array grows while planning) */
+	size_t rank;		/* the run's place in its cell (randstruct: seed order) */
 	const char *binary;
 	const char *seed;
 };
@@ -537,7 +539,7 @@ static void add_jobs(struct matrix *m, struct cellplan *cp, const struct mbin *c
 			m->jobs = xrealloc(m->jobs, m->capjobs * sizeof(*m->jobs));
 		}
 		m->jobs[m->njobs++] = (struct job){ .binary = bins[k]->path, .seed = bins[k]->seed,
-						    .cell = m->ncells - 1 };
+						    .cell = m->ncells - 1, .rank = k };
 		cp->runs_total++;
 	}
 }
@@ -700,8 +702,8 @@ static int plan(struct matrix *m)
 	return mkdir_p(o->out_dir, m->err, sizeof(m->err));
 }
 
-/* A finished run: classify it, count it in its cell, keep the evidence of
- * the most severe run. */
+/* A finished run: classify it, count it in its cell, keep its evidence if
+ * it is the cell's most severe. */
 static void record_run(struct matrix *m, const struct job *jb, struct th_child *c, unsigned *counts)
 {
 	struct cellplan *cp = &m->cells[jb->cell];
@@ -713,8 +715,12 @@ static void record_run(struct matrix *m, const struct job *jb, struct th_child *
 	oc = th_classify(&obs, cp->control, ev, sizeof(ev));
 	cp->counts[oc]++;
 	counts[oc]++;
-	if (cp->worst == TH_OUTCOME_INVALID || oc < cp->worst) {
+	/* The evidence of the most severe run; among equals, the first in seed
+	 * order, so the file does not depend on which run finished first. */
+	if (cp->worst == TH_OUTCOME_INVALID || oc < cp->worst ||
+	    (oc == cp->worst && jb->rank < cp->evidence_rank)) {
 		cp->worst = oc;
+		cp->evidence_rank = jb->rank;
 		if (cp->runs_total > 1)
 			snprintf(cp->evidence, sizeof(cp->evidence), "seed %s: %s", jb->seed, ev);
 		else
