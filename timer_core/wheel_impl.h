@@ -306,6 +306,13 @@ long TH_P(run_timers)(struct timer_base *base, unsigned long now)
 
 	if (time_before(now, base->jiffies))
 		return -1;
+	/* The softirq does not nest: a callback running the wheel it runs on
+	 * would expire timers under the collection in progress. */
+	if (base->collected) {
+		th_warn("run_timers: %s wheel of CPU %u run from one of its own callbacks; refused",
+			TH_VARIANT_NAME, base->cpu);
+		return -1;
+	}
 	base->jiffies = now;
 
 	while (time_after_eq(now, base->clk)) {
@@ -316,11 +323,9 @@ long TH_P(run_timers)(struct timer_base *base, unsigned long now)
 			base->clk = now + 1;
 			break;
 		}
+		/* Nothing is on a collected list here: pending timers have bits. */
 		if (!base->next_expiry_valid) {
-			if (th_next_collect_clk(base, &next))
-				base->next_expiry = next;
-			else
-				base->next_expiry = now + 1; /* only collected timers left */
+			th_next_collect_clk(base, &base->next_expiry);
 			base->next_expiry_valid = true;
 		}
 		next = base->next_expiry;

@@ -30,7 +30,8 @@ int P##del_timer(T *timer);						\
 /* timer_pending(): is the timer queued? */				\
 int P##timer_pending(const T *timer);					\
 /* Jiffies become @now (never backwards), then the softirq runs	\
- * the wheel. Return: callbacks run, or -1 if @now is in the past. */	\
+ * the wheel. Return: callbacks run, or -1 if @now is in the past	\
+ * or the call comes from one of this wheel's own callbacks. */	\
 long P##run_timers(struct timer_base *base, unsigned long now);	\
 /* Consistency check of every bucket, the bitmap and the lists.	\
  * Return: 0, or -1 with what is wrong in @err. */			\
