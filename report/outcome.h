@@ -9,15 +9,20 @@
 
 enum th_outcome {
 	TH_HIJACKED,
+	TH_PRIVILEGED_WRITE,
 	TH_REDIRECTED,
 	TH_CRASHED,
 	TH_HANG,
+	TH_TIMER_LOST,
 	TH_FALSE_POSITIVE,
 	TH_BLOCKED_CFI,
 	TH_DETECTED,
 	TH_NO_EFFECT,
 	TH_UNSUPPORTED,
 	TH_NOT_APPLICABLE,
+	/* Not an outcome of the attack: the harness could not run or observe
+	 * the cell. Never compared by severity; always fails the gate. */
+	TH_HARNESS_ERROR,
 	TH_OUTCOME_COUNT,
 	TH_OUTCOME_INVALID = -1
 };
@@ -30,8 +35,8 @@ enum th_outcome th_outcome_parse(const char *s);
 char th_outcome_symbol(enum th_outcome o);
 /* One line of the legend: what the outcome means. */
 const char *th_outcome_meaning(enum th_outcome o);
-/* a is strictly more severe than b (both valid). UNSUPPORTED and
- * NOT_APPLICABLE are never more severe than anything. */
+/* a is strictly more severe than b (both valid). UNSUPPORTED,
+ * NOT_APPLICABLE and HARNESS_ERROR are never more severe than anything. */
 int th_outcome_more_severe(enum th_outcome a, enum th_outcome b);
 
 #endif

@@ -84,15 +84,18 @@ static const struct {
 	const char *bg, *fg;
 } palette[TH_OUTCOME_COUNT] = {
 	[TH_HIJACKED] = { "#a50f15", "#fff" },
+	[TH_PRIVILEGED_WRITE] = { "#cb181d", "#fff" },
 	[TH_REDIRECTED] = { "#ef6548", "#fff" },
 	[TH_CRASHED] = { "#7a3c9a", "#fff" },
 	[TH_HANG] = { "#8c510a", "#fff" },
+	[TH_TIMER_LOST] = { "#bf812d", "#fff" },
 	[TH_FALSE_POSITIVE] = { "#fdae3b", "#222" },
 	[TH_BLOCKED_CFI] = { "#1b7837", "#fff" },
 	[TH_DETECTED] = { "#5aae61", "#fff" },
 	[TH_NO_EFFECT] = { "#d9d9d9", "#222" },
 	[TH_UNSUPPORTED] = { "repeating-linear-gradient(135deg,#eee 0 3px,#d4d4d4 3px 6px)", "#666" },
 	[TH_NOT_APPLICABLE] = { "#fff", "#999" },
+	[TH_HARNESS_ERROR] = { "#000", "#ff0" },
 };
 
 static void style(FILE *out)

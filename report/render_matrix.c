@@ -11,10 +11,10 @@
 static const char *color_of(enum th_outcome o)
 {
 	switch (o) {
-	case TH_HIJACKED: return "\033[1;31m";
+	case TH_HIJACKED: case TH_PRIVILEGED_WRITE: case TH_HARNESS_ERROR: return "\033[1;31m";
 	case TH_REDIRECTED: return "\033[31m";
 	case TH_CRASHED: return "\033[35m";
-	case TH_HANG: return "\033[33m";
+	case TH_HANG: case TH_TIMER_LOST: return "\033[33m";
 	case TH_FALSE_POSITIVE: return "\033[1;33m";
 	case TH_BLOCKED_CFI: return "\033[32m";
 	case TH_DETECTED: return "\033[36m";

@@ -36,6 +36,11 @@ static const struct rule rules[] = {
 	  "expiry called the attacker's target with the value, or the bytes behind the pointer, "
 	  "that the attacker chose: a call gadget with a controlled first argument, as in "
 	  "CVE-2017-7308. No defence of this config stopped it." },
+	{ TH_PRIVILEGED_WRITE, "PRIVILEGED_WRITE", "PrivilegedStateWritten", "warning", "security",
+	  "A timer overwrite changed the simulated machine's privileged state.",
+	  "CR4 or the current credentials changed although no target ran with the attacker's "
+	  "chosen argument: a write through the wheel's list pointers or through a callback "
+	  "acting on a corrupted object. The effect counts, whatever path produced it." },
 	{ TH_REDIRECTED, "REDIRECTED", "TimerCallRedirected", "warning", "security",
 	  "A timer overwrite called the attacker's function, with an argument the attacker did not choose.",
 	  "Control flow was diverted to the attacker's target, but its argument was not the "
@@ -49,6 +54,14 @@ static const struct rule rules[] = {
 	  "The cell ran past its time limit.",
 	  "The cell's process was killed at its time limit: the overwrite may have sent the timer "
 	  "wheel or the callback into a loop. Nothing was observed to run or to be stopped." },
+	{ TH_TIMER_LOST, "TIMER_LOST", "TimerLost", "note", "reliability",
+	  "The victim's timer never fired.",
+	  "The run ended normally but the legitimate callback never ran and no defence named "
+	  "itself: the overwrite made the wheel lose the timer (a silent denial of service)." },
+	{ TH_HARNESS_ERROR, "HARNESS_ERROR", "HarnessError", "error", "harness",
+	  "The harness could not run or observe a cell.",
+	  "A missing binary, a failed exec or an unreadable observation: the cell measured "
+	  "nothing, and the gate fails until it runs." },
 	{ TH_FALSE_POSITIVE, "FALSE_POSITIVE", "DefenceFalsePositive", "warning", "correctness",
 	  "A defence stopped a legitimate timer call.",
 	  "In a control run (no overwrite), the config stopped the legitimate callback, as "

@@ -34,6 +34,9 @@ static int real(enum th_outcome o)
 enum th_verdict th_verdict(enum th_outcome observed, enum th_outcome expected,
 			   enum th_outcome baseline)
 {
+	/* The harness failed: nothing was measured, and that is never green. */
+	if (observed == TH_HARNESS_ERROR)
+		return TH_VERDICT_REGRESSION;
 	if (real(baseline)) {
 		/* Coverage loss goes red: the baseline measured this cell. */
 		if (!real(observed))
