@@ -4,7 +4,8 @@
  * (DESIGN.md "Results"). Every renderer and `timerharness check` read this
  * model or the file; nothing else is a source of truth.
  *
- * File layout (keys in this order; every key is required):
+ * File layout (keys in this order; every key is required but expectations
+ * and selection):
  *   schema       "timerharness/results/v1"
  *   version      timerharness version string
  *   created      UTC, "YYYY-MM-DDTHH:MM:SSZ"
@@ -309,8 +310,10 @@ const struct th_cell **th_results_sorted_cells(const struct th_results *res,
  *
  * Serialises and validates first (a model th_results_load would reject is
  * not written), then writes path.tmp.<pid>, fsyncs it, renames it over path
- * and fsyncs the directory. On any failure path is untouched and the
- * temporary file removed. The model is not changed, so a runner may write
+ * and fsyncs the directory. Only a regular file is replaced (a symbolic
+ * link, a device node, a FIFO or a directory at path is refused), and it
+ * keeps its mode. On any failure path is untouched and the temporary file
+ * removed. The model is not changed, so a runner may write
  * after every cell and again when interrupted (not from a signal handler:
  * this allocates).
  *
