@@ -679,6 +679,9 @@ static int plan_variant(struct matrix *m, const char *tool, const char *variant)
 			 tool, variant);
 		return -1;
 	}
+	/* The plan itself comes from it: without it there is nothing to run. */
+	if (bin_missing(list_bin, m->err, sizeof(m->err)))
+		return -1;
 	if (list_attacks(list_bin->path, &atk, &natk, m->err, sizeof(m->err)))
 		return -1;
 	if (o->selftests) {
@@ -881,7 +884,18 @@ static int plan(struct matrix *m)
 		snprintf(m->err, sizeof(m->err), "the selection holds no cell: nothing to run");
 		return -1;
 	}
-	return mkdir_p(o->out_dir, m->err, sizeof(m->err)) || lock_out_dir(m);
+	if (mkdir_p(o->out_dir, m->err, sizeof(m->err)) || lock_out_dir(m))
+		return -1;
+	/* A file of the set that cannot be replaced is found now, not after
+	 * the run. */
+	for (size_t i = 0; th_render_set_name(i); i++) {
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s/%s", o->out_dir, th_render_set_name(i));
+		if (th_render_out_ok(path, m->err, sizeof(m->err)))
+			return -1;
+	}
+	return 0;
 }
 
 /* A finished run: classify it, count it in its cell, keep its evidence if

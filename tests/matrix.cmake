@@ -65,7 +65,8 @@ add_test(NAME matrix_error.out_is_a_file
           -DRC=2 "-DSTDERR_REGEX=not a directory" -DSENTINEL=${TH_MOUT}/file-out/results.json -P ${TH_RUN_EXPECT})
 # The runner never fails open (tests/matrix_runner.cmake says what each does).
 foreach(case missing_binary unrunnable_binary missing_probe manifest_is_a_directory
-        manifest_dangling manifest_without_toolchain out_in_use full_disk metrics)
+        manifest_dangling manifest_without_toolchain out_in_use out_file_is_a_symlink full_disk
+        metrics)
   add_test(NAME matrix_runner.${case}
     COMMAND ${CMAKE_COMMAND} -DTH=${TH_BIN} -DBUILD=${CMAKE_BINARY_DIR} -DOUT=${TH_MOUT}/runner-${case}
             -DCASE=${case} -P ${CMAKE_CURRENT_SOURCE_DIR}/matrix_runner.cmake)

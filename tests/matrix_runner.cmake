@@ -124,6 +124,18 @@ elseif(CASE STREQUAL "out_in_use")
   run(rc out ${TH} matrix --build-root ${BUILD} --out ${OUT}/out ${slice})
   want("${rc}" 0 "${out}" "wrote " "matrix after the lock is released")
 
+elseif(CASE STREQUAL "out_file_is_a_symlink")
+  # A file of the set that is not a regular file is refused before the run.
+  file(WRITE ${OUT}/elsewhere.html "kept\n")
+  file(MAKE_DIRECTORY ${OUT}/out)
+  file(CREATE_LINK ${OUT}/elsewhere.html ${OUT}/out/report.html SYMBOLIC)
+  run(rc out ${TH} matrix --build-root ${BUILD} --out ${OUT}/out ${slice})
+  want("${rc}" 2 "${out}" "report.html: cannot replace it: a symbolic link, not a regular file" "matrix")
+  file(READ ${OUT}/elsewhere.html kept)
+  if(NOT kept STREQUAL "kept\n" OR NOT IS_SYMLINK ${OUT}/out/report.html OR EXISTS ${OUT}/out/results.json)
+    message(FATAL_ERROR "the symbolic link or its target was touched, or results were written")
+  endif()
+
 elseif(CASE STREQUAL "full_disk")
   # The run's files are a set: when one cannot be written (here the file
   # size limit, as a full disk would), none is replaced, no "wrote" line is
