@@ -239,45 +239,13 @@ bool th_report_cp_unsafe(unsigned long cp)
 	       (cp & 0xfffe) == 0xfffe;
 }
 
-/* The code point of the valid UTF-8 sequence at s, its length in *n; *n 0
- * for a byte that does not start one (overlong, surrogate, truncated...). */
-static unsigned long decode(const unsigned char *s, size_t *n)
-{
-	unsigned long c = s[0], v;
-	size_t len;
-
-	*n = 0;
-	if (c < 0x80) {
-		*n = 1;
-		return c;
-	}
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2, v = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3, v = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4, v = c & 0x07;
-	else
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		v = (v << 6) | (s[i] & 0x3f);
-	}
-	if ((len == 3 && v < 0x800) || (len == 4 && (v < 0x10000 || v > 0x10ffff)) ||
-	    (v >= 0xd800 && v <= 0xdfff))
-		return 0;
-	*n = len;
-	return v;
-}
-
 void th_report_put_visible(FILE *out, const char *s, th_report_put_fn *put)
 {
 	const unsigned char *p = (const unsigned char *)(s ? s : "");
 
 	while (*p) {
 		size_t n;
-		unsigned long cp = decode(p, &n);
+		unsigned long cp = th_report_utf8(p, &n);
 
 		if (!n) {
 			fprintf(out, "\\x%02x", *p++);

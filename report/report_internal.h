@@ -14,7 +14,12 @@
 int th_report_errf(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* strdup that maps NULL to "". */
+/* The code point of the valid UTF-8 sequence at s, its length in *n; *n is
+ * 0 when s does not start one (overlong, surrogate, beyond U+10FFFF,
+ * truncated: jansson's rules). */
+unsigned long th_report_utf8(const unsigned char *s, size_t *n);
+
+/* strdup that maps NULL to "", every byte that is not UTF-8 made '?'. */
 char *th_report_strdup(const char *s);
 
 /* Compare names so that digit runs compare as numbers (clang-9 < clang-14). */

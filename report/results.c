@@ -29,32 +29,34 @@ int th_report_errf(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
-/* Length of the valid UTF-8 sequence at s, 0 when invalid (overlong,
- * surrogate, beyond U+10FFFF, truncated): jansson's rules. */
-static size_t utf8_len(const unsigned char *s)
+unsigned long th_report_utf8(const unsigned char *s, size_t *n)
 {
-	unsigned c = s[0], v;
-	size_t n;
+	unsigned long c = s[0], v;
+	size_t len;
 
-	if (c < 0x80)
-		return 1;
+	*n = 0;
+	if (c < 0x80) {
+		*n = 1;
+		return c;
+	}
 	if (c >= 0xc2 && c <= 0xdf)
-		n = 2, v = c & 0x1f;
+		len = 2, v = c & 0x1f;
 	else if (c >= 0xe0 && c <= 0xef)
-		n = 3, v = c & 0x0f;
+		len = 3, v = c & 0x0f;
 	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4, v = c & 0x07;
+		len = 4, v = c & 0x07;
 	else
 		return 0;
-	for (size_t i = 1; i < n; i++) {
+	for (size_t i = 1; i < len; i++) {
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;
 		v = (v << 6) | (s[i] & 0x3f);
 	}
-	if ((n == 3 && v < 0x800) || (n == 4 && (v < 0x10000 || v > 0x10ffff)) ||
+	if ((len == 3 && v < 0x800) || (len == 4 && (v < 0x10000 || v > 0x10ffff)) ||
 	    (v >= 0xd800 && v <= 0xdfff))
 		return 0;
-	return n;
+	*n = len;
+	return v;
 }
 
 /* Every string entering the model: evidence comes from crashing children and
@@ -64,7 +66,9 @@ char *th_report_strdup(const char *s)
 	char *d = strdup(s ? s : "");
 
 	for (unsigned char *p = (unsigned char *)d; p && *p;) {
-		size_t n = utf8_len(p);
+		size_t n;
+
+		th_report_utf8(p, &n);
 
 		if (n) {
 			p += n;
