@@ -4,6 +4,7 @@
 #include "render.h"
 #include "report_internal.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,9 +58,12 @@ static struct tally tally(const struct th_cell **cells, size_t n, const char *to
 	for (size_t i = 0; i < n; i++) {
 		if (toolchain && strcmp(cells[i]->toolchain, toolchain))
 			continue;
+		bool failed = th_report_shown_verdict(cells[i]) == TH_VERDICT_REGRESSION;
+
 		t.tests++;
-		t.failures += th_report_shown_verdict(cells[i]) == TH_VERDICT_REGRESSION;
-		t.skipped += th_cell_observed(cells[i]) >= TH_UNSUPPORTED;
+		t.failures += failed;
+		/* A failed cell (a HARNESS_ERROR, a lost one) is not also skipped. */
+		t.skipped += !failed && th_cell_observed(cells[i]) >= TH_UNSUPPORTED;
 	}
 	return t;
 }

@@ -1835,6 +1835,17 @@ static void assert_xml_chars(const char *text)
 	}
 }
 
+/* A harness error fails its testcase and is counted once: not skipped. */
+static void junit_harness_error(void **state)
+{
+	struct tmp *t = *state;
+	char *x = render_to_text(t, th_render_junit, DATA("gate_harness.json"), "harness.xml");
+
+	assert_contains(x, "<testsuites name=\"timerharness\" tests=\"54\" failures=\"1\" skipped=\"14\">");
+	assert_contains(x, "      <failure type=\"regression\" message=\"observed HARNESS_ERROR, expected ");
+	free(x);
+}
+
 static void junit_escapes(void **state)
 {
 	struct tmp *t = *state;
@@ -2044,6 +2055,7 @@ int main(int argc, char **argv)
 		TH_CASE(ktap_partial_and_not_applicable),
 		TH_CASE(formats_by_name),
 		TH_CASE(ktap_escapes),
+		TH_CASE(junit_harness_error),
 		TH_CASE(junit_escapes),
 		TH_CASE(markdown_escapes),
 		TH_CASE(html_escapes),
