@@ -19,6 +19,7 @@
 #include <string.h>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/ioctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -152,6 +153,16 @@ static int load_manifest(struct build *b, const char *path, char *err, size_t n)
 			}
 			snprintf(where, sizeof(where), "%s:%lu", path, lineno);
 			m.where = xstrdup(where);
+			/* An installed manifest names binaries beside it. */
+			if (*m.path && *m.path != '/') {
+				const char *slash = strrchr(path, '/');
+				char abs[4200];
+
+				snprintf(abs, sizeof(abs), "%.*s/%s", slash ? (int)(slash - path) : 1,
+					 slash ? path : ".", m.path);
+				free(m.path);
+				m.path = xstrdup(abs);
+			}
 			if (b->nbins == b->capbins) {
 				b->capbins = b->capbins ? 2 * b->capbins : 64;
 				b->bins = xrealloc(b->bins, b->capbins * sizeof(*b->bins));
@@ -196,7 +207,7 @@ static int check_duplicate_tools(const struct build *b, char *err, size_t n)
 	return 0;
 }
 
-static int load_builds(struct build *b, const char *root, char *err, size_t n)
+static int load_builds(struct build *b, const char *root, const char *hint, char *err, size_t n)
 {
 	DIR *d;
 	struct dirent *e;
@@ -212,7 +223,7 @@ static int load_builds(struct build *b, const char *root, char *err, size_t n)
 		return load_manifest(b, direct, err, n);
 	d = opendir(root);
 	if (!d) {
-		snprintf(err, n, "no build under %s (%s): run 'make build' first", root, strerror(errno));
+		snprintf(err, n, "no build under %s (%s): %s", root, strerror(errno), hint);
 		return -1;
 	}
 	while ((e = readdir(d))) {
@@ -236,7 +247,7 @@ static int load_builds(struct build *b, const char *root, char *err, size_t n)
 	}
 	closedir(d);
 	if (!found) {
-		snprintf(err, n, "no build under %s (no */th-manifest.tsv): run 'make build' first", root);
+		snprintf(err, n, "no build under %s (no */th-manifest.tsv): %s", root, hint);
 		return -1;
 	}
 	return 0;
@@ -287,8 +298,10 @@ struct cellplan {
 	enum th_outcome worst;
 	char evidence[1024];
 	enum th_outcome expected;
+	unsigned expected_line;		/* the rule's line in the expectations; 0: none */
 	enum th_outcome fixed;		/* UNSUPPORTED / NOT_APPLICABLE / HARNESS_ERROR: no run */
 	size_t evidence_rank;		/* which run the evidence is from */
+	double seconds;			/* wall time of its runs so far */
 };
 
 /* Whose evidence a cell keeps: a harness error first (nothing else of the
@@ -451,20 +464,55 @@ static int list_attacks(const char *binary, struct attack **out, size_t *nout, c
 }
 
 /* ---- progress ------------------------------------------------------------ */
-static void progress(bool tty, size_t done, size_t total, const unsigned *counts, bool final)
+/* The terminal's width, for a progress line that never wraps. */
+static int term_width(void)
+{
+	struct winsize ws;
+
+	return !ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) && ws.ws_col >= 20 ? ws.ws_col : 80;
+}
+
+/*
+ * On a terminal, one line rewritten in place (lit's model): percentage,
+ * runs, elapsed time, an estimate of the time left from the rate so far,
+ * and the outcomes counted so far, cut to the terminal's width; erased
+ * when the run ends. Elsewhere (a CI log) a line at each quarter.
+ */
+static void progress(bool tty, double t0, size_t done, size_t total, const unsigned *counts,
+		     bool final)
 {
 	static double last;
-	double t = now_s();
+	static int quarter;
+	double t = now_s(), el = t - t0;
+	int pct = total ? (int)(100.0 * (double)done / (double)total) : 100;
+	char line[512];
+	int len, w;
 
-	if (!tty || (!final && t - last < 0.1))
+	if (!tty) {
+		if (!final && total && done * 4 >= (size_t)(quarter + 1) * total && quarter < 3) {
+			quarter = (int)(done * 4 / total);
+			fprintf(stderr, "matrix: %3d%% (%zu/%zu runs) in %.1f s\n", pct, done, total, el);
+		}
+		return;
+	}
+	if (final) {
+		fputs("\r\033[K", stderr);
+		fflush(stderr);
+		return;
+	}
+	if (t - last < 0.1)
 		return;
 	last = t;
-	fprintf(stderr, "\r\033[K[%zu/%zu runs]", done, total);
-	for (int o = 0; o < TH_OUTCOME_COUNT; o++)
+	len = snprintf(line, sizeof(line), "[%3d%%] %zu/%zu runs, %.0f s", pct, done, total, el);
+	if (done && done < total)
+		len += snprintf(line + len, sizeof(line) - (size_t)len, ", ETA %.0f s",
+				el / (double)done * (double)(total - done));
+	for (int o = 0; o < TH_OUTCOME_COUNT && len < (int)sizeof(line); o++)
 		if (counts[o])
-			fprintf(stderr, " %s %u", th_outcome_name(o), counts[o]);
-	if (final)
-		fputc('\n', stderr);
+			len += snprintf(line + len, sizeof(line) - (size_t)len, " %s %u",
+					th_outcome_name(o), counts[o]);
+	w = term_width() - 1;
+	fprintf(stderr, "\r\033[K%.*s", len < w ? len : w, line);
 	fflush(stderr);
 }
 
@@ -514,6 +562,14 @@ static int mkdir_p(const char *dir, char *err, size_t n)
 	return 0;
 }
 
+/* The line of a "FILE:LINE" rule position; 0 when there is none. */
+static unsigned where_line(const char *where)
+{
+	const char *colon = where ? strrchr(where, ':') : NULL;
+
+	return colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 0;
+}
+
 /* ---- one run of the matrix ------------------------------------------------ */
 enum support { SUPPORTED, NOT_SUPPORTED, PROBE_FAILED };
 
@@ -535,6 +591,8 @@ struct matrix {
 	size_t nmemo;
 	int jobs_n;
 	int lock_fd;		/* -1: not locked */
+	const char *out_dir;	/* --out, or the default for a full run or a slice */
+	bool slice;		/* part of the plan only (a selection or a shard) */
 	char err[2048];
 };
 
@@ -724,6 +782,9 @@ static int plan_variant(struct matrix *m, const char *tool, const char *variant)
 			if (!attack_matches(o->attack_glob, a->id))
 				continue;
 			matched++;
+			if (o->shard_count &&
+			    th_shard_of(a->id, variant, c->name, tool, o->shard_count) != o->shard_index)
+				continue;
 			cp = add_cell(m);
 			*cp = (struct cellplan){
 				.attack = a->id, .technique = a->technique, .timing = a->timing,
@@ -734,6 +795,7 @@ static int plan_variant(struct matrix *m, const char *tool, const char *variant)
 			};
 			exp = th_expect_lookup(a->id, variant, c->name, tool, NULL);
 			cp->expected = exp ? th_outcome_parse(exp) : TH_OUTCOME_INVALID;
+			cp->expected_line = where_line(th_expect_where(a->id, variant, c->name, tool));
 			if (a->na) {
 				cp->fixed = TH_NOT_APPLICABLE;
 				snprintf(cp->evidence, sizeof(cp->evidence), "%s", a->na_reason);
@@ -793,7 +855,7 @@ static int lock_out_dir(struct matrix *m)
 	char path[4096], pid[32] = "";
 	ssize_t n;
 
-	snprintf(path, sizeof(path), "%s/.timerharness.lock", m->o->out_dir);
+	snprintf(path, sizeof(path), "%s/.timerharness.lock", m->out_dir);
 	m->lock_fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
 	if (m->lock_fd < 0) {
 		snprintf(m->err, sizeof(m->err), "%s: %s", path, strerror(errno));
@@ -806,7 +868,7 @@ static int lock_out_dir(struct matrix *m)
 		pid[n > 0 ? strcspn(pid, "\n") : 0] = '\0';
 		if (e == EWOULDBLOCK)
 			snprintf(m->err, sizeof(m->err), "%s is in use by another matrix run%s%s%s: wait for "
-				 "it, or choose another --out", m->o->out_dir, *pid ? " (pid " : "", pid,
+				 "it, or choose another --out", m->out_dir, *pid ? " (pid " : "", pid,
 				 *pid ? ")" : "");
 		else
 			snprintf(m->err, sizeof(m->err), "%s: cannot lock: %s", path, strerror(e));
@@ -817,6 +879,33 @@ static int lock_out_dir(struct matrix *m)
 		/* The pid is only for the message of a refused run. */
 	}
 	return 0;
+}
+
+/* A slice or a shard never silently replaces a full run's results (those
+ * `make demo` wrote, say): it goes to its own directory unless --out
+ * names one, and a named one holding a full run is refused unless
+ * --replace. Called with the directory locked. */
+static int keeps_full_results(struct matrix *m)
+{
+	struct th_results *old;
+	char path[4096], e[256];
+
+	if (!m->slice || m->o->replace)
+		return 0;
+	snprintf(path, sizeof(path), "%s/results.json", m->out_dir);
+	if (access(path, F_OK) || th_results_load(path, &old, e, sizeof(e)))
+		return 0;	/* nothing there, or nothing a run could lose */
+	bool full = !th_results_is_slice(old);
+	size_t n = old->ncells;
+
+	th_results_free(old);
+	if (!full)
+		return 0;
+	snprintf(m->err, sizeof(m->err), "%s holds the results of a full run (%zu cells); this run is "
+		 "a %s and would replace them: choose another --out (by default a slice goes to "
+		 TH_MATRIX_SLICE_OUT "), or give --replace", path, n,
+		 m->o->shard_count ? "shard" : "slice");
+	return -1;
 }
 
 /* Everything the user named must exist, and the plan must be complete,
@@ -833,7 +922,8 @@ static int plan(struct matrix *m)
 	    check_names("variant", o->variants, VARIANTS, 3, m->err, sizeof(m->err)) ||
 	    check_list("attack", o->attack_glob, m->err, sizeof(m->err)) ||
 	    th_expect_load(o->expect_path, m->err, sizeof(m->err)) ||
-	    load_builds(&m->b, o->build_root, m->err, sizeof(m->err)) ||
+	    load_builds(&m->b, o->build_root, o->build_hint ? o->build_hint : "run 'make build' first",
+			m->err, sizeof(m->err)) ||
 	    check_duplicate_tools(&m->b, m->err, sizeof(m->err)))
 		return -1;
 	for (size_t i = 0; i < m->b.ntools && ntools < 16; i++)
@@ -855,8 +945,12 @@ static int plan(struct matrix *m)
 	};
 	if (th_results_set_expectations(m->res, th_expect_path(), th_expect_sha256(),
 					m->err, sizeof(m->err)) ||
-	    th_results_set_selection(m->res, &sel, m->err, sizeof(m->err)))
+	    th_results_set_selection(m->res, &sel, m->err, sizeof(m->err)) ||
+	    th_results_set_shard(m->res, o->shard_count, &o->shard_index, o->shard_count ? 1 : 0,
+				 m->err, sizeof(m->err)))
 		return -1;
+	m->slice = th_results_is_slice(m->res);
+	m->out_dir = o->out_dir ? o->out_dir : m->slice ? TH_MATRIX_SLICE_OUT : TH_MATRIX_OUT;
 	for (size_t i = 0; i < m->b.ntools; i++)
 		if (in_list(o->toolchains, m->b.tools[i].name) &&
 		    th_results_add_toolchain(m->res, m->b.tools[i].name, m->b.tools[i].version,
@@ -880,18 +974,21 @@ static int plan(struct matrix *m)
 			    plan_variant(m, m->b.tools[ti].name, VARIANTS[vi]))
 				return -1;
 	}
-	if (!m->ncells) {
+	/* A shard of a small selection may hold no cell: its (empty) file is
+	 * still one of the N that merge joins. */
+	if (!m->ncells && !o->shard_count) {
 		snprintf(m->err, sizeof(m->err), "the selection holds no cell: nothing to run");
 		return -1;
 	}
-	if (mkdir_p(o->out_dir, m->err, sizeof(m->err)) || lock_out_dir(m))
+	if (mkdir_p(m->out_dir, m->err, sizeof(m->err)) || lock_out_dir(m) ||
+	    keeps_full_results(m))
 		return -1;
 	/* A file of the set that cannot be replaced is found now, not after
 	 * the run. */
 	for (size_t i = 0; th_render_set_name(i); i++) {
 		char path[4096];
 
-		snprintf(path, sizeof(path), "%s/%s", o->out_dir, th_render_set_name(i));
+		snprintf(path, sizeof(path), "%s/%s", m->out_dir, th_render_set_name(i));
 		if (th_render_out_ok(path, m->err, sizeof(m->err)))
 			return -1;
 	}
@@ -915,6 +1012,8 @@ static void record_run(struct matrix *m, const struct job *jb, struct th_child *
 	}
 	cp->counts[oc]++;
 	counts[oc]++;
+	cp->seconds += (double)(c->end.tv_sec - c->start.tv_sec) +
+		       (double)(c->end.tv_nsec - c->start.tv_nsec) / 1e9;
 	/* The evidence of the most severe run; among equals, the first in seed
 	 * order, so the file does not depend on which run finished first. */
 	if (cp->worst == TH_OUTCOME_INVALID || evidence_rank(oc) < evidence_rank(cp->worst) ||
@@ -937,10 +1036,14 @@ static void run_jobs(struct matrix *m)
 	struct job *rjob[32];
 	size_t next = 0, done = 0;
 	unsigned counts[TH_OUTCOME_COUNT] = { 0 };
-	bool tty = isatty(2);
+	bool tty = m->o->progress;
+	double t0 = now_s();
 	int nrun = 0;
 
 	memset(running, 0, sizeof(running));
+	if (!tty)
+		fprintf(stderr, "matrix: %zu runs of %zu cells with %d jobs\n", m->njobs, m->ncells,
+			m->jobs_n);
 	sigaction(SIGINT, &sa, &old_int);
 	sigaction(SIGTERM, &sa, &old_term);
 	while ((next < m->njobs || nrun) && !interrupted) {
@@ -970,16 +1073,76 @@ static void run_jobs(struct matrix *m)
 			memset(&running[nrun], 0, sizeof(running[0]));
 			i--;
 		}
-		progress(tty, done, m->njobs, counts, false);
+		progress(tty, t0, done, m->njobs, counts, false);
 	}
 	for (int i = 0; i < nrun; i++) {
 		kill(-running[i].pid, SIGKILL);
 		waitpid(running[i].pid, NULL, 0);
 		th_child_free(&running[i]);
 	}
-	progress(tty, done, m->njobs, counts, true);
+	progress(tty, t0, done, m->njobs, counts, true);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
+}
+
+/* s as one shell word: as it is when every byte is plain, else in single
+ * quotes (a quote inside written '\''). */
+static void put_word(FILE *f, const char *s)
+{
+	if (*s && strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./,:=@%+-") ==
+		      strlen(s)) {
+		fputs(s, f);
+		return;
+	}
+	fputc('\'', f);
+	for (; *s; s++)
+		if (*s == '\'')
+			fputs("'\\''", f);
+		else
+			fputc(*s, f);
+	fputc('\'', f);
+}
+
+/* The command that runs cp alone: this program's matrix with the cell as
+ * its selection, and every option of this run that is not the default
+ * (the build, the expectations, the time limit). Its results go where a
+ * slice goes by default, so the rerun never replaces these. */
+static char *rerun_command(const struct matrix *m, const struct cellplan *cp)
+{
+	const struct th_matrix_opts *o = m->o;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return NULL;
+	put_word(f, o->self ? o->self : "timerharness");
+	fputs(" matrix --toolchain ", f);
+	put_word(f, cp->toolchain);
+	fputs(" --variant ", f);
+	put_word(f, cp->variant);
+	fputs(" --config ", f);
+	put_word(f, cp->config);
+	fputs(" --attack ", f);
+	put_word(f, cp->attack);
+	for (size_t k = 0; k < th_matrix_nselftests; k++)
+		if (!strcmp(cp->attack, th_matrix_selftests[k]))
+			fputs(" --selftests", f);
+	if (!o->default_build_root || strcmp(o->build_root, o->default_build_root)) {
+		fputs(" --build-root ", f);
+		put_word(f, o->build_root);
+	}
+	if (!o->default_expect || strcmp(o->expect_path, o->default_expect)) {
+		fputs(" --expect ", f);
+		put_word(f, o->expect_path);
+	}
+	if (o->timeout != o->default_timeout)
+		fprintf(f, " --timeout %.0f", o->timeout);
+	if (fclose(f)) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
 }
 
 /* Every finished cell into the model (all of them unless interrupted).
@@ -996,8 +1159,10 @@ static long collect(struct matrix *m)
 			.payload = cp->payload, .variant = th_variant_parse(cp->variant),
 			.config = cp->config, .toolchain = cp->toolchain,
 			.evidence = cp->evidence, .expected = cp->expected,
+			.seconds = cp->seconds, .expected_line = cp->expected_line,
 		};
 		const struct th_cell *c;
+		char *rerun;
 
 		if (cp->fixed != TH_OUTCOME_INVALID) {
 			in.outcome = cp->fixed;
@@ -1008,7 +1173,14 @@ static long collect(struct matrix *m)
 			in.runs = (unsigned)cp->runs_done;
 			in.counts = cp->counts;
 		}
-		if (!(c = th_results_add_cell(m->res, &in, m->err, sizeof(m->err))))
+		if (!(rerun = rerun_command(m, cp))) {
+			snprintf(m->err, sizeof(m->err), "out of memory");
+			return -1;
+		}
+		in.rerun = rerun;
+		c = th_results_add_cell(m->res, &in, m->err, sizeof(m->err));
+		free(rerun);
+		if (!c)
 			return -1;
 		harness += th_cell_observed(c) == TH_HARNESS_ERROR;
 	}
@@ -1094,21 +1266,28 @@ int th_matrix_main(const struct th_matrix_opts *o)
 	}
 	add_metrics(&m, now_s() - t0);
 	/* All of the run's files, or none: the previous set stays whole. */
-	if (th_render_output_set(m.res, o->out_dir, m.err, sizeof(m.err))) {
+	if (th_render_output_set(m.res, m.out_dir, m.err, sizeof(m.err))) {
 		fprintf(stderr, "timerharness matrix: %s; the previous results in %s are kept\n",
-			m.err, o->out_dir);
+			m.err, m.out_dir);
 		matrix_free(&m);
 		return TH_MATRIX_NOT_WRITTEN;
 	}
+	if (o->grid)
+		th_render_matrix(stdout, m.res, o->use_color);
 	if (!o->quiet)
-		th_render_matrix(stdout, m.res, isatty(1));
+		th_render_verdict(stdout, m.res, o->use_color);
 	printf("matrix: %zu cells, %zu runs in %.1f s with %d jobs%s\n", m.ncells, m.njobs,
 	       now_s() - t0, m.jobs_n, interrupted ? " (INTERRUPTED: partial results)" : "");
 	if (harness)
 		printf("matrix: %ld cell%s could not be run or observed (HARNESS_ERROR)\n", harness,
 		       harness == 1 ? "" : "s");
-	printf("wrote %s/results.json, %s/report.md, %s/report.html and %s/junit.xml\n",
-	       o->out_dir, o->out_dir, o->out_dir, o->out_dir);
+	if (m.slice && !o->out_dir)
+		printf("matrix: a %s of the plan, written apart from a full run's results\n",
+		       o->shard_count ? "shard" : "slice");
+	printf("outputs in %s/:", m.out_dir);
+	for (size_t i = 0; th_render_set_name(i); i++)
+		printf(" %s", th_render_set_name(i));
+	putchar('\n');
 	matrix_free(&m);
 	if (interrupted == -1 || harness)
 		return TH_MATRIX_HARNESS_ERROR;

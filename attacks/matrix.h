@@ -11,7 +11,9 @@
 
 struct th_matrix_opts {
 	const char *build_root;		/* holds <preset>/th-manifest.tsv */
-	const char *out_dir;
+	const char *build_hint;		/* what to do when it holds no build */
+	const char *out_dir;		/* NULL: TH_MATRIX_OUT, or TH_MATRIX_SLICE_OUT
+					 * for a slice or a shard */
 	const char *expect_path;	/* attacks/expected.tsv */
 	const char *toolchains;		/* comma lists; NULL = all */
 	const char *configs;
@@ -19,9 +21,24 @@ struct th_matrix_opts {
 	const char *attack_glob;	/* comma-separated fnmatch globs on attack IDs; NULL = all */
 	int jobs;
 	double timeout;			/* seconds per run */
-	int quiet;			/* no matrix on stdout */
+	int quiet;			/* no verdict screen on stdout */
+	int grid;			/* the terminal matrix on stdout too */
+	int use_color;			/* ANSI colours on stdout */
+	int progress;			/* a live progress line on stderr (a terminal) */
 	int selftests;			/* add SELFTEST_HANG and SELFTEST_SEGV cells */
+	unsigned shard_index;		/* --shard I/N: run the cells of shard I (1..N) */
+	unsigned shard_count;		/* 0: not sharded */
+	int replace;			/* a slice may replace a full run's results */
+	/* How each cell's rerun command names this program, and the
+	 * defaults it leaves out (options equal to them are not repeated). */
+	const char *self;
+	const char *default_build_root, *default_expect;
+	double default_timeout;
 };
+
+/* Where results go: a full run, and a slice or shard unless --out says. */
+#define TH_MATRIX_OUT "out"
+#define TH_MATRIX_SLICE_OUT "out/slice"
 
 /* Exit statuses of `timerharness matrix`. */
 enum {
@@ -30,8 +47,9 @@ enum {
 	TH_MATRIX_NOT_WRITTEN = 1,	/* the run's files could not be written (a
 					 * full disk...): the previous set is kept */
 	TH_MATRIX_BAD_INPUT = 2,	/* bad option, build or expectations, an
-					 * empty selection, or --out in use by
-					 * another run: nothing run, nothing written */
+					 * empty selection, --out in use by another
+					 * run, or a slice that would replace a full
+					 * run's results: nothing run, nothing written */
 	TH_MATRIX_HARNESS_ERROR = 3,	/* written, but some cells are HARNESS_ERROR
 					 * (a binary or probe missing, a child that
 					 * could not start) or a run could not be

@@ -16,11 +16,12 @@
 #include "cli.h"
 #include "expect.h"
 #include "matrix.h"
+#include "paths.h"
 
-static void check_usage(void)
+static void check_usage(const char *expect)
 {
 	printf("usage: timerharness check [--results FILE] [--baseline FILE] [--expect FILE]\n"
-	       "                          [--allow-slice] [--allow-partial]\n"
+	       "                          [--allow-slice] [--allow-partial] [--verbose]\n"
 	       "\n"
 	       "Judges a results file by the declaration of this checkout, never by what the\n"
 	       "file says of itself: each cell's expectation is looked up in the expectations\n"
@@ -33,6 +34,11 @@ static void check_usage(void)
 	       "  --allow-slice    judge a run of part of the plan (matrix --config, --variant,\n"
 	       "                   --toolchain, --attack) by its recorded selection\n"
 	       "  --allow-partial  accept an interrupted run (its missing cells are listed)\n"
+	       "  --verbose        list every improvement (a cell less severe than declared);\n"
+	       "                   without it they are counted\n"
+	       "Output: one line per finding (new cells, improvements with --verbose, then\n"
+	       "regressions, harness errors, missing cells, lost defences, doctored cells),\n"
+	       "the counts, and last the answer: check: PASS|FAIL|BAD INPUT|HARNESS ERROR.\n"
 	       "Exit: 0 every planned cell is there and none regressed;\n"
 	       "      1 a regression: a cell more severe than declared or than the baseline, a\n"
 	       "        new FALSE_POSITIVE, UNSUPPORTED/NOT_APPLICABLE where a real outcome is\n"
@@ -43,7 +49,7 @@ static void check_usage(void)
 	       "        (by SHA-256), a stored expectation that is not the declared one, a cell\n"
 	       "        outside the plan, a bad option, or standard output unwritable;\n"
 	       "      3 a harness error: a cell the harness could not run or observe.\n"
-	       "When several apply: 2, then 1, then 3.\n", TH_EXPECT_PATH);
+	       "When several apply: 2, then 1, then 3.\n", expect);
 }
 
 static const char *expect_outcome(const char *attack, const char *variant, const char *config,
@@ -55,14 +61,18 @@ static const char *expect_outcome(const char *attack, const char *variant, const
 int th_cli_check(int argc, char **argv)
 {
 	struct th_check_opts o = { 0 };
-	const char *expect = TH_EXPECT_PATH, *v;
+	struct th_paths p;
+	const char *expect, *v;
 	const char **attacks, **configs;
 	char err[1024];
 	int bad = 0, rc;
 
+	if (th_paths_get(&p))
+		return TH_CHECK_BAD_INPUT;
+	expect = p.expect;
 	for (int i = 1; i < argc && !bad; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			check_usage();
+			check_usage(p.expect);
 			return fflush(stdout) ? TH_CHECK_BAD_INPUT : TH_CHECK_OK;
 		} else if ((v = th_optval(argc, argv, &i, "check", "--results", &bad))) {
 			o.results = v;
@@ -76,6 +86,8 @@ int th_cli_check(int argc, char **argv)
 			o.allow_slice = true;
 		} else if (!strcmp(argv[i], "--allow-partial")) {
 			o.allow_partial = true;
+		} else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) {
+			o.verbose = true;
 		} else {
 			fprintf(stderr, "timerharness check: unknown argument '%s' (see --help)\n", argv[i]);
 			return TH_CHECK_BAD_INPUT;

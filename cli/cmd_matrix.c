@@ -1,59 +1,88 @@
 /* SPDX-License-Identifier: MIT */
 /* `timerharness matrix`: options, then attacks/matrix.c does the work. */
+#define _GNU_SOURCE
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "args.h"
 #include "cli.h"
 #include "matrix.h"
+#include "paths.h"
+#include "render.h"
+#include "results.h"
 
-static void matrix_usage(FILE *f)
+static void matrix_usage(FILE *f, const struct th_paths *p)
 {
 	fprintf(f,
 		"usage: timerharness matrix [--toolchain T,..] [--config C,..] [--variant V,..]\n"
-		"                           [--attack GLOB] [--jobs N] [--timeout S] [--out DIR]\n"
-		"                           [--build-root DIR] [--expect FILE] [--quiet] [--selftests]\n"
+		"                           [--attack GLOB,..] [--shard I/N] [--jobs N] [--timeout S]\n"
+		"                           [--out DIR] [--replace] [--build-root DIR] [--expect FILE]\n"
+		"                           [--selftests] [--grid] [--quiet]\n"
 		"\n"
 		"Runs every cell (attack x variant x config x toolchain) in its own process and\n"
-		"writes, as one set, DIR/results.json (schema timerharness/results/v1),\n"
-		"DIR/report.md, DIR/report.html and DIR/junit.xml: all four from this run, or\n"
-		"none replaced. One run at a time per DIR (a second is refused).\n"
-		"  --toolchain   clang-14,clang-22 (default: every toolchain built under --build-root)\n"
+		"writes, as one set, DIR/results.json (schema " TH_RESULTS_SCHEMA "),\n"
+		"DIR/report.md, DIR/report.html, DIR/junit.xml and DIR/report.sarif: all of them\n"
+		"from this run, or none replaced. One run at a time per DIR (a second is refused).\n"
+		"Then prints the verdict screen (see: timerharness report --format verdict).\n"
+		"  --toolchain   toolchains to run, comma-separated (default: every one built\n"
+		"                under --build-root)\n"
 		"  --config      hardening configs (cfi/configs.tsv; default: all)\n"
 		"  --variant     legacy,transitional,modern (default: all)\n"
-		"  --attack      shell globs on attack IDs, comma-separated, e.g. 'MEMCPY_INTRA_*,UAF_*'\n"
-		"                (any of these four makes the results a slice: check --allow-slice)\n"
-		"  --jobs        parallel cells (default: online CPUs)\n"
-		"  --timeout     seconds before a cell is HANG (default 10)\n"
-		"  --out         output directory (default out)\n"
+		"  --attack      shell globs on attack IDs, comma-separated, case-insensitive,\n"
+		"                e.g. 'MEMCPY_INTRA_*,UAF_*' (attack IDs: an attack binary's --list)\n"
+		"  --shard I/N   run shard I of N (1 <= I <= N <= %u) of the selected cells; a\n"
+		"                cell's shard depends on the cell alone, so N machines split the\n"
+		"                plan the same way; join their results with timerharness merge\n"
+		"                (--toolchain, --config, --variant, --attack and --shard make the\n"
+		"                results a slice: check judges one only with --allow-slice)\n"
+		"  --jobs        cells run at once, 1 to 32 (default: online CPUs, at most 32)\n"
+		"  --timeout     seconds, 1 to 3600, before a run is killed and counted HANG\n"
+		"                (default 10)\n"
+		"  --out         output directory (default " TH_MATRIX_OUT "; a slice or a shard goes to\n"
+		"                " TH_MATRIX_SLICE_OUT " by default, so it never replaces a full run's results)\n"
+		"  --replace     let a slice or a shard replace a full run's results in --out\n"
+		"                (refused otherwise, exit 2)\n"
 		"  --build-root  where the presets were built (default %s), or one build dir\n"
-		"  --selftests   also run the runner's self-test cells SELFTEST_HANG, SELFTEST_SEGV\n"
 		"  --expect      declared expectations (default %s); its path and SHA-256\n"
 		"                are recorded in results.json\n"
+		"  --selftests   also run the runner's self-test cells SELFTEST_HANG, SELFTEST_SEGV\n"
+		"  --grid        also print the terminal matrix (one symbol per cell; wide)\n"
+		"  --quiet       no verdict screen: the summary lines only\n"
+		"Progress goes to standard error: one line rewritten in place on a terminal, a\n"
+		"line per quarter elsewhere. Colour only on a terminal, and never when NO_COLOR\n"
+		"is set (no-color.org).\n"
 		"Exit: 0 every cell ran and was observed (check judges the outcomes);\n"
 		"      1 the files could not be written (the previous set is kept);\n"
 		"      2 bad input: an option, the build, the expectations, an empty selection,\n"
-		"        or DIR in use by another run (nothing run, nothing written);\n"
+		"        DIR in use by another run, or a slice that would replace a full run's\n"
+		"        results (nothing run, nothing written);\n"
 		"      3 written, but some cells are HARNESS_ERROR: a binary or probe missing or\n"
 		"        unrunnable, a child that could not start (check exits 3 on them);\n"
 		"      130 interrupted (partial results written).\n",
-		TH_BUILD_ROOT, TH_EXPECT_PATH);
+		TH_SHARD_MAX, p->build_root, p->expect);
 }
 
 int th_cli_matrix(int argc, char **argv)
 {
-	struct th_matrix_opts o = {
-		.build_root = TH_BUILD_ROOT, .out_dir = "out", .expect_path = TH_EXPECT_PATH,
-		.timeout = 10,
-	};
+	struct th_paths p;
+	struct th_matrix_opts o = { .timeout = 10 };
+	char self[PATH_MAX], err[256];
 	const char *v;
 	long x;
 	int bad = 0;
 
+	if (th_paths_get(&p))
+		return 2;
+	o.build_root = o.default_build_root = p.build_root;
+	o.build_hint = p.build_hint;
+	o.expect_path = o.default_expect = p.expect;
+	o.default_timeout = o.timeout;
 	for (int i = 1; i < argc && !bad; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			matrix_usage(stdout);
+			matrix_usage(stdout, &p);
 			return 0;
 		} else if ((v = th_optval(argc, argv, &i, "matrix", "--toolchain", &bad))) {
 			o.toolchains = v;
@@ -63,6 +92,11 @@ int th_cli_matrix(int argc, char **argv)
 			o.variants = v;
 		} else if ((v = th_optval(argc, argv, &i, "matrix", "--attack", &bad))) {
 			o.attack_glob = v;
+		} else if ((v = th_optval(argc, argv, &i, "matrix", "--shard", &bad))) {
+			if (th_shard_parse(v, &o.shard_index, &o.shard_count, err, sizeof(err))) {
+				fprintf(stderr, "timerharness matrix: --shard %s\n", err);
+				return 2;
+			}
 		} else if ((v = th_optval(argc, argv, &i, "matrix", "--jobs", &bad))) {
 			bad = th_optnum("matrix", "--jobs", v, 1, 32, &x);
 			o.jobs = (int)x;
@@ -79,6 +113,10 @@ int th_cli_matrix(int argc, char **argv)
 			break;
 		} else if (!strcmp(argv[i], "--quiet")) {
 			o.quiet = 1;
+		} else if (!strcmp(argv[i], "--grid")) {
+			o.grid = 1;
+		} else if (!strcmp(argv[i], "--replace")) {
+			o.replace = 1;
 		} else if (!strcmp(argv[i], "--selftests")) {
 			o.selftests = 1;
 		} else {
@@ -88,5 +126,17 @@ int th_cli_matrix(int argc, char **argv)
 	}
 	if (bad)
 		return 2;
+	if (o.out_dir && !*o.out_dir) {
+		fprintf(stderr, "timerharness matrix: --out must not be empty\n");
+		return 2;
+	}
+	/* Each cell's rerun command names this very program. */
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n > 0) {
+		self[n] = '\0';
+		o.self = self;
+	}
+	o.use_color = th_render_color_ok(STDOUT_FILENO);
+	o.progress = isatty(STDERR_FILENO);
 	return th_matrix_main(&o);
 }

@@ -30,6 +30,8 @@ static void report_usage(FILE *f)
 		"                     FALSE_POSITIVE or regressed cell (level error if it regressed)\n"
 		"             ktap    KTAP version 1: a test per toolchain, a subtest per cell\n"
 		"             matrix  the terminal matrix (coloured on a terminal unless NO_COLOR is set)\n"
+		"             verdict the verdict screen matrix ends with: does CFI stop the\n"
+		"                     CVE-2017-7308 overwrite on each API generation, totals\n"
 		"  --out      the file to write, replaced atomically and keeping its mode; only a\n"
 		"             regular file is replaced (never a symbolic link, a device node, a\n"
 		"             FIFO or a directory); - (default) is standard output\n"
@@ -46,13 +48,6 @@ static void unknown_format(const char *f)
 	fputs(")\n", stderr);
 }
 
-/* NO_COLOR (no-color.org): set and not empty turns colour off. */
-static int stdout_color(void)
-{
-	const char *nc = getenv("NO_COLOR");
-
-	return isatty(STDOUT_FILENO) && !(nc && *nc);
-}
 
 int th_cli_report(int argc, char **argv)
 {
@@ -81,7 +76,7 @@ int th_cli_report(int argc, char **argv)
 	}
 	if (!format) {
 		fprintf(stderr, "timerharness report: --format is required (md, html, junit, sarif, "
-			"ktap or matrix; see --help)\n");
+			"ktap, matrix or verdict; see --help)\n");
 		return 2;
 	}
 	f = th_render_format_parse(format);
@@ -113,7 +108,7 @@ int th_cli_report(int argc, char **argv)
 		return 2;
 	}
 	if (!strcmp(out, "-")) {
-		rc = th_render_format_to(stdout, f, res, stdout_color(), err, sizeof(err));
+		rc = th_render_format_to(stdout, f, res, th_render_color_ok(STDOUT_FILENO), err, sizeof(err));
 		if (!rc && fflush(stdout)) {
 			snprintf(err, sizeof(err), "standard output: %s", strerror(errno));
 			rc = -1;

@@ -12,6 +12,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: timerharness <command> [options]\n"
+		"       timerharness --version | --help\n"
 		"\n"
 		"commands:\n"
 		"  trace [--variant legacy|transitional|modern] [--hz N] [--check] [FILE|-]\n"
@@ -19,14 +20,20 @@ static void usage(FILE *f)
 		"  bench [--quick] [--reps N] [--seed S]\n"
 		"        wheel vs binary min-heap: ns/op for add, mod, del, expire\n"
 #ifdef TH_HAVE_MATRIX
-		"  matrix [--toolchain T,..] [--config C,..] [--variant V,..] [--attack GLOB]\n"
-		"         [--jobs N] [--out DIR] [--build-root DIR]\n"
-		"        run every attack cell; writes DIR/results.json and DIR/report.md\n"
+		"  matrix [--toolchain T,..] [--config C,..] [--variant V,..] [--attack GLOB,..]\n"
+		"         [--shard I/N] [--jobs N] [--timeout S] [--out DIR] [--replace]\n"
+		"         [--build-root DIR] [--expect FILE] [--selftests] [--grid] [--quiet]\n"
+		"        run every attack cell; writes results.json and its reports to DIR,\n"
+		"        then prints the verdict\n"
 		"  check [--results FILE] [--baseline FILE] [--expect FILE] [--allow-slice]\n"
-		"        [--allow-partial]\n"
+		"        [--allow-partial] [--verbose]\n"
 		"        judge results by the declaration: exit 0 nothing regressed, 1 a\n"
 		"        regression or lost coverage, 2 bad input, 3 a harness error\n"
-		"  report [--results FILE] --format md|html|junit|sarif|ktap|matrix [--out FILE|-]\n"
+		"  merge A.json B.json ... --out DIR\n"
+		"        join the results of shards (matrix --shard) into one results.json\n"
+		"        and every report\n"
+		"  report [--results FILE] --format md|html|junit|sarif|ktap|matrix|verdict\n"
+		"         [--out FILE|-]\n"
 		"        render results.json in another format\n"
 #endif
 		"\n"
@@ -41,7 +48,11 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
 		usage(stdout);
-		return 0;
+		return fflush(stdout) ? 1 : 0;
+	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "version")) {
+		printf("timerharness " TH_VERSION "\n");
+		return fflush(stdout) ? 1 : 0;
 	}
 	if (!strcmp(argv[1], "trace"))
 		return th_cli_trace(argc - 1, argv + 1);
@@ -54,6 +65,8 @@ int main(int argc, char **argv)
 		return th_cli_check(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "report"))
 		return th_cli_report(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "merge"))
+		return th_cli_merge(argc - 1, argv + 1);
 #endif
 	fprintf(stderr, "timerharness: unknown command '%s'\n\n", argv[1]);
 	usage(stderr);

@@ -142,27 +142,44 @@ static bool selected(const struct judge *j, const char *attack, enum th_variant 
 
 	return !j->sliced ||
 	       (in_list(s->toolchains, toolchain, false) && in_list(s->configs, config, false) &&
-		in_list(s->variants, th_variant_name(v), false) && in_list(s->attacks, attack, true));
+		in_list(s->variants, th_variant_name(v), false) && in_list(s->attacks, attack, true) &&
+		th_results_holds_shard(j->res, attack, v, config, toolchain));
 }
 
 /* ---- findings ---- */
 
-/* Replace each stored expectation by the declared one; stored[i] keeps
- * what cells[i] said. */
-static void redeclare(struct judge *j, const struct th_cell **cells, enum th_outcome *stored)
+/* The line of a "FILE:LINE" rule position; 0 when there is none. */
+static unsigned where_line(const char *where)
+{
+	const char *colon = where ? strrchr(where, ':') : NULL;
+
+	return colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 0;
+}
+
+/* What a cell stored about its declaration, before check replaced it. */
+struct stored {
+	enum th_outcome expected;
+	unsigned line;		/* 0: not recorded */
+};
+
+/* Replace each stored expectation (and the line declaring it) by the
+ * declared one; stored[i] keeps what cells[i] said. */
+static void redeclare(struct judge *j, const struct th_cell **cells, struct stored *stored)
 {
 	for (size_t i = 0; i < j->res->ncells; i++) {
 		struct th_cell *c = (struct th_cell *)cells[i];
 
-		stored[i] = c->expected;
+		stored[i] = (struct stored){ c->expected, c->expected_line };
 		c->expected = declared(j, c->attack, c->variant, c->config, c->toolchain);
+		c->expected_line = where_line(j->d->where(c->attack, th_variant_name(c->variant),
+							  c->config, c->toolchain));
 	}
 }
 
 /* A stored expectation that is not the declared one (from the same file:
  * the results were edited), and cells that are not in the plan. */
 static void doctored_cells(struct judge *j, const struct th_cell **cells,
-			   const enum th_outcome *stored)
+			   const struct stored *stored)
 {
 	bool same_file = !strcmp(j->res->expect_sha256, j->d->expect_sha256);
 
@@ -176,7 +193,10 @@ static void doctored_cells(struct judge *j, const struct th_cell **cells,
 			fprintf(j->out, ": %s\n", !in_names(j->d->configs, j->d->nconfigs, c->config) ?
 				"not a declared config" : "not an attack of the registry");
 		}
-		if (stored[i] == c->expected)
+		/* A line recorded by an older run may be absent (0). */
+		bool line_ok = !stored[i].line || stored[i].line == c->expected_line;
+
+		if (stored[i].expected == c->expected && line_ok)
 			continue;
 		if (!same_file) {
 			j->other_expect++;
@@ -185,8 +205,12 @@ static void doctored_cells(struct judge *j, const struct th_cell **cells,
 		j->doctored++;
 		fputs("doctored: ", j->out);
 		put_cell(j->out, c);
-		fprintf(j->out, ": stored expected %s, declared %s (", oname(stored[i]),
-			oname(c->expected));
+		if (stored[i].expected == c->expected)
+			fprintf(j->out, ": stored expected_line %u, declared on line %u (", stored[i].line,
+				c->expected_line);
+		else
+			fprintf(j->out, ": stored expected %s, declared %s (", oname(stored[i].expected),
+				oname(c->expected));
 		th_report_put_line(j->out, declared_where(j, c->attack, c->variant, c->config,
 							  c->toolchain));
 		fputs(")\n", j->out);
@@ -361,7 +385,7 @@ int th_check_main(const struct th_check_opts *o, const struct th_check_decl *d, 
 	struct judge j = { .o = o, .d = d, .out = out };
 	const char *results = o->results ? o->results : TH_CHECK_DEFAULT_RESULTS;
 	const struct th_cell **cells = NULL;
-	enum th_outcome *stored = NULL;
+	struct stored *stored = NULL;
 	char e[1024];
 	int rc = TH_CHECK_BAD_INPUT;
 
@@ -379,7 +403,7 @@ int th_check_main(const struct th_check_opts *o, const struct th_check_decl *d, 
 		fprintf(err, "check: %s\n", e);
 		goto out;
 	}
-	j.sliced = o->allow_slice && th_selection_is_slice(&j.res->selection);
+	j.sliced = o->allow_slice && th_results_is_slice(j.res);
 	if (!(stored = malloc(j.res->ncells * sizeof(*stored)))) {
 		fputs("check: out of memory\n", err);
 		goto out;
@@ -393,7 +417,8 @@ int th_check_main(const struct th_check_opts *o, const struct th_check_decl *d, 
 		if (th_cell_observed(c) == TH_HARNESS_ERROR)
 			continue;
 		j.n[c->verdict]++;
-		if (c->verdict == TH_VERDICT_IMPROVEMENT || c->verdict == TH_VERDICT_NEW)
+		/* Improvements are counted; a declaration gap (new) is always named. */
+		if ((c->verdict == TH_VERDICT_IMPROVEMENT && o->verbose) || c->verdict == TH_VERDICT_NEW)
 			cell_line(&j, c, th_verdict_name(c->verdict));
 	}
 	for (size_t i = 0; i < j.res->ncells; i++) {
@@ -414,7 +439,7 @@ int th_check_main(const struct th_check_opts *o, const struct th_check_decl *d, 
 	lost_defences(&j);
 	doctored_cells(&j, cells, stored);
 
-	bool slice = th_selection_is_slice(&j.res->selection);
+	bool slice = th_results_is_slice(j.res);
 
 	if (j.other_expect) {
 		fputs("expectations: the run judged its cells by ", out);
@@ -441,6 +466,13 @@ int th_check_main(const struct th_check_opts *o, const struct th_check_decl *d, 
 	if (slice) {
 		fputs(" (SLICE: ", out);
 		put_selection(out, &j.res->selection);
+		if (j.res->shard.count) {
+			fprintf(out, "%sshard%s ", th_selection_is_slice(&j.res->selection) ? "; " : "",
+				j.res->shard.nindexes == 1 ? "" : "s");
+			for (size_t k = 0; k < j.res->shard.nindexes; k++)
+				fprintf(out, "%s%u", k ? "," : "", j.res->shard.indexes[k]);
+			fprintf(out, " of %u", j.res->shard.count);
+		}
 		fputc(')', out);
 	}
 	if (j.res->partial) {
@@ -448,24 +480,18 @@ int th_check_main(const struct th_check_opts *o, const struct th_check_decl *d, 
 		th_report_put_line(out, j.res->interrupted ? j.res->interrupted : "?");
 		fputc(')', out);
 	}
-	fprintf(out, ": %u pass, %u regression, %u improvement, %u new, %zu missing, "
+	fprintf(out, ": %u pass, %u regression, %u improvement%s, %u new, %zu missing, "
 		"%zu harness error", j.n[TH_VERDICT_PASS], j.n[TH_VERDICT_REGRESSION],
-		j.n[TH_VERDICT_IMPROVEMENT], j.n[TH_VERDICT_NEW], j.missing, j.harness);
+		j.n[TH_VERDICT_IMPROVEMENT],
+		j.n[TH_VERDICT_IMPROVEMENT] && !o->verbose ? " (--verbose lists them)" : "",
+		j.n[TH_VERDICT_NEW], j.missing, j.harness);
 	if (j.lost)
 		fprintf(out, ", %zu lost defence%s", j.lost, j.lost == 1 ? "" : "s");
 	if (j.doctored)
 		fprintf(out, ", %zu doctored", j.doctored);
 	if (j.unplanned)
 		fprintf(out, ", %zu unplanned", j.unplanned);
-	fputs(" (results: ", out);
-	th_report_put_line(out, results);
-	fputs(", expectations: ", out);
-	th_report_put_line(out, d->expect_path);
-	if (o->baseline) {
-		fputs(", baseline: ", out);
-		th_report_put_line(out, o->baseline);
-	}
-	fputs(")\n", out);
+	fputc('\n', out);
 
 	bool bad = j.doctored || j.unplanned || strcmp(j.res->expect_sha256, d->expect_sha256);
 	bool failed = j.n[TH_VERDICT_REGRESSION] || j.lost ||
@@ -474,6 +500,18 @@ int th_check_main(const struct th_check_opts *o, const struct th_check_decl *d, 
 
 	rc = bad ? TH_CHECK_BAD_INPUT : failed ? TH_CHECK_REGRESSION :
 	     j.harness ? TH_CHECK_HARNESS_ERROR : TH_CHECK_OK;
+	/* The answer, last: what the exit status says, and what was judged. */
+	fprintf(out, "check: %s (exit %d): ", rc == TH_CHECK_OK ? "PASS" :
+		rc == TH_CHECK_REGRESSION ? "FAIL" : rc == TH_CHECK_BAD_INPUT ? "BAD INPUT" :
+		"HARNESS ERROR", rc);
+	th_report_put_line(out, results);
+	fputs(" judged by ", out);
+	th_report_put_line(out, d->expect_path);
+	if (o->baseline) {
+		fputs(" and the baseline ", out);
+		th_report_put_line(out, o->baseline);
+	}
+	fputc('\n', out);
 out:
 	/* A verdict nobody can read is no verdict. */
 	errno = 0;

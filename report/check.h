@@ -49,14 +49,16 @@ struct th_check_opts {
 	const char *baseline;	/* an earlier results.json, or NULL */
 	bool allow_slice;	/* judge a recorded slice by its own selection */
 	bool allow_partial;	/* accept an interrupted run (missing cells listed) */
+	bool verbose;		/* list improvements too, not only their count */
 };
 
 /**
  * th_check_main() - judge a results file against the declaration.
  * @o:    which files, and what is allowed.
  * @d:    the declaration.
- * @out:  one line per finding (improvements and new cells first, failures
- *        last), then one summary line ("check: N cells: a pass, ...").
+ * @out:  one line per finding (new cells, with @o->verbose improvements, first;
+ *        failures last), then the counts ("check: N cells: a pass, ...") and
+ *        the gate's answer ("check: PASS ..." or "check: FAIL ...").
  * @err:  the message when the input is bad.
  *
  * Nothing stored is trusted: each cell's expectation is looked up in @d and

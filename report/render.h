@@ -14,6 +14,24 @@
 
 /* Widest line of the terminal matrix. */
 #define TH_MATRIX_WIDTH 140
+/* Widest line of the verdict screen: a terminal's 80 columns. */
+#define TH_VERDICT_WIDTH 80
+
+/**
+ * th_render_verdict() - the verdict screen: the toolchains, then whether
+ * type-based CFI (cfi-icall, kcfi) stops CVE-2017-7308's overwrite on each
+ * API generation and what 4.15 + CFI still lets through, each answered by
+ * the cells it selects (their most severe outcome, and how many cells had
+ * each); then CFI reach, fuzzing campaigns ("not run" when the results
+ * hold none) and the outcome totals. Lines of at most TH_VERDICT_WIDTH
+ * columns (long names excepted); ANSI colours only when use_color.
+ * Return: 0, -1 when out of memory or out reports an error.
+ */
+int th_render_verdict(FILE *out, const struct th_results *res, int use_color);
+
+/* Colour on a terminal: fd is one, and NO_COLOR (no-color.org) is unset or
+ * empty. */
+int th_render_color_ok(int fd);
 
 /**
  * th_render_matrix() - the terminal matrix, one table per toolchain.
@@ -95,7 +113,7 @@ int th_render_ktap_to(FILE *out, const struct th_results *res,
 
 /**
  * th_render_output_set() - one run's files into dir, as a set: report.md,
- * report.html, junit.xml and results.json. Each is rendered in memory and
+ * report.html, junit.xml, report.sarif and results.json. Each is rendered in memory and
  * written (fsynced) to a temporary file beside its target; only when all of
  * them are on disk are they renamed into place, results.json last. A failure
  * before the renames (a full disk, a target that is not a regular file)
@@ -120,6 +138,7 @@ enum th_render_format {
 	TH_RENDER_SARIF,	/* "sarif" */
 	TH_RENDER_KTAP,		/* "ktap" */
 	TH_RENDER_MATRIX,	/* "matrix": the terminal matrix */
+	TH_RENDER_VERDICT,	/* "verdict": the verdict screen */
 	TH_RENDER_FORMAT_COUNT,
 	TH_RENDER_FORMAT_INVALID = -1
 };
@@ -129,7 +148,8 @@ const char *th_render_format_name(enum th_render_format f);
 /* Exact name; TH_RENDER_FORMAT_INVALID for anything else. */
 enum th_render_format th_render_format_parse(const char *s);
 
-/* Render res in format f to out; use_color only affects the matrix.
+/* Render res in format f to out; use_color only affects the terminal
+ * formats (matrix, verdict).
  * Return: 0, or -1 with err set. */
 int th_render_format_to(FILE *out, enum th_render_format f,
 			const struct th_results *res, int use_color,

@@ -4,13 +4,29 @@
 #include "render.h"
 #include "report_internal.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static int matrix_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
 {
 	if (th_render_matrix(out, res, 0))
 		return th_report_errf(err, errlen, "cannot write the matrix (out of memory or write error)");
 	return 0;
+}
+
+static int verdict_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
+{
+	if (th_render_verdict(out, res, 0))
+		return th_report_errf(err, errlen, "cannot write the verdict (out of memory or write error)");
+	return 0;
+}
+
+int th_render_color_ok(int fd)
+{
+	const char *nc = getenv("NO_COLOR");
+
+	return isatty(fd) && !(nc && *nc);
 }
 
 static const struct {
@@ -23,6 +39,7 @@ static const struct {
 	[TH_RENDER_SARIF] = { "sarif", th_render_sarif_to },
 	[TH_RENDER_KTAP] = { "ktap", th_render_ktap_to },
 	[TH_RENDER_MATRIX] = { "matrix", matrix_to },
+	[TH_RENDER_VERDICT] = { "verdict", verdict_to },
 };
 
 const char *th_render_format_name(enum th_render_format f)
@@ -46,6 +63,11 @@ int th_render_format_to(FILE *out, enum th_render_format f, const struct th_resu
 	if (f == TH_RENDER_MATRIX) {
 		if (th_render_matrix(out, res, use_color))
 			return th_report_errf(err, errlen, "cannot write the matrix");
+		return 0;
+	}
+	if (f == TH_RENDER_VERDICT) {
+		if (th_render_verdict(out, res, use_color))
+			return th_report_errf(err, errlen, "cannot write the verdict");
 		return 0;
 	}
 	return formats[f].to(out, res, err, errlen);

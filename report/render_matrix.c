@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *color_of(enum th_outcome o)
+const char *th_report_ansi_color(enum th_outcome o)
 {
 	switch (o) {
 	case TH_HIJACKED: case TH_PRIVILEGED_WRITE: case TH_HARNESS_ERROR: return "\033[1;31m";
@@ -23,7 +23,6 @@ static const char *color_of(enum th_outcome o)
 	}
 }
 
-#define RESET "\033[0m"
 
 /* Column key of config column i when names do not fit: 1..9, a..z, then
  * numbers. */
@@ -209,8 +208,8 @@ static void render_toolchain(FILE *out, const struct th_results *res, const stru
 				char mark = th_report_shown_verdict(c) == TH_VERDICT_REGRESSION ? '!' :
 					    th_report_kinds(c) > 1 ? '*' : ' ';
 
-				if (use_color && *color_of(o))
-					fprintf(out, "%s%c" RESET, color_of(o), th_outcome_symbol(o));
+				if (use_color && *th_report_ansi_color(o))
+					fprintf(out, "%s%c" TH_ANSI_RESET, th_report_ansi_color(o), th_outcome_symbol(o));
 				else
 					fputc(th_outcome_symbol(o), out);
 				fputc(mark, out);
@@ -285,8 +284,8 @@ static int render_matrix(FILE *out, const struct th_results *res, int use_color)
 	for (int i = 0; i < TH_OUTCOME_COUNT; i++) {
 		enum th_outcome o = (enum th_outcome)i;
 
-		if (use_color && *color_of(o))
-			fprintf(out, "  %s%c" RESET, color_of(o), th_outcome_symbol(o));
+		if (use_color && *th_report_ansi_color(o))
+			fprintf(out, "  %s%c" TH_ANSI_RESET, th_report_ansi_color(o), th_outcome_symbol(o));
 		else
 			fprintf(out, "  %c", th_outcome_symbol(o));
 		fprintf(out, " %-15s %s\n", th_outcome_name(o), th_outcome_meaning(o));

@@ -16,6 +16,7 @@ static const struct {
 	{ "report.md", th_render_markdown_to },
 	{ "report.html", th_render_html_to },
 	{ "junit.xml", th_render_junit_to },
+	{ "report.sarif", th_render_sarif_to },
 	/* Last: whoever sees the new results.json sees the reports made from it. */
 	{ "results.json", NULL },
 };

@@ -29,6 +29,11 @@ int th_report_natcmp(const char *a, const char *b);
 int th_report_technique_rank(const char *technique);
 int th_report_timing_rank(const char *timing);
 
+/* The ANSI colour of an outcome in terminal output ("" for none), and the
+ * sequence that ends it. */
+const char *th_report_ansi_color(enum th_outcome o);
+#define TH_ANSI_RESET "\033[0m"
+
 /* path may be replaced: it does not exist or is a regular file (*exists
  * then true, *st its lstat). A symbolic link, a device node, a FIFO, a
  * socket or a directory is refused (-1, err says which): rename() would

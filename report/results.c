@@ -296,6 +296,7 @@ static void free_cell(struct th_cell *c)
 	free(c->config);
 	free(c->toolchain);
 	free(c->evidence);
+	free(c->rerun);
 	free(c);
 }
 
@@ -312,6 +313,7 @@ void th_results_free(struct th_results *res)
 	free(res->selection.configs);
 	free(res->selection.variants);
 	free(res->selection.attacks);
+	free(res->shard.indexes);
 	free(res->host.hostname);
 	free(res->host.kernel);
 	for (size_t i = 0; i < res->ntoolchains; i++) {
@@ -473,6 +475,105 @@ int th_results_set_selection(struct th_results *res, const struct th_selection *
 bool th_selection_is_slice(const struct th_selection *sel)
 {
 	return sel->toolchains || sel->configs || sel->variants || sel->attacks;
+}
+
+static int cmp_unsigned(const void *a, const void *b)
+{
+	unsigned x = *(const unsigned *)a, y = *(const unsigned *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+int th_results_set_shard(struct th_results *res, unsigned count, const unsigned *indexes,
+			 size_t n, char *err, size_t errlen)
+{
+	unsigned *copy = NULL;
+
+	if (count > TH_SHARD_MAX)
+		return th_report_errf(err, errlen, "shard count %u is above %u", count, TH_SHARD_MAX);
+	if (count && (!n || n > count))
+		return th_report_errf(err, errlen, "shard: %zu indexes of %u shards", n, count);
+	if (count) {
+		if (!(copy = malloc(n * sizeof(*copy))))
+			return OOM(err, errlen);
+		memcpy(copy, indexes, n * sizeof(*copy));
+		qsort(copy, n, sizeof(*copy), cmp_unsigned);
+		for (size_t i = 0; i < n; i++) {
+			if (copy[i] < 1 || copy[i] > count || (i && copy[i] == copy[i - 1])) {
+				unsigned bad = copy[i];
+
+				free(copy);
+				return th_report_errf(err, errlen, "shard index %u: %s", bad,
+						      bad < 1 || bad > count ? "out of 1..count" : "given twice");
+			}
+		}
+	}
+	free(res->shard.indexes);
+	res->shard.count = count;
+	res->shard.indexes = copy;
+	res->shard.nindexes = count ? n : 0;
+	return 0;
+}
+
+bool th_results_is_slice(const struct th_results *res)
+{
+	return th_selection_is_slice(&res->selection) || res->shard.count;
+}
+
+unsigned th_shard_of(const char *attack, const char *variant, const char *config,
+		     const char *toolchain, unsigned count)
+{
+	const char *parts[] = { attack, variant, config, toolchain };
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	if (!count)
+		return 0;
+	for (int i = 0; i < 4; i++) {
+		if (i) {
+			h ^= '/';
+			h *= 0x100000001b3ULL;
+		}
+		for (const char *p = parts[i] ? parts[i] : ""; *p; p++) {
+			h ^= (unsigned char)*p;
+			h *= 0x100000001b3ULL;
+		}
+	}
+	return (unsigned)(h % count) + 1;
+}
+
+int th_shard_parse(const char *s, unsigned *index, unsigned *count, char *err, size_t errlen)
+{
+	unsigned long i, n;
+	char *end;
+
+	if (!s || !isdigit((unsigned char)*s))
+		goto bad;
+	i = strtoul(s, &end, 10);
+	if (*end != '/' || !isdigit((unsigned char)end[1]))
+		goto bad;
+	n = strtoul(end + 1, &end, 10);
+	if (*end || !i || i > n || n > TH_SHARD_MAX)
+		goto bad;
+	*index = (unsigned)i;
+	*count = (unsigned)n;
+	return 0;
+bad:
+	return th_report_errf(err, errlen, "'%s' is not a shard I/N (1 <= I <= N <= %u)", s ? s : "",
+			      TH_SHARD_MAX);
+}
+
+bool th_results_holds_shard(const struct th_results *res, const char *attack, enum th_variant v,
+			    const char *config, const char *toolchain)
+{
+	unsigned k;
+
+	if (!res->shard.count)
+		return true;
+	k = th_shard_of(attack, th_variant_name(v), config, toolchain, res->shard.count);
+	for (size_t i = 0; i < res->shard.nindexes; i++)
+		if (res->shard.indexes[i] == k)
+			return true;
+	return false;
 }
 
 /* ---- toolchains and configs ---- */
@@ -711,6 +812,9 @@ struct th_cell *th_results_add_cell(struct th_results *res,
 	}
 	if (!th_outcome_name(outcome))
 		return th_report_errf(err, errlen, "%s: invalid outcome %d", in->attack, (int)outcome), NULL;
+	if (!(in->seconds >= 0 && in->seconds < 1e12))	/* NaN fails too */
+		return th_report_errf(err, errlen, "%s: seconds %g is not a duration", in->attack,
+				      in->seconds), NULL;
 	if (th_results_find_cell(res, in->attack, in->variant, in->config, in->toolchain))
 		return th_report_errf(err, errlen, "%s %s/%s/%s: cell added twice", in->attack,
 				      th_variant_name(in->variant), in->config, in->toolchain), NULL;
@@ -730,9 +834,12 @@ struct th_cell *th_results_add_cell(struct th_results *res,
 	c->runs = runs;
 	memcpy(c->counts, counts, sizeof(counts));
 	c->expected = in->expected;
+	c->seconds = in->seconds;
+	c->rerun = th_report_strdup(in->rerun);
+	c->expected_line = in->expected_line;
 	update_verdict(c);
 	if (!c->attack || !c->technique || !c->timing || !c->payload || !c->config ||
-	    !c->toolchain || !c->evidence ||
+	    !c->toolchain || !c->evidence || !c->rerun ||
 	    grow((void **)&res->cells, &res->cap_cells_, res->ncells, sizeof(*res->cells)) ||
 	    index_insert(res->index_, c)) {
 		free_cell(c);
@@ -758,6 +865,11 @@ int th_cell_record_run(struct th_cell *c, enum th_outcome o, char *err, size_t e
 int th_cell_set_evidence(struct th_cell *c, const char *evidence, char *err, size_t errlen)
 {
 	return set_str(&c->evidence, evidence, err, errlen);
+}
+
+int th_cell_set_rerun(struct th_cell *c, const char *rerun, char *err, size_t errlen)
+{
+	return set_str(&c->rerun, rerun, err, errlen);
 }
 
 /* ---- metrics ---- */

@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The results model and results.json, schema timerharness/results/v1
- * (DESIGN.md "Results"). Every renderer and `timerharness check` read this
+ * (docs/results.md). Every renderer and `timerharness check` read this
  * model or the file; nothing else is a source of truth.
  *
- * File layout (keys in this order; every key is required but expectations
- * and selection):
+ * File layout (keys in this order; every key is required but expectations,
+ * selection and shard, and a cell's seconds, rerun and expected_line, which
+ * files written before them lack):
  *   schema       "timerharness/results/v1"
  *   version      timerharness version string
  *   created      UTC, "YYYY-MM-DDTHH:MM:SSZ"
@@ -21,6 +22,10 @@
  *                matrix was asked to run. Any list not null makes the file a
  *                slice, which `check` judges as one only with --allow-slice.
  *                Optional in the schema; `check` refuses results without it.
+ *   shard        {count, indexes: [i, ...]}: the file holds the cells of
+ *                these shards (1..count) of its selection only (matrix
+ *                --shard I/N, or a merge of some of the shards); absent when
+ *                it holds them all. A shard is a slice to `check`.
  *   toolchains   [{name, version, path}]
  *   configs      [{name, flags, description,
  *                  support: {<toolchain>: {supported, reason}}}]
@@ -35,7 +40,10 @@
  *                sum when every toolchain of the run has one.
  *   cells        [{attack, technique, timing, payload, variant, config,
  *                  toolchain, outcome, runs, counts: {OUTCOME: n}, evidence,
- *                  expected (OUTCOME or null), verdict}]
+ *                  expected (OUTCOME or null), verdict, seconds (wall time
+ *                  of its runs, summed), rerun (the command that runs this
+ *                  cell alone), expected_line (the line of the expectations
+ *                  file that declares it, or null)}]
  *
  * Output is deterministic: toolchains by name (clang-9 < clang-14), configs
  * in the order they were added, cells by (toolchain, variant, config in that
@@ -136,6 +144,9 @@ struct th_cell {
 	char *evidence;
 	enum th_outcome expected;	/* TH_OUTCOME_INVALID: none declared */
 	enum th_verdict verdict;	/* as stored; check recomputes it */
+	double seconds;			/* wall time of its runs; < 0: not recorded */
+	char *rerun;			/* command running it alone; "" when none */
+	unsigned expected_line;		/* its rule's line; 0: none (or not recorded) */
 };
 
 enum th_metric_type { TH_METRIC_INT, TH_METRIC_REAL, TH_METRIC_STRING };
@@ -160,6 +171,13 @@ struct th_selection {
 	bool selftests;		/* SELFTEST_* cells added */
 };
 
+/* Which shards of its selection a file holds (th_shard_of). count 0: all. */
+struct th_shard {
+	unsigned count;
+	unsigned *indexes;	/* sorted, distinct, each 1..count */
+	size_t nindexes;
+};
+
 struct th_results {
 	char *version;
 	char *created;
@@ -175,6 +193,7 @@ struct th_results {
 	char *expect_sha256;	/* 64 lower-case hex digits */
 	bool has_selection;	/* false: not recorded */
 	struct th_selection selection;
+	struct th_shard shard;
 	struct th_toolchain *toolchains;
 	size_t ntoolchains;
 	struct th_config *configs;
@@ -205,6 +224,9 @@ struct th_cell_in {
 	const unsigned *counts;	/* [TH_OUTCOME_COUNT] or NULL */
 	const char *evidence;	/* NULL means "" */
 	enum th_outcome expected;	/* TH_OUTCOME_INVALID: none declared */
+	double seconds;		/* wall time of its runs; 0 when it never ran */
+	const char *rerun;	/* NULL means "" */
+	unsigned expected_line;	/* 0: none */
 };
 
 /**
@@ -233,6 +255,30 @@ int th_results_set_selection(struct th_results *res, const struct th_selection *
 			     char *err, size_t errlen);
 /* The selection restricts something: the file is a slice. */
 bool th_selection_is_slice(const struct th_selection *sel);
+/* Record which shards the file holds (count 0: all; indexes copied, sorted,
+ * each 1..count, no duplicate). */
+int th_results_set_shard(struct th_results *res, unsigned count, const unsigned *indexes,
+			 size_t n, char *err, size_t errlen);
+/* The file holds part of its plan only: a slice, or some shards. */
+bool th_results_is_slice(const struct th_results *res);
+
+/**
+ * th_shard_of() - the shard (1..count) a cell belongs to.
+ *
+ * FNV-1a (64 bit) of "attack/variant/config/toolchain", modulo count, plus
+ * one: a cell's shard depends on the cell alone, never on what else is
+ * planned, so every machine of a CI job matrix splits the plan the same way.
+ * This function is part of the results contract (docs/results.md): changing
+ * it moves cells between shards.
+ */
+unsigned th_shard_of(const char *attack, const char *variant, const char *config,
+		     const char *toolchain, unsigned count);
+/* "I/N" with 1 <= I <= N <= TH_SHARD_MAX. Return: 0, or -1 with err set. */
+int th_shard_parse(const char *s, unsigned *index, unsigned *count, char *err, size_t errlen);
+#define TH_SHARD_MAX 1024
+/* Does the file hold cell (attack, ...) by its shard? true when not sharded. */
+bool th_results_holds_shard(const struct th_results *res, const char *attack,
+			    enum th_variant v, const char *config, const char *toolchain);
 
 /* Names are unique; adding one twice is an error. */
 int th_results_add_toolchain(struct th_results *res, const char *name,
@@ -265,6 +311,7 @@ int th_cell_record_run(struct th_cell *cell, enum th_outcome o,
 		       char *err, size_t errlen);
 int th_cell_set_evidence(struct th_cell *cell, const char *evidence,
 			 char *err, size_t errlen);
+int th_cell_set_rerun(struct th_cell *cell, const char *rerun, char *err, size_t errlen);
 
 /* Set (or replace) a metric. */
 int th_results_set_metric_int(struct th_results *res, const char *name,

@@ -255,6 +255,13 @@ static json_t *cell_to_json(const struct th_cell *c, char *err, size_t errlen)
 		bad |= put(o, "evidence", json_string(c->evidence));
 		bad |= put(o, "expected", str_or_null(th_outcome_name(c->expected)));
 		bad |= put(o, "verdict", json_string(verdict));
+		/* Written when recorded: a file from before them round-trips. */
+		if (c->seconds >= 0)
+			bad |= put(o, "seconds", json_real(c->seconds));
+		if (*c->rerun)
+			bad |= put(o, "rerun", json_string(c->rerun));
+		bad |= put(o, "expected_line", c->expected_line ? json_integer(c->expected_line) :
+					       json_null());
 	}
 	json_decref(counts);
 	if (bad) {
@@ -304,6 +311,15 @@ static json_t *to_json(const struct th_results *res, char *err, size_t errlen)
 		bad |= put(o, "attacks", list_to_json(sel->attacks));
 		bad |= put(o, "selftests", json_boolean(sel->selftests));
 		bad |= put(root, "selection", o);
+	}
+	if (!bad && res->shard.count) {
+		json_t *o = json_object(), *idx = json_array();
+
+		for (size_t i = 0; idx && i < res->shard.nindexes; i++)
+			bad |= json_array_append_new(idx, json_integer(res->shard.indexes[i]));
+		bad |= put(o, "count", json_integer(res->shard.count));
+		bad |= put(o, "indexes", idx);
+		bad |= put(root, "shard", o);
 	}
 
 	tp = th_report_sorted_toolchains(res, &oom);
@@ -665,6 +681,40 @@ static int load_provenance(struct loader *l, const json_t *root, struct th_resul
 	return rc;
 }
 
+static int load_shard(struct loader *l, const json_t *root, struct th_results *r)
+{
+	static const char *const fields[] = { "count", "indexes", NULL };
+	json_t *o = json_object_get(root, "shard"), *c, *idx, *v;
+	unsigned ix[TH_SHARD_MAX];
+	size_t i;
+	char e[256];
+
+	if (!o)
+		return 0;
+	if (!json_is_object(o))
+		return lerr(l, "shard", "expected an object, got %s", type_name(o));
+	if (only_fields(l, o, "shard", fields) || !(c = field(l, o, "shard", "count", J_INT)) ||
+	    !(idx = field(l, o, "shard", "indexes", J_ARR)))
+		return -1;
+	if (json_integer_value(c) < 1 || json_integer_value(c) > TH_SHARD_MAX)
+		return lerr(l, "shard.count", "%lld is not a shard count (1..%u)",
+			    (long long)json_integer_value(c), TH_SHARD_MAX);
+	if (!json_array_size(idx) || json_array_size(idx) > (size_t)json_integer_value(c))
+		return lerr(l, "shard.indexes", "%zu indexes for %lld shards", json_array_size(idx),
+			    (long long)json_integer_value(c));
+	json_array_foreach(idx, i, v) {
+		if (!json_is_integer(v) || json_integer_value(v) < 1 ||
+		    json_integer_value(v) > json_integer_value(c))
+			return lerr(l, "shard.indexes", "item %zu is not a shard index (1..%lld)", i,
+				    (long long)json_integer_value(c));
+		ix[i] = (unsigned)json_integer_value(v);
+	}
+	if (th_results_set_shard(r, (unsigned)json_integer_value(c), ix, json_array_size(idx), e,
+				 sizeof(e)))
+		return lerr(l, "shard", "%s", e);
+	return 0;
+}
+
 static int load_toolchains(struct loader *l, const json_t *root, struct th_results *r)
 {
 	static const char *const fields[] = { "name", "version", "path", NULL };
@@ -788,7 +838,8 @@ static int load_cell(struct loader *l, const json_t *o, size_t idx, struct th_re
 {
 	static const char *const fields[] = {
 		"attack", "technique", "timing", "payload", "variant", "config", "toolchain",
-		"outcome", "runs", "counts", "evidence", "expected", "verdict", NULL
+		"outcome", "runs", "counts", "evidence", "expected", "verdict", "seconds", "rerun",
+		"expected_line", NULL
 	};
 	struct th_cell_in in = { 0 };
 	unsigned counts[TH_OUTCOME_COUNT] = { 0 };
@@ -865,6 +916,28 @@ static int load_cell(struct loader *l, const json_t *o, size_t idx, struct th_re
 	if (verdict == TH_VERDICT_INVALID)
 		return lerr(l, (join(wf, sizeof(wf), w, "verdict"), wf),
 			    "unknown verdict \"%s\" (pass, regression, improvement or new)", s);
+	/* Optional: files written before they were recorded lack them. */
+	double seconds = -1;
+	if ((j = json_object_get(o, "seconds"))) {
+		if (!json_is_number(j) || json_number_value(j) < 0 || json_number_value(j) >= 1e12)
+			return lerr(l, (join(wf, sizeof(wf), w, "seconds"), wf),
+				    "expected a duration (a number >= 0), got %s", type_name(j));
+		seconds = json_number_value(j);
+	}
+	if ((j = json_object_get(o, "rerun"))) {
+		if (!json_is_string(j) || !*json_string_value(j))
+			return lerr(l, (join(wf, sizeof(wf), w, "rerun"), wf),
+				    "expected a command (a non-empty string), got %s", type_name(j));
+		in.rerun = json_string_value(j);
+	}
+	if ((j = json_object_get(o, "expected_line")) && !json_is_null(j)) {
+		if (!json_is_integer(j) || json_integer_value(j) < 1 ||
+		    json_integer_value(j) > UINT32_MAX)
+			return lerr(l, (join(wf, sizeof(wf), w, "expected_line"), wf),
+				    "expected a line number (an integer >= 1) or null, got %s",
+				    json_is_integer(j) ? "an integer out of range" : type_name(j));
+		in.expected_line = (unsigned)json_integer_value(j);
+	}
 
 	const struct th_cell *dup = th_results_find_cell(r, in.attack, in.variant, in.config,
 							 in.toolchain);
@@ -886,6 +959,7 @@ static int load_cell(struct loader *l, const json_t *o, size_t idx, struct th_re
 	memcpy(c->counts, counts, sizeof(counts));
 	c->runs = runs;
 	c->verdict = verdict;
+	c->seconds = seconds;
 	return 0;
 }
 
@@ -893,7 +967,7 @@ static int from_json(struct loader *l, const json_t *root, struct th_results **o
 {
 	static const char *const top[] = {
 		"schema", "version", "created", "partial", "interrupted", "host",
-		"expectations", "selection", "toolchains", "configs", "metrics", "cells", NULL
+		"expectations", "selection", "shard", "toolchains", "configs", "metrics", "cells", NULL
 	};
 	struct th_results *r;
 	json_t *j, *cells, *o;
@@ -916,7 +990,8 @@ static int from_json(struct loader *l, const json_t *root, struct th_results **o
 		return lerr(l, "", "out of memory");
 	free(r->version);
 	r->version = NULL;
-	if (load_top(l, root, r) || load_provenance(l, root, r) || load_toolchains(l, root, r) ||
+	if (load_top(l, root, r) || load_provenance(l, root, r) || load_shard(l, root, r) ||
+	    load_toolchains(l, root, r) ||
 	    load_configs(l, root, r) ||
 	    load_metrics(l, root, r))
 		goto fail;

@@ -59,7 +59,7 @@ endfunction()
 
 th_report_cli(help 0 "^$" ARGS --help)
 th_report_cli(no_format 2 "--format is required" ARGS --results ${_rd}/small.json)
-th_report_cli(unknown_format 2 "unknown format 'pdf' \\(formats: md, html, junit, sarif, ktap, matrix\\)"
+th_report_cli(unknown_format 2 "unknown format 'pdf' \\(formats: md, html, junit, sarif, ktap, matrix, verdict\\)"
   ARGS --results ${_rd}/small.json --format pdf)
 th_report_cli(unknown_option 2 "unknown argument '--colour'" ARGS --format md --colour)
 th_report_cli(missing_value 2 "--format needs a value" ARGS --format)

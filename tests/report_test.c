@@ -196,14 +196,15 @@ static struct th_check_decl gate_decl(void)
 	};
 }
 
-enum { ALLOW_SLICE = 1, ALLOW_PARTIAL = 2 };
+enum { ALLOW_SLICE = 1, ALLOW_PARTIAL = 2, VERBOSE = 4 };
 
 static struct run run_check_to(FILE *out, const char *results, const char *baseline, int allow)
 {
 	struct run r = { 0 };
 	size_t le;
 	FILE *err = open_memstream(&r.err, &le);
-	struct th_check_opts o = { results, baseline, allow & ALLOW_SLICE, allow & ALLOW_PARTIAL };
+	struct th_check_opts o = { results, baseline, allow & ALLOW_SLICE, allow & ALLOW_PARTIAL,
+				   allow & VERBOSE };
 	struct th_check_decl d = gate_decl();
 
 	assert_non_null(err);
@@ -266,19 +267,19 @@ static struct th_results *build_model(int reverse)
 	struct th_cell_in cells[] = {
 		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4", "memcpy-intra", "before-arm",
 		  "func+data:write_cr4", TH_VARIANT_LEGACY, "cfi-icall", "clang-14", TH_HIJACKED, 1,
-		  NULL, "write_cr4(0x407f0) ran\nline two | `tick`", TH_HIJACKED },
+		  NULL, "write_cr4(0x407f0) ran\nline two | `tick`", TH_HIJACKED, 0, NULL, 0 },
 		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", "memcpy-intra", "before-arm",
 		  "func:write_cr4", TH_VARIANT_MODERN, "cfi-icall", "clang-9", TH_BLOCKED_CFI, 1,
-		  NULL, "trap", TH_BLOCKED_CFI },
+		  NULL, "trap", TH_BLOCKED_CFI, 0, NULL, 0 },
 		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", "memcpy-intra", "before-arm",
 		  "func:write_cr4", TH_VARIANT_MODERN, "randstruct", "clang-14", TH_OUTCOME_INVALID, 0,
-		  seeds, "seeds 1-5", TH_CRASHED },
+		  seeds, "seeds 1-5", TH_CRASHED, 0, NULL, 0 },
 		{ "UAF_REALLOC_PENDING_FUNC_SAME_CLASS", "uaf-realloc", "pending", "func:same-class",
 		  TH_VARIANT_TRANSITIONAL, "none", "clang-14", TH_REDIRECTED, 1, NULL,
-		  "bad byte \xff here", TH_OUTCOME_INVALID },
+		  "bad byte \xff here", TH_OUTCOME_INVALID, 0, NULL, 0 },
 		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", "memcpy-intra", "before-arm",
 		  "func:write_cr4", TH_VARIANT_MODERN, "randstruct", "clang-9", TH_UNSUPPORTED, 0,
-		  NULL, "no randstruct", TH_CRASHED },
+		  NULL, "no randstruct", TH_CRASHED, 0, NULL, 0 },
 	};
 	size_t n = sizeof(cells) / sizeof(cells[0]);
 
@@ -593,7 +594,7 @@ static void add_cell_validates(void **state)
 	struct th_results *r = th_results_create("1");
 	struct th_cell_in in = { "X_ATTACK", "memcpy-intra", "before-arm", "none",
 				 TH_VARIANT_LEGACY, "none", "clang-14", TH_NO_EFFECT, 1, NULL, "",
-				 TH_NO_EFFECT };
+				 TH_NO_EFFECT, 0, NULL, 0 };
 
 	assert_null(th_results_add_cell(r, &in, err, sizeof(err)));
 	assert_contains(err, "unknown config \"none\"");
@@ -640,7 +641,7 @@ static void record_runs_and_metrics(void **state)
 	struct th_results *r = th_results_create("1");
 	struct th_cell_in in = { "RANDSTRUCT_A", "memcpy-intra", "before-arm", "func:write_cr4",
 				 TH_VARIANT_MODERN, "randstruct", "clang-22", TH_NO_EFFECT, 1, NULL,
-				 "seed 1", TH_CRASHED };
+				 "seed 1", TH_CRASHED, 0, NULL, 0 };
 
 	assert_int_equal(th_results_add_toolchain(r, "clang-22", "22", "", err, sizeof(err)), 0);
 	assert_int_equal(th_results_add_config(r, "randstruct", "", "", err, sizeof(err)), 0);
@@ -744,8 +745,9 @@ static void check_pass(void **state)
 
 	assert_int_equal(r.rc, TH_CHECK_OK);
 	assert_string_equal(r.out, "check: 54 cells: 54 pass, 0 regression, 0 improvement, 0 new, "
-			    "0 missing, 0 harness error (results: " DATA("gate.json")
-			    ", expectations: " DATA("gate-expected.tsv") ")\n");
+			    "0 missing, 0 harness error\n"
+			    "check: PASS (exit 0): " DATA("gate.json") " judged by "
+			    DATA("gate-expected.tsv") "\n");
 	assert_string_equal(r.err, "");
 	run_free(&r);
 }
@@ -800,7 +802,7 @@ static void hidden(const char *fixture, const char *stored)
 	assert_contains(r.out, want);
 	assert_contains(r.out, GATE_REGRESSED);
 	assert_contains(r.out, ": 53 pass, 1 regression, 0 improvement, 0 new, 0 missing, "
-			       "0 harness error, 1 doctored (");
+			       "0 harness error, 1 doctored\ncheck: BAD INPUT (exit 2): ");
 	run_free(&r);
 }
 
@@ -858,7 +860,7 @@ static void check_lost_defence(void **state)
 			       "th-probe-kcfi not built); 8 cells declare a real outcome (first: "
 			       DATA("gate-expected.tsv") ":7)\n");
 	assert_contains(r.out, ": 46 pass, 8 regression, 0 improvement, 0 new, 0 missing, 0 harness "
-			       "error, 1 lost defence (");
+			       "error, 1 lost defence\ncheck: FAIL (exit 1): ");
 	run_free(&r);
 }
 
@@ -1087,7 +1089,7 @@ static void check_baseline_regression(void **state)
 	assert_int_equal(r.rc, TH_CHECK_REGRESSION);
 	assert_contains(r.out, "regression: MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 legacy/none/clang-14: "
 			       "expected REDIRECTED, baseline NO_EFFECT, observed REDIRECTED; evidence: ");
-	assert_contains(r.out, ", baseline: " DATA("gate_better.json") ")\n");
+	assert_contains(r.out, " and the baseline " DATA("gate_better.json") "\n");
 	run_free(&r);
 	r = run_check(DATA("gate.json"), DATA("gate.json"));
 	assert_int_equal(r.rc, TH_CHECK_OK);
@@ -1138,7 +1140,7 @@ static void assert_shows_only(const char *what, const char *text, bool tab)
 static void check_escapes(void **state)
 {
 	(void)state;
-	struct run r = run_check(DATA("gate_controls.json"), NULL);
+	struct run r = run_check_allow(DATA("gate_controls.json"), NULL, VERBOSE);
 
 	assert_shows_only("check", r.out, false);
 	assert_contains(r.out, "ran\\x1b[2J\\u009b31m \\u202egnp.exe\\u202c \\ufffe \\uffff end\\rover\\nnext"
@@ -1301,7 +1303,7 @@ static void matrix_wide_uses_keys(void **state)
 				struct th_cell_in in = { id, "uaf-realloc", "pending", "func:write_cr4",
 							 (enum th_variant)v, cfgs[k], "clang-22",
 							 (enum th_outcome)((a + k) % TH_OUTCOME_COUNT), 1, NULL, "",
-							 TH_OUTCOME_INVALID };
+							 TH_OUTCOME_INVALID, 0, NULL, 0 };
 				assert_non_null(th_results_add_cell(r, &in, err, sizeof(err)));
 			}
 		}
@@ -1739,7 +1741,7 @@ static void ktap_partial_and_not_applicable(void **state)
 	struct th_cell_in in = { "MEMCPY_INTRA_BEFORE_ARM_DATA_FAKE_OBJECT", "memcpy-intra", "before-arm",
 				 "data:fake-object", TH_VARIANT_MODERN, "none", "clang-22",
 				 TH_NOT_APPLICABLE, 0, NULL, "no .data on the 4.15 layout",
-				 TH_NOT_APPLICABLE };
+				 TH_NOT_APPLICABLE, 0, NULL, 0 };
 	const char *path = tmp_file(t, "partial.ktap");
 
 	assert_non_null(th_results_add_cell(r, &in, err, sizeof(err)));
@@ -1970,14 +1972,14 @@ static void output_set_all_or_none(void **state)
 			free(s);
 		}
 	}
-	assert_int_equal(count_entries(t->dir), 4);	/* no temporary left */
+	assert_int_equal(count_entries(t->dir), 5);	/* no temporary left */
 
 	snprintf(path, sizeof(path), "%s/junit.xml", t->dir);
 	assert_int_equal(rmdir(path), 0);
 	snprintf(path, sizeof(path), "%s/report.md", t->dir);
 	assert_int_equal(chmod(path, 0600), 0);
 	assert_int_equal(th_render_output_set(r, t->dir, err, sizeof(err)), 0);
-	assert_int_equal(count_entries(t->dir), 4);
+	assert_int_equal(count_entries(t->dir), 5);
 	assert_int_equal(mode_of(path) & 07777, 0600);
 	snprintf(path, sizeof(path), "%s/results.json", t->dir);
 	th_results_free(r);

@@ -1,0 +1,38 @@
+/* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE
+#include "paths.h"
+
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int th_paths_get(struct th_paths *p)
+{
+	static char exe[PATH_MAX], root[PATH_MAX], expect[PATH_MAX];
+	const char *bindir = "/" TH_INSTALL_BINDIR "/timerharness";
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	size_t len, blen = strlen(bindir);
+
+	if (n <= 0) {
+		perror("timerharness: /proc/self/exe");
+		return -1;
+	}
+	exe[n] = '\0';
+	len = (size_t)n;
+	/* The build tree's own program: the checkout it was built from. */
+	if (!strcmp(exe, TH_BUILD_EXE) || len <= blen || strcmp(exe + len - blen, bindir)) {
+		*p = (struct th_paths){ TH_BUILD_ROOT, TH_EXPECT_PATH, false,
+					"run 'make build' first" };
+		return 0;
+	}
+	/* <prefix>/bin/timerharness: what `cmake --install` put beside it. */
+	snprintf(root, sizeof(root), "%.*s/" TH_INSTALL_LIBDIR "/timerharness", (int)(len - blen), exe);
+	snprintf(expect, sizeof(expect), "%.*s/" TH_INSTALL_DATADIR "/timerharness/expected.tsv",
+		 (int)(len - blen), exe);
+	*p = (struct th_paths){ root, expect, true,
+				"install a build tree's attack binaries there with 'cmake --install "
+				"build/<preset> --prefix <prefix>', or name a build with --build-root" };
+	return 0;
+}

@@ -1,0 +1,27 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Where the command finds what it runs and judges by: the attack builds
+ * (<build_root>/<toolchain>/th-manifest.tsv) and the declared expectations.
+ * Run from its build tree, the source checkout's (build/, attacks/
+ * expected.tsv); installed (cmake --install), the files installed beside
+ * it, found relative to the program itself (<prefix>/lib/timerharness,
+ * <prefix>/share/timerharness/expected.tsv), so an installed tree can move.
+ */
+#ifndef TH_CLI_PATHS_H
+#define TH_CLI_PATHS_H
+
+#include <stdbool.h>
+
+struct th_paths {
+	const char *build_root;
+	const char *expect;
+	bool installed;
+	/* What to do when build_root holds no build. */
+	const char *build_hint;
+};
+
+/* Return: 0, or -1 after saying on stderr why (the program cannot be
+ * located). The strings are static. */
+int th_paths_get(struct th_paths *p);
+
+#endif

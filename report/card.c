@@ -1,0 +1,275 @@
+/* SPDX-License-Identifier: MIT */
+/* The verdict card: rows computed from the cells they select (card.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "card.h"
+#include "report_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const card_configs[TH_CARD_NCONFIGS] = TH_CARD_CONFIGS;
+
+const char *th_card_cve_payload(enum th_variant v)
+{
+	return v == TH_VARIANT_MODERN ? "func:write_cr4" : "func+data:write_cr4";
+}
+
+const char *th_variant_kernel(enum th_variant v)
+{
+	static const char *const k[TH_VARIANT_COUNT] = {
+		[TH_VARIANT_LEGACY] = "4.14",
+		[TH_VARIANT_TRANSITIONAL] = "4.14-rc3",
+		[TH_VARIANT_MODERN] = "4.15",
+	};
+
+	return v >= 0 && v < TH_VARIANT_COUNT ? k[v] : "?";
+}
+
+/* A cell that ran, or that the harness failed to run: it answers. Cells
+ * that cannot run (UNSUPPORTED, NOT_APPLICABLE) are named, not counted. */
+static bool answers(enum th_outcome o)
+{
+	return o < TH_UNSUPPORTED || o == TH_HARNESS_ERROR;
+}
+
+/* The card's order of severity: a harness error first (the answer is not
+ * known), then the outcomes' own order. */
+static bool worse(enum th_outcome a, enum th_outcome b)
+{
+	if (b == TH_OUTCOME_INVALID)
+		return a != TH_OUTCOME_INVALID;
+	if (a == TH_HARNESS_ERROR || b == TH_HARNESS_ERROR)
+		return a == TH_HARNESS_ERROR && b != TH_HARNESS_ERROR;
+	return a < b;
+}
+
+struct per_config {
+	enum th_outcome worst;
+	unsigned counts[TH_OUTCOME_COUNT];
+	unsigned n;
+	char not_run[160];
+	bool seen;		/* any cell at all, run or not */
+};
+
+static void note(char *buf, size_t n, const struct th_cell *c, enum th_outcome o)
+{
+	size_t len = strlen(buf);
+	char item[96];
+
+	snprintf(item, sizeof(item), "%s on %s (%s)", c->config, c->toolchain, th_outcome_name(o));
+	if (strstr(buf, item) || len + strlen(item) + 3 >= n)
+		return;
+	snprintf(buf + len, n - len, "%s%s", len ? "; " : "", item);
+}
+
+/* The rows' cells: the CVE's are the exploit's technique and timing only;
+ * the others any technique. */
+static bool selects(const struct th_cell *c, enum th_variant v, const char *payload,
+		    const char *config, bool exploit_only)
+{
+	return c->variant == v && !strcmp(c->payload, payload) &&
+	       (!config || !strcmp(c->config, config)) &&
+	       (!exploit_only || (!strcmp(c->technique, TH_CARD_CVE_TECHNIQUE) &&
+				  !strcmp(c->timing, TH_CARD_CVE_TIMING)));
+}
+
+/* The attacker's target ran: what "not stopped" means on the card. */
+static bool target_ran(enum th_outcome o)
+{
+	return o == TH_HIJACKED || o == TH_PRIVILEGED_WRITE || o == TH_REDIRECTED;
+}
+
+/* The rows of (variant, payload) over the card's configs: one per group of
+ * configs with the same most severe outcome. keep_all (the CVE's rows):
+ * the exploit's cells, every group; else every technique, and only the
+ * groups where the attacker's target ran. Appended to *rows. */
+static int add_rows(const struct th_cell **cells, size_t ncells, enum th_variant v,
+		    const char *payload, bool keep_all, struct th_card_row **rows, size_t *nrows)
+{
+	struct per_config pc[TH_CARD_NCONFIGS];
+	bool done[TH_CARD_NCONFIGS] = { false };
+	bool any = false;
+	char orphan[160] = "";	/* configs that never ran anywhere */
+
+	memset(pc, 0, sizeof(pc));
+	for (int k = 0; k < TH_CARD_NCONFIGS; k++) {
+		pc[k].worst = TH_OUTCOME_INVALID;
+		for (size_t i = 0; i < ncells; i++) {
+			const struct th_cell *c = cells[i];
+			enum th_outcome o;
+
+			if (!selects(c, v, payload, card_configs[k], keep_all))
+				continue;
+			pc[k].seen = any = true;
+			o = th_cell_observed(c);
+			if (!answers(o)) {
+				note(pc[k].not_run, sizeof(pc[k].not_run), c, o);
+				continue;
+			}
+			pc[k].counts[o]++;
+			pc[k].n++;
+			if (worse(o, pc[k].worst))
+				pc[k].worst = o;
+		}
+		if (pc[k].seen && !pc[k].n) {
+			size_t len = strlen(orphan);
+
+			snprintf(orphan + len, sizeof(orphan) - len, "%s%s", len ? "; " : "",
+				 pc[k].not_run);
+			done[k] = true;
+		}
+	}
+	if (!any && !keep_all)
+		return 0;
+	size_t first = *nrows;
+
+	for (int k = 0; k < TH_CARD_NCONFIGS || (any && *nrows == first && keep_all); k++) {
+		struct th_card_row row = { .variant = v, .payload = payload,
+					   .worst = TH_OUTCOME_INVALID };
+
+		if (k >= TH_CARD_NCONFIGS) {
+			/* Nothing ran at all: one row saying what could not. */
+			snprintf(row.not_run, sizeof(row.not_run), "%s", orphan);
+		} else {
+			if (done[k] || !pc[k].seen)
+				continue;
+			row.worst = pc[k].worst;
+			for (int m = k; m < TH_CARD_NCONFIGS; m++) {
+				if (done[m] || !pc[m].seen || pc[m].worst != row.worst)
+					continue;
+				done[m] = true;
+				size_t len = strlen(row.configs);
+
+				snprintf(row.configs + len, sizeof(row.configs) - len, "%s%s",
+					 len ? "/" : "", card_configs[m]);
+				for (int o = 0; o < TH_OUTCOME_COUNT; o++)
+					row.counts[o] += pc[m].counts[o];
+				row.ncells += pc[m].n;
+				if (*pc[m].not_run) {
+					len = strlen(row.not_run);
+					snprintf(row.not_run + len, sizeof(row.not_run) - len, "%s%s",
+						 len ? "; " : "", pc[m].not_run);
+				}
+			}
+			if (!keep_all && !target_ran(row.worst))
+				continue;
+		}
+		if (k >= TH_CARD_NCONFIGS)
+			snprintf(row.configs, sizeof(row.configs), "%s/%s", card_configs[0],
+				 card_configs[1]);
+		/* The cells answering it, in display order. */
+		row.cells = malloc((ncells ? ncells : 1) * sizeof(*row.cells));
+		if (!row.cells)
+			return -1;
+		for (size_t i = 0; i < ncells; i++) {
+			const struct th_cell *c = cells[i];
+			const char *p = row.configs;
+
+			if (!selects(c, v, payload, NULL, keep_all) || !answers(th_cell_observed(c)))
+				continue;
+			/* config in the row's "a/b" list */
+			for (size_t l = strlen(c->config); *p; p += strcspn(p, "/") + (p[strcspn(p, "/")] == '/'))
+				if (strcspn(p, "/") == l && !strncmp(p, c->config, l)) {
+					row.cells[row.n++] = c;
+					break;
+				}
+		}
+		struct th_card_row *nr = realloc(*rows, (*nrows + 1) * sizeof(*nr));
+
+		if (!nr) {
+			free(row.cells);
+			return -1;
+		}
+		*rows = nr;
+		(*rows)[(*nrows)++] = row;
+	}
+	/* Configs that never ran: said on the variant's first row. */
+	if (*orphan && *nrows > first && (*rows)[first].worst != TH_OUTCOME_INVALID) {
+		char *nr = (*rows)[first].not_run;
+		size_t len = strlen(nr);
+
+		snprintf(nr + len, sizeof((*rows)[first].not_run) - len, "%s%s", len ? "; " : "",
+			 orphan);
+	}
+	return 0;
+}
+
+int th_card_build(const struct th_cell **cells, size_t ncells, struct th_card *card)
+{
+	memset(card, 0, sizeof(*card));
+	for (int v = 0; v < TH_VARIANT_COUNT; v++) {
+		size_t before = card->ncve;
+
+		if (add_rows(cells, ncells, (enum th_variant)v, th_card_cve_payload((enum th_variant)v),
+			     true, &card->cve, &card->ncve))
+			goto oom;
+		if (card->ncve == before) {
+			/* The variant is not in the results: say so. */
+			struct th_card_row *nr = realloc(card->cve, (card->ncve + 1) * sizeof(*nr));
+
+			if (!nr)
+				goto oom;
+			card->cve = nr;
+			card->cve[card->ncve++] = (struct th_card_row){
+				.variant = (enum th_variant)v,
+				.payload = th_card_cve_payload((enum th_variant)v),
+				.worst = TH_OUTCOME_INVALID,
+			};
+			snprintf(card->cve[card->ncve - 1].configs, sizeof(card->cve[0].configs), "%s/%s",
+				 card_configs[0], card_configs[1]);
+		}
+	}
+	/* Every other payload of 4.15 under the card's configs, first seen
+	 * first (display order groups payloads by technique). */
+	for (size_t i = 0; i < ncells; i++) {
+		const struct th_cell *c = cells[i];
+		bool seen = false;
+
+		if (c->variant != TH_VARIANT_MODERN || !strcmp(c->payload, "none") ||
+		    !strcmp(c->payload, th_card_cve_payload(TH_VARIANT_MODERN)))
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = cells[j]->variant == TH_VARIANT_MODERN &&
+			       !strcmp(cells[j]->payload, c->payload);
+		if (!seen && add_rows(cells, ncells, TH_VARIANT_MODERN, c->payload, false, &card->still,
+				      &card->nstill))
+			goto oom;
+	}
+	return 0;
+oom:
+	th_card_free(card);
+	return -1;
+}
+
+void th_card_free(struct th_card *card)
+{
+	for (size_t i = 0; i < card->ncve; i++)
+		free(card->cve[i].cells);
+	for (size_t i = 0; i < card->nstill; i++)
+		free(card->still[i].cells);
+	free(card->cve);
+	free(card->still);
+	memset(card, 0, sizeof(*card));
+}
+
+void th_card_counts_text(const struct th_card_row *row, char *buf, size_t n)
+{
+	size_t len;
+	int others = 0;
+
+	if (!row->ncells) {
+		snprintf(buf, n, "not run");
+		return;
+	}
+	len = (size_t)snprintf(buf, n, "in %u of %u cell%s", row->counts[row->worst], row->ncells,
+			       row->ncells == 1 ? "" : "s");
+	for (int o = 0; o < TH_OUTCOME_COUNT && len < n; o++) {
+		if (o == (int)row->worst || !row->counts[o])
+			continue;
+		len += (size_t)snprintf(buf + len, n - len, "%s%s %u", others++ ? ", " : " (",
+					th_outcome_name((enum th_outcome)o), row->counts[o]);
+	}
+	if (others && len < n)
+		snprintf(buf + len, n - len, ")");
+}

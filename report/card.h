@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The verdict card: the question the project exists to answer, answered
+ * first by the terminal screen (render_verdict.c) and report.html. Every row
+ * is computed from the cells it selects, never written down: does
+ * type-based CFI stop CVE-2017-7308's overwrite on each API generation, and
+ * what does 4.15 + CFI still let through? Not part of the public API.
+ */
+#ifndef TH_REPORT_CARD_H
+#define TH_REPORT_CARD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "results.h"
+
+/* The CFI configs the card asks about (the type-based ones a kernel ships). */
+#define TH_CARD_CONFIGS { "cfi-icall", "kcfi" }
+#define TH_CARD_NCONFIGS 2
+
+/* The cells that do what CVE-2017-7308's exploit did: it armed the ring's
+ * retire timer first (PACKET_RX_RING: init_prb_bdqc -> prb_open_block ->
+ * mod_timer), then overflowed from a ring block into the neighbouring
+ * packet_sock. */
+#define TH_CARD_CVE_TECHNIQUE "heap-neighbour"
+#define TH_CARD_CVE_TIMING "pending"
+
+struct th_card_row {
+	enum th_variant variant;
+	const char *payload;		/* what .function (and .data) point at */
+	char configs[64];		/* the configs of the row: "cfi-icall/kcfi" */
+	enum th_outcome worst;		/* most severe observed; INVALID: no cell ran */
+	unsigned counts[TH_OUTCOME_COUNT];	/* cells per observed outcome */
+	unsigned ncells;		/* cells that ran (or failed to: HARNESS_ERROR) */
+	char not_run[160];		/* "kcfi on clang-14 (UNSUPPORTED)"; "" when none */
+	const struct th_cell **cells;	/* the cells answering the row, display order */
+	size_t n;
+};
+
+struct th_card {
+	/* CVE-2017-7308's overwrite under each variant, by the exploit's own
+	 * technique and timing: a row per group of configs with the same most
+	 * severe outcome, in variant order. */
+	struct th_card_row *cve;
+	size_t ncve;
+	/* 4.15 + CFI, every technique: each other payload with which the
+	 * attacker's target ran (HIJACKED, PRIVILEGED_WRITE, REDIRECTED): what
+	 * the new prototype does not stop. */
+	struct th_card_row *still;
+	size_t nstill;
+};
+
+/* The payload of the CVE's overwrite on a variant: .function and .data
+ * where the timer has .data, .function alone on 4.15. */
+const char *th_card_cve_payload(enum th_variant v);
+
+/* "4.14", "4.14-rc3", "4.15": the kernel a variant models. */
+const char *th_variant_kernel(enum th_variant v);
+
+/**
+ * th_card_build() - the card of the cells in display order.
+ * @cells: every cell of the results, th_report_display_cells() order.
+ * Return: 0, or -1 when out of memory (card empty).
+ */
+int th_card_build(const struct th_cell **cells, size_t ncells, struct th_card *card);
+void th_card_free(struct th_card *card);
+
+/* " in 28 of 30 cells (CRASHED 2)" or " in 1 cell": the row's distribution
+ * after its most severe outcome, into buf. */
+void th_card_counts_text(const struct th_card_row *row, char *buf, size_t n);
+
+#endif
