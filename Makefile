@@ -12,20 +12,10 @@ all: build
 deps:
 	@scripts/install-deps
 
-# Each build tree's cold build (from an empty tree, configure included) is
-# timed and left beside its manifest, where the matrix reads it
-# (metrics.build_seconds); an incremental build is not a cold build and
-# leaves the figure as it was.
+# One line per preset (scripts/build: the output in build/<preset>/th-build.log,
+# warnings and failures shown; a cold build timed for metrics.build_seconds).
 build: deps
-	@set -e; for p in $(PRESETS); do \
-		cold=; [ -f build/$$p/CMakeCache.txt ] || cold=1; \
-		start=$$(date +%s.%N); \
-		cmake --preset $$p >/dev/null; \
-		cmake --build --preset $$p; \
-		secs=$$(awk -v s=$$start -v e=$$(date +%s.%N) 'BEGIN { printf "%.1f", e - s }'); \
-		if [ -n "$$cold" ]; then echo $$secs > build/$$p/th-cold-build-seconds; fi; \
-		echo "build: $$p in $$secs s$${cold:+ (cold)}"; \
-	done
+	@set -e; for p in $(PRESETS); do scripts/build $$p; done
 
 test: build
 	@set -e; for p in $(PRESETS); do \
@@ -33,12 +23,12 @@ test: build
 		ctest --preset $$p; \
 	done
 
-# matrix exit 3 (some cells are harness errors) still wrote the results:
-# the gate says which, and fails.
+# The last screen is the answer: the matrix's verdict and outputs, then the
+# gate's findings and its PASS or FAIL. matrix exit 3 (some cells are
+# harness errors) still wrote the results: the gate says which, and fails.
 demo: build
 	@$(TH) matrix --out out || [ $$? -eq 3 ]
 	@$(TH) check --results out/results.json
-	@echo "demo: results in out/results.json, report in out/report.md"
 
 
 bench: build

@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 struct judge {
 	const struct th_check_opts *o;
@@ -379,9 +380,22 @@ static int provenance(const struct judge *j, const char *path, FILE *err)
 	return 0;
 }
 
+/* path as the reader would type it: relative to the working directory
+ * when it lies below it (cwd: a buffer for it). */
+static const char *shorter(const char *path, char *cwd, size_t n)
+{
+	size_t len;
+
+	if (*path != '/' || !getcwd(cwd, n))
+		return path;
+	len = strlen(cwd);
+	return !strncmp(path, cwd, len) && path[len] == '/' && len > 1 ? path + len + 1 : path;
+}
+
 int th_check_main(const struct th_check_opts *o, const struct th_check_decl *d, FILE *out,
 		  FILE *err)
 {
+	char cwd[4096];
 	struct judge j = { .o = o, .d = d, .out = out };
 	const char *results = o->results ? o->results : TH_CHECK_DEFAULT_RESULTS;
 	const struct th_cell **cells = NULL;
@@ -480,11 +494,18 @@ int th_check_main(const struct th_check_opts *o, const struct th_check_decl *d, 
 		th_report_put_line(out, j.res->interrupted ? j.res->interrupted : "?");
 		fputc(')', out);
 	}
-	fprintf(out, ": %u pass, %u regression, %u improvement%s, %u new, %zu missing, "
-		"%zu harness error", j.n[TH_VERDICT_PASS], j.n[TH_VERDICT_REGRESSION],
-		j.n[TH_VERDICT_IMPROVEMENT],
-		j.n[TH_VERDICT_IMPROVEMENT] && !o->verbose ? " (--verbose lists them)" : "",
-		j.n[TH_VERDICT_NEW], j.missing, j.harness);
+	/* Pass and regression always; the rest when there are any (lit's
+	 * summary), so the line fits a terminal. */
+	fprintf(out, ": %u pass, %u regression", j.n[TH_VERDICT_PASS], j.n[TH_VERDICT_REGRESSION]);
+	if (j.n[TH_VERDICT_IMPROVEMENT])
+		fprintf(out, ", %u improvement%s", j.n[TH_VERDICT_IMPROVEMENT],
+			o->verbose ? "" : " (see --verbose)");
+	if (j.n[TH_VERDICT_NEW])
+		fprintf(out, ", %u new", j.n[TH_VERDICT_NEW]);
+	if (j.missing)
+		fprintf(out, ", %zu missing", j.missing);
+	if (j.harness)
+		fprintf(out, ", %zu harness error%s", j.harness, j.harness == 1 ? "" : "s");
 	if (j.lost)
 		fprintf(out, ", %zu lost defence%s", j.lost, j.lost == 1 ? "" : "s");
 	if (j.doctored)
@@ -506,7 +527,7 @@ int th_check_main(const struct th_check_opts *o, const struct th_check_decl *d, 
 		"HARNESS ERROR", rc);
 	th_report_put_line(out, results);
 	fputs(" judged by ", out);
-	th_report_put_line(out, d->expect_path);
+	th_report_put_line(out, shorter(d->expect_path, cwd, sizeof(cwd)));
 	if (o->baseline) {
 		fputs(" and the baseline ", out);
 		th_report_put_line(out, o->baseline);
