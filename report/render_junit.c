@@ -46,26 +46,128 @@ static void xml_attr(FILE *out, const char *s)
 	th_report_put_visible(out, s, xml_attr_cp);
 }
 
+/*
+ * The file is valid against both schemas CI tools validate JUnit with:
+ * Jenkins xunit's junit-10.xsd and the Ant JUnit task's (windyroad
+ * JUnit.xsd); copies in tests/data/junit. What both allow: a bare
+ * <testsuites>; per suite name, package, id, a timestamp without a zone,
+ * hostname, tests, failures, errors, skipped and time (at most three
+ * decimals), then <properties>, the testcases, <system-out> and
+ * <system-err>, in that order; per testcase name, classname and time, and
+ * at most one of <skipped>, <error>, <failure>, nothing else (so a cell's
+ * evidence goes into the suite's <system-out>, one line per cell).
+ */
 struct tally {
-	size_t tests, failures, skipped;
+	size_t tests, failures, errors, skipped;
+	double seconds;
 };
 
-/* The testcases of toolchain (NULL: all) among cells[0..n). */
+static bool is_error(const struct th_cell *c)
+{
+	return th_cell_observed(c) == TH_HARNESS_ERROR;
+}
+
+static bool is_failure(const struct th_cell *c)
+{
+	return !is_error(c) && th_report_shown_verdict(c) == TH_VERDICT_REGRESSION;
+}
+
+static bool is_skipped(const struct th_cell *c)
+{
+	return !is_failure(c) && !is_error(c) && th_cell_observed(c) >= TH_UNSUPPORTED;
+}
+
+/* The testcases of toolchain among cells[0..n). */
 static struct tally tally(const struct th_cell **cells, size_t n, const char *toolchain)
 {
 	struct tally t = { 0 };
 
 	for (size_t i = 0; i < n; i++) {
-		if (toolchain && strcmp(cells[i]->toolchain, toolchain))
+		if (strcmp(cells[i]->toolchain, toolchain))
 			continue;
-		bool failed = th_report_shown_verdict(cells[i]) == TH_VERDICT_REGRESSION;
-
 		t.tests++;
-		t.failures += failed;
-		/* A failed cell (a HARNESS_ERROR, a lost one) is not also skipped. */
-		t.skipped += !failed && th_cell_observed(cells[i]) >= TH_UNSUPPORTED;
+		t.errors += is_error(cells[i]);
+		t.failures += is_failure(cells[i]);
+		t.skipped += is_skipped(cells[i]);
+		t.seconds += cells[i]->seconds > 0 ? cells[i]->seconds : 0;
 	}
 	return t;
+}
+
+static void property(FILE *out, const char *name, const char *value)
+{
+	fprintf(out, "      <property name=\"%s\" value=\"", name);
+	xml_attr(out, value);
+	fputs("\"/>\n", out);
+}
+
+/* "ATTACK variant/config: OUTCOME (expected X, verdict v, runs n): evidence" */
+static void cell_summary(FILE *out, const struct th_cell *c, bool attr)
+{
+	const char *exp = th_outcome_name(c->expected);
+	char head[512];
+
+	snprintf(head, sizeof(head), "%s %s/%s: %s (expected %s, verdict %s, runs %u",
+		 c->attack, th_variant_name(c->variant), c->config,
+		 th_outcome_name(th_cell_observed(c)), exp ? exp : "none",
+		 th_verdict_name(th_report_shown_verdict(c)), c->runs);
+	(attr ? xml_attr : xml)(out, head);
+	if (c->expected_line)
+		fprintf(out, ", declared on line %u", c->expected_line);
+	fputs("): ", out);
+	(attr ? xml_attr : xml)(out, *c->evidence ? c->evidence : "(no evidence recorded)");
+}
+
+static void testcase(FILE *out, const struct th_results *res, const struct th_cell *c)
+{
+	enum th_outcome o = th_cell_observed(c);
+	const char *exp = th_outcome_name(c->expected);
+
+	fputs("    <testcase classname=\"timerharness.", out);
+	xml_attr(out, c->toolchain);
+	fprintf(out, ".%s.", th_variant_name(c->variant));
+	xml_attr(out, c->config);
+	fputs("\" name=\"", out);
+	xml_attr(out, c->attack);
+	fprintf(out, "\" time=\"%.3f\"", c->seconds > 0 ? c->seconds : 0.0);
+	if (is_skipped(c)) {
+		const struct th_support *sp = th_report_cell_support(res, c);
+
+		fprintf(out, ">\n      <skipped message=\"%s", th_outcome_name(o));
+		if (o == TH_UNSUPPORTED && sp && *sp->reason) {
+			fputs(": ", out);
+			xml_attr(out, sp->reason);
+		} else if (*c->evidence) {
+			fputs(": ", out);
+			xml_attr(out, c->evidence);
+		}
+		fputs("\"/>\n    </testcase>\n", out);
+		return;
+	}
+	if (!is_error(c) && !is_failure(c)) {
+		fputs("/>\n", out);
+		return;
+	}
+	/* Ant's "error": the test could not be carried out (the harness); a
+	 * "failure": the cell regressed. */
+	fprintf(out, ">\n      <%s type=\"%s\" message=\"observed %s, expected %s", is_error(c) ? "error" : "failure",
+		is_error(c) ? "HARNESS_ERROR" : "regression", th_outcome_name(o), exp ? exp : "none");
+	if (o == TH_UNSUPPORTED || o == TH_NOT_APPLICABLE) {
+		const struct th_support *sp = th_report_cell_support(res, c);
+
+		fprintf(out, " (coverage lost: %s did not run)", th_outcome_name(o));
+		if (sp && *sp->reason) {
+			fputs(": ", out);
+			xml_attr(out, sp->reason);
+		}
+	}
+	fputs("\">", out);
+	cell_summary(out, c, false);
+	if (*c->rerun) {
+		fputs("\nrerun: ", out);
+		xml(out, c->rerun);
+	}
+	fprintf(out, "</%s>\n    </testcase>\n", is_error(c) ? "error" : "failure");
 }
 
 int th_render_junit_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
@@ -73,62 +175,56 @@ int th_render_junit_to(FILE *out, const struct th_results *res, char *err, size_
 	int oom;
 	const struct th_toolchain **tcs = th_report_sorted_toolchains(res, &oom);
 	const struct th_cell **cells = th_results_sorted_cells(res, err, errlen);
-	struct tally all;
+	char stamp[20];
 
 	if (oom || (res->ncells && !cells)) {
 		free(tcs);
 		free(cells);
 		return th_report_errf(err, errlen, "out of memory");
 	}
-	all = tally(cells, res->ncells, NULL);
-	fprintf(out, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<testsuites name=\"timerharness\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\">\n",
-		all.tests, all.failures, all.skipped);
+	/* Ant's timestamp has no zone: created is UTC, without its Z (or
+	 * fraction). */
+	snprintf(stamp, sizeof(stamp), "%.19s", res->created ? res->created : "1970-01-01T00:00:00");
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	      "<!-- timerharness: a testsuite per toolchain, a testcase per cell (failure: it\n"
+	      "     regressed; error: the harness could not run it). Timestamps are UTC. -->\n"
+	      "<testsuites>\n", out);
 	for (size_t t = 0; t < res->ntoolchains; t++) {
 		struct tally ts = tally(cells, res->ncells, tcs[t]->name);
 
 		fputs("  <testsuite name=\"", out);
 		xml_attr(out, tcs[t]->name);
-		fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\" timestamp=\"",
-			ts.tests, ts.failures, ts.skipped);
-		xml_attr(out, res->created ? res->created : "");
-		fputs("\">\n", out);
-		for (size_t i = 0; i < res->ncells; i++) {
-			const struct th_cell *c = cells[i];
-			enum th_outcome o = th_cell_observed(c);
-			const char *exp = th_outcome_name(c->expected);
-
-			if (strcmp(c->toolchain, tcs[t]->name))
-				continue;
-			fputs("    <testcase classname=\"timerharness.", out);
-			xml_attr(out, c->toolchain);
-			fprintf(out, ".%s.", th_variant_name(c->variant));
-			xml_attr(out, c->config);
-			fputs("\" name=\"", out);
-			xml_attr(out, c->attack);
-			fputs("\">\n", out);
-			if (th_report_shown_verdict(c) == TH_VERDICT_REGRESSION) {
-				fprintf(out, "      <failure type=\"regression\" message=\"observed %s, "
-					"expected %s\">", th_outcome_name(o), exp ? exp : "none");
-				xml(out, c->evidence);
-				fputs("</failure>\n", out);
-			} else if (o >= TH_UNSUPPORTED) {
-				const struct th_support *sp = th_report_cell_support(res, c);
-
-				fprintf(out, "      <skipped message=\"%s", th_outcome_name(o));
-				if (sp && *sp->reason) {
-					fputs(": ", out);
-					xml_attr(out, sp->reason);
-				}
-				fputs("\"/>\n", out);
-			}
-			fprintf(out, "      <system-out>outcome %s, expected %s, verdict %s, runs %u\n",
-				th_outcome_name(o), exp ? exp : "none",
-				th_verdict_name(th_report_shown_verdict(c)), c->runs);
-			xml(out, c->evidence);
-			fputs("</system-out>\n    </testcase>\n", out);
+		fprintf(out, "\" package=\"timerharness\" id=\"%zu\" timestamp=\"", t);
+		xml_attr(out, stamp);
+		fputs("\" hostname=\"", out);
+		xml_attr(out, res->host.hostname && *res->host.hostname ? res->host.hostname : "localhost");
+		fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"%zu\" "
+			"time=\"%.3f\">\n", ts.tests, ts.failures, ts.errors, ts.skipped, ts.seconds);
+		fputs("    <properties>\n", out);
+		property(out, "toolchain.version", tcs[t]->version);
+		property(out, "schema", TH_RESULTS_SCHEMA);
+		property(out, "timerharness.version", res->version ? res->version : "");
+		property(out, "partial", res->partial ? "true" : "false");
+		if (res->partial)
+			property(out, "interrupted", res->interrupted ? res->interrupted : "");
+		if (res->expect_path) {
+			property(out, "expectations", res->expect_path);
+			property(out, "expectations.sha256", res->expect_sha256);
 		}
-		fputs("  </testsuite>\n", out);
+		fputs("    </properties>\n", out);
+		for (size_t i = 0; i < res->ncells; i++)
+			if (!strcmp(cells[i]->toolchain, tcs[t]->name))
+				testcase(out, res, cells[i]);
+		/* Every cell's outcome and evidence, one line each: what a
+		 * testcase element cannot carry in Ant's schema. */
+		fputs("    <system-out>", out);
+		for (size_t i = 0; i < res->ncells; i++) {
+			if (strcmp(cells[i]->toolchain, tcs[t]->name))
+				continue;
+			cell_summary(out, cells[i], false);
+			fputc('\n', out);
+		}
+		fputs("</system-out>\n    <system-err></system-err>\n  </testsuite>\n", out);
 	}
 	fputs("</testsuites>\n", out);
 	free(tcs);

@@ -14,60 +14,78 @@
 
 #define SARIF_SCHEMA "https://json.schemastore.org/sarif-2.1.0.json"
 
-/* Code scanning refuses a result without a physical location, and the model
- * has no source position: every result points at the file where the
- * expectations it is judged against are declared. */
+/* Code scanning refuses a result without a physical location. A cell's
+ * place in the source is the rule of the expectations file that declares
+ * it (the file the run recorded, its line in the cell): that is where a
+ * reviewer accepts a weakness or tightens a defence. A file that does not
+ * record them points at the checkout's declaration, without a line. */
 #define EXPECT_URI "attacks/expected.tsv"
 
+/*
+ * Levels: a regressed cell is an error; a weakness the expectations declare
+ * (the cell passed, or improved) is a note whose baselineState is
+ * "unchanged", so a run that passes the gate raises no error or warning in
+ * code scanning; a severe outcome no rule declares (verdict new) is a
+ * warning. security-severity is GitHub's 0.0-10.0 scale.
+ */
 struct rule {
 	enum th_outcome outcome;	/* TH_OUTCOME_INVALID: any regressed cell */
 	const char *id;			/* the outcome's public name */
 	const char *name;
-	const char *level;		/* when the cell did not regress */
-	const char *tag;
+	const char *severity;		/* security-severity; NULL: not a security rule */
+	const char *tags[4];		/* NULL-terminated */
 	const char *text;		/* shortDescription */
 	const char *full;		/* fullDescription */
 };
 
 static const struct rule rules[] = {
-	{ TH_HIJACKED, "HIJACKED", "TimerCallHijacked", "warning", "security",
+	{ TH_HIJACKED, "HIJACKED", "TimerCallHijacked", "9.0",
+	  { "security", "control-flow-hijack", "external/cwe/cwe-787", NULL },
 	  "A timer overwrite called the attacker's function with the attacker's argument.",
 	  "The attack rewrote the timer's callback (and, on the 4.14 layout, its data) and the "
 	  "expiry called the attacker's target with the value, or the bytes behind the pointer, "
 	  "that the attacker chose: a call gadget with a controlled first argument, as in "
 	  "CVE-2017-7308. No defence of this config stopped it." },
-	{ TH_PRIVILEGED_WRITE, "PRIVILEGED_WRITE", "PrivilegedStateWritten", "warning", "security",
+	{ TH_PRIVILEGED_WRITE, "PRIVILEGED_WRITE", "PrivilegedStateWritten", "8.8",
+	  { "security", "privilege-escalation", "external/cwe/cwe-787", NULL },
 	  "A timer overwrite changed the simulated machine's privileged state.",
 	  "CR4 or the current credentials changed although no target ran with the attacker's "
 	  "chosen argument: a write through the wheel's list pointers or through a callback "
 	  "acting on a corrupted object. The effect counts, whatever path produced it." },
-	{ TH_REDIRECTED, "REDIRECTED", "TimerCallRedirected", "warning", "security",
+	{ TH_REDIRECTED, "REDIRECTED", "TimerCallRedirected", "7.5",
+	  { "security", "control-flow-hijack", "external/cwe/cwe-787", NULL },
 	  "A timer overwrite called the attacker's function, with an argument the attacker did not choose.",
 	  "Control flow was diverted to the attacker's target, but its argument was not the "
 	  "attacker's (the 4.15 prototype passes the timer itself). Type-based CFI lets this "
 	  "through when the target has the call site's type." },
-	{ TH_CRASHED, "CRASHED", "CellCrashed", "note", "security",
+	{ TH_CRASHED, "CRASHED", "CellCrashed", "5.5",
+	  { "security", "memory-corruption", "external/cwe/cwe-787", NULL },
 	  "The cell's process died without a defence naming itself.",
 	  "A fatal signal (SIGSEGV, a wild jump) that no CFI or memory-safety check claimed: the "
 	  "overwrite took effect, but what ran is not shown to be the attacker's choice." },
-	{ TH_HANG, "HANG", "CellHang", "note", "reliability",
+	{ TH_HANG, "HANG", "CellHang", "4.0",
+	  { "security", "denial-of-service", "external/cwe/cwe-835", NULL },
 	  "The cell ran past its time limit.",
 	  "The cell's process was killed at its time limit: the overwrite may have sent the timer "
 	  "wheel or the callback into a loop. Nothing was observed to run or to be stopped." },
-	{ TH_TIMER_LOST, "TIMER_LOST", "TimerLost", "note", "reliability",
+	{ TH_TIMER_LOST, "TIMER_LOST", "TimerLost", "4.0",
+	  { "security", "denial-of-service", "external/cwe/cwe-787", NULL },
 	  "The victim's timer never fired.",
 	  "The run ended normally but the legitimate callback never ran and no defence named "
 	  "itself: the overwrite made the wheel lose the timer (a silent denial of service)." },
-	{ TH_HARNESS_ERROR, "HARNESS_ERROR", "HarnessError", "error", "harness",
+	{ TH_HARNESS_ERROR, "HARNESS_ERROR", "HarnessError", NULL,
+	  { "harness", "reliability", NULL },
 	  "The harness could not run or observe a cell.",
 	  "A missing binary, a failed exec or an unreadable observation: the cell measured "
 	  "nothing, and the gate fails until it runs." },
-	{ TH_FALSE_POSITIVE, "FALSE_POSITIVE", "DefenceFalsePositive", "warning", "correctness",
+	{ TH_FALSE_POSITIVE, "FALSE_POSITIVE", "DefenceFalsePositive", NULL,
+	  { "correctness", "cfi", NULL },
 	  "A defence stopped a legitimate timer call.",
 	  "In a control run (no overwrite), the config stopped the legitimate callback, as "
 	  "type-based CFI does on the 4.14-rc3 timer_setup() cast shim without a trampoline: the "
 	  "hardening breaks working code." },
-	{ TH_OUTCOME_INVALID, "REGRESSION", "CellRegressed", "error", "regression",
+	{ TH_OUTCOME_INVALID, "REGRESSION", "CellRegressed", "7.0",
+	  { "security", "regression", "hardening", NULL },
 	  "A cell's outcome regressed.",
 	  "The observed outcome is more severe than the declared expectation or the baseline, or "
 	  "a toolchain lost the cell (UNSUPPORTED or NOT_APPLICABLE where it used to run). Cells "
@@ -130,10 +148,15 @@ static json_t *rule_json(const struct rule *r)
 	bad |= set_str(o, "name", r->name);
 	bad |= set(o, "shortDescription", text_obj(r->text));
 	bad |= set(o, "fullDescription", text_obj(r->full));
-	bad |= set_str(cfg, "level", r->level);
+	/* What a regressed cell of the rule is; passing cells are notes. */
+	bad |= set_str(cfg, "level", "error");
 	bad |= set(o, "defaultConfiguration", cfg);
-	bad |= json_array_append_new(tags, json_string(r->tag));
+	for (int i = 0; r->tags[i]; i++)
+		bad |= json_array_append_new(tags, json_string(r->tags[i]));
 	bad |= set(props, "tags", tags);
+	if (r->severity)
+		bad |= set_str(props, "security-severity", r->severity);
+	bad |= set_str(props, "precision", "very-high");
 	bad |= set(o, "properties", props);
 	if (bad) {
 		json_decref(o);
@@ -159,6 +182,9 @@ static char *message(const struct th_cell *c)
 		th_verdict_name(th_report_shown_verdict(c)));
 	if (c->runs > 1)
 		fprintf(f, ", %u runs", c->runs);
+	if (th_report_shown_verdict(c) == TH_VERDICT_PASS ||
+	    th_report_shown_verdict(c) == TH_VERDICT_IMPROVEMENT)
+		fputs("; a weakness the expectations declare", f);
 	fprintf(f, "). Evidence: %s", *c->evidence ? c->evidence : "(none recorded)");
 	if (fclose(f)) {
 		free(buf);
@@ -167,7 +193,34 @@ static char *message(const struct th_cell *c)
 	return buf;
 }
 
-static json_t *location_json(const struct th_cell *c)
+/* The expectations file as a SARIF artifact: relative to the checkout
+ * (%SRCROOT%) when it lies in the source tree this was built from (or is
+ * relative), else an absolute file: URI. */
+static int artifact(json_t *art, const struct th_results *res)
+{
+	const char *p = res->expect_path;
+	size_t n = strlen(TH_SOURCE_DIR);
+	int bad = 0;
+
+	if (!p) {
+		bad |= set_str(art, "uri", EXPECT_URI);
+		return bad | set_str(art, "uriBaseId", "%SRCROOT%");
+	}
+	if (*p != '/' || (!strncmp(p, TH_SOURCE_DIR "/", n + 1) && (p += n + 1))) {
+		bad |= set_str(art, "uri", p);
+		return bad | set_str(art, "uriBaseId", "%SRCROOT%");
+	}
+	char *uri = malloc(strlen(p) + 8);
+
+	if (!uri)
+		return -1;
+	sprintf(uri, "file://%s", p);
+	bad |= set_str(art, "uri", uri);
+	free(uri);
+	return bad;
+}
+
+static json_t *location_json(const struct th_results *res, const struct th_cell *c)
 {
 	json_t *loc = json_object(), *phys = json_object(), *art = json_object();
 	json_t *region = json_object(), *logicals = json_array(), *logical = json_object();
@@ -192,11 +245,14 @@ static json_t *location_json(const struct th_cell *c)
 		free(fqn);
 		return NULL;
 	}
-	bad |= set_str(art, "uri", EXPECT_URI);
-	bad |= set_str(art, "uriBaseId", "%SRCROOT%");
+	bad |= artifact(art, res);
 	bad |= set(phys, "artifactLocation", art);
-	bad |= set(region, "startLine", json_integer(1));
-	bad |= set(phys, "region", region);
+	if (c->expected_line) {
+		bad |= set(region, "startLine", json_integer(c->expected_line));
+		bad |= set(phys, "region", region);
+	} else {
+		json_decref(region);
+	}
 	bad |= set(loc, "physicalLocation", phys);
 	bad |= set_str(logical, "name", c->attack);
 	bad |= set_str(logical, "fullyQualifiedName", fqn);
@@ -211,7 +267,7 @@ static json_t *location_json(const struct th_cell *c)
 	return loc;
 }
 
-static json_t *result_json(const struct th_cell *c, int ri)
+static json_t *result_json(const struct th_results *res, const struct th_cell *c, int ri)
 {
 	const struct rule *r = &rules[ri];
 	enum th_verdict v = th_report_shown_verdict(c);
@@ -233,9 +289,12 @@ static json_t *result_json(const struct th_cell *c, int ri)
 	}
 	bad |= set_str(o, "ruleId", r->id);
 	bad |= set(o, "ruleIndex", json_integer(ri));
-	bad |= set_str(o, "level", v == TH_VERDICT_REGRESSION ? "error" : r->level);
+	bad |= set_str(o, "level", v == TH_VERDICT_REGRESSION ? "error" :
+				    v == TH_VERDICT_NEW ? "warning" : "note");
+	bad |= set_str(o, "baselineState", v == TH_VERDICT_REGRESSION || v == TH_VERDICT_NEW ?
+				            "new" : "unchanged");
 	bad |= set(o, "message", msg);
-	bad |= json_array_append_new(locs, location_json(c));
+	bad |= json_array_append_new(locs, location_json(res, c));
 	bad |= set(o, "locations", locs);
 	/* One alert per cell across runs: code scanning would otherwise derive
 	 * the identity from the (shared) location. */
@@ -259,6 +318,8 @@ static json_t *result_json(const struct th_cell *c, int ri)
 			bad |= set(counts, th_outcome_name((enum th_outcome)i), json_integer(c->counts[i]));
 	bad |= set(props, "counts", counts);
 	bad |= set_str(props, "evidence", c->evidence);
+	if (*c->rerun)
+		bad |= set_str(props, "rerun", c->rerun);
 	bad |= set(o, "properties", props);
 	if (bad) {
 		json_decref(o);
@@ -322,7 +383,7 @@ static json_t *run_json(const struct th_results *res, const struct th_cell **cel
 		int ri = rule_of(cells[i]);
 
 		if (ri >= 0)
-			bad |= json_array_append_new(results, result_json(cells[i], ri));
+			bad |= json_array_append_new(results, result_json(res, cells[i], ri));
 	}
 	bad |= set(run, "results", results);
 

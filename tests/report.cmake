@@ -12,7 +12,8 @@ add_executable(report_test ${TH_REPORT_TEST_SOURCES})
 target_link_libraries(report_test PRIVATE th_report th_expect PkgConfig::CMOCKA)
 target_compile_options(report_test PRIVATE ${TH_WARN_FLAGS})
 target_compile_definitions(report_test PRIVATE
-  TH_REPORT_TEST_DATA="${CMAKE_CURRENT_LIST_DIR}/data/report")
+  TH_REPORT_TEST_DATA="${CMAKE_CURRENT_LIST_DIR}/data/report"
+  TH_SCHEMA_DIR="${CMAKE_SOURCE_DIR}/docs/schema")
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${TH_REPORT_TEST_SOURCES})
 
 foreach(src IN LISTS TH_REPORT_TEST_SOURCES)

@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: MIT
+# Every output checked by the consumer it is for (tests/outputs.py): the
+# results files against docs/schema, JUnit against Jenkins' and Ant's XSDs,
+# SARIF against the SARIF 2.1.0 schema with each result at its declaring
+# line, KTAP through the kernel's KUnit parser. They read what the matrix
+# tests wrote (fixture th_outputs: they run after them) and the fixtures.
+if(NOT TARGET timerharness OR NOT TARGET th_report)
+  return()
+endif()
+# Debian's interpreter: the one scripts/install-deps gives python3-jsonschema.
+find_program(TH_PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
+if(NOT TH_PYTHON3)
+  find_program(TH_PYTHON3 python3 REQUIRED)
+endif()
+
+get_property(_th_tests DIRECTORY PROPERTY TESTS)
+foreach(t IN LISTS _th_tests)
+  if(t MATCHES "^matrix[._]")
+    set_tests_properties(${t} PROPERTIES FIXTURES_SETUP th_outputs)
+  endif()
+endforeach()
+
+set(_out ${CMAKE_CURRENT_BINARY_DIR}/matrix-out)
+set(_py ${TH_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/outputs.py)
+set(_common --th $<TARGET_FILE:timerharness> --data ${CMAKE_CURRENT_SOURCE_DIR}/data/report)
+# Fixtures the loader refuses for a reason a JSON Schema can state.
+set(_invalid)
+foreach(f not_json wrong_schema unknown_outcome unknown_verdict unknown_variant missing_field wrong_type)
+  list(APPEND _invalid --invalid ${f}.json)
+endforeach()
+
+add_test(NAME outputs.results_schema
+  COMMAND ${_py} results ${_common} --schema-dir ${CMAKE_SOURCE_DIR}/docs/schema ${_invalid} ${_out})
+add_test(NAME outputs.junit_schemas
+  COMMAND ${_py} junit ${_common} --xsd ${CMAKE_CURRENT_SOURCE_DIR}/data/junit/junit-10.xsd
+          --xsd ${CMAKE_CURRENT_SOURCE_DIR}/data/junit/JUnit.xsd ${_out})
+# matrix.gate's run passes the gate: its SARIF must raise no error or warning.
+add_test(NAME outputs.sarif
+  COMMAND ${_py} sarif ${_common} --schema ${CMAKE_CURRENT_SOURCE_DIR}/data/sarif/sarif-schema-2.1.0.json
+          --source ${CMAKE_SOURCE_DIR} --clean ${_out}/gate ${_out})
+add_test(NAME outputs.ktap_kunit
+  COMMAND ${_py} ktap ${_common} --parser ${CMAKE_CURRENT_SOURCE_DIR}/data/kunit ${_out})
+set_tests_properties(outputs.results_schema outputs.junit_schemas outputs.sarif outputs.ktap_kunit
+  PROPERTIES FIXTURES_REQUIRED th_outputs LABELS outputs TIMEOUT 300)

@@ -1,0 +1,319 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Every output checked by the consumer it is for.
+
+  outputs.py results --schema-dir DIR --th TH --data DIR ROOT...
+      every results.json under the ROOTs, and every fixture the loader
+      accepts, validates against docs/schema/results.schema.json; every
+      fixture the loader refuses for a reason a schema can state, does not.
+  outputs.py junit --xsd XSD... --th TH --data DIR ROOT...
+      every junit.xml under the ROOTs, and the JUnit of every fixture,
+      validates against each XSD (xmllint --schema).
+  outputs.py sarif --schema SCHEMA --source SRC --th TH --data DIR [--clean DIR] ROOT...
+      every report.sarif (and the SARIF of every fixture) validates against
+      the SARIF 2.1.0 schema; each result's region is the line of the
+      expectations file whose rule (the first that matches) declares the
+      cell; its level is error exactly when the cell regressed, warning when
+      no rule declares it, note otherwise; and the runs under --clean, which
+      passed the gate, raise no error or warning at all.
+  outputs.py ktap --parser DIR --th TH --data DIR ROOT...
+      the KTAP of every results.json under the ROOTs and of every fixture is
+      read by the kernel's own KUnit parser (tools/testing/kunit) with no
+      parse error, and its counts per toolchain are exactly the results'.
+
+Files a test wrote as a sentinel (starting "sentinel": never an output) are
+skipped.
+Exit 0 when everything holds, 1 with each failure named otherwise.
+"""
+import argparse
+import fnmatch
+import glob
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+OUTCOMES = ["HIJACKED", "PRIVILEGED_WRITE", "REDIRECTED", "CRASHED", "HANG", "TIMER_LOST",
+            "FALSE_POSITIVE", "BLOCKED_CFI", "DETECTED", "NO_EFFECT", "UNSUPPORTED",
+            "NOT_APPLICABLE", "HARNESS_ERROR"]
+REAL = OUTCOMES[:OUTCOMES.index("UNSUPPORTED")]
+SENTINEL = b"sentinel"
+failures = []
+
+
+def fail(what):
+    failures.append(what)
+    print("FAIL: " + what, file=sys.stderr)
+
+
+def found(roots, name):
+    out = []
+    for root in roots:
+        for path in sorted(glob.glob(os.path.join(root, "**", name), recursive=True)):
+            with open(path, "rb") as f:
+                if f.read(len(SENTINEL)) == SENTINEL:
+                    continue
+            out.append(path)
+    return out
+
+
+def loads(th, path):
+    """Does the program's own loader accept the file?"""
+    r = subprocess.run([th, "report", "--results", path, "--format", "ktap"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    return r.returncode == 0
+
+
+def render(th, path, fmt):
+    r = subprocess.run([th, "report", "--results", path, "--format", fmt],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if r.returncode:
+        fail(f"{path}: report --format {fmt} exited {r.returncode}: {r.stderr.decode()}")
+        return None
+    return r.stdout
+
+
+def fixtures(data, th):
+    """The fixtures the loader accepts."""
+    return [p for p in sorted(glob.glob(os.path.join(data, "*.json"))) if loads(th, p)]
+
+
+# ---- the outcome a renderer shows (report/verdict.c) ----
+def observed(cell):
+    worst = None
+    counts = cell.get("counts", {})
+    if counts.get("HARNESS_ERROR") or cell["outcome"] == "HARNESS_ERROR":
+        return "HARNESS_ERROR"
+    for o in OUTCOMES:
+        if counts.get(o):
+            worst = o
+            break
+    if worst and OUTCOMES.index(worst) < OUTCOMES.index(cell["outcome"]):
+        return worst
+    return cell["outcome"]
+
+
+def regressed(cell):
+    o, e = observed(cell), cell.get("expected")
+    if cell.get("verdict") == "regression" or o == "HARNESS_ERROR":
+        return True
+    if o not in REAL:
+        return e in REAL
+    return e in REAL and OUTCOMES.index(o) < OUTCOMES.index(e)
+
+
+def shown_verdict(cell):
+    return "regression" if regressed(cell) else cell["verdict"]
+
+
+# ---- results.json against its JSON Schema ----
+def validator(schema_dir):
+    import jsonschema
+    with open(os.path.join(schema_dir, "results.schema.json")) as f:
+        schema = json.load(f)
+    base = "file://" + os.path.abspath(schema_dir) + "/"
+    resolver = jsonschema.RefResolver(base_uri=base, referrer=schema)
+    cls = jsonschema.validators.validator_for(schema)
+    cls.check_schema(schema)
+    return cls(schema, resolver=resolver)
+
+
+def cmd_results(a):
+    v = validator(a.schema_dir)
+    files = found(a.roots, "results.json")
+    if not files:
+        fail("no results.json under " + ", ".join(a.roots) + ": nothing was checked")
+    for path in files + fixtures(a.data, a.th):
+        with open(path) as f:
+            doc = json.load(f)
+        errs = sorted(v.iter_errors(doc), key=lambda e: list(e.absolute_path))
+        for e in errs[:3]:
+            fail(f"{path}: {'/'.join(map(str, e.absolute_path))}: {e.message}")
+    # What the loader refuses and a schema can state, the schema refuses too.
+    for name in a.invalid:
+        path = os.path.join(a.data, name)
+        with open(path) as f:
+            try:
+                doc = json.load(f)
+            except ValueError:
+                continue    # not JSON: no schema is asked
+        if v.is_valid(doc):
+            fail(f"{path}: the loader refuses it, the schema accepts it")
+        if loads(a.th, path):
+            fail(f"{path}: expected the loader to refuse it")
+    print(f"results: {len(files)} results.json and the fixtures validate against the schema")
+
+
+# ---- JUnit against Jenkins' and Ant's XSDs ----
+def cmd_junit(a):
+    docs = [(p, None) for p in found(a.roots, "junit.xml")]
+    if not docs:
+        fail("no junit.xml under " + ", ".join(a.roots))
+    with tempfile.TemporaryDirectory() as tmp:
+        for p in fixtures(a.data, a.th):
+            out = os.path.join(tmp, os.path.basename(p) + ".xml")
+            xml = render(a.th, p, "junit")
+            if xml is not None:
+                with open(out, "wb") as f:
+                    f.write(xml)
+                docs.append((out, p))
+        for path, src in docs:
+            for xsd in a.xsd:
+                r = subprocess.run(["xmllint", "--noout", "--schema", xsd, path],
+                                   stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                if r.returncode:
+                    fail(f"{src or path}: not valid against {os.path.basename(xsd)}:\n"
+                         + r.stdout.decode()[-2000:])
+    print(f"junit: {len(docs)} files validate against " +
+          " and ".join(os.path.basename(x) for x in a.xsd))
+
+
+# ---- SARIF: schema, declaring lines, levels ----
+def rules_of(path):
+    """The rules of an expectations file: (line, [globs x4])."""
+    rules = []
+    with open(path) as f:
+        for n, line in enumerate(f, 1):
+            line = line.rstrip("\r\n")
+            if not line.strip() or line.startswith("#"):
+                continue
+            rules.append((n, line.split("\t")[:4]))
+    return rules
+
+
+def first_rule(rules, cell):
+    for n, cols in rules:
+        if all(any(fnmatch.fnmatchcase(v, g) for g in col.split(","))
+               for v, col in zip(cell, cols)):
+            return n
+    return None
+
+
+def cmd_sarif(a):
+    import jsonschema
+    with open(a.schema) as f:
+        schema = json.load(f)
+    v = jsonschema.Draft4Validator(schema)
+    logs = [(p, False) for p in found(a.roots, "report.sarif")]
+    clean = set(found(a.clean, "report.sarif")) if a.clean else set()
+    if not logs or (a.clean and not clean):
+        fail("no report.sarif to check (or none under --clean)")
+    texts = {p: open(p, "rb").read() for p, _ in logs}
+    for p in fixtures(a.data, a.th):
+        s = render(a.th, p, "sarif")
+        if s is not None:
+            texts[p] = s
+    cache = {}
+    nres = 0
+    for path, text in texts.items():
+        doc = json.loads(text)
+        for e in list(v.iter_errors(doc))[:3]:
+            fail(f"{path}: SARIF schema: {'/'.join(map(str, e.absolute_path))}: {e.message}")
+        for run in doc["runs"]:
+            rules = run["tool"]["driver"]["rules"]
+            for r in rules:
+                props = r.get("properties", {})
+                if "security" in props.get("tags", []) and "security-severity" not in props:
+                    fail(f"{path}: rule {r['id']} is tagged security without a security-severity")
+            for res in run["results"]:
+                nres += 1
+                p = res["properties"]
+                key = f"{p['attack']} {p['variant']}/{p['config']}/{p['toolchain']}"
+                verdict = p["verdict"]
+                want = ("error" if verdict == "regression" else
+                        "warning" if verdict == "new" else "note")
+                if res["level"] != want:
+                    fail(f"{path}: {key}: level {res['level']}, verdict {verdict} wants {want}")
+                state = "new" if verdict in ("regression", "new") else "unchanged"
+                if res.get("baselineState") != state:
+                    fail(f"{path}: {key}: baselineState {res.get('baselineState')}, want {state}")
+                if path in clean and res["level"] in ("error", "warning"):
+                    fail(f"{path}: a run that passed the gate raises a {res['level']}: {key}")
+                phys = res["locations"][0]["physicalLocation"]
+                uri = phys["artifactLocation"]["uri"]
+                line = phys.get("region", {}).get("startLine")
+                if line is None:
+                    continue
+                file = (uri[len("file://"):] if uri.startswith("file://") else
+                        os.path.join(a.source, uri))
+                if file not in cache:
+                    cache[file] = rules_of(file)
+                decl = first_rule(cache[file], [p["attack"], p["variant"], p["config"],
+                                                 p["toolchain"]])
+                if decl != line:
+                    fail(f"{path}: {key} points at {uri}:{line}, declared on line {decl}")
+    print(f"sarif: {len(texts)} logs, {nres} results: schema-valid, each at its declaring "
+          f"line, levels by verdict; {len(clean)} clean run(s) without an error or warning")
+
+
+# ---- KTAP through the kernel's KUnit parser ----
+def cmd_ktap(a):
+    sys.path.insert(0, a.parser)
+    import kunit_parser
+    import kunit_printer
+    kunit_printer.stdout._print = False   # its report, not ours
+    kunit_parser.stdout = kunit_printer.stdout
+    files = found(a.roots, "results.json") + fixtures(a.data, a.th)
+    if not files:
+        fail("no results to render as KTAP")
+    for path in files:
+        ktap = render(a.th, path, "ktap")
+        if ktap is None:
+            continue
+        with open(path) as f:
+            doc = json.load(f)
+        test = kunit_parser.parse_run_tests(io.StringIO(ktap.decode()))
+        if test.counts.errors:
+            fail(f"{path}: the KUnit parser found {test.counts.errors} error(s) in its KTAP")
+        names = sorted(t["name"] for t in doc["toolchains"])
+        got = {t.name: t for t in test.subtests}
+        if sorted(got) != names:
+            fail(f"{path}: KTAP tests {sorted(got)}, toolchains {names}")
+            continue
+        for tc in names:
+            cells = [c for c in doc["cells"] if c["toolchain"] == tc]
+            # A toolchain without cells is one skipped test itself (KTAP's
+            # "ok N name # SKIP"), as KUnit counts a test without subtests.
+            want = dict(passed=0, failed=0, skipped=0 if cells else 1)
+            for c in cells:
+                if regressed(c):
+                    want["failed"] += 1
+                elif observed(c) in ("UNSUPPORTED", "NOT_APPLICABLE"):
+                    want["skipped"] += 1
+                else:
+                    want["passed"] += 1
+            t = got[tc]
+            have = dict(passed=t.counts.passed, failed=t.counts.failed, skipped=t.counts.skipped)
+            if have != want or t.counts.crashed or len(t.subtests) != len(cells):
+                fail(f"{path}: {tc}: KUnit counts {have} (crashed {t.counts.crashed}, "
+                     f"{len(t.subtests)} subtests), the results say {want} of {len(cells)}")
+    print(f"ktap: {len(files)} results read by the KUnit parser with exact counts")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    for name in ("results", "junit", "sarif", "ktap"):
+        p = sub.add_parser(name)
+        p.add_argument("--th", required=True)
+        p.add_argument("--data", required=True)
+        p.add_argument("roots", nargs="*")
+    sub.choices["results"].add_argument("--schema-dir", required=True)
+    sub.choices["results"].add_argument("--invalid", action="append", default=[])
+    sub.choices["junit"].add_argument("--xsd", action="append", required=True)
+    sub.choices["sarif"].add_argument("--schema", required=True)
+    sub.choices["sarif"].add_argument("--source", required=True)
+    sub.choices["sarif"].add_argument("--clean", action="append", default=[])
+    sub.choices["ktap"].add_argument("--parser", required=True)
+    a = ap.parse_args()
+    globals()["cmd_" + a.cmd](a)
+    if failures:
+        print(f"{len(failures)} failure(s)", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
