@@ -61,8 +61,8 @@ static int BW_B(validate)(BW_TIMER *t, struct workload *w, BW_B(setup_fn) setup,
 		if (ret != 1)
 			return bench_fail("%s: del_timer() of pending timer %u returned %d", name, i, ret);
 	}
-	if (bench_base.pending != 0)
-		return bench_fail("%s: %lu timers pending after deleting all", name, bench_base.pending);
+	if (!th_base_idle(&bench_base))
+		return bench_fail("%s: timers still queued after deleting all", name);
 	if (BW_B(check_wheel)(name) || BW_B(arm_all)(t, n, w->start, w->d_add, 0, name))
 		return -1;
 
@@ -76,8 +76,8 @@ static int BW_B(validate)(BW_TIMER *t, struct workload *w, BW_B(setup_fn) setup,
 				  name, ran, late->fired, n);
 	if (late->early)
 		return bench_fail("%s: %lu timers fired before their expiry", name, late->early);
-	if (bench_base.pending != 0)
-		return bench_fail("%s: %lu timers still pending after the run", name, bench_base.pending);
+	if (!th_base_idle(&bench_base))
+		return bench_fail("%s: timers still queued after the run", name);
 	w->wheel_end = late->last_clk;
 	return 0;
 }
