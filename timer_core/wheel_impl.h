@@ -403,21 +403,10 @@ static long expire_timers(struct timer_base *base, struct hlist_head *head)
  * Whether anything is pending comes from the buckets (next_expiry,
  * timers_pending), as in the kernel, never from a count.
  */
-long TH_P(run_timers)(struct timer_base *base, unsigned long now)
+static th_noinline long __run_timers(struct timer_base *base, unsigned long now)
 {
 	struct hlist_head heads[LVL_DEPTH_MAX];
 	long fired = 0;
-
-	if (time_before(now, base->jiffies))
-		return -1;
-	/* The softirq does not nest: a callback running the wheel it runs on
-	 * would expire timers under the collection in progress. */
-	if (base->collected) {
-		th_warn("run_timers: %s wheel of CPU %u run from one of its own callbacks; refused",
-			TH_VARIANT_NAME, base->cpu);
-		return -1;
-	}
-	base->jiffies = now;
 
 	while (time_after_eq(now, base->clk)) {
 		int levels;
@@ -453,6 +442,38 @@ long TH_P(run_timers)(struct timer_base *base, unsigned long now)
 		base->ncollected = 0;
 	}
 	return fired;
+}
+
+/* The softirq does not nest: a callback running the wheel it runs on would
+ * expire timers under the collection in progress. */
+static th_noinline __attribute__((cold)) long run_timers_nested(const struct timer_base *base)
+{
+	th_warn("run_timers: %s wheel of CPU %u run from one of its own callbacks; refused",
+		TH_VARIANT_NAME, base->cpu);
+	return -1;
+}
+
+/*
+ * Jiffies become @now, then the softirq runs. A tick with nothing due ends
+ * early, as run_timer_softirq()'s `if (time_before(jiffies,
+ * base->next_expiry)) return;` does; the clock still moves to now + 1 (no
+ * forward_timer_base() here to catch it up later), and an idle wheel's
+ * next_expiry moves with it, beyond every bucket.
+ */
+long TH_P(run_timers)(struct timer_base *base, unsigned long now)
+{
+	if (time_before(now, base->jiffies))
+		return -1;
+	if (__builtin_expect(base->collected != NULL, 0))
+		return run_timers_nested(base);
+	base->jiffies = now;
+	if (!base->next_expiry_recalc && time_after(base->next_expiry, now)) {
+		base->clk = now + 1;
+		if (!base->timers_pending)
+			base->next_expiry = base->clk + NEXT_TIMER_MAX_DELTA;
+		return 0;
+	}
+	return __run_timers(base, now);
 }
 
 /*
