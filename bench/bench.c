@@ -319,12 +319,12 @@ static void arena_free(struct arena *a)
 /* ---- one sample ------------------------------------------------------------------ */
 
 /*
- * w->rounds... rounds, each on a fresh structure: el[r * NR_OP + op] gets
- * the nanoseconds round r spent in phase op (OP_STEP: round 0 only).
- * Every call's result is summed and checked.
+ * @rounds rounds, each on a fresh structure: el[r * NR_OP + op] gets the
+ * nanoseconds round r spent in phase op (OP_STEP: round 0 only, and only
+ * if @step). Every call's result is summed and checked.
  */
 static int sample(const struct bench_impl *im, void *timers, const struct bench_work *w,
-		  uint32_t rounds, double *el)
+		  uint32_t rounds, bool step, double *el)
 {
 	const long n = w->n;
 	long sum[NR_OP] = { 0 };
@@ -340,7 +340,7 @@ static int sample(const struct bench_impl *im, void *timers, const struct bench_
 		e[OP_DEL] = timed(im, timers, w, OP_DEL, &sum[OP_DEL]);
 		unused += im->phase(timers, w, OP_ADD);
 		e[OP_EXPIRE] = timed(im, timers, w, OP_EXPIRE, &sum[OP_EXPIRE]);
-		if (r == 0) {
+		if (r == 0 && step) {
 			if (im->reset(timers, w))
 				return -1;
 			unused += im->phase(timers, w, OP_ADD);
@@ -350,10 +350,10 @@ static int sample(const struct bench_impl *im, void *timers, const struct bench_
 	/* Every add returns 0, every mod and del 1; every timer fires once
 	 * per expiry. A refusal would be negative. */
 	if (unused || sum[OP_ADD] || sum[OP_MOD] != n * rounds || sum[OP_DEL] != n * rounds ||
-	    sum[OP_EXPIRE] != n * rounds || sum[OP_STEP] != n)
+	    sum[OP_EXPIRE] != n * rounds || sum[OP_STEP] != (step ? n : 0))
 		return bench_fail("%s: unexpected results: add %ld (want 0), mod %ld, del %ld, expire %ld "
 				  "(want %ld), step %ld (want %ld)", im->name, sum[OP_ADD], sum[OP_MOD],
-				  sum[OP_DEL], sum[OP_EXPIRE], n * rounds, sum[OP_STEP], n);
+				  sum[OP_DEL], sum[OP_EXPIRE], n * rounds, sum[OP_STEP], step ? n : 0);
 	return 0;
 }
 
@@ -387,9 +387,10 @@ static int measure_size(unsigned int si, const struct options *o, struct arena *
 			int im = (k + (int)rep) % NR_IMPL;
 
 			/* Untimed first: the timed sample then starts with the
-			 * caches as this implementation leaves them. */
-			if (sample(impls[im], a->timers, &w, rounds, el) ||
-			    sample(impls[im], a->timers, &w, rounds, el))
+			 * caches as this implementation leaves them (stepping,
+			 * ms long, needs no warming). */
+			if (sample(impls[im], a->timers, &w, rounds, false, el) ||
+			    sample(impls[im], a->timers, &w, rounds, true, el))
 				goto out;
 			/* The median round: a preemption spoils a round, not the sample. */
 			for (int op = 0; op < NR_OP; op++) {
@@ -992,15 +993,24 @@ static void json_write(FILE *f, const struct options *o, const struct results *r
  * or a symlink). Return: 0, or 2 after saying why not. */
 static int json_target_ok(const char *path)
 {
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
 	struct stat st;
 
-	if (lstat(path, &st)) {
-		if (errno == ENOENT)
-			return 0;
-		return bad_arg("--json %s: %s", path, strerror(errno));
+	if (!lstat(path, &st)) {
+		if (!S_ISREG(st.st_mode))
+			return bad_arg("--json %s: exists and is not a regular file; refusing to replace it",
+				       path);
+		return 0;
 	}
-	if (!S_ISREG(st.st_mode))
-		return bad_arg("--json %s: exists and is not a regular file; refusing to replace it", path);
+	if (errno != ENOENT)
+		return bad_arg("--json %s: %s", path, strerror(errno));
+	/* Absent: its directory must take a new file (checked before the run). */
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+		 slash ? path : ".");
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK))
+		return bad_arg("--json %s: cannot create it in %s: %s", path, dir,
+			       errno ? strerror(errno) : "not a directory");
 	return 0;
 }
 
