@@ -90,7 +90,7 @@ int th_cli_trace(int argc, char **argv)
 		return 2;
 	}
 	opts.out_name = "stdout";
-	ret = th_trace_run(&opts, in, path, stdout, stderr, NULL);
+	ret = th_trace_run(&opts, in, path, stdout, stderr);
 	if (in != stdin)
 		fclose(in);
 	return ret;

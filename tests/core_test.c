@@ -642,8 +642,9 @@ static void corrupted_pprev_hides_no_timer(void **state)
  * every op, 40000 lines in 79 s); a small one after every op and callback. */
 static void trace_check_linear(void **state)
 {
-	struct th_trace_opts o = { .variant = &th_trace_modern, .hz = 1000, .check = true };
 	struct th_trace_stats st;
+	struct th_trace_opts o = { .variant = &th_trace_modern, .hz = 1000, .check = true,
+				   .stats = &st };
 	char *text, *out;
 	size_t tlen, olen;
 	FILE *f = open_memstream(&text, &tlen), *in, *of;
@@ -659,7 +660,7 @@ static void trace_check_linear(void **state)
 	fclose(f);
 	in = fmemopen(text, tlen, "r");
 	of = open_memstream(&out, &olen);
-	assert_int_equal(th_trace_run(&o, in, "big", of, stderr, &st), 0);
+	assert_int_equal(th_trace_run(&o, in, "big", of, stderr), 0);
 	fclose(in);
 	fclose(of);
 	work_units = st.ops + st.fires + 1;
@@ -677,7 +678,7 @@ static void trace_check_linear(void **state)
 	fclose(f);
 	in = fmemopen(text, tlen, "r");
 	of = open_memstream(&out, &olen);
-	assert_int_equal(th_trace_run(&o, in, "small", of, stderr, &st), 0);
+	assert_int_equal(th_trace_run(&o, in, "small", of, stderr), 0);
 	fclose(in);
 	fclose(of);
 	assert_true(st.checks == st.ops + st.fires + 1);
@@ -757,7 +758,7 @@ static void differential(unsigned int hz)
 		for (int v = 0; v < 3; v++) {
 			struct th_trace_opts o = { .variant = th_trace_variant(variants[v]), .hz = hz, .check = true };
 			FILE *in = fmemopen(text, tlen, "r"), *out = open_memstream(&got, &glen);
-			int rc = th_trace_run(&o, in, "random", out, stderr, NULL);
+			int rc = th_trace_run(&o, in, "random", out, stderr);
 
 			fclose(in);
 			fclose(out);

@@ -355,7 +355,7 @@ static int output_failed(struct trace_ctx *ctx, FILE *err)
 }
 
 int th_trace_run(const struct th_trace_opts *opts, FILE *in, const char *fname,
-		 FILE *out, FILE *err, struct th_trace_stats *stats)
+		 FILE *out, FILE *err)
 {
 	struct trace_ctx ctx = { .opts = opts, .v = opts->variant, .out = out };
 	unsigned int hz = opts->hz ? opts->hz : 1000;
@@ -421,7 +421,7 @@ int th_trace_run(const struct th_trace_opts *opts, FILE *in, const char *fname,
 	table_free(&ctx);
 	th_base_release(&ctx.base);
 	cur = NULL;
-	if (stats)
-		*stats = ctx.stats;
+	if (opts->stats)
+		*opts->stats = ctx.stats;
 	return ret;
 }

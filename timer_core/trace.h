@@ -34,6 +34,13 @@ extern const struct th_trace_variant th_trace_legacy, th_trace_transitional,
 /* The variant called @name ("legacy", "transitional", "modern"), or NULL. */
 const struct th_trace_variant *th_trace_variant(const char *name);
 
+/* What a run did, for tests of its cost. */
+struct th_trace_stats {
+	unsigned long ops, fires;
+	unsigned long checks;		/* whole-wheel checks run */
+	unsigned long check_steps;	/* their cost: buckets + timers */
+};
+
 /* Limits that keep a trace's cost and output bounded by its input. */
 #define TH_TRACE_MAX_LINE	4096	/* bytes in a line, newline excluded */
 #define TH_TRACE_MAX_FIRES	1000000UL	/* callbacks one `run` may fire */
@@ -49,13 +56,7 @@ struct th_trace_opts {
 	bool check;		/* run the consistency checker (see above) */
 	unsigned long max_fires;	/* 0: TH_TRACE_MAX_FIRES */
 	const char *out_name;	/* for messages; default "stdout" */
-};
-
-/* What a run did, for tests of its cost. */
-struct th_trace_stats {
-	unsigned long ops, fires;
-	unsigned long checks;		/* whole-wheel checks run */
-	unsigned long check_steps;	/* their cost: buckets + timers */
+	struct th_trace_stats *stats;	/* if set, what the run did */
 };
 
 /*
@@ -64,10 +65,10 @@ struct th_trace_stats {
  * bad input (`FILE:LINE: what` printed to @err, nothing after it run: an
  * unknown op, a bad number, a line longer than TH_TRACE_MAX_LINE, a NUL
  * byte, a `run` firing more than max_fires callbacks); 3 if the checker
- * found the wheel inconsistent (printed to @err). @stats may be NULL.
+ * found the wheel inconsistent (printed to @err).
  */
 int th_trace_run(const struct th_trace_opts *opts, FILE *in, const char *fname,
-		 FILE *out, FILE *err, struct th_trace_stats *stats);
+		 FILE *out, FILE *err);
 
 /* For the variant files: a timer of @node fired; prints its line and
  * re-arms it if `every` asked for that. */
