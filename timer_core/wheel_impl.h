@@ -88,7 +88,7 @@ static const char *mod_op_name(unsigned int options)
 	return options & MOD_TIMER_REDUCE ? "timer_reduce" : "mod_timer";
 }
 
-static th_noinline __attribute__((cold)) int refuse_uninit(const TH_TIMER *timer, const char *op)
+static th_cold int refuse_uninit(const TH_TIMER *timer, const char *op)
 {
 	char buf[160];
 
@@ -97,7 +97,7 @@ static th_noinline __attribute__((cold)) int refuse_uninit(const TH_TIMER *timer
 	return TH_EUNINIT;
 }
 
-static th_noinline __attribute__((cold)) int refuse_nobase(const TH_TIMER *timer, const char *op)
+static th_cold int refuse_nobase(const TH_TIMER *timer, const char *op)
 {
 	char buf[160];
 
@@ -114,7 +114,7 @@ static th_noinline __attribute__((cold)) int refuse_nobase(const TH_TIMER *timer
  * the timer ends up queued unless mod_timer_pending() finds it idle.
  * Return: 0 to go ahead, or TH_E* after a WARN.
  */
-static th_noinline __attribute__((cold)) int mod_checks(TH_TIMER *timer, unsigned int options)
+static th_cold int mod_checks(TH_TIMER *timer, unsigned int options)
 {
 	const char *op = mod_op_name(options);
 	char buf[160];
@@ -140,7 +140,7 @@ static th_noinline __attribute__((cold)) int mod_checks(TH_TIMER *timer, unsigne
 
 /* del_timer()'s debug_assert_init() and, for a timer it will detach,
  * debug_deactivate(). Return: 0 to go ahead, or TH_EUNINIT after a WARN. */
-static th_noinline __attribute__((cold)) int del_checks(TH_TIMER *timer)
+static th_cold int del_checks(TH_TIMER *timer)
 {
 	if (!th_debugobj_known(timer))
 		return refuse_uninit(timer, "del_timer");
@@ -157,8 +157,9 @@ static th_noinline __attribute__((cold)) int del_checks(TH_TIMER *timer)
  * (kernel v5.10+: the bucket expiry, not timer->expires). With nothing
  * pending next_expiry lies beyond any bucket, so the one test suffices.
  */
-static inline __attribute__((always_inline)) void enqueue_timer(struct timer_base *base, TH_TIMER *timer,
-				 unsigned int idx, unsigned long bucket_expiry)
+static inline __attribute__((always_inline)) void
+enqueue_timer(struct timer_base *base, TH_TIMER *timer, unsigned int idx,
+	      unsigned long bucket_expiry)
 {
 	hlist_add_head(&timer->entry, base->vectors + idx);
 	base->pending_map[idx / LVL_SIZE] |= 1UL << (idx % LVL_SIZE);
@@ -181,8 +182,8 @@ static inline void detach_timer(TH_TIMER *timer, bool clear_pending)
 	entry->next = LIST_POISON2;
 }
 
-static inline __attribute__((always_inline)) int detach_if_pending(TH_TIMER *timer, struct timer_base *base,
-				    bool clear_pending)
+static inline __attribute__((always_inline)) int
+detach_if_pending(TH_TIMER *timer, struct timer_base *base, bool clear_pending)
 {
 	unsigned int idx = timer_get_idx(timer);
 
@@ -275,7 +276,7 @@ static th_noinline int mod_timer_far(TH_TIMER *timer, struct timer_base *base,
 /* __mod_timer() when a check fails or debugobjects is on: the checks, then
  * the same queueing. Out of line and cold, so the WARN buffers and the
  * calls stay out of the fast path's frame. */
-static th_noinline __attribute__((cold)) int
+static th_cold int
 mod_timer_checked(TH_TIMER *timer, unsigned long expires, unsigned int options)
 {
 	int ret = mod_checks(timer, options);
@@ -320,7 +321,7 @@ int TH_P(add_timer)(TH_TIMER *timer)
 
 /* del_timer(): debug_assert_init(), then the base only for a pending
  * timer, as the kernel locks it only then. */
-static th_noinline __attribute__((cold)) int del_timer_checked(TH_TIMER *timer)
+static th_cold int del_timer_checked(TH_TIMER *timer)
 {
 	struct timer_base *base;
 	int err = del_checks(timer);
@@ -401,7 +402,8 @@ static long expire_timers(struct timer_base *base, struct hlist_head *head)
  * collect is skipped in one step to the next one that has (exactly where
  * the one-jiffy loop would next collect), so an idle hour costs nothing.
  * Whether anything is pending comes from the buckets (next_expiry,
- * timers_pending), as in the kernel, never from a count.
+ * timers_pending), as in the kernel, never from a count. Out of line: the
+ * idle tick in run_timers() then needs no frame for these lists.
  */
 static th_noinline long __run_timers(struct timer_base *base, unsigned long now)
 {
@@ -446,7 +448,7 @@ static th_noinline long __run_timers(struct timer_base *base, unsigned long now)
 
 /* The softirq does not nest: a callback running the wheel it runs on would
  * expire timers under the collection in progress. */
-static th_noinline __attribute__((cold)) long run_timers_nested(const struct timer_base *base)
+static th_cold long run_timers_nested(const struct timer_base *base)
 {
 	th_warn("run_timers: %s wheel of CPU %u run from one of its own callbacks; refused",
 		TH_VARIANT_NAME, base->cpu);

@@ -79,7 +79,8 @@
 /* One bitmap word per level: the scan for the next bucket relies on it. */
 _Static_assert(LVL_SIZE == 8 * sizeof(unsigned long), "one pending_map word per level");
 /* th_calc_wheel_index() is the kernel's if-chain for depth 8 and 9. */
-_Static_assert(LVL_DEPTH_MAX == 9 && TH_LVL_DEPTH(1) == 8, "calc_wheel_index covers depths 8 and 9");
+_Static_assert(LVL_DEPTH_MAX == 9 && TH_LVL_DEPTH(1) == 8,
+	       "calc_wheel_index covers depths 8 and 9");
 
 /* include/linux/jiffies.h: wrap 5 minutes after boot. */
 #define TH_INITIAL_JIFFIES(hz)	((unsigned long)(unsigned int)(-300 * (int)(hz)))
