@@ -247,8 +247,10 @@ mod_timer_queue(TH_TIMER *timer, struct timer_base *base, unsigned long expires,
 				timer->expires = expires;
 			return 1;
 		}
-		detach_if_pending(timer, base, false);
+		/* The kernel stores .expires after detaching; nothing reads it
+		 * in between, and stored first it needs no register across. */
 		timer->expires = expires;
+		detach_if_pending(timer, base, false);
 		enqueue_timer(base, timer, idx, bucket_expiry);
 		return 1;
 	}
