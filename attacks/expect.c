@@ -10,8 +10,9 @@
 
 /* DESIGN.md "Outcomes": the only names a rule may declare. */
 static const char *const outcome_names[] = {
-	"HIJACKED",       "REDIRECTED",  "CRASHED",  "HANG",        "FALSE_POSITIVE",
-	"BLOCKED_CFI",    "DETECTED",    "NO_EFFECT", "UNSUPPORTED", "NOT_APPLICABLE",
+	"HIJACKED",       "PRIVILEGED_WRITE", "REDIRECTED", "CRASHED",     "HANG",
+	"TIMER_LOST",     "FALSE_POSITIVE",   "BLOCKED_CFI", "DETECTED",   "NO_EFFECT",
+	"UNSUPPORTED",    "NOT_APPLICABLE",
 };
 
 enum { COL_ATTACK, COL_VARIANT, COL_CONFIG, COL_TOOLCHAIN, COL_OUTCOME, COL_REASON, NCOLS };
@@ -130,7 +131,7 @@ static int parse_line(char *text, struct rule *r, const char *path, unsigned lon
 				    col_names[i], r->col[i]);
 	if (!valid_outcome(r->col[COL_OUTCOME]))
 		return fail(err, n, path, line,
-			    "unknown outcome '%s' (one of HIJACKED REDIRECTED CRASHED HANG FALSE_POSITIVE BLOCKED_CFI DETECTED NO_EFFECT UNSUPPORTED NOT_APPLICABLE)",
+			    "unknown outcome '%s' (one of HIJACKED PRIVILEGED_WRITE REDIRECTED CRASHED HANG TIMER_LOST FALSE_POSITIVE BLOCKED_CFI DETECTED NO_EFFECT UNSUPPORTED NOT_APPLICABLE)",
 			    r->col[COL_OUTCOME]);
 	if (!*r->col[COL_REASON])
 		return fail(err, n, path, line, "empty reason: say why this outcome is expected");

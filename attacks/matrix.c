@@ -22,13 +22,13 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "child.h"
 #include "classify.h"
 #include "config_table.h"
 #include "expect.h"
 #include "probe_judge.h"
 #include "render.h"
 #include "results.h"
+#include "runner/child.h"
 
 
 /* ---- what the builds produced ---------------------------------------- */
@@ -300,13 +300,14 @@ static int check_names(const char *what, const char *list, const char *const *kn
 static int list_attacks(const char *binary, struct attack **out, size_t *nout, char *err, size_t n)
 {
 	const char *argv[] = { binary, "--list", NULL };
+	const struct th_child_opts opts = { .timeout = 20 };
 	struct th_child c;
 	const char *p;
 	size_t cap = 0;
 
 	*out = NULL;
 	*nout = 0;
-	if (th_child_run(&c, argv, 20, false)) {
+	if (th_child_run(&c, argv, &opts)) {
 		snprintf(err, n, "cannot run %s --list: %s", binary, strerror(errno));
 		return -1;
 	}
@@ -469,6 +470,9 @@ static bool config_support(struct matrix *m, const char *tool, const struct th_c
 		for (size_t bi = 0; bi < m->b.nbins && !ok; bi++) {
 			const struct mbin *pb = &m->b.bins[bi];
 			const char *argv[] = { pb->path, chk, NULL };
+			/* Traced as a cell is: the judge proves a probe's trap the same way. */
+			const struct th_child_opts opts = { .timeout = m->o->timeout, .trace = true,
+							    .site_func = TH_PROBE_SITE_FUNC };
 			struct th_child_obs obs;
 			struct th_child ch;
 
@@ -480,12 +484,12 @@ static bool config_support(struct matrix *m, const char *tool, const struct th_c
 				continue;
 			}
 			built = true;
-			if (th_child_run(&ch, argv, m->o->timeout, false)) {
+			if (th_child_run(&ch, argv, &opts)) {
 				snprintf(why, sizeof(why), "probe %s: cannot run %s: %s", chk, pb->path,
 					 strerror(errno));
 				continue;
 			}
-			th_child_observe(&obs, &ch, c->name, pb->path);
+			th_child_observe(&obs, &ch, c->name, tool);
 			ok = th_probe_judge(chk, &obs, why, sizeof(why));
 			th_child_free(&ch);
 		}
@@ -711,7 +715,7 @@ static void record_run(struct matrix *m, const struct job *jb, struct th_child *
 	char ev[1024];
 	enum th_outcome oc;
 
-	th_child_observe(&obs, c, cp->config, jb->binary);
+	th_child_observe(&obs, c, cp->config, cp->toolchain);
 	oc = th_classify(&obs, cp->control, ev, sizeof(ev));
 	cp->counts[oc]++;
 	counts[oc]++;
@@ -748,17 +752,23 @@ static void run_jobs(struct matrix *m)
 			struct job *jb = &m->jobs[next++];
 			const char *argv[] = { jb->binary, "--run", m->cells[jb->cell].attack, NULL };
 
-			/* Every config but asan runs under the address-space cap. */
-			bool cap = strcmp(m->cells[jb->cell].config, "asan") != 0;
+			/* Every config but asan runs under the address-space cap; every
+			 * cell is traced (runner/child.h): traps, dispatches, state. */
+			const struct th_child_opts opts = {
+				.timeout = m->o->timeout,
+				.cap_memory = strcmp(m->cells[jb->cell].config, "asan") != 0,
+				.trace = true, .site_func = TH_CFI_SITE_FUNC,
+				.state_map = TH_STATE_MAP_SYMBOL,
+			};
 
-			if (th_child_spawn(&running[nrun], argv, m->o->timeout, cap)) {
+			if (th_child_spawn(&running[nrun], argv, &opts)) {
 				snprintf(m->err, sizeof(m->err), "fork: %s", strerror(errno));
 				interrupted = -1;
 				break;
 			}
 			rjob[nrun++] = jb;
 		}
-		th_child_pump(running, nrun, m->o->timeout);
+		th_child_pump(running, nrun);
 		for (int i = 0; i < nrun; i++) {
 			if (!th_child_done(&running[i]))
 				continue;
