@@ -633,7 +633,7 @@ static void reaped(struct th_child *c, int status)
 		int e;
 
 		if (read(c->exec_fd, &e, sizeof(e)) == (ssize_t)sizeof(e))
-			harness_error(c, "exec %s: %s", c->binary, strerror(e));
+			harness_error(c, "could not start it: exec %s: %s", c->binary, strerror(e));
 		else if (!c->opts.trace && !c->timed_out)
 			c->obs.execed = 1;
 		close(c->exec_fd);
