@@ -101,8 +101,8 @@ struct th_cfi_proof {
 };
 void th_cfi_prove(const struct th_child_obs *obs, struct th_cfi_proof *p);
 
-/* The name of what a run-time address is in the binary: "write_cr4",
- * "write_cr4+0x4", "sim_cpu" or "0x..."; @exact set when it is a
+/* The name of what a file address is in the binary: "write_cr4",
+ * "write_cr4+0x4", "sim_cpu (data)" or "0x..."; @exact set when it is a
  * function's start. */
 void th_name_target(const struct th_bin *b, uint64_t vaddr, char *buf, size_t n, int *exact);
 

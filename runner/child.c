@@ -165,13 +165,11 @@ static void child_setup(const struct th_child_opts *o, const struct th_child_obs
 	setenv("ASAN_OPTIONS", asan, 1);
 	setenv("UBSAN_OPTIONS", ubsan, 1);
 	setenv(TH_TOKEN_ENV, t->token, 1);
-	if (o->trace) {
-		if (ptrace(PTRACE_TRACEME, 0, NULL, NULL)) {
-			dprintf(2, "timerharness: ptrace(PTRACE_TRACEME): %s\n", strerror(errno));
-			_exit(EXIT_NO_TRACE);
-		}
-		/* Stop: the runner sets its options before the exec. */
-		raise(SIGSTOP);
+	/* Traced from here: the exec stops the child with a SIGTRAP, where the
+	 * runner sets its options (one stop, not a SIGSTOP and then the exec). */
+	if (o->trace && ptrace(PTRACE_TRACEME, 0, NULL, NULL)) {
+		dprintf(2, "timerharness: ptrace(PTRACE_TRACEME): %s\n", strerror(errno));
+		_exit(EXIT_NO_TRACE);
 	}
 	execv(argv[0], (char *const *)argv);
 	{
@@ -555,11 +553,18 @@ static int on_stop(struct th_child *c, int status)
 	siginfo_t si;
 
 	if (c->phase == PHASE_FIRST_STOP) {
+		/* The SIGTRAP a traced exec raises (no options yet): the program is
+		 * mapped, nothing of it has run. Later execs stop as events. */
 		c->phase = PHASE_RUNNING;
 		if (ptrace(PTRACE_SETOPTIONS, c->pid, NULL,
 			   (void *)(PTRACE_O_EXITKILL | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT)))
 			harness_error(c, "ptrace(PTRACE_SETOPTIONS): %s", strerror(errno));
-		return 0; /* the child's own SIGSTOP, swallowed */
+		if (sig != SIGTRAP) {
+			harness_error(c, "the first stop of the child was signal %d, not its exec", sig);
+			return sig;
+		}
+		on_exec(c);
+		return 0;
 	}
 	if (event == PTRACE_EVENT_EXEC) {
 		on_exec(c);

@@ -766,6 +766,9 @@ static void forge_segv(void **state)
 	assert_true(r.obs.trap.nbytes > 0); /* pc is in .text */
 	assert_int_equal(r.obs.trap.file_bytes_match, 1);
 	assert_contains(ev, "SIGSEGV at pc 0x");
+	/* The in-process reporter still speaks for a person reading the output. */
+	assert_contains(r.obs.out, "TH-TRAP: run=");
+	assert_contains(r.obs.out, " name=SIGSEGV ");
 	run_free(&r);
 }
 
@@ -783,6 +786,7 @@ static void forge_wild_jump(void **state)
 	assert_int_equal(r.obs.ndispatch, 1);
 	assert_true(r.obs.dispatch[0].target == 0x10);
 	assert_contains(ev, "SIGSEGV at pc 0x10");
+	assert_contains(r.obs.out, " bytes=?? ");
 	run_free(&r);
 }
 
