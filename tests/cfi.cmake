@@ -44,7 +44,8 @@ foreach(case
     classify_done_nonzero_exit classify_asan_line_ends classify_asan_line_ends_cut
     classify_target_unchosen classify_target_beats_crash classify_privileged_state
     classify_harness_error classify_evidence_truncated classify_fuzz
-    fortify_macro_in_range fortify_macro_field_overflow runner_exec_fails runner_no_idle)
+    fortify_macro_in_range fortify_macro_field_overflow runner_exec_fails runner_ptrace_denied
+    runner_no_idle)
   th_cfi_test(${case} ${case})
 endforeach()
 

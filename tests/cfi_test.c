@@ -23,6 +23,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -812,6 +816,52 @@ static void runner_exec_fails(void **state)
 	}
 }
 
+/* Where ptrace is denied (a container's seccomp profile, Yama's
+ * ptrace_scope 3), no cell is judged from its output alone: each is a
+ * harness error saying so. Here: a seccomp filter in a helper process. */
+static void runner_ptrace_denied(void **state)
+{
+	int status, p[2];
+	pid_t pid;
+	char ev[512] = "";
+
+	(void)state;
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct sock_filter filter[] = {
+			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ptrace, 0, 1),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		};
+		struct sock_fprog prog = { sizeof(filter) / sizeof(filter[0]), filter };
+		char *argv[] = { "/bin/true", NULL };
+		struct run r;
+		enum th_outcome o;
+
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0))
+			_exit(4);
+		run_traced(&r, "none", TH_CFI_SITE_FUNC, argv);
+		o = th_classify(&r.obs, 0, ev, sizeof(ev));
+		if (write(p[1], ev, strlen(ev)) < 0)
+			_exit(5);
+		_exit(o == TH_HARNESS_ERROR ? 0 : 1);
+	}
+	close(p[1]);
+	if (read(p[0], ev, sizeof(ev) - 1) < 0)
+		ev[0] = 0;
+	close(p[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	print_message("%s\n", ev);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_contains(ev, "never traced");
+	assert_contains(ev, "PTRACE_TRACEME");
+}
+
 /* The pump wakes on the child's end, not on a timer: many short children
  * take about their own time, not 20 ms each. */
 static void runner_no_idle(void **state)
@@ -929,7 +979,7 @@ int main(int argc, char **argv)
 		CASE(forge_fake_token), CASE(forge_nul_line), CASE(forge_fake_asan),
 		CASE(forge_asan_cut), CASE(forge_huge), CASE(forge_trap_elsewhere),
 		CASE(forge_cfi_elsewhere), CASE(forge_lost_timer), CASE(forge_cr4_write),
-		CASE(forge_segv), CASE(forge_wild_jump), CASE(runner_exec_fails), CASE(runner_no_idle),
+		CASE(forge_segv), CASE(forge_wild_jump), CASE(runner_exec_fails), CASE(runner_ptrace_denied), CASE(runner_no_idle),
 		CASE(fortify_field_catches), CASE(fortify_glibc_misses_field),
 		CASE(fortify_glibc_catches_object), CASE(probe_judge),
 	};
