@@ -645,7 +645,8 @@ static void reaped(struct th_child *c, int status)
 		c->exec_fd = -1;
 	}
 	if (c->opts.trace && c->phase == PHASE_FIRST_STOP)
-		harness_error(c, "the child was never traced: %.160s",
+		harness_error(c, "the child was never traced: %.*s",
+			      c->buf[1] ? (int)strcspn(c->buf[1], "\n") : 12,
 			      c->buf[1] ? c->buf[1] : "(no message)");
 	else if (c->opts.trace && !c->obs.execed && !c->timed_out)
 		harness_error(c, "exec %s was never seen by the tracer", c->binary);
