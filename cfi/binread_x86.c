@@ -1157,7 +1157,6 @@ static void classify_site(struct th_call_site *s, const struct th_bin *b, const 
 			  const struct site_priv *sp)
 {
 	bool handler_cfi = false, handler_fn = false, kcfi = false, trap = false;
-	int32_t t = sp->nev ? sp->ev[0]->target : -1;
 
 	for (size_t i = 0; i < s->nguards; i++) {
 		const struct th_guard *g = &s->guards[i];
@@ -1213,7 +1212,6 @@ static void classify_site(struct th_call_site *s, const struct th_bin *b, const 
 		s->kcfi.known = 0;
 	if (s->scheme != TH_CFI_FUNCTION)
 		s->function.known = 0;
-	(void)t;
 }
 
 static void build_sites(struct exec *x, struct th_func_sites *fs)

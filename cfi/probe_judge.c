@@ -146,18 +146,28 @@ static int judge_generalized(const struct th_child_obs *obs, char *reason, size_
 }
 
 static int judge_stderr(const char *check, const struct th_child_obs *obs, int ok, int found,
-			const char *line, const char *needle, char *reason, size_t n)
+			const char *line, char *reason, size_t n)
 {
 	char end[300];
 
 	if (ok && found) {
-		snprintf(reason, n, "probe %s: %s", check, line);
+		/* The same reason every run: no pid, address or directory. */
+		const char *asan = strstr(line, "AddressSanitizer: "), *re = strstr(line, ": runtime error: ");
+		const char *from = asan ? asan : line;
+		size_t len;
+
+		for (const char *p = line; re && p < re; p++)
+			if (*p == '/')
+				from = p + 1;
+		len = strcspn(from, "\n");
+		if (asan && strstr(from, " on address "))
+			len = (size_t)(strstr(from, " on address ") - from);
+		snprintf(reason, n, "probe %s: %.*s", check, (int)len, from);
 		return 1;
 	}
 	how_it_ended(obs, end, sizeof(end));
 	snprintf(reason, n, "probe %s: %s, %s", check, end,
 		 found ? "a report, but not the runtime's own exit" : "no report on stderr");
-	(void)needle;
 	return 0;
 }
 
@@ -221,17 +231,17 @@ int th_probe_judge(const char *check, const struct th_child_obs *obs, char *reas
 		snprintf(head, sizeof(head), "==%d==", (int)obs->pid);
 		return judge_stderr(check, obs, obs->exited && obs->exit_code == obs->san_exitcode,
 				    err_line(obs, head, TH_REPORT_ASAN "heap-buffer-overflow", line, sizeof(line)),
-				    line, TH_REPORT_ASAN, reason, n);
+				    line, reason, n);
 	}
 	if (!strcmp(check, "bounds"))
 		return judge_stderr(check, obs, obs->exited && obs->exit_code == obs->san_exitcode,
 				    err_line(obs, NULL, TH_REPORT_RUNTIME_ERROR TH_REPORT_BOUNDS, line, sizeof(line)) &&
 					    strstr(line, TH_REPORT_BOUNDS_ALSO),
-				    line, TH_REPORT_BOUNDS, reason, n);
+				    line, reason, n);
 	if (!strcmp(check, "fortify"))
 		return judge_stderr(check, obs, obs->signaled && obs->signo == SIGABRT,
 				    err_line(obs, TH_REPORT_FIELD_SPANNING, TH_REPORT_FIELD_SPANNING, line, sizeof(line)),
-				    line, TH_REPORT_FIELD_SPANNING, reason, n);
+				    line, reason, n);
 	snprintf(reason, n, "probe %s: unknown check (cfi, cfi-generalized, cfi-diag, kcfi, function, asan, "
 		 "bounds, fortify, randstruct)", check);
 	return 0;
