@@ -113,6 +113,18 @@ foreach(config none asan cfi-icall cfi-icall-diag cfi-icall-generalized defence-
     endif()
   endforeach()
 endforeach()
+# The decoded check against behaviour: every attack of each CFI binary, traced.
+foreach(config cfi-icall cfi-icall-diag cfi-icall-generalized defence-in-depth kcfi fsanitize-function)
+  foreach(variant legacy transitional modern)
+    if(TARGET th-attack-${variant}-${config})
+      th_cfi_test(binread.agrees.${variant}.${config} reader_agrees
+        $<TARGET_FILE:th-attack-${variant}-${config}>)
+    else()
+      th_config_supported(${config} _ok _why)
+      th_cfi_test(binread.agrees.${variant}.${config} skip "${config}: ${_why}")
+    endif()
+  endforeach()
+endforeach()
 # Two static functions of one name, and a switch: built here, no config.
 add_executable(th-binread-dup ${CMAKE_CURRENT_LIST_DIR}/cfi_binread_dup.c
   ${CMAKE_CURRENT_BINARY_DIR}/cfi_binread_dup_b.c)

@@ -794,6 +794,51 @@ static void forge_wild_jump(void **state)
 	run_free(&r);
 }
 
+/*
+ * The reader against the binary's behaviour: every attack of an attack binary,
+ * run traced; at each entry into call_timer_fn the runner evaluates the check
+ * the reader decoded on the live target (th_site_admits, the process's own
+ * memory for kcfi's and the function sanitizer's loads). It must say "fails"
+ * exactly when the run then stopped at one of that check's guards.
+ */
+static void reader_agrees(void **state)
+{
+	const char *bin = arg(0);
+	char *list_argv[] = { (char *)bin, "--list", NULL };
+	struct run l;
+	char *ids, *save = NULL;
+	int checked = 0;
+
+	(void)state;
+	run_traced(&l, "-", NULL, list_argv);
+	ids = strdup(l.obs.out);
+	run_free(&l);
+	assert_non_null(ids);
+	for (char *line = strtok_r(ids, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char id[128], ok[8];
+		char *argv[] = { (char *)bin, "--run", id, NULL };
+		struct run r;
+		int stopped;
+
+		if (sscanf(line, "%127[^\t]\t%*[^\t]\t%*[^\t]\t%*[^\t]\t%7[^\t]", id, ok) != 2 ||
+		    strcmp(ok, "ok"))
+			continue;
+		run_traced(&r, "-", TH_CFI_SITE_FUNC, argv);
+		stopped = (r.obs.have_trap && r.obs.trap.guard >= 0) || r.obs.handler_hit;
+		if (r.obs.ndispatch && r.obs.dispatch[0].known) {
+			if (r.obs.dispatch[0].admits < 0 || (r.obs.dispatch[0].admits == 0) != stopped)
+				fail_msg("%s %s: the check evaluates to %d on target 0x%" PRIx64
+					 ", but the run %s at a guard", bin, id, r.obs.dispatch[0].admits,
+					 r.obs.dispatch[0].target, stopped ? "stopped" : "did not stop");
+			checked++;
+		}
+		run_free(&r);
+	}
+	free(ids);
+	print_message("%s: %d dispatches, check and behaviour agree\n", bin, checked);
+	assert_true(checked > 10);
+}
+
 /* A program that cannot be run is the harness's failure, not a crash. */
 static void runner_exec_fails(void **state)
 {
@@ -979,7 +1024,7 @@ int main(int argc, char **argv)
 		CASE(forge_fake_token), CASE(forge_nul_line), CASE(forge_fake_asan),
 		CASE(forge_asan_cut), CASE(forge_huge), CASE(forge_trap_elsewhere),
 		CASE(forge_cfi_elsewhere), CASE(forge_lost_timer), CASE(forge_cr4_write),
-		CASE(forge_segv), CASE(forge_wild_jump), CASE(runner_exec_fails), CASE(runner_ptrace_denied), CASE(runner_no_idle),
+		CASE(forge_segv), CASE(forge_wild_jump), CASE(reader_agrees), CASE(runner_exec_fails), CASE(runner_ptrace_denied), CASE(runner_no_idle),
 		CASE(fortify_field_catches), CASE(fortify_glibc_misses_field),
 		CASE(fortify_glibc_catches_object), CASE(probe_judge),
 	};
