@@ -17,8 +17,8 @@ static void usage(FILE *f)
 		"commands:\n"
 		"  trace [--variant legacy|transitional|modern] [--hz N] [--check] [FILE|-]\n"
 		"        drive a variant's timer wheel from a trace; prints fire/ret lines\n"
-		"  bench [--quick] [--reps N] [--seed S]\n"
-		"        wheel vs binary min-heap: ns/op for add, mod, del, expire\n"
+		"  bench [--quick] [--reps N] [--seed S] [--order O] [--json FILE]\n"
+		"        wheel vs binary min-heap: ns/op, ratios, instructions per op\n"
 #ifdef TH_HAVE_MATRIX
 		"  matrix [--toolchain T,..] [--config C,..] [--variant V,..] [--attack GLOB,..]\n"
 		"         [--shard I/N] [--jobs N] [--timeout S] [--out DIR] [--replace]\n"
