@@ -93,7 +93,7 @@ int th_cli_check(int argc, char **argv)
 			return TH_CHECK_BAD_INPUT;
 		}
 	}
-	if (bad)
+	if (bad || th_paths_installed_ok(&p, expect, "check"))
 		return TH_CHECK_BAD_INPUT;
 	if (th_expect_load(expect, err, sizeof(err))) {
 		fprintf(stderr, "check: expectations: %s\n", err);

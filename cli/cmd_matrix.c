@@ -126,6 +126,8 @@ int th_cli_matrix(int argc, char **argv)
 	}
 	if (bad)
 		return 2;
+	if (th_paths_installed_ok(&p, o.expect_path, "matrix"))
+		return 2;
 	if (o.out_dir && !*o.out_dir) {
 		fprintf(stderr, "timerharness matrix: --out must not be empty\n");
 		return 2;

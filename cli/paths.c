@@ -36,3 +36,14 @@ int th_paths_get(struct th_paths *p)
 				"build/<preset> --prefix <prefix>', or name a build with --build-root" };
 	return 0;
 }
+
+int th_paths_installed_ok(const struct th_paths *p, const char *expect, const char *cmd)
+{
+	if (!p->installed || strcmp(expect, p->expect) || !access(expect, R_OK))
+		return 0;
+	fprintf(stderr, "timerharness %s: %s is missing: an installed timerharness reads the "
+		"expectations and runs the attack binaries installed beside it; install a whole "
+		"build tree with 'cmake --install build/<preset> --prefix <prefix>', or give --expect "
+		"(and --build-root)\n", cmd, expect);
+	return -1;
+}

@@ -24,4 +24,10 @@ struct th_paths {
  * located). The strings are static. */
 int th_paths_get(struct th_paths *p);
 
+/* An installed command whose default expectations (@expect is p->expect)
+ * are missing: say what is missing and how to install it, on stderr
+ * prefixed "timerharness CMD: ". Return: 0 when nothing is missing, -1 when
+ * that was said. */
+int th_paths_installed_ok(const struct th_paths *p, const char *expect, const char *cmd);
+
 #endif

@@ -75,3 +75,14 @@ endforeach()
 add_test(NAME check_error.unknown_option
   COMMAND ${CMAKE_COMMAND} "-DCMD=${TH_BIN};check;--frobnicate" -DRC=2
           "-DSTDERR_REGEX=unknown argument '--frobnicate'" -P ${TH_RUN_EXPECT})
+
+# The command on real runs (tests/cli_runs.py says what each case checks):
+# shards merged into the unsharded run's outcomes, each cell's rerun
+# command, slices kept apart from a full run, NO_COLOR, --version, install.
+foreach(case shards rerun slice color version install)
+  add_test(NAME matrix.cli.${case}
+    COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/cli_runs.py ${case} --th ${TH_BIN}
+            --build ${CMAKE_BINARY_DIR} --out ${TH_MOUT}/cli-${case} --source ${CMAKE_SOURCE_DIR}
+            --project-version ${PROJECT_VERSION})
+  set_tests_properties(matrix.cli.${case} PROPERTIES LABELS matrix TIMEOUT 300)
+endforeach()

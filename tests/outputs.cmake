@@ -7,11 +7,6 @@
 if(NOT TARGET timerharness OR NOT TARGET th_report)
   return()
 endif()
-# Debian's interpreter: the one scripts/install-deps gives python3-jsonschema.
-find_program(TH_PYTHON3 python3 PATHS /usr/bin NO_DEFAULT_PATH)
-if(NOT TH_PYTHON3)
-  find_program(TH_PYTHON3 python3 REQUIRED)
-endif()
 
 get_property(_th_tests DIRECTORY PROPERTY TESTS)
 foreach(t IN LISTS _th_tests)
