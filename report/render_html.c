@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report.html: one self-contained page (inline CSS; no script, no external
- * asset) telling what report.md tells, with the matrix as a colour-coded
- * grid. Every text taken from the model is escaped; every outcome shown comes
- * from a cell, and each grid cell carries its outcome, counts, expectation,
- * verdict and evidence in its tooltip.
+ * report.html: one self-contained page (inline CSS and SVG; no script, no
+ * external request: its Content-Security-Policy forbids both) that opens
+ * with the verdict: the verdict card (card.h) with the cells that answer
+ * it, then the charts, the headline findings (collapsible), the matrix as a
+ * colour-coded grid whose headers stay in view, the configs and the run.
+ * Laid out for a phone's width as for a desktop's. Every text taken from
+ * the model is escaped; every outcome shown comes from a cell, and each grid
+ * cell carries its outcome, counts, expectation, verdict and evidence in its
+ * tooltip.
  */
 #define _POSIX_C_SOURCE 200809L
+#include "card.h"
 #include "headlines.h"
+#include "html.h"
 #include "render.h"
 #include "report_internal.h"
 
@@ -60,6 +66,16 @@ static void attr(FILE *out, const char *s)
 	esc(out, s, true);
 }
 
+void th_html_text(FILE *out, const char *s)
+{
+	text(out, s);
+}
+
+void th_html_attr(FILE *out, const char *s)
+{
+	attr(out, s);
+}
+
 /* A fixed text of headlines.c: `names` become <code>. */
 static void prose(FILE *out, const char *s)
 {
@@ -88,12 +104,7 @@ static void code(FILE *out, const char *s)
 
 /* ---- style ---- */
 
-/* Severe outcomes in reds and purples, defences in greens, neutral greys;
- * every cell also shows th_outcome_symbol(), so colour is never the only
- * signal. */
-static const struct {
-	const char *bg, *fg;
-} palette[TH_OUTCOME_COUNT] = {
+const struct th_html_color th_html_palette[TH_OUTCOME_COUNT] = {
 	[TH_HIJACKED] = { "#a50f15", "#fff" },
 	[TH_PRIVILEGED_WRITE] = { "#cb181d", "#fff" },
 	[TH_REDIRECTED] = { "#ef6548", "#fff" },
@@ -112,43 +123,94 @@ static const struct {
 static void style(FILE *out)
 {
 	fputs("<style>\n"
-	      "body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1f2328;"
-	      "margin:1.5em auto;padding:0 1.2em;max-width:120em}\n"
-	      "h1{font-size:1.7em;margin-bottom:.3em}\n"
-	      "h2{font-size:1.35em;border-bottom:1px solid #d0d7de;padding-bottom:.2em;margin-top:2em}\n"
-	      "h3{font-size:1.1em;margin-top:1.6em}\n"
-	      "code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.9em}\n"
+	      "*{box-sizing:border-box}\n"
+	      "body{font:15px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1f2328;"
+	      "margin:0 auto;padding:1em 1.2em 3em;max-width:76em}\n"
+	      "h1{font-size:1.5em;margin:.2em 0}\n"
+	      "h2{font-size:1.3em;border-bottom:1px solid #d0d7de;padding-bottom:.2em;margin-top:2em}\n"
+	      "h3{font-size:1.05em;margin:0;display:inline}\n"
+	      "code,pre{font-family:ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;font-size:.88em;"
+	      "overflow-wrap:anywhere}\n"
 	      "pre{background:#f6f8fa;border:1px solid #d0d7de;padding:.4em .6em;margin:.2em 0 .8em;"
-	      "white-space:pre-wrap;overflow-wrap:anywhere}\n"
+	      "white-space:pre-wrap}\n"
 	      "table{border-collapse:collapse;margin:.6em 0}\n"
 	      "th,td{border:1px solid #d0d7de;padding:.2em .5em;text-align:left;vertical-align:top}\n"
 	      "thead th{background:#f6f8fa}\n"
 	      "td.n{text-align:right;font-variant-numeric:tabular-nums}\n"
+	      ".scroll{overflow:auto;max-width:100%}\n"
 	      ".banner{background:#fff8c5;border:1px solid #d4a72c;padding:.5em .8em}\n"
 	      ".yes{color:#1a7f37}.no{color:#b42318;font-weight:600}.muted{color:#6e7781}\n"
 	      ".o{display:inline-block;padding:0 .4em;border-radius:3px;font-weight:600;"
-	      "font-size:.9em;white-space:nowrap}\n"
+	      "font-size:.85em;white-space:nowrap}\n"
 	      ".regrow{background:#ffebe9}\n"
-	      "details{margin:.4em 0 1em}summary{cursor:pointer;color:#0969da}\n"
-	      "nav a{margin-right:1em}\n"
-	      "table.grid{font:600 12px/1 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}\n"
+	      "details{margin:.3em 0}summary{cursor:pointer}\n"
+	      "details.finding{border:1px solid #d0d7de;border-radius:6px;padding:.5em .8em;margin:.6em 0}\n"
+	      "details.finding>summary{list-style-position:outside;margin-left:1em}\n"
+	      "details.finding[open]>summary{margin-bottom:.5em}\n"
+	      "summary .ans{display:block;font-size:.9em;margin-top:.2em}\n"
+	      "nav{display:flex;flex-wrap:wrap;gap:.3em 1.2em;margin:1em 0}\n"
+	      ".facts{color:#57606a;font-size:.9em;margin:.2em 0 1em}\n"
+	      /* The verdict card. */
+	      ".card{border:2px solid #1f2328;border-radius:8px;padding:.8em 1.1em;margin:1em 0;"
+	      "background:#fff}\n"
+	      ".card h2{border:0;margin:0 0 .2em;font-size:1.3em}\n"
+	      ".card .q{color:#57606a;margin:0 0 .6em;font-size:.92em}\n"
+	      ".vrow{display:flex;flex-wrap:wrap;align-items:baseline;gap:.2em .8em;padding:.35em 0;"
+	      "border-top:1px solid #eaeef2}\n"
+	      ".vrow .gen{font-weight:700;min-width:11.5em}\n"
+	      ".vrow .cfg{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.88em;"
+	      "min-width:9em}\n"
+	      ".vrow .big{font-size:1.05em}\n"
+	      ".vrow .cnt{color:#57606a;font-size:.9em}\n"
+	      ".card h3{display:block;font-size:1em;margin:.9em 0 .2em}\n"
+	      ".card .gate{margin:.8em 0 0;font-size:.92em}\n"
+	      ".card .other{margin:.5em 0 0}\n"
+	      ".card p.cnt{margin:.2em 0;color:#57606a;font-size:.9em}\n"
+	      ".card details{font-size:.9em}\n"
+	      /* Charts. */
+	      "figure{margin:1em 0}figcaption{color:#57606a;font-size:.9em;max-width:40em}\n"
+	      "svg.chart{width:100%;max-width:40em;height:auto;display:block;"
+	      "font-family:system-ui,sans-serif}\n"
+	      "svg .cl{font-size:11px;font-weight:600;text-anchor:start}\n"
+	      "svg .vl{font-size:10px;text-anchor:end;fill:#57606a}\n"
+	      "svg .th{font-size:11px;fill:#1f2328}\n"
+	      "svg .cr{font-size:11px;font-weight:600;text-anchor:end}\n"
+	      "svg .hv{font-size:11px;text-anchor:middle;fill:#1f2328}\n"
+	      "svg .hv.dark{fill:#fff}svg .hv.none{fill:#8c959f}\n"
+	      ".legend{display:flex;flex-wrap:wrap;gap:.2em .5em;margin:.3em 0;font-size:.85em}\n"
+	      /* The grid: headers and attack names stay in view while it scrolls. */
+	      ".gridwrap{overflow:auto;max-height:85vh;border:1px solid #d0d7de}\n"
+	      "table.grid{font:600 12px/1 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;margin:0}\n"
 	      "table.grid td,table.grid th{padding:0;border-color:#fff;border-width:1px}\n"
-	      "table.grid td.c{width:2em;height:1.7em;text-align:center;vertical-align:middle}\n"
-	      "table.grid th.a{font-weight:normal;padding:0 .6em 0 1em;white-space:nowrap;"
-	      "vertical-align:middle;background:#fff}\n"
+	      "table.grid td.c{width:2em;min-width:2em;height:1.7em;text-align:center;"
+	      "vertical-align:middle}\n"
+	      "table.grid th.a{font-weight:normal;padding:0 .6em 0 .4em;white-space:nowrap;"
+	      "vertical-align:middle;background:#fff;position:sticky;left:0;z-index:1}\n"
+	      "table.grid thead th{position:sticky;z-index:2}\n"
+	      "table.grid thead tr.vh th{top:0;height:2em}\n"
+	      "table.grid thead tr.ch th{top:2em}\n"
+	      "table.grid thead th.a{z-index:3;background:#f6f8fa}\n"
 	      "table.grid th.v{text-align:center;padding:.3em;background:#eaeef2;"
 	      "font:600 13px/1.2 system-ui,sans-serif}\n"
 	      "table.grid th.cfg{writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap;"
 	      "font-weight:normal;padding:.4em .1em;background:#f6f8fa;vertical-align:bottom}\n"
 	      "table.grid tr.g th{text-align:left;padding:.6em 0 .2em .2em;background:#fff;"
-	      "font:600 13px/1.2 system-ui,sans-serif;color:#444}\n"
+	      "font:600 13px/1.2 system-ui,sans-serif;color:#444;position:sticky;left:0}\n"
 	      "table.grid .vs{border-left:4px solid #fff}\n"
 	      "td.reg,span.reg{box-shadow:inset 0 0 0 3px #000}\n"
 	      "table.grid tbody tr:hover th.a{background:#fff8c5}\n"
-	      "td.missing{background:#fff}\n", out);
-	for (int i = 0; i < TH_OUTCOME_COUNT; i++)
+	      "td.missing{background:#fff}\n"
+	      "@media (max-width:40em){body{padding:.6em .7em 2em;font-size:14px}"
+	      ".vrow .gen,.vrow .cfg{min-width:0}.card{padding:.6em .7em}}\n", out);
+	for (int i = 0; i < TH_OUTCOME_COUNT; i++) {
+		const char *bg = th_html_palette[i].bg;
+
 		fprintf(out, ".o-%s{background:%s;color:%s}\n", th_outcome_name((enum th_outcome)i),
-			palette[i].bg, palette[i].fg);
+			bg, th_html_palette[i].fg);
+		/* SVG fills take a colour, not a pattern; white would not show. */
+		fprintf(out, ".f-%s{fill:%s}\n", th_outcome_name((enum th_outcome)i),
+			i == TH_NOT_APPLICABLE ? "#eaeef2" : *bg == '#' ? bg : "#bdbdbd");
+	}
 	fputs("</style>\n", out);
 }
 
@@ -247,45 +309,200 @@ static void toolchain_heads(FILE *out, const struct th_toolchain **tcs, size_t n
 
 /* ---- sections ---- */
 
-static void facts(FILE *out, const struct th_results *res, const struct th_toolchain **tcs,
-		  size_t ntc)
+/* The page's head: what was run, in one line; a partial run or a slice
+ * said before anything else. */
+static void header(FILE *out, const struct th_results *res, const struct th_toolchain **tcs,
+		   size_t ntc)
 {
-	fputs("<h1>timerharness results</h1>\n", out);
+	fputs("<h1>timerharness: what type-based CFI stops in the kernel's timer</h1>\n"
+	      "<p class=\"facts\">", out);
+	fprintf(out, "%zu cells on", res->ncells);
+	for (size_t t = 0; t < ntc; t++) {
+		fputs(t ? ", " : " ", out);
+		text(out, tcs[t]->name);
+		if (*tcs[t]->version) {
+			fputs(" ", out);
+			text(out, tcs[t]->version);
+		}
+	}
+	fputs(ntc ? "" : " no toolchain", out);
+	fputs("; ", out);
+	text(out, res->host.hostname ? res->host.hostname : "?");
+	fputs(", ", out);
+	text(out, res->created ? res->created : "?");
+	fputs(" (UTC); timerharness ", out);
+	text(out, res->version ? res->version : "?");
+	fputs("</p>\n", out);
 	if (res->partial) {
 		fputs("<p class=\"banner\"><strong>Partial run</strong>: interrupted (", out);
 		text(out, res->interrupted ? res->interrupted : "?");
 		fputs("). Cells not shown were not run.</p>\n", out);
 	}
-	fputs("<ul>\n<li>Created: ", out);
-	text(out, res->created ? res->created : "?");
-	fputs(" (UTC)</li>\n<li>Host: ", out);
-	text(out, res->host.hostname ? res->host.hostname : "?");
-	fputs(", kernel ", out);
-	text(out, res->host.kernel ? res->host.kernel : "?");
-	fprintf(out, ", %d CPUs</li>\n<li>timerharness ", res->host.cpus);
-	text(out, res->version ? res->version : "?");
-	fputs(", results schema <code>" TH_RESULTS_SCHEMA "</code></li>\n<li>Toolchains:", out);
-	for (size_t t = 0; t < ntc; t++) {
-		fprintf(out, "%s ", t ? "," : "");
-		text(out, tcs[t]->name);
-		fputs(" (", out);
-		text(out, *tcs[t]->version ? tcs[t]->version : "version unknown");
-		if (*tcs[t]->path) {
-			fputs(", ", out);
-			code(out, tcs[t]->path);
-		}
-		fputc(')', out);
+	if (th_results_is_slice(res))
+		fputs("<p class=\"banner\"><strong>A slice of the plan</strong>: the run was asked for "
+		      "part of the cells only (see <a href=\"#run\">the run</a>); answers below cover "
+		      "what it ran.</p>\n", out);
+}
+
+/* The "could not run" note every row of rows[0..n) shares, or NULL. */
+static const char *shared_note(const struct th_card_row *rows, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(rows[i].not_run, rows[0].not_run))
+			return NULL;
+	return n && *rows[0].not_run ? rows[0].not_run : NULL;
+}
+
+static void note_line(FILE *out, const char *note)
+{
+	if (!note)
+		return;
+	fputs("<p class=\"cnt\">Could not run: ", out);
+	text(out, note);
+	fputs("</p>\n", out);
+}
+
+/* One row of the card: the generation (or payload), the configs, the
+ * answer in large, how many cells gave it, what could not run (unless
+ * every row says the same: said once, under them). */
+static void card_row(FILE *out, const char *label, const struct th_card_row *r, bool note)
+{
+	char counts[160];
+
+	fputs("<div class=\"vrow\"><span class=\"gen\">", out);
+	text(out, label);
+	fputs("</span><span class=\"cfg\">", out);
+	text(out, r->configs);
+	fputs("</span><span class=\"big\">", out);
+	if (r->worst == TH_OUTCOME_INVALID)
+		fputs("<span class=\"muted\">not run</span>", out);
+	else
+		badge(out, r->worst, false, NULL);
+	fputs("</span>", out);
+	if (r->ncells) {
+		th_card_counts_text(r, counts, sizeof(counts));
+		fputs("<span class=\"cnt\">", out);
+		text(out, counts);
+		fputs("</span>", out);
 	}
-	fputs(ntc ? "</li>\n</ul>\n" : " none</li>\n</ul>\n", out);
-	fputs("<nav><a href=\"#configs\">Configs</a><a href=\"#summary\">Summary</a>"
-	      "<a href=\"#findings\">Headline findings</a><a href=\"#matrix\">Matrix</a></nav>\n", out);
+	if (note && *r->not_run) {
+		fputs("<span class=\"cnt\">could not run: ", out);
+		text(out, r->not_run);
+		fputs("</span>", out);
+	}
+	fputs("</div>\n", out);
+}
+
+/* The cells a card row stands on, folded: outcome and evidence verbatim. */
+static void card_cells(FILE *out, const struct th_card_row *rows, size_t n, const char *what)
+{
+	size_t total = 0;
+
+	for (size_t i = 0; i < n; i++)
+		total += rows[i].n;
+	if (!total)
+		return;
+	fprintf(out, "<details><summary>The %zu cell%s that answer %s</summary>\n"
+		"<div class=\"scroll\"><table>\n<thead><tr><th>attack</th><th>variant</th>"
+		"<th>config</th><th>toolchain</th><th>outcome</th><th>evidence</th></tr></thead>\n"
+		"<tbody>\n", total, total == 1 ? "" : "s", what);
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < rows[i].n; k++) {
+			const struct th_cell *c = rows[i].cells[k];
+
+			fputs("<tr><td>", out);
+			code(out, c->attack);
+			fprintf(out, "</td><td>%s</td><td>", th_variant_name(c->variant));
+			text(out, c->config);
+			fputs("</td><td>", out);
+			text(out, c->toolchain);
+			fputs("</td><td>", out);
+			cell_badges(out, c, true);
+			fputs("</td><td><code>", out);
+			text(out, *c->evidence ? c->evidence : "(no evidence recorded)");
+			fputs("</code></td></tr>\n", out);
+		}
+	}
+	fputs("</tbody>\n</table></div>\n</details>\n", out);
+}
+
+/* The verdict, first: the question the project answers, row by row, with
+ * the cells behind each answer one click away. */
+static int verdict_card(FILE *out, const struct th_results *res, const struct th_cell **all)
+{
+	struct th_card card;
+	char label[64];
+	unsigned v[TH_VERDICT_COUNT] = { 0 };
+
+	if (th_card_build(all, res->ncells, &card))
+		return -1;
+	fputs("<section class=\"card\" id=\"verdict\">\n<h2>Does type-based CFI stop "
+	      "CVE-2017-7308's overwrite of a timer?</h2>\n<p class=\"q\">The overwrite the exploit "
+	      "made (technique <code>" TH_CARD_CVE_TECHNIQUE "</code>, timing <code>"
+	      TH_CARD_CVE_TIMING "</code>: the timer armed, then a neighbour's overflow) points "
+	      "<code>.function</code> at <code>write_cr4</code>, and on 4.14 <code>.data</code> "
+	      "at the attacker's CR4 value; asked on each API generation under the CFI a kernel "
+	      "ships.</p>\n", out);
+	for (size_t i = 0; i < card.ncve; i++) {
+		enum th_variant va = card.cve[i].variant;
+
+		snprintf(label, sizeof(label), "%s %s", th_variant_kernel(va),
+			 va == TH_VARIANT_TRANSITIONAL ? "(rc3 shim)" : th_variant_name(va));
+		card_row(out, label, &card.cve[i], !shared_note(card.cve, card.ncve));
+	}
+	note_line(out, shared_note(card.cve, card.ncve));
+	card_cells(out, card.cve, card.ncve, "it");
+	fputs("<h3>What 4.15 + CFI does not stop</h3>\n", out);
+	if (!card.nstill)
+		fputs("<p class=\"cnt\">With no other payload did the attacker's target run on 4.15 "
+		      "under cfi-icall or kcfi (in these results).</p>\n", out);
+	for (size_t i = 0; i < card.nstill; i++)
+		card_row(out, card.still[i].payload, &card.still[i],
+			 !shared_note(card.still, card.nstill));
+	note_line(out, shared_note(card.still, card.nstill));
+	if (card.nstill)
+		card_cells(out, card.still, card.nstill, "it");
+	/* Sections other parts of a run add to the results; until a run
+	 * records them, the card says they were not run. */
+	fputs("<p class=\"other\"><strong>CFI reach at the timer call site:</strong> not run "
+	      "<span class=\"cnt\">(these results hold no target set)</span></p>\n"
+	      "<p class=\"other\"><strong>Fuzzing campaigns:</strong> not run "
+	      "<span class=\"cnt\">(these results hold no campaign)</span></p>\n", out);
+	for (size_t i = 0; i < res->ncells; i++)
+		v[th_report_shown_verdict(res->cells[i])]++;
+	fprintf(out, "<p class=\"gate\">Against the declared expectations: %u pass, %s%u "
+		"regression%s%s, %u improvement, %u new (as stored; <code>timerharness check</code> "
+		"recomputes them).</p>\n</section>\n", v[TH_VERDICT_PASS],
+		v[TH_VERDICT_REGRESSION] ? "<strong>" : "", v[TH_VERDICT_REGRESSION],
+		v[TH_VERDICT_REGRESSION] == 1 ? "" : "s", v[TH_VERDICT_REGRESSION] ? "</strong>" : "",
+		v[TH_VERDICT_IMPROVEMENT], v[TH_VERDICT_NEW]);
+	th_card_free(&card);
+	return 0;
+}
+
+static void charts(FILE *out, const struct th_results *res)
+{
+	fputs("<h2 id=\"charts\">At a glance</h2>\n<figure>\n", out);
+	th_html_chart_outcomes(out, res);
+	fputs("<figcaption>Outcomes of every cell of each config, per API generation (4.14, the "
+	      "4.14-rc3 shim, 4.15): all attacks, techniques and toolchains. Hover a bar for its "
+	      "counts.</figcaption>\n<div class=\"legend\">", out);
+	for (int i = 0; i < TH_OUTCOME_COUNT; i++)
+		badge(out, (enum th_outcome)i, false, NULL);
+	fputs("</div>\n</figure>\n<figure>\n", out);
+	th_html_chart_defences(out, res);
+	fputs("<figcaption>Which defence stops which technique: the share of attack cells (control "
+	      "runs, and cells that could not run, left out) where a defence named itself "
+	      "(<code>BLOCKED_CFI</code> or <code>DETECTED</code>), over every variant, payload, "
+	      "timing and toolchain.</figcaption>\n</figure>\n", out);
 }
 
 static void configs(FILE *out, const struct th_results *res, const struct th_toolchain **tcs,
 		    size_t ntc)
 {
-	fputs("<h2 id=\"configs\">Configs</h2>\n<table>\n<thead><tr><th>config</th><th>flags</th>"
-	      "<th>description</th>", out);
+	fputs("<h2 id=\"configs\">Configs</h2>\n<p>Each config's flags, and whether a behaviour "
+	      "probe showed it at work on each toolchain.</p>\n<div class=\"scroll\"><table>\n"
+	      "<thead><tr><th>config</th><th>flags</th><th>description</th>", out);
 	toolchain_heads(out, tcs, ntc);
 	fputs("</tr></thead>\n<tbody>\n", out);
 	for (size_t i = 0; i < res->nconfigs; i++) {
@@ -303,7 +520,7 @@ static void configs(FILE *out, const struct th_results *res, const struct th_too
 			support_cell(out, c, tcs[t]->name);
 		fputs("</tr>\n", out);
 	}
-	fputs("</tbody>\n</table>\n", out);
+	fputs("</tbody>\n</table></div>\n", out);
 }
 
 static int summary(FILE *out, const struct th_results *res, const struct th_toolchain **tcs,
@@ -317,7 +534,56 @@ static int summary(FILE *out, const struct th_results *res, const struct th_tool
 	if (!per)
 		return -1;
 	th_report_count(res, NULL, all);
-	fputs("<h2 id=\"summary\">Summary</h2>\n<table>\n<thead><tr><th>outcome</th>", out);
+	fputs("<h2 id=\"run\">The run</h2>\n<ul>\n<li>Created: ", out);
+	text(out, res->created ? res->created : "?");
+	fputs(" (UTC) on ", out);
+	text(out, res->host.hostname ? res->host.hostname : "?");
+	fputs(", kernel ", out);
+	text(out, res->host.kernel ? res->host.kernel : "?");
+	fprintf(out, ", %d CPUs</li>\n<li>timerharness ", res->host.cpus);
+	text(out, res->version ? res->version : "?");
+	fputs(", results schema <code>" TH_RESULTS_SCHEMA "</code></li>\n<li>Toolchains:", out);
+	for (size_t t = 0; t < ntc; t++) {
+		fprintf(out, "%s ", t ? "," : "");
+		text(out, tcs[t]->name);
+		fputs(" (", out);
+		text(out, *tcs[t]->version ? tcs[t]->version : "version unknown");
+		if (*tcs[t]->path) {
+			fputs(", ", out);
+			code(out, tcs[t]->path);
+		}
+		fputc(')', out);
+	}
+	fputs(ntc ? "</li>\n" : " none</li>\n", out);
+	if (res->expect_path) {
+		fputs("<li>Expectations: ", out);
+		code(out, res->expect_path);
+		fputs(" (SHA-256 ", out);
+		code(out, res->expect_sha256);
+		fputs(")</li>\n", out);
+	}
+	if (th_results_is_slice(res)) {
+		const char *lists[] = { res->selection.toolchains, res->selection.configs,
+					res->selection.variants, res->selection.attacks };
+		static const char *const names[] = { "toolchains", "configs", "variants", "attacks" };
+
+		fputs("<li>A slice of the plan:", out);
+		for (int i = 0; i < 4; i++) {
+			if (!lists[i])
+				continue;
+			fprintf(out, " %s ", names[i]);
+			code(out, lists[i]);
+			fputc(';', out);
+		}
+		if (res->shard.count) {
+			fputs(" shards", out);
+			for (size_t k = 0; k < res->shard.nindexes; k++)
+				fprintf(out, "%s%u", k ? "," : " ", res->shard.indexes[k]);
+			fprintf(out, " of %u", res->shard.count);
+		}
+		fputs("</li>\n", out);
+	}
+	fputs("</ul>\n<div class=\"scroll\"><table>\n<thead><tr><th>outcome</th>", out);
 	toolchain_heads(out, tcs, ntc);
 	fputs("<th>all</th><th>meaning</th></tr></thead>\n<tbody>\n", out);
 	for (size_t t = 0; t < ntc; t++)
@@ -335,7 +601,7 @@ static int summary(FILE *out, const struct th_results *res, const struct th_tool
 	free(per);
 	for (size_t i = 0; i < res->ncells; i++)
 		v[th_report_shown_verdict(res->cells[i])]++;
-	fprintf(out, "</tbody>\n</table>\n<p>%zu cells. Verdicts: %u pass, %s%u regression%s, "
+	fprintf(out, "</tbody>\n</table></div>\n<p>%zu cells. Verdicts: %u pass, %s%u regression%s, "
 		"%u improvement, %u new (as stored; a regression the outcome shows is counted even if "
 		"not stored; <code>timerharness check</code> recomputes them, with a baseline if "
 		"given).</p>\n", res->ncells, v[TH_VERDICT_PASS],
@@ -345,7 +611,8 @@ static int summary(FILE *out, const struct th_results *res, const struct th_tool
 	m = th_report_sorted_metrics(res, &oom);
 	if (!m)
 		return oom ? -1 : 0;
-	fputs("<table>\n<thead><tr><th>metric</th><th>value</th></tr></thead>\n<tbody>\n", out);
+	fputs("<div class=\"scroll\"><table>\n<thead><tr><th>metric</th><th>value</th></tr></thead>\n"
+	      "<tbody>\n", out);
 	for (size_t i = 0; i < res->nmetrics; i++) {
 		fputs("<tr><td>", out);
 		text(out, m[i]->name);
@@ -358,7 +625,7 @@ static int summary(FILE *out, const struct th_results *res, const struct th_tool
 			text(out, m[i]->s);
 		fputs("</td></tr>\n", out);
 	}
-	fputs("</tbody>\n</table>\n", out);
+	fputs("</tbody>\n</table></div>\n", out);
 	free(m);
 	return 0;
 }
@@ -366,7 +633,8 @@ static int summary(FILE *out, const struct th_results *res, const struct th_tool
 static void row_table_head(FILE *out, const struct th_toolchain **tcs, size_t ntc,
 			   const char *extra)
 {
-	fputs("<table>\n<thead><tr><th>attack</th><th>variant</th><th>config</th>", out);
+	fputs("<div class=\"scroll\"><table>\n<thead><tr><th>attack</th><th>variant</th>"
+	      "<th>config</th>", out);
 	toolchain_heads(out, tcs, ntc);
 	if (extra)
 		fprintf(out, "<th>%s</th>", extra);
@@ -393,10 +661,12 @@ static void row_cells(FILE *out, const struct th_results *res, const struct th_c
 	}
 }
 
+/* "Observed: clang-14: HIJACKED in 2 cells; ..." in a <p>, or (in a
+ * finding's summary) a <span class="ans">. */
 static void observed_line(FILE *out, const struct th_cell **cells, size_t n,
-			  const struct th_toolchain **tcs, size_t ntc)
+			  const struct th_toolchain **tcs, size_t ntc, bool span)
 {
-	fputs("<p>Observed:", out);
+	fputs(span ? "<span class=\"ans\">Observed:" : "<p>Observed:", out);
 	for (size_t t = 0; t < ntc; t++) {
 		unsigned counts[TH_OUTCOME_COUNT];
 		unsigned total = th_headline_observed(cells, n, tcs[t]->name, counts);
@@ -415,7 +685,7 @@ static void observed_line(FILE *out, const struct th_cell **cells, size_t n,
 			first = 0;
 		}
 	}
-	fputs(".</p>\n", out);
+	fputs(span ? ".</span>" : ".</p>\n", out);
 }
 
 /* Evidence lists this long start folded. */
@@ -430,9 +700,16 @@ static int headline(FILE *out, const struct th_results *res, const struct th_cel
 
 	if (oom)
 		return -1;
-	fputs("<h3>", out);
+	/* Folded: the question and what was observed; the cells and their
+	 * evidence when opened. */
+	fputs("<details class=\"finding\"><summary><h3>", out);
 	prose(out, h->title);
-	fputs("</h3>\n<p>Cells: ", out);
+	fputs("</h3>", out);
+	if (!n)
+		fputs("<span class=\"ans\">Observed: not run (the results hold no such cell).</span>", out);
+	else
+		observed_line(out, cells, n, tcs, ntc, true);
+	fputs("</summary>\n<p>Cells: ", out);
 	prose(out, h->about);
 	fputs("</p>\n", out);
 	if (h->note) {
@@ -441,10 +718,9 @@ static int headline(FILE *out, const struct th_results *res, const struct th_cel
 		fputs("</p>\n", out);
 	}
 	if (!n) {
-		fputs("<p>Observed: not run (the results hold no such cell).</p>\n", out);
+		fputs("</details>\n", out);
 		return 0;
 	}
-	observed_line(out, cells, n, tcs, ntc);
 	row_table_head(out, tcs, ntc, NULL);
 	for (size_t i = 0; i < n; i++) {
 		if (i && th_headline_same_row(cells[i - 1], cells[i]))
@@ -453,7 +729,7 @@ static int headline(FILE *out, const struct th_results *res, const struct th_cel
 		row_cells(out, res, cells[i], tcs, ntc, false);
 		fputs("</tr>\n", out);
 	}
-	fprintf(out, "</tbody>\n</table>\n<details%s><summary>Evidence, verbatim (%zu cell%s)"
+	fprintf(out, "</tbody>\n</table></div>\n<details%s><summary>Evidence, verbatim (%zu cell%s)"
 		"</summary>\n", n <= EVIDENCE_OPEN_MAX ? " open" : "", n, n == 1 ? "" : "s");
 	for (size_t i = 0; i < n; i++) {
 		const struct th_cell *c = cells[i];
@@ -470,7 +746,7 @@ static int headline(FILE *out, const struct th_results *res, const struct th_cel
 		text(out, *c->evidence ? c->evidence : "(no evidence recorded)");
 		fputs("</pre>\n", out);
 	}
-	fputs("</details>\n", out);
+	fputs("</details>\n</details>\n", out);
 	free(cells);
 	return 0;
 }
@@ -484,9 +760,11 @@ static int differences(FILE *out, const struct th_results *res, const struct th_
 
 	if (oom)
 		return -1;
-	fputs("<h3>", out);
+	/* Open when there is something to see: a regression is never folded. */
+	fprintf(out, "<details class=\"finding\"%s><summary><h3>", n ? " open" : "");
 	prose(out, th_differences_title);
-	fputs("</h3>\n<p>Cells: ", out);
+	fprintf(out, "</h3><span class=\"ans\">%zu row%s listed.</span></summary>\n<p>Cells: ", n,
+		n == 1 ? "" : "s");
 	prose(out, th_differences_about);
 	fputs("</p>\n", out);
 	if (n)
@@ -498,7 +776,7 @@ static int differences(FILE *out, const struct th_results *res, const struct th_
 			rows[i].regressed && rows[i].differs ? ", " : "",
 			rows[i].differs ? "differs between toolchains" : "");
 	}
-	fputs(n ? "</tbody>\n</table>\n"
+	fputs(n ? "</tbody>\n</table></div>\n"
 		: "<p>Observed: no cell regressed and no outcome differs between toolchains.</p>\n", out);
 	if (unsup) {
 		fprintf(out, "<p>%zu more (attack, variant, config) rows differ only because a config "
@@ -522,6 +800,7 @@ static int differences(FILE *out, const struct th_results *res, const struct th_
 		}
 		fputs(listed ? ".</p>\n" : " (no config is marked unsupported).</p>\n", out);
 	}
+	fputs("</details>\n", out);
 	free(rows);
 	return 0;
 }
@@ -599,13 +878,15 @@ static int grid_toolchain(FILE *out, const struct th_results *res, const struct 
 			nreg == 1 ? "" : "s");
 	fputs(".</p>\n", out);
 
-	/* Head: variant groups over config names. */
-	fputs("<table class=\"grid\">\n<thead>\n<tr><th class=\"a\" rowspan=\"2\">attack</th>", out);
+	/* Head: variant groups over config names; both rows, and the attack
+	 * names, stay in view while the grid scrolls in its box. */
+	fputs("<div class=\"gridwrap\"><table class=\"grid\">\n<thead>\n<tr class=\"vh\">"
+	      "<th class=\"a\" rowspan=\"2\">attack</th>", out);
 	for (int v = 0; v < TH_VARIANT_COUNT; v++)
 		if (g->var_on[v])
 			fprintf(out, "<th class=\"v vs\" colspan=\"%zu\">%s</th>", g->ncols,
 				th_variant_name((enum th_variant)v));
-	fputs("</tr>\n<tr>", out);
+	fputs("</tr>\n<tr class=\"ch\">", out);
 	for (int v = 0; v < TH_VARIANT_COUNT; v++) {
 		if (!g->var_on[v])
 			continue;
@@ -664,7 +945,7 @@ static int grid_toolchain(FILE *out, const struct th_results *res, const struct 
 		}
 		fputs("</tr>\n", out);
 	}
-	fputs("</tbody>\n</table>\n", out);
+	fputs("</tbody>\n</table></div>\n", out);
 	free(rows);
 	return 0;
 }
@@ -677,8 +958,10 @@ static int matrix(FILE *out, const struct th_results *res, const struct th_cell 
 	fputs("<h2 id=\"matrix\">Matrix</h2>\n<p>One grid per toolchain: a row per attack, grouped "
 	      "by technique and timing; a column per config, grouped by variant. A cell shows its "
 	      "observed (most severe) outcome; hover over it for the counts, the expectation, the "
-	      "verdict and the evidence.</p>\n", out);
+	      "verdict and the evidence. The grid scrolls in its box; its headers stay in view."
+	      "</p>\n<details><summary>Legend</summary>\n", out);
 	legend(out);
+	fputs("</details>\n", out);
 	if (grid_layout(res, &g))
 		return -1;
 	for (size_t t = 0; t < ntc; t++) {
@@ -702,8 +985,11 @@ int th_render_html_to(FILE *out, const struct th_results *res, char *err, size_t
 
 	if (oom || oom_cells)
 		goto oom;
+	/* No script, no request: the policy says so, and a browser enforces it. */
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+	      "style-src 'unsafe-inline'\">\n"
 	      "<title>timerharness results: ", out);
 	text(out, res->host.hostname ? res->host.hostname : "?");
 	fputs(", ", out);
@@ -711,17 +997,23 @@ int th_render_html_to(FILE *out, const struct th_results *res, char *err, size_t
 	fputs("</title>\n", out);
 	style(out);
 	fputs("</head>\n<body>\n", out);
-	facts(out, res, tcs, ntc);
-	configs(out, res, tcs, ntc);
-	if (summary(out, res, tcs, ntc))
+	header(out, res, tcs, ntc);
+	if (verdict_card(out, res, all))
 		goto oom;
+	fputs("<nav><a href=\"#charts\">At a glance</a><a href=\"#findings\">Headline findings</a>"
+	      "<a href=\"#matrix\">Matrix</a><a href=\"#configs\">Configs</a>"
+	      "<a href=\"#run\">The run</a></nav>\n", out);
+	charts(out, res);
 	fputs("<h2 id=\"findings\">Headline findings</h2>\n<p>Each question is answered only by "
 	      "the cells it names, as they were observed in this run; &quot;not run&quot; means the "
-	      "results hold no such cell.</p>\n", out);
+	      "results hold no such cell. Open one for its cells and their evidence.</p>\n", out);
 	for (size_t h = 0; h < th_nheadlines; h++)
 		if (headline(out, res, all, &th_headlines[h], tcs, ntc))
 			goto oom;
 	if (differences(out, res, all, tcs, ntc) || matrix(out, res, all, tcs, ntc))
+		goto oom;
+	configs(out, res, tcs, ntc);
+	if (summary(out, res, tcs, ntc))
 		goto oom;
 	fputs("</body>\n</html>\n", out);
 	free(tcs);

@@ -35,5 +35,24 @@ add_test(NAME outputs.sarif
           --source ${CMAKE_SOURCE_DIR} --clean ${_out}/gate ${_out})
 add_test(NAME outputs.ktap_kunit
   COMMAND ${_py} ktap ${_common} --parser ${CMAKE_CURRENT_SOURCE_DIR}/data/kunit ${_out})
+# report.html in headless Chromium at a desktop's and a phone's width: no
+# console error, no request, the verdict first, the charts drawn, nothing cut
+# off, sticky grid headers; screenshots in build/<preset>/screenshots.
+find_program(TH_CHROMIUM chromium)
+if(TH_CHROMIUM)
+  add_test(NAME outputs.html_browser
+    COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/html_check.py --chromium ${TH_CHROMIUM}
+            --shots ${CMAKE_BINARY_DIR}/screenshots --th $<TARGET_FILE:timerharness>
+            ${_out}/cli-shards/merged/report.html ${_out}/gate/report.html
+            ${CMAKE_CURRENT_SOURCE_DIR}/data/report/markup.json
+            ${CMAKE_CURRENT_SOURCE_DIR}/data/report/doctored_hijacked.json)
+  set_tests_properties(outputs.html_browser PROPERTIES FIXTURES_REQUIRED th_outputs LABELS outputs
+                       TIMEOUT 300)
+else()
+  # make test installs chromium (scripts/install-deps): its absence is a
+  # broken set-up, never a skipped check.
+  add_test(NAME outputs.html_browser COMMAND ${CMAKE_COMMAND} -E false)
+  message(WARNING "chromium not found: outputs.html_browser fails (run scripts/install-deps)")
+endif()
 set_tests_properties(outputs.results_schema outputs.junit_schemas outputs.sarif outputs.ktap_kunit
   PROPERTIES FIXTURES_REQUIRED th_outputs LABELS outputs TIMEOUT 300)

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: MIT */
+/* What report.html's parts share (render_html.c, render_charts.c): escaping
+ * and the outcome colours. Not part of the public API. */
+#ifndef TH_REPORT_HTML_H
+#define TH_REPORT_HTML_H
+
+#include <stdio.h>
+
+#include "results.h"
+
+/* Text and attribute values: markup escaped, every character HTML forbids
+ * (controls, noncharacters) and every other unsafe one as a visible escape
+ * (report_internal.h); in an attribute a newline is kept as &#10;. */
+void th_html_text(FILE *out, const char *s);
+void th_html_attr(FILE *out, const char *s);
+
+/* Severe outcomes in reds and purples, defences in greens, neutral greys;
+ * an outcome is always also named or shown by its symbol, so colour is
+ * never the only signal. */
+struct th_html_color {
+	const char *bg, *fg;
+};
+extern const struct th_html_color th_html_palette[TH_OUTCOME_COUNT];
+
+/* The charts of report.html, inline SVG (no script): a 100% bar per
+ * config and variant of the outcomes observed (every attack, technique and
+ * toolchain), and a heat map of how often each config stops each technique
+ * (BLOCKED_CFI or DETECTED, of the attack cells that ran). */
+void th_html_chart_outcomes(FILE *out, const struct th_results *res);
+void th_html_chart_defences(FILE *out, const struct th_results *res);
+
+#endif

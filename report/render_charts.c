@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report.html's charts, as inline SVG: drawn from the cells, sized in
+ * viewBox units so they scale to the page (a phone included), every mark
+ * with a <title> that says what it counts. No script.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "card.h"
+#include "html.h"
+#include "report_internal.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- outcomes per config and variant ---- */
+
+#define OW 400		/* viewBox width */
+#define OX0 64		/* bars start here; variant labels end left of it */
+#define OBAR 10		/* bar height */
+
+void th_html_chart_outcomes(FILE *out, const struct th_results *res)
+{
+	size_t nc = res->nconfigs;
+	unsigned (*n)[TH_VARIANT_COUNT][TH_OUTCOME_COUNT] = calloc(nc ? nc : 1, sizeof(*n));
+	unsigned (*tot)[TH_VARIANT_COUNT] = calloc(nc ? nc : 1, sizeof(*tot));
+	int h = 4;
+
+	if (!n || !tot) {
+		free(n);
+		free(tot);
+		fputs("<p>(chart not drawn: out of memory)</p>\n", out);
+		return;
+	}
+	for (size_t i = 0; i < res->ncells; i++) {
+		const struct th_cell *c = res->cells[i];
+		size_t k = th_report_config_pos(res, c->config);
+
+		if (k < nc) {
+			n[k][c->variant][th_cell_observed(c)]++;
+			tot[k][c->variant]++;
+		}
+	}
+	for (size_t k = 0; k < nc; k++) {
+		int nv = 0;
+
+		for (int v = 0; v < TH_VARIANT_COUNT; v++)
+			nv += tot[k][v] != 0;
+		if (nv)
+			h += 16 + nv * (OBAR + 3) + 6;
+	}
+	fprintf(out, "<svg class=\"chart\" viewBox=\"0 0 %d %d\" role=\"img\" "
+		"aria-labelledby=\"chart-outcomes-t\"><title id=\"chart-outcomes-t\">Outcomes of the "
+		"cells of each config, per API generation</title>\n", OW, h);
+	int y = 4;
+
+	for (size_t k = 0; k < nc; k++) {
+		int nv = 0;
+
+		for (int v = 0; v < TH_VARIANT_COUNT; v++)
+			nv += tot[k][v] != 0;
+		if (!nv)
+			continue;
+		fprintf(out, "<text class=\"cl\" x=\"0\" y=\"%d\">", y + 11);
+		th_html_text(out, res->configs[k].name);
+		fputs("</text>\n", out);
+		y += 16;
+		for (int v = 0; v < TH_VARIANT_COUNT; v++) {
+			double x = OX0, w = OW - OX0 - 2;
+
+			if (!tot[k][v])
+				continue;
+			fprintf(out, "<text class=\"vl\" x=\"%d\" y=\"%d\">%s</text>", OX0 - 4, y + OBAR - 1,
+				th_variant_kernel((enum th_variant)v));
+			for (int o = 0; o < TH_OUTCOME_COUNT; o++) {
+				double sw = w * n[k][v][o] / tot[k][v];
+
+				if (!n[k][v][o])
+					continue;
+				fprintf(out, "<rect class=\"f-%s\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" "
+					"height=\"%d\"><title>", th_outcome_name((enum th_outcome)o), x, y, sw,
+					OBAR);
+				th_html_text(out, res->configs[k].name);
+				fprintf(out, ", %s %s: %s in %u of %u cells</title></rect>",
+					th_variant_kernel((enum th_variant)v),
+					th_variant_name((enum th_variant)v), th_outcome_name((enum th_outcome)o),
+					n[k][v][o], tot[k][v]);
+				x += sw;
+			}
+			fputc('\n', out);
+			y += OBAR + 3;
+		}
+		y += 6;
+	}
+	fputs("</svg>\n", out);
+	free(n);
+	free(tot);
+}
+
+/* ---- which defence stops which technique ---- */
+
+#define HX0 150		/* cells start here; config names end left of it */
+#define HCW 54		/* cell width */
+#define HRH 22		/* row height */
+#define HTOP 70		/* room for the rotated technique names */
+
+/* The techniques of the cells, in display order (self-tests left out). */
+static size_t techniques(const struct th_results *res, const char **out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < res->ncells; i++) {
+		const char *t = res->cells[i]->technique;
+		bool seen = !strcmp(t, "selftest");
+
+		for (size_t j = 0; j < n && !seen; j++)
+			seen = !strcmp(out[j], t);
+		if (!seen && n < max)
+			out[n++] = t;
+	}
+	for (size_t i = 1; i < n; i++)	/* display order: th_report_technique_rank */
+		for (size_t j = i; j > 0; j--) {
+			int a = th_report_technique_rank(out[j - 1]), b = th_report_technique_rank(out[j]);
+
+			if (a < b || (a == b && strcmp(out[j - 1], out[j]) <= 0))
+				break;
+			const char *tmp = out[j - 1];
+
+			out[j - 1] = out[j];
+			out[j] = tmp;
+		}
+	return n;
+}
+
+void th_html_chart_defences(FILE *out, const struct th_results *res)
+{
+	const char *tech[32];
+	size_t nt = techniques(res, tech, 32), nc = res->nconfigs;
+
+	fprintf(out, "<svg class=\"chart\" viewBox=\"0 0 %zu %zu\" role=\"img\" "
+		"aria-labelledby=\"chart-defences-t\"><title id=\"chart-defences-t\">How often each "
+		"config stops each technique: BLOCKED_CFI or DETECTED, of the attack cells that ran"
+		"</title>\n", HX0 + nt * HCW + 44, HTOP + nc * HRH + 4);
+	for (size_t t = 0; t < nt; t++) {
+		fprintf(out, "<text class=\"th\" transform=\"translate(%zu %d) rotate(-35)\">",
+			HX0 + t * HCW + HCW / 2, HTOP - 6);
+		th_html_text(out, tech[t]);
+		fputs("</text>\n", out);
+	}
+	for (size_t k = 0; k < nc; k++) {
+		const char *cfg = res->configs[k].name;
+		size_t y = HTOP + k * HRH;
+
+		fprintf(out, "<text class=\"cr\" x=\"%d\" y=\"%zu\">", HX0 - 6, y + HRH / 2 + 4);
+		th_html_text(out, cfg);
+		fputs("</text>\n", out);
+		for (size_t t = 0; t < nt; t++) {
+			unsigned ran = 0, blocked = 0, detected = 0;
+			size_t x = HX0 + t * HCW;
+
+			for (size_t i = 0; i < res->ncells; i++) {
+				const struct th_cell *c = res->cells[i];
+				enum th_outcome o = th_cell_observed(c);
+
+				/* An attack that ran: no control run, nothing that
+				 * could not run or was not observed. */
+				if (strcmp(c->config, cfg) || strcmp(c->technique, tech[t]) ||
+				    !strcmp(c->payload, "none") || o >= TH_UNSUPPORTED)
+					continue;
+				ran++;
+				blocked += o == TH_BLOCKED_CFI;
+				detected += o == TH_DETECTED;
+			}
+			double f = ran ? (double)(blocked + detected) / ran : 0;
+			/* From #f6f8fa (none stopped) to #1b7837 (all). */
+			int r = (int)(0xf6 + (0x1b - 0xf6) * f), g = (int)(0xf8 + (0x78 - 0xf8) * f),
+			    b = (int)(0xfa + (0x37 - 0xfa) * f);
+
+			fprintf(out, "<g><rect x=\"%zu\" y=\"%zu\" width=\"%d\" height=\"%d\" "
+				"fill=\"#%02x%02x%02x\" stroke=\"#fff\"/>", x, y, HCW, HRH, r, g, b);
+			if (ran)
+				fprintf(out, "<text class=\"hv%s\" x=\"%zu\" y=\"%zu\">%.0f%%</text>",
+					f > 0.5 ? " dark" : "", x + HCW / 2, y + HRH / 2 + 4, 100 * f);
+			else
+				fprintf(out, "<text class=\"hv none\" x=\"%zu\" y=\"%zu\">not run</text>",
+					x + HCW / 2, y + HRH / 2 + 4);
+			fputs("<title>", out);
+			th_html_text(out, cfg);
+			fputs(" against ", out);
+			th_html_text(out, tech[t]);
+			if (ran)
+				fprintf(out, ": stopped %u of %u attack cells (BLOCKED_CFI %u, DETECTED %u)",
+					blocked + detected, ran, blocked, detected);
+			else
+				fputs(": no attack cell ran", out);
+			fputs("</title></g>\n", out);
+		}
+	}
+	fputs("</svg>\n", out);
+}

@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""report.html in a real browser: Debian's headless Chromium, driven over the
+DevTools protocol (python3-websocket), no script in the page.
+
+  html_check.py --chromium PATH --shots DIR [--th TIMERHARNESS] PAGE...
+
+A PAGE is a report.html, or a results file rendered first (report --format
+html) with --th.
+
+For each page, at a desktop width (1280 px) and a phone's (412 px):
+  - nothing is logged to the console (an error, a Content-Security-Policy
+    violation, an exception) and no request leaves the file (only file: and
+    data: URLs load);
+  - the page has no script;
+  - the verdict card is the first thing on the first screen, and shows a
+    row per API generation, each with its answer;
+  - both charts render: SVG with marks, at a readable size;
+  - the page is never wider than the window (nothing cut off on a phone);
+  - the grid's headers stay in view when the grid scrolls;
+  - the headline findings are collapsible (details/summary);
+and a screenshot of the first screen is written to DIR/<page>-<width>.png.
+Exit 0, or 1 naming every failure.
+"""
+import argparse
+import base64
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+import websocket
+
+failures = []
+sticky_seen = set()     # widths at which a scrolling grid kept its headers
+
+
+def fail(what):
+    failures.append(what)
+    print("FAIL: " + what, file=sys.stderr)
+
+
+class Browser:
+    def __init__(self, chromium):
+        self.profile = tempfile.mkdtemp(prefix="th-chromium-")
+        self.proc = subprocess.Popen(
+            [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+             "--disable-background-networking", "--disable-component-update", "--disable-sync",
+             "--user-data-dir=" + self.profile, "--remote-debugging-port=0",
+             "--hide-scrollbars", "about:blank"],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        port_file = os.path.join(self.profile, "DevToolsActivePort")
+        for _ in range(300):
+            if os.path.exists(port_file):
+                with open(port_file) as f:
+                    lines = f.read().split("\n")
+                if len(lines) >= 2 and lines[0]:
+                    self.port = int(lines[0])
+                    break
+            if self.proc.poll() is not None:
+                raise SystemExit(f"FAIL: chromium exited {self.proc.returncode} at start")
+            time.sleep(0.1)
+        else:
+            raise SystemExit("FAIL: chromium wrote no DevToolsActivePort in 30 s")
+        with urllib.request.urlopen(f"http://127.0.0.1:{self.port}/json/list") as r:
+            pages = [t for t in json.load(r) if t["type"] == "page"]
+        self.ws = websocket.create_connection(pages[0]["webSocketDebuggerUrl"], timeout=60)
+        self.id = 0
+        self.events = []
+
+    def call(self, method, **params):
+        self.id += 1
+        self.ws.send(json.dumps({"id": self.id, "method": method, "params": params}))
+        while True:
+            msg = json.loads(self.ws.recv())
+            if msg.get("id") == self.id:
+                if "error" in msg:
+                    raise SystemExit(f"FAIL: {method}: {msg['error']}")
+                return msg.get("result", {})
+            self.events.append(msg)
+
+    def wait_event(self, method, timeout=60):
+        end = time.time() + timeout
+        for i, e in enumerate(self.events):
+            if e.get("method") == method:
+                del self.events[i]
+                return e
+        while time.time() < end:
+            msg = json.loads(self.ws.recv())
+            if msg.get("method") == method:
+                return msg
+            self.events.append(msg)
+        raise SystemExit(f"FAIL: no {method} in {timeout} s")
+
+    def js(self, expr):
+        r = self.call("Runtime.evaluate", expression=expr, returnByValue=True)
+        if "exceptionDetails" in r:
+            raise SystemExit(f"FAIL: evaluating {expr[:60]}: {r['exceptionDetails']}")
+        return r["result"].get("value")
+
+    def close(self):
+        try:
+            self.ws.close()
+        finally:
+            self.proc.kill()
+            self.proc.wait()
+            shutil.rmtree(self.profile, ignore_errors=True)
+
+
+# What the page must show, measured in the browser (the page has no script:
+# these run from the DevTools side).
+CHECKS = r"""
+(() => {
+  const r = {};
+  const vh = innerHeight, vw = innerWidth;
+  r.scripts = document.scripts.length;
+  r.overflow = document.documentElement.scrollWidth - vw;
+  const card = document.querySelector('#verdict');
+  if (card) {
+    const b = card.getBoundingClientRect();
+    r.cardTop = b.top; r.cardHeight = b.height;
+    r.cardText = card.innerText;
+    // Nothing but the page's one-line head before it.
+    r.before = [...document.body.children].indexOf(card);
+    r.rows = [...card.querySelectorAll('.vrow')].map(row => {
+      const rb = row.getBoundingClientRect();
+      return {text: row.innerText, top: rb.top, bottom: rb.bottom,
+              width: rb.width, answer: !!row.querySelector('.o, .muted')};
+    });
+  }
+  r.charts = [...document.querySelectorAll('svg.chart')].map(s => {
+    const b = s.getBoundingClientRect();
+    return {w: b.width, h: b.height, rects: s.querySelectorAll('rect').length,
+            texts: s.querySelectorAll('text').length,
+            font: parseFloat(getComputedStyle(s.querySelector('text')).fontSize) * b.width /
+                  s.viewBox.baseVal.width};
+  });
+  r.findings = document.querySelectorAll('details.finding > summary h3').length;
+  // Sticky: scroll the first grid's box and see where its header row is.
+  const wrap = document.querySelector('.gridwrap');
+  if (wrap) {
+    const th = wrap.querySelector('thead tr.ch th.cfg');
+    const name = wrap.querySelector('tbody th.a');
+    wrap.scrollTop = 0; wrap.scrollLeft = 0;
+    r.scrollable = wrap.scrollHeight > wrap.clientHeight + 400;
+    const top0 = th.getBoundingClientRect().top - wrap.getBoundingClientRect().top;
+    wrap.scrollTop = 400; wrap.scrollLeft = 300;
+    r.stickyDrift = Math.abs(th.getBoundingClientRect().top - wrap.getBoundingClientRect().top
+                             - top0);
+    r.nameLeft = name.getBoundingClientRect().left - wrap.getBoundingClientRect().left;
+    r.scrolled = [wrap.scrollTop, wrap.scrollLeft];
+    wrap.scrollTop = 0; wrap.scrollLeft = 0;
+  }
+  return r;
+})()
+"""
+
+
+def check(b, html, shots, width, height, mobile):
+    name = os.path.splitext(os.path.basename(html))[0]
+    where = f"{html} at {width} px"
+    b.events.clear()
+    b.call("Emulation.setDeviceMetricsOverride", width=width, height=height,
+           deviceScaleFactor=1, mobile=mobile)
+    b.call("Page.navigate", url="file://" + os.path.abspath(html))
+    b.wait_event("Page.loadEventFired")
+    time.sleep(0.3)     # late console messages and requests
+    b.call("Runtime.evaluate", expression="0")   # flush events
+    for e in b.events:
+        m, p = e.get("method"), e.get("params", {})
+        if m == "Runtime.consoleAPICalled":
+            fail(f"{where}: console.{p.get('type')}: {p.get('args')}")
+        elif m == "Runtime.exceptionThrown":
+            fail(f"{where}: exception: {p.get('exceptionDetails', {}).get('text')}")
+        elif m == "Log.entryAdded":
+            entry = p.get("entry", {})
+            fail(f"{where}: console {entry.get('level')} ({entry.get('source')}): "
+                 f"{entry.get('text')}")
+        elif m == "Network.requestWillBeSent":
+            url = p.get("request", {}).get("url", "")
+            if not url.startswith(("file:", "data:")):
+                fail(f"{where}: a request left the file: {url}")
+    r = b.js(CHECKS)
+    if r["scripts"]:
+        fail(f"{where}: {r['scripts']} script(s)")
+    if r["overflow"] > 1:
+        fail(f"{where}: the page is {r['overflow']} px wider than the window")
+    if "cardTop" not in r:
+        fail(f"{where}: no verdict card (#verdict)")
+    else:
+        if r["before"] > 3 or r["cardTop"] > height * 0.4:
+            fail(f"{where}: the verdict card is not first: {r['before']} elements before it, "
+                 f"its top at {r['cardTop']:.0f} px")
+        if "CVE-2017-7308" not in r["cardText"]:
+            fail(f"{where}: the card does not ask the CVE-2017-7308 question")
+        gens = [x for x in r["rows"] if x["text"].startswith(("4.14 ", "4.14-rc3", "4.15 "))]
+        if len(gens) < 3 or not all(x["answer"] for x in gens):
+            fail(f"{where}: the card does not answer for each API generation: {r['rows']}")
+        elif max(x["bottom"] for x in gens[:3]) > height:
+            fail(f"{where}: the answers are not on the first screen (last at "
+                 f"{max(x['bottom'] for x in gens[:3]):.0f} px of {height})")
+    if len(r["charts"]) < 2:
+        fail(f"{where}: {len(r['charts'])} chart(s), want 2")
+    for i, c in enumerate(r["charts"]):
+        if c["w"] < min(300, width * 0.7) or c["h"] < 60 or c["rects"] < 1 or c["texts"] < 2:
+            fail(f"{where}: chart {i + 1} does not render: {c}")
+        if c["font"] < 8:
+            fail(f"{where}: chart {i + 1}'s text is {c['font']:.1f} px: unreadable")
+    if r["findings"] < 9:
+        fail(f"{where}: {r['findings']} collapsible findings, want the 9 headline questions")
+    # A grid taller than its box scrolls in it, headers and names in view.
+    if r.get("scrollable"):
+        if r["scrolled"][0] < 100:
+            fail(f"{where}: the grid's box does not scroll ({r['scrolled']})")
+        elif r["stickyDrift"] > 4 or abs(r["nameLeft"]) > 4:
+            fail(f"{where}: the grid's headers do not stay in view (moved "
+                 f"{r['stickyDrift']:.0f} px; attack names at {r['nameLeft']:.0f} px)")
+        else:
+            sticky_seen.add(width)
+    shot = b.call("Page.captureScreenshot", format="png")
+    path = os.path.join(shots, f"{name}-{width}.png")
+    with open(path, "wb") as f:
+        f.write(base64.b64decode(shot["data"]))
+    print(f"{where}: checked; first screen in {path}")
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--chromium", required=True)
+    ap.add_argument("--shots", required=True)
+    ap.add_argument("--th")
+    ap.add_argument("html", nargs="+")
+    a = ap.parse_args()
+    os.makedirs(a.shots, exist_ok=True)
+    pages = []
+    for p in a.html:
+        if p.endswith(".json"):
+            out = os.path.join(a.shots, os.path.basename(p)[:-5] + ".html")
+            subprocess.run([a.th, "report", "--results", p, "--format", "html", "--out", out],
+                           check=True)
+            p = out
+        elif os.path.basename(p) == "report.html":
+            # Name the screenshots after the run's directory.
+            out = os.path.join(a.shots, os.path.basename(os.path.dirname(p)) + ".html")
+            if os.path.exists(p):
+                shutil.copy(p, out)
+            p = out
+        pages.append(p)
+    b = Browser(a.chromium)
+    try:
+        for domain in ("Page", "Runtime", "Log", "Network"):
+            b.call(domain + ".enable")
+        for html in pages:
+            if not os.path.exists(html):
+                fail(f"{html}: no such file")
+                continue
+            check(b, html, a.shots, 1280, 900, False)
+            check(b, html, a.shots, 412, 915, True)
+    finally:
+        b.close()
+    for width in (1280, 412):
+        if width not in sticky_seen:
+            fail(f"no page had a grid tall enough to show its headers stay in view at {width} px")
+    if failures:
+        print(f"{len(failures)} failure(s)", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
