@@ -5,31 +5,32 @@
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka)
 
-set(TH_REPORT_TEST_SOURCES ${CMAKE_CURRENT_LIST_DIR}/report_test.c)
-add_executable(report_test ${TH_REPORT_TEST_SOURCES})
-# check is judged by a declaration: the fixtures' expectations go through
-# the loader the command uses (attacks/expect.c).
-target_link_libraries(report_test PRIVATE th_report th_expect PkgConfig::CMOCKA)
-target_compile_options(report_test PRIVATE ${TH_WARN_FLAGS})
-target_compile_definitions(report_test PRIVATE
-  TH_REPORT_TEST_DATA="${CMAKE_CURRENT_LIST_DIR}/data/report"
-  TH_SCHEMA_DIR="${CMAKE_SOURCE_DIR}/docs/schema")
+# One executable per source; each case a CTest test named report.<case>.
+set(TH_REPORT_TEST_SOURCES ${CMAKE_CURRENT_LIST_DIR}/report_test.c
+                           ${CMAKE_CURRENT_LIST_DIR}/report_parts_test.c)
+pkg_check_modules(JANSSON REQUIRED IMPORTED_TARGET jansson)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${TH_REPORT_TEST_SOURCES})
-
 foreach(src IN LISTS TH_REPORT_TEST_SOURCES)
+  get_filename_component(exe ${src} NAME_WE)
+  add_executable(${exe} ${src})
+  # check is judged by a declaration: the fixtures' expectations go through
+  # the loader the command uses (attacks/expect.c); the SARIF log and the
+  # schema are read with jansson.
+  target_link_libraries(${exe} PRIVATE th_report th_expect PkgConfig::CMOCKA PkgConfig::JANSSON)
+  target_include_directories(${exe} PRIVATE ${CMAKE_SOURCE_DIR}/report)
+  target_compile_options(${exe} PRIVATE ${TH_WARN_FLAGS})
+  target_compile_definitions(${exe} PRIVATE
+    TH_REPORT_TEST_DATA="${CMAKE_CURRENT_LIST_DIR}/data/report"
+    TH_SCHEMA_DIR="${CMAKE_SOURCE_DIR}/docs/schema")
   file(STRINGS ${src} lines REGEX "^[ \t]+(TH_CASE|cmocka_unit_test[a-z_]*)\\(")
   foreach(line IN LISTS lines)
     string(REGEX MATCH "(TH_CASE|cmocka_unit_test[a-z_]*)\\(([A-Za-z0-9_]+)" _ "${line}")
     if(CMAKE_MATCH_2)
-      add_test(NAME report.${CMAKE_MATCH_2} COMMAND report_test ${CMAKE_MATCH_2})
+      add_test(NAME report.${CMAKE_MATCH_2} COMMAND ${exe} ${CMAKE_MATCH_2})
       set_tests_properties(report.${CMAKE_MATCH_2} PROPERTIES LABELS report TIMEOUT 60)
     endif()
   endforeach()
 endforeach()
-
-# report_test parses the SARIF log it renders.
-pkg_check_modules(JANSSON REQUIRED IMPORTED_TARGET jansson)
-target_link_libraries(report_test PRIVATE PkgConfig::JANSSON)
 
 # `timerharness report` (cli/cmd_report.c) on its own: options, exit statuses,
 # messages, stdout and atomic files, tested apart from its dispatch in main.c.

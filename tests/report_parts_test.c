@@ -1,0 +1,603 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * report/ tests of the parts that join and present results: shards
+ * (th_shard_of, th_shard_parse), merge, the verdict card, the verdict
+ * screen, report.html's order. Fixtures: tests/data/report.
+ *
+ * Run one case: report_parts_test <case>; no argument runs them all.
+ */
+#define _GNU_SOURCE
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "card.h"
+#include "check.h"
+#include "expect.h"
+#include "merge.h"
+#include "render.h"
+#include "results.h"
+
+#define DATA(f) TH_REPORT_TEST_DATA "/" f
+
+#define assert_contains(hay, needle)                                           \
+	do {                                                                   \
+		const char *h_ = (hay), *n_ = (needle);                        \
+		if (!h_ || !strstr(h_, n_))                                    \
+			fail_msg("expected to find\n  %s\nin\n%s", n_,         \
+				 h_ ? h_ : "(null)");                          \
+	} while (0)
+
+static struct th_results *load_ok(const char *path)
+{
+	struct th_results *res;
+	char err[1024];
+
+	if (th_results_load(path, &res, err, sizeof(err)))
+		fail_msg("%s", err);
+	return res;
+}
+
+/* ---- shards ---- */
+
+/* The split is part of the results contract (docs/results.md): machines
+ * of one CI job matrix, and results kept from before, must agree on it. */
+static void shard_of_is_stable(void **state)
+{
+	(void)state;
+	/* FNV-1a 64 of "MEMCPY_INTRA_BEFORE_ARM_NONE/legacy/none/clang-14". */
+	assert_int_equal(th_shard_of("MEMCPY_INTRA_BEFORE_ARM_NONE", "legacy", "none", "clang-14", 1), 1);
+	unsigned a = th_shard_of("MEMCPY_INTRA_BEFORE_ARM_NONE", "legacy", "none", "clang-14", 1024);
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (const char *p = "MEMCPY_INTRA_BEFORE_ARM_NONE/legacy/none/clang-14"; *p; p++) {
+		h ^= (unsigned char)*p;
+		h *= 0x100000001b3ULL;
+	}
+	assert_int_equal(a, (unsigned)(h % 1024) + 1);
+	/* Every part of the cell counts, and the separators too. */
+	assert_true(th_shard_of("A", "legacy", "none", "clang-14", 1024) !=
+		    th_shard_of("A", "legacy", "none", "clang-22", 1024) ||
+		    th_shard_of("A", "modern", "none", "clang-14", 1024) !=
+		    th_shard_of("A", "legacy", "none", "clang-14", 1024));
+}
+
+/* A real plan splits evenly enough that no machine idles. */
+static void shard_of_balances(void **state)
+{
+	(void)state;
+	struct th_results *r = load_ok(DATA("gate.json"));
+	unsigned n[4] = { 0 };
+
+	for (size_t i = 0; i < r->ncells; i++) {
+		const struct th_cell *c = r->cells[i];
+
+		n[th_shard_of(c->attack, th_variant_name(c->variant), c->config, c->toolchain, 3)]++;
+	}
+	assert_int_equal(n[0], 0);
+	for (int k = 1; k <= 3; k++)
+		assert_true(n[k] >= r->ncells / 6);	/* at least half a fair share */
+	th_results_free(r);
+}
+
+static void shard_parse(void **state)
+{
+	(void)state;
+	unsigned i = 9, n = 9;
+	char err[256];
+	static const char *const bad[] = { "", "0/3", "4/3", "1/0", "1/", "/3", "a/3", "1/3x",
+					   "-1/3", "1/1025", "1 /3" };
+
+	assert_int_equal(th_shard_parse("2/3", &i, &n, err, sizeof(err)), 0);
+	assert_int_equal(i, 2);
+	assert_int_equal(n, 3);
+	assert_int_equal(th_shard_parse("1/1", &i, &n, err, sizeof(err)), 0);
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		assert_int_equal(th_shard_parse(bad[k], &i, &n, err, sizeof(err)), -1);
+		assert_contains(err, "is not a shard I/N");
+	}
+}
+
+/* ---- merge ---- */
+
+/* gate.json's cells of shard k of n, recorded as that shard. */
+static struct th_results *shard_of_gate(unsigned k, unsigned n)
+{
+	struct th_results *out = load_ok(DATA("gate.json")), *r = th_results_create(out->version);
+	char err[512];
+
+	assert_non_null(r);
+	assert_int_equal(th_results_set_created(r, out->created, err, sizeof(err)), 0);
+	assert_int_equal(th_results_set_host(r, "ci-1", "6.1", 2, err, sizeof(err)), 0);
+	assert_int_equal(th_results_set_expectations(r, out->expect_path, out->expect_sha256, err,
+						     sizeof(err)), 0);
+	assert_int_equal(th_results_set_selection(r, &out->selection, err, sizeof(err)), 0);
+	assert_int_equal(th_results_set_shard(r, n, &k, 1, err, sizeof(err)), 0);
+	for (size_t t = 0; t < out->ntoolchains; t++)
+		assert_int_equal(th_results_add_toolchain(r, out->toolchains[t].name,
+							  out->toolchains[t].version,
+							  out->toolchains[t].path, err, sizeof(err)), 0);
+	for (size_t c = 0; c < out->nconfigs; c++) {
+		const struct th_config *cfg = &out->configs[c];
+
+		assert_int_equal(th_results_add_config(r, cfg->name, cfg->flags, cfg->description, err,
+						       sizeof(err)), 0);
+		for (size_t s2 = 0; s2 < cfg->nsupport; s2++)
+			assert_int_equal(th_results_set_support(r, cfg->name, cfg->support[s2].toolchain,
+								cfg->support[s2].supported,
+								cfg->support[s2].reason, err, sizeof(err)), 0);
+	}
+	for (size_t i = 0; i < out->ncells; i++) {
+		const struct th_cell *c = out->cells[i];
+
+		if (th_shard_of(c->attack, th_variant_name(c->variant), c->config, c->toolchain, n) != k)
+			continue;
+		/* A cell that never ran (UNSUPPORTED...) has its outcome, no counts. */
+		struct th_cell_in in = { c->attack, c->technique, c->timing, c->payload, c->variant,
+					 c->config, c->toolchain, c->runs ? TH_OUTCOME_INVALID : c->outcome,
+					 0, c->runs ? c->counts : NULL, c->evidence, c->expected, 0.5,
+					 "rerun", c->expected_line };
+		if (!th_results_add_cell(r, &in, err, sizeof(err)))
+			fail_msg("%s", err);
+	}
+	assert_int_equal(th_results_set_metric_real(r, "run_seconds", 1.5, err, sizeof(err)), 0);
+	assert_int_equal(th_results_set_metric_int(r, "jobs", (long long)k, err, sizeof(err)), 0);
+	th_results_free(out);
+	return r;
+}
+
+struct gate_run {
+	int rc;
+	char *out;
+};
+
+static const char *const gate_attacks[] = {
+	"MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4",
+	"MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4",
+	"MEMCPY_INTRA_BEFORE_ARM_NONE",
+};
+static const char *const gate_configs[] = { "none", "cfi-icall", "kcfi" };
+
+static const char *gate_expect(const char *attack, const char *variant, const char *config,
+			       const char *toolchain)
+{
+	return th_expect_lookup(attack, variant, config, toolchain, NULL);
+}
+
+/* check on a model (written to a file first), by the gate fixtures'
+ * declaration (tests/data/report/README.md). */
+static struct gate_run check_model(const struct th_results *m, bool allow_slice)
+{
+	char path[] = "/tmp/th_parts_XXXXXX", err[512];
+	int fd = mkstemp(path);
+	struct gate_run g = { 0 };
+	size_t len;
+	FILE *out = open_memstream(&g.out, &len), *devnull = fopen("/dev/null", "w");
+
+	assert_true(fd >= 0);
+	if (th_results_write(m, path, err, sizeof(err)))
+		fail_msg("%s", err);
+	if (th_expect_load(DATA("gate-expected.tsv"), err, sizeof(err)))
+		fail_msg("%s", err);
+	struct th_check_decl d = {
+		.expect_path = th_expect_path(), .expect_sha256 = th_expect_sha256(),
+		.expect = gate_expect, .where = th_expect_where,
+		.attacks = gate_attacks, .nattacks = 3, .configs = gate_configs, .nconfigs = 3,
+	};
+	struct th_check_opts o = { .results = path, .allow_slice = allow_slice };
+
+	g.rc = th_check_main(&o, &d, out, devnull);
+	fclose(out);
+	fclose(devnull);
+	th_expect_free();
+	unlink(path);
+	close(fd);
+	return g;
+}
+
+/* Every shard merged is the whole plan again: check passes it without
+ * --allow-slice. Two of three are a slice: refused without it, and with it
+ * judged as shards 1 and 2 only. */
+static void merge_shards_make_the_plan(void **state)
+{
+	(void)state;
+	struct th_results *p[3] = { shard_of_gate(1, 3), shard_of_gate(2, 3), shard_of_gate(3, 3) };
+	const char *names[3] = { "s1.json", "s2.json", "s3.json" };
+	struct th_results *m;
+	char err[512];
+	struct gate_run g;
+
+	for (int i = 0; i < 3; i++) {
+		g = check_model(p[i], false);
+		assert_int_equal(g.rc, TH_CHECK_REGRESSION);
+		assert_contains(g.out, "slice: the run was asked for part of the plan only");
+		free(g.out);
+	}
+	assert_int_equal(th_results_merge(p, names, 3, &m, err, sizeof(err)), 0);
+	assert_int_equal(m->ncells, 54);
+	assert_int_equal(m->shard.count, 0);
+	assert_false(th_results_is_slice(m));
+	g = check_model(m, false);
+	assert_int_equal(g.rc, TH_CHECK_OK);
+	assert_contains(g.out, "check: 54 cells: 54 pass, 0 regression\n");
+	free(g.out);
+	/* Summed run time; the largest jobs; recounted cells; one host each. */
+	for (size_t i = 0; i < m->nmetrics; i++) {
+		if (!strcmp(m->metrics[i].name, "run_seconds"))
+			assert_true(m->metrics[i].d == 4.5);
+		if (!strcmp(m->metrics[i].name, "jobs"))
+			assert_int_equal(m->metrics[i].i, 3);
+		if (!strcmp(m->metrics[i].name, "cells_total"))
+			assert_int_equal(m->metrics[i].i, 54);
+	}
+	assert_string_equal(m->host.hostname, "ci-1");
+	th_results_free(m);
+
+	assert_int_equal(th_results_merge(p, names, 2, &m, err, sizeof(err)), 0);
+	assert_int_equal(m->shard.count, 3);
+	assert_int_equal(m->shard.nindexes, 2);
+	g = check_model(m, false);
+	assert_int_equal(g.rc, TH_CHECK_REGRESSION);
+	assert_contains(g.out, "shards 1,2 of 3)");
+	assert_contains(g.out, "missing: ");
+	free(g.out);
+	g = check_model(m, true);
+	assert_int_equal(g.rc, TH_CHECK_OK);
+	free(g.out);
+	th_results_free(m);
+	for (int i = 0; i < 3; i++)
+		th_results_free(p[i]);
+}
+
+static void merge_refuses(const char *want, struct th_results *a, struct th_results *b)
+{
+	struct th_results *in[2] = { a, b }, *m = (struct th_results *)1;
+	const char *names[2] = { "a.json", "b.json" };
+	char err[512] = "";
+
+	assert_int_equal(th_results_merge(in, names, 2, &m, err, sizeof(err)), -1);
+	assert_null(m);
+	assert_contains(err, want);
+}
+
+static void merge_refusals(void **state)
+{
+	(void)state;
+	struct th_results *a = shard_of_gate(1, 3), *b = shard_of_gate(2, 3), *c;
+	char err[256];
+	unsigned two = 2;
+
+	merge_refuses("shard 1/3 is in a.json and in b.json: their cells overlap", a, a);
+	c = shard_of_gate(1, 4);
+	merge_refuses("b.json is a shard of 4, a.json of 3: not one split", a, c);
+	th_results_free(c);
+	c = load_ok(DATA("gate.json"));
+	merge_refuses("a.json is a shard, b.json is whole: merge shards with shards", a, c);
+	th_results_free(c);
+	/* Another compiler version, other flags, other support. */
+	free(b->toolchains[0].version);
+	b->toolchains[0].version = strdup("0.0.1");
+	merge_refuses("is 0.0.1 in b.json and ", a, b);
+	th_results_free(b);
+	b = shard_of_gate(2, 3);
+	free(b->configs[1].flags);
+	b->configs[1].flags = strdup("-O0");
+	merge_refuses("config cfi-icall: its flags differ between a.json and b.json", a, b);
+	th_results_free(b);
+	b = shard_of_gate(2, 3);
+	b->configs[2].support[0].supported = !b->configs[2].support[0].supported;
+	merge_refuses("config kcfi on ", a, b);
+	th_results_free(b);
+	/* Other expectations, another version of timerharness, another plan. */
+	b = shard_of_gate(2, 3);
+	assert_int_equal(th_results_set_expectations(b, "x.tsv", "0000000000000000000000000000000000000000000000000000000000000000", err, sizeof(err)), 0);
+	merge_refuses("b.json judged its cells by other expectations than a.json", a, b);
+	th_results_free(b);
+	b = shard_of_gate(2, 3);
+	free(b->version);
+	b->version = strdup("9.9.9");
+	merge_refuses("b.json was made by timerharness 9.9.9", a, b);
+	th_results_free(b);
+	b = shard_of_gate(2, 3);
+	b->selection.selftests = true;
+	merge_refuses("b.json was run with --selftests and a.json without", a, b);
+	th_results_free(b);
+	/* A cell outside the shard its file says it holds. */
+	b = shard_of_gate(3, 3);
+	assert_int_equal(th_results_set_shard(b, 3, &two, 1, err, sizeof(err)), 0);
+	merge_refuses("is not in the file's shard", a, b);
+	th_results_free(b);
+	th_results_free(a);
+}
+
+/* Runs per toolchain (the other CI split) join their one differing list. */
+static void merge_per_toolchain(void **state)
+{
+	(void)state;
+	struct th_results *whole = load_ok(DATA("gate.json")), *p[2], *m;
+	const char *names[2] = { "c14.json", "c22.json" }, *tcs[2] = { "clang-14", "clang-22" };
+	char err[512];
+
+	for (int t = 0; t < 2; t++) {
+		struct th_selection sel = { .toolchains = (char *)tcs[t] };
+
+		p[t] = load_ok(DATA("gate.json"));
+		/* Keep the toolchain's cells only: rebuild from whole. */
+		th_results_free(p[t]);
+		p[t] = th_results_create(whole->version);
+		assert_int_equal(th_results_set_expectations(p[t], whole->expect_path, whole->expect_sha256,
+							     err, sizeof(err)), 0);
+		assert_int_equal(th_results_set_selection(p[t], &sel, err, sizeof(err)), 0);
+		assert_int_equal(th_results_add_toolchain(p[t], tcs[t], "1", "", err, sizeof(err)), 0);
+		for (size_t c = 0; c < whole->nconfigs; c++) {
+			const struct th_support *s = th_config_support(&whole->configs[c], tcs[t]);
+
+			assert_int_equal(th_results_add_config(p[t], whole->configs[c].name,
+							       whole->configs[c].flags,
+							       whole->configs[c].description, err,
+							       sizeof(err)), 0);
+			if (s)
+				assert_int_equal(th_results_set_support(p[t], whole->configs[c].name, tcs[t],
+									s->supported, s->reason, err,
+									sizeof(err)), 0);
+		}
+		for (size_t i = 0; i < whole->ncells; i++) {
+			const struct th_cell *c = whole->cells[i];
+
+			if (strcmp(c->toolchain, tcs[t]))
+				continue;
+			struct th_cell_in in = { c->attack, c->technique, c->timing, c->payload,
+						 c->variant, c->config, c->toolchain,
+						 c->runs ? TH_OUTCOME_INVALID : c->outcome, 0,
+						 c->runs ? c->counts : NULL, c->evidence, c->expected, 0,
+						 NULL, 0 };
+			assert_non_null(th_results_add_cell(p[t], &in, err, sizeof(err)));
+		}
+	}
+	assert_int_equal(th_results_merge(p, names, 2, &m, err, sizeof(err)), 0);
+	assert_string_equal(m->selection.toolchains, "clang-14,clang-22");
+	assert_int_equal(m->ncells, whole->ncells);
+	th_results_free(m);
+	/* Two lists differing: no single selection says what the merge is. */
+	assert_int_equal(th_results_set_selection(p[1], &(struct th_selection){ .toolchains = "clang-22",
+										    .configs = "none" },
+						  err, sizeof(err)), 0);
+	merge_refuses("b.json differs from a.json in its selection's toolchains and configs", p[0], p[1]);
+	for (int t = 0; t < 2; t++)
+		th_results_free(p[t]);
+	th_results_free(whole);
+}
+
+/* ---- the verdict card and screen ---- */
+
+/* A model with the exploit's cells on each generation, under cfi-icall and
+ * kcfi, on two toolchains (kcfi unsupported on the older). */
+static struct th_results *card_model(void)
+{
+	char err[256];
+	struct th_results *r = th_results_create("0.1.0-test");
+	static const char *const tcs[] = { "clang-14", "clang-22" };
+	static const char *const cfgs[] = { "none", "cfi-icall", "kcfi" };
+
+	assert_int_equal(th_results_add_toolchain(r, "clang-14", "14.0.6", "", err, sizeof(err)), 0);
+	assert_int_equal(th_results_add_toolchain(r, "clang-22", "22.1.8", "", err, sizeof(err)), 0);
+	for (int k = 0; k < 3; k++)
+		assert_int_equal(th_results_add_config(r, cfgs[k], "", "", err, sizeof(err)), 0);
+	assert_int_equal(th_results_set_support(r, "kcfi", "clang-14", false, "clang 14 has no kcfi",
+						err, sizeof(err)), 0);
+	for (int t = 0; t < 2; t++) {
+		for (int v = 0; v < TH_VARIANT_COUNT; v++) {
+			for (int k = 0; k < 3; k++) {
+				bool unsup = t == 0 && k == 2;
+				bool modern = v == TH_VARIANT_MODERN;
+				/* The exploit's cell, and a same-type callback. */
+				struct th_cell_in cve = {
+					modern ? "HEAP_NEIGHBOUR_PENDING_FUNC_WRITE_CR4" :
+						 "HEAP_NEIGHBOUR_PENDING_FUNC_DATA_WRITE_CR4",
+					"heap-neighbour", "pending", th_card_cve_payload(v),
+					(enum th_variant)v, cfgs[k], tcs[t],
+					unsup ? TH_UNSUPPORTED : k == 0 ? TH_HIJACKED :
+					modern ? TH_BLOCKED_CFI : TH_HIJACKED, unsup ? 0 : 1, NULL,
+					"evidence", TH_OUTCOME_INVALID, 0, NULL, 0 };
+				struct th_cell_in same = {
+					"MEMCPY_INTRA_BEFORE_ARM_FUNC_SAME_CLASS", "memcpy-intra",
+					"before-arm", "func:same-class", (enum th_variant)v, cfgs[k], tcs[t],
+					unsup ? TH_UNSUPPORTED : TH_REDIRECTED, unsup ? 0 : 1, NULL,
+					"ran the other callback", TH_OUTCOME_INVALID, 0, NULL, 0 };
+				/* Another technique of the CVE payload: not the exploit. */
+				struct th_cell_in other = cve;
+
+				other.attack = modern ? "STRCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4" :
+							"STRCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4";
+				other.technique = "strcpy-intra";
+				other.timing = "before-arm";
+				other.outcome = unsup ? TH_UNSUPPORTED : TH_CRASHED;
+				assert_non_null(th_results_add_cell(r, &cve, err, sizeof(err)));
+				assert_non_null(th_results_add_cell(r, &same, err, sizeof(err)));
+				assert_non_null(th_results_add_cell(r, &other, err, sizeof(err)));
+			}
+		}
+	}
+	return r;
+}
+
+static void card_answers_from_the_exploits_cells(void **state)
+{
+	(void)state;
+	struct th_results *r = card_model();
+	int oom;
+	const struct th_cell **all = (const struct th_cell **)th_results_sorted_cells(r, NULL, 0);
+	struct th_card card;
+	char counts[128];
+
+	(void)oom;
+	assert_int_equal(th_card_build(all, r->ncells, &card), 0);
+	assert_int_equal(card.ncve, 3);
+	assert_int_equal(card.cve[0].variant, TH_VARIANT_LEGACY);
+	assert_int_equal(card.cve[0].worst, TH_HIJACKED);
+	assert_string_equal(card.cve[0].configs, "cfi-icall/kcfi");
+	/* 2 cfi-icall + 1 kcfi; the strcpy cells are not the exploit. */
+	assert_int_equal(card.cve[0].ncells, 3);
+	assert_int_equal(card.cve[0].n, 3);
+	assert_string_equal(card.cve[0].not_run, "kcfi on clang-14 (UNSUPPORTED)");
+	assert_int_equal(card.cve[2].variant, TH_VARIANT_MODERN);
+	assert_int_equal(card.cve[2].worst, TH_BLOCKED_CFI);
+	th_card_counts_text(&card.cve[2], counts, sizeof(counts));
+	assert_string_equal(counts, "in 3 of 3 cells");
+	/* What 4.15 + CFI does not stop: the same-type callback, with the
+	 * crashed strcpy cells' payload left out (no target ran). */
+	assert_int_equal(card.nstill, 1);
+	assert_string_equal(card.still[0].payload, "func:same-class");
+	assert_int_equal(card.still[0].worst, TH_REDIRECTED);
+	th_card_free(&card);
+
+	/* A generation answered differently per config gets a row each. */
+	th_results_find_cell(r, "HEAP_NEIGHBOUR_PENDING_FUNC_WRITE_CR4", TH_VARIANT_MODERN, "kcfi",
+			     "clang-22")->outcome = TH_REDIRECTED;
+	th_results_find_cell(r, "HEAP_NEIGHBOUR_PENDING_FUNC_WRITE_CR4", TH_VARIANT_MODERN, "kcfi",
+			     "clang-22")->counts[TH_REDIRECTED] = 1;
+	th_results_find_cell(r, "HEAP_NEIGHBOUR_PENDING_FUNC_WRITE_CR4", TH_VARIANT_MODERN, "kcfi",
+			     "clang-22")->counts[TH_BLOCKED_CFI] = 0;
+	assert_int_equal(th_card_build(all, r->ncells, &card), 0);
+	assert_int_equal(card.ncve, 4);
+	assert_string_equal(card.cve[2].configs, "cfi-icall");
+	assert_int_equal(card.cve[2].worst, TH_BLOCKED_CFI);
+	assert_string_equal(card.cve[3].configs, "kcfi");
+	assert_int_equal(card.cve[3].worst, TH_REDIRECTED);
+	th_card_free(&card);
+	free(all);
+	th_results_free(r);
+}
+
+/* Results without the exploit's cells say "not run", never an answer. */
+static void card_not_run(void **state)
+{
+	(void)state;
+	struct th_results *r = load_ok(DATA("gate.json"));
+	const struct th_cell **all = (const struct th_cell **)th_results_sorted_cells(r, NULL, 0);
+	struct th_card card;
+
+	assert_int_equal(th_card_build(all, r->ncells, &card), 0);
+	assert_int_equal(card.ncve, 3);
+	for (size_t i = 0; i < card.ncve; i++) {
+		assert_int_equal(card.cve[i].worst, TH_OUTCOME_INVALID);
+		assert_int_equal(card.cve[i].ncells, 0);
+	}
+	th_card_free(&card);
+	free(all);
+	th_results_free(r);
+}
+
+static char *verdict_text(const struct th_results *r)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_int_equal(th_render_verdict(f, r, 0), 0);
+	fclose(f);
+	return buf;
+}
+
+/* The screen a run ends with: the answer first, within 80 columns. */
+static void verdict_screen(void **state)
+{
+	(void)state;
+	struct th_results *r = card_model();
+	char *v = verdict_text(r);
+	int lines = 0;
+
+	for (char *l = v, *e; *l; l = e + 1, lines++) {
+		e = strchr(l, '\n');
+		assert_non_null(e);
+		if (e - l > TH_VERDICT_WIDTH)
+			fail_msg("line of %d columns:\n%.*s", (int)(e - l), (int)(e - l), l);
+	}
+	assert_true(lines <= 16);
+	assert_contains(v, "timerharness 0.1.0-test on clang-14 (14.0.6), clang-22 (22.1.8)\n"
+			   "Does type-based CFI stop CVE-2017-7308's overwrite of a timer?\n");
+	assert_contains(v, "  4.14 legacy    cfi-icall/kcfi  HIJACKED    in 3 of 3 cells\n"
+			   "  4.14-rc3 shim  cfi-icall/kcfi  HIJACKED    in 3 of 3 cells\n"
+			   "  4.15 modern    cfi-icall/kcfi  BLOCKED_CFI in 3 of 3 cells\n"
+			   "    could not run: kcfi on clang-14 (UNSUPPORTED)\n");
+	assert_contains(v, "What 4.15 + CFI does not stop (the attacker's target ran; any technique):\n"
+			   "  func:same-class  cfi-icall/kcfi  REDIRECTED in 3 of 3 cells\n");
+	assert_contains(v, "CFI reach at the timer call site: not run\nFuzzing campaigns: not run\n");
+	assert_contains(v, "Outcomes of 54 cells: HIJACKED 12, REDIRECTED 15, CRASHED 15, "
+			   "BLOCKED_CFI 3,\n  UNSUPPORTED 9\n");
+	free(v);
+	th_results_free(r);
+}
+
+/* report.html: the verdict before anything else, no script, no request. */
+static void html_verdict_first(void **state)
+{
+	(void)state;
+	struct th_results *r = card_model();
+	char *h = NULL, err[256];
+	size_t len;
+	FILE *f = open_memstream(&h, &len);
+
+	assert_int_equal(th_render_html_to(f, r, err, sizeof(err)), 0);
+	fclose(f);
+	assert_contains(h, "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
+			   "style-src 'unsafe-inline'\">");
+	const char *card = strstr(h, "<section class=\"card\" id=\"verdict\">");
+	const char *charts = strstr(h, "<h2 id=\"charts\">"), *findings = strstr(h, "<h2 id=\"findings\">");
+	const char *grid = strstr(h, "<h2 id=\"matrix\">"), *configs = strstr(h, "<h2 id=\"configs\">");
+
+	assert_non_null(card);
+	assert_true(card < charts && charts < findings && findings < grid && grid < configs);
+	/* Nothing but the page's head before the card. */
+	assert_null(memmem(h, (size_t)(card - h), "<table", 6));
+	assert_contains(card, "<span class=\"gen\">4.15 modern</span><span class=\"cfg\">cfi-icall/kcfi"
+			      "</span><span class=\"big\"><span class=\"o o-BLOCKED_CFI\">BLOCKED_CFI</span>"
+			      "</span><span class=\"cnt\">in 3 of 3 cells</span>");
+	assert_contains(card, "<p class=\"cnt\">Could not run: kcfi on clang-14 (UNSUPPORTED)</p>");
+	assert_contains(card, "The 9 cells that answer it");
+	assert_contains(card, "<strong>Fuzzing campaigns:</strong> not run");
+	assert_contains(charts, "<svg class=\"chart\" viewBox=\"0 0 400 ");
+	assert_contains(charts, "<rect class=\"f-HIJACKED\"");
+	assert_contains(charts, "cfi-icall against heap-neighbour: stopped 2 of 6 attack cells "
+				"(BLOCKED_CFI 2, DETECTED 0)");
+	assert_contains(findings, "<details class=\"finding\"><summary><h3>a. Does type-based CFI");
+	assert_contains(grid, "<div class=\"gridwrap\"><table class=\"grid\">\n<thead>\n<tr class=\"vh\">");
+	assert_null(strstr(h, "<script"));
+	assert_null(strstr(h, "src="));
+	free(h);
+	th_results_free(r);
+}
+
+#define TH_CASE(name) cmocka_unit_test(name)
+
+int main(int argc, char **argv)
+{
+	const struct CMUnitTest tests[] = {
+		TH_CASE(shard_of_is_stable),
+		TH_CASE(shard_of_balances),
+		TH_CASE(shard_parse),
+		TH_CASE(merge_shards_make_the_plan),
+		TH_CASE(merge_refusals),
+		TH_CASE(merge_per_toolchain),
+		TH_CASE(card_answers_from_the_exploits_cells),
+		TH_CASE(card_not_run),
+		TH_CASE(verdict_screen),
+		TH_CASE(html_verdict_first),
+	};
+
+	if (argc < 2)
+		return cmocka_run_group_tests_name("report_parts", tests, NULL, NULL);
+	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
+		if (!strcmp(tests[i].name, argv[1]))
+			return _cmocka_run_group_tests("report_parts", &tests[i], 1, NULL, NULL);
+	fprintf(stderr, "report_parts_test: no case \"%s\"\n", argv[1]);
+	return 2;
+}
