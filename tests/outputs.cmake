@@ -56,3 +56,9 @@ else()
 endif()
 set_tests_properties(outputs.results_schema outputs.junit_schemas outputs.sarif outputs.ktap_kunit
   PROPERTIES FIXTURES_REQUIRED th_outputs LABELS outputs TIMEOUT 300)
+
+# The example CI files run commands and options that exist, in order.
+add_test(NAME outputs.ci_files
+  COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/ci_files.py --th $<TARGET_FILE:timerharness>
+          --source ${CMAKE_SOURCE_DIR})
+set_tests_properties(outputs.ci_files PROPERTIES LABELS outputs TIMEOUT 60)
