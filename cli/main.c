@@ -17,7 +17,8 @@ static void usage(FILE *f)
 		"commands:\n"
 		"  trace [--variant legacy|transitional|modern] [--hz N] [--check] [FILE|-]\n"
 		"        drive a variant's timer wheel from a trace; prints fire/ret lines\n"
-		"  bench [--quick] [--reps N] [--seed S] [--order O] [--json FILE]\n"
+		"  bench [--quick] [--reps N] [--seed S] [--sizes N,..] [--order O] [--step J]\n"
+		"        [--json FILE] [--no-instructions]\n"
 		"        wheel vs binary min-heap: ns/op, ratios, instructions per op\n"
 #ifdef TH_HAVE_MATRIX
 		"  matrix [--toolchain T,..] [--config C,..] [--variant V,..] [--attack GLOB,..]\n"

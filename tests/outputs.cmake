@@ -62,3 +62,8 @@ add_test(NAME outputs.ci_files
   COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/ci_files.py --th $<TARGET_FILE:timerharness>
           --source ${CMAKE_SOURCE_DIR})
 set_tests_properties(outputs.ci_files PROPERTIES LABELS outputs TIMEOUT 60)
+# Every option a command accepts is in its --help.
+add_test(NAME outputs.help_complete
+  COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/help_complete.py --th $<TARGET_FILE:timerharness>
+          --source ${CMAKE_SOURCE_DIR})
+set_tests_properties(outputs.help_complete PROPERTIES LABELS outputs TIMEOUT 60)
