@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: MIT
+#
+# Tests of CFI's reach (cfi/reach.h) and `timerharness reach`, on this
+# toolchain's attack binaries. Included by tests/CMakeLists.txt.
+# One add_test per case and binary; a case that needs what this toolchain
+# lacks exits 77 (skipped).
+
+find_library(TH_REACH_CMOCKA_LIB cmocka)
+find_path(TH_REACH_CMOCKA_INCLUDE cmocka.h)
+if(NOT TARGET th_reach OR NOT TH_REACH_CMOCKA_LIB OR NOT TH_REACH_CMOCKA_INCLUDE)
+  message(WARNING "th_reach or cmocka missing: reach tests not built")
+  return()
+endif()
+if(NOT DEFINED TH_RUN_EXPECT)
+  set(TH_RUN_EXPECT ${PROJECT_SOURCE_DIR}/tests/run_expect.cmake)
+endif()
+
+add_executable(th-reach-test ${CMAKE_CURRENT_LIST_DIR}/reach_test.c)
+target_include_directories(th-reach-test PRIVATE ${TH_REACH_CMOCKA_INCLUDE} ${PROJECT_SOURCE_DIR})
+target_link_libraries(th-reach-test PRIVATE th_reach ${TH_REACH_CMOCKA_LIB})
+target_compile_options(th-reach-test PRIVATE ${TH_WARN_FLAGS})
+set_target_properties(th-reach-test PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/tests")
+
+function(th_reach_test name)
+  add_test(NAME reach.${name} COMMAND th-reach-test ${ARGN})
+  set_tests_properties(reach.${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS reach)
+endfunction()
+
+# The check each config puts at call_timer_fn (as tests/cfi.cmake):
+# -fsanitize=function checks C calls from clang 17.
+set(_th_reach_fn_scheme none)
+if(TH_CLANG_MAJOR GREATER_EQUAL 17)
+  set(_th_reach_fn_scheme function)
+endif()
+foreach(config none cfi-icall cfi-icall-diag cfi-icall-generalized defence-in-depth kcfi fsanitize-function)
+  set(_scheme none)
+  if(config MATCHES "^cfi-icall|^defence-in-depth$")
+    set(_scheme cfi-icall)
+  elseif(config STREQUAL "kcfi")
+    set(_scheme kcfi)
+  elseif(config STREQUAL "fsanitize-function")
+    set(_scheme ${_th_reach_fn_scheme})
+  endif()
+  foreach(variant legacy transitional modern)
+    if(TARGET th-attack-${variant}-${config})
+      th_reach_test(set.${variant}.${config} set $<TARGET_FILE:th-attack-${variant}-${config}>
+        ${variant} ${config} ${_scheme})
+      set(_prot protected)
+      if(_scheme STREQUAL "none")
+        set(_prot unprotected)
+      endif()
+      th_reach_test(verify.${variant}.${config} verify
+        $<TARGET_FILE:th-attack-${variant}-${config}> ${_prot})
+    else()
+      th_config_supported(${config} _ok _why)
+      th_reach_test(set.${variant}.${config} skip "${config}: ${_why}")
+      th_reach_test(verify.${variant}.${config} skip "${config}: ${_why}")
+    endif()
+  endforeach()
+endforeach()
+
