@@ -59,3 +59,33 @@ foreach(config none cfi-icall cfi-icall-diag cfi-icall-generalized defence-in-de
   endforeach()
 endforeach()
 
+# ---- `timerharness reach` ----------------------------------------------------------
+set(_th_reach_cli $<TARGET_FILE:timerharness>;reach)
+add_test(NAME reach.cli.cfi-icall
+  COMMAND ${CMAKE_COMMAND} "-DCMD=${_th_reach_cli};--binary;$<TARGET_FILE:th-attack-legacy-cfi-icall>;--function;call_timer_fn"
+          -DRC=0 "-DSTDOUT_REGEX=cfi-icall: target in the jump table of _ZTSFvmE.*can reach 3 of [0-9]+ functions, 1 privileged.* write_cr4  \\[privileged\\]  \\(body write_cr4.cfi"
+          -P ${TH_RUN_EXPECT})
+if(TARGET th-attack-modern-kcfi)
+  add_test(NAME reach.cli.kcfi
+    COMMAND ${CMAKE_COMMAND} "-DCMD=${_th_reach_cli};--binary;$<TARGET_FILE:th-attack-modern-kcfi>;--function;call_timer_fn"
+            -DRC=0 "-DSTDOUT_REGEX=kcfi: hash 0x[0-9a-f]+ at target-4.*, 0 privileged\n.*prb_retire_rx_blk_timer_expired"
+            -P ${TH_RUN_EXPECT})
+endif()
+add_test(NAME reach.cli.no-cfi
+  COMMAND ${CMAKE_COMMAND} "-DCMD=${_th_reach_cli};--binary;$<TARGET_FILE:th-attack-legacy-none>;--function;call_timer_fn"
+          -DRC=2 "-DSTDERR_REGEX=th-attack-legacy-none: no CFI: no check guards the indirect calls of call_timer_fn"
+          -P ${TH_RUN_EXPECT})
+add_test(NAME reach.cli.stripped
+  COMMAND ${CMAKE_COMMAND} "-DCMD=${_th_reach_cli};--binary;${CMAKE_BINARY_DIR}/tests/th-binread-stripped;--function;call_timer_fn"
+          -DRC=2 "-DSTDERR_REGEX=th-binread-stripped: no .symtab \\(a stripped binary\\)"
+          -P ${TH_RUN_EXPECT})
+add_test(NAME reach.cli.no-function
+  COMMAND ${CMAKE_COMMAND} "-DCMD=${_th_reach_cli};--binary;$<TARGET_FILE:th-attack-legacy-cfi-icall>;--function;call_timer"
+          -DRC=2 "-DSTDERR_REGEX=no function named exactly 'call_timer'"
+          -P ${TH_RUN_EXPECT})
+add_test(NAME reach.cli.not-elf
+  COMMAND ${CMAKE_COMMAND} "-DCMD=${_th_reach_cli};--binary;${CMAKE_CURRENT_LIST_DIR}/reach.cmake;--function;f"
+          -DRC=2 "-DSTDERR_REGEX=reach.cmake: not an ELF file" -P ${TH_RUN_EXPECT})
+add_test(NAME reach.cli.usage
+  COMMAND ${CMAKE_COMMAND} "-DCMD=${_th_reach_cli};--binary;x"
+          -DRC=2 "-DSTDERR_REGEX=--binary FILE and --function NAME are required" -P ${TH_RUN_EXPECT})
