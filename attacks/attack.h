@@ -44,6 +44,18 @@ int th_payload_prepare(struct th_plan *plan, enum th_payload p);
  */
 void th_payload_build(struct th_plan *plan, const struct atk_ring *base);
 
+/*
+ * --aim NAME (attacks/main.c): the attack's .function is the symbol NAME of
+ * this image (sysmap.h) instead of its payload's target, with no argument
+ * chosen; how tests/reach_agree_test.c puts a computed target set to the
+ * test. NULL: not aimed.
+ */
+struct th_aim {
+	const char *name;
+	uintptr_t addr;
+};
+extern struct th_aim th_aim;
+
 /* Run one attack of the registry in this process. Return: exit status. */
 int th_attack_run(const struct th_attack *a);
 

@@ -87,6 +87,8 @@ int th_payload_prepare(struct th_plan *plan, enum th_payload p)
 	return 0;
 }
 
+struct th_aim th_aim;
+
 void th_payload_build(struct th_plan *plan, const struct atk_ring *base)
 {
 	plan->img = *base;
@@ -160,5 +162,11 @@ void th_payload_build(struct th_plan *plan, const struct atk_ring *base)
 		break;
 	case TH_PAYLOAD_COUNT:
 		break;
+	}
+	if (th_aim.name) {
+		/* Aimed: .function at the named symbol, .data left as it is. */
+		memset(&th_intent, 0, sizeof(th_intent));
+		set_function(plan, th_aim.addr, th_aim.name);
+		th_intent.target = th_aim.name;
 	}
 }

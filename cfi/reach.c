@@ -127,10 +127,7 @@ static int add_member(struct th_reach_site *rs, size_t *cap, const struct th_bin
 	m = &rs->members[rs->nmembers++];
 	memset(m, 0, sizeof(*m));
 	m->addr = m->body_addr = addr;
-	if (sym)
-		snprintf(m->name, sizeof(m->name), "%s", sym->name);
-	else
-		snprintf(m->name, sizeof(m->name), "<0x%" PRIx64 ">", addr);
+	m->name = sym ? sym->name : NULL;
 	if (s->scheme == TH_CFI_ICALL) {
 		uint64_t to;
 
@@ -139,12 +136,7 @@ static int add_member(struct th_reach_site *rs, size_t *cap, const struct th_bin
 			const struct th_sym *body = entry_symbol(b, to);
 
 			m->body_addr = to;
-			if (body)
-				snprintf(m->body, sizeof(m->body), "%s", body->name);
-			else
-				snprintf(m->body, sizeof(m->body), "<0x%" PRIx64 ">", to);
-			if (!sym)
-				snprintf(m->name, sizeof(m->name), "<jump-table entry 0x%" PRIx64 ">", addr);
+			m->body = body ? body->name : NULL;
 		}
 	}
 	if (s->scheme == TH_CFI_FUNCTION) {
@@ -153,8 +145,8 @@ static int add_member(struct th_reach_site *rs, size_t *cap, const struct th_bin
 		m->unchecked = th_bin_read(b, addr - 8, &sig, 4) || sig != s->function.signature;
 		rs->nunchecked += (size_t)m->unchecked;
 	}
-	m->privileged = th_reach_is_privileged(m->name, priv, npriv) ||
-			(m->body[0] && th_reach_is_privileged(m->body, priv, npriv));
+	m->privileged = (m->name && th_reach_is_privileged(m->name, priv, npriv)) ||
+			(m->body && th_reach_is_privileged(m->body, priv, npriv));
 	rs->nprivileged += (size_t)m->privileged;
 	return 0;
 }
@@ -268,13 +260,13 @@ static int hops(struct th_bin *b, struct th_reach_site *rs, const char *const *p
 
 	for (size_t i = 0; i < rs->nmembers; i++) {
 		const struct th_reach_member *m = &rs->members[i];
-		const char *fn = m->body[0] ? m->body : m->name;
+		const char *fn = m->body ? m->body : m->name;
 		const struct th_func_sites *fs;
 		char err[256];
 
 		/* Privileged members are the end already; unchecked ones (no
 		 * signature) reach everything directly, so a hop adds nothing. */
-		if (m->privileged || m->unchecked || fn[0] == '<')
+		if (m->privileged || m->unchecked || !fn)
 			continue;
 		fs = th_bin_call_sites(b, fn, err, sizeof(err));
 		if (!fs)
@@ -313,8 +305,8 @@ static int hops(struct th_bin *b, struct th_reach_site *rs, const char *const *p
 			}
 			h = &rs->hops[rs->nhops++];
 			memset(h, 0, sizeof(*h));
-			snprintf(h->via, sizeof(h->via), "%s", m->name);
-			snprintf(h->via_body, sizeof(h->via_body), "%s", fn);
+			h->via = m->name ? m->name : fn;
+			h->via_body = fn;
 			h->site = s->addr;
 			h->scheme = s->scheme;
 			snprintf(h->reaches, sizeof(h->reaches), "%s", reaches);
@@ -354,8 +346,7 @@ static int one_site(struct th_bin *b, const struct th_call_site *s, const struct
 		if (v < 0 && !rs->undecided++) {
 			const struct th_sym *u = entry_symbol(b, all.v[i]);
 
-			snprintf(rs->undecided_first, sizeof(rs->undecided_first), "%s",
-				 u ? u->name : "?");
+			rs->undecided_first = u ? u->name : NULL;
 		}
 		else if (v == 1 && add_member(rs, &cap, b, all.v[i], s, priv, npriv))
 			goto out;

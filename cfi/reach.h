@@ -37,7 +37,8 @@
  * callback of the call site's type can still hand control to write_cr4
  * (container confusion, attacks/victim.c foreign_timer_fn).
  *
- * Addresses are file virtual addresses. Nothing here prints.
+ * Addresses are file virtual addresses. Names point into the binary's
+ * symbol table: keep the th_bin open while they are used. Nothing here prints.
  */
 #ifndef TH_CFI_REACH_H
 #define TH_CFI_REACH_H
@@ -47,9 +48,11 @@
 
 #include "binread.h"
 
+/* Names point into the binary's symbol table: valid while it is open. */
 struct th_reach_member {
-	char name[128];		/* the admitted symbol (cfi-icall: the jump-table entry `f`) */
-	char body[128];		/* the body when it is elsewhere (`f.cfi`), else "" */
+	const char *name;	/* the admitted symbol (cfi-icall: the jump-table entry
+				 * `f`); NULL: no symbol names the address */
+	const char *body;	/* the body when it is elsewhere (`f.cfi`), else NULL */
 	uint64_t addr;		/* the admitted address */
 	uint64_t body_addr;	/* = addr when the body is there */
 	int privileged;
@@ -58,8 +61,8 @@ struct th_reach_member {
 
 /* A member's own indirect call that admits a privileged function. */
 struct th_reach_hop {
-	char via[128];		/* the member */
-	char via_body[128];	/* the function analysed (its body) */
+	const char *via;	/* the member */
+	const char *via_body;	/* the function analysed (its body) */
 	uint64_t site;		/* the call instruction in it */
 	enum th_cfi_scheme scheme;
 	char reaches[256];	/* the privileged functions it admits, ", "-separated */
@@ -78,7 +81,7 @@ struct th_reach_site {
 	size_t nprivileged;
 	size_t nunchecked;
 	size_t undecided;	/* candidates the check could not be evaluated on */
-	char undecided_first[128];	/* the first of them, named */
+	const char *undecided_first;	/* the first of them, named; NULL */
 	size_t other_admitted;	/* kcfi: admitted executable addresses that are no
 				 * function's entry (the hash found elsewhere) */
 	size_t nhops;

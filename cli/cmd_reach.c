@@ -53,7 +53,7 @@ static void print_site(const struct th_reach *r, const struct th_reach_site *s, 
 	       s->nprivileged, s->scheme == TH_CFI_NONE ? " (no check: every function)" : "");
 	if (s->undecided)
 		printf("    %zu functions could not be decided (the check reads what the file does not hold), first %s\n",
-		       s->undecided, s->undecided_first);
+		       s->undecided, s->undecided_first ? s->undecided_first : "unnamed");
 	if (s->other_admitted)
 		printf("    and %zu executable addresses that are no function's entry but follow the hash\n",
 		       s->other_admitted);
@@ -66,10 +66,12 @@ static void print_site(const struct th_reach *r, const struct th_reach_site *s, 
 			hidden++;
 			continue;
 		}
-		printf("      0x%-8lx %s%s", (unsigned long)m->addr, m->name,
+		printf("      0x%-8lx %s%s", (unsigned long)m->addr,
+		       m->name ? m->name : m->body ? "(jump-table entry, no symbol)" : "(no symbol)",
 		       m->privileged ? "  [privileged]" : "");
-		if (m->body[0])
-			printf("  (body %s at 0x%lx)", m->body, (unsigned long)m->body_addr);
+		if (m->body_addr != m->addr)
+			printf("  (body %s at 0x%lx)", m->body ? m->body : "(no symbol)",
+			       (unsigned long)m->body_addr);
 		if (m->unchecked)
 			printf("  (no signature: unchecked)");
 		printf("\n");

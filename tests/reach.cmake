@@ -89,3 +89,25 @@ add_test(NAME reach.cli.not-elf
 add_test(NAME reach.cli.usage
   COMMAND ${CMAKE_COMMAND} "-DCMD=${_th_reach_cli};--binary;x"
           -DRC=2 "-DSTDERR_REGEX=--binary FILE and --function NAME are required" -P ${TH_RUN_EXPECT})
+
+# ---- the static set proven by behaviour: aimed attacks (tests/reach_agree_test.c) ----
+if(TARGET th_cfi)
+  add_executable(th-reach-agree-test ${CMAKE_CURRENT_LIST_DIR}/reach_agree_test.c)
+  target_include_directories(th-reach-agree-test PRIVATE ${TH_REACH_CMOCKA_INCLUDE} ${PROJECT_SOURCE_DIR})
+  target_link_libraries(th-reach-agree-test PRIVATE th_reach th_cfi ${TH_REACH_CMOCKA_LIB})
+  target_compile_options(th-reach-agree-test PRIVATE ${TH_WARN_FLAGS})
+  set_target_properties(th-reach-agree-test PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/tests")
+  foreach(config none cfi-icall cfi-icall-diag cfi-icall-generalized defence-in-depth kcfi fsanitize-function)
+    foreach(variant legacy transitional modern)
+      if(TARGET th-attack-${variant}-${config})
+        add_test(NAME reach.agree.${variant}.${config}
+          COMMAND th-reach-agree-test $<TARGET_FILE:th-attack-${variant}-${config}> ${config})
+      else()
+        th_config_supported(${config} _ok _why)
+        add_test(NAME reach.agree.${variant}.${config} COMMAND th-reach-agree-test skip "${config}: ${_why}")
+      endif()
+      set_tests_properties(reach.agree.${variant}.${config} PROPERTIES
+        SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS reach)
+    endforeach()
+  endforeach()
+endif()

@@ -68,7 +68,7 @@ static const struct th_reach_site *timer_site(struct th_bin *b, struct th_reach 
 static const struct th_reach_member *member(const struct th_reach_site *s, const char *name)
 {
 	for (size_t i = 0; i < s->nmembers; i++)
-		if (!strcmp(s->members[i].name, name))
+		if (s->members[i].name && !strcmp(s->members[i].name, name))
 			return &s->members[i];
 	return NULL;
 }
@@ -149,8 +149,9 @@ static void set(void **state)
 		if (i)
 			assert_true(s->members[i - 1].addr < m->addr);
 		assert_true(th_bin_is_exec(b, m->addr));
+		assert_non_null(m->name);
 		assert_int_equal(m->privileged, th_reach_is_privileged(m->name, privileged, NPRIV) ||
-						       (m->body[0] && th_reach_is_privileged(m->body, privileged, NPRIV)));
+						       (m->body && th_reach_is_privileged(m->body, privileged, NPRIV)));
 		priv += (size_t)m->privileged;
 	}
 	assert_int_equal(priv, s->nprivileged);
@@ -188,6 +189,7 @@ static void set(void **state)
 			char body[160];
 
 			snprintf(body, sizeof(body), "%s.cfi", m->name);
+			assert_non_null(m->body);
 			assert_string_equal(m->body, body);
 			if (i)
 				assert_int_equal(m->addr - s->members[i - 1].addr, 8);
