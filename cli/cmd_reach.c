@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "args.h"
+#include "attacks/privileged.h"
 #include "cfi/reach.h"
 #include "cli.h"
 
@@ -21,9 +22,7 @@
 
 /* The simulated kernel's privileged functions (attacks/victim.h): marked by
  * default, so the attack binaries of build/ read as the report shows them. */
-static const char *const victim_privileged[] = {
-	"write_cr4", "write_cr4_direct", "commit_creds_stub", "call_usermodehelper_stub",
-};
+static const char *const victim_privileged[] = { TH_VICTIM_PRIVILEGED };
 
 static void usage(FILE *f)
 {

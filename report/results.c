@@ -3,6 +3,7 @@
  * of cells by (attack, variant, config, toolchain). */
 #define _POSIX_C_SOURCE 200809L
 #include "results.h"
+#include "reach.h"
 #include "report_internal.h"
 
 #include <ctype.h>
@@ -303,6 +304,7 @@ void th_results_free(struct th_results *res)
 {
 	if (!res)
 		return;
+	th_reach_section_free(res->reach);
 	free(res->version);
 	free(res->created);
 	free(res->interrupted);

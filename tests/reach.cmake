@@ -111,3 +111,24 @@ if(TARGET th_cfi)
     endforeach()
   endforeach()
 endif()
+
+# ---- the results' reach section: JSON, strict loading, rendering --------------------
+if(TARGET th_report)
+  add_executable(th-reach-report-test ${CMAKE_CURRENT_LIST_DIR}/reach_report_test.c)
+  target_include_directories(th-reach-report-test PRIVATE ${TH_REACH_CMOCKA_INCLUDE} ${PROJECT_SOURCE_DIR})
+  target_link_libraries(th-reach-report-test PRIVATE th_report ${TH_REACH_CMOCKA_LIB})
+  target_compile_options(th-reach-report-test PRIVATE ${TH_WARN_FLAGS})
+  set_target_properties(th-reach-report-test PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/tests")
+  foreach(case roundtrip absent doctored answer)
+    add_test(NAME reach.report.${case} COMMAND th-reach-report-test ${case})
+    set_tests_properties(reach.report.${case} PROPERTIES TIMEOUT 60 LABELS reach)
+  endforeach()
+endif()
+
+# ---- the matrix writes the section (tests/reach_matrix.cmake) ------------------------
+if(TARGET th_reach_collect AND TARGET th-attack-legacy-cfi-icall)
+  add_test(NAME reach.matrix
+    COMMAND ${CMAKE_COMMAND} -DTH=$<TARGET_FILE:timerharness> -DBUILD=${CMAKE_BINARY_DIR}
+            -DOUT=${CMAKE_BINARY_DIR}/tests/reach-matrix-out -P ${CMAKE_CURRENT_LIST_DIR}/reach_matrix.cmake)
+  set_tests_properties(reach.matrix PROPERTIES TIMEOUT 300 LABELS reach)
+endif()

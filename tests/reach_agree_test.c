@@ -35,6 +35,7 @@
 
 #include "cfi/child.h"
 #include "cfi/classify.h"
+#include "attacks/privileged.h"
 #include "cfi/reach.h"
 
 #define ATTACK	"HEAP_NEIGHBOUR_PENDING_FUNC_SAME_CLASS"
@@ -44,9 +45,7 @@
 static int g_argc;
 static char **g_argv;
 
-static const char *const privileged[] = {
-	"write_cr4", "write_cr4_direct", "commit_creds_stub", "call_usermodehelper_stub",
-};
+static const char *const privileged[] = { TH_VICTIM_PRIVILEGED };
 #define NPRIV (sizeof(privileged) / sizeof(privileged[0]))
 
 static int entry_point(const char *name)

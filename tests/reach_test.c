@@ -27,6 +27,7 @@
 
 #include <cmocka.h>
 
+#include "attacks/privileged.h"
 #include "cfi/reach.h"
 
 static int g_argc;
@@ -39,9 +40,7 @@ static const char *arg(int i)
 	return g_argv[i];
 }
 
-static const char *const privileged[] = {
-	"write_cr4", "write_cr4_direct", "commit_creds_stub", "call_usermodehelper_stub",
-};
+static const char *const privileged[] = { TH_VICTIM_PRIVILEGED };
 #define NPRIV (sizeof(privileged) / sizeof(privileged[0]))
 
 static struct th_bin *open_bin(const char *path)
