@@ -29,6 +29,8 @@ struct th_plan {
 	size_t plant_len;	/* bytes planted at the start of name (0: none) */
 	int sets_function, sets_data;
 	uintptr_t fake;		/* data:fake-object: the fake ring, else 0 */
+	uintptr_t resolved;	/* not-address-taken, raw-body: the symbol's address */
+	char resolved_name[64];	/* ... and its name ("ring_force_close.cfi") */
 	char what[160];		/* narration: ".function = write_cr4, ..." */
 	struct th_goal goal;	/* the same, in the victim's terms, for TH-LANDED */
 };

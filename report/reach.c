@@ -793,7 +793,9 @@ static bool hop_reaches(const struct th_reach_hop_r *h, const char *name)
 	return false;
 }
 
-/* The most severe func:foreign-callback cell of tc/config on modern. */
+/* The func:foreign-callback cell of tc/config on modern that speaks for
+ * it: the most severe, and among those the exploit's own sequence
+ * (ring-block-overflow) first, then by attack ID. */
 static const struct th_cell *foreign_cell(const struct th_results *res, const char *tc,
 					  const char *config)
 {
@@ -801,12 +803,20 @@ static const struct th_cell *foreign_cell(const struct th_results *res, const ch
 
 	for (size_t i = 0; i < res->ncells; i++) {
 		const struct th_cell *c = res->cells[i];
+		int better;
 
 		if (strcmp(c->payload, "func:foreign-callback") || c->variant != TH_VARIANT_MODERN ||
 		    strcmp(c->toolchain, tc) || strcmp(c->config, config))
 			continue;
-		if (!best || th_cell_observed(c) < th_cell_observed(best) ||
-		    (th_cell_observed(c) == th_cell_observed(best) && strcmp(c->attack, best->attack) < 0))
+		if (!best || th_cell_observed(c) != th_cell_observed(best)) {
+			better = !best || th_cell_observed(c) < th_cell_observed(best);
+		} else {
+			int rc = !strcmp(c->technique, "ring-block-overflow"),
+			    rb = !strcmp(best->technique, "ring-block-overflow");
+
+			better = rc != rb ? rc : strcmp(c->attack, best->attack) < 0;
+		}
+		if (better)
 			best = c;
 	}
 	return best;
@@ -854,7 +864,8 @@ static void answer(const struct w *w, const struct th_results *res,
 	}
 	list(w, false);
 
-	/* Does any path get to write_cr4 on modern? One hop further, and the cells. */
+	/* Does any path get to write_cr4 on modern? One call further, and the
+	 * cells that attacked that path. */
 	para(w, true);
 	strong(w, true);
 	txt(w, "Does any path get to write_cr4 on modern?");
@@ -863,41 +874,83 @@ static void answer(const struct w *w, const struct th_results *res,
 	any = false;
 	for (size_t i = 0; i < n; i++) {
 		const struct th_reach_entry *e = v[i];
+		const struct th_cell *shown = NULL;
+		bool first_cfg = true, seen = false;
 
 		if (strcmp(e->toolchain, tc) || e->variant != TH_VARIANT_MODERN || !checked_scheme(e))
 			continue;
 		for (size_t k = 0; k < e->nhops; k++) {
 			const struct th_reach_hop_r *h = &e->hops[k];
-			const struct th_cell *cell_ = foreign_cell(res, tc, e->config);
 
 			if (!hop_reaches(h, "write_cr4"))
 				continue;
-			if (!any)
-				txt(w, "Yes, one call further. ");
+			/* Said once per (callback, origin): the first config that has it. */
+			for (size_t j = 0; j < i && !seen; j++)
+				for (size_t q = 0; q < v[j]->nhops && !seen; q++)
+					seen = !strcmp(v[j]->toolchain, tc) &&
+					       v[j]->variant == TH_VARIANT_MODERN && checked_scheme(v[j]) &&
+					       hop_reaches(&v[j]->hops[q], "write_cr4") &&
+					       !strcmp(v[j]->hops[q].via, h->via) &&
+					       !strcmp(v[j]->hops[q].origin, h->origin);
+			if (seen)
+				break;
+			txt(w, any ? " " : "Yes, one call further. ");
 			any = true;
-			txt(w, "Under ");
-			code(w, e->config);
-			txt(w, " the set holds ");
 			code(w, h->via);
-			txt(w, ", whose own indirect call (checked by ");
-			txt(w, h->scheme);
-			txt(w, ") takes its target from ");
+			txt(w, ", a callback of the call site's own type, is in the modern set under");
+			for (size_t j = i; j < n; j++) {
+				bool has = false;
+
+				if (strcmp(v[j]->toolchain, tc) || v[j]->variant != TH_VARIANT_MODERN ||
+				    !checked_scheme(v[j]))
+					continue;
+				for (size_t q = 0; q < v[j]->nhops; q++)
+					has |= hop_reaches(&v[j]->hops[q], "write_cr4") &&
+					       !strcmp(v[j]->hops[q].via, h->via);
+				if (!has)
+					continue;
+				txt(w, first_cfg ? " " : ", ");
+				first_cfg = false;
+				code(w, v[j]->config);
+			}
+			txt(w, "; its own indirect call takes its target from ");
 			code(w, *h->origin ? h->origin : "memory");
-			txt(w, " and admits ");
+			txt(w, ", the bytes in front of the timer it is handed, and that call's check admits ");
 			code(w, "write_cr4");
-			txt(w, ". ");
-			if (cell_) {
-				txt(w, "The matrix attacks it (");
-				code(w, cell_->attack);
-				txt(w, "): ");
+			txt(w, ". The matrix attacked that path (func:foreign-callback):");
+			first_cfg = true;
+			for (size_t j = i; j < n; j++) {
+				const struct th_cell *c;
+
+				if (strcmp(v[j]->toolchain, tc) || v[j]->variant != TH_VARIANT_MODERN ||
+				    !checked_scheme(v[j]))
+					continue;
+				c = foreign_cell(res, tc, v[j]->config);
+				txt(w, first_cfg ? " " : ", ");
+				first_cfg = false;
+				code(w, v[j]->config);
+				txt(w, " ");
+				if (!c) {
+					txt(w, "not run");
+					continue;
+				}
 				strong(w, true);
-				txt(w, th_outcome_name(th_cell_observed(cell_)));
+				txt(w, th_outcome_name(th_cell_observed(c)));
 				strong(w, false);
-				txt(w, ", evidence: ");
-				txt(w, cell_->evidence);
-				txt(w, ". ");
+				if (!shown && !strcmp(v[j]->config, e->config))
+					shown = c;
+			}
+			txt(w, ".");
+			if (shown) {
+				txt(w, " Evidence (");
+				code(w, shown->attack);
+				txt(w, ", ");
+				code(w, shown->config);
+				txt(w, "): ");
+				txt(w, shown->evidence);
+				txt(w, ".");
 			} else {
-				txt(w, "No cell of this run attacks it (no func:foreign-callback cell). ");
+				txt(w, " No cell of this run attacks it under this config.");
 			}
 		}
 	}
@@ -905,7 +958,7 @@ static void answer(const struct w *w, const struct th_results *res,
 		txt(w, "Not through one more call: no member of a modern set has an indirect call of "
 		       "its own that admits write_cr4.");
 	else
-		txt(w, "Type-based CFI on the 4.15 prototype removes the direct gadget, not every path.");
+		txt(w, " Type-based CFI on the 4.15 prototype removes the direct gadget, not every path.");
 	para(w, false);
 }
 

@@ -115,6 +115,7 @@ int th_report_natcmp(const char *a, const char *b)
 
 static const char *const techniques[] = {
 	"memcpy-intra", "index-intra", "strcpy-intra", "heap-neighbour", "uaf-realloc",
+	"ring-block-overflow",
 };
 static const char *const timings[] = { "before-arm", "pending", "-" };
 

@@ -265,10 +265,15 @@ static void answer(void **state)
 	assert_contains(md, "## What the timer dispatch can still call");
 	assert_contains(md, "legacy under `cfi-icall`: the timer call site can reach 3 functions, "
 			    "`write_cr4` among them; modern: 2, none privileged, all of the 4.15 "
-			    "callback's type (timer callbacks)");
-	assert_contains(md, "Yes, one call further. Under `cfi-icall` the set holds `foreign_timer_fn`");
-	assert_contains(md, "takes its target from `*(arg0 - 16)` and admits `write_cr4`");
-	assert_contains(md, "The matrix attacks it (`HEAP_NEIGHBOUR_PENDING_FUNC_FOREIGN_CALLBACK`): **HIJACKED**");
+			    "callback's type (timer callbacks): `prb_retire_rx_blk_timer_expired`, "
+			    "`foreign_timer_fn`");
+	assert_contains(md, "Yes, one call further. `foreign_timer_fn`, a callback of the call "
+			    "site's own type, is in the modern set under `cfi-icall`; its own indirect "
+			    "call takes its target from `*(arg0 - 16)`");
+	assert_contains(md, "that call's check admits `write_cr4`. The matrix attacked that path "
+			    "(func:foreign-callback): `cfi-icall` **HIJACKED**. Evidence "
+			    "(`HEAP_NEIGHBOUR_PENDING_FUNC_FOREIGN_CALLBACK`, `cfi-icall`): target ran: "
+			    "name=write\\_cr4 chosen=1 val=0x407f0.");
 	assert_contains(md, "| `cfi-icall` | 3 of 35, 1 privileged | - | 2 of 34 |");
 	assert_contains(md, "the tool stops at a register move");
 	/* Beside the matrix: before it. */
@@ -289,7 +294,7 @@ static void answer(void **state)
 	th_results_free(r);
 	r = model(true, false);
 	md = render(r, false);
-	assert_contains(md, "No cell of this run attacks it");
+	assert_contains(md, "`cfi-icall` not run. No cell of this run attacks it under this config.");
 	free(md);
 	th_results_free(r);
 }
