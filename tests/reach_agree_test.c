@@ -150,6 +150,19 @@ static void build_plan(struct th_bin *b, const struct th_reach_site *s, const st
 	free(out);
 }
 
+/* Did a TH-LANDED line say yes? ("TH-LANDED: [run=<token> ]yes ...") */
+static int landed_yes(const char *out)
+{
+	for (const char *p = out; p && (p = strstr(p, "TH-LANDED: ")); p++) {
+		p += strlen("TH-LANDED: ");
+		if (!strncmp(p, "run=", 4))
+			p += strcspn(p, " \n") + (p[strcspn(p, " \n")] == ' ');
+		if (!strncmp(p, "yes ", 4))
+			return 1;
+	}
+	return 0;
+}
+
 /* One aimed run, classified as the matrix would. Return: 1 agrees. */
 static int attack(const char *binary, const char *config, const struct target *t)
 {
@@ -165,7 +178,7 @@ static int attack(const char *binary, const char *config, const struct target *t
 		fail_msg("cannot run %s: %s", binary, strerror(errno));
 	th_child_observe(&obs, &c, config, binary);
 	o = th_classify(&obs, 0, ev, sizeof(ev));
-	landed = obs.out && strstr(obs.out, "TH-LANDED: yes") != NULL;
+	landed = landed_yes(obs.out);
 	agrees = landed && (o == TH_BLOCKED_CFI) == !t->in_set;
 	printf("%-9s %-44s -> %-14s %s%s\n", t->in_set ? "in set" : "outside", t->name,
 	       th_outcome_name(o), agrees ? "agrees" : landed ? "DISAGREES: " : "DID NOT LAND: ",
