@@ -25,7 +25,6 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "child.h"
 #include "classify.h"
 #include "config_table.h"
 #include "expect.h"
@@ -34,6 +33,7 @@
 #include "reach_collect.h"
 #include "render.h"
 #include "results.h"
+#include "runner/child.h"
 
 
 /* ---- what the builds produced ---------------------------------------- */
@@ -300,21 +300,6 @@ static int evidence_rank(enum th_outcome o)
 	return o == TH_HARNESS_ERROR ? -1 : (int)o;
 }
 
-/* The child could not be started: the runner's exec failed (cfi/child.c
- * reports it so, exit 127). A harness failure, not the attack's doing. */
-static bool exec_failed(const struct th_child *c, char *why, size_t n)
-{
-	static const char mark[] = "timerharness: exec ";
-	const char *e = c->buf[1];
-
-	if (!WIFEXITED(c->status) || WEXITSTATUS(c->status) != 127 || !e ||
-	    strncmp(e, mark, sizeof(mark) - 1))
-		return false;
-	snprintf(why, n, "could not start it: %.*s", (int)strcspn(e + sizeof(mark) - 1, "\n"),
-		 e + sizeof(mark) - 1);
-	return true;
-}
-
 /* A binary the manifest lists as built must be there to run; one that is not
  * makes its cells harness errors, never outcomes of an attack. */
 static bool bin_missing(const struct mbin *mb, char *why, size_t n)
@@ -401,13 +386,14 @@ static int check_names(const char *what, const char *list, const char *const *kn
 static int list_attacks(const char *binary, struct attack **out, size_t *nout, char *err, size_t n)
 {
 	const char *argv[] = { binary, "--list", NULL };
+	const struct th_child_opts opts = { .timeout = 20 };
 	struct th_child c;
 	const char *p;
 	size_t cap = 0;
 
 	*out = NULL;
 	*nout = 0;
-	if (th_child_run(&c, argv, 20, false)) {
+	if (th_child_run(&c, argv, &opts)) {
 		snprintf(err, n, "cannot run %s --list: %s", binary, strerror(errno));
 		return -1;
 	}
@@ -578,6 +564,9 @@ static enum support config_support(struct matrix *m, const char *tool,
 		for (size_t bi = 0; bi < m->b.nbins && !ok && state == SUPPORTED; bi++) {
 			const struct mbin *pb = &m->b.bins[bi];
 			const char *argv[] = { pb->path, chk, NULL };
+			/* Traced as a cell is: the judge proves a probe's trap the same way. */
+			const struct th_child_opts opts = { .timeout = m->o->timeout, .trace = true,
+							    .site_func = TH_PROBE_SITE_FUNC };
 			struct th_child_obs obs;
 			struct th_child ch;
 			char fail[1024];
@@ -595,17 +584,17 @@ static enum support config_support(struct matrix *m, const char *tool,
 				state = PROBE_FAILED;
 				break;
 			}
-			if (th_child_run(&ch, argv, m->o->timeout, false)) {
+			if (th_child_run(&ch, argv, &opts)) {
 				snprintf(why, sizeof(why), "probe %s: cannot run %s: %s", chk, pb->path,
 					 strerror(errno));
 				state = PROBE_FAILED;
 				break;
 			}
-			if (exec_failed(&ch, fail, sizeof(fail))) {
-				snprintf(why, sizeof(why), "probe %s: %s", chk, fail);
+			th_child_observe(&obs, &ch, c->name, tool);
+			if (obs.harness_error[0]) {
+				snprintf(why, sizeof(why), "probe %s: %s", chk, obs.harness_error);
 				state = PROBE_FAILED;
 			} else {
-				th_child_observe(&obs, &ch, c->name, pb->path);
 				ok = th_probe_judge(chk, &obs, why, sizeof(why));
 			}
 			th_child_free(&ch);
@@ -909,12 +898,9 @@ static void record_run(struct matrix *m, const struct job *jb, struct th_child *
 	char ev[1024];
 	enum th_outcome oc;
 
-	if (exec_failed(c, ev, sizeof(ev))) {
-		oc = TH_HARNESS_ERROR;
-	} else {
-		th_child_observe(&obs, c, cp->config, jb->binary);
-		oc = th_classify(&obs, cp->control, ev, sizeof(ev));
-	}
+	/* A child that could not be started is a harness error (th_classify). */
+	th_child_observe(&obs, c, cp->config, cp->toolchain);
+	oc = th_classify(&obs, cp->control, ev, sizeof(ev));
 	cp->counts[oc]++;
 	counts[oc]++;
 	/* The evidence of the most severe run; among equals, the first in seed
@@ -950,17 +936,23 @@ static void run_jobs(struct matrix *m)
 			struct job *jb = &m->jobs[next++];
 			const char *argv[] = { jb->binary, "--run", m->cells[jb->cell].attack, NULL };
 
-			/* Every config but asan runs under the address-space cap. */
-			bool cap = strcmp(m->cells[jb->cell].config, "asan") != 0;
+			/* Every config but asan runs under the address-space cap; every
+			 * cell is traced (runner/child.h): traps, dispatches, state. */
+			const struct th_child_opts opts = {
+				.timeout = m->o->timeout,
+				.cap_memory = strcmp(m->cells[jb->cell].config, "asan") != 0,
+				.trace = true, .site_func = TH_CFI_SITE_FUNC,
+				.state_map = TH_STATE_MAP_SYMBOL,
+			};
 
-			if (th_child_spawn(&running[nrun], argv, m->o->timeout, cap)) {
+			if (th_child_spawn(&running[nrun], argv, &opts)) {
 				snprintf(m->err, sizeof(m->err), "fork: %s", strerror(errno));
 				interrupted = -1;
 				break;
 			}
 			rjob[nrun++] = jb;
 		}
-		th_child_pump(running, nrun, m->o->timeout);
+		th_child_pump(running, nrun);
 		for (int i = 0; i < nrun; i++) {
 			if (!th_child_done(&running[i]))
 				continue;

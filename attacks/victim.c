@@ -10,10 +10,12 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cfi/fortify_field.h"
+#include "runner/contract.h"
 #include "layout.h"
 #include "slab.h"
 
@@ -22,6 +24,17 @@ struct cred current_cred = { .usage = 1, .uid = TH_USER_UID, .gid = TH_USER_UID,
 			     .euid = TH_USER_UID };
 struct th_intent th_intent;
 unsigned long th_target_hits, th_legit_hits, th_stray_hits;
+
+/* The simulated machine's privileged state, for the runner to read at exit
+ * from the process itself (runner/contract.h): what TH-DONE says about it
+ * is narration, this is the observation. */
+TH_STATE_MAP_ATTR const struct th_state_field TH_STATE_MAP[] = {
+	{ "sim_cpu", "cr4", offsetof(struct th_cpu_state, cr4), sizeof(sim_cpu.cr4) },
+	{ "current_cred", "uid", offsetof(struct cred, uid), sizeof(current_cred.uid) },
+	{ "current_cred", "gid", offsetof(struct cred, gid), sizeof(current_cred.gid) },
+	{ "current_cred", "euid", offsetof(struct cred, euid), sizeof(current_cred.euid) },
+	{ "", "", 0, 0 },
+};
 
 /* The attacker's mirror must be the real default layout (else every attack
  * would "miss" for the wrong reason). Not under randstruct: there the real
@@ -49,16 +62,43 @@ _Static_assert(sizeof(struct packet_ring) <= TH_KMALLOC_SIZE, "a ring fits a kma
 
 /* ---- output -------------------------------------------------------------------- */
 
+/* The runner's per-run token (runner/child.h), or "-" when run by hand. */
+static const char *run_token(void)
+{
+	static char tok[TH_TOKEN_LEN + 1];
+
+	if (!tok[0]) {
+		const char *t = getenv(TH_TOKEN_ENV);
+		size_t len = t ? strspn(t, "0123456789abcdef") : 0;
+
+		snprintf(tok, sizeof(tok), "%s", len == TH_TOKEN_LEN && !t[len] ? t : "-");
+	}
+	return tok;
+}
+
 void th_emit(const char *fmt, ...)
 {
-	char buf[1024];
-	const char *p = buf;
+	char buf[1024], text[1000];
+	const char *p = buf, *colon;
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
+	n = vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
+	if (n < 0)
+		return;
+	/* "TH-KIND: rest" -> "TH-KIND: run=<token> rest"; a newline in rest
+	 * would start a line of its own: never one. */
+	for (char *c = text; *c; c++)
+		if (*c == '\n' || *c == '\r')
+			*c = ' ';
+	colon = strstr(text, ": ");
+	if (!strncmp(text, "TH-", 3) && colon)
+		n = snprintf(buf, sizeof(buf) - 1, "%.*s run=%s %s", (int)(colon - text + 1), text,
+			     run_token(), colon + 2);
+	else
+		n = snprintf(buf, sizeof(buf) - 1, "%s", text);
 	if (n < 0)
 		return;
 	if ((size_t)n > sizeof(buf) - 2)

@@ -11,12 +11,15 @@
  * unchecked), ring_set_name_str() (strcpy), msg_store() (length unchecked),
  * ring_release_buggy() (frees a ring whose timer is pending).
  *
- * Output protocol (stdout, one write(2) per line, see th_emit()):
- *   TH-NOTE: <narration>
- *   TH-LANDED: yes|no|partial <goal fields>; changed: <fields>
- *   TH-TARGET: name=<fn> chosen=<0|1> <what it received>
- *   TH-LEGIT: intended=1 <detail>
- *   TH-DONE: fired=<n> <state>
+ * Output protocol (stdout, one write(2) per line, see th_emit(); <T> is the
+ * runner's per-run token, cfi/classify.h says what each line may decide):
+ *   TH-NOTE: run=<T> <narration>
+ *   TH-LANDED: run=<T> yes|no|partial <goal fields>; changed: <fields>
+ *   TH-TARGET: run=<T> name=<fn> chosen=<0|1> <what it received>
+ *   TH-LEGIT: run=<T> intended=<0|1> <detail>
+ *   TH-DONE: run=<T> fired=<n> <state>
+ * The privileged state (CR4, the cred) is not taken from these lines: the
+ * runner reads it from the process at exit (th_privileged_state).
  */
 #ifndef TH_ATTACKS_VICTIM_H
 #define TH_ATTACKS_VICTIM_H
@@ -137,7 +140,8 @@ const char *victim_addr_name(uintptr_t addr);
 
 /* ---- harness instrumentation (not part of the simulated kernel) ------------- */
 
-/* printk for the protocol: format into a stack buffer, add '\n', one write(2). */
+/* printk for the protocol: format into a stack buffer, put the run's token
+ * after "TH-<KIND>:", newlines in the text to blanks, add '\n', one write(2). */
 void th_emit(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*

@@ -226,7 +226,10 @@ typedef int th_mem_read_fn(void *ctx, uint64_t addr, void *buf, size_t n);
 
 /* Where expressions are evaluated: the file (all zero: loads read the file
  * image), or a live process (bias, its memory, its registers at the entry
- * of the function). */
+ * of the function). A tracer reads another process (runner/child.c); a
+ * program can ask about itself (an in-process oracle): bias =
+ * (uintptr_t)__ehdr_start - th_bin_load_vaddr(b) for its main binary, and
+ * a read function that copies from its own memory. */
 struct th_eval_ctx {
 	uint64_t bias;			/* run-time address - file address */
 	th_mem_read_fn *read;		/* NULL: the file image */

@@ -16,8 +16,8 @@ static void usage(FILE *f)
 		"commands:\n"
 		"  trace [--variant legacy|transitional|modern] [--hz N] [--check] [FILE|-]\n"
 		"        drive a variant's timer wheel from a trace; prints fire/ret lines\n"
-		"  bench [--quick] [--reps N] [--seed S]\n"
-		"        wheel vs binary min-heap: ns/op for add, mod, del, expire\n"
+		"  bench [--quick] [--reps N] [--seed S] [--order O] [--json FILE]\n"
+		"        wheel vs binary min-heap: ns/op, ratios, instructions per op\n"
 		"  reach --binary FILE --function NAME\n"
 		"        what the indirect calls of NAME can still call under FILE's CFI\n"
 #ifdef TH_HAVE_MATRIX

@@ -6,7 +6,7 @@
  * functions its check admits. Each is then attacked for real: the binary's
  * own heap-neighbour overwrite of a pending timer, aimed with --aim NAME
  * (attacks/main.c) at that function, run and classified exactly as a matrix
- * cell (cfi/child.h, cfi/classify.h), the payload's other bytes as ATTACK says:
+ * cell (runner/child.h, traced; cfi/classify.h), the payload's other bytes as ATTACK says:
  *  - every member the binary can name (a unique symbol) must NOT come out
  *    BLOCKED_CFI; where the set is "everything" (no check, or functions the
  *    function sanitizer skips) an even sample of them is run;
@@ -167,6 +167,11 @@ static int landed_yes(const char *out)
 static int attack(const char *binary, const char *config, const struct target *t)
 {
 	const char *argv[] = { binary, "--run", ATTACK, "--aim", t->name, NULL };
+	/* As attacks/matrix.c runs a cell. */
+	const struct th_child_opts opts = {
+		.timeout = LIMIT, .cap_memory = strcmp(config, "asan") != 0, .trace = true,
+		.site_func = TH_CFI_SITE_FUNC, .state_map = TH_STATE_MAP_SYMBOL,
+	};
 	struct th_child c;
 	struct th_child_obs obs;
 	enum th_outcome o;
@@ -174,9 +179,9 @@ static int attack(const char *binary, const char *config, const struct target *t
 	int landed, agrees;
 
 	memset(&c, 0, sizeof(c));
-	if (th_child_run(&c, argv, LIMIT, strcmp(config, "asan") != 0))
+	if (th_child_run(&c, argv, &opts))
 		fail_msg("cannot run %s: %s", binary, strerror(errno));
-	th_child_observe(&obs, &c, config, binary);
+	th_child_observe(&obs, &c, config, NULL);
 	o = th_classify(&obs, 0, ev, sizeof(ev));
 	landed = landed_yes(obs.out);
 	agrees = landed && (o == TH_BLOCKED_CFI) == !t->in_set;
