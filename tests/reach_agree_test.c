@@ -33,10 +33,10 @@
 
 #include <cmocka.h>
 
-#include "cfi/child.h"
-#include "cfi/classify.h"
 #include "attacks/privileged.h"
+#include "cfi/classify.h"
 #include "cfi/reach.h"
+#include "runner/child.h"
 
 /* The overwrite that is aimed: heap-neighbour on a pending timer, whose
  * payload also plants a valid deferred call in the ring's name (func =
