@@ -500,42 +500,13 @@ static const int shown[] = { 2, 0, 3 };
 /* Ops shown: add, mod, del, expire (step is expire's loop with idle ticks). */
 static const int shown_ops[] = { 0, 1, 2, 3 };
 
-static void print_tables(const struct opts *o, struct fig *figs, int base)
+/* One table: a row per shown implementation x op, a column per config,
+ * each entry written by @entry into a 40-byte buffer. */
+typedef void entry_fn(const struct opts *o, struct fig *figs, int k, int base, int si, int im,
+		      int op, char *buf, size_t n);
+
+static void table(const struct opts *o, struct fig *figs, int base, int si, entry_fn *entry)
 {
-	for (int si = 0; si < o->nsizes; si++) {
-		printf("\nN = %u: ns/op (median of %u runs), and the ratio to none (median of per-run ratios)\n",
-		       o->sizes[si], o->runs);
-		printf("  %-16s", "");
-		for (int k = 0; k < o->nconfigs; k++)
-			printf(" %20s", o->configs[k]);
-		printf("\n");
-		for (size_t i = 0; i < sizeof(shown) / sizeof(shown[0]); i++)
-			for (size_t j = 0; j < sizeof(shown_ops) / sizeof(shown_ops[0]); j++) {
-				char label[32];
-
-				snprintf(label, sizeof(label), "%s %s", impl_names[shown[i]],
-					 op_names[shown_ops[j]]);
-				printf("  %-16s", label);
-				for (int k = 0; k < o->nconfigs; k++) {
-					struct cellout c = cell(o, figs, k, base, si, shown[i], shown_ops[j]);
-					char b[40];
-
-					if (isnan(c.ns))
-						snprintf(b, sizeof(b), "-");
-					else if (k == base)
-						snprintf(b, sizeof(b), "%.1f", c.ns);
-					else
-						snprintf(b, sizeof(b), "%.1f %5.3fx", c.ns, c.ratio);
-					printf(" %20s", b);
-				}
-				printf("\n");
-			}
-	}
-}
-
-static void print_instructions(const struct opts *o, struct fig *figs, int base)
-{
-	printf("\ninstructions per op at N = %u (callgrind; expire per fired timer)\n", COUNT_N);
 	printf("  %-16s", "");
 	for (int k = 0; k < o->nconfigs; k++)
 		printf(" %20s", o->configs[k]);
@@ -548,21 +519,58 @@ static void print_instructions(const struct opts *o, struct fig *figs, int base)
 				 op_names[shown_ops[j]]);
 			printf("  %-16s", label);
 			for (int k = 0; k < o->nconfigs; k++) {
-				double v = figs[k].instr[shown[i]][shown_ops[j]];
-				double b = figs[base].instr[shown[i]][shown_ops[j]];
-				char s[40];
+				char b[40];
 
-				if (isnan(v))
-					snprintf(s, sizeof(s), "%s", strcmp(figs[k].instr_status, "counted") ?
-								     "not counted" : "-");
-				else if (k == base)
-					snprintf(s, sizeof(s), "%.1f", v);
-				else
-					snprintf(s, sizeof(s), "%.1f %+.1f", v, v - b);
-				printf(" %20s", s);
+				entry(o, figs, k, base, si, shown[i], shown_ops[j], b, sizeof(b));
+				printf(" %20s", b);
 			}
 			printf("\n");
 		}
+}
+
+/* "3.6 1.135x": ns/op and the ratio to none. */
+static void ns_entry(const struct opts *o, struct fig *figs, int k, int base, int si, int im,
+		     int op, char *b, size_t n)
+{
+	struct cellout c = cell(o, figs, k, base, si, im, op);
+
+	if (isnan(c.ns))
+		snprintf(b, n, "-");
+	else if (k == base)
+		snprintf(b, n, "%.1f", c.ns);
+	else
+		snprintf(b, n, "%.1f %5.3fx", c.ns, c.ratio);
+}
+
+/* "55.1 +6.4": instructions per op and the difference to none. */
+static void instr_entry(const struct opts *o, struct fig *figs, int k, int base, int si, int im,
+			int op, char *b, size_t n)
+{
+	double v = figs[k].instr[im][op], w = figs[base].instr[im][op];
+
+	(void)o;
+	(void)si;
+	if (isnan(v))
+		snprintf(b, n, "%s", strcmp(figs[k].instr_status, "counted") ? "not counted" : "-");
+	else if (k == base)
+		snprintf(b, n, "%.1f", v);
+	else
+		snprintf(b, n, "%.1f %+.1f", v, v - w);
+}
+
+static void print_tables(const struct opts *o, struct fig *figs, int base)
+{
+	for (int si = 0; si < o->nsizes; si++) {
+		printf("\nN = %u: ns/op (median of %u runs), and the ratio to none (median of per-run ratios)\n",
+		       o->sizes[si], o->runs);
+		table(o, figs, base, si, ns_entry);
+	}
+}
+
+static void print_instructions(const struct opts *o, struct fig *figs, int base)
+{
+	printf("\ninstructions per op at N = %u (callgrind; expire per fired timer)\n", COUNT_N);
+	table(o, figs, base, 0, instr_entry);
 	for (int k = 0; k < o->nconfigs; k++)
 		if (strcmp(figs[k].instr_status, "counted"))
 			printf("  %s: %s\n", o->configs[k], figs[k].instr_status);
