@@ -1022,6 +1022,15 @@ static void counts_table(const struct w *w, const struct th_results *res,
 	free(names);
 }
 
+/* The reason part of a disagreement's why: "<reason>; binread: <reading>"
+ * (cfi/reach_verify.c). */
+static size_t reason_len(const char *why)
+{
+	const char *b = strstr(why, "; binread: ");
+
+	return b ? (size_t)(b - why) : strlen(why);
+}
+
 /* llvm-cfi-verify per binary, and where it is wrong (each reason once). */
 static void verify_section(const struct w *w, const struct th_reach_entry **v, size_t n)
 {
@@ -1072,13 +1081,13 @@ static void verify_section(const struct w *w, const struct th_reach_entry **v, s
 		row(w, false);
 		for (size_t k = 0; k < x->ninsns; k++) {
 			const char *why = x->insns[k].why;
-			size_t len = strcspn(why, ";");
+			size_t len = reason_len(why);
 			bool seen = false;
 
 			if (!x->insns[k].disagree)
 				continue;
 			for (size_t r = 0; r < nreasons; r++)
-				seen |= strlen(reasons[r]) == len && !strncmp(reasons[r], why, len);
+				seen |= reason_len(reasons[r]) == len && !strncmp(reasons[r], why, len);
 			if (!seen && nreasons < n * 4)
 				reasons[nreasons++] = why;
 		}
@@ -1092,7 +1101,7 @@ static void verify_section(const struct w *w, const struct th_reach_entry **v, s
 		for (size_t r = 0; r < nreasons; r++) {
 			char buf[512];
 
-			snprintf(buf, sizeof(buf), "%.*s", (int)strcspn(reasons[r], ";"), reasons[r]);
+			snprintf(buf, sizeof(buf), "%.*s", (int)reason_len(reasons[r]), reasons[r]);
 			item(w, true);
 			txt(w, buf);
 			item(w, false);

@@ -98,6 +98,21 @@ static struct th_results *model(bool hop, bool cell)
 	if (hop)
 		assert_int_equal(th_reach_add_hop(e, "foreign_timer_fn", 0x7000, "cfi-icall",
 						  "write_cr4, write_cr4_direct", "*(arg0 - 16)"), 0);
+	/* The same switch the tool miscounts, in a second binary. */
+	e->verify = calloc(1, sizeof(*e->verify));
+	assert_non_null(e->verify);
+	e->verify->insns = calloc(1, sizeof(*e->verify->insns));
+	assert_int_equal(th_reach_set_text(&e->verify->tool, "llvm-cfi-verify-22"), 0);
+	e->verify->total = e->verify->unprotected = e->verify->ours_switch = 1;
+	e->verify->disagreements = 1;
+	e->verify->insns[0].address = 0x864e;
+	e->verify->insns[0].disagree = true;
+	assert_int_equal(th_reach_set_text(&e->verify->insns[0].status, "FAIL_BAD_CONDITIONAL_BRANCH"), 0);
+	assert_int_equal(th_reach_set_text(&e->verify->insns[0].function, "build"), 0);
+	assert_int_equal(th_reach_set_text(&e->verify->insns[0].ours, "switch"), 0);
+	assert_int_equal(th_reach_set_text(&e->verify->insns[0].why,
+					   "the tool counts a switch; binread: another switch"), 0);
+	e->verify->ninsns = 1;
 	e = th_reach_add_entry(r, "clang-22", TH_VARIANT_MODERN, "none", "/b/none", "call_timer_fn");
 	assert_non_null(e);
 	e->functions_total = 1;
@@ -276,6 +291,13 @@ static void answer(void **state)
 			    "name=write\\_cr4 chosen=1 val=0x407f0.");
 	assert_contains(md, "| `cfi-icall` | 3 of 35, 1 privileged | - | 2 of 34 |");
 	assert_contains(md, "the tool stops at a register move");
+	/* Each reason once, whatever binread read in each binary. */
+	{
+		const char *first = strstr(md, "- the tool counts a switch\n");
+
+		assert_non_null(first);
+		assert_null(strstr(first + 1, "- the tool counts a switch\n"));
+	}
 	/* Beside the matrix: before it. */
 	assert_true(strstr(md, "What the timer dispatch") < strstr(md, "## Full matrix"));
 	assert_contains(html, "<h2 id=\"reach\">What the timer dispatch can still call</h2>");
