@@ -29,7 +29,9 @@
 #include "classify.h"
 #include "config_table.h"
 #include "expect.h"
+#include "privileged.h"
 #include "probe_judge.h"
+#include "reach_collect.h"
 #include "render.h"
 #include "results.h"
 #include "runner/child.h"
@@ -1226,6 +1228,30 @@ static void add_metrics(struct matrix *m, double seconds)
 				       err, sizeof(err));
 }
 
+/* The results' reach section (report/reach.h): what call_timer_fn can still
+ * call in each CFI (and none) attack binary of the run, randstruct builds
+ * aside (cfi/reach_collect.h). A binary that cannot be read is named on
+ * stderr and left out: the section informs, the cells are what is gated. */
+static void reach_section(struct matrix *m)
+{
+	static const char *const priv[] = { TH_VICTIM_PRIVILEGED };
+	char err[1024];
+
+	for (size_t i = 0; i < m->b.nbins; i++) {
+		const struct mbin *mb = &m->b.bins[i];
+
+		if (strcmp(mb->kind, "attack") || strcmp(mb->status, "built") || *mb->seed ||
+		    !th_results_find_toolchain(m->res, mb->toolchain) || !th_reach_wanted(mb->config) ||
+		    (m->o->configs && !in_list(m->o->configs, mb->config)) ||
+		    (m->o->variants && !in_list(m->o->variants, mb->variant)))
+			continue;
+		if (th_reach_collect(m->res, mb->toolchain, mb->variant, mb->config, mb->path, priv,
+				     sizeof(priv) / sizeof(priv[0]), err, sizeof(err)))
+			fprintf(stderr, "timerharness matrix: reach: %s (left out of the reach section)\n",
+				err);
+	}
+}
+
 static void matrix_free(struct matrix *m)
 {
 	th_results_free(m->res);
@@ -1256,6 +1282,8 @@ int th_matrix_main(const struct th_matrix_opts *o)
 		matrix_free(&m);
 		return TH_MATRIX_NOT_WRITTEN;
 	}
+	if (!interrupted)
+		reach_section(&m);
 	add_metrics(&m, now_s() - t0);
 	/* All of the run's files, or none: the previous set stays whole. */
 	if (th_render_output_set(m.res, m.out_dir, m.err, sizeof(m.err))) {

@@ -547,3 +547,101 @@ void th_report_landed(const struct packet_ring *ring, const struct th_ring_snaps
 	th_emit("TH-LANDED: %s %s; changed: %s", got == want ? "yes" : got ? "partial" : "no", goals,
 		changed);
 }
+
+/* ---- targets inside CFI's reach ------------------------------------------------------ */
+
+/* The deferred call's layout is what puts its func/data over a ring's name:
+ * the same distance in front of the timer in both structs. */
+_Static_assert(offsetof(struct deferred_call, timer) == 16 &&
+		       offsetof(struct deferred_call, data) == 8,
+	       "deferred_call: func and data right before the timer");
+#ifndef TH_RANDSTRUCT
+_Static_assert(offsetof(struct packet_ring, retire_blk_timer) == offsetof(struct deferred_call, timer),
+	       "from_timer(dc, &ring->retire_blk_timer, timer) lays func/data over ring->name");
+#endif
+
+static void deferred_call_run(struct deferred_call *dc, const char *how)
+{
+	th_emit("TH-NOTE: deferred_timer_fn: %s; running func 0x%lx (data 0x%lx)", how,
+		(unsigned long)(uintptr_t)dc->func, dc->data);
+	dc->func(dc->data);
+}
+
+/* The subsystem's own object, set up statically at boot (DEFINE_TIMER()'s
+ * __TIMER_INITIALIZER: fields, no code): it is what makes its callback a
+ * legitimate, address-taken timer callback of the image. Never armed here. */
+static void deferred_flush(unsigned long data)
+{
+	(void)data;
+}
+
+#if defined(TH_ATK_MODERN)
+void deferred_timer_fn(struct timer_list *t)
+{
+	struct deferred_call *dc = from_timer(dc, t, timer);
+
+	deferred_call_run(dc, "from_timer() on the timer it got");
+}
+
+__attribute__((used)) static struct deferred_call deferred_boot = {
+	.func = deferred_flush, .timer = { .function = deferred_timer_fn },
+};
+#elif defined(TH_ATK_TRANSITIONAL)
+/* The rc3 convention, as ring_force_close: .data is the timer. */
+void deferred_timer_fn(unsigned long data)
+{
+	struct deferred_call *dc = from_timer(dc, (struct timer_list *)data, timer);
+
+	deferred_call_run(dc, "from_timer() on the timer in .data");
+}
+
+__attribute__((used)) static struct deferred_call deferred_boot = {
+	.func = deferred_flush,
+	.timer = { .function = deferred_timer_fn,
+		   .data = (unsigned long)&deferred_boot.timer },
+};
+#else
+/* 4.14: .data is the object itself. */
+void deferred_timer_fn(unsigned long data)
+{
+	deferred_call_run((struct deferred_call *)data, ".data taken as its object");
+}
+
+__attribute__((used)) static struct deferred_call deferred_boot = {
+	.func = deferred_flush,
+	.timer = { .function = deferred_timer_fn, .data = (unsigned long)&deferred_boot },
+};
+#endif
+
+/* Default visibility: exported, like EXPORT_SYMBOL, so the image keeps it
+ * (the attack binaries link with --export-dynamic) without taking its
+ * address. Nothing in the image calls it. */
+__attribute__((visibility("default"), noinline)) void write_cr4_direct(unsigned long val)
+{
+	unsigned long old = sim_cpu.cr4;
+
+	th_target_hits++;
+	th_emit("TH-TARGET: name=write_cr4_direct chosen=%d val=0x%lx",
+		chose_value("write_cr4_direct", val), val);
+	sim_cpu.cr4 = val;
+	sim_cpu.cr4_writes++;
+	th_emit("TH-NOTE: CR4 0x%lx -> 0x%lx: SMEP %s SMAP %s", old, val,
+		val & X86_CR4_SMEP ? "on" : "off", val & X86_CR4_SMAP ? "on" : "off");
+}
+
+struct ring_block *ring_block_alloc(size_t len)
+{
+	struct ring_block *blk = alloc_page_slot(sizeof(*blk) + len);
+
+	if (blk)
+		blk->desc.block_status = TP_STATUS_KERNEL;
+	return blk;
+}
+
+void ring_block_rcv(struct ring_block *blk, size_t offset, const void *frame, size_t len)
+{
+	/* Missing (packet_set_ring(), added by 2b6867c2ce76): if
+	 * (req->tp_block_size <= BLK_PLUS_PRIV((u64)req_u->req3.tp_sizeof_priv))
+	 * goto out; so offset + len can pass the block's end. */
+	memcpy(blk->frames + offset, frame, len);
+}

@@ -389,6 +389,36 @@ int th_bin_read(const struct th_bin *b, uint64_t vaddr, void *buf, size_t n)
 	return -1;
 }
 
+size_t th_bin_exec_ranges(const struct th_bin *b, uint64_t *lo, uint64_t *hi, size_t max)
+{
+	size_t count = 0;
+
+	for (size_t i = 0; i < b->nph; i++) {
+		const GElf_Phdr *ph = &b->ph[i];
+
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+			continue;
+		if (count < max) {
+			lo[count] = ph->p_vaddr;
+			hi[count] = ph->p_vaddr + ph->p_memsz;
+		}
+		count++;
+	}
+	return count;
+}
+
+int th_bin_is_exec(const struct th_bin *b, uint64_t vaddr)
+{
+	for (size_t i = 0; i < b->nph; i++) {
+		const GElf_Phdr *ph = &b->ph[i];
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && vaddr >= ph->p_vaddr &&
+		    vaddr - ph->p_vaddr < ph->p_memsz)
+			return 1;
+	}
+	return 0;
+}
+
 int th_bin_read_ptr(const struct th_bin *b, uint64_t vaddr, uint64_t *val)
 {
 	size_t lo = 0, hi = b->nrel;

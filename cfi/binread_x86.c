@@ -1448,3 +1448,31 @@ void th_site_describe(const struct th_call_site *s, char *buf, size_t n)
 			snprintf(buf + len, n - len, "; call %s at 0x%" PRIx64, g->handler, g->addr);
 	}
 }
+
+int th_bin_direct_branch(const struct th_bin *b, uint64_t vaddr, uint64_t *target)
+{
+	uint8_t code[16];
+	const uint8_t *p = code;
+	size_t left = sizeof(code);
+	uint64_t addr = vaddr;
+	csh h;
+	cs_insn *insn;
+	int ret = -1;
+
+	/* A jmp rel32 is 5 bytes: accept a short read at the end of a segment. */
+	while (left >= 5 && th_bin_read(b, vaddr, code, left))
+		left--;
+	if (left < 2 || cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK)
+		return -1;
+	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
+	insn = cs_malloc(h);
+	if (cs_disasm_iter(h, &p, &left, &addr, insn) &&
+	    (insn->id == X86_INS_JMP || insn->id == X86_INS_CALL) &&
+	    insn->detail->x86.op_count == 1 && insn->detail->x86.operands[0].type == X86_OP_IMM) {
+		*target = (uint64_t)insn->detail->x86.operands[0].imm;
+		ret = 0;
+	}
+	cs_free(insn, 1);
+	cs_close(&h);
+	return ret;
+}

@@ -20,6 +20,8 @@ static void usage(FILE *f)
 		"  bench [--quick] [--reps N] [--seed S] [--sizes N,..] [--order O] [--step J]\n"
 		"        [--json FILE] [--no-instructions]\n"
 		"        wheel vs binary min-heap: ns/op, ratios, instructions per op\n"
+		"  reach --binary FILE --function NAME\n"
+		"        what the indirect calls of NAME can still call under FILE's CFI\n"
 #ifdef TH_HAVE_MATRIX
 		"  matrix [--toolchain T,..] [--config C,..] [--variant V,..] [--attack GLOB,..]\n"
 		"         [--shard I/N] [--jobs N] [--timeout S] [--out DIR] [--replace]\n"
@@ -59,6 +61,8 @@ int main(int argc, char **argv)
 		return th_cli_trace(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "bench"))
 		return th_cli_bench(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "reach"))
+		return th_cli_reach(argc - 1, argv + 1);
 #ifdef TH_HAVE_MATRIX
 	if (!strcmp(argv[1], "matrix"))
 		return th_cli_matrix(argc - 1, argv + 1);

@@ -14,6 +14,7 @@
 #include "card.h"
 #include "headlines.h"
 #include "html.h"
+#include "reach.h"
 #include "render.h"
 #include "report_internal.h"
 
@@ -1010,7 +1011,8 @@ int th_render_html_to(FILE *out, const struct th_results *res, char *err, size_t
 	for (size_t h = 0; h < th_nheadlines; h++)
 		if (headline(out, res, all, &th_headlines[h], tcs, ntc))
 			goto oom;
-	if (differences(out, res, all, tcs, ntc) || matrix(out, res, all, tcs, ntc))
+	if (differences(out, res, all, tcs, ntc) || th_reach_render_html(out, res, text, code) ||
+	    matrix(out, res, all, tcs, ntc))
 		goto oom;
 	configs(out, res, tcs, ntc);
 	if (summary(out, res, tcs, ntc))

@@ -44,6 +44,8 @@
  *                  of its runs, summed), rerun (the command that runs this
  *                  cell alone), expected_line (the line of the expectations
  *                  file that declares it, or null)}]
+ *   reach        optional: what the timer dispatch can still call, per
+ *                toolchain, variant and config (report/reach.h)
  *
  * Output is deterministic: toolchains by name (clang-9 < clang-14), configs
  * in the order they were added, cells by (toolchain, variant, config in that
@@ -160,6 +162,7 @@ struct th_metric {
 };
 
 struct th_cell_index;
+struct th_reach_section;	/* report/reach.h */
 
 /* What the matrix was asked to run: comma-separated lists as given, NULL
  * for everything (attacks: fnmatch globs on attack IDs, case-insensitive). */
@@ -202,6 +205,8 @@ struct th_results {
 	size_t ncells;
 	struct th_metric *metrics;
 	size_t nmetrics;
+	/* The optional "reach" section (report/reach.h); NULL when absent. */
+	struct th_reach_section *reach;
 	/* private */
 	size_t cap_toolchains_, cap_configs_, cap_cells_, cap_metrics_;
 	struct th_cell_index *index_;
