@@ -2,6 +2,7 @@
 /* The verdict card: rows computed from the cells they select (card.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "card.h"
+#include "reach.h"
 #include "report_internal.h"
 
 #include <stdio.h>
@@ -262,7 +263,7 @@ void th_card_counts_text(const struct th_card_row *row, char *buf, size_t n)
 		snprintf(buf, n, "not run");
 		return;
 	}
-	len = (size_t)snprintf(buf, n, "in %u of %u cell%s", row->counts[row->worst], row->ncells,
+	len = (size_t)snprintf(buf, n, "%u of %u cell%s", row->counts[row->worst], row->ncells,
 			       row->ncells == 1 ? "" : "s");
 	for (int o = 0; o < TH_OUTCOME_COUNT && len < n; o++) {
 		if (o == (int)row->worst || !row->counts[o])
@@ -272,4 +273,35 @@ void th_card_counts_text(const struct th_card_row *row, char *buf, size_t n)
 	}
 	if (others && len < n)
 		snprintf(buf + len, n - len, ")");
+}
+
+void th_card_reach(const struct th_results *res, enum th_variant v, const char *config,
+		   struct th_card_reach *r)
+{
+	const struct th_reach_entry *e = NULL;
+	size_t len = 0;
+
+	memset(r, 0, sizeof(*r));
+	for (size_t t = 0; t < res->ntoolchains; t++) {
+		const char *name = res->toolchains[t].name;
+		const struct th_reach_entry *x = th_reach_find(res, name, v, config);
+
+		if (x && (!r->toolchain || th_report_natcmp(name, r->toolchain) > 0)) {
+			e = x;
+			r->toolchain = name;
+		}
+	}
+	if (!e)
+		return;
+	r->members = e->nmembers;
+	r->functions = e->functions_total;
+	r->privileged = th_reach_privileged_count(e);
+	for (size_t i = 0, k = 0; i < e->nmembers && len < sizeof(r->names); i++)
+		if (e->members[i].privileged && e->members[i].name)
+			len += (size_t)snprintf(r->names + len, sizeof(r->names) - len, "%s%s",
+						k++ ? ", " : "", e->members[i].name);
+	len = 0;
+	for (size_t h = 0; h < e->nhops && len < sizeof(r->hops); h++)
+		len += (size_t)snprintf(r->hops + len, sizeof(r->hops) - len, "%s%s reaches %s",
+					h ? "; " : "", e->hops[h].via, e->hops[h].reaches);
 }

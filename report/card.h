@@ -22,7 +22,7 @@
  * retire timer first (PACKET_RX_RING: init_prb_bdqc -> prb_open_block ->
  * mod_timer), then overflowed from a ring block into the neighbouring
  * packet_sock. */
-#define TH_CARD_CVE_TECHNIQUE "heap-neighbour"
+#define TH_CARD_CVE_TECHNIQUE "ring-block-overflow"
 #define TH_CARD_CVE_TIMING "pending"
 
 struct th_card_row {
@@ -65,8 +65,21 @@ const char *th_variant_kernel(enum th_variant v);
 int th_card_build(const struct th_cell **cells, size_t ncells, struct th_card *card);
 void th_card_free(struct th_card *card);
 
-/* " in 28 of 30 cells (CRASHED 2)" or " in 1 cell": the row's distribution
+/* "28 of 30 cells (CRASHED 2)" or "1 of 1 cell": the row's distribution
  * after its most severe outcome, into buf. */
 void th_card_counts_text(const struct th_card_row *row, char *buf, size_t n);
+
+/* What a variant's call site can still reach under a config, from the
+ * results' reach section (report/reach.h), on the newest toolchain that
+ * has an entry for it. */
+struct th_card_reach {
+	const char *toolchain;		/* NULL: the results hold no such entry */
+	size_t members, functions;	/* admitted, of the binary's function entries */
+	size_t privileged;		/* members that are privileged targets */
+	char names[256];		/* "write_cr4, write_cr4_direct" */
+	char hops[256];			/* "deferred_timer_fn reaches write_cr4" */
+};
+void th_card_reach(const struct th_results *res, enum th_variant v, const char *config,
+		   struct th_card_reach *r);
 
 #endif

@@ -427,6 +427,50 @@ static void card_cells(FILE *out, const struct th_card_row *rows, size_t n, cons
 	fputs("</tbody>\n</table></div>\n</details>\n", out);
 }
 
+/* What 4.15's call site can still call under the card's configs, read from
+ * the binaries (the reach section, further down); "not run" without one. */
+static void reach_lines(FILE *out, const struct th_results *res)
+{
+	static const char *const cfgs[TH_CARD_NCONFIGS] = TH_CARD_CONFIGS;
+	struct th_card_reach r;
+	bool any = false;
+	char buf[64];
+
+	for (int k = 0; k < TH_CARD_NCONFIGS; k++) {
+		th_card_reach(res, TH_VARIANT_MODERN, cfgs[k], &r);
+		if (!r.toolchain)
+			continue;
+		if (!any)
+			fputs("<h3>What 4.15's <code>call_timer_fn</code> can still call</h3>\n", out);
+		any = true;
+		fputs("<div class=\"vrow\"><span class=\"gen\">4.15 modern</span><span class=\"cfg\">", out);
+		text(out, cfgs[k]);
+		snprintf(buf, sizeof(buf), "%zu of %zu functions", r.members, r.functions);
+		fputs("</span><span class=\"big\">", out);
+		text(out, buf);
+		fputs("</span><span class=\"cnt\">", out);
+		if (r.privileged) {
+			fputs("privileged: ", out);
+			text(out, r.names);
+		} else {
+			fputs("none privileged", out);
+		}
+		if (*r.hops) {
+			fputs("; one call further, ", out);
+			text(out, r.hops);
+		}
+		fputs(" (", out);
+		text(out, r.toolchain);
+		fputs(")</span></div>\n", out);
+	}
+	if (any)
+		fputs("<p class=\"cnt\">Read from the built binaries: <a href=\"#reach\">what the "
+		      "timer dispatch can still call</a>.</p>\n", out);
+	else
+		fputs("<p class=\"other\"><strong>CFI reach at the timer call site:</strong> not run "
+		      "<span class=\"cnt\">(these results hold no target set)</span></p>\n", out);
+}
+
 /* The verdict, first: the question the project answers, row by row, with
  * the cells behind each answer one click away. */
 static int verdict_card(FILE *out, const struct th_results *res, const struct th_cell **all)
@@ -438,12 +482,13 @@ static int verdict_card(FILE *out, const struct th_results *res, const struct th
 	if (th_card_build(all, res->ncells, &card))
 		return -1;
 	fputs("<section class=\"card\" id=\"verdict\">\n<h2>Does type-based CFI stop "
-	      "CVE-2017-7308's overwrite of a timer?</h2>\n<p class=\"q\">The overwrite the exploit "
-	      "made (technique <code>" TH_CARD_CVE_TECHNIQUE "</code>, timing <code>"
-	      TH_CARD_CVE_TIMING "</code>: the timer armed, then a neighbour's overflow) points "
-	      "<code>.function</code> at <code>write_cr4</code>, and on 4.14 <code>.data</code> "
-	      "at the attacker's CR4 value; asked on each API generation under the CFI a kernel "
-	      "ships.</p>\n", out);
+	      "CVE-2017-7308's overwrite of a timer?</h2>\n<p class=\"q\">The overwrite as the exploit "
+	      "made it (technique <code>" TH_CARD_CVE_TECHNIQUE "</code>, timing <code>"
+	      TH_CARD_CVE_TIMING "</code>: the ring's retire timer armed first, then a frame "
+	      "written past a ring block into the next socket) points <code>.function</code> at "
+	      "<code>write_cr4</code>, and on 4.14 <code>.data</code> at the attacker's CR4 "
+	      "value; asked on each API generation under the CFI a kernel ships.</p>\n", out);
+	fputs("<div class=\"cve\">\n", out);
 	for (size_t i = 0; i < card.ncve; i++) {
 		enum th_variant va = card.cve[i].variant;
 
@@ -451,6 +496,7 @@ static int verdict_card(FILE *out, const struct th_results *res, const struct th
 			 va == TH_VARIANT_TRANSITIONAL ? "(rc3 shim)" : th_variant_name(va));
 		card_row(out, label, &card.cve[i], !shared_note(card.cve, card.ncve));
 	}
+	fputs("</div>\n", out);
 	note_line(out, shared_note(card.cve, card.ncve));
 	card_cells(out, card.cve, card.ncve, "it");
 	fputs("<h3>What 4.15 + CFI does not stop</h3>\n", out);
@@ -465,9 +511,8 @@ static int verdict_card(FILE *out, const struct th_results *res, const struct th
 		card_cells(out, card.still, card.nstill, "it");
 	/* Sections other parts of a run add to the results; until a run
 	 * records them, the card says they were not run. */
-	fputs("<p class=\"other\"><strong>CFI reach at the timer call site:</strong> not run "
-	      "<span class=\"cnt\">(these results hold no target set)</span></p>\n"
-	      "<p class=\"other\"><strong>Fuzzing campaigns:</strong> not run "
+	reach_lines(out, res);
+	fputs("<p class=\"other\"><strong>Fuzzing campaigns:</strong> not run "
 	      "<span class=\"cnt\">(these results hold no campaign)</span></p>\n", out);
 	for (size_t i = 0; i < res->ncells; i++)
 		v[th_report_shown_verdict(res->cells[i])]++;

@@ -63,27 +63,86 @@ static void row_line(FILE *out, const char *label, int lw, const struct th_card_
 	fprintf(out, " %s\n", counts);
 }
 
-/* The "not run" notes of rows, once when every row has the same. */
-static void not_run_notes(FILE *out, const struct th_card_row *rows, size_t n)
-{
-	bool same = true;
-	size_t first = n;
+static void wrapped(FILE *out, const char *indent, const char *s);
 
+/* Each distinct "could not run" note of rows, once: a note already said
+ * (in *said, for the rows before) is not said again. */
+static void not_run_notes(FILE *out, const struct th_card_row *rows, size_t n, char *said,
+			  size_t cap)
+{
 	for (size_t i = 0; i < n; i++) {
-		if (!*rows[i].not_run)
+		if (!*rows[i].not_run || strstr(said, rows[i].not_run))
 			continue;
-		if (first == n)
-			first = i;
-		same &= !strcmp(rows[i].not_run, rows[first].not_run);
+		char line[256];
+
+		snprintf(line, sizeof(line), "could not run: %s", rows[i].not_run);
+		wrapped(out, "    ", line);
+		if (strlen(said) + strlen(rows[i].not_run) + 2 < cap) {
+			strcat(said, rows[i].not_run);
+			strcat(said, "\n");
+		}
 	}
-	if (first == n)
-		return;
-	for (size_t i = first; i < n; i++) {
-		if (!*rows[i].not_run || (same && i != first))
+}
+
+/* Words after an indent, wrapped at the screen's width. */
+static void wrapped(FILE *out, const char *indent, const char *s)
+{
+	size_t col = strlen(indent);
+
+	fputs(indent, out);
+	for (const char *p = s; *p;) {
+		size_t w = strcspn(p, " ");
+
+		if (col > strlen(indent) && col + 1 + w > TH_VERDICT_WIDTH) {
+			fprintf(out, "\n%s  ", indent);
+			col = strlen(indent) + 2;
+		} else if (col > strlen(indent)) {
+			fputc(' ', out);
+			col++;
+		}
+		fprintf(out, "%.*s", (int)w, p);
+		col += w;
+		p += w;
+		p += strspn(p, " ");
+	}
+	fputc('\n', out);
+}
+
+/* What 4.15's call site can still call under each card config, read from
+ * the binaries (the results' reach section); "not run" without one. */
+static void reach_lines(FILE *out, const struct th_results *res)
+{
+	static const char *const cfgs[TH_CARD_NCONFIGS] = TH_CARD_CONFIGS;
+	struct th_card_reach r;
+	char line[768], hops[256] = "", priv[512] = "";
+	const char *tc = NULL;
+	size_t len = 0, plen = 0;
+
+	for (int k = 0; k < TH_CARD_NCONFIGS; k++) {
+		th_card_reach(res, TH_VARIANT_MODERN, cfgs[k], &r);
+		if (!r.toolchain)
 			continue;
-		fputs("    could not run: ", out);
-		th_report_put_line(out, rows[i].not_run);
-		fputc('\n', out);
+		len += (size_t)snprintf(line + len, len < sizeof(line) ? sizeof(line) - len : 0,
+					"%s%s %zu of %zu%s", len ? ", " : "", cfgs[k], r.members,
+					r.functions, len ? "" : " functions");
+		if (r.privileged)
+			plen += (size_t)snprintf(priv + plen, plen < sizeof(priv) ? sizeof(priv) - plen : 0,
+						 "; privileged under %s: %s", cfgs[k], r.names);
+		tc = r.toolchain;
+		if (*r.hops && !strstr(hops, r.hops))
+			snprintf(hops, sizeof(hops), "%s", r.hops);
+	}
+	if (!len) {
+		fputs("What 4.15's call_timer_fn can still call: not run\n", out);
+		return;
+	}
+	fprintf(out, "What 4.15's call_timer_fn can still call (%s's binaries):\n", tc);
+	snprintf(line + len, len < sizeof(line) ? sizeof(line) - len : 0, "%s",
+		 plen ? priv : "; none privileged");
+	wrapped(out, "  ", line);
+	if (*hops) {
+		snprintf(line, sizeof(line), "one call further: %s", hops);
+		wrapped(out, "  ", line);
 	}
 }
 
@@ -92,25 +151,27 @@ static void put_totals(FILE *out, const struct th_results *res)
 {
 	unsigned counts[TH_OUTCOME_COUNT];
 	size_t n = th_report_count(res, NULL, counts);
-	int col = fprintf(out, "Outcomes of %zu cells:", n);
+	int col = fprintf(out, "Outcomes:"), last = 0;
 
-	for (int o = 0, first = 1; o < TH_OUTCOME_COUNT; o++) {
+	(void)n;
+	for (int o = 0; o < TH_OUTCOME_COUNT; o++)
+		last = counts[o] ? o : last;
+
+	for (int o = 0; o < TH_OUTCOME_COUNT; o++) {
 		char item[64];
 		int len;
 
 		if (!counts[o])
 			continue;
-		if (!first)
-			fputc(',', out), col++;
-		len = snprintf(item, sizeof(item), " %s %u", th_outcome_name((enum th_outcome)o),
-			       counts[o]);
+		/* The comma stays with the item before it. */
+		len = snprintf(item, sizeof(item), " %s %u%s", th_outcome_name((enum th_outcome)o),
+			       counts[o], o < last ? "," : "");
 		if (col + len > TH_VERDICT_WIDTH) {
 			fputs("\n ", out);
 			col = 1;
 		}
 		fputs(item, out);
 		col += len;
-		first = 0;
 	}
 	fputc('\n', out);
 }
@@ -121,7 +182,7 @@ int th_render_verdict(FILE *out, const struct th_results *res, int use_color)
 	const struct th_cell **all = th_report_display_cells(res, &oom);
 	const struct th_toolchain **tcs = th_report_sorted_toolchains(res, &oom_tc);
 	struct th_card card;
-	char label[64];
+	char label[64], said[512] = "";
 	int lw = 13, ow;
 
 	if (oom || oom_tc || th_card_build(all, res->ncells, &card)) {
@@ -131,7 +192,7 @@ int th_render_verdict(FILE *out, const struct th_results *res, int use_color)
 	}
 	fputs("timerharness ", out);
 	th_report_put_line(out, res->version ? res->version : "?");
-	fputs(" on", out);
+	fprintf(out, ": %zu cells on", res->ncells);
 	for (size_t t = 0; t < res->ntoolchains; t++) {
 		fprintf(out, "%s ", t ? "," : "");
 		th_report_put_line(out, tcs[t]->name);
@@ -148,29 +209,28 @@ int th_render_verdict(FILE *out, const struct th_results *res, int use_color)
 		fputs("): cells that did not finish are missing\n", out);
 	}
 
-	fputs("Does type-based CFI stop CVE-2017-7308's overwrite of a timer?\n", out);
-	fputs("  (" TH_CARD_CVE_TECHNIQUE ", " TH_CARD_CVE_TIMING " as the exploit: .function = write_cr4,\n"
-	      "  and on 4.14 .data = the attacker's CR4 value)\n", out);
+	fputs("Does type-based CFI stop CVE-2017-7308's overwrite of a timer?\n"
+	      "  (" TH_CARD_CVE_TECHNIQUE ", " TH_CARD_CVE_TIMING ", as the exploit: .function, "
+	      "and .data on 4.14)\n", out);
 	ow = outcome_width(card.cve, card.ncve);
 	for (size_t i = 0; i < card.ncve; i++) {
 		variant_label(card.cve[i].variant, label, sizeof(label));
 		row_line(out, label, lw, &card.cve[i], ow, use_color);
 	}
-	not_run_notes(out, card.cve, card.ncve);
-
+	not_run_notes(out, card.cve, card.ncve, said, sizeof(said));
 	if (card.nstill) {
-		fputs("What 4.15 + CFI does not stop (the attacker's target ran; any technique):\n", out);
+		fputs("What 4.15 + CFI does not stop (the attacker's target ran):\n", out);
 		for (size_t i = 0; i < card.nstill; i++)
 			if ((int)strlen(card.still[i].payload) > lw)
 				lw = (int)strlen(card.still[i].payload);
 		ow = outcome_width(card.still, card.nstill);
 		for (size_t i = 0; i < card.nstill; i++)
 			row_line(out, card.still[i].payload, lw, &card.still[i], ow, use_color);
-		not_run_notes(out, card.still, card.nstill);
+		not_run_notes(out, card.still, card.nstill, said, sizeof(said));
 	}
-	/* Sections other parts of the run add to the results; until a run
-	 * records them, the screen says they were not run. */
-	fputs("CFI reach at the timer call site: not run\n", out);
+	reach_lines(out, res);
+	/* A section other parts of a run add; until a run records one, the
+	 * screen says it was not run. */
 	fputs("Fuzzing campaigns: not run\n", out);
 	put_totals(out, res);
 	th_card_free(&card);

@@ -181,7 +181,7 @@ def case_slice(a):
 
 def case_color(a):
     cut = ["--build-root", a.build, "--config", "none,cfi-icall", "--variant", "legacy",
-           "--attack", "HEAP_NEIGHBOUR_PENDING_FUNC_DATA_WRITE_CR4"]
+           "--attack", "RING_BLOCK_OVERFLOW_PENDING_FUNC_DATA_WRITE_CR4"]
 
     def on_tty(extra_env):
         env = {k: v for k, v in os.environ.items() if k != "NO_COLOR"}

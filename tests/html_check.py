@@ -126,7 +126,7 @@ CHECKS = r"""
     r.cardText = card.innerText;
     // Nothing but the page's one-line head before it.
     r.before = [...document.body.children].indexOf(card);
-    r.rows = [...card.querySelectorAll('.vrow')].map(row => {
+    r.rows = [...card.querySelectorAll('.cve .vrow')].map(row => {
       const rb = row.getBoundingClientRect();
       return {text: row.innerText, top: rb.top, bottom: rb.bottom,
               width: rb.width, answer: !!row.querySelector('.o, .muted')};

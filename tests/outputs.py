@@ -130,7 +130,7 @@ def cmd_results(a):
             doc = json.load(f)
         errs = sorted(v.iter_errors(doc), key=lambda e: list(e.absolute_path))
         for e in errs[:3]:
-            fail(f"{path}: {'/'.join(map(str, e.absolute_path))}: {e.message}")
+            fail(f"{path}: {'/'.join(map(str, e.absolute_path))}: {e.message[:300]}")
     # What the loader refuses and a schema can state, the schema refuses too.
     for name in a.invalid:
         path = os.path.join(a.data, name)

@@ -23,6 +23,7 @@
 #include "check.h"
 #include "expect.h"
 #include "merge.h"
+#include "reach.h"
 #include "render.h"
 #include "results.h"
 
@@ -400,9 +401,9 @@ static struct th_results *card_model(void)
 				bool modern = v == TH_VARIANT_MODERN;
 				/* The exploit's cell, and a same-type callback. */
 				struct th_cell_in cve = {
-					modern ? "HEAP_NEIGHBOUR_PENDING_FUNC_WRITE_CR4" :
-						 "HEAP_NEIGHBOUR_PENDING_FUNC_DATA_WRITE_CR4",
-					"heap-neighbour", "pending", th_card_cve_payload(v),
+					modern ? "RING_BLOCK_OVERFLOW_PENDING_FUNC_WRITE_CR4" :
+						 "RING_BLOCK_OVERFLOW_PENDING_FUNC_DATA_WRITE_CR4",
+					"ring-block-overflow", "pending", th_card_cve_payload(v),
 					(enum th_variant)v, cfgs[k], tcs[t],
 					unsup ? TH_UNSUPPORTED : k == 0 ? TH_HIJACKED :
 					modern ? TH_BLOCKED_CFI : TH_HIJACKED, unsup ? 0 : 1, NULL,
@@ -451,7 +452,7 @@ static void card_answers_from_the_exploits_cells(void **state)
 	assert_int_equal(card.cve[2].variant, TH_VARIANT_MODERN);
 	assert_int_equal(card.cve[2].worst, TH_BLOCKED_CFI);
 	th_card_counts_text(&card.cve[2], counts, sizeof(counts));
-	assert_string_equal(counts, "in 3 of 3 cells");
+	assert_string_equal(counts, "3 of 3 cells");
 	/* What 4.15 + CFI does not stop: the same-type callback, with the
 	 * crashed strcpy cells' payload left out (no target ran). */
 	assert_int_equal(card.nstill, 1);
@@ -460,11 +461,11 @@ static void card_answers_from_the_exploits_cells(void **state)
 	th_card_free(&card);
 
 	/* A generation answered differently per config gets a row each. */
-	th_results_find_cell(r, "HEAP_NEIGHBOUR_PENDING_FUNC_WRITE_CR4", TH_VARIANT_MODERN, "kcfi",
+	th_results_find_cell(r, "RING_BLOCK_OVERFLOW_PENDING_FUNC_WRITE_CR4", TH_VARIANT_MODERN, "kcfi",
 			     "clang-22")->outcome = TH_REDIRECTED;
-	th_results_find_cell(r, "HEAP_NEIGHBOUR_PENDING_FUNC_WRITE_CR4", TH_VARIANT_MODERN, "kcfi",
+	th_results_find_cell(r, "RING_BLOCK_OVERFLOW_PENDING_FUNC_WRITE_CR4", TH_VARIANT_MODERN, "kcfi",
 			     "clang-22")->counts[TH_REDIRECTED] = 1;
-	th_results_find_cell(r, "HEAP_NEIGHBOUR_PENDING_FUNC_WRITE_CR4", TH_VARIANT_MODERN, "kcfi",
+	th_results_find_cell(r, "RING_BLOCK_OVERFLOW_PENDING_FUNC_WRITE_CR4", TH_VARIANT_MODERN, "kcfi",
 			     "clang-22")->counts[TH_BLOCKED_CFI] = 0;
 	assert_int_equal(th_card_build(all, r->ncells, &card), 0);
 	assert_int_equal(card.ncve, 4);
@@ -522,17 +523,53 @@ static void verdict_screen(void **state)
 			fail_msg("line of %d columns:\n%.*s", (int)(e - l), (int)(e - l), l);
 	}
 	assert_true(lines <= 16);
-	assert_contains(v, "timerharness 0.1.0-test on clang-14 (14.0.6), clang-22 (22.1.8)\n"
+	assert_contains(v, "timerharness 0.1.0-test: 54 cells on clang-14 (14.0.6), clang-22 (22.1.8)\n"
 			   "Does type-based CFI stop CVE-2017-7308's overwrite of a timer?\n");
-	assert_contains(v, "  4.14 legacy    cfi-icall/kcfi  HIJACKED    in 3 of 3 cells\n"
-			   "  4.14-rc3 shim  cfi-icall/kcfi  HIJACKED    in 3 of 3 cells\n"
-			   "  4.15 modern    cfi-icall/kcfi  BLOCKED_CFI in 3 of 3 cells\n"
+	assert_contains(v, "  4.14 legacy    cfi-icall/kcfi  HIJACKED    3 of 3 cells\n"
+			   "  4.14-rc3 shim  cfi-icall/kcfi  HIJACKED    3 of 3 cells\n"
+			   "  4.15 modern    cfi-icall/kcfi  BLOCKED_CFI 3 of 3 cells\n"
 			   "    could not run: kcfi on clang-14 (UNSUPPORTED)\n");
-	assert_contains(v, "What 4.15 + CFI does not stop (the attacker's target ran; any technique):\n"
-			   "  func:same-class  cfi-icall/kcfi  REDIRECTED in 3 of 3 cells\n");
-	assert_contains(v, "CFI reach at the timer call site: not run\nFuzzing campaigns: not run\n");
-	assert_contains(v, "Outcomes of 54 cells: HIJACKED 12, REDIRECTED 15, CRASHED 15, "
-			   "BLOCKED_CFI 3,\n  UNSUPPORTED 9\n");
+	/* The same note is not said twice. */
+	assert_contains(v, "What 4.15 + CFI does not stop (the attacker's target ran):\n"
+			   "  func:same-class  cfi-icall/kcfi  REDIRECTED 3 of 3 cells\n"
+			   "What 4.15's call_timer_fn can still call: not run\n"
+			   "Fuzzing campaigns: not run\n");
+	assert_contains(v, "Outcomes: HIJACKED 12, REDIRECTED 15, CRASHED 15, BLOCKED_CFI 3, "
+			   "UNSUPPORTED 9\n");
+	free(v);
+	th_results_free(r);
+}
+
+/* The call site's reach, from the results' reach section: 4.15's under each
+ * card config, on the newest toolchain, with what one call further reaches. */
+static void verdict_reach(void **state)
+{
+	(void)state;
+	struct th_results *r = card_model();
+	struct th_reach_entry *e;
+	char *v;
+
+	for (int t = 0; t < 2; t++) {
+		const char *tc = t ? "clang-22" : "clang-14";
+
+		e = th_reach_add_entry(r, tc, TH_VARIANT_MODERN, "cfi-icall", "bin", "call_timer_fn");
+		assert_non_null(e);
+		e->functions_total = t ? 46 : 40;
+		assert_int_equal(th_reach_add_member(e, "prb_retire_rx_blk_timer_expired", NULL, false,
+						     false), 0);
+		assert_int_equal(th_reach_add_member(e, "deferred_timer_fn", NULL, false, false), 0);
+		if (t)
+			assert_int_equal(th_reach_add_hop(e, "deferred_timer_fn", 0x1234, "cfi-icall",
+							  "write_cr4", "*(arg0 - 16)"), 0);
+	}
+	e = th_reach_add_entry(r, "clang-22", TH_VARIANT_MODERN, "kcfi", "bin", "call_timer_fn");
+	e->functions_total = 104;
+	assert_int_equal(th_reach_add_member(e, "write_cr4_direct", NULL, true, false), 0);
+	v = verdict_text(r);
+	assert_contains(v, "What 4.15's call_timer_fn can still call (clang-22's binaries):\n"
+			   "  cfi-icall 2 of 46 functions, kcfi 1 of 104; privileged under kcfi:\n"
+			   "    write_cr4_direct\n"
+			   "  one call further: deferred_timer_fn reaches write_cr4\n");
 	free(v);
 	th_results_free(r);
 }
@@ -560,13 +597,13 @@ static void html_verdict_first(void **state)
 	assert_null(memmem(h, (size_t)(card - h), "<table", 6));
 	assert_contains(card, "<span class=\"gen\">4.15 modern</span><span class=\"cfg\">cfi-icall/kcfi"
 			      "</span><span class=\"big\"><span class=\"o o-BLOCKED_CFI\">BLOCKED_CFI</span>"
-			      "</span><span class=\"cnt\">in 3 of 3 cells</span>");
+			      "</span><span class=\"cnt\">3 of 3 cells</span>");
 	assert_contains(card, "<p class=\"cnt\">Could not run: kcfi on clang-14 (UNSUPPORTED)</p>");
 	assert_contains(card, "The 9 cells that answer it");
 	assert_contains(card, "<strong>Fuzzing campaigns:</strong> not run");
 	assert_contains(charts, "<svg class=\"chart\" viewBox=\"0 0 400 ");
 	assert_contains(charts, "<rect class=\"f-HIJACKED\"");
-	assert_contains(charts, "cfi-icall against heap-neighbour: stopped 2 of 6 attack cells "
+	assert_contains(charts, "cfi-icall against ring-block-overflow: stopped 2 of 6 attack cells "
 				"(BLOCKED_CFI 2, DETECTED 0)");
 	assert_contains(findings, "<details class=\"finding\"><summary><h3>a. Does type-based CFI");
 	assert_contains(grid, "<div class=\"gridwrap\"><table class=\"grid\">\n<thead>\n<tr class=\"vh\">");
@@ -590,6 +627,7 @@ int main(int argc, char **argv)
 		TH_CASE(card_answers_from_the_exploits_cells),
 		TH_CASE(card_not_run),
 		TH_CASE(verdict_screen),
+		TH_CASE(verdict_reach),
 		TH_CASE(html_verdict_first),
 	};
 
