@@ -456,7 +456,25 @@ int th_render_markdown_to(FILE *out, const struct th_results *res, char *err, si
 		md_text(out, res->interrupted ? res->interrupted : "?");
 		fputs("). Cells not listed were not run.\n\n", out);
 	}
-	fputs("- Created: ", out);
+	/* The answer first: the verdict screen matrix ends with. */
+	{
+		char *v = NULL;
+		size_t vlen = 0;
+		FILE *vf = open_memstream(&v, &vlen);
+
+		if (!vf)
+			goto oom;
+		int vr = th_render_verdict(vf, res, 0);
+
+		if (fclose(vf) || vr) {
+			free(v);
+			goto oom;
+		}
+		fputs("## Verdict\n\n", out);
+		md_fence(out, v);
+		free(v);
+	}
+	fputs("## The run\n\n- Created: ", out);
 	md_text(out, res->created ? res->created : "?");
 	fputs(" (UTC)\n- Host: ", out);
 	md_text(out, res->host.hostname ? res->host.hostname : "?");

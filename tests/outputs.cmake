@@ -67,3 +67,7 @@ add_test(NAME outputs.help_complete
   COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/help_complete.py --th $<TARGET_FILE:timerharness>
           --source ${CMAKE_SOURCE_DIR})
 set_tests_properties(outputs.help_complete PROPERTIES LABELS outputs TIMEOUT 60)
+# README and docs/ name only files of the repository.
+add_test(NAME outputs.readme_paths
+  COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/readme_paths.py ${CMAKE_SOURCE_DIR})
+set_tests_properties(outputs.readme_paths PROPERTIES LABELS outputs TIMEOUT 60)
