@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Payloads (DESIGN.md table): what the overwrite points .function (and
+ * Payloads (docs/attacks.md, "Payloads"): what the overwrite points .function (and
  * .data) at. The attacker knows every code address (KASLR defeated by a
  * leak) and writes them as bytes: an address becomes data here, it is never
  * cast to a function type and never called by the attacker. Only the wheel

@@ -6,7 +6,7 @@
 /* One row: the ID is the three tokens, stringified; nothing else names it. */
 #define TH_ATTACK(T, W, P) { #T "_" #W "_" #P, TH_TECH_##T, TH_TIMING_##W, TH_PAYLOAD_##P },
 #define TH_ATTACK_ROW_(P, name, data, T, W) TH_ATTACK(T, W, P)
-/* Every payload of DESIGN.md's table, for one technique and timing. */
+/* Every payload of docs/attacks.md's table, for one technique and timing. */
 #define TH_ATTACKS_EVERY_PAYLOAD(T, W) TH_PAYLOADS(TH_ATTACK_ROW_, T, W)
 
 const struct th_attack th_attacks[] = {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The victim: a small simulated kernel (DESIGN.md "The victim and the
+ * The victim: a small simulated kernel (docs/attacks.md "The victim" and "The
  * attacker"). A packet-socket-like ring whose char name[16] sits right
  * before its retire_blk_timer, allocated from a slab of adjacent objects
  * (slab.h), a simulated CPU with CR4, a current cred, and the privileged

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Outcomes of a cell, most severe first (DESIGN.md "Outcomes"). The enum order
+ * Outcomes of a cell, most severe first (docs/outcomes.md). The enum order
  * IS the severity order: a smaller value is more severe. Names are the public
  * contract (results.json, check, every renderer).
  */

@@ -88,7 +88,7 @@ static void registry_ids_derived(void **state)
 	assert_null(th_attack_find(NULL));
 }
 
-/* DESIGN.md's public names, spelled out here on purpose (not from the table). */
+/* The public names of docs/attacks.md, spelled out here on purpose (not from the table). */
 static void registry_design_names(void **state)
 {
 	static const char *const techniques[] = { "memcpy-intra", "index-intra", "strcpy-intra",
@@ -300,7 +300,7 @@ static void expect_no_dead_rules(void **state)
 	free(used);
 }
 
-/* A few cells whose expectation is the story itself (DESIGN.md). */
+/* A few cells whose expectation is the story itself (docs/README.md). */
 static void expect_story_cells(void **state)
 {
 	static const struct {

@@ -19,7 +19,7 @@ struct test_timer {
 	unsigned long data;
 };
 
-/* The packet-socket shape of DESIGN.md: a name right before the timer. */
+/* The packet-socket shape of docs/attacks.md: a name right before the timer. */
 struct test_sock {
 	char name[16];
 	struct test_timer timer;

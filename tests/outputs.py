@@ -121,7 +121,16 @@ def validator(schema_dir):
 
 
 def cmd_results(a):
+    import jsonschema
     v = validator(a.schema_dir)
+    # Every published schema is itself a valid schema of its draft.
+    for path in sorted(glob.glob(os.path.join(a.schema_dir, "*.schema.json"))):
+        with open(path) as f:
+            doc = json.load(f)
+        try:
+            jsonschema.validators.validator_for(doc).check_schema(doc)
+        except jsonschema.exceptions.SchemaError as e:
+            fail(f"{path}: not a valid JSON Schema: {e.message[:300]}")
     files = found(a.roots, "results.json")
     if not files:
         fail("no results.json under " + ", ".join(a.roots) + ": nothing was checked")
