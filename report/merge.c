@@ -2,7 +2,10 @@
 /* Joining the results of the shards of one plan (merge.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "merge.h"
+#include "reach.h"
 #include "report_internal.h"
+
+#include <jansson.h>
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -310,6 +313,88 @@ static int merge_selection(struct th_results *out, struct th_results *const *in,
 	return rc;
 }
 
+/* The reach sections: the shards of one run each read every binary, so an
+ * entry (toolchain, variant, config) is taken from the first file that has
+ * it and must be the same in every other (the binary's path aside): another
+ * set is another build. Entries go through the section's own JSON, so what
+ * is merged is what the loader accepts. */
+static int merge_reach(struct th_results *out, struct th_results *const *in,
+		       const char *const *names, size_t n, char *err, size_t errlen)
+{
+	json_t *have = json_array();
+	int rc = -1;
+
+	if (!have)
+		return th_report_errf(err, errlen, "out of memory");
+	for (size_t f = 0; f < n; f++) {
+		json_t *entries, *e;
+		size_t i;
+
+		if (!in[f]->reach)
+			continue;
+		if (!(entries = th_reach_to_json(in[f], err, errlen)))
+			goto out;
+		json_array_foreach(entries, i, e) {
+			json_t *h, *one;
+			size_t k;
+			bool found = false;
+
+			json_array_foreach(have, k, h) {
+				const char *keys[] = { "toolchain", "variant", "config" };
+				bool same_key = true;
+
+				for (int x = 0; x < 3; x++)
+					same_key &= json_equal(json_object_get(h, keys[x]),
+							       json_object_get(e, keys[x]));
+				if (!same_key)
+					continue;
+				found = true;
+				json_t *a = json_deep_copy(h), *b = json_deep_copy(e);
+
+				if (!a || !b) {
+					json_decref(a);
+					json_decref(b);
+					json_decref(entries);
+					th_report_errf(err, errlen, "out of memory");
+					goto out;
+				}
+				json_object_del(a, "binary");
+				json_object_del(b, "binary");
+				bool eq = json_equal(a, b);
+
+				json_decref(a);
+				json_decref(b);
+				if (!eq) {
+					th_report_errf(err, errlen, "reach of %s %s %s differs between the files "
+						       "(%s): not runs of the same build",
+						       json_string_value(json_object_get(e, "toolchain")),
+						       json_string_value(json_object_get(e, "variant")),
+						       json_string_value(json_object_get(e, "config")), names[f]);
+					json_decref(entries);
+					goto out;
+				}
+				break;
+			}
+			if (found)
+				continue;
+			if (!(one = json_array()) || json_array_append(one, e) ||
+			    json_array_append(have, e) || th_reach_from_json(one, out, err, errlen)) {
+				json_decref(one);
+				json_decref(entries);
+				if (!*err)
+					th_report_errf(err, errlen, "out of memory");
+				goto out;
+			}
+			json_decref(one);
+		}
+		json_decref(entries);
+	}
+	rc = 0;
+out:
+	json_decref(have);
+	return rc;
+}
+
 int th_results_merge(struct th_results *const *in, const char *const *names, size_t n,
 		     struct th_results **out, char *err, size_t errlen)
 {
@@ -402,7 +487,8 @@ int th_results_merge(struct th_results *const *in, const char *const *names, siz
 			d->seconds = c->seconds;
 		}
 	}
-	if (merge_metrics(r, in, n, e, sizeof(e)))
+	e[0] = '\0';
+	if (merge_reach(r, in, names, n, e, sizeof(e)) || merge_metrics(r, in, n, e, sizeof(e)))
 		FAIL("%s", e);
 	free(hosts);
 	free(kernels);

@@ -25,9 +25,11 @@
  * selftests; shards of different counts, a shard given twice, sharded and
  * whole files mixed, a cell outside its file's shard; a toolchain whose
  * version differs; a config whose flags, description or support on a
- * toolchain differ; a cell in two files. The merge holds every cell of
+ * toolchain differ; a cell in two files; a reach entry that differs between
+ * files (the binary's path aside). The merge holds every cell of
  * every file as it was stored; its shard is the union of the files' (none
- * when every shard is there); it is partial when a file is; its created
+ * when every shard is there), every reach entry once; it is partial when a
+ * file is; its created
  * time is the latest, its host every distinct host; the metrics run_seconds,
  * run_cpu_seconds and runs are summed, jobs and build_seconds_<toolchain>
  * the largest, cells_* recounted.

@@ -89,6 +89,11 @@ def case_shards(a):
     expect(len(got) == len(want) and not diff,
            f"{len(diff)} cells differ from the unsharded run, e.g. {diff[:3]}")
     expect(m["metrics"]["cells_total"] == w["metrics"]["cells_total"], "cells_total differs")
+    # Every shard read every binary: the reach section once, as unsharded.
+    strip = lambda rs: sorted((json.dumps({k: v for k, v in e.items() if k != "binary"},
+                                          sort_keys=True) for e in rs))
+    expect("reach" in w and strip(m.get("reach", [])) == strip(w["reach"]),
+           "the merge's reach section is not the unsharded run's")
     run([a.th, "check", "--results", os.path.join(merged, "results.json"), "--allow-slice"])
     print(f"shards: 3 shards of {len(want)} cells ({', '.join(str(len(k)) for k in keys)}) "
           f"merged: every outcome as unsharded")

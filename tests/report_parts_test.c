@@ -311,6 +311,30 @@ static void merge_refusals(void **state)
 	b->selection.selftests = true;
 	merge_refuses("b.json was run with --selftests and a.json without", a, b);
 	th_results_free(b);
+	/* Another build's reach: the same entry, another set. */
+	b = shard_of_gate(2, 3);
+	struct th_reach_entry *ra = th_reach_add_entry(a, "clang-22", TH_VARIANT_MODERN, "kcfi", "x",
+						       "call_timer_fn");
+	struct th_reach_entry *rb = th_reach_add_entry(b, "clang-22", TH_VARIANT_MODERN, "kcfi", "y",
+						       "call_timer_fn");
+
+	assert_non_null(ra);
+	assert_non_null(rb);
+	ra->functions_total = rb->functions_total = 10;
+	assert_int_equal(th_reach_add_member(ra, "f", NULL, false, false), 0);
+	assert_int_equal(th_reach_add_member(rb, "f", NULL, false, false), 0);
+	{
+		struct th_results *two[2] = { a, b }, *m;
+		const char *nm[2] = { "a.json", "b.json" };
+
+		/* The same set (another path to the binary): one entry. */
+		assert_int_equal(th_results_merge(two, nm, 2, &m, err, sizeof(err)), 0);
+		assert_int_equal(m->reach->n, 1);
+		th_results_free(m);
+	}
+	assert_int_equal(th_reach_add_member(rb, "write_cr4", NULL, true, false), 0);
+	merge_refuses("reach of clang-22 modern kcfi differs between the files (b.json)", a, b);
+	th_results_free(b);
 	/* A cell outside the shard its file says it holds. */
 	b = shard_of_gate(3, 3);
 	assert_int_equal(th_results_set_shard(b, 3, &two, 1, err, sizeof(err)), 0);
