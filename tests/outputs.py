@@ -5,7 +5,8 @@
   outputs.py results --schema-dir DIR --th TH --data DIR ROOT...
       every results.json under the ROOTs, and every fixture the loader
       accepts, validates against docs/schema/results.schema.json; every
-      fixture the loader refuses for a reason a schema can state, does not.
+      fixture the loader refuses for a reason a schema can state, does not;
+      every fuzz.json under the ROOTs validates against fuzz.schema.json.
   outputs.py junit --xsd XSD... --th TH --data DIR ROOT...
       every junit.xml under the ROOTs, and the JUnit of every fixture,
       validates against each XSD (xmllint --schema).
@@ -152,7 +153,18 @@ def cmd_results(a):
             fail(f"{path}: the loader refuses it, the schema accepts it")
         if loads(a.th, path):
             fail(f"{path}: expected the loader to refuse it")
-    print(f"results: {len(files)} results.json and the fixtures validate against the schema")
+    # Campaign summaries (fuzz.json) against theirs, wherever a test wrote one.
+    with open(os.path.join(a.schema_dir, "fuzz.schema.json")) as f:
+        fz = json.load(f)
+    fv = jsonschema.validators.validator_for(fz)(fz)
+    fuzz = found(a.roots, "fuzz.json")
+    for path in fuzz:
+        with open(path) as f:
+            doc = json.load(f)
+        for e in list(fv.iter_errors(doc))[:3]:
+            fail(f"{path}: {'/'.join(map(str, e.absolute_path))}: {e.message[:300]}")
+    print(f"results: {len(files)} results.json, {len(fuzz)} fuzz.json and the fixtures "
+          f"validate against their schemas")
 
 
 # ---- JUnit against Jenkins' and Ant's XSDs ----
