@@ -140,7 +140,7 @@ void th_html_chart_defences(FILE *out, const struct th_results *res)
 	fprintf(out, "<svg class=\"chart\" viewBox=\"0 0 %zu %zu\" role=\"img\" "
 		"aria-labelledby=\"chart-defences-t\"><title id=\"chart-defences-t\">How often each "
 		"config stops each technique: BLOCKED_CFI or DETECTED, of the attack cells that ran"
-		"</title>\n", HX0 + nt * HCW + 44, HTOP + nc * HRH + 4);
+		"</title>\n", HX0 + nt * HCW + 80, HTOP + nc * HRH + 4);
 	for (size_t t = 0; t < nt; t++) {
 		fprintf(out, "<text class=\"th\" transform=\"translate(%zu %d) rotate(-35)\">",
 			HX0 + t * HCW + HCW / 2, HTOP - 6);
