@@ -99,8 +99,8 @@ void th_html_chart_outcomes(FILE *out, const struct th_results *res)
 
 /* ---- which defence stops which technique ---- */
 
-#define HX0 150		/* cells start here; config names end left of it */
-#define HCW 54		/* cell width */
+#define HX0 136		/* cells start here; config names end left of it */
+#define HCW 48		/* cell width */
 #define HRH 22		/* row height */
 #define HTOP 70		/* room for the rotated technique names */
 
@@ -140,9 +140,9 @@ void th_html_chart_defences(FILE *out, const struct th_results *res)
 	fprintf(out, "<svg class=\"chart\" viewBox=\"0 0 %zu %zu\" role=\"img\" "
 		"aria-labelledby=\"chart-defences-t\"><title id=\"chart-defences-t\">How often each "
 		"config stops each technique: BLOCKED_CFI or DETECTED, of the attack cells that ran"
-		"</title>\n", HX0 + nt * HCW + 80, HTOP + nc * HRH + 4);
+		"</title>\n", HX0 + nt * HCW + 46, HTOP + nc * HRH + 4);
 	for (size_t t = 0; t < nt; t++) {
-		fprintf(out, "<text class=\"th\" transform=\"translate(%zu %d) rotate(-35)\">",
+		fprintf(out, "<text class=\"th\" transform=\"translate(%zu %d) rotate(-55)\">",
 			HX0 + t * HCW + HCW / 2, HTOP - 6);
 		th_html_text(out, tech[t]);
 		fputs("</text>\n", out);
