@@ -81,17 +81,65 @@ static bool target_ran(enum th_outcome o)
 	return o == TH_HIJACKED || o == TH_PRIVILEGED_WRITE || o == TH_REDIRECTED;
 }
 
+/* Is config an item of a row's "a/b" list? */
+static bool in_row(const char *configs, const char *config)
+{
+	size_t l = strlen(config);
+
+	for (const char *p = configs; *p;) {
+		size_t n = strcspn(p, "/");
+
+		if (n == l && !strncmp(p, config, l))
+			return true;
+		p += n + (p[n] == '/');
+	}
+	return false;
+}
+
+static void append(char *buf, size_t n, const char *sep, const char *s)
+{
+	size_t len = strlen(buf);
+
+	snprintf(buf + len, n - len, "%s%s", len ? sep : "", s);
+}
+
+/* Append row to *rows with the cells answering it (display order). */
+static int push_row(struct th_card_row *row, const struct th_cell **cells, size_t ncells,
+		    bool exploit_only, struct th_card_row **rows, size_t *nrows)
+{
+	struct th_card_row *nr;
+
+	row->cells = malloc((ncells ? ncells : 1) * sizeof(*row->cells));
+	if (!row->cells)
+		return -1;
+	for (size_t i = 0; i < ncells; i++) {
+		const struct th_cell *c = cells[i];
+
+		if (selects(c, row->variant, row->payload, NULL, exploit_only) &&
+		    answers(th_cell_observed(c)) && in_row(row->configs, c->config))
+			row->cells[row->n++] = c;
+	}
+	if (!(nr = realloc(*rows, (*nrows + 1) * sizeof(*nr)))) {
+		free(row->cells);
+		return -1;
+	}
+	*rows = nr;
+	(*rows)[(*nrows)++] = *row;
+	return 0;
+}
+
 /* The rows of (variant, payload) over the card's configs: one per group of
  * configs with the same most severe outcome. keep_all (the CVE's rows):
- * the exploit's cells, every group; else every technique, and only the
- * groups where the attacker's target ran. Appended to *rows. */
+ * the exploit's cells, every group, and a "not run" row when none ran;
+ * else every technique, and only the groups where the attacker's target
+ * ran. Appended to *rows. */
 static int add_rows(const struct th_cell **cells, size_t ncells, enum th_variant v,
 		    const char *payload, bool keep_all, struct th_card_row **rows, size_t *nrows)
 {
 	struct per_config pc[TH_CARD_NCONFIGS];
-	bool done[TH_CARD_NCONFIGS] = { false };
-	bool any = false;
-	char orphan[160] = "";	/* configs that never ran anywhere */
+	bool grouped[TH_CARD_NCONFIGS] = { false };
+	char never[160] = "";	/* configs whose every cell could not run */
+	size_t first = *nrows;
 
 	memset(pc, 0, sizeof(pc));
 	for (int k = 0; k < TH_CARD_NCONFIGS; k++) {
@@ -102,7 +150,7 @@ static int add_rows(const struct th_cell **cells, size_t ncells, enum th_variant
 
 			if (!selects(c, v, payload, card_configs[k], keep_all))
 				continue;
-			pc[k].seen = any = true;
+			pc[k].seen = true;
 			o = th_cell_observed(c);
 			if (!answers(o)) {
 				note(pc[k].not_run, sizeof(pc[k].not_run), c, o);
@@ -113,87 +161,45 @@ static int add_rows(const struct th_cell **cells, size_t ncells, enum th_variant
 			if (worse(o, pc[k].worst))
 				pc[k].worst = o;
 		}
-		if (pc[k].seen && !pc[k].n) {
-			size_t len = strlen(orphan);
-
-			snprintf(orphan + len, sizeof(orphan) - len, "%s%s", len ? "; " : "",
-				 pc[k].not_run);
-			done[k] = true;
-		}
+		if (pc[k].seen && !pc[k].n)
+			append(never, sizeof(never), "; ", pc[k].not_run);
 	}
-	if (!any && !keep_all)
+	/* Configs with the same answer share a row, in config order. */
+	for (int k = 0; k < TH_CARD_NCONFIGS; k++) {
+		struct th_card_row row = { .variant = v, .payload = payload, .worst = pc[k].worst };
+
+		if (grouped[k] || !pc[k].n)
+			continue;
+		for (int m = k; m < TH_CARD_NCONFIGS; m++) {
+			if (grouped[m] || !pc[m].n || pc[m].worst != row.worst)
+				continue;
+			grouped[m] = true;
+			append(row.configs, sizeof(row.configs), "/", card_configs[m]);
+			for (int o = 0; o < TH_OUTCOME_COUNT; o++)
+				row.counts[o] += pc[m].counts[o];
+			row.ncells += pc[m].n;
+			if (*pc[m].not_run)
+				append(row.not_run, sizeof(row.not_run), "; ", pc[m].not_run);
+		}
+		if ((keep_all || target_ran(row.worst)) &&
+		    push_row(&row, cells, ncells, keep_all, rows, nrows))
+			return -1;
+	}
+	if (!*never)
 		return 0;
-	size_t first = *nrows;
-
-	for (int k = 0; k < TH_CARD_NCONFIGS || (any && *nrows == first && keep_all); k++) {
-		struct th_card_row row = { .variant = v, .payload = payload,
-					   .worst = TH_OUTCOME_INVALID };
-
-		if (k >= TH_CARD_NCONFIGS) {
-			/* Nothing ran at all: one row saying what could not. */
-			snprintf(row.not_run, sizeof(row.not_run), "%s", orphan);
-		} else {
-			if (done[k] || !pc[k].seen)
-				continue;
-			row.worst = pc[k].worst;
-			for (int m = k; m < TH_CARD_NCONFIGS; m++) {
-				if (done[m] || !pc[m].seen || pc[m].worst != row.worst)
-					continue;
-				done[m] = true;
-				size_t len = strlen(row.configs);
-
-				snprintf(row.configs + len, sizeof(row.configs) - len, "%s%s",
-					 len ? "/" : "", card_configs[m]);
-				for (int o = 0; o < TH_OUTCOME_COUNT; o++)
-					row.counts[o] += pc[m].counts[o];
-				row.ncells += pc[m].n;
-				if (*pc[m].not_run) {
-					len = strlen(row.not_run);
-					snprintf(row.not_run + len, sizeof(row.not_run) - len, "%s%s",
-						 len ? "; " : "", pc[m].not_run);
-				}
-			}
-			if (!keep_all && !target_ran(row.worst))
-				continue;
-		}
-		if (k >= TH_CARD_NCONFIGS)
-			snprintf(row.configs, sizeof(row.configs), "%s/%s", card_configs[0],
-				 card_configs[1]);
-		/* The cells answering it, in display order. */
-		row.cells = malloc((ncells ? ncells : 1) * sizeof(*row.cells));
-		if (!row.cells)
-			return -1;
-		for (size_t i = 0; i < ncells; i++) {
-			const struct th_cell *c = cells[i];
-			const char *p = row.configs;
-
-			if (!selects(c, v, payload, NULL, keep_all) || !answers(th_cell_observed(c)))
-				continue;
-			/* config in the row's "a/b" list */
-			for (size_t l = strlen(c->config); *p; p += strcspn(p, "/") + (p[strcspn(p, "/")] == '/'))
-				if (strcspn(p, "/") == l && !strncmp(p, c->config, l)) {
-					row.cells[row.n++] = c;
-					break;
-				}
-		}
-		struct th_card_row *nr = realloc(*rows, (*nrows + 1) * sizeof(*nr));
-
-		if (!nr) {
-			free(row.cells);
-			return -1;
-		}
-		*rows = nr;
-		(*rows)[(*nrows)++] = row;
+	if (*nrows > first) {
+		/* Configs that never ran: said on the first row. */
+		append((*rows)[first].not_run, sizeof((*rows)[first].not_run), "; ", never);
+		return 0;
 	}
-	/* Configs that never ran: said on the variant's first row. */
-	if (*orphan && *nrows > first && (*rows)[first].worst != TH_OUTCOME_INVALID) {
-		char *nr = (*rows)[first].not_run;
-		size_t len = strlen(nr);
+	if (!keep_all)
+		return 0;
+	/* Nothing ran at all: one row saying what could not. */
+	struct th_card_row row = { .variant = v, .payload = payload, .worst = TH_OUTCOME_INVALID };
 
-		snprintf(nr + len, sizeof((*rows)[first].not_run) - len, "%s%s", len ? "; " : "",
-			 orphan);
-	}
-	return 0;
+	snprintf(row.configs, sizeof(row.configs), "%s/%s", card_configs[0], card_configs[1]);
+	snprintf(row.not_run, sizeof(row.not_run), "%s", never);
+	return push_row(&row, cells, ncells, keep_all, rows, nrows);
 }
 
 int th_card_build(const struct th_cell **cells, size_t ncells, struct th_card *card)
