@@ -63,7 +63,40 @@ static void row_line(FILE *out, const char *label, int lw, const struct th_card_
 	fprintf(out, " %s\n", counts);
 }
 
-static void wrapped(FILE *out, const char *indent, const char *s);
+/* Words after an indent, wrapped at the screen's width; text from the
+ * model (a member's name) shown escaped, never sent to the terminal raw. */
+static void wrapped(FILE *out, const char *indent, const char *text)
+{
+	char *s = NULL;
+	size_t slen = 0, col = strlen(indent);
+	FILE *m = open_memstream(&s, &slen);
+
+	if (!m)
+		return;
+	th_report_put_line(m, text);
+	if (fclose(m)) {
+		free(s);
+		return;
+	}
+	fputs(indent, out);
+	for (const char *p = s; *p;) {
+		size_t w = strcspn(p, " ");
+
+		if (col > strlen(indent) && col + 1 + w > TH_VERDICT_WIDTH) {
+			fprintf(out, "\n%s  ", indent);
+			col = strlen(indent) + 2;
+		} else if (col > strlen(indent)) {
+			fputc(' ', out);
+			col++;
+		}
+		fprintf(out, "%.*s", (int)w, p);
+		col += w;
+		p += w;
+		p += strspn(p, " ");
+	}
+	fputc('\n', out);
+	free(s);
+}
 
 /* Each distinct "could not run" note of rows, once: a note already said
  * (in *said, for the rows before) is not said again. */
@@ -82,30 +115,6 @@ static void not_run_notes(FILE *out, const struct th_card_row *rows, size_t n, c
 			strcat(said, "\n");
 		}
 	}
-}
-
-/* Words after an indent, wrapped at the screen's width. */
-static void wrapped(FILE *out, const char *indent, const char *s)
-{
-	size_t col = strlen(indent);
-
-	fputs(indent, out);
-	for (const char *p = s; *p;) {
-		size_t w = strcspn(p, " ");
-
-		if (col > strlen(indent) && col + 1 + w > TH_VERDICT_WIDTH) {
-			fprintf(out, "\n%s  ", indent);
-			col = strlen(indent) + 2;
-		} else if (col > strlen(indent)) {
-			fputc(' ', out);
-			col++;
-		}
-		fprintf(out, "%.*s", (int)w, p);
-		col += w;
-		p += w;
-		p += strspn(p, " ");
-	}
-	fputc('\n', out);
 }
 
 /* What 4.15's call site can still call under each card config, read from

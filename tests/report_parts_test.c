@@ -595,6 +595,12 @@ static void verdict_reach(void **state)
 			   "    write_cr4_direct\n"
 			   "  one call further: deferred_timer_fn reaches write_cr4\n");
 	free(v);
+	/* A name from the file is shown, never obeyed by the terminal. */
+	assert_int_equal(th_reach_add_member(e, "evil\x1b[2J", NULL, true, false), 0);
+	v = verdict_text(r);
+	assert_contains(v, "evil\\x1b[2J");
+	assert_null(strchr(v, '\x1b'));
+	free(v);
 	th_results_free(r);
 }
 
