@@ -1,0 +1,64 @@
+# SPDX-License-Identifier: MIT
+# fuzz/: every corpus and every saved input replayed through the -replay
+# binaries (no engine), on every toolchain; what the fuzz infrastructure
+# itself must do. Included by tests/CMakeLists.txt.
+if(NOT TARGET th-fuzz-all)
+  return()
+endif()
+
+set(TH_FUZZ_TESTS ${CMAKE_CURRENT_SOURCE_DIR})
+get_property(_th_fuzz_names GLOBAL PROPERTY TH_FUZZ_NAMES)
+
+# Saved inputs of a directory: every file but notes.
+function(_th_fuzz_inputs dir out)
+  file(GLOB files LIST_DIRECTORIES false "${dir}/*")
+  list(FILTER files EXCLUDE REGEX "/(\\.[^/]*|README[^/]*|[^/]*\\.(md|txt|chain|json|tsv))$")
+  list(SORT files)
+  set(${out} "${files}" PARENT_SCOPE)
+endfunction()
+
+foreach(name IN LISTS _th_fuzz_names)
+  get_property(replay GLOBAL PROPERTY TH_FUZZ_${name}_REPLAY)
+  if(NOT replay)
+    continue()
+  endif()
+  foreach(f TARGET VARIANT CONFIG CORPUS REGRESSIONS FINDINGS EXPECT_FUNCTION)
+    get_property(${f} GLOBAL PROPERTY TH_FUZZ_${name}_${f})
+  endforeach()
+  set(exe th-fuzz-${name}-replay)
+
+  # The seed corpus: an input that ends in a finding fails the test (and a
+  # target without a corpus fails too: replay refuses an empty set).
+  if(CORPUS)
+    add_test(NAME fuzz.${name}.corpus COMMAND ${exe} ${CORPUS})
+  else()
+    add_test(NAME fuzz.${name}.corpus COMMAND ${exe} ${CMAKE_SOURCE_DIR}/fuzz/corpora/${TARGET})
+  endif()
+
+  # Regressions: inputs that once found a bug; each must now run clean.
+  if(REGRESSIONS)
+    _th_fuzz_inputs(${REGRESSIONS} files)
+    foreach(file IN LISTS files)
+      get_filename_component(base ${file} NAME)
+      add_test(NAME fuzz.${name}.regression.${base} COMMAND ${exe} ${file})
+    endforeach()
+  endif()
+
+  # Findings of a target that has them: each one must end as the target
+  # declares for this binary (a finding that no longer reproduces where it is
+  # expected fails, as does one that appears where it is not).
+  if(FINDINGS)
+    _th_fuzz_inputs(${FINDINGS} files)
+    foreach(file IN LISTS files)
+      get_filename_component(base ${file} NAME)
+      cmake_language(CALL ${EXPECT_FUNCTION} ${file} ${VARIANT} ${CONFIG} ${TIMERHARNESS_TOOLCHAIN} want)
+      if(want STREQUAL "skip")
+        continue()
+      endif()
+      if(NOT want MATCHES "^(clean|finding)$")
+        message(FATAL_ERROR "${EXPECT_FUNCTION}(${file} ${VARIANT} ${CONFIG}): '${want}' is neither clean, finding nor skip")
+      endif()
+      add_test(NAME fuzz.${name}.finding.${base} COMMAND ${exe} --expect ${want} ${file})
+    endforeach()
+  endif()
+endforeach()
