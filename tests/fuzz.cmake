@@ -35,12 +35,30 @@ foreach(name IN LISTS _th_fuzz_names)
     add_test(NAME fuzz.${name}.corpus COMMAND ${exe} ${CMAKE_SOURCE_DIR}/fuzz/corpora/${TARGET})
   endif()
 
-  # Regressions: inputs that once found a bug; each must now run clean.
+  # Regressions: inputs that once found a bug; each must now run clean,
+  # except those open.tsv lists (a bug still open in code fuzz/ does not
+  # own): each of those must still be found, so the day it is fixed the test
+  # says so and the line goes.
   if(REGRESSIONS)
+    set(open "")
+    if(EXISTS ${REGRESSIONS}/open.tsv)
+      file(STRINGS ${REGRESSIONS}/open.tsv rows REGEX "^[^#]")
+      foreach(row IN LISTS rows)
+        string(REGEX MATCH "^[^\t]+" f "${row}")
+        if(NOT EXISTS ${REGRESSIONS}/${f})
+          message(FATAL_ERROR "${REGRESSIONS}/open.tsv: no file '${f}' beside it")
+        endif()
+        list(APPEND open ${f})
+      endforeach()
+    endif()
     _th_fuzz_inputs(${REGRESSIONS} files)
     foreach(file IN LISTS files)
       get_filename_component(base ${file} NAME)
-      add_test(NAME fuzz.${name}.regression.${base} COMMAND ${exe} ${file})
+      if(base IN_LIST open)
+        add_test(NAME fuzz.${name}.open.${base} COMMAND ${exe} --expect finding ${file})
+      else()
+        add_test(NAME fuzz.${name}.regression.${base} COMMAND ${exe} ${file})
+      endif()
     endforeach()
   endif()
 
