@@ -290,6 +290,56 @@ static void check_run(int v, unsigned long opno, int op, unsigned int id, long r
 	}
 }
 
+/*
+ * The oracle's own test (tests/fuzz.cmake): TH_WHEEL_DIFF_CORRUPT=<kind>
+ * damages the transitional wheel once, as soon as one bucket holds two
+ * timers, the way a wild write would, and the local check must name it.
+ */
+enum corrupt { C_NONE, C_BITMAP, C_ORDER, C_EXPIRES, C_LINK, C_COUNT };
+static const char *const corrupt_name[] = { "", "bitmap", "order", "expires", "link", "count" };
+static enum corrupt corrupt_kind;
+static bool corrupted;
+
+static void maybe_corrupt(void)
+{
+	struct timer_base *b = &bases[V_TRANSITIONAL];
+
+	if (!corrupt_kind || corrupted)
+		return;
+	for (unsigned int idx = 0; idx < WHEEL_SIZE_MAX; idx++) {
+		struct hlist_node *first = b->vectors[idx].first, *second;
+		struct legacy_timer_list *t;
+
+		if (!first || !(second = first->next))
+			continue;
+		t = hlist_entry(first, struct legacy_timer_list, entry);
+		switch (corrupt_kind) {
+		case C_BITMAP:	/* the bucket's bit lost */
+			b->pending_map[idx / LVL_SIZE] &= ~(1UL << (idx % LVL_SIZE));
+			break;
+		case C_ORDER:	/* the two first timers swapped: wrong expiry order */
+			first->next = second->next;
+			if (second->next)
+				second->next->pprev = &first->next;
+			second->next = first;
+			second->pprev = &b->vectors[idx].first;
+			first->pprev = &second->next;
+			b->vectors[idx].first = second;
+			break;
+		case C_EXPIRES:	/* .expires rewritten in place */
+			t->expires += 1;
+			break;
+		case C_LINK:	/* a back link pointing elsewhere */
+			second->pprev = first->pprev;
+			break;
+		default:	/* the pending count off by one */
+			b->pending++;
+		}
+		corrupted = true;
+		return;
+	}
+}
+
 struct reader {
 	const uint8_t *p, *end;
 };
@@ -317,6 +367,14 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	(void)argv;
 	if (e && strtoul(e, NULL, 10))
 		full_every = strtoul(e, NULL, 10);
+	e = getenv("TH_WHEEL_DIFF_CORRUPT");
+	for (size_t k = 1; e && k < sizeof(corrupt_name) / sizeof(corrupt_name[0]); k++)
+		if (!strcmp(e, corrupt_name[k]))
+			corrupt_kind = (enum corrupt)k;
+	if (e && !corrupt_kind) {
+		fprintf(stderr, "wheel_diff: TH_WHEEL_DIFF_CORRUPT=%s: not bitmap, order, expires, link or count\n", e);
+		exit(2);
+	}
 	th_warn_set_quiet(true);	/* misuse refusals are compared, not printed */
 	return 0;
 }
@@ -351,6 +409,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memset(lt, 0, sizeof(lt));
 	memset(mt, 0, sizeof(mt));
 	wm_init(&model, hz, start);
+	corrupted = false;
 
 	while (r.p < r.end) {
 		unsigned int b = get8(&r), flag = b >> 7;
@@ -403,6 +462,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 					FAILV("returned %d, the model %d", got, want);
 			}
 		}
+		maybe_corrupt();
 		for (v = 0; v < NV; v++) {
 			check_local(v, opno, op, id);
 			if (opno % full_every == 0)

@@ -80,3 +80,37 @@ foreach(name IN LISTS _th_fuzz_names)
     endforeach()
   endif()
 endforeach()
+
+# ClusterFuzzLite: build.sh under OSS-Fuzz's environment, with this tree's
+# clang (>= 16, for the kcfi build of the attacker); one toolchain is enough.
+if(TH_CLANG_MAJOR GREATER_EQUAL 16)
+  get_filename_component(_cc_dir ${CMAKE_C_COMPILER} DIRECTORY)
+  find_program(TH_FUZZ_CXX NAMES clang++-${TH_CLANG_MAJOR} HINTS ${_cc_dir} NO_CACHE)
+  if(TH_FUZZ_CXX)
+    add_test(NAME fuzz.cflite.build_sh
+      COMMAND ${CMAKE_COMMAND} -DSRC_DIR=${CMAKE_SOURCE_DIR} -DWORK_DIR=${CMAKE_BINARY_DIR}/fuzz-cflite
+              -DCC=${CMAKE_C_COMPILER} -DCXX=${TH_FUZZ_CXX} -P ${TH_FUZZ_TESTS}/fuzz_cflite.cmake)
+    set_tests_properties(fuzz.cflite.build_sh PROPERTIES TIMEOUT 900)
+  endif()
+endif()
+
+# wheel_diff's oracle catches each kind of corruption with its local check
+# alone (the full timers_check() pushed out of reach): a wheel damaged once,
+# right after the operation that put two timers in one bucket.
+if(TARGET th-fuzz-wheel_diff-replay)
+  set(_seed ${CMAKE_SOURCE_DIR}/fuzz/corpora/wheel_diff/two_timers_one_bucket)
+  foreach(kind_regex
+      "bitmap|transitional: pending_map\\[0\\] 0, the model's timers need"
+      "order|transitional: bucket [0-9]+: t[0-9]+ out of order"
+      "expires|transitional: t1 expires [0-9]+, the model's [0-9]+"
+      "link|transitional: bucket [0-9]+: t[0-9]+ pprev"
+      "count|transitional: wheel counts 3 pending timers, the model 2")
+    string(REGEX MATCH "^[^|]+" kind "${kind_regex}")
+    string(REGEX REPLACE "^[^|]+\\|" "" regex "${kind_regex}")
+    add_test(NAME fuzz.wheel_diff.catches_${kind}
+      COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:th-fuzz-wheel_diff-replay>;--expect;finding;${_seed}"
+              -DRC=0 "-DSTDERR_REGEX=fuzz: wheel_diff: op 4 \\(mod t1\\), ${regex}" -P ${TH_RUN_EXPECT})
+    set_tests_properties(fuzz.wheel_diff.catches_${kind} PROPERTIES
+      ENVIRONMENT "TH_WHEEL_DIFF_CORRUPT=${kind};TH_WHEEL_DIFF_FULL_EVERY=1000000")
+  endforeach()
+endif()
