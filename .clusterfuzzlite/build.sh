@@ -21,6 +21,7 @@
 # through th_fuzz_add() in fuzz/CMakeLists.txt. Pure C, still linked with
 # $CXX (TIMERHARNESS_FUZZ_LINK_CXX): $LIB_FUZZING_ENGINE is C++.
 
+set -eu
 src="$(pwd)"
 if [ ! -f "$src/fuzz/CMakeLists.txt" ]; then
 	echo "build.sh: run from the timerharness source tree (the Dockerfile's WORKDIR); $src has no fuzz/CMakeLists.txt" >&2

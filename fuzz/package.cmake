@@ -2,6 +2,7 @@
 # th-fuzz-package: put each fuzzer where OSS-Fuzz and ClusterFuzzLite look
 # for it ($OUT), with <f>_seed_corpus.zip, <f>.dict and <f>.options.
 #   cmake -DOUT=dir -DITEMS=name|binary|corpus|dict|options,... -P package.cmake
+cmake_minimum_required(VERSION 3.25)
 if(NOT OUT)
   message(FATAL_ERROR "th-fuzz-package: no output directory (set OUT, or configure with -DTIMERHARNESS_FUZZ_OUT=dir)")
 endif()
@@ -9,8 +10,8 @@ if(NOT ITEMS)
   message(FATAL_ERROR "th-fuzz-package: no fuzzer to package (configure with an engine; see fuzz/CMakeLists.txt)")
 endif()
 file(MAKE_DIRECTORY "${OUT}")
-string(REPLACE "," ";" ITEMS "${ITEMS}")
-foreach(item IN LISTS ITEMS)
+string(REPLACE "," ";" items "${ITEMS}")
+foreach(item IN LISTS items)
   set(seeds "")
   string(REPLACE "|" ";" f "${item}")
   list(GET f 0 name)

@@ -6,6 +6,7 @@
 # run one of its seeds.
 #   cmake -DSRC_DIR=<source> -DWORK_DIR=<scratch> -DCC=clang-22 -DCXX=clang++-22
 #         -P fuzz_cflite.cmake
+cmake_minimum_required(VERSION 3.25)
 foreach(v SRC_DIR WORK_DIR CC CXX)
   if(NOT ${v})
     message(FATAL_ERROR "fuzz_cflite.cmake: -D${v}= is required")
