@@ -114,3 +114,16 @@ if(TARGET th-fuzz-wheel_diff-replay)
       ENVIRONMENT "TH_WHEEL_DIFF_CORRUPT=${kind};TH_WHEEL_DIFF_FULL_EVERY=1000000")
   endforeach()
 endif()
+
+# AFL++: the same targets built with afl-clang-fast and run by afl-fuzz. In
+# the clang-14 tree only: Debian's afl++ is built on clang 14.
+if(TH_CLANG_MAJOR EQUAL 14)
+  find_program(TH_AFL_CC afl-clang-fast NO_CACHE)
+  find_program(TH_AFL_FUZZ afl-fuzz NO_CACHE)
+  if(TH_AFL_CC AND TH_AFL_FUZZ)
+    add_test(NAME fuzz.afl.wheel_diff
+      COMMAND ${CMAKE_COMMAND} -DSRC_DIR=${CMAKE_SOURCE_DIR} -DWORK_DIR=${CMAKE_BINARY_DIR}/fuzz-afl
+              -DAFL_CC=${TH_AFL_CC} -DAFL_FUZZ=${TH_AFL_FUZZ} -P ${TH_FUZZ_TESTS}/fuzz_afl.cmake)
+    set_tests_properties(fuzz.afl.wheel_diff PROPERTIES TIMEOUT 600)
+  endif()
+endif()
