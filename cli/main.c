@@ -22,8 +22,10 @@ static void usage(FILE *f)
 		"  matrix [--toolchain T,..] [--config C,..] [--variant V,..] [--attack GLOB]\n"
 		"         [--jobs N] [--out DIR] [--build-root DIR]\n"
 		"        run every attack cell; writes DIR/results.json and DIR/report.md\n"
-		"  check [--results FILE] [--baseline FILE]\n"
-		"        exit 0 if nothing regressed, 1 if a cell regressed, 2 on bad input\n"
+		"  check [--results FILE] [--baseline FILE] [--expect FILE] [--allow-slice]\n"
+		"        [--allow-partial]\n"
+		"        judge results by the declaration: exit 0 nothing regressed, 1 a\n"
+		"        regression or lost coverage, 2 bad input, 3 a harness error\n"
 		"  report [--results FILE] --format md|html|junit|sarif|ktap|matrix [--out FILE|-]\n"
 		"        render results.json in another format\n"
 #endif
