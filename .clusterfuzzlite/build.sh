@@ -8,11 +8,11 @@
 # tests/fuzz_cflite.cmake runs it the same way on this machine (make test).
 #
 # What ships: wheel_diff and the parser targets (trace_lang, results_json,
-# expected_tsv, classify): any crash is a bug. Not the attacker against the
-# 4.14 API: the legacy wheel is hijacked within a second by design, a
-# demonstration that would be reported forever. The attacker against the
-# 4.15 API (modern) does ship under the type-based CFI configs, where a
-# hijack is a regression.
+# expected_tsv, classify, manifest_tsv): any crash is a bug. Not the
+# attacker against the 4.14 API: the legacy wheel is hijacked within a
+# second by design, a demonstration that would be reported forever. The
+# attacker against the 4.15 API (modern) does ship under the type-based
+# CFI configs, where a hijack is a regression.
 #
 # OSS-Fuzz has no CFI sanitizer (address, undefined, memory, coverage): the
 # CFI builds get their flags on top of $CFLAGS from cfi/configs.tsv, the
@@ -29,7 +29,7 @@ if [ ! -f "$src/fuzz/CMakeLists.txt" ]; then
 fi
 build="$WORK/timerharness-build"
 
-fuzzers="wheel_diff trace_lang results_json expected_tsv classify"
+fuzzers="wheel_diff trace_lang results_json expected_tsv classify manifest_tsv"
 cfi_builds=""
 # ---- the attacker (fuzz/overflow.c, fuzz/overflow.cmake) ----------------
 # Built when it exists: modern (4.15) under cfi-icall and kcfi only.
