@@ -24,6 +24,25 @@ int LLVMFuzzerInitialize(int *argc, char ***argv);
 __attribute__((noreturn, format(printf, 2, 3)))
 void th_fuzz_fail(const char *target, const char *fmt, ...);
 
+/*
+ * Oracle code (models, checks) is not what a target explores: kept out of
+ * the coverage and comparison tracing the engine steers by, which would
+ * otherwise count the oracle's loops as progress and spend most of an
+ * execution recording them. Out of line: inlined into an instrumented
+ * caller, the code would be instrumented there.
+ */
+#if defined(__clang__) && __clang_major__ >= 13
+#define TH_FUZZ_ORACLE __attribute__((no_sanitize("coverage"), noinline))
+/* Every function between the two, for a file that is all oracle. */
+#define TH_FUZZ_ORACLE_BEGIN \
+	_Pragma("clang attribute push(__attribute__((no_sanitize(\"coverage\"))), apply_to = function)")
+#define TH_FUZZ_ORACLE_END _Pragma("clang attribute pop")
+#else
+#define TH_FUZZ_ORACLE
+#define TH_FUZZ_ORACLE_BEGIN
+#define TH_FUZZ_ORACLE_END
+#endif
+
 #define TH_FUZZ_FAIL(...) th_fuzz_fail(TH_FUZZ_TARGET, __VA_ARGS__)
 #define TH_FUZZ_ASSERT(cond, ...) do {					\
 	if (!(cond))							\

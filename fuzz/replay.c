@@ -24,7 +24,8 @@
  *                     expectations (a hang is neither clean nor the finding).
  *   --bench S         after the replay, run every input again and again for
  *                     S seconds in this process and print executions per
- *                     second (median of the passes): a figure, not a test.
+ *                     second of CPU time (median of the passes) and of wall
+ *                     clock: a figure, not a test.
  *   -v                name every input as it runs.
  * Exit status: 0 every input as expected; 1 one was not; 2 bad usage or no
  * input at all (an empty corpus must not pass as replayed).
@@ -256,12 +257,17 @@ static enum end run_forked(const char *path, unsigned timeout, char *how, size_t
 	return END_CLEAN;
 }
 
-static double now_s(void)
+static double clock_s(clockid_t id)
 {
 	struct timespec ts;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
+	clock_gettime(id, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double now_s(void)
+{
+	return clock_s(CLOCK_MONOTONIC);
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -271,12 +277,17 @@ static int cmp_double(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Executions per second over the inputs: the median of timed passes. */
+/*
+ * Executions per second over the inputs: the median of timed passes, per
+ * second of this process's CPU time (what one core does, whatever else
+ * the machine runs), then the wall-clock rate of the whole run.
+ */
 static void bench(const struct inputs *in, double seconds)
 {
 	uint8_t **data = calloc(in->n, sizeof(*data));
 	size_t *size = calloc(in->n, sizeof(*size)), passes = 0, cap = 64;
 	double *rate = malloc(cap * sizeof(*rate)), start = now_s(), t;
+	double cpu0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
 
 	if (!data || !size || !rate) {
 		fprintf(stderr, "replay: out of memory\n");
@@ -286,10 +297,11 @@ static void bench(const struct inputs *in, double seconds)
 		if (!(data[i] = slurp(in->path[i], &size[i])))
 			exit(2);
 	do {
-		double t0 = now_s();
+		double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID), c;
 
 		for (size_t i = 0; i < in->n; i++)
 			LLVMFuzzerTestOneInput(data[i], size[i]);
+		c = clock_s(CLOCK_PROCESS_CPUTIME_ID);
 		t = now_s();
 		if (passes == cap) {
 			cap *= 2;
@@ -297,13 +309,13 @@ static void bench(const struct inputs *in, double seconds)
 			if (!rate)
 				exit(2);
 		}
-		rate[passes++] = (double)in->n / (t - t0 > 1e-9 ? t - t0 : 1e-9);
+		rate[passes++] = (double)in->n / (c - c0 > 1e-9 ? c - c0 : 1e-9);
 	} while (t - start < seconds);
 	qsort(rate, passes, sizeof(*rate), cmp_double);
-	printf("replay: bench: %zu inputs x %zu passes = %zu executions in %.2f s: "
-	       "median %.0f exec/s (min %.0f, max %.0f)\n",
-	       in->n, passes, in->n * passes, t - start, rate[passes / 2], rate[0],
-	       rate[passes - 1]);
+	printf("replay: bench: %zu inputs x %zu passes = %zu executions in %.2f s (%.2f s CPU): "
+	       "median %.0f exec/s per CPU second (min %.0f, max %.0f); %.0f exec/s wall clock\n",
+	       in->n, passes, in->n * passes, t - start, clock_s(CLOCK_PROCESS_CPUTIME_ID) - cpu0,
+	       rate[passes / 2], rate[0], rate[passes - 1], (double)(in->n * passes) / (t - start));
 	for (size_t i = 0; i < in->n; i++)
 		free(data[i]);
 	free(data);

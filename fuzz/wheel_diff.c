@@ -151,7 +151,7 @@ static int v_op(int v, int op, unsigned int i, unsigned long e)
 	}
 }
 
-static int m_op(int op, unsigned int i, unsigned long e)
+static TH_FUZZ_ORACLE int m_op(int op, unsigned int i, unsigned long e)
 {
 	switch (op) {
 	case 1: return wm_add(&model, i, e);
@@ -163,7 +163,7 @@ static int m_op(int op, unsigned int i, unsigned long e)
 }
 
 /* The variant's view of timer i: its list node, flags and expiry. */
-static const struct hlist_node *v_entry(int v, unsigned int i, u32 *flags, unsigned long *expires)
+static inline const struct hlist_node *v_entry(int v, unsigned int i, u32 *flags, unsigned long *expires)
 {
 	if (v == V_MODERN) {
 		*flags = mt[i].flags;
@@ -177,7 +177,7 @@ static const struct hlist_node *v_entry(int v, unsigned int i, u32 *flags, unsig
 
 /* Which of the variant's timers owns @node (the address of its entry); NT
  * if none of them. */
-static unsigned int v_owner(int v, const struct hlist_node *node)
+static inline unsigned int v_owner(int v, const struct hlist_node *node)
 {
 	uintptr_t p = (uintptr_t)node, first;
 	size_t sz;
@@ -198,7 +198,7 @@ static unsigned int v_owner(int v, const struct hlist_node *node)
 				     vname[v], ##__VA_ARGS__)
 
 /* The wheel of variant v holds exactly the model's timers: O(timers). */
-static void check_local(int v, unsigned long opno, int op, unsigned int id)
+static TH_FUZZ_ORACLE void check_local(int v, unsigned long opno, int op, unsigned int id)
 {
 	const struct timer_base *b = &bases[v];
 	unsigned long map[LVL_DEPTH_MAX] = { 0 }, count = 0, due;
@@ -259,7 +259,7 @@ static void check_local(int v, unsigned long opno, int op, unsigned int id)
 		FAILV("next_expiry %lu, the model's next collection %lu", b->next_expiry, due);
 }
 
-static void check_full(int v, unsigned long opno, int op, unsigned int id)
+static TH_FUZZ_ORACLE void check_full(int v, unsigned long opno, int op, unsigned int id)
 {
 	char err[512];
 	int r = v == V_MODERN ? modern_timers_check(&bases[v], err, sizeof(err))
@@ -269,7 +269,7 @@ static void check_full(int v, unsigned long opno, int op, unsigned int id)
 		FAILV("timers_check: %s", err);
 }
 
-static void check_run(int v, unsigned long opno, int op, unsigned int id, long ret)
+static TH_FUZZ_ORACLE void check_run(int v, unsigned long opno, int op, unsigned int id, long ret)
 {
 	const struct wm_log *got = &logs[v], *want = &logs[NV];
 

@@ -5,6 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fuzz.h"
+
+/* The model is the oracle: no coverage feedback from it (fuzz.h). */
+TH_FUZZ_ORACLE_BEGIN
+
 /* Wrap-safe comparisons of include/linux/jiffies.h. */
 static bool after(unsigned long a, unsigned long b) { return (long)(b - a) < 0; }
 static bool after_eq(unsigned long a, unsigned long b) { return (long)(a - b) >= 0; }
@@ -222,3 +227,4 @@ void wm_run(struct wm_wheel *w, unsigned long now, struct wm_log *log)
 		}
 	}
 }
+TH_FUZZ_ORACLE_END
