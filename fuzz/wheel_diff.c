@@ -34,8 +34,11 @@
  * timers_check() (every bucket, every list, every invariant) runs every 32
  * operations and at the end (TH_WHEEL_DIFF_FULL_EVERY=N: every N).
  *
- * Only timer_core's public API (timer_core/include/th) is used: the struct fields read
- * here are the ones its headers document.
+ * TH_WHEEL_DIFF_CORRUPT=<kind> damages one wheel on purpose, to show the
+ * local check names each kind of damage (tests/fuzz.cmake).
+ *
+ * Only timer_core's public API (timer_core/include/th) is used: the struct
+ * fields read here are the ones its headers document.
  */
 #define _GNU_SOURCE
 #include <stdint.h>
