@@ -25,14 +25,16 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "child.h"
 #include "classify.h"
 #include "config_table.h"
 #include "expect.h"
 #include "manifest.h"
+#include "privileged.h"
 #include "probe_judge.h"
+#include "reach_collect.h"
 #include "render.h"
 #include "results.h"
+#include "runner/child.h"
 
 
 static char *xstrdup(const char *s)
@@ -186,21 +188,6 @@ static int evidence_rank(enum th_outcome o)
 	return o == TH_HARNESS_ERROR ? -1 : (int)o;
 }
 
-/* The child could not be started: the runner's exec failed (cfi/child.c
- * reports it so, exit 127). A harness failure, not the attack's doing. */
-static bool exec_failed(const struct th_child *c, char *why, size_t n)
-{
-	static const char mark[] = "timerharness: exec ";
-	const char *e = c->buf[1];
-
-	if (!WIFEXITED(c->status) || WEXITSTATUS(c->status) != 127 || !e ||
-	    strncmp(e, mark, sizeof(mark) - 1))
-		return false;
-	snprintf(why, n, "could not start it: %.*s", (int)strcspn(e + sizeof(mark) - 1, "\n"),
-		 e + sizeof(mark) - 1);
-	return true;
-}
-
 /* A binary the manifest lists as built must be there to run; one that is not
  * makes its cells harness errors, never outcomes of an attack. */
 static bool bin_missing(const struct th_mbin *mb, char *why, size_t n)
@@ -287,13 +274,14 @@ static int check_names(const char *what, const char *list, const char *const *kn
 static int list_attacks(const char *binary, struct attack **out, size_t *nout, char *err, size_t n)
 {
 	const char *argv[] = { binary, "--list", NULL };
+	const struct th_child_opts opts = { .timeout = 20 };
 	struct th_child c;
 	const char *p;
 	size_t cap = 0;
 
 	*out = NULL;
 	*nout = 0;
-	if (th_child_run(&c, argv, 20, false)) {
+	if (th_child_run(&c, argv, &opts)) {
 		snprintf(err, n, "cannot run %s --list: %s", binary, strerror(errno));
 		return -1;
 	}
@@ -464,6 +452,9 @@ static enum support config_support(struct matrix *m, const char *tool,
 		for (size_t bi = 0; bi < m->b.nbins && !ok && state == SUPPORTED; bi++) {
 			const struct th_mbin *pb = &m->b.bins[bi];
 			const char *argv[] = { pb->path, chk, NULL };
+			/* Traced as a cell is: the judge proves a probe's trap the same way. */
+			const struct th_child_opts opts = { .timeout = m->o->timeout, .trace = true,
+							    .site_func = TH_PROBE_SITE_FUNC };
 			struct th_child_obs obs;
 			struct th_child ch;
 			char fail[1024];
@@ -481,17 +472,17 @@ static enum support config_support(struct matrix *m, const char *tool,
 				state = PROBE_FAILED;
 				break;
 			}
-			if (th_child_run(&ch, argv, m->o->timeout, false)) {
+			if (th_child_run(&ch, argv, &opts)) {
 				snprintf(why, sizeof(why), "probe %s: cannot run %s: %s", chk, pb->path,
 					 strerror(errno));
 				state = PROBE_FAILED;
 				break;
 			}
-			if (exec_failed(&ch, fail, sizeof(fail))) {
-				snprintf(why, sizeof(why), "probe %s: %s", chk, fail);
+			th_child_observe(&obs, &ch, c->name, tool);
+			if (obs.harness_error[0]) {
+				snprintf(why, sizeof(why), "probe %s: %s", chk, obs.harness_error);
 				state = PROBE_FAILED;
 			} else {
-				th_child_observe(&obs, &ch, c->name, pb->path);
 				ok = th_probe_judge(chk, &obs, why, sizeof(why));
 			}
 			th_child_free(&ch);
@@ -795,12 +786,9 @@ static void record_run(struct matrix *m, const struct job *jb, struct th_child *
 	char ev[1024];
 	enum th_outcome oc;
 
-	if (exec_failed(c, ev, sizeof(ev))) {
-		oc = TH_HARNESS_ERROR;
-	} else {
-		th_child_observe(&obs, c, cp->config, jb->binary);
-		oc = th_classify(&obs, cp->control, ev, sizeof(ev));
-	}
+	/* A child that could not be started is a harness error (th_classify). */
+	th_child_observe(&obs, c, cp->config, cp->toolchain);
+	oc = th_classify(&obs, cp->control, ev, sizeof(ev));
 	cp->counts[oc]++;
 	counts[oc]++;
 	/* The evidence of the most severe run; among equals, the first in seed
@@ -836,17 +824,23 @@ static void run_jobs(struct matrix *m)
 			struct job *jb = &m->jobs[next++];
 			const char *argv[] = { jb->binary, "--run", m->cells[jb->cell].attack, NULL };
 
-			/* Every config but asan runs under the address-space cap. */
-			bool cap = strcmp(m->cells[jb->cell].config, "asan") != 0;
+			/* Every config but asan runs under the address-space cap; every
+			 * cell is traced (runner/child.h): traps, dispatches, state. */
+			const struct th_child_opts opts = {
+				.timeout = m->o->timeout,
+				.cap_memory = strcmp(m->cells[jb->cell].config, "asan") != 0,
+				.trace = true, .site_func = TH_CFI_SITE_FUNC,
+				.state_map = TH_STATE_MAP_SYMBOL,
+			};
 
-			if (th_child_spawn(&running[nrun], argv, m->o->timeout, cap)) {
+			if (th_child_spawn(&running[nrun], argv, &opts)) {
 				snprintf(m->err, sizeof(m->err), "fork: %s", strerror(errno));
 				interrupted = -1;
 				break;
 			}
 			rjob[nrun++] = jb;
 		}
-		th_child_pump(running, nrun, m->o->timeout);
+		th_child_pump(running, nrun);
 		for (int i = 0; i < nrun; i++) {
 			if (!th_child_done(&running[i]))
 				continue;
@@ -950,6 +944,30 @@ static void add_metrics(struct matrix *m, double seconds)
 				       err, sizeof(err));
 }
 
+/* The results' reach section (report/reach.h): what call_timer_fn can still
+ * call in each CFI (and none) attack binary of the run, randstruct builds
+ * aside (cfi/reach_collect.h). A binary that cannot be read is named on
+ * stderr and left out: the section informs, the cells are what is gated. */
+static void reach_section(struct matrix *m)
+{
+	static const char *const priv[] = { TH_VICTIM_PRIVILEGED };
+	char err[1024];
+
+	for (size_t i = 0; i < m->b.nbins; i++) {
+		const struct th_mbin *mb = &m->b.bins[i];
+
+		if (strcmp(mb->kind, "attack") || strcmp(mb->status, "built") || *mb->seed ||
+		    !th_results_find_toolchain(m->res, mb->toolchain) || !th_reach_wanted(mb->config) ||
+		    (m->o->configs && !in_list(m->o->configs, mb->config)) ||
+		    (m->o->variants && !in_list(m->o->variants, mb->variant)))
+			continue;
+		if (th_reach_collect(m->res, mb->toolchain, mb->variant, mb->config, mb->path, priv,
+				     sizeof(priv) / sizeof(priv[0]), err, sizeof(err)))
+			fprintf(stderr, "timerharness matrix: reach: %s (left out of the reach section)\n",
+				err);
+	}
+}
+
 static void matrix_free(struct matrix *m)
 {
 	th_results_free(m->res);
@@ -980,6 +998,8 @@ int th_matrix_main(const struct th_matrix_opts *o)
 		matrix_free(&m);
 		return TH_MATRIX_NOT_WRITTEN;
 	}
+	if (!interrupted)
+		reach_section(&m);
 	add_metrics(&m, now_s() - t0);
 	/* All of the run's files, or none: the previous set stays whole. */
 	if (th_render_output_set(m.res, o->out_dir, m.err, sizeof(m.err))) {

@@ -16,8 +16,10 @@ static void usage(FILE *f)
 		"commands:\n"
 		"  trace [--variant legacy|transitional|modern] [--hz N] [--check] [FILE|-]\n"
 		"        drive a variant's timer wheel from a trace; prints fire/ret lines\n"
-		"  bench [--quick] [--reps N] [--seed S]\n"
-		"        wheel vs binary min-heap: ns/op for add, mod, del, expire\n"
+		"  bench [--quick] [--reps N] [--seed S] [--order O] [--json FILE]\n"
+		"        wheel vs binary min-heap: ns/op, ratios, instructions per op\n"
+		"  reach --binary FILE --function NAME\n"
+		"        what the indirect calls of NAME can still call under FILE's CFI\n"
 #ifdef TH_HAVE_MATRIX
 		"  matrix [--toolchain T,..] [--config C,..] [--variant V,..] [--attack GLOB]\n"
 		"         [--jobs N] [--out DIR] [--build-root DIR]\n"
@@ -47,6 +49,8 @@ int main(int argc, char **argv)
 		return th_cli_trace(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "bench"))
 		return th_cli_bench(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "reach"))
+		return th_cli_reach(argc - 1, argv + 1);
 #ifdef TH_HAVE_MATRIX
 	if (!strcmp(argv[1], "matrix"))
 		return th_cli_matrix(argc - 1, argv + 1);
