@@ -29,6 +29,7 @@
 #include "classify.h"
 #include "config_table.h"
 #include "expect.h"
+#include "manifest.h"
 #include "privileged.h"
 #include "probe_judge.h"
 #include "reach_collect.h"
@@ -36,24 +37,6 @@
 #include "results.h"
 #include "runner/child.h"
 
-
-/* ---- what the builds produced ---------------------------------------- */
-struct mbin {
-	char *kind, *toolchain, *config, *variant, *seed, *path, *status, *reason, *flags;
-	char *where;		/* the manifest line that lists it: "FILE:LINE" */
-};
-
-struct mtool {
-	char *name, *version, *path;
-	double cold_build;	/* seconds of its build tree's cold build; < 0: unknown */
-};
-
-struct build {
-	struct mbin *bins;
-	size_t nbins, capbins;
-	struct mtool *tools;
-	size_t ntools;
-};
 
 static char *xstrdup(const char *s)
 {
@@ -92,112 +75,7 @@ static char *field(char **p)
 	return strcmp(s, "-") ? s : (char *)"";
 }
 
-/* `make build` leaves the wall time of a build tree's cold build (from an
- * empty tree, configure included) beside its manifest. */
-static double cold_build_seconds(const char *manifest)
-{
-	char path[4096];
-	const char *slash = strrchr(manifest, '/');
-	double secs;
-	FILE *f;
-	int ok;
-
-	snprintf(path, sizeof(path), "%.*s/th-cold-build-seconds",
-		 slash ? (int)(slash - manifest) : 1, slash ? manifest : ".");
-	if (!(f = fopen(path, "r")))
-		return -1;
-	ok = fscanf(f, "%lf", &secs) == 1 && secs >= 0;
-	fclose(f);
-	return ok ? secs : -1;
-}
-
-static int load_manifest(struct build *b, const char *path, char *err, size_t n)
-{
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0, tools_before = b->ntools;
-	unsigned long lineno = 0;
-
-	if (!f) {
-		snprintf(err, n, "%s: cannot read the build manifest: %s (rebuild: make build)", path,
-			 strerror(errno));
-		return -1;
-	}
-	while (getline(&line, &cap, f) >= 0) {
-		char *p = line, *kind;
-
-		lineno++;
-		line[strcspn(line, "\n")] = '\0';
-		if (!*line || *line == '#')
-			continue;
-		kind = field(&p);
-		if (!strcmp(kind, "toolchain")) {
-			char *name = field(&p), *ver = field(&p), *cpath = field(&p);
-
-			if (!name || !ver || !cpath)
-				goto bad;
-			b->tools = xrealloc(b->tools, (b->ntools + 1) * sizeof(*b->tools));
-			b->tools[b->ntools++] = (struct mtool){ xstrdup(name), xstrdup(ver), xstrdup(cpath),
-								cold_build_seconds(path) };
-		} else if (!strcmp(kind, "attack") || !strcmp(kind, "probe")) {
-			struct mbin m = { .kind = xstrdup(kind) };
-			char **f9[] = { &m.toolchain, &m.config, &m.variant, &m.seed, &m.path,
-					&m.status, &m.reason, &m.flags };
-
-			char where[4200];
-
-			for (size_t i = 0; i < 8; i++) {
-				char *v = field(&p);
-
-				if (!v)
-					goto bad;
-				*f9[i] = xstrdup(v);
-			}
-			snprintf(where, sizeof(where), "%s:%lu", path, lineno);
-			m.where = xstrdup(where);
-			/* An installed manifest names binaries beside it. */
-			if (*m.path && *m.path != '/') {
-				const char *slash = strrchr(path, '/');
-				char abs[4200];
-
-				snprintf(abs, sizeof(abs), "%.*s/%s", slash ? (int)(slash - path) : 1,
-					 slash ? path : ".", m.path);
-				free(m.path);
-				m.path = xstrdup(abs);
-			}
-			if (b->nbins == b->capbins) {
-				b->capbins = b->capbins ? 2 * b->capbins : 64;
-				b->bins = xrealloc(b->bins, b->capbins * sizeof(*b->bins));
-			}
-			b->bins[b->nbins++] = m;
-		} else {
-			goto bad;
-		}
-	}
-	if (ferror(f)) {
-		snprintf(err, n, "%s: cannot read the build manifest: %s (rebuild: make build)", path,
-			 strerror(errno));
-		free(line);
-		fclose(f);
-		return -1;
-	}
-	free(line);
-	fclose(f);
-	/* Binaries without their toolchain would silently drop out of the run. */
-	if (b->ntools == tools_before) {
-		snprintf(err, n, "%s: no toolchain line: not a complete build manifest (rebuild: make build)",
-			 path);
-		return -1;
-	}
-	return 0;
-bad:
-	snprintf(err, n, "%s:%lu: malformed manifest line (rebuild: make build)", path, lineno);
-	free(line);
-	fclose(f);
-	return -1;
-}
-
-static int check_duplicate_tools(const struct build *b, char *err, size_t n)
+static int check_duplicate_tools(const struct th_manifest *b, char *err, size_t n)
 {
 	for (size_t i = 0; i < b->ntools; i++)
 		for (size_t j = i + 1; j < b->ntools; j++)
@@ -209,7 +87,8 @@ static int check_duplicate_tools(const struct build *b, char *err, size_t n)
 	return 0;
 }
 
-static int load_builds(struct build *b, const char *root, const char *hint, char *err, size_t n)
+static int load_builds(struct th_manifest *b, const char *root, const char *hint, char *err,
+		       size_t n)
 {
 	DIR *d;
 	struct dirent *e;
@@ -222,7 +101,7 @@ static int load_builds(struct build *b, const char *root, const char *hint, char
 	 * a toolchain from the run without a word. */
 	snprintf(direct, sizeof(direct), "%s/th-manifest.tsv", root);
 	if (!lstat(direct, &st))
-		return load_manifest(b, direct, err, n);
+		return th_manifest_load(b, direct, err, n);
 	d = opendir(root);
 	if (!d) {
 		snprintf(err, n, "no build under %s (%s): %s", root, strerror(errno), hint);
@@ -241,7 +120,7 @@ static int load_builds(struct build *b, const char *root, const char *hint, char
 			closedir(d);
 			return -1;
 		}
-		if (load_manifest(b, path, err, n)) {
+		if (th_manifest_load(b, path, err, n)) {
 			closedir(d);
 			return -1;
 		}
@@ -255,11 +134,11 @@ static int load_builds(struct build *b, const char *root, const char *hint, char
 	return 0;
 }
 
-static const struct mbin *find_bin(const struct build *b, const char *kind, const char *tool,
+static const struct th_mbin *find_bin(const struct th_manifest *b, const char *kind, const char *tool,
 				   const char *config, const char *variant, const char *seed)
 {
 	for (size_t i = 0; i < b->nbins; i++) {
-		const struct mbin *m = &b->bins[i];
+		const struct th_mbin *m = &b->bins[i];
 
 		if (!strcmp(m->kind, kind) && !strcmp(m->toolchain, tool) &&
 		    !strcmp(m->config, config) && (!variant || !strcmp(m->variant, variant)) &&
@@ -315,7 +194,7 @@ static int evidence_rank(enum th_outcome o)
 
 /* A binary the manifest lists as built must be there to run; one that is not
  * makes its cells harness errors, never outcomes of an attack. */
-static bool bin_missing(const struct mbin *mb, char *why, size_t n)
+static bool bin_missing(const struct th_mbin *mb, char *why, size_t n)
 {
 	if (!access(mb->path, X_OK))
 		return false;
@@ -569,7 +448,7 @@ struct probe_memo {
 
 struct matrix {
 	const struct th_matrix_opts *o;
-	struct build b;
+	struct th_manifest b;
 	struct th_results *res;
 	struct cellplan *cells;
 	size_t ncells, capcells;
@@ -598,7 +477,7 @@ static enum support config_support(struct matrix *m, const char *tool,
 				   const struct th_config_info *c, const char *variant,
 				   char *reason, size_t n)
 {
-	const struct mbin *acc = find_bin(&m->b, "attack", tool, c->name, variant, NULL);
+	const struct th_mbin *acc = find_bin(&m->b, "attack", tool, c->name, variant, NULL);
 	char key[96], checks[256], why[1024] = "flags accepted; no behaviour probe for this config";
 	struct probe_memo *pm;
 	enum support state = SUPPORTED;
@@ -620,7 +499,7 @@ static enum support config_support(struct matrix *m, const char *tool,
 		bool built = false, ok = false;
 
 		for (size_t bi = 0; bi < m->b.nbins && !ok && state == SUPPORTED; bi++) {
-			const struct mbin *pb = &m->b.bins[bi];
+			const struct th_mbin *pb = &m->b.bins[bi];
 			const char *argv[] = { pb->path, chk, NULL };
 			/* Traced as a cell is: the judge proves a probe's trap the same way. */
 			const struct th_child_opts opts = { .timeout = m->o->timeout, .trace = true,
@@ -684,13 +563,13 @@ static struct cellplan *add_cell(struct matrix *m)
 
 /* The attack binaries of one toolchain x config x variant: one, or one per
  * randstruct seed. Return: how many (at most @max). */
-static size_t cell_binaries(const struct build *b, const char *tool, const char *config,
-			    const char *variant, const struct mbin **out, size_t max)
+static size_t cell_binaries(const struct th_manifest *b, const char *tool, const char *config,
+			    const char *variant, const struct th_mbin **out, size_t max)
 {
 	size_t n = 0;
 
 	for (size_t bi = 0; bi < b->nbins && n < max; bi++) {
-		const struct mbin *mb = &b->bins[bi];
+		const struct th_mbin *mb = &b->bins[bi];
 
 		if (!strcmp(mb->kind, "attack") && !strcmp(mb->toolchain, tool) &&
 		    !strcmp(mb->config, config) && !strcmp(mb->variant, variant) &&
@@ -701,7 +580,7 @@ static size_t cell_binaries(const struct build *b, const char *tool, const char 
 }
 
 /* One job per binary of the cell. */
-static void add_jobs(struct matrix *m, struct cellplan *cp, const struct mbin *const *bins,
+static void add_jobs(struct matrix *m, struct cellplan *cp, const struct th_mbin *const *bins,
 		     size_t nbins)
 {
 	for (size_t k = 0; k < nbins; k++) {
@@ -719,7 +598,7 @@ static void add_jobs(struct matrix *m, struct cellplan *cp, const struct mbin *c
 static int plan_variant(struct matrix *m, const char *tool, const char *variant)
 {
 	const struct th_matrix_opts *o = m->o;
-	const struct mbin *list_bin = find_bin(&m->b, "attack", tool, "none", variant, NULL);
+	const struct th_mbin *list_bin = find_bin(&m->b, "attack", tool, "none", variant, NULL);
 	struct attack *atk = NULL;
 	size_t natk = 0, matched = 0;
 
@@ -743,7 +622,7 @@ static int plan_variant(struct matrix *m, const char *tool, const char *variant)
 				.payload = xstrdup("selftest"), .na_reason = xstrdup("") };
 	}
 	for (const struct th_config_info *c = th_configs; c < th_configs + th_config_count; c++) {
-		const struct mbin *bins[64];
+		const struct th_mbin *bins[64];
 		size_t nbins;
 		char reason[1024], broken[1024] = "";
 		enum support support;
@@ -1207,7 +1086,7 @@ static void add_metrics(struct matrix *m, double seconds)
 	th_results_set_metric_int(m->res, "jobs", m->jobs_n, err, sizeof(err));
 	/* The cold build of each build tree the run used, when it was measured. */
 	for (size_t i = 0; i < m->b.ntools; i++) {
-		const struct mtool *t = &m->b.tools[i];
+		const struct th_mtool *t = &m->b.tools[i];
 
 		if (!th_results_find_toolchain(m->res, t->name))
 			continue;
@@ -1238,7 +1117,7 @@ static void reach_section(struct matrix *m)
 	char err[1024];
 
 	for (size_t i = 0; i < m->b.nbins; i++) {
-		const struct mbin *mb = &m->b.bins[i];
+		const struct th_mbin *mb = &m->b.bins[i];
 
 		if (strcmp(mb->kind, "attack") || strcmp(mb->status, "built") || *mb->seed ||
 		    !th_results_find_toolchain(m->res, mb->toolchain) || !th_reach_wanted(mb->config) ||
