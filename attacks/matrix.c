@@ -1175,8 +1175,10 @@ int th_matrix_main(const struct th_matrix_opts *o)
 		th_render_matrix(stdout, m.res, o->use_color);
 	if (!o->quiet)
 		th_render_verdict(stdout, m.res, o->use_color);
-	printf("matrix: %zu cells, %zu runs in %.1f s with %d jobs%s\n", m.ncells, m.njobs,
-	       now_s() - t0, m.jobs_n, interrupted ? " (INTERRUPTED: partial results)" : "");
+	/* The verdict's first line says what ran and how long. */
+	if (o->quiet || interrupted)
+		printf("matrix: %zu cells, %zu runs in %.1f s with %d jobs%s\n", m.ncells, m.njobs,
+		       now_s() - t0, m.jobs_n, interrupted ? " (INTERRUPTED: partial results)" : "");
 	if (harness)
 		printf("matrix: %ld cell%s could not be run or observed (HARNESS_ERROR)\n", harness,
 		       harness == 1 ? "" : "s");

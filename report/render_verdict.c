@@ -199,19 +199,24 @@ int th_render_verdict(FILE *out, const struct th_results *res, int use_color)
 		free(tcs);
 		return -1;
 	}
+	/* One line: what ran, how long, with which compilers (their versions
+	 * are in the reports). */
 	fputs("timerharness ", out);
 	th_report_put_line(out, res->version ? res->version : "?");
-	fprintf(out, ": %zu cells on", res->ncells);
+	fprintf(out, ": %zu cells", res->ncells);
+	for (size_t i = 0; i < res->nmetrics; i++)
+		if (!strcmp(res->metrics[i].name, "runs") && res->metrics[i].type == TH_METRIC_INT)
+			fprintf(out, ", %lld runs", res->metrics[i].i);
+	for (size_t i = 0; i < res->nmetrics; i++)
+		if (!strcmp(res->metrics[i].name, "run_seconds") && res->metrics[i].type != TH_METRIC_STRING)
+			fprintf(out, " in %.1f s", res->metrics[i].type == TH_METRIC_INT ?
+				(double)res->metrics[i].i : res->metrics[i].d);
+	fputs(res->ntoolchains ? ", on" : ", no toolchain", out);
 	for (size_t t = 0; t < res->ntoolchains; t++) {
-		fprintf(out, "%s ", t ? "," : "");
+		fputs(t == 0 ? " " : t + 1 == res->ntoolchains ? " and " : ", ", out);
 		th_report_put_line(out, tcs[t]->name);
-		if (*tcs[t]->version && strcmp(tcs[t]->version, tcs[t]->name)) {
-			fputs(" (", out);
-			th_report_put_line(out, tcs[t]->version);
-			fputc(')', out);
-		}
 	}
-	fputs(res->ntoolchains ? "\n" : " no toolchain\n", out);
+	fputc('\n', out);
 	if (res->partial) {
 		fputs("PARTIAL run (interrupted: ", out);
 		th_report_put_line(out, res->interrupted ? res->interrupted : "?");

@@ -547,7 +547,7 @@ static void verdict_screen(void **state)
 			fail_msg("line of %d columns:\n%.*s", (int)(e - l), (int)(e - l), l);
 	}
 	assert_true(lines <= 16);
-	assert_contains(v, "timerharness 0.1.0-test: 54 cells on clang-14 (14.0.6), clang-22 (22.1.8)\n"
+	assert_contains(v, "timerharness 0.1.0-test: 54 cells, on clang-14 and clang-22\n"
 			   "Does type-based CFI stop CVE-2017-7308's overwrite of a timer?\n");
 	assert_contains(v, "  4.14 legacy    cfi-icall/kcfi  HIJACKED    3 of 3 cells\n"
 			   "  4.14-rc3 shim  cfi-icall/kcfi  HIJACKED    3 of 3 cells\n"
