@@ -1,0 +1,106 @@
+# SPDX-License-Identifier: MIT
+#
+# The overflow target (fuzz/overflow.c), one binary per variant x config:
+#   th-fuzz-overflow-<variant>-<config>   libFuzzer; TH_FUZZ_REPLAY=1 replays files
+# built with the config's own flags (cfi/configs.tsv), like the matrix's attack
+# binaries, for the configs in TH_FUZZ_OVERFLOW_CONFIGS this compiler supports.
+# Every binary, and every config it cannot build, goes into
+# ${CMAKE_BINARY_DIR}/fuzz-manifest.tsv, which `timerharness fuzz` reads:
+#   target toolchain variant config path status reason engine
+#
+# Coverage: the victim, the wheel and the program's decoder/driver are built
+# with libFuzzer's instrumentation; the victim and the wheel without
+# comparison tracing (a traced pointer comparison would give the engine the
+# victim's addresses); the oracle, the session and the ELF reader without
+# any (overflow_oracle.h).
+
+if(NOT COMMAND th_config_flags)
+  message(FATAL_ERROR "cfi/configs.cmake must be included at top level before fuzz/")
+endif()
+
+set(TH_FUZZ_OVERFLOW_CONFIGS
+  none cfi-icall cfi-icall-generalized kcfi fsanitize-function asan bounds fortify defence-in-depth
+  CACHE STRING "configs the overflow fuzz target is built for (cfi/configs.tsv names)")
+set(TH_FUZZ_OVERFLOW_VARIANTS legacy transitional modern)
+set(TH_FUZZ_DIR "${CMAKE_BINARY_DIR}/fuzz")
+set(TH_FUZZ_MANIFEST "${CMAKE_BINARY_DIR}/fuzz-manifest.tsv")
+
+set(_fz ${CMAKE_CURRENT_LIST_DIR})
+set(_fz_core ${PROJECT_SOURCE_DIR}/timer_core)
+
+# Which sources get which instrumentation (the same for every binary).
+set_source_files_properties(${_fz}/overflow.c ${_fz}/overflow_drive.c
+  PROPERTIES COMPILE_OPTIONS "-fsanitize=fuzzer-no-link")
+set_source_files_properties(${_fz}/overflow_world.c ${_fz}/overflow_world_base.c
+  ${_fz_core}/legacy.c ${_fz_core}/modern.c
+  PROPERTIES COMPILE_OPTIONS "-fsanitize=fuzzer-no-link;-fno-sanitize-coverage=trace-cmp")
+
+set_property(GLOBAL PROPERTY TH_FUZZ_MANIFEST_LINES "")
+function(_th_fuzz_manifest target variant config path status reason)
+  foreach(v reason)
+    if("${${v}}" STREQUAL "")
+      set(${v} "-")
+    endif()
+    string(REPLACE "\t" " " ${v} "${${v}}")
+  endforeach()
+  set_property(GLOBAL APPEND_STRING PROPERTY TH_FUZZ_MANIFEST_LINES
+    "${target}\t${TIMERHARNESS_TOOLCHAIN}\t${variant}\t${config}\t${path}\t${status}\t${reason}\tlibfuzzer\n")
+endfunction()
+
+# th_fuzz_overflow_add(<variant> <config>): one target binary.
+function(th_fuzz_overflow_add variant config)
+  set(name th-fuzz-overflow-${variant}-${config})
+  string(TOUPPER ${variant} V)
+  th_config_flags(${config} 1 cflags ldflags)
+  set(layout ${_fz_core}/legacy.c)
+  if(variant STREQUAL "modern")
+    set(layout ${_fz_core}/modern.c)
+  endif()
+  add_executable(${name}
+    ${_fz}/overflow.c ${_fz}/overflow_world.c ${_fz}/overflow_world_base.c ${_fz}/overflow_drive.c
+    ${_fz}/overflow_oracle.c ${_fz}/overflow_session.c ${_fz}/overflow_traps.c
+    ${PROJECT_SOURCE_DIR}/cfi/elf_traps.c ${PROJECT_SOURCE_DIR}/report/outcome.c ${layout})
+  target_include_directories(${name} PRIVATE
+    ${_fz} ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/attacks ${_fz_core}/include)
+  target_compile_definitions(${name} PRIVATE
+    TH_ATK_${V}=1 TH_ATK_VARIANT="${variant}" TH_ATK_CONFIG="${config}" TH_ATK_SEED="-")
+  string(JOIN " " _cf ${cflags})
+  if(_cf MATCHES "-fsanitize=(cfi-icall|kcfi)")
+    target_compile_definitions(${name} PRIVATE TH_FZ_EXPECT_DISPATCH_TRAPS=1)
+  endif()
+  if(_cf MATCHES "TH_FORTIFY_FIELD")
+    target_compile_definitions(${name} PRIVATE TH_FZ_CAPTURE_STDERR=1)
+  endif()
+  # The address checks of the raw-literal filter need a PIE (a fixed low image
+  # would make small values like 0x407f0 look like addresses).
+  target_compile_options(${name} PRIVATE ${TH_WARN_FLAGS} ${cflags} -fPIE)
+  target_link_options(${name} PRIVATE ${ldflags} -fsanitize=fuzzer -pie)
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${TH_FUZZ_DIR}")
+  _th_fuzz_manifest(overflow ${variant} ${config} "${TH_FUZZ_DIR}/${name}" built "")
+  set_property(GLOBAL APPEND PROPERTY TH_FUZZ_OVERFLOW_BINARIES "${variant}:${config}:${name}")
+endfunction()
+
+set(_fz_built "")
+foreach(config IN LISTS TH_FUZZ_OVERFLOW_CONFIGS)
+  if(NOT config IN_LIST TH_CONFIGS)
+    message(FATAL_ERROR "TH_FUZZ_OVERFLOW_CONFIGS: '${config}' is not a config of cfi/configs.tsv")
+  endif()
+  th_config_supported(${config} ok reason)
+  foreach(variant IN LISTS TH_FUZZ_OVERFLOW_VARIANTS)
+    if(ok)
+      th_fuzz_overflow_add(${variant} ${config})
+    else()
+      _th_fuzz_manifest(overflow ${variant} ${config} - unsupported "${reason}")
+    endif()
+  endforeach()
+  if(ok)
+    list(APPEND _fz_built ${config})
+  endif()
+endforeach()
+
+get_property(_fz_lines GLOBAL PROPERTY TH_FUZZ_MANIFEST_LINES)
+file(WRITE ${TH_FUZZ_MANIFEST}
+  "# timerharness fuzz manifest: target toolchain variant config path status reason engine\n"
+  "${_fz_lines}")
+string(JOIN ", " _fz_b ${_fz_built})
+message(STATUS "timerharness fuzz: ${TIMERHARNESS_TOOLCHAIN}: overflow built for ${_fz_b}")
