@@ -221,6 +221,8 @@ static void do_op(struct th_fz_program *p, struct th_fz_op *op, int *armed)
 	case TH_FZ_OP_COUNT:
 		break;
 	}
+	if (op->written)
+		op->neutralised = th_fz_check_written(op);
 	op->ran = 1;
 }
 

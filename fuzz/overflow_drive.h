@@ -85,6 +85,7 @@ struct th_fz_op {
 	uintptr_t dest;		/* where its bytes went; 0: nowhere */
 	size_t written;		/* how many of bytes[] (strcpy: with its NUL) */
 	long ret;		/* mod_timer()'s return, RUN's fired count */
+	int neutralised;	/* composed pointers made non-canonical */
 };
 
 struct th_fz_program {
@@ -128,3 +129,14 @@ unsigned long th_fz_goal_cr4_value(void);
  * table. Defined by the oracle (overflow_oracle.c), built without
  * comparison tracing. */
 void th_fz_filter_op(struct th_fz_op *op);
+
+/*
+ * After op wrote: every aligned 8-byte word it touched that now points into
+ * mapped memory outside the victim world and the code (a pointer the write
+ * composed from the attacker's low bytes and a world pointer's high bytes,
+ * or a stack address it leaked) becomes non-canonical: the attacker knows no
+ * address but the leak table's, so such a pointer can only be a blind one,
+ * and a blind pointer faults here instead of landing in the engine's memory.
+ * Return: how many words were neutralised. Defined by the oracle.
+ */
+int th_fz_check_written(const struct th_fz_op *op);

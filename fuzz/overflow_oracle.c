@@ -278,6 +278,35 @@ void th_fz_filter_op(struct th_fz_op *op)
 		memcpy(&op->reloc[j].value, op->bytes + op->reloc[j].pos, 8);
 }
 
+/* Raw access to a word the victim wrote (it may be ASan-poisoned slab). */
+__attribute__((no_sanitize("address"))) static uint64_t peek_word(uintptr_t a)
+{
+	return *(const volatile uint64_t *)a;
+}
+
+__attribute__((no_sanitize("address"))) static void poke_word(uintptr_t a, uint64_t v)
+{
+	*(volatile uint64_t *)a = v;
+}
+
+int th_fz_check_written(const struct th_fz_op *op)
+{
+	uintptr_t a = op->dest & ~(uintptr_t)7, end = op->dest + op->written;
+	int n = 0;
+
+	/* The written range is in the world (the slab): its words are readable. */
+	for (; a < end; a += 8) {
+		uint64_t v = peek_word(a);
+
+		if (!th_fz_world_contains(a, 8) || !pointer_like(v) || th_fz_world_inside((uintptr_t)v) ||
+		    (v >= (uintptr_t)__executable_start && v < (uintptr_t)etext))
+			continue;
+		poke_word(a, v | (1ULL << 63));
+		n++;
+	}
+	return n;
+}
+
 /* ---- what the attacker wrote -------------------------------------------------------- */
 
 /* The op that last wrote the byte at a (-1: none) and the byte. */
@@ -432,6 +461,16 @@ static void describe(struct sbuf *b, uintptr_t a)
 		put(b, a == t[i].addr ? "%s" : "%s+%zu", t[i].name, (size_t)(a - t[i].addr));
 		return;
 	}
+	{
+		uintptr_t first;
+		size_t stride, nslots;
+
+		th_fz_world_slab(&first, &stride, &nslots);
+		if (a >= first && a < first + stride * nslots) {
+			put(b, "slab slot %zu+%zu", (size_t)(a - first) / stride, (size_t)(a - first) % stride);
+			return;
+		}
+	}
 	put(b, "0x%lx", (unsigned long)a);
 }
 
@@ -481,6 +520,9 @@ static void describe_op(struct sbuf *b, const struct th_fz_op *op)
 	put(b, "%sbytes ", op->nreloc ? "; " : "");
 	put_bytes(b, op->bytes, op->written < 48 ? op->written : 48);
 	put(b, "%s]", op->written > 48 ? ".." : "");
+	if (op->neutralised)
+		put(b, " (%d composed pointer%s outside the world made non-canonical)", op->neutralised,
+		    op->neutralised == 1 ? "" : "s");
 }
 
 /* ---- the victim's lines ---------------------------------------------------------------- */

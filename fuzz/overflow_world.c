@@ -85,6 +85,18 @@ int th_fz_world_contains(uintptr_t p, size_t n)
 	       in_section(p, n, __start_th_world_bss, __stop_th_world_bss);
 }
 
+int th_fz_world_inside(uintptr_t p)
+{
+	return p >= TH_FZ_WORLD_MARGIN && th_fz_world_contains(p - TH_FZ_WORLD_MARGIN, 2 * TH_FZ_WORLD_MARGIN);
+}
+
+void th_fz_world_slab(uintptr_t *first, size_t *stride, size_t *nslots)
+{
+	*first = (uintptr_t)kmalloc_128.mem;
+	*stride = th_slab_stride();
+	*nslots = TH_KMALLOC_SLOTS;
+}
+
 /* [addr - margin, addr + size + margin) inside one world section? */
 static int check_margin(const char *name, uintptr_t addr, size_t size, char *err, size_t n)
 {

@@ -77,6 +77,11 @@ int th_fz_world_begin(struct th_fz_objects *o);
 /* The leak table of this execution (objects as created by th_fz_world_begin). */
 const struct th_fz_leak_entry *th_fz_world_leaks(void);
 
+/* Is p at least TH_FZ_WORLD_MARGIN bytes inside one of the world's
+ * sections (a pointer the victim may follow and write near)? */
+int th_fz_world_inside(uintptr_t p);
+/* The slab: its first slot and the distance between slots. */
+void th_fz_world_slab(uintptr_t *first, size_t *stride, size_t *nslots);
 /* Is [p, p + n) inside the world's sections? */
 int th_fz_world_contains(uintptr_t p, size_t n);
 /* The world's sections, for the raw-mode filter and messages. */
