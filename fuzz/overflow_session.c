@@ -229,5 +229,13 @@ void th_fz_session_death(const struct th_fz_result *r)
 	}
 	if (is_finding(r->outcome) && !is_known(r->sig))
 		record_finding(r);
+	if (s.stats_fd >= 0) {
+		char line[256];
+		int n = snprintf(line, sizeof(line), TH_FZ_DEATH_PREFIX "pid=%ld t=%llu execs=%llu sig=%s\n",
+				 (long)getpid(), now_ns(), s.execs, r->sig);
+
+		if (n > 0 && (size_t)n < sizeof(line))
+			put_line(s.stats_fd, line, (size_t)n);
+	}
 	flush_stats();
 }

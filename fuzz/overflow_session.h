@@ -23,6 +23,7 @@
  *   TH-FZ-STATS pid=P t=NS execs=N <OUTCOME>=n ... first_hijack=N|0
  *       first_hijack_t=NS|0 goal=N|0 goal_t=NS|0 died=0|1
  *   TH-FZ-FINDING pid=P t=NS execs=N sig=S chain=C
+ *   TH-FZ-DEATH pid=P t=NS execs=N sig=S     a sanitizer ends the process
  * t is CLOCK_MONOTONIC in ns; execs counts this process's inputs; the
  * first_* fields count to that event (0: not yet).
  */
@@ -36,6 +37,7 @@
 #define TH_FZ_RESULT_PREFIX "TH-FUZZ-RESULT: "
 #define TH_FZ_STATS_PREFIX "TH-FZ-STATS "
 #define TH_FZ_FINDING_PREFIX "TH-FZ-FINDING "
+#define TH_FZ_DEATH_PREFIX "TH-FZ-DEATH "
 
 /* Read the environment, set up the oracle. Exits with a message on a
  * harness error (nothing can be judged). */
