@@ -8,11 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* DESIGN.md "Outcomes": the only names a rule may declare. */
-static const char *const outcome_names[] = {
-	"HIJACKED",       "REDIRECTED",  "CRASHED",  "HANG",        "FALSE_POSITIVE",
-	"BLOCKED_CFI",    "DETECTED",    "NO_EFFECT", "UNSUPPORTED", "NOT_APPLICABLE",
-};
+#include "report/outcome.h"
+#include "sha256.h"
 
 enum { COL_ATTACK, COL_VARIANT, COL_CONFIG, COL_TOOLCHAIN, COL_OUTCOME, COL_REASON, NCOLS };
 static const char *const col_names[NCOLS] = { "attack", "variant", "config",
@@ -26,6 +23,8 @@ struct rule {
 static struct {
 	struct rule *rules;
 	size_t n, cap;
+	char *path;
+	char sha256[65];	/* of every byte read */
 } table;
 
 void th_expect_free(void)
@@ -33,7 +32,18 @@ void th_expect_free(void)
 	for (size_t i = 0; i < table.n; i++)
 		free(table.rules[i].col[0]);	/* one allocation per rule */
 	free(table.rules);
+	free(table.path);
 	memset(&table, 0, sizeof(table));
+}
+
+const char *th_expect_path(void)
+{
+	return table.path;
+}
+
+const char *th_expect_sha256(void)
+{
+	return table.n ? table.sha256 : NULL;
 }
 
 size_t th_expect_count(void)
@@ -41,12 +51,25 @@ size_t th_expect_count(void)
 	return table.n;
 }
 
+/* An outcome of the vocabulary (report/outcome.h), but not HARNESS_ERROR:
+ * that says the harness failed, never what an attack should do. */
 static int valid_outcome(const char *s)
 {
-	for (size_t i = 0; i < sizeof(outcome_names) / sizeof(outcome_names[0]); i++)
-		if (!strcmp(s, outcome_names[i]))
-			return 1;
-	return 0;
+	enum th_outcome o = th_outcome_parse(s);
+
+	return o != TH_OUTCOME_INVALID && o != TH_HARNESS_ERROR;
+}
+
+/* "HIJACKED PRIVILEGED_WRITE ... NOT_APPLICABLE" for the error message. */
+static void outcome_list(char *buf, size_t n)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (int o = 0; o < TH_OUTCOME_COUNT && len < n; o++)
+		if (o != TH_HARNESS_ERROR)
+			len += (size_t)snprintf(buf + len, n - len, "%s%s", len ? " " : "",
+						th_outcome_name((enum th_outcome)o));
 }
 
 /* A glob column: comma-separated fnmatch(3) patterns, none empty. */
@@ -128,10 +151,13 @@ static int parse_line(char *text, struct rule *r, const char *path, unsigned lon
 			return fail(err, n, path, line,
 				    "empty %s glob '%s' (use * for any; comma-separated alternatives must not be empty)",
 				    col_names[i], r->col[i]);
-	if (!valid_outcome(r->col[COL_OUTCOME]))
-		return fail(err, n, path, line,
-			    "unknown outcome '%s' (one of HIJACKED REDIRECTED CRASHED HANG FALSE_POSITIVE BLOCKED_CFI DETECTED NO_EFFECT UNSUPPORTED NOT_APPLICABLE)",
-			    r->col[COL_OUTCOME]);
+	if (!valid_outcome(r->col[COL_OUTCOME])) {
+		char names[256];
+
+		outcome_list(names, sizeof(names));
+		return fail(err, n, path, line, "unknown outcome '%.40s' (one of %s)",
+			    r->col[COL_OUTCOME], names);
+	}
 	if (!*r->col[COL_REASON])
 		return fail(err, n, path, line, "empty reason: say why this outcome is expected");
 	return 0;
@@ -144,16 +170,19 @@ int th_expect_load(const char *path, char *err, size_t n)
 	size_t cap = 0;
 	ssize_t len;
 	unsigned long line = 0;
+	struct th_sha256 h;
 
 	if (!f) {
 		snprintf(err, n, "%s: %s", path, strerror(errno));
 		return -1;
 	}
 	th_expect_free();
+	th_sha256_init(&h);
 	while ((len = getline(&buf, &cap, f)) >= 0) {
 		struct rule r;
 		char *s;
 
+		th_sha256_update(&h, buf, (size_t)len);
 		line++;
 		while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
 			buf[--len] = 0;
@@ -198,6 +227,12 @@ int th_expect_load(const char *path, char *err, size_t n)
 	fclose(f);
 	if (!table.n) {
 		snprintf(err, n, "%s:%lu: no rules (every line is a comment or blank)", path, line);
+		return -1;
+	}
+	th_sha256_hex(&h, table.sha256);
+	if (!(table.path = strdup(path))) {
+		snprintf(err, n, "%s: out of memory", path);
+		th_expect_free();
 		return -1;
 	}
 	return 0;

@@ -28,6 +28,11 @@ const char *th_expect_lookup(const char *attack, const char *variant, const char
 const char *th_expect_where(const char *attack, const char *variant, const char *config,
 			    const char *toolchain);
 
+/* The file loaded (as named to th_expect_load) and the SHA-256 of every
+ * byte read from it (64 lower-case hex digits); NULL when none is loaded. */
+const char *th_expect_path(void);
+const char *th_expect_sha256(void);
+
 /* Number of rules loaded. */
 size_t th_expect_count(void);
 

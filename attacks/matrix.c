@@ -17,6 +17,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -34,10 +37,12 @@
 /* ---- what the builds produced ---------------------------------------- */
 struct mbin {
 	char *kind, *toolchain, *config, *variant, *seed, *path, *status, *reason, *flags;
+	char *where;		/* the manifest line that lists it: "FILE:LINE" */
 };
 
 struct mtool {
 	char *name, *version, *path;
+	double cold_build;	/* seconds of its build tree's cold build; < 0: unknown */
 };
 
 struct build {
@@ -84,15 +89,35 @@ static char *field(char **p)
 	return strcmp(s, "-") ? s : (char *)"";
 }
 
+/* `make build` leaves the wall time of a build tree's cold build (from an
+ * empty tree, configure included) beside its manifest. */
+static double cold_build_seconds(const char *manifest)
+{
+	char path[4096];
+	const char *slash = strrchr(manifest, '/');
+	double secs;
+	FILE *f;
+	int ok;
+
+	snprintf(path, sizeof(path), "%.*s/th-cold-build-seconds",
+		 slash ? (int)(slash - manifest) : 1, slash ? manifest : ".");
+	if (!(f = fopen(path, "r")))
+		return -1;
+	ok = fscanf(f, "%lf", &secs) == 1 && secs >= 0;
+	fclose(f);
+	return ok ? secs : -1;
+}
+
 static int load_manifest(struct build *b, const char *path, char *err, size_t n)
 {
 	FILE *f = fopen(path, "r");
 	char *line = NULL;
-	size_t cap = 0;
+	size_t cap = 0, tools_before = b->ntools;
 	unsigned long lineno = 0;
 
 	if (!f) {
-		snprintf(err, n, "%s: %s", path, strerror(errno));
+		snprintf(err, n, "%s: cannot read the build manifest: %s (rebuild: make build)", path,
+			 strerror(errno));
 		return -1;
 	}
 	while (getline(&line, &cap, f) >= 0) {
@@ -109,11 +134,14 @@ static int load_manifest(struct build *b, const char *path, char *err, size_t n)
 			if (!name || !ver || !cpath)
 				goto bad;
 			b->tools = xrealloc(b->tools, (b->ntools + 1) * sizeof(*b->tools));
-			b->tools[b->ntools++] = (struct mtool){ xstrdup(name), xstrdup(ver), xstrdup(cpath) };
+			b->tools[b->ntools++] = (struct mtool){ xstrdup(name), xstrdup(ver), xstrdup(cpath),
+								cold_build_seconds(path) };
 		} else if (!strcmp(kind, "attack") || !strcmp(kind, "probe")) {
 			struct mbin m = { .kind = xstrdup(kind) };
 			char **f9[] = { &m.toolchain, &m.config, &m.variant, &m.seed, &m.path,
 					&m.status, &m.reason, &m.flags };
+
+			char where[4200];
 
 			for (size_t i = 0; i < 8; i++) {
 				char *v = field(&p);
@@ -122,6 +150,8 @@ static int load_manifest(struct build *b, const char *path, char *err, size_t n)
 					goto bad;
 				*f9[i] = xstrdup(v);
 			}
+			snprintf(where, sizeof(where), "%s:%lu", path, lineno);
+			m.where = xstrdup(where);
 			if (b->nbins == b->capbins) {
 				b->capbins = b->capbins ? 2 * b->capbins : 64;
 				b->bins = xrealloc(b->bins, b->capbins * sizeof(*b->bins));
@@ -131,8 +161,21 @@ static int load_manifest(struct build *b, const char *path, char *err, size_t n)
 			goto bad;
 		}
 	}
+	if (ferror(f)) {
+		snprintf(err, n, "%s: cannot read the build manifest: %s (rebuild: make build)", path,
+			 strerror(errno));
+		free(line);
+		fclose(f);
+		return -1;
+	}
 	free(line);
 	fclose(f);
+	/* Binaries without their toolchain would silently drop out of the run. */
+	if (b->ntools == tools_before) {
+		snprintf(err, n, "%s: no toolchain line: not a complete build manifest (rebuild: make build)",
+			 path);
+		return -1;
+	}
 	return 0;
 bad:
 	snprintf(err, n, "%s:%lu: malformed manifest line (rebuild: make build)", path, lineno);
@@ -159,10 +202,13 @@ static int load_builds(struct build *b, const char *root, char *err, size_t n)
 	struct dirent *e;
 	int found = 0;
 	char direct[4096];
+	struct stat st;
 
-	/* A single build directory (holding th-manifest.tsv) is accepted too. */
+	/* A single build directory (holding th-manifest.tsv) is accepted too.
+	 * A manifest that is there must be read: one that cannot be would drop
+	 * a toolchain from the run without a word. */
 	snprintf(direct, sizeof(direct), "%s/th-manifest.tsv", root);
-	if (!access(direct, R_OK))
+	if (!lstat(direct, &st))
 		return load_manifest(b, direct, err, n);
 	d = opendir(root);
 	if (!d) {
@@ -175,8 +221,13 @@ static int load_builds(struct build *b, const char *root, char *err, size_t n)
 		if (e->d_name[0] == '.')
 			continue;
 		snprintf(path, sizeof(path), "%s/%s/th-manifest.tsv", root, e->d_name);
-		if (access(path, R_OK))
-			continue;
+		if (lstat(path, &st)) {
+			if (errno == ENOENT || errno == ENOTDIR)
+				continue;
+			snprintf(err, n, "%s: %s", path, strerror(errno));
+			closedir(d);
+			return -1;
+		}
 		if (load_manifest(b, path, err, n)) {
 			closedir(d);
 			return -1;
@@ -236,9 +287,42 @@ struct cellplan {
 	enum th_outcome worst;
 	char evidence[1024];
 	enum th_outcome expected;
-	enum th_outcome fixed;		/* UNSUPPORTED / NOT_APPLICABLE: no run */
+	enum th_outcome fixed;		/* UNSUPPORTED / NOT_APPLICABLE / HARNESS_ERROR: no run */
 	size_t evidence_rank;		/* which run the evidence is from */
 };
+
+/* Whose evidence a cell keeps: a harness error first (nothing else of the
+ * cell can be judged without it), then the most severe outcome. */
+static int evidence_rank(enum th_outcome o)
+{
+	return o == TH_HARNESS_ERROR ? -1 : (int)o;
+}
+
+/* The child could not be started: the runner's exec failed (cfi/child.c
+ * reports it so, exit 127). A harness failure, not the attack's doing. */
+static bool exec_failed(const struct th_child *c, char *why, size_t n)
+{
+	static const char mark[] = "timerharness: exec ";
+	const char *e = c->buf[1];
+
+	if (!WIFEXITED(c->status) || WEXITSTATUS(c->status) != 127 || !e ||
+	    strncmp(e, mark, sizeof(mark) - 1))
+		return false;
+	snprintf(why, n, "could not start it: %.*s", (int)strcspn(e + sizeof(mark) - 1, "\n"),
+		 e + sizeof(mark) - 1);
+	return true;
+}
+
+/* A binary the manifest lists as built must be there to run; one that is not
+ * makes its cells harness errors, never outcomes of an attack. */
+static bool bin_missing(const struct mbin *mb, char *why, size_t n)
+{
+	if (!access(mb->path, X_OK))
+		return false;
+	snprintf(why, n, "%s binary %s, listed as built at %s, cannot be run: %s (rebuild: make build)",
+		 mb->kind, mb->path, mb->where, strerror(errno));
+	return true;
+}
 
 struct job {
 	size_t cell;		/* index into the cells (the array grows while planning) */
@@ -273,11 +357,26 @@ static bool in_list(const char *list, const char *name)
 	return false;
 }
 
+/* A list that is given names something: `--config=` selects no cell, and
+ * a run of no cells must not replace the results of a real one. */
+static int check_list(const char *what, const char *list, char *err, size_t errlen)
+{
+	if (list && (!*list || *list == ',' || list[strlen(list) - 1] == ',' || strstr(list, ",,"))) {
+		snprintf(err, errlen, "--%s '%s': an empty %s name (a comma-separated list of at least one)",
+			 what, list, what);
+		return -1;
+	}
+	return 0;
+}
+
 /* Every name in @list must be one of @known (count @n); else an error. */
 static int check_names(const char *what, const char *list, const char *const *known, size_t n,
 		       char *err, size_t errlen)
 {
 	size_t len;
+
+	if (check_list(what, list, err, errlen))
+		return -1;
 
 	for (const char *p = list, *item; (item = next_item(&p, &len));) {
 		char name[256], known_s[1024] = "";
@@ -370,6 +469,9 @@ static void progress(bool tty, size_t done, size_t total, const unsigned *counts
 }
 
 /* ---- the whole run --------------------------------------------------------- */
+const char *const th_matrix_selftests[] = { "SELFTEST_HANG", "SELFTEST_SEGV" };
+const size_t th_matrix_nselftests = sizeof(th_matrix_selftests) / sizeof(th_matrix_selftests[0]);
+
 static const char *const VARIANTS[] = { "legacy", "transitional", "modern" };
 
 /* --attack: comma-separated fnmatch globs, case-insensitive. */
@@ -413,9 +515,11 @@ static int mkdir_p(const char *dir, char *err, size_t n)
 }
 
 /* ---- one run of the matrix ------------------------------------------------ */
+enum support { SUPPORTED, NOT_SUPPORTED, PROBE_FAILED };
+
 struct probe_memo {
 	char key[96];		/* toolchain/config */
-	bool supported;
+	enum support state;
 	char reason[1024];
 };
 
@@ -430,6 +534,7 @@ struct matrix {
 	struct probe_memo *memo;
 	size_t nmemo;
 	int jobs_n;
+	int lock_fd;		/* -1: not locked */
 	char err[2048];
 };
 
@@ -439,38 +544,41 @@ struct matrix {
  * the config must show the feature at work: flag acceptance is not support
  * (clang 14 accepts -fsanitize=function in C and does nothing). A check
  * passes if any of its probe binaries (randstruct: one per seed) passes.
- * Memoised per toolchain x config.
+ * PROBE_FAILED: a probe listed as built could not be run, so support is not
+ * known (the harness failed, the toolchain did not). Memoised per
+ * toolchain x config.
  */
-static bool config_support(struct matrix *m, const char *tool, const struct th_config_info *c,
-			   const char *variant, char *reason, size_t n)
+static enum support config_support(struct matrix *m, const char *tool,
+				   const struct th_config_info *c, const char *variant,
+				   char *reason, size_t n)
 {
 	const struct mbin *acc = find_bin(&m->b, "attack", tool, c->name, variant, NULL);
 	char key[96], checks[256], why[1024] = "flags accepted; no behaviour probe for this config";
 	struct probe_memo *pm;
-	bool ok = true;
+	enum support state = SUPPORTED;
 
 	if (!acc || strcmp(acc->status, "built")) {
 		snprintf(reason, n, "%s", acc && *acc->reason ? acc->reason : "not built for this toolchain");
-		return false;
+		return NOT_SUPPORTED;
 	}
 	snprintf(key, sizeof(key), "%s/%s", tool, c->name);
 	for (size_t k = 0; k < m->nmemo; k++)
 		if (!strcmp(m->memo[k].key, key)) {
 			snprintf(reason, n, "%s", m->memo[k].reason);
-			return m->memo[k].supported;
+			return m->memo[k].state;
 		}
 
 	snprintf(checks, sizeof(checks), "%s", c->probes);
-	for (char *save = NULL, *chk = strtok_r(checks, ",", &save); chk && ok;
+	for (char *save = NULL, *chk = strtok_r(checks, ",", &save); chk && state == SUPPORTED;
 	     chk = strtok_r(NULL, ",", &save)) {
-		bool built = false;
+		bool built = false, ok = false;
 
-		ok = false;
-		for (size_t bi = 0; bi < m->b.nbins && !ok; bi++) {
+		for (size_t bi = 0; bi < m->b.nbins && !ok && state == SUPPORTED; bi++) {
 			const struct mbin *pb = &m->b.bins[bi];
 			const char *argv[] = { pb->path, chk, NULL };
 			struct th_child_obs obs;
 			struct th_child ch;
+			char fail[1024];
 
 			if (strcmp(pb->kind, "probe") || strcmp(pb->toolchain, tool) ||
 			    strcmp(pb->config, c->name))
@@ -480,25 +588,39 @@ static bool config_support(struct matrix *m, const char *tool, const struct th_c
 				continue;
 			}
 			built = true;
+			if (bin_missing(pb, fail, sizeof(fail))) {
+				snprintf(why, sizeof(why), "probe %s: %s", chk, fail);
+				state = PROBE_FAILED;
+				break;
+			}
 			if (th_child_run(&ch, argv, m->o->timeout, false)) {
 				snprintf(why, sizeof(why), "probe %s: cannot run %s: %s", chk, pb->path,
 					 strerror(errno));
-				continue;
+				state = PROBE_FAILED;
+				break;
 			}
-			th_child_observe(&obs, &ch, c->name, pb->path);
-			ok = th_probe_judge(chk, &obs, why, sizeof(why));
+			if (exec_failed(&ch, fail, sizeof(fail))) {
+				snprintf(why, sizeof(why), "probe %s: %s", chk, fail);
+				state = PROBE_FAILED;
+			} else {
+				th_child_observe(&obs, &ch, c->name, pb->path);
+				ok = th_probe_judge(chk, &obs, why, sizeof(why));
+			}
 			th_child_free(&ch);
 		}
-		if (!built && !ok && !strstr(why, "probe"))
-			snprintf(why, sizeof(why), "probe %s of %s not built", chk, c->name);
+		if (state == SUPPORTED && !ok) {
+			if (!built && !strstr(why, "probe"))
+				snprintf(why, sizeof(why), "probe %s of %s not built", chk, c->name);
+			state = NOT_SUPPORTED;
+		}
 	}
 	m->memo = xrealloc(m->memo, (m->nmemo + 1) * sizeof(*m->memo));
 	pm = &m->memo[m->nmemo++];
 	snprintf(pm->key, sizeof(pm->key), "%s", key);
-	pm->supported = ok;
+	pm->state = state;
 	snprintf(pm->reason, sizeof(pm->reason), "%s", why);
 	snprintf(reason, n, "%s", why);
-	return ok;
+	return state;
 }
 
 static struct cellplan *add_cell(struct matrix *m)
@@ -557,33 +679,43 @@ static int plan_variant(struct matrix *m, const char *tool, const char *variant)
 			 tool, variant);
 		return -1;
 	}
+	/* The plan itself comes from it: without it there is nothing to run. */
+	if (bin_missing(list_bin, m->err, sizeof(m->err)))
+		return -1;
 	if (list_attacks(list_bin->path, &atk, &natk, m->err, sizeof(m->err)))
 		return -1;
 	if (o->selftests) {
 		/* The runner's own checks (not attacks): a cell that never ends
 		 * must be HANG, one that dies must be CRASHED. */
-		static const char *const self[] = { "SELFTEST_HANG", "SELFTEST_SEGV" };
-
-		atk = xrealloc(atk, (natk + 2) * sizeof(*atk));
-		for (int k = 0; k < 2; k++)
-			atk[natk++] = (struct attack){ .id = xstrdup(self[k]),
+		atk = xrealloc(atk, (natk + th_matrix_nselftests) * sizeof(*atk));
+		for (size_t k = 0; k < th_matrix_nselftests; k++)
+			atk[natk++] = (struct attack){ .id = xstrdup(th_matrix_selftests[k]),
 				.technique = xstrdup("selftest"), .timing = xstrdup(""),
 				.payload = xstrdup("selftest"), .na_reason = xstrdup("") };
 	}
 	for (const struct th_config_info *c = th_configs; c < th_configs + th_config_count; c++) {
 		const struct mbin *bins[64];
 		size_t nbins;
-		char reason[1024];
-		bool supported;
+		char reason[1024], broken[1024] = "";
+		enum support support;
 
 		if (!in_list(o->configs, c->name))
 			continue;
-		supported = config_support(m, tool, c, variant, reason, sizeof(reason));
+		support = config_support(m, tool, c, variant, reason, sizeof(reason));
 		nbins = cell_binaries(&m->b, tool, c->name, variant, bins, 64);
-		if (!th_config_support(th_results_find_config(m->res, c->name), tool) &&
-		    th_results_set_support(m->res, c->name, tool, supported, reason,
+		/* Support that could not be probed is not recorded either way. */
+		if (support != PROBE_FAILED &&
+		    !th_config_support(th_results_find_config(m->res, c->name), tool) &&
+		    th_results_set_support(m->res, c->name, tool, support == SUPPORTED, reason,
 					   m->err, sizeof(m->err)))
 			return -1;
+		if (support == PROBE_FAILED)
+			snprintf(broken, sizeof(broken), "%s", reason);
+		else if (support == SUPPORTED && !nbins)
+			snprintf(broken, sizeof(broken), "no attack binary of %s %s listed as built",
+				 c->name, variant);
+		for (size_t k = 0; support == SUPPORTED && !*broken && k < nbins; k++)
+			bin_missing(bins[k], broken, sizeof(broken));
 		for (size_t ai = 0; ai < natk; ai++) {
 			const struct attack *a = &atk[ai];
 			struct cellplan *cp;
@@ -605,7 +737,10 @@ static int plan_variant(struct matrix *m, const char *tool, const char *variant)
 			if (a->na) {
 				cp->fixed = TH_NOT_APPLICABLE;
 				snprintf(cp->evidence, sizeof(cp->evidence), "%s", a->na_reason);
-			} else if (!supported) {
+			} else if (*broken) {
+				cp->fixed = TH_HARNESS_ERROR;
+				snprintf(cp->evidence, sizeof(cp->evidence), "%s", broken);
+			} else if (support != SUPPORTED) {
 				cp->fixed = TH_UNSUPPORTED;
 				snprintf(cp->evidence, sizeof(cp->evidence), "%s", reason);
 			} else {
@@ -650,6 +785,40 @@ static void config_flags_text(const struct th_config_info *c, char *out, size_t 
 	out[len] = '\0';
 }
 
+/* One run at a time per output directory: two would mix their files. The
+ * lock (flock, released when the process ends however it ends) is held
+ * until the run's files are written. */
+static int lock_out_dir(struct matrix *m)
+{
+	char path[4096], pid[32] = "";
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/.timerharness.lock", m->o->out_dir);
+	m->lock_fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+	if (m->lock_fd < 0) {
+		snprintf(m->err, sizeof(m->err), "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (flock(m->lock_fd, LOCK_EX | LOCK_NB)) {
+		int e = errno;
+
+		n = read(m->lock_fd, pid, sizeof(pid) - 1);
+		pid[n > 0 ? strcspn(pid, "\n") : 0] = '\0';
+		if (e == EWOULDBLOCK)
+			snprintf(m->err, sizeof(m->err), "%s is in use by another matrix run%s%s%s: wait for "
+				 "it, or choose another --out", m->o->out_dir, *pid ? " (pid " : "", pid,
+				 *pid ? ")" : "");
+		else
+			snprintf(m->err, sizeof(m->err), "%s: cannot lock: %s", path, strerror(e));
+		return -1;
+	}
+	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	if (ftruncate(m->lock_fd, 0) || pwrite(m->lock_fd, pid, (size_t)n, 0) != n) {
+		/* The pid is only for the message of a refused run. */
+	}
+	return 0;
+}
+
 /* Everything the user named must exist, and the plan must be complete,
  * before anything runs or is written. */
 static int plan(struct matrix *m)
@@ -662,6 +831,7 @@ static int plan(struct matrix *m)
 		config_names[nconfigs++] = th_configs[i].name;
 	if (check_names("config", o->configs, config_names, nconfigs, m->err, sizeof(m->err)) ||
 	    check_names("variant", o->variants, VARIANTS, 3, m->err, sizeof(m->err)) ||
+	    check_list("attack", o->attack_glob, m->err, sizeof(m->err)) ||
 	    th_expect_load(o->expect_path, m->err, sizeof(m->err)) ||
 	    load_builds(&m->b, o->build_root, m->err, sizeof(m->err)) ||
 	    check_duplicate_tools(&m->b, m->err, sizeof(m->err)))
@@ -676,6 +846,17 @@ static int plan(struct matrix *m)
 		snprintf(m->err, sizeof(m->err), "out of memory");
 		return -1;
 	}
+	/* What `check` needs to judge the file by the declaration: which
+	 * expectations the cells were judged by, and what was asked for. */
+	struct th_selection sel = {
+		.toolchains = (char *)o->toolchains, .configs = (char *)o->configs,
+		.variants = (char *)o->variants, .attacks = (char *)o->attack_glob,
+		.selftests = o->selftests,
+	};
+	if (th_results_set_expectations(m->res, th_expect_path(), th_expect_sha256(),
+					m->err, sizeof(m->err)) ||
+	    th_results_set_selection(m->res, &sel, m->err, sizeof(m->err)))
+		return -1;
 	for (size_t i = 0; i < m->b.ntools; i++)
 		if (in_list(o->toolchains, m->b.tools[i].name) &&
 		    th_results_add_toolchain(m->res, m->b.tools[i].name, m->b.tools[i].version,
@@ -699,7 +880,22 @@ static int plan(struct matrix *m)
 			    plan_variant(m, m->b.tools[ti].name, VARIANTS[vi]))
 				return -1;
 	}
-	return mkdir_p(o->out_dir, m->err, sizeof(m->err));
+	if (!m->ncells) {
+		snprintf(m->err, sizeof(m->err), "the selection holds no cell: nothing to run");
+		return -1;
+	}
+	if (mkdir_p(o->out_dir, m->err, sizeof(m->err)) || lock_out_dir(m))
+		return -1;
+	/* A file of the set that cannot be replaced is found now, not after
+	 * the run. */
+	for (size_t i = 0; th_render_set_name(i); i++) {
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s/%s", o->out_dir, th_render_set_name(i));
+		if (th_render_out_ok(path, m->err, sizeof(m->err)))
+			return -1;
+	}
+	return 0;
 }
 
 /* A finished run: classify it, count it in its cell, keep its evidence if
@@ -711,13 +907,17 @@ static void record_run(struct matrix *m, const struct job *jb, struct th_child *
 	char ev[1024];
 	enum th_outcome oc;
 
-	th_child_observe(&obs, c, cp->config, jb->binary);
-	oc = th_classify(&obs, cp->control, ev, sizeof(ev));
+	if (exec_failed(c, ev, sizeof(ev))) {
+		oc = TH_HARNESS_ERROR;
+	} else {
+		th_child_observe(&obs, c, cp->config, jb->binary);
+		oc = th_classify(&obs, cp->control, ev, sizeof(ev));
+	}
 	cp->counts[oc]++;
 	counts[oc]++;
 	/* The evidence of the most severe run; among equals, the first in seed
 	 * order, so the file does not depend on which run finished first. */
-	if (cp->worst == TH_OUTCOME_INVALID || oc < cp->worst ||
+	if (cp->worst == TH_OUTCOME_INVALID || evidence_rank(oc) < evidence_rank(cp->worst) ||
 	    (oc == cp->worst && jb->rank < cp->evidence_rank)) {
 		cp->worst = oc;
 		cp->evidence_rank = jb->rank;
@@ -782,10 +982,11 @@ static void run_jobs(struct matrix *m)
 	sigaction(SIGTERM, &old_term, NULL);
 }
 
-/* Every finished cell into the model (all of them unless interrupted). */
-static int collect(struct matrix *m)
+/* Every finished cell into the model (all of them unless interrupted).
+ * Return: how many cells are harness errors, or -1 (m->err set). */
+static long collect(struct matrix *m)
 {
-	int ret = 0;
+	long harness = 0;
 
 	for (size_t i = 0; i < m->ncells; i++) {
 		struct cellplan *cp = &m->cells[i];
@@ -796,6 +997,7 @@ static int collect(struct matrix *m)
 			.config = cp->config, .toolchain = cp->toolchain,
 			.evidence = cp->evidence, .expected = cp->expected,
 		};
+		const struct th_cell *c;
 
 		if (cp->fixed != TH_OUTCOME_INVALID) {
 			in.outcome = cp->fixed;
@@ -806,30 +1008,53 @@ static int collect(struct matrix *m)
 			in.runs = (unsigned)cp->runs_done;
 			in.counts = cp->counts;
 		}
-		if (!th_results_add_cell(m->res, &in, m->err, sizeof(m->err))) {
-			fprintf(stderr, "timerharness matrix: %s\n", m->err);
-			ret = 1;
-		}
+		if (!(c = th_results_add_cell(m->res, &in, m->err, sizeof(m->err))))
+			return -1;
+		harness += th_cell_observed(c) == TH_HARNESS_ERROR;
 	}
-	return ret;
+	return harness;
+}
+
+static double cpu_seconds(int who)
+{
+	struct rusage ru;
+
+	if (getrusage(who, &ru))
+		return 0;
+	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 }
 
 static void add_metrics(struct matrix *m, double seconds)
 {
-	char bpath[4096], err[256];
-	double bs;
-	FILE *bf;
+	char name[128], err[256];
+	double build = 0;
+	bool build_known = true;
 
+	/* Wall and CPU time over the same span; every child has been waited
+	 * for, so RUSAGE_CHILDREN holds all of them. */
 	th_results_set_metric_real(m->res, "run_seconds", seconds, err, sizeof(err));
+	th_results_set_metric_real(m->res, "run_cpu_seconds",
+				   cpu_seconds(RUSAGE_SELF) + cpu_seconds(RUSAGE_CHILDREN), err,
+				   sizeof(err));
 	th_results_set_metric_int(m->res, "runs", (long long)m->njobs, err, sizeof(err));
 	th_results_set_metric_int(m->res, "jobs", m->jobs_n, err, sizeof(err));
-	/* `make build` leaves its wall time here. */
-	snprintf(bpath, sizeof(bpath), "%s/.build-seconds", m->o->build_root);
-	if ((bf = fopen(bpath, "r"))) {
-		if (fscanf(bf, "%lf", &bs) == 1)
-			th_results_set_metric_real(m->res, "build_seconds", bs, err, sizeof(err));
-		fclose(bf);
+	/* The cold build of each build tree the run used, when it was measured. */
+	for (size_t i = 0; i < m->b.ntools; i++) {
+		const struct mtool *t = &m->b.tools[i];
+
+		if (!th_results_find_toolchain(m->res, t->name))
+			continue;
+		if (t->cold_build < 0) {
+			build_known = false;
+			continue;
+		}
+		snprintf(name, sizeof(name), "build_seconds_%s", t->name);
+		th_results_set_metric_real(m->res, name, t->cold_build, err, sizeof(err));
+		build += t->cold_build;
 	}
+	if (build_known && m->res->ntoolchains)
+		th_results_set_metric_real(m->res, "build_seconds", build, err, sizeof(err));
 	th_results_set_count_metrics(m->res, err, sizeof(err));
 	if (interrupted)
 		th_results_set_partial(m->res, true, interrupted == SIGTERM ? "interrupted by SIGTERM"
@@ -837,65 +1062,55 @@ static void add_metrics(struct matrix *m, double seconds)
 				       err, sizeof(err));
 }
 
-/* results.json, then what is rendered from it. */
-static int write_outputs(struct matrix *m)
+static void matrix_free(struct matrix *m)
 {
-	char path[4096];
-	int ret = 0;
-
-	snprintf(path, sizeof(path), "%s/results.json", m->o->out_dir);
-	if (th_results_write(m->res, path, m->err, sizeof(m->err))) {
-		fprintf(stderr, "timerharness matrix: %s\n", m->err);
-		return 1;
-	}
-	if (!m->o->quiet)
-		th_render_matrix(stdout, m->res, isatty(1));
-	snprintf(path, sizeof(path), "%s/report.md", m->o->out_dir);
-	if (th_render_markdown(m->res, path, m->err, sizeof(m->err))) {
-		fprintf(stderr, "timerharness matrix: %s\n", m->err);
-		ret = 1;
-	}
-	snprintf(path, sizeof(path), "%s/report.html", m->o->out_dir);
-	if (th_render_html(m->res, path, m->err, sizeof(m->err))) {
-		fprintf(stderr, "timerharness matrix: %s\n", m->err);
-		ret = 1;
-	}
-	snprintf(path, sizeof(path), "%s/junit.xml", m->o->out_dir);
-	if (th_render_junit(m->res, path, m->err, sizeof(m->err))) {
-		fprintf(stderr, "timerharness matrix: %s\n", m->err);
-		ret = 1;
-	}
-	return ret;
+	th_results_free(m->res);
+	free(m->cells);
+	free(m->jobs);
+	free(m->memo);
+	if (m->lock_fd >= 0)
+		close(m->lock_fd);
 }
 
 int th_matrix_main(const struct th_matrix_opts *o)
 {
-	struct matrix m = { .o = o };
+	struct matrix m = { .o = o, .lock_fd = -1 };
 	double t0 = now_s();
-	int ret;
+	long harness;
 
 	m.jobs_n = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (m.jobs_n > 32)
 		m.jobs_n = 32;
 	if (plan(&m)) {
 		fprintf(stderr, "timerharness matrix: %s\n", m.err);
-		th_results_free(m.res);
-		free(m.cells);
-		free(m.jobs);
-		free(m.memo);
-		return 2;
+		matrix_free(&m);
+		return TH_MATRIX_BAD_INPUT;
 	}
 	run_jobs(&m);
-	ret = collect(&m);
+	if ((harness = collect(&m)) < 0) {
+		fprintf(stderr, "timerharness matrix: %s (nothing written)\n", m.err);
+		matrix_free(&m);
+		return TH_MATRIX_NOT_WRITTEN;
+	}
 	add_metrics(&m, now_s() - t0);
-	ret |= write_outputs(&m);
+	/* All of the run's files, or none: the previous set stays whole. */
+	if (th_render_output_set(m.res, o->out_dir, m.err, sizeof(m.err))) {
+		fprintf(stderr, "timerharness matrix: %s; the previous results in %s are kept\n",
+			m.err, o->out_dir);
+		matrix_free(&m);
+		return TH_MATRIX_NOT_WRITTEN;
+	}
+	if (!o->quiet)
+		th_render_matrix(stdout, m.res, isatty(1));
 	printf("matrix: %zu cells, %zu runs in %.1f s with %d jobs%s\n", m.ncells, m.njobs,
 	       now_s() - t0, m.jobs_n, interrupted ? " (INTERRUPTED: partial results)" : "");
+	if (harness)
+		printf("matrix: %ld cell%s could not be run or observed (HARNESS_ERROR)\n", harness,
+		       harness == 1 ? "" : "s");
 	printf("wrote %s/results.json, %s/report.md, %s/report.html and %s/junit.xml\n",
 	       o->out_dir, o->out_dir, o->out_dir, o->out_dir);
-	th_results_free(m.res);
-	free(m.cells);
-	free(m.jobs);
-	free(m.memo);
-	return interrupted ? 130 : ret;
+	matrix_free(&m);
+	if (interrupted == -1 || harness)
+		return TH_MATRIX_HARNESS_ERROR;
+	return interrupted ? TH_MATRIX_INTERRUPTED : TH_MATRIX_OK;
 }

@@ -23,8 +23,27 @@ struct th_matrix_opts {
 	int selftests;			/* add SELFTEST_HANG and SELFTEST_SEGV cells */
 };
 
-/* Return: 0 done (outcomes are for `check` to judge); 2 bad input, nothing
- * written; 130 interrupted (a valid results.json marked partial written). */
+/* Exit statuses of `timerharness matrix`. */
+enum {
+	TH_MATRIX_OK = 0,		/* every cell ran and was observed; outcomes
+					 * are for `check` to judge */
+	TH_MATRIX_NOT_WRITTEN = 1,	/* the run's files could not be written (a
+					 * full disk...): the previous set is kept */
+	TH_MATRIX_BAD_INPUT = 2,	/* bad option, build or expectations, an
+					 * empty selection, or --out in use by
+					 * another run: nothing run, nothing written */
+	TH_MATRIX_HARNESS_ERROR = 3,	/* written, but some cells are HARNESS_ERROR
+					 * (a binary or probe missing, a child that
+					 * could not start) or a run could not be
+					 * started (results partial) */
+	TH_MATRIX_INTERRUPTED = 130,	/* SIGINT/SIGTERM: partial results written */
+};
+
+/* The runner's own self-test cells (--selftests), not attacks. */
+extern const char *const th_matrix_selftests[];
+extern const size_t th_matrix_nselftests;
+
+/* Return: one of the statuses above. */
 int th_matrix_main(const struct th_matrix_opts *opts);
 
 #endif

@@ -4,6 +4,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "th/timer_base.h"
+
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
 #define TH_SLAB_KASAN 1
@@ -94,6 +96,11 @@ void kfree(const void *p)
 
 	if (!p || i < 0 || kmalloc_128.state[i] != SLOT_ALLOCATED)
 		return;
+	/* mm/slub.c slab_free_hook(): debug_check_no_obj_freed() under
+	 * CONFIG_DEBUG_OBJECTS_FREE. Reports a timer freed while queued (the
+	 * uaf-realloc victim's bug) as a WARN and changes nothing: no fixup,
+	 * no byte of the object read, the free proceeds. */
+	th_debug_check_no_obj_freed(p, TH_KMALLOC_SIZE);
 	/* The contents stay as they were (no init_on_free): a UAF reader
 	 * still finds the old object until the slot is handed out again. */
 	POISON(slot_addr((unsigned int)i), TH_SLAB_STRIDE);

@@ -1,122 +1,139 @@
 // SPDX-License-Identifier: MIT
 /*
  * `timerharness bench`: what the wheel costs per operation, for each timer
- * variant, against an indexed binary min-heap (heap.c) given the same work.
+ * variant, against an indexed binary min-heap given the same work, as
+ * ratios measured in the same run and as instructions per call.
  *
  * Workload, per N (number of pending timers): each timer is armed at
  * now + d, d uniform in [1, 2^20) jiffies (1 ms .. ~17 min at HZ 1000),
  * drawn from a seeded RNG; the same draws feed every variant and the heap.
- *   add    mod_timer() on an inactive timer
- *   mod    mod_timer() on a pending timer, to a fresh draw
- *   del    del_timer() on a pending timer
- *   expire run until all N have fired; callbacks only count. The wheel runs
- *          once to the jiffy of its last collection; the heap pops the
- *          minimum until every timer is past. Reported per timer.
- * Timers live in one preallocated array and are visited in array order.
+ *   add     mod_timer() on an inactive timer
+ *   mod     mod_timer() on a pending timer, to a fresh draw
+ *   del     del_timer() on a pending timer
+ *   expire  all N armed, then the wheel run once to the jiffy of its last
+ *           collection, the heap popped to the same jiffy; per timer
+ *   step    the same, run every --step jiffies (a tick) instead of once:
+ *           idle ticks included; per timer
+ * Timers live in one preallocated array, visited in array order or in one
+ * shuffled order (--order), the same for every implementation.
  *
  * Method: an untimed pass first checks every result, the whole structure
- * after each phase (timers_check(), th_heap_check()) and every expiry (never
- * early); the three wheel variants must agree on when the last bucket is
- * collected. Then --reps timed samples, the implementations interleaved
- * (rotated each repetition) so drift hits all alike, each timed sample right
- * after an untimed one of the same implementation (warm caches). A sample at
- * small N is the median of enough rounds (each on a fresh wheel or heap) to
- * make MIN_SAMPLE_OPS operations per phase. The median sample is reported, in
- * ns per operation; wheel/heap ratios are the median of per-repetition ratios.
+ * after each phase (timers_check(), th_heap_check()) and every expiry in
+ * both modes (never early; the last at the bucket calc_wheel_index() gives).
+ * Then --reps timed samples, the implementations interleaved (rotated each
+ * repetition) so that drift hits all alike, each right after an untimed one
+ * of the same implementation (warm caches). A sample below 1e6 timers is
+ * the median of several rounds, each on a fresh structure (stepping: one
+ * round). Time is the thread's CPU time (CLOCK_THREAD_CPUTIME_ID), less the
+ * cost of reading it. Ratios to the heap are taken within a repetition, then
+ * the median over repetitions. Instructions are counted by valgrind's
+ * callgrind in a separate run of th-bench-count, the same code built with
+ * DWARF 4 (bench/README.md has the command); not a timing.
  */
+#define _GNU_SOURCE
 #define TH_NO_KERNEL_NAMES
 #include "bench.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
+#include <math.h>
+#include <spawn.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
-#include "heap.h"
+#if TH_HAVE_CALLGRIND_H
+#include <valgrind/callgrind.h>
+#endif
+
+#include "bench_impl.h"
 #include "th/compiler.h"
-#include "th/timer_modern.h"
-#include "th/timer_transitional.h"
+#include "th/timer_base.h"
 
-#define BENCH_HZ	1000
-#define BENCH_CPU	0
-#define SPREAD_BITS	20
-#define SPREAD		(1UL << SPREAD_BITS)	/* expiries in [1, SPREAD) from now */
+#ifndef TH_BENCH_CONFIG
+#define TH_BENCH_CONFIG "none"	/* the hardening config the wheel was built with */
+#endif
+#ifndef TH_TOOLCHAIN
+#define TH_TOOLCHAIN "clang"
+#endif
+#ifndef TH_VERSION
+#define TH_VERSION "unknown"
+#endif
 
+#define BENCH_JSON_SCHEMA	"timerharness/bench/v1"
 #define DEFAULT_REPS	7
 #define QUICK_REPS	3
 #define MAX_REPS	100
 #define DEFAULT_SEED	42
-#define MIN_N		100u	/* below, clock_gettime() would be the cost */
+#define MIN_N		100u	/* below, reading the clock would be the cost */
 #define MAX_N		10000000u
 #define MAX_SIZES	8
-#define MIN_SAMPLE_OPS	100000u	/* small N: repeat rounds up to this */
+#define MIN_SAMPLE_OPS	100000u	/* below 1e6 timers, rounds up to this many ops */
+#define MIN_ROUNDS	5u	/* ... and never fewer rounds */
+#define ROUNDS_FROM	1000000u	/* from here on, one round (a phase >= 10 ms) */
 #define MAX_ROUNDS	(MIN_SAMPLE_OPS / MIN_N)
-
-/*
- * The bar: what hierarchical wheel libraries do on this machine at 1e6
- * pending timers; and a wheel that expires slower than a heap has no
- * reason to exist.
- */
-#define BAR_N		1000000u
-#define BAR_ADD_NS	14.0
-#define BAR_DEL_NS	3.0
+#define COUNT_MAX_N	100000u	/* instructions are counted up to this N */
+#define MAX_STEP	(SPREAD / 4)
 
 static const uint32_t full_sizes[] = { 1000, 100000, 1000000 };
 static const uint32_t quick_sizes[] = { 1000, 10000 };
 
-enum impl { IMPL_LEGACY, IMPL_TRANSITIONAL, IMPL_MODERN, IMPL_HEAP, NR_IMPL };
-#define NR_WHEEL	IMPL_HEAP
-static const char *const impl_name[NR_IMPL] = {
-	[IMPL_LEGACY] = "legacy",
-	[IMPL_TRANSITIONAL] = "transitional",
-	[IMPL_MODERN] = "modern",
-	[IMPL_HEAP] = "heap",
+static const struct bench_impl *const impls[] = {
+	&bench_legacy, &bench_transitional, &bench_modern, &bench_heap,
 };
+#define NR_IMPL		((int)(sizeof(impls) / sizeof(impls[0])))
+#define IMPL_HEAP	(NR_IMPL - 1)
 
-enum op { OP_ADD, OP_MOD, OP_DEL, OP_EXPIRE, NR_OP };
-static const char *const op_name[NR_OP] = { "add", "mod", "del", "expire" };
-
-struct workload {
-	uint32_t n;
-	uint32_t rounds;	/* per sample: n * rounds >= MIN_SAMPLE_OPS */
-	unsigned long start;	/* jiffies when the timers are armed */
-	uint32_t *d_add;	/* delta of each timer's first expiry */
-	uint32_t *d_mod;	/* delta it is re-armed to */
-	unsigned long wheel_end;	/* jiffy of the wheel's last collection */
-	uint64_t heap_end;	/* the latest expiry */
-};
-
-/* How late the wheel fired, over one validation run (in jiffies). */
-struct lateness {
-	unsigned long fired, early;
-	unsigned long sum, max;
-	unsigned long last_clk;
-};
+static const char *const op_name[NR_OP] = { "add", "mod", "del", "expire", "step" };
 
 struct options {
 	unsigned int reps;
 	uint64_t seed;
-	bool quick;
+	bool quick, shuffled, instructions, count_child;
+	unsigned long step;
 	uint32_t sizes[MAX_SIZES];
 	unsigned int nsizes;
+	const char *json;
 };
 
-static struct timer_base bench_base;
-/* Callbacks count here: the minimal work, and proof that each one ran. */
-static unsigned long bench_fired;
-/* Results are summed into it so no timed call can be optimised away. */
-static unsigned long bench_sink;
-/* Set during validation runs: where checking callbacks report. */
-static struct lateness *bench_late;
-static uint64_t heap_prev_expiry;
-static unsigned long heap_order_errors;
+/* One cell: an implementation's operation at one N, over the repetitions. */
+struct cell {
+	double med, min, max;	/* ns/op */
+	double ratio;		/* to the heap: median of the per-repetition ratios */
+	double instr;		/* instructions per call (per timer: expire, step); NAN if not counted */
+	bool instr_loop;	/* counted as the whole phase / n (the call was inlined) */
+};
 
-/* "timerharness bench: <what><message><tail>" on stderr. */
+struct size_result {
+	uint32_t n, rounds;
+	struct cell c[NR_IMPL][NR_OP];
+	struct bench_late late[NR_IMPL][NR_MODE];
+};
+
+struct results {
+	struct size_result s[MAX_SIZES];
+	double clock_ns;	/* the cost of one clock read, subtracted */
+	char instr_status[256];	/* "" when counted, else why not */
+};
+
+/* The timers of every implementation, one after the other (sized for the
+ * largest timer), and the draws. */
+struct arena {
+	void *timers;
+	uint32_t *d_add, *d_mod, *order;
+};
+
+/* ---- messages -------------------------------------------------------------- */
+
 __attribute__((format(printf, 2, 0)))
 static void say(const char *what, const char *fmt, va_list ap, const char *tail)
 {
@@ -125,8 +142,7 @@ static void say(const char *what, const char *fmt, va_list ap, const char *tail)
 	fputs(tail, stderr);
 }
 
-__attribute__((format(printf, 1, 2)))
-static int bench_fail(const char *fmt, ...)
+int bench_fail(const char *fmt, ...)
 {
 	va_list ap;
 
@@ -136,46 +152,23 @@ static int bench_fail(const char *fmt, ...)
 	return -1;
 }
 
-static uint64_t now_ns(void)
+__attribute__((format(printf, 1, 2)))
+static int bad_arg(const char *fmt, ...)
 {
-	struct timespec ts;
+	va_list ap;
 
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+	va_start(ap, fmt);
+	say("", fmt, ap, "\ntry 'timerharness bench --help'\n");
+	va_end(ap);
+	return 2;
 }
 
-/* splitmix64: seeds and draws; plenty for uniform deltas. */
-static uint64_t rng_next(uint64_t *state)
+void bench_late_add(struct bench_late *l, unsigned long ran_at, unsigned long expires)
 {
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+	long late = (long)(ran_at - expires);
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
-static int wheel_reset(const struct workload *w)
-{
-	th_base_release(&bench_base);
-	if (th_base_init(&bench_base, BENCH_CPU, BENCH_HZ, w->start) ||
-	    th_set_cpu(BENCH_CPU))
-		return bench_fail("cannot attach a timer base as CPU %d", BENCH_CPU);
-	return 0;
-}
-
-/* ---- callbacks ----------------------------------------------------------- */
-
-static void wheel_fired_check(unsigned long expires)
-{
-	struct lateness *l = bench_late;
-	unsigned long clk = th_this_base()->running_clk;
-	long late = (long)(clk - expires);
-
-	bench_fired++;
-	if (!l)
-		return;
-	if (!l->fired++ || time_after(clk, l->last_clk))
-		l->last_clk = clk;
+	if (!l->fired++ || time_after(ran_at, l->last))
+		l->last = ran_at;
 	if (late < 0) {
 		l->early++;
 		return;
@@ -185,287 +178,15 @@ static void wheel_fired_check(unsigned long expires)
 		l->max = (unsigned long)late;
 }
 
-static void legacy_fire(unsigned long data)
+/* ---- time ------------------------------------------------------------------- */
+
+/* The thread's CPU time: what another process or a migration does not add to. */
+static uint64_t cpu_ns(void)
 {
-	(void)data;
-	bench_fired++;
-}
+	struct timespec ts;
 
-static void legacy_fire_check(unsigned long data)
-{
-	wheel_fired_check(((struct legacy_timer_list *)(uintptr_t)data)->expires);
-}
-
-static void transitional_fire(struct legacy_timer_list *t)
-{
-	(void)t;
-	bench_fired++;
-}
-
-static void transitional_fire_check(struct legacy_timer_list *t)
-{
-	wheel_fired_check(t->expires);
-}
-
-static void modern_fire(struct modern_timer_list *t)
-{
-	(void)t;
-	bench_fired++;
-}
-
-static void modern_fire_check(struct modern_timer_list *t)
-{
-	wheel_fired_check(t->expires);
-}
-
-static void heap_fire(struct th_heap_timer *t)
-{
-	(void)t;
-	bench_fired++;
-}
-
-static void heap_fire_check(struct th_heap_timer *t)
-{
-	if (time_before(t->expires, heap_prev_expiry))
-		heap_order_errors++;
-	heap_prev_expiry = t->expires;
-	bench_fired++;
-}
-
-/* ---- setup (untimed) ----------------------------------------------------- */
-
-static void legacy_setup_all(struct legacy_timer_list *t, uint32_t n, bool check)
-{
-	for (uint32_t i = 0; i < n; i++)
-		legacy___setup_timer(&t[i], check ? legacy_fire_check : legacy_fire,
-				     (unsigned long)(uintptr_t)&t[i], 0);
-}
-
-static void transitional_setup_all(struct legacy_timer_list *t, uint32_t n, bool check)
-{
-	for (uint32_t i = 0; i < n; i++)
-		transitional_timer_setup(&t[i], check ? transitional_fire_check : transitional_fire, 0);
-}
-
-static void modern_setup_all(struct modern_timer_list *t, uint32_t n, bool check)
-{
-	for (uint32_t i = 0; i < n; i++)
-		modern_timer_setup(&t[i], check ? modern_fire_check : modern_fire, 0);
-}
-
-/* ---- the wheels: bench_wheel_impl.h once per layout ---------------------- */
-
-#define BW_TIMER	struct legacy_timer_list
-#define BW_P(name)	legacy_##name
-#define BW_B(name)	bw_legacy_##name
-#include "bench_wheel_impl.h"
-#undef BW_TIMER
-#undef BW_P
-#undef BW_B
-
-#define BW_TIMER	struct modern_timer_list
-#define BW_P(name)	modern_##name
-#define BW_B(name)	bw_modern_##name
-#include "bench_wheel_impl.h"
-#undef BW_TIMER
-#undef BW_P
-#undef BW_B
-
-/* ---- the heap ------------------------------------------------------------ */
-
-static void heap_setup_all(struct th_heap_timer *t, uint32_t n, bool check)
-{
-	for (uint32_t i = 0; i < n; i++)
-		th_heap_timer_setup(&t[i], check ? heap_fire_check : heap_fire);
-}
-
-static int heap_arm_all(struct th_heap *h, struct th_heap_timer *t, const struct workload *w,
-			const uint32_t *d, int was)
-{
-	for (uint32_t i = 0; i < w->n; i++) {
-		int ret = th_heap_mod(h, &t[i], w->start + d[i]);
-
-		if (ret != was)
-			return bench_fail("heap: arming timer %u returned %d, expected %d", i, ret, was);
-	}
-	return 0;
-}
-
-static int heap_check_or_fail(const struct th_heap *h)
-{
-	char err[256];
-
-	if (th_heap_check(h, err, sizeof(err)))
-		return bench_fail("heap inconsistent: %s", err);
-	return 0;
-}
-
-static int heap_validate(struct th_heap *h, struct th_heap_timer *t, struct workload *w)
-{
-	const uint32_t n = w->n;
-	size_t ran;
-
-	th_heap_clear(h);
-	heap_setup_all(t, n, true);
-	if (heap_arm_all(h, t, w, w->d_add, 0) || heap_check_or_fail(h) ||
-	    heap_arm_all(h, t, w, w->d_mod, 1) || heap_check_or_fail(h))
-		return -1;
-	for (uint32_t i = 0; i < n; i++)
-		if (th_heap_del(h, &t[i]) != 1)
-			return bench_fail("heap: del of queued timer %u did not find it", i);
-	if (h->n != 0)
-		return bench_fail("heap: %u timers left after deleting all", h->n);
-	if (heap_arm_all(h, t, w, w->d_add, 0))
-		return -1;
-
-	w->heap_end = w->start;
-	for (uint32_t i = 0; i < n; i++)
-		if (time_after(w->start + w->d_add[i], w->heap_end))
-			w->heap_end = w->start + w->d_add[i];
-	heap_prev_expiry = w->start;
-	heap_order_errors = 0;
-	ran = th_heap_run(h, w->heap_end);
-	if (ran != n || h->n != 0)
-		return bench_fail("heap: popped %zu timers, expected %u", ran, n);
-	if (heap_order_errors)
-		return bench_fail("heap: %lu timers popped out of expiry order", heap_order_errors);
-	return 0;
-}
-
-static int heap_sample(struct th_heap *h, struct th_heap_timer *t, const struct workload *w,
-		       uint64_t *el)
-{
-	const uint32_t n = w->n;
-	const uint64_t now = w->start;
-	long sum_add = 0, sum_mod = 0, sum_del = 0;
-
-	for (uint32_t r = 0; r < w->rounds; r++) {
-		uint64_t *e = el + (size_t)r * NR_OP;
-		unsigned long fired;
-		uint64_t t0;
-		size_t ran;
-
-		th_heap_clear(h);
-		heap_setup_all(t, n, false);
-
-		t0 = now_ns();
-		for (uint32_t i = 0; i < n; i++)
-			sum_add += th_heap_mod(h, &t[i], now + w->d_add[i]);
-		e[OP_ADD] = now_ns() - t0;
-
-		t0 = now_ns();
-		for (uint32_t i = 0; i < n; i++)
-			sum_mod += th_heap_mod(h, &t[i], now + w->d_mod[i]);
-		e[OP_MOD] = now_ns() - t0;
-
-		t0 = now_ns();
-		for (uint32_t i = 0; i < n; i++)
-			sum_del += th_heap_del(h, &t[i]);
-		e[OP_DEL] = now_ns() - t0;
-
-		if (heap_arm_all(h, t, w, w->d_add, 0))
-			return -1;
-		fired = bench_fired;
-		t0 = now_ns();
-		ran = th_heap_run(h, w->heap_end);
-		e[OP_EXPIRE] = now_ns() - t0;
-		if (ran != n || bench_fired - fired != n)
-			return bench_fail("heap: expire popped %zu timers, expected %u", ran, n);
-	}
-	if (sum_add != 0 || sum_mod != (long)n * w->rounds || sum_del != (long)n * w->rounds)
-		return bench_fail("heap: unexpected returns: add sum %ld, mod %ld, del %ld",
-				  sum_add, sum_mod, sum_del);
-	TH_OPAQUE(bench_sink) += (unsigned long)(sum_add + sum_mod + sum_del);
-	return 0;
-}
-
-/* ---- driver -------------------------------------------------------------- */
-
-/* One array serves every implementation in turn (the largest layout sizes
- * it): a smaller footprint leaves more of the cache to the one measured. */
-struct arena {
-	void *timers;
-	struct th_heap heap;
-	uint32_t *d_add, *d_mod;
-};
-
-#define TIMER_SIZE_MAX \
-	(sizeof(struct legacy_timer_list) > sizeof(struct th_heap_timer) ? \
-	 sizeof(struct legacy_timer_list) : sizeof(struct th_heap_timer))
-_Static_assert(sizeof(struct modern_timer_list) <= sizeof(struct legacy_timer_list),
-	       "the arena is sized by the largest timer");
-
-static int arena_alloc(struct arena *a, uint32_t n_max)
-{
-	size_t bytes = ((size_t)n_max * TIMER_SIZE_MAX + 63) & ~(size_t)63;
-
-	memset(a, 0, sizeof(*a));
-	a->timers = aligned_alloc(64, bytes);
-	a->d_add = calloc(n_max, sizeof(*a->d_add));
-	a->d_mod = calloc(n_max, sizeof(*a->d_mod));
-	if (!a->timers || !a->d_add || !a->d_mod || th_heap_init(&a->heap, n_max))
-		return bench_fail("out of memory for %u timers (%zu MiB)", n_max, bytes >> 20);
-	/* Fault every page in now, not inside the first timed phase. */
-	memset(a->timers, 0, bytes);
-	return 0;
-}
-
-static void arena_free(struct arena *a)
-{
-	free(a->timers);
-	free(a->d_add);
-	free(a->d_mod);
-	th_heap_free(&a->heap);
-}
-
-static void workload_init(struct workload *w, struct arena *a, uint32_t n, uint64_t seed)
-{
-	/* A stream per N: --quick and a full run see the same N=1000 draws. */
-	uint64_t state = seed ^ ((uint64_t)n * 0xd1b54a32d192ed03ULL);
-
-	w->n = n;
-	w->rounds = n >= MIN_SAMPLE_OPS ? 1 : (MIN_SAMPLE_OPS + n - 1) / n;
-	w->start = TH_INITIAL_JIFFIES(BENCH_HZ);
-	w->d_add = a->d_add;
-	w->d_mod = a->d_mod;
-	for (uint32_t i = 0; i < n; i++) {
-		w->d_add[i] = (uint32_t)(1 + rng_next(&state) % (SPREAD - 1));
-		w->d_mod[i] = (uint32_t)(1 + rng_next(&state) % (SPREAD - 1));
-	}
-}
-
-static int validate(enum impl im, struct arena *a, struct workload *w, struct lateness *late)
-{
-	switch (im) {
-	case IMPL_LEGACY:
-		return bw_legacy_validate(a->timers, w, legacy_setup_all, late, "legacy");
-	case IMPL_TRANSITIONAL:
-		return bw_legacy_validate(a->timers, w, transitional_setup_all, late, "transitional");
-	case IMPL_MODERN:
-		return bw_modern_validate(a->timers, w, modern_setup_all, late, "modern");
-	case IMPL_HEAP:
-		return heap_validate(&a->heap, a->timers, w);
-	case NR_IMPL:
-		break;
-	}
-	return -1;
-}
-
-static int sample(enum impl im, struct arena *a, const struct workload *w, uint64_t *el)
-{
-	switch (im) {
-	case IMPL_LEGACY:
-		return bw_legacy_sample(a->timers, w, legacy_setup_all, el, "legacy");
-	case IMPL_TRANSITIONAL:
-		return bw_legacy_sample(a->timers, w, transitional_setup_all, el, "transitional");
-	case IMPL_MODERN:
-		return bw_modern_sample(a->timers, w, modern_setup_all, el, "modern");
-	case IMPL_HEAP:
-		return heap_sample(&a->heap, a->timers, w, el);
-	case NR_IMPL:
-		break;
-	}
-	return -1;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -480,6 +201,480 @@ static double median(double *v, unsigned int n)
 	qsort(v, n, sizeof(*v), cmp_double);
 	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
+
+/* What one clock read costs: the median gap between back-to-back reads. */
+static double clock_overhead(void)
+{
+	double gap[501];
+	uint64_t prev = cpu_ns();
+
+	for (unsigned int i = 0; i < 501; i++) {
+		uint64_t now = cpu_ns();
+
+		gap[i] = (double)(now - prev);
+		prev = now;
+	}
+	return median(gap, 501);
+}
+
+static double clock_ns;
+
+/* One timed phase; adds its result to *sum. Return: nanoseconds. */
+static double timed(const struct bench_impl *im, void *timers, const struct bench_work *w,
+		    enum bench_op op, long *sum)
+{
+	uint64_t t0 = cpu_ns();
+	double ns;
+
+	*sum += im->phase(timers, w, op);
+	ns = (double)(cpu_ns() - t0) - clock_ns;
+	return ns > 0 ? ns : 0;
+}
+
+/* ---- workload ------------------------------------------------------------------ */
+
+/* splitmix64: seeds, draws and the shuffle; plenty for uniform deltas. */
+static uint64_t rng_next(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static uint32_t rounds_for(uint32_t n)
+{
+	uint32_t r;
+
+	if (n >= ROUNDS_FROM)
+		return 1;
+	r = (MIN_SAMPLE_OPS + n - 1) / n;
+	return r < MIN_ROUNDS ? MIN_ROUNDS : r > MAX_ROUNDS ? MAX_ROUNDS : r;
+}
+
+static void workload_init(struct bench_work *w, struct arena *a, uint32_t n,
+			  const struct options *o)
+{
+	/* A stream per N: --quick and a full run see the same N=1000 draws. */
+	uint64_t state = o->seed ^ ((uint64_t)n * 0xd1b54a32d192ed03ULL);
+	unsigned int depth = TH_LVL_DEPTH(BENCH_HZ);
+
+	w->n = n;
+	w->start = TH_INITIAL_JIFFIES(BENCH_HZ);
+	w->step = o->step;
+	w->d_add = a->d_add;
+	w->d_mod = a->d_mod;
+	w->order = a->order;
+	w->end = w->start;
+	for (uint32_t i = 0; i < n; i++) {
+		unsigned long be;
+
+		a->d_add[i] = (uint32_t)(1 + rng_next(&state) % (SPREAD - 1));
+		a->d_mod[i] = (uint32_t)(1 + rng_next(&state) % (SPREAD - 1));
+		a->order[i] = i;
+		/* Armed on a fresh wheel (clk = start): the bucket is collected
+		 * at the bucket expiry; the last of them ends every expiry run. */
+		th_calc_wheel_index(w->start + a->d_add[i], w->start, depth, &be);
+		if (time_after(be, w->end))
+			w->end = be;
+	}
+	if (o->shuffled)
+		for (uint32_t i = n - 1; i > 0; i--) {
+			uint32_t j = (uint32_t)(rng_next(&state) % (i + 1)), t = a->order[i];
+
+			a->order[i] = a->order[j];
+			a->order[j] = t;
+		}
+}
+
+static int arena_alloc(struct arena *a, uint32_t n_max)
+{
+	size_t tsize = 0, bytes;
+
+	for (int im = 0; im < NR_IMPL; im++)
+		if (impls[im]->timer_size > tsize)
+			tsize = impls[im]->timer_size;
+	bytes = ((size_t)n_max * tsize + 63) & ~(size_t)63;
+	memset(a, 0, sizeof(*a));
+	a->timers = aligned_alloc(64, bytes);
+	a->d_add = calloc(n_max, sizeof(*a->d_add));
+	a->d_mod = calloc(n_max, sizeof(*a->d_mod));
+	a->order = calloc(n_max, sizeof(*a->order));
+	if (!a->timers || !a->d_add || !a->d_mod || !a->order)
+		return bench_fail("out of memory for %u timers (%zu MiB)", n_max, bytes >> 20);
+	/* Fault every page in now, not inside the first timed phase. */
+	memset(a->timers, 0, bytes);
+	return 0;
+}
+
+static void arena_free(struct arena *a)
+{
+	free(a->timers);
+	free(a->d_add);
+	free(a->d_mod);
+	free(a->order);
+}
+
+/* ---- one sample ------------------------------------------------------------------ */
+
+/*
+ * @rounds rounds, each on a fresh structure: el[r * NR_OP + op] gets the
+ * nanoseconds round r spent in phase op (OP_STEP: round 0 only, and only
+ * if @step). Every call's result is summed and checked.
+ */
+static int sample(const struct bench_impl *im, void *timers, const struct bench_work *w,
+		  uint32_t rounds, bool step, double *el)
+{
+	const long n = w->n;
+	long sum[NR_OP] = { 0 };
+	long unused = 0;
+
+	for (uint32_t r = 0; r < rounds; r++) {
+		double *e = el + (size_t)r * NR_OP;
+
+		if (im->reset(timers, w))
+			return -1;
+		e[OP_ADD] = timed(im, timers, w, OP_ADD, &sum[OP_ADD]);
+		e[OP_MOD] = timed(im, timers, w, OP_MOD, &sum[OP_MOD]);
+		e[OP_DEL] = timed(im, timers, w, OP_DEL, &sum[OP_DEL]);
+		unused += im->phase(timers, w, OP_ADD);
+		e[OP_EXPIRE] = timed(im, timers, w, OP_EXPIRE, &sum[OP_EXPIRE]);
+		if (r == 0 && step) {
+			if (im->reset(timers, w))
+				return -1;
+			unused += im->phase(timers, w, OP_ADD);
+			e[OP_STEP] = timed(im, timers, w, OP_STEP, &sum[OP_STEP]);
+		}
+	}
+	/* Every add returns 0, every mod and del 1; every timer fires once
+	 * per expiry. A refusal would be negative. */
+	if (unused || sum[OP_ADD] || sum[OP_MOD] != n * rounds || sum[OP_DEL] != n * rounds ||
+	    sum[OP_EXPIRE] != n * rounds || sum[OP_STEP] != (step ? n : 0))
+		return bench_fail("%s: unexpected results: add %ld (want 0), mod %ld, del %ld, expire %ld "
+				  "(want %ld), step %ld (want %ld)", im->name, sum[OP_ADD], sum[OP_MOD],
+				  sum[OP_DEL], sum[OP_EXPIRE], n * rounds, sum[OP_STEP], step ? n : 0);
+	return 0;
+}
+
+/* Validate every implementation at N = sizes[si], then time them. */
+static int measure_size(unsigned int si, const struct options *o, struct arena *a,
+			struct size_result *res)
+{
+	const unsigned int reps = o->reps;
+	const uint32_t rounds = rounds_for(o->sizes[si]);
+	double *ns = calloc((size_t)NR_IMPL * NR_OP * reps, sizeof(*ns));
+	double *tmp = calloc(reps > MAX_ROUNDS ? reps : MAX_ROUNDS, sizeof(*tmp));
+	double *el = calloc((size_t)MAX_ROUNDS * NR_OP, sizeof(*el));
+	struct bench_work w;
+	int ret = -1;
+#define NS(im, op)	(ns + ((size_t)(im) * NR_OP + (op)) * reps)
+
+	if (!ns || !tmp || !el) {
+		bench_fail("out of memory");
+		goto out;
+	}
+	workload_init(&w, a, o->sizes[si], o);
+	res->n = w.n;
+	res->rounds = rounds;
+	for (int im = 0; im < NR_IMPL; im++)
+		if (impls[im]->validate(a->timers, &w, res->late[im]))
+			goto out;
+
+	/* Rotate the order each repetition: no implementation always goes first. */
+	for (unsigned int rep = 0; rep < reps; rep++) {
+		for (int k = 0; k < NR_IMPL; k++) {
+			int im = (k + (int)rep) % NR_IMPL;
+
+			/* Untimed first: the timed sample then starts with the
+			 * caches as this implementation leaves them (stepping,
+			 * ms long, needs no warming). */
+			if (sample(impls[im], a->timers, &w, rounds, false, el) ||
+			    sample(impls[im], a->timers, &w, rounds, true, el))
+				goto out;
+			/* The median round: a preemption spoils a round, not the sample. */
+			for (int op = 0; op < NR_OP; op++) {
+				uint32_t nr = op == OP_STEP ? 1 : rounds;
+
+				for (uint32_t r = 0; r < nr; r++)
+					tmp[r] = el[(size_t)r * NR_OP + op] / w.n;
+				NS(im, op)[rep] = median(tmp, nr);
+			}
+		}
+	}
+	/* Ratios within a repetition, before the medians sort the samples: a
+	 * slow spell of the machine slows both sides of a ratio alike. */
+	for (int im = 0; im < NR_IMPL; im++)
+		for (int op = 0; op < NR_OP; op++) {
+			for (unsigned int rep = 0; rep < reps; rep++)
+				tmp[rep] = NS(im, op)[rep] / NS(IMPL_HEAP, op)[rep];
+			res->c[im][op].ratio = median(tmp, reps);
+		}
+	for (int im = 0; im < NR_IMPL; im++)
+		for (int op = 0; op < NR_OP; op++) {
+			struct cell *c = &res->c[im][op];
+
+			c->med = median(NS(im, op), reps);	/* sorts them */
+			c->min = NS(im, op)[0];
+			c->max = NS(im, op)[reps - 1];
+			c->instr = NAN;
+		}
+#undef NS
+	ret = 0;
+out:
+	free(ns);
+	free(tmp);
+	free(el);
+	return ret;
+}
+
+/* ---- instructions: callgrind ------------------------------------------------------ */
+
+/*
+ * The child's side, run under `valgrind --tool=callgrind --collect-atstart=no`
+ * (count_instructions()): every phase of every implementation once per N,
+ * collected alone and dumped under a label the parent parses.
+ */
+static int count_child(const struct options *o, struct arena *a)
+{
+#if TH_HAVE_CALLGRIND_H
+	for (unsigned int si = 0; si < o->nsizes; si++) {
+		struct bench_work w;
+
+		workload_init(&w, a, o->sizes[si], o);
+		for (int im = 0; im < NR_IMPL; im++) {
+			const struct bench_impl *b = impls[im];
+			long sum = 0;
+
+			for (int op = 0; op < NR_OP; op++) {
+				char label[96];
+
+				/* A fresh structure; expire and step find all armed. */
+				if (op == OP_ADD || op == OP_STEP)
+					if (b->reset(a->timers, &w))
+						return 1;
+				if (op == OP_EXPIRE || op == OP_STEP)
+					sum += b->phase(a->timers, &w, OP_ADD);
+				CALLGRIND_TOGGLE_COLLECT;
+				sum += b->phase(a->timers, &w, (enum bench_op)op);
+				CALLGRIND_TOGGLE_COLLECT;
+				snprintf(label, sizeof(label), "th-bench n=%u impl=%s op=%s", w.n, b->name,
+					 op_name[op]);
+				CALLGRIND_DUMP_STATS_AT(label);
+			}
+			TH_OPAQUE(sum) += 0;
+		}
+	}
+	return 0;
+#else
+	(void)o;
+	(void)a;
+	fprintf(stderr, "timerharness bench: built without valgrind/callgrind.h\n");
+	return 1;
+#endif
+}
+
+/* One callgrind dump: its label, the collected total, and the inclusive
+ * cost of the calls to the function an op's phase calls. */
+struct dump {
+	uint32_t n;
+	int impl, op;
+	unsigned long long calls, incl, total;
+};
+
+/* "th-bench n=1000 impl=modern op=mod" -> n, impl, op. Return: 0 or -1. */
+static int parse_label(const char *s, struct dump *d)
+{
+	char impl[32], op[16];
+
+	if (sscanf(s, "th-bench n=%" SCNu32 " impl=%31s op=%15s", &d->n, impl, op) != 3)
+		return -1;
+	d->impl = d->op = -1;
+	for (int i = 0; i < NR_IMPL; i++)
+		if (!strcmp(impls[i]->name, impl))
+			d->impl = i;
+	for (int i = 0; i < NR_OP; i++)
+		if (!strcmp(op_name[i], op))
+			d->op = i;
+	return d->impl < 0 || d->op < 0 ? -1 : 0;
+}
+
+/*
+ * A callgrind output file (--compress-strings=no): `cfn=NAME`, then
+ * `calls=COUNT ...`, then a cost line `POSITION INCLUSIVE`. Return: 0 with
+ * *d filled (calls and incl of the op's API function), or -1.
+ */
+static int parse_dump(const char *path, struct dump *d)
+{
+	FILE *f = fopen(path, "r");
+	char line[4096], callee[256] = "";
+	bool labelled = false, after_calls = false;
+	unsigned long long calls = 0;
+
+	if (!f)
+		return -1;
+	memset(d, 0, sizeof(*d));
+	while (fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		if (after_calls) {
+			unsigned long long pos, cost;
+
+			after_calls = false;
+			if (sscanf(line, "%llu %llu", &pos, &cost) == 2 && labelled &&
+			    !strcmp(callee, impls[d->impl]->api[d->op])) {
+				d->calls += calls;
+				d->incl += cost;
+			}
+		} else if (!strncmp(line, "desc: Trigger: Client Request: ", 31)) {
+			labelled = !parse_label(line + 31, d);
+		} else if (!strncmp(line, "summary: ", 9)) {
+			d->total = strtoull(line + 9, NULL, 10);
+		} else if (!strncmp(line, "cfn=", 4)) {
+			snprintf(callee, sizeof(callee), "%s", line + 4);
+		} else if (!strncmp(line, "calls=", 6)) {
+			calls = strtoull(line + 6, NULL, 10);
+			after_calls = true;
+		}
+	}
+	fclose(f);
+	return labelled ? 0 : -1;
+}
+
+/* The counting executable: the same sources built with DWARF 4 (callgrind
+ * cannot read clang's DWARF 5). */
+static const char *count_exe(void)
+{
+	const char *env = getenv("TH_BENCH_COUNT_EXE");
+
+	if (env && *env)
+		return env;
+#ifdef TH_BENCH_COUNT_EXE
+	return TH_BENCH_COUNT_EXE;
+#else
+	return NULL;
+#endif
+}
+
+/*
+ * Count the instructions of every phase at each N <= COUNT_MAX_N: run
+ * th-bench-count under callgrind, read one dump per phase. On failure
+ * res->instr_status says why (the timings stand; this is not a timing).
+ */
+static void count_instructions(const struct options *o, struct results *res)
+{
+	char dir[] = "/tmp/th-bench-XXXXXX", out[64], log[64], sizes[160] = "", seed[32], step[32];
+	const char *exe = count_exe();
+	char *argv[24];
+	int argc = 0, status, counted = 0;
+	bool keep_log = false;
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+
+	for (unsigned int si = 0; si < o->nsizes; si++)
+		if (o->sizes[si] <= COUNT_MAX_N)
+			snprintf(sizes + strlen(sizes), sizeof(sizes) - strlen(sizes), "%s%u",
+				 *sizes ? "," : "", o->sizes[si]);
+	if (!*sizes) {
+		snprintf(res->instr_status, sizeof(res->instr_status),
+			 "not counted: every N is above %u", COUNT_MAX_N);
+		return;
+	}
+	if (!exe || access(exe, X_OK)) {
+		snprintf(res->instr_status, sizeof(res->instr_status),
+			 "not counted: no counting executable (%s)", exe ? exe : "not built");
+		return;
+	}
+	if (!mkdtemp(dir)) {
+		snprintf(res->instr_status, sizeof(res->instr_status), "not counted: mkdtemp: %s",
+			 strerror(errno));
+		return;
+	}
+	snprintf(out, sizeof(out), "--callgrind-out-file=%s/cg", dir);
+	snprintf(log, sizeof(log), "%s/log", dir);
+	snprintf(seed, sizeof(seed), "%" PRIu64, o->seed);
+	snprintf(step, sizeof(step), "%lu", o->step);
+	argv[argc++] = "valgrind";
+	argv[argc++] = "--tool=callgrind";
+	argv[argc++] = "-q";
+	argv[argc++] = "--collect-atstart=no";
+	argv[argc++] = "--compress-strings=no";
+	argv[argc++] = "--compress-pos=no";
+	argv[argc++] = out;
+	argv[argc++] = (char *)exe;
+	argv[argc++] = "--count-child";
+	argv[argc++] = "--sizes";
+	argv[argc++] = sizes;
+	argv[argc++] = "--seed";
+	argv[argc++] = seed;
+	argv[argc++] = "--step";
+	argv[argc++] = step;
+	argv[argc++] = "--order";
+	argv[argc++] = o->shuffled ? "shuffled" : "array";
+	argv[argc] = NULL;
+
+	fflush(NULL);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addopen(&fa, STDOUT_FILENO, log, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	posix_spawn_file_actions_adddup2(&fa, STDOUT_FILENO, STDERR_FILENO);
+	status = posix_spawnp(&pid, "valgrind", &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (status) {
+		snprintf(res->instr_status, sizeof(res->instr_status), "not counted: valgrind: %s%s",
+			 strerror(status), status == ENOENT ? " (install valgrind)" : "");
+	} else {
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+			snprintf(res->instr_status, sizeof(res->instr_status),
+				 "not counted: valgrind exited with %d (its output: %s)",
+				 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), log);
+			keep_log = true;
+		}
+	}
+	for (int part = 1;; part++) {
+		char path[96];
+		struct dump d;
+		struct cell *c = NULL;
+
+		snprintf(path, sizeof(path), "%s/cg.%d", dir, part);
+		if (access(path, F_OK))
+			break;
+		if (!keep_log && !parse_dump(path, &d)) {
+			for (unsigned int si = 0; si < o->nsizes; si++)
+				if (res->s[si].n == d.n)
+					c = &res->s[si].c[d.impl][d.op];
+			if (c) {
+				/*
+				 * The collected phase makes exactly n calls (add, mod,
+				 * del) or one run: the inclusive cost of the op's
+				 * function per timer. Call counts also include calls
+				 * made while collection was off, so they only tell
+				 * whether the function was called at all (inlined: the
+				 * whole phase per timer instead).
+				 */
+				bool per_call = d.calls > 0 && d.incl > 0;
+
+				c->instr = (double)(per_call ? d.incl : d.total) / (double)d.n;
+				c->instr_loop = !per_call;
+				counted++;
+			}
+		}
+		unlink(path);
+	}
+	if (!*res->instr_status && !counted) {
+		snprintf(res->instr_status, sizeof(res->instr_status),
+			 "not counted: callgrind wrote no phase (its output: %s)", log);
+		keep_log = true;
+	}
+	snprintf(out, sizeof(out), "%s/cg", dir);
+	unlink(out);
+	if (!keep_log) {
+		unlink(log);
+		rmdir(dir);
+	}
+}
+
+/* ---- output ------------------------------------------------------------------------ */
 
 /* "1,000,000" */
 static const char *fmt_n(uint64_t n, char *buf, size_t len)
@@ -497,41 +692,97 @@ static const char *fmt_n(uint64_t n, char *buf, size_t len)
 	return buf;
 }
 
-/* One output line built piecewise; printed without trailing blanks. */
-struct line {
-	char buf[512];
-	size_t len;
-};
-
-__attribute__((format(printf, 2, 3)))
-static void line_add(struct line *l, const char *fmt, ...)
+/* "1e6" for a power of ten, else the digits. */
+static const char *fmt_short(uint32_t n, char *buf, size_t len)
 {
-	va_list ap;
-	int n;
+	uint32_t m = n;
+	int e = 0;
 
-	va_start(ap, fmt);
-	n = vsnprintf(l->buf + l->len, sizeof(l->buf) - l->len, fmt, ap);
-	va_end(ap);
-	if (n > 0)
-		l->len += (size_t)n < sizeof(l->buf) - l->len ? (size_t)n : sizeof(l->buf) - l->len - 1;
+	while (m >= 10 && m % 10 == 0) {
+		m /= 10;
+		e++;
+	}
+	if (m == 1 && e >= 3)
+		snprintf(buf, len, "1e%d", e);
+	else
+		fmt_n(n, buf, len);
+	return buf;
 }
 
-static void line_put(struct line *l)
+static void print_header_row(const char *head)
 {
-	while (l->len && l->buf[l->len - 1] == ' ')
-		l->len--;
-	printf("%.*s\n", (int)l->len, l->buf);
-	l->len = 0;
+	printf("  %-24s", head);
+	for (int op = 0; op < NR_OP; op++)
+		printf(" %9s", op_name[op]);
+	printf("\n");
+}
+
+static void print_size(const struct options *o, const struct size_result *s)
+{
+	char nb[32], head[48];
+
+	printf("\nN = %s (a sample: the median of %u round%s; step: one round)\n",
+	       fmt_n(s->n, nb, sizeof(nb)), s->rounds, s->rounds == 1 ? "" : "s");
+	snprintf(head, sizeof(head), "ns/op, median of %u", o->reps);
+	print_header_row(head);
+	for (int im = 0; im < NR_IMPL; im++) {
+		printf("  %-24s", impls[im]->label);
+		for (int op = 0; op < NR_OP; op++)
+			printf(" %9.1f", s->c[im][op].med);
+		printf("\n");
+	}
+	print_header_row("ratio to the heap");
+	for (int im = 0; im < IMPL_HEAP; im++) {
+		printf("  %-24s", impls[im]->name);
+		for (int op = 0; op < NR_OP; op++)
+			printf(" %8.2fx", s->c[im][op].ratio);
+		printf("\n");
+	}
+	fflush(stdout);
+}
+
+static void print_instructions(const struct options *o, const struct results *res)
+{
+	char nb[32];
+
+	printf("\ninstructions per op (callgrind: the inclusive cost of the API function, per\n"
+	       "call for add, mod, del, per timer for expire and step; `~`: the call was inlined,\n"
+	       "the whole phase / N)\n");
+	if (*res->instr_status) {
+		printf("  %s\n", res->instr_status);
+		return;
+	}
+	for (unsigned int si = 0; si < o->nsizes; si++) {
+		const struct size_result *s = &res->s[si];
+
+		if (s->n > COUNT_MAX_N)
+			continue;
+		printf("N = %s\n", fmt_n(s->n, nb, sizeof(nb)));
+		print_header_row("instructions/op");
+		for (int im = 0; im < NR_IMPL; im++) {
+			printf("  %-24s", impls[im]->label);
+			for (int op = 0; op < NR_OP; op++) {
+				const struct cell *c = &s->c[im][op];
+
+				if (isnan(c->instr))
+					printf(" %9s", "-");
+				else
+					printf(" %s%8.1f", c->instr_loop ? "~" : " ", c->instr);
+			}
+			printf("\n");
+		}
+	}
+	if (o->nsizes && o->sizes[o->nsizes - 1] > COUNT_MAX_N)
+		printf("  (counted up to N = %s: callgrind runs ~50x slower)\n",
+		       fmt_short(COUNT_MAX_N, nb, sizeof(nb)));
 }
 
 /* Where uniform deltas in [1, SPREAD) land: the share of each wheel level. */
 static void print_level_shares(void)
 {
-	unsigned int depth = TH_LVL_DEPTH(BENCH_HZ);
-	struct line l = { .len = 0 };
-	char item[64];
+	unsigned int depth = TH_LVL_DEPTH(BENCH_HZ), k = 0;
 
-	line_add(&l, "  levels  the draws land at");
+	printf("  levels  the draws land at");
 	for (unsigned int lvl = depth; lvl-- > 0;) {
 		unsigned long lo = lvl ? LVL_START(lvl) : 1;
 		unsigned long hi = lvl + 1 < depth ? LVL_START(lvl + 1) : ~0UL;
@@ -544,51 +795,290 @@ static void print_level_shares(void)
 		share = 100.0 * (double)(hi - lo) / (double)(SPREAD - 1);
 		if (share < 0.05)
 			continue;
-		if (hi == SPREAD) {
-			snprintf(item, sizeof(item), " L%u %.1f%% (granularity %lu jiffies)",
-				 lvl, share, LVL_GRAN(lvl));
-		} else {
-			snprintf(item, sizeof(item), ", L%u %.1f%% (%lu)", lvl, share, LVL_GRAN(lvl));
-			if (l.len + strlen(item) > 86) {
-				line_add(&l, ",");
-				line_put(&l);
-				line_add(&l, "         ");
-				memmove(item, item + 1, strlen(item));	/* drop the comma */
-			}
-		}
-		line_add(&l, "%s", item);
+		if (k++ == 0)
+			printf(" L%u %.1f%% (granularity %lu jiffies),\n          ", lvl, share,
+			       LVL_GRAN(lvl));
+		else
+			printf("%sL%u %.1f%% (%lu)", k > 2 ? ", " : "", lvl, share, LVL_GRAN(lvl));
 	}
-	line_put(&l);
+	printf("\n");
 }
+
+/* How much the repetitions disagreed: (max - min) / median of each cell. */
+static void print_noise(const struct options *o, const struct results *res)
+{
+	double rel[MAX_SIZES * NR_IMPL * NR_OP], worst = -1;
+	unsigned int n = 0, wsi = 0;
+	int wim = 0, wop = 0;
+	char nb[32];
+
+	for (unsigned int si = 0; si < o->nsizes; si++)
+		for (int im = 0; im < NR_IMPL; im++)
+			for (int op = 0; op < NR_OP; op++) {
+				const struct cell *c = &res->s[si].c[im][op];
+				double r = c->med > 0 ? (c->max - c->min) / c->med : 0;
+
+				rel[n++] = r;
+				if (r > worst) {
+					worst = r;
+					wsi = si;
+					wim = im;
+					wop = op;
+				}
+			}
+	printf("  noise   (max - min) / median over the %u repetitions: %.0f%% in the median cell,\n"
+	       "          worst %.0f%% (%s %s, N = %s)\n",
+	       o->reps, 100 * median(rel, n), 100 * worst, impls[wim]->name, op_name[wop],
+	       fmt_short(o->sizes[wsi], nb, sizeof(nb)));
+}
+
+/* The wheel against the heap in one line per op: the worst ratio over N. */
+static void print_summary(const struct options *o, const struct results *res)
+{
+	const int im = 2;	/* modern: the layout the kernel kept */
+	char nb[32];
+
+	printf("\nmodern vs heap, the worst ratio over N (< 1: the wheel is faster at every N):\n ");
+	for (int op = 0; op < NR_OP; op++) {
+		double worst = 0;
+		unsigned int at = 0;
+
+		for (unsigned int si = 0; si < o->nsizes; si++)
+			if (res->s[si].c[im][op].ratio > worst) {
+				worst = res->s[si].c[im][op].ratio;
+				at = si;
+			}
+		printf(" %s %.2fx (N = %s)%s", op_name[op], worst,
+		       fmt_short(o->sizes[at], nb, sizeof(nb)), op + 1 < NR_OP ? "," : "\n");
+	}
+}
+
+static void print_notes(const struct options *o, const struct results *res)
+{
+	char nb[32];
+
+	printf("\nnotes:\n"
+	       "  add     mod_timer() on an inactive timer, at now + uniform [1, 2^%d) jiffies\n"
+	       "  mod     mod_timer() of a pending timer to a fresh draw (the kernel's same-bucket\n"
+	       "          shortcut applies when the new expiry lands in the timer's bucket)\n"
+	       "  del     del_timer() of a pending timer\n"
+	       "  expire  per timer: the wheel run once to its last collection (empty jiffies are\n"
+	       "          skipped through the bitmap), the heap popped at that jiffy; callbacks count\n"
+	       "  step    per timer: the same time run every %lu jiff%s (%lu runs), idle ticks included\n"
+	       "  x       to the heap, the median of per-repetition ratios (< 1: the wheel is faster)\n",
+	       SPREAD_BITS, o->step, o->step == 1 ? "y" : "ies", (SPREAD + o->step - 1) / o->step);
+	print_level_shares();
+	printf("  late    the wheel fires late, by up to the granularity of the level a timer was\n"
+	       "          queued at (never early), the same whether run once or stepped; the heap\n"
+	       "          fires at the first run at or after the expiry. Measured, jiffies:\n");
+	for (unsigned int si = 0; si < o->nsizes; si++) {
+		const struct size_result *s = &res->s[si];
+		const struct bench_late *wj = &s->late[2][MODE_JUMP], *ws = &s->late[2][MODE_STEP];
+		const struct bench_late *hs = &s->late[IMPL_HEAP][MODE_STEP];
+
+		printf("          N = %s: wheel mean %.0f, max %lu (stepped: mean %.0f, max %lu); "
+		       "heap stepped: max %lu\n", fmt_short(s->n, nb, sizeof(nb)),
+		       wj->fired ? (double)wj->sum / (double)wj->fired : 0.0, wj->max,
+		       ws->fired ? (double)ws->sum / (double)ws->fired : 0.0, ws->max, hs->max);
+	}
+	print_noise(o, res);
+}
+
+/* ---- JSON ----------------------------------------------------------------------------- */
+
+static void json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			fprintf(f, "\\%c", *p);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\u%04x", *p);
+		else
+			fputc(*p, f);
+	}
+	fputc('"', f);
+}
+
+static void json_num(FILE *f, double v)
+{
+	if (isnan(v) || isinf(v))
+		fputs("null", f);
+	else
+		fprintf(f, "%.6g", v);
+}
+
+static void json_late(FILE *f, const struct bench_late *l)
+{
+	fputs("{\"mean\": ", f);
+	json_num(f, l->fired ? (double)l->sum / (double)l->fired : 0.0);
+	fprintf(f, ", \"max\": %lu}", l->max);
+}
+
+/* The figures as timerharness/bench/v1 (bench/README.md). */
+static void json_write(FILE *f, const struct options *o, const struct results *res)
+{
+	char host[256] = "", created[32];
+	struct utsname u;
+	time_t now = time(NULL);
+	struct tm tm;
+
+	gethostname(host, sizeof(host) - 1);
+	if (uname(&u))
+		strcpy(u.release, "");
+	gmtime_r(&now, &tm);
+	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &tm);
+
+	fprintf(f, "{\n  \"schema\": ");
+	json_str(f, BENCH_JSON_SCHEMA);
+	fprintf(f, ",\n  \"version\": ");
+	json_str(f, TH_VERSION);
+	fprintf(f, ",\n  \"created\": ");
+	json_str(f, created);
+	fprintf(f, ",\n  \"host\": {\"hostname\": ");
+	json_str(f, host);
+	fprintf(f, ", \"kernel\": ");
+	json_str(f, u.release);
+	fprintf(f, ", \"cpus\": %ld},\n  \"toolchain\": {\"name\": ", sysconf(_SC_NPROCESSORS_ONLN));
+	json_str(f, TH_TOOLCHAIN);
+	fprintf(f, ", \"version\": ");
+	json_str(f, __clang_version__);
+	fprintf(f, "},\n  \"config\": ");
+	json_str(f, TH_BENCH_CONFIG);
+	fprintf(f, ",\n  \"settings\": {\"hz\": %d, \"spread_bits\": %d, \"seed\": %" PRIu64
+		", \"reps\": %u, \"order\": \"%s\", \"step\": %lu, \"quick\": %s, "
+		"\"clock\": \"CLOCK_THREAD_CPUTIME_ID\", \"clock_read_ns\": ",
+		BENCH_HZ, SPREAD_BITS, o->seed, o->reps, o->shuffled ? "shuffled" : "array", o->step,
+		o->quick ? "true" : "false");
+	json_num(f, res->clock_ns);
+	fprintf(f, "},\n  \"instructions\": {\"tool\": \"callgrind\", \"max_n\": %u, \"status\": ",
+		COUNT_MAX_N);
+	json_str(f, *res->instr_status ? res->instr_status : "counted");
+	fprintf(f, "},\n  \"sizes\": [");
+	for (unsigned int si = 0; si < o->nsizes; si++) {
+		const struct size_result *s = &res->s[si];
+
+		fprintf(f, "%s\n    {\"n\": %u, \"rounds\": %u, \"lateness_jiffies\": {\"wheel\": ",
+			si ? "," : "", s->n, s->rounds);
+		json_late(f, &s->late[2][MODE_JUMP]);
+		fprintf(f, ", \"wheel_stepped\": ");
+		json_late(f, &s->late[2][MODE_STEP]);
+		fprintf(f, ", \"heap_stepped\": ");
+		json_late(f, &s->late[IMPL_HEAP][MODE_STEP]);
+		fprintf(f, "}}");
+	}
+	fprintf(f, "\n  ],\n  \"cells\": [");
+	for (unsigned int si = 0, first = 1; si < o->nsizes; si++)
+		for (int im = 0; im < NR_IMPL; im++)
+			for (int op = 0; op < NR_OP; op++, first = 0) {
+				const struct cell *c = &res->s[si].c[im][op];
+
+				fprintf(f, "%s\n    {\"n\": %u, \"impl\": \"%s\", \"op\": \"%s\", \"ns_per_op\": ",
+					first ? "" : ",", res->s[si].n, impls[im]->name, op_name[op]);
+				json_num(f, c->med);
+				fprintf(f, ", \"ns_min\": ");
+				json_num(f, c->min);
+				fprintf(f, ", \"ns_max\": ");
+				json_num(f, c->max);
+				fprintf(f, ", \"ratio_to_heap\": ");
+				json_num(f, c->ratio);
+				fprintf(f, ", \"instructions_per_op\": ");
+				json_num(f, c->instr);
+				fprintf(f, ", \"instructions_whole_phase\": %s}", c->instr_loop ? "true" : "false");
+			}
+	fprintf(f, "\n  ]\n}\n");
+}
+
+/* A target --json may replace: absent, or a regular file (never a device
+ * or a symlink). Return: 0, or 2 after saying why not. */
+static int json_target_ok(const char *path)
+{
+	char dir[4096];
+	const char *slash = strrchr(path, '/');
+	struct stat st;
+
+	if (!lstat(path, &st)) {
+		if (!S_ISREG(st.st_mode))
+			return bad_arg("--json %s: exists and is not a regular file; refusing to replace it",
+				       path);
+		return 0;
+	}
+	if (errno != ENOENT)
+		return bad_arg("--json %s: %s", path, strerror(errno));
+	/* Absent: its directory must take a new file (checked before the run). */
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
+		 slash ? path : ".");
+	if (stat(dir, &st) || !S_ISDIR(st.st_mode) || access(dir, W_OK | X_OK))
+		return bad_arg("--json %s: cannot create it in %s: %s", path, dir,
+			       errno ? strerror(errno) : "not a directory");
+	return 0;
+}
+
+/* Written whole or not at all: a temporary file beside it, then rename().
+ * Return: 0, or 3 after saying why. */
+static int json_save(const char *path, const struct options *o, const struct results *res)
+{
+	char tmp[4096];
+	FILE *f;
+	int fd, e = 0;
+
+	if (json_target_ok(path))
+		return 3;
+	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
+	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	if (fd < 0 || !(f = fdopen(fd, "w"))) {
+		e = errno;
+		if (fd >= 0)
+			close(fd);
+		fprintf(stderr, "timerharness bench: cannot write %s: %s\n", tmp, strerror(e));
+		return 3;
+	}
+	json_write(f, o, res);
+	if (fflush(f) || ferror(f) || fsync(fileno(f)))
+		e = errno ? errno : EIO;
+	if (fclose(f) && !e)
+		e = errno;
+	if (!e && rename(tmp, path))
+		e = errno;
+	if (e) {
+		unlink(tmp);
+		fprintf(stderr, "timerharness bench: cannot write %s: %s\n", path, strerror(e));
+		return 3;
+	}
+	return 0;
+}
+
+/* ---- arguments ----------------------------------------------------------------------- */
 
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: timerharness bench [--quick] [--reps N] [--seed S] [--sizes N,...]\n"
+		"                          [--order array|shuffled] [--step J] [--json FILE]\n"
+		"                          [--no-instructions]\n"
 		"\n"
-		"Median ns/op of add, mod, del and expire on the timer wheel (variants legacy,\n"
-		"transitional, modern) and on an indexed binary min-heap, at N pending timers.\n"
+		"ns/op of add, mod, del and expire (run once, or stepped) on the timer wheel\n"
+		"(variants legacy, transitional, modern) and on an indexed binary min-heap at N\n"
+		"pending timers; ratios to the heap from the same run; instructions per op\n"
+		"counted by valgrind's callgrind (N <= %u). Thread CPU time; no fixed bars.\n"
 		"\n"
-		"  --quick         smoke run: N = 1000 and 10000, %d repetitions (unless --reps)\n"
-		"  --reps N        timed repetitions per cell, median reported (default %d; 1..%d)\n"
-		"  --seed S        RNG seed for the expiries, decimal or 0x-hex (default %d)\n"
-		"  --sizes N,...   numbers of pending timers (default 1000,100000,1000000;\n"
-		"                  each %u..%u, at most %d)\n"
-		"  -h, --help      this text\n"
+		"  --quick            smoke run: N = 1000 and 10000, %d repetitions (unless --reps)\n"
+		"  --reps N           timed repetitions per cell, median reported (default %d; 1..%d)\n"
+		"  --seed S           RNG seed for the expiries, decimal or 0x-hex (default %d)\n"
+		"  --sizes N,...      numbers of pending timers (default 1000,100000,1000000;\n"
+		"                     each %u..%u, at most %d)\n"
+		"  --order O          visit the timers in array order (default) or in one\n"
+		"                     shuffled order, the same for every implementation\n"
+		"  --step J           jiffies between the runs of the stepping expiry (default 1,\n"
+		"                     a tick; 1..%lu)\n"
+		"  --json FILE        also write the figures as JSON (timerharness/bench/v1)\n"
+		"  --no-instructions  skip the callgrind run\n"
+		"  -h, --help         this text\n"
 		"\n"
-		"Exit status: 0 ran (bars met or not), 1 a correctness check failed, 2 bad arguments.\n",
-		QUICK_REPS, DEFAULT_REPS, MAX_REPS, DEFAULT_SEED, MIN_N, MAX_N, MAX_SIZES);
-}
-
-static int bad_arg(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static int bad_arg(const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	say("", fmt, ap, "\ntry 'timerharness bench --help'\n");
-	va_end(ap);
-	return 2;
+		"Exit: 0 ran; 1 a correctness check failed; 2 bad arguments; 3 the output\n"
+		"(stdout or --json FILE) could not be written.\n",
+		COUNT_MAX_N, QUICK_REPS, DEFAULT_REPS, MAX_REPS, DEFAULT_SEED, MIN_N, MAX_N, MAX_SIZES,
+		MAX_STEP);
 }
 
 /* A whole unsigned number, decimal or 0x-hex, no sign. Return: 0 or -1. */
@@ -618,6 +1108,9 @@ static int parse_sizes(const char *s, struct options *o)
 		if (len == 0 || len >= sizeof(tok) || parse_u64(tok, &v) || v < MIN_N || v > MAX_N)
 			return bad_arg("--sizes: '%.*s' in '%s' is not a number of timers in %u..%u",
 				       (int)len, p, s, MIN_N, MAX_N);
+		for (unsigned int i = 0; i < o->nsizes; i++)
+			if (o->sizes[i] == v)
+				return bad_arg("--sizes: %" PRIu64 " twice in '%s'", v, s);
 		o->sizes[o->nsizes++] = (uint32_t)v;
 		if (!comma)
 			return 0;
@@ -628,15 +1121,20 @@ static int parse_sizes(const char *s, struct options *o)
 /* Return: 0 to run, 1 if --help was printed, 2 for bad arguments. */
 static int parse_args(int argc, char **argv, struct options *o)
 {
+	static const char *const valued[] = { "--reps", "--seed", "--sizes", "--order", "--step",
+					      "--json" };
 	bool reps_given = false, sizes_given = false;
 
 	memset(o, 0, sizeof(*o));
 	o->reps = DEFAULT_REPS;
 	o->seed = DEFAULT_SEED;
+	o->step = 1;
+	o->instructions = true;
 
 	for (int i = 1; i < argc; i++) {
 		const char *arg = argv[i], *val = NULL, *eq;
 		char name[32];
+		bool known = false;
 		uint64_t v;
 
 		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
@@ -647,9 +1145,20 @@ static int parse_args(int argc, char **argv, struct options *o)
 			o->quick = true;
 			continue;
 		}
+		if (!strcmp(arg, "--no-instructions")) {
+			o->instructions = false;
+			continue;
+		}
+		/* Internal: the run count_instructions() puts under callgrind. */
+		if (!strcmp(arg, "--count-child")) {
+			o->count_child = true;
+			continue;
+		}
 		eq = strchr(arg, '=');
 		snprintf(name, sizeof(name), "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
-		if (strcmp(name, "--reps") && strcmp(name, "--seed") && strcmp(name, "--sizes"))
+		for (size_t k = 0; k < sizeof(valued) / sizeof(*valued); k++)
+			known |= !strcmp(name, valued[k]);
+		if (!known)
 			return bad_arg("unknown argument '%s'", arg);
 		if (eq)
 			val = eq + 1;
@@ -669,6 +1178,19 @@ static int parse_args(int argc, char **argv, struct options *o)
 				return bad_arg("--seed: expected an unsigned 64-bit number (decimal or 0x-hex), got '%s'",
 					       val);
 			o->seed = v;
+		} else if (!strcmp(name, "--order")) {
+			if (strcmp(val, "array") && strcmp(val, "shuffled"))
+				return bad_arg("--order: expected array or shuffled, got '%s'", val);
+			o->shuffled = !strcmp(val, "shuffled");
+		} else if (!strcmp(name, "--step")) {
+			if (parse_u64(val, &v) || v < 1 || v > MAX_STEP)
+				return bad_arg("--step: expected a whole number of jiffies 1..%lu, got '%s'",
+					       MAX_STEP, val);
+			o->step = (unsigned long)v;
+		} else if (!strcmp(name, "--json")) {
+			if (!*val)
+				return bad_arg("--json needs a file name");
+			o->json = val;
 		} else {
 			int ret = parse_sizes(val, o);
 
@@ -687,270 +1209,84 @@ static int parse_args(int argc, char **argv, struct options *o)
 	}
 	if (o->quick && !reps_given)
 		o->reps = QUICK_REPS;
+	if (o->json)
+		return json_target_ok(o->json);
 	return 0;
 }
 
-/* One cell: an implementation's operation at one N, over the repetitions. */
-struct cell {
-	double med, min, max;	/* ns/op */
-	double ratio;		/* wheel/heap: median of the per-repetition ratios */
-};
+/* ---- main ------------------------------------------------------------------------------ */
 
-struct results {
-	struct cell c[MAX_SIZES][NR_IMPL][NR_OP];
-	struct lateness late[MAX_SIZES];
-};
-
-static void print_ratio_row(const char *label, const struct cell *wheel)
+/* Return: 0, or 3 after saying why stdout could not be written. */
+static int stdout_ok(void)
 {
-	printf("  %-22s", label);
-	for (int op = 0; op < NR_OP; op++)
-		printf(" %8.2fx", wheel[op].ratio);
-	printf("\n");
+	if (!fflush(stdout) && !ferror(stdout))
+		return 0;
+	fprintf(stderr, "timerharness bench: cannot write stdout: %s\n",
+		errno ? strerror(errno) : "write error");
+	return 3;
 }
 
-/* Validate every implementation at N = sizes[si], then time them. */
-static int measure_size(unsigned int si, const struct options *o, struct arena *a,
-			struct results *res)
+static int run(const struct options *o, struct arena *a, struct results *res)
 {
-	const unsigned int reps = o->reps;
-	double *ns = calloc((size_t)NR_IMPL * NR_OP * reps, sizeof(*ns));
-	double *ratio = calloc(reps > MAX_ROUNDS ? reps : MAX_ROUNDS, sizeof(*ratio));
-	uint64_t *el = calloc((size_t)MAX_ROUNDS * NR_OP, sizeof(*el));
-	struct workload w;
-	unsigned long wheel_end = 0;
-	char nb[32];
-	int ret = -1;
-#define NS(im, op)	(ns + ((size_t)(im) * NR_OP + (op)) * reps)
-
-	if (!ns || !ratio || !el) {
-		bench_fail("out of memory");
-		goto out;
-	}
-	workload_init(&w, a, o->sizes[si], o->seed);
-
-	for (int im = 0; im < NR_IMPL; im++) {
-		struct lateness late;
-
-		if (validate((enum impl)im, a, &w, &late))
-			goto out;
-		if (im == IMPL_LEGACY) {
-			res->late[si] = late;
-			wheel_end = w.wheel_end;
-		} else if (im < NR_WHEEL && w.wheel_end != wheel_end) {
-			bench_fail("N=%u: %s collects its last bucket at jiffy %lu, legacy at %lu",
-				   w.n, impl_name[im], w.wheel_end, wheel_end);
-			goto out;
-		}
-	}
-
-	/* Rotate the order each repetition: no implementation always goes first. */
-	for (unsigned int rep = 0; rep < reps; rep++) {
-		for (int k = 0; k < NR_IMPL; k++) {
-			enum impl im = (enum impl)((k + rep) % NR_IMPL);
-
-			/* Untimed first: the timed sample then starts with the
-			 * caches as this implementation leaves them, not as the
-			 * previous one did (at N = 1e6, up to 2x on this machine). */
-			if (sample(im, a, &w, el) || sample(im, a, &w, el))
-				goto out;
-			/* The median round: a preemption spoils one round, not the sample. */
-			for (int op = 0; op < NR_OP; op++) {
-				for (uint32_t r = 0; r < w.rounds; r++)
-					ratio[r] = (double)el[(size_t)r * NR_OP + op] / w.n;
-				NS(im, op)[rep] = median(ratio, w.rounds);
-			}
-		}
-	}
-
-	/* Ratios within a repetition, before the medians sort the samples: a
-	 * slow spell of the machine then slows both sides of a ratio alike. */
-	for (int im = 0; im < NR_WHEEL; im++) {
-		for (int op = 0; op < NR_OP; op++) {
-			for (unsigned int rep = 0; rep < reps; rep++)
-				ratio[rep] = NS(im, op)[rep] / NS(IMPL_HEAP, op)[rep];
-			res->c[si][im][op].ratio = median(ratio, reps);
-		}
-	}
-	for (int im = 0; im < NR_IMPL; im++) {
-		for (int op = 0; op < NR_OP; op++) {
-			struct cell *c = &res->c[si][im][op];
-
-			c->med = median(NS(im, op), reps);	/* sorts them */
-			c->min = NS(im, op)[0];
-			c->max = NS(im, op)[reps - 1];
-		}
-	}
-#undef NS
-
-	printf("N = %s", fmt_n(w.n, nb, sizeof(nb)));
-	if (w.rounds > 1)
-		printf(" (each sample: the median of %u rounds)", w.rounds);
-	printf("\n");
-	for (int im = 0; im < NR_IMPL; im++) {
-		printf("  %-22s", im == IMPL_HEAP ? "heap (binary, indexed)" : impl_name[im]);
-		for (int op = 0; op < NR_OP; op++)
-			printf(" %9.1f", res->c[si][im][op].med);
-		printf("\n");
-	}
-	for (int im = 0; im < NR_WHEEL; im++) {
-		char label[32];
-
-		snprintf(label, sizeof(label), "%s/heap", impl_name[im]);
-		print_ratio_row(label, res->c[si][im]);
-	}
-	fflush(stdout);
-	ret = 0;
-out:
-	free(ns);
-	free(ratio);
-	free(el);
-	return ret;
-}
-
-static const char *verdict(bool met)
-{
-	return met ? "meets" : "misses";
-}
-
-/* "1e6" for a power of ten, else the digits: table headers. */
-static const char *fmt_short(uint32_t n, char *buf, size_t len)
-{
-	uint32_t m = n;
-	int e = 0;
-
-	while (m >= 10 && m % 10 == 0) {
-		m /= 10;
-		e++;
-	}
-	if (m == 1 && e >= 3)
-		snprintf(buf, len, "1e%d", e);
-	else
-		fmt_n(n, buf, len);
-	return buf;
-}
-
-/* The bars, judged on the medians. */
-static void print_bars(const struct options *o, const struct results *res)
-{
-	struct line l = { .len = 0 };
-	int bar_si = -1;
-	char nb[32], cell[32];
-
-	for (unsigned int si = 0; si < o->nsizes; si++)
-		if (o->sizes[si] == BAR_N)
-			bar_si = (int)si;
-
-	printf("\nbar: hierarchical wheel libraries do ~%.0f ns/add and ~%.0f ns/del at N = %s on this\n"
-	       "     machine; a wheel's expiry per timer must not be slower than the heap's, at every N.\n",
-	       BAR_ADD_NS, BAR_DEL_NS, fmt_short(BAR_N, nb, sizeof(nb)));
-	line_add(&l, "  %-14s  add <= %-5.0f  del <= %-5.0f  expire <= heap", "", BAR_ADD_NS, BAR_DEL_NS);
-	line_put(&l);
-	line_add(&l, "  %-14s", "ns/op, median");
-	for (int k = 0; k < 2; k++)
-		line_add(&l, "  N = %-8s", fmt_short(BAR_N, nb, sizeof(nb)));
-	for (unsigned int si = 0; si < o->nsizes; si++)
-		line_add(&l, "  N = %-8s", fmt_short(o->sizes[si], nb, sizeof(nb)));
-	line_put(&l);
-	line_add(&l, "  %-14s  %-12s  %-12s", "heap", "", "");
-	for (unsigned int si = 0; si < o->nsizes; si++)
-		line_add(&l, "  %-12.1f", res->c[si][IMPL_HEAP][OP_EXPIRE].med);
-	line_put(&l);
-	for (int im = 0; im < NR_WHEEL; im++) {
-		line_add(&l, "  %-14s", impl_name[im]);
-		for (int k = 0; k < 2; k++) {
-			int op = k ? OP_DEL : OP_ADD;
-			double bar = k ? BAR_DEL_NS : BAR_ADD_NS;
-
-			if (bar_si < 0) {
-				line_add(&l, "  %-12s", "not judged");
-				continue;
-			}
-			snprintf(cell, sizeof(cell), "%.1f %s", res->c[bar_si][im][op].med,
-				 verdict(res->c[bar_si][im][op].med <= bar));
-			line_add(&l, "  %-12s", cell);
-		}
-		for (unsigned int si = 0; si < o->nsizes; si++) {
-			double v = res->c[si][im][OP_EXPIRE].med;
-
-			snprintf(cell, sizeof(cell), "%.1f %s", v,
-				 verdict(v <= res->c[si][IMPL_HEAP][OP_EXPIRE].med));
-			line_add(&l, "  %-12s", cell);
-		}
-		line_put(&l);
-	}
-	if (bar_si < 0)
-		printf("  (add and del are judged at N = %s only; this run has no such N%s)\n",
-		       fmt_short(BAR_N, nb, sizeof(nb)), o->quick ? ": --quick" : "");
-}
-
-/* How much the repetitions disagreed: (max - min) / median of each cell. */
-static void print_noise(const struct options *o, const struct results *res)
-{
-	double rel[MAX_SIZES * NR_IMPL * NR_OP], worst = -1;
-	unsigned int n = 0, wsi = 0;
-	int wim = 0, wop = 0;
+	unsigned long warns = th_warn_count();
 	char nb[32];
 
-	for (unsigned int si = 0; si < o->nsizes; si++)
-		for (int im = 0; im < NR_IMPL; im++)
-			for (int op = 0; op < NR_OP; op++) {
-				const struct cell *c = &res->c[si][im][op];
-				double r = c->med > 0 ? (c->max - c->min) / c->med : 0;
+	if (o->count_child)
+		return count_child(o, a);
 
-				rel[n++] = r;
-				if (r > worst) {
-					worst = r;
-					wsi = si;
-					wim = im;
-					wop = op;
-				}
-			}
-	printf("  noise   (max - min) / median over the %u repetitions: %.0f%% in the median cell,\n"
-	       "          worst %.0f%% (%s %s, N = %s)\n",
-	       o->reps, 100 * median(rel, n), 100 * worst, impl_name[wim], op_name[wop],
-	       fmt_short(o->sizes[wsi], nb, sizeof(nb)));
-}
+	clock_ns = res->clock_ns = clock_overhead();
+	printf("timerharness bench: the timer wheel (3 variants) vs an indexed binary min-heap\n");
+	printf("  seed %" PRIu64 " (--seed), %u repetition%s (--reps), medians; order %s; %s\n",
+	       o->seed, o->reps, o->reps == 1 ? "" : "s", o->shuffled ? "shuffled" : "array",
+	       o->quick ? "--quick" : "full");
+	printf("  time: CLOCK_THREAD_CPUTIME_ID, a read costs ~%.0f ns (subtracted)\n", res->clock_ns);
+	printf("  HZ %d (wheel depth %d); debugobjects off (a debug option, off in production\n"
+	       "  kernels); wheel built with config %s; expiries uniform in [1, 2^%d) jiffies\n",
+	       BENCH_HZ, TH_LVL_DEPTH(BENCH_HZ), TH_BENCH_CONFIG, SPREAD_BITS);
+	printf("  sizeof(struct timer_list): legacy %zu B, transitional %zu B, modern %zu B;"
+	       " heap timer %zu B\n", bench_legacy.timer_size, bench_transitional.timer_size,
+	       bench_modern.timer_size, bench_heap.timer_size);
+	if (stdout_ok())
+		return 3;
 
-static void print_notes(const struct options *o, const struct results *res)
-{
-	char nb[32];
-
-	printf("\nnotes:\n"
-	       "  add     mod_timer() on an inactive timer, at now + uniform [1, 2^%d) jiffies\n"
-	       "  mod     mod_timer() of a pending timer to a fresh draw (the kernel's same-bucket\n"
-	       "          shortcut applies when the new expiry lands in the timer's bucket)\n"
-	       "  del     del_timer() of a pending timer\n"
-	       "  expire  per timer: the wheel run once to its last collection (empty jiffies are\n"
-	       "          skipped through the bitmap), the heap popped until every timer is past;\n"
-	       "          callbacks only count\n"
-	       "  x       wheel/heap, the median of per-repetition ratios (< 1: the wheel is faster)\n",
-	       SPREAD_BITS);
-	print_level_shares();
-	printf("  *       the wheel fires late, by up to the granularity of the level a timer was\n"
-	       "          queued at (never early); the heap fires exactly. Lateness measured, jiffies:\n");
 	for (unsigned int si = 0; si < o->nsizes; si++) {
-		const struct lateness *l = &res->late[si];
-
-		printf("          N = %s: mean %.0f, max %lu\n", fmt_short(o->sizes[si], nb, sizeof(nb)),
-		       l->fired ? (double)l->sum / (double)l->fired : 0.0, l->max);
+		if (measure_size(si, o, a, &res->s[si])) {
+			printf("\nstopped at N = %s: a correctness check failed (see stderr)\n",
+			       fmt_short(o->sizes[si], nb, sizeof(nb)));
+			return 1;
+		}
+		print_size(o, &res->s[si]);
+		if (stdout_ok())
+			return 3;
 	}
-	print_noise(o, res);
+	/* Every call here is legitimate: a WARN means the wheel refused one. */
+	if (th_warn_count() != warns)
+		return -bench_fail("the wheel refused %lu calls; the last WARN: %s",
+				   th_warn_count() - warns, th_warn_last());
+	if (o->instructions)
+		count_instructions(o, res);
+	else
+		snprintf(res->instr_status, sizeof(res->instr_status), "not counted: --no-instructions");
+	print_instructions(o, res);
+	print_summary(o, res);
+	print_notes(o, res);
+	if (stdout_ok())
+		return 3;
+	return o->json ? json_save(o->json, o, res) : 0;
 }
 
 int th_bench_main(int argc, char **argv)
 {
 	struct options o;
-	struct results *res = NULL;
+	struct results *res;
 	struct arena a;
 	bool was_debugobj;
-	unsigned long warns;
 	uint32_t n_max = 0;
-	int ret;
+	int ret, inited = 0;
 
 	ret = parse_args(argc, argv, &o);
 	if (ret)
-		return ret == 1 ? 0 : ret;
+		return ret == 1 ? stdout_ok() : ret;
 	for (unsigned int si = 0; si < o.nsizes; si++)
 		if (o.sizes[si] > n_max)
 			n_max = o.sizes[si];
@@ -964,48 +1300,12 @@ int th_bench_main(int argc, char **argv)
 	}
 	was_debugobj = th_debugobj_enabled();
 	th_debugobj_enable(false);
-	warns = th_warn_count();
-
-	printf("timerharness bench: the timer wheel (3 variants) vs an indexed binary min-heap\n");
-	printf("  seed %" PRIu64 " (--seed), %u repetition%s (--reps), median reported; CLOCK_MONOTONIC%s\n",
-	       o.seed, o.reps, o.reps == 1 ? "" : "s", o.quick ? "; --quick" : "");
-	printf("  HZ %d (wheel depth %d); debugobjects off (a debug option, off in production kernels)\n",
-	       BENCH_HZ, TH_LVL_DEPTH(BENCH_HZ));
-	printf("  expiries uniform in [1, 2^%d) jiffies from now; timers in one preallocated\n"
-	       "  array, visited in array order; each timed sample follows an untimed one\n",
-	       SPREAD_BITS);
-	printf("\nsizeof(struct timer_list): legacy %zu B, transitional %zu B, modern %zu B"
-	       " (heap: %zu B timer + %zu B slot)\n\n",
-	       sizeof(struct legacy_timer_list), sizeof(struct legacy_timer_list),
-	       sizeof(struct modern_timer_list), sizeof(struct th_heap_timer),
-	       sizeof(struct th_heap_slot));
-	{
-		char head[32];
-
-		snprintf(head, sizeof(head), "ns/op, median of %u", o.reps);
-		printf("%-24s", head);
-	}
-	for (int op = 0; op < NR_OP; op++)
-		printf(" %9s", op_name[op]);
-	printf("\n");
-	fflush(stdout);
-
-	ret = 0;
-	for (unsigned int si = 0; si < o.nsizes && !ret; si++)
-		if (measure_size(si, &o, &a, res))
-			ret = 1;
-	/* Every call here is legitimate: a WARN means the wheel refused one. */
-	if (!ret && th_warn_count() != warns)
-		ret = -bench_fail("the wheel refused %lu calls; the last WARN: %s",
-				  th_warn_count() - warns, th_warn_last());
-	if (!ret) {
-		print_bars(&o, res);
-		print_notes(&o, res);
-	} else {
-		printf("\nstopped: a correctness check failed (see stderr); no bar is judged.\n");
-	}
-
-	th_base_release(&bench_base);
+	for (ret = 0; inited < NR_IMPL && !ret; inited++)
+		ret = impls[inited]->init(n_max) ? 1 : 0;
+	if (!ret)
+		ret = run(&o, &a, res);
+	while (inited-- > 0)
+		impls[inited]->fini();
 	th_debugobj_enable(was_debugobj);
 	arena_free(&a);
 	free(res);

@@ -1,24 +1,25 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The wheel's side of the benchmark, written once and instantiated per timer
- * layout by bench.c (as timer_core/wheel_impl.h is). Before including, define:
+ * layout by bench_wheel.c (as timer_core/wheel_impl.h is). Before including,
+ * define:
  *   BW_TIMER   the timer struct type
  *   BW_P(name) the variant's wheel symbol for @name (legacy_name, modern_name)
  *   BW_B(name) this instantiation's own symbol for @name
- * and provide struct workload, struct lateness, enum op, now_ns(),
- * wheel_reset(), bench_fired, bench_sink, bench_base, bench_fail().
- * Legacy and transitional share one instantiation: they differ only in setup,
- * which is passed in.
+ * Legacy and transitional share one instantiation: they differ only in
+ * setup, which is passed in.
  */
 
 typedef void (*BW_B(setup_fn))(BW_TIMER *timers, uint32_t n, bool check);
 
-/* Arm every timer at start + d[i]; each must have been in state @was. */
-static int BW_B(arm_all)(BW_TIMER *t, uint32_t n, unsigned long start,
-			 const uint32_t *d, int was, const char *what)
+/* Arm every timer at start + d[i], in visiting order; each must have been
+ * in state @was. */
+static int BW_B(arm_all)(BW_TIMER *t, const struct bench_work *w, const uint32_t *d,
+			 int was, const char *what)
 {
-	for (uint32_t i = 0; i < n; i++) {
-		int ret = BW_P(mod_timer)(&t[i], start + d[i]);
+	for (uint32_t k = 0; k < w->n; k++) {
+		uint32_t i = w->order[k];
+		int ret = BW_P(mod_timer)(&t[i], w->start + d[i]);
 
 		if (ret != was)
 			return bench_fail("%s: mod_timer() of timer %u returned %d, expected %d",
@@ -27,111 +28,121 @@ static int BW_B(arm_all)(BW_TIMER *t, uint32_t n, unsigned long start,
 	return 0;
 }
 
-static int BW_B(check_wheel)(const char *what)
+static int BW_B(check_wheel)(const char *what, const char *when)
 {
 	char err[512];
 
 	if (BW_P(timers_check)(&bench_base, err, sizeof(err)))
-		return bench_fail("%s: wheel inconsistent: %s", what, err);
+		return bench_fail("%s: wheel inconsistent %s: %s", what, when, err);
 	return 0;
 }
 
-/*
- * The untimed pass before the timed ones: the same operations, each result
- * checked, the whole wheel checked after every phase, and every expiry
- * checked against its timer (never early; how late). Sets w->wheel_end, the
- * jiffy of the last collection, which the timed expire phase runs to.
- */
-static int BW_B(validate)(BW_TIMER *t, struct workload *w, BW_B(setup_fn) setup,
-			  struct lateness *late, const char *name)
+/* OP_STEP: run the wheel every w->step jiffies up to w->end, as ticks do. */
+static long BW_B(run_stepping)(const struct bench_work *w)
 {
-	const uint32_t n = w->n;
+	unsigned long now = w->start;
+	long sum = 0;
+
+	do {
+		now = w->end - now <= w->step ? w->end : now + w->step;
+		sum += BW_P(run_timers)(&bench_base, now);
+	} while (now != w->end);
+	return sum;
+}
+
+/* One expiry run of @mode with checking callbacks; everything must fire,
+ * never early, the last at w->end, and leave the wheel idle. */
+static int BW_B(validate_expiry)(BW_TIMER *t, const struct bench_work *w, BW_B(setup_fn) setup,
+				 enum bench_mode mode, struct bench_late *late, const char *name)
+{
+	const char *how = mode == MODE_JUMP ? "running the wheel once" : "stepping the wheel";
 	long ran;
 
 	if (wheel_reset(w))
 		return -1;
-	setup(t, n, true);
-	if (BW_B(arm_all)(t, n, w->start, w->d_add, 0, name) || BW_B(check_wheel)(name))
+	setup(t, w->n, true);
+	if (BW_B(arm_all)(t, w, w->d_add, 0, name))
 		return -1;
-	if (BW_B(arm_all)(t, n, w->start, w->d_mod, 1, name) || BW_B(check_wheel)(name))
-		return -1;
-	for (uint32_t i = 0; i < n; i++) {
-		int ret = BW_P(del_timer)(&t[i]);
-
-		if (ret != 1)
-			return bench_fail("%s: del_timer() of pending timer %u returned %d", name, i, ret);
-	}
-	if (bench_base.pending != 0)
-		return bench_fail("%s: %lu timers pending after deleting all", name, bench_base.pending);
-	if (BW_B(check_wheel)(name) || BW_B(arm_all)(t, n, w->start, w->d_add, 0, name))
-		return -1;
-
 	memset(late, 0, sizeof(*late));
-	bench_late = late;
-	/* Far enough: every bucket expiry is below start + 2 * spread. */
-	ran = BW_P(run_timers)(&bench_base, w->start + 2 * SPREAD);
-	bench_late = NULL;
-	if (ran != (long)n || late->fired != n)
-		return bench_fail("%s: running the wheel fired %ld timers (%lu callbacks), expected %u",
-				  name, ran, late->fired, n);
+	cur_late = late;
+	ran = mode == MODE_JUMP ? BW_P(run_timers)(&bench_base, w->end) : BW_B(run_stepping)(w);
+	cur_late = NULL;
+	if (ran != (long)w->n || late->fired != w->n)
+		return bench_fail("%s: %s fired %ld timers (%lu callbacks), expected %u",
+				  name, how, ran, late->fired, w->n);
 	if (late->early)
-		return bench_fail("%s: %lu timers fired before their expiry", name, late->early);
-	if (bench_base.pending != 0)
-		return bench_fail("%s: %lu timers still pending after the run", name, bench_base.pending);
-	w->wheel_end = late->last_clk;
-	return 0;
+		return bench_fail("%s: %s: %lu timers fired before their expiry", name, how, late->early);
+	if (late->last != w->end)
+		return bench_fail("%s: %s: the last bucket was collected at %lu, calc_wheel_index() says %lu",
+				  name, how, late->last, w->end);
+	if (!th_base_idle(&bench_base))
+		return bench_fail("%s: %s: timers still queued after it", name, how);
+	return BW_B(check_wheel)(name, "after expiry");
 }
 
 /*
- * One timed sample: w->rounds rounds, each on a fresh wheel; el[r * NR_OP +
- * op] gets the nanoseconds round r spent in phase op.
+ * The untimed pass before the timed ones: the same operations, each result
+ * checked, the whole wheel checked after every phase, every expiry checked
+ * against its timer in both modes.
  */
-static int BW_B(sample)(BW_TIMER *t, const struct workload *w, BW_B(setup_fn) setup,
-			uint64_t *el, const char *name)
+static int BW_B(validate)(BW_TIMER *t, const struct bench_work *w, BW_B(setup_fn) setup,
+			  struct bench_late late[NR_MODE], const char *name)
 {
-	const uint32_t n = w->n;
-	const unsigned long now = w->start;
-	long sum_add = 0, sum_mod = 0, sum_del = 0;
+	if (wheel_reset(w))
+		return -1;
+	setup(t, w->n, true);
+	if (BW_B(arm_all)(t, w, w->d_add, 0, name) || BW_B(check_wheel)(name, "after add") ||
+	    BW_B(arm_all)(t, w, w->d_mod, 1, name) || BW_B(check_wheel)(name, "after mod"))
+		return -1;
+	for (uint32_t k = 0; k < w->n; k++) {
+		int ret = BW_P(del_timer)(&t[w->order[k]]);
 
-	for (uint32_t r = 0; r < w->rounds; r++) {
-		uint64_t *e = el + (size_t)r * NR_OP;
-		unsigned long fired;
-		uint64_t t0;
-		long ran;
-
-		if (wheel_reset(w))
-			return -1;
-		setup(t, n, false);
-
-		t0 = now_ns();
-		for (uint32_t i = 0; i < n; i++)
-			sum_add += BW_P(mod_timer)(&t[i], now + w->d_add[i]);
-		e[OP_ADD] = now_ns() - t0;
-
-		t0 = now_ns();
-		for (uint32_t i = 0; i < n; i++)
-			sum_mod += BW_P(mod_timer)(&t[i], now + w->d_mod[i]);
-		e[OP_MOD] = now_ns() - t0;
-
-		t0 = now_ns();
-		for (uint32_t i = 0; i < n; i++)
-			sum_del += BW_P(del_timer)(&t[i]);
-		e[OP_DEL] = now_ns() - t0;
-
-		if (BW_B(arm_all)(t, n, now, w->d_add, 0, name))
-			return -1;
-		fired = bench_fired;
-		t0 = now_ns();
-		ran = BW_P(run_timers)(&bench_base, w->wheel_end);
-		e[OP_EXPIRE] = now_ns() - t0;
-		if (ran != (long)n || bench_fired - fired != n)
-			return bench_fail("%s: expire fired %ld timers (%lu callbacks), expected %u",
-					  name, ran, bench_fired - fired, n);
+		if (ret != 1)
+			return bench_fail("%s: del_timer() of pending timer %u returned %d",
+					  name, w->order[k], ret);
 	}
-	/* Every add returns 0, every mod and del 1; a refusal is negative. */
-	if (sum_add != 0 || sum_mod != (long)n * w->rounds || sum_del != (long)n * w->rounds)
-		return bench_fail("%s: unexpected returns: add sum %ld (want 0), mod %ld, del %ld (want %ld)",
-				  name, sum_add, sum_mod, sum_del, (long)n * w->rounds);
-	TH_OPAQUE(bench_sink) += (unsigned long)(sum_add + sum_mod + sum_del);
+	if (!th_base_idle(&bench_base))
+		return bench_fail("%s: timers still queued after deleting all", name);
+	if (BW_B(check_wheel)(name, "after del"))
+		return -1;
+	for (int mode = 0; mode < NR_MODE; mode++)
+		if (BW_B(validate_expiry)(t, w, setup, (enum bench_mode)mode, &late[mode], name))
+			return -1;
 	return 0;
+}
+
+/* Timed (and counted): one phase. Out of line, one per layout, so that
+ * callgrind sees each API call as a call from here. */
+static th_noinline long BW_B(phase)(BW_TIMER *t, const struct bench_work *w, enum bench_op op)
+{
+	const uint32_t *order = w->order;
+	const unsigned long start = w->start;
+	long sum = 0;
+
+	switch (op) {
+	case OP_ADD:
+	case OP_MOD: {
+		const uint32_t *d = op == OP_ADD ? w->d_add : w->d_mod;
+
+		for (uint32_t k = 0; k < w->n; k++) {
+			uint32_t i = order[k];
+
+			sum += BW_P(mod_timer)(&t[i], start + d[i]);
+		}
+		break;
+	}
+	case OP_DEL:
+		for (uint32_t k = 0; k < w->n; k++)
+			sum += BW_P(del_timer)(&t[order[k]]);
+		break;
+	case OP_EXPIRE:
+		sum = BW_P(run_timers)(&bench_base, w->end);
+		break;
+	case OP_STEP:
+		sum = BW_B(run_stepping)(w);
+		break;
+	case NR_OP:
+		break;
+	}
+	return sum;
 }

@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: MIT */
-/* `timerharness matrix` and `timerharness check`: options, then dispatch. */
+/* `timerharness matrix`: options, then attacks/matrix.c does the work. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "args.h"
-#include "check.h"
 #include "cli.h"
 #include "matrix.h"
 
@@ -17,18 +16,28 @@ static void matrix_usage(FILE *f)
 		"                           [--build-root DIR] [--expect FILE] [--quiet] [--selftests]\n"
 		"\n"
 		"Runs every cell (attack x variant x config x toolchain) in its own process and\n"
-		"writes DIR/results.json (schema timerharness/results/v1) and DIR/report.md.\n"
+		"writes, as one set, DIR/results.json (schema timerharness/results/v1),\n"
+		"DIR/report.md, DIR/report.html and DIR/junit.xml: all four from this run, or\n"
+		"none replaced. One run at a time per DIR (a second is refused).\n"
 		"  --toolchain   clang-14,clang-22 (default: every toolchain built under --build-root)\n"
 		"  --config      hardening configs (cfi/configs.tsv; default: all)\n"
 		"  --variant     legacy,transitional,modern (default: all)\n"
 		"  --attack      shell globs on attack IDs, comma-separated, e.g. 'MEMCPY_INTRA_*,UAF_*'\n"
+		"                (any of these four makes the results a slice: check --allow-slice)\n"
 		"  --jobs        parallel cells (default: online CPUs)\n"
 		"  --timeout     seconds before a cell is HANG (default 10)\n"
 		"  --out         output directory (default out)\n"
 		"  --build-root  where the presets were built (default %s), or one build dir\n"
 		"  --selftests   also run the runner's self-test cells SELFTEST_HANG, SELFTEST_SEGV\n"
-		"  --expect      declared expectations (default %s)\n"
-		"Exit: 0 ran; 2 bad input (nothing written); 130 interrupted (partial results written).\n",
+		"  --expect      declared expectations (default %s); its path and SHA-256\n"
+		"                are recorded in results.json\n"
+		"Exit: 0 every cell ran and was observed (check judges the outcomes);\n"
+		"      1 the files could not be written (the previous set is kept);\n"
+		"      2 bad input: an option, the build, the expectations, an empty selection,\n"
+		"        or DIR in use by another run (nothing run, nothing written);\n"
+		"      3 written, but some cells are HARNESS_ERROR: a binary or probe missing or\n"
+		"        unrunnable, a child that could not start (check exits 3 on them);\n"
+		"      130 interrupted (partial results written).\n",
 		TH_BUILD_ROOT, TH_EXPECT_PATH);
 }
 
@@ -80,33 +89,4 @@ int th_cli_matrix(int argc, char **argv)
 	if (bad)
 		return 2;
 	return th_matrix_main(&o);
-}
-
-int th_cli_check(int argc, char **argv)
-{
-	const char *results = "out/results.json", *baseline = NULL, *v;
-	int bad = 0;
-
-	for (int i = 1; i < argc && !bad; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			printf("usage: timerharness check [--results FILE] [--baseline FILE]\n"
-			       "\n"
-			       "Compares each cell's observed outcome with its declared expectation and,\n"
-			       "with --baseline, with an earlier results.json.\n"
-			       "Exit: 0 nothing regressed; 1 a cell is more severe than expected or than the\n"
-			       "baseline, or a new FALSE_POSITIVE; 2 bad input (missing, corrupt, wrong schema,\n"
-			       "unknown names).\n");
-			return 0;
-		} else if ((v = th_optval(argc, argv, &i, "check", "--results", &bad))) {
-			results = v;
-		} else if ((v = th_optval(argc, argv, &i, "check", "--baseline", &bad))) {
-			baseline = v;
-		} else if (!bad) {
-			fprintf(stderr, "timerharness check: unknown argument '%s' (see --help)\n", argv[i]);
-			return 2;
-		}
-	}
-	if (bad)
-		return 2;
-	return th_check_main(results, baseline, stdout, stderr);
 }

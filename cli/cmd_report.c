@@ -2,6 +2,7 @@
 /* `timerharness report`: options, then one renderer of report/. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,9 +30,12 @@ static void report_usage(FILE *f)
 		"                     FALSE_POSITIVE or regressed cell (level error if it regressed)\n"
 		"             ktap    KTAP version 1: a test per toolchain, a subtest per cell\n"
 		"             matrix  the terminal matrix (coloured on a terminal unless NO_COLOR is set)\n"
-		"  --out      the file to write, replaced atomically; - (default) is standard output\n"
-		"Exit: 0 written; 1 could not write; 2 bad input (unreadable, corrupt or invalid\n"
-		"results, unknown format or option; nothing written).\n");
+		"  --out      the file to write, replaced atomically and keeping its mode; only a\n"
+		"             regular file is replaced (never a symbolic link, a device node, a\n"
+		"             FIFO or a directory); - (default) is standard output\n"
+		"Exit: 0 written; 1 could not write (the file is left as it was); 2 bad input\n"
+		"(unreadable, corrupt or invalid results, unknown format or option, an --out\n"
+		"that is not a regular file; nothing written).\n");
 }
 
 static void unknown_format(const char *f)
@@ -89,6 +93,17 @@ int th_cli_report(int argc, char **argv)
 		fprintf(stderr, "timerharness report: %s must not be empty\n",
 			*results ? "--out" : "--results");
 		return 2;
+	}
+	if (strcmp(out, "-")) {
+		/* Refused before anything is rendered; checked again when replaced. */
+		if (th_render_out_ok(out, err, sizeof(err))) {
+			fprintf(stderr, "timerharness report: --out %s (use --out - for standard output)\n",
+				err);
+			return 2;
+		}
+		/* A size limit is a write error (the file is left as it was), not
+		 * a death that leaves a temporary file behind. */
+		signal(SIGXFSZ, SIG_IGN);
 	}
 	if (th_results_load(results, &res, err, sizeof(err))) {
 		fprintf(stderr, "timerharness report: %s\n", err);

@@ -12,7 +12,8 @@
 static void trace_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: timerharness trace [--variant legacy|transitional|modern] [--hz N] [--check] [FILE|-]\n"
+		"usage: timerharness trace [--variant legacy|transitional|modern] [--hz N] [--check]\n"
+		"                          [--max-fires N] [FILE|-]\n"
 		"\n"
 		"Reads a wheel trace (one op a line; '#' comments; numbers decimal or 0x-hex):\n"
 		"  start J        set jiffies and the base clock (first op only; default\n"
@@ -28,8 +29,13 @@ static void trace_usage(FILE *f)
 		"\n"
 		"  --variant V    legacy (default), transitional or modern: same output for all\n"
 		"  --hz N         HZ of the wheel (depth 9 if N > 100, else 8); default 1000\n"
-		"  --check        run the wheel's consistency checker after every op\n"
-		"Exit: 0 ok; 2 bad input ('FILE:LINE: what is wrong' on stderr); 3 checker failure.\n");
+		"  --check        run the wheel's consistency checker after every op and callback\n"
+		"                 (beyond ~1400 timers as often as keeps it linear; always at the end)\n"
+		"  --max-fires N  callbacks one 'run' may fire (default %lu): a timer re-arming\n"
+		"                 itself on a long jump fires without end; more is an error\n"
+		"Lines are at most %d bytes.\n"
+		"Exit: 0 ok; 1 the output could not be written; 2 bad input ('FILE:LINE: what\n"
+		"is wrong' on stderr, one line); 3 checker failure.\n", TH_TRACE_MAX_FIRES, TH_TRACE_MAX_LINE);
 }
 
 int th_cli_trace(int argc, char **argv)
@@ -56,6 +62,12 @@ int th_cli_trace(int argc, char **argv)
 			if (th_optnum("trace", "--hz", v, 1, 100000, &hz))
 				return 2;
 			opts.hz = (unsigned int)hz;
+		} else if ((v = th_optval(argc, argv, &i, "trace", "--max-fires", &bad))) {
+			long n;
+
+			if (th_optnum("trace", "--max-fires", v, 1, 1000000000L, &n))
+				return 2;
+			opts.max_fires = (unsigned long)n;
 		} else if (bad) {
 			return 2;
 		} else if (!strcmp(a, "--check")) {
@@ -77,6 +89,7 @@ int th_cli_trace(int argc, char **argv)
 		fprintf(stderr, "timerharness trace: %s: %s\n", path, strerror(errno));
 		return 2;
 	}
+	opts.out_name = "stdout";
 	ret = th_trace_run(&opts, in, path, stdout, stderr);
 	if (in != stdin)
 		fclose(in);

@@ -1,35 +1,40 @@
 /* SPDX-License-Identifier: MIT */
-/* The regression gate: reads only results files, trusts no stored verdict. */
+/*
+ * The regression gate. It judges a results file against the declaration
+ * (expectations, attack registry, configs), never against what the file
+ * says of itself: no stored expectation or verdict is trusted, and a cell
+ * that is not there is coverage lost, whether or not a baseline had it.
+ */
+#define _GNU_SOURCE
 #include "check.h"
 #include "results.h"
 #include "report_internal.h"
 
+#include <errno.h>
+#include <fnmatch.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* Evidence on one line: control characters escaped, the rest verbatim. */
-static void put_escaped(FILE *out, const char *s)
-{
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+struct judge {
+	const struct th_check_opts *o;
+	const struct th_check_decl *d;
+	struct th_results *res, *base;
+	FILE *out;
+	bool sliced;		/* the plan is the recorded selection (--allow-slice) */
+	unsigned n[TH_VERDICT_COUNT];
+	size_t harness, missing, doctored, unplanned, lost, other_expect;
+};
 
-		if (c == '\n')
-			fputs("\\n", out);
-		else if (c == '\t')
-			fputs("\\t", out);
-		else if (c == '\\')
-			fputs("\\\\", out);
-		else if (c < 0x20 || c == 0x7f)
-			fprintf(out, "\\x%02x", c);
-		else
-			fputc(c, out);
-	}
+static void put_cell_name(FILE *out, const char *attack, enum th_variant v, const char *config,
+			  const char *toolchain)
+{
+	fprintf(out, "%s %s/%s/%s", attack, th_variant_name(v), config, toolchain);
 }
 
-static void put_cell_name(FILE *out, const struct th_cell *c)
+static void put_cell(FILE *out, const struct th_cell *c)
 {
-	fprintf(out, "%s %s/%s/%s", c->attack, th_variant_name(c->variant), c->config, c->toolchain);
+	put_cell_name(out, c->attack, c->variant, c->config, c->toolchain);
 }
 
 /* " (counts: NO_EFFECT 3/5, CRASHED 2/5)" when more than one outcome was
@@ -67,106 +72,419 @@ static const char *oname(enum th_outcome o)
 	return o == TH_OUTCOME_INVALID ? "none" : th_outcome_name(o);
 }
 
-int th_check_main(const char *results_path, const char *baseline_path, FILE *out, FILE *err)
+static bool real(enum th_outcome o)
 {
-	struct th_results *res = NULL, *base = NULL;
+	return o >= 0 && o < TH_UNSUPPORTED;
+}
+
+/* ---- the declaration ---- */
+
+static enum th_outcome declared(const struct judge *j, const char *attack, enum th_variant v,
+				const char *config, const char *toolchain)
+{
+	const char *e = j->d->expect(attack, th_variant_name(v), config, toolchain);
+
+	return e ? th_outcome_parse(e) : TH_OUTCOME_INVALID;
+}
+
+static const char *declared_where(const struct judge *j, const char *attack, enum th_variant v,
+				  const char *config, const char *toolchain)
+{
+	const char *w = j->d->where(attack, th_variant_name(v), config, toolchain);
+
+	return w ? w : "no rule";
+}
+
+static bool in_names(const char *const *names, size_t n, const char *name)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(names[i], name))
+			return true;
+	return false;
+}
+
+/* Is name an item of the comma list? NULL holds everything. */
+static bool in_list(const char *list, const char *name, bool globs)
+{
+	size_t n;
+
+	if (!list)
+		return true;
+	for (const char *p = list;; p += n + 1) {
+		char item[256];
+
+		n = strcspn(p, ",");
+		snprintf(item, sizeof(item), "%.*s", (int)n, p);
+		if (globs ? !fnmatch(item, name, FNM_CASEFOLD) : !strcmp(item, name))
+			return true;
+		if (!p[n])
+			return false;
+	}
+}
+
+/* In the plan: the registry's attacks (and the self-tests when the run
+ * added them) x the declared configs. */
+static bool planned(const struct judge *j, const char *attack, const char *config)
+{
+	const struct th_check_decl *d = j->d;
+
+	return (in_names(d->attacks, d->nattacks, attack) ||
+		(j->res->selection.selftests && in_names(d->selftests, d->nselftests, attack))) &&
+	       in_names(d->configs, d->nconfigs, config);
+}
+
+/* Is the cell one the run was asked for? Everything, unless a slice is
+ * judged as one. */
+static bool selected(const struct judge *j, const char *attack, enum th_variant v,
+		     const char *config, const char *toolchain)
+{
+	const struct th_selection *s = &j->res->selection;
+
+	return !j->sliced ||
+	       (in_list(s->toolchains, toolchain, false) && in_list(s->configs, config, false) &&
+		in_list(s->variants, th_variant_name(v), false) && in_list(s->attacks, attack, true));
+}
+
+/* ---- findings ---- */
+
+/* Replace each stored expectation by the declared one; stored[i] keeps
+ * what cells[i] said. */
+static void redeclare(struct judge *j, const struct th_cell **cells, enum th_outcome *stored)
+{
+	for (size_t i = 0; i < j->res->ncells; i++) {
+		struct th_cell *c = (struct th_cell *)cells[i];
+
+		stored[i] = c->expected;
+		c->expected = declared(j, c->attack, c->variant, c->config, c->toolchain);
+	}
+}
+
+/* A stored expectation that is not the declared one (from the same file:
+ * the results were edited), and cells that are not in the plan. */
+static void doctored_cells(struct judge *j, const struct th_cell **cells,
+			   const enum th_outcome *stored)
+{
+	bool same_file = !strcmp(j->res->expect_sha256, j->d->expect_sha256);
+
+	for (size_t i = 0; i < j->res->ncells; i++) {
+		const struct th_cell *c = cells[i];
+
+		if (!planned(j, c->attack, c->config)) {
+			j->unplanned++;
+			fputs("unplanned: ", j->out);
+			put_cell(j->out, c);
+			fprintf(j->out, ": %s\n", !in_names(j->d->configs, j->d->nconfigs, c->config) ?
+				"not a declared config" : "not an attack of the registry");
+		}
+		if (stored[i] == c->expected)
+			continue;
+		if (!same_file) {
+			j->other_expect++;
+			continue;
+		}
+		j->doctored++;
+		fputs("doctored: ", j->out);
+		put_cell(j->out, c);
+		fprintf(j->out, ": stored expected %s, declared %s (", oname(stored[i]),
+			oname(c->expected));
+		th_report_put_line(j->out, declared_where(j, c->attack, c->variant, c->config,
+							  c->toolchain));
+		fputs(")\n", j->out);
+	}
+}
+
+static void cell_line(struct judge *j, const struct th_cell *c, const char *what)
+{
+	const struct th_cell *b = j->base ? th_results_find_cell(j->base, c->attack, c->variant,
+								 c->config, c->toolchain) : NULL;
+	enum th_outcome obs = th_cell_observed(c);
+	FILE *out = j->out;
+
+	fprintf(out, "%s: ", what);
+	put_cell(out, c);
+	fprintf(out, ": expected %s", oname(c->expected));
+	if (j->base)
+		fprintf(out, ", baseline %s", b ? oname(th_cell_observed(b)) : "none");
+	fprintf(out, ", observed %s", th_outcome_name(obs));
+	put_counts(out, c);
+	if (obs == TH_UNSUPPORTED || obs == TH_NOT_APPLICABLE) {
+		const struct th_support *s = th_report_cell_support(j->res, c);
+
+		if (c->verdict == TH_VERDICT_REGRESSION)
+			fprintf(out, " (coverage lost: %s did not run on %s)", c->config, c->toolchain);
+		if (s && !s->supported && *s->reason) {
+			fputs("; reason: ", out);
+			th_report_put_line(out, s->reason);
+		}
+	}
+	fputs("; evidence: ", out);
+	th_report_put_line(out, c->evidence);
+	fputc('\n', out);
+}
+
+/* Every cell of the plan (and of the baseline) that the results lack. */
+static void missing_cells(struct judge *j)
+{
+	const struct th_results *r = j->res;
+	const struct th_check_decl *d = j->d;
+	const char *why = r->partial ? "partial run" : "coverage lost";
+
+	for (size_t t = 0; t < r->ntoolchains; t++) {
+		const char *tc = r->toolchains[t].name;
+
+		for (int v = 0; v < TH_VARIANT_COUNT; v++) {
+			for (size_t c = 0; c < d->nconfigs; c++) {
+				for (size_t a = 0; a < d->nattacks + d->nselftests; a++) {
+					const char *atk = a < d->nattacks ? d->attacks[a] :
+							  d->selftests[a - d->nattacks];
+					const struct th_cell *b;
+
+					if ((a >= d->nattacks && !r->selection.selftests) ||
+					    !selected(j, atk, v, d->configs[c], tc) ||
+					    th_results_find_cell(r, atk, v, d->configs[c], tc))
+						continue;
+					j->missing++;
+					fputs("missing: ", j->out);
+					put_cell_name(j->out, atk, v, d->configs[c], tc);
+					fprintf(j->out, ": declared %s", oname(declared(j, atk, v, d->configs[c], tc)));
+					b = j->base ? th_results_find_cell(j->base, atk, v, d->configs[c], tc) : NULL;
+					if (b)
+						fprintf(j->out, ", baseline %s", oname(th_cell_observed(b)));
+					fprintf(j->out, ", not in the results (%s)\n", why);
+				}
+			}
+		}
+	}
+	for (size_t i = 0; j->base && i < j->base->ncells; i++) {
+		const struct th_cell *c = j->base->cells[i];
+
+		/* Cells of the plan were listed above. */
+		if (th_results_find_cell(r, c->attack, c->variant, c->config, c->toolchain) ||
+		    !selected(j, c->attack, c->variant, c->config, c->toolchain) ||
+		    (th_results_find_toolchain(r, c->toolchain) && planned(j, c->attack, c->config)))
+			continue;
+		j->missing++;
+		fputs("missing: ", j->out);
+		put_cell(j->out, c);
+		fprintf(j->out, ": baseline %s, not in the results (%s)\n",
+			oname(th_cell_observed(c)), why);
+	}
+}
+
+/* A config probed unsupported where its cells declare real outcomes, or
+ * supported in the baseline and not now: a toolchain lost a defence. */
+static void lost_defences(struct judge *j)
+{
+	const struct th_results *r = j->res;
+	const struct th_check_decl *d = j->d;
+
+	for (size_t ci = 0; ci < r->nconfigs; ci++) {
+		const struct th_config *cfg = &r->configs[ci];
+
+		for (size_t t = 0; t < r->ntoolchains; t++) {
+			const char *tc = r->toolchains[t].name;
+			const struct th_support *s = th_config_support(cfg, tc);
+			const struct th_config *bcfg = j->base ? th_results_find_config(j->base, cfg->name) : NULL;
+			const struct th_support *bs = bcfg ? th_config_support(bcfg, tc) : NULL;
+			size_t nreal = 0;
+			const char *first = NULL;
+
+			if (!s || s->supported)
+				continue;
+			for (int v = 0; v < TH_VARIANT_COUNT; v++)
+				for (size_t a = 0; a < d->nattacks; a++)
+					if (selected(j, d->attacks[a], v, cfg->name, tc) &&
+					    real(declared(j, d->attacks[a], v, cfg->name, tc))) {
+						if (!nreal++)
+							first = declared_where(j, d->attacks[a], v, cfg->name, tc);
+					}
+			if (!nreal && !(bs && bs->supported))
+				continue;
+			j->lost++;
+			fprintf(j->out, "lost defence: %s on %s: probed unsupported", cfg->name, tc);
+			if (*s->reason) {
+				fputs(" (", j->out);
+				th_report_put_line(j->out, s->reason);
+				fputc(')', j->out);
+			}
+			if (bs && bs->supported)
+				fputs(", supported in the baseline", j->out);
+			if (nreal) {
+				fprintf(j->out, "; %zu cell%s declare a real outcome (first: ", nreal,
+					nreal == 1 ? "" : "s");
+				th_report_put_line(j->out, first);
+				fputc(')', j->out);
+			}
+			fputc('\n', j->out);
+		}
+	}
+}
+
+/* The recorded selection, for the summary: "configs none,cfi-icall; ...". */
+static void put_selection(FILE *out, const struct th_selection *s)
+{
+	const char *lists[] = { s->toolchains, s->configs, s->variants, s->attacks };
+	static const char *const names[] = { "toolchains", "configs", "variants", "attacks" };
+
+	for (int i = 0, first = 1; i < 4; i++) {
+		if (!lists[i])
+			continue;
+		fprintf(out, "%s%s ", first ? "" : "; ", names[i]);
+		th_report_put_line(out, lists[i]);
+		first = 0;
+	}
+}
+
+/* The results must say what they were run with; check cannot judge a file
+ * that does not. */
+static int provenance(const struct judge *j, const char *path, FILE *err)
+{
+	if (!j->res->ncells) {
+		fputs("check: ", err);
+		th_report_put_line(err, path);
+		fputs(": no cells: an empty run is no result (was the selection empty?)\n", err);
+		return -1;
+	}
+	if (!j->res->expect_path || !j->res->has_selection) {
+		fputs("check: ", err);
+		th_report_put_line(err, path);
+		fprintf(err, ": records no %s: not made by this timerharness's matrix, or edited; "
+			"rerun the matrix\n", !j->res->expect_path ? "expectations file" : "selection");
+		return -1;
+	}
+	return 0;
+}
+
+int th_check_main(const struct th_check_opts *o, const struct th_check_decl *d, FILE *out,
+		  FILE *err)
+{
+	struct judge j = { .o = o, .d = d, .out = out };
+	const char *results = o->results ? o->results : TH_CHECK_DEFAULT_RESULTS;
 	const struct th_cell **cells = NULL;
-	unsigned n[TH_VERDICT_COUNT] = { 0 };
-	size_t missing = 0;
+	enum th_outcome *stored = NULL;
 	char e[1024];
 	int rc = TH_CHECK_BAD_INPUT;
 
-	if (!results_path)
-		results_path = TH_CHECK_DEFAULT_RESULTS;
-	if (th_results_load(results_path, &res, e, sizeof(e)) ||
-	    (baseline_path && th_results_load(baseline_path, &base, e, sizeof(e)))) {
+	if (th_results_load(results, &j.res, e, sizeof(e)) ||
+	    (o->baseline && th_results_load(o->baseline, &j.base, e, sizeof(e)))) {
+		fputs("check: ", err);
+		th_report_put_line(err, e);
+		fputc('\n', err);
+		goto out;
+	}
+	if (provenance(&j, results, err))
+		goto out;
+	cells = th_results_sorted_cells(j.res, e, sizeof(e));
+	if (!cells) {
 		fprintf(err, "check: %s\n", e);
 		goto out;
 	}
-	cells = th_results_sorted_cells(res, e, sizeof(e));
-	if (!cells && res->ncells) {
-		fprintf(err, "check: %s\n", e);
+	j.sliced = o->allow_slice && th_selection_is_slice(&j.res->selection);
+	if (!(stored = malloc(j.res->ncells * sizeof(*stored)))) {
+		fputs("check: out of memory\n", err);
 		goto out;
 	}
-	th_results_apply_baseline(res, base);
-
+	redeclare(&j, cells, stored);
+	th_results_apply_baseline(j.res, j.base);
 	/* Informational lines first, failures last: they end next to the summary. */
-	for (int pass = 0; pass < 2; pass++) {
-		for (size_t i = 0; i < res->ncells; i++) {
-			const struct th_cell *c = cells[i];
+	for (size_t i = 0; i < j.res->ncells; i++) {
+		const struct th_cell *c = cells[i];
 
-			if (pass == 0)
-				n[c->verdict]++;
-			bool failing = c->verdict == TH_VERDICT_REGRESSION;
+		if (th_cell_observed(c) == TH_HARNESS_ERROR)
+			continue;
+		j.n[c->verdict]++;
+		if (c->verdict == TH_VERDICT_IMPROVEMENT || c->verdict == TH_VERDICT_NEW)
+			cell_line(&j, c, th_verdict_name(c->verdict));
+	}
+	for (size_t i = 0; i < j.res->ncells; i++) {
+		const struct th_cell *c = cells[i];
 
-			if (c->verdict == TH_VERDICT_PASS || failing != (pass == 1))
-				continue;
-			const struct th_cell *b = base ? th_results_find_cell(base, c->attack, c->variant,
-									      c->config, c->toolchain) : NULL;
-			enum th_outcome obs = th_cell_observed(c);
-
-			fprintf(out, "%s: ", th_verdict_name(c->verdict));
-			put_cell_name(out, c);
-			fprintf(out, ": expected %s", oname(c->expected));
-			if (base)
-				fprintf(out, ", baseline %s", b ? oname(th_cell_observed(b)) : "none");
-			fprintf(out, ", observed %s", th_outcome_name(obs));
-			put_counts(out, c);
-			if (obs == TH_UNSUPPORTED || obs == TH_NOT_APPLICABLE) {
-				const struct th_support *s = th_report_cell_support(res, c);
-
-				if (c->verdict == TH_VERDICT_REGRESSION)
-					fputs(" (coverage lost)", out);
-				if (s && !s->supported && *s->reason) {
-					fputs("; reason: ", out);
-					put_escaped(out, s->reason);
-				}
-			}
-			fputs("; evidence: ", out);
-			put_escaped(out, c->evidence);
+		if (th_cell_observed(c) == TH_HARNESS_ERROR) {
+			j.harness++;
+			fputs("harness error: ", out);
+			put_cell(out, c);
+			fputs(": the harness could not run or observe it; evidence: ", out);
+			th_report_put_line(out, c->evidence);
 			fputc('\n', out);
-		}
-		if (pass == 1 && base) {
-			const struct th_cell **bc = th_results_sorted_cells(base, e, sizeof(e));
-
-			if (!bc && base->ncells) {
-				fprintf(err, "check: %s\n", e);
-				goto out;
-			}
-			for (size_t i = 0; i < base->ncells; i++) {
-				const struct th_cell *c = bc[i];
-
-				if (th_results_find_cell(res, c->attack, c->variant, c->config, c->toolchain))
-					continue;
-				missing++;
-				fputs("missing: ", out);
-				put_cell_name(out, c);
-				fprintf(out, ": baseline %s, not in the results%s\n",
-					th_outcome_name(th_cell_observed(c)),
-					res->partial ? " (partial run)" : " (coverage lost)");
-			}
-			free(bc);
+		} else if (c->verdict == TH_VERDICT_REGRESSION) {
+			cell_line(&j, c, "regression");
 		}
 	}
+	missing_cells(&j);
+	lost_defences(&j);
+	doctored_cells(&j, cells, stored);
 
-	fprintf(out, "check: %zu cells", res->ncells);
-	if (res->partial) {
-		fputs(" (PARTIAL run, interrupted: ", out);
-		put_escaped(out, res->interrupted ? res->interrupted : "?");
+	bool slice = th_selection_is_slice(&j.res->selection);
+
+	if (j.other_expect) {
+		fputs("expectations: the run judged its cells by ", out);
+		th_report_put_line(out, j.res->expect_path);
+		fprintf(out, " (sha256 %.12s), check by ", j.res->expect_sha256);
+		th_report_put_line(out, d->expect_path);
+		fprintf(out, " (sha256 %.12s): %zu stored expectations differ; rerun the matrix, or "
+			"name the file it ran with in --expect\n", d->expect_sha256, j.other_expect);
+	} else if (strcmp(j.res->expect_sha256, d->expect_sha256)) {
+		fputs("expectations: the run recorded ", out);
+		th_report_put_line(out, j.res->expect_path);
+		fprintf(out, " (sha256 %.12s), check judges by ", j.res->expect_sha256);
+		th_report_put_line(out, d->expect_path);
+		fprintf(out, " (sha256 %.12s): not the same file\n", d->expect_sha256);
+	}
+	if (slice && !o->allow_slice)
+		fputs("slice: the run was asked for part of the plan only; a slice passes only "
+		      "with --allow-slice\n", out);
+	if (j.res->partial && !o->allow_partial)
+		fputs("partial: the run was interrupted; partial results pass only with "
+		      "--allow-partial\n", out);
+
+	fprintf(out, "check: %zu cells", j.res->ncells);
+	if (slice) {
+		fputs(" (SLICE: ", out);
+		put_selection(out, &j.res->selection);
 		fputc(')', out);
 	}
-	fprintf(out, ": %u pass, %u regression, %u improvement, %u new", n[TH_VERDICT_PASS],
-		n[TH_VERDICT_REGRESSION], n[TH_VERDICT_IMPROVEMENT], n[TH_VERDICT_NEW]);
-	if (base)
-		fprintf(out, ", %zu missing", missing);
-	fprintf(out, " (results: %s", results_path);
-	if (base)
-		fprintf(out, ", baseline: %s", baseline_path);
+	if (j.res->partial) {
+		fputs(" (PARTIAL run, interrupted: ", out);
+		th_report_put_line(out, j.res->interrupted ? j.res->interrupted : "?");
+		fputc(')', out);
+	}
+	fprintf(out, ": %u pass, %u regression, %u improvement, %u new, %zu missing, "
+		"%zu harness error", j.n[TH_VERDICT_PASS], j.n[TH_VERDICT_REGRESSION],
+		j.n[TH_VERDICT_IMPROVEMENT], j.n[TH_VERDICT_NEW], j.missing, j.harness);
+	if (j.lost)
+		fprintf(out, ", %zu lost defence%s", j.lost, j.lost == 1 ? "" : "s");
+	if (j.doctored)
+		fprintf(out, ", %zu doctored", j.doctored);
+	if (j.unplanned)
+		fprintf(out, ", %zu unplanned", j.unplanned);
+	fputs(" (results: ", out);
+	th_report_put_line(out, results);
+	fputs(", expectations: ", out);
+	th_report_put_line(out, d->expect_path);
+	if (o->baseline) {
+		fputs(", baseline: ", out);
+		th_report_put_line(out, o->baseline);
+	}
 	fputs(")\n", out);
-	rc = n[TH_VERDICT_REGRESSION] || (missing && !res->partial) ? TH_CHECK_REGRESSION : TH_CHECK_OK;
+
+	bool bad = j.doctored || j.unplanned || strcmp(j.res->expect_sha256, d->expect_sha256);
+	bool failed = j.n[TH_VERDICT_REGRESSION] || j.lost ||
+		      (j.missing && !(j.res->partial && o->allow_partial)) ||
+		      (slice && !o->allow_slice) || (j.res->partial && !o->allow_partial);
+
+	rc = bad ? TH_CHECK_BAD_INPUT : failed ? TH_CHECK_REGRESSION :
+	     j.harness ? TH_CHECK_HARNESS_ERROR : TH_CHECK_OK;
 out:
+	/* A verdict nobody can read is no verdict. */
+	errno = 0;
+	if (fflush(out) || ferror(out)) {
+		fprintf(err, "check: cannot write the verdicts: %s\n",
+			errno ? strerror(errno) : "write error");
+		rc = TH_CHECK_BAD_INPUT;
+	}
 	free(cells);
-	th_results_free(res);
-	th_results_free(base);
+	free(stored);
+	th_results_free(j.res);
+	th_results_free(j.base);
 	return rc;
 }

@@ -3,32 +3,81 @@
 #ifndef TH_REPORT_CHECK_H
 #define TH_REPORT_CHECK_H
 
+#include <stdbool.h>
+#include <stddef.h>
 #include <stdio.h>
 
 #define TH_CHECK_DEFAULT_RESULTS "out/results.json"
 
+/* Exit statuses. When several apply, the first in this order wins: bad
+ * input, regression, harness error. */
 enum {
-	TH_CHECK_OK = 0,		/* nothing regressed */
-	TH_CHECK_REGRESSION = 1,	/* a cell regressed, or a baseline cell is gone */
-	TH_CHECK_BAD_INPUT = 2,		/* unreadable, not JSON, wrong schema, unknown names */
+	TH_CHECK_OK = 0,		/* every planned cell there, nothing regressed */
+	TH_CHECK_REGRESSION = 1,	/* a cell regressed, coverage was lost (a cell
+					 * or a defence missing, a slice or a partial
+					 * run not allowed) */
+	TH_CHECK_BAD_INPUT = 2,		/* unreadable, invalid or doctored results, no
+					 * cells, usage, or standard output unwritable */
+	TH_CHECK_HARNESS_ERROR = 3,	/* a cell the harness could not run or observe */
+};
+
+/*
+ * What the results are judged against: the declaration, never the file.
+ * The plan is every attack x every variant x every config x every toolchain
+ * the results name.
+ */
+struct th_check_decl {
+	const char *expect_path;	/* the expectations file */
+	const char *expect_sha256;	/* SHA-256 of its bytes, 64 hex digits */
+	/* A cell's declared outcome name, NULL when none is declared. */
+	const char *(*expect)(const char *attack, const char *variant, const char *config,
+			      const char *toolchain);
+	/* Where it is declared ("FILE:LINE"), NULL when it is not. */
+	const char *(*where)(const char *attack, const char *variant, const char *config,
+			     const char *toolchain);
+	const char *const *attacks;	/* the attack registry's IDs */
+	size_t nattacks;
+	const char *const *configs;	/* every config, in declaration order */
+	size_t nconfigs;
+	/* Cells a run adds only when asked (matrix --selftests). */
+	const char *const *selftests;
+	size_t nselftests;
+};
+
+struct th_check_opts {
+	const char *results;	/* NULL: TH_CHECK_DEFAULT_RESULTS */
+	const char *baseline;	/* an earlier results.json, or NULL */
+	bool allow_slice;	/* judge a recorded slice by its own selection */
+	bool allow_partial;	/* accept an interrupted run (missing cells listed) */
 };
 
 /**
- * th_check_main() - recompute and report every verdict.
- * @results_path: results.json to judge; NULL means TH_CHECK_DEFAULT_RESULTS.
- * @baseline_path: an earlier results.json, or NULL. Cells are matched by
- *                 (attack, variant, config, toolchain).
- * @out: one line per regression, improvement, new and missing cell, then one
- *       summary line ("check: N cells: a pass, b regression, ...").
- * @err: the message when the input is bad.
+ * th_check_main() - judge a results file against the declaration.
+ * @o:    which files, and what is allowed.
+ * @d:    the declaration.
+ * @out:  one line per finding (improvements and new cells first, failures
+ *        last), then one summary line ("check: N cells: a pass, ...").
+ * @err:  the message when the input is bad.
  *
- * Stored verdicts are ignored: each is recomputed from the observed outcome
- * (th_cell_observed), the expectation and the baseline (th_verdict). A
- * baseline cell missing from the results is coverage lost and fails the
- * check, unless the results are partial (the summary then says so).
+ * Nothing stored is trusted: each cell's expectation is looked up in @d and
+ * a stored one that differs is reported as doctored (bad input); the
+ * results must record the expectations file the run used, and its SHA-256
+ * must be @d's (else bad input); each verdict is recomputed from the
+ * observed outcome (th_cell_observed), the declared expectation and the
+ * baseline (th_verdict). Coverage is judged without a baseline: every cell
+ * of the plan must be there (of the recorded selection with allow_slice; a
+ * recorded slice without it fails), UNSUPPORTED or NOT_APPLICABLE where a
+ * real outcome is declared is a regression, and so is a config probed
+ * unsupported where its cells declare real outcomes (a lost defence). A
+ * partial run fails unless allow_partial, and its missing cells are always
+ * listed. A file with no cells, no recorded expectations or selection, or
+ * a cell outside the plan is bad input. With a baseline, its cells are
+ * matched by (attack, variant, config, toolchain); one missing from the
+ * results fails too.
  *
- * Return: TH_CHECK_OK, TH_CHECK_REGRESSION or TH_CHECK_BAD_INPUT.
+ * Return: TH_CHECK_OK, _REGRESSION, _BAD_INPUT or _HARNESS_ERROR.
  */
-int th_check_main(const char *results_path, const char *baseline_path, FILE *out, FILE *err);
+int th_check_main(const struct th_check_opts *o, const struct th_check_decl *d, FILE *out,
+		  FILE *err);
 
 #endif

@@ -93,6 +93,25 @@ int th_render_ktap(const struct th_results *res, const char *path,
 int th_render_ktap_to(FILE *out, const struct th_results *res,
 		      char *err, size_t errlen);
 
+/**
+ * th_render_output_set() - one run's files into dir, as a set: report.md,
+ * report.html, junit.xml and results.json. Each is rendered in memory and
+ * written (fsynced) to a temporary file beside its target; only when all of
+ * them are on disk are they renamed into place, results.json last. A failure
+ * before the renames (a full disk, a target that is not a regular file)
+ * replaces none of them and leaves no temporary file.
+ * Return: 0, or -1 with err set.
+ */
+int th_render_output_set(const struct th_results *res, const char *dir,
+			 char *err, size_t errlen);
+/* The i-th file name of the set (in the order above); NULL past the end. */
+const char *th_render_set_name(size_t i);
+
+/* May path be written by th_render_format_file()? It must not exist or be
+ * a regular file (a symbolic link, a device node, a FIFO or a directory is
+ * never replaced). Return: 0, or -1 with err set. */
+int th_render_out_ok(const char *path, char *err, size_t errlen);
+
 /* The formats of `timerharness report --format`. */
 enum th_render_format {
 	TH_RENDER_MARKDOWN,	/* "md" */

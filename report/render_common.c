@@ -191,21 +191,90 @@ size_t *th_report_config_columns(const struct th_results *res, const char *toolc
 	return cols;
 }
 
+int th_report_render_buf(th_report_render_fn *fn, const struct th_results *res,
+			 char **buf, size_t *len, char *err, size_t errlen)
+{
+	FILE *f;
+	int rc;
+
+	*buf = NULL;
+	*len = 0;
+	f = open_memstream(buf, len);
+	if (!f)
+		return th_report_errf(err, errlen, "out of memory");
+	rc = fn(f, res, err, errlen);
+	if (fclose(f) && !rc)
+		rc = th_report_errf(err, errlen, "out of memory");
+	if (rc) {
+		free(*buf);
+		*buf = NULL;
+		*len = 0;
+	}
+	return rc;
+}
+
 int th_report_render_file(const char *path, th_report_render_fn *fn,
 			  const struct th_results *res, char *err, size_t errlen)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	char *buf, e[1024];
+	size_t len;
 	int rc;
 
-	if (!f)
-		return th_report_errf(err, errlen, "%s: out of memory", path);
-	rc = fn(f, res, err, errlen);
-	if (fclose(f) && !rc)
-		rc = th_report_errf(err, errlen, "%s: out of memory", path);
-	if (!rc)
-		rc = th_report_write_atomic(path, buf, len, err, errlen);
+	if (th_report_render_buf(fn, res, &buf, &len, e, sizeof(e)))
+		return th_report_errf(err, errlen, "%s: %s", path, e);
+	rc = th_report_write_atomic(path, buf, len, err, errlen);
 	free(buf);
 	return rc;
+}
+
+/* ---- text that leaves the program ---- */
+
+bool th_report_cp_unsafe(unsigned long cp)
+{
+	if (cp < 0x20)
+		return cp != '\t' && cp != '\n' && cp != '\r';
+	return (cp >= 0x7f && cp <= 0x9f) || cp == 0x61c || cp == 0x200e || cp == 0x200f ||
+	       (cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069) ||
+	       cp == 0x2028 || cp == 0x2029 || (cp >= 0xfdd0 && cp <= 0xfdef) ||
+	       (cp & 0xfffe) == 0xfffe;
+}
+
+void th_report_put_visible(FILE *out, const char *s, th_report_put_fn *put)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+
+	while (*p) {
+		size_t n;
+		unsigned long cp = th_report_utf8(p, &n);
+
+		if (!n) {
+			fprintf(out, "\\x%02x", *p++);
+			continue;
+		}
+		if (!th_report_cp_unsafe(cp))
+			put(out, (const char *)p, n);
+		else if (cp < 0x80)
+			fprintf(out, "\\x%02lx", cp);
+		else if (cp < 0x10000)
+			fprintf(out, "\\u%04lx", cp);
+		else
+			fprintf(out, "\\U%08lx", cp);
+		p += n;
+	}
+}
+
+static void put_line_cp(FILE *out, const char *b, size_t n)
+{
+	switch (n == 1 ? *b : 0) {
+	case '\\': fputs("\\\\", out); break;
+	case '\t': fputs("\\t", out); break;
+	case '\n': fputs("\\n", out); break;
+	case '\r': fputs("\\r", out); break;
+	default: fwrite(b, 1, n, out);
+	}
+}
+
+void th_report_put_line(FILE *out, const char *s)
+{
+	th_report_put_visible(out, s, put_line_cp);
 }

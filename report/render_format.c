@@ -58,3 +58,11 @@ int th_render_format_file(const char *path, enum th_render_format f,
 		return th_report_errf(err, errlen, "unknown report format %d", (int)f);
 	return th_report_render_file(path, formats[f].to, res, err, errlen);
 }
+
+int th_render_out_ok(const char *path, char *err, size_t errlen)
+{
+	struct stat st;
+	bool exists;
+
+	return th_report_check_target(path, &st, &exists, err, errlen);
+}

@@ -17,26 +17,37 @@
 
 /* ---- escaping ---- */
 
-/* Text or attribute value: markup escaped, control bytes XML forbids '?';
- * in an attribute a newline is kept as a character reference, which a
+/* One code point of text: markup escaped; a CR dropped (a line break is a
+ * LF). */
+static void text_cp(FILE *out, const char *b, size_t n)
+{
+	switch (n == 1 ? *b : 0) {
+	case '&': fputs("&amp;", out); break;
+	case '<': fputs("&lt;", out); break;
+	case '>': fputs("&gt;", out); break;
+	case '"': fputs("&quot;", out); break;
+	case '\'': fputs("&#39;", out); break;
+	case '\r': break;
+	default: fwrite(b, 1, n, out);
+	}
+}
+
+/* In an attribute a newline is kept as a character reference, which a
  * tooltip shows as a line break. */
+static void attr_cp(FILE *out, const char *b, size_t n)
+{
+	if (n == 1 && *b == '\n')
+		fputs("&#10;", out);
+	else
+		text_cp(out, b, n);
+}
+
+/* Text or attribute value: markup escaped, every character HTML forbids
+ * (controls, noncharacters) and every other unsafe one as a visible
+ * escape (report_internal.h). */
 static void esc(FILE *out, const char *s, bool attr)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		switch (c) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&#39;", out); break;
-		case '\n': fputs(attr ? "&#10;" : "\n", out); break;
-		case '\r': break;
-		default:
-			fputc(c < 0x20 && c != '\t' ? '?' : c, out);
-		}
-	}
+	th_report_put_visible(out, s, attr ? attr_cp : text_cp);
 }
 
 static void text(FILE *out, const char *s)

@@ -4,25 +4,46 @@
 #include "render.h"
 #include "report_internal.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
-/* XML 1.0 text or attribute: markup escaped, forbidden control bytes '?'. */
+/* One code point of XML 1.0 text: markup escaped; a CR as a reference, or
+ * the parser would turn it into a LF. */
+static void xml_text_cp(FILE *out, const char *b, size_t n)
+{
+	switch (n == 1 ? *b : 0) {
+	case '&': fputs("&amp;", out); break;
+	case '<': fputs("&lt;", out); break;
+	case '>': fputs("&gt;", out); break;
+	case '"': fputs("&quot;", out); break;
+	case '\'': fputs("&apos;", out); break;
+	case '\r': fputs("&#13;", out); break;
+	default: fwrite(b, 1, n, out);
+	}
+}
+
+/* In an attribute value the parser turns TAB, LF and CR into spaces unless
+ * they are references. */
+static void xml_attr_cp(FILE *out, const char *b, size_t n)
+{
+	switch (n == 1 ? *b : 0) {
+	case '\t': fputs("&#9;", out); break;
+	case '\n': fputs("&#10;", out); break;
+	default: xml_text_cp(out, b, n);
+	}
+}
+
+/* Text content: every character XML 1.0 forbids (C0 controls, U+FFFE,
+ * U+FFFF) and every other unsafe one as a visible escape. */
 static void xml(FILE *out, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	th_report_put_visible(out, s, xml_text_cp);
+}
 
-		switch (c) {
-		case '&': fputs("&amp;", out); break;
-		case '<': fputs("&lt;", out); break;
-		case '>': fputs("&gt;", out); break;
-		case '"': fputs("&quot;", out); break;
-		case '\'': fputs("&apos;", out); break;
-		default:
-			fputc(c < 0x20 && c != '\t' && c != '\n' && c != '\r' ? '?' : c, out);
-		}
-	}
+static void xml_attr(FILE *out, const char *s)
+{
+	th_report_put_visible(out, s, xml_attr_cp);
 }
 
 struct tally {
@@ -37,9 +58,12 @@ static struct tally tally(const struct th_cell **cells, size_t n, const char *to
 	for (size_t i = 0; i < n; i++) {
 		if (toolchain && strcmp(cells[i]->toolchain, toolchain))
 			continue;
+		bool failed = th_report_shown_verdict(cells[i]) == TH_VERDICT_REGRESSION;
+
 		t.tests++;
-		t.failures += th_report_shown_verdict(cells[i]) == TH_VERDICT_REGRESSION;
-		t.skipped += th_cell_observed(cells[i]) >= TH_UNSUPPORTED;
+		t.failures += failed;
+		/* A failed cell (a HARNESS_ERROR, a lost one) is not also skipped. */
+		t.skipped += !failed && th_cell_observed(cells[i]) >= TH_UNSUPPORTED;
 	}
 	return t;
 }
@@ -64,10 +88,10 @@ int th_render_junit_to(FILE *out, const struct th_results *res, char *err, size_
 		struct tally ts = tally(cells, res->ncells, tcs[t]->name);
 
 		fputs("  <testsuite name=\"", out);
-		xml(out, tcs[t]->name);
+		xml_attr(out, tcs[t]->name);
 		fprintf(out, "\" tests=\"%zu\" failures=\"%zu\" skipped=\"%zu\" timestamp=\"",
 			ts.tests, ts.failures, ts.skipped);
-		xml(out, res->created ? res->created : "");
+		xml_attr(out, res->created ? res->created : "");
 		fputs("\">\n", out);
 		for (size_t i = 0; i < res->ncells; i++) {
 			const struct th_cell *c = cells[i];
@@ -77,11 +101,11 @@ int th_render_junit_to(FILE *out, const struct th_results *res, char *err, size_
 			if (strcmp(c->toolchain, tcs[t]->name))
 				continue;
 			fputs("    <testcase classname=\"timerharness.", out);
-			xml(out, c->toolchain);
+			xml_attr(out, c->toolchain);
 			fprintf(out, ".%s.", th_variant_name(c->variant));
-			xml(out, c->config);
+			xml_attr(out, c->config);
 			fputs("\" name=\"", out);
-			xml(out, c->attack);
+			xml_attr(out, c->attack);
 			fputs("\">\n", out);
 			if (th_report_shown_verdict(c) == TH_VERDICT_REGRESSION) {
 				fprintf(out, "      <failure type=\"regression\" message=\"observed %s, "
@@ -94,7 +118,7 @@ int th_render_junit_to(FILE *out, const struct th_results *res, char *err, size_
 				fprintf(out, "      <skipped message=\"%s", th_outcome_name(o));
 				if (sp && *sp->reason) {
 					fputs(": ", out);
-					xml(out, sp->reason);
+					xml_attr(out, sp->reason);
 				}
 				fputs("\"/>\n", out);
 			}

@@ -30,19 +30,22 @@ static void name_part(FILE *out, const char *s)
 	}
 }
 
-/* Free text on one line: newlines as "\n", other control bytes '?'. */
+/* One code point of free text: a line break as "\\n" or "\\r", so that
+ * nothing a cell printed can start a KTAP line of its own. */
+static void line_cp(FILE *out, const char *b, size_t n)
+{
+	if (n == 1 && *b == '\n')
+		fputs("\\n", out);
+	else if (n == 1 && *b == '\r')
+		fputs("\\r", out);
+	else
+		fwrite(b, 1, n, out);
+}
+
+/* Free text on one line, every unsafe character visible (report_internal.h). */
 static void one_line(FILE *out, const char *s)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '\n')
-			fputs("\\n", out);
-		else if (c == '\r')
-			continue;
-		else
-			fputc(c < ' ' && c != '\t' ? '?' : c, out);
-	}
+	th_report_put_visible(out, s, line_cp);
 }
 
 /* Why a cell that could not run was skipped: the config's probe, else the
@@ -113,9 +116,10 @@ static void toolchain(FILE *out, const struct th_results *res, const struct th_c
 	}
 	fputs("# ", out);
 	one_line(out, tc->name);
-	fprintf(out, " (%s): %zu cells: %zu ok, %zu not ok, %zu skipped\n",
-		*tc->version ? tc->version : "version unknown", n, n - failed - skipped, failed,
-		skipped);
+	fputs(" (", out);
+	one_line(out, *tc->version ? tc->version : "version unknown");
+	fprintf(out, "): %zu cells: %zu ok, %zu not ok, %zu skipped\n", n, n - failed - skipped,
+		failed, skipped);
 	fprintf(out, "%s %zu ", failed ? "not ok" : "ok", number);
 	name_part(out, tc->name);
 	if (!n)

@@ -15,20 +15,42 @@
 
 /* ---- Markdown escaping ---- */
 
-/* Plain text; in a table a newline would end the row, so it becomes a space. */
-static void md_text(FILE *out, const char *s)
+/* Plain text; in a table a newline would end the row, so it becomes a
+ * space. */
+static void text_cp(FILE *out, const char *b, size_t n)
 {
-	for (; *s; s++) {
-		if (*s == '\n' || *s == '\r')
-			fputc(' ', out);
-		else if (strchr("\\`*_[]<>|#~", *s))
-			fprintf(out, "\\%c", *s);
-		else
-			fputc(*s, out);
-	}
+	if (n == 1 && (*b == '\n' || *b == '\r'))
+		fputc(' ', out);
+	else if (n == 1 && strchr("\\`*_[]<>|#~", *b))
+		fprintf(out, "\\%c", *b);
+	else
+		fwrite(b, 1, n, out);
 }
 
-/* Inline code; in_table escapes '|' (GFM splits cells on it, even in code). */
+/* Every unsafe character (report_internal.h) as a visible escape. */
+static void md_text(FILE *out, const char *s)
+{
+	th_report_put_visible(out, s, text_cp);
+}
+
+static void code_cp(FILE *out, const char *b, size_t n)
+{
+	if (n == 1 && (*b == '\n' || *b == '\r'))
+		fputc(' ', out);
+	else
+		fwrite(b, 1, n, out);
+}
+
+/* ... and '|' in a table, where GFM splits cells on it, even in code. */
+static void code_table_cp(FILE *out, const char *b, size_t n)
+{
+	if (n == 1 && *b == '|')
+		fputs("\\|", out);
+	else
+		code_cp(out, b, n);
+}
+
+/* Inline code; in_table escapes '|'. */
 static void md_code(FILE *out, const char *s, bool in_table)
 {
 	size_t run = 0, longest = 0;
@@ -44,22 +66,24 @@ static void md_code(FILE *out, const char *s, bool in_table)
 		fputc('`', out);
 	if (padded)
 		fputc(' ', out);
-	for (; *s; s++) {
-		if (*s == '\n' || *s == '\r')
-			fputc(' ', out);
-		else if (*s == '|' && in_table)
-			fputs("\\|", out);
-		else
-			fputc(*s, out);
-	}
+	th_report_put_visible(out, s, in_table ? code_table_cp : code_cp);
 	if (padded)
 		fputc(' ', out);
 	for (size_t i = 0; i <= longest; i++)
 		fputc('`', out);
 }
 
-/* A fenced block: the text verbatim, with a fence longer than any run of
- * backticks inside it. */
+/* In a fenced block the lines stay lines; a CR is shown, not obeyed. */
+static void fence_cp(FILE *out, const char *b, size_t n)
+{
+	if (n == 1 && *b == '\r')
+		fputs("\\r", out);
+	else
+		fwrite(b, 1, n, out);
+}
+
+/* A fenced block: the text as it is, but for its unsafe characters, with a
+ * fence longer than any run of backticks inside it. */
 static void md_fence(FILE *out, const char *s)
 {
 	size_t run = 0, longest = 0, n;
@@ -73,7 +97,7 @@ static void md_fence(FILE *out, const char *s)
 	for (size_t i = 0; i < n; i++)
 		fputc('`', out);
 	fputs("text\n", out);
-	fputs(*s ? s : "(no evidence recorded)", out);
+	th_report_put_visible(out, *s ? s : "(no evidence recorded)", fence_cp);
 	if (*s && s[strlen(s) - 1] != '\n')
 		fputc('\n', out);
 	for (size_t i = 0; i < n; i++)

@@ -149,8 +149,13 @@ static void render_toolchain(FILE *out, const struct th_results *res, const stru
 	size_t ncells = th_report_count(res, tc->name, counts);
 	char key[24];
 
-	fprintf(out, "== %s (%s%s%s) ==\n", tc->name, *tc->version ? tc->version : "version unknown",
-		*tc->path ? ", " : "", tc->path);
+	fprintf(out, "== %s (", tc->name);
+	th_report_put_line(out, *tc->version ? tc->version : "version unknown");
+	if (*tc->path) {
+		fputs(", ", out);
+		th_report_put_line(out, tc->path);
+	}
+	fputs(") ==\n", out);
 	if (!ncells) {
 		fputs("no cells\n\n", out);
 		return;
@@ -250,9 +255,11 @@ static int render_matrix(FILE *out, const struct th_results *res, int use_color)
 		free(all);
 		return -1;
 	}
-	if (res->partial)
-		fprintf(out, "PARTIAL results (interrupted: %s): cells not shown were not run\n\n",
-			res->interrupted ? res->interrupted : "?");
+	if (res->partial) {
+		fputs("PARTIAL results (interrupted: ", out);
+		th_report_put_line(out, res->interrupted ? res->interrupted : "?");
+		fputs("): cells not shown were not run\n\n", out);
+	}
 	struct layout L;
 
 	if (make_layout(res, &L)) {

@@ -6,6 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/stat.h>
 
 #include "results.h"
 
@@ -13,7 +14,12 @@
 int th_report_errf(char *err, size_t errlen, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* strdup that maps NULL to "". */
+/* The code point of the valid UTF-8 sequence at s, its length in *n; *n is
+ * 0 when s does not start one (overlong, surrogate, beyond U+10FFFF,
+ * truncated: jansson's rules). */
+unsigned long th_report_utf8(const unsigned char *s, size_t *n);
+
+/* strdup that maps NULL to "", every byte that is not UTF-8 made '?'. */
 char *th_report_strdup(const char *s);
 
 /* Compare names so that digit runs compare as numbers (clang-9 < clang-14). */
@@ -23,10 +29,35 @@ int th_report_natcmp(const char *a, const char *b);
 int th_report_technique_rank(const char *technique);
 int th_report_timing_rank(const char *timing);
 
-/* Atomically replace path with len bytes of buf: path.tmp.<pid>, fsync,
- * rename, fsync of the directory. On failure path is untouched. */
+/* path may be replaced: it does not exist or is a regular file (*exists
+ * then true, *st its lstat). A symbolic link, a device node, a FIFO, a
+ * socket or a directory is refused (-1, err says which): rename() would
+ * replace the node itself, never write where it leads. */
+int th_report_check_target(const char *path, struct stat *st, bool *exists,
+			   char *err, size_t errlen);
+
+/* A file written in two steps, so several can be replaced as a set: stage
+ * writes path.tmp.<pid> (with the mode, and where allowed the owner, of
+ * the file it will replace) and fsyncs it; commit renames it over path and
+ * fsyncs the directory; discard removes it. Each failing call leaves path
+ * untouched and nothing staged. */
+struct th_report_staged {
+	const char *path;	/* borrowed */
+	char *tmp;		/* NULL when nothing is staged */
+};
+int th_report_stage(const char *path, const char *buf, size_t len,
+		    struct th_report_staged *st, char *err, size_t errlen);
+int th_report_commit(struct th_report_staged *st, char *err, size_t errlen);
+void th_report_discard(struct th_report_staged *st);
+
+/* Atomically replace path with len bytes of buf: stage, then commit. On
+ * failure path is untouched. */
 int th_report_write_atomic(const char *path, const char *buf, size_t len,
 			   char *err, size_t errlen);
+
+/* results.json's text (validated as th_results_write does); malloc'd. */
+int th_results_serialise(const struct th_results *res, char **buf, size_t *len,
+			 char *err, size_t errlen);
 
 /* Position of a config in res->configs (declaration order); nconfigs when
  * not declared. */
@@ -109,5 +140,30 @@ typedef int th_report_render_fn(FILE *out, const struct th_results *res,
 				char *err, size_t errlen);
 int th_report_render_file(const char *path, th_report_render_fn *fn,
 			  const struct th_results *res, char *err, size_t errlen);
+/* Render into memory with fn: *buf malloc'd, *len bytes. */
+int th_report_render_buf(th_report_render_fn *fn, const struct th_results *res,
+			 char **buf, size_t *len, char *err, size_t errlen);
+
+/*
+ * Text that leaves the program shows, it never acts. A code point is unsafe
+ * when a terminal, a viewer or a parser would act on it instead of showing
+ * it: C0 controls (TAB, LF and CR are left to the format), DEL, C1 controls
+ * (U+009B is a terminal's CSI), the bidirectional overrides, isolates and
+ * marks (U+061C, U+200E, U+200F, U+202A..U+202E, U+2066..U+2069: they
+ * reorder what is shown), U+2028 and U+2029 (line breaks to some viewers)
+ * and the noncharacters (U+FDD0..U+FDEF, U+xFFFE, U+xFFFF: not allowed in
+ * XML or HTML).
+ */
+bool th_report_cp_unsafe(unsigned long cp);
+/* One code point (its UTF-8 bytes) or one of TAB, LF, CR, in the format's
+ * own escaping. */
+typedef void th_report_put_fn(FILE *out, const char *bytes, size_t len);
+/* Write s through put, every unsafe code point as a visible escape:
+ * \xNN below U+0080 (and for a byte that is not UTF-8), \uNNNN in the
+ * BMP, \UNNNNNNNN above it. */
+void th_report_put_visible(FILE *out, const char *s, th_report_put_fn *put);
+/* The same on one line, for terminals and line-based formats: backslash
+ * as \\, TAB \t, LF \n, CR \r. */
+void th_report_put_line(FILE *out, const char *s);
 
 #endif

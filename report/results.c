@@ -29,32 +29,34 @@ int th_report_errf(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
-/* Length of the valid UTF-8 sequence at s, 0 when invalid (overlong,
- * surrogate, beyond U+10FFFF, truncated): jansson's rules. */
-static size_t utf8_len(const unsigned char *s)
+unsigned long th_report_utf8(const unsigned char *s, size_t *n)
 {
-	unsigned c = s[0], v;
-	size_t n;
+	unsigned long c = s[0], v;
+	size_t len;
 
-	if (c < 0x80)
-		return 1;
+	*n = 0;
+	if (c < 0x80) {
+		*n = 1;
+		return c;
+	}
 	if (c >= 0xc2 && c <= 0xdf)
-		n = 2, v = c & 0x1f;
+		len = 2, v = c & 0x1f;
 	else if (c >= 0xe0 && c <= 0xef)
-		n = 3, v = c & 0x0f;
+		len = 3, v = c & 0x0f;
 	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4, v = c & 0x07;
+		len = 4, v = c & 0x07;
 	else
 		return 0;
-	for (size_t i = 1; i < n; i++) {
+	for (size_t i = 1; i < len; i++) {
 		if ((s[i] & 0xc0) != 0x80)
 			return 0;
 		v = (v << 6) | (s[i] & 0x3f);
 	}
-	if ((n == 3 && v < 0x800) || (n == 4 && (v < 0x10000 || v > 0x10ffff)) ||
+	if ((len == 3 && v < 0x800) || (len == 4 && (v < 0x10000 || v > 0x10ffff)) ||
 	    (v >= 0xd800 && v <= 0xdfff))
 		return 0;
-	return n;
+	*n = len;
+	return v;
 }
 
 /* Every string entering the model: evidence comes from crashing children and
@@ -64,7 +66,9 @@ char *th_report_strdup(const char *s)
 	char *d = strdup(s ? s : "");
 
 	for (unsigned char *p = (unsigned char *)d; p && *p;) {
-		size_t n = utf8_len(p);
+		size_t n;
+
+		th_report_utf8(p, &n);
 
 		if (n) {
 			p += n;
@@ -302,6 +306,12 @@ void th_results_free(struct th_results *res)
 	free(res->version);
 	free(res->created);
 	free(res->interrupted);
+	free(res->expect_path);
+	free(res->expect_sha256);
+	free(res->selection.toolchains);
+	free(res->selection.configs);
+	free(res->selection.variants);
+	free(res->selection.attacks);
 	free(res->host.hostname);
 	free(res->host.kernel);
 	for (size_t i = 0; i < res->ntoolchains; i++) {
@@ -404,6 +414,65 @@ int th_results_set_partial(struct th_results *res, bool partial,
 		return -1;
 	res->partial = true;
 	return 0;
+}
+
+int th_results_set_expectations(struct th_results *res, const char *path,
+				const char *sha256, char *err, size_t errlen)
+{
+	size_t n = 0;
+
+	if (!path || !*path)
+		return th_report_errf(err, errlen, "expectations: empty path");
+	for (; sha256 && isxdigit((unsigned char)sha256[n]) && !isupper((unsigned char)sha256[n]); n++)
+		;
+	if (!sha256 || n != 64 || sha256[n])
+		return th_report_errf(err, errlen, "expectations: sha256 \"%s\" is not 64 lower-case hex digits",
+				      sha256 ? sha256 : "");
+	if (set_str(&res->expect_path, path, err, errlen) ||
+	    set_str(&res->expect_sha256, sha256, err, errlen))
+		return -1;
+	return 0;
+}
+
+/* A selection list: NULL, or non-empty items separated by single commas. */
+static bool valid_list(const char *s)
+{
+	if (!s)
+		return true;
+	if (!*s || *s == ',' || s[strlen(s) - 1] == ',' || strstr(s, ",,"))
+		return false;
+	for (; *s; s++)
+		if ((unsigned char)*s <= ' ' || *s == 0x7f)
+			return false;
+	return true;
+}
+
+int th_results_set_selection(struct th_results *res, const struct th_selection *sel,
+			     char *err, size_t errlen)
+{
+	const char *lists[] = { sel->toolchains, sel->configs, sel->variants, sel->attacks };
+	static const char *const names[] = { "toolchains", "configs", "variants", "attacks" };
+	char **dst[] = { &res->selection.toolchains, &res->selection.configs,
+			 &res->selection.variants, &res->selection.attacks };
+
+	for (int i = 0; i < 4; i++)
+		if (!valid_list(lists[i]))
+			return th_report_errf(err, errlen, "selection.%s \"%s\": an empty list or item, or a blank",
+					      names[i], lists[i]);
+	for (int i = 0; i < 4; i++) {
+		free(*dst[i]);
+		*dst[i] = NULL;
+		if (lists[i] && !(*dst[i] = th_report_strdup(lists[i])))
+			return OOM(err, errlen);
+	}
+	res->selection.selftests = sel->selftests;
+	res->has_selection = true;
+	return 0;
+}
+
+bool th_selection_is_slice(const struct th_selection *sel)
+{
+	return sel->toolchains || sel->configs || sel->variants || sel->attacks;
 }
 
 /* ---- toolchains and configs ---- */
@@ -551,8 +620,12 @@ bool th_report_valid_attack_id(const char *s)
 	return true;
 }
 
+/* The outcome of a set of runs: a harness error if any run is one (what
+ * the other runs did cannot be judged without it), else the most severe. */
 static enum th_outcome worst_count(const unsigned counts[TH_OUTCOME_COUNT])
 {
+	if (counts[TH_HARNESS_ERROR])
+		return TH_HARNESS_ERROR;
 	for (int i = 0; i < TH_OUTCOME_COUNT; i++)
 		if (counts[i])
 			return (enum th_outcome)i;
@@ -563,6 +636,8 @@ enum th_outcome th_cell_observed(const struct th_cell *c)
 {
 	enum th_outcome w = worst_count(c->counts);
 
+	if (w == TH_HARNESS_ERROR || c->outcome == TH_HARNESS_ERROR)
+		return TH_HARNESS_ERROR;
 	/* Enum order is severity order, real outcomes before UNSUPPORTED and
 	 * NOT_APPLICABLE: a counted real run beats an "UNSUPPORTED" label. */
 	if (w != TH_OUTCOME_INVALID && (c->outcome < 0 || w < c->outcome))

@@ -4,17 +4,35 @@
  * (DESIGN.md "Results"). Every renderer and `timerharness check` read this
  * model or the file; nothing else is a source of truth.
  *
- * File layout (keys in this order; every key is required):
+ * File layout (keys in this order; every key is required but expectations
+ * and selection):
  *   schema       "timerharness/results/v1"
  *   version      timerharness version string
  *   created      UTC, "YYYY-MM-DDTHH:MM:SSZ"
  *   partial      bool: the run was interrupted
  *   interrupted  reason string, or null
  *   host         {hostname, kernel (uname -r), cpus}
+ *   expectations {path, sha256}: the declared expectations the run judged its
+ *                cells by (the matrix's --expect, as given) and the SHA-256 of
+ *                the bytes it read. Optional in the schema; `check` refuses
+ *                results without it.
+ *   selection    {toolchains, configs, variants, attacks: [names] or null for
+ *                all (attacks: the --attack globs), selftests: bool}: what the
+ *                matrix was asked to run. Any list not null makes the file a
+ *                slice, which `check` judges as one only with --allow-slice.
+ *                Optional in the schema; `check` refuses results without it.
  *   toolchains   [{name, version, path}]
  *   configs      [{name, flags, description,
  *                  support: {<toolchain>: {supported, reason}}}]
- *   metrics      {<name>: number | string}
+ *   metrics      {<name>: number | string}. The matrix writes:
+ *                run_seconds (wall time of the whole run: plan, probes, cells),
+ *                run_cpu_seconds (user + system CPU of the runner and every
+ *                child it waited for, over the same span), runs, jobs,
+ *                cells_total, cells_<OUTCOME>, and build_seconds_<toolchain>
+ *                (wall time of that build tree's cold build, configure
+ *                included, as `make build` measured it when the tree was
+ *                empty; absent when not measured) with build_seconds their
+ *                sum when every toolchain of the run has one.
  *   cells        [{attack, technique, timing, payload, variant, config,
  *                  toolchain, outcome, runs, counts: {OUTCOME: n}, evidence,
  *                  expected (OUTCOME or null), verdict}]
@@ -70,9 +88,10 @@ enum th_verdict th_verdict_parse(const char *s);
  * @baseline: the same cell's outcome in a baseline file, TH_OUTCOME_INVALID
  *            when there is no baseline or no such cell in it.
  *
- * Regression: observed more severe than expected or than the baseline; a
- * FALSE_POSITIVE the baseline did not have; UNSUPPORTED/NOT_APPLICABLE where
- * the baseline had a real outcome (a toolchain lost a defence). Otherwise:
+ * Regression: HARNESS_ERROR (nothing was observed); observed more severe
+ * than expected or than the baseline; a FALSE_POSITIVE the baseline did not
+ * have; UNSUPPORTED/NOT_APPLICABLE where the expectation or the baseline is
+ * a real outcome (a toolchain lost a defence). Otherwise:
  * UNSUPPORTED/NOT_APPLICABLE observed -> pass; no expectation -> new; less
  * severe than expected -> improvement; a real outcome where UNSUPPORTED or
  * NOT_APPLICABLE was expected -> new (nothing was declared for it); else pass.
@@ -131,6 +150,16 @@ struct th_metric {
 
 struct th_cell_index;
 
+/* What the matrix was asked to run: comma-separated lists as given, NULL
+ * for everything (attacks: fnmatch globs on attack IDs, case-insensitive). */
+struct th_selection {
+	char *toolchains;
+	char *configs;
+	char *variants;
+	char *attacks;
+	bool selftests;		/* SELFTEST_* cells added */
+};
+
 struct th_results {
 	char *version;
 	char *created;
@@ -141,6 +170,11 @@ struct th_results {
 		char *kernel;
 		int cpus;
 	} host;
+	/* The expectations file the run used; both NULL when not recorded. */
+	char *expect_path;
+	char *expect_sha256;	/* 64 lower-case hex digits */
+	bool has_selection;	/* false: not recorded */
+	struct th_selection selection;
 	struct th_toolchain *toolchains;
 	size_t ntoolchains;
 	struct th_config *configs;
@@ -190,6 +224,15 @@ int th_results_set_host(struct th_results *res, const char *hostname,
 /* partial = true needs a reason ("SIGINT", "time budget"...). */
 int th_results_set_partial(struct th_results *res, bool partial,
 			   const char *reason, char *err, size_t errlen);
+
+/* Record the expectations file (path as given, sha256 as 64 hex digits). */
+int th_results_set_expectations(struct th_results *res, const char *path,
+				const char *sha256, char *err, size_t errlen);
+/* Record the selection (copied; each list non-empty, without empty items). */
+int th_results_set_selection(struct th_results *res, const struct th_selection *sel,
+			     char *err, size_t errlen);
+/* The selection restricts something: the file is a slice. */
+bool th_selection_is_slice(const struct th_selection *sel);
 
 /* Names are unique; adding one twice is an error. */
 int th_results_add_toolchain(struct th_results *res, const char *name,
@@ -245,8 +288,9 @@ struct th_cell *th_results_find_cell(const struct th_results *res,
 				     const char *attack, enum th_variant variant,
 				     const char *config, const char *toolchain);
 
-/* The outcome a cell is judged by: the most severe of its outcome field and
- * of every outcome it counted (a hand-edited file cannot hide a run). */
+/* The outcome a cell is judged by: HARNESS_ERROR if its outcome field or
+ * any counted run says so, else the most severe of its outcome field and of
+ * every outcome it counted (a hand-edited file cannot hide a run). */
 enum th_outcome th_cell_observed(const struct th_cell *cell);
 /* Recompute every stored verdict from observed and expected, against the
  * matching cell of baseline when baseline is not NULL. */
@@ -266,8 +310,10 @@ const struct th_cell **th_results_sorted_cells(const struct th_results *res,
  *
  * Serialises and validates first (a model th_results_load would reject is
  * not written), then writes path.tmp.<pid>, fsyncs it, renames it over path
- * and fsyncs the directory. On any failure path is untouched and the
- * temporary file removed. The model is not changed, so a runner may write
+ * and fsyncs the directory. Only a regular file is replaced (a symbolic
+ * link, a device node, a FIFO or a directory at path is refused), and it
+ * keeps its mode. On any failure path is untouched and the temporary file
+ * removed. The model is not changed, so a runner may write
  * after every cell and again when interrupted (not from a signal handler:
  * this allocates).
  *

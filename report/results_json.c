@@ -34,26 +34,69 @@ static void fsync_parent(const char *path)
 	free(dir);
 }
 
-int th_report_write_atomic(const char *path, const char *buf, size_t len,
+static const char *file_kind(mode_t m)
+{
+	return S_ISLNK(m) ? "a symbolic link" : S_ISCHR(m) ? "a character device" :
+	       S_ISBLK(m) ? "a block device" : S_ISFIFO(m) ? "a FIFO" :
+	       S_ISSOCK(m) ? "a socket" : S_ISDIR(m) ? "a directory" : "not a regular file";
+}
+
+int th_report_check_target(const char *path, struct stat *st, bool *exists,
 			   char *err, size_t errlen)
 {
+	int e;
+
+	*exists = false;
+	if (lstat(path, st)) {
+		e = errno;
+		if (e == ENOENT)
+			return 0;
+		return th_report_errf(err, errlen, "%s: %s", path, strerror(e));
+	}
+	/* rename() would replace a link or a device node itself, and a reader
+	 * of the link would still see the old file: write regular files only. */
+	if (!S_ISREG(st->st_mode))
+		return th_report_errf(err, errlen, "%s: cannot replace it: %s, not a regular file",
+				      path, file_kind(st->st_mode));
+	*exists = true;
+	return 0;
+}
+
+void th_report_discard(struct th_report_staged *st)
+{
+	if (st->tmp)
+		unlink(st->tmp);
+	free(st->tmp);
+	st->tmp = NULL;
+	st->path = NULL;
+}
+
+int th_report_stage(const char *path, const char *buf, size_t len,
+		    struct th_report_staged *st, char *err, size_t errlen)
+{
 	size_t tlen = strlen(path) + 32;
-	char *tmp = malloc(tlen);
+	struct stat old;
+	bool exists;
 	int fd, e;
 
-	if (!tmp)
+	st->path = path;
+	st->tmp = NULL;
+	if (th_report_check_target(path, &old, &exists, err, errlen))
+		return -1;
+	if (!(st->tmp = malloc(tlen)))
 		return th_report_errf(err, errlen, "%s: out of memory", path);
-	snprintf(tmp, tlen, "%s.tmp.%ld", path, (long)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+	snprintf(st->tmp, tlen, "%s.tmp.%ld", path, (long)getpid());
+	fd = open(st->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
 	if (fd < 0 && errno == EEXIST) {
 		/* Our own pid's name: a leftover of this process, never another's. */
-		unlink(tmp);
-		fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+		unlink(st->tmp);
+		fd = open(st->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
 	}
 	if (fd < 0) {
 		e = errno;
-		th_report_errf(err, errlen, "%s: cannot create %s: %s", path, tmp, strerror(e));
-		free(tmp);
+		th_report_errf(err, errlen, "%s: cannot create %s: %s", path, st->tmp, strerror(e));
+		free(st->tmp);
+		st->tmp = NULL;
 		return -1;
 	}
 	for (size_t off = 0; off < len;) {
@@ -63,37 +106,74 @@ int th_report_write_atomic(const char *path, const char *buf, size_t len,
 			continue;
 		if (n <= 0) {
 			e = n < 0 ? errno : EIO;
-			th_report_errf(err, errlen, "%s: writing %s: %s", path, tmp, strerror(e));
+			th_report_errf(err, errlen, "%s: writing %s: %s", path, st->tmp, strerror(e));
 			goto fail;
 		}
 		off += (size_t)n;
 	}
+	/* The replacement keeps the mode (and, where allowed, the owner) of
+	 * the file it replaces. */
+	if (exists) {
+		if (fchmod(fd, old.st_mode & 07777)) {
+			e = errno;
+			th_report_errf(err, errlen, "%s: cannot keep its mode on %s: %s", path, st->tmp,
+				       strerror(e));
+			goto fail;
+		}
+		if (old.st_uid != geteuid() || old.st_gid != getegid())
+			(void)!fchown(fd, old.st_uid, old.st_gid);
+	}
 	if (fsync(fd)) {
 		e = errno;
-		th_report_errf(err, errlen, "%s: fsync of %s: %s", path, tmp, strerror(e));
+		th_report_errf(err, errlen, "%s: fsync of %s: %s", path, st->tmp, strerror(e));
 		goto fail;
 	}
 	if (close(fd)) {
 		fd = -1;
 		e = errno;
-		th_report_errf(err, errlen, "%s: closing %s: %s", path, tmp, strerror(e));
+		th_report_errf(err, errlen, "%s: closing %s: %s", path, st->tmp, strerror(e));
 		goto fail;
 	}
-	fd = -1;
-	if (rename(tmp, path)) {
-		e = errno;
-		th_report_errf(err, errlen, "%s: cannot replace it with %s: %s", path, tmp, strerror(e));
-		goto fail;
-	}
-	fsync_parent(path);
-	free(tmp);
 	return 0;
 fail:
 	if (fd >= 0)
 		close(fd);
-	unlink(tmp);
-	free(tmp);
+	th_report_discard(st);
 	return -1;
+}
+
+int th_report_commit(struct th_report_staged *st, char *err, size_t errlen)
+{
+	struct stat now;
+	bool exists;
+	int e;
+
+	/* Checked again: the path may have changed since it was staged. */
+	if (th_report_check_target(st->path, &now, &exists, err, errlen)) {
+		th_report_discard(st);
+		return -1;
+	}
+	if (rename(st->tmp, st->path)) {
+		e = errno;
+		th_report_errf(err, errlen, "%s: cannot replace it with %s: %s", st->path, st->tmp,
+			       strerror(e));
+		th_report_discard(st);
+		return -1;
+	}
+	fsync_parent(st->path);
+	free(st->tmp);
+	st->tmp = NULL;
+	return 0;
+}
+
+int th_report_write_atomic(const char *path, const char *buf, size_t len,
+			   char *err, size_t errlen)
+{
+	struct th_report_staged st;
+
+	if (th_report_stage(path, buf, len, &st, err, errlen))
+		return -1;
+	return th_report_commit(&st, err, errlen);
 }
 
 /* ---- model -> JSON ---- */
@@ -107,6 +187,32 @@ static int put(json_t *o, const char *k, json_t *v)
 static json_t *str_or_null(const char *s)
 {
 	return s ? json_string(s) : json_null();
+}
+
+/* A comma list as a JSON array of strings; NULL (everything) as null. */
+static json_t *list_to_json(const char *list)
+{
+	json_t *a;
+
+	if (!list)
+		return json_null();
+	if (!(a = json_array()))
+		return NULL;
+	for (const char *p = list;;) {
+		size_t n = strcspn(p, ",");
+		char *item = strndup(p, n);
+
+		if (!item || json_array_append_new(a, json_string(item))) {
+			free(item);
+			json_decref(a);
+			return NULL;
+		}
+		free(item);
+		if (!p[n])
+			break;
+		p += n + 1;
+	}
+	return a;
 }
 
 static int cmp_support(const void *a, const void *b)
@@ -181,6 +287,24 @@ static json_t *to_json(const struct th_results *res, char *err, size_t errlen)
 	bad |= put(host, "kernel", json_string(res->host.kernel ? res->host.kernel : ""));
 	bad |= put(host, "cpus", json_integer(res->host.cpus));
 	bad |= json_object_set(root, "host", host);
+	if (!bad && res->expect_path) {
+		json_t *e = json_object();
+
+		bad |= put(e, "path", json_string(res->expect_path));
+		bad |= put(e, "sha256", json_string(res->expect_sha256 ? res->expect_sha256 : ""));
+		bad |= put(root, "expectations", e);
+	}
+	if (!bad && res->has_selection) {
+		const struct th_selection *sel = &res->selection;
+		json_t *o = json_object();
+
+		bad |= put(o, "toolchains", list_to_json(sel->toolchains));
+		bad |= put(o, "configs", list_to_json(sel->configs));
+		bad |= put(o, "variants", list_to_json(sel->variants));
+		bad |= put(o, "attacks", list_to_json(sel->attacks));
+		bad |= put(o, "selftests", json_boolean(sel->selftests));
+		bad |= put(root, "selection", o);
+	}
 
 	tp = th_report_sorted_toolchains(res, &oom);
 	bad |= oom;
@@ -458,6 +582,89 @@ static int load_top(struct loader *l, const json_t *root, struct th_results *r)
 	return 0;
 }
 
+/* A selection list: null, or an array of names (joined with commas). */
+static int load_list(struct loader *l, const json_t *o, const char *where, const char *key,
+		     char **out)
+{
+	json_t *v = json_object_get(o, key), *item;
+	char w[96];
+	size_t i, len = 0;
+
+	join(w, sizeof(w), where, key);
+	*out = NULL;
+	if (!v)
+		return lerr(l, where, "missing field \"%s\"", key);
+	if (json_is_null(v))
+		return 0;
+	if (!json_is_array(v) || !json_array_size(v))
+		return lerr(l, w, "expected null or a non-empty array of names, got %s",
+			    json_is_array(v) ? "an empty array" : type_name(v));
+	json_array_foreach(v, i, item) {
+		const char *s = json_is_string(item) ? json_string_value(item) : NULL;
+
+		if (!s || !*s || strpbrk(s, ", \t\n\r"))
+			return lerr(l, w, "item %zu is not a name (a non-empty string without commas or blanks)", i);
+		len += strlen(s) + 1;
+	}
+	if (!(*out = calloc(1, len)))
+		return lerr(l, w, "out of memory");
+	json_array_foreach(v, i, item) {
+		if (i)
+			strcat(*out, ",");
+		strcat(*out, json_string_value(item));
+	}
+	return 0;
+}
+
+static int load_provenance(struct loader *l, const json_t *root, struct th_results *r)
+{
+	static const char *const efields[] = { "path", "sha256", NULL };
+	static const char *const sfields[] = { "toolchains", "configs", "variants", "attacks",
+					       "selftests", NULL };
+	json_t *e = json_object_get(root, "expectations"), *s = json_object_get(root, "selection");
+	char msg[256];
+	int rc = 0;
+
+	if (e) {
+		if (!json_is_object(e))
+			return lerr(l, "expectations", "expected an object, got %s", type_name(e));
+		if (only_fields(l, e, "expectations", efields))
+			return -1;
+		const char *path = sfield(l, e, "expectations", "path");
+		const char *sha = path ? sfield(l, e, "expectations", "sha256") : NULL;
+
+		if (!sha)
+			return -1;
+		if (th_results_set_expectations(r, path, sha, msg, sizeof(msg)))
+			return lerr(l, "", "%s", msg);
+	}
+	if (s) {
+		struct th_selection sel = { 0 };
+		json_t *st;
+
+		if (!json_is_object(s))
+			return lerr(l, "selection", "expected an object, got %s", type_name(s));
+		if (only_fields(l, s, "selection", sfields))
+			return -1;
+		if (load_list(l, s, "selection", "toolchains", &sel.toolchains) ||
+		    load_list(l, s, "selection", "configs", &sel.configs) ||
+		    load_list(l, s, "selection", "variants", &sel.variants) ||
+		    load_list(l, s, "selection", "attacks", &sel.attacks) ||
+		    !(st = field(l, s, "selection", "selftests", J_BOOL))) {
+			rc = -1;
+		} else {
+			sel.selftests = json_is_true(st);
+			if (th_results_set_selection(r, &sel, msg, sizeof(msg)))
+				rc = lerr(l, "", "%s", msg);
+		}
+		free(sel.toolchains);
+		free(sel.configs);
+		free(sel.variants);
+		free(sel.attacks);
+	}
+	return rc;
+}
+
 static int load_toolchains(struct loader *l, const json_t *root, struct th_results *r)
 {
 	static const char *const fields[] = { "name", "version", "path", NULL };
@@ -686,7 +893,7 @@ static int from_json(struct loader *l, const json_t *root, struct th_results **o
 {
 	static const char *const top[] = {
 		"schema", "version", "created", "partial", "interrupted", "host",
-		"toolchains", "configs", "metrics", "cells", NULL
+		"expectations", "selection", "toolchains", "configs", "metrics", "cells", NULL
 	};
 	struct th_results *r;
 	json_t *j, *cells, *o;
@@ -709,7 +916,8 @@ static int from_json(struct loader *l, const json_t *root, struct th_results **o
 		return lerr(l, "", "out of memory");
 	free(r->version);
 	r->version = NULL;
-	if (load_top(l, root, r) || load_toolchains(l, root, r) || load_configs(l, root, r) ||
+	if (load_top(l, root, r) || load_provenance(l, root, r) || load_toolchains(l, root, r) ||
+	    load_configs(l, root, r) ||
 	    load_metrics(l, root, r))
 		goto fail;
 	if (!(cells = field(l, root, "", "cells", J_ARR)))
@@ -751,36 +959,51 @@ int th_results_load(const char *path, struct th_results **res, char *err, size_t
 	return rc;
 }
 
-int th_results_write(const struct th_results *res, const char *path, char *err, size_t errlen)
+int th_results_serialise(const struct th_results *res, char **out, size_t *outlen,
+			 char *err, size_t errlen)
 {
 	char e[1024];
 	struct th_results *check;
 	struct loader l = { NULL, e, sizeof(e) };
 	json_t *root = to_json(res, e, sizeof(e));
 	char *text;
-	int rc;
 
+	*out = NULL;
+	*outlen = 0;
 	if (!root)
-		return th_report_errf(err, errlen, "%s: not written: %s", path, e);
+		return th_report_errf(err, errlen, "%s", e);
 	/* Never write what th_results_load would reject. */
 	if (from_json(&l, root, &check)) {
 		json_decref(root);
-		return th_report_errf(err, errlen, "%s: not written: the model is invalid: %s", path, e);
+		return th_report_errf(err, errlen, "the model is invalid: %s", e);
 	}
 	th_results_free(check);
 	text = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
 	json_decref(root);
 	if (!text)
-		return th_report_errf(err, errlen, "%s: not written: out of memory", path);
+		return th_report_errf(err, errlen, "out of memory");
 	size_t len = strlen(text);
 	char *buf = realloc(text, len + 2);
 	if (!buf) {
 		free(text);
-		return th_report_errf(err, errlen, "%s: not written: out of memory", path);
+		return th_report_errf(err, errlen, "out of memory");
 	}
 	buf[len] = '\n';
 	buf[len + 1] = '\0';
-	rc = th_report_write_atomic(path, buf, len + 1, err, errlen);
+	*out = buf;
+	*outlen = len + 1;
+	return 0;
+}
+
+int th_results_write(const struct th_results *res, const char *path, char *err, size_t errlen)
+{
+	char e[1024], *buf;
+	size_t len;
+	int rc;
+
+	if (th_results_serialise(res, &buf, &len, e, sizeof(e)))
+		return th_report_errf(err, errlen, "%s: not written: %s", path, e);
+	rc = th_report_write_atomic(path, buf, len, err, errlen);
 	free(buf);
 	return rc;
 }

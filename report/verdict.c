@@ -46,9 +46,10 @@ enum th_verdict th_verdict(enum th_outcome observed, enum th_outcome expected,
 		if (observed == TH_FALSE_POSITIVE && baseline != TH_FALSE_POSITIVE)
 			return TH_VERDICT_REGRESSION;
 	}
-	/* Could not run, and no baseline says it did: nothing to judge. */
+	/* Could not run: lost coverage where the declaration says the cell
+	 * runs (a toolchain lost a defence), else nothing to judge. */
 	if (!real(observed))
-		return TH_VERDICT_PASS;
+		return real(expected) ? TH_VERDICT_REGRESSION : TH_VERDICT_PASS;
 	if (!th_outcome_name(expected))
 		return TH_VERDICT_NEW;
 	if (!real(expected))

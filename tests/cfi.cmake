@@ -79,6 +79,62 @@ foreach(config none cfi-icall cfi-icall-generalized defence-in-depth kcfi asan)
   endif()
 endforeach()
 
+# ---- the binary reader (cfi/binread.h) on this toolchain's attack binaries ----------
+add_executable(th-binread-test ${CMAKE_CURRENT_LIST_DIR}/cfi_binread_test.c)
+target_link_libraries(th-binread-test PRIVATE th_binread ${_th_cmocka})
+target_compile_options(th-binread-test PRIVATE ${TH_WARN_FLAGS})
+set_target_properties(th-binread-test PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${_th_test_bin}")
+function(th_binread_test name)
+  add_test(NAME cfi.binread.${name} COMMAND th-binread-test ${ARGN})
+  set_tests_properties(cfi.binread.${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS cfi)
+endfunction()
+# The check each config puts at call_timer_fn, from what the flags mean:
+# -fsanitize=function checks C calls from clang 17 (before, it does nothing).
+set(_th_fn_scheme none)
+if(TH_CLANG_MAJOR GREATER_EQUAL 17)
+  set(_th_fn_scheme function)
+endif()
+foreach(config none asan cfi-icall cfi-icall-diag cfi-icall-generalized defence-in-depth kcfi fsanitize-function)
+  set(_scheme none)
+  if(config MATCHES "^cfi-icall|^defence-in-depth$")
+    set(_scheme cfi-icall)
+  elseif(config STREQUAL "kcfi")
+    set(_scheme kcfi)
+  elseif(config STREQUAL "fsanitize-function")
+    set(_scheme ${_th_fn_scheme})
+  endif()
+  foreach(variant legacy transitional modern)
+    if(TARGET th-attack-${variant}-${config})
+      th_binread_test(site.${variant}.${config} site $<TARGET_FILE:th-attack-${variant}-${config}>
+        ${variant} ${config} ${_scheme} ${PROJECT_SOURCE_DIR}/timer_core)
+    else()
+      th_config_supported(${config} _ok _why)
+      th_binread_test(site.${variant}.${config} skip "${config}: ${_why}")
+    endif()
+  endforeach()
+endforeach()
+# Two static functions of one name, and a switch: built here, no config.
+add_executable(th-binread-dup ${CMAKE_CURRENT_LIST_DIR}/cfi_binread_dup.c
+  ${CMAKE_CURRENT_BINARY_DIR}/cfi_binread_dup_b.c)
+file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/cfi_binread_dup_b.c
+  "#define TH_DUP_MAIN 1\n#define TH_DUP_SIDE b\n#include \"${CMAKE_CURRENT_LIST_DIR}/cfi_binread_dup.c\"\n")
+set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/cfi_binread_dup.c PROPERTIES
+  COMPILE_DEFINITIONS "TH_DUP_SIDE=a;TH_DUP_MAIN=0")
+target_compile_options(th-binread-dup PRIVATE -O2 ${TH_WARN_FLAGS})
+set_target_properties(th-binread-dup PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${_th_test_bin}")
+# A stripped copy of the none attack binary.
+add_custom_command(OUTPUT ${_th_test_bin}/th-binread-stripped
+  COMMAND ${CMAKE_OBJCOPY} --strip-all $<TARGET_FILE:th-attack-legacy-none> ${_th_test_bin}/th-binread-stripped
+  DEPENDS th-attack-legacy-none VERBATIM)
+add_custom_target(th-binread-stripped ALL DEPENDS ${_th_test_bin}/th-binread-stripped)
+th_binread_test(not-elf not_elf)
+th_binread_test(stripped stripped ${_th_test_bin}/th-binread-stripped)
+th_binread_test(no-function no_function $<TARGET_FILE:th-attack-legacy-none>)
+th_binread_test(no-cfi no_cfi $<TARGET_FILE:th-attack-legacy-none>)
+th_binread_test(duplicate duplicate $<TARGET_FILE:th-binread-dup>)
+th_binread_test(switch-table switch_table $<TARGET_FILE:th-binread-dup>)
+th_binread_test(cache cache $<TARGET_FILE:th-attack-legacy-none>)
+
 # ---- the field-spanning write check vs glibc's whole-object FORTIFY ------------------
 add_executable(th-cfi-fortify-field ${CMAKE_CURRENT_LIST_DIR}/cfi_fortify_target.c)
 add_executable(th-cfi-fortify-glibc ${CMAKE_CURRENT_LIST_DIR}/cfi_fortify_target.c)

@@ -36,7 +36,7 @@
 		fail_msg("line %d: wheel inconsistent: %s", __LINE__, err_); \
 } while (0)
 
-/* ---- layouts (DESIGN.md "The story") ---------------------------------- */
+/* ---- layouts: 4.14 and 4.15 on x86-64, as the attacks assume them ------- */
 static void layout_legacy(void **state)
 {
 	(void)state;
@@ -131,8 +131,10 @@ static void rec_cb(unsigned long data)
 static void lsetup(unsigned int hz, unsigned long start)
 {
 	memset(&fired, 0, sizeof(fired));
+	/* The previous case's timers are forgotten with their base. */
+	th_base_release(&lbase);
 	memset(lt, 0, sizeof(lt));
-	th_base_init(&lbase, 0, hz, start);
+	assert_int_equal(th_base_init(&lbase, 0, hz, start), 0);
 	th_set_cpu(0);
 	for (int i = 0; i < 64; i++)
 		legacy___setup_timer(&lt[i], rec_cb, (unsigned long)i, 0);
@@ -319,9 +321,10 @@ static void mt_cb(struct modern_timer_list *t)
 static void callbacks_rearm_arm_delete(void **state)
 {
 	(void)state;
+	th_base_release(&mbase);
 	memset(mt, 0, sizeof(mt));
 	mn = 0;
-	th_base_init(&mbase, 0, 1000, 0);
+	assert_int_equal(th_base_init(&mbase, 0, 1000, 0), 0);
 	th_set_cpu(0);
 	for (int i = 0; i < 8; i++) {
 		mt[i].id = i;
@@ -349,7 +352,7 @@ static void callbacks_rearm_arm_delete(void **state)
 	assert_int_equal(mlog[2], 4);
 	assert_int_equal(mlog[3], 0);
 	assert_int_equal(mlog[4], 3);
-	assert_true(mbase.pending == 0);
+	assert_true(th_base_idle(&mbase));
 }
 
 /* ---- API misuse -------------------------------------------------------------- */
@@ -412,9 +415,275 @@ static void checker_catches_corruption(void **state)
 	assert_int_equal(legacy_timers_check(&lbase, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "calc_wheel_index"));
 	lt[0].expires = 1000;
-	lbase.pending_map[0] = 0;	/* bit lost */
+	{
+		unsigned long map0 = lbase.pending_map[0];
+
+		lbase.pending_map[0] = 0;	/* bit lost */
+		assert_int_equal(legacy_timers_check(&lbase, err, sizeof(err)), -1);
+		assert_non_null(strstr(err, "bitmap"));
+		lbase.pending_map[0] = map0;
+	}
+	assert_int_equal(legacy_timers_check(&lbase, err, sizeof(err)), 0);
+	assert_false(lbase.next_expiry_recalc);
+	lbase.timers_pending = false;	/* would make run_timers skip them */
 	assert_int_equal(legacy_timers_check(&lbase, err, sizeof(err)), -1);
-	assert_non_null(strstr(err, "bitmap"));
+	assert_non_null(strstr(err, "timers_pending"));
+	lbase.timers_pending = true;
+	lbase.next_expiry++;		/* would fire a jiffy late */
+	assert_int_equal(legacy_timers_check(&lbase, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "next_expiry"));
+	lbase.next_expiry--;
+	/* A cycle ends the walk at its second visit (pprev check). */
+	lt[1].entry.next = &lt[1].entry;
+	assert_int_equal(legacy_timers_check(&lbase, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "pprev"));
+	lt[1].entry.next = NULL;
+}
+
+/* ---- misuse debugobjects catches (CONFIG_DEBUG_OBJECTS_TIMERS) ------------ */
+
+static struct timer_base *reinit_base;
+static int reinit_ret;
+
+/* A callback that re-initialises the base its softirq is running. */
+static void reinit_cb(unsigned long data)
+{
+	(void)data;
+	fired.id[fired.n++] = -1;
+	reinit_ret = th_base_init(reinit_base, 0, 1000, 0);
+}
+
+static int mfired;
+
+static void mcount_cb(struct modern_timer_list *t)
+{
+	(void)t;
+	mfired++;
+}
+
+/* setup_timer()/timer_setup() on a queued timer: debug_object_init() warns
+ * "init active"; the harness refuses, the timer stays queued and intact
+ * (on main it was wiped and the next run crashed in __hlist_del). */
+static void setup_on_pending_refused(void **state)
+{
+	unsigned long warns;
+
+	(void)state;
+	th_warn_set_quiet(true);
+	lsetup(1000, 0);
+	assert_int_equal(legacy_mod_timer(&lt[0], 10), 0);
+	assert_int_equal(legacy_mod_timer(&lt[1], 10), 0);	/* same bucket, after it */
+	warns = th_warn_count();
+	legacy___setup_timer(&lt[0], rec_cb, 99, 0);
+	assert_true(th_warn_count() == warns + 1);
+	assert_non_null(strstr(th_warn_last(), "ODEBUG: init active"));
+	assert_non_null(strstr(th_warn_last(), "setup_timer"));
+	assert_non_null(strstr(th_warn_last(), "refused"));
+	assert_true(legacy_timer_pending(&lt[0]));
+	assert_true(lt[0].data == 0);
+	CHECK_LEGACY(&lbase);
+	legacy_run_timers(&lbase, 100);
+	CHECK_LEGACY(&lbase);
+	assert_int_equal(fired.n, 2);
+	/* Fired, so inactive: set up again without a word. */
+	legacy___setup_timer(&lt[0], rec_cb, 7, 0);
+	assert_true(th_warn_count() == warns + 1);
+	assert_true(lt[0].data == 7);
+	/* Deleted, so inactive too. */
+	assert_int_equal(legacy_mod_timer(&lt[2], 300), 0);
+	assert_int_equal(legacy_del_timer(&lt[2]), 1);
+	legacy___setup_timer(&lt[2], rec_cb, 2, 0);
+	assert_true(th_warn_count() == warns + 1);
+
+	/* timer_setup() (4.15) the same way. */
+	th_base_release(&mbase);
+	assert_int_equal(th_base_init(&mbase, 0, 1000, 0), 0);
+	mfired = 0;
+	modern_timer_setup(&mt[0].timer, mcount_cb, 0);
+	assert_int_equal(modern_mod_timer(&mt[0].timer, 20), 0);
+	modern_timer_setup(&mt[0].timer, mcount_cb, TIMER_PINNED);
+	assert_true(th_warn_count() == warns + 2);
+	assert_non_null(strstr(th_warn_last(), "ODEBUG: init active"));
+	assert_non_null(strstr(th_warn_last(), "timer_setup"));
+	assert_true(modern_timer_pending(&mt[0].timer));
+	assert_int_equal(mt[0].timer.flags & TIMER_PINNED, 0);
+	CHECK_MODERN(&mbase);
+	modern_run_timers(&mbase, 100);
+	assert_int_equal(mfired, 1);
+	th_base_release(&mbase);
+	th_warn_set_quiet(false);
+}
+
+/* th_base_init() on a base that still holds timers, or from one of its
+ * own callbacks: refused, the wheel untouched. */
+static void base_init_with_timers_refused(void **state)
+{
+	static struct timer_base junk;
+	unsigned long warns;
+
+	(void)state;
+	th_warn_set_quiet(true);
+	lsetup(1000, 0);
+	assert_int_equal(legacy_mod_timer(&lt[0], 10), 0);
+	warns = th_warn_count();
+	assert_int_equal(th_base_init(&lbase, 0, 1000, 0), -1);
+	assert_true(th_warn_count() == warns + 1);
+	assert_non_null(strstr(th_warn_last(), "still holds timers"));
+	assert_true(legacy_timer_pending(&lt[0]));
+	CHECK_LEGACY(&lbase);
+	legacy_run_timers(&lbase, 100);
+	assert_int_equal(fired.n, 1);
+	/* Empty now: accepted. */
+	assert_int_equal(th_base_init(&lbase, 0, 1000, 200), 0);
+	/* Released: its timers are forgotten, the base may be set up again. */
+	assert_int_equal(legacy_mod_timer(&lt[1], 300), 0);
+	th_base_release(&lbase);
+	assert_int_equal(th_base_init(&lbase, 0, 1000, 0), 0);
+	/* Memory never attached is never read as holding timers. */
+	memset(&junk, 0xa5, sizeof(junk));
+	assert_int_equal(th_base_init(&junk, 1, 1000, 0), 0);
+	th_base_release(&junk);
+	assert_true(th_warn_count() == warns + 1);
+
+	/* From a callback of its own softirq: the collection is in progress. */
+	legacy___setup_timer(&lt[2], reinit_cb, 0, 0);
+	assert_int_equal(legacy_mod_timer(&lt[2], 10), 0);
+	assert_int_equal(legacy_mod_timer(&lt[3], 10), 0);
+	reinit_base = &lbase;
+	reinit_ret = 0;
+	legacy_run_timers(&lbase, 50);
+	assert_int_equal(reinit_ret, -1);
+	assert_non_null(strstr(th_warn_last(), "softirq is running"));
+	assert_int_equal(fired.n, 3);	/* and now lt[3] (newest first), lt[2] */
+	CHECK_LEGACY(&lbase);
+	th_warn_set_quiet(false);
+}
+
+/* debug_check_no_obj_freed(): freeing a queued timer is reported, from the
+ * state debugobjects keeps apart from the timer's memory, and nothing else
+ * changes (the attacks free one on purpose, CVE-2016-8655's shape). */
+static void free_pending_reported(void **state)
+{
+	struct legacy_timer_list *t = calloc(2, sizeof(*t));
+	unsigned long warns;
+
+	(void)state;
+	assert_non_null(t);
+	th_warn_set_quiet(true);
+	lsetup(1000, 0);
+	legacy___setup_timer(&t[0], rec_cb, 10, 0);
+	legacy___setup_timer(&t[1], rec_cb, 11, 0);
+	warns = th_warn_count();
+	assert_int_equal(th_debug_check_no_obj_freed(t, 2 * sizeof(*t)), 0);
+	assert_int_equal(legacy_mod_timer(&t[1], 10), 0);
+	assert_true(th_debugobj_active(&t[1]));
+	/* Only the freed range counts. */
+	assert_int_equal(th_debug_check_no_obj_freed(t, sizeof(*t)), 0);
+	assert_int_equal(th_debug_check_no_obj_freed(t, 2 * sizeof(*t)), 1);
+	assert_true(th_warn_count() == warns + 1);
+	assert_non_null(strstr(th_warn_last(), "ODEBUG: free active"));
+	assert_non_null(strstr(th_warn_last(), "timer_list"));
+	/* A report only: still queued, and it fires. */
+	assert_true(legacy_timer_pending(&t[1]));
+	CHECK_LEGACY(&lbase);
+	legacy_run_timers(&lbase, 100);
+	assert_int_equal(fired.n, 1);
+	assert_int_equal(fired.id[0], 11);
+	assert_false(th_debugobj_active(&t[1]));
+	assert_int_equal(th_debug_check_no_obj_freed(t, 2 * sizeof(*t)), 0);
+	/* del_timer() deactivates too. */
+	assert_int_equal(legacy_mod_timer(&t[0], 200), 0);
+	assert_int_equal(legacy_del_timer(&t[0]), 1);
+	assert_int_equal(th_debug_check_no_obj_freed(t, 2 * sizeof(*t)), 0);
+	/* The memory cannot lie: a queued timer whose bytes were reused
+	 * (pprev now NULL) is still active, for init and for free. */
+	assert_int_equal(legacy_mod_timer(&t[0], 300), 0);
+	memset(&t[0], 0, sizeof(t[0]));
+	assert_true(th_debugobj_active(&t[0]));
+	assert_int_equal(th_debug_check_no_obj_freed(t, 2 * sizeof(*t)), 1);
+	legacy___setup_timer(&t[0], rec_cb, 12, 0);
+	assert_non_null(strstr(th_warn_last(), "ODEBUG: init active"));
+	/* Forgetting the (now corrupt) wheel deactivates its timers. */
+	th_base_release(&lbase);
+	assert_false(th_debugobj_active(&t[0]));
+	assert_int_equal(th_debug_check_no_obj_freed(t, 2 * sizeof(*t)), 0);
+	th_debugobj_forget(&t[0]);
+	th_debugobj_forget(&t[1]);
+	free(t);
+	th_warn_set_quiet(false);
+}
+
+/* What fires comes from the buckets, as in the kernel. A planted pprev
+ * makes del_timer() "detach" a timer that was never queued (returns 1, as
+ * the kernel would); a harness count went 0 -> -1 -> 0 and the next run
+ * skipped a queued timer the kernel fires. */
+static void corrupted_pprev_hides_no_timer(void **state)
+{
+	struct hlist_node *planted = NULL;
+
+	(void)state;
+	lsetup(1000, 0);
+	lt[5].entry.pprev = &planted;
+	assert_int_equal(legacy_del_timer(&lt[5]), 1);
+	assert_int_equal(legacy_mod_timer(&lt[0], 10), 0);
+	legacy_run_timers(&lbase, 100);
+	assert_int_equal(fired.n, 1);
+	assert_int_equal(fired.id[0], 0);
+	/* And an idle wheel does not make anything up either. */
+	lt[6].entry.pprev = &planted;
+	assert_int_equal(legacy_del_timer(&lt[6]), 1);
+	legacy_run_timers(&lbase, 1000);
+	assert_int_equal(fired.n, 1);
+	CHECK_LEGACY(&lbase);
+}
+
+/* trace --check stays linear: a wheel of 20000 timers is checked as often
+ * as TH_TRACE_CHECK_BUDGET per op allows (on main: the whole wheel after
+ * every op, 40000 lines in 79 s); a small one after every op and callback. */
+static void trace_check_linear(void **state)
+{
+	struct th_trace_stats st;
+	struct th_trace_opts o = { .variant = &th_trace_modern, .hz = 1000, .check = true,
+				   .stats = &st };
+	char *text, *out;
+	size_t tlen, olen;
+	FILE *f = open_memstream(&text, &tlen), *in, *of;
+	unsigned long work_units;
+
+	(void)state;
+	fprintf(f, "start 0\n");
+	for (int i = 0; i < 20000; i++)
+		fprintf(f, "mod t%d %d\n", i, 1000 + (i * 7919) % 100000);
+	for (int i = 0; i < 20000; i++)
+		fprintf(f, "del t%d\n", (i * 13) % 20000);
+	fprintf(f, "run 200000\n");
+	fclose(f);
+	in = fmemopen(text, tlen, "r");
+	of = open_memstream(&out, &olen);
+	assert_int_equal(th_trace_run(&o, in, "big", of, stderr), 0);
+	fclose(in);
+	fclose(of);
+	work_units = st.ops + st.fires + 1;
+	assert_true(st.ops == 40002);
+	assert_true(st.checks >= 40);
+	if (st.check_steps > TH_TRACE_CHECK_BUDGET * work_units + WHEEL_SIZE_MAX + 20000)
+		fail_msg("check cost %lu steps for %lu ops and callbacks: not linear",
+			 st.check_steps, work_units);
+	free(text);
+	free(out);
+
+	/* Small: every op and every callback checked, and once at the end. */
+	f = open_memstream(&text, &tlen);
+	fprintf(f, "start 0\nmod a 10\nmod b 10\nevery a 5\nrun 40\nmod c 3\nrun 100\n");
+	fclose(f);
+	in = fmemopen(text, tlen, "r");
+	of = open_memstream(&out, &olen);
+	assert_int_equal(th_trace_run(&o, in, "small", of, stderr), 0);
+	fclose(in);
+	fclose(of);
+	assert_true(st.checks == st.ops + st.fires + 1);
+	free(text);
+	free(out);
 }
 
 /* ---- differential: every variant and the reference, random traces -------- */
@@ -533,6 +802,11 @@ int main(int argc, char **argv)
 		cmocka_unit_test(callbacks_rearm_arm_delete),
 		cmocka_unit_test(misuse_refused),
 		cmocka_unit_test(checker_catches_corruption),
+		cmocka_unit_test(setup_on_pending_refused),
+		cmocka_unit_test(base_init_with_timers_refused),
+		cmocka_unit_test(free_pending_reported),
+		cmocka_unit_test(corrupted_pprev_hides_no_timer),
+		cmocka_unit_test(trace_check_linear),
 		cmocka_unit_test(differential_hz1000),
 		cmocka_unit_test(differential_hz100),
 	};

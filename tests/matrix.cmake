@@ -45,7 +45,10 @@ set(_bad
   "bad_timeout|--timeout -1|--timeout needs a number"
   "unknown_option|--frobnicate|unknown argument '--frobnicate'"
   "missing_build|--build-root /nonexistent/build|no build under /nonexistent/build"
-  "bad_expectations|--expect ${CMAKE_CURRENT_BINARY_DIR}/bad-expected.tsv|bad-expected.tsv:2: .*PWNED")
+  "bad_expectations|--expect ${CMAKE_CURRENT_BINARY_DIR}/bad-expected.tsv|bad-expected.tsv:2: .*PWNED"
+  "empty_config|--config=|--config '': an empty config name"
+  "empty_config_item|--config none,,asan|--config 'none,,asan': an empty config name"
+  "empty_attack|--attack=|--attack '': an empty attack name")
 foreach(row ${_bad})
   string(REGEX MATCH "^([^|]+)\\|([^|]*)\\|(.*)$" _m "${row}")
   set(name "${CMAKE_MATCH_1}")
@@ -60,6 +63,15 @@ endforeach()
 add_test(NAME matrix_error.out_is_a_file
   COMMAND ${CMAKE_COMMAND} "-DCMD=${TH_BIN};matrix;--build-root;${CMAKE_BINARY_DIR};--config;none;--variant;legacy;--attack;MEMCPY_INTRA_BEFORE_ARM_NONE;--out;${TH_MOUT}/file-out/results.json"
           -DRC=2 "-DSTDERR_REGEX=not a directory" -DSENTINEL=${TH_MOUT}/file-out/results.json -P ${TH_RUN_EXPECT})
+# The runner never fails open (tests/matrix_runner.cmake says what each does).
+foreach(case missing_binary unrunnable_binary missing_probe manifest_is_a_directory
+        manifest_dangling manifest_without_toolchain out_in_use out_file_is_a_symlink full_disk
+        metrics)
+  add_test(NAME matrix_runner.${case}
+    COMMAND ${CMAKE_COMMAND} -DTH=${TH_BIN} -DBUILD=${CMAKE_BINARY_DIR} -DOUT=${TH_MOUT}/runner-${case}
+            -DCASE=${case} -P ${CMAKE_CURRENT_SOURCE_DIR}/matrix_runner.cmake)
+  set_tests_properties(matrix_runner.${case} PROPERTIES LABELS matrix)
+endforeach()
 add_test(NAME check_error.unknown_option
   COMMAND ${CMAKE_COMMAND} "-DCMD=${TH_BIN};check;--frobnicate" -DRC=2
           "-DSTDERR_REGEX=unknown argument '--frobnicate'" -P ${TH_RUN_EXPECT})

@@ -1,11 +1,13 @@
-# The gate's three exit statuses on a real run: 0 as run, 1 on a doctored
-# copy (a BLOCKED_CFI cell turned HIJACKED), 2 on a corrupt or wrong-schema file;
-# then every renderer through `timerharness report`.
+# The gate on a real run: 0 as run; 1 on a doctored copy (a BLOCKED_CFI cell
+# turned HIJACKED), on a slice or a partial run not allowed; 2 when a stored
+# expectation was edited, when the run used other expectations, on an empty,
+# corrupt or wrong-schema file, and when its verdicts cannot be written; then
+# every renderer through `timerharness report`.
 #   -DTH=timerharness -DBUILD=<build dir> -DOUT=<dir>
 cmake_minimum_required(VERSION 3.25)
 file(REMOVE_RECURSE ${OUT})
-execute_process(COMMAND ${TH} matrix --build-root ${BUILD} --out ${OUT} --quiet
-                        --config none,cfi-icall --variant modern --attack MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4
+set(cut --config none,cfi-icall --variant modern --attack MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4)
+execute_process(COMMAND ${TH} matrix --build-root ${BUILD} --out ${OUT} --quiet ${cut}
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "matrix exited ${rc}\n${out}\n${err}")
@@ -17,21 +19,60 @@ function(expect_check file rc_want regex)
     message(FATAL_ERROR "check ${file} ${ARGN}: exit ${rc} (want ${rc_want}), output must match '${regex}':\n${out}${err}")
   endif()
 endfunction()
-expect_check(${OUT}/results.json 0 "0 regression")
-expect_check(${OUT}/results.json 0 "0 regression" --baseline ${OUT}/results.json)
+# doctor(<name> <from> <to>): results.json with the first <from> replaced.
+function(doctor name from to)
+  string(FIND "${json}" "${from}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "nothing to doctor: no '${from}' in ${OUT}/results.json")
+  endif()
+  string(LENGTH "${from}" len)
+  string(SUBSTRING "${json}" 0 ${at} head)
+  math(EXPR tail_at "${at} + ${len}")
+  string(SUBSTRING "${json}" ${tail_at} -1 tail)
+  file(WRITE ${OUT}/${name}.json "${head}${to}${tail}")
+endfunction()
+
+expect_check(${OUT}/results.json 0 "check: 2 cells \\(SLICE: configs none,cfi-icall; variants modern; attacks MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4\\): 2 pass, 0 regression" --allow-slice)
+expect_check(${OUT}/results.json 0 "0 regression" --allow-slice --baseline ${OUT}/results.json)
+# A slice is never judged as the whole plan.
+expect_check(${OUT}/results.json 1 "missing: MEMCPY_INTRA_BEFORE_ARM_NONE legacy/none/.*slice: the run was asked for part of the plan only")
 
 file(READ ${OUT}/results.json json)
-string(FIND "${json}" "\"outcome\": \"BLOCKED_CFI\"" at)
-if(at EQUAL -1)
-  message(FATAL_ERROR "no BLOCKED_CFI cell to doctor: modern cfi-icall func:write_cr4 was not blocked")
-endif()
-string(SUBSTRING "${json}" 0 ${at} head)
-math(EXPR tail_at "${at} + 24")	# length of "outcome": "BLOCKED_CFI"
-string(SUBSTRING "${json}" ${tail_at} -1 tail)
-file(WRITE ${OUT}/doctored.json "${head}\"outcome\": \"HIJACKED\"${tail}")
-expect_check(${OUT}/doctored.json 1 "regression: MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 modern/cfi-icall")
+doctor(doctored "\"outcome\": \"BLOCKED_CFI\"" "\"outcome\": \"HIJACKED\"")
+expect_check(${OUT}/doctored.json 1 "regression: MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 modern/cfi-icall" --allow-slice)
 # The untouched run, judged against the doctored one as baseline, is fine.
-expect_check(${OUT}/results.json 0 "0 regression" --baseline ${OUT}/doctored.json)
+expect_check(${OUT}/results.json 0 "0 regression" --allow-slice --baseline ${OUT}/doctored.json)
+# The regression hidden by editing its expectation as well: named, bad input.
+doctor(hidden "\"expected\": \"BLOCKED_CFI\"" "\"expected\": null")
+file(READ ${OUT}/hidden.json json)
+doctor(hidden "\"outcome\": \"BLOCKED_CFI\"" "\"outcome\": \"HIJACKED\"")
+expect_check(${OUT}/hidden.json 2 "doctored: MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 modern/cfi-icall/[^:]*: stored expected none, declared BLOCKED_CFI \\([^)]*expected.tsv:[0-9]+\\).*1 regression" --allow-slice)
+file(READ ${OUT}/results.json json)
+# A hand-set "partial" does not make missing cells acceptable.
+doctor(partial "\"partial\": false,\n  \"interrupted\": null" "\"partial\": true,\n  \"interrupted\": \"by hand\"")
+expect_check(${OUT}/partial.json 1 "partial: the run was interrupted; partial results pass only with --allow-partial" --allow-slice)
+# No cells at all: no result.
+string(REGEX REPLACE "\"cells\": \\[.*\\]\n}" "\"cells\": []\n}" empty "${json}")
+file(WRITE ${OUT}/empty.json "${empty}")
+expect_check(${OUT}/empty.json 2 "no cells: an empty run is no result" --allow-slice)
+# A verdict nobody can read is no verdict.
+execute_process(COMMAND ${TH} check --results ${OUT}/results.json --allow-slice
+                OUTPUT_FILE /dev/full RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 2 OR NOT err MATCHES "cannot write the verdicts: No space left on device")
+  message(FATAL_ERROR "check with stdout on /dev/full: exit ${rc} (want 2)\n${err}")
+endif()
+
+# The run judged by lenient expectations (matrix --expect): the run records
+# them, and check judges by the checkout's.
+file(WRITE ${OUT}/lenient.tsv "# anything goes\n*\t*\t*\t*\tHIJACKED\tlenient\n")
+execute_process(COMMAND ${TH} matrix --build-root ${BUILD} --out ${OUT}/lenient --quiet ${cut}
+                        --expect ${OUT}/lenient.tsv
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "matrix --expect lenient.tsv exited ${rc}\n${out}\n${err}")
+endif()
+expect_check(${OUT}/lenient/results.json 2 "expectations: the run judged its cells by [^ ]*lenient.tsv \\(sha256 [0-9a-f]+\\), check by [^ ]*expected.tsv" --allow-slice)
+expect_check(${OUT}/lenient/results.json 0 "0 regression" --allow-slice --expect ${OUT}/lenient.tsv)
 
 string(SUBSTRING "${json}" 0 200 trunc)
 file(WRITE ${OUT}/corrupt.json "${trunc}")

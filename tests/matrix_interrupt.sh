@@ -19,5 +19,11 @@ grep -q '"partial": true' "$out/results.json" || { echo "FAIL: results.json not 
 grep -q '"interrupted": "interrupted by SIGINT"' "$out/results.json" || { echo "FAIL: no interrupted reason"; exit 1; }
 # The finished control cells are kept; the file is valid for the gate.
 grep -q '"MEMCPY_INTRA_BEFORE_ARM_NONE"' "$out/results.json" || { echo "FAIL: finished cells lost"; exit 1; }
-"$th" check --results "$out/results.json" | tail -1 | grep -qi partial || { echo "FAIL: check does not say partial"; exit 1; }
+# Partial results fail the gate unless allowed, and say so either way.
+"$th" check --results "$out/results.json" --allow-slice >"$out.check" 2>&1
+rc=$?
+[ "$rc" -eq 1 ] || { cat "$out.check"; echo "FAIL: check of partial results exited $rc, want 1"; exit 1; }
+tail -1 "$out.check" | grep -q "(PARTIAL run, interrupted: interrupted by SIGINT)" || { cat "$out.check"; echo "FAIL: check does not say partial"; exit 1; }
+"$th" check --results "$out/results.json" --allow-slice --allow-partial >"$out.check" 2>&1 ||
+	{ cat "$out.check"; echo "FAIL: check --allow-partial exited $?"; exit 1; }
 echo "ok: interrupted run wrote a partial results.json"

@@ -7,7 +7,9 @@ pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka)
 
 set(TH_REPORT_TEST_SOURCES ${CMAKE_CURRENT_LIST_DIR}/report_test.c)
 add_executable(report_test ${TH_REPORT_TEST_SOURCES})
-target_link_libraries(report_test PRIVATE th_report PkgConfig::CMOCKA)
+# check is judged by a declaration: the fixtures' expectations go through
+# the loader the command uses (attacks/expect.c).
+target_link_libraries(report_test PRIVATE th_report th_expect PkgConfig::CMOCKA)
 target_compile_options(report_test PRIVATE ${TH_WARN_FLAGS})
 target_compile_definitions(report_test PRIVATE
   TH_REPORT_TEST_DATA="${CMAKE_CURRENT_LIST_DIR}/data/report")
@@ -80,4 +82,13 @@ th_report_cli(matrix_out_dash 0 "^$" STDOUT ${_rd}/small.matrix.txt
 foreach(fmt md html junit sarif ktap matrix)
   th_report_cli(file_${fmt} 0 "^$" ARGS --results ${_rd}/small.json --format ${fmt}
     --out ${_ro}/small.${fmt})
+endforeach()
+
+# --out replaces regular files only, and keeps their mode: never a symbolic
+# link (nor where it leads), a device node or a FIFO (tests/report_out.cmake).
+foreach(case symlink fifo device mode)
+  add_test(NAME report.cli.out_${case}
+    COMMAND ${CMAKE_COMMAND} -DREPORT=$<TARGET_FILE:report_cli> -DRESULTS=${_rd}/small.json
+            -DOUT=${_ro}/out-${case} -DCASE=${case} -P ${CMAKE_CURRENT_LIST_DIR}/report_out.cmake)
+  set_tests_properties(report.cli.out_${case} PROPERTIES LABELS report TIMEOUT 60)
 endforeach()

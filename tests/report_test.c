@@ -25,6 +25,7 @@
 #include <jansson.h>
 
 #include "check.h"
+#include "expect.h"
 #include "render.h"
 #include "results.h"
 
@@ -165,18 +166,69 @@ struct run {
 	char *out, *err;
 };
 
-static struct run run_check(const char *results, const char *baseline)
+/* The declaration the gate fixtures (tests/data/report/gate*.json) are
+ * judged by: three attacks x three configs, gate-expected.tsv. */
+static const char *const gate_attacks[] = {
+	"MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4",
+	"MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4",
+	"MEMCPY_INTRA_BEFORE_ARM_NONE",
+};
+static const char *const gate_configs[] = { "none", "cfi-icall", "kcfi" };
+static const char *const gate_selftests[] = { "SELFTEST_HANG" };
+
+static const char *gate_expect(const char *attack, const char *variant, const char *config,
+			       const char *toolchain)
+{
+	return th_expect_lookup(attack, variant, config, toolchain, NULL);
+}
+
+static struct th_check_decl gate_decl(void)
+{
+	char err[512];
+
+	if (th_expect_load(DATA("gate-expected.tsv"), err, sizeof(err)))
+		fail_msg("%s", err);
+	return (struct th_check_decl){
+		.expect_path = th_expect_path(), .expect_sha256 = th_expect_sha256(),
+		.expect = gate_expect, .where = th_expect_where,
+		.attacks = gate_attacks, .nattacks = 3, .configs = gate_configs, .nconfigs = 3,
+		.selftests = gate_selftests, .nselftests = 1,
+	};
+}
+
+enum { ALLOW_SLICE = 1, ALLOW_PARTIAL = 2 };
+
+static struct run run_check_to(FILE *out, const char *results, const char *baseline, int allow)
 {
 	struct run r = { 0 };
-	size_t lo, le;
-	FILE *out = open_memstream(&r.out, &lo), *err = open_memstream(&r.err, &le);
+	size_t le;
+	FILE *err = open_memstream(&r.err, &le);
+	struct th_check_opts o = { results, baseline, allow & ALLOW_SLICE, allow & ALLOW_PARTIAL };
+	struct th_check_decl d = gate_decl();
+
+	assert_non_null(err);
+	r.rc = th_check_main(&o, &d, out, err);
+	fclose(err);
+	th_expect_free();
+	return r;
+}
+
+static struct run run_check_allow(const char *results, const char *baseline, int allow)
+{
+	size_t lo;
+	char *text = NULL;
+	FILE *out = open_memstream(&text, &lo);
 
 	assert_non_null(out);
-	assert_non_null(err);
-	r.rc = th_check_main(results, baseline, out, err);
+	struct run r = run_check_to(out, results, baseline, allow);
 	fclose(out);
-	fclose(err);
+	r.out = text;
 	return r;
+}
+
+static struct run run_check(const char *results, const char *baseline)
+{
+	return run_check_allow(results, baseline, 0);
 }
 
 static void run_free(struct run *r)
@@ -647,11 +699,17 @@ static void verdict_table(void **state)
 		{ TH_FALSE_POSITIVE, TH_FALSE_POSITIVE, TH_CRASHED, TH_VERDICT_REGRESSION },
 		{ TH_FALSE_POSITIVE, TH_FALSE_POSITIVE, TH_FALSE_POSITIVE, TH_VERDICT_PASS },
 		{ TH_BLOCKED_CFI, TH_OUTCOME_INVALID, TH_BLOCKED_CFI, TH_VERDICT_NEW },
-		/* could not run */
-		{ TH_UNSUPPORTED, TH_BLOCKED_CFI, TH_OUTCOME_INVALID, TH_VERDICT_PASS },
+		/* could not run: a real outcome was declared, so a defence was lost */
+		{ TH_UNSUPPORTED, TH_BLOCKED_CFI, TH_OUTCOME_INVALID, TH_VERDICT_REGRESSION },
+		{ TH_NOT_APPLICABLE, TH_HIJACKED, TH_OUTCOME_INVALID, TH_VERDICT_REGRESSION },
+		/* ... or nothing was declared, or "could not run" was */
 		{ TH_UNSUPPORTED, TH_UNSUPPORTED, TH_OUTCOME_INVALID, TH_VERDICT_PASS },
 		{ TH_UNSUPPORTED, TH_OUTCOME_INVALID, TH_OUTCOME_INVALID, TH_VERDICT_PASS },
-		{ TH_UNSUPPORTED, TH_BLOCKED_CFI, TH_UNSUPPORTED, TH_VERDICT_PASS },
+		{ TH_UNSUPPORTED, TH_UNSUPPORTED, TH_UNSUPPORTED, TH_VERDICT_PASS },
+		{ TH_NOT_APPLICABLE, TH_UNSUPPORTED, TH_OUTCOME_INVALID, TH_VERDICT_PASS },
+		/* the harness failed: never green */
+		{ TH_HARNESS_ERROR, TH_HARNESS_ERROR, TH_OUTCOME_INVALID, TH_VERDICT_REGRESSION },
+		{ TH_HARNESS_ERROR, TH_OUTCOME_INVALID, TH_OUTCOME_INVALID, TH_VERDICT_REGRESSION },
 		{ TH_NOT_APPLICABLE, TH_NOT_APPLICABLE, TH_NOT_APPLICABLE, TH_VERDICT_PASS },
 		{ TH_UNSUPPORTED, TH_BLOCKED_CFI, TH_BLOCKED_CFI, TH_VERDICT_REGRESSION },
 		{ TH_UNSUPPORTED, TH_UNSUPPORTED, TH_HIJACKED, TH_VERDICT_REGRESSION },
@@ -675,30 +733,41 @@ static void verdict_table(void **state)
 
 /* ---- check ---- */
 
+#define GATE_MOD_CFI "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 modern/cfi-icall/clang-22"
+#define GATE_REGRESSED "regression: " GATE_MOD_CFI ": expected BLOCKED_CFI, observed HIJACKED; " \
+		       "evidence: write_cr4(0x407f0) ran\n"
+
 static void check_pass(void **state)
 {
 	(void)state;
-	struct run r = run_check(DATA("small.json"), NULL);
+	struct run r = run_check(DATA("gate.json"), NULL);
 
 	assert_int_equal(r.rc, TH_CHECK_OK);
-	assert_contains(r.out, "check: 15 cells: 13 pass, 0 regression, 1 improvement, 1 new (results: ");
-	assert_contains(r.out, "new: INDEX_INTRA_BEFORE_ARM_FUNC_OTHER_PROTO modern/cfi-icall/clang-22: expected none, observed BLOCKED_CFI");
-	assert_contains(r.out, "improvement: MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 modern/none/clang-22: expected REDIRECTED, observed CRASHED");
+	assert_string_equal(r.out, "check: 54 cells: 54 pass, 0 regression, 0 improvement, 0 new, "
+			    "0 missing, 0 harness error (results: " DATA("gate.json")
+			    ", expectations: " DATA("gate-expected.tsv") ")\n");
 	assert_string_equal(r.err, "");
 	run_free(&r);
 }
 
+/* An outcome edited behind the counts is still judged by its worst. */
 static void check_doctored_regression(void **state)
 {
-	(void)state;
-	struct run r = run_check(DATA("doctored_hijacked.json"), NULL);
+	struct tmp *t = *state;
+	char err[1024];
+	struct th_results *m = load_ok(DATA("gate.json"));
+	const char *path = tmp_file(t, "doctored.json");
+
+	th_results_find_cell(m, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", TH_VARIANT_MODERN, "cfi-icall",
+			     "clang-22")->outcome = TH_HIJACKED;
+	assert_int_equal(th_results_write(m, path, err, sizeof(err)), 0);
+	th_results_free(m);
+	struct run r = run_check(path, NULL);
 
 	assert_int_equal(r.rc, TH_CHECK_REGRESSION);
-	assert_contains(r.out,
-			"regression: MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 modern/cfi-icall/clang-14: "
-			"expected BLOCKED_CFI, observed HIJACKED (counts: BLOCKED_CFI 1/1, which disagree with its outcome field, HIJACKED); "
-			"evidence: SIGILL at 0x401234: ud2 of a cfi-icall check site\n");
-	assert_contains(r.out, ": 12 pass, 1 regression, 1 improvement, 1 new");
+	assert_contains(r.out, ": expected BLOCKED_CFI, observed HIJACKED (counts: BLOCKED_CFI 1/1, which "
+			       "disagree with its outcome field, HIJACKED); evidence: observed BLOCKED_CFI");
+	assert_contains(r.out, ": 53 pass, 1 regression");
 	run_free(&r);
 }
 
@@ -706,7 +775,7 @@ static void check_stored_verdict_ignored(void **state)
 {
 	struct tmp *t = *state;
 	char err[1024];
-	struct th_results *r = load_ok(DATA("small.json"));
+	struct th_results *r = load_ok(DATA("gate.json"));
 	const char *path = tmp_file(t, "stored.json");
 
 	/* Stored verdicts are wrong both ways; check must not care. */
@@ -717,6 +786,269 @@ static void check_stored_verdict_ignored(void **state)
 	assert_int_equal(c.rc, TH_CHECK_OK);
 	run_free(&c);
 	th_results_free(r);
+}
+
+/* A real regression whose stored expectation was edited to hide it. */
+static void hidden(const char *fixture, const char *stored)
+{
+	char want[512];
+	struct run r = run_check(fixture, NULL);
+
+	assert_int_equal(r.rc, TH_CHECK_BAD_INPUT);
+	snprintf(want, sizeof(want), "doctored: " GATE_MOD_CFI ": stored expected %s, declared "
+		 "BLOCKED_CFI (" DATA("gate-expected.tsv") ":8)\n", stored);
+	assert_contains(r.out, want);
+	assert_contains(r.out, GATE_REGRESSED);
+	assert_contains(r.out, ": 53 pass, 1 regression, 0 improvement, 0 new, 0 missing, "
+			       "0 harness error, 1 doctored (");
+	run_free(&r);
+}
+
+static void check_hidden_by_null_expectation(void **state)
+{
+	(void)state;
+	hidden(DATA("gate_hide_null.json"), "none");
+}
+
+static void check_hidden_by_hijacked_expectation(void **state)
+{
+	(void)state;
+	hidden(DATA("gate_hide_hijacked.json"), "HIJACKED");
+}
+
+static void check_hidden_by_unsupported_expectation(void **state)
+{
+	(void)state;
+	hidden(DATA("gate_hide_unsupported.json"), "UNSUPPORTED");
+}
+
+static void check_hidden_by_not_applicable_expectation(void **state)
+{
+	(void)state;
+	hidden(DATA("gate_hide_not_applicable.json"), "NOT_APPLICABLE");
+}
+
+/* matrix --expect lenient.tsv: the run recorded another file. */
+static void check_other_expectations(void **state)
+{
+	(void)state;
+	struct run r = run_check(DATA("gate_lenient.json"), NULL);
+
+	assert_int_equal(r.rc, TH_CHECK_BAD_INPUT);
+	assert_contains(r.out, GATE_REGRESSED);
+	assert_contains(r.out, "expectations: the run judged its cells by lenient-expected.tsv (sha256 ");
+	assert_contains(r.out, "), check by " DATA("gate-expected.tsv") " (sha256 ");
+	assert_contains(r.out, "): 44 stored expectations differ; rerun the matrix, or name the file "
+			       "it ran with in --expect\n");
+	assert_not_contains(r.out, "doctored:");
+	run_free(&r);
+}
+
+/* The kcfi probe moved away: coverage lost with no baseline, named. */
+static void check_lost_defence(void **state)
+{
+	(void)state;
+	struct run r = run_check(DATA("gate_lost_kcfi.json"), NULL);
+
+	assert_int_equal(r.rc, TH_CHECK_REGRESSION);
+	assert_contains(r.out, "regression: " "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 modern/kcfi/clang-22: "
+			       "expected BLOCKED_CFI, observed UNSUPPORTED (coverage lost: kcfi did not run "
+			       "on clang-22); reason: probe kcfi: th-probe-kcfi not built; evidence: ");
+	assert_contains(r.out, "lost defence: kcfi on clang-22: probed unsupported (probe kcfi: "
+			       "th-probe-kcfi not built); 8 cells declare a real outcome (first: "
+			       DATA("gate-expected.tsv") ":7)\n");
+	assert_contains(r.out, ": 46 pass, 8 regression, 0 improvement, 0 new, 0 missing, 0 harness "
+			       "error, 1 lost defence (");
+	run_free(&r);
+}
+
+static void check_could_not_run(void **state)
+{
+	(void)state;
+	struct run r = run_check(DATA("gate_could_not_run.json"), NULL);
+
+	assert_int_equal(r.rc, TH_CHECK_REGRESSION);
+	assert_contains(r.out, "regression: MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 modern/kcfi/clang-22: "
+			       "expected BLOCKED_CFI, observed UNSUPPORTED (coverage lost: kcfi did not run "
+			       "on clang-22); evidence: no binary\n");
+	assert_contains(r.out, "regression: MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4 legacy/cfi-icall/"
+			       "clang-14: expected HIJACKED, observed NOT_APPLICABLE (coverage lost: "
+			       "cfi-icall did not run on clang-14); evidence: said not applicable\n");
+	assert_contains(r.out, "2 regression");
+	run_free(&r);
+}
+
+static void check_support_flip(void **state)
+{
+	(void)state;
+	struct run r = run_check(DATA("gate_support_flip.json"), NULL);
+
+	assert_int_equal(r.rc, TH_CHECK_REGRESSION);
+	assert_contains(r.out, "lost defence: cfi-icall on clang-14: probed unsupported (probe cfi: no "
+			       "trap); 8 cells declare a real outcome (first: " DATA("gate-expected.tsv") ":7)\n");
+	run_free(&r);
+	/* Against a baseline that had it, the flip itself is named. */
+	r = run_check(DATA("gate_support_flip.json"), DATA("gate.json"));
+	assert_int_equal(r.rc, TH_CHECK_REGRESSION);
+	assert_contains(r.out, "lost defence: cfi-icall on clang-14: probed unsupported (probe cfi: no "
+			       "trap), supported in the baseline; 8 cells");
+	run_free(&r);
+}
+
+static void check_empty(void **state)
+{
+	(void)state;
+	struct run r = run_check(DATA("gate_empty.json"), NULL);
+
+	assert_int_equal(r.rc, TH_CHECK_BAD_INPUT);
+	assert_contains(r.err, "gate_empty.json: no cells: an empty run is no result");
+	assert_string_equal(r.out, "");
+	run_free(&r);
+}
+
+static void check_shrunk(void **state)
+{
+	(void)state;
+	struct run r = run_check(DATA("gate_shrunk.json"), NULL);
+
+	assert_int_equal(r.rc, TH_CHECK_REGRESSION);
+	assert_contains(r.out, "missing: " GATE_MOD_CFI ": declared BLOCKED_CFI, not in the results "
+			       "(coverage lost)\n");
+	assert_contains(r.out, "check: 53 cells: 53 pass, 0 regression, 0 improvement, 0 new, 1 missing");
+	run_free(&r);
+	/* With a baseline that had it, the baseline's outcome is named too. */
+	r = run_check(DATA("gate_shrunk.json"), DATA("gate.json"));
+	assert_int_equal(r.rc, TH_CHECK_REGRESSION);
+	assert_contains(r.out, "missing: " GATE_MOD_CFI ": declared BLOCKED_CFI, baseline BLOCKED_CFI, not "
+			       "in the results (coverage lost)\n");
+	assert_contains(r.out, ", 1 missing,");
+	run_free(&r);
+}
+
+static void check_slice(void **state)
+{
+	(void)state;
+	struct run r = run_check(DATA("gate_slice.json"), NULL);
+
+	assert_int_equal(r.rc, TH_CHECK_REGRESSION);
+	assert_contains(r.out, "missing: " GATE_MOD_CFI ": declared BLOCKED_CFI, not in the results");
+	assert_contains(r.out, "slice: the run was asked for part of the plan only; a slice passes only "
+			       "with --allow-slice\n");
+	assert_contains(r.out, "check: 18 cells (SLICE: configs none): 18 pass, 0 regression, 0 "
+			       "improvement, 0 new, 36 missing");
+	run_free(&r);
+	r = run_check_allow(DATA("gate_slice.json"), NULL, ALLOW_SLICE);
+	assert_int_equal(r.rc, TH_CHECK_OK);
+	assert_contains(r.out, "check: 18 cells (SLICE: configs none): 18 pass, 0 regression, 0 "
+			       "improvement, 0 new, 0 missing");
+	assert_not_contains(r.out, "missing:");
+	run_free(&r);
+}
+
+static void check_slice_short(void **state)
+{
+	(void)state;
+	struct run r = run_check_allow(DATA("gate_slice_short.json"), NULL, ALLOW_SLICE);
+
+	assert_int_equal(r.rc, TH_CHECK_REGRESSION);
+	assert_contains(r.out, "missing: MEMCPY_INTRA_BEFORE_ARM_NONE legacy/none/clang-22: declared "
+			       "NO_EFFECT, not in the results (coverage lost)\n");
+	assert_contains(r.out, ", 1 missing,");
+	run_free(&r);
+}
+
+static void check_partial(void **state)
+{
+	(void)state;
+	struct run r = run_check(DATA("gate_partial.json"), NULL);
+
+	assert_int_equal(r.rc, TH_CHECK_REGRESSION);
+	assert_contains(r.out, "missing: MEMCPY_INTRA_BEFORE_ARM_NONE modern/kcfi/clang-22: declared "
+			       "NO_EFFECT, not in the results (partial run)\n");
+	assert_contains(r.out, "partial: the run was interrupted; partial results pass only with "
+			       "--allow-partial\n");
+	assert_contains(r.out, "check: 51 cells (PARTIAL run, interrupted: interrupted by SIGINT): "
+			       "51 pass, 0 regression, 0 improvement, 0 new, 3 missing");
+	run_free(&r);
+	/* Allowed, it passes, and still lists every cell it lacks. */
+	r = run_check_allow(DATA("gate_partial.json"), NULL, ALLOW_PARTIAL);
+	assert_int_equal(r.rc, TH_CHECK_OK);
+	assert_contains(r.out, "missing: MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4 modern/kcfi/clang-22: "
+			       "declared NOT_APPLICABLE, not in the results (partial run)\n");
+	assert_contains(r.out, ", 3 missing,");
+	run_free(&r);
+}
+
+/* "partial": true set by hand does not switch off the baseline's cells. */
+static void check_partial_against_baseline(void **state)
+{
+	(void)state;
+	struct run r = run_check(DATA("gate_partial.json"), DATA("gate.json"));
+
+	assert_int_equal(r.rc, TH_CHECK_REGRESSION);
+	assert_contains(r.out, "missing: MEMCPY_INTRA_BEFORE_ARM_NONE modern/kcfi/clang-22: declared "
+			       "NO_EFFECT, baseline NO_EFFECT, not in the results (partial run)\n");
+	run_free(&r);
+}
+
+static void check_harness_error(void **state)
+{
+	(void)state;
+	struct run r = run_check(DATA("gate_harness.json"), NULL);
+
+	assert_int_equal(r.rc, TH_CHECK_HARNESS_ERROR);
+	assert_contains(r.out, "harness error: MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 legacy/none/clang-14: "
+			       "the harness could not run or observe it; evidence: attack binary ");
+	assert_contains(r.out, ": 53 pass, 0 regression, 0 improvement, 0 new, 0 missing, 1 harness error");
+	run_free(&r);
+	/* Not judged against a baseline either: nothing was observed. */
+	r = run_check(DATA("gate_harness.json"), DATA("gate_better.json"));
+	assert_int_equal(r.rc, TH_CHECK_HARNESS_ERROR);
+	run_free(&r);
+}
+
+/* One harness-error run among the counts makes the cell one. */
+static void check_harness_error_counted(void **state)
+{
+	(void)state;
+	struct run r = run_check(DATA("gate_harness_counted.json"), NULL);
+
+	assert_int_equal(r.rc, TH_CHECK_HARNESS_ERROR);
+	assert_contains(r.out, "harness error: MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 legacy/none/clang-14");
+	run_free(&r);
+}
+
+static void check_unplanned(void **state)
+{
+	(void)state;
+	struct run r = run_check(DATA("gate_unplanned.json"), NULL);
+
+	assert_int_equal(r.rc, TH_CHECK_BAD_INPUT);
+	assert_contains(r.out, "unplanned: MEMCPY_INTRA_BEFORE_ARM_FUNC_SAME_CLASS legacy/none/clang-14: "
+			       "not an attack of the registry\n");
+	run_free(&r);
+	r = run_check(DATA("gate_selftest_unasked.json"), NULL);
+	assert_int_equal(r.rc, TH_CHECK_BAD_INPUT);
+	assert_contains(r.out, "unplanned: SELFTEST_HANG legacy/none/clang-14: not an attack of the registry\n");
+	run_free(&r);
+	r = run_check(DATA("gate_selftests.json"), NULL);
+	assert_int_equal(r.rc, TH_CHECK_OK);
+	assert_contains(r.out, "check: 72 cells: 72 pass");
+	run_free(&r);
+}
+
+static void check_no_provenance(void **state)
+{
+	(void)state;
+	struct run r = run_check(DATA("gate_no_expectations.json"), NULL);
+
+	assert_int_equal(r.rc, TH_CHECK_BAD_INPUT);
+	assert_contains(r.err, "gate_no_expectations.json: records no expectations file");
+	run_free(&r);
+	r = run_check(DATA("gate_no_selection.json"), NULL);
+	assert_int_equal(r.rc, TH_CHECK_BAD_INPUT);
+	assert_contains(r.err, "gate_no_selection.json: records no selection");
+	run_free(&r);
 }
 
 static void check_bad_input(void **state)
@@ -741,7 +1073,7 @@ static void check_bad_input(void **state)
 		run_free(&r);
 	}
 	/* A bad baseline is bad input too. */
-	struct run r = run_check(DATA("small.json"), DATA("wrong_schema.json"));
+	struct run r = run_check(DATA("gate.json"), DATA("wrong_schema.json"));
 	assert_int_equal(r.rc, TH_CHECK_BAD_INPUT);
 	assert_contains(r.err, "wrong_schema.json: schema is");
 	run_free(&r);
@@ -750,57 +1082,68 @@ static void check_bad_input(void **state)
 static void check_baseline_regression(void **state)
 {
 	(void)state;
-	struct run r = run_check(DATA("baseline_regression.json"), NULL);
+	struct run r = run_check(DATA("gate.json"), DATA("gate_better.json"));
 
-	assert_int_equal(r.rc, TH_CHECK_OK);	/* no expectation: only "new" */
-	run_free(&r);
-	r = run_check(DATA("baseline_regression.json"), DATA("small.json"));
 	assert_int_equal(r.rc, TH_CHECK_REGRESSION);
-	assert_contains(r.out, "regression: INDEX_INTRA_BEFORE_ARM_FUNC_OTHER_PROTO modern/cfi-icall/clang-22: "
-			       "expected none, baseline BLOCKED_CFI, observed CRASHED; evidence: SIGSEGV at 0xdead\n");
-	assert_contains(r.out, "1 regression");
-	assert_contains(r.out, ", 0 missing (results: " DATA("baseline_regression.json") ", baseline: " DATA("small.json") ")\n");
+	assert_contains(r.out, "regression: MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 legacy/none/clang-14: "
+			       "expected REDIRECTED, baseline NO_EFFECT, observed REDIRECTED; evidence: ");
+	assert_contains(r.out, ", baseline: " DATA("gate_better.json") ")\n");
 	run_free(&r);
-	r = run_check(DATA("small.json"), DATA("small.json"));
+	r = run_check(DATA("gate.json"), DATA("gate.json"));
 	assert_int_equal(r.rc, TH_CHECK_OK);
 	run_free(&r);
 }
 
-static void check_coverage_loss(void **state)
+/* A verdict nobody can read is no verdict. */
+static void check_stdout_unwritable(void **state)
 {
 	(void)state;
-	struct run r = run_check(DATA("coverage_loss.json"), NULL);
+	FILE *full = fopen("/dev/full", "w");
 
-	assert_int_equal(r.rc, TH_CHECK_OK);
-	run_free(&r);
-	r = run_check(DATA("coverage_loss.json"), DATA("small.json"));
-	assert_int_equal(r.rc, TH_CHECK_REGRESSION);
-	assert_contains(r.out, "regression: MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 modern/kcfi/clang-22: "
-			       "expected BLOCKED_CFI, baseline BLOCKED_CFI, observed UNSUPPORTED (coverage lost); "
-			       "reason: probe: kcfi not instrumented");
-	run_free(&r);
+	assert_non_null(full);
+	struct run r = run_check_to(full, DATA("gate.json"), NULL, 0);
+	fclose(full);
+	assert_int_equal(r.rc, TH_CHECK_BAD_INPUT);
+	assert_contains(r.err, "check: cannot write the verdicts: No space left on device");
+	free(r.err);
 }
 
-static void check_missing_cell(void **state)
+/* Every code point of text is one that shows: no C0 control but LF (and
+ * TAB where allowed), no DEL or C1, no bidi control, no line or paragraph
+ * separator, no noncharacter; the whole of it valid UTF-8. */
+static void assert_shows_only(const char *what, const char *text, bool tab)
 {
-	(void)state;
-	struct run r = run_check(DATA("missing_cell.json"), DATA("small.json"));
+	const unsigned char *p = (const unsigned char *)text;
 
-	assert_int_equal(r.rc, TH_CHECK_REGRESSION);
-	assert_contains(r.out, "missing: MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 modern/cfi-icall/clang-22: "
-			       "baseline BLOCKED_CFI, not in the results (coverage lost)");
-	assert_contains(r.out, "0 regression, 1 improvement, 1 new, 1 missing");
-	run_free(&r);
+	while (*p) {
+		unsigned long cp = *p;
+		size_t n = cp < 0x80 ? 1 : cp >= 0xf0 ? 4 : cp >= 0xe0 ? 3 : 2;
+
+		for (size_t i = 1; i < n; i++) {
+			if ((p[i] & 0xc0) != 0x80)
+				fail_msg("%s: not UTF-8 at byte %zu", what, (size_t)(p - (const unsigned char *)text));
+			cp = (i == 1 ? cp & (0xff >> (n + 1)) : cp) << 6 | (p[i] & 0x3f);
+		}
+		if ((cp < 0x20 && cp != '\n' && !(tab && cp == '\t')) || (cp >= 0x7f && cp <= 0x9f) ||
+		    cp == 0x61c || cp == 0x200e || cp == 0x200f || (cp >= 0x202a && cp <= 0x202e) ||
+		    (cp >= 0x2066 && cp <= 0x2069) || cp == 0x2028 || cp == 0x2029 ||
+		    (cp >= 0xfdd0 && cp <= 0xfdef) || (cp & 0xfffe) == 0xfffe)
+			fail_msg("%s: U+%04lX at byte %zu:\n%.200s", what, cp,
+				 (size_t)(p - (const unsigned char *)text),
+				 (const char *)p - ((const char *)p - text > 80 ? 80 : (const char *)p - text));
+		p += n;
+	}
 }
 
-static void check_partial(void **state)
+static void check_escapes(void **state)
 {
 	(void)state;
-	struct run r = run_check(DATA("partial.json"), DATA("small.json"));
+	struct run r = run_check(DATA("gate_controls.json"), NULL);
 
-	assert_int_equal(r.rc, TH_CHECK_OK);
-	assert_contains(r.out, "not in the results (partial run)");
-	assert_contains(r.out, "check: 14 cells (PARTIAL run, interrupted: SIGINT): ");
+	assert_shows_only("check", r.out, false);
+	assert_contains(r.out, "ran\\x1b[2J\\u009b31m \\u202egnp.exe\\u202c \\ufffe \\uffff end\\rover\\nnext"
+			       "\\tcol \\x7f");
+	assert_contains(r.out, "(PARTIAL run, interrupted: SIGINT\\x1b[2J)");
 	run_free(&r);
 }
 
@@ -1449,6 +1792,202 @@ static void formats_by_name(void **state)
 	th_results_free(r);
 }
 
+/* ---- text that leaves the program ---- */
+
+/* gate_controls.json: escape sequences, a bidi override, noncharacters and
+ * a CR in evidence; a newline in a toolchain version; escapes in a path, a
+ * probe reason and the reason a run was interrupted. */
+#define CONTROLS DATA("gate_controls.json")
+
+static void ktap_escapes(void **state)
+{
+	struct tmp *t = *state;
+	char *k = render_to_text(t, th_render_ktap, CONTROLS, "controls.ktap");
+
+	assert_shows_only("ktap", k, true);
+	ktap_check(k);		/* every line of a known kind: none injected */
+	assert_not_contains(k, "\nBail out!");
+	assert_contains(k, "\n# clang-22 (22.1.8\\nBail out! injected): 27 cells:");
+	assert_contains(k, "evidence=ran\\x1b[2J\\u009b31m \\u202egnp.exe\\u202c \\ufffe \\uffff end\\rover"
+			   "\\nnext\tcol \\x7f\n");
+	free(k);
+}
+
+/* XML 1.0's Char production: TAB, LF, CR, U+0020..U+D7FF, U+E000..U+FFFD,
+ * U+10000..U+10FFFF; the text must also be UTF-8 throughout. */
+static void assert_xml_chars(const char *text)
+{
+	const unsigned char *p = (const unsigned char *)text;
+
+	while (*p) {
+		unsigned long cp = *p;
+		size_t n = cp < 0x80 ? 1 : cp >= 0xf0 ? 4 : cp >= 0xe0 ? 3 : 2;
+
+		for (size_t i = 1; i < n; i++) {
+			assert_true((p[i] & 0xc0) == 0x80);
+			cp = (i == 1 ? cp & (0xff >> (n + 1)) : cp) << 6 | (p[i] & 0x3f);
+		}
+		if (!(cp == 0x9 || cp == 0xa || cp == 0xd || (cp >= 0x20 && cp <= 0xd7ff) ||
+		      (cp >= 0xe000 && cp <= 0xfffd) || (cp >= 0x10000 && cp <= 0x10ffff)))
+			fail_msg("U+%04lX is not an XML 1.0 Char (byte %zu)", cp,
+				 (size_t)(p - (const unsigned char *)text));
+		p += n;
+	}
+}
+
+/* A harness error fails its testcase and is counted once: not skipped. */
+static void junit_harness_error(void **state)
+{
+	struct tmp *t = *state;
+	char *x = render_to_text(t, th_render_junit, DATA("gate_harness.json"), "harness.xml");
+
+	assert_contains(x, "<testsuites name=\"timerharness\" tests=\"54\" failures=\"1\" skipped=\"14\">");
+	assert_contains(x, "      <failure type=\"regression\" message=\"observed HARNESS_ERROR, expected ");
+	free(x);
+}
+
+static void junit_escapes(void **state)
+{
+	struct tmp *t = *state;
+	char *x = render_to_text(t, th_render_junit, CONTROLS, "controls.xml");
+
+	assert_xml_chars(x);
+	assert_shows_only("junit", x, true);
+	assert_contains(x, "ran\\x1b[2J\\u009b31m \\u202egnp.exe\\u202c \\ufffe \\uffff end&#13;over\nnext");
+	assert_contains(x, "<skipped message=\"UNSUPPORTED: no kcfi\\x1b]0;title\\x07\"/>");
+	free(x);
+}
+
+static void markdown_escapes(void **state)
+{
+	struct tmp *t = *state;
+	char *md = render_md(t, CONTROLS);
+
+	assert_shows_only("markdown", md, false);
+	assert_contains(md, "22.1.8 Bail out! injected");
+	assert_contains(md, "write_cr4 ran\\x1b[2J\\u009b31m \\u202egnp.exe\\u202c \\ufffe end\\rover\nnext\n");
+	assert_contains(md, "SIGINT\\x1b\\[2J");
+	free(md);
+}
+
+static void html_escapes(void **state)
+{
+	struct tmp *t = *state;
+	char *h = render_to_text(t, th_render_html, CONTROLS, "controls.html");
+
+	assert_shows_only("html", h, true);
+	assert_contains(h, "ran\\x1b[2J\\u009b31m \\u202egnp.exe\\u202c \\ufffe \\uffff end");
+	free(h);
+}
+
+static void matrix_escapes(void **state)
+{
+	(void)state;
+	char *text = NULL;
+	size_t len;
+	FILE *f = open_memstream(&text, &len);
+	struct th_results *r = load_ok(CONTROLS);
+
+	assert_int_equal(th_render_matrix(f, r, 0), 0);
+	fclose(f);
+	assert_shows_only("matrix", text, false);
+	assert_contains(text, "== clang-22 (22.1.8\\nBail out! injected, /usr/bin/clang-22\\x1b[31m) ==\n");
+	assert_contains(text, "PARTIAL results (interrupted: SIGINT\\x1b[2J)");
+	free(text);
+	th_results_free(r);
+}
+
+/* ---- files replaced ---- */
+
+static mode_t mode_of(const char *path)
+{
+	struct stat st;
+
+	assert_int_equal(lstat(path, &st), 0);
+	return st.st_mode;
+}
+
+/* Only a regular file is replaced, and it keeps its mode. */
+static void write_only_regular_files(void **state)
+{
+	struct tmp *t = *state;
+	char err[1024], target[300], link[300], fifo[300];
+	struct th_results *r = load_ok(DATA("small.json"));
+
+	snprintf(target, sizeof(target), "%s", tmp_file(t, "target.md"));
+	snprintf(link, sizeof(link), "%s", tmp_file(t, "link.md"));
+	snprintf(fifo, sizeof(fifo), "%s", tmp_file(t, "fifo.md"));
+	spit(target, "kept\n");
+	assert_int_equal(chmod(target, 0640), 0);
+	assert_int_equal(symlink(target, link), 0);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+
+	assert_int_equal(th_render_markdown(r, link, err, sizeof(err)), -1);
+	assert_contains(err, "link.md: cannot replace it: a symbolic link, not a regular file");
+	assert_true(S_ISLNK(mode_of(link)));
+	char *s = slurp(target);
+	assert_string_equal(s, "kept\n");
+	free(s);
+	assert_int_equal(th_render_markdown(r, fifo, err, sizeof(err)), -1);
+	assert_contains(err, "fifo.md: cannot replace it: a FIFO, not a regular file");
+	assert_true(S_ISFIFO(mode_of(fifo)));
+	assert_int_equal(th_render_out_ok(fifo, err, sizeof(err)), -1);
+	assert_int_equal(th_render_out_ok("/dev/null", err, sizeof(err)), -1);
+	assert_contains(err, "/dev/null: cannot replace it: a character device, not a regular file");
+
+	assert_int_equal(th_render_markdown(r, target, err, sizeof(err)), 0);
+	assert_int_equal(mode_of(target) & 07777, 0640);
+	s = slurp(target);
+	assert_true(!strncmp(s, "# timerharness results", 22));
+	free(s);
+	assert_int_equal(count_entries(t->dir), 3);	/* no temporary left */
+	th_results_free(r);
+}
+
+/* One run's files: all four replaced, or none (a target that cannot be
+ * replaced fails the set before anything is renamed). */
+static void output_set_all_or_none(void **state)
+{
+	struct tmp *t = *state;
+	char err[1024], path[300];
+	struct th_results *r = load_ok(DATA("gate.json"));
+
+	for (size_t i = 0; th_render_set_name(i); i++) {
+		snprintf(path, sizeof(path), "%s/%s", t->dir, th_render_set_name(i));
+		if (!strcmp(th_render_set_name(i), "junit.xml"))
+			assert_int_equal(mkdir(path, 0755), 0);
+		else
+			spit(path, "old\n");
+	}
+	assert_int_equal(th_render_output_set(r, t->dir, err, sizeof(err)), -1);
+	assert_contains(err, "junit.xml: cannot replace it: a directory, not a regular file");
+	for (size_t i = 0; th_render_set_name(i); i++) {
+		snprintf(path, sizeof(path), "%s/%s", t->dir, th_render_set_name(i));
+		if (strcmp(th_render_set_name(i), "junit.xml")) {
+			char *s = slurp(path);
+
+			assert_string_equal(s, "old\n");
+			free(s);
+		}
+	}
+	assert_int_equal(count_entries(t->dir), 4);	/* no temporary left */
+
+	snprintf(path, sizeof(path), "%s/junit.xml", t->dir);
+	assert_int_equal(rmdir(path), 0);
+	snprintf(path, sizeof(path), "%s/report.md", t->dir);
+	assert_int_equal(chmod(path, 0600), 0);
+	assert_int_equal(th_render_output_set(r, t->dir, err, sizeof(err)), 0);
+	assert_int_equal(count_entries(t->dir), 4);
+	assert_int_equal(mode_of(path) & 07777, 0600);
+	snprintf(path, sizeof(path), "%s/results.json", t->dir);
+	th_results_free(r);
+	r = load_ok(path);
+	assert_int_equal(r->ncells, 54);
+	assert_non_null(r->expect_sha256);
+	assert_true(r->has_selection);
+	th_results_free(r);
+}
+
 /* One case; tests/report.cmake registers every TH_CASE line with CTest. */
 #define TH_CASE(name) cmocka_unit_test_setup_teardown(name, tmp_setup, tmp_teardown)
 
@@ -1479,11 +2018,28 @@ int main(int argc, char **argv)
 		TH_CASE(check_pass),
 		TH_CASE(check_doctored_regression),
 		TH_CASE(check_stored_verdict_ignored),
+		TH_CASE(check_hidden_by_null_expectation),
+		TH_CASE(check_hidden_by_hijacked_expectation),
+		TH_CASE(check_hidden_by_unsupported_expectation),
+		TH_CASE(check_hidden_by_not_applicable_expectation),
+		TH_CASE(check_other_expectations),
+		TH_CASE(check_lost_defence),
+		TH_CASE(check_could_not_run),
+		TH_CASE(check_support_flip),
+		TH_CASE(check_empty),
+		TH_CASE(check_shrunk),
+		TH_CASE(check_slice),
+		TH_CASE(check_slice_short),
+		TH_CASE(check_partial),
+		TH_CASE(check_partial_against_baseline),
+		TH_CASE(check_harness_error),
+		TH_CASE(check_harness_error_counted),
+		TH_CASE(check_unplanned),
+		TH_CASE(check_no_provenance),
 		TH_CASE(check_bad_input),
 		TH_CASE(check_baseline_regression),
-		TH_CASE(check_coverage_loss),
-		TH_CASE(check_missing_cell),
-		TH_CASE(check_partial),
+		TH_CASE(check_stdout_unwritable),
+		TH_CASE(check_escapes),
 		TH_CASE(markdown_headlines),
 		TH_CASE(markdown_regression_listed),
 		TH_CASE(markdown_write_fails_cleanly),
@@ -1498,6 +2054,14 @@ int main(int argc, char **argv)
 		TH_CASE(ktap_plan_and_results),
 		TH_CASE(ktap_partial_and_not_applicable),
 		TH_CASE(formats_by_name),
+		TH_CASE(ktap_escapes),
+		TH_CASE(junit_harness_error),
+		TH_CASE(junit_escapes),
+		TH_CASE(markdown_escapes),
+		TH_CASE(html_escapes),
+		TH_CASE(matrix_escapes),
+		TH_CASE(write_only_regular_files),
+		TH_CASE(output_set_all_or_none),
 	};
 
 	if (argc < 2)

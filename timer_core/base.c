@@ -14,30 +14,70 @@
 #include <string.h>
 
 struct timer_base *th_cpu_bases_[TH_NR_CPUS];
+struct timer_base *th_fast_bases_[TIMER_CPUMASK + 1];
 bool th_debugobj_off_;
 unsigned int th_this_cpu_;
+
+/* th_fast_bases_ mirrors th_cpu_bases_ while debugobjects is off. */
+static void fast_bases_sync(void)
+{
+	for (unsigned int cpu = 0; cpu < TH_NR_CPUS; cpu++)
+		th_fast_bases_[cpu] = th_debugobj_off_ ? th_cpu_bases_[cpu] : NULL;
+}
+
+/* Is @base attached to a CPU slot (set up by th_base_init(), not released)? */
+static bool base_attached(const struct timer_base *base)
+{
+	for (unsigned int cpu = 0; cpu < TH_NR_CPUS; cpu++)
+		if (th_cpu_bases_[cpu] == base)
+			return true;
+	return false;
+}
+
+bool th_base_idle(const struct timer_base *base)
+{
+	if (base->collected)
+		return false;
+	for (unsigned int lvl = 0; lvl < LVL_DEPTH_MAX; lvl++)
+		if (base->pending_map[lvl])
+			return false;
+	return true;
+}
 
 int th_base_init(struct timer_base *base, unsigned int cpu, unsigned int hz,
 		 unsigned long jiffies)
 {
 	if (cpu >= TH_NR_CPUS || hz == 0)
 		return -1;
+	/* Only an attached base was set up by us: anything else may be
+	 * uninitialised memory, whatever its bytes say. */
+	if (base_attached(base) && !th_base_idle(base)) {
+		th_warn("th_base_init: the timer base of CPU %u still holds timers%s; refused "
+			"(th_base_release() it first)",
+			base->cpu, base->collected ? " (its softirq is running)" : "");
+		return -1;
+	}
 	memset(base, 0, sizeof(*base));
 	base->cpu = cpu;
 	base->hz = hz;
 	base->depth = TH_LVL_DEPTH(hz);
 	base->clk = jiffies;
 	base->jiffies = jiffies;
-	base->next_expiry_valid = true;	/* nothing pending: vacuously exact */
-	base->next_expiry = jiffies;
+	base->next_expiry = jiffies + NEXT_TIMER_MAX_DELTA;	/* nothing pending */
 	th_cpu_bases_[cpu] = base;
+	fast_bases_sync();
 	return 0;
 }
 
+static void dobj_deactivate_cpu(unsigned int cpu);
+
 void th_base_release(struct timer_base *base)
 {
-	if (base->cpu < TH_NR_CPUS && th_cpu_bases_[base->cpu] == base)
+	if (base->cpu < TH_NR_CPUS && th_cpu_bases_[base->cpu] == base) {
 		th_cpu_bases_[base->cpu] = NULL;
+		fast_bases_sync();
+		dobj_deactivate_cpu(base->cpu);
+	}
 }
 
 unsigned int th_this_cpu(void)
@@ -98,21 +138,39 @@ bool th_next_collect_clk(const struct timer_base *base, unsigned long *next)
 	return found;
 }
 
+void th_recalc_next_expiry(struct timer_base *base)
+{
+	base->timers_pending = th_next_collect_clk(base, &base->next_expiry);
+	if (!base->timers_pending)
+		base->next_expiry = base->clk + NEXT_TIMER_MAX_DELTA;
+	base->next_expiry_recalc = false;
+}
+
 /* ---- debugobjects ---------------------------------------------------- */
 /*
- * A set of timer addresses that went through init_timer_key(), as
- * CONFIG_DEBUG_OBJECTS_TIMERS tracks them: arming or deleting an unknown
- * timer is refused. Open addressing; an address is never removed except by
- * th_debugobj_forget() (destroy_timer_on_stack()).
+ * Tracked timers by address, open addressing; an entry goes only through
+ * th_debugobj_forget() (destroy_timer_on_stack()) or th_debugobj_reset().
+ * Each entry keeps what the kernel's struct debug_obj keeps: the state, and
+ * for messages the callback it was armed with (the kernel's debug_hint).
  */
+enum dobj_state { DOBJ_INACTIVE, DOBJ_ACTIVE };
+
+struct dobj_entry {
+	uintptr_t addr;		/* 0 empty, 1 deleted */
+	const void *fn;
+	unsigned char state;
+	unsigned char cpu;	/* the base it is queued on, when active */
+};
+
 static struct {
-	uintptr_t *slots;	/* 0 empty, 1 deleted */
+	struct dobj_entry *slots;
 	size_t cap, used;
 } dobj;
 
 void th_debugobj_enable(bool on)
 {
 	th_debugobj_off_ = !on;
+	fast_bases_sync();
 }
 
 bool th_debugobj_enabled(void)
@@ -128,20 +186,22 @@ static size_t dobj_hash(uintptr_t p, size_t cap)
 	return (size_t)p & (cap - 1);
 }
 
-static uintptr_t *dobj_find(uintptr_t p, bool insert)
+static struct dobj_entry *dobj_find(uintptr_t p, bool insert)
 {
-	uintptr_t *tomb = NULL;
+	struct dobj_entry *tomb = NULL;
 
 	if (!dobj.cap)
 		return NULL;
 	for (size_t i = dobj_hash(p, dobj.cap), n = 0; n < dobj.cap;
 	     i = (i + 1) & (dobj.cap - 1), n++) {
-		if (dobj.slots[i] == p)
-			return &dobj.slots[i];
-		if (dobj.slots[i] == 1 && !tomb)
-			tomb = &dobj.slots[i];
-		if (dobj.slots[i] == 0)
-			return insert ? (tomb ? tomb : &dobj.slots[i]) : NULL;
+		struct dobj_entry *e = &dobj.slots[i];
+
+		if (e->addr == p)
+			return e;
+		if (e->addr == 1 && !tomb)
+			tomb = e;
+		if (e->addr == 0)
+			return insert ? (tomb ? tomb : e) : NULL;
 	}
 	return insert ? tomb : NULL;
 }
@@ -149,7 +209,7 @@ static uintptr_t *dobj_find(uintptr_t p, bool insert)
 static void dobj_grow(void)
 {
 	size_t old = dobj.cap;
-	uintptr_t *slots = dobj.slots;
+	struct dobj_entry *slots = dobj.slots;
 
 	dobj.cap = old ? old * 2 : 1024;
 	dobj.slots = calloc(dobj.cap, sizeof(*dobj.slots));
@@ -159,26 +219,47 @@ static void dobj_grow(void)
 	}
 	dobj.used = 0;
 	for (size_t i = 0; i < old; i++)
-		if (slots[i] > 1) {
-			*dobj_find(slots[i], true) = slots[i];
+		if (slots[i].addr > 1) {
+			*dobj_find(slots[i].addr, true) = slots[i];
 			dobj.used++;
 		}
 	free(slots);
 }
 
-void th_debugobj_init(const void *timer)
+/* "ODEBUG: <what> active (active state 0) object: <p> object type:
+ * timer_list hint: <callback>": debug_print_object()'s line. */
+static void dobj_warn_active(const char *what, const struct dobj_entry *e, const char *tail)
 {
-	uintptr_t p = (uintptr_t)timer, *slot;
+	char hint[160];
+
+	th_warn("ODEBUG: %s active (active state 0) object: %p object type: timer_list hint: %s%s",
+		what, (void *)e->addr, th_symbolize(e->fn, hint, sizeof(hint)), tail);
+}
+
+bool th_debugobj_init(const void *timer, const char *op, const void *fn)
+{
+	uintptr_t p = (uintptr_t)timer;
+	struct dobj_entry *e;
 
 	if (th_debugobj_off_)
-		return;
-	if ((dobj.used + 1) * 2 > dobj.cap)
-		dobj_grow();
-	slot = dobj_find(p, true);
-	if (*slot != p) {
-		*slot = p;
+		return true;
+	e = dobj_find(p, false);
+	if (e && e->state == DOBJ_ACTIVE) {
+		char tail[256], name[160];
+
+		snprintf(tail, sizeof(tail), "; %s(callback %s) of a queued timer refused",
+			 op, th_symbolize(fn, name, sizeof(name)));
+		dobj_warn_active("init", e, tail);
+		return false;
+	}
+	if (!e) {
+		if ((dobj.used + 1) * 2 > dobj.cap)
+			dobj_grow();
+		e = dobj_find(p, true);
 		dobj.used++;
 	}
+	*e = (struct dobj_entry){ .addr = p, .fn = fn, .state = DOBJ_INACTIVE };
+	return true;
 }
 
 bool th_debugobj_lookup_(const void *timer)
@@ -186,12 +267,66 @@ bool th_debugobj_lookup_(const void *timer)
 	return dobj_find((uintptr_t)timer, false) != NULL;
 }
 
+void th_debugobj_activate(const void *timer, unsigned int cpu, const void *fn)
+{
+	struct dobj_entry *e = dobj_find((uintptr_t)timer, false);
+
+	if (e) {
+		e->state = DOBJ_ACTIVE;
+		e->cpu = (unsigned char)cpu;
+		e->fn = fn;
+	}
+}
+
+void th_debugobj_deactivate(const void *timer)
+{
+	struct dobj_entry *e = dobj_find((uintptr_t)timer, false);
+
+	if (e)
+		e->state = DOBJ_INACTIVE;
+}
+
+bool th_debugobj_active(const void *timer)
+{
+	const struct dobj_entry *e = dobj_find((uintptr_t)timer, false);
+
+	return e && e->state == DOBJ_ACTIVE;
+}
+
+static void dobj_deactivate_cpu(unsigned int cpu)
+{
+	for (size_t i = 0; i < dobj.cap; i++)
+		if (dobj.slots[i].addr > 1 && dobj.slots[i].state == DOBJ_ACTIVE &&
+		    dobj.slots[i].cpu == cpu)
+			dobj.slots[i].state = DOBJ_INACTIVE;
+}
+
+unsigned int th_debug_check_no_obj_freed(const void *addr, size_t size)
+{
+	uintptr_t lo = (uintptr_t)addr, hi = lo + size;
+	unsigned int found = 0;
+
+	if (th_debugobj_off_ || !addr)
+		return 0;
+	/* The kernel walks the hash buckets covering the range; a scan of
+	 * the table finds the same entries. */
+	for (size_t i = 0; i < dobj.cap; i++) {
+		const struct dobj_entry *e = &dobj.slots[i];
+
+		if (e->addr > 1 && e->addr >= lo && e->addr < hi && e->state == DOBJ_ACTIVE) {
+			dobj_warn_active("free", e, "; freed while queued (no del_timer_sync())");
+			found++;
+		}
+	}
+	return found;
+}
+
 void th_debugobj_forget(const void *timer)
 {
-	uintptr_t *slot = dobj_find((uintptr_t)timer, false);
+	struct dobj_entry *e = dobj_find((uintptr_t)timer, false);
 
-	if (slot)
-		*slot = 1;
+	if (e)
+		e->addr = 1;	/* a tombstone: still counted in used */
 }
 
 void th_debugobj_reset(void)

@@ -34,7 +34,9 @@ void legacy___setup_timer(struct legacy_timer_list *timer,
 			  void (*fn)(unsigned long), unsigned long data,
 			  unsigned int flags)
 {
-	do_init_timer(timer, flags);
+	/* Deliberate: the callback's address as data, for debugobjects' hint. */
+	if (!init_timer_key(timer, flags, "setup_timer", (const void *)(uintptr_t)fn))
+		return;
 	timer->function = fn;
 	timer->data = data;
 }

@@ -28,6 +28,8 @@ void modern_timer_setup(struct modern_timer_list *timer,
 			void (*callback)(struct modern_timer_list *),
 			unsigned int flags)
 {
-	do_init_timer(timer, flags);
+	/* Deliberate: the callback's address as data, for debugobjects' hint. */
+	if (!init_timer_key(timer, flags, "timer_setup", (const void *)(uintptr_t)callback))
+		return;
 	timer->function = callback;
 }

@@ -26,6 +26,10 @@ struct trace_ctx {
 	size_t cap, count;
 	bool bad;			/* a check failed */
 	char check_err[512];
+	unsigned long run_fires;	/* callbacks of the current `run` */
+	bool too_many_fires;		/* it passed max_fires: stop printing */
+	unsigned long check_credit;	/* budget left for whole-wheel checks */
+	struct th_trace_stats stats;
 };
 
 /* The interpreter is not reentrant: callbacks find it here. */
@@ -111,16 +115,43 @@ static void table_free(struct trace_ctx *ctx)
 	ctx->cap = ctx->count = 0;
 }
 
+/*
+ * --check, kept linear: every op and callback adds TH_TRACE_CHECK_BUDGET to
+ * a credit, and a whole-wheel check (cost: the buckets plus every timer the
+ * trace made, which bounds the queued ones) runs whenever the credit covers
+ * it. @force: the end of the trace, checked whatever the credit.
+ */
+static void maybe_check(struct trace_ctx *ctx, bool force)
+{
+	unsigned long cost = WHEEL_SIZE_MAX + ctx->count;
+
+	if (!ctx->opts->check || ctx->bad)
+		return;
+	ctx->check_credit += TH_TRACE_CHECK_BUDGET;
+	if (!force && ctx->check_credit < cost)
+		return;
+	ctx->check_credit = ctx->check_credit > cost ? ctx->check_credit - cost : 0;
+	ctx->stats.checks++;
+	ctx->stats.check_steps += cost;
+	if (ctx->v->check(&ctx->base, ctx->check_err, sizeof(ctx->check_err)))
+		ctx->bad = true;
+}
+
 void th_trace_fired(struct th_trace_timer *node, void *timer)
 {
 	struct trace_ctx *ctx = cur;
 
+	ctx->stats.fires++;
+	/* Past the limit the run goes on to its end (the timers already due
+	 * fire, once each) but prints nothing and re-arms nothing more. */
+	if (++ctx->run_fires > ctx->opts->max_fires) {
+		ctx->too_many_fires = true;
+		return;
+	}
 	fprintf(ctx->out, "fire %lu %s\n", ctx->base.running_clk, node->id);
 	if (node->every)
 		ctx->v->mod(timer, ctx->base.jiffies + node->interval);
-	if (ctx->opts->check && !ctx->bad &&
-	    ctx->v->check(&ctx->base, ctx->check_err, sizeof(ctx->check_err)))
-		ctx->bad = true;
+	maybe_check(ctx, false);
 }
 
 /* Numbers: decimal or 0x-hex, the whole token, fitting an unsigned long. */
@@ -230,19 +261,26 @@ static int run_line(struct trace_ctx *ctx, char *line, const char *fname,
 		}
 		*started = true;
 		th_base_init(&ctx->base, 0, ctx->opts->hz, num);
-		return 0;
-	}
-	*any_op = true;
-	if (op == OP_RUN) {
+	} else if (op == OP_RUN) {
+		*any_op = true;
 		if (time_before(num, ctx->base.jiffies)) {
 			fprintf(err, "%s:%lu: 'run %lu': jiffies cannot go backwards (now %lu)\n",
 				fname, lineno, num, ctx->base.jiffies);
 			return 2;
 		}
+		ctx->run_fires = 0;
 		ctx->v->run(&ctx->base, num);
+		if (ctx->too_many_fires) {
+			fprintf(err, "%s:%lu: 'run %lu' fired more than %lu callbacks: a timer that "
+				"re-arms itself (every) fires again each time the wheel's capacity "
+				"clamps it, on a jump this long without end; stopped (--max-fires N)\n",
+				fname, lineno, num, ctx->opts->max_fires);
+			return 2;
+		}
 	} else {
 		struct th_trace_timer *t = timer_get(ctx, tok[1]);
 
+		*any_op = true;
 		switch (op) {
 		case OP_ADD:
 			ctx->v->add(t->timer, num);
@@ -267,14 +305,53 @@ static int run_line(struct trace_ctx *ctx, char *line, const char *fname,
 			break;
 		}
 	}
-	if (ctx->opts->check && !ctx->bad &&
-	    ctx->v->check(&ctx->base, ctx->check_err, sizeof(ctx->check_err)))
-		ctx->bad = true;
+	maybe_check(ctx, false);
 	if (ctx->bad) {
 		fprintf(err, "%s:%lu: wheel inconsistent: %s\n", fname, lineno, ctx->check_err);
 		return 3;
 	}
 	return 0;
+}
+
+/*
+ * One line of at most TH_TRACE_MAX_LINE bytes into @buf (NUL-terminated,
+ * newline dropped), read byte by byte so that neither an endless line nor
+ * a NUL byte costs more than the limit. Return: 1 a line, 0 end of input,
+ * -1 too long, -2 a NUL byte, -3 a read error.
+ */
+static int read_line(FILE *in, char *buf, size_t *len)
+{
+	size_t n = 0;
+	int c;
+
+	while ((c = getc(in)) != EOF && c != '\n') {
+		if (c == '\0')
+			return -2;
+		if (n == TH_TRACE_MAX_LINE)
+			return -1;
+		buf[n++] = (char)c;
+	}
+	buf[n] = '\0';
+	*len = n;
+	if (c == EOF && ferror(in))
+		return -3;
+	return c == EOF && n == 0 ? 0 : 1;
+}
+
+/* Return: 0, or 1 after saying why @out could not be written. */
+static int output_failed(struct trace_ctx *ctx, FILE *err)
+{
+	int e;
+
+	if (!ferror(ctx->out) && !fflush(ctx->out) && !ferror(ctx->out))
+		return 0;
+	e = errno;
+	fflush(ctx->out);	/* retried: errno says why */
+	if (errno)
+		e = errno;
+	fprintf(err, "timerharness trace: cannot write %s: %s\n", ctx->opts->out_name,
+		e ? strerror(e) : "write error");
+	return 1;
 }
 
 int th_trace_run(const struct th_trace_opts *opts, FILE *in, const char *fname,
@@ -285,39 +362,66 @@ int th_trace_run(const struct th_trace_opts *opts, FILE *in, const char *fname,
 	struct th_trace_opts o = *opts;
 	bool started = false, any_op = false;
 	unsigned long lineno = 0;
-	char *line = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	int ret = 0;
+	char line[TH_TRACE_MAX_LINE + 1];
+	size_t len;
+	int ret = 0, got;
 
 	o.hz = hz;
+	if (!o.max_fires)
+		o.max_fires = TH_TRACE_MAX_FIRES;
+	if (!o.out_name)
+		o.out_name = "stdout";
 	ctx.opts = &o;
 	if (!ctx.v) {
 		fprintf(err, "%s: no variant\n", fname);
 		return 2;
 	}
 	cur = &ctx;
-	th_base_init(&ctx.base, 0, hz, TH_INITIAL_JIFFIES(hz));
-	th_set_cpu(0);
-	while ((len = getline(&line, &cap, in)) >= 0) {
+	if (th_base_init(&ctx.base, 0, hz, TH_INITIAL_JIFFIES(hz)) || th_set_cpu(0)) {
+		fprintf(err, "%s: cannot attach the trace's timer base as CPU 0\n", fname);
+		cur = NULL;
+		return 2;
+	}
+	while ((got = read_line(in, line, &len)) != 0) {
 		lineno++;
-		if ((size_t)len != strlen(line)) {
+		if (got == -1) {
+			fprintf(err, "%s:%lu: line longer than %d bytes\n", fname, lineno, TH_TRACE_MAX_LINE);
+			ret = 2;
+			break;
+		}
+		if (got == -2) {
 			fprintf(err, "%s:%lu: NUL byte in line\n", fname, lineno);
 			ret = 2;
 			break;
 		}
+		if (got == -3) {
+			fprintf(err, "%s:%lu: read error: %s\n", fname, lineno, strerror(errno));
+			ret = 2;
+			break;
+		}
+		ctx.stats.ops++;
 		ret = run_line(&ctx, line, fname, lineno, &started, &any_op, err);
 		if (ret)
 			break;
+		/* A full disk or a closed pipe: stop now, not after the trace. */
+		if (ferror(out))
+			break;
 	}
-	if (!ret && ferror(in)) {
-		fprintf(err, "%s: read error: %s\n", fname, strerror(errno));
-		ret = 2;
+	if (!ret && o.check) {
+		/* The last op is always checked, whatever the budget left. */
+		ctx.check_credit = 0;
+		maybe_check(&ctx, true);
+		if (ctx.bad) {
+			fprintf(err, "%s:%lu: wheel inconsistent: %s\n", fname, lineno, ctx.check_err);
+			ret = 3;
+		}
 	}
-	free(line);
+	if (output_failed(&ctx, err) && !ret)
+		ret = 1;
 	table_free(&ctx);
 	th_base_release(&ctx.base);
 	cur = NULL;
-	fflush(out);
+	if (opts->stats)
+		*opts->stats = ctx.stats;
 	return ret;
 }

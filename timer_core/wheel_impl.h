@@ -23,20 +23,35 @@ static inline void timer_set_idx(TH_TIMER *timer, unsigned int idx)
 	timer->flags = (timer->flags & ~TIMER_ARRAYMASK) | idx << TIMER_ARRAYSHIFT;
 }
 
-int TH_P(timer_pending)(const TH_TIMER *timer)
+static inline bool pending(const TH_TIMER *timer)
 {
 	return !hlist_unhashed(&timer->entry);
 }
 
-static const char *fn_name(const TH_TIMER *timer, char *buf, size_t n)
+int TH_P(timer_pending)(const TH_TIMER *timer)
 {
-	/* Deliberate: a code address printed as data for the WARN line. */
-	return th_symbolize((const void *)(uintptr_t)timer->function, buf, n);
+	return pending(timer);
 }
 
-/* init_timer_key()/do_init_timer(): shared by every setup function. */
-static void do_init_timer(TH_TIMER *timer, unsigned int flags)
+/* A code address, printed as data for a WARN line or a debugobjects hint. */
+static const void *fn_addr(const TH_TIMER *timer)
 {
+	/* Deliberate: the callback's address as data, never called through. */
+	return (const void *)(uintptr_t)timer->function;
+}
+
+static const char *fn_name(const TH_TIMER *timer, char *buf, size_t n)
+{
+	return th_symbolize(fn_addr(timer), buf, n);
+}
+
+/* init_timer_key(): debug_init(), then do_init_timer(). Return: false when
+ * debugobjects refused it (an active timer: left as it is). */
+static bool init_timer_key(TH_TIMER *timer, unsigned int flags, const char *op,
+			   const void *fn)
+{
+	if (!th_debugobj_init(timer, op, fn))
+		return false;
 	timer->entry.pprev = NULL;
 	timer->entry.next = NULL;
 	if (flags & ~TIMER_INIT_FLAGS) {
@@ -45,74 +60,115 @@ static void do_init_timer(TH_TIMER *timer, unsigned int flags)
 		flags &= TIMER_INIT_FLAGS;
 	}
 	timer->flags = flags | th_this_cpu();
-	th_debugobj_init(timer);
+	return true;
 }
 
-/*
- * get_timer_base(), with the checks the kernel leaves to BUG_ON and
- * debugobjects. The refusal (WARN and error code) is out of line and cold;
- * the common path is a few loads. Return: the base, or NULL with *err set.
- */
-static th_noinline __attribute__((cold)) struct timer_base *
-refuse(const TH_TIMER *timer, const char *op, bool need_fn, int *err)
+/* get_timer_base(): the base the timer's flags name (NULL: none there). */
+static inline struct timer_base *get_timer_base(const TH_TIMER *timer)
+{
+	return th_cpu_base(timer->flags & TIMER_CPUMASK);
+}
+
+#define MOD_TIMER_PENDING_ONLY	0x01
+#define MOD_TIMER_REDUCE	0x02
+#define MOD_TIMER_NOTPENDING	0x04
+
+/* ---- misuse and debugobjects: out of line, cold ---------------------------
+ * The hot paths test one condition and come here only when it holds: a check
+ * failed, or debugobjects is on (which then does its bookkeeping here). What
+ * the kernel would BUG()/WARN() on is refused: a WARN naming the timer and
+ * its callback, a TH_E* code, the wheel untouched. */
+
+static const char *mod_op_name(unsigned int options)
+{
+	if (options & MOD_TIMER_NOTPENDING)
+		return "add_timer";
+	if (options & MOD_TIMER_PENDING_ONLY)
+		return "mod_timer_pending";
+	return options & MOD_TIMER_REDUCE ? "timer_reduce" : "mod_timer";
+}
+
+static th_cold int refuse_uninit(const TH_TIMER *timer, const char *op)
 {
 	char buf[160];
 
-	if (!th_debugobj_known(timer)) {
-		th_warn("%s: %s timer %p (callback %s) was never set up; refused",
-			op, TH_VARIANT_NAME, (const void *)timer, fn_name(timer, buf, sizeof(buf)));
-		*err = TH_EUNINIT;
-	} else if (need_fn && !timer->function) {
-		th_warn("%s: %s timer %p has no function; refused",
-			op, TH_VARIANT_NAME, (const void *)timer);
-		*err = TH_ENOFUNC;
-	} else {
-		th_warn("%s: %s timer %p (callback %s) flags 0x%x name CPU %u, which has no timer base; refused",
-			op, TH_VARIANT_NAME, (const void *)timer, fn_name(timer, buf, sizeof(buf)),
-			timer->flags, timer->flags & TIMER_CPUMASK);
-		*err = TH_ENOBASE;
-	}
-	return NULL;
+	th_warn("%s: %s timer %p (callback %s) was never set up; refused",
+		op, TH_VARIANT_NAME, (const void *)timer, fn_name(timer, buf, sizeof(buf)));
+	return TH_EUNINIT;
 }
 
-static inline struct timer_base *checked_base(const TH_TIMER *timer, const char *op,
-					      bool need_fn, int *err)
+static th_cold int refuse_nobase(const TH_TIMER *timer, const char *op)
 {
-	struct timer_base *base = th_cpu_base(timer->flags & TIMER_CPUMASK);
+	char buf[160];
 
-	if (__builtin_expect(!th_debugobj_known(timer) || (need_fn && !timer->function) ||
-			     !base, 0))
-		return refuse(timer, op, need_fn, err);
-	return base;
+	th_warn("%s: %s timer %p (callback %s) flags 0x%x name CPU %u, which has no timer base; refused",
+		op, TH_VARIANT_NAME, (const void *)timer, fn_name(timer, buf, sizeof(buf)),
+		timer->flags, timer->flags & TIMER_CPUMASK);
+	return TH_ENOBASE;
 }
 
 /*
- * enqueue_timer(): into the bucket, mark it pending in the bitmap, store
- * the index in the timer flags; keep next_expiry exact when it was.
+ * What __mod_timer() checks before it touches the wheel: debug_assert_init()
+ * (debugobjects), BUG_ON(!timer->function), a base for the flags' CPU, and
+ * add_timer()'s BUG_ON(timer_pending(timer)). Then debug_timer_activate():
+ * the timer ends up queued unless mod_timer_pending() finds it idle.
+ * Return: 0 to go ahead, or TH_E* after a WARN.
  */
-static void enqueue_timer(struct timer_base *base, TH_TIMER *timer,
-			  unsigned int idx, unsigned long bucket_expiry)
+static th_cold int mod_checks(TH_TIMER *timer, unsigned int options)
+{
+	const char *op = mod_op_name(options);
+	char buf[160];
+
+	if (!th_debugobj_known(timer))
+		return refuse_uninit(timer, op);
+	if (!timer->function) {
+		th_warn("%s: %s timer %p has no function; refused",
+			op, TH_VARIANT_NAME, (const void *)timer);
+		return TH_ENOFUNC;
+	}
+	if (!get_timer_base(timer))
+		return refuse_nobase(timer, op);
+	if ((options & MOD_TIMER_NOTPENDING) && pending(timer)) {
+		th_warn("%s: %s timer %p (callback %s) is already pending; refused",
+			op, TH_VARIANT_NAME, (void *)timer, fn_name(timer, buf, sizeof(buf)));
+		return TH_EPENDING;
+	}
+	if (!th_debugobj_off_ && (!(options & MOD_TIMER_PENDING_ONLY) || pending(timer)))
+		th_debugobj_activate(timer, timer->flags & TIMER_CPUMASK, fn_addr(timer));
+	return 0;
+}
+
+/* del_timer()'s debug_assert_init() and, for a timer it will detach,
+ * debug_deactivate(). Return: 0 to go ahead, or TH_EUNINIT after a WARN. */
+static th_cold int del_checks(TH_TIMER *timer)
+{
+	if (!th_debugobj_known(timer))
+		return refuse_uninit(timer, "del_timer");
+	if (pending(timer) && get_timer_base(timer))
+		th_debugobj_deactivate(timer);
+	return 0;
+}
+
+/* ---- the wheel ------------------------------------------------------------ */
+
+/*
+ * enqueue_timer(): into the bucket, mark it pending in the bitmap, store the
+ * index in the timer flags; a new first expiring timer sets next_expiry
+ * (kernel v5.10+: the bucket expiry, not timer->expires). With nothing
+ * pending next_expiry lies beyond any bucket, so the one test suffices.
+ */
+static inline __attribute__((always_inline)) void
+enqueue_timer(struct timer_base *base, TH_TIMER *timer, unsigned int idx,
+	      unsigned long bucket_expiry)
 {
 	hlist_add_head(&timer->entry, base->vectors + idx);
 	base->pending_map[idx / LVL_SIZE] |= 1UL << (idx % LVL_SIZE);
 	timer_set_idx(timer, idx);
-	base->pending++;
-	if (base->pending == 1) {
+	if (time_before(bucket_expiry, base->next_expiry)) {
 		base->next_expiry = bucket_expiry;
-		base->next_expiry_valid = true;
-	} else if (base->next_expiry_valid &&
-		   time_before(bucket_expiry, base->next_expiry)) {
-		base->next_expiry = bucket_expiry;
+		base->timers_pending = true;
+		base->next_expiry_recalc = false;
 	}
-}
-
-static void internal_add_timer(struct timer_base *base, TH_TIMER *timer)
-{
-	unsigned long bucket_expiry;
-	unsigned int idx;
-
-	idx = th_calc_wheel_index(timer->expires, base->clk, base->depth, &bucket_expiry);
-	enqueue_timer(base, timer, idx, bucket_expiry);
 }
 
 /* detach_timer(): what the kernel leaves behind, poison included. */
@@ -126,58 +182,51 @@ static inline void detach_timer(TH_TIMER *timer, bool clear_pending)
 	entry->next = LIST_POISON2;
 }
 
-static int detach_if_pending(TH_TIMER *timer, struct timer_base *base,
-			     bool clear_pending)
+static inline __attribute__((always_inline)) int
+detach_if_pending(TH_TIMER *timer, struct timer_base *base, bool clear_pending)
 {
 	unsigned int idx = timer_get_idx(timer);
 
-	if (!TH_P(timer_pending)(timer))
+	if (!pending(timer))
 		return 0;
 
 	/* Only a timer still in its bucket owns the bit; one collected for
 	 * expiry sits on the softirq's local list (callbacks may delete it). */
 	if (hlist_is_singular_node(&timer->entry, base->vectors + idx)) {
 		base->pending_map[idx / LVL_SIZE] &= ~(1UL << (idx % LVL_SIZE));
-		base->next_expiry_valid = false;
+		base->next_expiry_recalc = true;
 	}
 	detach_timer(timer, clear_pending);
-	base->pending--;
 	return 1;
 }
 
-#define MOD_TIMER_PENDING_ONLY	0x01
-#define MOD_TIMER_REDUCE	0x02
-#define MOD_TIMER_NOTPENDING	0x04
-
 /*
- * __mod_timer(), kernel/time/timer.c, without forward_timer_base() (no
- * NOHZ) and without migration (one base per timer).
+ * __mod_timer(), kernel/time/timer.c, once the checks passed, on one base
+ * per timer: no forward_timer_base() (no NOHZ), no migration, no lock. With
+ * neither, the base clock cannot move between calc_wheel_index() and the
+ * enqueue (the kernel's `idx != UINT_MAX && clk == base->clk` is true
+ * exactly when the index was calculated), so each branch enqueues itself;
+ * internal_add_timer() is the second one. Inlined twice per API function,
+ * options folded: @near, the fast copy, calculates the near levels only and
+ * hands a farther expiry to the @near = false copy, out of line (with the
+ * whole chain inline the fast copy would need a stack frame).
  */
-static int __mod_timer(TH_TIMER *timer, unsigned long expires, unsigned int options,
-		       const char *op)
+static int mod_timer_far(TH_TIMER *timer, struct timer_base *base, unsigned long expires,
+			 unsigned int options);
+
+static inline __attribute__((always_inline)) int
+mod_timer_queue(TH_TIMER *timer, struct timer_base *base, unsigned long expires,
+		unsigned int options, bool near)
 {
-	unsigned long clk = 0, bucket_expiry = 0;
-	struct timer_base *base;
-	unsigned int idx = UINT_MAX;
-	int ret = 0;
-
-	base = checked_base(timer, op, true, &ret);
-	if (!base)
-		return ret;
-	if ((options & MOD_TIMER_NOTPENDING) && TH_P(timer_pending)(timer)) {
-		char buf[160];
-
-		th_warn("%s: %s timer %p (callback %s) is already pending; refused",
-			op, TH_VARIANT_NAME, (void *)timer, fn_name(timer, buf, sizeof(buf)));
-		return TH_EPENDING;
-	}
+	unsigned long bucket_expiry;
+	unsigned int idx;
 
 	/*
 	 * This is a common optimization triggered by the networking code - if
 	 * the timer is re-modified to have the same timeout or ends up in the
 	 * same array bucket then just return.
 	 */
-	if (!(options & MOD_TIMER_NOTPENDING) && TH_P(timer_pending)(timer)) {
+	if (!(options & MOD_TIMER_NOTPENDING) && pending(timer)) {
 		long diff = (long)(timer->expires - expires);
 
 		if (!diff)
@@ -185,8 +234,10 @@ static int __mod_timer(TH_TIMER *timer, unsigned long expires, unsigned int opti
 		if (options & MOD_TIMER_REDUCE && diff <= 0)
 			return 1;
 
-		clk = base->clk;
-		idx = th_calc_wheel_index(expires, clk, base->depth, &bucket_expiry);
+		if (!near)
+			idx = th_calc_wheel_index(expires, base->clk, base->depth, &bucket_expiry);
+		else if ((idx = th_calc_wheel_index_near(expires, base->clk, &bucket_expiry)) == UINT_MAX)
+			return mod_timer_far(timer, base, expires, options);
 
 		/* Same bucket: only update the expiry time. */
 		if (idx == timer_get_idx(timer)) {
@@ -196,51 +247,106 @@ static int __mod_timer(TH_TIMER *timer, unsigned long expires, unsigned int opti
 				timer->expires = expires;
 			return 1;
 		}
+		/* The kernel stores .expires after detaching; nothing reads it
+		 * in between, and stored first it needs no register across. */
+		timer->expires = expires;
+		detach_if_pending(timer, base, false);
+		enqueue_timer(base, timer, idx, bucket_expiry);
+		return 1;
 	}
 
-	ret = detach_if_pending(timer, base, false);
-	if (!ret && (options & MOD_TIMER_PENDING_ONLY))
-		return ret;
-
+	/* Not pending (add_timer() refused a pending one before): nothing to
+	 * detach; mod_timer_pending() stops here. */
+	if (options & MOD_TIMER_PENDING_ONLY)
+		return 0;
+	/* internal_add_timer() */
+	if (!near)
+		idx = th_calc_wheel_index(expires, base->clk, base->depth, &bucket_expiry);
+	else if ((idx = th_calc_wheel_index_near(expires, base->clk, &bucket_expiry)) == UINT_MAX)
+		return mod_timer_far(timer, base, expires, options);
 	timer->expires = expires;
-	if (idx != UINT_MAX && clk == base->clk)
-		enqueue_timer(base, timer, idx, bucket_expiry);
-	else
-		internal_add_timer(base, timer);
-	return ret;
+	enqueue_timer(base, timer, idx, bucket_expiry);
+	return 0;
+}
+
+static th_noinline int mod_timer_far(TH_TIMER *timer, struct timer_base *base,
+				     unsigned long expires, unsigned int options)
+{
+	return mod_timer_queue(timer, base, expires, options, false);
+}
+
+/* __mod_timer() when a check fails or debugobjects is on: the checks, then
+ * the same queueing. Out of line and cold, so the WARN buffers and the
+ * calls stay out of the fast path's frame. */
+static th_cold int
+mod_timer_checked(TH_TIMER *timer, unsigned long expires, unsigned int options)
+{
+	int ret = mod_checks(timer, options);
+
+	if (ret)
+		return ret;
+	return mod_timer_queue(timer, get_timer_base(timer), expires, options, false);
+}
+
+/* __mod_timer(): one test for every misuse and for debugobjects. */
+static inline __attribute__((always_inline)) int
+__mod_timer(TH_TIMER *timer, unsigned long expires, unsigned int options)
+{
+	struct timer_base *base = th_fast_bases_[timer->flags & TIMER_CPUMASK];
+
+	if (__builtin_expect(!base || !timer->function ||
+			     ((options & MOD_TIMER_NOTPENDING) && pending(timer)), 0))
+		return mod_timer_checked(timer, expires, options);
+	return mod_timer_queue(timer, base, expires, options, true);
 }
 
 int TH_P(mod_timer)(TH_TIMER *timer, unsigned long expires)
 {
-	return __mod_timer(timer, expires, 0, "mod_timer");
+	return __mod_timer(timer, expires, 0);
 }
 
 int TH_P(mod_timer_pending)(TH_TIMER *timer, unsigned long expires)
 {
-	return __mod_timer(timer, expires, MOD_TIMER_PENDING_ONLY, "mod_timer_pending");
+	return __mod_timer(timer, expires, MOD_TIMER_PENDING_ONLY);
 }
 
 int TH_P(timer_reduce)(TH_TIMER *timer, unsigned long expires)
 {
-	return __mod_timer(timer, expires, MOD_TIMER_REDUCE, "timer_reduce");
+	return __mod_timer(timer, expires, MOD_TIMER_REDUCE);
 }
 
-/* add_timer(): the kernel BUG()s on a pending timer; __mod_timer() refuses it. */
+/* add_timer(): the kernel BUG()s on a pending timer; refused here. */
 int TH_P(add_timer)(TH_TIMER *timer)
 {
-	return __mod_timer(timer, timer->expires, MOD_TIMER_NOTPENDING, "add_timer");
+	return __mod_timer(timer, timer->expires, MOD_TIMER_NOTPENDING);
 }
 
-int TH_P(del_timer)(TH_TIMER *timer)
+/* del_timer(): debug_assert_init(), then the base only for a pending
+ * timer, as the kernel locks it only then. */
+static th_cold int del_timer_checked(TH_TIMER *timer)
 {
 	struct timer_base *base;
-	int err = 0;
+	int err = del_checks(timer);
 
-	base = checked_base(timer, "del_timer", false, &err);
-	if (!base)
+	if (err)
 		return err;
-	if (!TH_P(timer_pending)(timer))
+	if (!pending(timer))
 		return 0;
+	base = get_timer_base(timer);
+	if (!base)
+		return refuse_nobase(timer, "del_timer");
+	return detach_if_pending(timer, base, true);
+}
+
+/* No base on the fast path (debugobjects on, or the flags name a CPU
+ * without one): the checked path, which looks at the base only for a
+ * pending timer. */
+int TH_P(del_timer)(TH_TIMER *timer)
+{
+	struct timer_base *base = th_fast_bases_[timer->flags & TIMER_CPUMASK];
+
+	if (__builtin_expect(!base, 0))
+		return del_timer_checked(timer);
 	return detach_if_pending(timer, base, true);
 }
 
@@ -271,21 +377,20 @@ static int collect_expired_timers(struct timer_base *base, struct hlist_head *he
 	return levels;
 }
 
-/* expire_timers(): each list from its head (newest first), timer detached
- * before its callback runs so the callback may re-arm it. */
+/* expire_timers(): each list from its head (newest first), the timer
+ * detached before its callback runs so the callback may re-arm it. */
 static long expire_timers(struct timer_base *base, struct hlist_head *head)
 {
-	/* base->clk was already advanced past the collected jiffy. */
-	unsigned long baseclk = base->clk - 1;
 	long fired = 0;
 
 	while (!hlist_empty(head)) {
 		TH_TIMER *timer = hlist_entry(head->first, TH_TIMER, entry);
 
 		base->running_timer = timer;
-		base->running_clk = baseclk;
+		/* detach_timer()'s debug_deactivate(), by address only. */
+		if (__builtin_expect(!th_debugobj_off_, 0))
+			th_debugobj_deactivate(timer);
 		detach_timer(timer, true);
-		base->pending--;
 		TH_CALL_TIMER_FN(timer);
 		base->running_timer = NULL;
 		fired++;
@@ -298,42 +403,29 @@ static long expire_timers(struct timer_base *base, struct hlist_head *head)
  * the buckets due at clk, advance clk, run them. A jiffy with nothing to
  * collect is skipped in one step to the next one that has (exactly where
  * the one-jiffy loop would next collect), so an idle hour costs nothing.
+ * Whether anything is pending comes from the buckets (next_expiry,
+ * timers_pending), as in the kernel, never from a count. Out of line: the
+ * idle tick in run_timers() then needs no frame for these lists.
  */
-long TH_P(run_timers)(struct timer_base *base, unsigned long now)
+static th_noinline long __run_timers(struct timer_base *base, unsigned long now)
 {
 	struct hlist_head heads[LVL_DEPTH_MAX];
 	long fired = 0;
 
-	if (time_before(now, base->jiffies))
-		return -1;
-	/* The softirq does not nest: a callback running the wheel it runs on
-	 * would expire timers under the collection in progress. */
-	if (base->collected) {
-		th_warn("run_timers: %s wheel of CPU %u run from one of its own callbacks; refused",
-			TH_VARIANT_NAME, base->cpu);
-		return -1;
-	}
-	base->jiffies = now;
-
 	while (time_after_eq(now, base->clk)) {
-		unsigned long next;
 		int levels;
 
-		if (!base->pending) {
-			base->clk = now + 1;
-			break;
-		}
 		/* Nothing is on a collected list here: pending timers have bits. */
-		if (!base->next_expiry_valid) {
-			th_next_collect_clk(base, &base->next_expiry);
-			base->next_expiry_valid = true;
-		}
-		next = base->next_expiry;
-		if (time_after(next, now)) {
+		if (base->next_expiry_recalc)
+			th_recalc_next_expiry(base);
+		if (!base->timers_pending || time_after(base->next_expiry, now)) {
 			base->clk = now + 1;
+			/* Nothing pending: next_expiry stays beyond every bucket. */
+			if (!base->timers_pending)
+				base->next_expiry = base->clk + NEXT_TIMER_MAX_DELTA;
 			break;
 		}
-		base->clk = next;
+		base->clk = base->next_expiry;
 		levels = collect_expired_timers(base, heads);
 		base->collections++;
 		/*
@@ -341,7 +433,8 @@ long TH_P(run_timers)(struct timer_base *base, unsigned long now)
 		 * jiffies to avoid endless requeuing to current jiffies.
 		 */
 		base->clk++;
-		base->next_expiry_valid = false;
+		base->next_expiry_recalc = true;
+		base->running_clk = base->clk - 1;
 
 		base->collected = heads;
 		base->ncollected = levels;
@@ -355,18 +448,51 @@ long TH_P(run_timers)(struct timer_base *base, unsigned long now)
 	return fired;
 }
 
+/* The softirq does not nest: a callback running the wheel it runs on would
+ * expire timers under the collection in progress. */
+static th_cold long run_timers_nested(const struct timer_base *base)
+{
+	th_warn("run_timers: %s wheel of CPU %u run from one of its own callbacks; refused",
+		TH_VARIANT_NAME, base->cpu);
+	return -1;
+}
+
+/*
+ * Jiffies become @now, then the softirq runs. A tick with nothing due ends
+ * early, as run_timer_softirq()'s `if (time_before(jiffies,
+ * base->next_expiry)) return;` does; the clock still moves to now + 1 (no
+ * forward_timer_base() here to catch it up later), and an idle wheel's
+ * next_expiry moves with it, beyond every bucket.
+ */
+long TH_P(run_timers)(struct timer_base *base, unsigned long now)
+{
+	if (time_before(now, base->jiffies))
+		return -1;
+	if (__builtin_expect(base->collected != NULL, 0))
+		return run_timers_nested(base);
+	base->jiffies = now;
+	if (!base->next_expiry_recalc && time_after(base->next_expiry, now)) {
+		base->clk = now + 1;
+		if (!base->timers_pending)
+			base->next_expiry = base->clk + NEXT_TIMER_MAX_DELTA;
+		return 0;
+	}
+	return __run_timers(base, now);
+}
+
 /*
  * The consistency checker (in the spirit of wahern/timeout's
  * timeouts_check()): every bucket's list is well linked and its timers
  * carry its index, the bitmap has a bit exactly for the non-empty buckets,
  * each timer sits where calc_wheel_index() put it (its bucket is the one
  * that will be collected at its bucket expiry: never early, late by at
- * most the level's granularity, unless past-due or clamped), the pending
- * count matches, and next_expiry, when valid, is the true next collection.
+ * most the level's granularity, unless past-due or clamped), and
+ * next_expiry, unless a recalculation is due, is the true next collection.
+ * Linear in the queued timers: each node is visited once (a cycle breaks
+ * the pprev check at its second visit, so every walk ends).
  */
 int TH_P(timers_check)(const struct timer_base *base, char *err, size_t n)
 {
-	unsigned long count = 0;
 
 #define FAIL(...) do { snprintf(err, n, __VA_ARGS__); return -1; } while (0)
 	for (unsigned int lvl = 0; lvl < LVL_DEPTH_MAX; lvl++) {
@@ -410,24 +536,34 @@ int TH_P(timers_check)(const struct timer_base *base, char *err, size_t n)
 						     "calc_wheel_index puts it at bucket expiry %lu",
 						     (const void *)t, t->expires, idx, lvl, at, want);
 				}
-				if (++count > base->pending)
-					FAIL("more timers in the buckets than pending (%lu); a cycle?", base->pending);
 				pprev = &node->next;
 			}
 		}
 	}
-	for (int l = 0; l < base->ncollected; l++)
-		for (const struct hlist_node *node = base->collected[l].first; node; node = node->next)
-			if (++count > base->pending)
-				FAIL("more timers than pending (%lu) counting the collected lists", base->pending);
-	if (count != base->pending)
-		FAIL("%lu timers queued but base counts %lu pending", count, base->pending);
-	if (base->pending && base->next_expiry_valid && !base->ncollected) {
-		unsigned long next;
+	for (int l = 0; l < base->ncollected; l++) {
+		struct hlist_node *const *pprev = &base->collected[l].first;
 
-		if (th_next_collect_clk(base, &next) && next != base->next_expiry)
+		for (const struct hlist_node *node = *pprev; node; node = node->next) {
+			if (node->pprev != pprev)
+				FAIL("expiry list %d: timer %p pprev %p, expected %p", l,
+				     (const void *)hlist_entry(node, TH_TIMER, entry),
+				     (void *)node->pprev, (void *)pprev);
+			pprev = &node->next;
+		}
+	}
+	if (!base->next_expiry_recalc) {
+		unsigned long next = 0;
+		bool any = th_next_collect_clk(base, &next);
+
+		if (any != base->timers_pending)
+			FAIL("timers_pending is %d but the buckets hold %s", base->timers_pending,
+			     any ? "timers" : "none");
+		if (any && next != base->next_expiry)
 			FAIL("next_expiry %lu but the next bucket is collected at %lu",
 			     base->next_expiry, next);
+		if (!any && time_before(base->next_expiry, base->clk + LVL_START(base->depth)))
+			FAIL("nothing pending but next_expiry %lu is within the wheel's reach of clk %lu",
+			     base->next_expiry, base->clk);
 	}
 #undef FAIL
 	return 0;

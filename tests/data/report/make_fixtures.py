@@ -77,7 +77,7 @@ small = {
         cell(A_MOD, MI, BA, "func:write_cr4", "modern", "cfi-icall", "clang-22", "BLOCKED_CFI",
              "BLOCKED_CFI", "SIGILL at 0x401250: ud2 of a cfi-icall check site"),
         cell(A_MOD, MI, BA, "func:write_cr4", "modern", "kcfi", "clang-14", "UNSUPPORTED",
-             "BLOCKED_CFI", "probe: clang 14 has no -fsanitize=kcfi", runs=0),
+             "UNSUPPORTED", "probe: clang 14 has no -fsanitize=kcfi", runs=0),
         cell(A_MOD, MI, BA, "func:write_cr4", "modern", "kcfi", "clang-22", "BLOCKED_CFI",
              "BLOCKED_CFI", "SIGILL at 0x401300: kcfi type check"),
         cell(A_CTL, MI, BA, "none", "transitional", "cfi-icall", "clang-14", "FALSE_POSITIVE",
@@ -126,30 +126,8 @@ save("doctored_hijacked.json", variant(lambda d: find(d, A_MOD, "modern", "cfi-i
                                        .update(outcome="HIJACKED")))
 
 
-def crashed_new(d):
-    c = find(d, A_IDX, "modern", "cfi-icall", "clang-22")
-    c.update(outcome="CRASHED", counts={"CRASHED": 1}, evidence="SIGSEGV at 0xdead")
-
-
-# A cell with no expectation that the baseline saw BLOCKED_CFI now crashes.
-save("baseline_regression.json", variant(crashed_new))
-
-
-def kcfi_lost(d):
-    c = find(d, A_MOD, "modern", "kcfi", "clang-22")
-    c.update(outcome="UNSUPPORTED", runs=0, counts={}, evidence="probe: kcfi not instrumented")
-    d["configs"][2]["support"]["clang-22"] = {"supported": False, "reason": "probe: kcfi not instrumented"}
-
-
-# clang-22 lost kcfi: coverage loss, red only against a baseline.
-save("coverage_loss.json", variant(kcfi_lost))
-
-
 def drop_cell(d):
     d["cells"].remove(find(d, A_MOD, "modern", "cfi-icall", "clang-22"))
-
-
-save("missing_cell.json", variant(drop_cell))
 
 
 def partial(d):
@@ -185,3 +163,245 @@ save("markup.json", variant(markup))
 # Not JSON: an unterminated string on line 3.
 with open(os.path.join(HERE, "not_json.json"), "w") as f:
     f.write('{\n  "schema": "timerharness/results/v1",\n  "version": "0.1.0\n}\n')
+
+
+# ---- the gate: gate.json is a whole plan, judged by gate-expected.tsv ------
+#
+# `check` judges by a declaration, not by the file: the tests declare the
+# plan (these three attacks x every variant x these three configs x the
+# file's toolchains) and load gate-expected.tsv. gate.json holds every cell
+# of that plan and records the expectations file's SHA-256, so it passes;
+# each gate_*.json changes one thing a doctored, shrunken or broken run could.
+import hashlib
+
+GATE_ATTACKS = [A_LEG, A_MOD, A_CTL]
+GATE_CONFIGS = ["none", "cfi-icall", "kcfi"]
+GATE_EXPECTED = """# Expectations of the gate fixtures (gate*.json), for tests/report_test.c.
+SELFTEST_HANG\t*\t*\t*\tHANG\tthe runner's own time limit
+*_FUNC_DATA_WRITE_CR4\tmodern\t*\t*\tNOT_APPLICABLE\tthe 4.15 timer_list has no .data
+*\t*\tkcfi\tclang-14\tUNSUPPORTED\t-fsanitize=kcfi exists from clang 16
+*_NONE\ttransitional\tcfi-icall,kcfi\t*\tFALSE_POSITIVE\tthe rc3 shim's legitimate call fails the type check
+*_NONE\t*\t*\t*\tNO_EFFECT\tcontrol run
+*_FUNC_DATA_WRITE_CR4\t*\t*\t*\tHIJACKED\twrite_cr4 has the 4.14 call site's type
+*_FUNC_WRITE_CR4\tmodern\tcfi-icall,kcfi\t*\tBLOCKED_CFI\tthe 4.15 prototype is unique to timer callbacks
+*\t*\t*\t*\tREDIRECTED\tthe argument stays the victim's
+"""
+LENIENT_EXPECTED = "# Everything is fine.\n*\t*\t*\t*\tHIJACKED\tlenient\n"
+
+
+def write_text(name, text):
+    with open(os.path.join(HERE, name), "w") as f:
+        f.write(text)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+GATE_SHA = write_text("gate-expected.tsv", GATE_EXPECTED)
+LENIENT_SHA = write_text("lenient-expected.tsv", LENIENT_EXPECTED)
+
+
+def gate_expect(attack, variant, config, toolchain):
+    """What gate-expected.tsv declares (its first matching rule)."""
+    if attack == "SELFTEST_HANG":
+        return "HANG"
+    if attack.endswith("_FUNC_DATA_WRITE_CR4") and variant == "modern":
+        return "NOT_APPLICABLE"
+    if config == "kcfi" and toolchain == "clang-14":
+        return "UNSUPPORTED"
+    if attack.endswith("_NONE"):
+        return "FALSE_POSITIVE" if variant == "transitional" and config != "none" else "NO_EFFECT"
+    if attack.endswith("_FUNC_DATA_WRITE_CR4"):
+        return "HIJACKED"
+    if attack.endswith("_FUNC_WRITE_CR4") and variant == "modern" and config != "none":
+        return "BLOCKED_CFI"
+    return "REDIRECTED"
+
+
+PAYLOADS = {A_LEG: "func+data:write_cr4", A_MOD: "func:write_cr4", A_CTL: "none",
+            "SELFTEST_HANG": "selftest"}
+
+
+def gate_cell(attack, variant, config, toolchain, expected=None):
+    exp = gate_expect(attack, variant, config, toolchain) if expected is None else expected
+    out = exp
+    runs = 0 if out in ("UNSUPPORTED", "NOT_APPLICABLE") else 1
+    timing = "-" if attack.startswith("SELFTEST") else BA
+    technique = "selftest" if attack.startswith("SELFTEST") else MI
+    return cell(attack, technique, timing, PAYLOADS[attack], variant, config, toolchain, out, exp,
+                "observed %s under %s/%s" % (out, config, toolchain), runs=runs)
+
+
+gate = {
+    "schema": "timerharness/results/v1",
+    "version": "0.1.0",
+    "created": "2024-06-01T12:00:00Z",
+    "partial": False,
+    "interrupted": None,
+    "host": {"hostname": "ci-runner", "kernel": "6.1.0-test", "cpus": 2},
+    "expectations": {"path": "attacks/expected.tsv", "sha256": GATE_SHA},
+    "selection": {"toolchains": None, "configs": None, "variants": None, "attacks": None,
+                  "selftests": False},
+    "toolchains": [
+        {"name": "clang-14", "version": "14.0.6", "path": "/usr/bin/clang-14"},
+        {"name": "clang-22", "version": "22.1.8", "path": "/usr/bin/clang-22"},
+    ],
+    "configs": [
+        {"name": "none", "flags": "-O2", "description": "no hardening",
+         "support": {"clang-14": {"supported": True, "reason": ""},
+                     "clang-22": {"supported": True, "reason": ""}}},
+        {"name": "cfi-icall", "flags": "-O2 -flto -fsanitize=cfi-icall", "description": "type-based CFI",
+         "support": {"clang-14": {"supported": True, "reason": "probe cfi: trapped"},
+                     "clang-22": {"supported": True, "reason": "probe cfi: trapped"}}},
+        {"name": "kcfi", "flags": "-O2 -fsanitize=kcfi", "description": "kernel CFI",
+         "support": {"clang-14": {"supported": False, "reason": "not built: clang 14 has no kcfi"},
+                     "clang-22": {"supported": True, "reason": "probe kcfi: trapped"}}},
+    ],
+    "metrics": {"run_seconds": 1.5},
+    "cells": [gate_cell(a, v, c, t) for t in ("clang-14", "clang-22")
+              for v in ("legacy", "transitional", "modern") for c in GATE_CONFIGS for a in GATE_ATTACKS],
+}
+save("gate.json", gate)
+
+
+def gvariant(name, fn):
+    d = copy.deepcopy(gate)
+    fn(d)
+    save(name, d)
+
+
+def gfind(d, attack, variant, config, toolchain):
+    return find(d, attack, variant, config, toolchain)
+
+
+# A real regression (the CFI-blocked cell HIJACKED) hidden by editing its
+# stored expectation: null, the observed outcome, or "could not run".
+def hide(expected):
+    def fn(d):
+        gfind(d, A_MOD, "modern", "cfi-icall", "clang-22").update(
+            outcome="HIJACKED", counts={"HIJACKED": 1}, expected=expected, verdict="pass",
+            evidence="write_cr4(0x407f0) ran")
+    return fn
+
+
+gvariant("gate_hide_null.json", hide(None))
+gvariant("gate_hide_hijacked.json", hide("HIJACKED"))
+gvariant("gate_hide_unsupported.json", hide("UNSUPPORTED"))
+gvariant("gate_hide_not_applicable.json", hide("NOT_APPLICABLE"))
+
+
+# The run was judged by a lenient expectations file (matrix --expect).
+def lenient(d):
+    d["expectations"] = {"path": "lenient-expected.tsv", "sha256": LENIENT_SHA}
+    for c in d["cells"]:
+        c["expected"] = "HIJACKED"
+    hide("HIJACKED")(d)
+
+
+gvariant("gate_lenient.json", lenient)
+
+
+# clang-22 lost kcfi (its probe moved away, say): every kcfi cell UNSUPPORTED.
+def lost_kcfi(d):
+    d["configs"][2]["support"]["clang-22"] = {"supported": False,
+                                              "reason": "probe kcfi: th-probe-kcfi not built"}
+    for c in d["cells"]:
+        if c["config"] == "kcfi" and c["toolchain"] == "clang-22" and c["outcome"] != "NOT_APPLICABLE":
+            c.update(outcome="UNSUPPORTED", runs=0, counts={}, verdict="pass",
+                     evidence="probe kcfi: th-probe-kcfi not built")
+
+
+gvariant("gate_lost_kcfi.json", lost_kcfi)
+
+
+# One cell UNSUPPORTED and one NOT_APPLICABLE where real outcomes are declared.
+def could_not_run(d):
+    gfind(d, A_MOD, "modern", "kcfi", "clang-22").update(
+        outcome="UNSUPPORTED", runs=0, counts={}, evidence="no binary")
+    gfind(d, A_LEG, "legacy", "cfi-icall", "clang-14").update(
+        outcome="NOT_APPLICABLE", runs=0, counts={}, evidence="said not applicable")
+
+
+gvariant("gate_could_not_run.json", could_not_run)
+
+# cfi-icall's support flips to no on clang-14 (its cells left as they were).
+gvariant("gate_support_flip.json", lambda d: d["configs"][1]["support"].update(
+    {"clang-14": {"supported": False, "reason": "probe cfi: no trap"}}))
+
+gvariant("gate_empty.json", lambda d: d.update(cells=[]))
+gvariant("gate_shrunk.json", lambda d: d["cells"].remove(gfind(d, A_MOD, "modern", "cfi-icall", "clang-22")))
+
+
+def slice_none(d):
+    d["selection"]["configs"] = ["none"]
+    d["cells"] = [c for c in d["cells"] if c["config"] == "none"]
+
+
+gvariant("gate_slice.json", slice_none)
+
+
+def slice_short(d):
+    slice_none(d)
+    d["cells"].remove(gfind(d, A_CTL, "legacy", "none", "clang-22"))
+
+
+gvariant("gate_slice_short.json", slice_short)
+
+
+def partial_run(d):
+    d["partial"] = True
+    d["interrupted"] = "interrupted by SIGINT"
+    for c in d["cells"][-3:]:
+        d["cells"].remove(c)
+
+
+gvariant("gate_partial.json", partial_run)
+
+
+# One cell the harness could not run; one whose runs counted a harness error.
+gvariant("gate_harness.json", lambda d: gfind(d, A_MOD, "legacy", "none", "clang-14").update(
+    outcome="HARNESS_ERROR", runs=0, counts={}, verdict="regression",
+    evidence="attack binary build/clang-14/attacks/th-attack-legacy-none, listed as built, cannot be run"))
+gvariant("gate_harness_counted.json", lambda d: gfind(d, A_MOD, "legacy", "none", "clang-14").update(
+    outcome="CRASHED", runs=5, counts={"CRASHED": 4, "HARNESS_ERROR": 1}, verdict="improvement",
+    evidence="seed 3: could not start it"))
+
+# A cell of an attack the registry does not have; self-test cells nobody asked for.
+gvariant("gate_unplanned.json", lambda d: d["cells"].append(
+    cell("MEMCPY_INTRA_BEFORE_ARM_FUNC_SAME_CLASS", MI, BA, "func:same-class", "legacy", "none",
+         "clang-14", "REDIRECTED", "REDIRECTED", "ran")))
+gvariant("gate_selftest_unasked.json", lambda d: d["cells"].append(
+    gate_cell("SELFTEST_HANG", "legacy", "none", "clang-14")))
+
+
+def selftests(d):
+    d["selection"]["selftests"] = True
+    d["cells"] += [gate_cell("SELFTEST_HANG", v, c, t) for t in ("clang-14", "clang-22")
+                   for v in ("legacy", "transitional", "modern") for c in GATE_CONFIGS]
+
+
+gvariant("gate_selftests.json", selftests)
+gvariant("gate_no_expectations.json", lambda d: d.pop("expectations"))
+gvariant("gate_no_selection.json", lambda d: d.pop("selection"))
+
+# A cell better in the baseline than in gate.json: gate.json regressed.
+gvariant("gate_better.json", lambda d: gfind(d, A_MOD, "legacy", "none", "clang-14").update(
+    outcome="NO_EFFECT", counts={"NO_EFFECT": 1}, verdict="improvement"))
+
+
+# Text that would act instead of show: terminal escapes (C0 ESC, C1 CSI), a
+# bidi override, a noncharacter XML forbids, a CR, and a newline in a
+# toolchain version that would start a KTAP line of its own.
+def controls(d):
+    d["toolchains"][1]["version"] = "22.1.8\nBail out! injected"
+    d["toolchains"][1]["path"] = "/usr/bin/clang-22\x1b[31m"
+    d["configs"][2]["support"]["clang-14"]["reason"] = "no kcfi\x1b]0;title\x07"
+    d["partial"] = True
+    d["interrupted"] = "SIGINT\x1b[2J"
+    gfind(d, A_LEG, "legacy", "none", "clang-22").update(
+        outcome="CRASHED", counts={"CRASHED": 1}, verdict="improvement",
+        evidence="ran\x1b[2J\x9b31m \u202egnp.exe\u202c \ufffe \uffff end\rover\nnext\tcol \x7f")
+    # A cell report.md quotes (the CVE-2017-7308 headline).
+    gfind(d, A_LEG, "legacy", "cfi-icall", "clang-14").update(
+        evidence="write_cr4 ran\x1b[2J\x9b31m \u202egnp.exe\u202c \ufffe end\rover\nnext")
+
+
+gvariant("gate_controls.json", controls)

@@ -11,6 +11,11 @@
  * sit in a function of known name (trap classification looks it up). */
 #define th_noinline __attribute__((noinline))
 
+/* The rare path of a hot function (a misuse refused, debugobjects' books):
+ * its frame, WARN buffers and calls stay out of the caller's, whose common
+ * path then needs no stack frame at all. */
+#define th_cold __attribute__((cold, noinline))
+
 /* A value the optimiser may not see through (forces a real load). */
 #define TH_OPAQUE(x) (*(volatile __typeof__(x) *)&(x))
 

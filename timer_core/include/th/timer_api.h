@@ -25,7 +25,8 @@ int P##timer_reduce(T *timer, unsigned long expires);			\
 /* add_timer(): arm at timer->expires; the timer must be inactive.	\
  * Return: 0, or TH_EPENDING/TH_ENOFUNC/TH_EUNINIT/TH_ENOBASE. */	\
 int P##add_timer(T *timer);						\
-/* del_timer(): Return: 0 was not pending, 1 was, or TH_EUNINIT. */	\
+/* del_timer(): Return: 0 was not pending, 1 was, or TH_EUNINIT;	\
+ * TH_ENOBASE for a pending timer whose flags name no base. */		\
 int P##del_timer(T *timer);						\
 /* timer_pending(): is the timer queued? */				\
 int P##timer_pending(const T *timer);					\

@@ -41,6 +41,7 @@
 #ifndef TH_TIMER_BASE_H
 #define TH_TIMER_BASE_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -77,6 +78,9 @@
 
 /* One bitmap word per level: the scan for the next bucket relies on it. */
 _Static_assert(LVL_SIZE == 8 * sizeof(unsigned long), "one pending_map word per level");
+/* th_calc_wheel_index() is the kernel's if-chain for depth 8 and 9. */
+_Static_assert(LVL_DEPTH_MAX == 9 && TH_LVL_DEPTH(1) == 8,
+	       "calc_wheel_index covers depths 8 and 9");
 
 /* include/linux/jiffies.h: wrap 5 minutes after boot. */
 #define TH_INITIAL_JIFFIES(hz)	((unsigned long)(unsigned int)(-300 * (int)(hz)))
@@ -103,22 +107,29 @@ _Static_assert(LVL_SIZE == 8 * sizeof(unsigned long), "one pending_map word per 
 #define TH_ENOBASE	(-19)	/* -ENODEV: flags name a CPU without a base */
 
 struct timer_base {
+	/* First: a bucket's address is then base + 8 * idx, one instruction. */
+	struct hlist_head vectors[WHEEL_SIZE_MAX];
 	unsigned long clk;		/* next jiffy whose buckets are collected */
 	unsigned long jiffies;		/* "now": callbacks see the run's target */
-	unsigned long next_expiry;	/* earliest bucket expiry, when valid */
-	bool next_expiry_valid;
+	/*
+	 * The kernel's (v5.10+) next-expiry bookkeeping, from the buckets
+	 * alone: when !next_expiry_recalc, timers_pending says whether any
+	 * bucket holds a timer and next_expiry is the first jiffy at which one
+	 * is collected. A bucket emptied by a delete asks for a recalculation.
+	 */
+	unsigned long next_expiry;
+	bool next_expiry_recalc;
+	bool timers_pending;
 	unsigned int hz;
 	unsigned int depth;		/* LVL_DEPTH of this wheel */
 	unsigned int cpu;
-	unsigned long pending;		/* number of queued timers */
 	unsigned long collections;	/* jiffies whose buckets were collected */
 	void *running_timer;		/* the timer whose callback runs */
-	unsigned long running_clk;	/* baseclk of the running callback */
+	unsigned long running_clk;	/* baseclk of the running callbacks */
 	/* While expiring: the lists collected from the buckets (checker). */
 	struct hlist_head *collected;
 	int ncollected;
 	unsigned long pending_map[LVL_DEPTH_MAX];	/* bit per bucket */
-	struct hlist_head vectors[WHEEL_SIZE_MAX];
 };
 
 /**
@@ -128,12 +139,23 @@ struct timer_base {
  * @hz: HZ of this wheel (depth 9 if > 100, else 8)
  * @jiffies: initial jiffies and base clock (TH_INITIAL_JIFFIES(hz) in the kernel)
  *
- * Return: 0, or -1 for a bad @cpu or @hz (0).
+ * A base that is attached and still holds timers (in its buckets, or on
+ * the lists its softirq is expiring) is refused with a WARN and left as it
+ * is: wiping it would leave those timers pointing into lists that no longer
+ * exist (the kernel's debugobjects warn on init of an active object the
+ * same way, debug_object_init()). th_base_release() it first.
+ *
+ * Return: 0, or -1 for a bad @cpu or @hz (0), or a base still in use.
  */
 int th_base_init(struct timer_base *base, unsigned int cpu, unsigned int hz,
 		 unsigned long jiffies);
-/* Detach @base from its CPU slot (the timers it holds are forgotten). */
+/* Detach @base from its CPU slot. The timers it holds are forgotten: for
+ * debugobjects they are inactive from now on. */
 void th_base_release(struct timer_base *base);
+
+/* Does @base hold no timer (no bucket, no list being expired)? From the
+ * bitmap and the expiry lists, never from a counter. */
+bool th_base_idle(const struct timer_base *base);
 
 /* raw_smp_processor_id(): the CPU timers are set up and armed on. */
 unsigned int th_this_cpu(void);
@@ -167,6 +189,18 @@ static inline unsigned long th_level_clk_ceil(unsigned long clk, unsigned int lv
  */
 bool th_next_collect_clk(const struct timer_base *base, unsigned long *clk);
 
+/* include/linux/timer.h: the farthest a next expiry can be; beyond the
+ * last bucket expiry (clk + LVL_START(depth)) at both depths. */
+#define NEXT_TIMER_MAX_DELTA	((1UL << 30) - 1)
+_Static_assert(NEXT_TIMER_MAX_DELTA >= LVL_START(LVL_DEPTH_MAX), "beyond every bucket");
+
+/*
+ * timer_recalc_next_expiry() / __next_timer_interrupt(): next_expiry from
+ * the bitmap, or clk + NEXT_TIMER_MAX_DELTA with timers_pending false when
+ * nothing is queued, so that any enqueue is earlier.
+ */
+void th_recalc_next_expiry(struct timer_base *base);
+
 /*
  * calc_index() of kernel/time/timer.c (64-bit since v5.x): the timer wheel
  * has to guarantee that a timer does not fire early. Early expiry can
@@ -181,22 +215,13 @@ static inline unsigned int th_calc_index(unsigned long expires, unsigned int lvl
 	return LVL_OFFS(lvl) + (expires & LVL_MASK);
 }
 
-/*
- * calc_wheel_index(): the kernel's if-chain over LVL_START(1..depth-1),
- * written as a loop because the depth is a per-wheel parameter here. The
- * clamp of obscene timeouts compares the delta, not the expiry (commit
- * e2a71bdea816, "timer: Fix wheel index calculation on last level").
- * Inline: it is on every arm's path.
- */
-static inline unsigned int th_calc_wheel_index(unsigned long expires, unsigned long clk,
-					       unsigned int depth, unsigned long *bucket_expiry)
+/* The last level, and the clamp of obscene timeouts, which compares the
+ * delta, not the expiry (commit e2a71bdea816, "timer: Fix wheel index
+ * calculation on last level"). */
+static inline unsigned int th_calc_last_level(unsigned long expires, unsigned long clk,
+					      unsigned int depth, unsigned long *bucket_expiry)
 {
 	unsigned long delta = expires - clk;
-	unsigned int lvl;
-
-	for (lvl = 0; lvl < depth - 1; lvl++)
-		if (delta < LVL_START(lvl + 1))
-			return th_calc_index(expires, lvl, bucket_expiry);
 
 	if ((long)delta < 0) {
 		*bucket_expiry = clk;
@@ -209,12 +234,65 @@ static inline unsigned int th_calc_wheel_index(unsigned long expires, unsigned l
 	return th_calc_index(expires, depth - 1, bucket_expiry);
 }
 
-/* The per-CPU bases and the debugobjects switch: read inline on the fast
- * path of every timer call. Written only by th_base_init()/th_base_release(),
- * th_set_cpu() and th_debugobj_enable(). */
-extern struct timer_base *th_cpu_bases_[TH_NR_CPUS];
-extern unsigned int th_this_cpu_;
-extern bool th_debugobj_off_;
+/*
+ * calc_wheel_index() of kernel/time/timer.c, as the kernel writes it: an
+ * if-chain on compile-time constants, most deltas leaving early. Split in
+ * two so the wheel's fast paths can inline the near part alone (levels 0-6,
+ * deltas below ~4 h at HZ 1000) and finish the rest out of line: the near
+ * part returns UINT_MAX for a delta beyond level 6, or a past-due timer.
+ */
+static inline unsigned int th_calc_wheel_index_near(unsigned long expires, unsigned long clk,
+						    unsigned long *bucket_expiry)
+{
+	unsigned long delta = expires - clk;
+
+	if (delta < LVL_START(1))
+		return th_calc_index(expires, 0, bucket_expiry);
+	else if (delta < LVL_START(2))
+		return th_calc_index(expires, 1, bucket_expiry);
+	else if (delta < LVL_START(3))
+		return th_calc_index(expires, 2, bucket_expiry);
+	else if (delta < LVL_START(4))
+		return th_calc_index(expires, 3, bucket_expiry);
+	else if (delta < LVL_START(5))
+		return th_calc_index(expires, 4, bucket_expiry);
+	else if (delta < LVL_START(6))
+		return th_calc_index(expires, 5, bucket_expiry);
+	else if (delta < LVL_START(7))
+		return th_calc_index(expires, 6, bucket_expiry);
+	return UINT_MAX;
+}
+
+/* The whole chain. The one difference from the kernel: LVL_DEPTH is per
+ * wheel here, so `LVL_DEPTH > 8` reads @depth. */
+static inline unsigned int th_calc_wheel_index(unsigned long expires, unsigned long clk,
+					       unsigned int depth, unsigned long *bucket_expiry)
+{
+	unsigned int idx = th_calc_wheel_index_near(expires, clk, bucket_expiry);
+
+	if (idx != UINT_MAX)
+		return idx;
+	if (depth > 8 && expires - clk < LVL_START(8))
+		return th_calc_index(expires, 7, bucket_expiry);
+	return th_calc_last_level(expires, clk, depth, bucket_expiry);
+}
+
+/* The per-CPU bases and the debugobjects switch. Written only by
+ * th_base_init()/th_base_release(), th_set_cpu() and th_debugobj_enable().
+ * Hidden: linked into each program, never exported, so a read is one
+ * instruction, not a GOT load and one. */
+#define TH_HIDDEN __attribute__((visibility("hidden")))
+extern TH_HIDDEN struct timer_base *th_cpu_bases_[TH_NR_CPUS];
+extern TH_HIDDEN unsigned int th_this_cpu_;
+extern TH_HIDDEN bool th_debugobj_off_;
+/*
+ * What the fast path of every timer call reads: indexed by the CPU field of
+ * the flags unchecked, as per_cpu() indexes __per_cpu_offset[] (2 MiB of
+ * zero pages, TH_NR_CPUS entries ever set), and NULL while debugobjects is
+ * on, so that one test sends a timer naming no base, and every call while
+ * debugobjects has bookkeeping to do, to the checked path.
+ */
+extern TH_HIDDEN struct timer_base *th_fast_bases_[TIMER_CPUMASK + 1];
 
 /* The base of CPU @cpu, or NULL. */
 static inline struct timer_base *th_cpu_base(unsigned int cpu)
@@ -228,16 +306,50 @@ static inline struct timer_base *th_this_base(void)
 	return th_cpu_bases_[th_this_cpu_];
 }
 
-/* ---- debugobjects: which timers were set up (CONFIG_DEBUG_OBJECTS_TIMERS) */
+/*
+ * ---- debugobjects (lib/debugobjects.c, CONFIG_DEBUG_OBJECTS_TIMERS) -----
+ * The timers that went through init_timer_key(), each inactive or active
+ * (queued on a base), tracked by address away from the timer's memory as
+ * the kernel tracks them: a freed or overwritten timer cannot lie about its
+ * state. Arming or deleting an unknown timer, setting up an active one, are
+ * refused with a WARN; freeing an active one is reported. While off
+ * (th_debugobj_enable(false), as in a production kernel) nothing is tracked
+ * and nothing checked. Every check only reports: none changes what the
+ * wheel does with a call it accepts.
+ */
 void th_debugobj_enable(bool on);
 bool th_debugobj_enabled(void);
-void th_debugobj_init(const void *timer);
+/*
+ * debug_object_init() from init_timer_key(): track @timer as inactive. On an
+ * active one (still queued) the kernel WARNs "init active" and its fixup
+ * (timer_fixup_init()) del_timer_sync()s it; the harness WARNs and refuses,
+ * as for every misuse: the caller must leave the timer untouched. @op and
+ * @fn (the callback being set, a code address) name it in the message.
+ * Return: true to go ahead.
+ */
+bool th_debugobj_init(const void *timer, const char *op, const void *fn);
 bool th_debugobj_lookup_(const void *timer);
-/* Was @timer set up? Always true while debugobjects is off. */
+/* Was @timer set up (debug_object_assert_init())? True while off. */
 static inline bool th_debugobj_known(const void *timer)
 {
 	return th_debugobj_off_ || th_debugobj_lookup_(timer);
 }
+/* debug_object_activate() / _deactivate(): @timer was queued on CPU @cpu's
+ * base (@fn: its callback, the hint of later messages), or left it. */
+void th_debugobj_activate(const void *timer, unsigned int cpu, const void *fn);
+void th_debugobj_deactivate(const void *timer);
+/* Is @timer tracked as active (queued)? */
+bool th_debugobj_active(const void *timer);
+/*
+ * debug_check_no_obj_freed(), what kfree() calls under
+ * CONFIG_DEBUG_OBJECTS_FREE: WARN "free active" for each timer in
+ * [@addr, @addr + @size) that is still queued. Only reports: the kernel's
+ * fixup (timer_fixup_free(): del_timer_sync()) is not applied, so what a
+ * missing del_timer_sync() leads to still happens, observably. Reads no
+ * byte of the freed memory. Return: how many active timers it found.
+ */
+unsigned int th_debug_check_no_obj_freed(const void *addr, size_t size);
+/* debug_object_free() without the check (destroy_timer_on_stack()). */
 void th_debugobj_forget(const void *timer);
 void th_debugobj_reset(void);
 

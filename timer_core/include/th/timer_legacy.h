@@ -22,7 +22,8 @@ struct legacy_timer_list {
 
 TH_TIMER_API(legacy_, struct legacy_timer_list)
 
-/* __setup_timer(): init_timer_key() + .function and .data. */
+/* __setup_timer(): init_timer_key() + .function and .data. A timer that
+ * debugobjects tracks as queued is refused (WARN "init active"), untouched. */
 void legacy___setup_timer(struct legacy_timer_list *timer,
 			  void (*fn)(unsigned long), unsigned long data,
 			  unsigned int flags);

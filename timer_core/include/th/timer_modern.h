@@ -21,7 +21,8 @@ struct modern_timer_list {
 
 TH_TIMER_API(modern_, struct modern_timer_list)
 
-/* timer_setup(): init_timer_key() with the callback. */
+/* timer_setup(): init_timer_key() with the callback. A timer that
+ * debugobjects tracks as queued is refused (WARN "init active"), untouched. */
 void modern_timer_setup(struct modern_timer_list *timer,
 			void (*callback)(struct modern_timer_list *),
 			unsigned int flags);

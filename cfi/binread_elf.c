@@ -1,0 +1,562 @@
+/* SPDX-License-Identifier: MIT */
+/* The ELF side of the binary reader (binread.h), through libelf. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "binread_internal.h"
+
+const char *th_reg_name(int reg)
+{
+	static const char *const names[TH_NREGS] = {
+		"rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
+		"r8", "r9", "r10", "r11", "r12", "r13", "r14", "r15",
+	};
+
+	return reg >= 0 && reg < TH_NREGS ? names[reg] : "?";
+}
+
+const char *th_cfi_scheme_name(enum th_cfi_scheme s)
+{
+	switch (s) {
+	case TH_CFI_NONE: return "none";
+	case TH_CFI_ICALL: return "cfi-icall";
+	case TH_CFI_KCFI: return "kcfi";
+	case TH_CFI_FUNCTION: return "function";
+	default: return "unknown";
+	}
+}
+
+static int load_file(struct th_bin *b, const char *path, char *err, size_t n)
+{
+	struct stat st;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	size_t got = 0;
+
+	if (fd < 0) {
+		snprintf(err, n, "%s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0) {
+		snprintf(err, n, "%s: not a regular, non-empty file", path);
+		close(fd);
+		return -1;
+	}
+	b->size = (size_t)st.st_size;
+	b->data = malloc(b->size);
+	if (!b->data) {
+		snprintf(err, n, "%s: out of memory (%zu bytes)", path, b->size);
+		close(fd);
+		return -1;
+	}
+	while (got < b->size) {
+		ssize_t r = read(fd, b->data + got, b->size - got);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0) {
+			snprintf(err, n, "%s: short read at byte %zu of %zu", path, got, b->size);
+			close(fd);
+			return -1;
+		}
+		got += (size_t)r;
+	}
+	close(fd);
+	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int cmp_rel(const void *a, const void *b)
+{
+	return cmp_u64(&((const struct th_bin_rel *)a)->where, &((const struct th_bin_rel *)b)->where);
+}
+
+/* For qsort of function indices: the symbol array travels in a static. */
+static const struct th_sym *sort_syms;
+
+static int cmp_func(const void *a, const void *b)
+{
+	const struct th_sym *x = &sort_syms[*(const size_t *)a], *y = &sort_syms[*(const size_t *)b];
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->size < y->size ? -1 : x->size > y->size;
+}
+
+static int read_symtab(struct th_bin *b, Elf_Scn *scn, const GElf_Shdr *sh, char *err, size_t n)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	size_t count = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+
+	if (!d) {
+		snprintf(err, n, "%s: .symtab unreadable: %s", b->path, elf_errmsg(-1));
+		return -1;
+	}
+	b->syms = calloc(count ? count : 1, sizeof(*b->syms));
+	b->funcs = calloc(count ? count : 1, sizeof(*b->funcs));
+	if (!b->syms || !b->funcs) {
+		snprintf(err, n, "%s: out of memory", b->path);
+		return -1;
+	}
+	for (size_t i = 0; i < count; i++) {
+		GElf_Sym s;
+		const char *name;
+		struct th_sym *t;
+
+		if (!gelf_getsym(d, (int)i, &s) || s.st_shndx == SHN_UNDEF || !s.st_name)
+			continue;
+		name = elf_strptr(b->elf, sh->sh_link, s.st_name);
+		if (!name || !*name)
+			continue;
+		t = &b->syms[b->nsyms];
+		*t = (struct th_sym){ .name = name, .addr = s.st_value, .size = s.st_size,
+				      .type = GELF_ST_TYPE(s.st_info),
+				      .bind = GELF_ST_BIND(s.st_info),
+				      .absolute = s.st_shndx == SHN_ABS };
+		if (t->type == STT_FUNC && t->size && !t->absolute)
+			b->funcs[b->nfuncs++] = b->nsyms;
+		b->nsyms++;
+	}
+	sort_syms = b->syms;
+	qsort(b->funcs, b->nfuncs, sizeof(*b->funcs), cmp_func);
+	b->has_symtab = 1;
+	return 0;
+}
+
+/* .kcfi_traps: int32 offsets, each relative to its own address. */
+static int read_kcfi(struct th_bin *b, Elf_Scn *scn, const GElf_Shdr *sh, char *err, size_t n)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	size_t count = sh->sh_size / 4;
+
+	b->has_kcfi = 1;
+	if (!d || d->d_size < count * 4) {
+		snprintf(err, n, "%s: .kcfi_traps unreadable", b->path);
+		return -1;
+	}
+	b->kcfi = calloc(count ? count : 1, sizeof(*b->kcfi));
+	if (!b->kcfi) {
+		snprintf(err, n, "%s: out of memory", b->path);
+		return -1;
+	}
+	for (size_t i = 0; i < count; i++) {
+		const unsigned char *p = (const unsigned char *)d->d_buf + 4 * i;
+		int32_t rel = (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
+					(uint32_t)p[3] << 24);
+
+		b->kcfi[b->nkcfi++] = sh->sh_addr + 4 * i + (uint64_t)(int64_t)rel;
+	}
+	qsort(b->kcfi, b->nkcfi, sizeof(*b->kcfi), cmp_u64);
+	return 0;
+}
+
+static int read_relas(struct th_bin *b, Elf_Scn *scn, const GElf_Shdr *sh, char *err, size_t n)
+{
+	Elf_Data *d = elf_getdata(scn, NULL);
+	size_t count = sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
+	struct th_bin_rel *grown;
+
+	if (!d)
+		return 0;
+	grown = realloc(b->rel, (b->nrel + count + 1) * sizeof(*b->rel));
+	if (!grown) {
+		snprintf(err, n, "%s: out of memory", b->path);
+		return -1;
+	}
+	b->rel = grown;
+	for (size_t i = 0; i < count; i++) {
+		GElf_Rela r;
+
+		if (gelf_getrela(d, (int)i, &r) && GELF_R_TYPE(r.r_info) == R_X86_64_RELATIVE)
+			b->rel[b->nrel++] = (struct th_bin_rel){ r.r_offset, (uint64_t)r.r_addend };
+	}
+	return 0;
+}
+
+static int index_sections(struct th_bin *b, char *err, size_t n)
+{
+	size_t shstrndx;
+	Elf_Scn *scn = NULL;
+
+	if (elf_getshdrstrndx(b->elf, &shstrndx)) {
+		snprintf(err, n, "%s: no section name table: %s", b->path, elf_errmsg(-1));
+		return -1;
+	}
+	while ((scn = elf_nextscn(b->elf, scn))) {
+		GElf_Shdr sh;
+		const char *name;
+
+		if (!gelf_getshdr(scn, &sh))
+			continue;
+		name = elf_strptr(b->elf, shstrndx, sh.sh_name);
+		if (sh.sh_type == SHT_SYMTAB && !b->has_symtab && read_symtab(b, scn, &sh, err, n))
+			return -1;
+		if (name && !strcmp(name, ".kcfi_traps") && sh.sh_type != SHT_NOBITS &&
+		    read_kcfi(b, scn, &sh, err, n))
+			return -1;
+		if (sh.sh_type == SHT_RELA && (sh.sh_flags & SHF_ALLOC) &&
+		    read_relas(b, scn, &sh, err, n))
+			return -1;
+	}
+	qsort(b->rel, b->nrel, sizeof(*b->rel), cmp_rel);
+	return 0;
+}
+
+int th_bin_open(const char *path, struct th_bin **out, char *err, size_t n)
+{
+	struct th_bin *b = calloc(1, sizeof(*b));
+	GElf_Ehdr eh;
+	int found = 0;
+
+	*out = NULL;
+	if (!b || !(b->path = strdup(path))) {
+		snprintf(err, n, "%s: out of memory", path);
+		free(b);
+		return -1;
+	}
+	if (load_file(b, path, err, n))
+		goto fail;
+	if (elf_version(EV_CURRENT) == EV_NONE) {
+		snprintf(err, n, "libelf: %s", elf_errmsg(-1));
+		goto fail;
+	}
+	b->elf = elf_memory((char *)b->data, b->size);
+	if (!b->elf || elf_kind(b->elf) != ELF_K_ELF || !gelf_getehdr(b->elf, &eh)) {
+		snprintf(err, n, "%s: not an ELF file", path);
+		goto fail;
+	}
+	if (gelf_getclass(b->elf) != ELFCLASS64 || eh.e_ident[EI_DATA] != ELFDATA2LSB ||
+	    eh.e_machine != EM_X86_64) {
+		snprintf(err, n, "%s: not a little-endian x86-64 ELF64 file", path);
+		goto fail;
+	}
+	if (eh.e_type != ET_EXEC && eh.e_type != ET_DYN) {
+		snprintf(err, n, "%s: ELF type %u is not a linked executable or shared object", path,
+			 eh.e_type);
+		goto fail;
+	}
+	b->pie = eh.e_type == ET_DYN;
+	if (elf_getphdrnum(b->elf, &b->nph) || !b->nph ||
+	    !(b->ph = calloc(b->nph, sizeof(*b->ph)))) {
+		snprintf(err, n, "%s: no program headers", path);
+		goto fail;
+	}
+	for (size_t i = 0; i < b->nph; i++) {
+		if (!gelf_getphdr(b->elf, (int)i, &b->ph[i])) {
+			snprintf(err, n, "%s: program header %zu unreadable", path, i);
+			goto fail;
+		}
+		if (b->ph[i].p_type == PT_LOAD && b->ph[i].p_offset == 0 && !found) {
+			b->load_vaddr = b->ph[i].p_vaddr;
+			found = 1;
+		}
+		if (b->ph[i].p_type == PT_LOAD &&
+		    (b->ph[i].p_offset > b->size || b->ph[i].p_filesz > b->size - b->ph[i].p_offset)) {
+			snprintf(err, n, "%s: PT_LOAD %zu runs past the end of the file", path, i);
+			goto fail;
+		}
+	}
+	if (!found) {
+		snprintf(err, n, "%s: no PT_LOAD maps the ELF header (file offset 0)", path);
+		goto fail;
+	}
+	if (index_sections(b, err, n))
+		goto fail;
+	*out = b;
+	return 0;
+fail:
+	th_bin_close(b);
+	return -1;
+}
+
+void th_bin_close(struct th_bin *b)
+{
+	if (!b)
+		return;
+	for (size_t i = 0; i < b->nsc; i++) {
+		free(b->sc[i].func);
+		th_func_sites_free(b->sc[i].fs);
+	}
+	free(b->sc);
+	if (b->elf)
+		elf_end(b->elf);
+	free(b->data);
+	free(b->path);
+	free(b->ph);
+	free(b->syms);
+	free(b->funcs);
+	free(b->kcfi);
+	free(b->rel);
+	free(b);
+}
+
+/* ---- cache ------------------------------------------------------------------------- */
+
+struct cache_entry {
+	struct th_bin *b;
+	dev_t dev;
+	ino_t ino;
+	off_t size;
+	struct timespec mtime;
+};
+static struct cache_entry *cache;
+static size_t ncache;
+
+struct th_bin *th_bin_cached(const char *path, char *err, size_t n)
+{
+	struct stat st;
+	struct cache_entry *grown;
+	struct th_bin *b;
+
+	if (stat(path, &st)) {
+		snprintf(err, n, "%s: %s", path, strerror(errno));
+		return NULL;
+	}
+	for (size_t i = 0; i < ncache; i++) {
+		struct cache_entry *c = &cache[i];
+
+		if (strcmp(c->b->path, path))
+			continue;
+		if (c->dev == st.st_dev && c->ino == st.st_ino && c->size == st.st_size &&
+		    c->mtime.tv_sec == st.st_mtim.tv_sec && c->mtime.tv_nsec == st.st_mtim.tv_nsec)
+			return c->b;
+		th_bin_close(c->b);
+		cache[i] = cache[--ncache];
+		break;
+	}
+	if (th_bin_open(path, &b, err, n))
+		return NULL;
+	grown = realloc(cache, (ncache + 1) * sizeof(*cache));
+	if (!grown) {
+		snprintf(err, n, "%s: out of memory", path);
+		th_bin_close(b);
+		return NULL;
+	}
+	cache = grown;
+	cache[ncache++] = (struct cache_entry){ b, st.st_dev, st.st_ino, st.st_size, st.st_mtim };
+	return b;
+}
+
+void th_bin_cache_clear(void)
+{
+	for (size_t i = 0; i < ncache; i++)
+		th_bin_close(cache[i].b);
+	free(cache);
+	cache = NULL;
+	ncache = 0;
+}
+
+/* ---- contents ---------------------------------------------------------------------- */
+
+const char *th_bin_path(const struct th_bin *b)
+{
+	return b->path;
+}
+
+uint64_t th_bin_load_vaddr(const struct th_bin *b)
+{
+	return b->load_vaddr;
+}
+
+int th_bin_is_pie(const struct th_bin *b)
+{
+	return b->pie;
+}
+
+int th_bin_read(const struct th_bin *b, uint64_t vaddr, void *buf, size_t n)
+{
+	for (size_t i = 0; i < b->nph; i++) {
+		const GElf_Phdr *ph = &b->ph[i];
+		uint64_t rel;
+
+		if (ph->p_type != PT_LOAD || vaddr < ph->p_vaddr)
+			continue;
+		rel = vaddr - ph->p_vaddr;
+		if (rel > ph->p_memsz || n > ph->p_memsz - rel)
+			continue;
+		memset(buf, 0, n);
+		if (rel < ph->p_filesz) {
+			size_t k = ph->p_filesz - rel < n ? (size_t)(ph->p_filesz - rel) : n;
+
+			memcpy(buf, b->data + ph->p_offset + rel, k);
+		}
+		return 0;
+	}
+	return -1;
+}
+
+int th_bin_read_ptr(const struct th_bin *b, uint64_t vaddr, uint64_t *val)
+{
+	size_t lo = 0, hi = b->nrel;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (b->rel[mid].where < vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < b->nrel && b->rel[lo].where == vaddr) {
+		*val = b->rel[lo].addend;
+		return 0;
+	}
+	return th_bin_read(b, vaddr, val, sizeof(*val));
+}
+
+size_t th_bin_nsyms(const struct th_bin *b)
+{
+	return b->nsyms;
+}
+
+const struct th_sym *th_bin_sym(const struct th_bin *b, size_t i)
+{
+	return i < b->nsyms ? &b->syms[i] : NULL;
+}
+
+size_t th_bin_find_syms(const struct th_bin *b, const char *name, const struct th_sym **out,
+			size_t max)
+{
+	size_t count = 0;
+
+	for (size_t i = 0; i < b->nsyms; i++)
+		if (!strcmp(b->syms[i].name, name)) {
+			if (count < max)
+				out[count] = &b->syms[i];
+			count++;
+		}
+	return count;
+}
+
+const struct th_sym *th_bin_func_containing(const struct th_bin *b, uint64_t vaddr)
+{
+	const struct th_sym *best = NULL;
+
+	for (size_t k = 0; k < b->nfuncs; k++) {
+		const struct th_sym *s = &b->syms[b->funcs[k]];
+
+		if (s->addr > vaddr)
+			break;
+		if (vaddr - s->addr < s->size && (!best || s->size < best->size))
+			best = s;
+	}
+	return best;
+}
+
+const struct th_sym *th_bin_func_at(const struct th_bin *b, uint64_t vaddr)
+{
+	const struct th_sym *best = NULL;
+
+	for (size_t i = 0; i < b->nsyms; i++) {
+		const struct th_sym *s = &b->syms[i];
+
+		if (s->type != STT_FUNC || s->absolute || s->addr != vaddr)
+			continue;
+		/* A global name over a local alias; among equals the first. */
+		if (!best || (best->bind == STB_LOCAL && s->bind != STB_LOCAL))
+			best = s;
+	}
+	return best;
+}
+
+int th_bin_is_kcfi_trap(const struct th_bin *b, uint64_t vaddr)
+{
+	return b->nkcfi && bsearch(&vaddr, b->kcfi, b->nkcfi, sizeof(*b->kcfi), cmp_u64) != NULL;
+}
+
+size_t th_bin_kcfi_trap_count(const struct th_bin *b)
+{
+	return b->nkcfi;
+}
+
+unsigned th_bin_cfi_schemes(const struct th_bin *b)
+{
+	unsigned s = 0;
+
+	if (b->nkcfi)
+		s |= 1u << TH_CFI_KCFI;
+	for (size_t i = 0; i < b->nsyms; i++) {
+		const char *name = b->syms[i].name;
+		size_t len = strlen(name);
+
+		if (!strncmp(name, "__typeid_", 9) && len > 21 &&
+		    !strcmp(name + len - 12, "_global_addr"))
+			s |= 1u << TH_CFI_ICALL;
+	}
+	return s;
+}
+
+const struct th_func_sites *th_bin_call_sites(struct th_bin *b, const char *func, char *err,
+					      size_t n)
+{
+	const struct th_sym *found[4], *fn = NULL;
+	struct th_bin_sitecache *grown;
+	struct th_func_sites *fs;
+	size_t count, funcs = 0;
+
+	for (size_t i = 0; i < b->nsc; i++)
+		if (!strcmp(b->sc[i].func, func))
+			return b->sc[i].fs;
+	if (!b->has_symtab) {
+		snprintf(err, n, "%s: no .symtab (a stripped binary): functions cannot be found by name",
+			 b->path);
+		return NULL;
+	}
+	count = th_bin_find_syms(b, func, found, 4);
+	for (size_t i = 0; i < count && i < 4; i++)
+		if (found[i]->type == STT_FUNC && found[i]->size && !found[i]->absolute) {
+			fn = found[i];
+			funcs++;
+		}
+	if (funcs > 1) {
+		snprintf(err, n, "%s: %zu functions are named '%s' (static functions of several files): "
+			 "the name does not say which", b->path, funcs, func);
+		return NULL;
+	}
+	if (!fn) {
+		char near[256] = "";
+		size_t len = strlen(func), k = 0;
+
+		/* Close names: an LTO or compiler suffix (".cfi", ".llvm.123"). */
+		for (size_t i = 0; i < b->nsyms && k < 4; i++)
+			if (!strncmp(b->syms[i].name, func, len) && b->syms[i].name[len] == '.' &&
+			    b->syms[i].type == STT_FUNC) {
+				size_t used = strlen(near);
+
+				snprintf(near + used, sizeof(near) - used, "%s%s", k++ ? ", " : "",
+					 b->syms[i].name);
+			}
+		snprintf(err, n, "%s: no function named exactly '%s'%s%s", b->path, func,
+			 k ? " (there is: " : "", k ? near : "");
+		if (k) {
+			size_t used = strlen(err);
+
+			snprintf(err + used, n - used, ")");
+		}
+		return NULL;
+	}
+	fs = th_bin_analyse(b, fn, err, n);
+	if (!fs)
+		return NULL;
+	grown = realloc(b->sc, (b->nsc + 1) * sizeof(*b->sc));
+	if (!grown || !(grown[b->nsc].func = strdup(func))) {
+		if (grown)
+			b->sc = grown;
+		th_func_sites_free(fs);
+		snprintf(err, n, "%s: out of memory", b->path);
+		return NULL;
+	}
+	b->sc = grown;
+	b->sc[b->nsc++].fs = fs;
+	return fs;
+}

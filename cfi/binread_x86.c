@@ -1,0 +1,1424 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The code side of the binary reader (binread.h): capstone decodes the
+ * function, a small symbolic executor follows its paths and finds which
+ * conditions on the call target lead to a trap and which to the call.
+ */
+#include <capstone/capstone.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "binread_internal.h"
+
+/* Exploration limits: a function whose paths exceed them is reported as
+ * incomplete (th_func_sites.complete = 0), never guessed. */
+#define MAX_PATHS	512
+#define MAX_PATH_STEPS	4096
+#define MAX_TOTAL_STEPS	400000
+#define MAX_CONDS	48
+/* How often one branch may appear on one path: loops are cut there. */
+#define MAX_BRANCH_VISITS 2
+
+/* ---- decoded instructions ------------------------------------------------------------ */
+
+struct dop {
+	uint8_t type;		/* X86_OP_REG, X86_OP_IMM, X86_OP_MEM */
+	uint8_t size;		/* bytes */
+	unsigned reg;
+	int64_t imm;
+	unsigned seg, base, index;
+	int scale;
+	int64_t disp;
+};
+
+struct dinsn {
+	uint64_t addr;
+	uint16_t size;
+	unsigned id;
+	uint8_t nops;
+	struct dop ops[4];
+	uint8_t nwr;
+	unsigned wr[12];	/* registers written (capstone ids) */
+	int flags_written;
+	char text[48];
+};
+
+/* ---- expressions ------------------------------------------------------------------------ */
+
+enum xop {
+	X_CONST,	/* k */
+	X_PCREL,	/* k: a file address (rip-relative): + bias at run time */
+	X_ENTRY,	/* k: a register's value at the function's entry */
+	X_FRESH,	/* k: a value this analysis cannot know (after a call, ...) */
+	X_LOAD,		/* w bits at address a */
+	X_ADD, X_SUB, X_AND, X_OR, X_XOR, X_SHL, X_SHR, X_SAR, X_ROL, X_ROR,
+	X_NEG, X_NOT,
+	X_ZX,		/* a truncated to w bits (zero-extended) */
+	X_SX,		/* a (k bits) sign-extended to w bits */
+};
+
+struct xnode {
+	uint8_t op, w;
+	int32_t a, b;
+	uint64_t k;
+};
+
+struct arena {
+	struct xnode *v;
+	size_t n, cap;
+	uint64_t fresh;
+	bool oom;
+};
+
+enum fkind { F_UNKNOWN, F_SUB, F_ADD, F_LOGIC };
+
+struct flags {
+	uint8_t kind, w;
+	int32_t a, b, r;
+};
+
+struct cond {
+	uint64_t at;		/* the branch */
+	unsigned jcc;		/* capstone id */
+	bool taken;
+	struct flags f;
+};
+
+struct state {
+	int32_t r[TH_NREGS];
+	struct flags f;
+	uint64_t pc;
+	unsigned steps;
+	unsigned nconds;
+	struct cond conds[MAX_CONDS];
+};
+
+enum ev_kind { EV_SITE, EV_TRAP, EV_HANDLER };
+
+struct event {
+	enum ev_kind kind;
+	uint64_t at;
+	char handler[64];
+	int32_t r[TH_NREGS];
+	int32_t target;		/* EV_SITE: the target expression */
+	unsigned nconds;
+	struct cond *conds;
+};
+
+/* What a site's priv points at: everything th_site_admits() needs. */
+struct site_priv {
+	const struct th_bin *b;
+	const struct arena *ar;
+	size_t nev;
+	const struct event **ev;	/* the paths that reach the site */
+};
+
+struct analysis {
+	struct arena ar;
+	struct event *ev;
+	size_t nev, capev;
+	struct site_priv *sp;
+	size_t nsp;
+};
+
+static uint64_t mask(unsigned w)
+{
+	return w >= 64 ? ~0ULL : (1ULL << w) - 1;
+}
+
+static int32_t mk(struct arena *ar, enum xop op, unsigned w, int32_t a, int32_t b, uint64_t k)
+{
+	if (ar->n == ar->cap) {
+		size_t cap = ar->cap ? 2 * ar->cap : 256;
+		struct xnode *v = realloc(ar->v, cap * sizeof(*v));
+
+		if (!v) {
+			ar->oom = true;
+			return 0;
+		}
+		ar->v = v;
+		ar->cap = cap;
+	}
+	ar->v[ar->n] = (struct xnode){ (uint8_t)op, (uint8_t)w, a, b, k };
+	return (int32_t)ar->n++;
+}
+
+static int32_t fresh(struct arena *ar)
+{
+	return mk(ar, X_FRESH, 64, -1, -1, ar->fresh++);
+}
+
+static bool xequal(const struct arena *ar, int32_t x, int32_t y)
+{
+	const struct xnode *p, *q;
+
+	if (x == y)
+		return true;
+	if (x < 0 || y < 0)
+		return false;
+	p = &ar->v[x];
+	q = &ar->v[y];
+	if (p->op != q->op || p->w != q->w || p->k != q->k)
+		return false;
+	return xequal(ar, p->a, q->a) && xequal(ar, p->b, q->b);
+}
+
+static bool xcontains(const struct arena *ar, int32_t x, int32_t sub)
+{
+	if (x < 0)
+		return false;
+	if (xequal(ar, x, sub))
+		return true;
+	return xcontains(ar, ar->v[x].a, sub) || xcontains(ar, ar->v[x].b, sub);
+}
+
+/* Is x built from constants only (no entry value, load, fresh or pc-relative)? */
+static bool xconstant(const struct arena *ar, int32_t x)
+{
+	if (x < 0)
+		return true;
+	switch (ar->v[x].op) {
+	case X_CONST:
+		return true;
+	case X_PCREL: case X_ENTRY: case X_FRESH: case X_LOAD:
+		return false;
+	default:
+		return xconstant(ar, ar->v[x].a) && xconstant(ar, ar->v[x].b);
+	}
+}
+
+/* ---- evaluation --------------------------------------------------------------------- */
+
+struct ev_ctx {
+	const struct th_bin *b;
+	const struct arena *ar;
+	const struct th_eval_ctx *cx;
+	int32_t sub;		/* this node's value is T */
+	uint64_t t;
+	bool fail;
+};
+
+static uint64_t rot(uint64_t v, unsigned c, unsigned w, bool left)
+{
+	c %= w;
+	if (!c)
+		return v;
+	return left ? ((v << c) | (v >> (w - c))) & mask(w) : ((v >> c) | (v << (w - c))) & mask(w);
+}
+
+static uint64_t eval(struct ev_ctx *e, int32_t x)
+{
+	const struct xnode *p;
+	uint64_t a = 0, b = 0, m;
+
+	if (x < 0 || e->fail) {
+		e->fail = true;
+		return 0;
+	}
+	if (e->sub >= 0 && xequal(e->ar, x, e->sub))
+		return e->t;
+	p = &e->ar->v[x];
+	m = mask(p->w);
+	switch (p->op) {
+	case X_CONST:
+		return p->k & m;
+	case X_PCREL:
+		return (p->k + (e->cx ? e->cx->bias : 0)) & m;
+	case X_ENTRY:
+		if (!e->cx || !e->cx->entry_regs) {
+			e->fail = true;
+			return 0;
+		}
+		return e->cx->entry_regs[p->k] & m;
+	case X_FRESH:
+		e->fail = true;
+		return 0;
+	case X_LOAD: {
+		uint64_t addr = eval(e, p->a), v = 0;
+		size_t n = p->w / 8;
+		int bad;
+
+		if (e->fail)
+			return 0;
+		if (e->cx && e->cx->read)
+			bad = e->cx->read(e->cx->read_ctx, addr, &v, n);
+		else
+			bad = th_bin_read(e->b, addr - (e->cx ? e->cx->bias : 0), &v, n);
+		if (bad)
+			e->fail = true;
+		return v & m;
+	}
+	default:
+		break;
+	}
+	a = eval(e, p->a);
+	if (p->b >= 0)
+		b = eval(e, p->b);
+	switch (p->op) {
+	case X_ADD: return (a + b) & m;
+	case X_SUB: return (a - b) & m;
+	case X_AND: return a & b & m;
+	case X_OR: return (a | b) & m;
+	case X_XOR: return (a ^ b) & m;
+	case X_SHL: return (b % p->w ? a << (b % p->w) : a) & m;
+	case X_SHR: return (b % p->w ? (a & m) >> (b % p->w) : a) & m;
+	case X_SAR: {
+		unsigned c = (unsigned)(b % p->w);
+		uint64_t sign = (a >> (p->w - 1)) & 1, v = (a & m) >> c;
+
+		if (sign && c)
+			v |= mask(p->w) & ~(mask(p->w) >> c);
+		return v & m;
+	}
+	case X_ROL: return rot(a & m, (unsigned)b, p->w, true);
+	case X_ROR: return rot(a & m, (unsigned)b, p->w, false);
+	case X_NEG: return (0 - a) & m;
+	case X_NOT: return ~a & m;
+	case X_ZX: return a & m;
+	case X_SX: {
+		unsigned from = (unsigned)p->k;
+
+		if (from < 64 && ((a >> (from - 1)) & 1))
+			a |= ~mask(from);
+		return a & m;
+	}
+	default:
+		e->fail = true;
+		return 0;
+	}
+}
+
+/* Does the branch go the way cond says, for this T? -1: cannot tell. */
+static int eval_cond(struct ev_ctx *e, const struct cond *c)
+{
+	const struct flags *f = &c->f;
+	uint64_t a, b, r, m = mask(f->w), top = 1ULL << (f->w - 1);
+	bool cf, zf, sf, of, pf, v;
+
+	if (f->kind == F_UNKNOWN)
+		return -1;
+	e->fail = false;
+	a = eval(e, f->a) & m;
+	b = f->b >= 0 ? eval(e, f->b) & m : 0;
+	r = f->kind == F_LOGIC ? eval(e, f->r) & m : 0;
+	if (e->fail)
+		return -1;
+	switch (f->kind) {
+	case F_SUB:
+		r = (a - b) & m;
+		cf = a < b;
+		of = ((a ^ b) & (a ^ r) & top) != 0;
+		break;
+	case F_ADD:
+		r = (a + b) & m;
+		cf = r < a;
+		of = (~(a ^ b) & (a ^ r) & top) != 0;
+		break;
+	default:
+		cf = of = false;
+		break;
+	}
+	zf = r == 0;
+	sf = (r & top) != 0;
+	pf = !(__builtin_popcountll(r & 0xff) & 1);
+	switch (c->jcc) {
+	case X86_INS_JE: v = zf; break;
+	case X86_INS_JNE: v = !zf; break;
+	case X86_INS_JB: v = cf; break;
+	case X86_INS_JAE: v = !cf; break;
+	case X86_INS_JBE: v = cf || zf; break;
+	case X86_INS_JA: v = !cf && !zf; break;
+	case X86_INS_JL: v = sf != of; break;
+	case X86_INS_JGE: v = sf == of; break;
+	case X86_INS_JLE: v = zf || sf != of; break;
+	case X86_INS_JG: v = !zf && sf == of; break;
+	case X86_INS_JS: v = sf; break;
+	case X86_INS_JNS: v = !sf; break;
+	case X86_INS_JO: v = of; break;
+	case X86_INS_JNO: v = !of; break;
+	case X86_INS_JP: v = pf; break;
+	case X86_INS_JNP: v = !pf; break;
+	case X86_INS_JRCXZ: case X86_INS_JECXZ: case X86_INS_JCXZ: v = zf; break;
+	default: return -1;
+	}
+	return v == c->taken;
+}
+
+static bool cond_on(const struct arena *ar, const struct cond *c, int32_t t)
+{
+	return xcontains(ar, c->f.a, t) || xcontains(ar, c->f.b, t) || xcontains(ar, c->f.r, t);
+}
+
+int th_site_admits(const struct th_call_site *s, uint64_t target, const struct th_eval_ctx *cx)
+{
+	const struct site_priv *sp = s->priv;
+	int unknown = 0;
+
+	if (!s->nguards)
+		return 1;
+	if (!sp || !sp->nev)
+		return -1;
+	for (size_t i = 0; i < sp->nev; i++) {
+		const struct event *ev = sp->ev[i];
+		struct ev_ctx e = { sp->b, sp->ar, cx, ev->target, target, false };
+		int all = 1;
+
+		for (unsigned k = 0; k < ev->nconds && all == 1; k++) {
+			int v;
+
+			if (!cond_on(sp->ar, &ev->conds[k], ev->target))
+				continue;
+			v = eval_cond(&e, &ev->conds[k]);
+			all = v < 0 ? -1 : v;
+		}
+		if (all == 1)
+			return 1;
+		unknown |= all < 0;
+	}
+	return unknown ? -1 : 0;
+}
+
+int th_site_target(const struct th_call_site *s, const struct th_eval_ctx *cx, uint64_t *target)
+{
+	const struct site_priv *sp = s->priv;
+	struct ev_ctx e;
+
+	if (!sp || !sp->nev || !cx || !cx->entry_regs)
+		return -1;
+	e = (struct ev_ctx){ sp->b, sp->ar, cx, -1, 0, false };
+	*target = eval(&e, sp->ev[0]->target);
+	return e.fail ? -1 : 0;
+}
+
+/* ---- decoding ------------------------------------------------------------------------ */
+
+/* capstone register -> (general-purpose register, width in bytes); -1 if not one
+ * (or an 8-bit high register: its writes are partial anyway). */
+static int gpr(unsigned reg, unsigned *bytes)
+{
+	static const struct {
+		unsigned r64, r32, r16, r8;
+	} map[TH_NREGS] = {
+		{ X86_REG_RAX, X86_REG_EAX, X86_REG_AX, X86_REG_AL },
+		{ X86_REG_RCX, X86_REG_ECX, X86_REG_CX, X86_REG_CL },
+		{ X86_REG_RDX, X86_REG_EDX, X86_REG_DX, X86_REG_DL },
+		{ X86_REG_RBX, X86_REG_EBX, X86_REG_BX, X86_REG_BL },
+		{ X86_REG_RSP, X86_REG_ESP, X86_REG_SP, X86_REG_SPL },
+		{ X86_REG_RBP, X86_REG_EBP, X86_REG_BP, X86_REG_BPL },
+		{ X86_REG_RSI, X86_REG_ESI, X86_REG_SI, X86_REG_SIL },
+		{ X86_REG_RDI, X86_REG_EDI, X86_REG_DI, X86_REG_DIL },
+		{ X86_REG_R8, X86_REG_R8D, X86_REG_R8W, X86_REG_R8B },
+		{ X86_REG_R9, X86_REG_R9D, X86_REG_R9W, X86_REG_R9B },
+		{ X86_REG_R10, X86_REG_R10D, X86_REG_R10W, X86_REG_R10B },
+		{ X86_REG_R11, X86_REG_R11D, X86_REG_R11W, X86_REG_R11B },
+		{ X86_REG_R12, X86_REG_R12D, X86_REG_R12W, X86_REG_R12B },
+		{ X86_REG_R13, X86_REG_R13D, X86_REG_R13W, X86_REG_R13B },
+		{ X86_REG_R14, X86_REG_R14D, X86_REG_R14W, X86_REG_R14B },
+		{ X86_REG_R15, X86_REG_R15D, X86_REG_R15W, X86_REG_R15B },
+	};
+
+	for (int i = 0; i < TH_NREGS; i++) {
+		if (reg == map[i].r64) { *bytes = 8; return i; }
+		if (reg == map[i].r32) { *bytes = 4; return i; }
+		if (reg == map[i].r16) { *bytes = 2; return i; }
+		if (reg == map[i].r8) { *bytes = 1; return i; }
+	}
+	return -1;
+}
+
+/*
+ * capstone 4.0.2 decodes ud1 (0F B9 /r) as "ud2b" without its ModRM operand, so
+ * the length is short and the next instruction is decoded from the middle of
+ * this one. The length from the encoding: prefixes, 0F B9, ModRM, SIB, disp.
+ */
+static unsigned ud1_length(const uint8_t *p, size_t avail)
+{
+	size_t i = 0;
+	unsigned mod, rm, len;
+
+	while (i < avail && i < 4 && (p[i] == 0x66 || p[i] == 0x67 || p[i] == 0xf2 || p[i] == 0xf3 ||
+				      (p[i] & 0xf0) == 0x40))
+		i++;
+	if (i + 3 > avail || p[i] != 0x0f || p[i + 1] != 0xb9)
+		return 0;
+	mod = p[i + 2] >> 6;
+	rm = p[i + 2] & 7;
+	len = (unsigned)i + 3;
+	if (mod != 3 && rm == 4) {
+		if (len >= avail)
+			return 0;
+		if (mod == 0 && (p[len] & 7) == 5)
+			len += 4;
+		len++;
+	}
+	if (mod == 0 && rm == 5)
+		len += 4;
+	else if (mod == 1)
+		len += 1;
+	else if (mod == 2)
+		len += 4;
+	return len <= avail ? len : 0;
+}
+
+static int decode(const struct th_bin *b, const struct th_sym *fn, struct dinsn **out,
+		  size_t *nout, char *err, size_t n)
+{
+	uint8_t *code = malloc(fn->size);
+	const uint8_t *p;
+	size_t left, cap = 64, count = 0;
+	uint64_t addr;
+	struct dinsn *v = calloc(cap, sizeof(*v));
+	csh h;
+	cs_insn *insn;
+
+	*out = NULL;
+	*nout = 0;
+	if (!code || !v) {
+		snprintf(err, n, "%s: out of memory", th_bin_path(b));
+		goto fail_mem;
+	}
+	if (th_bin_read(b, fn->addr, code, fn->size)) {
+		snprintf(err, n, "%s: %s's bytes (0x%" PRIx64 ", %" PRIu64 " bytes) are not in a loaded segment",
+			 th_bin_path(b), fn->name, fn->addr, fn->size);
+		goto fail_mem;
+	}
+	if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK) {
+		snprintf(err, n, "capstone: cannot open an x86-64 disassembler");
+		goto fail_mem;
+	}
+	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
+	insn = cs_malloc(h);
+	p = code;
+	left = fn->size;
+	addr = fn->addr;
+	while (left) {
+		const uint8_t *at = p;
+		uint64_t here = addr;
+		struct dinsn *d;
+		cs_regs rr, wr;
+		uint8_t nrr, nwr;
+
+		if (!cs_disasm_iter(h, &p, &left, &addr, insn)) {
+			/* Undecodable bytes: padding after a noreturn call, or data. The
+			 * paths never run into them (a path ending there is cut). */
+			p = at + 1;
+			left--;
+			addr = here + 1;
+			continue;
+		}
+		if (insn->id == X86_INS_UD2B) {
+			unsigned len = ud1_length(at, left + insn->size);
+
+			if (len) {
+				p = at + len;
+				left = fn->size - (size_t)(p - code);
+				addr = here + len;
+				insn->size = (uint16_t)len;
+			}
+		}
+		if (count == cap) {
+			struct dinsn *g = realloc(v, 2 * cap * sizeof(*v));
+
+			if (!g) {
+				snprintf(err, n, "%s: out of memory", th_bin_path(b));
+				cs_free(insn, 1);
+				cs_close(&h);
+				goto fail_mem;
+			}
+			v = g;
+			cap *= 2;
+		}
+		d = &v[count++];
+		memset(d, 0, sizeof(*d));
+		d->addr = here;
+		d->size = insn->size;
+		d->id = insn->id;
+		snprintf(d->text, sizeof(d->text), "%s%s%s", insn->id == X86_INS_UD2B ? "ud1" : insn->mnemonic,
+			 insn->op_str[0] && insn->id != X86_INS_UD2B ? " " : "",
+			 insn->id == X86_INS_UD2B ? "" : insn->op_str);
+		d->nops = insn->detail->x86.op_count > 4 ? 4 : insn->detail->x86.op_count;
+		for (unsigned k = 0; k < d->nops; k++) {
+			const cs_x86_op *o = &insn->detail->x86.operands[k];
+
+			d->ops[k] = (struct dop){ .type = (uint8_t)o->type, .size = o->size };
+			if (o->type == X86_OP_REG)
+				d->ops[k].reg = o->reg;
+			else if (o->type == X86_OP_IMM)
+				d->ops[k].imm = o->imm;
+			else if (o->type == X86_OP_MEM) {
+				d->ops[k].seg = o->mem.segment;
+				d->ops[k].base = o->mem.base;
+				d->ops[k].index = o->mem.index;
+				d->ops[k].scale = o->mem.scale;
+				d->ops[k].disp = o->mem.disp;
+			}
+		}
+		if (cs_regs_access(h, insn, rr, &nrr, wr, &nwr) == CS_ERR_OK)
+			for (unsigned k = 0; k < nwr && d->nwr < 12; k++)
+				d->wr[d->nwr++] = wr[k];
+		d->flags_written = (insn->detail->x86.eflags &
+				    (X86_EFLAGS_MODIFY_CF | X86_EFLAGS_MODIFY_ZF | X86_EFLAGS_MODIFY_SF |
+				     X86_EFLAGS_MODIFY_OF | X86_EFLAGS_RESET_CF | X86_EFLAGS_SET_CF |
+				     X86_EFLAGS_UNDEFINED_CF | X86_EFLAGS_UNDEFINED_OF)) != 0;
+	}
+	cs_free(insn, 1);
+	cs_close(&h);
+	free(code);
+	*out = v;
+	*nout = count;
+	return 0;
+fail_mem:
+	free(code);
+	free(v);
+	return -1;
+}
+
+static const struct dinsn *insn_at(const struct dinsn *v, size_t n, uint64_t addr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (v[mid].addr < addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < n && v[lo].addr == addr ? &v[lo] : NULL;
+}
+
+/* ---- symbolic execution ----------------------------------------------------------------- */
+
+struct exec {
+	const struct th_bin *b;
+	const struct th_sym *fn;
+	const struct dinsn *v;
+	size_t nv;
+	struct analysis *an;
+	struct state *stack;
+	size_t depth, cap;
+	size_t paths;
+	unsigned long total;
+	bool incomplete;
+	bool oom;
+};
+
+static int32_t read_reg(struct arena *ar, const struct state *s, unsigned reg)
+{
+	unsigned bytes;
+	int g = gpr(reg, &bytes);
+
+	if (g < 0 || (bytes == 1 && (reg == X86_REG_AH || reg == X86_REG_BH || reg == X86_REG_CH ||
+				     reg == X86_REG_DH)))
+		return fresh(ar);
+	return bytes == 8 ? s->r[g] : mk(ar, X_ZX, bytes * 8, s->r[g], -1, 0);
+}
+
+static void write_reg(struct arena *ar, struct state *s, unsigned reg, int32_t val)
+{
+	unsigned bytes;
+	int g = gpr(reg, &bytes);
+
+	if (g < 0)
+		return;
+	if (bytes == 8)
+		s->r[g] = val;
+	else if (bytes == 4)
+		s->r[g] = mk(ar, X_ZX, 32, val, -1, 0);
+	else
+		s->r[g] = fresh(ar); /* a partial write: the upper bits are the old ones */
+}
+
+static int32_t mem_addr(struct arena *ar, const struct state *s, const struct dinsn *d,
+			const struct dop *o)
+{
+	int32_t x;
+
+	if (o->seg != X86_REG_INVALID && o->seg != X86_REG_DS && o->seg != X86_REG_SS &&
+	    o->seg != X86_REG_ES && o->seg != X86_REG_CS)
+		return fresh(ar); /* fs:/gs: thread-local, unknown here */
+	if (o->base == X86_REG_RIP)
+		return mk(ar, X_PCREL, 64, -1, -1, d->addr + d->size + (uint64_t)o->disp);
+	x = mk(ar, X_CONST, 64, -1, -1, (uint64_t)o->disp);
+	if (o->base != X86_REG_INVALID)
+		x = mk(ar, X_ADD, 64, read_reg(ar, s, o->base), x, 0);
+	if (o->index != X86_REG_INVALID) {
+		int32_t i = read_reg(ar, s, o->index);
+		unsigned sh = o->scale == 8 ? 3 : o->scale == 4 ? 2 : o->scale == 2 ? 1 : 0;
+
+		if (sh)
+			i = mk(ar, X_SHL, 64, i, mk(ar, X_CONST, 8, -1, -1, sh), 0);
+		x = mk(ar, X_ADD, 64, x, i, 0);
+	}
+	return x;
+}
+
+static int32_t read_op(struct arena *ar, const struct state *s, const struct dinsn *d,
+		       const struct dop *o)
+{
+	switch (o->type) {
+	case X86_OP_REG:
+		return read_reg(ar, s, o->reg);
+	case X86_OP_IMM:
+		return mk(ar, X_CONST, o->size * 8, -1, -1, (uint64_t)o->imm & mask(o->size * 8));
+	case X86_OP_MEM:
+		return mk(ar, X_LOAD, o->size * 8, mem_addr(ar, s, d, o), -1, 0);
+	default:
+		return fresh(ar);
+	}
+}
+
+static void write_op(struct arena *ar, struct state *s, const struct dop *o, int32_t val)
+{
+	if (o->type == X86_OP_REG)
+		write_reg(ar, s, o->reg, val);
+	/* Stores to memory are not tracked: no check reads back what it stored. */
+}
+
+static void clobber(struct arena *ar, struct state *s, const struct dinsn *d)
+{
+	for (unsigned k = 0; k < d->nwr; k++) {
+		unsigned bytes;
+		int g = gpr(d->wr[k], &bytes);
+
+		if (g >= 0 && g != TH_RSP)
+			s->r[g] = fresh(ar);
+	}
+	if (d->flags_written)
+		s->f.kind = F_UNKNOWN;
+}
+
+/* A call to a function: the System V caller-saved registers are lost. */
+static void clobber_call(struct arena *ar, struct state *s)
+{
+	static const int lost[] = { TH_RAX, TH_RCX, TH_RDX, TH_RSI, TH_RDI,
+				    TH_R8, TH_R9, TH_R10, TH_R11 };
+
+	for (size_t i = 0; i < sizeof(lost) / sizeof(lost[0]); i++)
+		s->r[lost[i]] = fresh(ar);
+	s->f.kind = F_UNKNOWN;
+}
+
+static bool is_jcc(unsigned id)
+{
+	switch (id) {
+	case X86_INS_JE: case X86_INS_JNE: case X86_INS_JB: case X86_INS_JAE:
+	case X86_INS_JBE: case X86_INS_JA: case X86_INS_JL: case X86_INS_JGE:
+	case X86_INS_JLE: case X86_INS_JG: case X86_INS_JS: case X86_INS_JNS:
+	case X86_INS_JO: case X86_INS_JNO: case X86_INS_JP: case X86_INS_JNP:
+	case X86_INS_JRCXZ: case X86_INS_JECXZ: case X86_INS_JCXZ:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* A sanitizer runtime's check-failure report: the failure side of a check. */
+static bool is_cfi_handler(const char *name)
+{
+	return !strncmp(name, "__ubsan_handle_cfi_check_fail", 29) ||
+	       !strncmp(name, "__ubsan_handle_cfi_bad_type", 27) ||
+	       !strncmp(name, "__ubsan_handle_function_type_mismatch", 37);
+}
+
+static void push(struct exec *x, const struct state *s)
+{
+	if (x->depth == x->cap) {
+		size_t cap = x->cap ? 2 * x->cap : 16;
+		struct state *g = realloc(x->stack, cap * sizeof(*g));
+
+		if (!g) {
+			x->oom = true;
+			return;
+		}
+		x->stack = g;
+		x->cap = cap;
+	}
+	x->stack[x->depth++] = *s;
+}
+
+static void record(struct exec *x, const struct state *s, enum ev_kind kind, uint64_t at,
+		   const char *handler, int32_t target)
+{
+	struct analysis *an = x->an;
+	struct event *e;
+
+	if (an->nev == an->capev) {
+		size_t cap = an->capev ? 2 * an->capev : 16;
+		struct event *g = realloc(an->ev, cap * sizeof(*g));
+
+		if (!g) {
+			x->oom = true;
+			return;
+		}
+		an->ev = g;
+		an->capev = cap;
+	}
+	e = &an->ev[an->nev];
+	memset(e, 0, sizeof(*e));
+	e->kind = kind;
+	e->at = at;
+	if (handler)
+		snprintf(e->handler, sizeof(e->handler), "%s", handler);
+	memcpy(e->r, s->r, sizeof(e->r));
+	e->target = target;
+	e->nconds = s->nconds;
+	e->conds = malloc((s->nconds ? s->nconds : 1) * sizeof(*e->conds));
+	if (!e->conds) {
+		x->oom = true;
+		return;
+	}
+	memcpy(e->conds, s->conds, s->nconds * sizeof(*e->conds));
+	an->nev++;
+}
+
+static unsigned branch_visits(const struct state *s, uint64_t at)
+{
+	unsigned c = 0;
+
+	for (unsigned i = 0; i < s->nconds; i++)
+		c += s->conds[i].at == at;
+	return c;
+}
+
+/* Run one path from s until it ends; forks are pushed. */
+static void run_path(struct exec *x, struct state *s)
+{
+	struct arena *ar = &x->an->ar;
+
+	for (;;) {
+		const struct dinsn *d;
+		const struct dop *o0, *o1;
+		int32_t a, b, r;
+
+		if (x->oom || ar->oom)
+			return;
+		if (s->pc < x->fn->addr || s->pc >= x->fn->addr + x->fn->size)
+			return; /* left the function (a tail jump, a noreturn call's fallthrough) */
+		d = insn_at(x->v, x->nv, s->pc);
+		if (!d || ++s->steps > MAX_PATH_STEPS || ++x->total > MAX_TOTAL_STEPS) {
+			if (d)
+				x->incomplete = true;
+			return;
+		}
+		o0 = d->nops > 0 ? &d->ops[0] : NULL;
+		o1 = d->nops > 1 ? &d->ops[1] : NULL;
+		s->pc = d->addr + d->size;
+		switch (d->id) {
+		case X86_INS_NOP: case X86_INS_ENDBR64: case X86_INS_ENDBR32: case X86_INS_PUSH:
+			break;
+		case X86_INS_POP:
+			if (o0)
+				write_op(ar, s, o0, fresh(ar));
+			break;
+		case X86_INS_MOV: case X86_INS_MOVABS:
+			if (o0 && o1)
+				write_op(ar, s, o0, read_op(ar, s, d, o1));
+			break;
+		case X86_INS_MOVZX:
+			if (o0 && o1)
+				write_op(ar, s, o0, read_op(ar, s, d, o1));
+			break;
+		case X86_INS_MOVSX: case X86_INS_MOVSXD:
+			if (o0 && o1)
+				write_op(ar, s, o0, mk(ar, X_SX, o0->size * 8, read_op(ar, s, d, o1), -1,
+						       o1->size * 8u));
+			break;
+		case X86_INS_LEA:
+			if (o0 && o1 && o1->type == X86_OP_MEM)
+				write_op(ar, s, o0, mem_addr(ar, s, d, o1));
+			break;
+		case X86_INS_ADD: case X86_INS_SUB: case X86_INS_AND: case X86_INS_OR:
+		case X86_INS_XOR: {
+			static const struct { unsigned id; enum xop op; enum fkind f; } ops[] = {
+				{ X86_INS_ADD, X_ADD, F_ADD }, { X86_INS_SUB, X_SUB, F_SUB },
+				{ X86_INS_AND, X_AND, F_LOGIC }, { X86_INS_OR, X_OR, F_LOGIC },
+				{ X86_INS_XOR, X_XOR, F_LOGIC },
+			};
+			size_t k = 0;
+			unsigned w;
+
+			if (!o0 || !o1) {
+				clobber(ar, s, d);
+				break;
+			}
+			while (ops[k].id != d->id)
+				k++;
+			w = o0->size * 8u;
+			a = read_op(ar, s, d, o0);
+			b = read_op(ar, s, d, o1);
+			if ((d->id == X86_INS_XOR || d->id == X86_INS_SUB) && xequal(ar, a, b))
+				r = mk(ar, X_CONST, w, -1, -1, 0);
+			else
+				r = mk(ar, ops[k].op, w, a, b, 0);
+			write_op(ar, s, o0, r);
+			s->f = (struct flags){ (uint8_t)ops[k].f, (uint8_t)w, a, b, r };
+			break;
+		}
+		case X86_INS_CMP:
+			if (o0 && o1)
+				s->f = (struct flags){ F_SUB, (uint8_t)(o0->size * 8), read_op(ar, s, d, o0),
+						       read_op(ar, s, d, o1), -1 };
+			break;
+		case X86_INS_TEST:
+			if (o0 && o1) {
+				unsigned w = o0->size * 8u;
+
+				a = read_op(ar, s, d, o0);
+				b = read_op(ar, s, d, o1);
+				s->f = (struct flags){ F_LOGIC, (uint8_t)w, a, b,
+						       mk(ar, X_AND, w, a, b, 0) };
+			}
+			break;
+		case X86_INS_ROL: case X86_INS_ROR: case X86_INS_SHL: case X86_INS_SHR:
+		case X86_INS_SAR: {
+			enum xop op = d->id == X86_INS_ROL ? X_ROL : d->id == X86_INS_ROR ? X_ROR :
+				      d->id == X86_INS_SHL ? X_SHL : d->id == X86_INS_SHR ? X_SHR : X_SAR;
+
+			if (!o0) {
+				clobber(ar, s, d);
+				break;
+			}
+			a = read_op(ar, s, d, o0);
+			b = o1 ? read_op(ar, s, d, o1) : mk(ar, X_CONST, 8, -1, -1, 1);
+			write_op(ar, s, o0, mk(ar, op, o0->size * 8u, a, b, 0));
+			s->f.kind = F_UNKNOWN; /* shifts define only some flags */
+			break;
+		}
+		case X86_INS_NEG:
+			if (o0) {
+				unsigned w = o0->size * 8u;
+
+				a = read_op(ar, s, d, o0);
+				r = mk(ar, X_NEG, w, a, -1, 0);
+				write_op(ar, s, o0, r);
+				s->f = (struct flags){ F_SUB, (uint8_t)w, mk(ar, X_CONST, w, -1, -1, 0), a, r };
+			}
+			break;
+		case X86_INS_NOT:
+			if (o0)
+				write_op(ar, s, o0, mk(ar, X_NOT, o0->size * 8u, read_op(ar, s, d, o0), -1, 0));
+			break;
+		case X86_INS_RET: case X86_INS_RETF: case X86_INS_INT3: case X86_INS_HLT:
+			return;
+		case X86_INS_UD2: case X86_INS_UD2B:
+			record(x, s, EV_TRAP, d->addr, NULL, -1);
+			return;
+		case X86_INS_JMP:
+			if (o0 && o0->type == X86_OP_IMM) {
+				s->pc = (uint64_t)o0->imm;
+				break;
+			}
+			record(x, s, EV_SITE, d->addr, NULL, o0 ? read_op(ar, s, d, o0) : fresh(ar));
+			return;
+		case X86_INS_CALL:
+			if (o0 && o0->type == X86_OP_IMM) {
+				const struct th_sym *callee = th_bin_func_at(x->b, (uint64_t)o0->imm);
+
+				if (callee && is_cfi_handler(callee->name)) {
+					record(x, s, EV_HANDLER, d->addr, callee->name, -1);
+					return;
+				}
+				clobber_call(ar, s);
+				break;
+			}
+			record(x, s, EV_SITE, d->addr, NULL, o0 ? read_op(ar, s, d, o0) : fresh(ar));
+			clobber_call(ar, s);
+			break;
+		default:
+			if (is_jcc(d->id) && o0 && o0->type == X86_OP_IMM) {
+				struct cond c = { d->addr, d->id, true, s->f };
+
+				if (d->id == X86_INS_JRCXZ || d->id == X86_INS_JECXZ ||
+				    d->id == X86_INS_JCXZ) {
+					int32_t rc = s->r[TH_RCX];
+
+					c.f = (struct flags){ F_LOGIC, 64, rc, -1, rc };
+				}
+				if (branch_visits(s, d->addr) >= MAX_BRANCH_VISITS)
+					return; /* a loop, cut: its later rounds check nothing new */
+				if (s->nconds == MAX_CONDS || x->paths >= MAX_PATHS) {
+					x->incomplete = true;
+					return;
+				}
+				x->paths++;
+				s->conds[s->nconds] = c;
+				s->nconds++;
+				/* The taken side later; this path falls through. */
+				{
+					struct state t = *s;
+
+					t.pc = (uint64_t)o0->imm;
+					push(x, &t);
+				}
+				s->conds[s->nconds - 1].taken = false;
+				break;
+			}
+			clobber(ar, s, d);
+			break;
+		}
+	}
+}
+
+/* ---- from events to call sites ---------------------------------------------------------- */
+
+static void add_guard(struct th_call_site *s, const struct event *g, uint64_t branch,
+		      const struct arena *ar, int32_t target)
+{
+	struct th_guard *gd;
+	int reg = TH_NOREG;
+
+	for (size_t i = 0; i < s->nguards; i++)
+		if (s->guards[i].addr == g->at)
+			return;
+	if (s->nguards == TH_SITE_MAX_GUARDS)
+		return;
+	gd = &s->guards[s->nguards++];
+	memset(gd, 0, sizeof(*gd));
+	gd->addr = g->at;
+	gd->branch = branch;
+	gd->kind = g->kind == EV_HANDLER ? TH_GUARD_HANDLER : TH_GUARD_TRAP;
+	snprintf(gd->handler, sizeof(gd->handler), "%s", g->handler);
+	if (s->target_reg >= 0 && xequal(ar, g->r[s->target_reg], target))
+		reg = s->target_reg;
+	for (int k = 0; k < TH_NREGS && reg == TH_NOREG; k++)
+		if (k != TH_RSP && xequal(ar, g->r[k], target))
+			reg = k;
+	gd->target_reg = reg;
+}
+
+/* First place where two paths part: the branch, or -1 when one is a prefix. */
+static int parting(const struct event *x, const struct event *y)
+{
+	unsigned n = x->nconds < y->nconds ? x->nconds : y->nconds;
+
+	for (unsigned i = 0; i < n; i++) {
+		if (x->conds[i].at != y->conds[i].at)
+			return -1;
+		if (x->conds[i].taken != y->conds[i].taken)
+			return (int)i;
+	}
+	return -1;
+}
+
+/* The ubsan handler's static data: SourceLocation and TypeDescriptor
+ * (compiler-rt ubsan_handlers.h: CFICheckFailData { u8 CheckKind;
+ * SourceLocation Loc; TypeDescriptor &Type }, FunctionTypeMismatchData
+ * { SourceLocation Loc; TypeDescriptor &Type }; SourceLocation { const char
+ * *Filename; u32 Line, Column }; TypeDescriptor { u16 Kind, Info; char Name[] }). */
+static void handler_data(const struct th_bin *b, const struct arena *ar, const struct event *g,
+			 struct th_guard *gd)
+{
+	const struct xnode *rdi = &ar->v[g->r[TH_RDI]];
+	uint64_t data, loc, fname, type;
+	uint32_t lc[2];
+	char buf[256];
+
+	if (rdi->op != X_PCREL && rdi->op != X_CONST)
+		return;
+	data = rdi->k;
+	loc = strstr(gd->handler, "function_type_mismatch") ? data : data + 8;
+	if (th_bin_read_ptr(b, loc, &fname) || th_bin_read(b, loc + 8, lc, sizeof(lc)))
+		return;
+	memset(buf, 0, sizeof(buf));
+	for (size_t i = 0; i + 1 < sizeof(buf); i++)
+		if (th_bin_read(b, fname + i, &buf[i], 1) || !buf[i])
+			break;
+	snprintf(gd->file, sizeof(gd->file), "%s", buf);
+	gd->line = lc[0];
+	gd->column = lc[1];
+	if (th_bin_read_ptr(b, loc + 16, &type))
+		return;
+	memset(buf, 0, sizeof(buf));
+	for (size_t i = 0; i + 1 < sizeof(gd->type); i++)
+		if (th_bin_read(b, type + 4 + i, &buf[i], 1) || !buf[i])
+			break;
+	snprintf(gd->type, sizeof(gd->type), "%s", buf);
+}
+
+/* The offset k of a load of T + k (w bits) in x, stripped of zero-extensions. */
+static bool load_of_target(const struct arena *ar, int32_t x, int32_t t, unsigned w, int *off)
+{
+	struct ev_ctx e = { NULL, ar, NULL, t, 0, false };
+	uint64_t v1, v2;
+
+	while (x >= 0 && ar->v[x].op == X_ZX)
+		x = ar->v[x].a;
+	if (x < 0 || ar->v[x].op != X_LOAD || ar->v[x].w != w || !xcontains(ar, ar->v[x].a, t))
+		return false;
+	e.t = 1ULL << 40;
+	v1 = eval(&e, ar->v[x].a) - e.t;
+	e.t = 1ULL << 41;
+	v2 = eval(&e, ar->v[x].a) - e.t;
+	if (e.fail || v1 != v2)
+		return false;
+	*off = (int)(int64_t)v1;
+	return true;
+}
+
+static bool const_value(const struct arena *ar, int32_t x, uint64_t *v)
+{
+	struct ev_ctx e = { NULL, ar, NULL, -1, 0, false };
+
+	if (x < 0 || !xconstant(ar, x))
+		return false;
+	*v = eval(&e, x);
+	return !e.fail;
+}
+
+/* The 32-bit value a word at T + off must hold for c to go its way, when c
+ * compares that word with a constant (cmp word, K; or add K', word == 0). */
+static bool word_required(const struct arena *ar, const struct cond *c, int32_t t, int off,
+			  uint32_t *val)
+{
+	const struct flags *f = &c->f;
+	uint64_t k;
+	int o;
+	bool eq = (c->jcc == X86_INS_JE && c->taken) || (c->jcc == X86_INS_JNE && !c->taken);
+	bool ne = (c->jcc == X86_INS_JNE && c->taken) || (c->jcc == X86_INS_JE && !c->taken);
+
+	if (f->w != 32 || (!eq && !ne))
+		return false;
+	if (f->kind == F_SUB && load_of_target(ar, f->a, t, 32, &o) && o == off &&
+	    const_value(ar, f->b, &k)) {
+		*val = (uint32_t)k;
+		return true;
+	}
+	if (f->kind == F_ADD) {
+		if (load_of_target(ar, f->b, t, 32, &o) && o == off && const_value(ar, f->a, &k)) {
+			*val = (uint32_t)(0 - k);
+			return true;
+		}
+		if (load_of_target(ar, f->a, t, 32, &o) && o == off && const_value(ar, f->b, &k)) {
+			*val = (uint32_t)(0 - k);
+			return true;
+		}
+	}
+	return false;
+}
+
+static void icall_table(struct th_call_site *s, const struct th_bin *b)
+{
+	size_t nsyms = th_bin_nsyms(b);
+
+	for (size_t i = 0; i < nsyms; i++) {
+		const struct th_sym *g = th_bin_sym(b, i);
+		size_t len = strlen(g->name);
+		char name[200];
+		const struct th_sym *al;
+		uint64_t step = 8, lo, hi;
+		unsigned count = 1;
+
+		if (strncmp(g->name, "__typeid_", 9) || len < 22 || len - 21 >= sizeof(s->icall.type_id) ||
+		    strcmp(g->name + len - 12, "_global_addr") || th_site_admits(s, g->addr, NULL) != 1)
+			continue;
+		snprintf(s->icall.type_id, sizeof(s->icall.type_id), "%.*s", (int)(len - 21), g->name + 9);
+		snprintf(name, sizeof(name), "__typeid_%s_align", s->icall.type_id);
+		if (th_bin_find_syms(b, name, &al, 1) == 1 && al->absolute && al->addr < 16)
+			step = 1ULL << al->addr;
+		s->icall.global_addr = g->addr;
+		s->icall.entry_size = (unsigned)step;
+		lo = hi = g->addr;
+		while (count < 65536 && th_site_admits(s, lo - step, NULL) == 1) {
+			lo -= step;
+			count++;
+		}
+		while (count < 65536 && th_site_admits(s, hi + step, NULL) == 1) {
+			hi += step;
+			count++;
+		}
+		s->icall.table = lo;
+		s->icall.entries = count;
+		return;
+	}
+}
+
+/* Name the scheme from what the guards and their conditions read. */
+static void classify_site(struct th_call_site *s, const struct th_bin *b, const struct arena *ar,
+			  const struct site_priv *sp)
+{
+	bool handler_cfi = false, handler_fn = false, kcfi = false, trap = false;
+	int32_t t = sp->nev ? sp->ev[0]->target : -1;
+
+	for (size_t i = 0; i < s->nguards; i++) {
+		const struct th_guard *g = &s->guards[i];
+
+		if (g->kind == TH_GUARD_HANDLER) {
+			handler_fn |= strstr(g->handler, "function_type_mismatch") != NULL;
+			handler_cfi |= strstr(g->handler, "cfi") != NULL;
+		} else {
+			trap = true;
+			kcfi |= g->kcfi_listed;
+		}
+	}
+	/* The words the conditions require at T-8 and T-4. */
+	for (size_t i = 0; i < sp->nev; i++)
+		for (unsigned k = 0; k < sp->ev[i]->nconds; k++) {
+			const struct cond *c = &sp->ev[i]->conds[k];
+			uint32_t v;
+
+			if (!cond_on(ar, c, sp->ev[i]->target))
+				continue;
+			if (word_required(ar, c, sp->ev[i]->target, -4, &v)) {
+				s->kcfi.hash = s->function.hash = v;
+				s->kcfi.offset = -4;
+				s->kcfi.known = 1;
+			}
+			if (word_required(ar, c, sp->ev[i]->target, -8, &v)) {
+				s->function.signature = v;
+				s->function.known = 1;
+			}
+		}
+	if (!s->nguards) {
+		s->scheme = TH_CFI_NONE;
+		snprintf(s->why, sizeof(s->why), "%s",
+			 s->reached ? "no check: every path from the entry reaches the call unconditionally on its target"
+				    : "not reached from the function's entry within the analysis limits");
+		s->kcfi.known = s->function.known = 0;
+		return;
+	}
+	if (kcfi && s->kcfi.known && !s->function.known) {
+		s->scheme = TH_CFI_KCFI;
+	} else if (handler_fn || (s->function.known && s->kcfi.known)) {
+		s->scheme = TH_CFI_FUNCTION;
+		s->function.known = s->function.known && s->kcfi.known;
+	} else if (handler_cfi || (trap && !s->kcfi.known && !s->function.known)) {
+		s->scheme = TH_CFI_ICALL;
+		icall_table(s, b);
+	} else {
+		s->scheme = TH_CFI_UNKNOWN;
+		snprintf(s->why, sizeof(s->why), "guarded by a check that reads neither a jump-table range, "
+			 "a kcfi hash nor a function signature");
+	}
+	if (s->scheme != TH_CFI_KCFI)
+		s->kcfi.known = 0;
+	if (s->scheme != TH_CFI_FUNCTION)
+		s->function.known = 0;
+	(void)t;
+}
+
+static void build_sites(struct exec *x, struct th_func_sites *fs)
+{
+	struct analysis *an = x->an;
+	const struct arena *ar = &an->ar;
+	size_t count = 0;
+
+	for (size_t i = 0; i < x->nv; i++) {
+		const struct dinsn *d = &x->v[i];
+
+		if ((d->id == X86_INS_CALL || d->id == X86_INS_JMP) && d->nops &&
+		    d->ops[0].type != X86_OP_IMM)
+			count++;
+	}
+	fs->sites = calloc(count ? count : 1, sizeof(*fs->sites));
+	an->sp = calloc(count ? count : 1, sizeof(*an->sp));
+	if (!fs->sites || !an->sp) {
+		x->oom = true;
+		return;
+	}
+	for (size_t i = 0; i < x->nv; i++) {
+		const struct dinsn *d = &x->v[i];
+		struct th_call_site *s;
+		struct site_priv *sp;
+		unsigned bytes;
+
+		if (!((d->id == X86_INS_CALL || d->id == X86_INS_JMP) && d->nops &&
+		      d->ops[0].type != X86_OP_IMM))
+			continue;
+		s = &fs->sites[fs->nsites];
+		sp = &an->sp[fs->nsites];
+		fs->nsites++;
+		s->addr = d->addr;
+		s->size = d->size;
+		s->is_jump = d->id == X86_INS_JMP;
+		snprintf(s->insn, sizeof(s->insn), "%s", d->text);
+		s->target_reg = d->ops[0].type == X86_OP_REG ? gpr(d->ops[0].reg, &bytes) : TH_NOREG;
+		sp->b = x->b;
+		sp->ar = ar;
+		sp->ev = calloc(an->nev ? an->nev : 1, sizeof(*sp->ev));
+		if (!sp->ev) {
+			x->oom = true;
+			return;
+		}
+		for (size_t k = 0; k < an->nev; k++)
+			if (an->ev[k].kind == EV_SITE && an->ev[k].at == d->addr)
+				sp->ev[sp->nev++] = &an->ev[k];
+		s->priv = sp;
+		s->reached = sp->nev > 0;
+		/* Guards: a trap or handler whose path parts from a path to the site
+		 * at a branch on the site's target. */
+		for (size_t g = 0; g < an->nev; g++) {
+			const struct event *ge = &an->ev[g];
+
+			if (ge->kind == EV_SITE)
+				continue;
+			for (size_t k = 0; k < sp->nev; k++) {
+				int at = parting(ge, sp->ev[k]);
+
+				if (at >= 0 && cond_on(ar, &ge->conds[at], sp->ev[k]->target)) {
+					add_guard(s, ge, ge->conds[at].at, ar, sp->ev[k]->target);
+					break;
+				}
+			}
+		}
+		for (size_t g = 0; g < s->nguards; g++) {
+			struct th_guard *gd = &s->guards[g];
+			const struct dinsn *gi = insn_at(x->v, x->nv, gd->addr);
+
+			gd->kcfi_listed = th_bin_is_kcfi_trap(x->b, gd->addr);
+			snprintf(gd->insn, sizeof(gd->insn), "%s",
+				 gd->kind == TH_GUARD_HANDLER ? "call" : gi && gi->id == X86_INS_UD2 ? "ud2" : "ud1");
+			if (gd->kind == TH_GUARD_HANDLER)
+				for (size_t k = 0; k < an->nev; k++)
+					if (an->ev[k].at == gd->addr && an->ev[k].kind == EV_HANDLER) {
+						handler_data(x->b, ar, &an->ev[k], gd);
+						break;
+					}
+		}
+		classify_site(s, x->b, ar, sp);
+	}
+}
+
+/* A target loaded from a table inside the binary: a pc-relative address in its
+ * expression (a switch's jump table), not a pointer the program was handed. */
+static bool from_table(const struct arena *ar, int32_t x)
+{
+	if (x < 0)
+		return false;
+	if (ar->v[x].op == X_PCREL)
+		return true;
+	return from_table(ar, ar->v[x].a) || from_table(ar, ar->v[x].b);
+}
+
+struct th_func_sites *th_bin_analyse(struct th_bin *b, const struct th_sym *fn, char *err,
+				     size_t n)
+{
+	struct th_func_sites *fs = calloc(1, sizeof(*fs));
+	struct analysis *an = calloc(1, sizeof(*an));
+	struct exec x = { .b = b, .fn = fn };
+	struct state *s0 = calloc(1, sizeof(*s0));
+	struct dinsn *v = NULL;
+	size_t nv = 0;
+
+	if (!fs || !an || !s0) {
+		snprintf(err, n, "%s: out of memory", th_bin_path(b));
+		goto fail;
+	}
+	fs->priv = an;
+	snprintf(fs->func, sizeof(fs->func), "%s", fn->name);
+	fs->start = fn->addr;
+	fs->size = fn->size;
+	if (decode(b, fn, &v, &nv, err, n))
+		goto fail;
+	x.v = v;
+	x.nv = nv;
+	x.an = an;
+	for (int r = 0; r < TH_NREGS; r++)
+		s0->r[r] = mk(&an->ar, X_ENTRY, 64, -1, -1, (uint64_t)r);
+	s0->pc = fn->addr;
+	push(&x, s0);
+	while (x.depth && !x.oom && !an->ar.oom) {
+		struct state *s = malloc(sizeof(*s));
+
+		if (!s) {
+			x.oom = true;
+			break;
+		}
+		*s = x.stack[--x.depth];
+		run_path(&x, s);
+		free(s);
+	}
+	if (!x.oom && !an->ar.oom)
+		build_sites(&x, fs);
+	for (size_t i = 0; i < fs->nsites && !x.oom; i++) {
+		const struct site_priv *sp = fs->sites[i].priv;
+
+		fs->sites[i].from_table = fs->sites[i].is_jump && sp && sp->nev &&
+					  from_table(&an->ar, sp->ev[0]->target);
+	}
+	free(x.stack);
+	free(s0);
+	free(v);
+	if (x.oom || an->ar.oom) {
+		snprintf(err, n, "%s: out of memory analysing %s", th_bin_path(b), fn->name);
+		th_func_sites_free(fs);
+		return NULL;
+	}
+	fs->complete = !x.incomplete;
+	return fs;
+fail:
+	free(s0);
+	free(v);
+	if (fs)
+		fs->priv = an;
+	th_func_sites_free(fs);
+	if (!fs)
+		free(an);
+	return NULL;
+}
+
+void th_func_sites_free(struct th_func_sites *fs)
+{
+	struct analysis *an;
+
+	if (!fs)
+		return;
+	an = fs->priv;
+	if (an) {
+		for (size_t i = 0; i < an->nev; i++)
+			free(an->ev[i].conds);
+		for (size_t i = 0; i < fs->nsites && an->sp; i++)
+			free(an->sp[i].ev);
+		free(an->ev);
+		free(an->sp);
+		free(an->ar.v);
+		free(an);
+	}
+	free(fs->sites);
+	free(fs);
+}
+
+const struct th_guard *th_site_guard_at(const struct th_call_site *s, uint64_t addr)
+{
+	for (size_t i = 0; i < s->nguards; i++)
+		if (s->guards[i].addr == addr)
+			return &s->guards[i];
+	return NULL;
+}
+
+void th_site_describe(const struct th_call_site *s, char *buf, size_t n)
+{
+	size_t len;
+
+	switch (s->scheme) {
+	case TH_CFI_ICALL:
+		snprintf(buf, n, "cfi-icall: target in the jump table of %s (0x%" PRIx64 ", %u entries of %u bytes)",
+			 s->icall.type_id[0] ? s->icall.type_id : "an unnamed type", s->icall.table,
+			 s->icall.entries, s->icall.entry_size);
+		break;
+	case TH_CFI_KCFI:
+		snprintf(buf, n, "kcfi: hash 0x%08x at target%+d", s->kcfi.hash, s->kcfi.offset);
+		break;
+	case TH_CFI_FUNCTION:
+		snprintf(buf, n, "function: signature 0x%08x at target-8, type hash 0x%08x at target-4",
+			 s->function.signature, s->function.hash);
+		break;
+	default:
+		snprintf(buf, n, "%s: %s", th_cfi_scheme_name(s->scheme), s->why);
+		return;
+	}
+	for (size_t i = 0; i < s->nguards; i++) {
+		const struct th_guard *g = &s->guards[i];
+
+		len = strlen(buf);
+		if (g->kind == TH_GUARD_TRAP)
+			snprintf(buf + len, n - len, "; %s at 0x%" PRIx64 "%s", g->insn, g->addr,
+				 g->kcfi_listed ? " (.kcfi_traps)" : "");
+		else
+			snprintf(buf + len, n - len, "; call %s at 0x%" PRIx64, g->handler, g->addr);
+	}
+}

@@ -1,0 +1,115 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `timerharness check`: options, and the declaration the gate judges by,
+ * taken from this checkout: the expectations file (attacks/expected.tsv or
+ * --expect), the attack registry and the configs (cfi/configs.tsv). The
+ * results file only says what was observed.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "args.h"
+#include "registry.h"
+#include "config_table.h"
+#include "check.h"
+#include "cli.h"
+#include "expect.h"
+#include "matrix.h"
+
+static void check_usage(void)
+{
+	printf("usage: timerharness check [--results FILE] [--baseline FILE] [--expect FILE]\n"
+	       "                          [--allow-slice] [--allow-partial]\n"
+	       "\n"
+	       "Judges a results file by the declaration of this checkout, never by what the\n"
+	       "file says of itself: each cell's expectation is looked up in the expectations\n"
+	       "file, and the plan (every attack of the registry x variant x config of\n"
+	       "cfi/configs.tsv x toolchain of the results) must be there in full.\n"
+	       "  --results        the results to judge (default " TH_CHECK_DEFAULT_RESULTS ")\n"
+	       "  --baseline       an earlier results.json: a cell more severe than there, or\n"
+	       "                   gone, regressed\n"
+	       "  --expect         the declared expectations (default %s)\n"
+	       "  --allow-slice    judge a run of part of the plan (matrix --config, --variant,\n"
+	       "                   --toolchain, --attack) by its recorded selection\n"
+	       "  --allow-partial  accept an interrupted run (its missing cells are listed)\n"
+	       "Exit: 0 every planned cell is there and none regressed;\n"
+	       "      1 a regression: a cell more severe than declared or than the baseline, a\n"
+	       "        new FALSE_POSITIVE, UNSUPPORTED/NOT_APPLICABLE where a real outcome is\n"
+	       "        declared or was observed, a defence probed unsupported, a planned or\n"
+	       "        baseline cell missing, a slice or a partial run not allowed;\n"
+	       "      2 bad input: unreadable or invalid results, no cells, no recorded\n"
+	       "        expectations or selection, expectations other than the declared ones\n"
+	       "        (by SHA-256), a stored expectation that is not the declared one, a cell\n"
+	       "        outside the plan, a bad option, or standard output unwritable;\n"
+	       "      3 a harness error: a cell the harness could not run or observe.\n"
+	       "When several apply: 2, then 1, then 3.\n", TH_EXPECT_PATH);
+}
+
+static const char *expect_outcome(const char *attack, const char *variant, const char *config,
+				  const char *toolchain)
+{
+	return th_expect_lookup(attack, variant, config, toolchain, NULL);
+}
+
+int th_cli_check(int argc, char **argv)
+{
+	struct th_check_opts o = { 0 };
+	const char *expect = TH_EXPECT_PATH, *v;
+	const char **attacks, **configs;
+	char err[1024];
+	int bad = 0, rc;
+
+	for (int i = 1; i < argc && !bad; i++) {
+		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+			check_usage();
+			return fflush(stdout) ? TH_CHECK_BAD_INPUT : TH_CHECK_OK;
+		} else if ((v = th_optval(argc, argv, &i, "check", "--results", &bad))) {
+			o.results = v;
+		} else if ((v = th_optval(argc, argv, &i, "check", "--baseline", &bad))) {
+			o.baseline = v;
+		} else if ((v = th_optval(argc, argv, &i, "check", "--expect", &bad))) {
+			expect = v;
+		} else if (bad) {
+			break;
+		} else if (!strcmp(argv[i], "--allow-slice")) {
+			o.allow_slice = true;
+		} else if (!strcmp(argv[i], "--allow-partial")) {
+			o.allow_partial = true;
+		} else {
+			fprintf(stderr, "timerharness check: unknown argument '%s' (see --help)\n", argv[i]);
+			return TH_CHECK_BAD_INPUT;
+		}
+	}
+	if (bad)
+		return TH_CHECK_BAD_INPUT;
+	if (th_expect_load(expect, err, sizeof(err))) {
+		fprintf(stderr, "check: expectations: %s\n", err);
+		return TH_CHECK_BAD_INPUT;
+	}
+	attacks = calloc(th_attack_count + 1, sizeof(*attacks));
+	configs = calloc(th_config_count + 1, sizeof(*configs));
+	if (!attacks || !configs) {
+		fprintf(stderr, "check: out of memory\n");
+		free(attacks);
+		free(configs);
+		return TH_CHECK_BAD_INPUT;
+	}
+	for (size_t i = 0; i < th_attack_count; i++)
+		attacks[i] = th_attacks[i].id;
+	for (size_t i = 0; i < th_config_count; i++)
+		configs[i] = th_configs[i].name;
+
+	struct th_check_decl d = {
+		.expect_path = th_expect_path(), .expect_sha256 = th_expect_sha256(),
+		.expect = expect_outcome, .where = th_expect_where,
+		.attacks = attacks, .nattacks = th_attack_count,
+		.configs = configs, .nconfigs = th_config_count,
+		.selftests = th_matrix_selftests, .nselftests = th_matrix_nselftests,
+	};
+	rc = th_check_main(&o, &d, stdout, stderr);
+	free(attacks);
+	free(configs);
+	th_expect_free();
+	return rc;
+}

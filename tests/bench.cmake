@@ -1,0 +1,55 @@
+# SPDX-License-Identifier: MIT
+# bench/: `timerharness bench` works and measures what it says. Not timed:
+# no test compares a figure with a speed.
+set(_bench $<TARGET_FILE:timerharness>)
+set(_bdir ${CMAKE_CURRENT_BINARY_DIR}/bench)
+file(MAKE_DIRECTORY ${_bdir})
+
+# Once, in --quick mode: ratios, instructions (callgrind), the JSON file.
+add_test(NAME bench.quick
+  COMMAND ${CMAKE_COMMAND} "-DCMD=${_bench};bench;--quick;--json;${_bdir}/quick.json"
+          -DJSON=${_bdir}/quick.json -DSIZES=2 -P ${CMAKE_CURRENT_SOURCE_DIR}/bench_check.cmake)
+set_tests_properties(bench.quick PROPERTIES TIMEOUT 300 RUN_SERIAL TRUE)
+
+# The same bench as a program of its own (how a hardening config's wheel is
+# measured): it counts its own instructions.
+add_test(NAME bench.own_program
+  COMMAND ${CMAKE_COMMAND}
+          "-DCMD=$<TARGET_FILE:th-bench-count>;--sizes;300;--reps;1;--order;shuffled;--step;7;--json;${_bdir}/own.json"
+          -DJSON=${_bdir}/own.json -DSIZES=1 -P ${CMAKE_CURRENT_SOURCE_DIR}/bench_check.cmake)
+set_tests_properties(bench.own_program PROPERTIES TIMEOUT 300)
+
+# Output that cannot be written is an error (exit 3), not a silent success.
+add_test(NAME bench.dev_full
+  COMMAND ${CMAKE_COMMAND}
+          "-DCMD=sh;-c;exec \"$0\" bench --sizes 100 --reps 1 --no-instructions > /dev/full;${_bench}"
+          -DRC=3 "-DSTDERR_REGEX=^timerharness bench: cannot write stdout: No space left on device\n$"
+          -P ${TH_RUN_EXPECT})
+# --json never replaces what is not a regular file, nor aims at a directory
+# that cannot take it, and says so before running.
+add_test(NAME bench.json_no_dir
+  COMMAND ${CMAKE_COMMAND} "-DCMD=${_bench};bench;--json;/nonexistent/x.json" -DRC=2
+          "-DSTDERR_REGEX=--json /nonexistent/x.json: cannot create it in /nonexistent"
+          -P ${TH_RUN_EXPECT})
+add_test(NAME bench.json_not_a_file
+  COMMAND ${CMAKE_COMMAND} "-DCMD=${_bench};bench;--json;/dev/null" -DRC=2
+          "-DSTDERR_REGEX=--json /dev/null: exists and is not a regular file" -P ${TH_RUN_EXPECT})
+
+# Bad arguments: exit 2 and say what.
+foreach(case "order|--order;random|--order: expected array or shuffled, got 'random'"
+              "step|--step;0|--step: expected a whole number of jiffies"
+              "sizes|--sizes;1000,1000|--sizes: 1000 twice"
+              "unknown|--fast|unknown argument '--fast'")
+  string(REPLACE "|" ";" parts "${case}")
+  list(GET parts 0 name)
+  list(GET parts -1 regex)
+  list(REMOVE_AT parts 0 -1)
+  add_test(NAME bench.bad_${name}
+    COMMAND ${CMAKE_COMMAND} "-DCMD=${_bench};bench;${parts}" -DRC=2 "-DSTDERR_REGEX=${regex}"
+            -P ${TH_RUN_EXPECT})
+endforeach()
+add_test(NAME bench.json_symlink
+  COMMAND ${CMAKE_COMMAND}
+          "-DCMD=sh;-c;ln -sfn \"$1\" \"$2\" && exec \"$0\" bench --json \"$2\";${_bench};${_bdir}/target;${_bdir}/link"
+          -DSENTINEL=${_bdir}/target -DRC=2 "-DSTDERR_REGEX=/link: exists and is not a regular file"
+          -P ${TH_RUN_EXPECT})
