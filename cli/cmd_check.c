@@ -16,6 +16,11 @@
 #include "cli.h"
 #include "expect.h"
 #include "matrix.h"
+#ifdef TH_HAVE_FUZZ
+#include "check_fuzz.h"
+#include "fuzz_summary.h"
+#include <unistd.h>
+#endif
 
 static void check_usage(void)
 {
@@ -33,6 +38,11 @@ static void check_usage(void)
 	       "  --allow-slice    judge a run of part of the plan (matrix --config, --variant,\n"
 	       "                   --toolchain, --attack) by its recorded selection\n"
 	       "  --allow-partial  accept an interrupted run (its missing cells are listed)\n"
+#ifdef TH_HAVE_FUZZ
+	       "  --fuzz           a campaign summary to gate too (default: fuzz.json beside\n"
+	       "                   the results, when it exists; 'none' skips it)\n"
+	       "  --fuzz-expect    the campaigns' declared findings (default " TH_FUZZ_EXPECT_PATH ")\n"
+#endif
 	       "Exit: 0 every planned cell is there and none regressed;\n"
 	       "      1 a regression: a cell more severe than declared or than the baseline, a\n"
 	       "        new FALSE_POSITIVE, UNSUPPORTED/NOT_APPLICABLE where a real outcome is\n"
@@ -52,10 +62,41 @@ static const char *expect_outcome(const char *attack, const char *variant, const
 	return th_expect_lookup(attack, variant, config, toolchain, NULL);
 }
 
+#ifdef TH_HAVE_FUZZ
+/* The campaigns too (report/check_fuzz.h), the two statuses combined in
+ * check.h's order: bad input, then regression, then harness error. */
+static int check_fuzz(int rc, const struct th_check_opts *o, const char *fuzz, const char *fuzz_expect)
+{
+	char beside[4096];
+	struct th_check_fuzz_opts fo = { .expect = fuzz_expect, .allow_slice = o->allow_slice,
+					 .allow_partial = o->allow_partial };
+	int frc;
+
+	if (fuzz && !strcmp(fuzz, "none"))
+		return rc;
+	if (!fuzz) {
+		fuzz = th_fz_summary_beside(o->results ? o->results : TH_CHECK_DEFAULT_RESULTS, beside,
+					    sizeof(beside));
+		if (access(fuzz, F_OK))
+			return rc;
+	}
+	fo.fuzz = fuzz;
+	frc = th_check_fuzz_main(&fo, stdout, stderr);
+	if (rc == TH_CHECK_BAD_INPUT || frc == TH_CHECK_BAD_INPUT)
+		return TH_CHECK_BAD_INPUT;
+	if (rc == TH_CHECK_REGRESSION || frc == TH_CHECK_REGRESSION)
+		return TH_CHECK_REGRESSION;
+	return rc ? rc : frc;
+}
+#endif
+
 int th_cli_check(int argc, char **argv)
 {
 	struct th_check_opts o = { 0 };
 	const char *expect = TH_EXPECT_PATH, *v;
+#ifdef TH_HAVE_FUZZ
+	const char *fuzz = NULL, *fuzz_expect = TH_FUZZ_EXPECT_PATH;
+#endif
 	const char **attacks, **configs;
 	char err[1024];
 	int bad = 0, rc;
@@ -70,6 +111,12 @@ int th_cli_check(int argc, char **argv)
 			o.baseline = v;
 		} else if ((v = th_optval(argc, argv, &i, "check", "--expect", &bad))) {
 			expect = v;
+#ifdef TH_HAVE_FUZZ
+		} else if ((v = th_optval(argc, argv, &i, "check", "--fuzz", &bad))) {
+			fuzz = v;
+		} else if ((v = th_optval(argc, argv, &i, "check", "--fuzz-expect", &bad))) {
+			fuzz_expect = v;
+#endif
 		} else if (bad) {
 			break;
 		} else if (!strcmp(argv[i], "--allow-slice")) {
@@ -108,6 +155,9 @@ int th_cli_check(int argc, char **argv)
 		.selftests = th_matrix_selftests, .nselftests = th_matrix_nselftests,
 	};
 	rc = th_check_main(&o, &d, stdout, stderr);
+#ifdef TH_HAVE_FUZZ
+	rc = check_fuzz(rc, &o, fuzz, fuzz_expect);
+#endif
 	free(attacks);
 	free(configs);
 	th_expect_free();

@@ -104,3 +104,11 @@ file(WRITE ${TH_FUZZ_MANIFEST}
   "${_fz_lines}")
 string(JOIN ", " _fz_b ${_fz_built})
 message(STATUS "timerharness fuzz: ${TIMERHARNESS_TOOLCHAIN}: overflow built for ${_fz_b}")
+
+# The campaign runner behind `timerharness fuzz` (cli/cmd_fuzz.c).
+if(TARGET th_report)
+  add_library(th_fuzz_campaign STATIC ${_fz}/campaign.c)
+  target_include_directories(th_fuzz_campaign PUBLIC ${_fz} ${PROJECT_SOURCE_DIR}/report)
+  target_link_libraries(th_fuzz_campaign PUBLIC th_report m)
+  target_compile_options(th_fuzz_campaign PRIVATE ${TH_WARN_FLAGS})
+endif()

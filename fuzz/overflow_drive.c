@@ -63,11 +63,11 @@ static void decode_payload(struct reader *r, struct th_fz_op *op, int no_leak)
 		if (!next(r, &pos) || !next(r, &leak) || !next(r, &add))
 			break;
 		for (int j = 0; j < op->nreloc; j++)
-			if (pos < op->reloc[j].pos + 8 && op->reloc[j].pos < pos + 8)
+			if (op->reloc[j].pos == 8 * (pos % 32))
 				clash = 1;
 		if (clash || no_leak)
 			continue;
-		rl->pos = pos;
+		rl->pos = (uint8_t)(8 * (pos % 32));
 		rl->leak = leak % TH_FZ_LEAK_COUNT;
 		rl->addend = (int8_t)add;
 		op->nreloc++;
@@ -116,11 +116,8 @@ static uintptr_t reloc_value(const struct th_fz_program *p, const struct th_fz_r
 		th_peek(&v, (const unsigned char *)p->obj.ring + ((unsigned)rl->addend & 0x78), sizeof(v));
 		return v;
 	}
-	if (e->code) {
-		int a = rl->addend < 0 ? -rl->addend : rl->addend;
-
-		return e->addr + (uintptr_t)(a % TH_FZ_CODE_ADDEND_MAX);
-	}
+	if (e->code)
+		return e->addr;	/* an entry: see overflow_drive.h */
 	/* Objects: [-TH_FZ_ADDEND_MAX, size + TH_FZ_ADDEND_MAX) by construction
 	 * (an int8 addend; the object end as the base for positive ones that
 	 * would pass the end, so any field is reachable). */

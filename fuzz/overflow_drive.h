@@ -19,11 +19,15 @@
  *     SPRAY payload       spray_alloc(p, max(n, 1)) (<= 128 bytes): the refill
  *   payload := n:u8 nrel:u8 reloc[nrel % (TH_FZ_MAX_RELOCS + 1)] byte[n]
  *              (truncated at the end of the input)
- *   reloc   := pos:u8 leak:u8 addend:i8  the 8 bytes at pos (if pos + 8 <= n and
- *              they overlap no earlier relocation) become the address of leak-table
- *              entry leak % TH_FZ_LEAK_COUNT plus the addend, clamped
- *              (overflow_world.h); TH_FZ_LEAK_RING_VALUE instead reads the 8 bytes
- *              at ring + (addend & 0x78) when the op runs (a read leak), plus 0.
+ *   reloc   := slot:u8 leak:u8 addend:i8  the 8 bytes at pos = 8 * (slot % 32)
+ *              (if pos + 8 <= n and no earlier relocation is there; the victim's
+ *              pointers are 8-aligned fields) become the address of leak-table
+ *              entry leak % TH_FZ_LEAK_COUNT: an object's plus the addend, clamped
+ *              (overflow_world.h); a function's entry, the addend ignored (a jump
+ *              into a function's body runs code no oracle can contain in this
+ *              process: the matrix's func:mid-function cell covers it);
+ *              TH_FZ_LEAK_RING_VALUE instead reads the 8 bytes at ring +
+ *              (addend & 0x78) when the op runs (a read leak).
  * After the program the driver arms the timer if nothing did (the victim arms
  * it itself), then runs the wheel far past any expiry the program could set.
  *

@@ -299,7 +299,7 @@ int th_fz_check_written(const struct th_fz_op *op)
 		uint64_t v = peek_word(a);
 
 		if (!th_fz_world_contains(a, 8) || !pointer_like(v) || th_fz_world_inside((uintptr_t)v) ||
-		    (v >= (uintptr_t)__executable_start && v < (uintptr_t)etext))
+		    th_fz_world_is_entry((uintptr_t)v))
 			continue;
 		poke_word(a, v | (1ULL << 63));
 		n++;
@@ -436,7 +436,7 @@ static void describe(struct sbuf *b, uintptr_t a)
 	uintptr_t ring = t[TH_FZ_LEAK_RING].addr;
 
 	for (int i = 0; i < TH_FZ_LEAK_COUNT; i++)
-		if (t[i].code && a >= t[i].addr && a < t[i].addr + TH_FZ_CODE_ADDEND_MAX) {
+		if (t[i].code && a >= t[i].addr && a < t[i].addr + 64) {
 			put(b, a == t[i].addr ? "&%s" : "&%s+%zu", t[i].name, (size_t)(a - t[i].addr));
 			return;
 		}

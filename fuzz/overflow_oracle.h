@@ -18,6 +18,17 @@
  * state (CR4, the current cred): that state changing IS the
  * PRIVILEGED_WRITE outcome, whoever wrote it.
  *
+ * What keeps the victim's wild writes and jumps in the world: addresses come
+ * only from the leak table (bounded, overflow_world.h); every 8-byte window
+ * of a write that looks like an address of this process is neutralised
+ * before the write (th_fz_filter_op()); after it, every word it touched that
+ * points outside the world, or into code other than a leak-table entry (a
+ * pointer composed by a partial overwrite, a stack address copied from the
+ * wheel's local lists), is made non-canonical (th_fz_check_written()); the
+ * victim's and the wheel's code has no comparison tracing, so the engine
+ * never learns an address. A blind pointer then faults (CRASHED) instead of
+ * reaching the engine's memory.
+ *
  * Outcomes (the most severe observation of the run wins):
  *  HIJACKED          a privileged target reported an argument the attacker
  *                    wrote: write_cr4(v) / ring_force_close(v) where v is the

@@ -121,3 +121,22 @@ int th_fz_traps_is_dispatch(const struct th_fz_traps *t, uintptr_t pc)
 			return 1;
 	return 0;
 }
+
+size_t th_fz_elf_object_size(const char *name)
+{
+	struct th_elf e;
+	char err[256];
+	const Elf64_Sym *syms;
+	size_t size = 0;
+
+	if (th_elf_open(&e, "/proc/self/exe", err, sizeof(err)))
+		return 0;
+	syms = e.symtab;
+	for (size_t i = 0; i < e.nsyms && !size; i++)
+		if (ELF64_ST_TYPE(syms[i].st_info) == STT_OBJECT && syms[i].st_name < e.strtab_size &&
+		    memchr(e.strtab + syms[i].st_name, 0, e.strtab_size - syms[i].st_name) &&
+		    !strcmp(e.strtab + syms[i].st_name, name))
+			size = syms[i].st_size;
+	th_elf_close(&e);
+	return size;
+}

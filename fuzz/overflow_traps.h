@@ -37,6 +37,10 @@ struct th_fz_traps {
  */
 int th_fz_traps_load(const char *path, struct th_fz_traps *t, char *err, size_t n);
 
+/* The st_size of the object symbol name in the running binary (which, under
+ * ASan, includes the global's redzone), or 0. */
+size_t th_fz_elf_object_size(const char *name);
+
 /* Is pc (run time) one of the traps? */
 int th_fz_traps_is_dispatch(const struct th_fz_traps *t, uintptr_t pc);
 

@@ -10,8 +10,11 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include "attacks/victim.h"
+#include "overflow_traps.h"
 
 /* ---- harness side (not in the world) ---------------------------------------- */
 
@@ -22,6 +25,8 @@ extern char __start_th_world_bss[], __stop_th_world_bss[];
 
 static unsigned char pristine_data[TH_FZ_WORLD_MAX], pristine_bss[TH_FZ_WORLD_MAX];
 static size_t data_size, bss_size;
+/* The part of th_world_bss made read-only (not restored): [ro_lo, ro_hi). */
+static uintptr_t ro_lo, ro_hi;
 static struct th_fz_leak_entry leaks[TH_FZ_LEAK_COUNT];
 static struct th_fz_priv priv_initial;
 static struct th_fz_ring_layout ring_layout;
@@ -140,6 +145,14 @@ static void leaks_static(void)
 	set_leak(TH_FZ_LEAK_RING_VALUE, "ring-value", 0, 0, 0);
 }
 
+int th_fz_world_is_entry(uintptr_t v)
+{
+	for (int i = 0; i < TH_FZ_LEAK_COUNT; i++)
+		if (leaks[i].code && leaks[i].addr == v)
+			return 1;
+	return 0;
+}
+
 const struct th_fz_leak_entry *th_fz_world_leaks(void)
 {
 	return leaks;
@@ -147,17 +160,61 @@ const struct th_fz_leak_entry *th_fz_world_leaks(void)
 
 /* ---- set-up and per-execution reset ---------------------------------------------- */
 
+/*
+ * The wheel's th_fast_bases_ (timer_core/base.c: 2 MiB, indexed by a timer's
+ * CPU field unchecked, as per_cpu() indexes __per_cpu_offset[]) is too big
+ * to restore per run, and only its first TH_NR_CPUS entries are ever set:
+ * its pages past the first are made read-only once set up (a wild write
+ * there faults, is caught, and is a CRASHED run), the rest is restored.
+ */
+static int protect_fast_bases(char *err, size_t n)
+{
+	long page = sysconf(_SC_PAGESIZE);
+	size_t size = th_fz_elf_object_size("th_fast_bases_");	/* with ASan's redzone */
+	uintptr_t lo = (uintptr_t)th_fast_bases_;
+	uintptr_t hi = lo + (size > sizeof(th_fast_bases_) ? size : sizeof(th_fast_bases_));
+
+	lo = (lo + 2 * (uintptr_t)page - 1) & ~((uintptr_t)page - 1);	/* past its first page */
+	hi &= ~((uintptr_t)page - 1);
+	if (hi <= lo || lo < (uintptr_t)__start_th_world_bss || hi > (uintptr_t)__stop_th_world_bss)
+		return 0;
+	for (uintptr_t p = lo; p < (uintptr_t)th_fast_bases_ + sizeof(th_fast_bases_); p += sizeof(uintptr_t))
+		if (*(const uintptr_t *)p) {
+			snprintf(err, n, "victim world: th_fast_bases_ has an entry set past its first page");
+			return -1;
+		}
+	if (mprotect((void *)lo, hi - lo, PROT_READ)) {
+		snprintf(err, n, "victim world: cannot make th_fast_bases_ read-only");
+		return -1;
+	}
+	ro_lo = lo;
+	ro_hi = hi;
+	return 0;
+}
+
+/* The bss to or from its pristine copy, the read-only part skipped. */
+static void copy_bss(unsigned char *copy, int restore)
+{
+	uintptr_t start = (uintptr_t)__start_th_world_bss, stop = (uintptr_t)__stop_th_world_bss;
+	size_t head = ro_hi ? ro_lo - start : bss_size, tail = ro_hi ? stop - ro_hi : 0;
+
+	if (restore) {
+		copy_raw((void *)start, copy, head);
+		if (tail)
+			copy_raw((void *)ro_hi, copy + head, tail);
+	} else {
+		copy_raw(copy, (void *)start, head);
+		if (tail)
+			copy_raw(copy + head, (void *)ro_hi, tail);
+	}
+}
+
 #define LAYOUT(f) offsetof(struct packet_ring, f)
 
 int th_fz_world_init(char *err, size_t n)
 {
 	data_size = (size_t)(__stop_th_world_data - __start_th_world_data);
 	bss_size = (size_t)(__stop_th_world_bss - __start_th_world_bss);
-	if (data_size > sizeof(pristine_data) || bss_size > sizeof(pristine_bss)) {
-		snprintf(err, n, "victim world: sections of %zu and %zu bytes exceed %u", data_size,
-			 bss_size, TH_FZ_WORLD_MAX);
-		return -1;
-	}
 	if (th_base_init(&th_fz_wheel, 0, 1000, TH_INITIAL_JIFFIES(1000)) || th_set_cpu(0)) {
 		snprintf(err, n, "victim world: cannot set up the timer wheel");
 		return -1;
@@ -192,15 +249,22 @@ int th_fz_world_init(char *err, size_t n)
 		.closed = LAYOUT(closed),
 		.cur_block = LAYOUT(cur_block),
 	};
+	if (protect_fast_bases(err, n))
+		return -1;
+	if (data_size > sizeof(pristine_data) || bss_size - (ro_hi - ro_lo) > sizeof(pristine_bss)) {
+		snprintf(err, n, "victim world: sections of %zu and %zu bytes (%zu read-only) exceed %u",
+			 data_size, bss_size, (size_t)(ro_hi - ro_lo), TH_FZ_WORLD_MAX);
+		return -1;
+	}
 	copy_raw(pristine_data, __start_th_world_data, data_size);
-	copy_raw(pristine_bss, __start_th_world_bss, bss_size);
+	copy_bss(pristine_bss, 0);
 	return 0;
 }
 
 int th_fz_world_begin(struct th_fz_objects *o)
 {
 	copy_raw(__start_th_world_data, pristine_data, data_size);
-	copy_raw(__start_th_world_bss, pristine_bss, bss_size);
+	copy_bss(pristine_bss, 1);
 	/* The slab hands out slots 0, 1, 2 in order (slab.h): msg before ring,
 	 * as heap-neighbour needs, and another ring after it. */
 	o->msg = msg_alloc(64, 1);

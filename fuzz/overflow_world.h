@@ -29,9 +29,8 @@
  * forged 4.14 timer_list: 48 bytes). */
 #define TH_FZ_WORLD_MARGIN	256u
 /* Addends of object relocations are clamped to [-TH_FZ_ADDEND_MAX, size +
- * TH_FZ_ADDEND_MAX); of code relocations to [0, TH_FZ_CODE_ADDEND_MAX). */
+ * TH_FZ_ADDEND_MAX); code relocations are function entries. */
 #define TH_FZ_ADDEND_MAX	128
-#define TH_FZ_CODE_ADDEND_MAX	64
 
 /* The leak table: what the attacker knows the address of. */
 enum th_fz_leak {
@@ -86,6 +85,10 @@ void th_fz_world_slab(uintptr_t *first, size_t *stride, size_t *nslots);
 int th_fz_world_contains(uintptr_t p, size_t n);
 /* The world's sections, for the raw-mode filter and messages. */
 void th_fz_world_bounds(uintptr_t *lo, uintptr_t *hi);
+
+/* Is v the entry of a function of the leak table (a code pointer the
+ * attacker can name)? */
+int th_fz_world_is_entry(uintptr_t v);
 
 /* The simulated privileged state, read without instrumentation. */
 struct th_fz_priv {

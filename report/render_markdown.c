@@ -7,6 +7,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "headlines.h"
 #include "render.h"
+#include "render_fuzz.h"
 #include "report_internal.h"
 
 #include <stdbool.h>
@@ -505,7 +506,8 @@ int th_render_markdown_to(FILE *out, const struct th_results *res, char *err, si
 	for (size_t h = 0; h < th_nheadlines; h++)
 		if (render_headline(out, res, all, &th_headlines[h], tcs, ntc))
 			goto oom;
-	if (render_differences(out, res, all, tcs, ntc) || full_matrix(out, res, all, tcs, ntc))
+	if (render_differences(out, res, all, tcs, ntc) || th_render_fuzz_markdown(out, res) ||
+	    full_matrix(out, res, all, tcs, ntc))
 		goto oom;
 	free(tcs);
 	free(all);
