@@ -532,6 +532,22 @@ static int replay(const struct campaign *c, const char *input, enum th_outcome *
 	return 0;
 }
 
+static void copy_file(const char *from, const char *dir, const char *name)
+{
+	char *to = xasprintf("%s/finding-%s", dir, name);
+	FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
+	char buf[4096];
+	size_t n;
+
+	while (in && out && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		fwrite(buf, 1, n, out);
+	if (in)
+		fclose(in);
+	if (out)
+		fclose(out);
+	free(to);
+}
+
 static void sanitize(char *s)
 {
 	for (; *s; s++)
@@ -565,6 +581,10 @@ static void save_finding(struct campaign *c, const char *artifact, enum th_outco
 		free(txt);
 		return;
 	}
+	/* The next engine process starts from it (the engine does not keep an
+	 * input it crashed on): a search toward a more severe finding goes on
+	 * from here, and its signature is known now, so it is not reported again. */
+	copy_file(bin, c->corpus, name);
 	fp = fopen(txt, "w");
 	if (fp) {
 		fprintf(fp, "%s\n%s\n", sig, chain);

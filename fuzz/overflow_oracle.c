@@ -347,6 +347,24 @@ struct slot {
 	enum th_fz_leak leak;
 };
 
+/* The 8 bytes at a as the attacker's writes last left them (0: a byte of
+ * them is not the attacker's). */
+static int attacker_word(uintptr_t a, uint64_t *v)
+{
+	uint8_t b[8];
+
+	for (int i = 0; i < 8; i++) {
+		int lit;
+
+		if (last_write(a + (uintptr_t)i, &b[i], &lit) < 0)
+			return 0;
+	}
+	memcpy(v, b, 8);
+	return 1;
+}
+
+/* The k-th relocation slot (by address, each once) that still holds the
+ * attacker's 8 bytes, and their value. */
 static int planted(int k, struct slot *s)
 {
 	int idx = 0;
@@ -359,22 +377,35 @@ static int planted(int k, struct slot *s)
 		for (int j = 0; j < op->nreloc; j++) {
 			const struct th_fz_reloc *rl = &op->reloc[j];
 			uintptr_t at = op->dest + rl->pos;
-			int intact = (size_t)rl->pos + 8 <= op->written;
+			uint64_t v;
+			int seen_before = 0;
 
-			for (int b = 0; b < 8 && intact; b++) {
-				uint8_t byte;
-				int lit;
-
-				intact = last_write(at + (uintptr_t)b, &byte, &lit) == i;
-			}
-			if (!intact)
+			if ((size_t)rl->pos + 8 > op->written || !attacker_word(at, &v))
+				continue;
+			for (int i2 = 0; i2 <= i && !seen_before; i2++)
+				for (int j2 = 0; j2 < prog.op[i2].nreloc && !seen_before; j2++)
+					seen_before = (i2 < i || j2 < j) && prog.op[i2].ran &&
+						      prog.op[i2].dest + prog.op[i2].reloc[j2].pos == at;
+			if (seen_before)
 				continue;
 			if (idx++ == k) {
-				*s = (struct slot){ at, rl->value, i, (enum th_fz_leak)rl->leak };
+				*s = (struct slot){ at, (uintptr_t)v, i, (enum th_fz_leak)rl->leak };
 				return 1;
 			}
 		}
 	}
+	return 0;
+}
+
+/* Does a planted pointer lead to x (a forged timer is expired only when a
+ * list pointer names it)? */
+static int reachable(uintptr_t x)
+{
+	struct slot s;
+
+	for (int k = 0; planted(k, &s); k++)
+		if (s.value == x)
+			return 1;
 	return 0;
 }
 
@@ -544,6 +575,7 @@ struct ran {
 	int hijacked;
 	int has_slot;
 	uintptr_t slot;		/* where the attacker planted .function */
+	size_t len;		/* pointer targets: bytes read at arg (the string with its NUL) */
 	char what[400];		/* "write_cr4(0x407f0)", with the evidence */
 };
 
@@ -629,36 +661,41 @@ static size_t unescape_path(const char *line, char *out, size_t n)
 
 /* Find the planted .function slot of target t; for a value target, is the
  * 4.14 layout's .data beside it (slot + 8) the attacker's literal v? */
-static void judge_value(struct ran *r, uint64_t v)
+/*
+ * Through which timer did target r run, and (value targets, the 4.14
+ * layout's fn(data)) was its argument v the attacker's own 8 bytes in .data?
+ * Under 4.15 the argument is the timer: its .function slot is known. Under
+ * 4.14 the timer is not reported, so the candidates are the planted slots
+ * holding the target's entry: the ring's own .function first, then forged
+ * timers some planted pointer leads to; .data is 8 bytes past .function.
+ */
+static void judge_slot(struct ran *r, int value_target, uint64_t v)
 {
+	const struct th_fz_ring_layout *l = th_fz_ring_layout();
 	const uintptr_t fn = th_fz_world_leaks()[targets[r->t].leak].addr;
+	const uintptr_t ring_slot = th_fz_world_leaks()[TH_FZ_LEAK_RING].addr + l->function;
+	const uintptr_t fn_off = l->function - l->timer;
 	struct slot s;
 
-	for (int k = 0; planted(k, &s); k++) {
-		if (s.value != fn)
-			continue;
-		if (!r->has_slot) {
-			r->has_slot = 1;
-			r->slot = s.at;
-		}
-		if (th_fz_ring_layout()->has_data && literal_at(s.at + 8, 8, &v)) {
-			r->hijacked = 1;
-			r->slot = s.at;
-			return;
-		}
+	if (!l->has_data) {
+		r->has_slot = 1;
+		r->slot = r->arg + fn_off;
+		return;
 	}
-}
-
-static void judge_slot_only(struct ran *r)
-{
-	const uintptr_t fn = th_fz_world_leaks()[targets[r->t].leak].addr;
-	struct slot s;
-
-	for (int k = 0; planted(k, &s); k++)
-		if (s.value == fn) {
-			r->has_slot = 1;
-			r->slot = s.at;
-			return;
+	for (int pass = 0; pass < 2; pass++)
+		for (int k = 0; planted(k, &s); k++) {
+			if (s.value != fn || (pass == 0) != (s.at == ring_slot) ||
+			    (pass == 1 && !reachable(s.at - fn_off)))
+				continue;
+			if (!r->has_slot) {
+				r->has_slot = 1;
+				r->slot = s.at;
+			}
+			if (value_target && literal_at(s.at + 8, 8, &v)) {
+				r->hijacked = 1;
+				r->slot = s.at;
+				return;
+			}
 		}
 }
 
@@ -690,7 +727,7 @@ static void target_line(const char *line)
 	case T_WRITE_CR4:
 		field_num(line, "val", &v);
 		r.arg = (uintptr_t)v;
-		judge_value(&r, v);
+		judge_slot(&r, 1, v);
 		put(&b, "write_cr4(0x%lx)", (unsigned long)v);
 		if (r.hijacked && th_fz_goal_cr4((unsigned long)v))
 			seen.goal = 1;
@@ -699,7 +736,7 @@ static void target_line(const char *line)
 		if (!field_num(line, "data", &v))
 			field_num(line, "timer", &v);
 		r.arg = (uintptr_t)v;
-		judge_value(&r, v);
+		judge_slot(&r, 1, v);
 		put(&b, "ring_force_close(0x%lx)", (unsigned long)v);
 		break;
 	case T_COMMIT_CREDS: {
@@ -715,9 +752,10 @@ static void target_line(const char *line)
 		want[2] = (uint32_t)gid;
 		want[3] = (uint32_t)euid;
 		r.arg = (uintptr_t)ptr;
+		r.len = sizeof(want);
 		/* struct cred: usage, uid, gid, euid (attacks/victim.h). */
 		r.hijacked = literal_at((uintptr_t)ptr, sizeof(want), want);
-		judge_slot_only(&r);
+		judge_slot(&r, 0, 0);
 		put(&b, "commit_creds_stub(");
 		describe(&b, (uintptr_t)ptr);
 		put(&b, ": usage=0x%x uid=%u gid=%u euid=%u)", want[0], want[1], want[2], want[3]);
@@ -729,8 +767,9 @@ static void target_line(const char *line)
 
 		field_num(line, "path", &ptr);
 		r.arg = (uintptr_t)ptr;
+		r.len = len + 1;
 		r.hijacked = len > 0 && literal_at((uintptr_t)ptr, len, path);
-		judge_slot_only(&r);
+		judge_slot(&r, 0, 0);
 		put(&b, "call_usermodehelper_stub(");
 		describe(&b, (uintptr_t)ptr);
 		put(&b, ": \"");
@@ -747,6 +786,16 @@ static void target_line(const char *line)
 	}
 	case T_COUNT:
 		break;
+	}
+	if (r.hijacked && r.has_slot && (r.t == T_COMMIT_CREDS || r.t == T_USERMODEHELPER)) {
+		/* detach_timer() poisons the expired timer's entry before the call:
+		 * bytes there are the wheel's, whatever the attacker wrote. */
+		const struct th_fz_ring_layout *l = th_fz_ring_layout();
+		uintptr_t x = r.slot - (l->function - l->timer);
+		size_t len = r.len;
+
+		if (r.arg < x + 16 && x < r.arg + len)
+			r.hijacked = 0;
 	}
 	put(&b, r.hijacked ? ", the argument is the attacker's own bytes" :
 			     ", an argument the attacker did not write");
@@ -1000,15 +1049,21 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 	if (seen.lost)
 		put(&e, " (some victim lines were lost)");
 
-	/* What ran or changed, through what. */
-	if (seen.hijacks || seen.targets) {
-		const struct ran *x = seen.hijacks ? &seen.hijack : &seen.first;
+	/* What ran or changed, through what: the hijack; else the target that
+	 * made the privileged write (write_cr4 changing CR4, commit_creds_stub
+	 * the cred); else the write itself; else the first target that ran. */
+	const struct ran *x = seen.hijacks ? &seen.hijack : NULL;
+	int c4 = p1.cr4 != p0->cr4, cr = p1.uid != p0->uid || p1.gid != p0->gid || p1.euid != p0->euid;
 
+	if (!x && priv && seen.targets &&
+	    ((c4 && seen.first.t == T_WRITE_CR4) || (cr && seen.first.t == T_COMMIT_CREDS)))
+		x = &seen.first;
+	if (!x && !priv && seen.targets)
+		x = &seen.first;
+	if (x) {
 		what = targets[x->t].chain;
 		via = x->has_slot ? via_slot(x->slot) : "UNKNOWN";
 	} else if (priv) {
-		int c4 = p1.cr4 != p0->cr4, cr = p1.uid != p0->uid || p1.gid != p0->gid || p1.euid != p0->euid;
-
 		what = c4 && cr ? "CR4_CRED" : c4 ? "CR4" : "CRED";
 		via = via_state();
 	}
@@ -1030,9 +1085,7 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 	}
 	put(&b, "%s%s", prog.nops ? "; " : "", prog.implicit_arm ? "victim arms the timer; " : "");
 	put(&b, "run the wheel | %s", evidence);
-	if (via && (seen.hijacks || seen.targets)) {
-		const struct ran *x = seen.hijacks ? &seen.hijack : &seen.first;
-
+	if (via && x) {
 		if (x->has_slot) {
 			put(&b, " | through %s", !strcmp(via, "RING_TIMER") ? "the ring's own retire_blk_timer (.function at " :
 			    "a forged timer_list (.function at ");
