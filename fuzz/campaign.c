@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -953,7 +954,11 @@ int th_fz_campaigns_main(const struct th_fz_opts *o)
 
 			if (c->phase != RUNNING || !c->pid)
 				continue;
-			if (waitpid(c->pid, &status, WNOHANG) == c->pid) {
+			struct rusage ru;
+
+			if (wait4(c->pid, &status, WNOHANG, &ru) == c->pid) {
+				c->rec.cpu_seconds += (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+						      (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 				engine_ended(c, o);
 				if (c->phase == DONE && write_summary(cs, n, o, "running"))
 					rc = 1;
@@ -976,7 +981,11 @@ int th_fz_campaigns_main(const struct th_fz_opts *o)
 	if (interrupted) {
 		for (size_t i = 0; i < n; i++)
 			if (cs[i].phase == RUNNING && cs[i].pid) {
-				waitpid(cs[i].pid, NULL, 0);
+				struct rusage ru;
+
+				if (wait4(cs[i].pid, NULL, 0, &ru) == cs[i].pid)
+					cs[i].rec.cpu_seconds += (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+								 (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 				read_stats(&cs[i]);
 				cs[i].t_end = now_s();
 				cs[i].phase = DONE;
@@ -995,9 +1004,9 @@ int th_fz_campaigns_main(const struct th_fz_opts *o)
 
 			if (strcmp(r->status, "ran"))
 				continue;
-			fprintf(stderr, "  %-13s %-22s %-9s %9lld execs %8.0f exec/s  first hijack: ",
+			fprintf(stderr, "  %-13s %-22s %-9s %9lld execs %8.0f exec/s (%.0f per CPU s)  first hijack: ",
 				th_variant_name(r->variant), r->config, r->toolchain, r->executions,
-				r->exec_per_second);
+				r->exec_per_second, r->cpu_seconds > 0 ? (double)r->executions / r->cpu_seconds : 0.0);
 			if (r->first_hijack.reached)
 				fprintf(stderr, "%.3f s (%lld execs)", r->first_hijack.seconds,
 					r->first_hijack.executions);

@@ -59,13 +59,13 @@ function(th_fuzz_overflow_add variant config)
   add_executable(${name}
     ${_fz}/overflow.c ${_fz}/overflow_world.c ${_fz}/overflow_world_base.c ${_fz}/overflow_drive.c
     ${_fz}/overflow_oracle.c ${_fz}/overflow_session.c ${_fz}/overflow_traps.c
-    ${PROJECT_SOURCE_DIR}/cfi/elf_traps.c ${PROJECT_SOURCE_DIR}/report/outcome.c ${layout})
+    ${PROJECT_SOURCE_DIR}/report/outcome.c ${layout})
   target_include_directories(${name} PRIVATE
     ${_fz} ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/attacks ${_fz_core}/include)
   target_compile_definitions(${name} PRIVATE
     TH_ATK_${V}=1 TH_ATK_VARIANT="${variant}" TH_ATK_CONFIG="${config}" TH_ATK_SEED="-")
   string(JOIN " " _cf ${cflags})
-  if(_cf MATCHES "-fsanitize=(cfi-icall|kcfi)")
+  if(_cf MATCHES "-fsanitize=(cfi-icall|kcfi)" OR (_cf MATCHES "-fsanitize=function" AND TH_CLANG_MAJOR GREATER_EQUAL 17))
     target_compile_definitions(${name} PRIVATE TH_FZ_EXPECT_DISPATCH_TRAPS=1)
   endif()
   if(_cf MATCHES "TH_FORTIFY_FIELD")
@@ -75,6 +75,9 @@ function(th_fuzz_overflow_add variant config)
   # would make small values like 0x407f0 look like addresses).
   target_compile_options(${name} PRIVATE ${TH_WARN_FLAGS} ${cflags} -fPIE)
   target_link_options(${name} PRIVATE ${ldflags} -fsanitize=fuzzer -pie)
+  # The oracle reads the dispatch's checks with the binary reader (built
+  # without the config: it reads, it is not attacked).
+  target_link_libraries(${name} PRIVATE th_binread)
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${TH_FUZZ_DIR}")
   _th_fuzz_manifest(overflow ${variant} ${config} "${TH_FUZZ_DIR}/${name}" built "")
   set_property(GLOBAL APPEND PROPERTY TH_FUZZ_OVERFLOW_BINARIES "${variant}:${config}:${name}")

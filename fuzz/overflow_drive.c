@@ -9,6 +9,7 @@
  */
 #include "overflow_drive.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "attacks/attack.h"
@@ -69,7 +70,7 @@ static void decode_payload(struct reader *r, struct th_fz_op *op, int no_leak)
 			continue;
 		rl->pos = (uint8_t)(8 * (pos % 32));
 		rl->leak = leak % TH_FZ_LEAK_COUNT;
-		rl->addend = (int8_t)add;
+		rl->addend = (int8_t)add % 32;
 		op->nreloc++;
 	}
 	avail = (size_t)(r->end - r->p);
@@ -113,17 +114,19 @@ static uintptr_t reloc_value(const struct th_fz_program *p, const struct th_fz_r
 	if (rl->leak == TH_FZ_LEAK_RING_VALUE) {
 		/* What the attacker reads back from the ring now (its list
 		 * pointers when pending): a value of the world, used as is. */
-		th_peek(&v, (const unsigned char *)p->obj.ring + ((unsigned)rl->addend & 0x78), sizeof(v));
+		th_peek(&v, (const unsigned char *)p->obj.ring + 8 * ((unsigned)abs(rl->addend) % 16), sizeof(v));
 		return v;
 	}
 	if (e->code)
 		return e->addr;	/* an entry: see overflow_drive.h */
-	/* Objects: [-TH_FZ_ADDEND_MAX, size + TH_FZ_ADDEND_MAX) by construction
-	 * (an int8 addend; the object end as the base for positive ones that
-	 * would pass the end, so any field is reachable). */
-	if (rl->addend >= 0 && (size_t)rl->addend >= e->size)
-		return e->addr + e->size + (uintptr_t)(rl->addend % TH_FZ_ADDEND_MAX);
-	return e->addr + (uintptr_t)(intptr_t)rl->addend;
+	/* Objects: 8-byte steps (fields and timers are 8-aligned), clamped to
+	 * [-TH_FZ_ADDEND_MAX, size + TH_FZ_ADDEND_MAX). */
+	{
+		long a = 8L * rl->addend, lo = -TH_FZ_ADDEND_MAX, hi = (long)e->size + TH_FZ_ADDEND_MAX - 8;
+
+		a = a < lo ? lo : a > hi ? hi : a;
+		return e->addr + (uintptr_t)(intptr_t)a;
+	}
 }
 
 static void apply_relocs(const struct th_fz_program *p, struct th_fz_op *op)

@@ -22,12 +22,13 @@
  *   reloc   := slot:u8 leak:u8 addend:i8  the 8 bytes at pos = 8 * (slot % 32)
  *              (if pos + 8 <= n and no earlier relocation is there; the victim's
  *              pointers are 8-aligned fields) become the address of leak-table
- *              entry leak % TH_FZ_LEAK_COUNT: an object's plus the addend, clamped
- *              (overflow_world.h); a function's entry, the addend ignored (a jump
+ *              entry leak % TH_FZ_LEAK_COUNT: an object's plus 8 * (addend % 32)
+ *              bytes, clamped (overflow_world.h); a function's entry, the addend
+ *              ignored (a jump
  *              into a function's body runs code no oracle can contain in this
  *              process: the matrix's func:mid-function cell covers it);
  *              TH_FZ_LEAK_RING_VALUE instead reads the 8 bytes at ring +
- *              (addend & 0x78) when the op runs (a read leak).
+ *              8 * (|addend| % 16) when the op runs (a read leak).
  * After the program the driver arms the timer if nothing did (the victim arms
  * it itself), then runs the wheel far past any expiry the program could set.
  *
@@ -72,7 +73,7 @@ enum th_fz_op_kind { TH_FZ_OPS(TH_FZ_OP_ENUM_) TH_FZ_OP_COUNT };
 struct th_fz_reloc {
 	uint8_t pos;
 	uint8_t leak;		/* enum th_fz_leak */
-	int addend;		/* clamped */
+	int addend;		/* in 8-byte steps, -31..31 */
 	uintptr_t value;	/* written, once the op ran */
 };
 
@@ -90,6 +91,7 @@ struct th_fz_op {
 	size_t written;		/* how many of bytes[] (strcpy: with its NUL) */
 	long ret;		/* mod_timer()'s return, RUN's fired count */
 	int neutralised;	/* composed pointers made non-canonical */
+	int timer_changed;	/* it changed a byte of the ring's timer */
 };
 
 struct th_fz_program {
@@ -143,4 +145,4 @@ void th_fz_filter_op(struct th_fz_op *op);
  * and a blind pointer faults here instead of landing in the engine's memory.
  * Return: how many words were neutralised. Defined by the oracle.
  */
-int th_fz_check_written(const struct th_fz_op *op);
+int th_fz_check_written(struct th_fz_op *op);

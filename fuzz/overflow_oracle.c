@@ -201,7 +201,7 @@ int th_fz_oracle_init(const struct th_fz_oracle_opts *o, char *err, size_t n)
 		return -1;
 	}
 #if TH_FZ_EXPECT_DISPATCH_TRAPS
-	if (!traps.n) {
+	if (!traps.n && !traps.nhandlers) {
 		snprintf(err, n, "this config checks indirect calls, but no CFI trap was found in %s (%s)",
 			 TH_FZ_DISPATCH_FUNC, traps.how);
 		return -1;
@@ -245,6 +245,26 @@ const char *th_fz_oracle_traps_how(void)
 	return traps.how;
 }
 
+/* The ring's timer before the op being run (th_fz_filter_op()). */
+static unsigned char timer_before[64];
+
+__attribute__((no_sanitize("address"))) static void peek_bytes(void *dst, const void *src, size_t n)
+{
+	const volatile unsigned char *s = src;
+
+	for (size_t i = 0; i < n; i++)
+		((unsigned char *)dst)[i] = s[i];
+}
+
+static void timer_bytes(unsigned char *buf)
+{
+	const struct th_fz_ring_layout *l = th_fz_ring_layout();
+
+	memset(buf, 0, sizeof(timer_before));
+	peek_bytes(buf, (const unsigned char *)th_fz_world_leaks()[TH_FZ_LEAK_RING].addr + l->timer,
+		l->timer_size < sizeof(timer_before) ? l->timer_size : sizeof(timer_before));
+}
+
 /* ---- the raw-literal filter -------------------------------------------------------- */
 
 static int pointer_like(uint64_t v)
@@ -259,6 +279,7 @@ static int pointer_like(uint64_t v)
 
 void th_fz_filter_op(struct th_fz_op *op)
 {
+	timer_bytes(timer_before);
 	for (size_t i = 0; i + 8 <= op->n; i++) {
 		uint64_t v;
 		int slot = 0;
@@ -289,10 +310,14 @@ __attribute__((no_sanitize("address"))) static void poke_word(uintptr_t a, uint6
 	*(volatile uint64_t *)a = v;
 }
 
-int th_fz_check_written(const struct th_fz_op *op)
+int th_fz_check_written(struct th_fz_op *op)
 {
 	uintptr_t a = op->dest & ~(uintptr_t)7, end = op->dest + op->written;
+	unsigned char after[sizeof(timer_before)];
 	int n = 0;
+
+	timer_bytes(after);
+	op->timer_changed = memcmp(after, timer_before, sizeof(after)) != 0;
 
 	/* The written range is in the world (the slab): its words are readable. */
 	for (; a < end; a += 8) {
@@ -875,20 +900,14 @@ static void tee_hook(const struct th_fz_program *p, int op)
 
 /* ---- the judgement ----------------------------------------------------------------- */
 
-/* Did the attacker's writes touch the ring's timer (or free it)? */
+/* Did the attacker's writes change the ring's timer (or free it)? */
 static int timer_touched(void)
 {
-	const struct th_fz_ring_layout *l = th_fz_ring_layout();
-	uintptr_t lo = th_fz_world_leaks()[TH_FZ_LEAK_RING].addr + l->timer, hi = lo + l->timer_size;
-
 	if (prog.freed)
 		return 1;
-	for (int i = 0; i < prog.nops; i++) {
-		const struct th_fz_op *op = &prog.op[i];
-
-		if (op->ran && op->dest && op->written && op->dest < hi && op->dest + op->written > lo)
+	for (int i = 0; i < prog.nops; i++)
+		if (prog.op[i].ran && prog.op[i].timer_changed)
 			return 1;
-	}
 	return 0;
 }
 
@@ -1199,8 +1218,9 @@ void __ubsan_on_report(void)
 	if (!strcmp(kind, "out-of-bounds-index") || !strcmp(kind, "array-bounds")) {
 		o = TH_DETECTED;
 	} else if ((!strcmp(kind, "function-type-mismatch") || !strcmp(kind, "function")) &&
-		   (strstr(file, "legacy.c") || strstr(file, "modern.c"))) {
-		/* The check of the wheel's dispatch (call_timer_fn, timer_core/). */
+		   th_fz_traps_is_dispatch_report(&traps, file, line)) {
+		/* The check guarding call_timer_fn's indirect call (cfi/binread.h
+		 * read its handler's source location from the binary). */
 		o = TH_BLOCKED_CFI;
 	}
 	snprintf(why, sizeof(why), "UBSan %s report at %s:%u: %s", kind, file, line, msg);

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The exact trap addresses that guard the wheel's indirect call: the CFI
- * check of call_timer_fn(), read from the running binary (/proc/self/exe)
- * once at start-up. A SIGILL/SIGTRAP counts as BLOCKED_CFI only when its pc
- * (from the signal's ucontext) is one of them.
- *
- * This is the oracle's only contact with the binary: one function to load
- * the set, one to test a pc. The reader behind it (cfi/elf_traps.h today)
- * can be replaced without touching the oracle.
+ * The exact checks that guard the wheel's indirect call: the CFI guards of
+ * call_timer_fn(), read from the running binary (/proc/self/exe) once at
+ * start-up by the project's binary reader (cfi/binread.h: libelf and
+ * capstone, the function executed symbolically, so the check is found from
+ * what it computes, not matched as a byte pattern). A SIGILL/SIGTRAP counts
+ * as BLOCKED_CFI only when its pc (from the signal's ucontext) is one of the
+ * trap guards; a -fsanitize=function report only when its source location
+ * is one of the handler guards'.
  */
 #ifndef TH_FUZZ_OVERFLOW_TRAPS_H
 #define TH_FUZZ_OVERFLOW_TRAPS_H
@@ -16,32 +16,38 @@
 #include <stdint.h>
 
 /* The function that holds the wheel's indirect call (timer_core/legacy.c,
- * modern.c); the same name cfi/classify.h proves trap sites against. */
+ * modern.c); the name cfi/classify.h proves trap sites against. */
 #define TH_FZ_DISPATCH_FUNC "call_timer_fn"
 #define TH_FZ_TRAPS_MAX 16
 
 struct th_fz_traps {
-	uintptr_t pc[TH_FZ_TRAPS_MAX];	/* run-time addresses */
-	uint64_t vaddr[TH_FZ_TRAPS_MAX];	/* the same, as file addresses */
+	uintptr_t pc[TH_FZ_TRAPS_MAX];		/* trap guards, run-time addresses */
 	size_t n;
-	char how[160];		/* "kcfi: 1 .kcfi_traps entry in call_timer_fn", ... */
+	struct {
+		char file[256];
+		unsigned line;
+	} handler[TH_FZ_TRAPS_MAX];		/* handler guards' source locations */
+	size_t nhandlers;
+	char how[200];		/* "kcfi: hash 0x... at T-4, ud2 at 0x... (.kcfi_traps)" */
 };
 
 /*
- * Find every CFI trap instruction guarding call_timer_fn's indirect call in
- * the binary at path (NULL: /proc/self/exe, the one running): under kcfi the
- * entries of .kcfi_traps inside the function; under cfi-icall the ud1/ud2
- * instructions inside it that a conditional jump of the function branches
- * to or falls through to. Return: 0 (t->n may be 0: no CFI check there), or
- * -1 with err (unreadable binary, no such function).
+ * Read the guards of every indirect call of call_timer_fn in the binary at
+ * path (NULL: /proc/self/exe, the one running). Return: 0 (t->n and
+ * t->nhandlers may be 0: no check there), or -1 with err (unreadable or
+ * stripped binary, no such function).
  */
 int th_fz_traps_load(const char *path, struct th_fz_traps *t, char *err, size_t n);
+
+/* Is pc (run time) one of the trap guards? */
+int th_fz_traps_is_dispatch(const struct th_fz_traps *t, uintptr_t pc);
+
+/* Is file:line (a sanitizer report's) a handler guard of the dispatch? The
+ * file may be given with more directories than the binary recorded. */
+int th_fz_traps_is_dispatch_report(const struct th_fz_traps *t, const char *file, unsigned line);
 
 /* The st_size of the object symbol name in the running binary (which, under
  * ASan, includes the global's redzone), or 0. */
 size_t th_fz_elf_object_size(const char *name);
-
-/* Is pc (run time) one of the traps? */
-int th_fz_traps_is_dispatch(const struct th_fz_traps *t, uintptr_t pc);
 
 #endif

@@ -243,6 +243,7 @@ static json_t *campaign_json(const struct th_fz_campaign *c)
 	bad |= put(o, "reason", json_string(c->reason));
 	bad |= put(o, "options", json_string(c->options));
 	bad |= put(o, "seconds", json_real(c->seconds));
+	bad |= put(o, "cpu_seconds", json_real(c->cpu_seconds));
 	bad |= put(o, "executions", json_integer(c->executions));
 	bad |= put(o, "exec_per_second", json_real(c->exec_per_second));
 	bad |= put(o, "restarts", json_integer(c->restarts));
@@ -447,7 +448,7 @@ static int load_finding(struct ld *l, const json_t *o, const char *where, struct
 static int load_campaign(struct ld *l, const json_t *o, size_t idx, struct th_fz_summary *s)
 {
 	static const char *const keys[] = { "target", "variant", "config", "toolchain", "engine",
-					    "status", "reason", "options", "seconds", "executions",
+					    "status", "reason", "options", "seconds", "cpu_seconds", "executions",
 					    "exec_per_second", "restarts", "coverage", "first_hijack",
 					    "goal_reached", "outcomes", "rechecked", "disagreements",
 					    "findings", NULL };
@@ -470,7 +471,8 @@ static int load_campaign(struct ld *l, const json_t *o, size_t idx, struct th_fz
 	    !(in.status = (char *)str(l, o, where, "status")) ||
 	    !(in.reason = (char *)str(l, o, where, "reason")) ||
 	    !(in.options = (char *)str(l, o, where, "options")) ||
-	    real(l, o, where, "seconds", &in.seconds) || count(l, o, where, "executions", &in.executions) ||
+	    real(l, o, where, "seconds", &in.seconds) || real(l, o, where, "cpu_seconds", &in.cpu_seconds) ||
+	    count(l, o, where, "executions", &in.executions) ||
 	    real(l, o, where, "exec_per_second", &in.exec_per_second) ||
 	    count(l, o, where, "restarts", &in.restarts) || count(l, o, where, "rechecked", &in.rechecked) ||
 	    count(l, o, where, "disagreements", &in.disagreements) ||

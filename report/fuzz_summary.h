@@ -24,6 +24,8 @@
  *     reason        why not "ran" (or ""), e.g. "clang 14 < 16 required by kcfi"
  *     options       the engine's extra options, "" if none
  *     seconds       wall time the campaign ran
+ *     cpu_seconds   CPU time (user + system) of its engine processes: the
+ *                   per-core rate is executions / cpu_seconds
  *     executions    inputs run (the target's own count, every engine process)
  *     exec_per_second
  *     restarts      engine processes started
@@ -79,7 +81,7 @@ struct th_fz_finding {
 struct th_fz_campaign {
 	char *target, *config, *toolchain, *engine, *status, *reason, *options;
 	enum th_variant variant;
-	double seconds, exec_per_second;
+	double seconds, cpu_seconds, exec_per_second;
 	long long executions, restarts, rechecked, disagreements;
 	long long edges, features, corpus;
 	struct th_fz_first first_hijack, goal_reached;

@@ -170,7 +170,8 @@ static void md_campaign_row(FILE *out, const struct th_fz_campaign *c)
 		fputc('\n', out);
 		return;
 	}
-	fprintf(out, "%lld | %.0f | ", c->executions, c->exec_per_second);
+	fprintf(out, "%lld | %.0f (%.0f per CPU s) | ", c->executions, c->exec_per_second,
+		c->cpu_seconds > 0 ? (double)c->executions / c->cpu_seconds : 0.0);
 	md_first(out, &c->first_hijack, c->executions);
 	fputs(" | ", out);
 	if (c->goal_reached.reached)
@@ -328,7 +329,8 @@ static void html_variant(FILE *out, const struct th_fz_summary *s, enum th_varia
 			fputs("</td></tr>\n", out);
 			continue;
 		}
-		fprintf(out, "<td>%lld</td><td>%.0f</td><td>", c->executions, c->exec_per_second);
+		fprintf(out, "<td>%lld</td><td>%.0f (%.0f per CPU s)</td><td>", c->executions, c->exec_per_second,
+			c->cpu_seconds > 0 ? (double)c->executions / c->cpu_seconds : 0.0);
 		html_first(out, &c->first_hijack, c->executions);
 		fputs("</td><td>", out);
 		if (c->goal_reached.reached)

@@ -15,9 +15,12 @@ leak = {n: i for i, n in enumerate(LEAKS)}
 
 
 def payload(data, relocs=()):
+    """relocs: (byte position, a multiple of 8; leak-table name; addend in
+    8-byte steps, -31..31)."""
     out = bytes([len(data), len(relocs)])
     for pos, name, addend in relocs:
-        out += bytes([pos, leak[name], addend & 0xff])
+        assert pos % 8 == 0 and -31 <= addend <= 31
+        out += bytes([pos // 8, leak[name], addend & 0xff])
     return out + data
 
 
@@ -32,6 +35,12 @@ SEEDS = {
     "spray-after-arm": bytes([op["ARM"], op["SPRAY"]]) + payload(b"S" * 24),
     "name-holds-ring": bytes([op["NAME"]]) + payload(bytes(8) + b"name", [(0, "RING", 0)]),
     "pending-name": bytes([op["ARM"], op["NAME"]]) + payload(b"eth0-rx3\0"),
+    # A pending write that keeps the list as it is: the entry and expiry read
+    # back from the ring (a leak) and written again, as the matrix's pending
+    # attacks do.
+    "pending-keep-list": bytes([op["ARM"], op["MEMCPY"]]) + payload(
+        b"eth0-rx4".ljust(16, b"\0") + bytes(24),
+        [(16, "RING_VALUE", 2), (24, "RING_VALUE", 3), (32, "RING_VALUE", 4)]),
 }
 
 os.makedirs("overflow", exist_ok=True)
