@@ -115,3 +115,36 @@ if(TARGET th_report)
   target_link_libraries(th_fuzz_campaign PUBLIC th_report m)
   target_compile_options(th_fuzz_campaign PRIVATE ${TH_WARN_FLAGS})
 endif()
+
+# ---- make test: replay, no campaigns ----------------------------------------------
+# Every saved input on every binary of this toolchain, in a fresh process,
+# against fuzz/expected.tsv's replay rules: the seeds in one test a binary,
+# each regression input (corpora/overflow-findings/*.bin) in its own.
+if(TARGET th_report)
+  add_executable(th-fuzz-replay-check ${_fz}/overflow_replay_check.c)
+  target_include_directories(th-fuzz-replay-check PRIVATE ${_fz} ${PROJECT_SOURCE_DIR}/report)
+  target_link_libraries(th-fuzz-replay-check PRIVATE th_report)
+  target_compile_options(th-fuzz-replay-check PRIVATE ${TH_WARN_FLAGS})
+  set_target_properties(th-fuzz-replay-check PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${TH_FUZZ_DIR}")
+
+  file(GLOB _fz_seeds CONFIGURE_DEPENDS ${_fz}/corpora/overflow/*)
+  file(GLOB _fz_findings CONFIGURE_DEPENDS ${_fz}/corpora/overflow-findings/*.bin)
+  get_property(_fz_bins GLOBAL PROPERTY TH_FUZZ_OVERFLOW_BINARIES)
+  foreach(_b IN LISTS _fz_bins)
+    string(REPLACE ":" ";" _b "${_b}")
+    list(GET _b 0 _v)
+    list(GET _b 1 _c)
+    list(GET _b 2 _t)
+    add_test(NAME fuzz.overflow.seeds.${_v}.${_c}
+      COMMAND th-fuzz-replay-check ${_fz}/expected.tsv ${TIMERHARNESS_TOOLCHAIN} ${_v} ${_c}
+              $<TARGET_FILE:${_t}> ${_fz_seeds})
+    set_tests_properties(fuzz.overflow.seeds.${_v}.${_c} PROPERTIES LABELS fuzz TIMEOUT 120)
+    foreach(_f IN LISTS _fz_findings)
+      get_filename_component(_n ${_f} NAME_WE)
+      add_test(NAME fuzz.overflow.replay.${_n}.${_v}.${_c}
+        COMMAND th-fuzz-replay-check ${_fz}/expected.tsv ${TIMERHARNESS_TOOLCHAIN} ${_v} ${_c}
+                $<TARGET_FILE:${_t}> ${_f})
+      set_tests_properties(fuzz.overflow.replay.${_n}.${_v}.${_c} PROPERTIES LABELS fuzz TIMEOUT 120)
+    endforeach()
+  endforeach()
+endif()

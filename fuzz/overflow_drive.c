@@ -158,6 +158,7 @@ static void do_op(struct th_fz_program *p, struct th_fz_op *op, int *armed)
 	struct packet_ring *ring = ring_of(p);
 	size_t n;
 
+	op->started = 1;
 	apply_relocs(p, op);
 	th_fz_filter_op(op);
 	switch (op->kind) {

@@ -86,7 +86,7 @@ struct th_fz_op {
 	struct th_fz_reloc reloc[TH_FZ_MAX_RELOCS];
 	int nreloc;
 	/* Filled when the op runs. */
-	int ran;
+	int started, ran;	/* ran: it returned (a defence may stop it inside) */
 	uintptr_t dest;		/* where its bytes went; 0: nowhere */
 	size_t written;		/* how many of bytes[] (strcpy: with its NUL) */
 	long ret;		/* mod_timer()'s return, RUN's fired count */
@@ -128,9 +128,9 @@ unsigned long th_fz_goal_cr4_value(void);
 
 #endif
 
-/* Neutralise, in op's bytes after its relocations are applied, every 8-byte
- * window that is not a relocation yet looks like an address of this process
- * (its top byte gets bit 7: non-canonical). Without a leak the attacker
+/* Neutralise, in op's bytes after its relocations are applied, every word it
+ * will write at an 8-aligned address that is not a relocation yet looks like
+ * an address of this process (its top byte gets bit 7: non-canonical). Without a leak the attacker
  * cannot know an address; with one it names addresses only through the leak
  * table. Defined by the oracle (overflow_oracle.c), built without
  * comparison tracing. */

@@ -279,24 +279,21 @@ static int pointer_like(uint64_t v)
 
 void th_fz_filter_op(struct th_fz_op *op)
 {
+	/* The words the write will cover at 8-aligned addresses: the victim's
+	 * pointers are 8-aligned fields, and an INDEX write starts at name + at. */
+	size_t first = op->kind == TH_FZ_OP_INDEX ? (8 - op->arg % 8) % 8 : 0;
+
 	timer_bytes(timer_before);
-	for (size_t i = 0; i + 8 <= op->n; i++) {
+	for (size_t i = first; i + 8 <= op->n; i += 8) {
 		uint64_t v;
 		int slot = 0;
 
 		for (int j = 0; j < op->nreloc; j++)
-			if (op->reloc[j].pos == i && op->reloc[j].value == 0)
-				slot = 0;
-			else if (op->reloc[j].pos == i)
-				slot = 1;
+			slot |= op->reloc[j].pos == i;
 		memcpy(&v, op->bytes + i, 8);
-		if (slot && !(op->bytes[i + 7] & 0x80))
-			continue;
-		if (pointer_like(v))
+		if (!slot && pointer_like(v))
 			op->bytes[i + 7] |= 0x80;
 	}
-	for (int j = 0; j < op->nreloc; j++)
-		memcpy(&op->reloc[j].value, op->bytes + op->reloc[j].pos, 8);
 }
 
 /* Raw access to a word the victim wrote (it may be ASan-poisoned slab). */
@@ -557,7 +554,11 @@ static void describe_op(struct sbuf *b, const struct th_fz_op *op)
 	default:
 		break;
 	}
-	put(b, "%s %zu B at ", tech ? tech : "set-name (legitimate)", op->written);
+	put(b, "%s %zu B at ", tech ? tech : "set-name (legitimate)", op->ran ? op->written : op->n);
+	if (!op->ran) {
+		put(b, "the %s", op->kind == TH_FZ_OP_NEIGHBOUR ? "msg" : "ring");
+		return;
+	}
 	if (op->dest)
 		describe(b, op->dest);
 	else
@@ -1097,10 +1098,12 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 	/* The chain: the program, then what happened. */
 	put(&b, "%s: ", TH_ATK_VARIANT);
 	for (int i = 0; i < prog.nops; i++) {
-		if (!prog.op[i].ran)
+		if (!prog.op[i].started)
 			continue;
 		put(&b, "%s", i ? "; " : "");
 		describe_op(&b, &prog.op[i]);
+		if (!prog.op[i].ran)
+			put(&b, " (stopped there)");
 	}
 	put(&b, "%s%s", prog.nops ? "; " : "", prog.implicit_arm ? "victim arms the timer; " : "");
 	put(&b, "run the wheel | %s", evidence);
