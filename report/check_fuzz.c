@@ -115,24 +115,34 @@ int th_check_fuzz_main(const struct th_check_fuzz_opts *o, FILE *out, FILE *err)
 		regress += bad;
 		ok += !bad;
 	}
-	/* A required campaign that is not in the summary: coverage lost. */
+	/* A required campaign that is not in the summary: coverage lost. Each
+	 * named variant and config of the rule needs one (a glob, any match). */
 	for (size_t k = 0; k < e->nrules && !o->allow_slice; k++) {
 		const struct th_fz_rule *r = &e->rules[k];
-		bool found = false;
+		char vs[256], cs[256], *vsave = NULL, *csave = NULL;
 
 		if (r->kind != TH_FZ_RULE_REQUIRE)
 			continue;
-		for (size_t i = 0; i < s->ncampaigns && !found; i++) {
-			const struct th_fz_campaign *c = &s->campaigns[i];
+		snprintf(vs, sizeof(vs), "%s", r->variant);
+		for (char *v = strtok_r(vs, ",", &vsave); v; v = strtok_r(NULL, ",", &vsave)) {
+			snprintf(cs, sizeof(cs), "%s", r->config);
+			csave = NULL;
+			for (char *cf = strtok_r(cs, ",", &csave); cf; cf = strtok_r(NULL, ",", &csave)) {
+				bool found = false;
 
-			found = th_fz_glob_match(r->variant, th_variant_name(c->variant)) &&
-				th_fz_glob_match(r->config, c->config) &&
-				th_fz_glob_match(r->toolchain, c->toolchain);
-		}
-		if (!found) {
-			fprintf(out, "regression: no campaign of %s/%s/%s, required by %s (run it, or "
-				"--allow-slice for a slice)\n", r->variant, r->config, r->toolchain, r->where);
-			regress++;
+				for (size_t i = 0; i < s->ncampaigns && !found; i++) {
+					const struct th_fz_campaign *c = &s->campaigns[i];
+
+					found = th_fz_glob_match(v, th_variant_name(c->variant)) &&
+						th_fz_glob_match(cf, c->config) &&
+						th_fz_glob_match(r->toolchain, c->toolchain);
+				}
+				if (!found) {
+					fprintf(out, "regression: no campaign of %s/%s/%s, required by %s (run it, "
+						"or --allow-slice for a slice)\n", v, cf, r->toolchain, r->where);
+					regress++;
+				}
+			}
 		}
 	}
 	if (s->partial && !o->allow_partial) {
