@@ -42,6 +42,7 @@ static void check_usage(void)
 	       "  --fuzz           a campaign summary to gate too (default: fuzz.json beside\n"
 	       "                   the results, when it exists; 'none' skips it)\n"
 	       "  --fuzz-expect    the campaigns' declared findings (default " TH_FUZZ_EXPECT_PATH ")\n"
+	       "  --fuzz-only FILE judge a campaign summary alone (no results file)\n"
 #endif
 	       "Exit: 0 every planned cell is there and none regressed;\n"
 	       "      1 a regression: a cell more severe than declared or than the baseline, a\n"
@@ -95,7 +96,7 @@ int th_cli_check(int argc, char **argv)
 	struct th_check_opts o = { 0 };
 	const char *expect = TH_EXPECT_PATH, *v;
 #ifdef TH_HAVE_FUZZ
-	const char *fuzz = NULL, *fuzz_expect = TH_FUZZ_EXPECT_PATH;
+	const char *fuzz = NULL, *fuzz_expect = TH_FUZZ_EXPECT_PATH, *fuzz_only = NULL;
 #endif
 	const char **attacks, **configs;
 	char err[1024];
@@ -116,6 +117,8 @@ int th_cli_check(int argc, char **argv)
 			fuzz = v;
 		} else if ((v = th_optval(argc, argv, &i, "check", "--fuzz-expect", &bad))) {
 			fuzz_expect = v;
+		} else if ((v = th_optval(argc, argv, &i, "check", "--fuzz-only", &bad))) {
+			fuzz_only = v;
 #endif
 		} else if (bad) {
 			break;
@@ -130,6 +133,14 @@ int th_cli_check(int argc, char **argv)
 	}
 	if (bad)
 		return TH_CHECK_BAD_INPUT;
+#ifdef TH_HAVE_FUZZ
+	if (fuzz_only) {
+		struct th_check_fuzz_opts fo = { .fuzz = fuzz_only, .expect = fuzz_expect,
+						 .allow_slice = o.allow_slice, .allow_partial = o.allow_partial };
+
+		return th_check_fuzz_main(&fo, stdout, stderr);
+	}
+#endif
 	if (th_expect_load(expect, err, sizeof(err))) {
 		fprintf(stderr, "check: expectations: %s\n", err);
 		return TH_CHECK_BAD_INPUT;

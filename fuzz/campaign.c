@@ -246,7 +246,7 @@ struct found {
 struct campaign {
 	const struct bin *bin;		/* the engine's binary */
 	const struct bin *replay;	/* the libFuzzer build, replays */
-	char *dir, *corpus, *artifacts, *findings_dir, *log, *stats, *known;
+	char *dir, *corpus, *artifacts, *findings_dir, *log, *stats, *known, *recheck_log;
 	enum { PENDING, RUNNING, DONE } phase;
 	double t0, deadline, t_end;
 	pid_t pid;
@@ -624,8 +624,21 @@ static void recheck(struct campaign *c, const struct proc *p, const char *out_di
 		path = xasprintf("%s/%s", c->artifacts, e->d_name);
 		c->rec.rechecked++;
 		if (replay(c, path, &o, sig, sizeof(sig), chain, sizeof(chain)) || !p ||
-		    strcmp(sig, p->last_sig))
+		    strcmp(sig, p->last_sig)) {
+			/* Kept, with what each side said, for whoever looks into it. */
+			char *keep = xasprintf("%s/disagreement-%lld-%s", c->dir, c->rec.disagreements, e->d_name);
+			FILE *lg = fopen(c->recheck_log, "a");
+
 			c->rec.disagreements++;
+			if (lg) {
+				fprintf(lg, "%s: the run reported %s, the replay %s: %s\n", keep,
+					p && p->last_sig[0] ? p->last_sig : "nothing", sig, chain);
+				fclose(lg);
+			}
+			if (!th_fz_is_finding(o))
+				rename(path, keep);
+			free(keep);
+		}
 		/* The target reports what the replay confirms, and nothing else. */
 		if (th_fz_is_finding(o)) {
 			FILE *k = fopen(c->known, "a");
@@ -870,6 +883,7 @@ static int plan(struct campaign **out, size_t *nout, const struct th_fz_opts *o,
 		c->log = xasprintf("%s/engine.log", c->dir);
 		c->stats = xasprintf("%s/stats", c->dir);
 		c->known = xasprintf("%s/known", c->dir);
+		c->recheck_log = xasprintf("%s/recheck.log", c->dir);
 		c->rec.target = "overflow";
 		c->rec.variant = th_variant_parse(b->variant);
 		c->rec.config = b->config;

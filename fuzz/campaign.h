@@ -16,7 +16,8 @@
  *
  * Layout under DIR: fuzz.json; fuzz/<toolchain>/<variant>-<config>[-afl]/
  * {corpus/, artifacts/, findings/<OUTCOME>-<CHAIN_ID>.bin and .chain,
- * engine.log, stats, known}. Each campaign starts from the seed corpus
+ * engine.log, stats, known, recheck.log and disagreement-* (an artifact whose
+ * replay said something else than its run)}. Each campaign starts from the seed corpus
  * (fuzz/corpora/overflow), so its times are its own.
  */
 #ifndef TH_FUZZ_CAMPAIGN_H

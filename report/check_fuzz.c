@@ -88,8 +88,7 @@ int th_check_fuzz_main(const struct th_check_fuzz_opts *o, FILE *out, FILE *err)
 			} else {
 				fputs("expected: ", out);
 				campaign_name(out, c);
-				fprintf(out, ": found %s after %.3f s (%s: %s)\n", f->sig, f->first_seconds,
-					r->where, r->reason);
+				fprintf(out, ": found %s after %.3f s (%s)\n", f->sig, f->first_seconds, r->where);
 			}
 		}
 		for (size_t k = 0; k < e->nrules; k++) {
