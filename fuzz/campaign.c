@@ -607,6 +607,19 @@ static void save_finding(struct campaign *c, const char *artifact, enum th_outco
 	free(txt);
 }
 
+/* Did a run of the campaign report sig (the engine process that ended with
+ * this artifact, or, under AFL++, whose children are not known one by one,
+ * any of them)? */
+static int reported(const struct campaign *c, const struct proc *p, const char *sig)
+{
+	if (p)
+		return !strcmp(sig, p->last_sig);
+	for (int i = 0; i < c->nprocs; i++)
+		if (!strcmp(sig, c->procs[i].last_sig))
+			return 1;
+	return 0;
+}
+
 /* Replay every artifact the engine left; keep findings, drop the rest. */
 static void recheck(struct campaign *c, const struct proc *p, const char *out_dir)
 {
@@ -623,10 +636,9 @@ static void recheck(struct campaign *c, const struct proc *p, const char *out_di
 			continue;
 		path = xasprintf("%s/%s", c->artifacts, e->d_name);
 		c->rec.rechecked++;
-		if (replay(c, path, &o, sig, sizeof(sig), chain, sizeof(chain)) || !p ||
-		    strcmp(sig, p->last_sig)) {
+		if (replay(c, path, &o, sig, sizeof(sig), chain, sizeof(chain)) || !reported(c, p, sig)) {
 			/* Kept, with what each side said, for whoever looks into it. */
-			char *keep = xasprintf("%s/disagreement-%lld-%s", c->dir, c->rec.disagreements, e->d_name);
+			char *keep = xasprintf("%s/disagreement-%lld", c->dir, c->rec.disagreements);
 			FILE *lg = fopen(c->recheck_log, "a");
 
 			c->rec.disagreements++;
@@ -655,7 +667,60 @@ static void recheck(struct campaign *c, const struct proc *p, const char *out_di
 	closedir(d);
 }
 
-static int start_engine(struct campaign *c, const struct th_fz_opts *o)
+/* AFL++ (afl-fuzz, the target built with its driver): one run for the whole
+ * budget; it saves every crash and goes on, so nothing restarts it. */
+static int start_afl(struct campaign *c, const struct th_fz_opts *o)
+{
+	double left = c->deadline - now_s();
+	char *secs = xasprintf("%d", (int)ceil(left > 1 ? left : 1));
+	char *seed = xasprintf("%lu", c->seed++);
+	char *outd = xasprintf("%s/afl", c->dir);
+	char *stats = xasprintf("TH_FUZZ_STATS=%s", c->stats);
+	char *known = xasprintf("TH_FUZZ_KNOWN=%s", c->known);
+	char *argv[] = { "/usr/bin/afl-fuzz", "-i", (char *)o->seeds_dir, "-o", outd, "-V", secs,
+			 "-s", seed, "-m", "none", "-t", "1000+", "--", c->bin->path, NULL };
+	char *env[] = { stats, known, "AFL_NO_UI=1", "AFL_SKIP_CPUFREQ=1", "AFL_NO_AFFINITY=1",
+			"AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1", "AFL_SKIP_CRASHES=1",
+			o->no_leak ? "TH_FUZZ_NO_LEAK=1" : NULL, NULL };
+
+	free(c->artifacts);
+	c->artifacts = xasprintf("%s/default/crashes", outd);
+	c->pid = spawn(argv, env, c->log, -1);
+	free(secs);
+	free(seed);
+	free(outd);
+	free(stats);
+	free(known);
+	if (c->pid < 0)
+		return -1;
+	c->rec.restarts++;
+	c->kill_at = c->deadline + GRACE_S;
+	c->killed = 0;
+	return 0;
+}
+
+/* edges_found and corpus_count of AFL++'s fuzzer_stats. */
+static void read_afl_coverage(struct campaign *c)
+{
+	char *path = xasprintf("%s/afl/default/fuzzer_stats", c->dir);
+	FILE *f = fopen(path, "r");
+	char line[256];
+
+	free(path);
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		long long v;
+
+		if (sscanf(line, "edges_found : %lld", &v) == 1)
+			c->rec.edges = v;
+		else if (sscanf(line, "corpus_count : %lld", &v) == 1)
+			c->rec.corpus = v;
+	}
+	fclose(f);
+}
+
+static int start_libfuzzer(struct campaign *c, const struct th_fz_opts *o)
 {
 	double left = c->deadline - now_s();
 	char *secs = xasprintf("-max_total_time=%d", (int)ceil(left > 1 ? left : 1));
@@ -693,6 +758,11 @@ static int start_engine(struct campaign *c, const struct th_fz_opts *o)
 	return 0;
 }
 
+static int start_engine(struct campaign *c, const struct th_fz_opts *o)
+{
+	return strcmp(c->rec.engine, "afl") ? start_libfuzzer(c, o) : start_afl(c, o);
+}
+
 static int start_campaign(struct campaign *c, const struct th_fz_opts *o)
 {
 	clear_dir(c->dir);
@@ -716,9 +786,12 @@ static void engine_ended(struct campaign *c, const struct th_fz_opts *o)
 		if (c->procs[i].pid == (long)c->pid)
 			p = &c->procs[i];
 	recheck(c, p, o->out_dir);
-	read_coverage(c);
+	if (strcmp(c->rec.engine, "afl"))
+		read_coverage(c);
+	else
+		read_afl_coverage(c);
 	c->pid = 0;
-	if (!interrupted && c->deadline - now_s() > 0.5) {
+	if (strcmp(c->rec.engine, "afl") && !interrupted && c->deadline - now_s() > 0.5) {
 		if (!start_engine(c, o))
 			return;
 	}

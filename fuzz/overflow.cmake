@@ -28,12 +28,30 @@ set(TH_FUZZ_MANIFEST "${CMAKE_BINARY_DIR}/fuzz-manifest.tsv")
 set(_fz ${CMAKE_CURRENT_LIST_DIR})
 set(_fz_core ${PROJECT_SOURCE_DIR}/timer_core)
 
-# Which sources get which instrumentation (the same for every binary).
-set_source_files_properties(${_fz}/overflow.c ${_fz}/overflow_drive.c
-  PROPERTIES COMPILE_OPTIONS "-fsanitize=fuzzer-no-link")
-set_source_files_properties(${_fz}/overflow_world.c ${_fz}/overflow_world_base.c
-  ${_fz_core}/legacy.c ${_fz_core}/modern.c
-  PROPERTIES COMPILE_OPTIONS "-fsanitize=fuzzer-no-link;-fno-sanitize-coverage=trace-cmp")
+# The engine: libFuzzer, or AFL++ when the compiler is afl-clang-fast or
+# afl-clang-lto (its driver supplies main(); it instruments every file itself,
+# without comparison logging unless asked for, so no address reaches it).
+get_filename_component(_fz_cc "${CMAKE_C_COMPILER}" NAME)
+if(_fz_cc MATCHES "^afl-")
+  set(_fz_engine afl)
+  find_file(TH_FZ_AFL_DRIVER libAFLDriver.a PATHS /usr/lib/afl /usr/local/lib/afl NO_DEFAULT_PATH)
+  if(NOT TH_FZ_AFL_DRIVER)
+    message(FATAL_ERROR "fuzz/overflow.cmake: libAFLDriver.a not found (Debian package afl++)")
+  endif()
+  set(_fz_engine_link ${TH_FZ_AFL_DRIVER})
+  # The campaign matches it with the libFuzzer build of the same clang.
+  set(_fz_toolchain clang-${TH_CLANG_MAJOR})
+else()
+  set(_fz_engine libfuzzer)
+  set(_fz_engine_link -fsanitize=fuzzer)
+  set(_fz_toolchain ${TIMERHARNESS_TOOLCHAIN})
+  # Which sources get which instrumentation (the same for every binary).
+  set_source_files_properties(${_fz}/overflow.c ${_fz}/overflow_drive.c
+    PROPERTIES COMPILE_OPTIONS "-fsanitize=fuzzer-no-link")
+  set_source_files_properties(${_fz}/overflow_world.c ${_fz}/overflow_world_base.c
+    ${_fz_core}/legacy.c ${_fz_core}/modern.c
+    PROPERTIES COMPILE_OPTIONS "-fsanitize=fuzzer-no-link;-fno-sanitize-coverage=trace-cmp")
+endif()
 
 set_property(GLOBAL PROPERTY TH_FUZZ_MANIFEST_LINES "")
 function(_th_fuzz_manifest target variant config path status reason)
@@ -44,7 +62,7 @@ function(_th_fuzz_manifest target variant config path status reason)
     string(REPLACE "\t" " " ${v} "${${v}}")
   endforeach()
   set_property(GLOBAL APPEND_STRING PROPERTY TH_FUZZ_MANIFEST_LINES
-    "${target}\t${TIMERHARNESS_TOOLCHAIN}\t${variant}\t${config}\t${path}\t${status}\t${reason}\tlibfuzzer\n")
+    "${target}\t${_fz_toolchain}\t${variant}\t${config}\t${path}\t${status}\t${reason}\t${_fz_engine}\n")
 endfunction()
 
 # th_fuzz_overflow_add(<variant> <config>): one target binary.
@@ -74,7 +92,8 @@ function(th_fuzz_overflow_add variant config)
   # The address checks of the raw-literal filter need a PIE (a fixed low image
   # would make small values like 0x407f0 look like addresses).
   target_compile_options(${name} PRIVATE ${TH_WARN_FLAGS} ${cflags} -fPIE)
-  target_link_options(${name} PRIVATE ${ldflags} -fsanitize=fuzzer -pie)
+  target_link_options(${name} PRIVATE ${ldflags} -pie)
+  target_link_libraries(${name} PRIVATE ${_fz_engine_link})
   # The oracle reads the dispatch's checks with the binary reader (built
   # without the config: it reads, it is not attacked).
   target_link_libraries(${name} PRIVATE th_binread)

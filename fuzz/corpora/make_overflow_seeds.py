@@ -38,6 +38,12 @@ SEEDS = {
     # A pending write that keeps the list as it is: the entry and expiry read
     # back from the ring (a leak) and written again, as the matrix's pending
     # attacks do.
+    # Writes that put the timer back as the victim set it up: the attacker's
+    # view of the object (its layout, the legitimate callback's address),
+    # changing nothing yet. Before the victim arms it, the list is empty.
+    "rewrite-function": bytes([op["MEMCPY"]]) + payload(
+        b"eth0-rx5".ljust(16, b"\0") + bytes(32), [(40, "RETIRE", 0)]),
+    "index-function": bytes([op["INDEX"], 40]) + payload(bytes(8), [(0, "RETIRE", 0)]),
     "pending-keep-list": bytes([op["ARM"], op["MEMCPY"]]) + payload(
         b"eth0-rx4".ljust(16, b"\0") + bytes(24),
         [(16, "RING_VALUE", 2), (24, "RING_VALUE", 3), (32, "RING_VALUE", 4)]),
