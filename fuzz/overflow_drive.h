@@ -24,9 +24,9 @@
  *              pointers are 8-aligned fields) become the address of leak-table
  *              entry leak % TH_FZ_LEAK_COUNT: an object's plus 8 * (addend % 32)
  *              bytes, clamped (overflow_world.h); a function's entry, the addend
- *              ignored (a jump
- *              into a function's body runs code no oracle can contain in this
- *              process: the matrix's func:mid-function cell covers it);
+ *              ignored (a jump into a function's body runs code no oracle can
+ *              contain in this process: the matrix's func:mid-function cell
+ *              covers it);
  *              TH_FZ_LEAK_RING_VALUE instead reads the 8 bytes at ring +
  *              8 * (|addend| % 16) when the op runs (a read leak).
  * After the program the driver arms the timer if nothing did (the victim arms
