@@ -58,6 +58,11 @@ fuzz: build
 
 bench: build
 	$(TH) bench
+	@set -e; mkdir -p out; for p in $(PRESETS); do \
+		c=$$(build/$$p/cli/timerharness bench --configs --help | sed -n 's/.*Built for this toolchain: //p'); \
+		echo "== $$p: bench --configs $$c"; \
+		build/$$p/cli/timerharness bench --configs $$c --json out/bench-configs-$$p.json; \
+	done
 
 clean:
 	rm -rf build out

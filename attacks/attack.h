@@ -29,6 +29,8 @@ struct th_plan {
 	size_t plant_len;	/* bytes planted at the start of name (0: none) */
 	int sets_function, sets_data;
 	uintptr_t fake;		/* data:fake-object: the fake ring, else 0 */
+	uintptr_t resolved;	/* not-address-taken, raw-body: the symbol's address */
+	char resolved_name[64];	/* ... and its name ("ring_force_close.cfi") */
 	char what[160];		/* narration: ".function = write_cr4, ..." */
 	struct th_goal goal;	/* the same, in the victim's terms, for TH-LANDED */
 };
@@ -43,6 +45,18 @@ int th_payload_prepare(struct th_plan *plan, enum th_payload p);
  * goal and record the intent (th_intent).
  */
 void th_payload_build(struct th_plan *plan, const struct atk_ring *base);
+
+/*
+ * --aim NAME (attacks/main.c): the attack's .function is the symbol NAME of
+ * this image (sysmap.h) instead of its payload's target, with no argument
+ * chosen; how tests/reach_agree_test.c puts a computed target set to the
+ * test. NULL: not aimed.
+ */
+struct th_aim {
+	const char *name;
+	uintptr_t addr;
+};
+extern struct th_aim th_aim;
 
 /* Run one attack of the registry in this process. Return: exit status. */
 int th_attack_run(const struct th_attack *a);

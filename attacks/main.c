@@ -6,6 +6,10 @@
  *   --run ID    run one attack; exit 0 at a normal end (TH-DONE), 2 for an
  *               unknown ID, 3 for a NOT_APPLICABLE one
  *   --info      variant=<v> config=<c> seed=<s>
+ *   --run ID --aim NAME
+ *               run one attack with .function at the symbol NAME of this
+ *               image (attacks/sysmap.h) instead of its payload's target;
+ *               2 for a NAME the symbol table does not have
  * Hidden cells for the runner's own tests (not in --list): SELFTEST_HANG
  * (spins forever), SELFTEST_SEGV (writes through NULL).
  */
@@ -15,6 +19,7 @@
 #include "attack.h"
 #include "cfi/trap_report.h"
 #include "registry.h"
+#include "sysmap.h"
 #include "victim.h"
 
 static struct timer_base wheel;
@@ -22,9 +27,10 @@ static struct timer_base wheel;
 static int usage(const char *argv0, int status)
 {
 	fprintf(status ? stderr : stdout,
-		"usage: %s --list | --run ID | --info\n"
+		"usage: %s --list | --run ID [--aim NAME] | --info\n"
 		"  --list    the attacks: ID technique timing payload ok|na reason (TAB-separated)\n"
 		"  --run ID  run one attack; its protocol lines go to stdout\n"
+		"  --aim NAME  .function at the symbol NAME instead of the payload's target\n"
 		"  --info    variant=%s config=%s seed=%s\n",
 		argv0, TH_ATK_VARIANT, TH_ATK_CONFIG, TH_ATK_SEED);
 	return status;
@@ -100,6 +106,15 @@ int main(int argc, char **argv)
 	}
 	if (argc == 3 && !strcmp(argv[1], "--run"))
 		return run(argv[2]);
+	if (argc == 5 && !strcmp(argv[1], "--run") && !strcmp(argv[3], "--aim")) {
+		th_aim.name = argv[4];
+		if (th_sysmap_lookup(th_aim.name, &th_aim.addr)) {
+			fprintf(stderr, "th-attack: --aim %s: no such symbol in this image's .symtab\n",
+				th_aim.name);
+			return 2;
+		}
+		return run(argv[2]);
+	}
 	if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")))
 		return usage(argv[0], 0);
 	return usage(argv[0], 2);

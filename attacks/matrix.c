@@ -25,32 +25,17 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "child.h"
 #include "classify.h"
 #include "config_table.h"
 #include "expect.h"
+#include "manifest.h"
+#include "privileged.h"
 #include "probe_judge.h"
+#include "reach_collect.h"
 #include "render.h"
 #include "results.h"
+#include "runner/child.h"
 
-
-/* ---- what the builds produced ---------------------------------------- */
-struct mbin {
-	char *kind, *toolchain, *config, *variant, *seed, *path, *status, *reason, *flags;
-	char *where;		/* the manifest line that lists it: "FILE:LINE" */
-};
-
-struct mtool {
-	char *name, *version, *path;
-	double cold_build;	/* seconds of its build tree's cold build; < 0: unknown */
-};
-
-struct build {
-	struct mbin *bins;
-	size_t nbins, capbins;
-	struct mtool *tools;
-	size_t ntools;
-};
 
 static char *xstrdup(const char *s)
 {
@@ -89,102 +74,7 @@ static char *field(char **p)
 	return strcmp(s, "-") ? s : (char *)"";
 }
 
-/* `make build` leaves the wall time of a build tree's cold build (from an
- * empty tree, configure included) beside its manifest. */
-static double cold_build_seconds(const char *manifest)
-{
-	char path[4096];
-	const char *slash = strrchr(manifest, '/');
-	double secs;
-	FILE *f;
-	int ok;
-
-	snprintf(path, sizeof(path), "%.*s/th-cold-build-seconds",
-		 slash ? (int)(slash - manifest) : 1, slash ? manifest : ".");
-	if (!(f = fopen(path, "r")))
-		return -1;
-	ok = fscanf(f, "%lf", &secs) == 1 && secs >= 0;
-	fclose(f);
-	return ok ? secs : -1;
-}
-
-static int load_manifest(struct build *b, const char *path, char *err, size_t n)
-{
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0, tools_before = b->ntools;
-	unsigned long lineno = 0;
-
-	if (!f) {
-		snprintf(err, n, "%s: cannot read the build manifest: %s (rebuild: make build)", path,
-			 strerror(errno));
-		return -1;
-	}
-	while (getline(&line, &cap, f) >= 0) {
-		char *p = line, *kind;
-
-		lineno++;
-		line[strcspn(line, "\n")] = '\0';
-		if (!*line || *line == '#')
-			continue;
-		kind = field(&p);
-		if (!strcmp(kind, "toolchain")) {
-			char *name = field(&p), *ver = field(&p), *cpath = field(&p);
-
-			if (!name || !ver || !cpath)
-				goto bad;
-			b->tools = xrealloc(b->tools, (b->ntools + 1) * sizeof(*b->tools));
-			b->tools[b->ntools++] = (struct mtool){ xstrdup(name), xstrdup(ver), xstrdup(cpath),
-								cold_build_seconds(path) };
-		} else if (!strcmp(kind, "attack") || !strcmp(kind, "probe")) {
-			struct mbin m = { .kind = xstrdup(kind) };
-			char **f9[] = { &m.toolchain, &m.config, &m.variant, &m.seed, &m.path,
-					&m.status, &m.reason, &m.flags };
-
-			char where[4200];
-
-			for (size_t i = 0; i < 8; i++) {
-				char *v = field(&p);
-
-				if (!v)
-					goto bad;
-				*f9[i] = xstrdup(v);
-			}
-			snprintf(where, sizeof(where), "%s:%lu", path, lineno);
-			m.where = xstrdup(where);
-			if (b->nbins == b->capbins) {
-				b->capbins = b->capbins ? 2 * b->capbins : 64;
-				b->bins = xrealloc(b->bins, b->capbins * sizeof(*b->bins));
-			}
-			b->bins[b->nbins++] = m;
-		} else {
-			goto bad;
-		}
-	}
-	if (ferror(f)) {
-		snprintf(err, n, "%s: cannot read the build manifest: %s (rebuild: make build)", path,
-			 strerror(errno));
-		free(line);
-		fclose(f);
-		return -1;
-	}
-	free(line);
-	fclose(f);
-	/* Binaries without their toolchain would silently drop out of the run. */
-	if (b->ntools == tools_before) {
-		snprintf(err, n, "%s: no toolchain line: not a complete build manifest (rebuild: make build)",
-			 path);
-		return -1;
-	}
-	return 0;
-bad:
-	snprintf(err, n, "%s:%lu: malformed manifest line (rebuild: make build)", path, lineno);
-	free(line);
-	fclose(f);
-	return -1;
-}
-
-static int check_duplicate_tools(const struct build *b, char *err, size_t n)
+static int check_duplicate_tools(const struct th_manifest *b, char *err, size_t n)
 {
 	for (size_t i = 0; i < b->ntools; i++)
 		for (size_t j = i + 1; j < b->ntools; j++)
@@ -196,7 +86,7 @@ static int check_duplicate_tools(const struct build *b, char *err, size_t n)
 	return 0;
 }
 
-static int load_builds(struct build *b, const char *root, char *err, size_t n)
+static int load_builds(struct th_manifest *b, const char *root, char *err, size_t n)
 {
 	DIR *d;
 	struct dirent *e;
@@ -209,7 +99,7 @@ static int load_builds(struct build *b, const char *root, char *err, size_t n)
 	 * a toolchain from the run without a word. */
 	snprintf(direct, sizeof(direct), "%s/th-manifest.tsv", root);
 	if (!lstat(direct, &st))
-		return load_manifest(b, direct, err, n);
+		return th_manifest_load(b, direct, err, n);
 	d = opendir(root);
 	if (!d) {
 		snprintf(err, n, "no build under %s (%s): run 'make build' first", root, strerror(errno));
@@ -228,7 +118,7 @@ static int load_builds(struct build *b, const char *root, char *err, size_t n)
 			closedir(d);
 			return -1;
 		}
-		if (load_manifest(b, path, err, n)) {
+		if (th_manifest_load(b, path, err, n)) {
 			closedir(d);
 			return -1;
 		}
@@ -242,11 +132,11 @@ static int load_builds(struct build *b, const char *root, char *err, size_t n)
 	return 0;
 }
 
-static const struct mbin *find_bin(const struct build *b, const char *kind, const char *tool,
+static const struct th_mbin *find_bin(const struct th_manifest *b, const char *kind, const char *tool,
 				   const char *config, const char *variant, const char *seed)
 {
 	for (size_t i = 0; i < b->nbins; i++) {
-		const struct mbin *m = &b->bins[i];
+		const struct th_mbin *m = &b->bins[i];
 
 		if (!strcmp(m->kind, kind) && !strcmp(m->toolchain, tool) &&
 		    !strcmp(m->config, config) && (!variant || !strcmp(m->variant, variant)) &&
@@ -298,24 +188,9 @@ static int evidence_rank(enum th_outcome o)
 	return o == TH_HARNESS_ERROR ? -1 : (int)o;
 }
 
-/* The child could not be started: the runner's exec failed (cfi/child.c
- * reports it so, exit 127). A harness failure, not the attack's doing. */
-static bool exec_failed(const struct th_child *c, char *why, size_t n)
-{
-	static const char mark[] = "timerharness: exec ";
-	const char *e = c->buf[1];
-
-	if (!WIFEXITED(c->status) || WEXITSTATUS(c->status) != 127 || !e ||
-	    strncmp(e, mark, sizeof(mark) - 1))
-		return false;
-	snprintf(why, n, "could not start it: %.*s", (int)strcspn(e + sizeof(mark) - 1, "\n"),
-		 e + sizeof(mark) - 1);
-	return true;
-}
-
 /* A binary the manifest lists as built must be there to run; one that is not
  * makes its cells harness errors, never outcomes of an attack. */
-static bool bin_missing(const struct mbin *mb, char *why, size_t n)
+static bool bin_missing(const struct th_mbin *mb, char *why, size_t n)
 {
 	if (!access(mb->path, X_OK))
 		return false;
@@ -399,13 +274,14 @@ static int check_names(const char *what, const char *list, const char *const *kn
 static int list_attacks(const char *binary, struct attack **out, size_t *nout, char *err, size_t n)
 {
 	const char *argv[] = { binary, "--list", NULL };
+	const struct th_child_opts opts = { .timeout = 20 };
 	struct th_child c;
 	const char *p;
 	size_t cap = 0;
 
 	*out = NULL;
 	*nout = 0;
-	if (th_child_run(&c, argv, 20, false)) {
+	if (th_child_run(&c, argv, &opts)) {
 		snprintf(err, n, "cannot run %s --list: %s", binary, strerror(errno));
 		return -1;
 	}
@@ -525,7 +401,7 @@ struct probe_memo {
 
 struct matrix {
 	const struct th_matrix_opts *o;
-	struct build b;
+	struct th_manifest b;
 	struct th_results *res;
 	struct cellplan *cells;
 	size_t ncells, capcells;
@@ -552,7 +428,7 @@ static enum support config_support(struct matrix *m, const char *tool,
 				   const struct th_config_info *c, const char *variant,
 				   char *reason, size_t n)
 {
-	const struct mbin *acc = find_bin(&m->b, "attack", tool, c->name, variant, NULL);
+	const struct th_mbin *acc = find_bin(&m->b, "attack", tool, c->name, variant, NULL);
 	char key[96], checks[256], why[1024] = "flags accepted; no behaviour probe for this config";
 	struct probe_memo *pm;
 	enum support state = SUPPORTED;
@@ -574,8 +450,11 @@ static enum support config_support(struct matrix *m, const char *tool,
 		bool built = false, ok = false;
 
 		for (size_t bi = 0; bi < m->b.nbins && !ok && state == SUPPORTED; bi++) {
-			const struct mbin *pb = &m->b.bins[bi];
+			const struct th_mbin *pb = &m->b.bins[bi];
 			const char *argv[] = { pb->path, chk, NULL };
+			/* Traced as a cell is: the judge proves a probe's trap the same way. */
+			const struct th_child_opts opts = { .timeout = m->o->timeout, .trace = true,
+							    .site_func = TH_PROBE_SITE_FUNC };
 			struct th_child_obs obs;
 			struct th_child ch;
 			char fail[1024];
@@ -593,17 +472,17 @@ static enum support config_support(struct matrix *m, const char *tool,
 				state = PROBE_FAILED;
 				break;
 			}
-			if (th_child_run(&ch, argv, m->o->timeout, false)) {
+			if (th_child_run(&ch, argv, &opts)) {
 				snprintf(why, sizeof(why), "probe %s: cannot run %s: %s", chk, pb->path,
 					 strerror(errno));
 				state = PROBE_FAILED;
 				break;
 			}
-			if (exec_failed(&ch, fail, sizeof(fail))) {
-				snprintf(why, sizeof(why), "probe %s: %s", chk, fail);
+			th_child_observe(&obs, &ch, c->name, tool);
+			if (obs.harness_error[0]) {
+				snprintf(why, sizeof(why), "probe %s: %s", chk, obs.harness_error);
 				state = PROBE_FAILED;
 			} else {
-				th_child_observe(&obs, &ch, c->name, pb->path);
 				ok = th_probe_judge(chk, &obs, why, sizeof(why));
 			}
 			th_child_free(&ch);
@@ -635,13 +514,13 @@ static struct cellplan *add_cell(struct matrix *m)
 
 /* The attack binaries of one toolchain x config x variant: one, or one per
  * randstruct seed. Return: how many (at most @max). */
-static size_t cell_binaries(const struct build *b, const char *tool, const char *config,
-			    const char *variant, const struct mbin **out, size_t max)
+static size_t cell_binaries(const struct th_manifest *b, const char *tool, const char *config,
+			    const char *variant, const struct th_mbin **out, size_t max)
 {
 	size_t n = 0;
 
 	for (size_t bi = 0; bi < b->nbins && n < max; bi++) {
-		const struct mbin *mb = &b->bins[bi];
+		const struct th_mbin *mb = &b->bins[bi];
 
 		if (!strcmp(mb->kind, "attack") && !strcmp(mb->toolchain, tool) &&
 		    !strcmp(mb->config, config) && !strcmp(mb->variant, variant) &&
@@ -652,7 +531,7 @@ static size_t cell_binaries(const struct build *b, const char *tool, const char 
 }
 
 /* One job per binary of the cell. */
-static void add_jobs(struct matrix *m, struct cellplan *cp, const struct mbin *const *bins,
+static void add_jobs(struct matrix *m, struct cellplan *cp, const struct th_mbin *const *bins,
 		     size_t nbins)
 {
 	for (size_t k = 0; k < nbins; k++) {
@@ -670,7 +549,7 @@ static void add_jobs(struct matrix *m, struct cellplan *cp, const struct mbin *c
 static int plan_variant(struct matrix *m, const char *tool, const char *variant)
 {
 	const struct th_matrix_opts *o = m->o;
-	const struct mbin *list_bin = find_bin(&m->b, "attack", tool, "none", variant, NULL);
+	const struct th_mbin *list_bin = find_bin(&m->b, "attack", tool, "none", variant, NULL);
 	struct attack *atk = NULL;
 	size_t natk = 0, matched = 0;
 
@@ -694,7 +573,7 @@ static int plan_variant(struct matrix *m, const char *tool, const char *variant)
 				.payload = xstrdup("selftest"), .na_reason = xstrdup("") };
 	}
 	for (const struct th_config_info *c = th_configs; c < th_configs + th_config_count; c++) {
-		const struct mbin *bins[64];
+		const struct th_mbin *bins[64];
 		size_t nbins;
 		char reason[1024], broken[1024] = "";
 		enum support support;
@@ -907,12 +786,9 @@ static void record_run(struct matrix *m, const struct job *jb, struct th_child *
 	char ev[1024];
 	enum th_outcome oc;
 
-	if (exec_failed(c, ev, sizeof(ev))) {
-		oc = TH_HARNESS_ERROR;
-	} else {
-		th_child_observe(&obs, c, cp->config, jb->binary);
-		oc = th_classify(&obs, cp->control, ev, sizeof(ev));
-	}
+	/* A child that could not be started is a harness error (th_classify). */
+	th_child_observe(&obs, c, cp->config, cp->toolchain);
+	oc = th_classify(&obs, cp->control, ev, sizeof(ev));
 	cp->counts[oc]++;
 	counts[oc]++;
 	/* The evidence of the most severe run; among equals, the first in seed
@@ -948,17 +824,23 @@ static void run_jobs(struct matrix *m)
 			struct job *jb = &m->jobs[next++];
 			const char *argv[] = { jb->binary, "--run", m->cells[jb->cell].attack, NULL };
 
-			/* Every config but asan runs under the address-space cap. */
-			bool cap = strcmp(m->cells[jb->cell].config, "asan") != 0;
+			/* Every config but asan runs under the address-space cap; every
+			 * cell is traced (runner/child.h): traps, dispatches, state. */
+			const struct th_child_opts opts = {
+				.timeout = m->o->timeout,
+				.cap_memory = strcmp(m->cells[jb->cell].config, "asan") != 0,
+				.trace = true, .site_func = TH_CFI_SITE_FUNC,
+				.state_map = TH_STATE_MAP_SYMBOL,
+			};
 
-			if (th_child_spawn(&running[nrun], argv, m->o->timeout, cap)) {
+			if (th_child_spawn(&running[nrun], argv, &opts)) {
 				snprintf(m->err, sizeof(m->err), "fork: %s", strerror(errno));
 				interrupted = -1;
 				break;
 			}
 			rjob[nrun++] = jb;
 		}
-		th_child_pump(running, nrun, m->o->timeout);
+		th_child_pump(running, nrun);
 		for (int i = 0; i < nrun; i++) {
 			if (!th_child_done(&running[i]))
 				continue;
@@ -1041,7 +923,7 @@ static void add_metrics(struct matrix *m, double seconds)
 	th_results_set_metric_int(m->res, "jobs", m->jobs_n, err, sizeof(err));
 	/* The cold build of each build tree the run used, when it was measured. */
 	for (size_t i = 0; i < m->b.ntools; i++) {
-		const struct mtool *t = &m->b.tools[i];
+		const struct th_mtool *t = &m->b.tools[i];
 
 		if (!th_results_find_toolchain(m->res, t->name))
 			continue;
@@ -1060,6 +942,30 @@ static void add_metrics(struct matrix *m, double seconds)
 		th_results_set_partial(m->res, true, interrupted == SIGTERM ? "interrupted by SIGTERM"
 				       : interrupted == -1 ? m->err : "interrupted by SIGINT",
 				       err, sizeof(err));
+}
+
+/* The results' reach section (report/reach.h): what call_timer_fn can still
+ * call in each CFI (and none) attack binary of the run, randstruct builds
+ * aside (cfi/reach_collect.h). A binary that cannot be read is named on
+ * stderr and left out: the section informs, the cells are what is gated. */
+static void reach_section(struct matrix *m)
+{
+	static const char *const priv[] = { TH_VICTIM_PRIVILEGED };
+	char err[1024];
+
+	for (size_t i = 0; i < m->b.nbins; i++) {
+		const struct th_mbin *mb = &m->b.bins[i];
+
+		if (strcmp(mb->kind, "attack") || strcmp(mb->status, "built") || *mb->seed ||
+		    !th_results_find_toolchain(m->res, mb->toolchain) || !th_reach_wanted(mb->config) ||
+		    (m->o->configs && !in_list(m->o->configs, mb->config)) ||
+		    (m->o->variants && !in_list(m->o->variants, mb->variant)))
+			continue;
+		if (th_reach_collect(m->res, mb->toolchain, mb->variant, mb->config, mb->path, priv,
+				     sizeof(priv) / sizeof(priv[0]), err, sizeof(err)))
+			fprintf(stderr, "timerharness matrix: reach: %s (left out of the reach section)\n",
+				err);
+	}
 }
 
 static void matrix_free(struct matrix *m)
@@ -1092,6 +998,8 @@ int th_matrix_main(const struct th_matrix_opts *o)
 		matrix_free(&m);
 		return TH_MATRIX_NOT_WRITTEN;
 	}
+	if (!interrupted)
+		reach_section(&m);
 	add_metrics(&m, now_s() - t0);
 	/* All of the run's files, or none: the previous set stays whole. */
 	if (th_render_output_set(m.res, o->out_dir, m.err, sizeof(m.err))) {

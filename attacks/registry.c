@@ -20,6 +20,8 @@ const struct th_attack th_attacks[] = {
 	TH_ATTACKS_EVERY_PAYLOAD(HEAP_NEIGHBOUR, PENDING)
 	/* A freed timer can only be refilled while it is pending: no before-arm. */
 	TH_ATTACKS_EVERY_PAYLOAD(UAF_REALLOC, PENDING)
+	/* CVE-2017-7308's exploit armed the timer first (PACKET_RX_RING). */
+	TH_ATTACKS_EVERY_PAYLOAD(RING_BLOCK_OVERFLOW, PENDING)
 };
 const size_t th_attack_count = sizeof(th_attacks) / sizeof(th_attacks[0]);
 

@@ -26,7 +26,9 @@
 	X(HEAP_NEIGHBOUR, "heap-neighbour",							\
 	  "overflow out of the previous slab object (a msg_buf) into the ring", __VA_ARGS__)	\
 	X(UAF_REALLOC, "uaf-realloc",								\
-	  "the ring is freed with its timer pending; a same-size spray refills it", __VA_ARGS__)
+	  "the ring is freed with its timer pending; a same-size spray refills it", __VA_ARGS__)	\
+	X(RING_BLOCK_OVERFLOW, "ring-block-overflow",						\
+	  "CVE-2017-7308 as its exploit did it: a frame written past a ring block into the next socket, whose retire timer is already pending, the list pointers zeroed", __VA_ARGS__)
 
 /* X(ID, "public-name") */
 #define TH_TIMINGS(X, ...)				\
@@ -43,7 +45,10 @@
 	X(FUNC_OTHER_PROTO, "func:other-proto", 0, __VA_ARGS__)		\
 	X(FUNC_MID_FUNCTION, "func:mid-function", 0, __VA_ARGS__)	\
 	X(FUNC_DATA_ADDRESS, "func:data-address", 0, __VA_ARGS__)	\
-	X(DATA_FAKE_OBJECT, "data:fake-object", 1, __VA_ARGS__)
+	X(DATA_FAKE_OBJECT, "data:fake-object", 1, __VA_ARGS__)			\
+	X(FUNC_FOREIGN_CALLBACK, "func:foreign-callback", 0, __VA_ARGS__)	\
+	X(FUNC_NOT_ADDRESS_TAKEN, "func:not-address-taken", 0, __VA_ARGS__)	\
+	X(FUNC_RAW_BODY, "func:raw-body", 0, __VA_ARGS__)
 
 #define TH_ENUM_TECHNIQUE_(id, name, what, ...)	TH_TECH_##id,
 #define TH_ENUM_TIMING_(id, name, ...)		TH_TIMING_##id,

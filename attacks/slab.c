@@ -90,6 +90,17 @@ void *kzalloc(size_t size)
 	return p;
 }
 
+void *alloc_page_slot(size_t size)
+{
+	unsigned char *p = kmalloc(size);
+
+	if (p) {
+		UNPOISON(p, TH_SLAB_STRIDE);
+		memset(p, 0, size);
+	}
+	return p;
+}
+
 void kfree(const void *p)
 {
 	int i = th_slab_slot(p);

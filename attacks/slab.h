@@ -29,6 +29,14 @@ void *kmalloc(size_t size);
 void *kzalloc(size_t size);
 /* Free an object kmalloc() returned (NULL is ignored). */
 void kfree(const void *p);
+/*
+ * A slot as page-allocator memory is (alloc_pages()): the whole slot is
+ * the caller's, so under the KASAN model no redzone follows it and a write
+ * past its end lands straight in the next slot's object, as a write past a
+ * page lands in the slab page after it (KASAN poisons inside slab pages, not
+ * between a page and the next). Freed with kfree(). NULL as kmalloc().
+ */
+void *alloc_page_slot(size_t size);
 
 /* ---- for the harness's narration and checks, not the victim ---- */
 /* The slot index of an object, or -1 if p is not a slot start. */

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Techniques: how the attacker's bytes get into the ring, through which
- * victim bug, and when (before the victim arms the timer, as CVE-2017-7308;
- * or while it is pending, keeping the list pointers valid). Every attack
+ * victim bug, and when (before the victim arms the timer, so the list
+ * pointers need no leak; or while it is pending, keeping the leaked list
+ * pointers; or, as CVE-2017-7308's exploit did, while it is pending with the
+ * list pointers zeroed: ring-block-overflow). Every attack
  * follows LKDTM's shape: say what it attempts, write, check that the write
  * landed (TH-LANDED), then trigger (let the wheel run past the expiry) and
  * say what happened; when it survives, name what should have stopped it.
@@ -26,6 +28,7 @@ struct ctx {
 	struct th_ring_snapshot before;
 	int pending;
 	struct msg_buf *msg;	/* heap-neighbour: the slab neighbour written from */
+	struct ring_block *block;	/* ring-block-overflow: the block written past */
 };
 
 /* ---- the attacker's view of the ring --------------------------------------------- */
@@ -203,6 +206,7 @@ static void name_stoppers(const struct ctx *c)
 		[TH_TECH_STRCPY_INTRA] = "fortify built by GCC (glibc's inline strcpy wrapper; under clang it cannot size name[16])",
 		[TH_TECH_HEAP_NEIGHBOUR] = "asan (redzone between slab objects)",
 		[TH_TECH_UAF_REALLOC] = "asan (freed object poisoned and quarantined)",
+		[TH_TECH_RING_BLOCK_OVERFLOW] = "the fix (2b6867c2ce76: tp_sizeof_priv bounded in packet_set_ring()); not asan (no KASAN redzone between a page and the next slab page), not bounds or fortify (a copy through a computed offset)",
 	};
 	const char *by_payload;
 
@@ -221,6 +225,15 @@ static void name_stoppers(const struct ctx *c)
 		break;
 	case TH_PAYLOAD_DATA_FAKE_OBJECT:
 		by_payload = "no CFI: the legitimate callback is called, on a fake object";
+		break;
+	case TH_PAYLOAD_FUNC_FOREIGN_CALLBACK:
+		by_payload = "no type-based CFI: a legitimate callback of the call site's type calls write_cr4 through a pointer of write_cr4's type";
+		break;
+	case TH_PAYLOAD_FUNC_NOT_ADDRESS_TAKEN:
+		by_payload = "cfi-icall (its address is never taken: not in the jump table); not kcfi or fsanitize-function on the 4.14 layout (same type)";
+		break;
+	case TH_PAYLOAD_FUNC_RAW_BODY:
+		by_payload = "cfi-icall (a body is not a jump-table entry); not kcfi or fsanitize-function (the body carries the hash)";
 		break;
 	default:
 		by_payload = "cfi-icall, kcfi (not a valid target of this type)";
@@ -281,7 +294,7 @@ static int overwrite_and_trigger(struct ctx *c)
 	}
 	landed(c);
 	if (!c->pending)
-		arm(c, "after the overwrite, as in CVE-2017-7308");
+		arm(c, "after the overwrite: an unarmed timer needs no leaked list pointers");
 	trigger(c);
 	return 0;
 }
@@ -345,6 +358,68 @@ static int run_uaf_realloc(struct ctx *c)
 	return 0;
 }
 
+/* ring_block_rcv()'s frame: a legitimate one fits the block. */
+#define TH_RING_BLOCK_FRAMES	64u
+
+/*
+ * CVE-2017-7308 as its exploit did it (Konovalov's PoC for
+ * net/packet/af_packet.c, TPACKET_V3):
+ *  1. setsockopt(PACKET_RX_RING) on the victim socket: packet_set_ring() ->
+ *     init_prb_bdqc() -> prb_open_block() -> _prb_refresh_rx_retire_blk_timer()
+ *     -> mod_timer(): its retire timer is pending from then on;
+ *  2. the heap shaped so that a ring block of another socket (alloc_pg_vec())
+ *     lies right before the victim socket;
+ *  3. a received frame, written by tpacket_rcv() at BLK_PLUS_PRIV(tp_sizeof_priv)
+ *     from the block's start, runs past its end over the socket's
+ *     retire_blk_timer: .function and .data as the attacker chose, and zeros
+ *     for entry and expires, since no pointer was leaked;
+ *  4. the wheel tolerates the zeroed entry (kernel/time/timer.c): the timer is
+ *     alone in its bucket, so next == NULL was right anyway, and
+ *     collect_expired_timers() -> hlist_move_list() rewrites its pprev to the
+ *     new list head before expire_timers() -> detach_timer() unlinks it and
+ *     call_timer_fn() calls .function(.data).
+ */
+static int run_ring_block_overflow(struct ctx *c)
+{
+	struct atk_ring view;
+	unsigned char frame[TH_KMALLOC_SIZE + sizeof(struct atk_ring)];
+	size_t offset;
+	int bs, rs;
+
+	c->block = ring_block_alloc(TH_RING_BLOCK_FRAMES);
+	if (!c->block || create_ring(c))
+		return 1;
+	bs = th_slab_slot(c->block);
+	rs = th_slab_slot(c->ring);
+	th_emit("TH-NOTE: slab: ring block in slot %d (page-allocator memory: no redzone after it), socket's ring in slot %d (%s)",
+		bs, rs, rs == bs + 1 ? "adjacent" : "NOT adjacent");
+	arm(c, "PACKET_RX_RING: init_prb_bdqc() -> prb_open_block() -> mod_timer()");
+	c->pending = 1;
+	/* No leak: zeros where the list pointers and the expiry are. */
+	leak_ring(c->ring, &view);
+	view.timer.next = 0;
+	view.timer.pprev = 0;
+	view.timer.expires = 0;
+	th_payload_build(&c->plan, &view);
+	th_emit("TH-NOTE: payload %s: %s; entry and expires zeroed (nothing leaked)",
+		th_payload_name(c->a->payload), c->plan.what);
+	th_ring_snapshot(c->ring, &c->before);
+	if (c->plan.goal.control) {
+		ring_block_rcv(c->block, 0, "frame", 6);
+		th_emit("TH-NOTE: ring_block_rcv(block, 0, \"frame\", 6): a frame inside its block");
+	} else {
+		/* The frame lands where the next slot's object starts. */
+		offset = th_slab_stride() - offsetof(struct ring_block, frames);
+		memcpy(frame, &c->plan.img, c->plan.reach);
+		th_emit("TH-NOTE: ring_block_rcv(block, %zu, frame, %zu): tp_sizeof_priv put the frame past the block's %u bytes, at the socket's ring",
+			offset, c->plan.reach, TH_RING_BLOCK_FRAMES);
+		ring_block_rcv(c->block, offset, frame, c->plan.reach);
+	}
+	landed(c);
+	trigger(c);
+	return 0;
+}
+
 int th_attack_run(const struct th_attack *a)
 {
 	struct ctx c;
@@ -363,6 +438,8 @@ int th_attack_run(const struct th_attack *a)
 		return run_heap_neighbour(&c);
 	case TH_TECH_UAF_REALLOC:
 		return run_uaf_realloc(&c);
+	case TH_TECH_RING_BLOCK_OVERFLOW:
+		return run_ring_block_overflow(&c);
 	default:
 		return run_intra(&c);
 	}

@@ -10,10 +10,12 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cfi/fortify_field.h"
+#include "runner/contract.h"
 #include "layout.h"
 #include "slab.h"
 
@@ -22,6 +24,17 @@ struct cred current_cred = { .usage = 1, .uid = TH_USER_UID, .gid = TH_USER_UID,
 			     .euid = TH_USER_UID };
 struct th_intent th_intent;
 unsigned long th_target_hits, th_legit_hits, th_stray_hits;
+
+/* The simulated machine's privileged state, for the runner to read at exit
+ * from the process itself (runner/contract.h): what TH-DONE says about it
+ * is narration, this is the observation. */
+TH_STATE_MAP_ATTR const struct th_state_field TH_STATE_MAP[] = {
+	{ "sim_cpu", "cr4", offsetof(struct th_cpu_state, cr4), sizeof(sim_cpu.cr4) },
+	{ "current_cred", "uid", offsetof(struct cred, uid), sizeof(current_cred.uid) },
+	{ "current_cred", "gid", offsetof(struct cred, gid), sizeof(current_cred.gid) },
+	{ "current_cred", "euid", offsetof(struct cred, euid), sizeof(current_cred.euid) },
+	{ "", "", 0, 0 },
+};
 
 /* The attacker's mirror must be the real default layout (else every attack
  * would "miss" for the wrong reason). Not under randstruct: there the real
@@ -49,16 +62,43 @@ _Static_assert(sizeof(struct packet_ring) <= TH_KMALLOC_SIZE, "a ring fits a kma
 
 /* ---- output -------------------------------------------------------------------- */
 
+/* The runner's per-run token (runner/child.h), or "-" when run by hand. */
+static const char *run_token(void)
+{
+	static char tok[TH_TOKEN_LEN + 1];
+
+	if (!tok[0]) {
+		const char *t = getenv(TH_TOKEN_ENV);
+		size_t len = t ? strspn(t, "0123456789abcdef") : 0;
+
+		snprintf(tok, sizeof(tok), "%s", len == TH_TOKEN_LEN && !t[len] ? t : "-");
+	}
+	return tok;
+}
+
 void th_emit(const char *fmt, ...)
 {
-	char buf[1024];
-	const char *p = buf;
+	char buf[1024], text[1000];
+	const char *p = buf, *colon;
 	va_list ap;
 	int n;
 
 	va_start(ap, fmt);
-	n = vsnprintf(buf, sizeof(buf) - 1, fmt, ap);
+	n = vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);
+	if (n < 0)
+		return;
+	/* "TH-KIND: rest" -> "TH-KIND: run=<token> rest"; a newline in rest
+	 * would start a line of its own: never one. */
+	for (char *c = text; *c; c++)
+		if (*c == '\n' || *c == '\r')
+			*c = ' ';
+	colon = strstr(text, ": ");
+	if (!strncmp(text, "TH-", 3) && colon)
+		n = snprintf(buf, sizeof(buf) - 1, "%.*s run=%s %s", (int)(colon - text + 1), text,
+			     run_token(), colon + 2);
+	else
+		n = snprintf(buf, sizeof(buf) - 1, "%s", text);
 	if (n < 0)
 		return;
 	if ((size_t)n > sizeof(buf) - 2)
@@ -506,4 +546,102 @@ void th_report_landed(const struct packet_ring *ring, const struct th_ring_snaps
 #endif
 	th_emit("TH-LANDED: %s %s; changed: %s", got == want ? "yes" : got ? "partial" : "no", goals,
 		changed);
+}
+
+/* ---- targets inside CFI's reach ------------------------------------------------------ */
+
+/* The deferred call's layout is what puts its func/data over a ring's name:
+ * the same distance in front of the timer in both structs. */
+_Static_assert(offsetof(struct deferred_call, timer) == 16 &&
+		       offsetof(struct deferred_call, data) == 8,
+	       "deferred_call: func and data right before the timer");
+#ifndef TH_RANDSTRUCT
+_Static_assert(offsetof(struct packet_ring, retire_blk_timer) == offsetof(struct deferred_call, timer),
+	       "from_timer(dc, &ring->retire_blk_timer, timer) lays func/data over ring->name");
+#endif
+
+static void deferred_call_run(struct deferred_call *dc, const char *how)
+{
+	th_emit("TH-NOTE: deferred_timer_fn: %s; running func 0x%lx (data 0x%lx)", how,
+		(unsigned long)(uintptr_t)dc->func, dc->data);
+	dc->func(dc->data);
+}
+
+/* The subsystem's own object, set up statically at boot (DEFINE_TIMER()'s
+ * __TIMER_INITIALIZER: fields, no code): it is what makes its callback a
+ * legitimate, address-taken timer callback of the image. Never armed here. */
+static void deferred_flush(unsigned long data)
+{
+	(void)data;
+}
+
+#if defined(TH_ATK_MODERN)
+void deferred_timer_fn(struct timer_list *t)
+{
+	struct deferred_call *dc = from_timer(dc, t, timer);
+
+	deferred_call_run(dc, "from_timer() on the timer it got");
+}
+
+__attribute__((used)) static struct deferred_call deferred_boot = {
+	.func = deferred_flush, .timer = { .function = deferred_timer_fn },
+};
+#elif defined(TH_ATK_TRANSITIONAL)
+/* The rc3 convention, as ring_force_close: .data is the timer. */
+void deferred_timer_fn(unsigned long data)
+{
+	struct deferred_call *dc = from_timer(dc, (struct timer_list *)data, timer);
+
+	deferred_call_run(dc, "from_timer() on the timer in .data");
+}
+
+__attribute__((used)) static struct deferred_call deferred_boot = {
+	.func = deferred_flush,
+	.timer = { .function = deferred_timer_fn,
+		   .data = (unsigned long)&deferred_boot.timer },
+};
+#else
+/* 4.14: .data is the object itself. */
+void deferred_timer_fn(unsigned long data)
+{
+	deferred_call_run((struct deferred_call *)data, ".data taken as its object");
+}
+
+__attribute__((used)) static struct deferred_call deferred_boot = {
+	.func = deferred_flush,
+	.timer = { .function = deferred_timer_fn, .data = (unsigned long)&deferred_boot },
+};
+#endif
+
+/* Default visibility: exported, like EXPORT_SYMBOL, so the image keeps it
+ * (the attack binaries link with --export-dynamic) without taking its
+ * address. Nothing in the image calls it. */
+__attribute__((visibility("default"), noinline)) void write_cr4_direct(unsigned long val)
+{
+	unsigned long old = sim_cpu.cr4;
+
+	th_target_hits++;
+	th_emit("TH-TARGET: name=write_cr4_direct chosen=%d val=0x%lx",
+		chose_value("write_cr4_direct", val), val);
+	sim_cpu.cr4 = val;
+	sim_cpu.cr4_writes++;
+	th_emit("TH-NOTE: CR4 0x%lx -> 0x%lx: SMEP %s SMAP %s", old, val,
+		val & X86_CR4_SMEP ? "on" : "off", val & X86_CR4_SMAP ? "on" : "off");
+}
+
+struct ring_block *ring_block_alloc(size_t len)
+{
+	struct ring_block *blk = alloc_page_slot(sizeof(*blk) + len);
+
+	if (blk)
+		blk->desc.block_status = TP_STATUS_KERNEL;
+	return blk;
+}
+
+void ring_block_rcv(struct ring_block *blk, size_t offset, const void *frame, size_t len)
+{
+	/* Missing (packet_set_ring(), added by 2b6867c2ce76): if
+	 * (req->tp_block_size <= BLK_PLUS_PRIV((u64)req_u->req3.tp_sizeof_priv))
+	 * goto out; so offset + len can pass the block's end. */
+	memcpy(blk->frames + offset, frame, len);
 }

@@ -11,12 +11,15 @@
  * unchecked), ring_set_name_str() (strcpy), msg_store() (length unchecked),
  * ring_release_buggy() (frees a ring whose timer is pending).
  *
- * Output protocol (stdout, one write(2) per line, see th_emit()):
- *   TH-NOTE: <narration>
- *   TH-LANDED: yes|no|partial <goal fields>; changed: <fields>
- *   TH-TARGET: name=<fn> chosen=<0|1> <what it received>
- *   TH-LEGIT: intended=1 <detail>
- *   TH-DONE: fired=<n> <state>
+ * Output protocol (stdout, one write(2) per line, see th_emit(); <T> is the
+ * runner's per-run token, cfi/classify.h says what each line may decide):
+ *   TH-NOTE: run=<T> <narration>
+ *   TH-LANDED: run=<T> yes|no|partial <goal fields>; changed: <fields>
+ *   TH-TARGET: run=<T> name=<fn> chosen=<0|1> <what it received>
+ *   TH-LEGIT: run=<T> intended=<0|1> <detail>
+ *   TH-DONE: run=<T> fired=<n> <state>
+ * The privileged state (CR4, the cred) is not taken from these lines: the
+ * runner reads it from the process at exit (th_privileged_state).
  */
 #ifndef TH_ATTACKS_VICTIM_H
 #define TH_ATTACKS_VICTIM_H
@@ -137,7 +140,8 @@ const char *victim_addr_name(uintptr_t addr);
 
 /* ---- harness instrumentation (not part of the simulated kernel) ------------- */
 
-/* printk for the protocol: format into a stack buffer, add '\n', one write(2). */
+/* printk for the protocol: format into a stack buffer, put the run's token
+ * after "TH-<KIND>:", newlines in the text to blanks, add '\n', one write(2). */
 void th_emit(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /*
@@ -186,5 +190,54 @@ void th_ring_snapshot(const struct packet_ring *ring, struct th_ring_snapshot *s
 /* Emit TH-LANDED: compare the real fields with the goal and the snapshot. */
 void th_report_landed(const struct packet_ring *ring, const struct th_ring_snapshot *before,
 		      const struct th_goal *goal);
+
+/* ---- targets inside CFI's reach (issue: what the timer dispatch can still call) ---- */
+
+/*
+ * Another subsystem: a deferred call run from a timer, the shape of a
+ * tasklet (include/linux/interrupt.h struct tasklet_struct: void
+ * (*func)(unsigned long); unsigned long data; run as t->func(t->data) by
+ * tasklet_action_common(), kernel/softirq.c) kicked by its own timer. Its
+ * function pointer and argument sit in front of its timer: from_timer() on
+ * any other timer lays them over the 16 bytes in front of that one (in the
+ * packet ring: name[16], which the ring's bugs let the attacker write).
+ * Its callback is a legitimate timer callback of the call site's exact
+ * type, so type-based CFI admits it; its own call is of write_cr4's type.
+ */
+struct deferred_call {
+	void (*func)(unsigned long);
+	unsigned long data;
+	struct timer_list timer;
+};
+#if defined(TH_ATK_MODERN)
+void deferred_timer_fn(struct timer_list *t);
+#else
+void deferred_timer_fn(unsigned long data);
+#endif
+
+/*
+ * native_write_cr4 as a kernel without paravirt has it: exported to modules
+ * (EXPORT_SYMBOL), called directly, its address never taken in the image.
+ * Of the legacy callback's type. cfi-icall puts only address-taken
+ * functions in the jump table; kcfi gives every external function its hash.
+ */
+void write_cr4_direct(unsigned long val);
+
+/*
+ * A ring block of the packet ring (CVE-2017-7308's source): page-allocated
+ * in the kernel (alloc_pg_vec()), here a slab slot, the one right before a
+ * socket's. prb_open_block() puts the block's first frame at
+ * BLK_PLUS_PRIV(tp_sizeof_priv) from its start, and tpacket_rcv() copies a
+ * received frame there: with tp_sizeof_priv larger than the block (unchecked
+ * in packet_set_ring() before commit 2b6867c2ce76), past the block's end.
+ */
+struct ring_block {
+	struct tpacket_block_desc desc;
+	unsigned char frames[];
+};
+/* alloc_pg_vec(): a block of @len bytes of frames. NULL if the slab is full. */
+struct ring_block *ring_block_alloc(size_t len);
+/* BUG: tpacket_rcv()'s copy at an offset nobody bounded. */
+void ring_block_rcv(struct ring_block *blk, size_t offset, const void *frame, size_t len);
 
 #endif

@@ -93,6 +93,12 @@ static const struct bench_impl *const impls[] = {
 #define NR_IMPL		((int)(sizeof(impls) / sizeof(impls[0])))
 #define IMPL_HEAP	(NR_IMPL - 1)
 
+/* Can this build run implementation @im (bench_impl.unavailable)? */
+static bool impl_on(int im)
+{
+	return !impls[im]->unavailable;
+}
+
 static const char *const op_name[NR_OP] = { "add", "mod", "del", "expire", "step" };
 
 struct options {
@@ -378,7 +384,7 @@ static int measure_size(unsigned int si, const struct options *o, struct arena *
 	res->n = w.n;
 	res->rounds = rounds;
 	for (int im = 0; im < NR_IMPL; im++)
-		if (impls[im]->validate(a->timers, &w, res->late[im]))
+		if (impl_on(im) && impls[im]->validate(a->timers, &w, res->late[im]))
 			goto out;
 
 	/* Rotate the order each repetition: no implementation always goes first. */
@@ -386,6 +392,8 @@ static int measure_size(unsigned int si, const struct options *o, struct arena *
 		for (int k = 0; k < NR_IMPL; k++) {
 			int im = (k + (int)rep) % NR_IMPL;
 
+			if (!impl_on(im))
+				continue;
 			/* Untimed first: the timed sample then starts with the
 			 * caches as this implementation leaves them (stepping,
 			 * ms long, needs no warming). */
@@ -408,7 +416,7 @@ static int measure_size(unsigned int si, const struct options *o, struct arena *
 		for (int op = 0; op < NR_OP; op++) {
 			for (unsigned int rep = 0; rep < reps; rep++)
 				tmp[rep] = NS(im, op)[rep] / NS(IMPL_HEAP, op)[rep];
-			res->c[im][op].ratio = median(tmp, reps);
+			res->c[im][op].ratio = impl_on(im) ? median(tmp, reps) : NAN;
 		}
 	for (int im = 0; im < NR_IMPL; im++)
 		for (int op = 0; op < NR_OP; op++) {
@@ -418,6 +426,8 @@ static int measure_size(unsigned int si, const struct options *o, struct arena *
 			c->min = NS(im, op)[0];
 			c->max = NS(im, op)[reps - 1];
 			c->instr = NAN;
+			if (!impl_on(im))
+				c->med = c->min = c->max = NAN;
 		}
 #undef NS
 	ret = 0;
@@ -446,6 +456,8 @@ static int count_child(const struct options *o, struct arena *a)
 			const struct bench_impl *b = impls[im];
 			long sum = 0;
 
+			if (!impl_on(im))
+				continue;
 			for (int op = 0; op < NR_OP; op++) {
 				char label[96];
 
@@ -728,14 +740,20 @@ static void print_size(const struct options *o, const struct size_result *s)
 	for (int im = 0; im < NR_IMPL; im++) {
 		printf("  %-24s", impls[im]->label);
 		for (int op = 0; op < NR_OP; op++)
-			printf(" %9.1f", s->c[im][op].med);
+			if (isnan(s->c[im][op].med))
+				printf(" %9s", "-");
+			else
+				printf(" %9.1f", s->c[im][op].med);
 		printf("\n");
 	}
 	print_header_row("ratio to the heap");
 	for (int im = 0; im < IMPL_HEAP; im++) {
 		printf("  %-24s", impls[im]->name);
 		for (int op = 0; op < NR_OP; op++)
-			printf(" %8.2fx", s->c[im][op].ratio);
+			if (isnan(s->c[im][op].ratio))
+				printf(" %9s", "-");
+			else
+				printf(" %8.2fx", s->c[im][op].ratio);
 		printf("\n");
 	}
 	fflush(stdout);
@@ -818,6 +836,8 @@ static void print_noise(const struct options *o, const struct results *res)
 				const struct cell *c = &res->s[si].c[im][op];
 				double r = c->med > 0 ? (c->max - c->min) / c->med : 0;
 
+				if (!impl_on(im))
+					continue;
 				rel[n++] = r;
 				if (r > worst) {
 					worst = r;
@@ -1246,6 +1266,10 @@ static int run(const struct options *o, struct arena *a, struct results *res)
 	printf("  sizeof(struct timer_list): legacy %zu B, transitional %zu B, modern %zu B;"
 	       " heap timer %zu B\n", bench_legacy.timer_size, bench_transitional.timer_size,
 	       bench_modern.timer_size, bench_heap.timer_size);
+	for (int im = 0; im < NR_IMPL; im++)
+		if (!impl_on(im))
+			printf("  %s: not run in this build (%s)\n", impls[im]->name,
+			       impls[im]->unavailable);
 	if (stdout_ok())
 		return 3;
 

@@ -47,6 +47,9 @@ enum bench_mode { MODE_JUMP, MODE_STEP, NR_MODE };
 struct bench_impl {
 	const char *name;		/* "legacy", "transitional", "modern", "heap" */
 	const char *label;		/* in tables */
+	/* NULL, or why this build cannot run it (then it is neither validated,
+	 * timed nor counted: its figures are absent, NaN). */
+	const char *unavailable;
 	bool wheel;
 	size_t timer_size;
 	/* What each op calls, by its symbol: callgrind's counts are its

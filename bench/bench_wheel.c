@@ -12,6 +12,10 @@
 
 #include "bench_impl.h"
 #include "th/compiler.h"
+
+#ifndef TH_BENCH_TYPE_CFI
+#define TH_BENCH_TYPE_CFI 0	/* 1: built with cfi-icall, kcfi or -fsanitize=function */
+#endif
 #include "th/timer_modern.h"
 #include "th/timer_transitional.h"
 
@@ -186,6 +190,12 @@ const struct bench_impl bench_legacy = {
 
 const struct bench_impl bench_transitional = {
 	.name = "transitional", .label = "transitional", .wheel = true,
+#if TH_BENCH_TYPE_CFI
+	/* The rc3 shim stores a void (*)(struct timer_list *) callback and the
+	 * wheel calls it as void (*)(unsigned long): every type-based check
+	 * stops the legitimate call (the false positive of the matrix). */
+	.unavailable = "type-based CFI stops the rc3 shim's legitimate callbacks",
+#endif
 	.timer_size = sizeof(struct legacy_timer_list), .api = WHEEL_API(legacy),
 	.init = wheel_init, .fini = wheel_fini, .validate = transitional_validate,
 	.reset = transitional_reset, .phase = legacy_phase,

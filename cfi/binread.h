@@ -93,6 +93,12 @@ int th_bin_read(const struct th_bin *b, uint64_t vaddr, void *buf, size_t n);
  * Return: 0, or -1. */
 int th_bin_read_ptr(const struct th_bin *b, uint64_t vaddr, uint64_t *val);
 
+/* The executable PT_LOADs: up to @max [lo, hi) ranges of file virtual
+ * addresses (p_vaddr, p_vaddr + p_memsz). Return: how many there are. */
+size_t th_bin_exec_ranges(const struct th_bin *b, uint64_t *lo, uint64_t *hi, size_t max);
+/* 1 if @vaddr is inside an executable PT_LOAD. */
+int th_bin_is_exec(const struct th_bin *b, uint64_t vaddr);
+
 /* ---- symbols (.symtab) ------------------------------------------------------------- */
 
 struct th_sym {
@@ -220,7 +226,10 @@ typedef int th_mem_read_fn(void *ctx, uint64_t addr, void *buf, size_t n);
 
 /* Where expressions are evaluated: the file (all zero: loads read the file
  * image), or a live process (bias, its memory, its registers at the entry
- * of the function). */
+ * of the function). A tracer reads another process (runner/child.c); a
+ * program can ask about itself (an in-process oracle): bias =
+ * (uintptr_t)__ehdr_start - th_bin_load_vaddr(b) for its main binary, and
+ * a read function that copies from its own memory. */
 struct th_eval_ctx {
 	uint64_t bias;			/* run-time address - file address */
 	th_mem_read_fn *read;		/* NULL: the file image */
@@ -247,6 +256,12 @@ int th_site_target(const struct th_call_site *s, const struct th_eval_ctx *cx, u
 
 /* The check in one line: "kcfi: hash 0x5391e36d at T-4, ud2 at 0x900c (.kcfi_traps)". */
 void th_site_describe(const struct th_call_site *s, char *buf, size_t n);
+
+/* The destination of the direct jmp or call at @vaddr (decoded with
+ * capstone): how a cfi-icall jump-table entry names the body it forwards
+ * to. Return: 0 with *@target (file address), or -1 when the instruction
+ * there is not a direct jmp or call (or cannot be read). */
+int th_bin_direct_branch(const struct th_bin *b, uint64_t vaddr, uint64_t *target);
 
 /* Which CFI schemes leave tables in the binary (a bit per th_cfi_scheme):
  * .kcfi_traps entries (kcfi), __typeid_*_global_addr symbols (cfi-icall). The

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -31,11 +32,14 @@ const char *th_cfi_scheme_name(enum th_cfi_scheme s)
 	}
 }
 
+/* The file is mapped, not read: a mapping of a file adds nothing a fork(2)
+ * must copy, where a heap copy of every binary the runner has read would
+ * make each child's fork slower. */
 static int load_file(struct th_bin *b, const char *path, char *err, size_t n)
 {
 	struct stat st;
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	size_t got = 0;
+	void *p;
 
 	if (fd < 0) {
 		snprintf(err, n, "%s: cannot open: %s", path, strerror(errno));
@@ -46,26 +50,15 @@ static int load_file(struct th_bin *b, const char *path, char *err, size_t n)
 		close(fd);
 		return -1;
 	}
-	b->size = (size_t)st.st_size;
-	b->data = malloc(b->size);
-	if (!b->data) {
-		snprintf(err, n, "%s: out of memory (%zu bytes)", path, b->size);
-		close(fd);
+	p = mmap(NULL, (size_t)st.st_size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (p == MAP_FAILED) {
+		snprintf(err, n, "%s: cannot map %lld bytes: %s", path, (long long)st.st_size,
+			 strerror(errno));
 		return -1;
 	}
-	while (got < b->size) {
-		ssize_t r = read(fd, b->data + got, b->size - got);
-
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0) {
-			snprintf(err, n, "%s: short read at byte %zu of %zu", path, got, b->size);
-			close(fd);
-			return -1;
-		}
-		got += (size_t)r;
-	}
-	close(fd);
+	b->data = p;
+	b->size = (size_t)st.st_size;
 	return 0;
 }
 
@@ -290,7 +283,8 @@ void th_bin_close(struct th_bin *b)
 	free(b->sc);
 	if (b->elf)
 		elf_end(b->elf);
-	free(b->data);
+	if (b->data)
+		munmap(b->data, b->size);
 	free(b->path);
 	free(b->ph);
 	free(b->syms);
@@ -393,6 +387,36 @@ int th_bin_read(const struct th_bin *b, uint64_t vaddr, void *buf, size_t n)
 		return 0;
 	}
 	return -1;
+}
+
+size_t th_bin_exec_ranges(const struct th_bin *b, uint64_t *lo, uint64_t *hi, size_t max)
+{
+	size_t count = 0;
+
+	for (size_t i = 0; i < b->nph; i++) {
+		const GElf_Phdr *ph = &b->ph[i];
+
+		if (ph->p_type != PT_LOAD || !(ph->p_flags & PF_X))
+			continue;
+		if (count < max) {
+			lo[count] = ph->p_vaddr;
+			hi[count] = ph->p_vaddr + ph->p_memsz;
+		}
+		count++;
+	}
+	return count;
+}
+
+int th_bin_is_exec(const struct th_bin *b, uint64_t vaddr)
+{
+	for (size_t i = 0; i < b->nph; i++) {
+		const GElf_Phdr *ph = &b->ph[i];
+
+		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X) && vaddr >= ph->p_vaddr &&
+		    vaddr - ph->p_vaddr < ph->p_memsz)
+			return 1;
+	}
+	return 0;
 }
 
 int th_bin_read_ptr(const struct th_bin *b, uint64_t vaddr, uint64_t *val)

@@ -190,6 +190,21 @@ static bool xconstant(const struct arena *ar, int32_t x)
 	}
 }
 
+/* Built from constants and pc-relative addresses only. */
+static bool xconstant_pc(const struct arena *ar, int32_t x)
+{
+	if (x < 0)
+		return true;
+	switch (ar->v[x].op) {
+	case X_CONST: case X_PCREL:
+		return true;
+	case X_ENTRY: case X_FRESH: case X_LOAD:
+		return false;
+	default:
+		return xconstant_pc(ar, ar->v[x].a) && xconstant_pc(ar, ar->v[x].b);
+	}
+}
+
 /* ---- evaluation --------------------------------------------------------------------- */
 
 struct ev_ctx {
@@ -1142,7 +1157,6 @@ static void classify_site(struct th_call_site *s, const struct th_bin *b, const 
 			  const struct site_priv *sp)
 {
 	bool handler_cfi = false, handler_fn = false, kcfi = false, trap = false;
-	int32_t t = sp->nev ? sp->ev[0]->target : -1;
 
 	for (size_t i = 0; i < s->nguards; i++) {
 		const struct th_guard *g = &s->guards[i];
@@ -1198,7 +1212,6 @@ static void classify_site(struct th_call_site *s, const struct th_bin *b, const 
 		s->kcfi.known = 0;
 	if (s->scheme != TH_CFI_FUNCTION)
 		s->function.known = 0;
-	(void)t;
 }
 
 static void build_sites(struct exec *x, struct th_func_sites *fs)
@@ -1283,15 +1296,28 @@ static void build_sites(struct exec *x, struct th_func_sites *fs)
 	}
 }
 
-/* A target loaded from a table inside the binary: a pc-relative address in its
- * expression (a switch's jump table), not a pointer the program was handed. */
-static bool from_table(const struct arena *ar, int32_t x)
+/* Does x hold a pc-relative address? */
+static bool has_pcrel(const struct arena *ar, int32_t x)
 {
 	if (x < 0)
 		return false;
-	if (ar->v[x].op == X_PCREL)
+	return ar->v[x].op == X_PCREL || has_pcrel(ar, ar->v[x].a) || has_pcrel(ar, ar->v[x].b);
+}
+
+/* A target read from a table inside the binary at a computed index (a
+ * switch's jump table): a load from a pc-relative address plus something
+ * that is not a constant. A load from a pc-relative address alone is a
+ * function-pointer variable. */
+static bool from_table(const struct arena *ar, int32_t x)
+{
+	const struct xnode *p;
+
+	if (x < 0)
+		return false;
+	p = &ar->v[x];
+	if (p->op == X_LOAD && has_pcrel(ar, p->a) && !xconstant_pc(ar, p->a))
 		return true;
-	return from_table(ar, ar->v[x].a) || from_table(ar, ar->v[x].b);
+	return from_table(ar, p->a) || from_table(ar, p->b);
 }
 
 struct th_func_sites *th_bin_analyse(struct th_bin *b, const struct th_sym *fn, char *err,
@@ -1421,4 +1447,32 @@ void th_site_describe(const struct th_call_site *s, char *buf, size_t n)
 		else
 			snprintf(buf + len, n - len, "; call %s at 0x%" PRIx64, g->handler, g->addr);
 	}
+}
+
+int th_bin_direct_branch(const struct th_bin *b, uint64_t vaddr, uint64_t *target)
+{
+	uint8_t code[16];
+	const uint8_t *p = code;
+	size_t left = sizeof(code);
+	uint64_t addr = vaddr;
+	csh h;
+	cs_insn *insn;
+	int ret = -1;
+
+	/* A jmp rel32 is 5 bytes: accept a short read at the end of a segment. */
+	while (left >= 5 && th_bin_read(b, vaddr, code, left))
+		left--;
+	if (left < 2 || cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK)
+		return -1;
+	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
+	insn = cs_malloc(h);
+	if (cs_disasm_iter(h, &p, &left, &addr, insn) &&
+	    (insn->id == X86_INS_JMP || insn->id == X86_INS_CALL) &&
+	    insn->detail->x86.op_count == 1 && insn->detail->x86.operands[0].type == X86_OP_IMM) {
+		*target = (uint64_t)insn->detail->x86.operands[0].imm;
+		ret = 0;
+	}
+	cs_free(insn, 1);
+	cs_close(&h);
+	return ret;
 }

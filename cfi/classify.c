@@ -1,323 +1,459 @@
 /* SPDX-License-Identifier: MIT */
 #include "classify.h"
 
+#include <elf.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "config_table.h"
-#include "elf_traps.h"
+#include "binread.h"
 #include "obs_text.h"
-#include "trap_report.h"
 
-#define LINE_MAX_ 1024
+#define EV 512
 
-const char *th_signal_name(int sig, char *buf, size_t n)
+int th_protocol_line(const struct th_child_obs *obs, const struct th_line *l, const char *kind,
+		     const char **rest, size_t *rest_len)
 {
-	static const struct {
-		int sig;
-		const char *name;
-	} names[] = {
-		{ SIGILL, "SIGILL" },   { SIGSEGV, "SIGSEGV" }, { SIGBUS, "SIGBUS" },
-		{ SIGTRAP, "SIGTRAP" }, { SIGFPE, "SIGFPE" },   { SIGABRT, "SIGABRT" },
-		{ SIGKILL, "SIGKILL" }, { SIGTERM, "SIGTERM" }, { SIGSYS, "SIGSYS" },
-		{ SIGPIPE, "SIGPIPE" }, { SIGALRM, "SIGALRM" }, { SIGINT, "SIGINT" },
-	};
+	char head[64];
+	int len = snprintf(head, sizeof(head), "TH-%s: run=%s", kind, obs->token);
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].sig == sig) {
-			snprintf(buf, n, "%s", names[i].name);
-			return buf;
-		}
-	snprintf(buf, n, "SIG%d", sig);
-	return buf;
+	if (!l->complete || l->has_nul || len < 0 || (size_t)len >= sizeof(head) ||
+	    !obs->token[0] || !th_line_starts(l, head))
+		return 0;
+	if (l->len > (size_t)len && l->p[len] != ' ')
+		return 0;
+	*rest = l->p + len + (l->len > (size_t)len);
+	*rest_len = l->len - (size_t)len - (l->len > (size_t)len);
+	return 1;
 }
 
-/* "key=value" field of a TH-TRAP line; value copied up to the next blank. */
-static int trap_field(const char *line, const char *key, char *val, size_t n)
-{
-	size_t klen = strlen(key);
+/* ---- stdout: the protocol ---------------------------------------------------------------- */
 
-	for (const char *p = line; (p = strstr(p, key)); p += klen) {
-		if ((p == line || p[-1] == ' ') && p[klen] == '=') {
-			size_t len = strcspn(p + klen + 1, " \t\r\n");
-
-			if (len >= n)
-				return -1;
-			memcpy(val, p + klen + 1, len);
-			val[len] = 0;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-static int parse_hex(const char *s, uint64_t *v)
-{
-	char *end;
-
-	if (strncmp(s, "0x", 2))
-		return -1;
-	*v = strtoull(s + 2, &end, 16);
-	return (end == s + 2 || *end) ? -1 : 0;
-}
-
-int th_parse_trap_line(const char *line, struct th_trap_line *t)
-{
-	char v[64];
-	char *end;
-
-	memset(t, 0, sizeof(*t));
-	if (strncmp(line, TH_TRAP_PREFIX, TH_TRAP_PREFIX_LEN))
-		return -1;
-	if (trap_field(line, "sig", v, sizeof(v)))
-		return -1;
-	t->sig = (int)strtol(v, &end, 10);
-	if (end == v || *end || t->sig <= 0)
-		return -1;
-	if (trap_field(line, "name", t->name, sizeof(t->name)))
-		return -1;
-	if (trap_field(line, "pc", v, sizeof(v)) || parse_hex(v, &t->pc))
-		return -1;
-	if (trap_field(line, "ehdr", v, sizeof(v)) || parse_hex(v, &t->ehdr))
-		return -1;
-	if (trap_field(line, "addr", v, sizeof(v)) || parse_hex(v, &t->addr))
-		return -1;
-	if (trap_field(line, "bytes", v, sizeof(v)))
-		return -1;
-	if (strcmp(v, "??")) {
-		size_t len = strlen(v);
-
-		if (len % 2 || len > 8 || !len)
-			return -1;
-		for (size_t i = 0; i < len / 2; i++) {
-			char byte[3] = { v[2 * i], v[2 * i + 1], 0 };
-
-			t->bytes[i] = (unsigned char)strtoul(byte, &end, 16);
-			if (*end)
-				return -1;
-		}
-		t->nbytes = len / 2;
-	}
-	return 0;
-}
-
-int th_find_trap(const char *out, struct th_trap_line *t)
-{
-	const char *pos = out;
-	char line[LINE_MAX_];
-
-	while (th_next_line(&pos, line, sizeof(line)))
-		if (!strncmp(line, TH_TRAP_PREFIX, TH_TRAP_PREFIX_LEN) &&
-		    !th_parse_trap_line(line, t))
-			return 1;
-	return 0;
-}
-
-/* What the child said on stdout. */
 struct scan {
 	int target, chosen;
 	char target_detail[256];
 	int landed;
-	char landed_detail[160];
+	char landed_detail[200];
 	int legit;
 	char legit_detail[160];
-	int legit_wrong;	/* the legitimate callback ran on something else */
+	int legit_wrong;		/* the legitimate callback ran on something else */
 	char legit_wrong_detail[160];
 	int done;
 	char done_detail[160];
-	char last[160]; /* last protocol line, for a hang */
-	int have_trap;	/* the first well-formed TH-TRAP line (as th_find_trap) */
-	struct th_trap_line trap;
+	char last[160];			/* the last protocol line, for a hang */
+	unsigned foreign;		/* TH- lines without this run's token */
 };
 
-static void scan_out(const char *out, struct scan *s)
+/* "name=<ident> chosen=<0|1>" then the end or a blank: exactly, in order. */
+static int parse_target(const char *p, size_t n, int *chosen)
 {
-	const char *pos = out;
-	char line[LINE_MAX_];
+	size_t i = 5, start;
+
+	if (n < 5 || memcmp(p, "name=", 5))
+		return -1;
+	start = i;
+	while (i < n && (p[i] == '_' || p[i] == '.' || (p[i] >= 'a' && p[i] <= 'z') ||
+			 (p[i] >= 'A' && p[i] <= 'Z') || (p[i] >= '0' && p[i] <= '9')))
+		i++;
+	if (i == start || n - i < 9 || memcmp(p + i, " chosen=", 8))
+		return -1;
+	i += 8;
+	if (p[i] != '0' && p[i] != '1')
+		return -1;
+	*chosen = p[i] == '1';
+	i++;
+	return i == n || p[i] == ' ' ? 0 : -1;
+}
+
+static void copy_rest(char *dst, size_t n, const char *p, size_t len)
+{
+	struct th_line l = { p, len, 1, 0 };
+
+	th_line_text(&l, dst, n);
+}
+
+static void scan_out(const struct th_child_obs *obs, struct scan *s)
+{
+	const char *pos = obs->out, *end = obs->out ? obs->out + obs->out_len : NULL, *r;
+	struct th_line l;
+	size_t rl;
 
 	memset(s, 0, sizeof(*s));
-	while (th_next_line(&pos, line, sizeof(line))) {
-		if (!strncmp(line, "TH-", 3))
-			th_trim_copy(s->last, sizeof(s->last), line);
-		if (!strncmp(line, "TH-TARGET: ", 11)) {
-			int chosen = !!strstr(line, " chosen=1");
+	while (th_line_next(&pos, end, &l)) {
+		int chosen;
 
+		if (!th_line_starts(&l, "TH-"))
+			continue;
+		if (th_protocol_line(obs, &l, "TARGET", &r, &rl)) {
+			if (parse_target(r, rl, &chosen))
+				continue;
 			/* The most severe target line decides: any chosen=1. */
 			if (!s->target || (chosen && !s->chosen))
-				th_trim_copy(s->target_detail, sizeof(s->target_detail), line + 11);
+				copy_rest(s->target_detail, sizeof(s->target_detail), r, rl);
 			s->target = 1;
 			s->chosen |= chosen;
-		} else if (!strncmp(line, "TH-LANDED: ", 11) && !s->landed) {
+		} else if (th_protocol_line(obs, &l, "LANDED", &r, &rl)) {
+			if (!s->landed)
+				copy_rest(s->landed_detail, sizeof(s->landed_detail), r, rl);
 			s->landed = 1;
-			th_trim_copy(s->landed_detail, sizeof(s->landed_detail), line + 11);
-		} else if (!strncmp(line, "TH-LEGIT: intended=1", 20) && !s->legit) {
-			s->legit = 1;
-			th_trim_copy(s->legit_detail, sizeof(s->legit_detail), line + 10);
-		} else if (!strncmp(line, "TH-LEGIT: intended=0", 20) && !s->legit_wrong) {
-			s->legit_wrong = 1;
-			th_trim_copy(s->legit_wrong_detail, sizeof(s->legit_wrong_detail), line + 10);
-		} else if (!strncmp(line, "TH-DONE:", 8)) {
+		} else if (th_protocol_line(obs, &l, "LEGIT", &r, &rl)) {
+			int intended = rl >= 10 && !memcmp(r, "intended=", 9) &&
+				       (rl == 10 || r[10] == ' ') ? r[9] - '0' : -1;
+
+			if (intended == 1 && !s->legit) {
+				s->legit = 1;
+				copy_rest(s->legit_detail, sizeof(s->legit_detail), r, rl);
+			} else if (intended == 0 && !s->legit_wrong) {
+				s->legit_wrong = 1;
+				copy_rest(s->legit_wrong_detail, sizeof(s->legit_wrong_detail), r, rl);
+			}
+		} else if (th_protocol_line(obs, &l, "DONE", &r, &rl)) {
 			s->done = 1;
-			th_trim_copy(s->done_detail, sizeof(s->done_detail), line + 8);
-		} else if (!s->have_trap && !strncmp(line, TH_TRAP_PREFIX, TH_TRAP_PREFIX_LEN)) {
-			s->have_trap = !th_parse_trap_line(line, &s->trap);
+			copy_rest(s->done_detail, sizeof(s->done_detail), r, rl);
+		} else if (!th_protocol_line(obs, &l, "NOTE", &r, &rl) &&
+			   !th_protocol_line(obs, &l, "TRAP", &r, &rl)) {
+			s->foreign++;
+			continue;
 		}
+		th_line_text(&l, s->last, sizeof(s->last));
 	}
 }
 
-/* "/long/path/file.c:12:3: runtime error: X" -> "file.c:12:3: runtime error: X". */
-static void trim_diag(char *dst, size_t n, const char *line)
+/* ---- stderr: the sanitizer runtimes --------------------------------------------------- */
+
+int th_diag_at(const struct th_child_obs *obs, const struct th_guard *g, const char *what,
+	       char *line, size_t n)
 {
-	const char *re = strstr(line, ": runtime error: ");
-	const char *base = line;
+	char loc[400];
+	const char *pos = obs->err, *end = obs->err ? obs->err + obs->err_len : NULL;
+	struct th_line l;
 
-	if (re)
-		for (const char *p = line; p < re; p++)
-			if (*p == '/')
-				base = p + 1;
-	th_trim_copy(dst, n, base);
-}
+	if (!g->file[0])
+		return 0;
+	snprintf(loc, sizeof(loc), "%s:%u:%u" TH_REPORT_RUNTIME_ERROR, g->file, g->line, g->column);
+	while (th_line_next(&pos, end, &l)) {
+		const char *w = l.complete && th_line_starts(&l, loc) ? th_line_find(&l, what) : NULL;
 
-static int cfi_diagnostic(const char *err, char *ev, size_t n)
-{
-	static const char *const needles[] = {
-		TH_REPORT_CFI_DIAG,
-		TH_REPORT_FUNCTION,
-	};
-	char line[LINE_MAX_];
+		if (w && (size_t)(w - l.p) == strlen(loc)) {
+			/* "legacy.c:22:2: runtime error: ..." without the directories. */
+			const char *base = strrchr(g->file, '/');
+			struct th_line t = l;
 
-	for (size_t i = 0; i < sizeof(needles) / sizeof(needles[0]); i++)
-		if (th_find_line(err, needles[i], 0, line, sizeof(line))) {
-			trim_diag(ev, n, line);
+			if (base) {
+				t.p += base + 1 - g->file;
+				t.len -= (size_t)(base + 1 - g->file);
+			}
+			th_line_text(&t, line, n);
 			return 1;
 		}
+	}
 	return 0;
 }
 
 /* ASan kinds that are a crash it caught, not an overflow it detected. */
-static int asan_crash_kind(const char *kind)
+static int asan_crash_kind(const char *kind, size_t len)
 {
 	static const char *const kinds[] = { "SEGV", "BUS", "ILL", "FPE", "TRAP", "ABRT",
 					     "stack-overflow", "deadly" };
-	size_t len = strcspn(kind, " ");
+	size_t k = 0;
 
+	while (k < len && kind[k] != ' ')
+		k++;
 	for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++)
-		if (len == strlen(kinds[i]) && !strncmp(kind, kinds[i], len))
+		if (k == strlen(kinds[i]) && !memcmp(kind, kinds[i], k))
 			return 1;
 	return 0;
 }
 
-/* Return: 1 memory-safety report (DETECTED), 2 an ASan crash report, 0 none. */
-static int memory_report(const char *err, char *ev, size_t n)
+/* Is the line "<file>:<line>:<col>: runtime error: <what>..."? */
+static int runtime_error(const struct th_line *l, const char *what)
 {
-	char line[LINE_MAX_], access[128];
+	const char *re = th_line_find(l, TH_REPORT_RUNTIME_ERROR);
+	const char *p;
+	int colons = 0;
 
-	if (th_find_line(err, TH_REPORT_ASAN, 0, line, sizeof(line))) {
-		/* p: "AddressSanitizer: <kind> ...", without "ERROR: ". */
-		const char *p = strstr(line, TH_REPORT_ASAN) + strlen("ERROR: ");
-		char *at = strstr(line, " at pc "); /* addresses of no interest */
+	if (!re || re == l->p || (size_t)(l->p + l->len - re) < strlen(TH_REPORT_RUNTIME_ERROR) + strlen(what) ||
+	    memcmp(re + strlen(TH_REPORT_RUNTIME_ERROR), what, strlen(what)))
+		return 0;
+	/* ":<line>:<col>" right before it, digits only. */
+	for (p = re - 1; p > l->p && colons < 2; p--) {
+		if (*p == ':')
+			colons++;
+		else if (*p < '0' || *p > '9')
+			return 0;
+	}
+	return colons == 2;
+}
 
-		if (at)
-			*at = 0;
-		if (asan_crash_kind(p + strlen("AddressSanitizer: "))) {
-			th_trim_copy(ev, n, p);
-			return 2;
-		}
+/* The evidence form of a diagnostic: the source file's base name onwards. */
+static void diag_text(const struct th_line *l, char *ev, size_t n)
+{
+	const char *re = th_line_find(l, TH_REPORT_RUNTIME_ERROR), *base = l->p;
+	struct th_line t = *l;
+
+	for (const char *p = l->p; re && p < re; p++)
+		if (*p == '/')
+			base = p + 1;
+	t.p = base;
+	t.len = l->len - (size_t)(base - l->p);
+	th_line_text(&t, ev, n);
+}
+
+/* Return: 1 a memory-safety report tied to this run (DETECTED), 0 none. */
+static int memory_report(const struct th_child_obs *obs, char *ev, size_t n)
+{
+	const char *pos = obs->err, *end = obs->err ? obs->err + obs->err_len : NULL;
+	char head[48], line[400], access[160] = "";
+	struct th_line l;
+	int asan = obs->exited && obs->exit_code == obs->san_exitcode, ubsan = asan;
+	int abrt = obs->signaled && obs->signo == SIGABRT;
+
+	snprintf(head, sizeof(head), "==%d==" TH_REPORT_ASAN, (int)obs->pid);
+	while (asan && th_line_next(&pos, end, &l)) {
+		const char *kind;
+		size_t klen;
+
+		if (!l.complete || !th_line_starts(&l, head))
+			continue;
+		kind = l.p + strlen(head);
+		klen = l.len - strlen(head);
+		if (!klen || asan_crash_kind(kind, klen))
+			return 0;
 		/* "WRITE of size 40 at 0x... thread T0": the access that was stopped. */
-		if ((th_find_line(err, "WRITE of size ", 1, access, sizeof(access)) ||
-		     th_find_line(err, "READ of size ", 1, access, sizeof(access))) &&
-		    (at = strstr(access, " at ")))
-			*at = 0;
-		else
-			access[0] = 0;
-		snprintf(ev, n, "%s%s%s%s", p, access[0] ? " (" : "", access,
+		if (th_find_line(obs->err, obs->err_len, "WRITE of size ", 1, access, sizeof(access)) ||
+		    th_find_line(obs->err, obs->err_len, "READ of size ", 1, access, sizeof(access))) {
+			char *at = strstr(access, " at ");
+
+			if (at)
+				*at = 0;
+		}
+		l.p = kind;
+		l.len = klen;
+		th_line_text(&l, line, sizeof(line));
+		if (strstr(line, " at pc "))
+			*strstr(line, " at pc ") = 0;
+		snprintf(ev, n, "AddressSanitizer: %s%s%s%s", line, access[0] ? " (" : "", access,
 			 access[0] ? ")" : "");
-		th_trim_copy(ev, n, ev);
 		return 1;
 	}
-	if (th_find_line(err, TH_REPORT_BOUNDS, 0, line, sizeof(line)) &&
-	    strstr(line, TH_REPORT_BOUNDS_ALSO)) {
-		trim_diag(ev, n, line);
-		return 1;
-	}
-	if (th_find_line(err, TH_REPORT_FIELD_SPANNING, 0, line, sizeof(line)) ||
-	    th_find_line(err, TH_REPORT_GLIBC_FORTIFY, 0, line, sizeof(line))) {
+	for (pos = obs->err; ubsan && th_line_next(&pos, end, &l);)
+		if (l.complete && runtime_error(&l, TH_REPORT_BOUNDS) &&
+		    th_line_find(&l, TH_REPORT_BOUNDS_ALSO)) {
+			diag_text(&l, ev, n);
+			return 1;
+		}
+	if (abrt && (th_find_line(obs->err, obs->err_len, TH_REPORT_FIELD_SPANNING, 1, line, sizeof(line)) ||
+		     th_find_line(obs->err, obs->err_len, TH_REPORT_GLIBC_FORTIFY, 1, line, sizeof(line)))) {
 		th_trim_copy(ev, n, line);
 		return 1;
 	}
 	return 0;
 }
 
-/* A trap with a pc: proven CFI site (1, ev says which) or not (0, ev says what). */
-static int prove_trap(const struct th_child_obs *obs, const struct th_trap_line *t, char *ev,
-		      size_t n)
-{
-	const struct th_config_info *c = th_config_find(obs->config);
-	unsigned proofs = TH_PROOF_KCFI;
-	struct th_trap_proof pr;
+/* ---- the process, through ptrace -------------------------------------------------------- */
 
-	if (th_config_cfi_icall_trap_mode(c))
-		proofs |= TH_PROOF_CFI_ICALL;
-	if (th_elf_prove_cfi_site(obs->binary, t->pc, t->ehdr, proofs, TH_CFI_SITE_FUNC, t->bytes,
-				  t->nbytes, &pr)) {
-		snprintf(ev, n, "%s %s at 0x%" PRIx64 " in %s: %s", t->name,
-			 pr.insn[0] ? pr.insn : "trap", pr.vaddr, pr.func[0] ? pr.func : "?",
-			 pr.kind == TH_SITE_KCFI ? "kcfi check site (.kcfi_traps)"
-						 : "cfi-icall check site (trap mode)");
-		return 1;
+void th_name_target(const struct th_bin *b, uint64_t vaddr, char *buf, size_t n, int *exact)
+{
+	const struct th_sym *f = b ? th_bin_func_at(b, vaddr) : NULL;
+
+	*exact = f != NULL;
+	if (f) {
+		snprintf(buf, n, "%s", f->name);
+		return;
 	}
-	snprintf(ev, n, "%s at pc 0x%" PRIx64 " (0x%" PRIx64 "%s%s), not a proven CFI check site: %s",
-		 t->name, t->pc, pr.vaddr, pr.func[0] ? " in " : "", pr.func, pr.why);
-	return 0;
+	f = b ? th_bin_func_containing(b, vaddr) : NULL;
+	if (f) {
+		snprintf(buf, n, "%s+0x%" PRIx64, f->name, vaddr - f->addr);
+		return;
+	}
+	for (size_t i = 0; b && i < th_bin_nsyms(b); i++) {
+		const struct th_sym *s = th_bin_sym(b, i);
+
+		if (s->type == STT_OBJECT && !s->absolute && vaddr >= s->addr && vaddr - s->addr < s->size) {
+			if (vaddr == s->addr)
+				snprintf(buf, n, "%s (data)", s->name);
+			else
+				snprintf(buf, n, "%s+0x%" PRIx64 " (data)", s->name, vaddr - s->addr);
+			return;
+		}
+	}
+	snprintf(buf, n, "0x%" PRIx64, vaddr);
 }
 
-/* The decided outcome: ev, with "; landed: <detail>" when the child said whether
- * its write landed, into evidence. In a control run a defence that stopped the
- * run (BLOCKED_CFI, DETECTED) stopped a legitimate call: FALSE_POSITIVE. */
-static enum th_outcome decide(enum th_outcome o, const struct scan *s, int is_control, char *ev,
-			      size_t evn, char *evidence, size_t n)
+/* The privileged state at exit against the binary's initial values. */
+static int privileged_write(const struct th_child_obs *obs, char *ev, size_t n)
 {
-	size_t len = strlen(ev);
+	size_t len = 0;
+	int changed = 0;
 
-	if (s->landed && len + 12 < evn)
-		snprintf(ev + len, evn - len, "; landed: %s", s->landed_detail);
-	th_trim_copy(evidence, n, ev);
+	if (!obs->state_read)
+		return 0;
+	ev[0] = 0;
+	for (size_t i = 0; i < obs->nstate; i++) {
+		const struct th_state_obs *s = &obs->state[i];
+
+		if (s->before == s->after)
+			continue;
+		len += (size_t)snprintf(ev + len, len < n ? n - len : 0, "%s%s.%s 0x%" PRIx64 " -> 0x%" PRIx64,
+					changed++ ? ", " : "", s->object, s->field, s->before, s->after);
+		if (len >= n)
+			len = n - 1;
+	}
+	return changed;
+}
+
+void th_cfi_prove(const struct th_child_obs *obs, struct th_cfi_proof *p)
+{
+	char err[256], sig[16], diag[300];
+	const char *site_func = obs->site_func;
+	const struct th_trap_obs *t = &obs->trap;
+	const struct th_func_sites *fs;
+	const struct th_call_site *s;
+	const struct th_guard *g;
+	struct th_bin *b;
+	int exact = 0;
+	size_t n = sizeof(p->ev);
+
+	memset(p, 0, sizeof(*p));
+	if (!obs->traced ||
+	    (!obs->handler_hit && (!obs->have_trap || (t->sig != SIGILL && t->sig != SIGTRAP))))
+		return; /* nothing that could be a check */
+	if (!obs->site_func) {
+		snprintf(p->ev, n, "%s at 0x%" PRIx64 ": no dispatch function was watched",
+			 th_signal_name(t->sig, sig, sizeof(sig)), t->vaddr);
+		return;
+	}
+	b = th_bin_cached(obs->binary, err, sizeof(err));
+	fs = b ? th_bin_call_sites(b, site_func, err, sizeof(err)) : NULL;
+	if (!fs) {
+		snprintf(p->ev, n, "cannot read the check sites: %s", err);
+		return;
+	}
+	snprintf(p->target, sizeof(p->target), "?");
+	if (obs->handler_hit) {
+		/* Diag mode: the guard's handler call, the runtime's own exit,
+		 * its diagnostic at the guard's source location. */
+		s = &fs->sites[obs->handler_site];
+		g = &s->guards[obs->handler_guard];
+		p->scheme = s->scheme;
+		p->kind = g->kind;
+		if (!obs->exited || obs->exit_code != obs->san_exitcode) {
+			snprintf(p->ev, n, "%s called from %s at 0x%" PRIx64 ", but the process did not exit with the runtime's code %d",
+				 g->handler, site_func, g->addr, obs->san_exitcode);
+			return;
+		}
+		if (!th_diag_at(obs, g, s->scheme == TH_CFI_FUNCTION ? TH_REPORT_FUNCTION : TH_REPORT_CFI_DIAG,
+				diag, sizeof(diag))) {
+			snprintf(p->ev, n, "%s called from %s at 0x%" PRIx64 ", but no diagnostic at %s:%u:%u on stderr",
+				 g->handler, site_func, g->addr, g->file, g->line, g->column);
+			return;
+		}
+		if (obs->handler_target_known) {
+			th_name_target(b, obs->handler_target - obs->bias, p->target, sizeof(p->target), &exact);
+			p->legit = exact && !strcmp(p->target, TH_LEGIT_CALLBACK);
+		}
+		snprintf(p->ev, n, "%s (%s's check at 0x%" PRIx64 ", call target %s)", diag, site_func,
+			 s->addr, p->target);
+		p->proven = 1;
+		return;
+	}
+	th_signal_name(t->sig, sig, sizeof(sig));
+	s = t->site >= 0 && (size_t)t->site < fs->nsites ? &fs->sites[t->site] : NULL;
+	g = s && t->guard >= 0 ? th_site_guard_at(s, t->vaddr) : NULL;
+	if (!g) {
+		const struct th_sym *f = th_bin_func_containing(b, t->vaddr);
+
+		snprintf(p->ev, n, "%s at 0x%" PRIx64 " in %s: not a check guarding %s's indirect call",
+			 sig, t->vaddr, f ? f->name : "no function", site_func);
+		return;
+	}
+	p->scheme = s->scheme;
+	p->kind = g->kind;
+	if (g->kind != TH_GUARD_TRAP || t->file_bytes_match != 1) {
+		snprintf(p->ev, n, "%s at 0x%" PRIx64 ": the bytes there differ from %s's: not the binary that ran",
+			 sig, t->vaddr, obs->binary);
+		return;
+	}
+	if (!obs->signaled || obs->signo != t->sig) {
+		snprintf(p->ev, n, "%s at %s's check 0x%" PRIx64 ", but the process did not die by it",
+			 sig, site_func, t->vaddr);
+		return;
+	}
+	if (t->target_known) {
+		th_name_target(b, t->target - obs->bias, p->target, sizeof(p->target), &exact);
+		p->legit = exact && !strcmp(p->target, TH_LEGIT_CALLBACK);
+		if (t->admits == 1) {
+			snprintf(p->ev, n, "%s at %s's check 0x%" PRIx64 " although the check admits its target %s",
+				 sig, site_func, t->vaddr, p->target);
+			return;
+		}
+	}
+	snprintf(p->ev, n, "%s %s at 0x%" PRIx64 " guarding %s's call at 0x%" PRIx64 " (%s%s), call target %s",
+		 sig, g->insn, g->addr, site_func, s->addr, th_cfi_scheme_name(s->scheme),
+		 g->kcfi_listed ? ", listed in .kcfi_traps" : "", p->target);
+	p->proven = 1;
+}
+
+/* ---- the decision ---------------------------------------------------------------------- */
+
+/* The decided outcome: ev, with "; landed: <detail>" when the child said
+ * whether its write landed, into evidence. In a control run a defence that
+ * stopped the run (BLOCKED_CFI, DETECTED) stopped a legitimate call. */
+static enum th_outcome decide(enum th_outcome o, const struct scan *s, int is_control,
+			      const char *ev, char *evidence, size_t n)
+{
+	char tmp[2 * EV];
+	size_t len;
+
+	snprintf(tmp, sizeof(tmp), "%s", ev);
+	len = strlen(tmp);
+	if (s->landed && len + 12 < sizeof(tmp))
+		snprintf(tmp + len, sizeof(tmp) - len, "; landed: %s", s->landed_detail);
+	len = strlen(tmp);
+	if (s->foreign && len + 60 < sizeof(tmp))
+		snprintf(tmp + len, sizeof(tmp) - len, "; %u TH- lines without this run's token ignored",
+			 s->foreign);
 	if (is_control && (o == TH_BLOCKED_CFI || o == TH_DETECTED)) {
-		char tmp[512];
+		char ctl[2 * EV + 64];
 
-		snprintf(tmp, sizeof(tmp), "control run stopped by %s: %s",
-			 o == TH_BLOCKED_CFI ? "CFI" : "a memory-safety check", evidence);
-		th_trim_copy(evidence, n, tmp);
+		snprintf(ctl, sizeof(ctl), "control run stopped by %s: %s",
+			 o == TH_BLOCKED_CFI ? "CFI" : "a memory-safety check", tmp);
+		th_trim_copy(evidence, n, ctl);
 		return TH_FALSE_POSITIVE;
 	}
+	th_trim_copy(evidence, n, tmp);
 	return o;
 }
 
 enum th_outcome th_classify(const struct th_child_obs *obs, int is_control, char *evidence,
 			    size_t n)
 {
-	const char *out = obs->out ? obs->out : "", *err = obs->err ? obs->err : "";
-	char ev[512], trap_ev[512], sig[16];
+	char ev[EV], state[EV], sig[16];
+	struct th_cfi_proof cfi;
 	struct scan s;
-	const struct th_trap_line *t = &s.trap;
-	enum th_outcome o = TH_CRASHED;
-	int death_trap, ill_trap, mem;
 
 	if (!n)
 		return TH_OUTCOME_INVALID;
-	ev[0] = trap_ev[0] = 0;
-	scan_out(out, &s);
-	/* A TH-TRAP line for the signal that killed the child; SIGILL/SIGTRAP: maybe a check. */
-	death_trap = obs->signaled && s.have_trap && t->sig == obs->signo;
-	ill_trap = death_trap && (t->sig == SIGILL || t->sig == SIGTRAP);
-
+	if (obs->harness_error[0]) {
+		snprintf(ev, sizeof(ev), "harness: %s", obs->harness_error);
+		th_trim_copy(evidence, n, ev);
+		return TH_HARNESS_ERROR;
+	}
+	scan_out(obs, &s);
+	if (s.target && s.chosen) {
+		snprintf(ev, sizeof(ev), "target ran: %s", s.target_detail);
+		return decide(TH_HIJACKED, &s, is_control, ev, evidence, n);
+	}
+	if (privileged_write(obs, state, sizeof(state))) {
+		snprintf(ev, sizeof(ev), "privileged state changed at exit: %s%s%s", state,
+			 s.target ? "; target ran: " : "", s.target ? s.target_detail : "");
+		return decide(TH_PRIVILEGED_WRITE, &s, is_control, ev, evidence, n);
+	}
 	if (s.target) {
 		snprintf(ev, sizeof(ev), "target ran: %s", s.target_detail);
-		return decide(s.chosen ? TH_HIJACKED : TH_REDIRECTED, &s, is_control, ev, sizeof(ev),
-			      evidence, n);
+		return decide(TH_REDIRECTED, &s, is_control, ev, evidence, n);
 	}
 	if (obs->timed_out) {
 		snprintf(ev, sizeof(ev), "no exit after %.1f s; last: %s", obs->seconds,
@@ -325,34 +461,30 @@ enum th_outcome th_classify(const struct th_child_obs *obs, int is_control, char
 		th_trim_copy(evidence, n, ev);
 		return TH_HANG;
 	}
-	if (cfi_diagnostic(err, ev, sizeof(ev)))
-		return decide(TH_BLOCKED_CFI, &s, is_control, ev, sizeof(ev), evidence, n);
-	/* The binary is read once: trap_ev says which site, or why it is not proven. */
-	if (ill_trap && prove_trap(obs, t, trap_ev, sizeof(trap_ev)))
-		return decide(TH_BLOCKED_CFI, &s, is_control, trap_ev, sizeof(trap_ev), evidence,
-			      n);
-	mem = memory_report(err, ev, sizeof(ev));
-	if (mem == 1)
-		return decide(TH_DETECTED, &s, is_control, ev, sizeof(ev), evidence, n);
+	th_cfi_prove(obs, &cfi);
+	if (cfi.proven && cfi.legit) {
+		snprintf(ev, sizeof(ev), "CFI stopped the legitimate callback: %s", cfi.ev);
+		return decide(TH_FALSE_POSITIVE, &s, 0, ev, evidence, n);
+	}
+	if (cfi.proven)
+		return decide(TH_BLOCKED_CFI, &s, is_control, cfi.ev, evidence, n);
+	if (memory_report(obs, ev, sizeof(ev)))
+		return decide(TH_DETECTED, &s, is_control, ev, evidence, n);
 
 	/* From here: no defence named itself. */
-	if (mem == 2) {
-		/* ev: the ASan crash line. */
-	} else if (ill_trap) {
-		snprintf(ev, sizeof(ev), "%s", trap_ev);
-	} else if (death_trap) {
-		struct th_trap_proof pr;
+	if (cfi.ev[0]) {
+		snprintf(ev, sizeof(ev), "%s", cfi.ev);
+	} else if (obs->signaled && obs->have_trap) {
+		char err[256], where[160];
+		struct th_bin *b = th_bin_cached(obs->binary, err, sizeof(err));
+		int exact;
 
-		/* Not a proof attempt: only the function name for the evidence. */
-		th_elf_prove_cfi_site(obs->binary, t->pc, t->ehdr, 0, NULL, NULL, 0, &pr);
-		snprintf(ev, sizeof(ev), "%s at pc 0x%" PRIx64 "%s%s addr 0x%" PRIx64, t->name,
-			 t->pc, pr.func[0] ? " in " : "", pr.func, t->addr);
-	} else if (obs->signaled && s.have_trap) {
-		snprintf(ev, sizeof(ev), "killed by %s after a TH-TRAP line for %s",
-			 th_signal_name(obs->signo, sig, sizeof(sig)), t->name);
+		th_name_target(b, obs->trap.vaddr, where, sizeof(where), &exact);
+		snprintf(ev, sizeof(ev), "%s at pc 0x%" PRIx64 " (%s), address 0x%" PRIx64,
+			 th_signal_name(obs->trap.sig, sig, sizeof(sig)), obs->trap.pc, where,
+			 obs->trap.addr);
 	} else if (obs->signaled) {
-		snprintf(ev, sizeof(ev), "killed by %s (no TH-TRAP line)",
-			 th_signal_name(obs->signo, sig, sizeof(sig)));
+		snprintf(ev, sizeof(ev), "killed by %s", th_signal_name(obs->signo, sig, sizeof(sig)));
 	} else if (!obs->exited) {
 		snprintf(ev, sizeof(ev), "no exit status observed");
 	} else if (!s.done) {
@@ -360,19 +492,25 @@ enum th_outcome th_classify(const struct th_child_obs *obs, int is_control, char
 			 s.last[0] ? s.last : "(no protocol line)");
 	} else if (obs->exit_code != 0) {
 		snprintf(ev, sizeof(ev), "exit %d after TH-DONE", obs->exit_code);
-	} else if (s.legit) {
-		o = TH_NO_EFFECT;
-		snprintf(ev, sizeof(ev), "legitimate callback ran: %s", s.legit_detail);
-	} else if (s.legit_wrong) {
-		/* Not the attacker's target, not a defence: the callback ran on a
-		 * corrupted argument and the process survived. Said as it is. */
-		o = TH_NO_EFFECT;
-		snprintf(ev, sizeof(ev), "the attacker's target did not run; the legitimate callback ran on a corrupted argument: %s",
-			 s.legit_wrong_detail);
 	} else {
-		o = TH_NO_EFFECT;
-		snprintf(ev, sizeof(ev), "finished, but the legitimate callback did not run: %s",
-			 s.done_detail[0] ? s.done_detail : "(TH-DONE without detail)");
+		enum th_outcome o = TH_NO_EFFECT;
+
+		if (obs->traced && obs->site_func && !obs->ndispatch) {
+			o = TH_TIMER_LOST;
+			snprintf(ev, sizeof(ev), "finished, and %s was never entered: the timer never fired (%s)",
+				 obs->site_func, s.done_detail[0] ? s.done_detail : "TH-DONE");
+		} else if (s.legit) {
+			snprintf(ev, sizeof(ev), "legitimate callback ran: %s", s.legit_detail);
+		} else if (s.legit_wrong) {
+			/* Not the attacker's target, not a defence: the callback ran on
+			 * a corrupted argument and the process survived. */
+			snprintf(ev, sizeof(ev), "the attacker's target did not run; the legitimate callback ran on a corrupted argument: %s",
+				 s.legit_wrong_detail);
+		} else {
+			snprintf(ev, sizeof(ev), "finished, but the legitimate callback did not run: %s",
+				 s.done_detail[0] ? s.done_detail : "(TH-DONE without detail)");
+		}
+		return decide(o, &s, is_control, ev, evidence, n);
 	}
-	return decide(o, &s, is_control, ev, sizeof(ev), evidence, n);
+	return decide(TH_CRASHED, &s, is_control, ev, evidence, n);
 }

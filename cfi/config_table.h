@@ -14,7 +14,6 @@ struct th_config_info {
 	const char *name;        /* `cfi-icall`, ... */
 	const char *cflags;
 	const char *ldflags;
-	int min_clang;           /* 0: any */
 	const char *probes;      /* comma list of probe checks, "" for none */
 	const char *description;
 };

@@ -28,9 +28,9 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${TH_CONFIGS_TSV
 set(TIMERHARNESS_RANDSTRUCT_SEEDS "1;2;3;4;5" CACHE STRING
   "randstruct seeds: one attack build per seed (-frandomize-layout-seed=S)")
 
-set(_th_config_columns name cflags ldflags min_clang probes description)
+set(_th_config_columns name cflags ldflags probes description)
 # What `th-probe-<config> <check>` can check (cfi/probe_judge.h).
-set(TH_PROBE_CHECKS cfi cfi-diag kcfi function asan bounds fortify randstruct)
+set(TH_PROBE_CHECKS cfi cfi-generalized cfi-diag kcfi function asan bounds fortify randstruct)
 string(JOIN ", " _th_config_columns_text ${_th_config_columns})
 
 # ---- parse configs.tsv --------------------------------------------------------
@@ -52,8 +52,8 @@ foreach(_th_line IN LISTS _th_lines)
   endif()
   string(REPLACE "\t" ";" _th_fields "${_th_line}")
   list(LENGTH _th_fields _th_n)
-  if(NOT _th_n EQUAL 6)
-    message(FATAL_ERROR "${TH_CONFIGS_TSV}:${_th_lineno}: ${_th_n} TAB-separated fields, expected 6 (${_th_config_columns_text})")
+  if(NOT _th_n EQUAL 5)
+    message(FATAL_ERROR "${TH_CONFIGS_TSV}:${_th_lineno}: ${_th_n} TAB-separated fields, expected 5 (${_th_config_columns_text})")
   endif()
   if(NOT _th_header_seen)
     if(NOT "${_th_fields}" STREQUAL "${_th_config_columns}")
@@ -80,10 +80,6 @@ foreach(_th_line IN LISTS _th_lines)
     math(EXPR _th_i "${_th_i} + 1")
   endforeach()
   set_property(GLOBAL PROPERTY "TH_CONFIG_${_th_name}_line" "${_th_lineno}")
-  get_property(_th_val GLOBAL PROPERTY "TH_CONFIG_${_th_name}_min_clang")
-  if(NOT _th_val MATCHES "^[0-9]*$")
-    message(FATAL_ERROR "${TH_CONFIGS_TSV}:${_th_lineno}: min_clang '${_th_val}' is not a number or '-'")
-  endif()
   get_property(_th_val GLOBAL PROPERTY "TH_CONFIG_${_th_name}_probes")
   string(REPLACE "," ";" _th_val "${_th_val}")
   foreach(_th_check IN LISTS _th_val)
@@ -137,17 +133,12 @@ function(th_config_flags config seed out_cflags out_ldflags)
 endfunction()
 
 # th_config_supported(<config> <out_ok> <out_reason>)
-# Does this compiler accept <config>? First min_clang against TH_CLANG_MAJOR,
-# then compile + link cfi/support_check.c with exactly the config's flags.
-# Cached per compiler and flags; <out_reason> is empty when ok, else why not
-# ("clang 14 < 16 required by kcfi", or the compiler's first error line).
+# Does this compiler accept <config>? Compile + link cfi/support_check.c with
+# exactly the config's flags: no version table, the compiler is asked. Cached
+# per compiler and flags; <out_reason> is empty when ok, else the compiler's
+# own first error line ("clang: error: unsupported argument 'kcfi' to option
+# 'fsanitize='"). Acceptance is not support: the probes decide that.
 function(th_config_supported config out_ok out_reason)
-  th_config_field("${config}" min_clang min_clang)
-  if(min_clang AND TH_CLANG_MAJOR LESS min_clang)
-    set(${out_ok} FALSE PARENT_SCOPE)
-    set(${out_reason} "clang ${TH_CLANG_MAJOR} < ${min_clang} required by ${config}" PARENT_SCOPE)
-    return()
-  endif()
   th_config_flags("${config}" 1 cflags ldflags)
   string(MD5 key "${CMAKE_C_COMPILER};${CMAKE_C_COMPILER_VERSION};${cflags};${ldflags}")
   set(cvar "TH_CONFIG_ACCEPTED_${config}_${key}")
@@ -178,7 +169,7 @@ function(th_config_supported config out_ok out_reason)
     if(ok)
       message(STATUS "timerharness: config ${config}: flags accepted")
     else()
-      message(STATUS "timerharness: config ${config}: flags rejected: ${reason}")
+      message(STATUS "timerharness: config ${config}: flags rejected by ${CMAKE_C_COMPILER}: ${reason}")
     endif()
   endif()
   if($CACHE{${cvar}})

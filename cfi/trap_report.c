@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/uio.h>
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include "hardening.h"
+#include "runner/contract.h"
 
 /* Defined by the linker (bfd, gold, lld) at the ELF header of the executable. */
 extern const char __ehdr_start[] __attribute__((weak, visibility("hidden")));
@@ -30,6 +32,9 @@ static char th_altstack[64 * 1024] __attribute__((aligned(16)));
 /* Fallback reader: write(2) from an unmapped address fails with EFAULT instead
  * of faulting, and the bytes written come back out of the pipe. */
 static int th_probe_pipe[2] = { -1, -1 };
+/* The runner's per-run token (runner/contract.h), copied at install time:
+ * the handler may not call getenv(). */
+static char th_trap_token[TH_TOKEN_LEN + 1] = "-";
 
 TH_TRAP_NOSAN static char *th_put_str(char *p, const char *s)
 {
@@ -127,7 +132,9 @@ TH_TRAP_NOSAN static void th_trap_handler(int sig, siginfo_t *si, void *uctx)
 	else if (th_read_self(pc, bytes, 2))
 		nbytes = 2;
 
-	p = th_put_str(p, TH_TRAP_PREFIX "sig=");
+	p = th_put_str(p, TH_TRAP_PREFIX "run=");
+	p = th_put_str(p, th_trap_token);
+	p = th_put_str(p, " sig=");
 	p = th_put_dec(p, (unsigned)sig);
 	p = th_put_str(p, " name=");
 	p = th_put_str(p, th_signame(sig));
@@ -164,6 +171,10 @@ TH_NO_KCFI void th_install_trap_reporter(void)
 {
 	stack_t ss;
 	struct sigaction sa;
+	const char *tok = getenv(TH_TOKEN_ENV);
+
+	if (tok && strlen(tok) == TH_TOKEN_LEN && strspn(tok, "0123456789abcdef") == TH_TOKEN_LEN)
+		memcpy(th_trap_token, tok, TH_TOKEN_LEN + 1);
 
 	if (th_probe_pipe[0] < 0 && pipe2(th_probe_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
 		th_probe_pipe[0] = th_probe_pipe[1] = -1;

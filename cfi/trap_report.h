@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Trap reporter: one line on stdout when the process dies by a hardware trap,
- * so the matrix can tell a CFI trap from a crash (cfi/classify.h).
+ * for a person running a binary by hand. The runner does not read it: it
+ * takes the trap from the process itself (runner/child.h, ptrace), so no
+ * line a program prints can stand for a trap.
  *
  * On SIGILL, SIGSEGV, SIGBUS, SIGTRAP or SIGFPE it writes, with one write(2):
- *   TH-TRAP: sig=<n> name=<SIGILL> pc=0x<hex> ehdr=0x<hex> bytes=<hex|??> addr=0x<hex>
+ *   TH-TRAP: run=<token> sig=<n> name=<SIGILL> pc=0x<hex> ehdr=0x<hex> bytes=<hex|??> addr=0x<hex>
  * pc: the faulting instruction (for SIGTRAP from int3, the one after it);
  * ehdr: run-time address of __ehdr_start, the ELF header of the main binary, so
  * pc - ehdr + (vaddr of the header in the file) is the address in the file;

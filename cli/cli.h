@@ -4,6 +4,7 @@
 
 int th_cli_trace(int argc, char **argv);
 int th_cli_bench(int argc, char **argv);
+int th_cli_reach(int argc, char **argv);
 int th_cli_matrix(int argc, char **argv);
 int th_cli_check(int argc, char **argv);
 int th_cli_report(int argc, char **argv);

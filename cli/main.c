@@ -18,6 +18,8 @@ static void usage(FILE *f)
 		"        drive a variant's timer wheel from a trace; prints fire/ret lines\n"
 		"  bench [--quick] [--reps N] [--seed S] [--order O] [--json FILE]\n"
 		"        wheel vs binary min-heap: ns/op, ratios, instructions per op\n"
+		"  reach --binary FILE --function NAME\n"
+		"        what the indirect calls of NAME can still call under FILE's CFI\n"
 #ifdef TH_HAVE_MATRIX
 		"  matrix [--toolchain T,..] [--config C,..] [--variant V,..] [--attack GLOB]\n"
 		"         [--jobs N] [--out DIR] [--build-root DIR]\n"
@@ -52,6 +54,8 @@ int main(int argc, char **argv)
 		return th_cli_trace(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "bench"))
 		return th_cli_bench(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "reach"))
+		return th_cli_reach(argc - 1, argv + 1);
 #ifdef TH_HAVE_MATRIX
 	if (!strcmp(argv[1], "matrix"))
 		return th_cli_matrix(argc - 1, argv + 1);

@@ -17,10 +17,12 @@
 const struct th_headline th_headlines[] = {
 	{ "a. Does type-based CFI stop the CVE-2017-7308 overwrite on the 4.14 layout?",
 	  "variant `legacy`, config `cfi-icall`, payload `func+data:write_cr4` (`.function` = "
-	  "write_cr4, `.data` = the attacker's CR4 value), technique `memcpy-intra`, both timings.",
+	  "write_cr4, `.data` = the attacker's CR4 value); technique `ring-block-overflow`, the "
+	  "exploit's own sequence (timer armed first by PACKET_RX_RING, a frame written past a "
+	  "ring block into the next socket, list pointers zeroed), and `memcpy-intra`, both timings.",
 	  NULL,
 	  { { VARIANTS("legacy"), LIST("cfi-icall"), LIST("func+data:write_cr4"),
-	      LIST("memcpy-intra") } }, 1 },
+	      LIST("ring-block-overflow", "memcpy-intra") } }, 1 },
 	{ "b. Does it stop the same overwrite on the 4.15 layout?",
 	  "variant `modern`, configs `cfi-icall` and `kcfi`, payload `func:write_cr4`.",
 	  NULL,

@@ -8,6 +8,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "headlines.h"
+#include "reach.h"
 #include "render.h"
 #include "render_fuzz.h"
 #include "report_internal.h"
@@ -722,7 +723,8 @@ int th_render_html_to(FILE *out, const struct th_results *res, char *err, size_t
 	for (size_t h = 0; h < th_nheadlines; h++)
 		if (headline(out, res, all, &th_headlines[h], tcs, ntc))
 			goto oom;
-	if (differences(out, res, all, tcs, ntc) || th_render_fuzz_html(out, res) ||
+	if (differences(out, res, all, tcs, ntc) || th_reach_render_html(out, res, text, code) ||
+	    th_render_fuzz_html(out, res) ||
 	    matrix(out, res, all, tcs, ntc))
 		goto oom;
 	fputs("</body>\n</html>\n", out);

@@ -6,6 +6,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "headlines.h"
+#include "reach.h"
 #include "render.h"
 #include "render_fuzz.h"
 #include "report_internal.h"
@@ -434,6 +435,12 @@ static int full_matrix(FILE *out, const struct th_results *res, const struct th_
 	return 0;
 }
 
+/* Inline code for the reach section (report/reach.c), safe in its tables. */
+static void reach_code(FILE *out, const char *s)
+{
+	md_code(out, s, true);
+}
+
 int th_render_markdown_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
 {
 	int oom, oom_cells;
@@ -506,7 +513,8 @@ int th_render_markdown_to(FILE *out, const struct th_results *res, char *err, si
 	for (size_t h = 0; h < th_nheadlines; h++)
 		if (render_headline(out, res, all, &th_headlines[h], tcs, ntc))
 			goto oom;
-	if (render_differences(out, res, all, tcs, ntc) || th_render_fuzz_markdown(out, res) ||
+	if (render_differences(out, res, all, tcs, ntc) ||
+	    th_reach_render_markdown(out, res, md_text, reach_code) || th_render_fuzz_markdown(out, res) ||
 	    full_matrix(out, res, all, tcs, ntc))
 		goto oom;
 	free(tcs);

@@ -3,6 +3,7 @@
  * of cells by (attack, variant, config, toolchain). */
 #define _POSIX_C_SOURCE 200809L
 #include "results.h"
+#include "reach.h"
 #include "report_internal.h"
 
 #include <ctype.h>
@@ -114,6 +115,7 @@ int th_report_natcmp(const char *a, const char *b)
 
 static const char *const techniques[] = {
 	"memcpy-intra", "index-intra", "strcpy-intra", "heap-neighbour", "uaf-realloc",
+	"ring-block-overflow",
 };
 static const char *const timings[] = { "before-arm", "pending", "-" };
 
@@ -303,6 +305,7 @@ void th_results_free(struct th_results *res)
 {
 	if (!res)
 		return;
+	th_reach_section_free(res->reach);
 	free(res->version);
 	free(res->created);
 	free(res->interrupted);

@@ -36,6 +36,8 @@
  *   cells        [{attack, technique, timing, payload, variant, config,
  *                  toolchain, outcome, runs, counts: {OUTCOME: n}, evidence,
  *                  expected (OUTCOME or null), verdict}]
+ *   reach        optional: what the timer dispatch can still call, per
+ *                toolchain, variant and config (report/reach.h)
  *
  * Output is deterministic: toolchains by name (clang-9 < clang-14), configs
  * in the order they were added, cells by (toolchain, variant, config in that
@@ -149,6 +151,7 @@ struct th_metric {
 };
 
 struct th_cell_index;
+struct th_reach_section;	/* report/reach.h */
 
 /* What the matrix was asked to run: comma-separated lists as given, NULL
  * for everything (attacks: fnmatch globs on attack IDs, case-insensitive). */
@@ -183,6 +186,8 @@ struct th_results {
 	size_t ncells;
 	struct th_metric *metrics;
 	size_t nmetrics;
+	/* The optional "reach" section (report/reach.h); NULL when absent. */
+	struct th_reach_section *reach;
 	/* private */
 	size_t cap_toolchains_, cap_configs_, cap_cells_, cap_metrics_;
 	struct th_cell_index *index_;

@@ -2,6 +2,7 @@
 /* results.json: atomic writer and strict loader (schema timerharness/results/v1). */
 #define _POSIX_C_SOURCE 200809L
 #include "results.h"
+#include "reach.h"
 #include "report_internal.h"
 
 #include <errno.h>
@@ -366,6 +367,13 @@ static json_t *to_json(const struct th_results *res, char *err, size_t errlen)
 		bad |= json_array_append_new(cells, o);
 	}
 	bad |= json_object_set(root, "cells", cells);
+	if (!bad && res->reach) {
+		json_t *r = th_reach_to_json(res, err, errlen);
+
+		if (!r)
+			goto out;
+		bad |= put(root, "reach", r);
+	}
 	if (!bad)
 		goto done;
 out:
@@ -893,7 +901,7 @@ static int from_json(struct loader *l, const json_t *root, struct th_results **o
 {
 	static const char *const top[] = {
 		"schema", "version", "created", "partial", "interrupted", "host",
-		"expectations", "selection", "toolchains", "configs", "metrics", "cells", NULL
+		"expectations", "selection", "toolchains", "configs", "metrics", "cells", "reach", NULL
 	};
 	struct th_results *r;
 	json_t *j, *cells, *o;
@@ -925,6 +933,14 @@ static int from_json(struct loader *l, const json_t *root, struct th_results **o
 	json_array_foreach(cells, i, o)
 		if (load_cell(l, o, i, r))
 			goto fail;
+	if ((j = json_object_get(root, "reach"))) {
+		char e[768];
+
+		if (th_reach_from_json(j, r, e, sizeof(e))) {
+			lerr(l, "", "%s", e);
+			goto fail;
+		}
+	}
 	*out = r;
 	return 0;
 fail:

@@ -72,6 +72,7 @@ endfunction()
 
 if(TARGET th-attack-legacy-none AND TARGET th-attack-modern-none AND
    TARGET th-attack-transitional-none)
+  # Run without the runner, the lines carry the token "-" (runner/contract.h).
   # Every control run: the legitimate callback on its own ring, then a normal end.
   foreach(variant legacy transitional modern)
     foreach(attack MEMCPY_INTRA_BEFORE_ARM MEMCPY_INTRA_PENDING INDEX_INTRA_BEFORE_ARM
@@ -79,33 +80,33 @@ if(TARGET th-attack-legacy-none AND TARGET th-attack-modern-none AND
         HEAP_NEIGHBOUR_BEFORE_ARM HEAP_NEIGHBOUR_PENDING UAF_REALLOC_PENDING)
       string(TOLOWER ${attack} _n)
       th_attacks_e2e(control.${_n} ${variant} ${attack}_NONE
-        "TH-LANDED: no control run.*TH-LEGIT: intended=1 .*TH-DONE: fired=1 targets=0 legit=1 ")
+        "TH-LANDED: run=- no control run.*TH-LEGIT: run=- intended=1 .*TH-DONE: run=- fired=1 targets=0 legit=1 ")
     endforeach()
   endforeach()
   # CVE-2017-7308's overwrite: write_cr4 gets the attacker's value.
   th_attacks_e2e(func_data_write_cr4 legacy MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4
-    "TH-LANDED: yes .*TH-TARGET: name=write_cr4 chosen=1 val=0x407f0\nTH-NOTE: CR4 0x3407f0 -> 0x407f0: SMEP off SMAP off")
+    "TH-LANDED: run=- yes .*TH-TARGET: run=- name=write_cr4 chosen=1 val=0x407f0\nTH-NOTE: run=- CR4 0x3407f0 -> 0x407f0: SMEP off SMAP off")
   th_attacks_e2e(uaf_func_data_write_cr4 transitional UAF_REALLOC_PENDING_FUNC_DATA_WRITE_CR4
-    "spray hit the freed slot.*TH-LANDED: yes .*TH-TARGET: name=write_cr4 chosen=1 val=0x407f0")
+    "spray hit the freed slot.*TH-LANDED: run=- yes .*TH-TARGET: run=- name=write_cr4 chosen=1 val=0x407f0")
   th_attacks_e2e(fake_object legacy HEAP_NEIGHBOUR_PENDING_DATA_FAKE_OBJECT
-    "TH-TARGET: name=prb_retire_rx_blk_timer_expired chosen=1 .*current uid now 0")
+    "TH-TARGET: run=- name=prb_retire_rx_blk_timer_expired chosen=1 .*current uid now 0")
   # rc3 shim: .data is the fake ring's timer; the callback gets exactly that.
   th_attacks_e2e(fake_object transitional MEMCPY_INTRA_BEFORE_ARM_DATA_FAKE_OBJECT
-    "TH-LANDED: yes data ok .*TH-TARGET: name=prb_retire_rx_blk_timer_expired chosen=1 timer=.*current uid now 0")
+    "TH-LANDED: run=- yes data ok .*TH-TARGET: run=- name=prb_retire_rx_blk_timer_expired chosen=1 timer=.*current uid now 0")
   th_attacks_e2e(ptr_class legacy INDEX_INTRA_BEFORE_ARM_FUNC_PTR_CLASS
-    "TH-TARGET: name=commit_creds_stub chosen=1 .* uid=0 ")
+    "TH-TARGET: run=- name=commit_creds_stub chosen=1 .* uid=0 ")
   # Modern: the callback gets the timer, never the attacker's value.
   th_attacks_e2e(func_write_cr4 modern MEMCPY_INTRA_PENDING_FUNC_WRITE_CR4
-    "TH-LANDED: yes .*TH-TARGET: name=write_cr4 chosen=0 ")
+    "TH-LANDED: run=- yes .*TH-TARGET: run=- name=write_cr4 chosen=0 ")
   th_attacks_e2e(same_class modern HEAP_NEIGHBOUR_BEFORE_ARM_FUNC_SAME_CLASS
-    "TH-TARGET: name=ring_force_close chosen=0 ")
+    "TH-TARGET: run=- name=ring_force_close chosen=0 ")
   # strcpy: no zero bytes, so .data is out of reach (.function lands unless its
   # random address has a zero byte: partial or no), and the non-zero filler in
   # entry crashes the wheel (SIGSEGV: sh reports 139; stdout moved to stderr).
   add_test(NAME attacks.e2e.legacy.strcpy_partial
     COMMAND ${CMAKE_COMMAND}
       "-DCMD=sh;-c;\"$0\" --run STRCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4 1>&2;$<TARGET_FILE:th-attack-legacy-none>"
-      -DRC=139 "-DSTDERR_REGEX=TH-LANDED: (partial|no) .*data missed.*TH-TRAP: sig=11 "
+      -DRC=139 "-DSTDERR_REGEX=TH-LANDED: run=- (partial|no) .*data missed.*TH-TRAP: run=- sig=11 "
       -P ${TH_RUN_EXPECT})
   set_tests_properties(attacks.e2e.legacy.strcpy_partial PROPERTIES LABELS attacks TIMEOUT 30)
 

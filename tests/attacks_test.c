@@ -92,18 +92,21 @@ static void registry_ids_derived(void **state)
 static void registry_design_names(void **state)
 {
 	static const char *const techniques[] = { "memcpy-intra", "index-intra", "strcpy-intra",
-						  "heap-neighbour", "uaf-realloc" };
+						  "heap-neighbour", "uaf-realloc",
+						  "ring-block-overflow" };
 	static const char *const timings[] = { "before-arm", "pending" };
 	static const char *const payloads[] = {
 		"none", "func+data:write_cr4", "func:write_cr4", "func:same-class", "func:ptr-class",
 		"func:other-proto", "func:mid-function", "func:data-address", "data:fake-object",
+		/* Inside CFI's reach (cfi/reach.h). */
+		"func:foreign-callback", "func:not-address-taken", "func:raw-body",
 	};
 
 	(void)state;
-	assert_int_equal(TH_TECH_COUNT, 5);
+	assert_int_equal(TH_TECH_COUNT, 6);
 	assert_int_equal(TH_TIMING_COUNT, 2);
-	assert_int_equal(TH_PAYLOAD_COUNT, 9);
-	for (size_t t = 0; t < 5; t++) {
+	assert_int_equal(TH_PAYLOAD_COUNT, 12);
+	for (size_t t = 0; t < 6; t++) {
 		int found = 0;
 
 		for (int e = 0; e < TH_TECH_COUNT; e++)
@@ -113,7 +116,7 @@ static void registry_design_names(void **state)
 	}
 	for (size_t t = 0; t < 2; t++)
 		assert_string_equal(th_timing_name((enum th_timing)t), timings[t]);
-	for (size_t p = 0; p < 9; p++) {
+	for (size_t p = 0; p < 12; p++) {
 		int found = 0;
 
 		for (int e = 0; e < TH_PAYLOAD_COUNT; e++)
@@ -134,7 +137,10 @@ static void registry_complete(void **state)
 	for (int t = 0; t < TH_TECH_COUNT; t++)
 		for (int w = 0; w < TH_TIMING_COUNT; w++)
 			for (int p = 0; p < TH_PAYLOAD_COUNT; p++) {
-				int found = 0, should = !(t == TH_TECH_UAF_REALLOC &&
+				/* A freed timer is refilled while pending; CVE-2017-7308's
+				 * exploit armed the timer first. */
+				int found = 0, should = !((t == TH_TECH_UAF_REALLOC ||
+							   t == TH_TECH_RING_BLOCK_OVERFLOW) &&
 							  w == TH_TIMING_BEFORE_ARM);
 
 				for (size_t i = 0; i < th_attack_count; i++)
@@ -149,7 +155,7 @@ static void registry_complete(void **state)
 				n += (size_t)found;
 			}
 	assert_int_equal(n, th_attack_count);
-	assert_int_equal(th_attack_count, 4 * 2 * 9 + 9);
+	assert_int_equal(th_attack_count, 4 * 2 * 12 + 2 * 12);
 }
 
 /* NOT_APPLICABLE exactly where .data is needed on modern. */
@@ -175,7 +181,7 @@ static void registry_not_applicable(void **state)
 		assert_non_null(th_attack_na_reason(a, "bogus"));
 		assert_non_null(th_attack_na_reason(a, NULL));
 	}
-	assert_int_equal(na, 9 * 2);
+	assert_int_equal(na, 10 * 2);	/* 10 technique x timing rows, 2 .data payloads */
 }
 
 /* ---- expected.tsv ---------------------------------------------------------- */
@@ -302,13 +308,17 @@ static void expect_story_cells(void **state)
 	} cells[] = {
 		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4", "legacy", "cfi-icall", "HIJACKED" },
 		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", "modern", "cfi-icall", "BLOCKED_CFI" },
-		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", "legacy", "cfi-icall", "REDIRECTED" },
+		/* write_cr4 has the 4.14 type: it runs, on the victim's argument. */
+		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", "legacy", "cfi-icall", "PRIVILEGED_WRITE" },
 		{ "HEAP_NEIGHBOUR_PENDING_FUNC_WRITE_CR4", "modern", "cfi-icall", "BLOCKED_CFI" },
 		{ "HEAP_NEIGHBOUR_PENDING_FUNC_WRITE_CR4", "modern", "kcfi", "BLOCKED_CFI" },
 		{ "UAF_REALLOC_PENDING_NONE", "transitional", "cfi-icall", "FALSE_POSITIVE" },
 		{ "UAF_REALLOC_PENDING_NONE", "transitional", "kcfi", "FALSE_POSITIVE" },
 		{ "UAF_REALLOC_PENDING_FUNC_SAME_CLASS", "modern", "cfi-icall", "REDIRECTED" },
-		{ "UAF_REALLOC_PENDING_FUNC_PTR_CLASS", "modern", "cfi-icall-generalized", "REDIRECTED" },
+		{ "UAF_REALLOC_PENDING_FUNC_PTR_CLASS", "modern", "cfi-icall-generalized", "PRIVILEGED_WRITE" },
+		/* The shim's check stops the legitimate callback: not a block. */
+		{ "MEMCPY_INTRA_BEFORE_ARM_DATA_FAKE_OBJECT", "transitional", "cfi-icall", "FALSE_POSITIVE" },
+		{ "MEMCPY_INTRA_BEFORE_ARM_DATA_FAKE_OBJECT", "transitional", "kcfi", "FALSE_POSITIVE" },
 		{ "UAF_REALLOC_PENDING_FUNC_PTR_CLASS", "modern", "cfi-icall", "BLOCKED_CFI" },
 		{ "MEMCPY_INTRA_PENDING_FUNC_DATA_WRITE_CR4", "legacy", "asan", "HIJACKED" },
 		{ "HEAP_NEIGHBOUR_BEFORE_ARM_FUNC_DATA_WRITE_CR4", "legacy", "asan", "DETECTED" },
@@ -316,6 +326,17 @@ static void expect_story_cells(void **state)
 		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4", "legacy", "fortify", "DETECTED" },
 		/* 5 shuffled members: some seeds keep the default offsets. */
 		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4", "legacy", "randstruct", "HIJACKED" },
+		/* Inside CFI's reach: the 4.15 call site still gets to write_cr4. */
+		{ "HEAP_NEIGHBOUR_PENDING_FUNC_FOREIGN_CALLBACK", "modern", "cfi-icall", "HIJACKED" },
+		{ "HEAP_NEIGHBOUR_PENDING_FUNC_FOREIGN_CALLBACK", "modern", "kcfi", "HIJACKED" },
+		{ "MEMCPY_INTRA_PENDING_FUNC_NOT_ADDRESS_TAKEN", "legacy", "cfi-icall", "BLOCKED_CFI" },
+		{ "MEMCPY_INTRA_PENDING_FUNC_NOT_ADDRESS_TAKEN", "legacy", "kcfi", "PRIVILEGED_WRITE" },
+		{ "MEMCPY_INTRA_PENDING_FUNC_RAW_BODY", "legacy", "cfi-icall", "BLOCKED_CFI" },
+		{ "MEMCPY_INTRA_PENDING_FUNC_RAW_BODY", "legacy", "kcfi", "REDIRECTED" },
+		/* CVE-2017-7308 as it happened: type-based CFI does not stop it on 4.14. */
+		{ "RING_BLOCK_OVERFLOW_PENDING_FUNC_DATA_WRITE_CR4", "legacy", "cfi-icall", "HIJACKED" },
+		{ "RING_BLOCK_OVERFLOW_PENDING_FUNC_DATA_WRITE_CR4", "legacy", "asan", "HIJACKED" },
+		{ "RING_BLOCK_OVERFLOW_PENDING_FUNC_WRITE_CR4", "modern", "kcfi", "BLOCKED_CFI" },
 	};
 
 	(void)state;

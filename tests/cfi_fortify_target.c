@@ -32,7 +32,8 @@ static volatile size_t len;
 
 int main(int argc, char **argv)
 {
-	char line[160];
+	char line[240];
+	const char *tok;
 	int n;
 
 	if (argc != 3 || (strcmp(argv[1], "field") && strcmp(argv[1], "object"))) {
@@ -45,10 +46,12 @@ int main(int argc, char **argv)
 		TH_FIELD_MEMCPY(victim.name, src, len);
 	else
 		memcpy(victim.name, src, len);
+	/* The runner's token (runner/contract.h) ties the lines to the run. */
+	tok = getenv("TH_RUN_TOKEN");
 	n = snprintf(line, sizeof(line),
-		     "TH-LANDED: %s copied %zu bytes into name[16] of a %zu-byte object\n"
-		     "TH-DONE: field check %s\n",
-		     victim.timer.function ? "yes" : "no", (size_t)len, sizeof(victim),
+		     "TH-LANDED: run=%s %s copied %zu bytes into name[16] of a %zu-byte object\n"
+		     "TH-DONE: run=%s field check %s\n", tok ? tok : "-",
+		     victim.timer.function ? "yes" : "no", (size_t)len, sizeof(victim), tok ? tok : "-",
 #if defined(TH_FORTIFY_FIELD) && TH_FORTIFY_FIELD
 		     "on"
 #else

@@ -1,12 +1,20 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Tests of cfi/: `th-cfi-test <case> [args...]` runs one cmocka case (one CTest
- * test each, tests/cfi.cmake). Cases on real binaries get their paths as args.
- * `th-cfi-test skip <reason>` and any case calling th_skip() exit 77 (CTest
- * SKIP_RETURN_CODE): what this toolchain cannot build shows as skipped.
+ * Tests of cfi/ and runner/: `th-cfi-test <case> [args...]` runs one cmocka
+ * case (one CTest test each, tests/cfi.cmake). Cases on real binaries get
+ * their paths as args. `th-cfi-test skip <reason>` and any case calling
+ * th_skip() exit 77 (CTest SKIP_RETURN_CODE): what this toolchain cannot build
+ * shows as skipped.
+ *
+ * The forgery cases run tests/cfi_forge.c through the runner and the
+ * classifier, as the matrix runs a cell: each forges what a payload could
+ * print (a trap line, a CFI diagnostic, " chosen=1", a clean end) or does a
+ * real thing the old proofs misnamed (a trap elsewhere, the legitimate
+ * callback trapping, a lost timer, a CR4 write without a target).
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <inttypes.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -15,17 +23,21 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
-#include "cfi/child.h"
+#include "cfi/binread.h"
 #include "cfi/classify.h"
 #include "cfi/config_table.h"
-#include "cfi/elf_traps.h"
 #include "cfi/probe_judge.h"
+#include "runner/child.h"
 
 /* The field check is tested in this file too, whatever this file's flags. */
 #undef TH_FORTIFY_FIELD
@@ -51,6 +63,14 @@ static const char *arg(int i)
 	return g_argv[i];
 }
 
+#define assert_outcome(expected, got) \
+	assert_string_equal(th_outcome_name(expected), th_outcome_name(got))
+#define assert_contains(hay, needle)                                                 \
+	do {                                                                         \
+		if (!strstr((hay), (needle)))                                        \
+			fail_msg("\"%s\" does not contain \"%s\"", (hay), (needle)); \
+	} while (0)
+
 /* ---- running a child ------------------------------------------------------------------ */
 
 struct run {
@@ -58,41 +78,32 @@ struct run {
 	struct th_child child;
 };
 
-/* Run argv (NULL-terminated) with a time limit, as the matrix runs a cell
- * (cfi/child.h); fill r->obs. */
-static void run_child(struct run *r, const char *config, double limit, char *const argv[])
+/* Run argv (NULL-terminated) as the matrix runs a cell (runner/child.h):
+ * traced, call_timer_fn watched, the state map read; fill r->obs. */
+static void run_traced(struct run *r, const char *config, const char *site, char *const argv[])
 {
+	const struct th_child_opts o = { .timeout = 20, .trace = true, .site_func = site,
+					 .state_map = site && !strcmp(site, TH_CFI_SITE_FUNC) ?
+							      TH_STATE_MAP_SYMBOL : NULL };
+
 	memset(r, 0, sizeof(*r));
 	/* Deliberate: execv()'s argv type; the strings are not written. */
-	if (th_child_run(&r->child, (const char *const *)argv, limit, false))
+	if (th_child_run(&r->child, (const char *const *)argv, &o))
 		fail_msg("cannot run %s: %s", argv[0], strerror(errno));
-	th_child_observe(&r->obs, &r->child, config, argv[0]);
+	th_child_observe(&r->obs, &r->child, config, "this-toolchain");
 	/* Not print_message(): it truncates at 1 KiB. */
-	printf("[child %s %s] %s %d\n--- stdout\n%s--- stderr\n%.2000s\n---\n", argv[0],
-	       argv[1] ? argv[1] : "", r->obs.signaled ? "signal" : "exit",
-	       r->obs.signaled ? r->obs.signo : r->obs.exit_code, r->obs.out, r->obs.err);
+	printf("[child %s %s] %s %d, trap %d (%s at 0x%" PRIx64 "), %u dispatches, harness '%s'\n"
+	       "--- stdout\n%.3000s\n--- stderr\n%.2000s\n---\n",
+	       argv[0], argv[1] ? argv[1] : "", r->obs.signaled ? "signal" : "exit",
+	       r->obs.signaled ? r->obs.signo : r->obs.exit_code, r->obs.have_trap,
+	       r->obs.have_trap ? (r->obs.trap.sig == SIGILL ? "SIGILL" : "sig") : "-",
+	       r->obs.trap.vaddr, r->obs.ndispatch, r->obs.harness_error, r->obs.out, r->obs.err);
 	fflush(stdout);
 }
 
 static void run_free(struct run *r)
 {
 	th_child_free(&r->child);
-}
-
-/* ---- canned observations ------------------------------------------------------------- */
-
-static struct th_child_obs exited(int code, const char *out, const char *err)
-{
-	struct th_child_obs o = { .config = "none", .binary = NULL, .exited = 1,
-				  .exit_code = code, .out = out, .err = err };
-	return o;
-}
-
-static struct th_child_obs killed(int sig, const char *out, const char *err)
-{
-	struct th_child_obs o = { .config = "none", .signaled = 1, .signo = sig,
-				  .out = out, .err = err };
-	return o;
 }
 
 static enum th_outcome classify(const struct th_child_obs *o, int control, char *ev, size_t n)
@@ -103,238 +114,156 @@ static enum th_outcome classify(const struct th_child_obs *o, int control, char 
 	return r;
 }
 
-#define assert_outcome(expected, got) \
-	assert_string_equal(th_outcome_name(expected), th_outcome_name(got))
-#define assert_contains(hay, needle)                                                 \
-	do {                                                                         \
-		if (!strstr((hay), (needle)))                                        \
-			fail_msg("\"%s\" does not contain \"%s\"", (hay), (needle)); \
-	} while (0)
-
-static void parse_trap_line(void **state)
+/* Run tests/cfi_forge.c in <mode> [arg] under <config>; classify as an attack. */
+static enum th_outcome forge(struct run *r, const char *mode, const char *extra, char *ev, size_t n)
 {
-	struct th_trap_line t;
+	char *argv[] = { (char *)arg(0), (char *)mode, (char *)extra, NULL };
 
-	(void)state;
-	assert_int_equal(th_parse_trap_line("TH-TRAP: sig=4 name=SIGILL pc=0x55d0c1e0185a "
-					    "ehdr=0x55d0c1e00000 bytes=670fb940 addr=0x55d0c1e0185a",
-					    &t),
-			 0);
-	assert_int_equal(t.sig, 4);
-	assert_string_equal(t.name, "SIGILL");
-	assert_true(t.pc == 0x55d0c1e0185aULL);
-	assert_true(t.ehdr == 0x55d0c1e00000ULL);
-	assert_int_equal(t.nbytes, 4);
-	assert_int_equal(t.bytes[0], 0x67);
-	assert_int_equal(t.bytes[3], 0x40);
-	assert_int_equal(th_parse_trap_line("TH-TRAP: sig=11 name=SIGSEGV pc=0x10 ehdr=0x400000 "
-					    "bytes=?? addr=0x10",
-					    &t),
-			 0);
-	assert_int_equal(t.nbytes, 0);
-	assert_true(t.pc == 0x10);
+	run_traced(r, g_argc > 1 ? arg(1) : "none", TH_CFI_SITE_FUNC, argv);
+	return classify(&r->obs, 0, ev, n);
 }
 
-static void parse_trap_line_malformed(void **state)
+/* ---- canned observations -------------------------------------------------------------- */
+
+#define TOK "0123456789abcdef"
+#define SAN 99
+
+/* What the runner would have seen of an untraced child: text and exit. */
+static struct th_child_obs canned(const char *config, int exited, int code, const char *out,
+				  const char *err)
 {
-	struct th_trap_line t;
+	struct th_child_obs o;
 
-	(void)state;
-	assert_int_equal(th_parse_trap_line("TH-TRAP: sig=4 name=SIGILL pc=1234 ehdr=0x0 bytes=?? addr=0x0", &t), -1);
-	assert_int_equal(th_parse_trap_line("TH-TRAP: name=SIGILL pc=0x1 ehdr=0x0 bytes=?? addr=0x0", &t), -1);
-	assert_int_equal(th_parse_trap_line("TH-TRAP: sig=4 name=SIGILL pc=0x1 ehdr=0x0 bytes=0f0 addr=0x0", &t), -1);
-	assert_int_equal(th_parse_trap_line("TH-NOTE: sig=4", &t), -1);
+	memset(&o, 0, sizeof(o));
+	o.config = config;
+	o.exited = exited;
+	o.exit_code = exited ? code : 0;
+	o.signaled = !exited;
+	o.signo = exited ? 0 : code;
+	o.out = out;
+	o.err = err;
+	o.out_len = strlen(out);
+	o.err_len = strlen(err);
+	o.pid = 4242;
+	o.san_exitcode = SAN;
+	memcpy(o.token, TOK, sizeof(o.token));
+	return o;
 }
-
-static void config_table(void **state)
-{
-	static const char *const names[] = { "none", "cfi-icall", "cfi-icall-diag",
-		"cfi-icall-generalized", "kcfi", "fsanitize-function", "asan", "bounds",
-		"fortify", "randstruct", "defence-in-depth" };
-	const struct th_config_info *c;
-
-	(void)state;
-	assert_int_equal(th_config_count, sizeof(names) / sizeof(names[0]));
-	for (size_t i = 0; i < th_config_count; i++)
-		assert_string_equal(th_configs[i].name, names[i]);
-	c = th_config_find("defence-in-depth");
-	assert_non_null(c);
-	assert_true(th_config_has_probe(c, "cfi"));
-	assert_true(th_config_has_probe(c, "bounds"));
-	assert_true(th_config_has_probe(c, "fortify"));
-	assert_false(th_config_has_probe(c, "for"));
-	assert_true(th_config_cfi_icall_trap_mode(c));
-	assert_false(th_config_cfi_icall_trap_mode(th_config_find("cfi-icall-diag")));
-	assert_true(th_config_cfi_icall_trap_mode(th_config_find("cfi-icall-generalized")));
-	assert_false(th_config_cfi_icall_trap_mode(th_config_find("kcfi")));
-	assert_false(th_config_cfi_icall_trap_mode(NULL));
-	assert_true(th_config_has_cflag(th_config_find("fsanitize-function"), "-fsanitize=function"));
-	assert_false(th_config_has_cflag(th_config_find("fsanitize-function"), "-fsanitize=func"));
-	assert_false(th_config_has_cflag(NULL, "-O2"));
-	assert_int_equal(th_config_find("kcfi")->min_clang, 16);
-	assert_null(th_config_find("cfi"));
-	assert_false(th_config_has_probe(th_config_find("none"), "cfi"));
-}
-
-static void x86_trap_insn(void **state)
-{
-	static const unsigned char ud1[] = { 0x67, 0x0f, 0xb9, 0x40 };
-	static const unsigned char ud2[] = { 0x0f, 0x0b, 0xcc, 0xcc };
-	static const unsigned char jmp[] = { 0xff, 0xe0, 0x0f, 0x0b };
-
-	(void)state;
-	assert_string_equal(th_x86_trap_insn(ud1, 4), "ud1");
-	assert_string_equal(th_x86_trap_insn(ud2, 2), "ud2");
-	assert_null(th_x86_trap_insn(jmp, 4));
-	assert_null(th_x86_trap_insn(ud1, 2));
-}
-
-/* ---- the classifier on canned observations: one row per case ------------------------------ */
 
 /* The classification the row does not ask for. */
 #define NOT_RUN TH_OUTCOME_INVALID
-/* How the child ended (designators of struct th_child_obs). */
-#define EXITED(cfg, code) .config = (cfg), .exited = 1, .exit_code = (code)
-#define KILLED(cfg, sig) .config = (cfg), .signaled = 1, .signo = (sig)
 
 struct classify_row {
 	const char *name; /* the case: th-cfi-test <name> */
-	struct th_child_obs obs;
+	const char *config;
+	int exited, code; /* exited with code, or killed by signal code */
+	const char *out, *err;
 	enum th_outcome attack;  /* classified as an attack run: expected outcome, or NOT_RUN */
 	enum th_outcome control; /* classified as a control run: expected outcome, or NOT_RUN */
-	/* The evidence of each run: */
-	const char *has[3]; /* contains each of these */
-	const char *is;     /* is exactly this (NULL: not checked) */
-	const char *lacks;  /* does not contain this (NULL: not checked) */
+	const char *has[3];	 /* the evidence contains each of these */
+	const char *is;		 /* is exactly this (NULL: not checked) */
+	const char *lacks;	 /* does not contain this (NULL: not checked) */
 };
 
-static const char cfi_diag_err[] =
-	"/work/main/timer_core/wheel.c:211:3: runtime error: control flow integrity check "
-	"for type 'void (struct timer_list *)' failed during indirect function call\n"
-	"/work/main/attacks/payloads.c:40:1: note: write_cr4 defined here\n";
-
-static const char sigabrt_glibc_err[] = "*** buffer overflow detected ***: terminated\n";
-
 static const struct classify_row classify_rows[] = {
-	{ .name = "classify_target_chosen",
-	  .obs = { EXITED("none", 0),
-	    .out = "TH-NOTE: overwriting\n"
-		   "TH-LANDED: yes function=write_cr4 data=0x407f0\n"
-		   "TH-TARGET: name=write_cr4 chosen=1 cr4=0x407f0 (SMEP, SMAP off)\n"
-		   "TH-DONE: end\n",
-	    .err = "" },
-	  .attack = TH_HIJACKED, .control = NOT_RUN,
+	{ .name = "classify_target_chosen", .config = "none", .exited = 1, .code = 0,
+	  .out = "TH-NOTE: run=" TOK " overwriting\n"
+		 "TH-LANDED: run=" TOK " yes function=write_cr4 data=0x407f0\n"
+		 "TH-TARGET: run=" TOK " name=write_cr4 chosen=1 cr4=0x407f0 (SMEP, SMAP off)\n"
+		 "TH-DONE: run=" TOK " end\n",
+	  .err = "", .control = NOT_RUN, .attack = TH_HIJACKED,
 	  .has = { "name=write_cr4 chosen=1 cr4=0x407f0", "landed: yes function=write_cr4" } },
-	{ .name = "classify_timeout",
-	  .obs = { KILLED("none", SIGKILL), .timed_out = 1, .seconds = 5.0,
-	    .out = "TH-NOTE: armed\nTH-NOTE: waiting for expiry\n", .err = "" },
-	  .attack = TH_HANG, .control = NOT_RUN, .has = { "5.0 s", "waiting for expiry" } },
-	{ .name = "classify_cfi_diag",
-	  .obs = { EXITED("cfi-icall-diag", 1), .out = "TH-LANDED: yes function=write_cr4\n",
-	    .err = cfi_diag_err },
-	  .attack = TH_BLOCKED_CFI, .control = NOT_RUN,
-	  .has = { "wheel.c:211:3: runtime error: control flow integrity check for type "
-		   "'void (struct timer_list *)' failed",
-		   "landed: yes" },
-	  .lacks = "/work/main" },
-	{ .name = "classify_function_diag",
-	  .obs = { EXITED("fsanitize-function", 1), .out = "",
-	    .err = "wheel.c:5:50: runtime error: call to function write_cr4 through pointer to "
-		   "incorrect function type 'void (*)(struct timer_list *)'\n" },
-	  .attack = TH_BLOCKED_CFI, .control = NOT_RUN,
-	  .has = { "call to function write_cr4 through pointer to incorrect function type" } },
-	{ .name = "classify_cfi_diag_control",
-	  .obs = { EXITED("cfi-icall-diag", 1), .out = "TH-NOTE: control run\n",
-	    .err = cfi_diag_err },
-	  .attack = NOT_RUN, .control = TH_FALSE_POSITIVE,
-	  .has = { "control run stopped by CFI", "control flow integrity check" } },
-	{ .name = "classify_asan_overflow",
-	  .obs = { EXITED("asan", 1), .out = "TH-NOTE: overflowing\n",
-	    .err = "=================================================================\n"
-		   "==4242==ERROR: AddressSanitizer: heap-buffer-overflow on address "
-		   "0x606000000058 at pc 0x55d0 bp 0x7ffc sp 0x7ffc\n"
-		   "WRITE of size 40 at 0x606000000058 thread T0\n" },
-	  .attack = TH_DETECTED, .control = NOT_RUN,
+	/* The fields in order: chosen=1 elsewhere on the line is not the field. */
+	{ .name = "classify_chosen_in_argument", .config = "none", .exited = 1, .code = 0,
+	  .out = "TH-TARGET: run=" TOK " name=call_usermodehelper_stub chosen=0 path=\" chosen=1\"\n"
+		 "TH-TARGET: run=" TOK " chosen=1 name=write_cr4\n"
+		 "TH-DONE: run=" TOK " end\n",
+	  .err = "", .control = NOT_RUN, .attack = TH_REDIRECTED, .has = { "name=call_usermodehelper_stub chosen=0" } },
+	{ .name = "classify_foreign_token", .config = "none", .exited = 1, .code = 0,
+	  .out = "TH-TARGET: run=fedcba9876543210 name=write_cr4 chosen=1 val=0x407f0\n"
+		 "TH-TARGET: name=write_cr4 chosen=1 val=0x407f0\n"
+		 "TH-LEGIT: run=" TOK " intended=1 on its own ring\n"
+		 "TH-DONE: run=" TOK " end\n",
+	  .err = "", .control = NOT_RUN, .attack = TH_NO_EFFECT,
+	  .has = { "legitimate callback ran", "2 TH- lines without this run's token ignored" } },
+	{ .name = "classify_timeout", .config = "none", .exited = 0, .code = SIGKILL,
+	  .out = "TH-NOTE: run=" TOK " armed\nTH-NOTE: run=" TOK " waiting for expiry\n", .err = "",
+	  .control = NOT_RUN, .attack = TH_HANG, .has = { "waiting for expiry" } },
+	{ .name = "classify_asan_overflow", .config = "asan", .exited = 1, .code = SAN,
+	  .out = "TH-NOTE: run=" TOK " overflowing\n",
+	  .err = "=================================================================\n"
+		 "==4242==ERROR: AddressSanitizer: heap-buffer-overflow on address "
+		 "0x606000000058 at pc 0x55d0 bp 0x7ffc sp 0x7ffc\n"
+		 "WRITE of size 40 at 0x606000000058 thread T0\n",
+	  .control = NOT_RUN, .attack = TH_DETECTED,
 	  .has = { "AddressSanitizer: heap-buffer-overflow on address 0x606000000058",
 		   "(WRITE of size 40)" },
 	  .lacks = " at pc " },
+	/* The same report without the runtime's exit code, or of another pid:
+	 * printed by something else. */
+	{ .name = "classify_asan_wrong_exit", .config = "asan", .exited = 1, .code = 1,
+	  .out = "", .err = "==4242==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x1\n",
+	  .control = NOT_RUN, .attack = TH_CRASHED, .has = { "exit 1 without TH-DONE" } },
+	{ .name = "classify_asan_wrong_pid", .config = "asan", .exited = 1, .code = SAN,
+	  .out = "", .err = "==17==ERROR: AddressSanitizer: heap-buffer-overflow on address 0x1\n",
+	  .control = NOT_RUN, .attack = TH_CRASHED },
 	/* A crash is not a defence: a control run that crashes is not a false positive. */
-	{ .name = "classify_asan_segv",
-	  .obs = { EXITED("asan", 1), .out = "TH-LANDED: yes\n",
-	    .err = "AddressSanitizer:DEADLYSIGNAL\n"
-		   "==4242==ERROR: AddressSanitizer: SEGV on unknown address 0x000000407f0 "
-		   "(pc 0x000000407f0 bp 0x7ffc sp 0x7ffc T0)\n" },
-	  .attack = TH_CRASHED, .control = TH_CRASHED,
-	  .has = { "AddressSanitizer: SEGV on unknown address" } },
-	{ .name = "classify_ubsan_bounds",
-	  .obs = { EXITED("bounds", 1), .out = "TH-NOTE: index write\n",
-	    .err = "/work/main/attacks/victim.c:88:19: runtime error: index 24 out of "
-		   "bounds for type 'char[16]'\n"
-		   "SUMMARY: UndefinedBehaviorSanitizer: undefined-behavior\n" },
-	  .attack = TH_DETECTED, .control = NOT_RUN,
+	{ .name = "classify_asan_segv", .config = "asan", .exited = 1, .code = SAN,
+	  .out = "TH-LANDED: run=" TOK " yes\n",
+	  .err = "AddressSanitizer:DEADLYSIGNAL\n"
+		 "==4242==ERROR: AddressSanitizer: SEGV on unknown address 0x000000407f0\n",
+	  .attack = TH_CRASHED, .control = TH_CRASHED },
+	{ .name = "classify_ubsan_bounds", .config = "bounds", .exited = 1, .code = SAN,
+	  .out = "TH-NOTE: run=" TOK " index write\n",
+	  .err = "/work/main/attacks/victim.c:88:19: runtime error: index 24 out of "
+		 "bounds for type 'char[16]'\n"
+		 "SUMMARY: UndefinedBehaviorSanitizer: undefined-behavior\n",
+	  .control = NOT_RUN, .attack = TH_DETECTED,
 	  .is = "victim.c:88:19: runtime error: index 24 out of bounds for type 'char[16]'" },
-	{ .name = "classify_fortify_field",
-	  .obs = { KILLED("fortify", SIGABRT), .out = "TH-NOTE: memcpy into name\n",
-	    .err = "fortify: detected field-spanning write (size 40) of single field "
-		   "\"obj->name\" at attacks/victim.c:70 (size 16)\n" },
-	  .attack = TH_DETECTED, .control = NOT_RUN,
-	  .has = { "fortify: detected field-spanning write (size 40)" } },
-	{ .name = "classify_glibc_fortify",
-	  .obs = { KILLED("fortify", SIGABRT), .out = "", .err = sigabrt_glibc_err },
-	  .attack = TH_DETECTED, .control = NOT_RUN,
-	  .is = "*** buffer overflow detected ***: terminated" },
-	{ .name = "classify_detected_control",
-	  .obs = { KILLED("none", SIGABRT), .out = "", .err = sigabrt_glibc_err },
-	  .attack = NOT_RUN, .control = TH_FALSE_POSITIVE,
-	  .has = { "control run stopped by a memory-safety check" } },
-	{ .name = "classify_segv",
-	  .obs = { KILLED("none", SIGSEGV),
-	    .out = "TH-LANDED: partial low 6 bytes\n"
-		   "TH-TRAP: sig=11 name=SIGSEGV pc=0x4141414141 ehdr=0x555500000000 "
-		   "bytes=?? addr=0x4141414141\n",
-	    .err = "" },
-	  .attack = TH_CRASHED, .control = TH_CRASHED,
-	  .has = { "SIGSEGV at pc 0x4141414141", "addr 0x4141414141",
-		   "landed: partial low 6 bytes" } },
-	{ .name = "classify_sigill_no_trap_line",
-	  .obs = { KILLED("cfi-icall", SIGILL), .out = "TH-NOTE: trigger\n", .err = "" },
-	  .attack = TH_CRASHED, .control = NOT_RUN, .is = "killed by SIGILL (no TH-TRAP line)" },
-	{ .name = "classify_sigill_unreadable_binary",
-	  .obs = { KILLED("cfi-icall", SIGILL), .binary = "/nonexistent/th-attack",
-	    .out = "TH-TRAP: sig=4 name=SIGILL pc=0x55d0c1e0185a "
-		   "ehdr=0x55d0c1e00000 bytes=670fb940 addr=0x55d0c1e0185a\n",
-	    .err = "" },
-	  .attack = TH_CRASHED, .control = NOT_RUN,
-	  .has = { "not a proven CFI check site", "/nonexistent/th-attack" } },
-	{ .name = "classify_exit_nonzero",
-	  .obs = { EXITED("none", 3), .out = "TH-NOTE: trigger\n", .err = "" },
-	  .attack = TH_CRASHED, .control = NOT_RUN, .has = { "exit 3 without TH-DONE" } },
-	{ .name = "classify_exit0_no_done",
-	  .obs = { EXITED("none", 0), .out = "TH-NOTE: trigger\n", .err = "" },
-	  .attack = TH_CRASHED, .control = NOT_RUN,
-	  .has = { "exit 0 without TH-DONE; last: TH-NOTE: trigger" } },
-	{ .name = "classify_done_legit",
-	  .obs = { EXITED("none", 0),
-	    .out = "TH-LANDED: no canary intact\n"
-		   "TH-LEGIT: intended=1 retire_blk_timer on its own ring\n"
-		   "TH-DONE: end\n",
-	    .err = "" },
-	  .attack = TH_NO_EFFECT, .control = TH_NO_EFFECT,
+	{ .name = "classify_fortify_field", .config = "fortify", .exited = 0, .code = SIGABRT,
+	  .out = "TH-NOTE: run=" TOK " memcpy into name\n",
+	  .err = "fortify: detected field-spanning write (size 40) of single field "
+		 "\"obj->name\" at attacks/victim.c:70 (size 16)\n",
+	  .control = NOT_RUN, .attack = TH_DETECTED, .has = { "fortify: detected field-spanning write (size 40)" } },
+	{ .name = "classify_glibc_fortify", .config = "fortify", .exited = 0, .code = SIGABRT,
+	  .out = "", .err = "*** buffer overflow detected ***: terminated\n",
+	  .control = NOT_RUN, .attack = TH_DETECTED, .is = "*** buffer overflow detected ***: terminated" },
+	{ .name = "classify_detected_control", .config = "none", .exited = 0, .code = SIGABRT,
+	  .out = "", .err = "*** buffer overflow detected ***: terminated\n",
+	  .attack = NOT_RUN, .control = TH_FALSE_POSITIVE, .has = { "control run stopped by a memory-safety check" } },
+	/* The CFI diagnostic alone proves nothing: not traced, no handler call. */
+	{ .name = "classify_cfi_diag_untraced", .config = "cfi-icall-diag", .exited = 1, .code = SAN,
+	  .out = "",
+	  .err = "/w/timer_core/legacy.c:22:2: runtime error: control flow integrity check for "
+		 "type 'void (unsigned long)' failed during indirect function call\n",
+	  .attack = TH_CRASHED, .control = TH_CRASHED },
+	{ .name = "classify_exit_nonzero", .config = "none", .exited = 1, .code = 3,
+	  .out = "TH-NOTE: run=" TOK " trigger\n", .err = "",
+	  .control = NOT_RUN, .attack = TH_CRASHED, .has = { "exit 3 without TH-DONE" } },
+	{ .name = "classify_exit0_no_done", .config = "none", .exited = 1, .code = 0,
+	  .out = "TH-NOTE: run=" TOK " trigger\nTH-DONE: no token\n", .err = "",
+	  .control = NOT_RUN, .attack = TH_CRASHED, .has = { "exit 0 without TH-DONE; last: TH-NOTE: run=" TOK " trigger" } },
+	{ .name = "classify_done_legit", .config = "none", .exited = 1, .code = 0,
+	  .out = "TH-LANDED: run=" TOK " no canary intact\n"
+		 "TH-LEGIT: run=" TOK " intended=1 retire_blk_timer on its own ring\n"
+		 "TH-DONE: run=" TOK " end\n",
+	  .err = "", .attack = TH_NO_EFFECT, .control = TH_NO_EFFECT,
 	  .has = { "legitimate callback ran: intended=1 retire_blk_timer on its own ring",
 		   "landed: no canary intact" } },
-	{ .name = "classify_done_no_legit",
-	  .obs = { EXITED("none", 0), .out = "TH-LANDED: yes\nTH-DONE: timer never fired\n",
-	    .err = "" },
-	  .attack = TH_NO_EFFECT, .control = NOT_RUN,
-	  .has = { "legitimate callback did not run: timer never fired" } },
-	{ .name = "classify_done_legit_wrong",
-	  .obs = { EXITED("none", 0),
-	    .out = "TH-LEGIT: intended=0 data=0x41 (not a live ring)\nTH-DONE: end\n", .err = "" },
-	  .attack = TH_NO_EFFECT, .control = NOT_RUN,
+	{ .name = "classify_done_legit_wrong", .config = "none", .exited = 1, .code = 0,
+	  .out = "TH-LEGIT: run=" TOK " intended=0 data=0x41 (not a live ring)\nTH-DONE: run=" TOK " end\n",
+	  .err = "", .control = NOT_RUN, .attack = TH_NO_EFFECT,
 	  .has = { "legitimate callback ran on a corrupted argument", "not a live ring" } },
-	{ .name = "classify_done_nonzero_exit",
-	  .obs = { EXITED("none", 23), .out = "TH-LEGIT: intended=1 x\nTH-DONE: end\n", .err = "" },
-	  .attack = TH_CRASHED, .control = NOT_RUN, .has = { "exit 23 after TH-DONE" } },
+	{ .name = "classify_done_nonzero_exit", .config = "none", .exited = 1, .code = 23,
+	  .out = "TH-LEGIT: run=" TOK " intended=1 x\nTH-DONE: run=" TOK " end\n", .err = "",
+	  .control = NOT_RUN, .attack = TH_CRASHED, .has = { "exit 23 after TH-DONE" } },
+	/* Robustness: a report line that ends where its kind should be. */
+	{ .name = "classify_asan_line_ends", .config = "asan", .exited = 1, .code = SAN,
+	  .out = "", .err = "x ERROR: AddressSanitizer: \n==4242==ERROR: AddressSanitizer: ",
+	  .attack = TH_CRASHED, .control = TH_CRASHED },
+	{ .name = "classify_asan_line_ends_cut", .config = "asan", .exited = 1, .code = SAN,
+	  .out = "", .err = "==4242==ERROR: AddressSanitizer: \n",
+	  .control = NOT_RUN, .attack = TH_CRASHED },
 };
 
 static void check_evidence(const struct classify_row *c, const char *ev)
@@ -351,14 +280,19 @@ static void check_evidence(const struct classify_row *c, const char *ev)
 static void classify_row(void **state)
 {
 	const struct classify_row *c = *state;
+	struct th_child_obs o = canned(c->config, c->exited, c->code, c->out, c->err);
 	char ev[512];
 
+	if (!strcmp(c->name, "classify_timeout")) {
+		o.timed_out = 1;
+		o.seconds = 5.0;
+	}
 	if (c->attack != NOT_RUN) {
-		assert_outcome(c->attack, classify(&c->obs, 0, ev, sizeof(ev)));
+		assert_outcome(c->attack, classify(&o, 0, ev, sizeof(ev)));
 		check_evidence(c, ev);
 	}
 	if (c->control != NOT_RUN) {
-		assert_outcome(c->control, classify(&c->obs, 1, ev, sizeof(ev)));
+		assert_outcome(c->control, classify(&o, 1, ev, sizeof(ev)));
 		check_evidence(c, ev);
 	}
 }
@@ -368,24 +302,29 @@ static void classify_row(void **state)
 static void classify_target_unchosen(void **state)
 {
 	char ev[256];
-	struct th_child_obs o = exited(0, "TH-TARGET: name=write_cr4 chosen=0 cr4=timer address\n"
-					  "TH-DONE: end\n", "");
+	struct th_child_obs o = canned("none", 1, 0,
+				       "TH-TARGET: run=" TOK " name=write_cr4 chosen=0 cr4=timer address\n"
+				       "TH-DONE: run=" TOK " end\n", "");
 
 	(void)state;
 	assert_outcome(TH_REDIRECTED, classify(&o, 0, ev, sizeof(ev)));
 	assert_contains(ev, "chosen=0");
 	/* Any chosen=1 line decides. */
-	o.out = "TH-TARGET: name=a chosen=0 x\nTH-TARGET: name=b chosen=1 y\n";
+	o.out = "TH-TARGET: run=" TOK " name=a chosen=0 x\nTH-TARGET: run=" TOK " name=b chosen=1 y\n";
+	o.out_len = strlen(o.out);
 	assert_outcome(TH_HIJACKED, classify(&o, 0, ev, sizeof(ev)));
 	assert_contains(ev, "name=b chosen=1 y");
+	/* A line cut (no newline: the process died writing it, or the cap) is no line. */
+	o.out = "TH-TARGET: run=" TOK " name=b chosen=1";
+	o.out_len = strlen(o.out);
+	assert_outcome(TH_CRASHED, classify(&o, 0, ev, sizeof(ev)));
 }
 
 static void classify_target_beats_crash(void **state)
 {
 	char ev[256];
-	struct th_child_obs o = killed(SIGSEGV, "TH-TARGET: name=write_cr4 chosen=1 cr4=0x407f0\n"
-						"TH-TRAP: sig=11 name=SIGSEGV pc=0x10 ehdr=0x0 bytes=?? addr=0x10\n",
-				       "");
+	struct th_child_obs o = canned("none", 0, SIGSEGV,
+				       "TH-TARGET: run=" TOK " name=write_cr4 chosen=1 cr4=0x407f0\n", "");
 
 	(void)state;
 	assert_outcome(TH_HIJACKED, classify(&o, 0, ev, sizeof(ev)));
@@ -393,15 +332,124 @@ static void classify_target_beats_crash(void **state)
 	assert_outcome(TH_HIJACKED, classify(&o, 1, ev, sizeof(ev)));
 }
 
+/* The privileged state read at exit decides over what the child said. */
+static void classify_privileged_state(void **state)
+{
+	char ev[512];
+	struct th_child_obs o = canned("none", 1, 0,
+				       "TH-TARGET: run=" TOK " name=commit_creds_stub chosen=0 uid=0\n"
+				       "TH-DONE: run=" TOK " uid=1000 cr4=0x3407f0\n", "");
+
+	(void)state;
+	o.state_read = 1;
+	o.nstate = 2;
+	o.state[0] = (struct th_state_obs){ "sim_cpu", "cr4", 0x3407f0, 0x3407f0 };
+	o.state[1] = (struct th_state_obs){ "current_cred", "uid", 1000, 0 };
+	assert_outcome(TH_PRIVILEGED_WRITE, classify(&o, 0, ev, sizeof(ev)));
+	assert_contains(ev, "current_cred.uid 0x3e8 -> 0x0");
+	assert_contains(ev, "name=commit_creds_stub chosen=0");
+	/* A chosen call is worse. */
+	o.out = "TH-TARGET: run=" TOK " name=commit_creds_stub chosen=1 uid=0\n";
+	o.out_len = strlen(o.out);
+	assert_outcome(TH_HIJACKED, classify(&o, 0, ev, sizeof(ev)));
+	/* Unchanged state: what the child says decides. */
+	o.state[1].after = 1000;
+	assert_outcome(TH_HIJACKED, classify(&o, 0, ev, sizeof(ev)));
+	o.out = "TH-TARGET: run=" TOK " name=commit_creds_stub chosen=0 uid=0\n";
+	o.out_len = strlen(o.out);
+	assert_outcome(TH_REDIRECTED, classify(&o, 0, ev, sizeof(ev)));
+}
+
+static void classify_harness_error(void **state)
+{
+	char ev[512];
+	struct th_child_obs o = canned("none", 1, 0, "TH-DONE: run=" TOK " x\n", "");
+
+	(void)state;
+	snprintf(o.harness_error, sizeof(o.harness_error), "exec /x/th-attack: No such file or directory");
+	assert_outcome(TH_HARNESS_ERROR, classify(&o, 0, ev, sizeof(ev)));
+	assert_contains(ev, "No such file");
+}
+
 static void classify_evidence_truncated(void **state)
 {
 	char ev[24];
-	struct th_child_obs o = exited(0, "TH-TARGET: name=write_cr4 chosen=1 a very long detail\n", "");
+	struct th_child_obs o = canned("none", 1, 0,
+				       "TH-TARGET: run=" TOK " name=write_cr4 chosen=1 a very long detail\n", "");
 
 	(void)state;
 	assert_outcome(TH_HIJACKED, classify(&o, 0, ev, sizeof(ev)));
 	assert_int_equal(strlen(ev), sizeof(ev) - 1);
 	assert_string_equal(ev + sizeof(ev) - 4, "...");
+}
+
+/*
+ * Fuzz-style: random and mutated output never crashes the classifier, and the
+ * evidence is one NUL-terminated line of printable bytes. The seed is logged;
+ * TH_SEED in the environment replays one.
+ */
+static void classify_fuzz(void **state)
+{
+	static const char *const pieces[] = {
+		"TH-TARGET: run=" TOK " name=", "chosen=1", "chosen=", " ", "\n", "\r\n", "\0",
+		"TH-LEGIT: run=" TOK " intended=", "TH-DONE: run=" TOK, "TH-LANDED: run=" TOK " ",
+		"==4242==ERROR: AddressSanitizer: ", "ERROR: AddressSanitizer: ",
+		": runtime error: ", "index ", " out of bounds for type ", "WRITE of size ", " at ",
+		TH_FORTIFY_FIELD_REPORT, "*** buffer overflow detected ***", "TH-", "run=", TOK,
+		"\xff\xfe", "\x1b[31m", ":1:2: runtime error: control flow integrity check for type",
+	};
+	const char *env = getenv("TH_SEED");
+	unsigned seed = env ? (unsigned)strtoul(env, NULL, 0) : (unsigned)time(NULL);
+	static char out[1 << 14], err[1 << 14];
+	char ev[256];
+
+	(void)state;
+	print_message("classify_fuzz: TH_SEED=%u\n", seed);
+	srand(seed);
+	for (int iter = 0; iter < 20000; iter++) {
+		size_t lens[2] = { 0, 0 };
+		char *bufs[2] = { out, err };
+		struct th_child_obs o;
+
+		for (int k = 0; k < 2; k++) {
+			int parts = rand() % 24;
+
+			for (int p = 0; p < parts; p++) {
+				size_t room = sizeof(out) - 1 - lens[k], n;
+
+				if (rand() % 3) {
+					const char *s = pieces[rand() % (sizeof(pieces) / sizeof(pieces[0]))];
+
+					n = s[0] ? strlen(s) : 1;
+					if (n > room)
+						break;
+					memcpy(bufs[k] + lens[k], s, n);
+				} else {
+					n = (size_t)(rand() % 64);
+					if (n > room)
+						break;
+					for (size_t i = 0; i < n; i++)
+						bufs[k][lens[k] + i] = (char)(rand() % 256);
+				}
+				lens[k] += n;
+			}
+			bufs[k][lens[k]] = '\0';
+		}
+		o = canned(rand() % 2 ? "asan" : "none", rand() % 2, rand() % 2 ? SAN : rand() % 130,
+			   out, err);
+		o.out_len = lens[0];
+		o.err_len = lens[1];
+		o.timed_out = rand() % 16 == 0;
+		{
+			enum th_outcome r = th_classify(&o, rand() % 2, ev, 1 + (size_t)(rand() % (int)sizeof(ev)));
+
+			assert_true(r >= 0 && r < TH_OUTCOME_COUNT);
+			for (const char *p = ev; *p; p++)
+				if ((unsigned char)*p < 0x20 || *p == 0x7f)
+					fail_msg("seed %u, iteration %d: control byte 0x%02x in the evidence",
+						 seed, iter, (unsigned char)*p);
+		}
+	}
 }
 
 /* ---- the field check, in this process -------------------------------------------------- */
@@ -461,7 +509,39 @@ static void fortify_macro_field_overflow(void **state)
 	assert_contains(err, "(size 16)");
 }
 
-/* ---- real binaries ------------------------------------------------------------------------ */
+static void config_table(void **state)
+{
+	static const char *const names[] = { "none", "cfi-icall", "cfi-icall-diag",
+		"cfi-icall-generalized", "kcfi", "fsanitize-function", "asan", "bounds",
+		"fortify", "randstruct", "defence-in-depth" };
+	const struct th_config_info *c;
+
+	(void)state;
+	assert_int_equal(th_config_count, sizeof(names) / sizeof(names[0]));
+	for (size_t i = 0; i < th_config_count; i++)
+		assert_string_equal(th_configs[i].name, names[i]);
+	c = th_config_find("defence-in-depth");
+	assert_non_null(c);
+	assert_true(th_config_has_probe(c, "cfi"));
+	assert_true(th_config_has_probe(c, "bounds"));
+	assert_true(th_config_has_probe(c, "fortify"));
+	assert_false(th_config_has_probe(c, "for"));
+	/* Generalisation has a probe of its own, beside the non-pointer trap. */
+	assert_true(th_config_has_probe(th_config_find("cfi-icall-generalized"), "cfi"));
+	assert_true(th_config_has_probe(th_config_find("cfi-icall-generalized"), "cfi-generalized"));
+	assert_false(th_config_has_probe(th_config_find("cfi-icall"), "cfi-generalized"));
+	assert_true(th_config_cfi_icall_trap_mode(c));
+	assert_false(th_config_cfi_icall_trap_mode(th_config_find("cfi-icall-diag")));
+	assert_false(th_config_cfi_icall_trap_mode(th_config_find("kcfi")));
+	assert_false(th_config_cfi_icall_trap_mode(NULL));
+	assert_true(th_config_has_cflag(th_config_find("fsanitize-function"), "-fsanitize=function"));
+	assert_false(th_config_has_cflag(th_config_find("fsanitize-function"), "-fsanitize=func"));
+	assert_false(th_config_has_cflag(NULL, "-O2"));
+	assert_null(th_config_find("cfi"));
+	assert_false(th_config_has_probe(th_config_find("none"), "cfi"));
+}
+
+/* ---- real children: the forgeries ------------------------------------------------------ */
 
 static void skip_case(void **state)
 {
@@ -469,150 +549,390 @@ static void skip_case(void **state)
 	th_skip("%s", arg(0));
 }
 
-/* cfi_trap_target bad-call under a CFI config: trap, proven in th_test_call_timer_fn. */
-static void elf_cfi_bad_call(void **state)
+/* Not forged: a real check of the dispatch stops a wrong-type target. */
+static void forge_bad_call(void **state)
 {
-	const char *bin = arg(0), *config = arg(1);
-	int kcfi = !strcmp(config, "kcfi");
-	char *argv[] = { (char *)bin, "bad-call", NULL };
-	struct run r;
-	struct th_trap_line t;
-	struct th_trap_proof pr;
-	struct th_elf e;
-	char ev[512], err[256];
-	uint64_t start;
-
-	(void)state;
-	run_child(&r, config, 10, argv);
-	assert_true(r.obs.signaled);
-	assert_int_equal(r.obs.signo, SIGILL);
-	assert_true(th_find_trap(r.obs.out, &t));
-	assert_int_equal(t.sig, SIGILL);
-	assert_string_equal(t.name, "SIGILL");
-	assert_true(t.ehdr != 0);
-	assert_true(t.nbytes == 4);
-	assert_non_null(th_x86_trap_insn(t.bytes, t.nbytes));
-	assert_true(t.addr == t.pc); /* SIGILL: si_addr is the instruction */
-
-	assert_int_equal(th_elf_open(&e, bin, err, sizeof(err)), 0);
-	assert_string_equal(th_elf_func_at(&e, th_elf_vaddr(&e, t.pc, t.ehdr), &start),
-			    "th_test_call_timer_fn");
-	if (kcfi)
-		assert_true(th_elf_kcfi_trap_count(&e) > 0);
-	else
-		assert_false(e.has_kcfi);
-	th_elf_close(&e);
-
-	assert_int_equal(th_elf_prove_cfi_site(bin, t.pc, t.ehdr,
-					       kcfi ? TH_PROOF_KCFI : TH_PROOF_CFI_ICALL,
-					       "call_timer_fn", t.bytes, t.nbytes, &pr),
-			 1);
-	assert_int_equal(pr.kind, kcfi ? TH_SITE_KCFI : TH_SITE_CFI_ICALL);
-	assert_string_equal(pr.func, "th_test_call_timer_fn");
-	assert_string_equal(pr.insn, kcfi ? "ud2" : "ud1");
-	/* Wrong function name: not proven (cfi-icall); kcfi needs no name. */
-	assert_int_equal(th_elf_prove_cfi_site(bin, t.pc, t.ehdr, TH_PROOF_CFI_ICALL, "probe_call",
-					       NULL, 0, &pr),
-			 0);
-	print_message("not proven (as expected): %s\n", pr.why);
-	/* One byte before the trap (the end of the jmp/je before it): not a site. */
-	assert_int_equal(th_elf_prove_cfi_site(bin, t.pc - 1, t.ehdr, TH_PROOF_KCFI | TH_PROOF_CFI_ICALL,
-					       "call_timer_fn", NULL, 0, &pr),
-			 0);
-
-	assert_outcome(TH_BLOCKED_CFI, classify(&r.obs, 0, ev, sizeof(ev)));
-	assert_contains(ev, kcfi ? "SIGILL ud2 at 0x" : "SIGILL ud1 at 0x");
-	assert_contains(ev, kcfi ? "in th_test_call_timer_fn: kcfi check site (.kcfi_traps)"
-				 : "in th_test_call_timer_fn: cfi-icall check site (trap mode)");
-	assert_contains(ev, "landed: yes");
-	assert_outcome(TH_FALSE_POSITIVE, classify(&r.obs, 1, ev, sizeof(ev)));
-	/* The same trap under a config whose proof does not apply is not proven. */
-	r.obs.config = kcfi ? "none" : "cfi-icall-diag";
-	assert_outcome(kcfi ? TH_BLOCKED_CFI : TH_CRASHED, classify(&r.obs, 0, ev, sizeof(ev)));
-	run_free(&r);
-}
-
-static void elf_cfi_good_call(void **state)
-{
-	char *argv[] = { (char *)arg(0), "good-call", NULL };
-	struct run r;
-	char ev[256];
-
-	(void)state;
-	run_child(&r, arg(1), 10, argv);
-	assert_outcome(TH_NO_EFFECT, classify(&r.obs, 1, ev, sizeof(ev)));
-	assert_contains(ev, "test_legit_callback on its own timer");
-	run_free(&r);
-}
-
-static void elf_trap_elsewhere(void **state)
-{
-	char *argv[] = { (char *)arg(0), "trap-elsewhere", NULL };
 	struct run r;
 	char ev[512];
 
 	(void)state;
-	run_child(&r, arg(1), 10, argv);
-	assert_true(r.obs.signaled);
-	assert_int_equal(r.obs.signo, SIGILL);
-	assert_outcome(TH_CRASHED, classify(&r.obs, 0, ev, sizeof(ev)));
-	assert_contains(ev, "not a proven CFI check site");
-	assert_contains(ev, "test_not_a_check_site");
+	assert_outcome(TH_BLOCKED_CFI, forge(&r, "bad-call", NULL, ev, sizeof(ev)));
+	assert_contains(ev, "call_timer_fn");
+	assert_contains(ev, "call target forge_commit_creds");
+	assert_true(r.obs.traced);
+	assert_int_equal(r.obs.ndispatch, 1);
+	assert_true(r.obs.dispatch[0].known);
+	assert_int_equal(r.obs.dispatch[0].admits, 0);
+	assert_outcome(TH_FALSE_POSITIVE, classify(&r.obs, 1, ev, sizeof(ev)));
 	run_free(&r);
 }
 
-static void elf_none_bad_call(void **state)
+/* The check that stopped the legitimate callback stopped no attack. */
+static void forge_legit_trap(void **state)
 {
-	char *argv[] = { (char *)arg(0), "bad-call", NULL };
 	struct run r;
-	char ev[256];
+	char ev[512];
 
 	(void)state;
-	run_child(&r, "none", 10, argv);
-	assert_outcome(TH_REDIRECTED, classify(&r.obs, 0, ev, sizeof(ev)));
-	assert_contains(ev, "name=test_write_cr4 chosen=0");
+	assert_outcome(TH_FALSE_POSITIVE, forge(&r, "legit-trap", NULL, ev, sizeof(ev)));
+	assert_contains(ev, "CFI stopped the legitimate callback");
+	assert_contains(ev, "call target prb_retire_rx_blk_timer_expired");
 	run_free(&r);
 }
 
-static void elf_segv(void **state)
+static void forge_legit(void **state)
 {
-	char *argv[] = { (char *)arg(0), g_argc > 1 ? g_argv[1] : "segv", NULL };
 	struct run r;
-	struct th_trap_line t;
-	char ev[256];
+	char ev[512];
 
 	(void)state;
-	run_child(&r, "none", 10, argv);
-	assert_true(r.obs.signaled);
-	assert_int_equal(r.obs.signo, SIGSEGV);
-	assert_true(th_find_trap(r.obs.out, &t));
-	assert_true(t.addr == 0x10);
-	assert_int_equal(t.nbytes, 4); /* pc is in .text: readable */
-	assert_outcome(TH_CRASHED, classify(&r.obs, 0, ev, sizeof(ev)));
+	assert_outcome(TH_NO_EFFECT, forge(&r, "legit", NULL, ev, sizeof(ev)));
+	assert_contains(ev, "legitimate callback ran");
+	assert_int_equal(r.obs.ndispatch, 1);
+	assert_true(r.obs.state_read);
+	run_free(&r);
+}
+
+/* A TH-TRAP line for a real check's address, then raise(SIGILL): no trap
+ * the kernel raised, so nothing to prove. */
+static void forge_fake_trap_line(void **state)
+{
+	struct th_bin *b;
+	const struct th_func_sites *fs;
+	char err[256], vaddr[32], ev[512];
+	struct run r;
+
+	(void)state;
+	assert_int_equal(th_bin_open(arg(0), &b, err, sizeof(err)), 0);
+	fs = th_bin_call_sites(b, TH_CFI_SITE_FUNC, err, sizeof(err));
+	assert_non_null(fs);
+	assert_true(fs->nsites == 1 && fs->sites[0].nguards >= 1);
+	snprintf(vaddr, sizeof(vaddr), "0x%" PRIx64, fs->sites[0].guards[0].addr);
+	th_bin_close(b);
+	assert_outcome(TH_CRASHED, forge(&r, "fake-trap-line", vaddr, ev, sizeof(ev)));
+	assert_true(r.obs.signaled && r.obs.signo == SIGILL);
+	assert_false(r.obs.have_trap); /* raise(3) is not a trap */
+	assert_contains(r.obs.out, "TH-TRAP: run=");
+	assert_contains(ev, "killed by SIGILL");
+	run_free(&r);
+}
+
+/* The diagnostic text on stderr, from a build with no CFI runtime. */
+static void forge_fake_diag(void **state)
+{
+	struct run r;
+	char ev[512];
+
+	(void)state;
+	assert_outcome(TH_NO_EFFECT, forge(&r, "fake-diag", NULL, ev, sizeof(ev)));
+	assert_contains(r.obs.err, "control flow integrity check");
+	run_free(&r);
+}
+
+static void forge_fake_chosen(void **state)
+{
+	struct run r;
+	char ev[512];
+
+	(void)state;
+	assert_outcome(TH_REDIRECTED, forge(&r, "fake-chosen", NULL, ev, sizeof(ev)));
+	assert_contains(ev, "chosen=0");
+	run_free(&r);
+}
+
+static void forge_fake_token(void **state)
+{
+	struct run r;
+	char ev[512];
+
+	(void)state;
+	assert_outcome(TH_NO_EFFECT, forge(&r, "fake-token", NULL, ev, sizeof(ev)));
+	assert_contains(ev, "1 TH- lines without this run's token ignored");
+	run_free(&r);
+}
+
+static void forge_nul_line(void **state)
+{
+	struct run r;
+	char ev[512];
+
+	(void)state;
+	assert_outcome(TH_NO_EFFECT, forge(&r, "nul-line", NULL, ev, sizeof(ev)));
+	run_free(&r);
+}
+
+static void forge_fake_asan(void **state)
+{
+	struct run r;
+	char ev[512];
+
+	(void)state;
+	assert_outcome(TH_CRASHED, forge(&r, "fake-asan", NULL, ev, sizeof(ev)));
+	assert_contains(ev, "exit 1 without TH-DONE");
+	run_free(&r);
+}
+
+static void forge_asan_cut(void **state)
+{
+	struct run r;
+	char ev[512];
+
+	(void)state;
+	assert_outcome(TH_CRASHED, forge(&r, "asan-cut", NULL, ev, sizeof(ev)));
+	assert_int_equal(r.obs.exit_code, r.obs.san_exitcode);
+	run_free(&r);
+}
+
+static void forge_huge(void **state)
+{
+	struct run r;
+	char ev[512];
+
+	(void)state;
+	assert_outcome(TH_NO_EFFECT, forge(&r, "huge", NULL, ev, sizeof(ev)));
+	assert_true(r.obs.out_cut);
+	assert_true(r.obs.err_cut);
+	assert_int_equal(r.obs.out_len, TH_CHILD_OUT_CAP);
+	run_free(&r);
+}
+
+/* ud2 in a function whose name contains call_timer_fn: not the dispatch. */
+static void forge_trap_elsewhere(void **state)
+{
+	struct run r;
+	char ev[512];
+
+	(void)state;
+	assert_outcome(TH_CRASHED, forge(&r, "trap-elsewhere", NULL, ev, sizeof(ev)));
+	assert_true(r.obs.have_trap);
+	assert_contains(ev, "in call_timer_fn_prepare: not a check guarding call_timer_fn's indirect call");
+	run_free(&r);
+}
+
+/* A real CFI check of another function (kcfi: a .kcfi_traps entry). */
+static void forge_cfi_elsewhere(void **state)
+{
+	struct run r;
+	char ev[512];
+
+	(void)state;
+	assert_outcome(TH_CRASHED, forge(&r, "cfi-elsewhere", NULL, ev, sizeof(ev)));
+	if (r.obs.have_trap) {
+		char err[256];
+		struct th_bin *b = th_bin_cached(arg(0), err, sizeof(err));
+
+		assert_non_null(b);
+		if (!strcmp(arg(1), "kcfi"))
+			assert_true(th_bin_is_kcfi_trap(b, r.obs.trap.vaddr));
+		assert_contains(ev, "in other_dispatch: not a check guarding call_timer_fn");
+	} else {
+		/* diag mode: the runtime reported a check elsewhere and exited. */
+		assert_int_equal(r.obs.exit_code, r.obs.san_exitcode);
+		assert_contains(r.obs.err, "runtime error: control flow integrity check");
+		assert_false(r.obs.handler_hit);
+	}
+	run_free(&r);
+}
+
+static void forge_lost_timer(void **state)
+{
+	struct run r;
+	char ev[512];
+
+	(void)state;
+	assert_outcome(TH_TIMER_LOST, forge(&r, "lost-timer", NULL, ev, sizeof(ev)));
+	assert_int_equal(r.obs.ndispatch, 0);
+	assert_contains(ev, "call_timer_fn was never entered");
+	run_free(&r);
+}
+
+static void forge_cr4_write(void **state)
+{
+	struct run r;
+	char ev[512];
+
+	(void)state;
+	assert_outcome(TH_PRIVILEGED_WRITE, forge(&r, "cr4-write", NULL, ev, sizeof(ev)));
+	assert_contains(ev, "sim_cpu.cr4 0x3407f0 -> 0x407f0");
+	run_free(&r);
+}
+
+static void forge_segv(void **state)
+{
+	struct run r;
+	char ev[512];
+
+	(void)state;
+	assert_outcome(TH_CRASHED, forge(&r, "segv", NULL, ev, sizeof(ev)));
+	assert_true(r.obs.have_trap);
+	assert_int_equal(r.obs.trap.sig, SIGSEGV);
+	assert_true(r.obs.trap.addr == 0x10);
+	assert_true(r.obs.trap.nbytes > 0); /* pc is in .text */
+	assert_int_equal(r.obs.trap.file_bytes_match, 1);
 	assert_contains(ev, "SIGSEGV at pc 0x");
-	assert_contains(ev, " in main addr 0x10");
+	/* The in-process reporter still speaks for a person reading the output. */
+	assert_contains(r.obs.out, "TH-TRAP: run=");
+	assert_contains(r.obs.out, " name=SIGSEGV ");
 	run_free(&r);
 }
 
-/* pc itself unmapped: the reporter must read no bytes and not fault again. */
-static void elf_wild_jump(void **state)
+/* pc itself unmapped: no bytes, no second fault. */
+static void forge_wild_jump(void **state)
 {
-	char *argv[] = { (char *)arg(0), g_argc > 1 ? g_argv[1] : "wild-jump", NULL };
 	struct run r;
-	struct th_trap_line t;
-	char ev[256];
+	char ev[512];
 
 	(void)state;
-	run_child(&r, "none", 10, argv);
-	assert_true(r.obs.signaled);
-	assert_int_equal(r.obs.signo, SIGSEGV);
-	assert_true(th_find_trap(r.obs.out, &t));
-	assert_true(t.pc == 0x10);
-	assert_int_equal(t.nbytes, 0);
+	assert_outcome(TH_CRASHED, forge(&r, "wild-jump", NULL, ev, sizeof(ev)));
+	assert_true(r.obs.have_trap);
+	assert_true(r.obs.trap.pc == 0x10);
+	assert_int_equal(r.obs.trap.nbytes, 0);
+	assert_int_equal(r.obs.ndispatch, 1);
+	assert_true(r.obs.dispatch[0].target == 0x10);
+	assert_contains(ev, "SIGSEGV at pc 0x10");
 	assert_contains(r.obs.out, " bytes=?? ");
-	assert_outcome(TH_CRASHED, classify(&r.obs, 0, ev, sizeof(ev)));
-	assert_contains(ev, "SIGSEGV at pc 0x10 addr 0x10");
 	run_free(&r);
+}
+
+/*
+ * The reader against the binary's behaviour: every attack of an attack binary,
+ * run traced; at each entry into call_timer_fn the runner evaluates the check
+ * the reader decoded on the live target (th_site_admits, the process's own
+ * memory for kcfi's and the function sanitizer's loads). It must say "fails"
+ * exactly when the run then stopped at one of that check's guards.
+ */
+static void reader_agrees(void **state)
+{
+	const char *bin = arg(0);
+	char *list_argv[] = { (char *)bin, "--list", NULL };
+	struct run l;
+	char *ids, *save = NULL;
+	int checked = 0;
+
+	(void)state;
+	run_traced(&l, "-", NULL, list_argv);
+	ids = strdup(l.obs.out);
+	run_free(&l);
+	assert_non_null(ids);
+	for (char *line = strtok_r(ids, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char id[128], ok[8];
+		char *argv[] = { (char *)bin, "--run", id, NULL };
+		struct run r;
+		int stopped;
+
+		if (sscanf(line, "%127[^\t]\t%*[^\t]\t%*[^\t]\t%*[^\t]\t%7[^\t]", id, ok) != 2 ||
+		    strcmp(ok, "ok"))
+			continue;
+		run_traced(&r, "-", TH_CFI_SITE_FUNC, argv);
+		stopped = (r.obs.have_trap && r.obs.trap.guard >= 0) || r.obs.handler_hit;
+		if (r.obs.ndispatch && r.obs.dispatch[0].known) {
+			if (r.obs.dispatch[0].admits < 0 || (r.obs.dispatch[0].admits == 0) != stopped)
+				fail_msg("%s %s: the check evaluates to %d on target 0x%" PRIx64
+					 ", but the run %s at a guard", bin, id, r.obs.dispatch[0].admits,
+					 r.obs.dispatch[0].target, stopped ? "stopped" : "did not stop");
+			checked++;
+		}
+		run_free(&r);
+	}
+	free(ids);
+	print_message("%s: %d dispatches, check and behaviour agree\n", bin, checked);
+	assert_true(checked > 10);
+}
+
+/* A program that cannot be run is the harness's failure, not a crash. */
+static void runner_exec_fails(void **state)
+{
+	char *argv[] = { "/nonexistent/th-attack", "--run", "X", NULL };
+	struct run r;
+	char ev[512];
+
+	(void)state;
+	run_traced(&r, "none", TH_CFI_SITE_FUNC, argv);
+	assert_outcome(TH_HARNESS_ERROR, classify(&r.obs, 0, ev, sizeof(ev)));
+	assert_contains(ev, "/nonexistent/th-attack");
+	run_free(&r);
+	{
+		const struct th_child_opts o = { .timeout = 5 };
+
+		assert_int_equal(th_child_run(&r.child, (const char *const *)argv, &o), 0);
+		th_child_observe(&r.obs, &r.child, "none", NULL);
+		assert_outcome(TH_HARNESS_ERROR, classify(&r.obs, 0, ev, sizeof(ev)));
+		run_free(&r);
+	}
+}
+
+/* Where ptrace is denied (a container's seccomp profile, Yama's
+ * ptrace_scope 3), no cell is judged from its output alone: each is a
+ * harness error saying so. Here: a seccomp filter in a helper process. */
+static void runner_ptrace_denied(void **state)
+{
+	int status, p[2];
+	pid_t pid;
+	char ev[512] = "";
+
+	(void)state;
+	assert_int_equal(pipe(p), 0);
+	pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {
+		struct sock_filter filter[] = {
+			BPF_STMT(BPF_LD | BPF_W | BPF_ABS, offsetof(struct seccomp_data, nr)),
+			BPF_JUMP(BPF_JMP | BPF_JEQ | BPF_K, SYS_ptrace, 0, 1),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ERRNO | EPERM),
+			BPF_STMT(BPF_RET | BPF_K, SECCOMP_RET_ALLOW),
+		};
+		struct sock_fprog prog = { sizeof(filter) / sizeof(filter[0]), filter };
+		char *argv[] = { "/bin/true", NULL };
+		struct run r;
+		enum th_outcome o;
+
+		if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) ||
+		    prctl(PR_SET_SECCOMP, SECCOMP_MODE_FILTER, &prog, 0, 0))
+			_exit(4);
+		run_traced(&r, "none", TH_CFI_SITE_FUNC, argv);
+		o = th_classify(&r.obs, 0, ev, sizeof(ev));
+		if (write(p[1], ev, strlen(ev)) < 0)
+			_exit(5);
+		_exit(o == TH_HARNESS_ERROR ? 0 : 1);
+	}
+	close(p[1]);
+	if (read(p[0], ev, sizeof(ev) - 1) < 0)
+		ev[0] = 0;
+	close(p[0]);
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	print_message("%s\n", ev);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+	assert_contains(ev, "never traced");
+	assert_contains(ev, "PTRACE_TRACEME");
+}
+
+/* The pump sleeps until something happens, never a fixed slice: a child
+ * that closes its output and then lives on for 300 ms costs a handful of
+ * wake-ups (the pipes' ends, its exit; traced: its execs and exit stop, each
+ * maybe with one spurious wake-up of the SIGCHLD pipe), not
+ * one every 20 ms (counted, not timed). */
+static void runner_no_idle(void **state)
+{
+	char *argv[] = { "/bin/sh", "-c", "exec >&- 2>&-; exec sleep 0.3", NULL };
+
+	(void)state;
+	for (int trace = 0; trace < 2; trace++) {
+		const struct th_child_opts o = { .timeout = 10, .trace = trace };
+		struct th_child c;
+		int pumps = 0;
+
+		assert_int_equal(th_child_spawn(&c, (const char *const *)argv, &o), 0);
+		while (!th_child_done(&c)) {
+			th_child_pump(&c, 1);
+			pumps++;
+		}
+		print_message("%s: done after %d wake-ups\n", trace ? "traced" : "untraced", pumps);
+		assert_true(WIFEXITED(c.status) && WEXITSTATUS(c.status) == 0);
+		/* 20 ms slices would be >= 15. */
+		assert_true(pumps <= (trace ? 12 : 6));
+		th_child_free(&c);
+	}
 }
 
 static void fortify_field_catches(void **state)
@@ -622,7 +942,7 @@ static void fortify_field_catches(void **state)
 	char ev[256];
 
 	(void)state;
-	run_child(&r, "fortify", 10, argv);
+	run_traced(&r, "fortify", NULL, argv);
 	assert_true(r.obs.signaled);
 	assert_int_equal(r.obs.signo, SIGABRT);
 	assert_contains(r.obs.err, "fortify: detected field-spanning write (size 40) of single field "
@@ -639,10 +959,10 @@ static void fortify_glibc_misses_field(void **state)
 	char ev[256];
 
 	(void)state;
-	run_child(&r, "fortify", 10, argv);
+	run_traced(&r, "fortify", NULL, argv);
 	assert_true(r.obs.exited);
 	assert_int_equal(r.obs.exit_code, 0);
-	assert_contains(r.obs.out, "TH-LANDED: yes copied 40 bytes");
+	assert_contains(r.obs.out, " yes copied 40 bytes");
 	assert_contains(r.obs.out, "field check off");
 	assert_outcome(TH_NO_EFFECT, classify(&r.obs, 0, ev, sizeof(ev)));
 	run_free(&r);
@@ -656,7 +976,7 @@ static void fortify_glibc_catches_object(void **state)
 	char ev[256];
 
 	(void)state;
-	run_child(&r, "fortify", 10, argv);
+	run_traced(&r, "fortify", NULL, argv);
 	assert_true(r.obs.signaled);
 	assert_int_equal(r.obs.signo, SIGABRT);
 	assert_outcome(TH_DETECTED, classify(&r.obs, 0, ev, sizeof(ev)));
@@ -678,13 +998,14 @@ static void probe_judge(void **state)
 		char reason[512];
 		int ok;
 
-		run_child(&r, config, 20, argv);
+		run_traced(&r, config, TH_PROBE_SITE_FUNC, argv);
 		ok = th_probe_judge(check, &r.obs, reason, sizeof(reason));
 		print_message("judge %s %s: %d: %s\n", config, check, ok, reason);
 		assert_true(reason[0]);
 		assert_non_null(strstr(reason, check));
+		/* A gap names the toolchain probed, not the judge's own compiler. */
 		if (!ok && !strcmp(check, "function") && !expect && !strcmp(config, "fsanitize-function"))
-			assert_contains(reason, "inactive in C on clang");
+			assert_contains(reason, "not stopped by this-toolchain's build");
 		any |= ok;
 		run_free(&r);
 	}
@@ -697,15 +1018,19 @@ static void probe_judge(void **state)
 int main(int argc, char **argv)
 {
 	static const struct CMUnitTest fixed[] = {
-		CASE(parse_trap_line), CASE(parse_trap_line_malformed), CASE(config_table),
-		CASE(x86_trap_insn), CASE(classify_target_unchosen), CASE(classify_target_beats_crash),
-		CASE(classify_evidence_truncated), CASE(fortify_macro_in_range),
+		CASE(config_table), CASE(classify_target_unchosen), CASE(classify_target_beats_crash),
+		CASE(classify_privileged_state), CASE(classify_harness_error),
+		CASE(classify_evidence_truncated), CASE(classify_fuzz), CASE(fortify_macro_in_range),
 		CASE(fortify_macro_field_overflow),
-		cmocka_unit_test_setup_teardown(skip_case, NULL, NULL), CASE(elf_cfi_bad_call),
-		CASE(elf_cfi_good_call), CASE(elf_trap_elsewhere), CASE(elf_none_bad_call),
-		CASE(elf_segv), CASE(elf_wild_jump), CASE(fortify_field_catches),
-		CASE(fortify_glibc_misses_field), CASE(fortify_glibc_catches_object),
-		CASE(probe_judge),
+		cmocka_unit_test_setup_teardown(skip_case, NULL, NULL),
+		CASE(forge_bad_call), CASE(forge_legit_trap), CASE(forge_legit),
+		CASE(forge_fake_trap_line), CASE(forge_fake_diag), CASE(forge_fake_chosen),
+		CASE(forge_fake_token), CASE(forge_nul_line), CASE(forge_fake_asan),
+		CASE(forge_asan_cut), CASE(forge_huge), CASE(forge_trap_elsewhere),
+		CASE(forge_cfi_elsewhere), CASE(forge_lost_timer), CASE(forge_cr4_write),
+		CASE(forge_segv), CASE(forge_wild_jump), CASE(reader_agrees), CASE(runner_exec_fails), CASE(runner_ptrace_denied), CASE(runner_no_idle),
+		CASE(fortify_field_catches), CASE(fortify_glibc_misses_field),
+		CASE(fortify_glibc_catches_object), CASE(probe_judge),
 	};
 	enum { NFIXED = sizeof(fixed) / sizeof(fixed[0]),
 	       NROWS = sizeof(classify_rows) / sizeof(classify_rows[0]) };
@@ -717,18 +1042,20 @@ int main(int argc, char **argv)
 	for (size_t i = 0; i < NROWS; i++)
 		tests[NFIXED + i] = (struct CMUnitTest){ classify_rows[i].name, classify_row, NULL,
 							 NULL, (void *)&classify_rows[i] };
-	if (argc < 2) {
-		fprintf(stderr, "usage: %s <case>|skip [args...]; cases:\n", argv[0]);
+	if (argc >= 2 && !strcmp(argv[1], "--list")) {
 		for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
-			fprintf(stderr, "  %s\n", tests[i].name);
+			printf("%s\n", tests[i].name);
+		return 0;
+	}
+	if (argc < 2) {
+		fprintf(stderr, "usage: %s <case>|skip|--list [args...]\n", argv[0]);
 		return 2;
 	}
 	name = !strcmp(argv[1], "skip") ? "skip_case" : argv[1];
 	for (size_t i = 0; i < sizeof(tests) / sizeof(tests[0]); i++)
 		found |= !strcmp(tests[i].name, name);
 	if (!found) {
-		fprintf(stderr, "%s: no case \"%s\" (run without arguments for the list)\n", argv[0],
-			argv[1]);
+		fprintf(stderr, "%s: no case \"%s\" (--list shows them)\n", argv[0], argv[1]);
 		return 2;
 	}
 	g_argc = argc - 2;

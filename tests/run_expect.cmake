@@ -2,6 +2,7 @@
 # against a regex:  cmake -DCMD=... -DRC=2 [-DSTDOUT_FILE=f] [-DSTDERR_REGEX=r]
 #                         [-DSTDIN_FILE=f] -P run_expect.cmake
 #   [-DSENTINEL=f]: f is written first and must be unchanged afterwards
+#   [-DSTDOUT_REGEX=r]: stdout must match r
 if(DEFINED SENTINEL)
   get_filename_component(_dir ${SENTINEL} DIRECTORY)
   file(MAKE_DIRECTORY ${_dir})
@@ -21,6 +22,9 @@ if(DEFINED STDOUT_FILE)
   if(NOT out STREQUAL want)
     message(FATAL_ERROR "stdout differs from ${STDOUT_FILE}\n--- got:\n${out}--- want:\n${want}")
   endif()
+endif()
+if(DEFINED STDOUT_REGEX AND NOT out MATCHES "${STDOUT_REGEX}")
+  message(FATAL_ERROR "stdout does not match '${STDOUT_REGEX}':\n${out}")
 endif()
 if(DEFINED STDERR_REGEX AND NOT err MATCHES "${STDERR_REGEX}")
   message(FATAL_ERROR "stderr does not match '${STDERR_REGEX}':\n${err}")

@@ -2,12 +2,13 @@
 /*
  * Feature probe, in the style of compiler-rt test/cfi/icall/bad-signature.c:
  * one source, built once per config (th-probe-<config>); `probe <check>` prints
- *   TH-PROBE: before <check>
+ *   TH-PROBE: run=<token> before <check>
  * does the one bad thing <check>'s feature must stop, then prints
- *   TH-PROBE: after <check>
- * and exits 0. "after" on stdout means the feature did not stop it; how it was
- * stopped is judged by th_probe_judge() (cfi/probe_judge.h). Every line is one
- * write(2), so nothing is lost in a stdio buffer when the process dies.
+ *   TH-PROBE: run=<token> after <check>
+ * and exits 0 (<token>: the runner's TH_RUN_TOKEN, runner/child.h). "after"
+ * on stdout means the feature did not stop it; how it was stopped is judged
+ * by th_probe_judge() (cfi/probe_judge.h). Every line is one write(2), so
+ * nothing is lost in a stdio buffer when the process dies.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -20,10 +21,17 @@
 #include "th/compiler.h"
 #include "cfi/trap_report.h"
 
+static const char *token(void)
+{
+	const char *t = getenv("TH_RUN_TOKEN");
+
+	return t && *t ? t : "-";
+}
+
 static void say(const char *what, const char *check)
 {
 	char line[256];
-	int len = snprintf(line, sizeof(line), "TH-PROBE: %s %s\n", what, check);
+	int len = snprintf(line, sizeof(line), "TH-PROBE: run=%s %s %s\n", token(), what, check);
 
 	if (len > 0 && write(STDOUT_FILENO, line, (size_t)len) < 0)
 		exit(3);
@@ -44,11 +52,20 @@ __attribute__((noinline)) void probe_wrong_type(long v)
 	say("wrong-type target ran", v == 42 ? "(argument 42)" : "(argument garbled)");
 }
 
-__attribute__((noinline)) void probe_arm(void);
-__attribute__((noinline)) void probe_arm(void)
+/* The right type, stored only with `probe <check> good`: with one possible
+ * (wrong) target, LTO would fold the check into a bare ud1 and drop the
+ * indirect call, and there would be no call site whose check to prove. */
+__attribute__((noinline)) void probe_right_type(int v);
+__attribute__((noinline)) void probe_right_type(int v)
+{
+	say("right-type target ran", v == 42 ? "(argument 42)" : "(argument garbled)");
+}
+
+__attribute__((noinline)) void probe_arm(int good);
+__attribute__((noinline)) void probe_arm(int good)
 {
 	/* Deliberate cast: the mismatch every CFI scheme must stop at the call. */
-	probe_target = TH_DELIBERATE_FN_CAST(probe_fn *, probe_wrong_type);
+	probe_target = good ? probe_right_type : TH_DELIBERATE_FN_CAST(probe_fn *, probe_wrong_type);
 }
 
 /* The check site: cfi/probe_judge.h looks for the trap inside this function. */
@@ -56,6 +73,47 @@ __attribute__((noinline)) void probe_call(void);
 __attribute__((noinline)) void probe_call(void)
 {
 	probe_target(42); /* BAD: indirect call through a pointer of the wrong type */
+}
+
+/* ---- cfi-generalized: a pointer-typed mismatch --------------------------------
+ * void (struct probe_b *) through void (*)(struct probe_a *): both are "a
+ * pointer" once -fsanitize-cfi-icall-generalize-pointers merges them. */
+struct probe_a {
+	int a;
+};
+struct probe_b {
+	long b;
+};
+typedef void probe_ptr_fn(struct probe_a *);
+
+static probe_ptr_fn *volatile probe_ptr_target;
+static struct probe_a probe_a_obj = { 42 };
+
+__attribute__((noinline)) void probe_gen_target(struct probe_b *b);
+__attribute__((noinline)) void probe_gen_target(struct probe_b *b)
+{
+	say("generalized target ran", b ? "(a pointer)" : "(NULL)");
+}
+
+/* The exact type, for `good` (the call stays indirect, as above). */
+__attribute__((noinline)) void probe_ptr_right_type(struct probe_a *a);
+__attribute__((noinline)) void probe_ptr_right_type(struct probe_a *a)
+{
+	say("right-type target ran", a ? "(a pointer)" : "(NULL)");
+}
+
+static void probe_arm_ptr(int good)
+{
+	/* Deliberate cast: a pointer-parameter mismatch, generalized or not. */
+	probe_ptr_target = good ? probe_ptr_right_type
+				: TH_DELIBERATE_FN_CAST(probe_ptr_fn *, probe_gen_target);
+}
+
+/* The generalized call site: cfi/probe_judge.h reads its check. */
+__attribute__((noinline)) void probe_call_ptr(void);
+__attribute__((noinline)) void probe_call_ptr(void)
+{
+	probe_ptr_target(&probe_a_obj); /* BAD unless pointers are generalized */
 }
 
 /* ---- asan: a heap overflow past the end of a malloc'd buffer ------------------ */
@@ -119,8 +177,8 @@ static void probe_randstruct(void)
 {
 	char line[160];
 	int len = snprintf(line, sizeof(line),
-			   "TH-PROBE: layout offsets=%zu,%zu,%zu,%zu,%zu,%zu size=%zu "
-			   "(entry.next,entry.pprev,expires,function,data,flags)\n",
+			   "TH-PROBE: run=%s layout offsets=%zu,%zu,%zu,%zu,%zu,%zu size=%zu "
+			   "(entry.next,entry.pprev,expires,function,data,flags)\n", token(),
 			   offsetof(struct probe_layout, entry_next),
 			   offsetof(struct probe_layout, entry_pprev),
 			   offsetof(struct probe_layout, expires),
@@ -134,17 +192,19 @@ static void probe_randstruct(void)
 
 int main(int argc, char **argv)
 {
-	const char *check = argc == 2 ? argv[1] : "";
+	const char *check = argc == 2 || argc == 3 ? argv[1] : "";
+	int good = argc == 3 && !strcmp(argv[2], "good");
 
 	th_install_trap_reporter();
-	if (strcmp(check, "cfi") && strcmp(check, "cfi-diag") && strcmp(check, "kcfi") &&
-	    strcmp(check, "function") && strcmp(check, "asan") && strcmp(check, "bounds") &&
-	    strcmp(check, "fortify") && strcmp(check, "randstruct")) {
-		fprintf(stderr, "usage: %s cfi|cfi-diag|kcfi|function|asan|bounds|fortify|randstruct\n",
-			argv[0]);
+	if (strcmp(check, "cfi") && strcmp(check, "cfi-generalized") && strcmp(check, "cfi-diag") &&
+	    strcmp(check, "kcfi") && strcmp(check, "function") && strcmp(check, "asan") &&
+	    strcmp(check, "bounds") && strcmp(check, "fortify") && strcmp(check, "randstruct")) {
+		fprintf(stderr, "usage: %s cfi|cfi-generalized|cfi-diag|kcfi|function|asan|bounds|"
+			"fortify|randstruct [good]\n", argv[0]);
 		return 2;
 	}
-	probe_arm();
+	probe_arm(good);
+	probe_arm_ptr(good);
 	say("before", check);
 	if (!strcmp(check, "asan"))
 		probe_asan();
@@ -154,6 +214,8 @@ int main(int argc, char **argv)
 		probe_fortify();
 	else if (!strcmp(check, "randstruct"))
 		probe_randstruct();
+	else if (!strcmp(check, "cfi-generalized"))
+		probe_call_ptr();
 	else
 		probe_call();
 	say("after", check);

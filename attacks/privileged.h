@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The simulated kernel's privileged functions (victim.h): what an attacker
+ * wants the timer to call. A function of this list in a call site's target
+ * set (cfi/reach.h) is what the report marks privileged. Variant-independent:
+ * also read by the runner, `timerharness reach` and the tests.
+ */
+#ifndef TH_ATTACKS_PRIVILEGED_H
+#define TH_ATTACKS_PRIVILEGED_H
+
+#define TH_VICTIM_PRIVILEGED \
+	"write_cr4", "write_cr4_direct", "commit_creds_stub", "call_usermodehelper_stub"
+
+#endif

@@ -1,0 +1,151 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * CFI's reach: the functions an indirect call site of a linked binary can
+ * still call, read from the binary with the binary reader (binread.h).
+ *
+ * How a target set is computed (th_reach_compute), the same way for every
+ * scheme: every FUNC symbol of the binary in an executable segment is a
+ * candidate entry address, and the call site's check, as binread decoded
+ * and executes it (th_site_admits), is evaluated on that address. A member
+ * is a candidate the check lets through. So the set is what the instructions
+ * accept, not what a table of the scheme claims; the scheme's own tables are
+ * then read as an independent cross-check (tests/reach_test.c):
+ *  - cfi-icall (LTO): the admitted addresses are the jump-table entries of
+ *    the call site's type; there are __typeid_<T>_size_m1 + 1 of them. An
+ *    entry is the symbol `f` (a 5-byte jmp, padded with int3); the jmp's
+ *    destination, decoded with capstone, is the body `f.cfi`. A member is
+ *    named by its entry (what an attacker writes into .function) and its
+ *    body is recorded. Every entry of the table is evaluated even where no
+ *    symbol names it ("<jump-table entry>").
+ *  - kcfi: the admitted functions are those whose __cfi_<f> preamble ends in
+ *    `movl $HASH, %eax` with the hash the call site compares against (the
+ *    word at f-4). The check admits ANY address whose preceding four bytes
+ *    are the hash; executable addresses that are no function's entry and
+ *    still pass are counted (other_admitted), not hidden.
+ *  - -fsanitize=function: a function passes when the words before it are the
+ *    sanitizer's signature and the call site's type hash, and also when the
+ *    signature is missing (the check is skipped: `unchecked`).
+ *  - none: every function in an executable segment.
+ *
+ * A member is marked privileged when its name (up to the first '.': LTO's
+ * ".cfi", ".llvm.<n>") is one of the caller's privileged names.
+ *
+ * One hop further (hops): for each member that is neither privileged nor
+ * unchecked, its own indirect calls are read the same way; a call that admits a
+ * privileged function is recorded with where its target comes from,
+ * relative to the member's first argument ("*(arg0 - 16)"): how a legitimate
+ * callback of the call site's type can still hand control to write_cr4
+ * (container confusion, attacks/victim.c foreign_timer_fn).
+ *
+ * Addresses are file virtual addresses. Names point into the binary's
+ * symbol table: keep the th_bin open while they are used. Nothing here prints.
+ */
+#ifndef TH_CFI_REACH_H
+#define TH_CFI_REACH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "binread.h"
+
+/* Names point into the binary's symbol table: valid while it is open. */
+struct th_reach_member {
+	const char *name;	/* the admitted symbol (cfi-icall: the jump-table entry
+				 * `f`); NULL: no symbol names the address */
+	const char *body;	/* the body when it is elsewhere (`f.cfi`), else NULL */
+	uint64_t addr;		/* the admitted address */
+	uint64_t body_addr;	/* = addr when the body is there */
+	int privileged;
+	int unchecked;		/* -fsanitize=function: no signature, the check is skipped */
+};
+
+/* A member's own indirect call that admits a privileged function. */
+struct th_reach_hop {
+	const char *via;	/* the member */
+	const char *via_body;	/* the function analysed (its body) */
+	uint64_t site;		/* the call instruction in it */
+	enum th_cfi_scheme scheme;
+	char reaches[256];	/* the privileged functions it admits, ", "-separated */
+	char origin[96];	/* its target relative to the member's first argument,
+				 * "*(arg0 - 16)"; "" when not computed from it */
+};
+
+struct th_reach_site {
+	uint64_t addr;		/* the call or jump */
+	char insn[48];
+	int is_jump, from_table;
+	enum th_cfi_scheme scheme;
+	char check[512];	/* th_site_describe() */
+	size_t nmembers;
+	struct th_reach_member *members;	/* by address */
+	size_t nprivileged;
+	size_t nunchecked;
+	size_t undecided;	/* candidates the check could not be evaluated on */
+	const char *undecided_first;	/* the first of them, named; NULL */
+	size_t other_admitted;	/* kcfi: admitted executable addresses that are no
+				 * function's entry (the hash found elsewhere) */
+	size_t nhops;
+	struct th_reach_hop *hops;
+};
+
+struct th_reach {
+	char binary[512];
+	char func[128];
+	int complete;		/* binread followed every path of func */
+	size_t nfunctions;	/* candidate entries: distinct function addresses */
+	size_t nsites;
+	struct th_reach_site *sites;
+};
+
+/*
+ * The target sets of every indirect call in the function named exactly
+ * @func of @b, members marked privileged by @privileged (@npriv names; may
+ * be 0). Return: 0 with *@out (free with th_reach_free), or -1 with @err
+ * naming the file and the problem (no symbols, no such function, ...).
+ */
+int th_reach_compute(struct th_bin *b, const char *func, const char *const *privileged,
+		     size_t npriv, struct th_reach **out, char *err, size_t n);
+void th_reach_free(struct th_reach *r);
+
+/* Is @name (up to its first '.') one of @privileged? */
+int th_reach_is_privileged(const char *name, const char *const *privileged, size_t npriv);
+
+/* ---- llvm-cfi-verify, compared ---------------------------------------------------------
+ * LLVM's own checker of a cfi-icall binary (llvm/tools/llvm-cfi-verify): for
+ * every indirect control-flow instruction it prints a status (PROTECTED,
+ * FAIL_REGISTER_CLOBBERED, FAIL_BAD_CONDITIONAL_BRANCH, FAIL_ORPHANS, ...)
+ * and totals. Each instruction it lists is read again with binread and the
+ * two verdicts are put side by side; where they differ, why.
+ */
+struct th_cfiv_insn {
+	uint64_t addr;
+	char status[40];	/* the tool's: "PROTECTED", "FAIL_REGISTER_CLOBBERED" */
+	char func[128];		/* the function containing it (our symbol table) */
+	char ours[16];		/* "protected", "switch", "unprotected", "unknown" */
+	char why[512];		/* our reading in one line; for a disagreement, why */
+	int tool_protected;
+	int disagree;		/* the tool and binread differ on protection, or the
+				 * tool counts a switch as an unprotected call */
+};
+
+struct th_cfiv {
+	char tool[64];		/* the program that ran, "" when none is installed */
+	unsigned total;		/* "Total Indirect CF Instructions" */
+	unsigned expected_protected, unexpected_protected;
+	unsigned expected_unprotected, unexpected_unprotected;
+	size_t ninsns;
+	struct th_cfiv_insn *insns;
+	unsigned ours_protected, ours_switch, ours_unprotected;
+	unsigned disagreements;
+};
+
+/*
+ * Run @tool (NULL: the first of llvm-cfi-verify-22, llvm-cfi-verify on
+ * PATH) on @b and compare. Return: 1 compared, 0 no tool installed
+ * (out->tool ""), -1 with @err (the tool failed or printed what cannot be
+ * parsed). Free with th_cfiv_free.
+ */
+int th_cfiv_run(struct th_bin *b, const char *tool, struct th_cfiv *out, char *err, size_t n);
+void th_cfiv_free(struct th_cfiv *v);
+
+#endif

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: MIT */
+/* An attack binary's reach, into the results model (reach_collect.h). */
+#include "reach_collect.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config_table.h"
+#include "reach.h"
+#include "report/reach.h"
+
+int th_reach_wanted(const char *config)
+{
+	const struct th_config_info *c = th_config_find(config);
+
+	return c && (!strcmp(config, "none") || th_config_has_cflag(c, "-fsanitize=cfi-icall") ||
+		     th_config_has_cflag(c, "-fsanitize=kcfi") ||
+		     th_config_has_cflag(c, "-fsanitize=function"));
+}
+
+static int fill(struct th_results *res, struct th_bin *b, const struct th_reach_site *s,
+		const struct th_reach *r, const char *toolchain, enum th_variant v,
+		const char *config, const char *binary, char *err, size_t n)
+{
+	struct th_reach_entry *e = th_reach_add_entry(res, toolchain, v, config, binary, r->func);
+	struct th_cfiv cv;
+	int rc;
+
+	if (!e || th_reach_set_text(&e->scheme, th_cfi_scheme_name(s->scheme)) ||
+	    th_reach_set_text(&e->check, s->check))
+		goto oom;
+	e->functions_total = r->nfunctions;
+	e->unchecked = s->nunchecked;
+	e->undecided = s->undecided;
+	e->other_admitted = s->other_admitted;
+	for (size_t i = 0; i < s->nmembers; i++) {
+		const struct th_reach_member *m = &s->members[i];
+
+		if (th_reach_add_member(e, m->name, m->body, m->privileged, m->unchecked))
+			goto oom;
+	}
+	for (size_t i = 0; i < s->nhops; i++) {
+		const struct th_reach_hop *h = &s->hops[i];
+
+		if (th_reach_add_hop(e, h->via, h->site, th_cfi_scheme_name(h->scheme), h->reaches,
+				     h->origin))
+			goto oom;
+	}
+	if (s->scheme == TH_CFI_NONE)
+		return 0;	/* llvm-cfi-verify is for binaries with CFI */
+	rc = th_cfiv_run(b, NULL, &cv, err, n);
+	if (rc < 0)
+		return -1;
+	if (rc == 0)
+		return 0;	/* not installed: cfi_verify stays null */
+	if (!(e->verify = calloc(1, sizeof(*e->verify))) ||
+	    !(e->verify->insns = calloc(cv.ninsns + 1, sizeof(*e->verify->insns))) ||
+	    th_reach_set_text(&e->verify->tool, cv.tool)) {
+		th_cfiv_free(&cv);
+		goto oom;
+	}
+	e->verify->total = cv.total;
+	e->verify->protected_ = cv.expected_protected + cv.unexpected_protected;
+	e->verify->unprotected = cv.expected_unprotected + cv.unexpected_unprotected;
+	e->verify->ours_protected = cv.ours_protected;
+	e->verify->ours_switch = cv.ours_switch;
+	e->verify->ours_unprotected = cv.ours_unprotected;
+	e->verify->disagreements = cv.disagreements;
+	for (size_t i = 0; i < cv.ninsns; i++) {
+		struct th_reach_insn_r *in = &e->verify->insns[i];
+
+		in->address = cv.insns[i].addr;
+		in->disagree = cv.insns[i].disagree;
+		e->verify->ninsns++;
+		if (th_reach_set_text(&in->status, cv.insns[i].status) ||
+		    th_reach_set_text(&in->function, cv.insns[i].func) ||
+		    th_reach_set_text(&in->ours, cv.insns[i].ours) ||
+		    th_reach_set_text(&in->why, cv.insns[i].why)) {
+			th_cfiv_free(&cv);
+			goto oom;
+		}
+	}
+	th_cfiv_free(&cv);
+	return 0;
+oom:
+	snprintf(err, n, "%s: out of memory", binary);
+	return -1;
+}
+
+int th_reach_collect(struct th_results *res, const char *toolchain, const char *variant,
+		     const char *config, const char *binary, const char *const *privileged,
+		     size_t npriv, char *err, size_t n)
+{
+	enum th_variant v = th_variant_parse(variant);
+	struct th_bin *b;
+	struct th_reach *r;
+	int rc = -1;
+
+	if (v == TH_VARIANT_INVALID) {
+		snprintf(err, n, "%s: unknown variant '%s'", binary, variant);
+		return -1;
+	}
+	if (th_bin_open(binary, &b, err, n))
+		return -1;
+	if (!th_reach_compute(b, "call_timer_fn", privileged, npriv, &r, err, n)) {
+		if (r->nsites != 1)
+			snprintf(err, n, "%s: call_timer_fn has %zu indirect calls, expected one (fn(...))",
+				 binary, r->nsites);
+		else
+			rc = fill(res, b, &r->sites[0], r, toolchain, v, config, binary, err, n);
+		th_reach_free(r);
+	}
+	th_bin_close(b);
+	return rc;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * From an attack binary to the results' reach section: cfi/reach.h's target
+ * set of call_timer_fn and llvm-cfi-verify's verdicts, as report/reach.h
+ * entries. Called by the matrix runner for each binary it was built with.
+ */
+#ifndef TH_CFI_REACH_COLLECT_H
+#define TH_CFI_REACH_COLLECT_H
+
+#include <stddef.h>
+
+#include "report/results.h"
+
+/* Is @config one whose reach the results record: a CFI config (its cflags
+ * name -fsanitize=cfi-icall, kcfi or function) or none, the baseline? */
+int th_reach_wanted(const char *config);
+
+/*
+ * Read @binary (built for @toolchain, @variant, @config) and add its entry
+ * to res->reach, members marked by @privileged (@npriv names); llvm-cfi-verify
+ * is run on it when the binary has a check there and the tool is installed.
+ * Return: 0, or -1 with @err (the binary cannot be read, out of memory).
+ */
+int th_reach_collect(struct th_results *res, const char *toolchain, const char *variant,
+		     const char *config, const char *binary, const char *const *privileged,
+		     size_t npriv, char *err, size_t n);
+
+#endif

@@ -1,0 +1,1202 @@
+/* SPDX-License-Identifier: MIT */
+/* The `reach` section of results.json (reach.h): model, JSON, rendering. */
+#define _POSIX_C_SOURCE 200809L
+#include "reach.h"
+#include "report_internal.h"
+
+#include <jansson.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- model ------------------------------------------------------------------------------ */
+
+static char *dup_or_null(const char *s, bool *oom)
+{
+	char *d;
+
+	if (!s)
+		return NULL;
+	d = th_report_strdup(s);
+	if (!d)
+		*oom = true;
+	return d;
+}
+
+int th_reach_set_text(char **field, const char *s)
+{
+	char *d = th_report_strdup(s);
+
+	if (!d)
+		return -1;
+	free(*field);
+	*field = d;
+	return 0;
+}
+
+static void free_verify(struct th_reach_verify_r *v)
+{
+	if (!v)
+		return;
+	for (size_t i = 0; i < v->ninsns; i++) {
+		free(v->insns[i].status);
+		free(v->insns[i].function);
+		free(v->insns[i].ours);
+		free(v->insns[i].why);
+	}
+	free(v->insns);
+	free(v->tool);
+	free(v);
+}
+
+static void free_entry(struct th_reach_entry *e)
+{
+	free(e->toolchain);
+	free(e->config);
+	free(e->binary);
+	free(e->function);
+	free(e->scheme);
+	free(e->check);
+	for (size_t i = 0; i < e->nmembers; i++) {
+		free(e->members[i].name);
+		free(e->members[i].body);
+	}
+	free(e->members);
+	for (size_t i = 0; i < e->nhops; i++) {
+		free(e->hops[i].via);
+		free(e->hops[i].scheme);
+		free(e->hops[i].reaches);
+		free(e->hops[i].origin);
+	}
+	free(e->hops);
+	free_verify(e->verify);
+}
+
+void th_reach_section_free(struct th_reach_section *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->n; i++)
+		free_entry(&s->entries[i]);
+	free(s->entries);
+	free(s);
+}
+
+struct th_reach_entry *th_reach_add_entry(struct th_results *res, const char *toolchain,
+					  enum th_variant variant, const char *config,
+					  const char *binary, const char *function)
+{
+	struct th_reach_section *s = res->reach;
+	struct th_reach_entry *e;
+	bool oom = false;
+
+	if (!s && !(s = res->reach = calloc(1, sizeof(*s))))
+		return NULL;
+	if (s->n == s->cap) {
+		size_t cap = s->cap ? 2 * s->cap : 16;
+		struct th_reach_entry *v = realloc(s->entries, cap * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		s->entries = v;
+		s->cap = cap;
+	}
+	e = &s->entries[s->n];
+	memset(e, 0, sizeof(*e));
+	e->variant = variant;
+	e->toolchain = dup_or_null(toolchain, &oom);
+	e->config = dup_or_null(config, &oom);
+	e->binary = dup_or_null(binary ? binary : "", &oom);
+	e->function = dup_or_null(function, &oom);
+	e->scheme = dup_or_null("none", &oom);
+	e->check = dup_or_null("", &oom);
+	if (oom) {
+		free_entry(e);
+		return NULL;
+	}
+	s->n++;
+	return e;
+}
+
+int th_reach_add_member(struct th_reach_entry *e, const char *name, const char *body,
+			bool privileged, bool unchecked)
+{
+	struct th_reach_member_r *v = realloc(e->members, (e->nmembers + 1) * sizeof(*v)), *m;
+	bool oom = false;
+
+	if (!v)
+		return -1;
+	e->members = v;
+	m = &v[e->nmembers];
+	m->name = dup_or_null(name, &oom);
+	m->body = dup_or_null(body, &oom);
+	m->privileged = privileged;
+	m->unchecked = unchecked;
+	if (oom) {
+		free(m->name);
+		free(m->body);
+		return -1;
+	}
+	e->nmembers++;
+	return 0;
+}
+
+int th_reach_add_hop(struct th_reach_entry *e, const char *via, unsigned long long site,
+		     const char *scheme, const char *reaches, const char *origin)
+{
+	struct th_reach_hop_r *v = realloc(e->hops, (e->nhops + 1) * sizeof(*v)), *h;
+	bool oom = false;
+
+	if (!v)
+		return -1;
+	e->hops = v;
+	h = &v[e->nhops];
+	h->site = site;
+	h->via = dup_or_null(via, &oom);
+	h->scheme = dup_or_null(scheme, &oom);
+	h->reaches = dup_or_null(reaches, &oom);
+	h->origin = dup_or_null(origin ? origin : "", &oom);
+	if (oom) {
+		free(h->via);
+		free(h->scheme);
+		free(h->reaches);
+		free(h->origin);
+		return -1;
+	}
+	e->nhops++;
+	return 0;
+}
+
+size_t th_reach_privileged_count(const struct th_reach_entry *e)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < e->nmembers; i++)
+		n += e->members[i].privileged;
+	return n;
+}
+
+const struct th_reach_entry *th_reach_find(const struct th_results *res, const char *toolchain,
+					   enum th_variant variant, const char *config)
+{
+	for (size_t i = 0; res->reach && i < res->reach->n; i++) {
+		const struct th_reach_entry *e = &res->reach->entries[i];
+
+		if (e->variant == variant && !strcmp(e->toolchain, toolchain) &&
+		    !strcmp(e->config, config))
+			return e;
+	}
+	return NULL;
+}
+
+/* Output order: toolchain (clang-9 < clang-14), variant, config as declared. */
+static const struct th_results *sort_res;
+
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct th_reach_entry *x = *(const struct th_reach_entry *const *)a;
+	const struct th_reach_entry *y = *(const struct th_reach_entry *const *)b;
+	int r = th_report_natcmp(x->toolchain, y->toolchain);
+	size_t px, py;
+
+	if (r)
+		return r;
+	if (x->variant != y->variant)
+		return x->variant < y->variant ? -1 : 1;
+	px = th_report_config_pos(sort_res, x->config);
+	py = th_report_config_pos(sort_res, y->config);
+	return px < py ? -1 : px > py;
+}
+
+/* The entries in output order; malloc'd; NULL when none (*oom apart). */
+static const struct th_reach_entry **sorted(const struct th_results *res, int *oom)
+{
+	*oom = 0;
+	if (!res->reach || !res->reach->n)
+		return NULL;
+	sort_res = res;
+	return (const struct th_reach_entry **)th_report_sorted_ptrs(
+		res->reach->entries, res->reach->n, sizeof(struct th_reach_entry), cmp_entry, oom);
+}
+
+/* ---- JSON out ------------------------------------------------------------------------------- */
+
+static int put(json_t *o, const char *k, json_t *v)
+{
+	return v ? json_object_set_new(o, k, v) : -1;
+}
+
+static json_t *str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}
+
+static json_t *verify_to_json(const struct th_reach_verify_r *v)
+{
+	json_t *o = json_object(), *a = json_array();
+	int bad = !o || !a;
+
+	for (size_t i = 0; !bad && i < v->ninsns; i++) {
+		const struct th_reach_insn_r *in = &v->insns[i];
+		json_t *x = json_object();
+
+		bad |= !x;
+		if (bad)
+			break;
+		bad |= put(x, "address", json_integer((json_int_t)in->address));
+		bad |= put(x, "status", json_string(in->status));
+		bad |= put(x, "function", json_string(in->function));
+		bad |= put(x, "ours", json_string(in->ours));
+		bad |= put(x, "disagree", json_boolean(in->disagree));
+		bad |= put(x, "why", json_string(in->why));
+		bad |= json_array_append_new(a, x);
+	}
+	if (!bad) {
+		bad |= put(o, "tool", json_string(v->tool));
+		bad |= put(o, "total", json_integer(v->total));
+		bad |= put(o, "protected", json_integer(v->protected_));
+		bad |= put(o, "unprotected", json_integer(v->unprotected));
+		bad |= put(o, "ours_protected", json_integer(v->ours_protected));
+		bad |= put(o, "ours_switch", json_integer(v->ours_switch));
+		bad |= put(o, "ours_unprotected", json_integer(v->ours_unprotected));
+		bad |= put(o, "disagreements", json_integer(v->disagreements));
+		bad |= json_object_set(o, "instructions", a);
+	}
+	json_decref(a);
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *entry_to_json(const struct th_reach_entry *e)
+{
+	json_t *o = json_object(), *members = json_array(), *hops = json_array(),
+	       *priv = json_array();
+	int bad = !o || !members || !hops || !priv;
+
+	for (size_t i = 0; !bad && i < e->nmembers; i++) {
+		const struct th_reach_member_r *m = &e->members[i];
+		json_t *x = json_object();
+
+		bad |= !x;
+		if (bad)
+			break;
+		bad |= put(x, "name", str_or_null(m->name));
+		bad |= put(x, "body", str_or_null(m->body));
+		bad |= put(x, "privileged", json_boolean(m->privileged));
+		bad |= put(x, "unchecked", json_boolean(m->unchecked));
+		bad |= json_array_append_new(members, x);
+		if (m->privileged)
+			bad |= json_array_append_new(priv, str_or_null(m->name ? m->name : m->body));
+	}
+	for (size_t i = 0; !bad && i < e->nhops; i++) {
+		const struct th_reach_hop_r *h = &e->hops[i];
+		json_t *x = json_object();
+
+		bad |= !x;
+		if (bad)
+			break;
+		bad |= put(x, "via", json_string(h->via));
+		bad |= put(x, "site", json_integer((json_int_t)h->site));
+		bad |= put(x, "scheme", json_string(h->scheme));
+		bad |= put(x, "reaches", json_string(h->reaches));
+		bad |= put(x, "origin", json_string(h->origin));
+		bad |= json_array_append_new(hops, x);
+	}
+	if (!bad) {
+		bad |= put(o, "toolchain", json_string(e->toolchain));
+		bad |= put(o, "variant", json_string(th_variant_name(e->variant)));
+		bad |= put(o, "config", json_string(e->config));
+		bad |= put(o, "binary", json_string(e->binary));
+		bad |= put(o, "function", json_string(e->function));
+		bad |= put(o, "scheme", json_string(e->scheme));
+		bad |= put(o, "check", json_string(e->check));
+		bad |= put(o, "functions_total", json_integer((json_int_t)e->functions_total));
+		bad |= put(o, "count", json_integer((json_int_t)e->nmembers));
+		bad |= put(o, "unchecked", json_integer((json_int_t)e->unchecked));
+		bad |= put(o, "undecided", json_integer((json_int_t)e->undecided));
+		bad |= put(o, "other_admitted", json_integer((json_int_t)e->other_admitted));
+		bad |= json_object_set(o, "privileged", priv);
+		bad |= json_object_set(o, "members", members);
+		bad |= json_object_set(o, "hops", hops);
+		bad |= put(o, "cfi_verify", e->verify ? verify_to_json(e->verify) : json_null());
+	}
+	json_decref(members);
+	json_decref(hops);
+	json_decref(priv);
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+json_t *th_reach_to_json(const struct th_results *res, char *err, size_t errlen)
+{
+	int oom;
+	const struct th_reach_entry **v = sorted(res, &oom);
+	json_t *a = json_array();
+
+	if (oom || !a) {
+		free(v);
+		json_decref(a);
+		th_report_errf(err, errlen, "reach: out of memory");
+		return NULL;
+	}
+	for (size_t i = 0; v && i < res->reach->n; i++) {
+		json_t *x = entry_to_json(v[i]);
+
+		if (!x || json_array_append_new(a, x)) {
+			th_report_errf(err, errlen, "reach[%zu] (%s %s %s): cannot serialise (out of memory or not UTF-8)",
+				       i, v[i]->toolchain, th_variant_name(v[i]->variant), v[i]->config);
+			free(v);
+			json_decref(a);
+			return NULL;
+		}
+	}
+	free(v);
+	return a;
+}
+
+/* ---- JSON in: strict ---------------------------------------------------------------------------- */
+
+struct rd {
+	char *err;
+	size_t errlen;
+	char where[160];
+};
+
+__attribute__((format(printf, 2, 3))) static int rerr(struct rd *r, const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return th_report_errf(r->err, r->errlen, "%s: %s", r->where, msg);
+}
+
+static int only(struct rd *r, const json_t *o, const char *const *allowed)
+{
+	const char *k;
+	json_t *v;
+
+	if (!json_is_object(o))
+		return rerr(r, "expected an object");
+	json_object_foreach((json_t *)o, k, v) {
+		const char *const *a;
+
+		for (a = allowed; *a && strcmp(*a, k); a++)
+			;
+		if (!*a)
+			return rerr(r, "unknown field \"%s\"", k);
+	}
+	for (const char *const *a = allowed; *a; a++)
+		if (!json_object_get(o, *a))
+			return rerr(r, "missing field \"%s\"", *a);
+	return 0;
+}
+
+static int get_str(struct rd *r, const json_t *o, const char *k, bool nullable, const char **out)
+{
+	json_t *v = json_object_get(o, k);
+
+	if (nullable && json_is_null(v)) {
+		*out = NULL;
+		return 0;
+	}
+	if (!json_is_string(v))
+		return rerr(r, "%s: expected a string%s", k, nullable ? " or null" : "");
+	*out = json_string_value(v);
+	return 0;
+}
+
+static int get_uint(struct rd *r, const json_t *o, const char *k, unsigned long long max,
+		    unsigned long long *out)
+{
+	json_t *v = json_object_get(o, k);
+
+	if (!json_is_integer(v) || json_integer_value(v) < 0 ||
+	    (unsigned long long)json_integer_value(v) > max)
+		return rerr(r, "%s: expected an integer in 0..%llu", k, max);
+	*out = (unsigned long long)json_integer_value(v);
+	return 0;
+}
+
+static int get_bool(struct rd *r, const json_t *o, const char *k, bool *out)
+{
+	json_t *v = json_object_get(o, k);
+
+	if (!json_is_boolean(v))
+		return rerr(r, "%s: expected a boolean", k);
+	*out = json_is_true(v);
+	return 0;
+}
+
+static int load_verify(struct rd *r, const json_t *o, struct th_reach_entry *e)
+{
+	static const char *const fields[] = { "tool", "total", "protected", "unprotected",
+					      "ours_protected", "ours_switch", "ours_unprotected",
+					      "disagreements", "instructions", NULL };
+	static const char *const ifields[] = { "address", "status", "function", "ours",
+					       "disagree", "why", NULL };
+	struct th_reach_verify_r *v;
+	unsigned long long u[8];
+	const char *tool;
+	json_t *insns, *x;
+	size_t i, base = strlen(r->where), disagree = 0;
+	unsigned ours[3] = { 0 };
+
+	if (only(r, o, fields) || get_str(r, o, "tool", false, &tool))
+		return -1;
+	for (int k = 0; k < 7; k++)
+		if (get_uint(r, o, fields[k + 1], UINT32_MAX, &u[k]))
+			return -1;
+	insns = json_object_get(o, "instructions");
+	if (!json_is_array(insns))
+		return rerr(r, "instructions: expected an array");
+	if (json_array_size(insns) != u[0])
+		return rerr(r, "total is %llu but %zu instructions are listed", u[0], json_array_size(insns));
+	if (u[1] + u[2] != u[0] || u[3] + u[4] + u[5] != u[0])
+		return rerr(r, "protected + unprotected (tool's and ours) must each be total (%llu)", u[0]);
+	if (!(v = e->verify = calloc(1, sizeof(*v))) || !(v->tool = th_report_strdup(tool)) ||
+	    !(v->insns = calloc(json_array_size(insns) + 1, sizeof(*v->insns))))
+		return rerr(r, "out of memory");
+	v->total = (unsigned)u[0];
+	v->protected_ = (unsigned)u[1];
+	v->unprotected = (unsigned)u[2];
+	v->ours_protected = (unsigned)u[3];
+	v->ours_switch = (unsigned)u[4];
+	v->ours_unprotected = (unsigned)u[5];
+	v->disagreements = (unsigned)u[6];
+	json_array_foreach(insns, i, x) {
+		struct th_reach_insn_r *in = &v->insns[i];
+		const char *st, *fn, *ours_s, *why;
+		unsigned long long addr;
+
+		snprintf(r->where + base, sizeof(r->where) - base, ".instructions[%zu]", i);
+		if (only(r, x, ifields) || get_uint(r, x, "address", INT64_MAX, &addr) ||
+		    get_str(r, x, "status", false, &st) || get_str(r, x, "function", false, &fn) ||
+		    get_str(r, x, "ours", false, &ours_s) || get_str(r, x, "why", false, &why) ||
+		    get_bool(r, x, "disagree", &in->disagree))
+			return -1;
+		if (strcmp(ours_s, "protected") && strcmp(ours_s, "switch") &&
+		    strcmp(ours_s, "unprotected") && strcmp(ours_s, "unknown"))
+			return rerr(r, "ours: \"%s\" is not protected, switch, unprotected or unknown", ours_s);
+		ours[0] += !strcmp(ours_s, "protected");
+		ours[1] += !strcmp(ours_s, "switch");
+		ours[2] += !strcmp(ours_s, "unprotected");
+		in->address = addr;
+		v->ninsns++;
+		if (!(in->status = th_report_strdup(st)) || !(in->function = th_report_strdup(fn)) ||
+		    !(in->ours = th_report_strdup(ours_s)) || !(in->why = th_report_strdup(why)))
+			return rerr(r, "out of memory");
+		disagree += in->disagree;
+	}
+	r->where[base] = 0;
+	if (disagree != v->disagreements || ours[0] != v->ours_protected ||
+	    ours[1] != v->ours_switch || ours[2] != v->ours_unprotected)
+		return rerr(r, "the counts do not match the instructions listed");
+	return 0;
+}
+
+static int load_entry(struct rd *r, const json_t *o, struct th_results *res)
+{
+	static const char *const fields[] = {
+		"toolchain", "variant", "config", "binary", "function", "scheme", "check",
+		"functions_total", "count", "unchecked", "undecided", "other_admitted", "privileged",
+		"members", "hops", "cfi_verify", NULL };
+	static const char *const mfields[] = { "name", "body", "privileged", "unchecked", NULL };
+	static const char *const hfields[] = { "via", "site", "scheme", "reaches", "origin", NULL };
+	static const char *const schemes[] = { "none", "cfi-icall", "kcfi", "function", "unknown" };
+	const char *tc, *var, *cfg, *bin, *fn, *scheme, *check;
+	unsigned long long total, count, unchecked, undecided, other;
+	struct th_reach_entry *e;
+	json_t *a, *x, *priv;
+	size_t i, base = strlen(r->where), nunchecked = 0, npriv = 0;
+	enum th_variant v;
+	bool known = false;
+
+	if (only(r, o, fields) || get_str(r, o, "toolchain", false, &tc) ||
+	    get_str(r, o, "variant", false, &var) || get_str(r, o, "config", false, &cfg) ||
+	    get_str(r, o, "binary", false, &bin) || get_str(r, o, "function", false, &fn) ||
+	    get_str(r, o, "scheme", false, &scheme) || get_str(r, o, "check", false, &check) ||
+	    get_uint(r, o, "functions_total", SIZE_MAX / 2, &total) ||
+	    get_uint(r, o, "count", SIZE_MAX / 2, &count) ||
+	    get_uint(r, o, "unchecked", SIZE_MAX / 2, &unchecked) ||
+	    get_uint(r, o, "undecided", SIZE_MAX / 2, &undecided) ||
+	    get_uint(r, o, "other_admitted", SIZE_MAX / 2, &other))
+		return -1;
+	if (!th_results_find_toolchain(res, tc))
+		return rerr(r, "toolchain \"%s\" is not declared in toolchains", tc);
+	if (!th_results_find_config(res, cfg))
+		return rerr(r, "config \"%s\" is not declared in configs", cfg);
+	if ((v = th_variant_parse(var)) == TH_VARIANT_INVALID)
+		return rerr(r, "variant \"%s\" is not legacy, transitional or modern", var);
+	for (size_t k = 0; k < sizeof(schemes) / sizeof(schemes[0]); k++)
+		known |= !strcmp(scheme, schemes[k]);
+	if (!known)
+		return rerr(r, "scheme \"%s\" is not none, cfi-icall, kcfi, function or unknown", scheme);
+	if (th_reach_find(res, tc, v, cfg))
+		return rerr(r, "a second entry for %s %s %s", tc, var, cfg);
+	if (count > total)
+		return rerr(r, "count %llu exceeds functions_total %llu", count, total);
+	if (!(e = th_reach_add_entry(res, tc, v, cfg, bin, fn)) || th_reach_set_text(&e->scheme, scheme) ||
+	    th_reach_set_text(&e->check, check))
+		return rerr(r, "out of memory");
+	e->functions_total = total;
+	e->unchecked = unchecked;
+	e->undecided = undecided;
+	e->other_admitted = other;
+	a = json_object_get(o, "members");
+	if (!json_is_array(a) || json_array_size(a) != count)
+		return rerr(r, "members: expected an array of count (%llu) members", count);
+	json_array_foreach(a, i, x) {
+		const char *name, *body;
+		bool p, u;
+
+		snprintf(r->where + base, sizeof(r->where) - base, ".members[%zu]", i);
+		if (only(r, x, mfields) || get_str(r, x, "name", true, &name) ||
+		    get_str(r, x, "body", true, &body) || get_bool(r, x, "privileged", &p) ||
+		    get_bool(r, x, "unchecked", &u))
+			return -1;
+		if (!name && !body)
+			return rerr(r, "neither a name nor a body");
+		if (th_reach_add_member(e, name, body, p, u))
+			return rerr(r, "out of memory");
+		nunchecked += u;
+		npriv += p;
+	}
+	r->where[base] = 0;
+	if (nunchecked != unchecked)
+		return rerr(r, "unchecked is %llu but %zu members are marked unchecked", unchecked, nunchecked);
+	priv = json_object_get(o, "privileged");
+	if (!json_is_array(priv) || json_array_size(priv) != npriv)
+		return rerr(r, "privileged: expected the names of the %zu members marked privileged", npriv);
+	for (size_t k = 0, j = 0; k < e->nmembers; k++) {
+		const struct th_reach_member_r *m = &e->members[k];
+		json_t *n;
+
+		if (!m->privileged)
+			continue;
+		n = json_array_get(priv, j++);
+		if (!json_is_string(n) || strcmp(json_string_value(n), m->name ? m->name : m->body))
+			return rerr(r, "privileged[%zu]: not the %zu-th member marked privileged", j - 1, j);
+	}
+	a = json_object_get(o, "hops");
+	if (!json_is_array(a))
+		return rerr(r, "hops: expected an array");
+	json_array_foreach(a, i, x) {
+		const char *via, *hs, *reaches, *origin;
+		unsigned long long site;
+
+		snprintf(r->where + base, sizeof(r->where) - base, ".hops[%zu]", i);
+		if (only(r, x, hfields) || get_str(r, x, "via", false, &via) ||
+		    get_uint(r, x, "site", INT64_MAX, &site) || get_str(r, x, "scheme", false, &hs) ||
+		    get_str(r, x, "reaches", false, &reaches) || get_str(r, x, "origin", false, &origin))
+			return -1;
+		if (th_reach_add_hop(e, via, site, hs, reaches, origin))
+			return rerr(r, "out of memory");
+	}
+	r->where[base] = 0;
+	x = json_object_get(o, "cfi_verify");
+	if (json_is_null(x))
+		return 0;
+	snprintf(r->where + base, sizeof(r->where) - base, ".cfi_verify");
+	return load_verify(r, x, e);
+}
+
+int th_reach_from_json(const json_t *j, struct th_results *res, char *err, size_t errlen)
+{
+	struct rd r = { err, errlen, "reach" };
+	json_t *o;
+	size_t i;
+
+	if (!json_is_array(j))
+		return rerr(&r, "expected an array");
+	json_array_foreach((json_t *)j, i, o) {
+		snprintf(r.where, sizeof(r.where), "reach[%zu]", i);
+		if (load_entry(&r, o, res))
+			return -1;
+	}
+	if (!res->reach && !(res->reach = calloc(1, sizeof(*res->reach))))
+		return rerr(&r, "out of memory");
+	return 0;
+}
+
+/* ---- rendering ------------------------------------------------------------------------------- */
+
+/* One writer for both formats: the structure here, the escaping the
+ * renderer's own (render_markdown.c, render_html.c). */
+struct w {
+	FILE *out;
+	th_reach_put_fn *text, *code;
+	bool html;
+};
+
+static void raw(const struct w *w, const char *md, const char *html)
+{
+	fputs(w->html ? html : md, w->out);
+}
+
+static void txt(const struct w *w, const char *s)
+{
+	w->text(w->out, s);
+}
+
+__attribute__((format(printf, 2, 3))) static void txtf(const struct w *w, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	w->text(w->out, buf);
+}
+
+static void code(const struct w *w, const char *s)
+{
+	w->code(w->out, s);
+}
+
+static void heading(const struct w *w, int level, const char *id, const char *s)
+{
+	if (w->html)
+		fprintf(w->out, "<h%d id=\"%s\">", level, id);	/* id: our own, [a-z0-9-] */
+	else
+		fprintf(w->out, "%.*s ", level, "######");
+	txt(w, s);
+	fprintf(w->out, w->html ? "</h%d>\n" : "\n\n", level);
+}
+
+static void para(const struct w *w, bool open)
+{
+	raw(w, open ? "" : "\n\n", open ? "<p>" : "</p>\n");
+}
+
+static void item(const struct w *w, bool open)
+{
+	raw(w, open ? "- " : "\n", open ? "<li>" : "</li>\n");
+}
+
+static void list(const struct w *w, bool open)
+{
+	raw(w, open ? "" : "\n", open ? "<ul>\n" : "</ul>\n");
+}
+
+static void strong(const struct w *w, bool open)
+{
+	raw(w, "**", open ? "<strong>" : "</strong>");
+}
+
+/* A table: heads, then rows of cells. */
+static void table_head(const struct w *w, const char *const *heads, size_t n)
+{
+	raw(w, "|", "<table>\n<thead><tr>");
+	for (size_t i = 0; i < n; i++) {
+		raw(w, " ", "<th>");
+		txt(w, heads[i]);
+		raw(w, " |", "</th>");
+	}
+	raw(w, "\n|", "</tr></thead>\n<tbody>\n");
+	for (size_t i = 0; !w->html && i < n; i++)
+		fputs("---|", w->out);
+	raw(w, "\n", "");
+}
+
+static void row(const struct w *w, bool open)
+{
+	raw(w, open ? "|" : "\n", open ? "<tr>" : "</tr>\n");
+}
+
+static void cell(const struct w *w, bool open)
+{
+	raw(w, open ? " " : " |", open ? "<td>" : "</td>");
+}
+
+static void table_end(const struct w *w)
+{
+	raw(w, "\n", "</tbody>\n</table>\n");
+}
+
+static bool checked_scheme(const struct th_reach_entry *e)
+{
+	return strcmp(e->scheme, "none") && strcmp(e->scheme, "unknown");
+}
+
+static const char *member_name(const struct th_reach_member_r *m)
+{
+	return m->name ? m->name : m->body ? m->body : "?";
+}
+
+/* "3 functions, write_cr4 among them", "2, none privileged",
+ * "869 (866 unchecked), write_cr4 among them" */
+static void count_text(const struct w *w, const struct th_reach_entry *e, const char *unit)
+{
+	size_t np = th_reach_privileged_count(e), shown = 0;
+
+	txtf(w, "%zu%s", e->nmembers, unit);
+	if (e->unchecked)
+		txtf(w, " (%zu unchecked)", e->unchecked);
+	if (!np) {
+		txt(w, ", none privileged");
+		return;
+	}
+	txt(w, ", ");
+	for (size_t i = 0; i < e->nmembers; i++)
+		if (e->members[i].privileged) {
+			if (shown++)
+				txt(w, ", ");
+			code(w, member_name(&e->members[i]));
+		}
+	txt(w, " among them");
+}
+
+/* The checked members by name (unchecked ones counted only). */
+static void member_list(const struct w *w, const struct th_reach_entry *e)
+{
+	size_t shown = 0;
+
+	for (size_t i = 0; i < e->nmembers; i++) {
+		const struct th_reach_member_r *m = &e->members[i];
+
+		if (m->unchecked)
+			continue;
+		if (shown++)
+			txt(w, ", ");
+		if (m->privileged)
+			strong(w, true);
+		code(w, member_name(m));
+		if (m->privileged)
+			strong(w, false);
+	}
+	if (e->unchecked)
+		txtf(w, "%s%zu functions without the sanitizer's signature (the check skips them)",
+		     shown ? "; and " : "", e->unchecked);
+	if (!shown && !e->unchecked)
+		txt(w, "nothing");
+}
+
+static bool hop_reaches(const struct th_reach_hop_r *h, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = h->reaches; (p = strstr(p, name)); p += n)
+		if ((p == h->reaches || (p - h->reaches >= 2 && p[-2] == ',' && p[-1] == ' ')) &&
+		    (!p[n] || p[n] == ','))
+			return true;
+	return false;
+}
+
+/* The func:foreign-callback cell of tc/config on modern that speaks for
+ * it: the most severe, and among those the exploit's own sequence
+ * (ring-block-overflow) first, then by attack ID. */
+static const struct th_cell *foreign_cell(const struct th_results *res, const char *tc,
+					  const char *config)
+{
+	const struct th_cell *best = NULL;
+
+	for (size_t i = 0; i < res->ncells; i++) {
+		const struct th_cell *c = res->cells[i];
+		int better;
+
+		if (strcmp(c->payload, "func:foreign-callback") || c->variant != TH_VARIANT_MODERN ||
+		    strcmp(c->toolchain, tc) || strcmp(c->config, config))
+			continue;
+		if (!best || th_cell_observed(c) != th_cell_observed(best)) {
+			better = !best || th_cell_observed(c) < th_cell_observed(best);
+		} else {
+			int rc = !strcmp(c->technique, "ring-block-overflow"),
+			    rb = !strcmp(best->technique, "ring-block-overflow");
+
+			better = rc != rb ? rc : strcmp(c->attack, best->attack) < 0;
+		}
+		if (better)
+			best = c;
+	}
+	return best;
+}
+
+/* "legacy under cfi-icall: the timer call site can reach N functions,
+ * write_cr4 among them; modern: M, ..." for one toolchain, every config
+ * with a check; then whether any path gets to write_cr4 on modern. */
+static void answer(const struct w *w, const struct th_results *res,
+		   const struct th_reach_entry **v, size_t n, const char *tc)
+{
+	bool any = false;
+
+	list(w, true);
+	for (size_t c = 0; c < res->nconfigs; c++) {
+		const char *cfg = res->configs[c].name;
+		const struct th_reach_entry *le = th_reach_find(res, tc, TH_VARIANT_LEGACY, cfg);
+		const struct th_reach_entry *te = th_reach_find(res, tc, TH_VARIANT_TRANSITIONAL, cfg);
+		const struct th_reach_entry *me = th_reach_find(res, tc, TH_VARIANT_MODERN, cfg);
+
+		if (!le || !me || !checked_scheme(le) || !checked_scheme(me))
+			continue;
+		any = true;
+		item(w, true);
+		txt(w, "legacy under ");
+		code(w, cfg);
+		txt(w, ": the timer call site can reach ");
+		count_text(w, le, " functions");
+		if (te) {
+			txt(w, "; transitional: ");
+			count_text(w, te, "");
+		}
+		txt(w, "; modern: ");
+		count_text(w, me, "");
+		if (!me->unchecked && !th_reach_privileged_count(me))
+			txt(w, ", all of the 4.15 callback's type (timer callbacks)");
+		txt(w, ": ");
+		member_list(w, me);
+		item(w, false);
+	}
+	if (!any) {
+		item(w, true);
+		txt(w, "no CFI binary of both variants was read for this toolchain");
+		item(w, false);
+	}
+	list(w, false);
+
+	/* Does any path get to write_cr4 on modern? One call further, and the
+	 * cells that attacked that path. */
+	para(w, true);
+	strong(w, true);
+	txt(w, "Does any path get to write_cr4 on modern?");
+	strong(w, false);
+	txt(w, " ");
+	any = false;
+	for (size_t i = 0; i < n; i++) {
+		const struct th_reach_entry *e = v[i];
+		const struct th_cell *shown = NULL;
+		bool first_cfg = true, seen = false;
+
+		if (strcmp(e->toolchain, tc) || e->variant != TH_VARIANT_MODERN || !checked_scheme(e))
+			continue;
+		for (size_t k = 0; k < e->nhops; k++) {
+			const struct th_reach_hop_r *h = &e->hops[k];
+
+			if (!hop_reaches(h, "write_cr4"))
+				continue;
+			/* Said once per (callback, origin): the first config that has it. */
+			for (size_t j = 0; j < i && !seen; j++)
+				for (size_t q = 0; q < v[j]->nhops && !seen; q++)
+					seen = !strcmp(v[j]->toolchain, tc) &&
+					       v[j]->variant == TH_VARIANT_MODERN && checked_scheme(v[j]) &&
+					       hop_reaches(&v[j]->hops[q], "write_cr4") &&
+					       !strcmp(v[j]->hops[q].via, h->via) &&
+					       !strcmp(v[j]->hops[q].origin, h->origin);
+			if (seen)
+				break;
+			txt(w, any ? " " : "Yes, one call further. ");
+			any = true;
+			code(w, h->via);
+			txt(w, ", a callback of the call site's own type, is in the modern set under");
+			for (size_t j = i; j < n; j++) {
+				bool has = false;
+
+				if (strcmp(v[j]->toolchain, tc) || v[j]->variant != TH_VARIANT_MODERN ||
+				    !checked_scheme(v[j]))
+					continue;
+				for (size_t q = 0; q < v[j]->nhops; q++)
+					has |= hop_reaches(&v[j]->hops[q], "write_cr4") &&
+					       !strcmp(v[j]->hops[q].via, h->via);
+				if (!has)
+					continue;
+				txt(w, first_cfg ? " " : ", ");
+				first_cfg = false;
+				code(w, v[j]->config);
+			}
+			txt(w, "; its own indirect call takes its target from ");
+			code(w, *h->origin ? h->origin : "memory");
+			txt(w, ", the bytes in front of the timer it is handed, and that call's check admits ");
+			code(w, "write_cr4");
+			txt(w, ". The matrix attacked that path (func:foreign-callback):");
+			first_cfg = true;
+			for (size_t j = i; j < n; j++) {
+				const struct th_cell *c;
+
+				if (strcmp(v[j]->toolchain, tc) || v[j]->variant != TH_VARIANT_MODERN ||
+				    !checked_scheme(v[j]))
+					continue;
+				c = foreign_cell(res, tc, v[j]->config);
+				txt(w, first_cfg ? " " : ", ");
+				first_cfg = false;
+				code(w, v[j]->config);
+				txt(w, " ");
+				if (!c) {
+					txt(w, "not run");
+					continue;
+				}
+				strong(w, true);
+				txt(w, th_outcome_name(th_cell_observed(c)));
+				strong(w, false);
+				if (!shown && !strcmp(v[j]->config, e->config))
+					shown = c;
+			}
+			txt(w, ".");
+			if (shown) {
+				txt(w, " Evidence (");
+				code(w, shown->attack);
+				txt(w, ", ");
+				code(w, shown->config);
+				txt(w, "): ");
+				txt(w, shown->evidence);
+				txt(w, ".");
+			} else {
+				txt(w, " No cell of this run attacks it under this config.");
+			}
+		}
+	}
+	if (!any)
+		txt(w, "Not through one more call: no member of a modern set has an indirect call of "
+		       "its own that admits write_cr4.");
+	else
+		txt(w, " Type-based CFI on the 4.15 prototype removes the direct gadget, not every path.");
+	para(w, false);
+}
+
+/* The count table: a row per config, a column per toolchain x variant. */
+static void counts_table(const struct w *w, const struct th_results *res,
+			 const struct th_toolchain **tcs, size_t ntc)
+{
+	size_t nh = 1 + ntc * TH_VARIANT_COUNT;
+	const char **heads = calloc(nh, sizeof(*heads));
+	char (*names)[64] = calloc(nh, sizeof(*names));
+
+	if (!heads || !names) {
+		free(heads);
+		free(names);
+		return;
+	}
+	heads[0] = "config";
+	for (size_t t = 0; t < ntc; t++)
+		for (int v = 0; v < TH_VARIANT_COUNT; v++) {
+			snprintf(names[1 + t * TH_VARIANT_COUNT + (size_t)v], sizeof(names[0]), "%s %s",
+				 tcs[t]->name, th_variant_name((enum th_variant)v));
+			heads[1 + t * TH_VARIANT_COUNT + (size_t)v] = names[1 + t * TH_VARIANT_COUNT + (size_t)v];
+		}
+	table_head(w, heads, nh);
+	for (size_t c = 0; c < res->nconfigs; c++) {
+		const char *cfg = res->configs[c].name;
+		bool present = false;
+
+		for (size_t t = 0; t < ntc; t++)
+			for (int v = 0; v < TH_VARIANT_COUNT; v++)
+				present |= th_reach_find(res, tcs[t]->name, (enum th_variant)v, cfg) != NULL;
+		if (!present)
+			continue;
+		row(w, true);
+		cell(w, true);
+		code(w, cfg);
+		cell(w, false);
+		for (size_t t = 0; t < ntc; t++)
+			for (int v = 0; v < TH_VARIANT_COUNT; v++) {
+				const struct th_reach_entry *e =
+					th_reach_find(res, tcs[t]->name, (enum th_variant)v, cfg);
+				size_t np;
+
+				cell(w, true);
+				if (!e) {
+					txt(w, "-");
+				} else {
+					np = th_reach_privileged_count(e);
+					txtf(w, "%zu of %zu", e->nmembers, e->functions_total);
+					if (e->unchecked)
+						txtf(w, " (%zu unchecked)", e->unchecked);
+					if (np)
+						txtf(w, ", %zu privileged", np);
+				}
+				cell(w, false);
+			}
+		row(w, false);
+	}
+	table_end(w);
+	free(heads);
+	free(names);
+}
+
+/* The reason part of a disagreement's why: "<reason>; binread: <reading>"
+ * (cfi/reach_verify.c). */
+static size_t reason_len(const char *why)
+{
+	const char *b = strstr(why, "; binread: ");
+
+	return b ? (size_t)(b - why) : strlen(why);
+}
+
+/* llvm-cfi-verify per binary, and where it is wrong (each reason once). */
+static void verify_section(const struct w *w, const struct th_reach_entry **v, size_t n)
+{
+	static const char *const heads[] = { "toolchain", "variant", "config", "llvm-cfi-verify",
+					     "binread", "disagreements" };
+	const char **reasons = calloc(n * 4 + 1, sizeof(*reasons));
+	size_t nreasons = 0;
+	bool any = false;
+
+	for (size_t i = 0; i < n; i++)
+		any |= v[i]->verify != NULL;
+	if (!any || !reasons) {
+		free(reasons);
+		return;
+	}
+	heading(w, 3, "reach-verify", "llvm-cfi-verify beside binread");
+	para(w, true);
+	txt(w, "LLVM's own checker of CFI binaries, run on each binary: its counts of indirect "
+	       "control-flow instructions, then binread's reading of the same instructions (a "
+	       "switch's table jump is counted apart: it is no call through a pointer).");
+	para(w, false);
+	table_head(w, heads, sizeof(heads) / sizeof(heads[0]));
+	for (size_t i = 0; i < n; i++) {
+		const struct th_reach_verify_r *x = v[i]->verify;
+
+		if (!x)
+			continue;
+		row(w, true);
+		cell(w, true);
+		txt(w, v[i]->toolchain);
+		cell(w, false);
+		cell(w, true);
+		txt(w, th_variant_name(v[i]->variant));
+		cell(w, false);
+		cell(w, true);
+		code(w, v[i]->config);
+		cell(w, false);
+		cell(w, true);
+		txtf(w, "%u protected, %u unprotected", x->protected_, x->unprotected);
+		cell(w, false);
+		cell(w, true);
+		txtf(w, "%u protected, %u switch, %u unprotected", x->ours_protected, x->ours_switch,
+		     x->ours_unprotected);
+		cell(w, false);
+		cell(w, true);
+		txtf(w, "%u", x->disagreements);
+		cell(w, false);
+		row(w, false);
+		for (size_t k = 0; k < x->ninsns; k++) {
+			const char *why = x->insns[k].why;
+			size_t len = reason_len(why);
+			bool seen = false;
+
+			if (!x->insns[k].disagree)
+				continue;
+			for (size_t r = 0; r < nreasons; r++)
+				seen |= reason_len(reasons[r]) == len && !strncmp(reasons[r], why, len);
+			if (!seen && nreasons < n * 4)
+				reasons[nreasons++] = why;
+		}
+	}
+	table_end(w);
+	if (nreasons) {
+		para(w, true);
+		txt(w, "Where the tool is wrong, each reason once:");
+		para(w, false);
+		list(w, true);
+		for (size_t r = 0; r < nreasons; r++) {
+			char buf[512];
+
+			snprintf(buf, sizeof(buf), "%.*s", (int)reason_len(reasons[r]), reasons[r]);
+			item(w, true);
+			txt(w, buf);
+			item(w, false);
+		}
+		list(w, false);
+	}
+	free(reasons);
+}
+
+static int render(const struct w *w, const struct th_results *res)
+{
+	int oom;
+	const struct th_reach_entry **v = sorted(res, &oom);
+	const struct th_toolchain **tcs = NULL;
+	size_t n = res->reach ? res->reach->n : 0;
+
+	if (oom)
+		return -1;
+	if (!v)
+		return 0;
+	if (!(tcs = th_report_sorted_toolchains(res, &oom)) && oom) {
+		free(v);
+		return -1;
+	}
+	heading(w, 2, "reach", "What the timer dispatch can still call");
+	para(w, true);
+	txt(w, "Read from each built attack binary (cfi/reach.h): every function entry of the "
+	       "binary is put through the check that guards the indirect call in ");
+	code(w, "call_timer_fn");
+	txt(w, ", as the binary reader decodes and executes it; the set is what it lets through. "
+	       "Privileged: the simulated kernel's ");
+	code(w, "write_cr4");
+	txt(w, ", ");
+	code(w, "write_cr4_direct");
+	txt(w, ", ");
+	code(w, "commit_creds_stub");
+	txt(w, ", ");
+	code(w, "call_usermodehelper_stub");
+	txt(w, ". The tests attack every checked member and a sample outside the set with an "
+	       "aimed overwrite (reach.agree.*): members are never BLOCKED_CFI, the rest always is.");
+	para(w, false);
+	for (size_t t = 0; tcs && t < res->ntoolchains; t++) {
+		char title[160], id[32];
+
+		snprintf(title, sizeof(title), "%s: what can the 4.15 call site still reach, and "
+			 "does any path get to write_cr4?", tcs[t]->name);
+		snprintf(id, sizeof(id), "reach-answer-%zu", t);
+		heading(w, 3, id, title);
+		answer(w, res, v, n, tcs[t]->name);
+	}
+	heading(w, 3, "reach-counts", "Target set sizes");
+	para(w, true);
+	txt(w, "Members of the set of functions the binary holds, per config (rows) and toolchain "
+	       "and variant (columns). Without a check the set is every function.");
+	para(w, false);
+	counts_table(w, res, tcs, res->ntoolchains);
+	heading(w, 3, "reach-members", "Members under a check");
+	list(w, true);
+	for (size_t i = 0; i < n; i++) {
+		if (!checked_scheme(v[i]))
+			continue;
+		item(w, true);
+		txtf(w, "%s %s ", v[i]->toolchain, th_variant_name(v[i]->variant));
+		code(w, v[i]->config);
+		txt(w, ": ");
+		member_list(w, v[i]);
+		for (size_t k = 0; k < v[i]->nhops; k++) {
+			txt(w, "; one call further, ");
+			code(w, v[i]->hops[k].via);
+			txt(w, " calls ");
+			code(w, *v[i]->hops[k].origin ? v[i]->hops[k].origin : "a pointer");
+			txt(w, ", which can reach ");
+			txt(w, v[i]->hops[k].reaches);
+		}
+		item(w, false);
+	}
+	list(w, false);
+	verify_section(w, v, n);
+	free(v);
+	free(tcs);
+	return ferror(w->out) ? -1 : 0;
+}
+
+int th_reach_render_markdown(FILE *out, const struct th_results *res, th_reach_put_fn *text,
+			     th_reach_put_fn *code_fn)
+{
+	const struct w w = { out, text, code_fn, false };
+
+	return render(&w, res);
+}
+
+int th_reach_render_html(FILE *out, const struct th_results *res, th_reach_put_fn *text,
+			 th_reach_put_fn *code_fn)
+{
+	const struct w w = { out, text, code_fn, true };
+
+	return render(&w, res);
+}

@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The `reach` section of results.json: what the timer dispatch's indirect
+ * call (call_timer_fn) can still call, per toolchain x variant x config, as
+ * cfi/reach.h read it from the built attack binary; and, where LLVM's
+ * llvm-cfi-verify ran on it, the tool's verdicts beside binread's.
+ *
+ *   reach: [{toolchain, variant, config, binary, function, scheme, check,
+ *            functions_total, count, unchecked, undecided, other_admitted,
+ *            privileged: [names],
+ *            members: [{name, body, privileged, unchecked}],
+ *            hops: [{via, site, scheme, reaches, origin}],
+ *            cfi_verify: null | {tool, total, protected, unprotected,
+ *                                ours_protected, ours_switch, ours_unprotected,
+ *                                disagreements,
+ *                                instructions: [{address, status, function,
+ *                                                ours, disagree, why}]}}]
+ * - count: members, a member being a function entry the call site's check
+ *   admits; functions_total: the binary's function entries. privileged: the
+ *   members that are the victim's privileged functions (attacks/privileged.h),
+ *   the same ones as the members marked privileged.
+ * - name: the symbol at the admitted address (null when none names it);
+ *   body: where a cfi-icall jump-table entry forwards to (`f.cfi`), or null.
+ * - unchecked: members the check skips (-fsanitize=function: no signature);
+ *   undecided: entries the check could not be evaluated on; other_admitted:
+ *   kcfi, executable addresses that are no function's entry but pass.
+ * - hops: a member's own indirect call that admits a privileged function,
+ *   its target relative to that member's first argument ("*(arg0 - 16)").
+ * Entries are in output order: toolchain, variant, config as declared.
+ *
+ * The section is optional (results without it are valid) and informational:
+ * `check` judges cells, not this. Loading it is as strict as the rest.
+ */
+#ifndef TH_REPORT_REACH_H
+#define TH_REPORT_REACH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "results.h"
+
+struct th_reach_member_r {
+	char *name;		/* NULL: no symbol */
+	char *body;		/* NULL: none elsewhere */
+	bool privileged, unchecked;
+};
+
+struct th_reach_hop_r {
+	char *via;
+	unsigned long long site;
+	char *scheme;
+	char *reaches;		/* ", "-separated privileged names */
+	char *origin;		/* "" when not computed from the argument */
+};
+
+struct th_reach_insn_r {
+	unsigned long long address;
+	char *status, *function, *ours, *why;
+	bool disagree;
+};
+
+struct th_reach_verify_r {
+	char *tool;
+	unsigned total, protected_, unprotected;
+	unsigned ours_protected, ours_switch, ours_unprotected;
+	unsigned disagreements;
+	struct th_reach_insn_r *insns;
+	size_t ninsns;
+};
+
+struct th_reach_entry {
+	char *toolchain;
+	enum th_variant variant;
+	char *config;
+	char *binary;
+	char *function;
+	char *scheme;		/* "none", "cfi-icall", "kcfi", "function", "unknown" */
+	char *check;		/* the check in one line */
+	size_t functions_total, unchecked, undecided, other_admitted;
+	struct th_reach_member_r *members;
+	size_t nmembers;	/* = count */
+	struct th_reach_hop_r *hops;
+	size_t nhops;
+	struct th_reach_verify_r *verify;	/* NULL: the tool did not run */
+};
+
+struct th_reach_section {
+	struct th_reach_entry *entries;
+	size_t n, cap;
+};
+
+/* The entry of res->reach, created on first use (NULL when out of memory).
+ * Strings are copied. */
+struct th_reach_entry *th_reach_add_entry(struct th_results *res, const char *toolchain,
+					  enum th_variant variant, const char *config,
+					  const char *binary, const char *function);
+/* Append to an entry; strings copied (NULL stays NULL). Return: 0 or -1 (oom). */
+int th_reach_add_member(struct th_reach_entry *e, const char *name, const char *body,
+			bool privileged, bool unchecked);
+int th_reach_add_hop(struct th_reach_entry *e, const char *via, unsigned long long site,
+		     const char *scheme, const char *reaches, const char *origin);
+int th_reach_set_text(char **field, const char *s);
+
+size_t th_reach_privileged_count(const struct th_reach_entry *e);
+/* The entry for (toolchain, variant, config), NULL when none. */
+const struct th_reach_entry *th_reach_find(const struct th_results *res, const char *toolchain,
+					   enum th_variant variant, const char *config);
+
+void th_reach_section_free(struct th_reach_section *s);
+
+/* JSON (jansson) of the section, in output order; NULL on oom. */
+struct json_t;
+struct json_t *th_reach_to_json(const struct th_results *res, char *err, size_t errlen);
+/* Load @j (the "reach" value) into res->reach, validating every field
+ * against res's toolchains and configs. Return: 0, or -1 with @err naming
+ * the place ("reach[2].members[0].name: expected a string or null"). */
+int th_reach_from_json(const struct json_t *j, struct th_results *res, char *err, size_t errlen);
+
+/* The section in a report, with the renderer's own escapers (text: plain
+ * text; code: an inline code span). It answers "what can the 4.15 call
+ * site still reach, and does any path get to write_cr4?" from the entries
+ * and the cells whose payload is func:foreign-callback. Nothing is written
+ * when res has no reach section. Return: 0, or -1 (out of memory). */
+typedef void th_reach_put_fn(FILE *out, const char *s);
+int th_reach_render_markdown(FILE *out, const struct th_results *res, th_reach_put_fn *text,
+			     th_reach_put_fn *code);
+int th_reach_render_html(FILE *out, const struct th_results *res, th_reach_put_fn *text,
+			 th_reach_put_fn *code);
+
+#endif

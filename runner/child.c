@@ -1,0 +1,771 @@
+/* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE
+#include "child.h"
+
+#include <elf.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ptrace.h>
+#include <sys/random.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/sysmacros.h>
+#include <sys/uio.h>
+#include <sys/user.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+
+#define CHILD_AS_LIMIT	((rlim_t)4 << 30)
+/* Exit codes a child announces for a failure of its own set-up, before exec. */
+#define EXIT_NO_TRACE	126
+#define EXIT_NO_EXEC	127
+/* A reaped child's pipes still held open (by a process that left its group)
+ * are closed after this long. */
+#define PIPE_GRACE_S	1.0
+
+enum { PHASE_UNTRACED, PHASE_FIRST_STOP, PHASE_RUNNING };
+enum { BP_ENTRY, BP_HANDLER };
+
+/* ---- waking up on a child's state change -------------------------------------------- */
+
+static int sigchld_pipe[2] = { -1, -1 };
+
+static void on_sigchld(int sig)
+{
+	int saved = errno;
+
+	(void)sig;
+	if (write(sigchld_pipe[1], "c", 1) < 0)
+		(void)0; /* full: a wake-up is already pending */
+	errno = saved;
+}
+
+static int sigchld_setup(void)
+{
+	struct sigaction sa;
+
+	if (sigchld_pipe[0] >= 0)
+		return 0;
+	if (pipe2(sigchld_pipe, O_CLOEXEC | O_NONBLOCK))
+		return -1;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigchld;
+	sa.sa_flags = SA_RESTART;
+	sigemptyset(&sa.sa_mask);
+	return sigaction(SIGCHLD, &sa, NULL);
+}
+
+static void sigchld_drain(void)
+{
+	char buf[256];
+
+	while (read(sigchld_pipe[0], buf, sizeof(buf)) > 0)
+		;
+}
+
+static double seconds(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+const char *th_signal_name(int sig, char *buf, size_t n)
+{
+	static const struct {
+		int sig;
+		const char *name;
+	} names[] = {
+		{ SIGILL, "SIGILL" },   { SIGSEGV, "SIGSEGV" }, { SIGBUS, "SIGBUS" },
+		{ SIGTRAP, "SIGTRAP" }, { SIGFPE, "SIGFPE" },   { SIGABRT, "SIGABRT" },
+		{ SIGKILL, "SIGKILL" }, { SIGTERM, "SIGTERM" }, { SIGSYS, "SIGSYS" },
+		{ SIGPIPE, "SIGPIPE" }, { SIGALRM, "SIGALRM" }, { SIGINT, "SIGINT" },
+		{ SIGXCPU, "SIGXCPU" }, { SIGXFSZ, "SIGXFSZ" },
+	};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].sig == sig) {
+			snprintf(buf, n, "%s", names[i].name);
+			return buf;
+		}
+	snprintf(buf, n, "SIG%d", sig);
+	return buf;
+}
+
+/* ---- ties to the run ----------------------------------------------------------------- */
+
+static void random_bytes(void *buf, size_t n)
+{
+	unsigned char *p = buf;
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = getrandom(p + got, n - got, 0);
+
+		if (r <= 0) {
+			/* No entropy source: the time and pid still differ per run. */
+			struct timespec ts;
+
+			clock_gettime(CLOCK_MONOTONIC, &ts);
+			for (; got < n; got++)
+				p[got] = (unsigned char)((uint64_t)ts.tv_nsec >> (got % 8 * 8) ^
+							 (uint64_t)getpid() ^ got * 131);
+			return;
+		}
+		got += (size_t)r;
+	}
+}
+
+static void make_ties(struct th_child_obs *o)
+{
+	unsigned char r[TH_TOKEN_LEN / 2 + 2];
+
+	random_bytes(r, sizeof(r));
+	for (size_t i = 0; i < TH_TOKEN_LEN / 2; i++)
+		snprintf(o->token + 2 * i, 3, "%02x", r[i]);
+	/* 64..119: outside the codes programs and shells use (0-3, 126-128+). */
+	o->san_exitcode = 64 + r[TH_TOKEN_LEN / 2] % 56;
+}
+
+/* ---- spawning ------------------------------------------------------------------------- */
+
+static void child_setup(const struct th_child_opts *o, const struct th_child_obs *t, int out,
+			int err, int exec_fail, const char *const argv[])
+{
+	struct rlimit core = { 0, 0 }, fsize = { 64 << 20, 64 << 20 };
+	struct rlimit cpu = { (rlim_t)o->timeout + 2, (rlim_t)o->timeout + 3 };
+	char asan[256], ubsan[128];
+
+	setpgid(0, 0);
+	dup2(out, 1);
+	dup2(err, 2);
+	setrlimit(RLIMIT_CORE, &core);
+	setrlimit(RLIMIT_FSIZE, &fsize);
+	setrlimit(RLIMIT_CPU, &cpu);
+	if (o->cap_memory) {
+		struct rlimit as = { CHILD_AS_LIMIT, CHILD_AS_LIMIT };
+
+		setrlimit(RLIMIT_AS, &as);
+	}
+	signal(SIGINT, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
+	/* The runner sees the signals, not ASan's handlers; leaks are not this
+	 * harness's business; a report ends the process with this run's code. */
+	snprintf(asan, sizeof(asan),
+		 "detect_leaks=0:handle_segv=0:handle_sigbus=0:handle_sigill=0:handle_sigfpe=0:"
+		 "handle_abort=0:symbolize=0:print_summary=1:exitcode=%d", t->san_exitcode);
+	snprintf(ubsan, sizeof(ubsan), "print_stacktrace=0:halt_on_error=1:symbolize=0:exitcode=%d",
+		 t->san_exitcode);
+	setenv("ASAN_OPTIONS", asan, 1);
+	setenv("UBSAN_OPTIONS", ubsan, 1);
+	setenv(TH_TOKEN_ENV, t->token, 1);
+	/* Traced from here: the exec stops the child with a SIGTRAP, where the
+	 * runner sets its options (one stop, not a SIGSTOP and then the exec). */
+	if (o->trace && ptrace(PTRACE_TRACEME, 0, NULL, NULL)) {
+		dprintf(2, "timerharness: ptrace(PTRACE_TRACEME): %s\n", strerror(errno));
+		_exit(EXIT_NO_TRACE);
+	}
+	execv(argv[0], (char *const *)argv);
+	{
+		int e = errno;
+
+		/* The exec pipe closes at a successful exec; this says it failed. */
+		if (write(exec_fail, &e, sizeof(e)) < 0)
+			(void)0;
+		dprintf(2, "timerharness: exec %s: %s\n", argv[0], strerror(e));
+	}
+	_exit(EXIT_NO_EXEC);
+}
+
+int th_child_spawn(struct th_child *c, const char *const argv[], const struct th_child_opts *o)
+{
+	int out[2], err[2], ex[2], saved;
+
+	memset(c, 0, sizeof(*c));
+	c->fd[0] = c->fd[1] = c->exec_fd = -1;
+	c->stepping = -1;
+	c->opts = *o;
+	c->timeout = o->timeout;
+	make_ties(&c->obs);
+	c->obs.trap.site = c->obs.trap.guard = -1;
+	c->obs.handler_site = c->obs.handler_guard = -1;
+	if (sigchld_setup())
+		return -1;
+	if (!(c->binary = strdup(argv[0])))
+		return -1;
+	if (pipe2(out, O_CLOEXEC)) {
+		saved = errno;
+		goto fail_bin;
+	}
+	if (pipe2(err, O_CLOEXEC)) {
+		saved = errno;
+		goto fail_out;
+	}
+	if (pipe2(ex, O_CLOEXEC | O_NONBLOCK)) {
+		saved = errno;
+		goto fail_err;
+	}
+	c->pid = fork();
+	if (c->pid < 0) {
+		saved = errno;
+		c->pid = 0;
+		close(ex[0]);
+		close(ex[1]);
+		goto fail_err;
+	}
+	if (c->pid == 0)
+		child_setup(o, &c->obs, out[1], err[1], ex[1], argv);
+	setpgid(c->pid, c->pid);
+	close(out[1]);
+	close(err[1]);
+	close(ex[1]);
+	c->exec_fd = ex[0];
+	c->fd[0] = out[0];
+	c->fd[1] = err[0];
+	fcntl(c->fd[0], F_SETFL, O_NONBLOCK);
+	fcntl(c->fd[1], F_SETFL, O_NONBLOCK);
+	c->phase = o->trace ? PHASE_FIRST_STOP : PHASE_UNTRACED;
+	c->obs.pid = c->pid;
+	clock_gettime(CLOCK_MONOTONIC, &c->start);
+	return 0;
+fail_err:
+	close(err[0]);
+	close(err[1]);
+fail_out:
+	close(out[0]);
+	close(out[1]);
+fail_bin:
+	free(c->binary);
+	c->binary = NULL;
+	errno = saved;
+	return -1;
+}
+
+/* ---- output ------------------------------------------------------------------------------ */
+
+static void drain(struct th_child *c, int k)
+{
+	char tmp[65536];
+	ssize_t r;
+
+	while ((r = read(c->fd[k], tmp, sizeof(tmp))) > 0) {
+		size_t keep = (size_t)r;
+		char *grown;
+
+		if (c->len[k] + keep > TH_CHILD_OUT_CAP) {
+			keep = TH_CHILD_OUT_CAP - c->len[k];
+			c->cut[k] = true;
+		}
+		if (!keep)
+			continue;
+		grown = realloc(c->buf[k], c->len[k] + keep + 1);
+		if (!grown) {
+			fprintf(stderr, "timerharness: out of memory\n");
+			exit(1);
+		}
+		c->buf[k] = grown;
+		memcpy(c->buf[k] + c->len[k], tmp, keep);
+		c->len[k] += keep;
+		c->buf[k][c->len[k]] = '\0';
+	}
+	if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) {
+		close(c->fd[k]);
+		c->fd[k] = -1;
+	}
+}
+
+bool th_child_done(const struct th_child *c)
+{
+	return c->reaped && c->fd[0] < 0 && c->fd[1] < 0;
+}
+
+/* ---- the traced process ----------------------------------------------------------------- */
+
+static void harness_error(struct th_child *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static void harness_error(struct th_child *c, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (c->obs.harness_error[0])
+		return; /* the first one says what went wrong */
+	va_start(ap, fmt);
+	vsnprintf(c->obs.harness_error, sizeof(c->obs.harness_error), fmt, ap);
+	va_end(ap);
+}
+
+static int mem_read(void *ctx, uint64_t addr, void *buf, size_t n)
+{
+	const struct th_child *c = ctx;
+	struct iovec local = { buf, n }, remote = { (void *)(uintptr_t)addr, n };
+
+	return process_vm_readv(c->pid, &local, 1, &remote, 1, 0) == (ssize_t)n ? 0 : -1;
+}
+
+/* Process memory with the breakpoints' original bytes in place. */
+static int mem_read_clean(void *ctx, uint64_t addr, void *buf, size_t n)
+{
+	const struct th_child *c = ctx;
+
+	if (mem_read(ctx, addr, buf, n))
+		return -1;
+	for (size_t i = 0; i < c->nbps; i++)
+		if (c->bps[i].addr >= addr && c->bps[i].addr < addr + n)
+			((unsigned char *)buf)[c->bps[i].addr - addr] = c->bps[i].orig;
+	return 0;
+}
+
+static void regs_to_gpr(const struct user_regs_struct *r, uint64_t g[TH_NREGS])
+{
+	g[TH_RAX] = r->rax; g[TH_RCX] = r->rcx; g[TH_RDX] = r->rdx; g[TH_RBX] = r->rbx;
+	g[TH_RSP] = r->rsp; g[TH_RBP] = r->rbp; g[TH_RSI] = r->rsi; g[TH_RDI] = r->rdi;
+	g[TH_R8] = r->r8; g[TH_R9] = r->r9; g[TH_R10] = r->r10; g[TH_R11] = r->r11;
+	g[TH_R12] = r->r12; g[TH_R13] = r->r13; g[TH_R14] = r->r14; g[TH_R15] = r->r15;
+}
+
+static int poke_byte(pid_t pid, uint64_t addr, unsigned char byte, unsigned char *old)
+{
+	long word;
+
+	errno = 0;
+	word = ptrace(PTRACE_PEEKTEXT, pid, (void *)(uintptr_t)addr, NULL);
+	if (errno)
+		return -1;
+	if (old)
+		*old = (unsigned char)(word & 0xff);
+	word = (long)(((unsigned long)word & ~0xffUL) | byte);
+	return ptrace(PTRACE_POKETEXT, pid, (void *)(uintptr_t)addr, (void *)word) ? -1 : 0;
+}
+
+/* Where the kernel mapped the main binary: the mapping of its file offset 0. */
+static int find_bias(struct th_child *c)
+{
+	char path[64], line[1024];
+	struct stat st;
+	FILE *f;
+	int found = 0;
+
+	if (stat(c->binary, &st))
+		return -1;
+	snprintf(path, sizeof(path), "/proc/%d/maps", (int)c->pid);
+	if (!(f = fopen(path, "re")))
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long start, end, off, maj, min, ino;
+
+		if (sscanf(line, "%lx-%lx %*s %lx %lx:%lx %lu", &start, &end, &off, &maj, &min, &ino) == 6 &&
+		    off == 0 && ino == st.st_ino && makedev(maj, min) == st.st_dev) {
+			uint64_t page = (uint64_t)sysconf(_SC_PAGESIZE);
+
+			c->obs.bias = start - (th_bin_load_vaddr(c->bin) & ~(page - 1));
+			found = 1;
+			break;
+		}
+	}
+	fclose(f);
+	return found ? 0 : -1;
+}
+
+static void add_bp(struct th_child *c, uint64_t vaddr, int kind, int site, int guard)
+{
+	struct th_bp *bp;
+
+	if (c->nbps == sizeof(c->bps) / sizeof(c->bps[0]))
+		return;
+	bp = &c->bps[c->nbps];
+	*bp = (struct th_bp){ vaddr + c->obs.bias, 0, kind, site, guard };
+	if (poke_byte(c->pid, bp->addr, 0xcc, &bp->orig)) {
+		harness_error(c, "cannot set a breakpoint at 0x%" PRIx64 " in %s: %s", vaddr, c->binary,
+			      strerror(errno));
+		return;
+	}
+	c->nbps++;
+}
+
+/* At the exec: map the binary, plant the breakpoints. */
+static void on_exec(struct th_child *c)
+{
+	char err[512];
+
+	c->obs.execed = 1;
+	c->nbps = 0;
+	c->stepping = -1;
+	if (!c->opts.site_func && !c->opts.state_map)
+		return;
+	c->bin = th_bin_cached(c->binary, err, sizeof(err));
+	if (!c->bin) {
+		harness_error(c, "cannot read the binary: %s", err);
+		return;
+	}
+	if (find_bias(c)) {
+		harness_error(c, "%s is not mapped in /proc/%d/maps", c->binary, (int)c->pid);
+		return;
+	}
+	if (!c->opts.site_func)
+		return;
+	c->sites = th_bin_call_sites(c->bin, c->opts.site_func, err, sizeof(err));
+	if (!c->sites) {
+		harness_error(c, "%s", err);
+		return;
+	}
+	add_bp(c, c->sites->start, BP_ENTRY, -1, -1);
+	for (size_t s = 0; s < c->sites->nsites; s++)
+		for (size_t g = 0; g < c->sites->sites[s].nguards; g++)
+			if (c->sites->sites[s].guards[g].kind == TH_GUARD_HANDLER)
+				add_bp(c, c->sites->sites[s].guards[g].addr, BP_HANDLER, (int)s, (int)g);
+}
+
+/* At the exit: the privileged state, the file's initial values beside. */
+static void on_exit_stop(struct th_child *c)
+{
+	const struct th_sym *map;
+	struct th_state_field f;
+
+	if (!c->opts.state_map || !c->bin || !c->obs.execed)
+		return;
+	if (th_bin_find_syms(c->bin, c->opts.state_map, &map, 1) != 1) {
+		harness_error(c, "%s has no state map (symbol %s)", c->binary, c->opts.state_map);
+		return;
+	}
+	for (size_t i = 0; i < TH_CHILD_MAX_STATE; i++) {
+		const struct th_sym *obj;
+		struct th_state_obs *so = &c->obs.state[c->obs.nstate];
+		uint64_t at;
+
+		if (th_bin_read(c->bin, map->addr + i * sizeof(f), &f, sizeof(f))) {
+			harness_error(c, "%s: state map %s unreadable", c->binary, c->opts.state_map);
+			return;
+		}
+		if (!f.object[0])
+			break;
+		f.object[sizeof(f.object) - 1] = f.field[sizeof(f.field) - 1] = 0;
+		if (th_bin_find_syms(c->bin, f.object, &obj, 1) != 1 || f.size > 8 ||
+		    f.offset + f.size > obj->size) {
+			harness_error(c, "%s: state map entry %s.%s names no object of that size",
+				      c->binary, f.object, f.field);
+			return;
+		}
+		memset(so, 0, sizeof(*so));
+		snprintf(so->object, sizeof(so->object), "%s", f.object);
+		snprintf(so->field, sizeof(so->field), "%s", f.field);
+		at = obj->addr + f.offset;
+		if (th_bin_read(c->bin, at, &so->before, f.size) ||
+		    mem_read(c, at + c->obs.bias, &so->after, f.size)) {
+			harness_error(c, "%s: %s.%s unreadable at exit", c->binary, f.object, f.field);
+			return;
+		}
+		c->obs.nstate++;
+	}
+	c->obs.state_read = 1;
+}
+
+static void on_trap(struct th_child *c, int sig, const siginfo_t *si, const struct user_regs_struct *r)
+{
+	struct th_trap_obs *t = &c->obs.trap;
+	unsigned char file[sizeof(t->bytes)];
+	struct th_eval_ctx cx = { .read = mem_read_clean, .read_ctx = c };
+
+	c->obs.have_trap = 1;
+	t->sig = sig;
+	t->code = si->si_code;
+	t->pc = r->rip;
+	t->addr = (uint64_t)(uintptr_t)si->si_addr;
+	t->vaddr = r->rip - c->obs.bias;
+	regs_to_gpr(r, t->regs);
+	for (t->nbytes = sizeof(t->bytes); t->nbytes; t->nbytes /= 2)
+		if (!mem_read_clean(c, t->pc, t->bytes, t->nbytes))
+			break;
+	t->file_bytes_match = -1;
+	/* As many as the file has there (a trap may end its segment). */
+	for (size_t k = t->nbytes; c->bin && k; k /= 2)
+		if (!th_bin_read(c->bin, t->vaddr, file, k)) {
+			t->file_bytes_match = !memcmp(file, t->bytes, k);
+			break;
+		}
+	if (!c->sites)
+		return;
+	cx.bias = c->obs.bias;
+	for (size_t s = 0; s < c->sites->nsites; s++) {
+		const struct th_call_site *site = &c->sites->sites[s];
+
+		for (size_t g = 0; g < site->nguards; g++) {
+			if (site->guards[g].addr != t->vaddr)
+				continue;
+			t->site = (int)s;
+			t->guard = (int)g;
+			if (site->guards[g].target_reg >= 0) {
+				t->target_known = 1;
+				t->target = t->regs[site->guards[g].target_reg];
+				t->admits = th_site_admits(site, t->target, &cx);
+			}
+		}
+	}
+}
+
+static void on_breakpoint(struct th_child *c, struct th_bp *bp, const struct user_regs_struct *r)
+{
+	uint64_t regs[TH_NREGS];
+	struct th_eval_ctx cx = { .bias = c->obs.bias, .read = mem_read_clean, .read_ctx = c,
+				  .entry_regs = regs };
+
+	regs_to_gpr(r, regs);
+	if (bp->kind == BP_ENTRY) {
+		unsigned k = c->obs.ndispatch++;
+
+		if (k < TH_CHILD_MAX_DISPATCH && c->sites->nsites) {
+			struct th_dispatch_obs *d = &c->obs.dispatch[k];
+			const struct th_call_site *site = &c->sites->sites[0];
+
+			d->known = !th_site_target(site, &cx, &d->target);
+			d->admits = d->known ? th_site_admits(site, d->target, &cx) : -1;
+		}
+		return;
+	}
+	if (!c->obs.handler_hit) {
+		const struct th_guard *g = &c->sites->sites[bp->site].guards[bp->guard];
+
+		c->obs.handler_hit = 1;
+		c->obs.handler_site = bp->site;
+		c->obs.handler_guard = bp->guard;
+		if (g->target_reg >= 0) {
+			c->obs.handler_target_known = 1;
+			c->obs.handler_target = regs[g->target_reg];
+		}
+	}
+}
+
+static bool trap_signal(int sig)
+{
+	return sig == SIGILL || sig == SIGTRAP || sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE;
+}
+
+/* One ptrace stop of @c. Return: the signal to deliver when continuing. */
+static int on_stop(struct th_child *c, int status)
+{
+	int sig = WSTOPSIG(status), event = status >> 16;
+	struct user_regs_struct r;
+	siginfo_t si;
+
+	if (c->phase == PHASE_FIRST_STOP) {
+		/* The SIGTRAP a traced exec raises (no options yet): the program is
+		 * mapped, nothing of it has run. Later execs stop as events. */
+		c->phase = PHASE_RUNNING;
+		if (ptrace(PTRACE_SETOPTIONS, c->pid, NULL,
+			   (void *)(PTRACE_O_EXITKILL | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT)))
+			harness_error(c, "ptrace(PTRACE_SETOPTIONS): %s", strerror(errno));
+		if (sig != SIGTRAP) {
+			harness_error(c, "the first stop of the child was signal %d, not its exec", sig);
+			return sig;
+		}
+		on_exec(c);
+		return 0;
+	}
+	if (event == PTRACE_EVENT_EXEC) {
+		on_exec(c);
+		return 0;
+	}
+	if (event == PTRACE_EVENT_EXIT) {
+		on_exit_stop(c);
+		return 0;
+	}
+	if (event)
+		return 0;
+	if (ptrace(PTRACE_GETSIGINFO, c->pid, NULL, &si))
+		return 0; /* a group-stop: nothing to deliver */
+	if (ptrace(PTRACE_GETREGS, c->pid, NULL, &r))
+		return sig;
+	if (sig == SIGTRAP && c->stepping >= 0 && si.si_code == TRAP_TRACE) {
+		/* Stepped over the breakpoint's instruction: plant it again. */
+		poke_byte(c->pid, c->bps[c->stepping].addr, 0xcc, NULL);
+		c->stepping = -1;
+		return 0;
+	}
+	if (c->stepping >= 0) {
+		/* Another stop came first (the instruction faulted): plant it again. */
+		poke_byte(c->pid, c->bps[c->stepping].addr, 0xcc, NULL);
+		c->stepping = -1;
+	}
+	if (sig == SIGTRAP && si.si_code == SI_KERNEL) {
+		for (size_t i = 0; i < c->nbps; i++) {
+			struct th_bp *bp = &c->bps[i];
+
+			if (bp->addr != r.rip - 1)
+				continue;
+			r.rip = bp->addr;
+			on_breakpoint(c, bp, &r);
+			/* Step the original instruction, then plant the int3 again. */
+			poke_byte(c->pid, bp->addr, bp->orig, NULL);
+			ptrace(PTRACE_SETREGS, c->pid, NULL, &r);
+			c->stepping = (int)i;
+			return -1;
+		}
+	}
+	if (trap_signal(sig) && si.si_code > 0 && !c->obs.have_trap)
+		on_trap(c, sig, &si, &r);
+	/* Stop signals would park a traced child: not delivered. */
+	if (sig == SIGSTOP || sig == SIGTSTP || sig == SIGTTIN || sig == SIGTTOU)
+		return 0;
+	return sig;
+}
+
+static void resume(struct th_child *c, int sig)
+{
+	if (sig < 0)
+		ptrace(PTRACE_SINGLESTEP, c->pid, NULL, NULL);
+	else
+		ptrace(PTRACE_CONT, c->pid, NULL, (void *)(uintptr_t)sig);
+}
+
+static void reaped(struct th_child *c, int status)
+{
+	c->reaped = true;
+	c->status = status;
+	clock_gettime(CLOCK_MONOTONIC, &c->end);
+	/* Anything the group left holding the pipes goes too. */
+	kill(-c->pid, SIGKILL);
+	for (int k = 0; k < 2; k++)
+		if (c->fd[k] >= 0)
+			drain(c, k);
+	/* The exec pipe: closed by the exec (nothing in it), or the errno of a
+	 * failed one. Not the exit code: a program may exit 127 itself. */
+	if (c->exec_fd >= 0) {
+		int e;
+
+		if (read(c->exec_fd, &e, sizeof(e)) == (ssize_t)sizeof(e))
+			harness_error(c, "could not start it: exec %s: %s", c->binary, strerror(e));
+		else if (!c->opts.trace && !c->timed_out)
+			c->obs.execed = 1;
+		close(c->exec_fd);
+		c->exec_fd = -1;
+	}
+	if (c->opts.trace && c->phase == PHASE_FIRST_STOP)
+		harness_error(c, "the child was never traced: %.*s",
+			      c->buf[1] ? (int)strcspn(c->buf[1], "\n") : 12,
+			      c->buf[1] ? c->buf[1] : "(no message)");
+	else if (c->opts.trace && !c->obs.execed && !c->timed_out)
+		harness_error(c, "exec %s was never seen by the tracer", c->binary);
+	c->obs.traced = c->opts.trace && c->obs.execed && !c->obs.harness_error[0];
+}
+
+/* Every state change @c has pending. */
+static void collect(struct th_child *c)
+{
+	int status;
+	pid_t r;
+
+	while (!c->reaped && (r = waitpid(c->pid, &status, WNOHANG | __WALL)) == c->pid) {
+		if (WIFSTOPPED(status))
+			resume(c, on_stop(c, status));
+		else if (WIFEXITED(status) || WIFSIGNALED(status))
+			reaped(c, status);
+	}
+}
+
+void th_child_pump(struct th_child *cs, int n)
+{
+	struct pollfd pfd[65];
+	int map[65][2], np = 0, wait_ms = -1;
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	for (int i = 0; i < n; i++) {
+		struct th_child *c = &cs[i];
+
+		if (!c->pid)
+			continue;
+		if (c->reaped && seconds(&c->end, &now) > PIPE_GRACE_S)
+			for (int k = 0; k < 2; k++)
+				if (c->fd[k] >= 0) {
+					close(c->fd[k]);
+					c->fd[k] = -1;
+				}
+		for (int k = 0; k < 2 && np < 64; k++)
+			if (c->fd[k] >= 0) {
+				pfd[np] = (struct pollfd){ .fd = c->fd[k], .events = POLLIN };
+				map[np][0] = i;
+				map[np++][1] = k;
+			}
+		if (!c->reaped && !c->timed_out) {
+			double left = c->timeout - seconds(&c->start, &now);
+			int ms = left <= 0 ? 0 : (int)(left * 1000) + 1;
+
+			if (wait_ms < 0 || ms < wait_ms)
+				wait_ms = ms;
+		} else if (c->fd[0] >= 0 || c->fd[1] >= 0) {
+			/* Reaped (or killed), pipes still open: wake up for the grace. */
+			if (wait_ms < 0 || wait_ms > 100)
+				wait_ms = 100;
+		}
+	}
+	pfd[np] = (struct pollfd){ .fd = sigchld_pipe[0], .events = POLLIN };
+	if (poll(pfd, (nfds_t)np + 1, wait_ms) > 0)
+		for (int j = 0; j < np; j++)
+			if (pfd[j].revents)
+				drain(&cs[map[j][0]], map[j][1]);
+	sigchld_drain();
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	for (int i = 0; i < n; i++) {
+		struct th_child *c = &cs[i];
+
+		if (!c->pid)
+			continue;
+		collect(c);
+		if (!c->reaped && !c->timed_out && seconds(&c->start, &now) > c->timeout) {
+			c->timed_out = true;
+			kill(-c->pid, SIGKILL);
+			kill(c->pid, SIGKILL);
+		}
+	}
+}
+
+void th_child_observe(struct th_child_obs *o, const struct th_child *c, const char *config,
+		      const char *toolchain)
+{
+	*o = c->obs;
+	o->config = config;
+	o->binary = c->binary;
+	o->toolchain = toolchain;
+	o->site_func = c->opts.site_func;
+	o->exited = WIFEXITED(c->status);
+	o->exit_code = o->exited ? WEXITSTATUS(c->status) : 0;
+	o->signaled = WIFSIGNALED(c->status);
+	o->signo = o->signaled ? WTERMSIG(c->status) : 0;
+	o->timed_out = c->timed_out;
+	o->seconds = seconds(&c->start, &c->end);
+	o->out = c->buf[0] ? c->buf[0] : "";
+	o->err = c->buf[1] ? c->buf[1] : "";
+	o->out_len = c->len[0];
+	o->err_len = c->len[1];
+	o->out_cut = c->cut[0];
+	o->err_cut = c->cut[1];
+}
+
+void th_child_free(struct th_child *c)
+{
+	for (int k = 0; k < 2; k++) {
+		if (c->fd[k] >= 0)
+			close(c->fd[k]);
+		free(c->buf[k]);
+	}
+	if (c->exec_fd >= 0)
+		close(c->exec_fd);
+	free(c->binary);
+	/* c->bin belongs to the reader's cache. */
+	memset(c, 0, sizeof(*c));
+	c->fd[0] = c->fd[1] = c->exec_fd = -1;
+}
+
+int th_child_run(struct th_child *c, const char *const argv[], const struct th_child_opts *o)
+{
+	if (th_child_spawn(c, argv, o))
+		return -1;
+	while (!th_child_done(c))
+		th_child_pump(c, 1);
+	return 0;
+}

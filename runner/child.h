@@ -1,0 +1,181 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The child runner: runs a program (an attack cell, a probe, a fuzz input's
+ * replay) in its own process and observes it from outside, so that what the
+ * classifier judges never rests on what the program printed about itself:
+ *
+ *  - its own process group, stdout and stderr captured (each cut at
+ *    TH_CHILD_OUT_CAP), a time limit, resource limits;
+ *  - ties to this run: a per-run token (environment TH_RUN_TOKEN) the child
+ *    puts in its protocol lines, and per-run exit codes for the sanitizer
+ *    runtimes (ASAN_OPTIONS / UBSAN_OPTIONS exitcode=), so a report printed
+ *    without the runtime's own exit is not a report;
+ *  - with opts.trace, ptrace (PTRACE_TRACEME, PTRACE_O_EXITKILL): at the
+ *    signal-delivery-stop of the first SIGILL, SIGTRAP, SIGSEGV, SIGBUS or
+ *    SIGFPE the kernel raised (si_code > 0: not kill(2) or raise(3)) the
+ *    registers, the bytes at pc and the load address (/proc/PID/maps) are
+ *    read from the process; with opts.site_func, breakpoints on that
+ *    function's entry (each dispatch and its call target, computed by the
+ *    binary reader from the entry state) and on the sanitizer handler calls
+ *    that guard its indirect calls; with opts.state_map, the program's
+ *    privileged state (runner/contract.h) read at its exit.
+ *
+ * Several children run at once: spawn them, pump them until done. The pump
+ * waits in poll(2) on the children's pipes and on a SIGCHLD self-pipe (ptrace
+ * stops arrive as SIGCHLD too), never sleeping past a state change or the
+ * next time limit. It installs a SIGCHLD handler (SA_RESTART) on first use.
+ */
+#ifndef TH_RUNNER_CHILD_H
+#define TH_RUNNER_CHILD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <time.h>
+
+#include "cfi/binread.h"
+#include "runner/contract.h"
+
+/* Per stream; a child printing more is cut (the protocol lines come first). */
+#define TH_CHILD_OUT_CAP	(1 << 20)
+#define TH_CHILD_MAX_DISPATCH	16
+#define TH_CHILD_MAX_STATE	8
+
+struct th_child_opts {
+	double timeout;		/* seconds of wall time; then SIGKILL to the group */
+	bool cap_memory;	/* a 4 GiB address space (never for ASan: terabytes of shadow) */
+	bool trace;		/* observe with ptrace (signals, registers, breakpoints) */
+	const char *site_func;	/* with trace: the dispatch function watched (call_timer_fn) */
+	const char *state_map;	/* with trace: TH_STATE_MAP_SYMBOL, or NULL */
+};
+
+/* The first hardware trap, as the kernel delivered it (signal-delivery-stop). */
+struct th_trap_obs {
+	int sig;
+	int code;			/* si_code: > 0, raised by the CPU/kernel */
+	uint64_t pc;			/* run-time rip */
+	uint64_t addr;			/* si_addr */
+	uint64_t vaddr;			/* pc - bias: the address in the file */
+	uint64_t regs[TH_NREGS];
+	unsigned char bytes[16];	/* read from the process at pc */
+	size_t nbytes;
+	int file_bytes_match;		/* -1 unknown, 0 differ (not this binary), 1 same */
+	/* Where it is, by the binary reader (opts.site_func): */
+	int site;			/* index of the site whose guard this is, -1: none */
+	int guard;			/* index of that guard, -1: none */
+	int target_known;
+	uint64_t target;		/* run-time call target, from the guard's register */
+	int admits;			/* the check re-evaluated on that target: 1, 0, -1 */
+};
+
+/* One entry into opts.site_func: what its indirect call will jump to. */
+struct th_dispatch_obs {
+	int known;
+	uint64_t target;		/* run-time */
+	int admits;			/* the check on it, evaluated in the live process */
+};
+
+/* One field of the state map, before (the file) and after (the process). */
+struct th_state_obs {
+	char object[24], field[16];
+	uint64_t before, after;
+};
+
+/* What the runner saw of one child process; the classifier's only input. */
+struct th_child_obs {
+	const char *config;		/* configs.tsv name */
+	const char *binary;		/* the executable that ran */
+	const char *toolchain;		/* "clang-14": the compiler that built it; may be NULL */
+	int exited, exit_code;
+	int signaled, signo;
+	int timed_out;
+	double seconds;
+	const char *out, *err;		/* captured bytes, NUL-terminated, may hold NULs */
+	size_t out_len, err_len;
+	int out_cut, err_cut;		/* cut at TH_CHILD_OUT_CAP */
+
+	/* Ties to this run. */
+	pid_t pid;
+	char token[TH_TOKEN_LEN + 1];
+	int san_exitcode;		/* ASan's and UBSan's exitcode= for this run (one:
+					 * a runtime holding both reads both options) */
+
+	/* ptrace (opts.trace). */
+	int traced;			/* traced from exec to its end */
+	int execed;			/* exec succeeded */
+	char harness_error[256];	/* "" or why the runner could not run/observe it */
+	uint64_t bias;			/* run-time - file address of the main binary */
+	const char *site_func;
+	int have_trap;
+	struct th_trap_obs trap;
+	unsigned ndispatch;		/* entries into site_func (may exceed the array) */
+	struct th_dispatch_obs dispatch[TH_CHILD_MAX_DISPATCH];
+	int handler_hit;		/* a sanitizer handler guarding site_func was called */
+	int handler_site, handler_guard;
+	int handler_target_known;
+	uint64_t handler_target;	/* run-time */
+	int state_read;			/* the state map was read at exit */
+	size_t nstate;
+	struct th_state_obs state[TH_CHILD_MAX_STATE];
+};
+
+struct th_bp {
+	uint64_t addr;			/* run-time */
+	unsigned char orig;
+	int kind;			/* entry, handler */
+	int site, guard;
+};
+
+struct th_child {
+	pid_t pid;			/* 0: slot not in use */
+	int fd[2];			/* stdout, stderr; -1 when closed */
+	int exec_fd;			/* reads the errno of a failed exec; -1 */
+	char *buf[2];
+	size_t len[2];
+	bool cut[2];
+	bool reaped;
+	int status;			/* waitpid() status once reaped */
+	bool timed_out;			/* killed at the time limit */
+	struct timespec start, end;
+	double timeout;
+	struct th_child_opts opts;
+	char *binary;
+	/* tracing */
+	int phase;			/* internal: before the first stop, running */
+	int stepping;			/* breakpoint being stepped over, -1 */
+	struct th_bin *bin;
+	const struct th_func_sites *sites;
+	struct th_bp bps[TH_SITE_MAX_GUARDS + 2];
+	size_t nbps;
+	struct th_child_obs obs;	/* filled as it runs */
+};
+
+/*
+ * Start @argv (argv[0] a path) with @o. Return: 0, or -1 with errno set
+ * (nothing left open). A failed exec is not an error here: the child exits
+ * 127 and the observation says the exec failed.
+ */
+int th_child_spawn(struct th_child *c, const char *const argv[], const struct th_child_opts *o);
+
+/* Wait until something happens (output, a stop, an exit, a time limit) and
+ * handle it, for @n children. */
+void th_child_pump(struct th_child *cs, int n);
+
+/* Reaped, and both pipes read to the end. */
+bool th_child_done(const struct th_child *c);
+
+/* What the classifier reads, of a finished child; strings stay owned by @c. */
+void th_child_observe(struct th_child_obs *o, const struct th_child *c, const char *config,
+		      const char *toolchain);
+
+/* Close and free; the slot is reusable. */
+void th_child_free(struct th_child *c);
+
+/* Spawn and pump one child to completion. Return: 0, or -1 (errno). */
+int th_child_run(struct th_child *c, const char *const argv[], const struct th_child_opts *o);
+
+/* "SIGSEGV", ... or "SIG<n>" into buf. Return: buf. */
+const char *th_signal_name(int sig, char *buf, size_t n);
+
+#endif
