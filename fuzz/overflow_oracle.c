@@ -43,6 +43,9 @@ extern const char __executable_start[], etext[];
 static struct th_fz_oracle_opts opts;
 static int pipe_r = -1, orig_stdout = -1;
 static struct th_fz_traps traps;
+/* The sanitizer runtimes' code: the watchdog waits while a run is there. */
+static uintptr_t runtime[8192][2];
+static size_t nruntime;
 static char traps_err[256];
 
 #ifdef TH_FZ_CAPTURE_STDERR
@@ -99,6 +102,23 @@ __attribute__((no_sanitize("cfi-icall", "function"))) TH_NO_KCFI static void cha
 	raise(sig);
 }
 
+__attribute__((no_sanitize("address", "undefined"))) static int in_runtime(uintptr_t pc)
+{
+	size_t lo = 0, hi = nruntime;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pc < runtime[mid][0])
+			hi = mid;
+		else if (pc >= runtime[mid][1])
+			lo = mid + 1;
+		else
+			return 1;
+	}
+	return 0;
+}
+
 __attribute__((no_sanitize("address", "undefined"))) TH_NO_KCFI static void
 on_signal(int sig, siginfo_t *si, void *uc)
 {
@@ -116,8 +136,8 @@ on_signal(int sig, siginfo_t *si, void *uc)
 			watch_seen = exec_id;
 			return;
 		}
-		if (pc < (uintptr_t)__executable_start || pc >= (uintptr_t)etext)
-			return;	/* in libc: the next tick */
+		if (pc < (uintptr_t)__executable_start || pc >= (uintptr_t)etext || in_runtime(pc))
+			return;	/* in libc or a sanitizer's runtime: the next tick */
 	}
 	in_window = 0;
 	caught_sig = sig;
@@ -208,6 +228,7 @@ int th_fz_oracle_init(const struct th_fz_oracle_opts *o, char *err, size_t n)
 	}
 #endif
 	read_clusters();
+	nruntime = th_fz_runtime_ranges(runtime, sizeof(runtime) / sizeof(runtime[0]));
 	/* The victim's protocol lines (attacks/victim.c th_emit(), fd 1) go to
 	 * a pipe only this oracle reads. */
 	if (pipe2(p, O_CLOEXEC | O_NONBLOCK)) {
@@ -488,11 +509,19 @@ static void describe(struct sbuf *b, uintptr_t a)
 	const struct th_fz_ring_layout *l = th_fz_ring_layout();
 	uintptr_t ring = t[TH_FZ_LEAK_RING].addr;
 
-	for (int i = 0; i < TH_FZ_LEAK_COUNT; i++)
-		if (t[i].code && a >= t[i].addr && a < t[i].addr + 64) {
-			put(b, a == t[i].addr ? "&%s" : "&%s+%zu", t[i].name, (size_t)(a - t[i].addr));
+	{
+		int best = -1;
+
+		/* The entry itself, else the nearest entry below it (within 64 bytes). */
+		for (int i = 0; i < TH_FZ_LEAK_COUNT; i++)
+			if (t[i].code && a >= t[i].addr && a < t[i].addr + 64 &&
+			    (best < 0 || t[i].addr > t[best].addr))
+				best = i;
+		if (best >= 0) {
+			put(b, a == t[best].addr ? "&%s" : "&%s+%zu", t[best].name, (size_t)(a - t[best].addr));
 			return;
 		}
+	}
 	if (a >= ring && a < ring + l->size + 64) {
 		put(b, "ring+%zu (%s)", (size_t)(a - ring), ring_field(a - ring));
 		return;
@@ -602,6 +631,7 @@ struct ran {
 	int has_slot;
 	uintptr_t slot;		/* where the attacker planted .function */
 	size_t len;		/* pointer targets: bytes read at arg (the string with its NUL) */
+	int foreign;		/* through deferred_timer_fn's container (slot: its func) */
 	char what[400];		/* "write_cr4(0x407f0)", with the evidence */
 };
 
@@ -703,6 +733,27 @@ static void judge_slot(struct ran *r, int value_target, uint64_t v)
 	const uintptr_t fn_off = l->function - l->timer;
 	struct slot s;
 
+	/* A foreign callback: .function = deferred_timer_fn, whose from_timer()
+	 * container (attacks/victim.h struct deferred_call) calls func(data)
+	 * from the 16 bytes in front of the timer: func at timer - 16, data at
+	 * timer - 8. Its argument is chosen on either layout. */
+	for (int k = 0; planted(k, &s); k++) {
+		uintptr_t x = s.at - fn_off, dfunc = x - 16;
+		uint64_t f;
+
+		if (s.value != th_fz_world_leaks()[TH_FZ_LEAK_DEFERRED].addr ||
+		    !attacker_word(dfunc, &f) || f != fn)
+			continue;
+		r->has_slot = 1;
+		r->slot = dfunc;
+		r->foreign = 1;
+		if (value_target && literal_at(dfunc + 8, 8, &v)) {
+			r->hijacked = 1;
+			return;
+		}
+	}
+	if (r->foreign)
+		return;
 	if (!l->has_data) {
 		r->has_slot = 1;
 		r->slot = r->arg + fn_off;
@@ -813,7 +864,7 @@ static void target_line(const char *line)
 	case T_COUNT:
 		break;
 	}
-	if (r.hijacked && r.has_slot && (r.t == T_COMMIT_CREDS || r.t == T_USERMODEHELPER)) {
+	if (r.hijacked && r.has_slot && !r.foreign && (r.t == T_COMMIT_CREDS || r.t == T_USERMODEHELPER)) {
 		/* detach_timer() poisons the expired timer's entry before the call:
 		 * bytes there are the wheel's, whatever the attacker wrote. */
 		const struct th_fz_ring_layout *l = th_fz_ring_layout();
@@ -1025,13 +1076,19 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 	} else if (sig) {
 		const char *sep = e.len ? "; then " : "";
 
-		if ((sig == SIGILL || sig == SIGTRAP) && th_fz_traps_is_dispatch(&traps, caught_pc)) {
-			int fp = !timer_touched() && !seen.legit && !seen.stray && !seen.targets;
+		int site = (sig == SIGILL || sig == SIGTRAP) ? th_fz_traps_is_dispatch(&traps, caught_pc) : 0;
+
+		if (site) {
+			int fp = site == 1 && !timer_touched() && !seen.legit && !seen.stray && !seen.targets;
 
 			more_severe(&o, fp ? TH_FALSE_POSITIVE : TH_BLOCKED_CFI);
-			put(&e, "%s%s at pc 0x%lx, a CFI trap guarding %s's indirect call (%s)%s", sep,
-			    signame(sig), (unsigned long)caught_pc, TH_FZ_DISPATCH_FUNC, traps.how,
-			    fp ? ": the ring's timer was untouched, the legitimate call trapped" : "");
+			if (site == 1)
+				put(&e, "%s%s at pc 0x%lx, a CFI trap guarding %s's indirect call (%s)%s", sep,
+				    signame(sig), (unsigned long)caught_pc, TH_FZ_DISPATCH_FUNC, traps.how,
+				    fp ? ": the ring's timer was untouched, the legitimate call trapped" : "");
+			else
+				put(&e, "%s%s at pc 0x%lx, a CFI trap guarding deferred_timer_fn's func(data) call",
+				    sep, signame(sig), (unsigned long)caught_pc);
 		} else if (sig == SIGXCPU) {
 			more_severe(&o, TH_HANG);
 			put(&e, "%sthe run used %d ms of CPU (watchdog), pc 0x%lx", sep, TH_FZ_WATCHDOG_MS,
@@ -1082,7 +1139,7 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 		x = &seen.first;
 	if (x) {
 		what = targets[x->t].chain;
-		via = x->has_slot ? via_slot(x->slot) : "UNKNOWN";
+		via = x->foreign ? "FOREIGN_CALLBACK" : x->has_slot ? via_slot(x->slot) : "UNKNOWN";
 	} else if (priv) {
 		what = c4 && cr ? "CR4_CRED" : c4 ? "CR4" : "CRED";
 		via = via_state();
@@ -1107,7 +1164,13 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 	}
 	put(&b, "%s%s", prog.nops ? "; " : "", prog.implicit_arm ? "victim arms the timer; " : "");
 	put(&b, "run the wheel | %s", evidence);
-	if (via && x) {
+	if (via && x && x->foreign) {
+		put(&b, " | through deferred_timer_fn, another subsystem's timer callback of the call "
+			"site's type, planted in .function: its container's func/data are the 16 bytes "
+			"before the timer (func at ");
+		describe(&b, x->slot);
+		put(&b, ")");
+	} else if (via && x) {
 		if (x->has_slot) {
 			put(&b, " | through %s", !strcmp(via, "RING_TIMER") ? "the ring's own retire_blk_timer (.function at " :
 			    "a forged timer_list (.function at ");

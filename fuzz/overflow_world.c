@@ -141,7 +141,7 @@ static void leaks_static(void)
 	set_leak(TH_FZ_LEAK_MSG, "msg", 0, TH_KMALLOC_SIZE, 0);
 	set_leak(TH_FZ_LEAK_RING2, "ring2", 0, sizeof(struct packet_ring), 0);
 	set_leak(TH_FZ_LEAK_WHEEL, "timer_base", (uintptr_t)&th_fz_wheel, sizeof(th_fz_wheel), 0);
-	set_leak(TH_FZ_LEAK_BLOCKS, "ring_blocks", (uintptr_t)ring_blocks, sizeof(ring_blocks), 0);
+	set_leak(TH_FZ_LEAK_DEFERRED, "deferred_timer_fn", (uintptr_t)&deferred_timer_fn, 0, 1);
 	set_leak(TH_FZ_LEAK_RING_VALUE, "ring-value", 0, 0, 0);
 }
 

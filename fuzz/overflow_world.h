@@ -45,7 +45,8 @@ enum th_fz_leak {
 	TH_FZ_LEAK_MSG,			/* the msg_buf before it (slot 0) */
 	TH_FZ_LEAK_RING2,		/* another ring (slot 2), never armed */
 	TH_FZ_LEAK_WHEEL,		/* the timer base (its buckets) */
-	TH_FZ_LEAK_BLOCKS,		/* the rings' block descriptors */
+	TH_FZ_LEAK_DEFERRED,		/* deferred_timer_fn: another subsystem's timer
+					 * callback, of the call site's type (code) */
 	TH_FZ_LEAK_RING_VALUE,		/* a value read from the ring (a read leak) */
 	TH_FZ_LEAK_COUNT
 };

@@ -9,7 +9,7 @@ import struct
 
 OPS = ["ARM", "RUN", "MOD", "NAME", "MEMCPY", "INDEX", "STRCPY", "NEIGHBOUR", "FREE", "SPRAY"]
 LEAKS = ["WRITE_CR4", "COMMIT_CREDS", "USERMODEHELPER", "RETIRE", "FORCE_CLOSE", "SIM_CPU",
-         "CRED", "RING", "MSG", "RING2", "WHEEL", "BLOCKS", "RING_VALUE"]
+         "CRED", "RING", "MSG", "RING2", "WHEEL", "DEFERRED", "RING_VALUE"]
 op = {n: i for i, n in enumerate(OPS)}
 leak = {n: i for i, n in enumerate(LEAKS)}
 
