@@ -734,7 +734,7 @@ static int start_libfuzzer(struct campaign *c, const struct th_fz_opts *o)
 
 	argv[a++] = c->bin->path;
 	argv[a++] = secs;
-	argv[a++] = "-max_len=512";
+	argv[a++] = "-max_len=512";	/* fuzz/options/overflow.options */
 	argv[a++] = "-timeout=10";
 	argv[a++] = "-print_final_stats=1";
 	argv[a++] = art;

@@ -22,17 +22,24 @@ set(TH_FUZZ_OVERFLOW_CONFIGS
   none cfi-icall cfi-icall-generalized kcfi fsanitize-function asan bounds fortify defence-in-depth
   CACHE STRING "configs the overflow fuzz target is built for (cfi/configs.tsv names)")
 set(TH_FUZZ_OVERFLOW_VARIANTS legacy transitional modern)
-set(TH_FUZZ_DIR "${CMAKE_BINARY_DIR}/fuzz")
+set(_fz_bin "${CMAKE_BINARY_DIR}/fuzz")
 set(TH_FUZZ_MANIFEST "${CMAKE_BINARY_DIR}/fuzz-manifest.tsv")
 
 set(_fz ${CMAKE_CURRENT_LIST_DIR})
 set(_fz_core ${PROJECT_SOURCE_DIR}/timer_core)
 
-# The engine: libFuzzer, or AFL++ when the compiler is afl-clang-fast or
-# afl-clang-lto (its driver supplies main(); it instruments every file itself,
-# without comparison logging unless asked for, so no address reaches it).
+# The engine. Inside fuzz/CMakeLists.txt (th_fuzz_add's infrastructure) it
+# is that file's: TIMERHARNESS_FUZZ_ENGINE, OSS-Fuzz's $LIB_FUZZING_ENGINE
+# and $CFLAGS, AFL++'s driver. Alone: libFuzzer, or AFL++ when the compiler
+# is afl-clang-fast or afl-clang-lto (its driver supplies main(); it
+# instruments every file itself, without comparison logging unless asked
+# for, so no address reaches it).
 get_filename_component(_fz_cc "${CMAKE_C_COMPILER}" NAME)
-if(_fz_cc MATCHES "^afl-")
+set(_fz_infra FALSE)
+if(COMMAND _th_fuzz_clone AND DEFINED _th_engine)
+  set(_fz_infra TRUE)
+endif()
+if((_fz_infra AND _th_engine STREQUAL "afl") OR (NOT _fz_infra AND _fz_cc MATCHES "^afl-"))
   set(_fz_engine afl)
   find_file(TH_FZ_AFL_DRIVER libAFLDriver.a PATHS /usr/lib/afl /usr/local/lib/afl NO_DEFAULT_PATH)
   if(NOT TH_FZ_AFL_DRIVER)
@@ -41,16 +48,39 @@ if(_fz_cc MATCHES "^afl-")
   set(_fz_engine_link ${TH_FZ_AFL_DRIVER})
   # The campaign matches it with the libFuzzer build of the same clang.
   set(_fz_toolchain clang-${TH_CLANG_MAJOR})
+  set(_fz_cov "")
 else()
   set(_fz_engine libfuzzer)
   set(_fz_engine_link -fsanitize=fuzzer)
   set(_fz_toolchain ${TIMERHARNESS_TOOLCHAIN})
-  # Which sources get which instrumentation (the same for every binary).
-  set_source_files_properties(${_fz}/overflow.c ${_fz}/overflow_drive.c
-    PROPERTIES COMPILE_OPTIONS "-fsanitize=fuzzer-no-link")
+  set(_fz_cov -fsanitize=fuzzer-no-link)
+  if(_fz_infra)
+    set(_fz_engine_link ${TH_FUZZ_ENGINE_LINK})
+    set(_fz_cov ${TH_FUZZ_COVERAGE})
+  endif()
+endif()
+# Which sources get which instrumentation (the same for every binary). Under
+# OSS-Fuzz $CFLAGS instrument every file: the oracle's is taken off again, and
+# ASan too from the victim's side (a config's own flags say what guards it).
+set(_fz_oss FALSE)
+if(_fz_infra AND _th_fuzz_ossfuzz)
+  set(_fz_oss TRUE)
+endif()
+if(_fz_engine STREQUAL "libfuzzer")
+  set(_fz_drive_opts ${_fz_cov})
+  set(_fz_world_opts ${_fz_cov} -fno-sanitize-coverage=trace-cmp)
+  set(_fz_oracle_opts "")
+  if(_fz_oss)
+    set(_fz_world_opts -fno-sanitize-coverage=trace-cmp -fno-sanitize=address)
+    set(_fz_drive_opts -fno-sanitize=address)
+    set(_fz_oracle_opts -fno-sanitize=fuzzer-no-link)
+  endif()
+  set_source_files_properties(${_fz}/overflow.c PROPERTIES COMPILE_OPTIONS "${_fz_cov}")
+  set_source_files_properties(${_fz}/overflow_drive.c PROPERTIES COMPILE_OPTIONS "${_fz_drive_opts}")
   set_source_files_properties(${_fz}/overflow_world.c ${_fz}/overflow_world_base.c
-    ${_fz_core}/legacy.c ${_fz_core}/modern.c
-    PROPERTIES COMPILE_OPTIONS "-fsanitize=fuzzer-no-link;-fno-sanitize-coverage=trace-cmp")
+    ${_fz_core}/legacy.c ${_fz_core}/modern.c PROPERTIES COMPILE_OPTIONS "${_fz_world_opts}")
+  set_source_files_properties(${_fz}/overflow_oracle.c ${_fz}/overflow_session.c
+    ${_fz}/overflow_traps.c PROPERTIES COMPILE_OPTIONS "${_fz_oracle_opts}")
 endif()
 
 set_property(GLOBAL PROPERTY TH_FUZZ_MANIFEST_LINES "")
@@ -63,6 +93,30 @@ function(_th_fuzz_manifest target variant config path status reason)
   endforeach()
   set_property(GLOBAL APPEND_STRING PROPERTY TH_FUZZ_MANIFEST_LINES
     "${target}\t${_fz_toolchain}\t${variant}\t${config}\t${path}\t${status}\t${reason}\t${_fz_engine}\n")
+endfunction()
+
+# Inside the fuzz infrastructure: listed in th-fuzz.tsv (no replay binary:
+# TH_FUZZ_REPLAY=1 is this target's replay mode), and packaged for
+# ClusterFuzzLite when TIMERHARNESS_FUZZ_CFLITE_BUILDS names it.
+function(_th_fuzz_register variant config exe)
+  set(n overflow-${variant}-${config})
+  set(P TH_FUZZ_${n})
+  set_property(GLOBAL APPEND PROPERTY TH_FUZZ_NAMES ${n})
+  set_property(GLOBAL PROPERTY ${P}_TARGET overflow)
+  set_property(GLOBAL PROPERTY ${P}_VARIANT ${variant})
+  set_property(GLOBAL PROPERTY ${P}_CONFIG ${config})
+  set_property(GLOBAL PROPERTY ${P}_SEED -)
+  set_property(GLOBAL PROPERTY ${P}_ENGINE ${_fz_bin}/${exe})
+  set_property(GLOBAL PROPERTY ${P}_REPLAY "")
+  set_property(GLOBAL PROPERTY ${P}_CORPUS ${_fz}/corpora/overflow)
+  set_property(GLOBAL PROPERTY ${P}_DICT "")
+  set_property(GLOBAL PROPERTY ${P}_OPTIONS ${_fz}/options/overflow.options)
+  set_property(GLOBAL PROPERTY ${P}_REGRESSIONS "")
+  set_property(GLOBAL PROPERTY ${P}_FINDINGS "")
+  set_property(GLOBAL PROPERTY ${P}_EXPECT_FUNCTION "")
+  if("overflow:${variant}:${config}" IN_LIST TIMERHARNESS_FUZZ_CFLITE_BUILDS)
+    set_property(GLOBAL APPEND PROPERTY TH_FUZZ_PACKAGE ${n})
+  endif()
 endfunction()
 
 # th_fuzz_overflow_add(<variant> <config>): one target binary.
@@ -95,10 +149,23 @@ function(th_fuzz_overflow_add variant config)
   target_link_options(${name} PRIVATE ${ldflags} -pie)
   target_link_libraries(${name} PRIVATE ${_fz_engine_link})
   # The oracle reads the dispatch's checks with the binary reader (built
-  # without the config: it reads, it is not attacked).
-  target_link_libraries(${name} PRIVATE th_binread)
-  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${TH_FUZZ_DIR}")
-  _th_fuzz_manifest(overflow ${variant} ${config} "${TH_FUZZ_DIR}/${name}" built "")
+  # without the config: it reads, it is not attacked); inside the fuzz
+  # infrastructure, rebuilt with its imported libraries static where
+  # OSS-Fuzz's runner needs them.
+  if(_fz_infra)
+    set(_fz_noflags "")
+    _th_fuzz_clone(th_binread overflow _fz_noflags _fz_closure)
+    target_link_libraries(${name} PRIVATE ${_fz_closure})
+    if(TIMERHARNESS_FUZZ_LINK_CXX)
+      set_target_properties(${name} PROPERTIES LINKER_LANGUAGE CXX)
+    endif()
+    add_dependencies(th-fuzz-all ${name})
+    _th_fuzz_register(${variant} ${config} ${name})
+  else()
+    target_link_libraries(${name} PRIVATE th_binread)
+  endif()
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${_fz_bin}")
+  _th_fuzz_manifest(overflow ${variant} ${config} "${_fz_bin}/${name}" built "")
   set_property(GLOBAL APPEND PROPERTY TH_FUZZ_OVERFLOW_BINARIES "${variant}:${config}:${name}")
 endfunction()
 
@@ -109,6 +176,9 @@ foreach(config IN LISTS TH_FUZZ_OVERFLOW_CONFIGS)
   endif()
   th_config_supported(${config} ok reason)
   foreach(variant IN LISTS TH_FUZZ_OVERFLOW_VARIANTS)
+    if(_fz_infra AND TIMERHARNESS_FUZZ_CFLITE AND NOT "overflow:${variant}:${config}" IN_LIST TIMERHARNESS_FUZZ_CFLITE_BUILDS)
+      continue()
+    endif()
     if(ok)
       th_fuzz_overflow_add(${variant} ${config})
     else()
@@ -144,7 +214,7 @@ if(TARGET th_report)
   target_include_directories(th-fuzz-replay-check PRIVATE ${_fz} ${PROJECT_SOURCE_DIR}/report)
   target_link_libraries(th-fuzz-replay-check PRIVATE th_report)
   target_compile_options(th-fuzz-replay-check PRIVATE ${TH_WARN_FLAGS})
-  set_target_properties(th-fuzz-replay-check PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${TH_FUZZ_DIR}")
+  set_target_properties(th-fuzz-replay-check PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${_fz_bin}")
 
   file(GLOB _fz_seeds CONFIGURE_DEPENDS ${_fz}/corpora/overflow/*)
   file(GLOB _fz_findings CONFIGURE_DEPENDS ${_fz}/corpora/overflow-findings/*.bin)
