@@ -90,7 +90,7 @@ struct th_fz_op {
 	uintptr_t dest;		/* where its bytes went; 0: nowhere */
 	size_t written;		/* how many of bytes[] (strcpy: with its NUL) */
 	long ret;		/* mod_timer()'s return, RUN's fired count */
-	int neutralised;	/* composed pointers made non-canonical */
+	int neutralised;	/* addresses made non-canonical (th_fz_check_written()) */
 	int timer_changed;	/* it changed a byte of the ring's timer */
 };
 
@@ -137,12 +137,15 @@ unsigned long th_fz_goal_cr4_value(void);
 void th_fz_filter_op(struct th_fz_op *op);
 
 /*
- * After op wrote: every aligned 8-byte word it touched that now points into
- * mapped memory outside the victim world and the code (a pointer the write
- * composed from the attacker's low bytes and a world pointer's high bytes,
- * or a stack address it leaked) becomes non-canonical: the attacker knows no
- * address but the leak table's, so such a pointer can only be a blind one,
- * and a blind pointer faults here instead of landing in the engine's memory.
- * Return: how many words were neutralised. Defined by the oracle.
+ * After op wrote: every aligned 8-byte word it touched that now looks like
+ * an address of this process is made non-canonical unless it is a
+ * relocation's (the leak) or a partial overwrite of at most two low bytes of
+ * a pointer already there, leading into the victim world or to a leak-table
+ * entry. Neutralised: an address with three or more of the attacker's
+ * literal bytes (a strcpy's NUL completing one, INDEX writes composing one:
+ * the attacker cannot know it), a pointer composed outside the world, a
+ * stack address the write copied. A blind pointer then faults here instead
+ * of landing in the engine's memory. Return: how many words were
+ * neutralised. Defined by the oracle.
  */
 int th_fz_check_written(struct th_fz_op *op);

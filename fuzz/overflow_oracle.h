@@ -24,8 +24,11 @@
  * before the write (th_fz_filter_op()); after it, every word it touched that
  * points outside the world, or into code other than a leak-table entry (a
  * pointer composed by a partial overwrite, a stack address copied from the
- * wheel's local lists), is made non-canonical (th_fz_check_written()); the
- * victim's and the wheel's code has no comparison tracing, so the engine
+ * wheel's local lists), or holds an address with three or more of the
+ * attacker's literal bytes, is made non-canonical (th_fz_check_written());
+ * the victim's and the wheel's code has no comparison tracing, and the
+ * oracle compares world bytes without memcmp() (libFuzzer hooks it and
+ * would put the timer's function address in its dictionary), so the engine
  * never learns an address. A blind pointer then faults (CRASHED) instead of
  * reaching the engine's memory.
  *
