@@ -562,6 +562,28 @@ static void base_init_with_timers_refused(void **state)
 /* debug_check_no_obj_freed(): freeing a queued timer is reported, from the
  * state debugobjects keeps apart from the timer's memory, and nothing else
  * changes (the attacks free one on purpose, CVE-2016-8655's shape). */
+/* setup then forget (destroy_timer_on_stack()), again and again at new
+ * addresses: the table stays the size of what is tracked at once. */
+static void debugobjects_bounded(void **state)
+{
+	enum { N = 4096, ROUNDS = 64 };
+	struct legacy_timer_list *t = calloc(N * ROUNDS, sizeof(*t));
+
+	(void)state;
+	assert_non_null(t);
+	th_debugobj_reset();
+	lsetup(1000, 0);
+	for (int r = 0; r < ROUNDS; r++) {
+		for (int i = 0; i < N; i++)
+			legacy___setup_timer(&t[r * N + i], rec_cb, i, 0);
+		for (int i = 0; i < N; i++)
+			th_debugobj_forget(&t[r * N + i]);
+	}
+	/* 4096 live at most: 4 * 4096 slots after a rehash, never 64 times that. */
+	assert_true(th_debugobj_slots() <= 4 * 4 * N);
+	free(t);
+}
+
 static void free_pending_reported(void **state)
 {
 	struct legacy_timer_list *t = calloc(2, sizeof(*t));
@@ -805,6 +827,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(setup_on_pending_refused),
 		cmocka_unit_test(base_init_with_timers_refused),
 		cmocka_unit_test(free_pending_reported),
+		cmocka_unit_test(debugobjects_bounded),
 		cmocka_unit_test(corrupted_pprev_hides_no_timer),
 		cmocka_unit_test(trace_check_linear),
 		cmocka_unit_test(differential_hz1000),

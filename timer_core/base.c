@@ -206,12 +206,18 @@ static struct dobj_entry *dobj_find(uintptr_t p, bool insert)
 	return insert ? tomb : NULL;
 }
 
-static void dobj_grow(void)
+/* Rebuild the table for its live entries: tombstones (forgotten timers)
+ * are dropped, so a setup/forget cycle never grows it without bound. */
+static void dobj_rehash(void)
 {
-	size_t old = dobj.cap;
+	size_t old = dobj.cap, live = 0, cap = 1024;
 	struct dobj_entry *slots = dobj.slots;
 
-	dobj.cap = old ? old * 2 : 1024;
+	for (size_t i = 0; i < old; i++)
+		live += slots[i].addr > 1;
+	while (cap < 4 * (live + 1))
+		cap *= 2;
+	dobj.cap = cap;
 	dobj.slots = calloc(dobj.cap, sizeof(*dobj.slots));
 	if (!dobj.slots) {
 		fprintf(stderr, "timerharness: out of memory (debugobjects)\n");
@@ -254,7 +260,7 @@ bool th_debugobj_init(const void *timer, const char *op, const void *fn)
 	}
 	if (!e) {
 		if ((dobj.used + 1) * 2 > dobj.cap)
-			dobj_grow();
+			dobj_rehash();
 		e = dobj_find(p, true);
 		dobj.used++;
 	}
@@ -327,6 +333,11 @@ void th_debugobj_forget(const void *timer)
 
 	if (e)
 		e->addr = 1;	/* a tombstone: still counted in used */
+}
+
+size_t th_debugobj_slots(void)
+{
+	return dobj.cap;
 }
 
 void th_debugobj_reset(void)

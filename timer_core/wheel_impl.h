@@ -529,7 +529,7 @@ int TH_P(timers_check)(const struct timer_base *base, char *err, size_t n)
 					     (const void *)t, base->cpu, t->flags & TIMER_CPUMASK);
 				if (at != want) {
 					bool past_due = lvl == 0 && time_before(t->expires, at);
-					bool clamped = lvl == base->depth - 1 && time_after(t->expires, at);
+					bool clamped = lvl == base->depth - 1 && time_after_eq(t->expires, at);
 
 					if (!past_due && !clamped)
 						FAIL("timer %p expires %lu sits in bucket %u (level %u), collected at %lu; "

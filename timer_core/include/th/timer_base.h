@@ -352,6 +352,9 @@ unsigned int th_debug_check_no_obj_freed(const void *addr, size_t size);
 /* debug_object_free() without the check (destroy_timer_on_stack()). */
 void th_debugobj_forget(const void *timer);
 void th_debugobj_reset(void);
+/* Slots of the tracking table: bounded by the timers tracked now (a
+ * forgotten timer's slot is reclaimed), not by every timer ever set up. */
+size_t th_debugobj_slots(void);
 
 /* ---- WARN(): misuse reports. Printed to stderr unless quiet; counted. */
 void th_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
