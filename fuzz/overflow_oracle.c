@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <ucontext.h>
@@ -70,9 +71,37 @@ static volatile unsigned long exec_id, watch_seen;
 static struct sigaction old_act[65];
 static const int caught_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT, SIGXCPU };
 static char altstack[256 * 1024] __attribute__((aligned(16)));
+static timer_t watch;		/* the watchdog: this thread's CPU time */
+static volatile sig_atomic_t have_watch;
 
 static struct th_fz_program prog;
 static struct th_fz_result *cur;
+
+/*
+ * The victim runs on a stack of its own, TH_FZ_STACK bytes over a guard
+ * page: a kernel stack's order (16 KB there; the victim's th_emit() takes
+ * 2 KB a line), so a callback that calls itself (deferred_timer_fn as its
+ * own container's func) overflows in about thirty frames, CRASHED, instead
+ * of writing thousands of lines into 8 MB of the process's stack for
+ * milliseconds of every such input. Not under ASan, whose stack
+ * bookkeeping does not follow a swapcontext() and a siglongjmp() across
+ * stacks (its runs are slow anyway); the process's stack is used there.
+ */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TH_FZ_OWN_STACK 0
+#endif
+#endif
+#ifndef TH_FZ_OWN_STACK
+#define TH_FZ_OWN_STACK 1
+#endif
+#define TH_FZ_STACK (64 * 1024)
+#if TH_FZ_OWN_STACK
+static ucontext_t exec_uc, run_uc, run_tmpl;
+#endif
+static void run_window(void);
+static unsigned char *run_stack;	/* its guard page, then TH_FZ_STACK bytes */
+static size_t guard_bytes;
 
 TH_NO_KCFI static uintptr_t context_pc(const void *uctx)
 {
@@ -136,8 +165,17 @@ on_signal(int sig, siginfo_t *si, void *uc)
 			watch_seen = exec_id;
 			return;
 		}
-		if (pc < (uintptr_t)__executable_start || pc >= (uintptr_t)etext || in_runtime(pc))
-			return;	/* in libc or a sanitizer's runtime: the next tick */
+		if (pc < (uintptr_t)__executable_start || pc >= (uintptr_t)etext || in_runtime(pc)) {
+			/* In libc or a sanitizer's runtime (a loop that writes
+			 * lines is mostly there): look again soon, not a whole
+			 * period later (timer_settime() is async-signal-safe). */
+			struct itimerspec soon = { .it_interval = { 0, TH_FZ_WATCHDOG_MS * 1000000L },
+						   .it_value = { 0, 50 * 1000L } };
+
+			if (have_watch)
+				timer_settime(watch, 0, &soon, NULL);
+			return;
+		}
 	}
 	in_window = 0;
 	caught_sig = sig;
@@ -154,7 +192,6 @@ TH_NO_KCFI static void install_handlers(void)
 	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
 	struct sigevent sev;
 	struct itimerspec its;
-	timer_t t;
 
 	if (done)
 		return;
@@ -170,11 +207,11 @@ TH_NO_KCFI static void install_handlers(void)
 	sev.sigev_notify = SIGEV_THREAD_ID;
 	sev.sigev_signo = SIGXCPU;
 	sev.sigev_notify_thread_id = (pid_t)syscall(SYS_gettid);
-	if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &t) == 0) {
+	if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &watch) == 0) {
 		its.it_interval.tv_sec = 0;
 		its.it_interval.tv_nsec = TH_FZ_WATCHDOG_MS * 1000000L;
 		its.it_value = its.it_interval;
-		timer_settime(t, 0, &its, NULL);
+		have_watch = timer_settime(watch, 0, &its, NULL) == 0;
 	}
 }
 
@@ -227,6 +264,17 @@ int th_fz_oracle_init(const struct th_fz_oracle_opts *o, char *err, size_t n)
 		return -1;
 	}
 #endif
+#if TH_FZ_OWN_STACK
+	guard_bytes = (size_t)sysconf(_SC_PAGESIZE);
+	run_stack = mmap(NULL, guard_bytes + TH_FZ_STACK, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (run_stack == MAP_FAILED || mprotect(run_stack, guard_bytes, PROT_NONE)) {
+		snprintf(err, n, "the victim's stack: %s", strerror(errno));
+		return -1;
+	}
+	getcontext(&run_tmpl);	/* the signal mask and the rest, once */
+#endif
+	/* After the victim's stack is mapped: an address in it is an address. */
 	read_clusters();
 	nruntime = th_fz_runtime_ranges(runtime, sizeof(runtime) / sizeof(runtime[0]));
 	/* The victim's protocol lines (attacks/victim.c th_emit(), fd 1) go to
@@ -455,6 +503,29 @@ static int attacker_word(uintptr_t a, uint64_t *v)
 	return 1;
 }
 
+/*
+ * A relocation a strcpy cut at the address's first zero byte (a leaked
+ * address whose top bytes are zero, copied as a string): it is planted when
+ * the bytes it wrote are still the attacker's and the word they complete
+ * (the zero bytes already there) is the address. v: that address.
+ */
+static int cut_reloc(const struct th_fz_op *op, const struct th_fz_reloc *rl, uintptr_t at, uint64_t *v)
+{
+	uint8_t b[8];
+
+	if (rl->pos >= op->written || !th_fz_world_contains(at, 8))
+		return 0;
+	peek_bytes(b, (const void *)at, 8);
+	for (size_t i = 0; i < op->written - rl->pos; i++) {
+		int lit;
+
+		if (last_write(at + i, &b[i], &lit) < 0)
+			return 0;
+	}
+	memcpy(v, b, 8);
+	return *v == rl->value;
+}
+
 /* The k-th relocation slot (by address, each once) that still holds the
  * attacker's 8 bytes, and their value. */
 static int planted(int k, struct slot *s)
@@ -472,8 +543,12 @@ static int planted(int k, struct slot *s)
 			uint64_t v;
 			int seen_before = 0;
 
-			if ((size_t)rl->pos + 8 > op->written || !attacker_word(at, &v))
+			if ((size_t)rl->pos + 8 <= op->written) {
+				if (!attacker_word(at, &v))
+					continue;
+			} else if (!cut_reloc(op, rl, at, &v)) {
 				continue;
+			}
 			for (int i2 = 0; i2 <= i && !seen_before; i2++)
 				for (int j2 = 0; j2 < prog.op[i2].nreloc && !seen_before; j2++)
 					seen_before = (i2 < i || j2 < j) && prog.op[i2].ran &&
@@ -486,6 +561,17 @@ static int planted(int k, struct slot *s)
 			}
 		}
 	}
+	return 0;
+}
+
+/* Is a relocation slot at a planted with v (a strcpy's cut one too)? */
+static int planted_at(uintptr_t a, uintptr_t v)
+{
+	struct slot s;
+
+	for (int k = 0; planted(k, &s); k++)
+		if (s.at == a && s.value == v)
+			return 1;
 	return 0;
 }
 
@@ -644,15 +730,19 @@ static void describe_op(struct sbuf *b, const struct th_fz_op *op)
 	if (!op->written)
 		return;
 	put(b, " [");
+	int shown = 0;
+
 	for (int j = 0; j < op->nreloc; j++) {
-		if ((size_t)op->reloc[j].pos + 8 > op->written)
+		if ((size_t)op->reloc[j].pos >= op->written)
 			continue;
-		put(b, "%s", j ? ", " : "");
+		put(b, "%s", shown++ ? ", " : "");
 		describe(b, op->dest + op->reloc[j].pos);
 		put(b, " = ");
 		describe(b, op->reloc[j].value);
+		if ((size_t)op->reloc[j].pos + 8 > op->written)
+			put(b, " (its first %zu bytes: the string ends there)", op->written - op->reloc[j].pos);
 	}
-	put(b, "%sbytes ", op->nreloc ? "; " : "");
+	put(b, "%sbytes ", shown ? "; " : "");
 	put_bytes(b, op->bytes, op->written < 48 ? op->written : 48);
 	put(b, "%s]", op->written > 48 ? ".." : "");
 	if (op->neutralised)
@@ -791,7 +881,7 @@ static void judge_slot(struct ran *r, int value_target, uint64_t v)
 		uint64_t f;
 
 		if (s.value != th_fz_world_leaks()[TH_FZ_LEAK_DEFERRED].addr ||
-		    !attacker_word(dfunc, &f) || f != fn)
+		    !((attacker_word(dfunc, &f) && f == fn) || planted_at(dfunc, fn)))
 			continue;
 		r->has_slot = 1;
 		r->slot = dfunc;
@@ -997,11 +1087,15 @@ static void drain(int final)
 	}
 }
 
-static void tee_hook(const struct th_fz_program *p, int op)
+/* After each op: judge the lines of callbacks it ran (a RUN op), while the
+ * slots that dispatched them are as they were then (a later op may rewrite
+ * them); the same schedule in a campaign and in a replay, so both judge
+ * alike. Teeing the lines drains after every op, which judges nothing more:
+ * only the wheel's runs emit targets' lines. */
+static void after_op_hook(const struct th_fz_program *p, int op)
 {
-	(void)p;
-	(void)op;
-	drain(0);
+	if (opts.tee || op >= p->nops || p->op[op].kind == TH_FZ_OP_RUN)
+		drain(0);
 }
 
 /* ---- the judgement ----------------------------------------------------------------- */
@@ -1164,6 +1258,11 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 				more_severe(&o, TH_CRASHED);
 				put(&e, "%sSIGABRT with no FORTIFY report", sep);
 			}
+		} else if (sig == SIGSEGV && run_stack && caught_addr >= (uintptr_t)run_stack &&
+			   caught_addr < (uintptr_t)run_stack + guard_bytes) {
+			more_severe(&o, TH_CRASHED);
+			put(&e, "%sSIGSEGV at pc 0x%lx: the victim's stack (%d KB, a kernel stack's order) "
+				"overflowed", sep, (unsigned long)caught_pc, TH_FZ_STACK / 1024);
 		} else {
 			more_severe(&o, TH_CRASHED);
 			put(&e, "%s%s at pc 0x%lx, address 0x%lx%s", sep, signame(sig),
@@ -1283,15 +1382,31 @@ void th_fz_exec(const uint8_t *data, size_t size, struct th_fz_result *r)
 	exec_id++;
 	cur = r;
 	window_open();
-	if (sigsetjmp(run_env, 0) == 0) {
-		in_window = 1;
-		th_fz_drive(&prog, opts.tee ? tee_hook : NULL);
-		in_window = 0;
-	}
+#if TH_FZ_OWN_STACK
+	run_uc = run_tmpl;
+	run_uc.uc_stack.ss_sp = run_stack + guard_bytes;
+	run_uc.uc_stack.ss_size = TH_FZ_STACK;
+	run_uc.uc_link = &exec_uc;
+	makecontext(&run_uc, run_window, 0);
+	swapcontext(&exec_uc, &run_uc);
+#else
+	run_window();
+#endif
 	window_close();
 	drain(1);
 	judge(r, TH_OUTCOME_INVALID, NULL);
 	cur = NULL;
+}
+
+/* The run itself; a fault or the watchdog comes back to its sigsetjmp(),
+ * on the same stack. */
+static void run_window(void)
+{
+	if (sigsetjmp(run_env, 0) == 0) {
+		in_window = 1;
+		th_fz_drive(&prog, after_op_hook);
+		in_window = 0;
+	}
 }
 
 /* ---- a sanitizer ending the process during a run ------------------------------------ */

@@ -93,10 +93,22 @@ static void load_known(const char *path)
 	}
 }
 
+/* strcmp() == 0 without strcmp(): libFuzzer hooks it during a run and
+ * would fill its dictionary with signature names. */
+static int same(const char *a, const char *b)
+{
+	const volatile char *x = a, *y = b;
+	size_t i = 0;
+
+	for (; x[i] && x[i] == y[i]; i++)
+		;
+	return x[i] == y[i];
+}
+
 static int is_known(const char *sig)
 {
 	for (int i = 0; i < s.nknown; i++)
-		if (!strcmp(s.known[i], sig))
+		if (same(s.known[i], sig))
 			return 1;
 	return 0;
 }
@@ -216,7 +228,10 @@ int th_fz_session_one(const uint8_t *data, size_t size)
 	}
 	if ((s.execs & 1023) == 0 && now_ns() - s.last_flush >= TH_FZ_STATS_MS * 1000000ULL)
 		flush_stats();
-	return 0;
+	/* A hang is counted, and kept out of the corpus (libFuzzer: -1 rejects
+	 * an input whatever its coverage): a callback that calls itself runs
+	 * to the watchdog, tens of milliseconds, and every mutant of it too. */
+	return r.outcome == TH_HANG ? -1 : 0;
 }
 
 void th_fz_session_death(const struct th_fz_result *r)

@@ -43,7 +43,8 @@
  * harness error (nothing can be judged). */
 void th_fz_session_init(void);
 
-/* Judge one input (and report a new finding). Return: 0. */
+/* Judge one input (and report a new finding). Return: 0, or -1 for a hang
+ * (libFuzzer: not added to the corpus). */
 int th_fz_session_one(const uint8_t *data, size_t size);
 
 #endif
