@@ -918,6 +918,21 @@ static void judge_slot(struct ran *r, int value_target, uint64_t v)
 				return;
 			}
 		}
+	if (!r->has_slot) {
+		/* No planted slot: a partial overwrite of the ring's own
+		 * .function (a byte or two of the address already there). */
+		for (uintptr_t a = ring_slot; a < ring_slot + 8 && !r->has_slot; a++) {
+			uint8_t b;
+			int lit;
+
+			if (last_write(a, &b, &lit) >= 0) {
+				r->has_slot = 1;
+				r->slot = ring_slot;
+			}
+		}
+		if (r->has_slot && value_target && literal_at(ring_slot + 8, 8, &v))
+			r->hijacked = 1;
+	}
 }
 
 static void target_line(const char *line)
