@@ -549,9 +549,11 @@ static int planted(int k, struct slot *s)
 			} else if (!cut_reloc(op, rl, at, &v)) {
 				continue;
 			}
-			for (int i2 = 0; i2 <= i && !seen_before; i2++)
-				for (int j2 = 0; j2 < prog.op[i2].nreloc && !seen_before; j2++)
-					seen_before = (i2 < i || j2 < j) && prog.op[i2].ran &&
+			/* Each address once: its last relocation (a later one
+			 * at the same address supersedes it). */
+			for (int i2 = i; i2 < prog.nops && !seen_before; i2++)
+				for (int j2 = i2 == i ? j + 1 : 0; j2 < prog.op[i2].nreloc && !seen_before; j2++)
+					seen_before = prog.op[i2].ran && prog.op[i2].dest &&
 						      prog.op[i2].dest + prog.op[i2].reloc[j2].pos == at;
 			if (seen_before)
 				continue;
@@ -562,6 +564,26 @@ static int planted(int k, struct slot *s)
 		}
 	}
 	return 0;
+}
+
+/* The 8 bytes at a (in the world) as they are, when the attacker wrote at
+ * least one of them (a planted address whose low byte a later write
+ * changed, a cut one): 0 when it wrote none. */
+static int touched_word(uintptr_t a, uint64_t *v)
+{
+	uint8_t b[8];
+	int mine = 0;
+
+	if (!th_fz_world_contains(a, 8))
+		return 0;
+	peek_bytes(b, (const void *)a, 8);
+	for (int i = 0; i < 8; i++) {
+		int lit;
+
+		mine |= last_write(a + (uintptr_t)i, &b[i], &lit) >= 0;
+	}
+	memcpy(v, b, 8);
+	return mine;
 }
 
 /* Is a relocation slot at a planted with v (a strcpy's cut one too)? */
@@ -881,7 +903,8 @@ static void judge_slot(struct ran *r, int value_target, uint64_t v)
 		uint64_t f;
 
 		if (s.value != th_fz_world_leaks()[TH_FZ_LEAK_DEFERRED].addr ||
-		    !((attacker_word(dfunc, &f) && f == fn) || planted_at(dfunc, fn)))
+		    !((attacker_word(dfunc, &f) && f == fn) || planted_at(dfunc, fn) ||
+		      (touched_word(dfunc, &f) && f == fn)))
 			continue;
 		r->has_slot = 1;
 		r->slot = dfunc;
