@@ -554,6 +554,7 @@ static int planted(int k, struct slot *s)
 			for (int i2 = i; i2 < prog.nops && !seen_before; i2++)
 				for (int j2 = i2 == i ? j + 1 : 0; j2 < prog.op[i2].nreloc && !seen_before; j2++)
 					seen_before = prog.op[i2].ran && prog.op[i2].dest &&
+						      prog.op[i2].reloc[j2].pos < prog.op[i2].written &&
 						      prog.op[i2].dest + prog.op[i2].reloc[j2].pos == at;
 			if (seen_before)
 				continue;
