@@ -245,7 +245,7 @@ struct found {
 
 struct campaign {
 	const struct bin *bin;		/* the engine's binary */
-	const struct bin *replay;	/* the libFuzzer build, replays */
+	const struct bin *replay;	/* replays the artifacts: the same binary */
 	char *dir, *corpus, *artifacts, *findings_dir, *log, *stats, *known, *recheck_log;
 	enum { PENDING, RUNNING, DONE } phase;
 	double t0, deadline, t_end;
@@ -614,8 +614,13 @@ static int reported(const struct campaign *c, const struct proc *p, const char *
 {
 	if (p)
 		return !strcmp(sig, p->last_sig);
+	/* afl-fuzz: its runs are processes it forks, each reports its own;
+	 * any of the campaign's reports will do. */
 	for (int i = 0; i < c->nprocs; i++)
 		if (!strcmp(sig, c->procs[i].last_sig))
+			return 1;
+	for (int i = 0; i < c->nfound; i++)
+		if (!strcmp(sig, c->found[i].sig))
 			return 1;
 	return 0;
 }
@@ -947,7 +952,10 @@ static int plan(struct campaign **out, size_t *nout, const struct th_fz_opts *o,
 		c = &cs[nc++];
 		memset(c, 0, sizeof(*c));
 		c->bin = b;
-		c->replay = rb;
+		/* Artifacts are replayed by the binary that found them: a partial
+		 * overwrite of a code pointer lands where that binary's layout
+		 * puts it (AFL++'s driver runs a file given as its argument). */
+		c->replay = b;
 		c->dir = xasprintf("%s/fuzz/%s/%s-%s%s", o->out_dir, b->toolchain, b->variant, b->config,
 				   strcmp(engine, "libfuzzer") ? "-afl" : "");
 		c->corpus = xasprintf("%s/corpus", c->dir);

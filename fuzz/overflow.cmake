@@ -46,7 +46,8 @@ if((_fz_infra AND _th_engine STREQUAL "afl") OR (NOT _fz_infra AND _fz_cc MATCHE
     message(FATAL_ERROR "fuzz/overflow.cmake: libAFLDriver.a not found (Debian package afl++)")
   endif()
   set(_fz_engine_link ${TH_FZ_AFL_DRIVER})
-  # The campaign matches it with the libFuzzer build of the same clang.
+  # Its toolchain is the clang it wraps: the campaign finds it beside that
+  # clang's libFuzzer build (which must exist: the campaign's selection).
   set(_fz_toolchain clang-${TH_CLANG_MAJOR})
   set(_fz_cov "")
 else()

@@ -73,19 +73,29 @@ static void at_exit(void)
 	flush_stats();
 }
 
-static void load_known(const char *path)
+static char known_path[4096];
+
+/* The signatures in the known file, all of them again. */
+static void read_known(void)
 {
-	FILE *f = fopen(path, "r");
+	FILE *f;
 	char line[128];
 
-	if (f) {
-		while (s.nknown < MAX_KNOWN && fgets(line, sizeof(line), f)) {
-			line[strcspn(line, "\r\n")] = 0;
-			if (*line)
-				snprintf(s.known[s.nknown++], sizeof(s.known[0]), "%s", line);
-		}
-		fclose(f);
+	if (!known_path[0] || !(f = fopen(known_path, "r")))
+		return;	/* what this process knows, as it is */
+	s.nknown = 0;
+	while (s.nknown < MAX_KNOWN && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = 0;
+		if (*line)
+			snprintf(s.known[s.nknown++], sizeof(s.known[0]), "%s", line);
 	}
+	fclose(f);
+}
+
+static void load_known(const char *path)
+{
+	snprintf(known_path, sizeof(known_path), "%s", path);
+	read_known();
 	s.known_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
 	if (s.known_fd < 0) {
 		fprintf(stderr, "timerharness overflow: TH_FUZZ_KNOWN=%s: %s\n", path, strerror(errno));
@@ -220,7 +230,10 @@ int th_fz_session_one(const uint8_t *data, size_t size)
 		flush_stats();
 		abort();
 	}
-	if (is_finding(r.outcome) && !is_known(r.sig)) {
+	/* A signature not known here may be by now: AFL++ forks each run's
+	 * process from one that read the file at start, and a sibling may
+	 * have reported it since (the file is read again, rarely: a finding). */
+	if (is_finding(r.outcome) && !is_known(r.sig) && (read_known(), !is_known(r.sig))) {
 		record_finding(&r);
 		flush_stats();
 		fprintf(stderr, "timerharness overflow: FINDING %s\n  chain: %s\n", r.sig, r.chain);
