@@ -152,6 +152,12 @@ int th_check_fuzz_main(const struct th_check_fuzz_opts *o, FILE *out, FILE *err)
 	fprintf(out, "check fuzz: %zu campaigns (%u ran): %u as declared, %u regressed, %u harness "
 		"errors; %u findings (summary: %s, expectations: %s)\n", s->ncampaigns, ran, ok, regress,
 		harness, findings, o->fuzz, o->expect);
+	for (int v = 0; v < TH_VARIANT_COUNT; v++) {
+		char verdict[4096];
+
+		if (th_fz_verdict(s, (enum th_variant)v, verdict, sizeof(verdict)))
+			fprintf(out, "fuzz %s\n", verdict);
+	}
 	rc = regress ? TH_CHECK_REGRESSION : harness ? TH_CHECK_HARNESS_ERROR : TH_CHECK_OK;
 out:
 	th_fz_summary_free(s);

@@ -21,6 +21,135 @@ bool th_fz_is_finding(enum th_outcome o)
 	return o == TH_HIJACKED || o == TH_PRIVILEGED_WRITE;
 }
 
+/* ---- the verdict of a generation ----------------------------------------------------- */
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+/* A hijack through the timer's own call: the ring's .function, a forged
+ * timer's, or one the oracle could not name (not another callback's). */
+static int direct_hijack(const struct th_fz_finding *f)
+{
+	return f->outcome == TH_HIJACKED && !ends_with(f->chain_id, "_VIA_FOREIGN_CALLBACK");
+}
+
+struct vbuf {
+	char *p;
+	size_t n, len;
+};
+
+__attribute__((format(printf, 2, 3))) static void vput(struct vbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	if (b->len + 1 >= b->n)
+		return;
+	va_start(ap, fmt);
+	w = vsnprintf(b->p + b->len, b->n - b->len, fmt, ap);
+	va_end(ap);
+	if (w > 0)
+		b->len = b->len + (size_t)w < b->n ? b->len + (size_t)w : b->n - 1;
+}
+
+/* config, or config/toolchain when the summary has several toolchains. */
+static void vcamp(struct vbuf *b, const struct th_fz_summary *s, const struct th_fz_campaign *c)
+{
+	int several = 0;
+
+	for (size_t i = 0; i < s->ncampaigns; i++)
+		several |= strcmp(s->campaigns[i].toolchain, c->toolchain) != 0;
+	vput(b, several ? "%s/%s" : "%s", c->config, c->toolchain);
+	if (strcmp(c->engine, "libfuzzer"))
+		vput(b, " (%s)", c->engine);
+}
+
+size_t th_fz_verdict(const struct th_fz_summary *s, enum th_variant v, char *buf, size_t n)
+{
+	struct vbuf b = { buf, n, 0 };
+	const char *writes[32];
+	size_t nwrites = 0, ncamp = 0;
+	int sep, wrote = 0;
+
+	if (n)
+		buf[0] = 0;
+	for (size_t i = 0; i < s->ncampaigns; i++)
+		ncamp += s->campaigns[i].variant == v && !strcmp(s->campaigns[i].status, "ran");
+	if (!ncamp)
+		return 0;
+	vput(&b, "%s: ", th_variant_name(v));
+	/* The timer's own call hijacked: where, how soon; where not, after how much. */
+	for (int found = 1; found >= 0; found--) {
+		sep = 0;
+		for (size_t i = 0; i < s->ncampaigns; i++) {
+			const struct th_fz_campaign *c = &s->campaigns[i];
+			double first = -1;
+
+			if (c->variant != v || strcmp(c->status, "ran"))
+				continue;
+			for (size_t k = 0; k < c->nfindings; k++)
+				if (direct_hijack(&c->findings[k]) &&
+				    (first < 0 || c->findings[k].first_seconds < first))
+					first = c->findings[k].first_seconds;
+			if ((first >= 0) != found)
+				continue;
+			vput(&b, "%s", sep ? ", " : found ? "hijacked through the timer's own call on " :
+				 wrote ? "; not on " : "no hijack through the timer's own call on ");
+			wrote = 1;
+			vcamp(&b, s, c);
+			if (found)
+				vput(&b, " (%.2f s)", first);
+			else
+				vput(&b, " (%lld executions, %lld CFI blocks)", c->executions,
+				     c->outcomes[TH_BLOCKED_CFI]);
+			sep = 1;
+		}
+	}
+	/* Through another subsystem's callback. */
+	sep = 0;
+	for (size_t i = 0; i < s->ncampaigns; i++) {
+		const struct th_fz_campaign *c = &s->campaigns[i];
+		int foreign = 0;
+
+		if (c->variant != v || strcmp(c->status, "ran"))
+			continue;
+		for (size_t k = 0; k < c->nfindings; k++)
+			foreign |= c->findings[k].outcome == TH_HIJACKED && !direct_hijack(&c->findings[k]);
+		if (!foreign)
+			continue;
+		vput(&b, "%s", sep ? ", " : "; hijacked through another subsystem's callback "
+					    "(deferred_timer_fn) on ");
+		vcamp(&b, s, c);
+		sep = 1;
+	}
+	/* Privileged state written without a hijack: the chains, once each. */
+	for (size_t i = 0; i < s->ncampaigns; i++) {
+		const struct th_fz_campaign *c = &s->campaigns[i];
+
+		if (c->variant != v || strcmp(c->status, "ran"))
+			continue;
+		for (size_t k = 0; k < c->nfindings; k++) {
+			const struct th_fz_finding *f = &c->findings[k];
+			size_t w = 0;
+
+			if (f->outcome != TH_PRIVILEGED_WRITE)
+				continue;
+			while (w < nwrites && strcmp(writes[w], f->chain_id))
+				w++;
+			if (w == nwrites && nwrites < sizeof(writes) / sizeof(writes[0]))
+				writes[nwrites++] = f->chain_id;
+		}
+	}
+	for (size_t w = 0; w < nwrites; w++)
+		vput(&b, "%s%s", w ? ", " : "; privileged writes (PRIVILEGED_WRITE): ", writes[w]);
+	vput(&b, ".");
+	return b.len;
+}
+
 char *th_fz_summary_beside(const char *results_path, char *buf, size_t n)
 {
 	const char *slash = strrchr(results_path, '/');

@@ -133,4 +133,14 @@ char *th_fz_summary_beside(const char *results_path, char *buf, size_t n);
 /* Is o a finding's outcome (HIJACKED, PRIVILEGED_WRITE)? */
 bool th_fz_is_finding(enum th_outcome o);
 
+/*
+ * One sentence on what the campaigns of variant v found, plain text: where
+ * the timer's own call was hijacked (the ring's .function or a forged
+ * timer's) and how soon, where it was not and after how many executions and
+ * CFI blocks; where another subsystem's callback was; the PRIVILEGED_WRITE
+ * chains. buf is empty (return 0) when no campaign of v ran.
+ * Return: its length.
+ */
+size_t th_fz_verdict(const struct th_fz_summary *s, enum th_variant v, char *buf, size_t n);
+
 #endif

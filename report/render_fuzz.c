@@ -185,6 +185,7 @@ static void md_campaign_row(FILE *out, const struct th_fz_campaign *c)
 
 static void md_variant(FILE *out, const struct th_fz_summary *s, enum th_variant v)
 {
+	char verdict[4096];
 	struct sig_row rows[128];
 	size_t nrows = variant_sigs(s, v, rows, sizeof(rows) / sizeof(rows[0]));
 	int any = 0;
@@ -201,6 +202,11 @@ static void md_variant(FILE *out, const struct th_fz_summary *s, enum th_variant
 		if (s->campaigns[i].variant == v)
 			md_campaign_row(out, &s->campaigns[i]);
 	fputc('\n', out);
+	if (th_fz_verdict(s, v, verdict, sizeof(verdict))) {
+		fputs("**Verdict.** ", out);
+		md_text(out, verdict);
+		fputs("\n\n", out);
+	}
 	if (!nrows) {
 		fputs("No finding: no run hijacked a target or changed the privileged state.\n\n", out);
 		return;
@@ -292,6 +298,7 @@ static void html_first(FILE *out, const struct th_fz_first *f, long long executi
 
 static void html_variant(FILE *out, const struct th_fz_summary *s, enum th_variant v)
 {
+	char verdict[4096];
 	struct sig_row rows[128];
 	size_t nrows = variant_sigs(s, v, rows, sizeof(rows) / sizeof(rows[0]));
 	int any = 0;
@@ -342,6 +349,11 @@ static void html_variant(FILE *out, const struct th_fz_summary *s, enum th_varia
 			c->outcomes[TH_REDIRECTED], c->outcomes[TH_PRIVILEGED_WRITE], c->nfindings);
 	}
 	fputs("</table>\n", out);
+	if (th_fz_verdict(s, v, verdict, sizeof(verdict))) {
+		fputs("<p><strong>Verdict.</strong> ", out);
+		h(out, verdict);
+		fputs("</p>\n", out);
+	}
 	if (!nrows) {
 		fputs("<p>No finding: no run hijacked a target or changed the privileged state.</p>\n", out);
 		return;

@@ -27,7 +27,7 @@ function(th_fuzz_gate name rc out_regex err_regex)
 endfunction()
 
 # What is declared passes; each finding and requirement is named.
-th_fuzz_gate(declared 0 "expected: overflow legacy/cfi-icall/clang-22: found HIJACKED:WRITE_CR4_VIA_RING_TIMER.*expected: overflow modern/cfi-icall/clang-22: found PRIVILEGED_WRITE:CRED_VIA_LIST.*unsupported: overflow modern/kcfi/clang-14.*0 regressed" "^$"
+th_fuzz_gate(declared 0 "expected: overflow legacy/cfi-icall/clang-22: found HIJACKED:WRITE_CR4_VIA_RING_TIMER.*expected: overflow modern/cfi-icall/clang-22: found PRIVILEGED_WRITE:CRED_VIA_LIST.*unsupported: overflow modern/kcfi/clang-14.*0 regressed.*fuzz legacy: hijacked through the timer's own call on none/clang-22 .*cfi-icall/clang-22 .*fuzz modern: no hijack through the timer's own call on cfi-icall/clang-22 \\([0-9]+ executions, [0-9]+ CFI blocks\\)" "^$"
   ${_fd}/good.json ${_fx})
 # A hijack on 4.15 is declared nowhere: a regression, with its chain.
 th_fuzz_gate(modern_hijack 1 "regression: overflow modern/cfi-icall/clang-22: found HIJACKED:WRITE_CR4_VIA_FORGED_TIMER, a chain .* does not declare; reproducer .*; chain: legacy" "^$"

@@ -18,7 +18,9 @@ foreach(fmt md html)
   endif()
   foreach(want "Fuzzing campaigns" "4.14 setup_timer\\(\\): legacy" "4.15 timer_setup\\(\\): modern"
           "WRITE_CR4_VIA_RING_TIMER" "write_cr4\\(0x407f0\\), the argument is the attacker.*s own bytes"
-          "CRED_VIA_LIST" "unsupported: clang 14 .* required by kcfi")
+          "CRED_VIA_LIST" "unsupported: clang 14 .* required by kcfi"
+          "Verdict\\.(\\*\\*|</strong>) legacy: hijacked through the timer.*s own call on"
+          "Verdict\\.(\\*\\*|</strong>) modern: no hijack through the timer.*s own call on")
     if(NOT out MATCHES "${want}")
       message(FATAL_ERROR "${fmt}: no '${want}' in:\n${out}")
     endif()
