@@ -1,11 +1,18 @@
 # timerharness: the two commands of the README.
 #   make demo   install what is missing, build every toolchain, run the matrix, gate it
 #   make test   install what is missing, build and test with every toolchain
-.PHONY: all deps build test demo bench clean
+#   make fuzz   fuzzing campaigns of every build of the newest toolchain, gated
+.PHONY: all deps build test demo bench fuzz clean
 
 PRESETS = $(shell scripts/toolchains)
 FIRST   = $(firstword $(PRESETS))
 TH      = build/$(FIRST)/cli/timerharness
+# Campaigns run on the newest toolchain (kcfi and -fsanitize=function need clang >= 16/17).
+NEWEST  = $(lastword $(PRESETS))
+# make demo: one short campaign per API generation and type-based CFI config
+# (about a minute with two at a time); make fuzz: every config, longer.
+DEMO_FUZZ = --toolchain $(NEWEST) --config none,cfi-icall,cfi-icall-generalized,kcfi --time 10
+FUZZ_TIME ?= 60
 
 all: build
 
@@ -28,7 +35,14 @@ test: build
 # harness errors) still wrote the results: the gate says which, and fails.
 demo: build
 	@$(TH) matrix --out out || [ $$? -eq 3 ]
+	@$(TH) fuzz $(DEMO_FUZZ) --out out
 	@$(TH) check --results out/results.json
+# check gates out/fuzz.json beside the matrix's results when both are there;
+# a campaign summary alone is gated by the campaigns' check.
+fuzz: build
+	@$(TH) fuzz --toolchain $(NEWEST) --time $(FUZZ_TIME) --value-profile --out out
+	@if [ -f out/results.json ]; then $(TH) check --results out/results.json; \
+	else $(TH) check --fuzz-only out/fuzz.json; fi
 
 
 bench: build

@@ -9,5 +9,6 @@ int th_cli_matrix(int argc, char **argv);
 int th_cli_check(int argc, char **argv);
 int th_cli_report(int argc, char **argv);
 int th_cli_merge(int argc, char **argv);
+int th_cli_fuzz(int argc, char **argv);
 
 #endif

@@ -17,6 +17,11 @@
 #include "expect.h"
 #include "matrix.h"
 #include "paths.h"
+#ifdef TH_HAVE_FUZZ
+#include "check_fuzz.h"
+#include "fuzz_summary.h"
+#include <unistd.h>
+#endif
 
 static void check_usage(const char *expect)
 {
@@ -34,6 +39,12 @@ static void check_usage(const char *expect)
 	       "  --allow-slice    judge a run of part of the plan (matrix --config, --variant,\n"
 	       "                   --toolchain, --attack) by its recorded selection\n"
 	       "  --allow-partial  accept an interrupted run (its missing cells are listed)\n"
+#ifdef TH_HAVE_FUZZ
+	       "  --fuzz           a campaign summary to gate too (default: fuzz.json beside\n"
+	       "                   the results, when it exists; 'none' skips it)\n"
+	       "  --fuzz-expect    the campaigns' declared findings (default " TH_FUZZ_EXPECT_PATH ")\n"
+	       "  --fuzz-only FILE judge a campaign summary alone (no results file)\n"
+#endif
 	       "  --verbose        list every improvement (a cell less severe than declared);\n"
 	       "                   without it they are counted\n"
 	       "Output: one line per finding (new cells, improvements with --verbose, then\n"
@@ -58,11 +69,48 @@ static const char *expect_outcome(const char *attack, const char *variant, const
 	return th_expect_lookup(attack, variant, config, toolchain, NULL);
 }
 
+#ifdef TH_HAVE_FUZZ
+/* The campaigns too (report/check_fuzz.h), the two statuses combined in
+ * check.h's order: bad input, then regression, then harness error. */
+/* The campaign summary to gate beside the results: --fuzz, or fuzz.json
+ * beside them when it is there; NULL for none. */
+static const char *fuzz_summary(const struct th_check_opts *o, const char *fuzz, char *beside,
+				size_t n)
+{
+	if (fuzz && !strcmp(fuzz, "none"))
+		return NULL;
+	if (fuzz)
+		return fuzz;
+	fuzz = th_fz_summary_beside(o->results ? o->results : TH_CHECK_DEFAULT_RESULTS, beside, n);
+	return access(fuzz, F_OK) ? NULL : fuzz;
+}
+
+static int check_fuzz(int rc, const struct th_check_opts *o, const char *fuzz, const char *fuzz_expect)
+{
+	struct th_check_fuzz_opts fo = { .expect = fuzz_expect, .allow_slice = o->allow_slice,
+					 .allow_partial = o->allow_partial };
+	int frc;
+
+	if (!fuzz)
+		return rc;
+	fo.fuzz = fuzz;
+	frc = th_check_fuzz_main(&fo, stdout, stderr);
+	if (rc == TH_CHECK_BAD_INPUT || frc == TH_CHECK_BAD_INPUT)
+		return TH_CHECK_BAD_INPUT;
+	if (rc == TH_CHECK_REGRESSION || frc == TH_CHECK_REGRESSION)
+		return TH_CHECK_REGRESSION;
+	return rc ? rc : frc;
+}
+#endif
+
 int th_cli_check(int argc, char **argv)
 {
 	struct th_check_opts o = { 0 };
 	struct th_paths p;
 	const char *expect, *v;
+#ifdef TH_HAVE_FUZZ
+	const char *fuzz = NULL, *fuzz_expect = TH_FUZZ_EXPECT_PATH, *fuzz_only = NULL;
+#endif
 	const char **attacks, **configs;
 	char err[1024];
 	int bad = 0, rc;
@@ -80,6 +128,14 @@ int th_cli_check(int argc, char **argv)
 			o.baseline = v;
 		} else if ((v = th_optval(argc, argv, &i, "check", "--expect", &bad))) {
 			expect = v;
+#ifdef TH_HAVE_FUZZ
+		} else if ((v = th_optval(argc, argv, &i, "check", "--fuzz", &bad))) {
+			fuzz = v;
+		} else if ((v = th_optval(argc, argv, &i, "check", "--fuzz-expect", &bad))) {
+			fuzz_expect = v;
+		} else if ((v = th_optval(argc, argv, &i, "check", "--fuzz-only", &bad))) {
+			fuzz_only = v;
+#endif
 		} else if (bad) {
 			break;
 		} else if (!strcmp(argv[i], "--allow-slice")) {
@@ -95,6 +151,14 @@ int th_cli_check(int argc, char **argv)
 	}
 	if (bad || th_paths_installed_ok(&p, expect, "check"))
 		return TH_CHECK_BAD_INPUT;
+#ifdef TH_HAVE_FUZZ
+	if (fuzz_only) {
+		struct th_check_fuzz_opts fo = { .fuzz = fuzz_only, .expect = fuzz_expect,
+						 .allow_slice = o.allow_slice, .allow_partial = o.allow_partial };
+
+		return th_check_fuzz_main(&fo, stdout, stderr);
+	}
+#endif
 	if (th_expect_load(expect, err, sizeof(err))) {
 		fprintf(stderr, "check: expectations: %s\n", err);
 		return TH_CHECK_BAD_INPUT;
@@ -119,7 +183,25 @@ int th_cli_check(int argc, char **argv)
 		.configs = configs, .nconfigs = th_config_count,
 		.selftests = th_matrix_selftests, .nselftests = th_matrix_nselftests,
 	};
+#ifdef TH_HAVE_FUZZ
+	char beside[4096], more[4200] = "";
+
+	fuzz = fuzz_summary(&o, fuzz, beside, sizeof(beside));
+	/* Both judged, then one answer, last. */
+	o.defer_answer = fuzz != NULL;
 	rc = th_check_main(&o, &d, stdout, stderr);
+	if (fuzz) {
+		if (rc != TH_CHECK_BAD_INPUT)
+			rc = check_fuzz(rc, &o, fuzz, fuzz_expect);
+		snprintf(more, sizeof(more), "and the campaigns of %s by %s", fuzz, fuzz_expect);
+		th_check_answer(stdout, rc, o.results ? o.results : TH_CHECK_DEFAULT_RESULTS,
+				th_expect_path(), o.baseline, more);
+		if (fflush(stdout))
+			rc = TH_CHECK_BAD_INPUT;
+	}
+#else
+	rc = th_check_main(&o, &d, stdout, stderr);
+#endif
 	free(attacks);
 	free(configs);
 	th_expect_free();

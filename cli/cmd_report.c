@@ -11,6 +11,7 @@
 #include "args.h"
 #include "cli.h"
 #include "render.h"
+#include "render_fuzz.h"
 #include "results.h"
 
 #define DEFAULT_RESULTS "out/results.json"
@@ -107,6 +108,12 @@ int th_cli_report(int argc, char **argv)
 				"name a results file with --results\n");
 		return 2;
 	}
+	/* The campaigns beside the results, if any, join report.md and .html. */
+	if (th_render_fuzz_attach_beside(res, results, err, sizeof(err))) {
+		fprintf(stderr, "timerharness report: %s\n", err);
+		th_results_free(res);
+		return 2;
+	}
 	if (!strcmp(out, "-")) {
 		rc = th_render_format_to(stdout, f, res, th_render_color_ok(STDOUT_FILENO), err, sizeof(err));
 		if (!rc && fflush(stdout)) {
@@ -116,6 +123,7 @@ int th_cli_report(int argc, char **argv)
 	} else {
 		rc = th_render_format_file(out, f, res, err, sizeof(err));
 	}
+	th_render_fuzz_attach(NULL, NULL);
 	th_results_free(res);
 	if (rc) {
 		fprintf(stderr, "timerharness report: %s\n", err);

@@ -39,6 +39,11 @@ static void usage(FILE *f)
 		"         [--out FILE|-]\n"
 		"        render results.json in another format\n"
 #endif
+#ifdef TH_HAVE_FUZZ
+		"  fuzz [--variant V,..] [--config C,..] [--toolchain T,..] [--time S] [--jobs N]\n"
+		"       [--engine libfuzzer|afl] [--out DIR]\n"
+		"        fuzzing campaigns searching for the hijack; writes DIR/fuzz.json\n"
+#endif
 		"\n"
 		"run 'timerharness <command> --help' for a command's options\n");
 }
@@ -72,6 +77,10 @@ int main(int argc, char **argv)
 		return th_cli_report(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "merge"))
 		return th_cli_merge(argc - 1, argv + 1);
+#endif
+#ifdef TH_HAVE_FUZZ
+	if (!strcmp(argv[1], "fuzz"))
+		return th_cli_fuzz(argc - 1, argv + 1);
 #endif
 	fprintf(stderr, "timerharness: unknown command '%s'\n\n", argv[1]);
 	usage(stderr);

@@ -392,10 +392,32 @@ static const char *shorter(const char *path, char *cwd, size_t n)
 	return !strncmp(path, cwd, len) && path[len] == '/' && len > 1 ? path + len + 1 : path;
 }
 
+void th_check_answer(FILE *out, int rc, const char *results, const char *expect,
+		     const char *baseline, const char *more)
+{
+	char cwd[4096];
+
+	expect = shorter(expect, cwd, sizeof(cwd));
+	fprintf(out, "check: %s (exit %d): ", rc == TH_CHECK_OK ? "PASS" :
+		rc == TH_CHECK_REGRESSION ? "FAIL" : rc == TH_CHECK_BAD_INPUT ? "BAD INPUT" :
+		"HARNESS ERROR", rc);
+	th_report_put_line(out, results);
+	fputs(" judged by ", out);
+	th_report_put_line(out, expect);
+	if (baseline) {
+		fputs(" and the baseline ", out);
+		th_report_put_line(out, baseline);
+	}
+	if (more) {
+		fputc(' ', out);
+		th_report_put_line(out, more);
+	}
+	fputc('\n', out);
+}
+
 int th_check_main(const struct th_check_opts *o, const struct th_check_decl *d, FILE *out,
 		  FILE *err)
 {
-	char cwd[4096];
 	struct judge j = { .o = o, .d = d, .out = out };
 	const char *results = o->results ? o->results : TH_CHECK_DEFAULT_RESULTS;
 	const struct th_cell **cells = NULL;
@@ -521,18 +543,8 @@ int th_check_main(const struct th_check_opts *o, const struct th_check_decl *d, 
 
 	rc = bad ? TH_CHECK_BAD_INPUT : failed ? TH_CHECK_REGRESSION :
 	     j.harness ? TH_CHECK_HARNESS_ERROR : TH_CHECK_OK;
-	/* The answer, last: what the exit status says, and what was judged. */
-	fprintf(out, "check: %s (exit %d): ", rc == TH_CHECK_OK ? "PASS" :
-		rc == TH_CHECK_REGRESSION ? "FAIL" : rc == TH_CHECK_BAD_INPUT ? "BAD INPUT" :
-		"HARNESS ERROR", rc);
-	th_report_put_line(out, results);
-	fputs(" judged by ", out);
-	th_report_put_line(out, shorter(d->expect_path, cwd, sizeof(cwd)));
-	if (o->baseline) {
-		fputs(" and the baseline ", out);
-		th_report_put_line(out, o->baseline);
-	}
-	fputc('\n', out);
+	if (!o->defer_answer)
+		th_check_answer(out, rc, results, d->expect_path, o->baseline, NULL);
 out:
 	/* A verdict nobody can read is no verdict. */
 	errno = 0;

@@ -50,6 +50,8 @@ struct th_check_opts {
 	bool allow_slice;	/* judge a recorded slice by its own selection */
 	bool allow_partial;	/* accept an interrupted run (missing cells listed) */
 	bool verbose;		/* list improvements too, not only their count */
+	bool defer_answer;	/* no answer line: the caller judges more, then
+				 * prints it (th_check_answer) */
 };
 
 /**
@@ -81,5 +83,11 @@ struct th_check_opts {
  */
 int th_check_main(const struct th_check_opts *o, const struct th_check_decl *d, FILE *out,
 		  FILE *err);
+
+/* The answer line, last: "check: PASS (exit 0): RESULTS judged by EXPECT
+ * [and the baseline B] [MORE]" (FAIL, BAD INPUT, HARNESS ERROR for the
+ * other statuses). */
+void th_check_answer(FILE *out, int rc, const char *results, const char *expect,
+		     const char *baseline, const char *more);
 
 #endif

@@ -8,6 +8,7 @@
 #include "headlines.h"
 #include "reach.h"
 #include "render.h"
+#include "render_fuzz.h"
 #include "report_internal.h"
 
 #include <stdbool.h>
@@ -531,7 +532,7 @@ int th_render_markdown_to(FILE *out, const struct th_results *res, char *err, si
 		if (render_headline(out, res, all, &th_headlines[h], tcs, ntc))
 			goto oom;
 	if (render_differences(out, res, all, tcs, ntc) ||
-	    th_reach_render_markdown(out, res, md_text, reach_code) ||
+	    th_reach_render_markdown(out, res, md_text, reach_code) || th_render_fuzz_markdown(out, res) ||
 	    full_matrix(out, res, all, tcs, ntc))
 		goto oom;
 	free(tcs);

@@ -204,7 +204,7 @@ static struct run run_check_to(FILE *out, const char *results, const char *basel
 	size_t le;
 	FILE *err = open_memstream(&r.err, &le);
 	struct th_check_opts o = { results, baseline, allow & ALLOW_SLICE, allow & ALLOW_PARTIAL,
-				   allow & VERBOSE };
+				   allow & VERBOSE, false };
 	struct th_check_decl d = gate_decl();
 
 	assert_non_null(err);

@@ -1,0 +1,1117 @@
+/* SPDX-License-Identifier: MIT */
+/* `timerharness fuzz` (campaign.h): plan, run, re-check, summarise. */
+#define _GNU_SOURCE
+#include "campaign.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fuzz_summary.h"
+#include "overflow_session.h"
+#include "render_fuzz.h"
+#include "results.h"
+
+#define MAX_PIDS 4096
+#define LINE_MAX_ 8192
+/* A replay that takes longer is a harness failure (one input, one run). */
+#define REPLAY_TIMEOUT_S 30
+/* Grace after the budget before the engine is stopped. */
+#define GRACE_S 3.0
+
+/* ---- small helpers --------------------------------------------------------------- */
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s ? s : "");
+
+	if (!d) {
+		fprintf(stderr, "timerharness fuzz: out of memory\n");
+		exit(1);
+	}
+	return d;
+}
+
+__attribute__((format(printf, 1, 2))) static char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+
+	va_start(ap, fmt);
+	if (vasprintf(&s, fmt, ap) < 0) {
+		fprintf(stderr, "timerharness fuzz: out of memory\n");
+		exit(1);
+	}
+	va_end(ap);
+	return s;
+}
+
+static int mkdirs(const char *path)
+{
+	char *p = xstrdup(path);
+
+	for (char *s = p + 1; *s; s++)
+		if (*s == '/') {
+			*s = 0;
+			if (mkdir(p, 0755) && errno != EEXIST) {
+				free(p);
+				return -1;
+			}
+			*s = '/';
+		}
+	free(p);
+	return mkdir(path, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+/* rm -r of a directory this runner made (files and one level of subdirs). */
+static void clear_dir(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char *p;
+		struct stat st;
+
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		p = xasprintf("%s/%s", path, e->d_name);
+		if (!lstat(p, &st) && S_ISDIR(st.st_mode)) {
+			clear_dir(p);
+			rmdir(p);
+		} else {
+			unlink(p);
+		}
+		free(p);
+	}
+	closedir(d);
+}
+
+/* Is name in the comma list (NULL: everything)? Shell globs allowed. */
+static int in_list(const char *list, const char *name)
+{
+	char *l, *tok, *save = NULL;
+	int hit = 0;
+
+	if (!list)
+		return 1;
+	l = xstrdup(list);
+	for (tok = strtok_r(l, ",", &save); tok && !hit; tok = strtok_r(NULL, ",", &save))
+		hit = !fnmatch(tok, name, 0);
+	free(l);
+	return hit;
+}
+
+/* ---- the build: fuzz-manifest.tsv --------------------------------------------------- */
+
+struct bin {
+	char *target, *toolchain, *variant, *config, *path, *status, *reason, *engine;
+};
+
+static struct bin *bins;
+static size_t nbins;
+
+static int load_manifest(const char *path, char *err, size_t n)
+{
+	FILE *f = fopen(path, "r");
+	char line[LINE_MAX_];
+	unsigned lineno = 0;
+
+	if (!f) {
+		snprintf(err, n, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *field[8], *p = line, *save = NULL;
+		int k = 0;
+
+		lineno++;
+		line[strcspn(line, "\n")] = 0;
+		if (!*line || *line == '#')
+			continue;
+		for (char *t = strtok_r(p, "\t", &save); t && k < 8; t = strtok_r(NULL, "\t", &save))
+			field[k++] = t;
+		if (k != 8) {
+			snprintf(err, n, "%s:%u: %d fields, expected 8 (target toolchain variant config path "
+				 "status reason engine): rebuild", path, lineno, k);
+			fclose(f);
+			return -1;
+		}
+		bins = realloc(bins, (nbins + 1) * sizeof(*bins));
+		if (!bins) {
+			fclose(f);
+			snprintf(err, n, "out of memory");
+			return -1;
+		}
+		bins[nbins++] = (struct bin){ xstrdup(field[0]), xstrdup(field[1]), xstrdup(field[2]),
+					      xstrdup(field[3]), xstrdup(field[4]), xstrdup(field[5]),
+					      xstrdup(field[6]), xstrdup(field[7]) };
+	}
+	fclose(f);
+	return 0;
+}
+
+static int load_build(const char *root, char *err, size_t n)
+{
+	char *direct = xasprintf("%s/fuzz-manifest.tsv", root);
+	DIR *d;
+	struct dirent *e;
+	int found = 0;
+
+	if (!access(direct, R_OK)) {
+		int rc = load_manifest(direct, err, n);
+
+		free(direct);
+		return rc;
+	}
+	free(direct);
+	d = opendir(root);
+	if (!d) {
+		snprintf(err, n, "%s: %s (build first: make build)", root, strerror(errno));
+		return -1;
+	}
+	while ((e = readdir(d))) {
+		char *p;
+
+		if (e->d_name[0] == '.')
+			continue;
+		p = xasprintf("%s/%s/fuzz-manifest.tsv", root, e->d_name);
+		if (!access(p, R_OK)) {
+			found = 1;
+			if (load_manifest(p, err, n)) {
+				free(p);
+				closedir(d);
+				return -1;
+			}
+		}
+		free(p);
+	}
+	closedir(d);
+	if (!found) {
+		snprintf(err, n, "no fuzz-manifest.tsv under %s: build first (make build)", root);
+		return -1;
+	}
+	return 0;
+}
+
+static const struct bin *find_bin(const char *engine, const char *toolchain, const char *variant,
+				  const char *config)
+{
+	for (size_t i = 0; i < nbins; i++)
+		if (!strcmp(bins[i].engine, engine) && !strcmp(bins[i].toolchain, toolchain) &&
+		    !strcmp(bins[i].variant, variant) && !strcmp(bins[i].config, config) &&
+		    !strcmp(bins[i].target, "overflow"))
+			return &bins[i];
+	return NULL;
+}
+
+/* ---- one campaign ------------------------------------------------------------------------ */
+
+struct proc {
+	long pid;
+	long long execs, counts[TH_OUTCOME_COUNT];
+	unsigned long long first_hijack, first_hijack_t, goal, goal_t;
+	char last_sig[96];	/* the finding it aborted for, or the sig it died with */
+};
+
+struct found {
+	char sig[96], chain[2200];
+	double t;
+	long long execs;
+};
+
+struct campaign {
+	const struct bin *bin;		/* the engine's binary */
+	const struct bin *replay;	/* replays the artifacts: the same binary */
+	char *dir, *corpus, *artifacts, *findings_dir, *log, *stats, *known, *recheck_log;
+	enum { PENDING, RUNNING, DONE } phase;
+	double t0, deadline, t_end;
+	pid_t pid;
+	double kill_at;
+	int killed;
+	long stats_off;
+	char carry[LINE_MAX_];
+	size_t carry_len;
+	struct proc procs[64];
+	int nprocs;
+	struct found found[64];
+	int nfound;
+	struct th_fz_campaign rec;
+	struct th_fz_finding fnd[64];
+	int nfnd;
+	unsigned long seed;
+};
+
+static volatile sig_atomic_t interrupted;
+
+static void on_interrupt(int sig)
+{
+	interrupted = sig;
+}
+
+static struct proc *proc_of(struct campaign *c, long pid)
+{
+	for (int i = 0; i < c->nprocs; i++)
+		if (c->procs[i].pid == pid)
+			return &c->procs[i];
+	if (c->nprocs == (int)(sizeof(c->procs) / sizeof(c->procs[0])))
+		return NULL;
+	memset(&c->procs[c->nprocs], 0, sizeof(c->procs[0]));
+	c->procs[c->nprocs].pid = pid;
+	return &c->procs[c->nprocs++];
+}
+
+static const char *kv(const char *line, const char *key, char *buf, size_t n)
+{
+	size_t k = strlen(key);
+
+	for (const char *p = line; (p = strstr(p, key)); p += k)
+		if ((p == line || p[-1] == ' ') && p[k] == '=') {
+			size_t len = strcspn(p + k + 1, " \n");
+
+			if (len >= n)
+				len = n - 1;
+			memcpy(buf, p + k + 1, len);
+			buf[len] = 0;
+			return buf;
+		}
+	return NULL;
+}
+
+static unsigned long long kvnum(const char *line, const char *key)
+{
+	char b[40];
+
+	return kv(line, key, b, sizeof(b)) ? strtoull(b, NULL, 10) : 0;
+}
+
+static void stats_line(struct campaign *c, const char *line)
+{
+	struct proc *p = proc_of(c, (long)kvnum(line, "pid"));
+	char sig[96];
+
+	if (!p)
+		return;
+	if (!strncmp(line, TH_FZ_STATS_PREFIX, strlen(TH_FZ_STATS_PREFIX))) {
+		p->execs = (long long)kvnum(line, "execs");
+		for (int i = 0; i < TH_OUTCOME_COUNT; i++)
+			p->counts[i] = (long long)kvnum(line, th_outcome_name((enum th_outcome)i));
+		p->first_hijack = kvnum(line, "first_hijack");
+		p->first_hijack_t = kvnum(line, "first_hijack_t");
+		p->goal = kvnum(line, "goal");
+		p->goal_t = kvnum(line, "goal_t");
+	} else if (!strncmp(line, TH_FZ_FINDING_PREFIX, strlen(TH_FZ_FINDING_PREFIX)) ||
+		   !strncmp(line, TH_FZ_DEATH_PREFIX, strlen(TH_FZ_DEATH_PREFIX))) {
+		if (!kv(line, "sig", sig, sizeof(sig)))
+			return;
+		snprintf(p->last_sig, sizeof(p->last_sig), "%s", sig);
+		if (strncmp(line, TH_FZ_FINDING_PREFIX, strlen(TH_FZ_FINDING_PREFIX)))
+			return;
+		for (int i = 0; i < c->nfound; i++)
+			if (!strcmp(c->found[i].sig, sig))
+				return;
+		if (c->nfound < (int)(sizeof(c->found) / sizeof(c->found[0]))) {
+			struct found *f = &c->found[c->nfound++];
+			const char *ch = strstr(line, " chain=");
+			long long before = 0;
+
+			for (int i = 0; i < c->nprocs && c->procs[i].pid != p->pid; i++)
+				before += c->procs[i].execs;
+			snprintf(f->sig, sizeof(f->sig), "%s", sig);
+			snprintf(f->chain, sizeof(f->chain), "%s", ch ? ch + 7 : "");
+			f->chain[strcspn(f->chain, "\n")] = 0;
+			f->t = (double)kvnum(line, "t") / 1e9 - c->t0;
+			f->execs = before + (long long)kvnum(line, "execs");
+		}
+	}
+}
+
+/* Read the records the target appended since last time. */
+static void read_stats(struct campaign *c)
+{
+	FILE *f = fopen(c->stats, "r");
+	char buf[LINE_MAX_];
+	size_t got;
+
+	if (!f)
+		return;
+	if (fseek(f, c->stats_off, SEEK_SET) == 0) {
+		while ((got = fread(buf, 1, sizeof(buf), f)) > 0) {
+			c->stats_off += (long)got;
+			for (size_t i = 0; i < got; i++) {
+				if (buf[i] == '\n') {
+					c->carry[c->carry_len] = 0;
+					stats_line(c, c->carry);
+					c->carry_len = 0;
+				} else if (c->carry_len + 1 < sizeof(c->carry)) {
+					c->carry[c->carry_len++] = buf[i];
+				}
+			}
+		}
+	}
+	fclose(f);
+}
+
+/* Totals over the engine processes, first events in campaign time. */
+static void totals(struct campaign *c)
+{
+	struct th_fz_campaign *r = &c->rec;
+	long long before = 0;
+
+	r->executions = 0;
+	memset(r->outcomes, 0, sizeof(r->outcomes));
+	r->first_hijack.reached = r->goal_reached.reached = false;
+	for (int i = 0; i < c->nprocs; i++) {
+		const struct proc *p = &c->procs[i];
+
+		r->executions += p->execs;
+		for (int k = 0; k < TH_OUTCOME_COUNT; k++)
+			r->outcomes[k] += p->counts[k];
+		if (p->first_hijack && !r->first_hijack.reached) {
+			r->first_hijack = (struct th_fz_first){ true, (double)p->first_hijack_t / 1e9 - c->t0,
+								before + (long long)p->first_hijack };
+		}
+		if (p->goal && !r->goal_reached.reached) {
+			r->goal_reached = (struct th_fz_first){ true, (double)p->goal_t / 1e9 - c->t0,
+								before + (long long)p->goal };
+		}
+		before += p->execs;
+	}
+	/* A record lost to a hard death must not make counts disagree with
+	 * the executions: every run counted is one run. */
+	long long sum = 0;
+
+	for (int k = 0; k < TH_OUTCOME_COUNT; k++)
+		sum += r->outcomes[k];
+	r->executions = sum;
+}
+
+/* "cov: N ft: M corp: C/..." from the end of the engine's log. */
+static void read_coverage(struct campaign *c)
+{
+	FILE *f = fopen(c->log, "r");
+	char line[LINE_MAX_];
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, " cov: ");
+		long long cov, ft, corp;
+
+		if (p && sscanf(p, " cov: %lld ft: %lld corp: %lld", &cov, &ft, &corp) == 3) {
+			c->rec.edges = cov > c->rec.edges ? cov : c->rec.edges;
+			c->rec.features = ft > c->rec.features ? ft : c->rec.features;
+			c->rec.corpus = corp;
+		}
+		/* AFL++: fuzzer_stats is read separately. */
+	}
+	fclose(f);
+}
+
+/* ---- processes -------------------------------------------------------------------------- */
+
+static pid_t spawn(char *const argv[], char *const env_add[], const char *log_path, int out_fd)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int fd = log_path ? open(log_path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644)
+				  : open("/dev/null", O_WRONLY | O_CLOEXEC);
+
+		setpgid(0, 0);
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+		if (fd >= 0) {
+			dup2(out_fd >= 0 ? out_fd : fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
+		}
+		for (int i = 0; env_add && env_add[i]; i++)
+			putenv(env_add[i]);
+		execv(argv[0], argv);
+		fprintf(stderr, "timerharness fuzz: cannot run %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	setpgid(pid, pid);
+	return pid;
+}
+
+/* Replay one input in a fresh process: the TH-FUZZ-RESULT line. */
+static int replay(const struct campaign *c, const char *input, enum th_outcome *o, char *sig,
+		  size_t sign, char *chain, size_t chn)
+{
+	int p[2];
+	char *argv[] = { c->replay->path, (char *)input, NULL };
+	char *env[] = { "TH_FUZZ_REPLAY=1", NULL, NULL };
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	double until = now_s() + REPLAY_TIMEOUT_S;
+	pid_t pid;
+	int status = 0;
+	const char *res, *ch;
+
+	*o = TH_HARNESS_ERROR;
+	snprintf(sig, sign, "HARNESS_ERROR:-");
+	snprintf(chain, chn, "the replay printed no result");
+	if (getenv("TH_FUZZ_NO_LEAK") || c->rec.options[0])
+		env[1] = strstr(c->rec.options, "no-leak") ? "TH_FUZZ_NO_LEAK=1" : NULL;
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	pid = spawn(argv, env, NULL, p[1]);
+	close(p[1]);
+	if (pid < 0) {
+		close(p[0]);
+		return -1;
+	}
+	for (;;) {
+		struct pollfd pf = { p[0], POLLIN, 0 };
+		int left = (int)((until - now_s()) * 1000);
+
+		if (left <= 0) {
+			kill(-pid, SIGKILL);
+			break;
+		}
+		if (poll(&pf, 1, left) <= 0)
+			continue;
+		if (len + 4096 > cap) {
+			cap = cap ? 2 * cap : 16384;
+			buf = realloc(buf, cap);
+			if (!buf)
+				break;
+		}
+		ssize_t got = read(p[0], buf + len, cap - len - 1);
+
+		if (got <= 0)
+			break;
+		len += (size_t)got;
+	}
+	close(p[0]);
+	waitpid(pid, &status, 0);
+	if (!buf)
+		return -1;
+	buf[len] = 0;
+	res = strstr(buf, TH_FZ_RESULT_PREFIX);
+	if (res) {
+		char name[40];
+
+		if (kv(res, "outcome", name, sizeof(name)))
+			*o = th_outcome_parse(name);
+		if (*o == TH_OUTCOME_INVALID)
+			*o = TH_HARNESS_ERROR;
+		kv(res, "sig", sig, sign);
+		ch = strstr(res, " chain=");
+		snprintf(chain, chn, "%s", ch ? ch + 7 : "");
+		chain[strcspn(chain, "\n")] = 0;
+	} else if (WIFSIGNALED(status)) {
+		snprintf(chain, chn, "the replay died by signal %d before its result", WTERMSIG(status));
+	}
+	free(buf);
+	return 0;
+}
+
+static void copy_file(const char *from, const char *dir, const char *name)
+{
+	char *to = xasprintf("%s/finding-%s", dir, name);
+	FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
+	char buf[4096];
+	size_t n;
+
+	while (in && out && (n = fread(buf, 1, sizeof(buf), in)) > 0)
+		fwrite(buf, 1, n, out);
+	if (in)
+		fclose(in);
+	if (out)
+		fclose(out);
+	free(to);
+}
+
+static void sanitize(char *s)
+{
+	for (; *s; s++)
+		if (*s == ':')
+			*s = '-';
+}
+
+static void save_finding(struct campaign *c, const char *artifact, enum th_outcome o, const char *sig,
+			 const char *chain, const char *out_dir)
+{
+	char name[128], *bin, *txt, *rel;
+	struct th_fz_finding *f;
+	const struct found *in = NULL;
+	FILE *fp;
+	const char *colon = strchr(sig, ':');
+
+	for (int i = 0; i < c->nfnd; i++)
+		if (!strcmp(c->fnd[i].sig, sig))
+			return;
+	if (c->nfnd == (int)(sizeof(c->fnd) / sizeof(c->fnd[0])))
+		return;
+	for (int i = 0; i < c->nfound; i++)
+		if (!strcmp(c->found[i].sig, sig))
+			in = &c->found[i];
+	snprintf(name, sizeof(name), "%s", sig);
+	sanitize(name);
+	bin = xasprintf("%s/%s.bin", c->findings_dir, name);
+	txt = xasprintf("%s/%s.chain", c->findings_dir, name);
+	if (rename(artifact, bin)) {
+		free(bin);
+		free(txt);
+		return;
+	}
+	/* The next engine process starts from it (the engine does not keep an
+	 * input it crashed on): a search toward a more severe finding goes on
+	 * from here, and its signature is known now, so it is not reported again. */
+	copy_file(bin, c->corpus, name);
+	fp = fopen(txt, "w");
+	if (fp) {
+		fprintf(fp, "%s\n%s\n", sig, chain);
+		fclose(fp);
+	}
+	rel = xstrdup(bin + strlen(out_dir) + 1);
+	f = &c->fnd[c->nfnd++];
+	memset(f, 0, sizeof(*f));
+	f->sig = xstrdup(sig);
+	f->outcome = o;
+	f->chain_id = xstrdup(colon ? colon + 1 : "-");
+	f->first_seconds = in ? (in->t > 0 ? in->t : 0) : c->rec.seconds;
+	f->first_executions = in ? in->execs : c->rec.executions;
+	f->reproducer = rel;
+	f->replayed = o;
+	f->reproduced = in != NULL;
+	f->chain = xstrdup(chain);
+	free(bin);
+	free(txt);
+}
+
+/* Did a run of the campaign report sig (the engine process that ended with
+ * this artifact, or, under AFL++, whose children are not known one by one,
+ * any of them)? */
+static int reported(const struct campaign *c, const struct proc *p, const char *sig)
+{
+	if (p)
+		return !strcmp(sig, p->last_sig);
+	/* afl-fuzz: its runs are processes it forks, each reports its own;
+	 * any of the campaign's reports will do. */
+	for (int i = 0; i < c->nprocs; i++)
+		if (!strcmp(sig, c->procs[i].last_sig))
+			return 1;
+	for (int i = 0; i < c->nfound; i++)
+		if (!strcmp(sig, c->found[i].sig))
+			return 1;
+	return 0;
+}
+
+/* Replay every artifact the engine left; keep findings, drop the rest. */
+static void recheck(struct campaign *c, const struct proc *p, const char *out_dir)
+{
+	DIR *d = opendir(c->artifacts);
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char *path, sig[96], chain[2200];
+		enum th_outcome o;
+
+		if (e->d_name[0] == '.')
+			continue;
+		path = xasprintf("%s/%s", c->artifacts, e->d_name);
+		c->rec.rechecked++;
+		if (replay(c, path, &o, sig, sizeof(sig), chain, sizeof(chain)) || !reported(c, p, sig)) {
+			/* Kept, with what each side said, for whoever looks into it. */
+			char *keep = xasprintf("%s/disagreement-%lld", c->dir, c->rec.disagreements);
+			FILE *lg = fopen(c->recheck_log, "a");
+
+			c->rec.disagreements++;
+			if (lg) {
+				fprintf(lg, "%s: the run reported %s, the replay %s: %s\n", keep,
+					p && p->last_sig[0] ? p->last_sig : "nothing", sig, chain);
+				fclose(lg);
+			}
+			if (!th_fz_is_finding(o))
+				rename(path, keep);
+			free(keep);
+		}
+		/* The target reports what the replay confirms, and nothing else. */
+		if (th_fz_is_finding(o)) {
+			FILE *k = fopen(c->known, "a");
+
+			if (k) {
+				fprintf(k, "%s\n", sig);
+				fclose(k);
+			}
+			save_finding(c, path, o, sig, chain, out_dir);
+		}
+		unlink(path);
+		free(path);
+	}
+	closedir(d);
+}
+
+/* AFL++ (afl-fuzz, the target built with its driver): one run for the whole
+ * budget; it saves every crash and goes on, so nothing restarts it. */
+static int start_afl(struct campaign *c, const struct th_fz_opts *o)
+{
+	double left = c->deadline - now_s();
+	char *secs = xasprintf("%d", (int)ceil(left > 1 ? left : 1));
+	char *seed = xasprintf("%lu", c->seed++);
+	char *outd = xasprintf("%s/afl", c->dir);
+	char *stats = xasprintf("TH_FUZZ_STATS=%s", c->stats);
+	char *known = xasprintf("TH_FUZZ_KNOWN=%s", c->known);
+	char *argv[] = { "/usr/bin/afl-fuzz", "-i", (char *)o->seeds_dir, "-o", outd, "-V", secs,
+			 "-s", seed, "-m", "none", "-t", "1000+", "--", c->bin->path, NULL };
+	char *env[] = { stats, known, "AFL_NO_UI=1", "AFL_SKIP_CPUFREQ=1", "AFL_NO_AFFINITY=1",
+			"AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1", "AFL_SKIP_CRASHES=1",
+			o->no_leak ? "TH_FUZZ_NO_LEAK=1" : NULL, NULL };
+
+	free(c->artifacts);
+	c->artifacts = xasprintf("%s/default/crashes", outd);
+	c->pid = spawn(argv, env, c->log, -1);
+	free(secs);
+	free(seed);
+	free(outd);
+	free(stats);
+	free(known);
+	if (c->pid < 0)
+		return -1;
+	c->rec.restarts++;
+	c->kill_at = c->deadline + GRACE_S;
+	c->killed = 0;
+	return 0;
+}
+
+/* edges_found and corpus_count of AFL++'s fuzzer_stats. */
+static void read_afl_coverage(struct campaign *c)
+{
+	char *path = xasprintf("%s/afl/default/fuzzer_stats", c->dir);
+	FILE *f = fopen(path, "r");
+	char line[256];
+
+	free(path);
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		long long v;
+
+		if (sscanf(line, "edges_found : %lld", &v) == 1)
+			c->rec.edges = v;
+		else if (sscanf(line, "corpus_count : %lld", &v) == 1)
+			c->rec.corpus = v;
+	}
+	fclose(f);
+}
+
+static int start_libfuzzer(struct campaign *c, const struct th_fz_opts *o)
+{
+	double left = c->deadline - now_s();
+	char *secs = xasprintf("-max_total_time=%d", (int)ceil(left > 1 ? left : 1));
+	char *art = xasprintf("-artifact_prefix=%s/", c->artifacts);
+	char *seed = xasprintf("-seed=%lu", c->seed++);
+	char *stats = xasprintf("TH_FUZZ_STATS=%s", c->stats);
+	char *known = xasprintf("TH_FUZZ_KNOWN=%s", c->known);
+	char *argv[16];
+	char *env[4] = { stats, known, o->no_leak ? "TH_FUZZ_NO_LEAK=1" : NULL, NULL };
+	int a = 0;
+
+	argv[a++] = c->bin->path;
+	argv[a++] = secs;
+	argv[a++] = "-max_len=512";	/* fuzz/options/overflow.options */
+	argv[a++] = "-timeout=10";
+	argv[a++] = "-print_final_stats=1";
+	argv[a++] = art;
+	argv[a++] = seed;
+	if (o->value_profile)
+		argv[a++] = "-use_value_profile=1";
+	argv[a++] = c->corpus;
+	argv[a++] = (char *)o->seeds_dir;
+	argv[a] = NULL;
+	c->pid = spawn(argv, env, c->log, -1);
+	free(secs);
+	free(art);
+	free(seed);
+	free(stats);
+	free(known);
+	if (c->pid < 0)
+		return -1;
+	c->rec.restarts++;
+	c->kill_at = c->deadline + GRACE_S;
+	c->killed = 0;
+	return 0;
+}
+
+static int start_engine(struct campaign *c, const struct th_fz_opts *o)
+{
+	return strcmp(c->rec.engine, "afl") ? start_libfuzzer(c, o) : start_afl(c, o);
+}
+
+static int start_campaign(struct campaign *c, const struct th_fz_opts *o)
+{
+	clear_dir(c->dir);
+	if (mkdirs(c->corpus) || mkdirs(c->artifacts) || mkdirs(c->findings_dir)) {
+		fprintf(stderr, "timerharness fuzz: cannot create %s: %s\n", c->dir, strerror(errno));
+		return -1;
+	}
+	c->t0 = now_s();
+	c->deadline = c->t0 + o->seconds;
+	c->phase = RUNNING;
+	return start_engine(c, o);
+}
+
+/* The engine process ended: account, re-check, restart while time is left. */
+static void engine_ended(struct campaign *c, const struct th_fz_opts *o)
+{
+	const struct proc *p = NULL;
+
+	read_stats(c);
+	for (int i = 0; i < c->nprocs; i++)
+		if (c->procs[i].pid == (long)c->pid)
+			p = &c->procs[i];
+	recheck(c, p, o->out_dir);
+	if (strcmp(c->rec.engine, "afl"))
+		read_coverage(c);
+	else
+		read_afl_coverage(c);
+	c->pid = 0;
+	if (strcmp(c->rec.engine, "afl") && !interrupted && c->deadline - now_s() > 0.5) {
+		if (!start_engine(c, o))
+			return;
+	}
+	c->t_end = now_s();
+	c->phase = DONE;
+}
+
+static void finish_record(struct campaign *c)
+{
+	struct th_fz_campaign *r = &c->rec;
+
+	totals(c);
+	r->seconds = (c->phase == DONE ? c->t_end : now_s()) - c->t0;
+	if (r->seconds < 0)
+		r->seconds = 0;
+	r->exec_per_second = r->seconds > 0 ? (double)r->executions / r->seconds : 0;
+	if (r->first_hijack.reached && r->first_hijack.seconds < 0)
+		r->first_hijack.seconds = 0;
+	if (r->goal_reached.reached && r->goal_reached.seconds < 0)
+		r->goal_reached.seconds = 0;
+}
+
+/* ---- the summary -------------------------------------------------------------------------- */
+
+static int write_summary(struct campaign *cs, size_t n, const struct th_fz_opts *o, const char *partial)
+{
+	struct th_fz_summary *s = th_fz_summary_create(o->version, o->seconds, "write_cr4(0x407f0)");
+	char err[1024], *path = xasprintf("%s/%s", o->out_dir, TH_FUZZ_FILE);
+	int rc = 0;
+
+	if (!s) {
+		free(path);
+		return -1;
+	}
+	s->partial = partial != NULL;
+	s->interrupted = partial ? xstrdup(partial) : NULL;
+	for (size_t i = 0; i < n; i++) {
+		struct campaign *c = &cs[i];
+		struct th_fz_campaign *rec;
+
+		if (c->phase == PENDING && strcmp(c->rec.status, "unsupported"))
+			continue;
+		if (c->phase != PENDING)
+			finish_record(c);
+		rec = th_fz_summary_add_campaign(s, &c->rec, err, sizeof(err));
+		for (int k = 0; rec && k < c->nfnd; k++)
+			if (th_fz_campaign_add_finding(rec, &c->fnd[k], err, sizeof(err)))
+				rec = NULL;
+		if (!rec) {
+			fprintf(stderr, "timerharness fuzz: %s\n", err);
+			rc = -1;
+		}
+	}
+	if (!rc && th_fz_summary_write(s, path, err, sizeof(err))) {
+		fprintf(stderr, "timerharness fuzz: %s\n", err);
+		rc = -1;
+	}
+	th_fz_summary_free(s);
+	free(path);
+	return rc;
+}
+
+/* The report beside the summary gains its campaigns (results.json, if there). */
+static void rerender(const struct th_fz_opts *o)
+{
+	char *results = xasprintf("%s/results.json", o->out_dir);
+	char *fuzz = xasprintf("%s/%s", o->out_dir, TH_FUZZ_FILE);
+	char err[1024];
+
+	if (!access(results, R_OK) && th_render_fuzz_rerender(results, fuzz, err, sizeof(err)))
+		fprintf(stderr, "timerharness fuzz: report not updated: %s\n", err);
+	free(results);
+	free(fuzz);
+}
+
+/* ---- progress ----------------------------------------------------------------------------- */
+
+static void progress(struct campaign *cs, size_t n, double t0, int final)
+{
+	long long ex = 0, out[TH_OUTCOME_COUNT] = { 0 };
+	int done = 0, running = 0, finds = 0;
+	double el = now_s() - t0;
+	int tty = isatty(STDERR_FILENO);
+
+	for (size_t i = 0; i < n; i++) {
+		struct campaign *c = &cs[i];
+
+		if (c->phase == PENDING)
+			continue;
+		read_stats(c);
+		totals(c);
+		done += c->phase == DONE;
+		running += c->phase == RUNNING;
+		finds += c->nfnd;
+		ex += c->rec.executions;
+		for (int k = 0; k < TH_OUTCOME_COUNT; k++)
+			out[k] += c->rec.outcomes[k];
+	}
+	fprintf(stderr, "%sfuzz: %.0fs %d/%zu done, %d running | %lld execs, %.0f exec/s | "
+		"HIJACKED %lld PRIVILEGED_WRITE %lld REDIRECTED %lld BLOCKED_CFI %lld DETECTED %lld "
+		"CRASHED %lld HANG %lld | findings %d%s",
+		tty ? "\r" : "", el, done, n, running, ex, el > 0 ? (double)ex / el : 0.0, out[TH_HIJACKED],
+		out[TH_PRIVILEGED_WRITE], out[TH_REDIRECTED], out[TH_BLOCKED_CFI], out[TH_DETECTED],
+		out[TH_CRASHED], out[TH_HANG], finds, tty && !final ? "   " : "\n");
+}
+
+/* ---- main ------------------------------------------------------------------------------------ */
+
+static int plan(struct campaign **out, size_t *nout, const struct th_fz_opts *o, char *err, size_t n)
+{
+	struct campaign *cs = NULL;
+	size_t nc = 0;
+	const char *engine = o->engine ? o->engine : "libfuzzer";
+	static const char *const variants[] = { "legacy", "transitional", "modern" };
+
+	if (o->targets && !in_list(o->targets, "overflow")) {
+		snprintf(err, n, "--target: no such target (targets: overflow)");
+		return -1;
+	}
+	if (strcmp(engine, "libfuzzer") && strcmp(engine, "afl")) {
+		snprintf(err, n, "--engine must be libfuzzer or afl, not '%s'", engine);
+		return -1;
+	}
+	for (size_t i = 0; i < nbins; i++) {
+		const struct bin *b = &bins[i];
+		const struct bin *rb;
+		struct campaign *c;
+		int known = 0;
+
+		if (strcmp(b->engine, "libfuzzer") || strcmp(b->target, "overflow"))
+			continue;
+		for (size_t v = 0; v < 3; v++)
+			known |= !strcmp(b->variant, variants[v]);
+		if (!known || !in_list(o->variants, b->variant) || !in_list(o->configs, b->config) ||
+		    !in_list(o->toolchains, b->toolchain))
+			continue;
+		rb = b;
+		if (strcmp(engine, "libfuzzer")) {
+			b = find_bin(engine, rb->toolchain, rb->variant, rb->config);
+			if (!b) {
+				snprintf(err, n, "--engine %s: no %s build of overflow %s/%s/%s in the build "
+					 "(fuzz-manifest.tsv lists none)", engine, engine, rb->variant,
+					 rb->config, rb->toolchain);
+				free(cs);
+				return -1;
+			}
+		}
+		cs = realloc(cs, (nc + 1) * sizeof(*cs));
+		if (!cs) {
+			snprintf(err, n, "out of memory");
+			return -1;
+		}
+		c = &cs[nc++];
+		memset(c, 0, sizeof(*c));
+		c->bin = b;
+		/* Artifacts are replayed by the binary that found them: a partial
+		 * overwrite of a code pointer lands where that binary's layout
+		 * puts it (AFL++'s driver runs a file given as its argument). */
+		c->replay = b;
+		c->dir = xasprintf("%s/fuzz/%s/%s-%s%s", o->out_dir, b->toolchain, b->variant, b->config,
+				   strcmp(engine, "libfuzzer") ? "-afl" : "");
+		c->corpus = xasprintf("%s/corpus", c->dir);
+		c->artifacts = xasprintf("%s/artifacts", c->dir);
+		c->findings_dir = xasprintf("%s/findings", c->dir);
+		c->log = xasprintf("%s/engine.log", c->dir);
+		c->stats = xasprintf("%s/stats", c->dir);
+		c->known = xasprintf("%s/known", c->dir);
+		c->recheck_log = xasprintf("%s/recheck.log", c->dir);
+		c->rec.target = "overflow";
+		c->rec.variant = th_variant_parse(b->variant);
+		c->rec.config = b->config;
+		c->rec.toolchain = b->toolchain;
+		c->rec.engine = (char *)engine;
+		c->rec.status = strcmp(b->status, "built") ? "unsupported" : "ran";
+		c->rec.reason = strcmp(b->status, "built") ? b->reason : "";
+		c->rec.options = o->value_profile && o->no_leak ? "-use_value_profile=1 no-leak" :
+				 o->value_profile ? "-use_value_profile=1" : o->no_leak ? "no-leak" : "";
+		c->seed = o->seed ? o->seed : (unsigned long)time(NULL);
+		if (strcmp(b->status, "built"))
+			c->phase = PENDING;
+	}
+	if (!nc) {
+		snprintf(err, n, "no overflow build matches --variant %s --config %s --toolchain %s",
+			 o->variants ? o->variants : "*", o->configs ? o->configs : "*",
+			 o->toolchains ? o->toolchains : "*");
+		return -1;
+	}
+	*out = cs;
+	*nout = nc;
+	return 0;
+}
+
+int th_fz_campaigns_main(const struct th_fz_opts *o)
+{
+	struct campaign *cs = NULL;
+	size_t n = 0, next = 0;
+	char err[1024];
+	int jobs = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	double t0 = now_s(), last_progress = 0;
+	struct sigaction sa;
+	int rc = 0, runnable = 0;
+
+	if (load_build(o->build_root, err, sizeof(err)) || plan(&cs, &n, o, err, sizeof(err))) {
+		fprintf(stderr, "timerharness fuzz: %s\n", err);
+		return 2;
+	}
+	if (access(o->seeds_dir, R_OK)) {
+		fprintf(stderr, "timerharness fuzz: seed corpus %s: %s\n", o->seeds_dir, strerror(errno));
+		return 2;
+	}
+	if (mkdirs(o->out_dir)) {
+		fprintf(stderr, "timerharness fuzz: cannot create %s: %s\n", o->out_dir, strerror(errno));
+		return 1;
+	}
+	for (size_t i = 0; i < n; i++)
+		runnable += !strcmp(cs[i].rec.status, "ran");
+	if (!o->quiet)
+		fprintf(stderr, "fuzz: %d campaigns of %.0f s, %d at a time (about %.0f s); %zu unsupported; out %s\n",
+			runnable, o->seconds, jobs, ceil((double)runnable / jobs) * o->seconds,
+			n - (size_t)runnable, o->out_dir);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_interrupt;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+
+	for (;;) {
+		int running = 0;
+
+		for (size_t i = 0; i < n; i++)
+			running += cs[i].phase == RUNNING;
+		while (!interrupted && running < jobs && next < n) {
+			struct campaign *c = &cs[next++];
+
+			if (strcmp(c->rec.status, "ran"))
+				continue;
+			if (start_campaign(c, o)) {
+				c->rec.status = "failed";
+				c->rec.reason = "the engine could not be started";
+				c->phase = DONE;
+				continue;
+			}
+			running++;
+		}
+		if (!running && (next >= n || interrupted))
+			break;
+		/* Reap engines, stop the ones past their budget. */
+		for (size_t i = 0; i < n; i++) {
+			struct campaign *c = &cs[i];
+			int status;
+
+			if (c->phase != RUNNING || !c->pid)
+				continue;
+			struct rusage ru;
+
+			if (wait4(c->pid, &status, WNOHANG, &ru) == c->pid) {
+				c->rec.cpu_seconds += (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+						      (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+				engine_ended(c, o);
+				if (c->phase == DONE && write_summary(cs, n, o, "running"))
+					rc = 1;
+				continue;
+			}
+			if (interrupted || now_s() > c->kill_at) {
+				kill(-c->pid, c->killed ? SIGKILL : SIGTERM);
+				c->killed = 1;
+				c->kill_at = now_s() + 2;
+			}
+		}
+		if (!o->quiet && now_s() - last_progress >= (isatty(STDERR_FILENO) ? 1.0 : 10.0)) {
+			progress(cs, n, t0, 0);
+			last_progress = now_s();
+		}
+		poll(NULL, 0, 50);
+	}
+	if (!o->quiet)
+		progress(cs, n, t0, 1);
+	if (interrupted) {
+		for (size_t i = 0; i < n; i++)
+			if (cs[i].phase == RUNNING && cs[i].pid) {
+				struct rusage ru;
+
+				if (wait4(cs[i].pid, NULL, 0, &ru) == cs[i].pid)
+					cs[i].rec.cpu_seconds += (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+								 (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+				read_stats(&cs[i]);
+				cs[i].t_end = now_s();
+				cs[i].phase = DONE;
+			}
+		write_summary(cs, n, o, interrupted == SIGINT ? "SIGINT" : "SIGTERM");
+		fprintf(stderr, "timerharness fuzz: interrupted; partial summary in %s/%s\n", o->out_dir,
+			TH_FUZZ_FILE);
+		return 130;
+	}
+	if (write_summary(cs, n, o, NULL))
+		return 1;
+	rerender(o);
+	if (!o->quiet) {
+		for (size_t i = 0; i < n; i++) {
+			struct th_fz_campaign *r = &cs[i].rec;
+
+			if (strcmp(r->status, "ran"))
+				continue;
+			fprintf(stderr, "  %-13s %-22s %-9s %9lld execs %8.0f exec/s (%.0f per CPU s)  first hijack: ",
+				th_variant_name(r->variant), r->config, r->toolchain, r->executions,
+				r->exec_per_second, r->cpu_seconds > 0 ? (double)r->executions / r->cpu_seconds : 0.0);
+			if (r->first_hijack.reached)
+				fprintf(stderr, "%.3f s (%lld execs)", r->first_hijack.seconds,
+					r->first_hijack.executions);
+			else
+				fprintf(stderr, "none in %lld executions", r->executions);
+			if (r->goal_reached.reached)
+				fprintf(stderr, "; write_cr4(0x407f0): %.2f s", r->goal_reached.seconds);
+			fprintf(stderr, "; blocks %lld, findings %d\n", r->outcomes[TH_BLOCKED_CFI], cs[i].nfnd);
+		}
+		fprintf(stderr, "wrote %s/%s\n", o->out_dir, TH_FUZZ_FILE);
+	}
+	return rc;
+}

@@ -1,0 +1,243 @@
+# SPDX-License-Identifier: MIT
+#
+# The overflow target (fuzz/overflow.c), one binary per variant x config:
+#   th-fuzz-overflow-<variant>-<config>   libFuzzer; TH_FUZZ_REPLAY=1 replays files
+# built with the config's own flags (cfi/configs.tsv), like the matrix's attack
+# binaries, for the configs in TH_FUZZ_OVERFLOW_CONFIGS this compiler supports.
+# Every binary, and every config it cannot build, goes into
+# ${CMAKE_BINARY_DIR}/fuzz-manifest.tsv, which `timerharness fuzz` reads:
+#   target toolchain variant config path status reason engine
+#
+# Coverage: the victim, the wheel and the program's decoder/driver are built
+# with libFuzzer's instrumentation; the victim and the wheel without
+# comparison tracing (a traced pointer comparison would give the engine the
+# victim's addresses); the oracle, the session and the ELF reader without
+# any (overflow_oracle.h).
+
+if(NOT COMMAND th_config_flags)
+  message(FATAL_ERROR "cfi/configs.cmake must be included at top level before fuzz/")
+endif()
+
+set(TH_FUZZ_OVERFLOW_CONFIGS
+  none cfi-icall cfi-icall-generalized kcfi fsanitize-function asan bounds fortify defence-in-depth
+  CACHE STRING "configs the overflow fuzz target is built for (cfi/configs.tsv names)")
+set(TH_FUZZ_OVERFLOW_VARIANTS legacy transitional modern)
+set(_fz_bin "${CMAKE_BINARY_DIR}/fuzz")
+set(TH_FUZZ_MANIFEST "${CMAKE_BINARY_DIR}/fuzz-manifest.tsv")
+
+set(_fz ${CMAKE_CURRENT_LIST_DIR})
+set(_fz_core ${PROJECT_SOURCE_DIR}/timer_core)
+
+# The engine. Inside fuzz/CMakeLists.txt (th_fuzz_add's infrastructure) it
+# is that file's: TIMERHARNESS_FUZZ_ENGINE, OSS-Fuzz's $LIB_FUZZING_ENGINE
+# and $CFLAGS, AFL++'s driver. Alone: libFuzzer, or AFL++ when the compiler
+# is afl-clang-fast or afl-clang-lto (its driver supplies main(); it
+# instruments every file itself, without comparison logging unless asked
+# for, so no address reaches it).
+get_filename_component(_fz_cc "${CMAKE_C_COMPILER}" NAME)
+set(_fz_infra FALSE)
+if(COMMAND _th_fuzz_clone AND DEFINED _th_engine)
+  set(_fz_infra TRUE)
+endif()
+if((_fz_infra AND _th_engine STREQUAL "afl") OR (NOT _fz_infra AND _fz_cc MATCHES "^afl-"))
+  set(_fz_engine afl)
+  find_file(TH_FZ_AFL_DRIVER libAFLDriver.a PATHS /usr/lib/afl /usr/local/lib/afl NO_DEFAULT_PATH)
+  if(NOT TH_FZ_AFL_DRIVER)
+    message(FATAL_ERROR "fuzz/overflow.cmake: libAFLDriver.a not found (Debian package afl++)")
+  endif()
+  set(_fz_engine_link ${TH_FZ_AFL_DRIVER})
+  # Its toolchain is the clang it wraps: the campaign finds it beside that
+  # clang's libFuzzer build (which must exist: the campaign's selection).
+  set(_fz_toolchain clang-${TH_CLANG_MAJOR})
+  set(_fz_cov "")
+else()
+  set(_fz_engine libfuzzer)
+  set(_fz_engine_link -fsanitize=fuzzer)
+  set(_fz_toolchain ${TIMERHARNESS_TOOLCHAIN})
+  set(_fz_cov -fsanitize=fuzzer-no-link)
+  if(_fz_infra)
+    set(_fz_engine_link ${TH_FUZZ_ENGINE_LINK})
+    set(_fz_cov ${TH_FUZZ_COVERAGE})
+  endif()
+endif()
+# Which sources get which instrumentation (the same for every binary). Under
+# OSS-Fuzz $CFLAGS instrument every file: the oracle's is taken off again, and
+# ASan too from the victim's side (a config's own flags say what guards it).
+set(_fz_oss FALSE)
+if(_fz_infra AND _th_fuzz_ossfuzz)
+  set(_fz_oss TRUE)
+endif()
+if(_fz_engine STREQUAL "libfuzzer")
+  # No stack-depth feature (on by default on Linux): it rewards deeper
+  # stacks, and the deepest are a callback calling itself (deferred_timer_fn
+  # as its own container's func), milliseconds of victim lines per input.
+  set(_fz_drive_opts ${_fz_cov} -fno-sanitize-coverage=stack-depth)
+  set(_fz_world_opts ${_fz_cov} -fno-sanitize-coverage=trace-cmp,stack-depth)
+  set(_fz_oracle_opts "")
+  if(_fz_oss)
+    set(_fz_world_opts -fno-sanitize-coverage=trace-cmp,stack-depth -fno-sanitize=address)
+    set(_fz_drive_opts -fno-sanitize=address -fno-sanitize-coverage=stack-depth)
+    set(_fz_oracle_opts -fno-sanitize=fuzzer-no-link)
+  endif()
+  set_source_files_properties(${_fz}/overflow.c PROPERTIES COMPILE_OPTIONS "${_fz_cov}")
+  set_source_files_properties(${_fz}/overflow_drive.c PROPERTIES COMPILE_OPTIONS "${_fz_drive_opts}")
+  set_source_files_properties(${_fz}/overflow_world.c ${_fz}/overflow_world_base.c
+    ${_fz_core}/legacy.c ${_fz_core}/modern.c PROPERTIES COMPILE_OPTIONS "${_fz_world_opts}")
+  set_source_files_properties(${_fz}/overflow_oracle.c ${_fz}/overflow_session.c
+    ${_fz}/overflow_traps.c PROPERTIES COMPILE_OPTIONS "${_fz_oracle_opts}")
+endif()
+
+set_property(GLOBAL PROPERTY TH_FUZZ_MANIFEST_LINES "")
+function(_th_fuzz_manifest target variant config path status reason)
+  foreach(v reason)
+    if("${${v}}" STREQUAL "")
+      set(${v} "-")
+    endif()
+    string(REPLACE "\t" " " ${v} "${${v}}")
+  endforeach()
+  set_property(GLOBAL APPEND_STRING PROPERTY TH_FUZZ_MANIFEST_LINES
+    "${target}\t${_fz_toolchain}\t${variant}\t${config}\t${path}\t${status}\t${reason}\t${_fz_engine}\n")
+endfunction()
+
+# Inside the fuzz infrastructure: listed in th-fuzz.tsv (no replay binary:
+# TH_FUZZ_REPLAY=1 is this target's replay mode), and packaged for
+# ClusterFuzzLite when TIMERHARNESS_FUZZ_CFLITE_BUILDS names it.
+function(_th_fuzz_register variant config exe)
+  set(n overflow-${variant}-${config})
+  set(P TH_FUZZ_${n})
+  set_property(GLOBAL APPEND PROPERTY TH_FUZZ_NAMES ${n})
+  set_property(GLOBAL PROPERTY ${P}_TARGET overflow)
+  set_property(GLOBAL PROPERTY ${P}_VARIANT ${variant})
+  set_property(GLOBAL PROPERTY ${P}_CONFIG ${config})
+  set_property(GLOBAL PROPERTY ${P}_SEED -)
+  set_property(GLOBAL PROPERTY ${P}_ENGINE ${_fz_bin}/${exe})
+  set_property(GLOBAL PROPERTY ${P}_REPLAY "")
+  set_property(GLOBAL PROPERTY ${P}_CORPUS ${_fz}/corpora/overflow)
+  set_property(GLOBAL PROPERTY ${P}_DICT "")
+  set_property(GLOBAL PROPERTY ${P}_OPTIONS ${_fz}/options/overflow.options)
+  set_property(GLOBAL PROPERTY ${P}_REGRESSIONS "")
+  set_property(GLOBAL PROPERTY ${P}_FINDINGS "")
+  set_property(GLOBAL PROPERTY ${P}_EXPECT_FUNCTION "")
+  if("overflow:${variant}:${config}" IN_LIST TIMERHARNESS_FUZZ_CFLITE_BUILDS)
+    set_property(GLOBAL APPEND PROPERTY TH_FUZZ_PACKAGE ${n})
+  endif()
+endfunction()
+
+# th_fuzz_overflow_add(<variant> <config>): one target binary.
+function(th_fuzz_overflow_add variant config)
+  set(name th-fuzz-overflow-${variant}-${config})
+  string(TOUPPER ${variant} V)
+  th_config_flags(${config} 1 cflags ldflags)
+  set(layout ${_fz_core}/legacy.c)
+  if(variant STREQUAL "modern")
+    set(layout ${_fz_core}/modern.c)
+  endif()
+  add_executable(${name}
+    ${_fz}/overflow.c ${_fz}/overflow_world.c ${_fz}/overflow_world_base.c ${_fz}/overflow_drive.c
+    ${_fz}/overflow_oracle.c ${_fz}/overflow_session.c ${_fz}/overflow_traps.c
+    ${PROJECT_SOURCE_DIR}/report/outcome.c ${layout})
+  target_include_directories(${name} PRIVATE
+    ${_fz} ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/attacks ${_fz_core}/include)
+  target_compile_definitions(${name} PRIVATE
+    TH_ATK_${V}=1 TH_ATK_VARIANT="${variant}" TH_ATK_CONFIG="${config}" TH_ATK_SEED="-")
+  string(JOIN " " _cf ${cflags})
+  if(_cf MATCHES "-fsanitize=(cfi-icall|kcfi)" OR (_cf MATCHES "-fsanitize=function" AND TH_CLANG_MAJOR GREATER_EQUAL 17))
+    target_compile_definitions(${name} PRIVATE TH_FZ_EXPECT_DISPATCH_TRAPS=1)
+  endif()
+  if(_cf MATCHES "TH_FORTIFY_FIELD")
+    target_compile_definitions(${name} PRIVATE TH_FZ_CAPTURE_STDERR=1)
+  endif()
+  # The address checks of the raw-literal filter need a PIE (a fixed low image
+  # would make small values like 0x407f0 look like addresses).
+  target_compile_options(${name} PRIVATE ${TH_WARN_FLAGS} ${cflags} -fPIE)
+  target_link_options(${name} PRIVATE ${ldflags} -pie)
+  target_link_libraries(${name} PRIVATE ${_fz_engine_link})
+  # The oracle reads the dispatch's checks with the binary reader (built
+  # without the config: it reads, it is not attacked); inside the fuzz
+  # infrastructure, rebuilt with its imported libraries static where
+  # OSS-Fuzz's runner needs them.
+  if(_fz_infra)
+    set(_fz_noflags "")
+    _th_fuzz_clone(th_binread overflow _fz_noflags _fz_closure)
+    target_link_libraries(${name} PRIVATE ${_fz_closure})
+    if(TIMERHARNESS_FUZZ_LINK_CXX)
+      set_target_properties(${name} PROPERTIES LINKER_LANGUAGE CXX)
+    endif()
+    add_dependencies(th-fuzz-all ${name})
+    _th_fuzz_register(${variant} ${config} ${name})
+  else()
+    target_link_libraries(${name} PRIVATE th_binread)
+  endif()
+  set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${_fz_bin}")
+  _th_fuzz_manifest(overflow ${variant} ${config} "${_fz_bin}/${name}" built "")
+  set_property(GLOBAL APPEND PROPERTY TH_FUZZ_OVERFLOW_BINARIES "${variant}:${config}:${name}")
+endfunction()
+
+set(_fz_built "")
+foreach(config IN LISTS TH_FUZZ_OVERFLOW_CONFIGS)
+  if(NOT config IN_LIST TH_CONFIGS)
+    message(FATAL_ERROR "TH_FUZZ_OVERFLOW_CONFIGS: '${config}' is not a config of cfi/configs.tsv")
+  endif()
+  th_config_supported(${config} ok reason)
+  foreach(variant IN LISTS TH_FUZZ_OVERFLOW_VARIANTS)
+    if(_fz_infra AND TIMERHARNESS_FUZZ_CFLITE AND NOT "overflow:${variant}:${config}" IN_LIST TIMERHARNESS_FUZZ_CFLITE_BUILDS)
+      continue()
+    endif()
+    if(ok)
+      th_fuzz_overflow_add(${variant} ${config})
+    else()
+      _th_fuzz_manifest(overflow ${variant} ${config} - unsupported "${reason}")
+    endif()
+  endforeach()
+  if(ok)
+    list(APPEND _fz_built ${config})
+  endif()
+endforeach()
+
+get_property(_fz_lines GLOBAL PROPERTY TH_FUZZ_MANIFEST_LINES)
+file(WRITE ${TH_FUZZ_MANIFEST}
+  "# timerharness fuzz manifest: target toolchain variant config path status reason engine\n"
+  "${_fz_lines}")
+string(JOIN ", " _fz_b ${_fz_built})
+message(STATUS "timerharness fuzz: ${TIMERHARNESS_TOOLCHAIN}: overflow built for ${_fz_b}")
+
+# The campaign runner behind `timerharness fuzz` (cli/cmd_fuzz.c).
+if(TARGET th_report)
+  add_library(th_fuzz_campaign STATIC ${_fz}/campaign.c)
+  target_include_directories(th_fuzz_campaign PUBLIC ${_fz} ${PROJECT_SOURCE_DIR}/report)
+  target_link_libraries(th_fuzz_campaign PUBLIC th_report m)
+  target_compile_options(th_fuzz_campaign PRIVATE ${TH_WARN_FLAGS})
+endif()
+
+# ---- make test: replay, no campaigns ----------------------------------------------
+# Every saved input on every binary of this toolchain, in a fresh process,
+# against fuzz/expected.tsv's replay rules: the seeds in one test a binary,
+# each regression input (corpora/overflow-findings/*.bin) in its own.
+if(TARGET th_report)
+  add_executable(th-fuzz-replay-check ${_fz}/overflow_replay_check.c)
+  target_include_directories(th-fuzz-replay-check PRIVATE ${_fz} ${PROJECT_SOURCE_DIR}/report)
+  target_link_libraries(th-fuzz-replay-check PRIVATE th_report)
+  target_compile_options(th-fuzz-replay-check PRIVATE ${TH_WARN_FLAGS})
+  set_target_properties(th-fuzz-replay-check PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${_fz_bin}")
+
+  file(GLOB _fz_seeds CONFIGURE_DEPENDS ${_fz}/corpora/overflow/*)
+  file(GLOB _fz_findings CONFIGURE_DEPENDS ${_fz}/corpora/overflow-findings/*.bin)
+  get_property(_fz_bins GLOBAL PROPERTY TH_FUZZ_OVERFLOW_BINARIES)
+  foreach(_b IN LISTS _fz_bins)
+    string(REPLACE ":" ";" _b "${_b}")
+    list(GET _b 0 _v)
+    list(GET _b 1 _c)
+    list(GET _b 2 _t)
+    add_test(NAME fuzz.overflow.seeds.${_v}.${_c}
+      COMMAND th-fuzz-replay-check ${_fz}/expected.tsv ${TIMERHARNESS_TOOLCHAIN} ${_v} ${_c}
+              $<TARGET_FILE:${_t}> ${_fz_seeds})
+    set_tests_properties(fuzz.overflow.seeds.${_v}.${_c} PROPERTIES LABELS fuzz TIMEOUT 120)
+    foreach(_f IN LISTS _fz_findings)
+      get_filename_component(_n ${_f} NAME_WE)
+      add_test(NAME fuzz.overflow.replay.${_n}.${_v}.${_c}
+        COMMAND th-fuzz-replay-check ${_fz}/expected.tsv ${TIMERHARNESS_TOOLCHAIN} ${_v} ${_c}
+                $<TARGET_FILE:${_t}> ${_f})
+      set_tests_properties(fuzz.overflow.replay.${_n}.${_v}.${_c} PROPERTIES LABELS fuzz TIMEOUT 120)
+    endforeach()
+  endforeach()
+endif()

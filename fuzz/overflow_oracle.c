@@ -1,0 +1,1502 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The oracle (overflow_oracle.h). No coverage, no comparison tracing: it
+ * compares victim addresses, which must not reach the engine's dictionary.
+ */
+#define _GNU_SOURCE
+#include "overflow_oracle.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <time.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include "cfi/hardening.h"
+#include "overflow_traps.h"
+#include "th/timer_base.h"
+
+/* The executable's code, for the watchdog (cut a runaway run only in our
+ * own code, never inside libc holding a lock). */
+extern const char __executable_start[], etext[];
+
+#ifndef sigev_notify_thread_id
+#define sigev_notify_thread_id _sigev_un._tid
+#endif
+
+/* Bytes the victim may write in one run before lines are lost (F_SETPIPE_SZ). */
+#define PIPE_BYTES (1 << 20)
+#define LINE_MAX_ 1024
+/* Where a literal stops looking like an address: beyond this distance from
+ * every mapping of the process at start-up. */
+#define ADDR_SLACK (1ULL << 32)
+#define MAX_CLUSTERS 64
+
+static struct th_fz_oracle_opts opts;
+static int pipe_r = -1, orig_stdout = -1;
+static struct th_fz_traps traps;
+/* The sanitizer runtimes' code: the watchdog waits while a run is there. */
+static uintptr_t runtime[8192][2];
+static size_t nruntime;
+static char traps_err[256];
+
+#ifdef TH_FZ_CAPTURE_STDERR
+/* fortify configs: the report of a FORTIFY abort, from fd 2 during the run. */
+static int err_r = -1, err_w = -1, orig_stderr = -1;
+static char err_text[4096];
+static size_t err_len;
+#endif
+
+static struct {
+	uintptr_t lo, hi;
+} clusters[MAX_CLUSTERS];
+static int nclusters;
+
+/* ---- the run window ------------------------------------------------------------------ */
+
+static sigjmp_buf run_env;
+static volatile sig_atomic_t in_window;
+static volatile sig_atomic_t caught_sig;
+static volatile uintptr_t caught_pc, caught_addr;
+static volatile unsigned long exec_id, watch_seen;
+static struct sigaction old_act[65];
+static const int caught_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT, SIGXCPU };
+static char altstack[256 * 1024] __attribute__((aligned(16)));
+static timer_t watch;		/* the watchdog: this thread's CPU time */
+static volatile sig_atomic_t have_watch;
+
+static struct th_fz_program prog;
+static struct th_fz_result *cur;
+
+/*
+ * The victim runs on a stack of its own, TH_FZ_STACK bytes over a guard
+ * page: a kernel stack's order (16 KB there; the victim's th_emit() takes
+ * 2 KB a line), so a callback that calls itself (deferred_timer_fn as its
+ * own container's func) overflows in about thirty frames, CRASHED, instead
+ * of writing thousands of lines into 8 MB of the process's stack for
+ * milliseconds of every such input. Not under ASan, whose stack
+ * bookkeeping does not follow a swapcontext() and a siglongjmp() across
+ * stacks (its runs are slow anyway); the process's stack is used there.
+ */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TH_FZ_OWN_STACK 0
+#endif
+#endif
+#ifndef TH_FZ_OWN_STACK
+#define TH_FZ_OWN_STACK 1
+#endif
+#define TH_FZ_STACK (64 * 1024)
+#if TH_FZ_OWN_STACK
+static ucontext_t exec_uc, run_uc, run_tmpl;
+#endif
+static void run_window(void);
+static unsigned char *run_stack;	/* its guard page, then TH_FZ_STACK bytes */
+static size_t guard_bytes;
+
+TH_NO_KCFI static uintptr_t context_pc(const void *uctx)
+{
+	const ucontext_t *uc = uctx;
+
+	return (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
+}
+
+/* Outside a run the signal is not ours: hand it to whoever had it (the
+ * engine's crash handler, a sanitizer's), or to the default action. That
+ * handler is not in this binary's CFI tables: the call is not checked. */
+__attribute__((no_sanitize("cfi-icall", "function"))) TH_NO_KCFI static void chain(int sig, siginfo_t *si, void *uc)
+{
+	struct sigaction *o = &old_act[sig];
+
+	if ((o->sa_flags & SA_SIGINFO) && o->sa_sigaction) {
+		o->sa_sigaction(sig, si, uc);
+		return;
+	}
+	if (o->sa_handler == SIG_IGN)
+		return;
+	if (o->sa_handler != SIG_DFL && o->sa_handler) {
+		o->sa_handler(sig);
+		return;
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+__attribute__((no_sanitize("address", "undefined"))) static int in_runtime(uintptr_t pc)
+{
+	size_t lo = 0, hi = nruntime;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (pc < runtime[mid][0])
+			hi = mid;
+		else if (pc >= runtime[mid][1])
+			lo = mid + 1;
+		else
+			return 1;
+	}
+	return 0;
+}
+
+__attribute__((no_sanitize("address", "undefined"))) TH_NO_KCFI static void
+on_signal(int sig, siginfo_t *si, void *uc)
+{
+	uintptr_t pc = context_pc(uc);
+
+	if (!in_window) {
+		if (sig != SIGXCPU)
+			chain(sig, si, uc);
+		return;
+	}
+	if (sig == SIGXCPU) {
+		/* A tick every TH_FZ_WATCHDOG_MS of this thread's CPU time: the
+		 * same run at two ticks is a HANG. */
+		if (watch_seen != exec_id) {
+			watch_seen = exec_id;
+			return;
+		}
+		if (pc < (uintptr_t)__executable_start || pc >= (uintptr_t)etext || in_runtime(pc)) {
+			/* In libc or a sanitizer's runtime (a loop that writes
+			 * lines is mostly there): look again soon, not a whole
+			 * period later (timer_settime() is async-signal-safe). */
+			struct itimerspec soon = { .it_interval = { 0, TH_FZ_WATCHDOG_MS * 1000000L },
+						   .it_value = { 0, 50 * 1000L } };
+
+			if (have_watch)
+				timer_settime(watch, 0, &soon, NULL);
+			return;
+		}
+	}
+	in_window = 0;
+	caught_sig = sig;
+	caught_pc = pc;
+	caught_addr = (uintptr_t)si->si_addr;
+	/* SA_NODEFER: nothing to unblock. */
+	siglongjmp(run_env, 1);
+}
+
+TH_NO_KCFI static void install_handlers(void)
+{
+	static int done;
+	struct sigaction sa;
+	stack_t ss = { .ss_sp = altstack, .ss_size = sizeof(altstack) };
+	struct sigevent sev;
+	struct itimerspec its;
+
+	if (done)
+		return;
+	done = 1;
+	sigaltstack(&ss, NULL);
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = on_signal;
+	sa.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < sizeof(caught_signals) / sizeof(caught_signals[0]); i++)
+		sigaction(caught_signals[i], &sa, &old_act[caught_signals[i]]);
+	memset(&sev, 0, sizeof(sev));
+	sev.sigev_notify = SIGEV_THREAD_ID;
+	sev.sigev_signo = SIGXCPU;
+	sev.sigev_notify_thread_id = (pid_t)syscall(SYS_gettid);
+	if (timer_create(CLOCK_THREAD_CPUTIME_ID, &sev, &watch) == 0) {
+		its.it_interval.tv_sec = 0;
+		its.it_interval.tv_nsec = TH_FZ_WATCHDOG_MS * 1000000L;
+		its.it_value = its.it_interval;
+		have_watch = timer_settime(watch, 0, &its, NULL) == 0;
+	}
+}
+
+/* ---- set-up -------------------------------------------------------------------------- */
+
+static void read_clusters(void)
+{
+	FILE *f = fopen("/proc/self/maps", "r");
+	char line[512];
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		unsigned long lo, hi;
+		int merged = 0;
+
+		if (sscanf(line, "%lx-%lx", &lo, &hi) != 2)
+			continue;
+		lo = lo > ADDR_SLACK ? lo - ADDR_SLACK : 0;
+		hi += ADDR_SLACK;
+		for (int i = 0; i < nclusters && !merged; i++)
+			if (lo <= clusters[i].hi && clusters[i].lo <= hi) {
+				clusters[i].lo = lo < clusters[i].lo ? lo : clusters[i].lo;
+				clusters[i].hi = hi > clusters[i].hi ? hi : clusters[i].hi;
+				merged = 1;
+			}
+		if (!merged && nclusters < MAX_CLUSTERS) {
+			clusters[nclusters].lo = lo;
+			clusters[nclusters++].hi = hi;
+		}
+	}
+	fclose(f);
+}
+
+int th_fz_oracle_init(const struct th_fz_oracle_opts *o, char *err, size_t n)
+{
+	int p[2];
+
+	opts = *o;
+	if (th_fz_world_init(err, n))
+		return -1;
+	if (th_fz_traps_load(NULL, &traps, traps_err, sizeof(traps_err))) {
+		snprintf(err, n, "dispatch traps: %s", traps_err);
+		return -1;
+	}
+#if TH_FZ_EXPECT_DISPATCH_TRAPS
+	if (!traps.n && !traps.nhandlers) {
+		snprintf(err, n, "this config checks indirect calls, but no CFI trap was found in %s (%s)",
+			 TH_FZ_DISPATCH_FUNC, traps.how);
+		return -1;
+	}
+#endif
+#if TH_FZ_OWN_STACK
+	guard_bytes = (size_t)sysconf(_SC_PAGESIZE);
+	run_stack = mmap(NULL, guard_bytes + TH_FZ_STACK, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+	if (run_stack == MAP_FAILED || mprotect(run_stack, guard_bytes, PROT_NONE)) {
+		snprintf(err, n, "the victim's stack: %s", strerror(errno));
+		return -1;
+	}
+	getcontext(&run_tmpl);	/* the signal mask and the rest, once */
+#endif
+	/* After the victim's stack is mapped: an address in it is an address. */
+	read_clusters();
+	nruntime = th_fz_runtime_ranges(runtime, sizeof(runtime) / sizeof(runtime[0]));
+	/* The victim's protocol lines (attacks/victim.c th_emit(), fd 1) go to
+	 * a pipe only this oracle reads. */
+	if (pipe2(p, O_CLOEXEC | O_NONBLOCK)) {
+		snprintf(err, n, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	fcntl(p[1], F_SETPIPE_SZ, PIPE_BYTES);
+	fflush(stdout);
+	orig_stdout = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (orig_stdout < 0 || dup2(p[1], STDOUT_FILENO) < 0) {
+		snprintf(err, n, "redirecting fd 1: %s", strerror(errno));
+		return -1;
+	}
+	close(p[1]);
+	pipe_r = p[0];
+#ifdef TH_FZ_CAPTURE_STDERR
+	if (pipe2(p, O_CLOEXEC | O_NONBLOCK)) {
+		snprintf(err, n, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	err_r = p[0];
+	err_w = p[1];
+	orig_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+#endif
+	return 0;
+}
+
+int th_fz_oracle_stdout(void)
+{
+	return orig_stdout;
+}
+
+const char *th_fz_oracle_traps_how(void)
+{
+	return traps.how;
+}
+
+/* The ring's timer before the op being run (th_fz_filter_op()). */
+static unsigned char timer_before[64];
+
+__attribute__((no_sanitize("address"))) static void peek_bytes(void *dst, const void *src, size_t n)
+{
+	const volatile unsigned char *s = src;
+
+	for (size_t i = 0; i < n; i++)
+		((unsigned char *)dst)[i] = s[i];
+}
+
+static void timer_bytes(unsigned char *buf)
+{
+	const struct th_fz_ring_layout *l = th_fz_ring_layout();
+
+	memset(buf, 0, sizeof(timer_before));
+	peek_bytes(buf, (const unsigned char *)th_fz_world_leaks()[TH_FZ_LEAK_RING].addr + l->timer,
+		l->timer_size < sizeof(timer_before) ? l->timer_size : sizeof(timer_before));
+}
+
+/* ---- the raw-literal filter -------------------------------------------------------- */
+
+static int pointer_like(uint64_t v)
+{
+	if (v < 0x10000 || v >= 0x800000000000ULL)
+		return 0;
+	for (int i = 0; i < nclusters; i++)
+		if (v >= clusters[i].lo && v < clusters[i].hi)
+			return 1;
+	return 0;
+}
+
+void th_fz_filter_op(struct th_fz_op *op)
+{
+	/* The words the write will cover at 8-aligned addresses: the victim's
+	 * pointers are 8-aligned fields, and an INDEX write starts at name + at. */
+	size_t first = op->kind == TH_FZ_OP_INDEX ? (8 - op->arg % 8) % 8 : 0;
+
+	timer_bytes(timer_before);
+	for (size_t i = first; i + 8 <= op->n; i += 8) {
+		uint64_t v;
+		int slot = 0;
+
+		for (int j = 0; j < op->nreloc; j++)
+			slot |= op->reloc[j].pos == i;
+		memcpy(&v, op->bytes + i, 8);
+		if (!slot && pointer_like(v))
+			op->bytes[i + 7] |= 0x80;
+	}
+}
+
+/* Raw access to a word the victim wrote (it may be ASan-poisoned slab). */
+__attribute__((no_sanitize("address"))) static uint64_t peek_word(uintptr_t a)
+{
+	return *(const volatile uint64_t *)a;
+}
+
+__attribute__((no_sanitize("address"))) static void poke_word(uintptr_t a, uint64_t v)
+{
+	*(volatile uint64_t *)a = v;
+}
+
+/* Literal bytes a partial overwrite may contribute to an address. */
+#define TH_FZ_PARTIAL_MAX 2
+
+/* 1: the n bytes differ; a plain loop the compiler cannot turn into a
+ * call libFuzzer hooks (volatile reads). */
+static int differ(const unsigned char *a, const unsigned char *b, size_t n)
+{
+	const volatile unsigned char *x = a, *y = b;
+	unsigned d = 0;
+
+	for (size_t i = 0; i < n; i++)
+		d |= (unsigned)(x[i] ^ y[i]);
+	return d != 0;
+}
+
+static int last_write(uintptr_t a, uint8_t *byte, int *literal);
+
+/* How many of the 8 bytes at a are the attacker's literals now: op's (being
+ * run), else those of the last earlier op that wrote them. */
+static int literal_bytes(const struct th_fz_op *op, uintptr_t a)
+{
+	int k = 0;
+
+	for (uintptr_t i = a; i < a + 8; i++) {
+		uint8_t b;
+		int lit = 0;
+
+		if (i >= op->dest && i - op->dest < op->written)
+			lit = op->literal[i - op->dest];
+		else if (last_write(i, &b, &lit) < 0)
+			lit = 0;
+		k += lit;
+	}
+	return k;
+}
+
+int th_fz_check_written(struct th_fz_op *op)
+{
+	uintptr_t a = op->dest & ~(uintptr_t)7, end = op->dest + op->written;
+	unsigned char after[sizeof(timer_before)];
+	int n = 0;
+
+	timer_bytes(after);
+	/* Not memcmp(): libFuzzer hooks every memcmp() during a run and adds
+	 * both sides to its dictionary, and these bytes hold the timer's
+	 * function address: the fuzzer would learn the address and write it
+	 * as a literal (an attacker without that leak). */
+	op->timer_changed = differ(after, timer_before, sizeof(after));
+
+	/* The written range is in the world (the slab): its words are readable. */
+	for (; a < end; a += 8) {
+		uint64_t v = peek_word(a);
+
+		if (!th_fz_world_contains(a, 8) || !pointer_like(v))
+			continue;
+		/* An address is the attacker's only from a relocation (its
+		 * leak) or a partial overwrite of the low TH_FZ_PARTIAL_MAX
+		 * bytes of a pointer already there (what is known without a
+		 * leak: the offsets within a page or two), leading into the
+		 * world or to an entry. More literal bytes in an address mean
+		 * the fuzzer learnt it (the engine sees comparisons of
+		 * addresses in the wheel): never legitimate. */
+		if (literal_bytes(op, a) <= TH_FZ_PARTIAL_MAX &&
+		    (th_fz_world_inside((uintptr_t)v) || th_fz_world_is_entry((uintptr_t)v)))
+			continue;
+		poke_word(a, v | (1ULL << 63));
+		n++;
+	}
+	return n;
+}
+
+/* ---- what the attacker wrote -------------------------------------------------------- */
+
+/* The op that last wrote the byte at a (-1: none) and the byte. */
+static int last_write(uintptr_t a, uint8_t *byte, int *literal)
+{
+	for (int i = prog.nops - 1; i >= 0; i--) {
+		const struct th_fz_op *op = &prog.op[i];
+
+		if (!op->ran || !op->dest || a < op->dest || a - op->dest >= op->written)
+			continue;
+		*byte = op->bytes[a - op->dest];
+		*literal = op->literal[a - op->dest];
+		return i;
+	}
+	return -1;
+}
+
+/* Were the n bytes at a last written by the attacker as its own literals,
+ * and are they want (if not NULL)? */
+static int literal_at(uintptr_t a, size_t n, const void *want)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint8_t b;
+		int lit;
+
+		if (last_write(a + i, &b, &lit) < 0 || !lit)
+			return 0;
+		if (want && b != ((const uint8_t *)want)[i])
+			return 0;
+	}
+	return 1;
+}
+
+/* Planted pointers: 8-byte relocation slots still as the attacker left them. */
+struct slot {
+	uintptr_t at, value;
+	int op;
+	enum th_fz_leak leak;
+};
+
+/* The 8 bytes at a as the attacker's writes last left them (0: a byte of
+ * them is not the attacker's). */
+static int attacker_word(uintptr_t a, uint64_t *v)
+{
+	uint8_t b[8];
+
+	for (int i = 0; i < 8; i++) {
+		int lit;
+
+		if (last_write(a + (uintptr_t)i, &b[i], &lit) < 0)
+			return 0;
+	}
+	memcpy(v, b, 8);
+	return 1;
+}
+
+/*
+ * A relocation a strcpy cut at the address's first zero byte (a leaked
+ * address whose top bytes are zero, copied as a string): it is planted when
+ * the bytes it wrote are still the attacker's and the word they complete
+ * (the zero bytes already there) is the address. v: that address.
+ */
+static int cut_reloc(const struct th_fz_op *op, const struct th_fz_reloc *rl, uintptr_t at, uint64_t *v)
+{
+	uint8_t b[8];
+
+	if (rl->pos >= op->written || !th_fz_world_contains(at, 8))
+		return 0;
+	peek_bytes(b, (const void *)at, 8);
+	for (size_t i = 0; i < op->written - rl->pos; i++) {
+		int lit;
+
+		if (last_write(at + i, &b[i], &lit) < 0)
+			return 0;
+	}
+	memcpy(v, b, 8);
+	return *v == rl->value;
+}
+
+/* The k-th relocation slot (by address, each once) that still holds the
+ * attacker's 8 bytes, and their value. */
+static int planted(int k, struct slot *s)
+{
+	int idx = 0;
+
+	for (int i = 0; i < prog.nops; i++) {
+		const struct th_fz_op *op = &prog.op[i];
+
+		if (!op->ran || !op->dest)
+			continue;
+		for (int j = 0; j < op->nreloc; j++) {
+			const struct th_fz_reloc *rl = &op->reloc[j];
+			uintptr_t at = op->dest + rl->pos;
+			uint64_t v;
+			int seen_before = 0;
+
+			if ((size_t)rl->pos + 8 <= op->written) {
+				if (!attacker_word(at, &v))
+					continue;
+			} else if (!cut_reloc(op, rl, at, &v)) {
+				continue;
+			}
+			/* Each address once: its last relocation (a later one
+			 * at the same address supersedes it). */
+			for (int i2 = i; i2 < prog.nops && !seen_before; i2++)
+				for (int j2 = i2 == i ? j + 1 : 0; j2 < prog.op[i2].nreloc && !seen_before; j2++)
+					seen_before = prog.op[i2].ran && prog.op[i2].dest &&
+						      prog.op[i2].reloc[j2].pos < prog.op[i2].written &&
+						      prog.op[i2].dest + prog.op[i2].reloc[j2].pos == at;
+			if (seen_before)
+				continue;
+			if (idx++ == k) {
+				*s = (struct slot){ at, (uintptr_t)v, i, (enum th_fz_leak)rl->leak };
+				return 1;
+			}
+		}
+	}
+	return 0;
+}
+
+/* The 8 bytes at a (in the world) as they are, when the attacker wrote at
+ * least one of them (a planted address whose low byte a later write
+ * changed, a cut one): 0 when it wrote none. */
+static int touched_word(uintptr_t a, uint64_t *v)
+{
+	uint8_t b[8];
+	int mine = 0;
+
+	if (!th_fz_world_contains(a, 8))
+		return 0;
+	peek_bytes(b, (const void *)a, 8);
+	for (int i = 0; i < 8; i++) {
+		int lit;
+
+		mine |= last_write(a + (uintptr_t)i, &b[i], &lit) >= 0;
+	}
+	memcpy(v, b, 8);
+	return mine;
+}
+
+/* Is a relocation slot at a planted with v (a strcpy's cut one too)? */
+static int planted_at(uintptr_t a, uintptr_t v)
+{
+	struct slot s;
+
+	for (int k = 0; planted(k, &s); k++)
+		if (s.at == a && s.value == v)
+			return 1;
+	return 0;
+}
+
+/* Does a planted pointer lead to x (a forged timer is expired only when a
+ * list pointer names it)? */
+static int reachable(uintptr_t x)
+{
+	struct slot s;
+
+	for (int k = 0; planted(k, &s); k++)
+		if (s.value == x)
+			return 1;
+	return 0;
+}
+
+/* ---- describing addresses ------------------------------------------------------------- */
+
+struct sbuf {
+	char *p;
+	size_t n, len;
+};
+
+__attribute__((format(printf, 2, 3))) static void put(struct sbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	if (b->len + 1 >= b->n)
+		return;
+	va_start(ap, fmt);
+	w = vsnprintf(b->p + b->len, b->n - b->len, fmt, ap);
+	va_end(ap);
+	if (w > 0)
+		b->len = b->len + (size_t)w < b->n ? b->len + (size_t)w : b->n - 1;
+}
+
+static const char *ring_field(size_t off)
+{
+	const struct th_fz_ring_layout *l = th_fz_ring_layout();
+
+	if (off < l->timer)
+		return "name";
+	if (off < l->timer + 8)
+		return "entry.next";
+	if (off < l->timer + 16)
+		return "entry.pprev";
+	if (off < l->function)
+		return "expires";
+	if (off < l->function + 8)
+		return "function";
+	if (l->has_data && off >= l->data && off < l->data + 8)
+		return "data";
+	if (off >= l->flags && off < l->flags + 4)
+		return "flags";
+	if (off >= l->owner_uid && off < l->owner_uid + 4)
+		return "owner_uid";
+	if (off >= l->closed && off < l->closed + 4)
+		return "closed";
+	if (off >= l->cur_block && off < l->cur_block + 8)
+		return "cur_block";
+	if (off >= l->size)
+		return "past the ring";
+	return "padding";
+}
+
+/* "ring+16 (entry.next)", "ring-24", "current_cred+4", "write_cr4", "0x..." */
+static void describe(struct sbuf *b, uintptr_t a)
+{
+	const struct th_fz_leak_entry *t = th_fz_world_leaks();
+	const struct th_fz_ring_layout *l = th_fz_ring_layout();
+	uintptr_t ring = t[TH_FZ_LEAK_RING].addr;
+
+	{
+		int best = -1;
+
+		/* The entry itself, else the nearest entry below it (within 64 bytes). */
+		for (int i = 0; i < TH_FZ_LEAK_COUNT; i++)
+			if (t[i].code && a >= t[i].addr && a < t[i].addr + 64 &&
+			    (best < 0 || t[i].addr > t[best].addr))
+				best = i;
+		if (best >= 0) {
+			put(b, a == t[best].addr ? "&%s" : "&%s+%zu", t[best].name, (size_t)(a - t[best].addr));
+			return;
+		}
+	}
+	if (a >= ring && a < ring + l->size + 64) {
+		put(b, "ring+%zu (%s)", (size_t)(a - ring), ring_field(a - ring));
+		return;
+	}
+	if (a < ring && ring - a <= TH_FZ_ADDEND_MAX) {
+		put(b, "ring-%zu", (size_t)(ring - a));
+		return;
+	}
+	for (int i = TH_FZ_LEAK_SIM_CPU; i < TH_FZ_LEAK_RING_VALUE; i++) {
+		if (i == TH_FZ_LEAK_RING || !t[i].addr || a < t[i].addr || a >= t[i].addr + t[i].size)
+			continue;
+		if (i == TH_FZ_LEAK_WHEEL && a >= t[i].addr + offsetof(struct timer_base, vectors)) {
+			size_t off = a - t[i].addr - offsetof(struct timer_base, vectors);
+
+			put(b, "timer_base.vectors[%zu]%s", off / sizeof(struct hlist_head),
+			    off % sizeof(struct hlist_head) ? "+" : "");
+			return;
+		}
+		put(b, a == t[i].addr ? "%s" : "%s+%zu", t[i].name, (size_t)(a - t[i].addr));
+		return;
+	}
+	{
+		uintptr_t first;
+		size_t stride, nslots;
+
+		th_fz_world_slab(&first, &stride, &nslots);
+		if (a >= first && a < first + stride * nslots) {
+			put(b, "slab slot %zu+%zu", (size_t)(a - first) / stride, (size_t)(a - first) % stride);
+			return;
+		}
+	}
+	put(b, "0x%lx", (unsigned long)a);
+}
+
+static void put_bytes(struct sbuf *b, const uint8_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		put(b, "%02x", p[i]);
+}
+
+/* One op, as the chain tells it. */
+static void describe_op(struct sbuf *b, const struct th_fz_op *op)
+{
+	const char *tech = th_fz_op_technique(op->kind);
+
+	switch (op->kind) {
+	case TH_FZ_OP_ARM:
+		put(b, "arm (mod_timer = %ld)", op->ret);
+		return;
+	case TH_FZ_OP_RUN:
+		put(b, "run %u jiffies (%ld fired)", op->arg % 80, op->ret);
+		return;
+	case TH_FZ_OP_MOD:
+		put(b, "mod_timer(+%u) = %ld", op->arg % 80, op->ret);
+		return;
+	case TH_FZ_OP_FREE:
+		put(b, "free the ring (timer %s)", "maybe pending");
+		return;
+	default:
+		break;
+	}
+	put(b, "%s %zu B at ", tech ? tech : "set-name (legitimate)", op->ran ? op->written : op->n);
+	if (!op->ran) {
+		put(b, "the %s", op->kind == TH_FZ_OP_NEIGHBOUR ? "msg" : "ring");
+		return;
+	}
+	if (op->dest)
+		describe(b, op->dest);
+	else
+		put(b, "nowhere (slab full)");
+	if (!op->written)
+		return;
+	put(b, " [");
+	int shown = 0;
+
+	for (int j = 0; j < op->nreloc; j++) {
+		if ((size_t)op->reloc[j].pos >= op->written)
+			continue;
+		put(b, "%s", shown++ ? ", " : "");
+		describe(b, op->dest + op->reloc[j].pos);
+		put(b, " = ");
+		describe(b, op->reloc[j].value);
+		if ((size_t)op->reloc[j].pos + 8 > op->written)
+			put(b, " (its first %zu bytes: the string ends there)", op->written - op->reloc[j].pos);
+	}
+	put(b, "%sbytes ", shown ? "; " : "");
+	put_bytes(b, op->bytes, op->written < 48 ? op->written : 48);
+	put(b, "%s]", op->written > 48 ? ".." : "");
+	if (op->neutralised)
+		put(b, " (%d literal or composed address%s made non-canonical)", op->neutralised,
+		    op->neutralised == 1 ? "" : "es");
+}
+
+/* ---- the victim's lines ---------------------------------------------------------------- */
+
+enum target { T_WRITE_CR4, T_COMMIT_CREDS, T_USERMODEHELPER, T_FORCE_CLOSE, T_COUNT };
+static const struct {
+	const char *name, *chain;
+	enum th_fz_leak leak;
+} targets[T_COUNT] = {
+	[T_WRITE_CR4] = { "write_cr4", "WRITE_CR4", TH_FZ_LEAK_WRITE_CR4 },
+	[T_COMMIT_CREDS] = { "commit_creds_stub", "COMMIT_CREDS", TH_FZ_LEAK_COMMIT_CREDS },
+	[T_USERMODEHELPER] = { "call_usermodehelper_stub", "USERMODEHELPER", TH_FZ_LEAK_USERMODEHELPER },
+	[T_FORCE_CLOSE] = { "ring_force_close", "FORCE_CLOSE", TH_FZ_LEAK_FORCE_CLOSE },
+};
+
+struct ran {
+	enum target t;
+	uintptr_t arg;		/* value targets: the value; pointer ones: the pointer */
+	int hijacked;
+	int has_slot;
+	uintptr_t slot;		/* where the attacker planted .function */
+	size_t len;		/* pointer targets: bytes read at arg (the string with its NUL) */
+	int foreign;		/* through deferred_timer_fn's container (slot: its func) */
+	char what[400];		/* "write_cr4(0x407f0)", with the evidence */
+};
+
+static struct {
+	int targets, hijacks, goal;
+	struct ran first, hijack;
+	int legit, stray;
+	int have_retire_arg;
+	uintptr_t retire_arg;	/* what the legitimate callback got, last */
+	int lost;		/* lines lost (pipe full) or truncated */
+	char carry[LINE_MAX_];
+	size_t carry_len;
+} seen;
+
+/* "key=<value>" in line, the value up to a blank; NULL if absent. The
+ * first occurrence, or the last one (last: after a string the attacker
+ * wrote, e.g. the ring's name in a TH-LEGIT line, which may hold "key="). */
+static const char *field_at(const char *line, const char *key, char *val, size_t n, int last)
+{
+	size_t k = strlen(key);
+	const char *found = NULL;
+
+	for (const char *p = line; (p = strstr(p, key)); p += k)
+		if ((p == line || p[-1] == ' ') && p[k] == '=') {
+			found = p;
+			if (!last)
+				break;
+		}
+	if (found) {
+		size_t len = strcspn(found + k + 1, " \t\r\n");
+
+		if (len >= n)
+			return NULL;
+		memcpy(val, found + k + 1, len);
+		val[len] = 0;
+		return val;
+	}
+	return NULL;
+}
+
+static const char *field(const char *line, const char *key, char *val, size_t n)
+{
+	return field_at(line, key, val, n, 0);
+}
+
+static int field_num_at(const char *line, const char *key, uint64_t *v, int last)
+{
+	char buf[40], *end;
+
+	if (!field_at(line, key, buf, sizeof(buf), last))
+		return 0;
+	errno = 0;
+	*v = strtoull(buf, &end, 0);
+	return !errno && end != buf && !*end;
+}
+
+static int field_num(const char *line, const char *key, uint64_t *v)
+{
+	return field_num_at(line, key, v, 0);
+}
+
+/* call_usermodehelper_stub's "\"path\"", escaped by victim.c's escape(). */
+static size_t unescape_path(const char *line, char *out, size_t n)
+{
+	const char *q = strchr(line, '"');
+	size_t o = 0;
+
+	if (!q)
+		return 0;
+	for (q++; *q && *q != '"' && o + 1 < n; q++) {
+		if (q[0] == '\\' && q[1] == 'x' && q[2] && q[3]) {
+			char hex[3] = { q[2], q[3], 0 };
+
+			out[o++] = (char)strtoul(hex, NULL, 16);
+			q += 3;
+		} else {
+			out[o++] = *q;
+		}
+	}
+	out[o] = 0;
+	return o;
+}
+
+/* Find the planted .function slot of target t; for a value target, is the
+ * 4.14 layout's .data beside it (slot + 8) the attacker's literal v? */
+/*
+ * Through which timer did target r run, and (value targets, the 4.14
+ * layout's fn(data)) was its argument v the attacker's own 8 bytes in .data?
+ * Under 4.15 the argument is the timer: its .function slot is known. Under
+ * 4.14 the timer is not reported, so the candidates are the planted slots
+ * holding the target's entry: the ring's own .function first, then forged
+ * timers some planted pointer leads to; .data is 8 bytes past .function.
+ */
+static void judge_slot(struct ran *r, int value_target, uint64_t v)
+{
+	const struct th_fz_ring_layout *l = th_fz_ring_layout();
+	const uintptr_t fn = th_fz_world_leaks()[targets[r->t].leak].addr;
+	const uintptr_t ring_slot = th_fz_world_leaks()[TH_FZ_LEAK_RING].addr + l->function;
+	const uintptr_t fn_off = l->function - l->timer;
+	struct slot s;
+
+	/* A foreign callback: .function = deferred_timer_fn, whose from_timer()
+	 * container (attacks/victim.h struct deferred_call) calls func(data)
+	 * from the 16 bytes in front of the timer: func at timer - 16, data at
+	 * timer - 8. Its argument is chosen on either layout. */
+	for (int k = 0; planted(k, &s); k++) {
+		uintptr_t x = s.at - fn_off, dfunc = x - 16;
+		uint64_t f;
+
+		if (s.value != th_fz_world_leaks()[TH_FZ_LEAK_DEFERRED].addr ||
+		    !((attacker_word(dfunc, &f) && f == fn) || planted_at(dfunc, fn) ||
+		      (touched_word(dfunc, &f) && f == fn)))
+			continue;
+		r->has_slot = 1;
+		r->slot = dfunc;
+		r->foreign = 1;
+		if (value_target && literal_at(dfunc + 8, 8, &v)) {
+			r->hijacked = 1;
+			return;
+		}
+	}
+	if (r->foreign)
+		return;
+	if (!l->has_data) {
+		/* The argument is the timer only when the dispatch passed one:
+		 * a timer in the world (else a value from elsewhere, say a
+		 * container's data). */
+		if (th_fz_world_contains((uintptr_t)r->arg, l->timer_size)) {
+			r->has_slot = 1;
+			r->slot = r->arg + fn_off;
+		}
+		return;
+	}
+	for (int pass = 0; pass < 2; pass++)
+		for (int k = 0; planted(k, &s); k++) {
+			if (s.value != fn || (pass == 0) != (s.at == ring_slot) ||
+			    (pass == 1 && !reachable(s.at - fn_off)))
+				continue;
+			if (!r->has_slot) {
+				r->has_slot = 1;
+				r->slot = s.at;
+			}
+			if (value_target && literal_at(s.at + 8, 8, &v)) {
+				r->hijacked = 1;
+				r->slot = s.at;
+				return;
+			}
+		}
+	if (!r->has_slot) {
+		/* No planted slot: a partial overwrite of the ring's own
+		 * .function (a byte or two of the address already there). */
+		for (uintptr_t a = ring_slot; a < ring_slot + 8 && !r->has_slot; a++) {
+			uint8_t b;
+			int lit;
+
+			if (last_write(a, &b, &lit) >= 0) {
+				r->has_slot = 1;
+				r->slot = ring_slot;
+			}
+		}
+		if (r->has_slot && value_target && literal_at(ring_slot + 8, 8, &v))
+			r->hijacked = 1;
+	}
+}
+
+static void target_line(const char *line)
+{
+	struct ran r;
+	struct sbuf b = { r.what, sizeof(r.what), 0 };
+	char name[64];
+	uint64_t v = 0, ptr = 0, usage = 0, uid = 0, gid = 0, euid = 0;
+	int t;
+
+	if (!field(line, "name", name, sizeof(name)))
+		return;
+	for (t = 0; t < T_COUNT && strcmp(name, targets[t].name); t++)
+		;
+	if (t == T_COUNT) {
+		/* The legitimate callback reported as a target (a forged intent):
+		 * not a privileged target. */
+		if (field_num(line, "data", &v) || field_num(line, "timer", &v)) {
+			seen.have_retire_arg = 1;
+			seen.retire_arg = (uintptr_t)v;
+		}
+		seen.stray++;
+		return;
+	}
+	memset(&r, 0, sizeof(r));
+	r.t = (enum target)t;
+	switch (r.t) {
+	case T_WRITE_CR4:
+		field_num(line, "val", &v);
+		r.arg = (uintptr_t)v;
+		judge_slot(&r, 1, v);
+		put(&b, "write_cr4(0x%lx)", (unsigned long)v);
+		if (r.hijacked && th_fz_goal_cr4((unsigned long)v))
+			seen.goal = 1;
+		break;
+	case T_FORCE_CLOSE:
+		if (!field_num(line, "data", &v))
+			field_num(line, "timer", &v);
+		r.arg = (uintptr_t)v;
+		judge_slot(&r, 1, v);
+		put(&b, "ring_force_close(0x%lx)", (unsigned long)v);
+		break;
+	case T_COMMIT_CREDS: {
+		uint32_t want[4];
+
+		field_num(line, "cred", &ptr);
+		field_num(line, "usage", &usage);
+		field_num(line, "uid", &uid);
+		field_num(line, "gid", &gid);
+		field_num(line, "euid", &euid);
+		want[0] = (uint32_t)usage;
+		want[1] = (uint32_t)uid;
+		want[2] = (uint32_t)gid;
+		want[3] = (uint32_t)euid;
+		r.arg = (uintptr_t)ptr;
+		r.len = sizeof(want);
+		/* struct cred: usage, uid, gid, euid (attacks/victim.h). */
+		r.hijacked = literal_at((uintptr_t)ptr, sizeof(want), want);
+		judge_slot(&r, 0, 0);
+		put(&b, "commit_creds_stub(");
+		describe(&b, (uintptr_t)ptr);
+		put(&b, ": usage=0x%x uid=%u gid=%u euid=%u)", want[0], want[1], want[2], want[3]);
+		break;
+	}
+	case T_USERMODEHELPER: {
+		char path[64];
+		size_t len = unescape_path(line, path, sizeof(path));
+
+		field_num(line, "path", &ptr);
+		r.arg = (uintptr_t)ptr;
+		r.len = len + 1;
+		r.hijacked = len > 0 && literal_at((uintptr_t)ptr, len, path);
+		judge_slot(&r, 0, 0);
+		put(&b, "call_usermodehelper_stub(");
+		describe(&b, (uintptr_t)ptr);
+		put(&b, ": \"");
+		for (size_t i = 0; i < len; i++) {
+			unsigned char c = (unsigned char)path[i];
+
+			if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
+				put(&b, "%c", c);
+			else
+				put(&b, "\\x%02x", c);
+		}
+		put(&b, "\")");
+		break;
+	}
+	case T_COUNT:
+		break;
+	}
+	if (r.hijacked && r.has_slot && !r.foreign && (r.t == T_COMMIT_CREDS || r.t == T_USERMODEHELPER)) {
+		/* detach_timer() poisons the expired timer's entry before the call:
+		 * bytes there are the wheel's, whatever the attacker wrote. */
+		const struct th_fz_ring_layout *l = th_fz_ring_layout();
+		uintptr_t x = r.slot - (l->function - l->timer);
+		size_t len = r.len;
+
+		if (r.arg < x + 16 && x < r.arg + len)
+			r.hijacked = 0;
+	}
+	put(&b, r.hijacked ? ", the argument is the attacker's own bytes" :
+			     ", an argument the attacker did not write");
+	if (!seen.targets++)
+		seen.first = r;
+	if (r.hijacked && !seen.hijacks++)
+		seen.hijack = r;
+}
+
+static void legit_line(const char *line)
+{
+	uint64_t v;
+
+	if (!strncmp(line, "TH-LEGIT: intended=1", 20))
+		seen.legit++;
+	else
+		seen.stray++;
+	if (field_num_at(line, "data", &v, 1) || field_num_at(line, "timer", &v, 1)) {
+		seen.have_retire_arg = 1;
+		seen.retire_arg = (uintptr_t)v;
+	}
+}
+
+static void on_line(const char *line, size_t len)
+{
+	if (opts.tee && orig_stdout >= 0) {
+		char buf[LINE_MAX_ + 1];
+
+		memcpy(buf, line, len);
+		buf[len] = '\n';
+		if (write(orig_stdout, buf, len + 1) < 0)
+			(void)0;
+	}
+	if (!strncmp(line, "TH-TARGET: ", 11))
+		target_line(line);
+	else if (!strncmp(line, "TH-LEGIT: ", 10))
+		legit_line(line);
+}
+
+/* Read what the victim wrote so far; judge each complete line. */
+static void drain(int final)
+{
+	static char buf[64 * 1024];
+
+	for (;;) {
+		ssize_t got = read(pipe_r, buf, sizeof(buf));
+
+		if (got <= 0)
+			break;
+		for (ssize_t i = 0; i < got; i++) {
+			if (buf[i] == '\n') {
+				seen.carry[seen.carry_len] = 0;
+				on_line(seen.carry, seen.carry_len);
+				seen.carry_len = 0;
+			} else if (seen.carry_len + 1 < sizeof(seen.carry)) {
+				seen.carry[seen.carry_len++] = buf[i];
+			} else {
+				seen.lost = 1;
+			}
+		}
+		if ((size_t)got < sizeof(buf))
+			break;
+	}
+	if (final && seen.carry_len) {
+		seen.carry[seen.carry_len] = 0;
+		on_line(seen.carry, seen.carry_len);
+		seen.carry_len = 0;
+	}
+}
+
+/* After each op: judge the lines of callbacks it ran (a RUN op), while the
+ * slots that dispatched them are as they were then (a later op may rewrite
+ * them); the same schedule in a campaign and in a replay, so both judge
+ * alike. Teeing the lines drains after every op, which judges nothing more:
+ * only the wheel's runs emit targets' lines. */
+static void after_op_hook(const struct th_fz_program *p, int op)
+{
+	if (opts.tee || op >= p->nops || p->op[op].kind == TH_FZ_OP_RUN)
+		drain(0);
+}
+
+/* ---- the judgement ----------------------------------------------------------------- */
+
+/* Did the attacker's writes change the ring's timer (or free it)? */
+static int timer_touched(void)
+{
+	if (prog.freed)
+		return 1;
+	for (int i = 0; i < prog.nops; i++)
+		if (prog.op[i].ran && prog.op[i].timer_changed)
+			return 1;
+	return 0;
+}
+
+static const char *via_slot(uintptr_t slot)
+{
+	uintptr_t ring = th_fz_world_leaks()[TH_FZ_LEAK_RING].addr;
+
+	return slot == ring + th_fz_ring_layout()->function ? "RING_TIMER" : "FORGED_TIMER";
+}
+
+/* A privileged write without a target: the legitimate callback's write
+ * through a cur_block the attacker planted (the fake-object chain), or the
+ * list code's writes through planted entry pointers. */
+static const char *via_state(void)
+{
+	const struct th_fz_leak_entry *t = th_fz_world_leaks();
+	const struct th_fz_ring_layout *l = th_fz_ring_layout();
+	struct slot s;
+
+	if ((seen.legit || seen.stray) && seen.have_retire_arg) {
+		/* The callback's ring: legacy .data; transitional and modern: the
+		 * timer inside it. */
+		uintptr_t ring = seen.retire_arg;
+
+		if (!l->has_data || !strcmp(TH_ATK_VARIANT, "transitional"))
+			ring -= l->timer;
+		for (int k = 0; planted(k, &s); k++)
+			if (s.at == ring + l->cur_block &&
+			    ((s.value >= t[TH_FZ_LEAK_CRED].addr &&
+			      s.value < t[TH_FZ_LEAK_CRED].addr + t[TH_FZ_LEAK_CRED].size) ||
+			     (s.value >= t[TH_FZ_LEAK_SIM_CPU].addr &&
+			      s.value < t[TH_FZ_LEAK_SIM_CPU].addr + t[TH_FZ_LEAK_SIM_CPU].size)))
+				return "CALLBACK";
+	}
+	return "LIST";
+}
+
+static void put_priv(struct sbuf *b, const struct th_fz_priv *a, const struct th_fz_priv *z)
+{
+	const char *sep = " ";
+
+	if (a->cr4 != z->cr4) {
+		put(b, "%sCR4 0x%lx -> 0x%lx", sep, a->cr4, z->cr4);
+		sep = ", ";
+	}
+	if (a->uid != z->uid) {
+		put(b, "%suid %u -> %u", sep, a->uid, z->uid);
+		sep = ", ";
+	}
+	if (a->gid != z->gid) {
+		put(b, "%sgid %u -> %u", sep, a->gid, z->gid);
+		sep = ", ";
+	}
+	if (a->euid != z->euid)
+		put(b, "%seuid %u -> %u", sep, a->euid, z->euid);
+}
+
+static const char *signame(int sig)
+{
+	switch (sig) {
+	case SIGSEGV: return "SIGSEGV";
+	case SIGBUS: return "SIGBUS";
+	case SIGILL: return "SIGILL";
+	case SIGTRAP: return "SIGTRAP";
+	case SIGFPE: return "SIGFPE";
+	case SIGABRT: return "SIGABRT";
+	case SIGXCPU: return "watchdog";
+	default: return "signal";
+	}
+}
+
+static void more_severe(enum th_outcome *o, enum th_outcome n)
+{
+	if (n < *o)
+		*o = n;
+}
+
+/* extra: an observation from a sanitizer's hook (DETECTED, BLOCKED_CFI), or
+ * TH_OUTCOME_INVALID; extra_why: its evidence. */
+static void judge(struct th_fz_result *r, enum th_outcome extra, const char *extra_why)
+{
+	const struct th_fz_priv *p0 = th_fz_world_priv_initial();
+	struct th_fz_priv p1;
+	int priv, sig = caught_sig;
+	struct sbuf b = { r->chain, sizeof(r->chain), 0 };
+	enum th_outcome o = TH_NO_EFFECT;
+	const char *what = "-", *via = NULL;
+	char evidence[600] = "";
+	struct sbuf e = { evidence, sizeof(evidence), 0 };
+
+	th_fz_world_priv(&p1);
+	priv = p1.cr4 != p0->cr4 || p1.uid != p0->uid || p1.gid != p0->gid || p1.euid != p0->euid;
+
+	if (seen.hijacks) {
+		more_severe(&o, TH_HIJACKED);
+		put(&e, "ran: %s", seen.hijack.what);
+	} else if (seen.targets) {
+		more_severe(&o, priv ? TH_PRIVILEGED_WRITE : TH_REDIRECTED);
+		put(&e, "ran: %s", seen.first.what);
+	} else if (priv) {
+		more_severe(&o, TH_PRIVILEGED_WRITE);
+	}
+	if (priv) {
+		put(&e, "%sprivileged state changed:", e.len ? "; " : "");
+		put_priv(&e, p0, &p1);
+	}
+	if (extra == TH_BLOCKED_CFI && !timer_touched() && !seen.legit && !seen.stray && !seen.targets) {
+		more_severe(&o, TH_FALSE_POSITIVE);
+		put(&e, "%s%s: the ring's timer was untouched, the legitimate call was stopped",
+		    e.len ? "; " : "", extra_why);
+	} else if (extra != TH_OUTCOME_INVALID) {
+		more_severe(&o, extra);
+		put(&e, "%s%s", e.len ? "; " : "", extra_why);
+	} else if (sig) {
+		const char *sep = e.len ? "; then " : "";
+
+		int site = (sig == SIGILL || sig == SIGTRAP) ? th_fz_traps_is_dispatch(&traps, caught_pc) : 0;
+
+		if (site) {
+			int fp = site == 1 && !timer_touched() && !seen.legit && !seen.stray && !seen.targets;
+
+			more_severe(&o, fp ? TH_FALSE_POSITIVE : TH_BLOCKED_CFI);
+			if (site == 1)
+				put(&e, "%s%s at pc 0x%lx, a CFI trap guarding %s's indirect call (%s)%s", sep,
+				    signame(sig), (unsigned long)caught_pc, TH_FZ_DISPATCH_FUNC, traps.how,
+				    fp ? ": the ring's timer was untouched, the legitimate call trapped" : "");
+			else
+				put(&e, "%s%s at pc 0x%lx, a CFI trap guarding deferred_timer_fn's func(data) call",
+				    sep, signame(sig), (unsigned long)caught_pc);
+		} else if (sig == SIGXCPU) {
+			more_severe(&o, TH_HANG);
+			put(&e, "%sthe run used %d ms of CPU (watchdog), pc 0x%lx", sep, TH_FZ_WATCHDOG_MS,
+			    (unsigned long)caught_pc);
+		} else if (sig == SIGABRT) {
+#ifdef TH_FZ_CAPTURE_STDERR
+			const char *rep = strstr(err_text, "fortify: detected");
+
+			if (!rep)
+				rep = strstr(err_text, "*** buffer overflow detected");
+			if (rep) {
+				size_t len = strcspn(rep, "\n");
+
+				more_severe(&o, TH_DETECTED);
+				put(&e, "%sSIGABRT after \"%.*s\"", sep, (int)(len < 300 ? len : 300), rep);
+			} else
+#endif
+			{
+				more_severe(&o, TH_CRASHED);
+				put(&e, "%sSIGABRT with no FORTIFY report", sep);
+			}
+		} else if (sig == SIGSEGV && run_stack && caught_addr >= (uintptr_t)run_stack &&
+			   caught_addr < (uintptr_t)run_stack + guard_bytes) {
+			more_severe(&o, TH_CRASHED);
+			put(&e, "%sSIGSEGV at pc 0x%lx: the victim's stack (%d KB, a kernel stack's order) "
+				"overflowed", sep, (unsigned long)caught_pc, TH_FZ_STACK / 1024);
+		} else {
+			more_severe(&o, TH_CRASHED);
+			put(&e, "%s%s at pc 0x%lx, address 0x%lx%s", sep, signame(sig),
+			    (unsigned long)caught_pc, (unsigned long)caught_addr,
+			    (sig == SIGILL || sig == SIGTRAP) ? ", not a dispatch trap" : "");
+		}
+	} else if (!seen.legit && !seen.stray && !seen.targets) {
+		more_severe(&o, TH_TIMER_LOST);
+		put(&e, "%sthe run ended and no callback ran", e.len ? "; " : "");
+	} else if (o == TH_NO_EFFECT) {
+		put(&e, seen.legit ? "the legitimate callback ran on its own ring" :
+				     "the legitimate callback ran on a corrupted argument");
+	}
+	if (seen.lost)
+		put(&e, " (some victim lines were lost)");
+
+	/* What ran or changed, through what: the hijack; else the target that
+	 * made the privileged write (write_cr4 changing CR4, commit_creds_stub
+	 * the cred); else the write itself; else the first target that ran. */
+	const struct ran *x = seen.hijacks ? &seen.hijack : NULL;
+	int c4 = p1.cr4 != p0->cr4, cr = p1.uid != p0->uid || p1.gid != p0->gid || p1.euid != p0->euid;
+
+	if (!x && priv && seen.targets &&
+	    ((c4 && seen.first.t == T_WRITE_CR4) || (cr && seen.first.t == T_COMMIT_CREDS)))
+		x = &seen.first;
+	if (!x && !priv && seen.targets)
+		x = &seen.first;
+	if (x) {
+		what = targets[x->t].chain;
+		via = x->foreign ? "FOREIGN_CALLBACK" : x->has_slot ? via_slot(x->slot) : "UNKNOWN";
+	} else if (priv) {
+		what = c4 && cr ? "CR4_CRED" : c4 ? "CR4" : "CRED";
+		via = via_state();
+	}
+	if (via)
+		snprintf(r->chain_id, sizeof(r->chain_id), "%s_VIA_%s", what, via);
+	else
+		snprintf(r->chain_id, sizeof(r->chain_id), "-");
+	r->outcome = o;
+	r->goal = seen.goal;
+	snprintf(r->sig, sizeof(r->sig), "%s:%s", th_outcome_name(o), r->chain_id);
+
+	/* The chain: the program, then what happened. */
+	put(&b, "%s: ", TH_ATK_VARIANT);
+	for (int i = 0; i < prog.nops; i++) {
+		if (!prog.op[i].started)
+			continue;
+		put(&b, "%s", i ? "; " : "");
+		describe_op(&b, &prog.op[i]);
+		if (!prog.op[i].ran)
+			put(&b, " (stopped there)");
+	}
+	put(&b, "%s%s", prog.nops ? "; " : "", prog.implicit_arm ? "victim arms the timer; " : "");
+	put(&b, "run the wheel | %s", evidence);
+	if (via && x && x->foreign) {
+		put(&b, " | through deferred_timer_fn, another subsystem's timer callback of the call "
+			"site's type, planted in .function: its container's func/data are the 16 bytes "
+			"before the timer (func at ");
+		describe(&b, x->slot);
+		put(&b, ")");
+	} else if (via && x) {
+		if (x->has_slot) {
+			put(&b, " | through %s", !strcmp(via, "RING_TIMER") ? "the ring's own retire_blk_timer (.function at " :
+			    "a forged timer_list (.function at ");
+			describe(&b, x->slot);
+			if (strcmp(via, "RING_TIMER")) {
+				/* .function is 24 bytes into a timer_list, both layouts. */
+				put(&b, ", the timer at ");
+				describe(&b, x->slot - (th_fz_ring_layout()->function - th_fz_ring_layout()->timer));
+			}
+			put(&b, ")");
+		}
+	} else if (via) {
+		put(&b, " | through %s", !strcmp(via, "CALLBACK") ?
+			"the legitimate callback writing through a planted cur_block" :
+			"the wheel's list code (__hlist_del/hlist_add) writing through planted entry pointers");
+	}
+}
+
+/* ---- running one input ------------------------------------------------------------- */
+
+static void window_open(void)
+{
+#ifdef TH_FZ_CAPTURE_STDERR
+	err_len = 0;
+	err_text[0] = 0;
+	dup2(err_w, STDERR_FILENO);
+#endif
+}
+
+static void window_close(void)
+{
+#ifdef TH_FZ_CAPTURE_STDERR
+	ssize_t got;
+
+	dup2(orig_stderr, STDERR_FILENO);
+	while ((got = read(err_r, err_text + err_len, sizeof(err_text) - 1 - err_len)) > 0)
+		err_len += (size_t)got;
+	err_text[err_len] = 0;
+#endif
+}
+
+void th_fz_exec(const uint8_t *data, size_t size, struct th_fz_result *r)
+{
+	install_handlers();
+	memset(r, 0, sizeof(*r));
+	memset(&seen, 0, sizeof(seen));
+	th_fz_decode(data, size, opts.no_leak, &prog);
+	if (th_fz_world_begin(&prog.obj)) {
+		r->outcome = TH_HARNESS_ERROR;
+		snprintf(r->chain_id, sizeof(r->chain_id), "-");
+		snprintf(r->sig, sizeof(r->sig), "HARNESS_ERROR:-");
+		snprintf(r->chain, sizeof(r->chain), "the slab refused the victim's objects");
+		return;
+	}
+	caught_sig = 0;
+	exec_id++;
+	cur = r;
+	window_open();
+#if TH_FZ_OWN_STACK
+	run_uc = run_tmpl;
+	run_uc.uc_stack.ss_sp = run_stack + guard_bytes;
+	run_uc.uc_stack.ss_size = TH_FZ_STACK;
+	run_uc.uc_link = &exec_uc;
+	makecontext(&run_uc, run_window, 0);
+	swapcontext(&exec_uc, &run_uc);
+#else
+	run_window();
+#endif
+	window_close();
+	drain(1);
+	judge(r, TH_OUTCOME_INVALID, NULL);
+	cur = NULL;
+}
+
+/* The run itself; a fault or the watchdog comes back to its sigsetjmp(),
+ * on the same stack. */
+static void run_window(void)
+{
+	if (sigsetjmp(run_env, 0) == 0) {
+		in_window = 1;
+		th_fz_drive(&prog, after_op_hook);
+		in_window = 0;
+	}
+}
+
+/* ---- a sanitizer ending the process during a run ------------------------------------ */
+
+static void death(enum th_outcome o, const char *why)
+{
+	struct th_fz_result *r = cur;
+
+	if (!in_window || !r)
+		return;
+	in_window = 0;
+#ifdef TH_FZ_CAPTURE_STDERR
+	dup2(orig_stderr, STDERR_FILENO);	/* the report goes where it belongs */
+#endif
+	drain(1);
+	judge(r, o, why);
+	r->died = 1;
+	th_fz_session_death(r);
+}
+
+/* ASan is about to report (and end the process): a memory-safety check
+ * stopped the write or the use. */
+void __asan_on_error(void);
+void __asan_on_error(void)
+{
+	death(TH_DETECTED, "AddressSanitizer report (the process ends, as in the matrix)");
+}
+
+/* UBSan: array-bounds stopped an index; -fsanitize=function stopped a call.
+ * The report's own data says which check, and where. */
+int __ubsan_get_current_report_data(const char **kind, const char **msg, const char **file,
+				    unsigned *line, unsigned *col, char **addr) __attribute__((weak));
+void __ubsan_on_report(void);
+void __ubsan_on_report(void)
+{
+	const char *kind = "?", *msg = "", *file = "";
+	unsigned line = 0, col = 0;
+	char *addr = NULL, why[400];
+	enum th_outcome o = TH_CRASHED;
+
+	if (__ubsan_get_current_report_data)
+		__ubsan_get_current_report_data(&kind, &msg, &file, &line, &col, &addr);
+	/* ubsan_checks.inc: the report kinds of array-bounds and function. */
+	if (!strcmp(kind, "out-of-bounds-index") || !strcmp(kind, "array-bounds")) {
+		o = TH_DETECTED;
+	} else if ((!strcmp(kind, "function-type-mismatch") || !strcmp(kind, "function")) &&
+		   th_fz_traps_is_dispatch_report(&traps, file, line)) {
+		/* The check guarding call_timer_fn's indirect call (cfi/binread.h
+		 * read its handler's source location from the binary). */
+		o = TH_BLOCKED_CFI;
+	}
+	snprintf(why, sizeof(why), "UBSan %s report at %s:%u: %s", kind, file, line, msg);
+	death(o, why);
+}

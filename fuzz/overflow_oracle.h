@@ -1,0 +1,108 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The overflow target's oracle: runs one attacker program against the victim
+ * world and says what happened, in the matrix's vocabulary
+ * (report/outcome.h), to the matrix's standard of proof. Built without
+ * coverage or comparison tracing: it handles victim addresses.
+ *
+ * What it trusts:
+ *  - the targets' own reports (TH-TARGET/TH-LEGIT lines, attacks/victim.c),
+ *    read from a pipe that is the process's fd 1: a write(2) cannot be
+ *    forged by a wild write;
+ *  - the attacker's program as decoded (harness memory, outside the world):
+ *    which bytes it wrote where, which of them were its own literals;
+ *  - signals, with the pc from their ucontext, and the trap addresses read
+ *    from the binary at start-up (overflow_traps.h).
+ * It never reads the victim's counters or its recorded intent (a wild write
+ * can forge them). The one world state it reads is the simulated privileged
+ * state (CR4, the current cred): that state changing IS the
+ * PRIVILEGED_WRITE outcome, whoever wrote it.
+ *
+ * What keeps the victim's wild writes and jumps in the world: addresses come
+ * only from the leak table (bounded, overflow_world.h); every 8-byte window
+ * of a write that looks like an address of this process is neutralised
+ * before the write (th_fz_filter_op()); after it, every word it touched that
+ * points outside the world, or into code other than a leak-table entry (a
+ * pointer composed by a partial overwrite, a stack address copied from the
+ * wheel's local lists), or holds an address with three or more of the
+ * attacker's literal bytes, is made non-canonical (th_fz_check_written());
+ * the victim's and the wheel's code has no comparison tracing, and the
+ * oracle compares world bytes without memcmp() (libFuzzer hooks it and
+ * would put the timer's function address in its dictionary), so the engine
+ * never learns an address. A blind pointer then faults (CRASHED) instead of
+ * reaching the engine's memory.
+ *
+ * Outcomes (the most severe observation of the run wins):
+ *  HIJACKED          a privileged target reported an argument the attacker
+ *                    wrote: write_cr4(v) / ring_force_close(v) where v is the
+ *                    attacker's literal 8 bytes in .data beside the
+ *                    .function it planted (the 4.14 layout's fn(data)); the
+ *                    cred / path a commit_creds_stub / call_usermodehelper_stub
+ *                    read, byte for byte the attacker's literals;
+ *  PRIVILEGED_WRITE  CR4 or the cred's uid/gid/euid changed otherwise;
+ *  REDIRECTED        a privileged target ran with another argument;
+ *  CRASHED           SIGSEGV, SIGBUS, SIGFPE, or a SIGILL/SIGTRAP not at a
+ *                    dispatch trap, during the run (caught, the world reset);
+ *  HANG              the run used TH_FZ_WATCHDOG_MS of CPU (per-thread timer);
+ *  TIMER_LOST        the run ended, no callback ran;
+ *  FALSE_POSITIVE    a dispatch trap while the ring's timer was untouched:
+ *                    the trapped call was the legitimate one;
+ *  BLOCKED_CFI       a SIGILL/SIGTRAP whose pc is a dispatch trap; or the
+ *                    -fsanitize=function report at the dispatch (its runtime
+ *                    then ends the process);
+ *  DETECTED          a FORTIFY abort during the run (its report captured from
+ *                    fd 2), an ASan report, a UBSan array-bounds report
+ *                    (the last two end the process, as in the matrix);
+ *  NO_EFFECT         the legitimate callback ran, nothing else happened.
+ */
+#ifndef TH_FUZZ_OVERFLOW_ORACLE_H
+#define TH_FUZZ_OVERFLOW_ORACLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "overflow_drive.h"
+#include "report/outcome.h"
+
+/* A run using this much CPU time is a HANG (a forged list can cycle). */
+#define TH_FZ_WATCHDOG_MS 5
+
+struct th_fz_result {
+	enum th_outcome outcome;
+	/* What ran or changed, and through what: WRITE_CR4_VIA_FORGED_TIMER,
+	 * CR4_VIA_LIST, ...; "-" when nothing did. */
+	char chain_id[48];
+	/* OUTCOME:CHAIN_ID: one finding per distinct value. */
+	char sig[80];
+	/* The chain in full, on one line: the program's writes (technique,
+	 * offsets, planted values), what ran with what, through which
+	 * callback, what changed; and the evidence of the outcome. */
+	char chain[2048];
+	int goal;		/* write_cr4(0x407f0) was hijacked */
+	int died;		/* decided in a sanitizer's hook: the process ends */
+};
+
+struct th_fz_oracle_opts {
+	int no_leak;		/* ignore relocations (the attacker without a leak) */
+	int tee;		/* copy the victim's lines to the original stdout */
+	int verbose_chain;	/* describe every run's chain (replay), not only findings */
+};
+
+/* Set up the world, the pipe on fd 1, the trap set. Return: 0 or -1 with err. */
+int th_fz_oracle_init(const struct th_fz_oracle_opts *o, char *err, size_t n);
+
+/* The original stdout (fd 1 is the victim's pipe). */
+int th_fz_oracle_stdout(void);
+
+/* The dispatch traps found at start-up. */
+const char *th_fz_oracle_traps_how(void);
+
+/* Run one input. The first call installs the signal handlers (after the
+ * engine's own, which they chain to outside a run). */
+void th_fz_exec(const uint8_t *data, size_t size, struct th_fz_result *r);
+
+/* Called when a sanitizer's report is about to end the process during a run
+ * (the result has died = 1). Defined by the session (overflow_session.c). */
+void th_fz_session_death(const struct th_fz_result *r);
+
+#endif

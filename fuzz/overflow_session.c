@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE
+#include "overflow_session.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "overflow_oracle.h"
+
+#define MAX_KNOWN 256
+
+static struct {
+	int replay, stats_fd, known_fd;
+	char known[MAX_KNOWN][80];
+	int nknown;
+	unsigned long long execs, counts[TH_OUTCOME_COUNT];
+	unsigned long long first_hijack, first_hijack_t, goal, goal_t;
+	unsigned long long last_flush;
+	int died;
+} s = { .stats_fd = -1, .known_fd = -1 };
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000000000ULL + (unsigned long long)ts.tv_nsec;
+}
+
+/* One line, one write(2): records from a dying process stay whole. */
+static void put_line(int fd, const char *line, size_t len)
+{
+	while (len) {
+		ssize_t w = write(fd, line, len);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return;
+		line += w;
+		len -= (size_t)w;
+	}
+}
+
+static void flush_stats(void)
+{
+	char line[1024];
+	int n;
+
+	if (s.stats_fd < 0)
+		return;
+	n = snprintf(line, sizeof(line), TH_FZ_STATS_PREFIX "pid=%ld t=%llu execs=%llu", (long)getpid(),
+		     now_ns(), s.execs);
+	for (int i = 0; i < TH_OUTCOME_COUNT && n > 0 && (size_t)n < sizeof(line); i++)
+		n += snprintf(line + n, sizeof(line) - (size_t)n, " %s=%llu",
+			      th_outcome_name((enum th_outcome)i), s.counts[i]);
+	if (n > 0 && (size_t)n < sizeof(line))
+		n += snprintf(line + n, sizeof(line) - (size_t)n,
+			      " first_hijack=%llu first_hijack_t=%llu goal=%llu goal_t=%llu died=%d\n",
+			      s.first_hijack, s.first_hijack_t, s.goal, s.goal_t, s.died);
+	if (n > 0 && (size_t)n < sizeof(line))
+		put_line(s.stats_fd, line, (size_t)n);
+	s.last_flush = now_ns();
+}
+
+static void at_exit(void)
+{
+	flush_stats();
+}
+
+static char known_path[4096];
+
+/* The signatures in the known file, all of them again. */
+static void read_known(void)
+{
+	FILE *f;
+	char line[128];
+
+	if (!known_path[0] || !(f = fopen(known_path, "r")))
+		return;	/* what this process knows, as it is */
+	s.nknown = 0;
+	while (s.nknown < MAX_KNOWN && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\r\n")] = 0;
+		if (*line)
+			snprintf(s.known[s.nknown++], sizeof(s.known[0]), "%s", line);
+	}
+	fclose(f);
+}
+
+static void load_known(const char *path)
+{
+	snprintf(known_path, sizeof(known_path), "%s", path);
+	read_known();
+	s.known_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+	if (s.known_fd < 0) {
+		fprintf(stderr, "timerharness overflow: TH_FUZZ_KNOWN=%s: %s\n", path, strerror(errno));
+		exit(2);
+	}
+}
+
+/* strcmp() == 0 without strcmp(): libFuzzer hooks it during a run and
+ * would fill its dictionary with signature names. */
+static int same(const char *a, const char *b)
+{
+	const volatile char *x = a, *y = b;
+	size_t i = 0;
+
+	for (; x[i] && x[i] == y[i]; i++)
+		;
+	return x[i] == y[i];
+}
+
+static int is_known(const char *sig)
+{
+	for (int i = 0; i < s.nknown; i++)
+		if (same(s.known[i], sig))
+			return 1;
+	return 0;
+}
+
+static int env_on(const char *name)
+{
+	const char *v = getenv(name);
+
+	return v && *v && strcmp(v, "0");
+}
+
+void th_fz_session_init(void)
+{
+	struct th_fz_oracle_opts o = { 0 };
+	const char *v;
+	char err[512];
+
+	s.replay = env_on("TH_FUZZ_REPLAY");
+	o.no_leak = env_on("TH_FUZZ_NO_LEAK");
+	o.tee = s.replay;
+	if ((v = getenv("TH_FUZZ_STATS")) && *v) {
+		s.stats_fd = open(v, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+		if (s.stats_fd < 0) {
+			fprintf(stderr, "timerharness overflow: TH_FUZZ_STATS=%s: %s\n", v, strerror(errno));
+			exit(2);
+		}
+	}
+	if ((v = getenv("TH_FUZZ_KNOWN")) && *v)
+		load_known(v);
+	if (th_fz_oracle_init(&o, err, sizeof(err))) {
+		fprintf(stderr, "timerharness overflow (%s/%s): cannot run: %s\n", TH_ATK_VARIANT,
+			TH_ATK_CONFIG, err);
+		exit(2);
+	}
+	if (s.replay) {
+		char line[300];
+		int n = snprintf(line, sizeof(line), "TH-FUZZ-INFO: variant=%s config=%s traps=\"%s\"\n",
+				 TH_ATK_VARIANT, TH_ATK_CONFIG, th_fz_oracle_traps_how());
+
+		if (n > 0 && (size_t)n < sizeof(line))
+			put_line(th_fz_oracle_stdout(), line, (size_t)n);
+	}
+	s.last_flush = now_ns();
+	atexit(at_exit);
+}
+
+static void print_result(const struct th_fz_result *r)
+{
+	char line[sizeof(r->chain) + 256];
+	int n = snprintf(line, sizeof(line), TH_FZ_RESULT_PREFIX "outcome=%s sig=%s goal=%d chain=%s\n",
+			 th_outcome_name(r->outcome), r->sig, r->goal, r->chain);
+
+	if (n > 0)
+		put_line(th_fz_oracle_stdout(), line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+}
+
+static int is_finding(enum th_outcome o)
+{
+	return o == TH_HIJACKED || o == TH_PRIVILEGED_WRITE;
+}
+
+static void count(const struct th_fz_result *r)
+{
+	s.execs++;
+	if (r->outcome >= 0 && r->outcome < TH_OUTCOME_COUNT)
+		s.counts[r->outcome]++;
+	if (r->outcome == TH_HIJACKED && !s.first_hijack) {
+		s.first_hijack = s.execs;
+		s.first_hijack_t = now_ns();
+	}
+	if (r->goal && !s.goal) {
+		s.goal = s.execs;
+		s.goal_t = now_ns();
+	}
+}
+
+static void record_finding(const struct th_fz_result *r)
+{
+	char line[sizeof(r->chain) + 256];
+	int n;
+
+	if (s.stats_fd >= 0) {
+		n = snprintf(line, sizeof(line), TH_FZ_FINDING_PREFIX "pid=%ld t=%llu execs=%llu sig=%s chain=%s\n",
+			     (long)getpid(), now_ns(), s.execs, r->sig, r->chain);
+		if (n > 0)
+			put_line(s.stats_fd, line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
+	}
+	if (s.known_fd >= 0) {
+		n = snprintf(line, sizeof(line), "%s\n", r->sig);
+		if (n > 0 && (size_t)n < sizeof(line))
+			put_line(s.known_fd, line, (size_t)n);
+	}
+	if (s.nknown < MAX_KNOWN)
+		snprintf(s.known[s.nknown++], sizeof(s.known[0]), "%s", r->sig);
+}
+
+int th_fz_session_one(const uint8_t *data, size_t size)
+{
+	struct th_fz_result r;
+
+	th_fz_exec(data, size, &r);
+	count(&r);
+	if (s.replay) {
+		print_result(&r);
+		return 0;
+	}
+	if (r.outcome == TH_HARNESS_ERROR) {
+		fprintf(stderr, "timerharness overflow: harness error: %s\n", r.chain);
+		flush_stats();
+		abort();
+	}
+	/* A signature not known here may be by now: AFL++ forks each run's
+	 * process from one that read the file at start, and a sibling may
+	 * have reported it since (the file is read again, rarely: a finding). */
+	if (is_finding(r.outcome) && !is_known(r.sig) && (read_known(), !is_known(r.sig))) {
+		record_finding(&r);
+		flush_stats();
+		fprintf(stderr, "timerharness overflow: FINDING %s\n  chain: %s\n", r.sig, r.chain);
+		abort();	/* the engine saves the input */
+	}
+	if ((s.execs & 1023) == 0 && now_ns() - s.last_flush >= TH_FZ_STATS_MS * 1000000ULL)
+		flush_stats();
+	/* A hang is counted, and kept out of the corpus (libFuzzer: -1 rejects
+	 * an input whatever its coverage): a callback that calls itself runs
+	 * to the watchdog, tens of milliseconds, and every mutant of it too. */
+	return r.outcome == TH_HANG ? -1 : 0;
+}
+
+void th_fz_session_death(const struct th_fz_result *r)
+{
+	count(r);
+	s.died = 1;
+	if (s.replay) {
+		print_result(r);
+		return;
+	}
+	if (is_finding(r->outcome) && !is_known(r->sig))
+		record_finding(r);
+	if (s.stats_fd >= 0) {
+		char line[256];
+		int n = snprintf(line, sizeof(line), TH_FZ_DEATH_PREFIX "pid=%ld t=%llu execs=%llu sig=%s\n",
+				 (long)getpid(), now_ns(), s.execs, r->sig);
+
+		if (n > 0 && (size_t)n < sizeof(line))
+			put_line(s.stats_fd, line, (size_t)n);
+	}
+	flush_stats();
+}

@@ -1,0 +1,169 @@
+/* SPDX-License-Identifier: MIT */
+#include "overflow_traps.h"
+
+#include <elf.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cfi/binread.h"
+
+/* Defined by the linker at the ELF header of the executable. */
+extern const char __ehdr_start[] __attribute__((weak, visibility("hidden")));
+
+static const char *const second[] = { "deferred_call_run", "deferred_timer_fn" };
+
+static void add_sites(struct th_fz_traps *t, const struct th_func_sites *fs, uintptr_t bias, int describe)
+{
+	for (size_t i = 0; i < fs->nsites; i++) {
+		const struct th_call_site *s = &fs->sites[i];
+
+		if (s->from_table)
+			continue;
+		if (s->nguards && describe)
+			th_site_describe(s, t->how, sizeof(t->how));
+		for (size_t g = 0; g < s->nguards; g++) {
+			const struct th_guard *gd = &s->guards[g];
+
+			if (gd->kind == TH_GUARD_TRAP && t->n < TH_FZ_TRAPS_MAX)
+				t->pc[t->n++] = (uintptr_t)gd->addr + bias;
+			else if (gd->kind == TH_GUARD_HANDLER && gd->file[0] &&
+				 t->nhandlers < TH_FZ_TRAPS_MAX) {
+				snprintf(t->handler[t->nhandlers].file, sizeof(t->handler[0].file), "%s",
+					 gd->file);
+				t->handler[t->nhandlers++].line = gd->line;
+			}
+		}
+	}
+}
+
+int th_fz_traps_load(const char *path, struct th_fz_traps *t, char *err, size_t n)
+{
+	struct th_bin *b;
+	const struct th_func_sites *fs;
+	uintptr_t bias;
+
+	memset(t, 0, sizeof(*t));
+	if (!path)
+		path = "/proc/self/exe";
+	if (th_bin_open(path, &b, err, n))
+		return -1;
+	fs = th_bin_call_sites(b, TH_FZ_DISPATCH_FUNC, err, n);
+	if (!fs) {
+		th_bin_close(b);
+		return -1;
+	}
+	bias = (uintptr_t)__ehdr_start - (uintptr_t)th_bin_load_vaddr(b);
+	snprintf(t->how, sizeof(t->how), "no check");
+	add_sites(t, fs, bias, 1);
+	t->n_dispatch = t->n;
+	/* The victim's one other dispatch: deferred_timer_fn's func(data)
+	 * (attacks/victim.c deferred_call_run(), maybe inlined into it). */
+	for (size_t k = 0; k < sizeof(second) / sizeof(second[0]); k++) {
+		char e2[256];
+		const struct th_func_sites *f2 = th_bin_call_sites(b, second[k], e2, sizeof(e2));
+
+		if (f2 && f2->nsites) {
+			add_sites(t, f2, bias, 0);
+			break;
+		}
+	}
+	th_bin_close(b);
+	return 0;
+}
+
+int th_fz_traps_is_dispatch(const struct th_fz_traps *t, uintptr_t pc)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->pc[i] == pc)
+			return i < t->n_dispatch ? 1 : 2;
+	return 0;
+}
+
+/* Does path end with the file name rec (whole components)? */
+static int same_file(const char *path, const char *rec)
+{
+	size_t lp = strlen(path), lr = strlen(rec);
+
+	if (lr > lp)
+		return 0;
+	return !strcmp(path + lp - lr, rec) && (lp == lr || path[lp - lr - 1] == '/' || rec[0] == '/');
+}
+
+int th_fz_traps_is_dispatch_report(const struct th_fz_traps *t, const char *file, unsigned line)
+{
+	for (size_t i = 0; i < t->nhandlers; i++)
+		if (t->handler[i].line == line &&
+		    (same_file(file, t->handler[i].file) || same_file(t->handler[i].file, file)))
+			return 1;
+	return 0;
+}
+
+size_t th_fz_elf_object_size(const char *name)
+{
+	struct th_bin *b;
+	const struct th_sym *s[4];
+	char err[256];
+	size_t size = 0, k;
+
+	if (th_bin_open("/proc/self/exe", &b, err, sizeof(err)))
+		return 0;
+	k = th_bin_find_syms(b, name, s, 4);
+	for (size_t i = 0; i < k && i < 4; i++)
+		if (s[i]->type == STT_OBJECT)
+			size = s[i]->size;
+	th_bin_close(b);
+	return size;
+}
+
+static int runtime_name(const char *n)
+{
+	static const char *const prefixes[] = {
+		"__asan", "__ubsan", "__sanitizer", "__lsan", "__interception",
+		"_ZN6__asan", "_ZN7__ubsan", "_ZN11__sanitizer", "_ZN14__interception", "_ZN6__lsan",
+	};
+
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++)
+		if (!strncmp(n, prefixes[i], strlen(prefixes[i])))
+			return 1;
+	return 0;
+}
+
+static int cmp_range(const void *a, const void *b)
+{
+	const uintptr_t *x = a, *y = b;
+
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+size_t th_fz_runtime_ranges(uintptr_t (*ranges)[2], size_t max)
+{
+	struct th_bin *b;
+	char err[256];
+	size_t n = 0, m = 0;
+	uintptr_t bias;
+
+	if (th_bin_open("/proc/self/exe", &b, err, sizeof(err)))
+		return 0;
+	bias = (uintptr_t)__ehdr_start - (uintptr_t)th_bin_load_vaddr(b);
+	for (size_t i = 0; i < th_bin_nsyms(b) && n < max; i++) {
+		const struct th_sym *s = th_bin_sym(b, i);
+
+		if (s->type != STT_FUNC || !s->size || s->absolute || !runtime_name(s->name))
+			continue;
+		ranges[n][0] = (uintptr_t)s->addr + bias;
+		ranges[n++][1] = (uintptr_t)(s->addr + s->size) + bias;
+	}
+	th_bin_close(b);
+	qsort(ranges, n, sizeof(ranges[0]), cmp_range);
+	for (size_t i = 0; i < n; i++) {
+		if (m && ranges[i][0] <= ranges[m - 1][1]) {
+			if (ranges[i][1] > ranges[m - 1][1])
+				ranges[m - 1][1] = ranges[i][1];
+			continue;
+		}
+		ranges[m][0] = ranges[i][0];
+		ranges[m++][1] = ranges[i][1];
+	}
+	return m;
+}

@@ -1,0 +1,67 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The exact checks that guard the wheel's indirect call: the CFI guards of
+ * call_timer_fn(), read from the running binary (/proc/self/exe) once at
+ * start-up by the project's binary reader (cfi/binread.h: libelf and
+ * capstone, the function executed symbolically, so the check is found from
+ * what it computes, not matched as a byte pattern). A SIGILL/SIGTRAP counts
+ * as BLOCKED_CFI only when its pc (from the signal's ucontext) is one of the
+ * trap guards; a -fsanitize=function report only when its source location
+ * is one of the handler guards'.
+ */
+#ifndef TH_FUZZ_OVERFLOW_TRAPS_H
+#define TH_FUZZ_OVERFLOW_TRAPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* The function that holds the wheel's indirect call (timer_core/legacy.c,
+ * modern.c); the name cfi/classify.h proves trap sites against. */
+#define TH_FZ_DISPATCH_FUNC "call_timer_fn"
+#define TH_FZ_TRAPS_MAX 16
+
+struct th_fz_traps {
+	uintptr_t pc[TH_FZ_TRAPS_MAX];		/* trap guards, run-time addresses */
+	size_t n;
+	size_t n_dispatch;	/* pc[0..n_dispatch): call_timer_fn's; the rest the
+				 * victim's other dispatch, deferred_timer_fn's func(data) */
+	struct {
+		char file[256];
+		unsigned line;
+	} handler[TH_FZ_TRAPS_MAX];		/* handler guards' source locations */
+	size_t nhandlers;
+	char how[200];		/* "kcfi: hash 0x... at T-4, ud2 at 0x... (.kcfi_traps)" */
+};
+
+/*
+ * Read the guards of every indirect call of call_timer_fn (and of the
+ * victim's other dispatch, deferred_timer_fn's func(data)) in the binary at
+ * path (NULL: /proc/self/exe, the one running). Return: 0 (t->n and
+ * t->nhandlers may be 0: no check there), or -1 with err (unreadable or
+ * stripped binary, no such function).
+ */
+int th_fz_traps_load(const char *path, struct th_fz_traps *t, char *err, size_t n);
+
+/* Is pc (run time) one of the trap guards? Return: 0 no, 1 call_timer_fn's,
+ * 2 deferred_timer_fn's func(data) check. */
+int th_fz_traps_is_dispatch(const struct th_fz_traps *t, uintptr_t pc);
+
+/* Is file:line (a sanitizer report's) a handler guard of the dispatch? The
+ * file may be given with more directories than the binary recorded. */
+int th_fz_traps_is_dispatch_report(const struct th_fz_traps *t, const char *file, unsigned line);
+
+/*
+ * The run-time address ranges of the sanitizer runtimes' functions in the
+ * running binary (symbols __asan*, __ubsan*, __sanitizer*, and the C++
+ * namespaces __asan, __ubsan, __sanitizer, __interception), sorted, merged,
+ * at most max. The watchdog never cuts a run there: a runtime reporting (and
+ * symbolizing) holds its locks and state.
+ * Return: how many.
+ */
+size_t th_fz_runtime_ranges(uintptr_t (*ranges)[2], size_t max);
+
+/* The st_size of the object symbol name in the running binary (which, under
+ * ASan, includes the global's redzone), or 0. */
+size_t th_fz_elf_object_size(const char *name);
+
+#endif

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The overflow target's victim world: the project's own victim
+ * (attacks/victim.c, attacks/slab.c) and wheel (timer_core/base.c and the
+ * variant's layout), run in the fuzzer's own process.
+ *
+ * The victim's bugs are write-what-where primitives, so its memory is kept
+ * apart from the engine's: every global of victim.c, slab.c and base.c, and
+ * the wheel itself, lives in two sections of their own (th_world_data,
+ * th_world_bss; compiled in overflow_world*.c, unchanged, under
+ * `#pragma clang section`), between guard arrays. At start-up the world
+ * checks that every object the attacker can name sits at least
+ * TH_FZ_WORLD_MARGIN bytes inside those sections (else the target refuses
+ * to run), and before each execution it is restored byte for byte from a
+ * pristine copy taken at start-up.
+ *
+ * Addresses enter an input only through the leak table below (the attacker
+ * with an info leak): an index and a bounded addend, so a planted pointer
+ * always lands inside the world (objects) or in read-only code (functions).
+ */
+#ifndef TH_FUZZ_OVERFLOW_WORLD_H
+#define TH_FUZZ_OVERFLOW_WORLD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Bytes of world around every leak-table object: more than the largest
+ * addend plus the largest reach of a write through a planted pointer (a
+ * forged 4.14 timer_list: 48 bytes). */
+#define TH_FZ_WORLD_MARGIN	256u
+/* Addends of object relocations are clamped to [-TH_FZ_ADDEND_MAX, size +
+ * TH_FZ_ADDEND_MAX); code relocations are function entries. */
+#define TH_FZ_ADDEND_MAX	128
+
+/* The leak table: what the attacker knows the address of. */
+enum th_fz_leak {
+	TH_FZ_LEAK_WRITE_CR4,		/* code */
+	TH_FZ_LEAK_COMMIT_CREDS,
+	TH_FZ_LEAK_USERMODEHELPER,
+	TH_FZ_LEAK_RETIRE,		/* the legitimate callback */
+	TH_FZ_LEAK_FORCE_CLOSE,
+	TH_FZ_LEAK_SIM_CPU,		/* objects */
+	TH_FZ_LEAK_CRED,
+	TH_FZ_LEAK_RING,		/* the victim's ring (slot 1) */
+	TH_FZ_LEAK_MSG,			/* the msg_buf before it (slot 0) */
+	TH_FZ_LEAK_RING2,		/* another ring (slot 2), never armed */
+	TH_FZ_LEAK_WHEEL,		/* the timer base (its buckets) */
+	TH_FZ_LEAK_DEFERRED,		/* deferred_timer_fn: another subsystem's timer
+					 * callback, of the call site's type (code) */
+	TH_FZ_LEAK_RING_VALUE,		/* a value read from the ring (a read leak) */
+	TH_FZ_LEAK_COUNT
+};
+
+struct th_fz_leak_entry {
+	const char *name;	/* "write_cr4", "ring", ... */
+	uintptr_t addr;		/* 0 for TH_FZ_LEAK_RING_VALUE */
+	size_t size;		/* objects: bytes; code: 0 */
+	int code;
+};
+
+/* The objects of one execution, created by th_fz_world_begin(). */
+struct th_fz_objects {
+	void *ring, *msg, *ring2;
+};
+
+/*
+ * Set up the wheel (CPU 0, HZ 1000), switch debugobjects off and WARN
+ * lines to quiet, check the margins, take the pristine copy.
+ * Return: 0, or -1 with err saying which object lacks its margin.
+ */
+int th_fz_world_init(char *err, size_t n);
+
+/* Restore the world and create msg (slot 0), ring (slot 1), ring2 (slot 2).
+ * Return: 0, or -1 if the slab refused (a harness error). */
+int th_fz_world_begin(struct th_fz_objects *o);
+
+/* The leak table of this execution (objects as created by th_fz_world_begin). */
+const struct th_fz_leak_entry *th_fz_world_leaks(void);
+
+/* Is p at least TH_FZ_WORLD_MARGIN bytes inside one of the world's
+ * sections (a pointer the victim may follow and write near)? */
+int th_fz_world_inside(uintptr_t p);
+/* The slab: its first slot and the distance between slots. */
+void th_fz_world_slab(uintptr_t *first, size_t *stride, size_t *nslots);
+/* Is [p, p + n) inside the world's sections? */
+int th_fz_world_contains(uintptr_t p, size_t n);
+/* The world's sections, for the raw-mode filter and messages. */
+void th_fz_world_bounds(uintptr_t *lo, uintptr_t *hi);
+
+/* Is v the entry of a function of the leak table (a code pointer the
+ * attacker can name)? */
+int th_fz_world_is_entry(uintptr_t v);
+
+/* The simulated privileged state, read without instrumentation. */
+struct th_fz_priv {
+	unsigned long cr4;
+	unsigned int uid, gid, euid;
+};
+void th_fz_world_priv(struct th_fz_priv *now);
+/* As it was in the pristine world. */
+const struct th_fz_priv *th_fz_world_priv_initial(void);
+
+/* Offsets of the ring's fields (the real layout: randstruct is not a fuzz
+ * config), for the chain's narration. */
+struct th_fz_ring_layout {
+	size_t size, timer, timer_size, function, data, flags, owner_uid, closed, cur_block;
+	int has_data;
+};
+const struct th_fz_ring_layout *th_fz_ring_layout(void);
+
+/* The legitimate callback's address (what .function holds unattacked). */
+uintptr_t th_fz_world_legit_fn(void);
+
+#endif

@@ -1,0 +1,195 @@
+/* SPDX-License-Identifier: MIT */
+#define _POSIX_C_SOURCE 200809L
+#include "fuzz_expect.h"
+#include "report_internal.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define NFIELDS 7
+
+int th_fz_glob_match(const char *pattern, const char *value)
+{
+	const char *p = pattern;
+
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		char alt[256];
+
+		if (len < sizeof(alt)) {
+			memcpy(alt, p, len);
+			alt[len] = 0;
+			if (!fnmatch(alt, value, 0))
+				return 1;
+		}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}
+
+void th_fz_expect_free(struct th_fz_expect *e)
+{
+	if (!e)
+		return;
+	for (size_t i = 0; i < e->nrules; i++) {
+		struct th_fz_rule *r = &e->rules[i];
+
+		free(r->chain);
+		free(r->variant);
+		free(r->config);
+		free(r->toolchain);
+		free(r->sig);
+		free(r->reason);
+	}
+	free(e->rules);
+	free(e->path);
+	free(e);
+}
+
+static int bad_glob(const char *g)
+{
+	return !*g || strpbrk(g, " \t");
+}
+
+static int parse_line(struct th_fz_expect *e, char *line, const char *path, unsigned lineno,
+		      char *err, size_t n)
+{
+	char *f[NFIELDS], *p = line;
+	struct th_fz_rule r;
+	int k = 0;
+
+	memset(&r, 0, sizeof(r));
+	while (k < NFIELDS) {
+		f[k++] = p;
+		p = strchr(p, '\t');
+		if (!p)
+			break;
+		*p++ = 0;
+	}
+	if (k != NFIELDS || p) {
+		snprintf(err, n, "%s:%u: %d TAB-separated fields, expected %d (kind chain variant config "
+			 "toolchain outcome reason)", path, lineno, p ? NFIELDS + 1 : k, NFIELDS);
+		return -1;
+	}
+	if (!strcmp(f[0], "finding"))
+		r.kind = TH_FZ_RULE_FINDING;
+	else if (!strcmp(f[0], "require"))
+		r.kind = TH_FZ_RULE_REQUIRE;
+	else if (!strcmp(f[0], "replay"))
+		r.kind = TH_FZ_RULE_REPLAY;
+	else {
+		snprintf(err, n, "%s:%u: unknown kind '%s' (finding, require, replay)", path, lineno, f[0]);
+		return -1;
+	}
+	for (int i = 1; i <= 4; i++)
+		if (bad_glob(f[i])) {
+			snprintf(err, n, "%s:%u: field %d is empty or has a blank", path, lineno, i + 1);
+			return -1;
+		}
+	if (r.kind == TH_FZ_RULE_REPLAY) {
+		char *colon = strchr(f[5], ':');
+
+		if (colon)
+			*colon = 0;
+		r.outcome = th_outcome_parse(f[5]);
+		if (colon)
+			*colon = ':';
+		if (r.outcome == TH_OUTCOME_INVALID || !colon || !colon[1]) {
+			snprintf(err, n, "%s:%u: replay expects OUTCOME:CHAIN_ID (or OUTCOME:-), not '%s'",
+				 path, lineno, f[5]);
+			return -1;
+		}
+	} else {
+		r.outcome = th_outcome_parse(f[5]);
+		if (r.outcome != TH_HIJACKED && r.outcome != TH_PRIVILEGED_WRITE) {
+			snprintf(err, n, "%s:%u: %s rules name HIJACKED or PRIVILEGED_WRITE, not '%s'", path,
+				 lineno, f[0], f[5]);
+			return -1;
+		}
+	}
+	if (!*f[6]) {
+		snprintf(err, n, "%s:%u: a rule needs its reason", path, lineno);
+		return -1;
+	}
+	r.chain = th_report_strdup(f[1]);
+	r.variant = th_report_strdup(f[2]);
+	r.config = th_report_strdup(f[3]);
+	r.toolchain = th_report_strdup(f[4]);
+	r.sig = th_report_strdup(f[5]);
+	r.reason = th_report_strdup(f[6]);
+	snprintf(r.where, sizeof(r.where), "%s:%u", path, lineno);
+	e->rules = realloc(e->rules, (e->nrules + 1) * sizeof(*e->rules));
+	if (!r.chain || !r.variant || !r.config || !r.toolchain || !r.sig || !r.reason || !e->rules) {
+		snprintf(err, n, "out of memory");
+		return -1;
+	}
+	e->rules[e->nrules++] = r;
+	return 0;
+}
+
+int th_fz_expect_load(const char *path, struct th_fz_expect **out, char *err, size_t n)
+{
+	FILE *f = fopen(path, "r");
+	struct th_fz_expect *e;
+	char line[2048];
+	unsigned lineno = 0;
+
+	*out = NULL;
+	if (!f) {
+		snprintf(err, n, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	e = calloc(1, sizeof(*e));
+	if (!e || !(e->path = th_report_strdup(path))) {
+		fclose(f);
+		th_fz_expect_free(e);
+		snprintf(err, n, "out of memory");
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		size_t len = strlen(line);
+
+		lineno++;
+		if (len && line[len - 1] != '\n' && !feof(f)) {
+			snprintf(err, n, "%s:%u: line longer than %zu bytes", path, lineno, sizeof(line) - 2);
+			goto fail;
+		}
+		line[strcspn(line, "\r\n")] = 0;
+		if (!*line || *line == '#')
+			continue;
+		if (parse_line(e, line, path, lineno, err, n))
+			goto fail;
+	}
+	fclose(f);
+	if (!e->nrules) {
+		snprintf(err, n, "%s: no rules", path);
+		th_fz_expect_free(e);
+		return -1;
+	}
+	*out = e;
+	return 0;
+fail:
+	fclose(f);
+	th_fz_expect_free(e);
+	return -1;
+}
+
+const struct th_fz_rule *th_fz_expect_match(const struct th_fz_expect *e, enum th_fz_rule_kind kind,
+					    const char *chain, const char *variant,
+					    const char *config, const char *toolchain)
+{
+	for (size_t i = 0; e && i < e->nrules; i++) {
+		const struct th_fz_rule *r = &e->rules[i];
+
+		if (r->kind == kind && th_fz_glob_match(r->chain, chain) &&
+		    th_fz_glob_match(r->variant, variant) && th_fz_glob_match(r->config, config) &&
+		    th_fz_glob_match(r->toolchain, toolchain))
+			return r;
+	}
+	return NULL;
+}

@@ -1,0 +1,806 @@
+/* SPDX-License-Identifier: MIT */
+/* fuzz.json: the model, an atomic writer and a strict loader (fuzz_summary.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "fuzz_summary.h"
+#include "report_internal.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+bool th_fz_is_finding(enum th_outcome o)
+{
+	return o == TH_HIJACKED || o == TH_PRIVILEGED_WRITE;
+}
+
+/* ---- the verdict of a generation ----------------------------------------------------- */
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+/* A hijack through the timer's own call: the ring's .function, a forged
+ * timer's, or one the oracle could not name (not another callback's). */
+static int direct_hijack(const struct th_fz_finding *f)
+{
+	return f->outcome == TH_HIJACKED && !ends_with(f->chain_id, "_VIA_FOREIGN_CALLBACK");
+}
+
+struct vbuf {
+	char *p;
+	size_t n, len;
+};
+
+__attribute__((format(printf, 2, 3))) static void vput(struct vbuf *b, const char *fmt, ...)
+{
+	va_list ap;
+	int w;
+
+	if (b->len + 1 >= b->n)
+		return;
+	va_start(ap, fmt);
+	w = vsnprintf(b->p + b->len, b->n - b->len, fmt, ap);
+	va_end(ap);
+	if (w > 0)
+		b->len = b->len + (size_t)w < b->n ? b->len + (size_t)w : b->n - 1;
+}
+
+/* config, or config/toolchain when the summary has several toolchains. */
+static void vcamp(struct vbuf *b, const struct th_fz_summary *s, const struct th_fz_campaign *c)
+{
+	int several = 0;
+
+	for (size_t i = 0; i < s->ncampaigns; i++)
+		several |= strcmp(s->campaigns[i].toolchain, c->toolchain) != 0;
+	vput(b, several ? "%s/%s" : "%s", c->config, c->toolchain);
+	if (strcmp(c->engine, "libfuzzer"))
+		vput(b, " (%s)", c->engine);
+}
+
+size_t th_fz_verdict(const struct th_fz_summary *s, enum th_variant v, char *buf, size_t n)
+{
+	struct vbuf b = { buf, n, 0 };
+	const char *writes[32];
+	size_t nwrites = 0, ncamp = 0;
+	int sep, wrote = 0;
+
+	if (n)
+		buf[0] = 0;
+	for (size_t i = 0; i < s->ncampaigns; i++)
+		ncamp += s->campaigns[i].variant == v && !strcmp(s->campaigns[i].status, "ran");
+	if (!ncamp)
+		return 0;
+	vput(&b, "%s: ", th_variant_name(v));
+	/* The timer's own call hijacked: where, how soon; where not, after how much. */
+	for (int found = 1; found >= 0; found--) {
+		sep = 0;
+		for (size_t i = 0; i < s->ncampaigns; i++) {
+			const struct th_fz_campaign *c = &s->campaigns[i];
+			double first = -1;
+
+			if (c->variant != v || strcmp(c->status, "ran"))
+				continue;
+			for (size_t k = 0; k < c->nfindings; k++)
+				if (direct_hijack(&c->findings[k]) &&
+				    (first < 0 || c->findings[k].first_seconds < first))
+					first = c->findings[k].first_seconds;
+			if ((first >= 0) != found)
+				continue;
+			vput(&b, "%s", sep ? ", " : found ? "hijacked through the timer's own call on " :
+				 wrote ? "; not on " : "no hijack through the timer's own call on ");
+			wrote = 1;
+			vcamp(&b, s, c);
+			if (found)
+				vput(&b, " (%.2f s)", first);
+			else
+				vput(&b, " (%lld executions, %lld CFI blocks)", c->executions,
+				     c->outcomes[TH_BLOCKED_CFI]);
+			sep = 1;
+		}
+	}
+	/* Through another subsystem's callback. */
+	sep = 0;
+	for (size_t i = 0; i < s->ncampaigns; i++) {
+		const struct th_fz_campaign *c = &s->campaigns[i];
+		int foreign = 0;
+
+		if (c->variant != v || strcmp(c->status, "ran"))
+			continue;
+		for (size_t k = 0; k < c->nfindings; k++)
+			foreign |= c->findings[k].outcome == TH_HIJACKED && !direct_hijack(&c->findings[k]);
+		if (!foreign)
+			continue;
+		vput(&b, "%s", sep ? ", " : "; hijacked through another subsystem's callback "
+					    "(deferred_timer_fn) on ");
+		vcamp(&b, s, c);
+		sep = 1;
+	}
+	/* Privileged state written without a hijack: the chains, once each. */
+	for (size_t i = 0; i < s->ncampaigns; i++) {
+		const struct th_fz_campaign *c = &s->campaigns[i];
+
+		if (c->variant != v || strcmp(c->status, "ran"))
+			continue;
+		for (size_t k = 0; k < c->nfindings; k++) {
+			const struct th_fz_finding *f = &c->findings[k];
+			size_t w = 0;
+
+			if (f->outcome != TH_PRIVILEGED_WRITE)
+				continue;
+			while (w < nwrites && strcmp(writes[w], f->chain_id))
+				w++;
+			if (w == nwrites && nwrites < sizeof(writes) / sizeof(writes[0]))
+				writes[nwrites++] = f->chain_id;
+		}
+	}
+	for (size_t w = 0; w < nwrites; w++)
+		vput(&b, "%s%s", w ? ", " : "; privileged writes (PRIVILEGED_WRITE): ", writes[w]);
+	vput(&b, ".");
+	return b.len;
+}
+
+char *th_fz_summary_beside(const char *results_path, char *buf, size_t n)
+{
+	const char *slash = strrchr(results_path, '/');
+
+	if (slash)
+		snprintf(buf, n, "%.*s/%s", (int)(slash - results_path), results_path, TH_FUZZ_FILE);
+	else
+		snprintf(buf, n, "%s", TH_FUZZ_FILE);
+	return buf;
+}
+
+/* ---- model ---- */
+
+struct th_fz_summary *th_fz_summary_create(const char *version, double budget_seconds,
+					   const char *goal)
+{
+	struct th_fz_summary *s = calloc(1, sizeof(*s));
+	struct utsname u;
+	char now[32];
+	time_t t = time(NULL);
+	struct tm tm;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	if (!s)
+		return NULL;
+	s->version = th_report_strdup(version);
+	s->goal = th_report_strdup(goal);
+	s->budget_seconds = budget_seconds;
+	if (!gmtime_r(&t, &tm) || !strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(now, sizeof(now), "1970-01-01T00:00:00Z");
+	s->created = th_report_strdup(now);
+	s->host.hostname = th_report_strdup(uname(&u) == 0 ? u.nodename : "");
+	s->host.kernel = th_report_strdup(uname(&u) == 0 ? u.release : "");
+	s->host.cpus = ncpu > 0 ? (int)ncpu : 0;
+	if (!s->version || !s->goal || !s->created || !s->host.hostname || !s->host.kernel) {
+		th_fz_summary_free(s);
+		return NULL;
+	}
+	return s;
+}
+
+static void finding_free(struct th_fz_finding *f)
+{
+	free(f->sig);
+	free(f->chain_id);
+	free(f->reproducer);
+	free(f->chain);
+}
+
+static void campaign_free(struct th_fz_campaign *c)
+{
+	free(c->target);
+	free(c->config);
+	free(c->toolchain);
+	free(c->engine);
+	free(c->status);
+	free(c->reason);
+	free(c->options);
+	for (size_t i = 0; i < c->nfindings; i++)
+		finding_free(&c->findings[i]);
+	free(c->findings);
+}
+
+void th_fz_summary_free(struct th_fz_summary *s)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < s->ncampaigns; i++)
+		campaign_free(&s->campaigns[i]);
+	free(s->campaigns);
+	free(s->version);
+	free(s->created);
+	free(s->interrupted);
+	free(s->host.hostname);
+	free(s->host.kernel);
+	free(s->goal);
+	free(s);
+}
+
+static bool same_campaign(const struct th_fz_campaign *a, const struct th_fz_campaign *b)
+{
+	return a->variant == b->variant && !strcmp(a->target, b->target) &&
+	       !strcmp(a->config, b->config) && !strcmp(a->toolchain, b->toolchain) &&
+	       !strcmp(a->engine, b->engine);
+}
+
+struct th_fz_campaign *th_fz_summary_add_campaign(struct th_fz_summary *s,
+						  const struct th_fz_campaign *in,
+						  char *err, size_t errlen)
+{
+	struct th_fz_campaign *c;
+
+	if (!th_variant_name(in->variant))
+		return th_report_errf(err, errlen, "campaign: invalid variant"), NULL;
+	for (size_t i = 0; i < s->ncampaigns; i++)
+		if (same_campaign(&s->campaigns[i], in))
+			return th_report_errf(err, errlen, "campaign %s %s/%s/%s (%s) added twice",
+					      in->target, th_variant_name(in->variant), in->config,
+					      in->toolchain, in->engine), NULL;
+	if (s->ncampaigns == s->cap_campaigns_) {
+		size_t cap = s->cap_campaigns_ ? 2 * s->cap_campaigns_ : 16;
+		struct th_fz_campaign *n = realloc(s->campaigns, cap * sizeof(*n));
+
+		if (!n)
+			return th_report_errf(err, errlen, "out of memory"), NULL;
+		s->campaigns = n;
+		s->cap_campaigns_ = cap;
+	}
+	c = &s->campaigns[s->ncampaigns];
+	*c = *in;
+	c->findings = NULL;
+	c->nfindings = c->cap_findings_ = 0;
+	c->target = th_report_strdup(in->target);
+	c->config = th_report_strdup(in->config);
+	c->toolchain = th_report_strdup(in->toolchain);
+	c->engine = th_report_strdup(in->engine);
+	c->status = th_report_strdup(in->status);
+	c->reason = th_report_strdup(in->reason);
+	c->options = th_report_strdup(in->options);
+	if (!c->target || !c->config || !c->toolchain || !c->engine || !c->status || !c->reason ||
+	    !c->options) {
+		campaign_free(c);
+		return th_report_errf(err, errlen, "out of memory"), NULL;
+	}
+	s->ncampaigns++;
+	return c;
+}
+
+/* "OUTCOME:CHAIN_ID" with that outcome; chain_id upper case, digits, '_' or "-". */
+static int check_sig(const char *sig, enum th_outcome o, const char *chain_id)
+{
+	const char *colon = sig ? strchr(sig, ':') : NULL;
+	const char *name = th_outcome_name(o);
+
+	if (!colon || !name || strlen(name) != (size_t)(colon - sig) || strncmp(sig, name, strlen(name)) ||
+	    strcmp(colon + 1, chain_id))
+		return -1;
+	if (!strcmp(chain_id, "-"))
+		return 0;
+	for (const char *p = chain_id; *p; p++)
+		if (!((*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_'))
+			return -1;
+	return *chain_id ? 0 : -1;
+}
+
+int th_fz_campaign_add_finding(struct th_fz_campaign *c, const struct th_fz_finding *in,
+			       char *err, size_t errlen)
+{
+	struct th_fz_finding *f;
+
+	if (!th_fz_is_finding(in->outcome))
+		return th_report_errf(err, errlen, "finding %s: outcome %s is not a finding",
+				      in->sig ? in->sig : "?", th_outcome_name(in->outcome) ?
+				      th_outcome_name(in->outcome) : "?");
+	if (check_sig(in->sig, in->outcome, in->chain_id ? in->chain_id : ""))
+		return th_report_errf(err, errlen, "finding \"%s\": sig must be %s:%s",
+				      in->sig ? in->sig : "", th_outcome_name(in->outcome),
+				      in->chain_id ? in->chain_id : "CHAIN_ID");
+	if (!th_outcome_name(in->replayed))
+		return th_report_errf(err, errlen, "finding %s: invalid replayed outcome", in->sig);
+	for (size_t i = 0; i < c->nfindings; i++)
+		if (!strcmp(c->findings[i].sig, in->sig))
+			return th_report_errf(err, errlen, "finding %s listed twice", in->sig);
+	if (c->nfindings == c->cap_findings_) {
+		size_t cap = c->cap_findings_ ? 2 * c->cap_findings_ : 8;
+		struct th_fz_finding *n = realloc(c->findings, cap * sizeof(*n));
+
+		if (!n)
+			return th_report_errf(err, errlen, "out of memory");
+		c->findings = n;
+		c->cap_findings_ = cap;
+	}
+	f = &c->findings[c->nfindings];
+	*f = *in;
+	f->sig = th_report_strdup(in->sig);
+	f->chain_id = th_report_strdup(in->chain_id);
+	f->reproducer = th_report_strdup(in->reproducer);
+	f->chain = th_report_strdup(in->chain);
+	if (!f->sig || !f->chain_id || !f->reproducer || !f->chain) {
+		finding_free(f);
+		return th_report_errf(err, errlen, "out of memory");
+	}
+	c->nfindings++;
+	return 0;
+}
+
+/* ---- model -> JSON ---- */
+
+static int put(json_t *o, const char *k, json_t *v)
+{
+	return v ? json_object_set_new(o, k, v) : -1;
+}
+
+static json_t *first_json(const struct th_fz_first *f)
+{
+	json_t *o;
+
+	if (!f->reached)
+		return json_null();
+	o = json_object();
+	if (o && (put(o, "seconds", json_real(f->seconds)) ||
+		  put(o, "executions", json_integer(f->executions)))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *campaign_json(const struct th_fz_campaign *c)
+{
+	json_t *o = json_object(), *cov = json_object(), *outs = json_object(), *fs = json_array();
+	int bad = !o || !cov || !outs || !fs;
+
+	bad |= put(o, "target", json_string(c->target));
+	bad |= put(o, "variant", json_string(th_variant_name(c->variant) ? th_variant_name(c->variant) : ""));
+	bad |= put(o, "config", json_string(c->config));
+	bad |= put(o, "toolchain", json_string(c->toolchain));
+	bad |= put(o, "engine", json_string(c->engine));
+	bad |= put(o, "status", json_string(c->status));
+	bad |= put(o, "reason", json_string(c->reason));
+	bad |= put(o, "options", json_string(c->options));
+	bad |= put(o, "seconds", json_real(c->seconds));
+	bad |= put(o, "cpu_seconds", json_real(c->cpu_seconds));
+	bad |= put(o, "executions", json_integer(c->executions));
+	bad |= put(o, "exec_per_second", json_real(c->exec_per_second));
+	bad |= put(o, "restarts", json_integer(c->restarts));
+	bad |= put(cov, "edges", json_integer(c->edges));
+	bad |= put(cov, "features", json_integer(c->features));
+	bad |= put(cov, "corpus", json_integer(c->corpus));
+	bad |= json_object_set(o, "coverage", cov);
+	bad |= put(o, "first_hijack", first_json(&c->first_hijack));
+	bad |= put(o, "goal_reached", first_json(&c->goal_reached));
+	for (int i = 0; i < TH_OUTCOME_COUNT; i++)
+		if (c->outcomes[i])
+			bad |= put(outs, th_outcome_name((enum th_outcome)i), json_integer(c->outcomes[i]));
+	bad |= json_object_set(o, "outcomes", outs);
+	bad |= put(o, "rechecked", json_integer(c->rechecked));
+	bad |= put(o, "disagreements", json_integer(c->disagreements));
+	for (size_t i = 0; !bad && i < c->nfindings; i++) {
+		const struct th_fz_finding *f = &c->findings[i];
+		json_t *fo = json_object();
+
+		bad |= !fo;
+		bad |= put(fo, "sig", json_string(f->sig));
+		bad |= put(fo, "outcome", json_string(th_outcome_name(f->outcome)));
+		bad |= put(fo, "chain_id", json_string(f->chain_id));
+		bad |= put(fo, "first_seconds", json_real(f->first_seconds));
+		bad |= put(fo, "first_executions", json_integer(f->first_executions));
+		bad |= put(fo, "reproducer", json_string(f->reproducer));
+		bad |= put(fo, "replayed", json_string(th_outcome_name(f->replayed)));
+		bad |= put(fo, "reproduced", json_boolean(f->reproduced));
+		bad |= put(fo, "chain", json_string(f->chain));
+		bad |= json_array_append_new(fs, fo);
+	}
+	bad |= json_object_set(o, "findings", fs);
+	json_decref(cov);
+	json_decref(outs);
+	json_decref(fs);
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *to_json(const struct th_fz_summary *s)
+{
+	json_t *root = json_object(), *host = json_object(), *cs = json_array();
+	int bad = !root || !host || !cs;
+
+	bad |= put(root, "schema", json_string(TH_FUZZ_SCHEMA));
+	bad |= put(root, "version", json_string(s->version));
+	bad |= put(root, "created", json_string(s->created));
+	bad |= put(root, "partial", json_boolean(s->partial));
+	bad |= put(root, "interrupted", s->partial ? json_string(s->interrupted ? s->interrupted : "?")
+						   : json_null());
+	bad |= put(host, "hostname", json_string(s->host.hostname));
+	bad |= put(host, "kernel", json_string(s->host.kernel));
+	bad |= put(host, "cpus", json_integer(s->host.cpus));
+	bad |= json_object_set(root, "host", host);
+	bad |= put(root, "budget_seconds", json_real(s->budget_seconds));
+	bad |= put(root, "goal", json_string(s->goal));
+	for (size_t i = 0; !bad && i < s->ncampaigns; i++)
+		bad |= json_array_append_new(cs, campaign_json(&s->campaigns[i]));
+	bad |= json_object_set(root, "campaigns", cs);
+	json_decref(host);
+	json_decref(cs);
+	if (bad) {
+		json_decref(root);
+		return NULL;
+	}
+	return root;
+}
+
+/* ---- JSON -> model, strictly ---- */
+
+struct ld {
+	const char *file;
+	char *err;
+	size_t errlen;
+};
+
+__attribute__((format(printf, 3, 4))) static int lerr(struct ld *l, const char *where,
+						      const char *fmt, ...)
+{
+	char msg[600];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return th_report_errf(l->err, l->errlen, "%s%s%s%s%s", l->file ? l->file : "",
+			      l->file ? ": " : "", where && *where ? where : "",
+			      where && *where ? ": " : "", msg);
+}
+
+static int only(struct ld *l, const json_t *o, const char *where, const char *const *keys)
+{
+	const char *k;
+	json_t *v;
+
+	json_object_foreach((json_t *)o, k, v) {
+		const char *const *a = keys;
+
+		while (*a && strcmp(*a, k))
+			a++;
+		if (!*a)
+			return lerr(l, where, "unknown field \"%s\"", k);
+	}
+	for (const char *const *a = keys; *a; a++)
+		if (!json_object_get(o, *a))
+			return lerr(l, where, "missing field \"%s\"", *a);
+	return 0;
+}
+
+static const char *str(struct ld *l, const json_t *o, const char *where, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_string(v))
+		return lerr(l, where, "\"%s\" must be a string", key), NULL;
+	return json_string_value(v);
+}
+
+static int count(struct ld *l, const json_t *o, const char *where, const char *key, long long *out)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_integer(v) || json_integer_value(v) < 0)
+		return lerr(l, where, "\"%s\" must be a non-negative integer", key);
+	*out = json_integer_value(v);
+	return 0;
+}
+
+static int real(struct ld *l, const json_t *o, const char *where, const char *key, double *out)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!json_is_number(v) || !isfinite(json_number_value(v)) || json_number_value(v) < 0)
+		return lerr(l, where, "\"%s\" must be a non-negative number", key);
+	*out = json_number_value(v);
+	return 0;
+}
+
+static int load_first(struct ld *l, const json_t *o, const char *where, const char *key,
+		      struct th_fz_first *f)
+{
+	static const char *const keys[] = { "seconds", "executions", NULL };
+	json_t *v = json_object_get(o, key);
+	char w[160];
+
+	memset(f, 0, sizeof(*f));
+	if (json_is_null(v))
+		return 0;
+	snprintf(w, sizeof(w), "%s.%s", where, key);
+	if (!json_is_object(v))
+		return lerr(l, w, "must be an object or null");
+	if (only(l, v, w, keys) || real(l, v, w, "seconds", &f->seconds) ||
+	    count(l, v, w, "executions", &f->executions))
+		return -1;
+	f->reached = true;
+	return 0;
+}
+
+static int outcome_of(struct ld *l, const char *where, const char *name, enum th_outcome *o)
+{
+	*o = th_outcome_parse(name);
+	if (*o == TH_OUTCOME_INVALID)
+		return lerr(l, where, "unknown outcome \"%s\"", name);
+	return 0;
+}
+
+static int load_finding(struct ld *l, const json_t *o, const char *where, struct th_fz_campaign *c)
+{
+	static const char *const keys[] = { "sig", "outcome", "chain_id", "first_seconds",
+					    "first_executions", "reproducer", "replayed",
+					    "reproduced", "chain", NULL };
+	struct th_fz_finding f;
+	const char *s;
+	char e[512];
+
+	memset(&f, 0, sizeof(f));
+	if (!json_is_object(o))
+		return lerr(l, where, "must be an object");
+	if (only(l, o, where, keys) || !(f.sig = (char *)str(l, o, where, "sig")) ||
+	    !(s = str(l, o, where, "outcome")) || outcome_of(l, where, s, &f.outcome) ||
+	    !(f.chain_id = (char *)str(l, o, where, "chain_id")) ||
+	    real(l, o, where, "first_seconds", &f.first_seconds) ||
+	    count(l, o, where, "first_executions", &f.first_executions) ||
+	    !(f.reproducer = (char *)str(l, o, where, "reproducer")) ||
+	    !(s = str(l, o, where, "replayed")) || outcome_of(l, where, s, &f.replayed) ||
+	    !(f.chain = (char *)str(l, o, where, "chain")))
+		return -1;
+	if (!json_is_boolean(json_object_get(o, "reproduced")))
+		return lerr(l, where, "\"reproduced\" must be a boolean");
+	f.reproduced = json_is_true(json_object_get(o, "reproduced"));
+	if (!*f.reproducer || f.reproducer[0] == '/' || strstr(f.reproducer, ".."))
+		return lerr(l, where, "reproducer \"%s\" must be a path relative to the summary's directory",
+			    f.reproducer);
+	if (th_fz_campaign_add_finding(c, &f, e, sizeof(e)))
+		return lerr(l, where, "%s", e);
+	return 0;
+}
+
+static int load_campaign(struct ld *l, const json_t *o, size_t idx, struct th_fz_summary *s)
+{
+	static const char *const keys[] = { "target", "variant", "config", "toolchain", "engine",
+					    "status", "reason", "options", "seconds", "cpu_seconds", "executions",
+					    "exec_per_second", "restarts", "coverage", "first_hijack",
+					    "goal_reached", "outcomes", "rechecked", "disagreements",
+					    "findings", NULL };
+	static const char *const cov_keys[] = { "edges", "features", "corpus", NULL };
+	struct th_fz_campaign in, *c;
+	const char *v, *k;
+	json_t *j, *x;
+	long long sum = 0;
+	char where[96], w2[160], e[512];
+	size_t i;
+
+	memset(&in, 0, sizeof(in));
+	snprintf(where, sizeof(where), "campaigns[%zu]", idx);
+	if (!json_is_object(o))
+		return lerr(l, where, "must be an object");
+	if (only(l, o, where, keys) || !(in.target = (char *)str(l, o, where, "target")) ||
+	    !(v = str(l, o, where, "variant")) || !(in.config = (char *)str(l, o, where, "config")) ||
+	    !(in.toolchain = (char *)str(l, o, where, "toolchain")) ||
+	    !(in.engine = (char *)str(l, o, where, "engine")) ||
+	    !(in.status = (char *)str(l, o, where, "status")) ||
+	    !(in.reason = (char *)str(l, o, where, "reason")) ||
+	    !(in.options = (char *)str(l, o, where, "options")) ||
+	    real(l, o, where, "seconds", &in.seconds) || real(l, o, where, "cpu_seconds", &in.cpu_seconds) ||
+	    count(l, o, where, "executions", &in.executions) ||
+	    real(l, o, where, "exec_per_second", &in.exec_per_second) ||
+	    count(l, o, where, "restarts", &in.restarts) || count(l, o, where, "rechecked", &in.rechecked) ||
+	    count(l, o, where, "disagreements", &in.disagreements) ||
+	    load_first(l, o, where, "first_hijack", &in.first_hijack) ||
+	    load_first(l, o, where, "goal_reached", &in.goal_reached))
+		return -1;
+	in.variant = th_variant_parse(v);
+	if (in.variant == TH_VARIANT_INVALID)
+		return lerr(l, where, "unknown variant \"%s\"", v);
+	if (strcmp(in.target, "overflow"))
+		return lerr(l, where, "unknown target \"%s\"", in.target);
+	if (strcmp(in.engine, "libfuzzer") && strcmp(in.engine, "afl"))
+		return lerr(l, where, "unknown engine \"%s\" (libfuzzer, afl)", in.engine);
+	if (strcmp(in.status, "ran") && strcmp(in.status, "unsupported") && strcmp(in.status, "failed"))
+		return lerr(l, where, "unknown status \"%s\" (ran, unsupported, failed)", in.status);
+	if (strcmp(in.status, "ran") && !*in.reason)
+		return lerr(l, where, "status %s needs a reason", in.status);
+	if (!*in.config || !*in.toolchain || strpbrk(in.config, " \t") || strpbrk(in.toolchain, " \t"))
+		return lerr(l, where, "config and toolchain must be names without blanks");
+	snprintf(w2, sizeof(w2), "%s.coverage", where);
+	j = json_object_get(o, "coverage");
+	if (!json_is_object(j) || only(l, j, w2, cov_keys) || count(l, j, w2, "edges", &in.edges) ||
+	    count(l, j, w2, "features", &in.features) || count(l, j, w2, "corpus", &in.corpus))
+		return json_is_object(j) ? -1 : lerr(l, w2, "must be an object");
+	snprintf(w2, sizeof(w2), "%s.outcomes", where);
+	j = json_object_get(o, "outcomes");
+	if (!json_is_object(j))
+		return lerr(l, w2, "must be an object");
+	json_object_foreach(j, k, x) {
+		enum th_outcome oc;
+
+		if (outcome_of(l, w2, k, &oc))
+			return -1;
+		if (!json_is_integer(x) || json_integer_value(x) < 0)
+			return lerr(l, w2, "\"%s\" must be a non-negative integer", k);
+		in.outcomes[oc] = json_integer_value(x);
+		sum += in.outcomes[oc];
+	}
+	if (sum != in.executions)
+		return lerr(l, w2, "counts sum to %lld, but executions is %lld", sum, in.executions);
+	if (in.rechecked < in.disagreements)
+		return lerr(l, where, "more disagreements (%lld) than rechecked artifacts (%lld)",
+			    in.disagreements, in.rechecked);
+	if (!(c = th_fz_summary_add_campaign(s, &in, e, sizeof(e))))
+		return lerr(l, where, "%s", e);
+	j = json_object_get(o, "findings");
+	snprintf(w2, sizeof(w2), "%s.findings", where);
+	if (!json_is_array(j))
+		return lerr(l, w2, "must be an array");
+	json_array_foreach(j, i, x) {
+		char w3[200];
+
+		snprintf(w3, sizeof(w3), "%s[%zu]", w2, i);
+		if (load_finding(l, x, w3, c))
+			return -1;
+	}
+	return 0;
+}
+
+static int from_json(struct ld *l, const json_t *root, struct th_fz_summary **out)
+{
+	static const char *const keys[] = { "schema", "version", "created", "partial", "interrupted",
+					    "host", "budget_seconds", "goal", "campaigns", NULL };
+	static const char *const host_keys[] = { "hostname", "kernel", "cpus", NULL };
+	struct th_fz_summary *s;
+	const char *v;
+	json_t *j, *x;
+	size_t i;
+
+	*out = NULL;
+	if (!json_is_object(root))
+		return lerr(l, "", "top level must be an object");
+	j = json_object_get(root, "schema");
+	if (!json_is_string(j) || strcmp(json_string_value(j), TH_FUZZ_SCHEMA))
+		return lerr(l, "", "schema is not \"%s\"", TH_FUZZ_SCHEMA);
+	if (only(l, root, "", keys))
+		return -1;
+	s = th_fz_summary_create("", 0, "");
+	if (!s)
+		return lerr(l, "", "out of memory");
+#define SET(field, key)                                      \
+	do {                                                 \
+		if (!(v = str(l, root, "", key)))            \
+			goto fail;                           \
+		free(s->field);                              \
+		s->field = th_report_strdup(v);              \
+	} while (0)
+	SET(version, "version");
+	SET(created, "created");
+	SET(goal, "goal");
+#undef SET
+	if (strlen(s->created) != 20 || s->created[19] != 'Z' || s->created[10] != 'T') {
+		lerr(l, "created", "\"%s\" is not YYYY-MM-DDTHH:MM:SSZ", s->created);
+		goto fail;
+	}
+	if (!json_is_boolean(json_object_get(root, "partial"))) {
+		lerr(l, "", "\"partial\" must be a boolean");
+		goto fail;
+	}
+	s->partial = json_is_true(json_object_get(root, "partial"));
+	j = json_object_get(root, "interrupted");
+	if (s->partial != json_is_string(j) || (!s->partial && !json_is_null(j))) {
+		lerr(l, "interrupted", "must be a reason when partial, null otherwise");
+		goto fail;
+	}
+	if (s->partial)
+		s->interrupted = th_report_strdup(json_string_value(j));
+	j = json_object_get(root, "host");
+	if (!json_is_object(j) || only(l, j, "host", host_keys)) {
+		if (!json_is_object(j))
+			lerr(l, "host", "must be an object");
+		goto fail;
+	}
+	if (!(v = str(l, j, "host", "hostname")))
+		goto fail;
+	free(s->host.hostname);
+	s->host.hostname = th_report_strdup(v);
+	if (!(v = str(l, j, "host", "kernel")))
+		goto fail;
+	free(s->host.kernel);
+	s->host.kernel = th_report_strdup(v);
+	x = json_object_get(j, "cpus");
+	if (!json_is_integer(x) || json_integer_value(x) < 0) {
+		lerr(l, "host", "\"cpus\" must be a non-negative integer");
+		goto fail;
+	}
+	s->host.cpus = (int)json_integer_value(x);
+	if (real(l, root, "", "budget_seconds", &s->budget_seconds))
+		goto fail;
+	j = json_object_get(root, "campaigns");
+	if (!json_is_array(j)) {
+		lerr(l, "campaigns", "must be an array");
+		goto fail;
+	}
+	json_array_foreach(j, i, x)
+		if (load_campaign(l, x, i, s))
+			goto fail;
+	*out = s;
+	return 0;
+fail:
+	th_fz_summary_free(s);
+	return -1;
+}
+
+int th_fz_summary_load(const char *path, struct th_fz_summary **out, char *err, size_t errlen)
+{
+	struct ld l = { path, err, errlen };
+	json_error_t je;
+	json_t *root;
+	struct stat st;
+
+	*out = NULL;
+	if (stat(path, &st))
+		return lerr(&l, "", "cannot open: %s", strerror(errno));
+	if (!S_ISREG(st.st_mode) || !st.st_size)
+		return lerr(&l, "", S_ISREG(st.st_mode) ? "empty file, not a campaign summary" :
+			    "not a regular file");
+	root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	if (!root)
+		return lerr(&l, "", "not JSON: line %d column %d: %s", je.line, je.column, je.text);
+	int rc = from_json(&l, root, out);
+
+	json_decref(root);
+	return rc;
+}
+
+int th_fz_summary_write(const struct th_fz_summary *s, const char *path, char *err, size_t errlen)
+{
+	json_t *root = to_json(s);
+	struct th_fz_summary *check;
+	struct ld l = { NULL, err, errlen };
+	char *text;
+	int rc;
+
+	if (!root)
+		return th_report_errf(err, errlen, "%s: not written: out of memory or a string not UTF-8",
+				      path);
+	if (from_json(&l, root, &check)) {
+		char e[700];
+
+		snprintf(e, sizeof(e), "%s", err);
+		json_decref(root);
+		return th_report_errf(err, errlen, "%s: not written: the summary is invalid: %s", path, e);
+	}
+	th_fz_summary_free(check);
+	text = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(9));
+	json_decref(root);
+	if (!text)
+		return th_report_errf(err, errlen, "%s: not written: out of memory", path);
+	size_t len = strlen(text);
+	char *buf = realloc(text, len + 2);
+
+	if (!buf) {
+		free(text);
+		return th_report_errf(err, errlen, "%s: not written: out of memory", path);
+	}
+	buf[len] = '\n';
+	buf[len + 1] = 0;
+	rc = th_report_write_atomic(path, buf, len + 1, err, errlen);
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,146 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * fuzz.json, schema timerharness/fuzz/v1: what `timerharness fuzz` found,
+ * beside results.json. Written by the campaign runner (fuzz/campaign.c), read
+ * by `check` (check_fuzz.c) and the renderers (render_fuzz.c); nothing else is
+ * a source of truth for campaigns.
+ *
+ * File layout (keys in this order; every key is required, null where noted):
+ *   schema          "timerharness/fuzz/v1"
+ *   version         timerharness version
+ *   created         UTC, "YYYY-MM-DDTHH:MM:SSZ"
+ *   partial         bool: interrupted, or still running
+ *   interrupted     why partial ("SIGINT", "running"), or null
+ *   host            {hostname, kernel, cpus}
+ *   budget_seconds  the time budget of each campaign
+ *   goal            the exact hijack timed separately: "write_cr4(0x407f0)"
+ *   campaigns       [{
+ *     target        "overflow"
+ *     variant       legacy | transitional | modern
+ *     config        cfi/configs.tsv name
+ *     toolchain     "clang-22"
+ *     engine        "libfuzzer" | "afl"
+ *     status        "ran" | "unsupported" | "failed"
+ *     reason        why not "ran" (or ""), e.g. "clang 14 < 16 required by kcfi"
+ *     options       the engine's extra options, "" if none
+ *     seconds       wall time the campaign ran
+ *     cpu_seconds   CPU time (user + system) of its engine processes: the
+ *                   per-core rate is executions / cpu_seconds
+ *     executions    inputs run (the target's own count, every engine process)
+ *     exec_per_second
+ *     restarts      engine processes started
+ *     coverage      {edges, features, corpus}: the engine's last report
+ *     first_hijack  {seconds, executions} of the first HIJACKED run, or null
+ *     goal_reached  {seconds, executions} of the first hijack of `goal`, or null
+ *     outcomes      {OUTCOME: count}: every run, by the oracle's outcome
+ *     rechecked     engine artifacts replayed in a fresh process
+ *     disagreements of those, how many replayed to another signature
+ *     findings      [{sig, outcome, chain_id, first_seconds, first_executions,
+ *                     reproducer (path relative to the file's directory),
+ *                     replayed (outcome of the fresh-process replay),
+ *                     reproduced (bool: replay gave the same signature),
+ *                     chain}]
+ *   }]
+ * Names are validated (variant, outcome, sig = OUTCOME:CHAIN_ID with the same
+ * outcome), counts are non-negative, outcomes sum to executions, a finding's
+ * outcome is HIJACKED or PRIVILEGED_WRITE, one campaign per (target, variant,
+ * config, toolchain, engine), one finding per sig in a campaign. Unknown
+ * fields are errors.
+ */
+#ifndef TH_REPORT_FUZZ_SUMMARY_H
+#define TH_REPORT_FUZZ_SUMMARY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "outcome.h"
+#include "results.h"
+
+#define TH_FUZZ_SCHEMA "timerharness/fuzz/v1"
+/* The summary's name, beside results.json. */
+#define TH_FUZZ_FILE "fuzz.json"
+
+struct th_fz_first {
+	bool reached;
+	double seconds;
+	long long executions;
+};
+
+struct th_fz_finding {
+	char *sig;		/* "HIJACKED:WRITE_CR4_VIA_FORGED_TIMER" */
+	enum th_outcome outcome;
+	char *chain_id;		/* "WRITE_CR4_VIA_FORGED_TIMER" */
+	double first_seconds;
+	long long first_executions;
+	char *reproducer;	/* relative to the summary's directory */
+	enum th_outcome replayed;
+	bool reproduced;
+	char *chain;
+};
+
+struct th_fz_campaign {
+	char *target, *config, *toolchain, *engine, *status, *reason, *options;
+	enum th_variant variant;
+	double seconds, cpu_seconds, exec_per_second;
+	long long executions, restarts, rechecked, disagreements;
+	long long edges, features, corpus;
+	struct th_fz_first first_hijack, goal_reached;
+	long long outcomes[TH_OUTCOME_COUNT];
+	struct th_fz_finding *findings;
+	size_t nfindings, cap_findings_;
+};
+
+struct th_fz_summary {
+	char *version, *created;
+	bool partial;
+	char *interrupted;
+	struct {
+		char *hostname, *kernel;
+		int cpus;
+	} host;
+	double budget_seconds;
+	char *goal;
+	struct th_fz_campaign *campaigns;
+	size_t ncampaigns, cap_campaigns_;
+};
+
+/* An empty summary (created now, this host). NULL when out of memory. */
+struct th_fz_summary *th_fz_summary_create(const char *version, double budget_seconds,
+					   const char *goal);
+void th_fz_summary_free(struct th_fz_summary *s);
+
+/* Add a campaign: strings copied; findings added with th_fz_campaign_add_finding().
+ * Return: the campaign (valid until the next add or free), NULL with err. */
+struct th_fz_campaign *th_fz_summary_add_campaign(struct th_fz_summary *s,
+						  const struct th_fz_campaign *in,
+						  char *err, size_t errlen);
+/* Return: 0, or -1 with err (a duplicate sig, a sig that is not OUTCOME:CHAIN_ID). */
+int th_fz_campaign_add_finding(struct th_fz_campaign *c, const struct th_fz_finding *in,
+			       char *err, size_t errlen);
+
+/* Write atomically after validating as th_fz_summary_load() would.
+ * Return: 0, or -1 with err (path untouched). */
+int th_fz_summary_write(const struct th_fz_summary *s, const char *path, char *err, size_t errlen);
+
+/* Read and strictly validate. Errors name the file and the place
+ * ("out/fuzz.json: campaigns[2].outcomes: unknown outcome \"FOO\"").
+ * Return: 0 with *out set, or -1 with err. */
+int th_fz_summary_load(const char *path, struct th_fz_summary **out, char *err, size_t errlen);
+
+/* "<dir of results_path>/fuzz.json" into buf. Return: buf. */
+char *th_fz_summary_beside(const char *results_path, char *buf, size_t n);
+
+/* Is o a finding's outcome (HIJACKED, PRIVILEGED_WRITE)? */
+bool th_fz_is_finding(enum th_outcome o);
+
+/*
+ * One sentence on what the campaigns of variant v found, plain text: where
+ * the timer's own call was hijacked (the ring's .function or a forged
+ * timer's) and how soon, where it was not and after how many executions and
+ * CFI blocks; where another subsystem's callback was; the PRIVILEGED_WRITE
+ * chains. buf is empty (return 0) when no campaign of v ran.
+ * Return: its length.
+ */
+size_t th_fz_verdict(const struct th_fz_summary *s, enum th_variant v, char *buf, size_t n);
+
+#endif

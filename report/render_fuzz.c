@@ -1,0 +1,453 @@
+/* SPDX-License-Identifier: MIT */
+/* "Fuzzing campaigns" in report.md and report.html (render_fuzz.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "render_fuzz.h"
+#include "render.h"
+#include "report_internal.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static struct {
+	const struct th_results *res;
+	const struct th_fz_summary *s;
+	struct th_fz_summary *owned;
+} att;
+
+void th_render_fuzz_attach(const struct th_results *res, const struct th_fz_summary *s)
+{
+	th_fz_summary_free(att.owned);
+	att.owned = NULL;
+	att.res = res;
+	att.s = s;
+}
+
+int th_render_fuzz_attach_beside(const struct th_results *res, const char *results_path,
+				 char *err, size_t errlen)
+{
+	char path[4096];
+	struct th_fz_summary *s;
+
+	th_render_fuzz_attach(NULL, NULL);
+	th_fz_summary_beside(results_path, path, sizeof(path));
+	if (access(path, F_OK))
+		return 0;
+	if (th_fz_summary_load(path, &s, err, errlen))
+		return -1;
+	th_render_fuzz_attach(res, s);
+	att.owned = s;
+	return 0;
+}
+
+static const struct th_fz_summary *summary_for(const struct th_results *res)
+{
+	return att.s && att.res == res ? att.s : NULL;
+}
+
+/* What each variant is, in the kernel's terms. */
+static const char *const generation[TH_VARIANT_COUNT] = {
+	[TH_VARIANT_LEGACY] = "4.14 setup_timer(): legacy",
+	[TH_VARIANT_TRANSITIONAL] = "4.14-rc3 timer_setup() shim: transitional",
+	[TH_VARIANT_MODERN] = "4.15 timer_setup(): modern",
+};
+
+static const char *const intro =
+	"`timerharness fuzz` searched for the hijack with the overflow target: an attacker who "
+	"knows the victim's addresses (a leak table) writes through the victim's own bugs "
+	"(memcpy, index, strcpy, heap neighbour, use-after-free refill) in an order of its "
+	"choosing, then the wheel runs; every run is judged like a matrix cell, from the "
+	"targets' own reports. A finding is a HIJACKED or PRIVILEGED_WRITE run, replayed in a "
+	"fresh process before it counted; CFI blocks, crashes and hangs are counted, not "
+	"reported.";
+
+/* Findings of one variant, one entry per signature: the first campaign that
+ * found it gives the chain; every campaign that found it is listed. */
+struct sig_row {
+	const struct th_fz_finding *f;
+	const struct th_fz_campaign *c;
+};
+
+static size_t variant_sigs(const struct th_fz_summary *s, enum th_variant v, struct sig_row *rows,
+			   size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < s->ncampaigns; i++) {
+		const struct th_fz_campaign *c = &s->campaigns[i];
+
+		if (c->variant != v)
+			continue;
+		for (size_t k = 0; k < c->nfindings; k++) {
+			size_t j;
+
+			for (j = 0; j < n && strcmp(rows[j].f->sig, c->findings[k].sig); j++)
+				;
+			if (j == n && n < max)
+				rows[n++] = (struct sig_row){ &c->findings[k], c };
+		}
+	}
+	return n;
+}
+
+/* ---- Markdown ---- */
+
+static void md_text(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '\n' || *s == '\r')
+			fputc(' ', out);
+		else if (strchr("\\`*_[]<>|#~", *s))
+			fprintf(out, "\\%c", *s);
+		else
+			fputc(*s, out);
+	}
+}
+
+/* Inline code of a name (no backticks or bars in names, checked on load). */
+static void md_code(FILE *out, const char *s)
+{
+	fputc('`', out);
+	for (; *s; s++)
+		fputc(*s == '`' || *s == '|' || *s == '\n' ? '?' : *s, out);
+	fputc('`', out);
+}
+
+static void md_fence(FILE *out, const char *s)
+{
+	size_t run = 0, longest = 0;
+
+	for (const char *p = s; *p; p++) {
+		run = *p == '`' ? run + 1 : 0;
+		if (run > longest)
+			longest = run;
+	}
+	for (size_t i = 0; i < (longest < 3 ? 3 : longest + 1); i++)
+		fputc('`', out);
+	fputs("text\n", out);
+	/* One step of the chain a line: its parts are " | "-separated. */
+	for (const char *p = s; *p; p++) {
+		if (!strncmp(p, " | ", 3)) {
+			fputs("\n  | ", out);
+			p += 2;
+		} else if (*p != '\r') {
+			fputc(*p, out);
+		}
+	}
+	fputc('\n', out);
+	for (size_t i = 0; i < (longest < 3 ? 3 : longest + 1); i++)
+		fputc('`', out);
+	fputs("\n\n", out);
+}
+
+static void md_first(FILE *out, const struct th_fz_first *f, long long executions)
+{
+	if (f->reached)
+		fprintf(out, "%.3f s (%lld execs)", f->seconds, f->executions);
+	else
+		fprintf(out, "none in %lld execs", executions);
+}
+
+static void md_campaign_row(FILE *out, const struct th_fz_campaign *c)
+{
+	fputs("| ", out);
+	md_code(out, c->config);
+	fputs(" | ", out);
+	md_text(out, c->toolchain);
+	if (strcmp(c->engine, "libfuzzer")) {
+		fputs(" (", out);
+		md_text(out, c->engine);
+		fputc(')', out);
+	}
+	fputs(" | ", out);
+	if (strcmp(c->status, "ran")) {
+		md_text(out, c->status);
+		fputs(": ", out);
+		md_text(out, c->reason);
+		for (int i = 0; i < 8; i++)
+			fputs(" |", out);
+		fputc('\n', out);
+		return;
+	}
+	fprintf(out, "%lld | %.0f (%.0f per CPU s) | ", c->executions, c->exec_per_second,
+		c->cpu_seconds > 0 ? (double)c->executions / c->cpu_seconds : 0.0);
+	md_first(out, &c->first_hijack, c->executions);
+	fputs(" | ", out);
+	if (c->goal_reached.reached)
+		fprintf(out, "%.2f s", c->goal_reached.seconds);
+	else
+		fputs("not reached", out);
+	fprintf(out, " | %lld | %lld | %lld | %lld | %zu |\n", c->outcomes[TH_BLOCKED_CFI],
+		c->outcomes[TH_CRASHED] + c->outcomes[TH_HANG], c->outcomes[TH_REDIRECTED],
+		c->outcomes[TH_PRIVILEGED_WRITE], c->nfindings);
+}
+
+static void md_variant(FILE *out, const struct th_fz_summary *s, enum th_variant v)
+{
+	char verdict[4096];
+	struct sig_row rows[128];
+	size_t nrows = variant_sigs(s, v, rows, sizeof(rows) / sizeof(rows[0]));
+	int any = 0;
+
+	for (size_t i = 0; i < s->ncampaigns; i++)
+		any |= s->campaigns[i].variant == v;
+	if (!any)
+		return;
+	fprintf(out, "### %s\n\n", generation[v]);
+	fputs("| config | toolchain | executions | exec/s | first hijack | write\\_cr4(0x407f0) | "
+	      "BLOCKED\\_CFI | CRASHED+HANG | REDIRECTED | PRIVILEGED\\_WRITE | findings |\n"
+	      "|---|---|---|---|---|---|---|---|---|---|---|\n", out);
+	for (size_t i = 0; i < s->ncampaigns; i++)
+		if (s->campaigns[i].variant == v)
+			md_campaign_row(out, &s->campaigns[i]);
+	fputc('\n', out);
+	if (th_fz_verdict(s, v, verdict, sizeof(verdict))) {
+		fputs("**Verdict.** ", out);
+		md_text(out, verdict);
+		fputs("\n\n", out);
+	}
+	if (!nrows) {
+		fputs("No finding: no run hijacked a target or changed the privileged state.\n\n", out);
+		return;
+	}
+	for (size_t r = 0; r < nrows; r++) {
+		const struct th_fz_finding *f = rows[r].f;
+		int first = 1;
+
+		fprintf(out, "- **%s** ", th_outcome_name(f->outcome));
+		md_code(out, f->chain_id);
+		fputs(", found on", out);
+		for (size_t i = 0; i < s->ncampaigns; i++) {
+			const struct th_fz_campaign *c = &s->campaigns[i];
+
+			if (c->variant != v)
+				continue;
+			for (size_t k = 0; k < c->nfindings; k++) {
+				const struct th_fz_finding *g = &c->findings[k];
+
+				if (strcmp(g->sig, f->sig))
+					continue;
+				fprintf(out, "%s ", first ? "" : ";");
+				md_code(out, c->config);
+				fputc('/', out);
+				md_text(out, c->toolchain);
+				fprintf(out, " after %.3f s (%lld execs)%s", g->first_seconds, g->first_executions,
+					g->reproduced ? "" : ", replayed to this signature but not the one "
+							     "the run reported");
+				first = 0;
+			}
+		}
+		fputs(". Reproducer ", out);
+		md_code(out, f->reproducer);
+		fputs(" (of ", out);
+		md_code(out, rows[r].c->config);
+		fputs("). Chain:\n\n", out);
+		md_fence(out, f->chain);
+	}
+}
+
+int th_render_fuzz_markdown(FILE *out, const struct th_results *res)
+{
+	const struct th_fz_summary *s = summary_for(res);
+
+	if (!s)
+		return 0;
+	fputs("## Fuzzing campaigns\n\n", out);
+	fputs(intro, out);
+	fprintf(out, " %zu campaigns of %.0f s each, created ", s->ncampaigns, s->budget_seconds);
+	md_text(out, s->created);
+	fputs(" UTC (schema `" TH_FUZZ_SCHEMA "`).\n\n", out);
+	if (s->partial) {
+		fputs("> **Partial**: the campaigns were interrupted (", out);
+		md_text(out, s->interrupted ? s->interrupted : "?");
+		fputs("); campaigns not listed did not run.\n\n", out);
+	}
+	for (int v = 0; v < TH_VARIANT_COUNT; v++)
+		md_variant(out, s, (enum th_variant)v);
+	return ferror(out) ? -1 : 0;
+}
+
+/* ---- HTML ---- */
+
+static void html_cp(FILE *out, const char *b, size_t n)
+{
+	switch (n == 1 ? *b : 0) {
+	case '&': fputs("&amp;", out); break;
+	case '<': fputs("&lt;", out); break;
+	case '>': fputs("&gt;", out); break;
+	case '"': fputs("&quot;", out); break;
+	case '\'': fputs("&#39;", out); break;
+	case '\r': break;
+	default: fwrite(b, 1, n, out);
+	}
+}
+
+static void h(FILE *out, const char *s)
+{
+	th_report_put_visible(out, s, html_cp);
+}
+
+static void html_first(FILE *out, const struct th_fz_first *f, long long executions)
+{
+	if (f->reached)
+		fprintf(out, "%.3f s (%lld execs)", f->seconds, f->executions);
+	else
+		fprintf(out, "none in %lld execs", executions);
+}
+
+static void html_variant(FILE *out, const struct th_fz_summary *s, enum th_variant v)
+{
+	char verdict[4096];
+	struct sig_row rows[128];
+	size_t nrows = variant_sigs(s, v, rows, sizeof(rows) / sizeof(rows[0]));
+	int any = 0;
+
+	for (size_t i = 0; i < s->ncampaigns; i++)
+		any |= s->campaigns[i].variant == v;
+	if (!any)
+		return;
+	fputs("<h3>", out);
+	h(out, generation[v]);
+	fputs("</h3>\n<table>\n<tr><th>config</th><th>toolchain</th><th>executions</th><th>exec/s</th>"
+	      "<th>first hijack</th><th>write_cr4(0x407f0)</th><th>BLOCKED_CFI</th>"
+	      "<th>CRASHED+HANG</th><th>REDIRECTED</th><th>PRIVILEGED_WRITE</th><th>findings</th></tr>\n",
+	      out);
+	for (size_t i = 0; i < s->ncampaigns; i++) {
+		const struct th_fz_campaign *c = &s->campaigns[i];
+
+		if (c->variant != v)
+			continue;
+		fputs("<tr><td><code>", out);
+		h(out, c->config);
+		fputs("</code></td><td>", out);
+		h(out, c->toolchain);
+		if (strcmp(c->engine, "libfuzzer")) {
+			fputs(" (", out);
+			h(out, c->engine);
+			fputc(')', out);
+		}
+		fputs("</td>", out);
+		if (strcmp(c->status, "ran")) {
+			fputs("<td colspan=\"9\">", out);
+			h(out, c->status);
+			fputs(": ", out);
+			h(out, c->reason);
+			fputs("</td></tr>\n", out);
+			continue;
+		}
+		fprintf(out, "<td>%lld</td><td>%.0f (%.0f per CPU s)</td><td>", c->executions, c->exec_per_second,
+			c->cpu_seconds > 0 ? (double)c->executions / c->cpu_seconds : 0.0);
+		html_first(out, &c->first_hijack, c->executions);
+		fputs("</td><td>", out);
+		if (c->goal_reached.reached)
+			fprintf(out, "%.2f s", c->goal_reached.seconds);
+		else
+			fputs("not reached", out);
+		fprintf(out, "</td><td>%lld</td><td>%lld</td><td>%lld</td><td>%lld</td><td>%zu</td></tr>\n",
+			c->outcomes[TH_BLOCKED_CFI], c->outcomes[TH_CRASHED] + c->outcomes[TH_HANG],
+			c->outcomes[TH_REDIRECTED], c->outcomes[TH_PRIVILEGED_WRITE], c->nfindings);
+	}
+	fputs("</table>\n", out);
+	if (th_fz_verdict(s, v, verdict, sizeof(verdict))) {
+		fputs("<p><strong>Verdict.</strong> ", out);
+		h(out, verdict);
+		fputs("</p>\n", out);
+	}
+	if (!nrows) {
+		fputs("<p>No finding: no run hijacked a target or changed the privileged state.</p>\n", out);
+		return;
+	}
+	fputs("<ul>\n", out);
+	for (size_t r = 0; r < nrows; r++) {
+		const struct th_fz_finding *f = rows[r].f;
+		int first = 1;
+
+		fprintf(out, "<li><strong>%s</strong> <code>", th_outcome_name(f->outcome));
+		h(out, f->chain_id);
+		fputs("</code>, found on", out);
+		for (size_t i = 0; i < s->ncampaigns; i++) {
+			const struct th_fz_campaign *c = &s->campaigns[i];
+
+			for (size_t k = 0; c->variant == v && k < c->nfindings; k++) {
+				if (strcmp(c->findings[k].sig, f->sig))
+					continue;
+				fprintf(out, "%s <code>", first ? "" : ";");
+				h(out, c->config);
+				fputs("</code>/", out);
+				h(out, c->toolchain);
+				fprintf(out, " after %.3f s (%lld execs)", c->findings[k].first_seconds,
+					c->findings[k].first_executions);
+				first = 0;
+			}
+		}
+		fputs(". Reproducer <code>", out);
+		h(out, f->reproducer);
+		fputs("</code>.<pre>", out);
+		for (const char *p = f->chain; *p; p++) {
+			if (!strncmp(p, " | ", 3)) {
+				fputs("\n  | ", out);
+				p += 2;
+			} else {
+				char one[2] = { *p, 0 };
+
+				h(out, one);
+			}
+		}
+		fputs("</pre></li>\n", out);
+	}
+	fputs("</ul>\n", out);
+}
+
+int th_render_fuzz_html(FILE *out, const struct th_results *res)
+{
+	const struct th_fz_summary *s = summary_for(res);
+
+	if (!s)
+		return 0;
+	fputs("<h2 id=\"fuzzing\">Fuzzing campaigns</h2>\n<p>", out);
+	for (const char *p = intro; *p; p++) {
+		if (*p == '`')
+			continue;
+		char one[2] = { *p, 0 };
+
+		h(out, one);
+	}
+	fprintf(out, " %zu campaigns of %.0f s each, created ", s->ncampaigns, s->budget_seconds);
+	h(out, s->created);
+	fputs(" UTC.</p>\n", out);
+	if (s->partial) {
+		fputs("<p><strong>Partial</strong>: the campaigns were interrupted (", out);
+		h(out, s->interrupted ? s->interrupted : "?");
+		fputs(").</p>\n", out);
+	}
+	for (int v = 0; v < TH_VARIANT_COUNT; v++)
+		html_variant(out, s, (enum th_variant)v);
+	return ferror(out) ? -1 : 0;
+}
+
+/* ---- after a campaign ---- */
+
+int th_render_fuzz_rerender(const char *results_path, const char *fuzz_path, char *err, size_t errlen)
+{
+	struct th_results *res = NULL;
+	struct th_fz_summary *s = NULL;
+	char md[4096], html[4096];
+	const char *slash = strrchr(results_path, '/');
+	int rc = -1;
+
+	if (th_results_load(results_path, &res, err, errlen) ||
+	    th_fz_summary_load(fuzz_path, &s, err, errlen))
+		goto out;
+	snprintf(md, sizeof(md), "%.*s%sreport.md", slash ? (int)(slash - results_path) : 0,
+		 results_path, slash ? "/" : "");
+	snprintf(html, sizeof(html), "%.*s%sreport.html", slash ? (int)(slash - results_path) : 0,
+		 results_path, slash ? "/" : "");
+	th_render_fuzz_attach(res, s);
+	rc = th_render_markdown(res, md, err, errlen) || th_render_html(res, html, err, errlen) ? -1 : 0;
+	th_render_fuzz_attach(NULL, NULL);
+out:
+	th_fz_summary_free(s);
+	th_results_free(res);
+	return rc;
+}

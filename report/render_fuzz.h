@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The "Fuzzing campaigns" section of report.md and report.html: for each API
+ * generation (4.14 legacy, the 4.14-rc3 shim, 4.15 modern) and config, what
+ * `timerharness fuzz` found and how fast, with every finding's chain in full.
+ * It reads only a loaded fuzz.json (fuzz_summary.h), attached to the results
+ * it is rendered with; with none attached it writes nothing, so a report of
+ * a matrix run without campaigns is unchanged.
+ */
+#ifndef TH_REPORT_RENDER_FUZZ_H
+#define TH_REPORT_RENDER_FUZZ_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "fuzz_summary.h"
+#include "results.h"
+
+/* Render s with res from now on (NULL: nothing). Not owned. */
+void th_render_fuzz_attach(const struct th_results *res, const struct th_fz_summary *s);
+
+/*
+ * Attach the fuzz.json beside results_path, if there is one (the attached
+ * summary is then owned and freed by the next attach).
+ * Return: 0 (none there, or loaded), -1 with err when it exists but is
+ * invalid (nothing attached).
+ */
+int th_render_fuzz_attach_beside(const struct th_results *res, const char *results_path,
+				 char *err, size_t errlen);
+
+/* The section, for the renderers (one call each). Return: 0, -1 on a write error. */
+int th_render_fuzz_markdown(FILE *out, const struct th_results *res);
+int th_render_fuzz_html(FILE *out, const struct th_results *res);
+
+/*
+ * Re-render report.md and report.html beside results_path with the
+ * campaigns of fuzz_path (after `timerharness fuzz`). The other files of
+ * the set are untouched: they do not show campaigns.
+ * Return: 0, or -1 with err (the old reports left as they were).
+ */
+int th_render_fuzz_rerender(const char *results_path, const char *fuzz_path, char *err, size_t errlen);
+
+#endif
