@@ -46,6 +46,11 @@ static const struct th_fz_summary *summary_for(const struct th_results *res)
 	return att.s && att.res == res ? att.s : NULL;
 }
 
+const struct th_fz_summary *th_render_fuzz_summary(const struct th_results *res)
+{
+	return summary_for(res);
+}
+
 /* What each variant is, in the kernel's terms. */
 static const char *const generation[TH_VARIANT_COUNT] = {
 	[TH_VARIANT_LEGACY] = "4.14 setup_timer(): legacy",

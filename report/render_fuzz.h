@@ -28,6 +28,9 @@ void th_render_fuzz_attach(const struct th_results *res, const struct th_fz_summ
 int th_render_fuzz_attach_beside(const struct th_results *res, const char *results_path,
 				 char *err, size_t errlen);
 
+/* The summary attached to res (NULL: none), for the verdict card. */
+const struct th_fz_summary *th_render_fuzz_summary(const struct th_results *res);
+
 /* The section, for the renderers (one call each). Return: 0, -1 on a write error. */
 int th_render_fuzz_markdown(FILE *out, const struct th_results *res);
 int th_render_fuzz_html(FILE *out, const struct th_results *res);

@@ -428,6 +428,30 @@ static void card_cells(FILE *out, const struct th_card_row *rows, size_t n, cons
 	fputs("</tbody>\n</table></div>\n</details>\n", out);
 }
 
+/* What the campaigns of fuzz.json beside the results found, one sentence
+ * per API generation (the section "Fuzzing campaigns" further down has
+ * every chain); "not run" without one. */
+static void fuzz_lines(FILE *out, const struct th_results *res)
+{
+	const struct th_fz_summary *s = th_render_fuzz_summary(res);
+	char line[1024];
+	bool any = false;
+
+	for (int v = 0; s && v < TH_VARIANT_COUNT; v++) {
+		if (!th_fz_verdict(s, (enum th_variant)v, line, sizeof(line)))
+			continue;
+		if (!any)
+			fputs("<h3><a href=\"#fuzzing\">Fuzzing campaigns</a></h3>\n", out);
+		any = true;
+		fputs("<p class=\"other\">", out);
+		text(out, line);
+		fputs("</p>\n", out);
+	}
+	if (!any)
+		fputs("<p class=\"other\"><strong>Fuzzing campaigns:</strong> not run "
+		      "<span class=\"cnt\">(no fuzz.json beside these results)</span></p>\n", out);
+}
+
 /* What 4.15's call site can still call under the card's configs, read from
  * the binaries (the reach section, further down); "not run" without one. */
 static void reach_lines(FILE *out, const struct th_results *res)
@@ -513,8 +537,7 @@ static int verdict_card(FILE *out, const struct th_results *res, const struct th
 	/* Sections other parts of a run add to the results; until a run
 	 * records them, the card says they were not run. */
 	reach_lines(out, res);
-	fputs("<p class=\"other\"><strong>Fuzzing campaigns:</strong> not run "
-	      "<span class=\"cnt\">(these results hold no campaign)</span></p>\n", out);
+	fuzz_lines(out, res);
 	for (size_t i = 0; i < res->ncells; i++)
 		v[th_report_shown_verdict(res->cells[i])]++;
 	fprintf(out, "<p class=\"gate\">Against the declared expectations: %u pass, %s%u "

@@ -12,6 +12,8 @@
 #include "render.h"
 #include "report_internal.h"
 
+#include "render_fuzz.h"
+
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -185,6 +187,28 @@ static void put_totals(FILE *out, const struct th_results *res)
 	fputc('\n', out);
 }
 
+/* What the campaigns of fuzz.json beside the results found (render_fuzz.h),
+ * one sentence per API generation; "not run" without one. */
+static void fuzz_lines(FILE *out, const struct th_results *res)
+{
+	const struct th_fz_summary *s = th_render_fuzz_summary(res);
+	char label[64], line[1024];
+	bool any = false;
+
+	for (int v = 0; s && v < TH_VARIANT_COUNT; v++) {
+		if (!th_fz_verdict(s, (enum th_variant)v, line, sizeof(line)))
+			continue;
+		if (!any)
+			fputs("Fuzzing campaigns (fuzz.json):\n", out);
+		any = true;
+		variant_label((enum th_variant)v, label, sizeof(label));
+		fprintf(out, "  %s:\n", label);
+		wrapped(out, "    ", line);
+	}
+	if (!any)
+		fputs("Fuzzing campaigns: not run\n", out);
+}
+
 int th_render_verdict(FILE *out, const struct th_results *res, int use_color)
 {
 	int oom, oom_tc;
@@ -243,9 +267,7 @@ int th_render_verdict(FILE *out, const struct th_results *res, int use_color)
 		not_run_notes(out, card.still, card.nstill, said, sizeof(said));
 	}
 	reach_lines(out, res);
-	/* A section other parts of a run add; until a run records one, the
-	 * screen says it was not run. */
-	fputs("Fuzzing campaigns: not run\n", out);
+	fuzz_lines(out, res);
 	put_totals(out, res);
 	th_card_free(&card);
 	free(all);
