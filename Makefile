@@ -30,12 +30,14 @@ test: build
 		ctest --preset $$p; \
 	done
 
-# The last screen is the answer: the matrix's verdict and outputs, then the
-# gate's findings and its PASS or FAIL. matrix exit 3 (some cells are
-# harness errors) still wrote the results: the gate says which, and fails.
+# The last screen is the answer: the campaigns run first, so that the
+# matrix's verdict shows them beside its cells (out/fuzz.json beside
+# out/results.json), then its outputs, then the gate's findings and its PASS
+# or FAIL on both. matrix exit 3 (some cells are harness errors) still wrote
+# the results: the gate says which, and fails.
 demo: build
-	@$(TH) matrix --out out || [ $$? -eq 3 ]
 	@$(TH) fuzz $(DEMO_FUZZ) --out out
+	@$(TH) matrix --out out || [ $$? -eq 3 ]
 	@$(TH) check --results out/results.json
 # check gates out/fuzz.json beside the matrix's results when both are there;
 # a campaign summary alone is gated by the campaigns' check.

@@ -34,6 +34,7 @@
 #include "probe_judge.h"
 #include "reach_collect.h"
 #include "render.h"
+#include "render_fuzz.h"
 #include "results.h"
 #include "runner/child.h"
 
@@ -1164,10 +1165,22 @@ int th_matrix_main(const struct th_matrix_opts *o)
 	if (!interrupted)
 		reach_section(&m);
 	add_metrics(&m, now_s() - t0);
+	/* The campaigns of `timerharness fuzz` beside the results are shown
+	 * with them (the reports' section, the verdict's lines), as `report`
+	 * and `check` take them; one that does not load is left out, said. */
+	{
+		char rpath[4096], ferr[512];
+
+		snprintf(rpath, sizeof(rpath), "%s/results.json", m.out_dir);
+		if (th_render_fuzz_attach_beside(m.res, rpath, ferr, sizeof(ferr)))
+			fprintf(stderr, "timerharness matrix: %s: the campaigns are left out of the reports\n",
+				ferr);
+	}
 	/* All of the run's files, or none: the previous set stays whole. */
 	if (th_render_output_set(m.res, m.out_dir, m.err, sizeof(m.err))) {
 		fprintf(stderr, "timerharness matrix: %s; the previous results in %s are kept\n",
 			m.err, m.out_dir);
+		th_render_fuzz_attach(NULL, NULL);
 		matrix_free(&m);
 		return TH_MATRIX_NOT_WRITTEN;
 	}
@@ -1189,6 +1202,7 @@ int th_matrix_main(const struct th_matrix_opts *o)
 	for (size_t i = 0; th_render_set_name(i); i++)
 		printf(" %s", th_render_set_name(i));
 	putchar('\n');
+	th_render_fuzz_attach(NULL, NULL);
 	matrix_free(&m);
 	if (interrupted == -1 || harness)
 		return TH_MATRIX_HARNESS_ERROR;

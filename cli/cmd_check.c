@@ -45,8 +45,9 @@ static void check_usage(const char *expect)
 	       "  --fuzz-expect    the campaigns' declared findings (default " TH_FUZZ_EXPECT_PATH ")\n"
 	       "  --fuzz-only FILE judge a campaign summary alone (no results file)\n"
 #endif
-	       "  --verbose        list every improvement (a cell less severe than declared);\n"
-	       "                   without it they are counted\n"
+	       "  --verbose        list every improvement (a cell less severe than declared)\n"
+	       "                   and every declared campaign finding; without it they are\n"
+	       "                   counted\n"
 	       "Output: one line per finding (new cells, improvements with --verbose, then\n"
 	       "regressions, harness errors, missing cells, lost defences, doctored cells),\n"
 	       "the counts, and last the answer: check: PASS|FAIL|BAD INPUT|HARNESS ERROR.\n"
@@ -88,7 +89,8 @@ static const char *fuzz_summary(const struct th_check_opts *o, const char *fuzz,
 static int check_fuzz(int rc, const struct th_check_opts *o, const char *fuzz, const char *fuzz_expect)
 {
 	struct th_check_fuzz_opts fo = { .expect = fuzz_expect, .allow_slice = o->allow_slice,
-					 .allow_partial = o->allow_partial };
+					 .allow_partial = o->allow_partial, .verbose = o->verbose,
+					 .beside = true };
 	int frc;
 
 	if (!fuzz)
@@ -154,7 +156,8 @@ int th_cli_check(int argc, char **argv)
 #ifdef TH_HAVE_FUZZ
 	if (fuzz_only) {
 		struct th_check_fuzz_opts fo = { .fuzz = fuzz_only, .expect = fuzz_expect,
-						 .allow_slice = o.allow_slice, .allow_partial = o.allow_partial };
+						 .allow_slice = o.allow_slice, .allow_partial = o.allow_partial,
+						 .verbose = o.verbose };
 
 		return th_check_fuzz_main(&fo, stdout, stderr);
 	}

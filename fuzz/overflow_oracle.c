@@ -915,6 +915,25 @@ static void judge_slot(struct ran *r, int value_target, uint64_t v)
 			return;
 		}
 	}
+	/* The ring's own .function turned into deferred_timer_fn by a partial
+	 * overwrite (no leak: its low bytes; under cfi-icall both callbacks
+	 * are entries of one jump table, 8 bytes apart), the container's func
+	 * planted in front of the timer as above. */
+	{
+		uintptr_t dfunc = ring_slot - fn_off - 16;
+		uint64_t cur, f;
+
+		if (!r->foreign && touched_word(ring_slot, &cur) &&
+		    cur == th_fz_world_leaks()[TH_FZ_LEAK_DEFERRED].addr &&
+		    ((attacker_word(dfunc, &f) && f == fn) || planted_at(dfunc, fn) ||
+		     (touched_word(dfunc, &f) && f == fn))) {
+			r->has_slot = 1;
+			r->slot = dfunc;
+			r->foreign = 1;
+			if (value_target && literal_at(dfunc + 8, 8, &v))
+				r->hijacked = 1;
+		}
+	}
 	if (r->foreign)
 		return;
 	if (!l->has_data) {

@@ -85,7 +85,7 @@ int th_check_fuzz_main(const struct th_check_fuzz_opts *o, FILE *out, FILE *err)
 					fprintf(out, ", a chain %s does not declare", o->expect);
 				fprintf(out, "; reproducer %s; chain: %s\n", f->reproducer, f->chain);
 				bad = true;
-			} else {
+			} else if (o->verbose) {
 				fputs("expected: ", out);
 				campaign_name(out, c);
 				fprintf(out, ": found %s after %.3f s (%s)\n", f->sig, f->first_seconds, r->where);
@@ -150,9 +150,10 @@ int th_check_fuzz_main(const struct th_check_fuzz_opts *o, FILE *out, FILE *err)
 		regress++;
 	}
 	fprintf(out, "check fuzz: %zu campaigns (%u ran): %u as declared, %u regressed, %u harness "
-		"errors; %u findings (summary: %s, expectations: %s)\n", s->ncampaigns, ran, ok, regress,
-		harness, findings, o->fuzz, o->expect);
-	for (int v = 0; v < TH_VARIANT_COUNT; v++) {
+		"errors; %u findings%s (summary: %s, expectations: %s)\n", s->ncampaigns, ran, ok, regress,
+		harness, findings, o->verbose || !findings ? "" : ", as declared unless listed (see --verbose)",
+		o->fuzz, o->expect);
+	for (int v = 0; v < TH_VARIANT_COUNT && (o->verbose || !o->beside); v++) {
 		char verdict[4096];
 
 		if (th_fz_verdict(s, (enum th_variant)v, verdict, sizeof(verdict)))

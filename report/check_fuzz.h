@@ -11,6 +11,10 @@ struct th_check_fuzz_opts {
 	const char *expect;	/* fuzz/expected.tsv */
 	bool allow_slice;	/* a required campaign that did not run is not a regression */
 	bool allow_partial;	/* accept an interrupted summary */
+	bool verbose;		/* list every declared finding too */
+	bool beside;		/* judged beside results.json, whose verdict screen
+				 * already says what the campaigns found: no
+				 * per-generation sentences unless verbose */
 };
 
 /**

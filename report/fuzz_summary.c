@@ -32,7 +32,7 @@ static int ends_with(const char *s, const char *suffix)
 
 /* A hijack through the timer's own call: the ring's .function, a forged
  * timer's, or one the oracle could not name (not another callback's). */
-static int direct_hijack(const struct th_fz_finding *f)
+bool th_fz_direct_hijack(const struct th_fz_finding *f)
 {
 	return f->outcome == TH_HIJACKED && !ends_with(f->chain_id, "_VIA_FOREIGN_CALLBACK");
 }
@@ -92,7 +92,7 @@ size_t th_fz_verdict(const struct th_fz_summary *s, enum th_variant v, char *buf
 			if (c->variant != v || strcmp(c->status, "ran"))
 				continue;
 			for (size_t k = 0; k < c->nfindings; k++)
-				if (direct_hijack(&c->findings[k]) &&
+				if (th_fz_direct_hijack(&c->findings[k]) &&
 				    (first < 0 || c->findings[k].first_seconds < first))
 					first = c->findings[k].first_seconds;
 			if ((first >= 0) != found)
@@ -118,7 +118,7 @@ size_t th_fz_verdict(const struct th_fz_summary *s, enum th_variant v, char *buf
 		if (c->variant != v || strcmp(c->status, "ran"))
 			continue;
 		for (size_t k = 0; k < c->nfindings; k++)
-			foreign |= c->findings[k].outcome == TH_HIJACKED && !direct_hijack(&c->findings[k]);
+			foreign |= c->findings[k].outcome == TH_HIJACKED && !th_fz_direct_hijack(&c->findings[k]);
 		if (!foreign)
 			continue;
 		vput(&b, "%s", sep ? ", " : "; hijacked through another subsystem's callback "

@@ -130,6 +130,11 @@ int th_fz_summary_load(const char *path, struct th_fz_summary **out, char *err, 
 /* "<dir of results_path>/fuzz.json" into buf. Return: buf. */
 char *th_fz_summary_beside(const char *results_path, char *buf, size_t n);
 
+/* A hijack through the timer's own call: the ring's .function, a forged
+ * timer's, or one the oracle could not name (not another subsystem's
+ * callback, *_VIA_FOREIGN_CALLBACK). */
+bool th_fz_direct_hijack(const struct th_fz_finding *f);
+
 /* Is o a finding's outcome (HIJACKED, PRIVILEGED_WRITE)? */
 bool th_fz_is_finding(enum th_outcome o);
 

@@ -187,26 +187,100 @@ static void put_totals(FILE *out, const struct th_results *res)
 	fputc('\n', out);
 }
 
+/* A count as a reader takes it in: 812, 9.4k, 4.2M. */
+static void short_count(long long n, char *buf, size_t len)
+{
+	if (n < 10000)
+		snprintf(buf, len, "%lld", n);
+	else if (n < 1000000)
+		snprintf(buf, len, "%.1fk", (double)n / 1e3);
+	else
+		snprintf(buf, len, "%.1fM", (double)n / 1e6);
+}
+
 /* What the campaigns of fuzz.json beside the results found (render_fuzz.h),
- * one sentence per API generation; "not run" without one. */
+ * a line per API generation: under how many of the configs that ran the
+ * timer's own call was hijacked and how soon, or after how many runs and
+ * CFI blocks it never was, and then whether another subsystem's callback
+ * (the foreign-callback chain) was. "not run" without a summary. Every
+ * figure is the summary's; its sentences in full are in report.md. */
 static void fuzz_lines(FILE *out, const struct th_results *res)
 {
 	const struct th_fz_summary *s = th_render_fuzz_summary(res);
-	char label[64], line[1024];
-	bool any = false;
+	char label[64], a[32], b[32], tcs[128] = "";
+	long long runs = 0;
+	size_t ran = 0;
 
-	for (int v = 0; s && v < TH_VARIANT_COUNT; v++) {
-		if (!th_fz_verdict(s, (enum th_variant)v, line, sizeof(line)))
+	for (size_t i = 0; s && i < s->ncampaigns; i++) {
+		const struct th_fz_campaign *c = &s->campaigns[i];
+
+		if (strcmp(c->status, "ran"))
 			continue;
-		if (!any)
-			fputs("Fuzzing campaigns (fuzz.json):\n", out);
-		any = true;
-		variant_label((enum th_variant)v, label, sizeof(label));
-		fprintf(out, "  %s:\n", label);
-		wrapped(out, "    ", line);
+		ran++;
+		runs += c->executions;
+		if (!strstr(tcs, c->toolchain) && strlen(tcs) + strlen(c->toolchain) + 3 < sizeof(tcs))
+			snprintf(tcs + strlen(tcs), sizeof(tcs) - strlen(tcs), "%s%s", *tcs ? ", " : "",
+				 c->toolchain);
 	}
-	if (!any)
+	if (!ran) {
 		fputs("Fuzzing campaigns: not run\n", out);
+		return;
+	}
+	short_count(runs, a, sizeof(a));
+	snprintf(label, sizeof(label), "%zu campaign%s", ran, ran == 1 ? "" : "s");
+	{
+		char head[512];
+
+		snprintf(head, sizeof(head), "Fuzzing the overwrite (fuzz.json: %s of %.0f s, %s, %s runs):",
+			 label, s->budget_seconds, tcs, a);
+		wrapped(out, "", head);
+	}
+	for (int v = 0; v < TH_VARIANT_COUNT; v++) {
+		size_t n = 0, own = 0, foreign = 0;
+		long long vruns = 0, blocks = 0;
+		double first = -1;
+		char line[256];
+
+		for (size_t i = 0; i < s->ncampaigns; i++) {
+			const struct th_fz_campaign *c = &s->campaigns[i];
+			bool o = false, f = false;
+
+			if (c->variant != (enum th_variant)v || strcmp(c->status, "ran"))
+				continue;
+			n++;
+			vruns += c->executions;
+			blocks += c->outcomes[TH_BLOCKED_CFI];
+			for (size_t k = 0; k < c->nfindings; k++) {
+				const struct th_fz_finding *fd = &c->findings[k];
+
+				if (th_fz_direct_hijack(fd)) {
+					o = true;
+					if (first < 0 || fd->first_seconds < first)
+						first = fd->first_seconds;
+				} else if (fd->outcome == TH_HIJACKED) {
+					f = true;
+				}
+			}
+			own += o;
+			foreign += f;
+		}
+		if (!n)
+			continue;
+		variant_label((enum th_variant)v, label, sizeof(label));
+		if (own) {
+			snprintf(line, sizeof(line), "  %-14s own call HIJACKED under %zu of %zu configs, first %.2f s",
+				 label, own, n, first);
+		} else {
+			short_count(vruns, a, sizeof(a));
+			short_count(blocks, b, sizeof(b));
+			snprintf(line, sizeof(line), "  %-14s own call never hijacked: %s runs, %s CFI blocks",
+				 label, a, b);
+		}
+		fprintf(out, "%s\n", line);
+		if (foreign && !own)
+			fprintf(out, "  %-14s via deferred_timer_fn: HIJACKED under %zu of %zu configs\n", "",
+				foreign, n);
+	}
 }
 
 int th_render_verdict(FILE *out, const struct th_results *res, int use_color)

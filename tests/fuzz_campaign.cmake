@@ -27,8 +27,17 @@ function(th_fuzz_gate name rc out_regex err_regex)
 endfunction()
 
 # What is declared passes; each finding and requirement is named.
-th_fuzz_gate(declared 0 "expected: overflow legacy/cfi-icall/clang-22: found HIJACKED:WRITE_CR4_VIA_RING_TIMER.*expected: overflow modern/cfi-icall/clang-22: found PRIVILEGED_WRITE:CRED_VIA_LIST.*unsupported: overflow modern/kcfi/clang-14.*0 regressed.*fuzz legacy: hijacked through the timer's own call on none/clang-22 .*cfi-icall/clang-22 .*fuzz modern: no hijack through the timer's own call on cfi-icall/clang-22 \\([0-9]+ executions, [0-9]+ CFI blocks\\)" "^$"
+th_fuzz_gate(declared_verbose 0 "expected: overflow legacy/cfi-icall/clang-22: found HIJACKED:WRITE_CR4_VIA_RING_TIMER.*expected: overflow modern/cfi-icall/clang-22: found PRIVILEGED_WRITE:CRED_VIA_LIST.*unsupported: overflow modern/kcfi/clang-14.*0 regressed.*fuzz legacy: hijacked through the timer's own call on none/clang-22 .*cfi-icall/clang-22 .*fuzz modern: no hijack through the timer's own call on cfi-icall/clang-22 \\([0-9]+ executions, [0-9]+ CFI blocks\\)" "^$"
+  --verbose ${_fd}/good.json ${_fx})
+# Without --verbose the declared findings are counted, not listed; the
+# per-generation sentences are there when the summary is judged alone, and
+# left to the verdict screen when it is judged beside results.json.
+th_fuzz_gate(declared 0 "check fuzz: [0-9]+ campaigns .* [1-9][0-9]* findings, as declared unless listed \\(see --verbose\\).*fuzz legacy: hijacked" "^$"
   ${_fd}/good.json ${_fx})
+add_test(NAME fuzz.gate.declared_beside
+  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:fuzz_check>;--beside;${_fd}/good.json;${_fx}" -DRC=0
+          "-DSTDOUT_REGEX=check fuzz: .* 0 regressed" "-DSTDOUT_NOT_REGEX=expected: |fuzz legacy" -P ${_re})
+set_tests_properties(fuzz.gate.declared_beside PROPERTIES LABELS fuzz TIMEOUT 60)
 # A hijack on 4.15 is declared nowhere: a regression, with its chain.
 th_fuzz_gate(modern_hijack 1 "regression: overflow modern/cfi-icall/clang-22: found HIJACKED:WRITE_CR4_VIA_FORGED_TIMER, a chain .* does not declare; reproducer .*; chain: legacy" "^$"
   ${_fd}/modern_hijack.json ${_fx})

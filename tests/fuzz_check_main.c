@@ -2,7 +2,7 @@
 /*
  * The campaigns' gate on its own (tests/fuzz.cmake): report/check_fuzz.c run
  * on fixtures, apart from `timerharness check` and a results file.
- *   fuzz_check [--allow-slice] [--allow-partial] FUZZ.json EXPECTED.tsv
+ *   fuzz_check [--allow-slice] [--allow-partial] [--verbose] [--beside] FUZZ.json EXPECTED.tsv
  */
 #include <stdio.h>
 #include <string.h>
@@ -20,11 +20,15 @@ int main(int argc, char **argv)
 			o.allow_slice = true;
 		else if (!strcmp(argv[i], "--allow-partial"))
 			o.allow_partial = true;
+		else if (!strcmp(argv[i], "--verbose"))
+			o.verbose = true;
+		else if (!strcmp(argv[i], "--beside"))
+			o.beside = true;
 		else
 			return TH_CHECK_BAD_INPUT;
 	}
 	if (argc - i != 2) {
-		fprintf(stderr, "usage: fuzz_check [--allow-slice] [--allow-partial] FUZZ.json EXPECTED.tsv\n");
+		fprintf(stderr, "usage: fuzz_check [--allow-slice] [--allow-partial] [--verbose] [--beside] FUZZ.json EXPECTED.tsv\n");
 		return TH_CHECK_BAD_INPUT;
 	}
 	o.fuzz = argv[i];
