@@ -320,6 +320,8 @@ int th_render_verdict(FILE *out, const struct th_results *res, int use_color)
 		th_report_put_line(out, res->interrupted ? res->interrupted : "?");
 		fputs("): cells that did not finish are missing\n", out);
 	}
+	if (th_results_is_slice(res))
+		fputs("A SLICE of the plan (a filter or a shard): the other cells were not run\n", out);
 
 	fputs("Does type-based CFI stop CVE-2017-7308's overwrite of a timer?\n"
 	      "  (" TH_CARD_CVE_TECHNIQUE ", " TH_CARD_CVE_TIMING ", as the exploit: .function, "

@@ -25,6 +25,7 @@
 #include "merge.h"
 #include "reach.h"
 #include "render.h"
+#include "render_fuzz.h"
 #include "results.h"
 
 #define DATA(f) TH_REPORT_TEST_DATA "/" f
@@ -643,6 +644,93 @@ static void html_verdict_first(void **state)
 	th_results_free(r);
 }
 
+/* A campaign of the fixture summary: variant v under config, with one
+ * finding of sig (NULL: none) found after first seconds. */
+static void fz_campaign(struct th_fz_summary *s, enum th_variant v, const char *config, long long runs,
+			long long blocks, const char *sig, double first)
+{
+	char err[256];
+	struct th_fz_campaign in = { .target = "overflow", .config = (char *)config,
+				     .toolchain = "clang-22", .engine = "libfuzzer", .status = "ran",
+				     .reason = "", .options = "", .variant = v, .seconds = 10,
+				     .cpu_seconds = 10, .executions = runs };
+	struct th_fz_campaign *c;
+
+	in.outcomes[TH_BLOCKED_CFI] = blocks;
+	in.outcomes[TH_NO_EFFECT] = runs - blocks - (sig ? 1 : 0);
+	if (sig)
+		in.outcomes[TH_HIJACKED] = 1;
+	c = th_fz_summary_add_campaign(s, &in, err, sizeof(err));
+	assert_non_null(c);
+	if (sig) {
+		struct th_fz_finding f = { .sig = (char *)sig, .outcome = TH_HIJACKED,
+					   .chain_id = strchr(sig, ':') + 1, .first_seconds = first,
+					   .first_executions = 100, .reproducer = "r.bin",
+					   .replayed = TH_HIJACKED, .reproduced = true, .chain = "c" };
+
+		assert_int_equal(th_fz_campaign_add_finding(c, &f, err, sizeof(err)), 0);
+	}
+}
+
+/* The campaigns beside the results: a line per API generation, the timer's
+ * own call apart from another subsystem's callback, within the screen. */
+static void verdict_fuzz(void **state)
+{
+	(void)state;
+	struct th_results *r = card_model();
+	struct th_fz_summary *s = th_fz_summary_create("0.1.0-test", 10, "write_cr4(0x407f0)");
+	char *v;
+	int lines = 0;
+
+	assert_non_null(s);
+	fz_campaign(s, TH_VARIANT_LEGACY, "cfi-icall", 900000, 30000, "HIJACKED:WRITE_CR4_VIA_RING_TIMER", 0.45);
+	fz_campaign(s, TH_VARIANT_LEGACY, "kcfi", 1000000, 2000, "HIJACKED:WRITE_CR4_VIA_RING_TIMER", 0.23);
+	fz_campaign(s, TH_VARIANT_MODERN, "cfi-icall", 1033665, 49075,
+		    "HIJACKED:WRITE_CR4_VIA_FOREIGN_CALLBACK", 7.2);
+	fz_campaign(s, TH_VARIANT_MODERN, "kcfi", 1107625, 6761, NULL, 0);
+	th_render_fuzz_attach(r, s);
+	v = verdict_text(r);
+	for (char *l = v, *e; *l; l = e + 1, lines++) {
+		e = strchr(l, '\n');
+		assert_non_null(e);
+		if (e - l > TH_VERDICT_WIDTH)
+			fail_msg("line of %d columns:\n%.*s", (int)(e - l), (int)(e - l), l);
+	}
+	assert_true(lines <= 24);
+	assert_contains(v, "Fuzzing the overwrite (fuzz.json: 4 campaigns of 10 s, clang-22, 4.0M runs):\n"
+			   "  4.14 legacy    own call HIJACKED under 2 of 2 configs, first 0.23 s\n"
+			   "  4.15 modern    own call never hijacked: 2.1M runs, 55.8k CFI blocks\n"
+			   "                 via deferred_timer_fn: HIJACKED under 1 of 2 configs\n");
+	assert_null(strstr(v, "Fuzzing campaigns: not run"));
+	free(v);
+	/* Detached: not run again. */
+	th_render_fuzz_attach(NULL, NULL);
+	v = verdict_text(r);
+	assert_contains(v, "Fuzzing campaigns: not run\n");
+	free(v);
+	th_fz_summary_free(s);
+	th_results_free(r);
+}
+
+/* A slice says so on its first lines, before any verdict. */
+static void verdict_slice(void **state)
+{
+	(void)state;
+	struct th_results *r = card_model();
+	unsigned one = 1;
+	char err[256], *v;
+
+	v = verdict_text(r);
+	assert_null(strstr(v, "SLICE"));
+	free(v);
+	assert_int_equal(th_results_set_shard(r, 3, &one, 1, err, sizeof(err)), 0);
+	v = verdict_text(r);
+	assert_contains(v, "\nA SLICE of the plan (a filter or a shard): the other cells were not run\n"
+			   "Does type-based CFI");
+	free(v);
+	th_results_free(r);
+}
+
 #define TH_CASE(name) cmocka_unit_test(name)
 
 int main(int argc, char **argv)
@@ -658,6 +746,8 @@ int main(int argc, char **argv)
 		TH_CASE(card_not_run),
 		TH_CASE(verdict_screen),
 		TH_CASE(verdict_reach),
+		TH_CASE(verdict_fuzz),
+		TH_CASE(verdict_slice),
 		TH_CASE(html_verdict_first),
 	};
 
