@@ -1147,6 +1147,7 @@ int th_matrix_main(const struct th_matrix_opts *o)
 	struct matrix m = { .o = o, .lock_fd = -1 };
 	double t0 = now_s();
 	long harness;
+	bool stdout_lost = false;
 
 	m.jobs_n = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	if (m.jobs_n > 32)
@@ -1203,8 +1204,13 @@ int th_matrix_main(const struct th_matrix_opts *o)
 		printf(" %s", th_render_set_name(i));
 	putchar('\n');
 	th_render_fuzz_attach(NULL, NULL);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "timerharness matrix: standard output: %s (the files in %s are written)\n",
+			strerror(errno), m.out_dir);
+		stdout_lost = true;
+	}
 	matrix_free(&m);
 	if (interrupted == -1 || harness)
 		return TH_MATRIX_HARNESS_ERROR;
-	return interrupted ? TH_MATRIX_INTERRUPTED : TH_MATRIX_OK;
+	return interrupted ? TH_MATRIX_INTERRUPTED : stdout_lost ? TH_MATRIX_STDOUT_LOST : TH_MATRIX_OK;
 }

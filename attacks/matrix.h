@@ -54,6 +54,9 @@ enum {
 					 * (a binary or probe missing, a child that
 					 * could not start) or a run could not be
 					 * started (results partial) */
+	TH_MATRIX_STDOUT_LOST = 4,	/* written and every cell observed, but the
+					 * verdict could not be written to standard
+					 * output (a closed pipe, a full disk) */
 	TH_MATRIX_INTERRUPTED = 130,	/* SIGINT/SIGTERM: partial results written */
 };
 

@@ -61,6 +61,8 @@ static void matrix_usage(FILE *f, const struct th_paths *p)
 		"        results (nothing run, nothing written);\n"
 		"      3 written, but some cells are HARNESS_ERROR: a binary or probe missing or\n"
 		"        unrunnable, a child that could not start (check exits 3 on them);\n"
+		"      4 written and every cell observed, but standard output could not be\n"
+		"        written (the verdict is lost; the files are whole);\n"
 		"      130 interrupted (partial results written).\n",
 		TH_SHARD_MAX, p->build_root, p->expect);
 }

@@ -61,6 +61,13 @@ execute_process(COMMAND ${TH} check --results ${OUT}/results.json --allow-slice
 if(NOT rc EQUAL 2 OR NOT err MATCHES "cannot write the verdicts: No space left on device")
   message(FATAL_ERROR "check with stdout on /dev/full: exit ${rc} (want 2)\n${err}")
 endif()
+# Nor is a run whose verdict screen was lost: exit 4, its files whole.
+execute_process(COMMAND ${TH} matrix --build-root ${BUILD} --out ${OUT}/full ${cut}
+                OUTPUT_FILE /dev/full RESULT_VARIABLE rc ERROR_VARIABLE err)
+if(NOT rc EQUAL 4 OR NOT err MATCHES "matrix: standard output: No space left on device \\(the files in [^ ]*/full are written\\)"
+   OR NOT EXISTS ${OUT}/full/results.json)
+  message(FATAL_ERROR "matrix with stdout on /dev/full: exit ${rc} (want 4)\n${err}")
+endif()
 
 # The run judged by lenient expectations (matrix --expect): the run records
 # them, and check judges by the checkout's.
