@@ -100,10 +100,10 @@ static void strong(struct w *w, const char *s)
 static void table_head(struct w *w, const char *const *heads, size_t n)
 {
 	if (w->html) {
-		fputs("<table>\n<tr>", w->out);
+		fputs("<div class=\"scroll\"><table>\n<thead><tr>", w->out);
 		for (size_t i = 0; i < n; i++)
 			fprintf(w->out, "<th>%s</th>", heads[i]);
-		fputs("</tr>\n", w->out);
+		fputs("</tr></thead>\n", w->out);
 		return;
 	}
 	fputc('|', w->out);
@@ -145,7 +145,7 @@ static void row_end(struct w *w)
 
 static void table_end(struct w *w)
 {
-	fputs(w->html ? "</table>\n" : "\n", w->out);
+	fputs(w->html ? "</table></div>\n" : "\n", w->out);
 }
 
 /* A file's own name: where it lies is the reader's business. */
@@ -253,7 +253,7 @@ static void dispatch_table(struct w *w, const struct th_bench_configs *c)
 			if (!e || isnan(e->instructions)) {
 				cell_begin(w);
 				if (strcmp(c->configs[k].instructions, "counted")) {
-					fputs("not counted: ", w->out);
+					/* Why not, as the bench said it ("not counted: ..."). */
 					text(w, c->configs[k].instructions);
 				} else {
 					fputs("-", w->out);
@@ -408,7 +408,7 @@ static void bench_part(struct w *w, const struct th_bench *b)
 					len = snprintf(buf, sizeof(buf), "%.1f ns", c->ns);
 				if (!isnan(c->instructions))
 					len += snprintf(buf + len, sizeof(buf) - (size_t)len, ", %.1f instr%s",
-							c->instructions, c->whole_phase ? " (whole phase)" : "");
+							c->instructions, c->whole_phase ? ", whole phase" : "");
 				if (im != TH_BENCH_HEAP && !isnan(c->ratio_to_heap))
 					snprintf(buf + len, sizeof(buf) - (size_t)len, ")");
 				cell(w, buf);
