@@ -56,6 +56,17 @@ static void md_cp(FILE *out, const char *b, size_t n)
 		fwrite(b, 1, n, out);
 }
 
+/* In inline code nothing is escaped: a backtick would end it, a bar the
+ * table cell, a line break the row; they become '?' (names have none of
+ * them, checked on load, but a path or a status could). */
+static void md_code_cp(FILE *out, const char *b, size_t n)
+{
+	if (n == 1 && strchr("`|\n\r", *b))
+		fputc('?', out);
+	else
+		fwrite(b, 1, n, out);
+}
+
 /* Text from a file. */
 static void text(struct w *w, const char *s)
 {
@@ -72,11 +83,7 @@ static void code(struct w *w, const char *s)
 	if (w->html) {
 		th_html_text(w->out, s);
 	} else {
-		for (const char *p = s; *p; p++)
-			if (*p == '`' || *p == '|' || *p == '\\' || (unsigned char)*p < ' ')
-				fputc('?', w->out);
-			else
-				fputc(*p, w->out);
+		th_report_put_visible(w->out, s, md_code_cp);
 	}
 	fputs(w->html ? "</code>" : "`", w->out);
 }
