@@ -2,6 +2,7 @@
 #   make demo   install what is missing, build every toolchain, run the matrix, gate it
 #   make test   install what is missing, build and test with every toolchain
 #   make fuzz   fuzzing campaigns of every build of the newest toolchain, gated
+#   make bench  the wheel's and the defences' cost, into out/ beside the results
 .PHONY: all deps build test demo bench fuzz clean
 
 PRESETS = $(shell scripts/toolchains)
@@ -47,13 +48,23 @@ fuzz: build
 	else $(TH) check --fuzz-only out/fuzz.json; fi
 
 
+# The figures go beside the matrix's results (out/bench.json,
+# out/bench-configs-<preset>.json), where report.md and report.html show
+# them: re-rendered here when out/results.json exists, and by every later
+# `timerharness matrix` or `timerharness report`.
 bench: build
-	$(TH) bench
-	@set -e; mkdir -p out; for p in $(PRESETS); do \
+	@mkdir -p out
+	$(TH) bench --json out/bench.json
+	@set -e; for p in $(PRESETS); do \
 		c=$$(build/$$p/cli/timerharness bench --configs --help | sed -n 's/.*Built for this toolchain: //p'); \
 		echo "== $$p: bench --configs $$c"; \
 		build/$$p/cli/timerharness bench --configs $$c --json out/bench-configs-$$p.json; \
 	done
+	@if [ -f out/results.json ]; then \
+		$(TH) report --results out/results.json --format md --out out/report.md && \
+		$(TH) report --results out/results.json --format html --out out/report.html && \
+		echo "bench: out/report.md and out/report.html show the figures"; \
+	fi
 
 clean:
 	rm -rf build out

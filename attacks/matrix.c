@@ -34,6 +34,7 @@
 #include "probe_judge.h"
 #include "reach_collect.h"
 #include "render.h"
+#include "render_bench.h"
 #include "render_fuzz.h"
 #include "results.h"
 #include "runner/child.h"
@@ -1176,12 +1177,17 @@ int th_matrix_main(const struct th_matrix_opts *o)
 		if (th_render_fuzz_attach_beside(m.res, rpath, ferr, sizeof(ferr)))
 			fprintf(stderr, "timerharness matrix: %s: the campaigns are left out of the reports\n",
 				ferr);
+		/* The bench's figures likewise (report.md and .html). */
+		if (th_render_bench_attach_beside(m.res, rpath, ferr, sizeof(ferr)))
+			fprintf(stderr, "timerharness matrix: %s: the bench's figures are left out of the "
+				"reports\n", ferr);
 	}
 	/* All of the run's files, or none: the previous set stays whole. */
 	if (th_render_output_set(m.res, m.out_dir, m.err, sizeof(m.err))) {
 		fprintf(stderr, "timerharness matrix: %s; the previous results in %s are kept\n",
 			m.err, m.out_dir);
 		th_render_fuzz_attach(NULL, NULL);
+		th_render_bench_attach(NULL, NULL);
 		matrix_free(&m);
 		return TH_MATRIX_NOT_WRITTEN;
 	}
@@ -1204,6 +1210,7 @@ int th_matrix_main(const struct th_matrix_opts *o)
 		printf(" %s", th_render_set_name(i));
 	putchar('\n');
 	th_render_fuzz_attach(NULL, NULL);
+	th_render_bench_attach(NULL, NULL);
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "timerharness matrix: standard output: %s (the files in %s are written)\n",
 			strerror(errno), m.out_dir);

@@ -11,6 +11,7 @@
 #include "args.h"
 #include "cli.h"
 #include "render.h"
+#include "render_bench.h"
 #include "render_fuzz.h"
 #include "results.h"
 
@@ -21,8 +22,8 @@ static void report_usage(FILE *f)
 	fprintf(f,
 		"usage: timerharness report [--results FILE] --format FORMAT [--out FILE|-]\n"
 		"\n"
-		"Renders a results file (schema " TH_RESULTS_SCHEMA ") in one format; reads\n"
-		"nothing else.\n"
+		"Renders a results file (schema " TH_RESULTS_SCHEMA ") in one format; md and\n"
+		"html also show fuzz.json, bench.json and bench-configs-*.json found beside it.\n"
 		"  --results  the results to render (default " DEFAULT_RESULTS ")\n"
 		"  --format   md      Markdown: run facts, configs, counts, headline findings, matrix\n"
 		"             html    one self-contained page; the matrix as a colour-coded grid\n"
@@ -37,8 +38,8 @@ static void report_usage(FILE *f)
 		"             regular file is replaced (never a symbolic link, a device node, a\n"
 		"             FIFO or a directory); - (default) is standard output\n"
 		"Exit: 0 written; 1 could not write (the file is left as it was); 2 bad input\n"
-		"(unreadable, corrupt or invalid results, unknown format or option, an --out\n"
-		"that is not a regular file; nothing written).\n");
+		"(unreadable, corrupt or invalid results or files beside them, unknown format\n"
+		"or option, an --out that is not a regular file; nothing written).\n");
 }
 
 static void unknown_format(const char *f)
@@ -114,6 +115,13 @@ int th_cli_report(int argc, char **argv)
 		th_results_free(res);
 		return 2;
 	}
+	/* So do the bench's figures beside them (bench.json, bench-configs-*.json). */
+	if (th_render_bench_attach_beside(res, results, err, sizeof(err))) {
+		fprintf(stderr, "timerharness report: %s\n", err);
+		th_render_fuzz_attach(NULL, NULL);
+		th_results_free(res);
+		return 2;
+	}
 	if (!strcmp(out, "-")) {
 		rc = th_render_format_to(stdout, f, res, th_render_color_ok(STDOUT_FILENO), err, sizeof(err));
 		if (!rc && fflush(stdout)) {
@@ -124,6 +132,7 @@ int th_cli_report(int argc, char **argv)
 		rc = th_render_format_file(out, f, res, err, sizeof(err));
 	}
 	th_render_fuzz_attach(NULL, NULL);
+	th_render_bench_attach(NULL, NULL);
 	th_results_free(res);
 	if (rc) {
 		fprintf(stderr, "timerharness report: %s\n", err);

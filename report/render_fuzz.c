@@ -2,6 +2,7 @@
 /* "Fuzzing campaigns" in report.md and report.html (render_fuzz.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "render_fuzz.h"
+#include "render_bench.h"
 #include "render.h"
 #include "report_internal.h"
 
@@ -448,9 +449,14 @@ int th_render_fuzz_rerender(const char *results_path, const char *fuzz_path, cha
 		 results_path, slash ? "/" : "");
 	snprintf(html, sizeof(html), "%.*s%sreport.html", slash ? (int)(slash - results_path) : 0,
 		 results_path, slash ? "/" : "");
+	/* The bench's figures beside the results stay in the reports; one that
+	 * no longer loads stops the re-render (the old reports kept), said. */
+	if (th_render_bench_attach_beside(res, results_path, err, errlen))
+		goto out;
 	th_render_fuzz_attach(res, s);
 	rc = th_render_markdown(res, md, err, errlen) || th_render_html(res, html, err, errlen) ? -1 : 0;
 	th_render_fuzz_attach(NULL, NULL);
+	th_render_bench_attach(NULL, NULL);
 out:
 	th_fz_summary_free(s);
 	th_results_free(res);

@@ -16,6 +16,7 @@
 #include "html.h"
 #include "reach.h"
 #include "render.h"
+#include "render_bench.h"
 #include "render_fuzz.h"
 #include "report_internal.h"
 
@@ -1081,7 +1082,7 @@ int th_render_html_to(FILE *out, const struct th_results *res, char *err, size_t
 		if (headline(out, res, all, &th_headlines[h], tcs, ntc))
 			goto oom;
 	if (differences(out, res, all, tcs, ntc) || th_reach_render_html(out, res, text, code) ||
-	    th_render_fuzz_html(out, res) ||
+	    th_render_fuzz_html(out, res) || th_render_bench_html(out, res) ||
 	    matrix(out, res, all, tcs, ntc))
 		goto oom;
 	configs(out, res, tcs, ntc);

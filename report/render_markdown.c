@@ -8,6 +8,7 @@
 #include "headlines.h"
 #include "reach.h"
 #include "render.h"
+#include "render_bench.h"
 #include "render_fuzz.h"
 #include "report_internal.h"
 
@@ -533,6 +534,7 @@ int th_render_markdown_to(FILE *out, const struct th_results *res, char *err, si
 			goto oom;
 	if (render_differences(out, res, all, tcs, ntc) ||
 	    th_reach_render_markdown(out, res, md_text, reach_code) || th_render_fuzz_markdown(out, res) ||
+	    th_render_bench_markdown(out, res) ||
 	    full_matrix(out, res, all, tcs, ntc))
 		goto oom;
 	free(tcs);

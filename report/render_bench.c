@@ -1,0 +1,491 @@
+/* SPDX-License-Identifier: MIT */
+/* "What the wheel and the defences cost" in report.md and report.html (render_bench.h). */
+#define _POSIX_C_SOURCE 200809L
+#include "render_bench.h"
+#include "html.h"
+#include "report_internal.h"
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+static struct {
+	const struct th_results *res;
+	const struct th_bench_set *s;
+	struct th_bench_set *owned;
+} att;
+
+void th_render_bench_attach(const struct th_results *res, const struct th_bench_set *s)
+{
+	th_bench_set_free(att.owned);
+	att.owned = NULL;
+	att.res = res;
+	att.s = s;
+}
+
+int th_render_bench_attach_beside(const struct th_results *res, const char *results_path,
+				  char *err, size_t errlen)
+{
+	struct th_bench_set *s;
+
+	th_render_bench_attach(NULL, NULL);
+	if (th_bench_set_load_beside(results_path, &s, err, errlen))
+		return -1;
+	if (s) {
+		th_render_bench_attach(res, s);
+		att.owned = s;
+	}
+	return 0;
+}
+
+/* ---- one writer for both formats ---- */
+
+struct w {
+	FILE *out;
+	bool html;
+};
+
+static void md_cp(FILE *out, const char *b, size_t n)
+{
+	if (n == 1 && (*b == '\n' || *b == '\r'))
+		fputc(' ', out);
+	else if (n == 1 && strchr("\\`*_[]<>|#~", *b))
+		fprintf(out, "\\%c", *b);
+	else
+		fwrite(b, 1, n, out);
+}
+
+/* In inline code nothing is escaped: a backtick would end it, a bar the
+ * table cell, a line break the row; they become '?' (names have none of
+ * them, checked on load, but a path or a status could). */
+static void md_code_cp(FILE *out, const char *b, size_t n)
+{
+	if (n == 1 && strchr("`|\n\r", *b))
+		fputc('?', out);
+	else
+		fwrite(b, 1, n, out);
+}
+
+/* Text from a file. */
+static void text(struct w *w, const char *s)
+{
+	if (w->html)
+		th_html_text(w->out, s);
+	else
+		th_report_put_visible(w->out, s, md_cp);
+}
+
+/* A name from a file, as code. */
+static void code(struct w *w, const char *s)
+{
+	fputs(w->html ? "<code>" : "`", w->out);
+	if (w->html) {
+		th_html_text(w->out, s);
+	} else {
+		th_report_put_visible(w->out, s, md_code_cp);
+	}
+	fputs(w->html ? "</code>" : "`", w->out);
+}
+
+/* Markup of ours: the same in both formats but for these. */
+static void para(struct w *w)
+{
+	fputs(w->html ? "<p>" : "", w->out);
+}
+
+static void end_para(struct w *w)
+{
+	fputs(w->html ? "</p>\n" : "\n\n", w->out);
+}
+
+static void strong(struct w *w, const char *s)
+{
+	fprintf(w->out, w->html ? "<strong>%s</strong>" : "**%s**", s);
+}
+
+static void table_head(struct w *w, const char *const *heads, size_t n)
+{
+	if (w->html) {
+		fputs("<div class=\"scroll\"><table>\n<thead><tr>", w->out);
+		for (size_t i = 0; i < n; i++)
+			fprintf(w->out, "<th>%s</th>", heads[i]);
+		fputs("</tr></thead>\n", w->out);
+		return;
+	}
+	fputc('|', w->out);
+	for (size_t i = 0; i < n; i++)
+		fprintf(w->out, " %s |", heads[i]);
+	fputs("\n|", w->out);
+	for (size_t i = 0; i < n; i++)
+		fputs("---|", w->out);
+	fputc('\n', w->out);
+}
+
+static void row_begin(struct w *w)
+{
+	fputs(w->html ? "<tr>" : "|", w->out);
+}
+
+static void cell_begin(struct w *w)
+{
+	fputs(w->html ? "<td>" : " ", w->out);
+}
+
+static void cell_end(struct w *w)
+{
+	fputs(w->html ? "</td>" : " |", w->out);
+}
+
+/* A cell of our own text (figures). */
+static void cell(struct w *w, const char *s)
+{
+	cell_begin(w);
+	fputs(s, w->out);
+	cell_end(w);
+}
+
+static void row_end(struct w *w)
+{
+	fputs(w->html ? "</tr>\n" : "\n", w->out);
+}
+
+static void table_end(struct w *w)
+{
+	fputs(w->html ? "</table></div>\n" : "\n", w->out);
+}
+
+/* A file's own name: where it lies is the reader's business. */
+static const char *file_name(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? slash + 1 : path;
+}
+
+/* ---- the per-config figures of the dispatch ---- */
+
+static const struct th_bench_cfg_cell *cfg_cell(const struct th_bench_configs *c, size_t config,
+						int impl, int op, long long n)
+{
+	for (size_t i = 0; i < c->ncells; i++)
+		if (c->cells[i].config == config && c->cells[i].impl == impl && c->cells[i].op == op &&
+		    c->cells[i].n == n)
+			return &c->cells[i];
+	return NULL;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The sizes of the dispatch cells (modern or legacy expire), ascending;
+ * *count_n the smallest with an instruction count (0: none). */
+static size_t dispatch_sizes(const struct th_bench_configs *c, long long *ns, size_t max,
+			     long long *count_n)
+{
+	size_t n = 0;
+
+	*count_n = 0;
+	for (size_t i = 0; i < c->ncells; i++) {
+		const struct th_bench_cfg_cell *e = &c->cells[i];
+		size_t k;
+
+		if (e->op != TH_BENCH_EXPIRE || (e->impl != TH_BENCH_MODERN && e->impl != TH_BENCH_LEGACY))
+			continue;
+		if (!isnan(e->instructions) && (!*count_n || e->n < *count_n))
+			*count_n = e->n;
+		for (k = 0; k < n && ns[k] != e->n; k++)
+			;
+		if (k == n && n < max)
+			ns[n++] = e->n;
+	}
+	qsort(ns, n, sizeof(*ns), cmp_ll);
+	return n;
+}
+
+static void dispatch_table(struct w *w, const struct th_bench_configs *c)
+{
+	static const int impls[] = { TH_BENCH_MODERN, TH_BENCH_LEGACY };
+	const char *heads[12];
+	char hb[8][64], b[160];
+	long long ns[8], count_n;
+	size_t nn = dispatch_sizes(c, ns, 8, &count_n), nh = 0;
+
+	heads[nh++] = "config";
+	heads[nh++] = "variant";
+	for (size_t i = 0; i < nn; i++) {
+		snprintf(hb[i], sizeof(hb[i]), "ns per fired timer, N = %lld", ns[i]);
+		heads[nh++] = hb[i];
+	}
+	if (count_n)
+		snprintf(hb[nn], sizeof(hb[nn]), "instructions per fired timer, N = %lld", count_n);
+	else
+		snprintf(hb[nn], sizeof(hb[nn]), "instructions per fired timer");
+	heads[nh++] = hb[nn];
+	table_head(w, heads, nh);
+	for (size_t v = 0; v < sizeof(impls) / sizeof(impls[0]); v++)
+		for (size_t k = 0; k < c->nconfigs; k++) {
+			const struct th_bench_cfg_cell *e = NULL, *base;
+			bool any = false;
+
+			for (size_t i = 0; i < nn; i++)
+				any |= cfg_cell(c, k, impls[v], TH_BENCH_EXPIRE, ns[i]) != NULL;
+			if (!any)
+				continue;	/* not run in this build */
+			row_begin(w);
+			cell_begin(w);
+			code(w, c->configs[k].name);
+			cell_end(w);
+			cell(w, th_bench_impl_names[impls[v]]);
+			for (size_t i = 0; i < nn; i++) {
+				e = cfg_cell(c, k, impls[v], TH_BENCH_EXPIRE, ns[i]);
+				if (!e)
+					snprintf(b, sizeof(b), "-");
+				else if (k == c->base || isnan(e->ratio))
+					snprintf(b, sizeof(b), "%.1f", e->ns);
+				else if (isnan(e->ratio_min) || isnan(e->ratio_max))
+					snprintf(b, sizeof(b), "%.1f (%+.1f%%)", e->ns, 100 * (e->ratio - 1));
+				else
+					snprintf(b, sizeof(b), "%.1f (%+.1f%%, runs %+.1f%% .. %+.1f%%)", e->ns,
+						 100 * (e->ratio - 1), 100 * (e->ratio_min - 1),
+						 100 * (e->ratio_max - 1));
+				cell(w, b);
+			}
+			e = count_n ? cfg_cell(c, k, impls[v], TH_BENCH_EXPIRE, count_n) : NULL;
+			base = count_n ? cfg_cell(c, c->base, impls[v], TH_BENCH_EXPIRE, count_n) : NULL;
+			if (!e || isnan(e->instructions)) {
+				cell_begin(w);
+				if (strcmp(c->configs[k].instructions, "counted")) {
+					/* Why not, as the bench said it ("not counted: ..."). */
+					text(w, c->configs[k].instructions);
+				} else {
+					fputs("-", w->out);
+				}
+				cell_end(w);
+			} else {
+				if (k == c->base || !base || isnan(base->instructions))
+					snprintf(b, sizeof(b), "%.1f", e->instructions);
+				else
+					snprintf(b, sizeof(b), "%.1f (%+.1f)", e->instructions,
+						 e->instructions - base->instructions);
+				cell(w, b);
+			}
+			row_end(w);
+		}
+	table_end(w);
+}
+
+/* Where the dispatch loop sits against ConFIRM's median, as bench --configs says. */
+static void confirm_line(struct w *w, const struct th_bench_configs *c)
+{
+	long long ns[8], count_n;
+	size_t nn = dispatch_sizes(c, ns, 8, &count_n);
+	bool first = true;
+
+	if (!nn || c->nconfigs < 2)
+		return;
+	para(w);
+	fprintf(w->out, "Against ConFIRM's ~%.0f%% median overhead for LLVM CFI on indirect-call "
+		"microbenchmarks (Xu et al., USENIX Security 2019), the dispatch loop (modern, "
+		"N = %lld):", 100 * c->confirm_median, ns[nn - 1]);
+	for (size_t k = 0; k < c->nconfigs; k++) {
+		const struct th_bench_cfg_cell *e = cfg_cell(c, k, TH_BENCH_MODERN, TH_BENCH_EXPIRE, ns[nn - 1]);
+
+		if (k == c->base)
+			continue;
+		fputs(first ? " " : "; ", w->out);
+		first = false;
+		code(w, c->configs[k].name);
+		if (!e || isnan(e->ratio))
+			fputs(" not measured", w->out);
+		else
+			fprintf(w->out, " %+.1f%%, %s", 100 * (e->ratio - 1),
+				e->ratio - 1 > c->confirm_median ? "above" : "within");
+	}
+	fputc('.', w->out);
+	end_para(w);
+}
+
+static void configs_part(struct w *w, const struct th_bench_configs *c)
+{
+	char b[200];
+
+	para(w);
+	strong(w, "The timer dispatch per config");
+	fputs(" (", w->out);
+	code(w, file_name(c->path));
+	snprintf(b, sizeof(b), ": %lld interleaved run%s of %lld repetition%s, created ", c->runs,
+		 c->runs == 1 ? "" : "s", c->reps, c->reps == 1 ? "" : "s");
+	fputs(b, w->out);
+	text(w, c->created);
+	fputs(" on ", w->out);
+	text(w, c->hostname);
+	fputs("). ", w->out);
+	fputs(w->html ? "<code>expire</code>" : "`expire`", w->out);
+	fputs(", per fired timer: each callback called through ", w->out);
+	fputs(w->html ? "<code>call_timer_fn</code>" : "`call_timer_fn`", w->out);
+	fputs(", where the CFI check sits. ns/op is the median over the runs; against none, the "
+	      "median of the ratios taken within each run, with their range; instructions counted by "
+	      "callgrind, against none's.", w->out);
+	end_para(w);
+	dispatch_table(w, c);
+	confirm_line(w, c);
+}
+
+/* ---- the wheel against the heap ---- */
+
+static const struct th_bench_cell *bench_cell(const struct th_bench *b, long long n, int impl, int op)
+{
+	for (size_t i = 0; i < b->ncells; i++)
+		if (b->cells[i].n == n && b->cells[i].impl == impl && b->cells[i].op == op)
+			return &b->cells[i];
+	return NULL;
+}
+
+static void bench_part(struct w *w, const struct th_bench *b)
+{
+	const char *heads[1 + TH_BENCH_NOP];
+	char buf[200];
+
+	para(w);
+	strong(w, "The wheel against the heap");
+	fputs(" (", w->out);
+	code(w, file_name(b->path));
+	fputs(": config ", w->out);
+	code(w, b->config);
+	snprintf(buf, sizeof(buf), ", %s order, %lld repetition%s%s, created ", b->order, b->reps,
+		 b->reps == 1 ? "" : "s", b->quick ? " (--quick)" : "");
+	fputs(buf, w->out);
+	text(w, b->created);
+	fputs(" on ", w->out);
+	text(w, b->hostname);
+	fputs("). Each wheel entry is its ratio to the heap's ns/op taken within each repetition "
+	      "(the median; below 1x the wheel is faster), its median ns/op in thread CPU time and "
+	      "its instructions per op", w->out);
+	if (!strcmp(b->instr_status, "counted")) {
+		snprintf(buf, sizeof(buf), " (callgrind, N <= %lld)", b->instr_max_n);
+		fputs(buf, w->out);
+	} else {
+		fputs(" (not counted: ", w->out);
+		text(w, b->instr_status);
+		fputc(')', w->out);
+	}
+	fputs(". add, mod and del per call; expire (all due at once) and step (run every tick) per "
+	      "timer.", w->out);
+	end_para(w);
+	heads[0] = "implementation";
+	for (int op = 0; op < TH_BENCH_NOP; op++)
+		heads[1 + op] = th_bench_op_names[op];
+	for (size_t si = 0; si < b->nsizes; si++) {
+		long long n = b->sizes[si].n;
+
+		snprintf(buf, sizeof(buf), "N = %lld", n);
+		para(w);
+		fputs(buf, w->out);
+		snprintf(buf, sizeof(buf), " (lateness in jiffies: the wheel at most %lld, stepped at "
+			 "most %lld; the heap stepped at most %lld)", b->sizes[si].wheel.max,
+			 b->sizes[si].wheel_stepped.max, b->sizes[si].heap_stepped.max);
+		fputs(buf, w->out);
+		end_para(w);
+		table_head(w, heads, 1 + TH_BENCH_NOP);
+		for (int im = 0; im < TH_BENCH_NIMPL; im++) {
+			bool any = false;
+
+			for (int op = 0; op < TH_BENCH_NOP; op++)
+				any |= bench_cell(b, n, im, op) != NULL;
+			if (!any)
+				continue;
+			row_begin(w);
+			cell(w, th_bench_impl_names[im]);
+			for (int op = 0; op < TH_BENCH_NOP; op++) {
+				const struct th_bench_cell *c = bench_cell(b, n, im, op);
+				int len = 0;
+
+				if (!c || isnan(c->ns)) {
+					cell(w, "-");
+					continue;
+				}
+				if (im != TH_BENCH_HEAP && !isnan(c->ratio_to_heap))
+					len = snprintf(buf, sizeof(buf), "%.2fx (%.1f ns", c->ratio_to_heap, c->ns);
+				else
+					len = snprintf(buf, sizeof(buf), "%.1f ns", c->ns);
+				if (!isnan(c->instructions))
+					len += snprintf(buf + len, sizeof(buf) - (size_t)len, ", %.1f instr%s",
+							c->instructions, c->whole_phase ? ", whole phase" : "");
+				if (im != TH_BENCH_HEAP && !isnan(c->ratio_to_heap))
+					snprintf(buf + len, sizeof(buf) - (size_t)len, ")");
+				cell(w, buf);
+			}
+			row_end(w);
+		}
+		table_end(w);
+	}
+}
+
+/* ---- the section ---- */
+
+static int by_toolchain(const void *a, const void *b)
+{
+	return th_report_natcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int section(struct w *w, const struct th_bench_set *s)
+{
+	const char **tcs = calloc(s->nconfigs + 2, sizeof(*tcs));
+	size_t ntc = 0;
+
+	if (!tcs)
+		return -1;
+	if (s->bench)
+		tcs[ntc++] = s->bench->toolchain;
+	for (size_t i = 0; i < s->nconfigs; i++) {
+		size_t k;
+
+		for (k = 0; k < ntc && strcmp(tcs[k], s->configs[i]->toolchain); k++)
+			;
+		if (k == ntc)
+			tcs[ntc++] = s->configs[i]->toolchain;
+	}
+	qsort(tcs, ntc, sizeof(*tcs), by_toolchain);
+	fputs(w->html ? "<h2 id=\"cost\">What the wheel and the defences cost</h2>\n<p>"
+		      : "## What the wheel and the defences cost\n\n", w->out);
+	fputs("The figures of ", w->out);
+	code(w, "timerharness bench");
+	fputs(" (bench.json) and ", w->out);
+	code(w, "timerharness bench --configs");
+	fputs(" (bench-configs-*.json) beside these results, as they wrote them: medians of "
+	      "thread CPU time, ratios taken within one run, instructions per op counted by "
+	      "valgrind's callgrind. Times belong to the machine that ran the bench; instruction "
+	      "counts do not.", w->out);
+	end_para(w);
+	for (size_t t = 0; t < ntc; t++) {
+		fputs(w->html ? "<h3>" : "### ", w->out);
+		text(w, tcs[t]);
+		fputs(w->html ? "</h3>\n" : "\n\n", w->out);
+		for (size_t i = 0; i < s->nconfigs; i++)
+			if (!strcmp(s->configs[i]->toolchain, tcs[t]))
+				configs_part(w, s->configs[i]);
+		if (s->bench && !strcmp(s->bench->toolchain, tcs[t]))
+			bench_part(w, s->bench);
+	}
+	free(tcs);
+	return ferror(w->out) ? -1 : 0;
+}
+
+int th_render_bench_markdown(FILE *out, const struct th_results *res)
+{
+	struct w w = { out, false };
+
+	return att.s && att.res == res ? section(&w, att.s) : 0;
+}
+
+int th_render_bench_html(FILE *out, const struct th_results *res)
+{
+	struct w w = { out, true };
+
+	return att.s && att.res == res ? section(&w, att.s) : 0;
+}
