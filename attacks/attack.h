@@ -28,7 +28,9 @@ struct th_plan {
 	size_t reach;
 	size_t plant_len;	/* bytes planted at the start of name (0: none) */
 	int sets_function, sets_data;
-	uintptr_t fake;		/* data:fake-object: the fake ring, else 0 */
+	int pending;		/* the timer is queued when the write lands */
+	uintptr_t fake;		/* data:fake-object: the fake ring; list:forged-timer:
+				 * the forged timer_list; else 0 */
 	uintptr_t resolved;	/* not-address-taken, raw-body: the symbol's address */
 	char resolved_name[64];	/* ... and its name ("ring_force_close.cfi") */
 	char what[160];		/* narration: ".function = write_cr4, ..." */

@@ -60,6 +60,8 @@ struct atk_ring {
 
 /* Offsets of the timer's fields inside the ring, as the attacker counts. */
 #define ATK_OFF_TIMER		offsetof(struct atk_ring, timer)
+#define ATK_OFF_NEXT		(ATK_OFF_TIMER + offsetof(atk_timer, next))
+#define ATK_OFF_PPREV		(ATK_OFF_TIMER + offsetof(atk_timer, pprev))
 #define ATK_OFF_FUNCTION	(ATK_OFF_TIMER + offsetof(atk_timer, function))
 #if TH_ATK_HAS_DATA
 #define ATK_OFF_DATA		(ATK_OFF_TIMER + offsetof(atk_timer, data))

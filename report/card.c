@@ -75,7 +75,8 @@ static bool selects(const struct th_cell *c, enum th_variant v, const char *payl
 				  !strcmp(c->timing, TH_CARD_CVE_TIMING)));
 }
 
-/* The attacker's target ran: what "not stopped" means on the card. */
+/* A target ran, or the privileged state changed (PRIVILEGED_WRITE, also
+ * with no target: list:hlist-del): what "not stopped" means on the card. */
 static bool target_ran(enum th_outcome o)
 {
 	return o == TH_HIJACKED || o == TH_PRIVILEGED_WRITE || o == TH_REDIRECTED;

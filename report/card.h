@@ -44,8 +44,9 @@ struct th_card {
 	struct th_card_row *cve;
 	size_t ncve;
 	/* 4.15 + CFI, every technique: each other payload with which the
-	 * attacker's target ran (HIJACKED, PRIVILEGED_WRITE, REDIRECTED): what
-	 * the new prototype does not stop. */
+	 * attacker's target ran (HIJACKED, REDIRECTED) or the privileged state
+	 * changed (PRIVILEGED_WRITE, with a target or through the wheel's list
+	 * code, list:hlist-del): what the new prototype does not stop. */
 	struct th_card_row *still;
 	size_t nstill;
 };

@@ -333,7 +333,7 @@ int th_render_verdict(FILE *out, const struct th_results *res, int use_color)
 	}
 	not_run_notes(out, card.cve, card.ncve, said, sizeof(said));
 	if (card.nstill) {
-		fputs("What 4.15 + CFI does not stop (the attacker's target ran):\n", out);
+		fputs("What 4.15 + CFI does not stop (a target ran or privileged state changed):\n", out);
 		for (size_t i = 0; i < card.nstill; i++)
 			if ((int)strlen(card.still[i].payload) > lw)
 				lw = (int)strlen(card.still[i].payload);

@@ -100,6 +100,30 @@ if(TARGET th-attack-legacy-none AND TARGET th-attack-modern-none AND
     "TH-LANDED: run=- yes .*TH-TARGET: run=- name=write_cr4 chosen=0 ")
   th_attacks_e2e(same_class modern HEAP_NEIGHBOUR_BEFORE_ARM_FUNC_SAME_CLASS
     "TH-TARGET: run=- name=ring_force_close chosen=0 ")
+  # list:forged-timer: the expiry walks from the ring's timer (its callback runs
+  # first) into the forged one: fn(data) on 4.14, fn(timer) on 4.15; two fired.
+  th_attacks_e2e(forged_timer legacy MEMCPY_INTRA_PENDING_LIST_FORGED_TIMER
+    "TH-LANDED: run=- yes entry.next ok .*TH-LEGIT: run=- intended=1 .*TH-TARGET: run=- name=write_cr4 chosen=1 val=0x407f0\n.*TH-DONE: run=- fired=2 targets=1 legit=1 ")
+  th_attacks_e2e(forged_timer modern HEAP_NEIGHBOUR_PENDING_LIST_FORGED_TIMER
+    "TH-LEGIT: run=- intended=1 .*TH-TARGET: run=- name=write_cr4 chosen=0 val=0x[0-9a-f]+\n.*TH-DONE: run=- fired=2 targets=1 legit=1 ")
+  # Before arming, mod_timer()'s hlist_add_head() rewrites the planted entry.next.
+  th_attacks_e2e(forged_timer_before_arm transitional INDEX_INTRA_BEFORE_ARM_LIST_FORGED_TIMER
+    "TH-LANDED: run=- yes entry.next ok .*TH-DONE: run=- fired=1 targets=0 legit=1 stray=0 cr4=0x3407f0 uid=1000\n")
+  # list:hlist-del before arming: mod_timer()'s detach does *pprev = next = NULL
+  # over uid and gid, then the timer fires normally.
+  th_attacks_e2e(hlist_del_before_arm legacy INDEX_INTRA_BEFORE_ARM_LIST_HLIST_DEL
+    "TH-LANDED: run=- yes entry.next ok \\(0x0\\), entry.pprev ok .*TH-DONE: run=- fired=1 targets=0 legit=1 stray=0 cr4=0x3407f0 uid=0\n")
+  # ... and pending: detach_timer() at expiry writes the list head's address (a
+  # stack address: 5+ digits in its low half) over uid and gid through the
+  # planted entry.next; *pprev = next made that next the list's head, so the
+  # walk goes on into the cred as a timer and faults (the kernel: an oops in
+  # the timer softirq).
+  add_test(NAME attacks.e2e.modern.hlist_del
+    COMMAND ${CMAKE_COMMAND}
+      "-DCMD=sh;-c;\"$0\" --run UAF_REALLOC_PENDING_LIST_HLIST_DEL 1>&2;$<TARGET_FILE:th-attack-modern-none>"
+      -DRC=139 "-DSTDERR_REGEX=spray hit the freed slot.*TH-LANDED: run=- yes entry.next ok .*current uid now [0-9][0-9][0-9][0-9][0-9].*TH-TRAP: run=- sig=11 "
+      -P ${TH_RUN_EXPECT})
+  set_tests_properties(attacks.e2e.modern.hlist_del PROPERTIES LABELS attacks TIMEOUT 30)
   # strcpy: no zero bytes, so .data is out of reach (.function lands unless its
   # random address has a zero byte: partial or no), and the non-zero filler in
   # entry crashes the wheel (SIGSEGV: sh reports 139; stdout moved to stderr).

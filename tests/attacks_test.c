@@ -100,12 +100,14 @@ static void registry_design_names(void **state)
 		"func:other-proto", "func:mid-function", "func:data-address", "data:fake-object",
 		/* Inside CFI's reach (cfi/reach.h). */
 		"func:foreign-callback", "func:not-address-taken", "func:raw-body",
+		/* The pending timer's list pointers (fuzz/ found them). */
+		"list:forged-timer", "list:hlist-del",
 	};
 
 	(void)state;
 	assert_int_equal(TH_TECH_COUNT, 6);
 	assert_int_equal(TH_TIMING_COUNT, 2);
-	assert_int_equal(TH_PAYLOAD_COUNT, 12);
+	assert_int_equal(TH_PAYLOAD_COUNT, 14);
 	for (size_t t = 0; t < 6; t++) {
 		int found = 0;
 
@@ -155,7 +157,7 @@ static void registry_complete(void **state)
 				n += (size_t)found;
 			}
 	assert_int_equal(n, th_attack_count);
-	assert_int_equal(th_attack_count, 4 * 2 * 12 + 2 * 12);
+	assert_int_equal(th_attack_count, 4 * 2 * 14 + 2 * 14);
 }
 
 /* NOT_APPLICABLE exactly where .data is needed on modern. */
@@ -337,6 +339,16 @@ static void expect_story_cells(void **state)
 		{ "RING_BLOCK_OVERFLOW_PENDING_FUNC_DATA_WRITE_CR4", "legacy", "cfi-icall", "HIJACKED" },
 		{ "RING_BLOCK_OVERFLOW_PENDING_FUNC_DATA_WRITE_CR4", "legacy", "asan", "HIJACKED" },
 		{ "RING_BLOCK_OVERFLOW_PENDING_FUNC_WRITE_CR4", "modern", "kcfi", "BLOCKED_CFI" },
+		/* A forged timer behind the pending one: fn(data) on 4.14, fn(timer) on 4.15. */
+		{ "MEMCPY_INTRA_PENDING_LIST_FORGED_TIMER", "legacy", "cfi-icall", "HIJACKED" },
+		{ "MEMCPY_INTRA_PENDING_LIST_FORGED_TIMER", "transitional", "kcfi", "FALSE_POSITIVE" },
+		{ "MEMCPY_INTRA_PENDING_LIST_FORGED_TIMER", "modern", "kcfi", "BLOCKED_CFI" },
+		{ "MEMCPY_INTRA_PENDING_LIST_FORGED_TIMER", "modern", "none", "PRIVILEGED_WRITE" },
+		{ "HEAP_NEIGHBOUR_BEFORE_ARM_LIST_FORGED_TIMER", "legacy", "none", "NO_EFFECT" },
+		/* __hlist_del() through planted pointers: no prototype removes it. */
+		{ "UAF_REALLOC_PENDING_LIST_HLIST_DEL", "modern", "cfi-icall", "PRIVILEGED_WRITE" },
+		{ "INDEX_INTRA_BEFORE_ARM_LIST_HLIST_DEL", "modern", "kcfi", "PRIVILEGED_WRITE" },
+		{ "STRCPY_INTRA_PENDING_LIST_HLIST_DEL", "legacy", "none", "CRASHED" },
 	};
 
 	(void)state;

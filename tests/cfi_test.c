@@ -825,12 +825,29 @@ static void reader_agrees(void **state)
 			continue;
 		run_traced(&r, "-", TH_CFI_SITE_FUNC, argv);
 		stopped = (r.obs.have_trap && r.obs.trap.guard >= 0) || r.obs.handler_hit;
-		if (r.obs.ndispatch && r.obs.dispatch[0].known) {
-			if (r.obs.dispatch[0].admits < 0 || (r.obs.dispatch[0].admits == 0) != stopped)
-				fail_msg("%s %s: the check evaluates to %d on target 0x%" PRIx64
-					 ", but the run %s at a guard", bin, id, r.obs.dispatch[0].admits,
-					 r.obs.dispatch[0].target, stopped ? "stopped" : "did not stop");
-			checked++;
+		/* Every dispatch of the run (list:forged-timer's expiry calls the
+		 * ring's callback, then the forged timer's): each one the check
+		 * admits goes on; the first it rejects must be the last, and the
+		 * run stops there; a run whose checks all admit does not stop. */
+		if (r.obs.ndispatch && r.obs.ndispatch <= TH_CHILD_MAX_DISPATCH) {
+			unsigned n = r.obs.ndispatch, known = 1, fails = n;
+
+			for (unsigned d = 0; d < n && known; d++) {
+				known = r.obs.dispatch[d].known;
+				if (known && r.obs.dispatch[d].admits < 0)
+					fail_msg("%s %s: dispatch %u: the check could not be evaluated on 0x%" PRIx64,
+						 bin, id, d, r.obs.dispatch[d].target);
+				if (known && !r.obs.dispatch[d].admits && fails == n)
+					fails = d;
+			}
+			if (known) {
+				if ((fails < n) != stopped || (fails < n && fails != n - 1))
+					fail_msg("%s %s: the check rejects dispatch %u of %u (target 0x%" PRIx64
+						 "), but the run %s at a guard", bin, id, fails, n,
+						 r.obs.dispatch[fails < n ? fails : n - 1].target,
+						 stopped ? "stopped" : "did not stop");
+				checked++;
+			}
 		}
 		run_free(&r);
 	}

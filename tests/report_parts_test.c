@@ -555,7 +555,7 @@ static void verdict_screen(void **state)
 			   "  4.15 modern    cfi-icall/kcfi  BLOCKED_CFI 3 of 3 cells\n"
 			   "    could not run: kcfi on clang-14 (UNSUPPORTED)\n");
 	/* The same note is not said twice. */
-	assert_contains(v, "What 4.15 + CFI does not stop (the attacker's target ran):\n"
+	assert_contains(v, "What 4.15 + CFI does not stop (a target ran or privileged state changed):\n"
 			   "  func:same-class  cfi-icall/kcfi  REDIRECTED 3 of 3 cells\n"
 			   "What 4.15's call_timer_fn can still call: not run\n"
 			   "Fuzzing campaigns: not run\n");
