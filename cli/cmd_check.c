@@ -196,7 +196,10 @@ int th_cli_check(int argc, char **argv)
 	if (fuzz) {
 		if (rc != TH_CHECK_BAD_INPUT)
 			rc = check_fuzz(rc, &o, fuzz, fuzz_expect);
-		snprintf(more, sizeof(more), "and the campaigns of %s by %s", fuzz, fuzz_expect);
+		char cwd[4096];
+
+		snprintf(more, sizeof(more), "and the campaigns of %s by %s", fuzz,
+			 th_check_shorter_path(fuzz_expect, cwd, sizeof(cwd)));
 		th_check_answer(stdout, rc, o.results ? o.results : TH_CHECK_DEFAULT_RESULTS,
 				th_expect_path(), o.baseline, more);
 		if (fflush(stdout))

@@ -382,7 +382,7 @@ static int provenance(const struct judge *j, const char *path, FILE *err)
 
 /* path as the reader would type it: relative to the working directory
  * when it lies below it (cwd: a buffer for it). */
-static const char *shorter(const char *path, char *cwd, size_t n)
+const char *th_check_shorter_path(const char *path, char *cwd, size_t n)
 {
 	size_t len;
 
@@ -397,7 +397,7 @@ void th_check_answer(FILE *out, int rc, const char *results, const char *expect,
 {
 	char cwd[4096];
 
-	expect = shorter(expect, cwd, sizeof(cwd));
+	expect = th_check_shorter_path(expect, cwd, sizeof(cwd));
 	fprintf(out, "check: %s (exit %d): ", rc == TH_CHECK_OK ? "PASS" :
 		rc == TH_CHECK_REGRESSION ? "FAIL" : rc == TH_CHECK_BAD_INPUT ? "BAD INPUT" :
 		"HARNESS ERROR", rc);

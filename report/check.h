@@ -84,6 +84,10 @@ struct th_check_opts {
 int th_check_main(const struct th_check_opts *o, const struct th_check_decl *d, FILE *out,
 		  FILE *err);
 
+/* path relative to the working directory when it is under it (cwd: a
+ * buffer of n bytes for it); else path. For what check prints. */
+const char *th_check_shorter_path(const char *path, char *cwd, size_t n);
+
 /* The answer line, last: "check: PASS (exit 0): RESULTS judged by EXPECT
  * [and the baseline B] [MORE]" (FAIL, BAD INPUT, HARNESS ERROR for the
  * other statuses). */

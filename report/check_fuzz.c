@@ -149,10 +149,17 @@ int th_check_fuzz_main(const struct th_check_fuzz_opts *o, FILE *out, FILE *err)
 			"a result (--allow-partial to judge it anyway)\n", s->interrupted);
 		regress++;
 	}
-	fprintf(out, "check fuzz: %zu campaigns (%u ran): %u as declared, %u regressed, %u harness "
-		"errors; %u findings%s (summary: %s, expectations: %s)\n", s->ncampaigns, ran, ok, regress,
-		harness, findings, o->verbose || !findings ? "" : ", as declared unless listed (see --verbose)",
-		o->fuzz, o->expect);
+	/* Beside the results, the answer line names both files: the counts in
+	 * one line. */
+	if (o->beside && !harness && !o->verbose)
+		fprintf(out, "check fuzz: %u campaigns ran: %u as declared, %u regressed; %u findings%s\n",
+			ran, ok, regress, findings, findings ? " (--verbose)" : "");
+	else
+		fprintf(out, "check fuzz: %zu campaigns (%u ran): %u as declared, %u regressed, %u "
+			"harness errors; %u findings%s (summary: %s, expectations: %s)\n", s->ncampaigns,
+			ran, ok, regress, harness, findings,
+			o->verbose || !findings ? "" : ", as declared unless listed (see --verbose)",
+			o->fuzz, o->expect);
 	for (int v = 0; v < TH_VARIANT_COUNT && (o->verbose || !o->beside); v++) {
 		char verdict[4096];
 
