@@ -57,12 +57,15 @@ const struct th_headline th_headlines[] = {
 	    { ANY, LIST("fortify"), ANY, LIST("memcpy-intra") },
 	    { ANY, LIST("fortify"), ANY, LIST("strcpy-intra") } }, 3 },
 	{ "h. Does any CFI config stop a data-only attack?",
-	  "variants `legacy` and `transitional`, payload `data:fake-object` (only `.data` replaced, "
-	  "pointing at an attacker-made object), every CFI config (`cfi-icall`, `cfi-icall-diag`, "
+	  "payload `data:fake-object` on variants `legacy` and `transitional` (only `.data` "
+	  "replaced, pointing at an attacker-made object), and payload `list:hlist-del` on every "
+	  "variant (only the timer's list pointers planted: the wheel's own `__hlist_del()` "
+	  "writes the cred); every CFI config (`cfi-icall`, `cfi-icall-diag`, "
 	  "`cfi-icall-generalized`, `kcfi`, `fsanitize-function`, `defence-in-depth`).",
 	  NULL,
 	  { { VARIANTS("legacy", "transitional"), LIST(CFI_CONFIGS, "defence-in-depth"),
-	      LIST("data:fake-object"), ANY } }, 1 },
+	      LIST("data:fake-object"), ANY },
+	    { ANY, LIST(CFI_CONFIGS, "defence-in-depth"), LIST("list:hlist-del"), ANY } }, 2 },
 };
 
 const size_t th_nheadlines = sizeof(th_headlines) / sizeof(th_headlines[0]);
