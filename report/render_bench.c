@@ -46,16 +46,6 @@ struct w {
 	bool html;
 };
 
-static void md_cp(FILE *out, const char *b, size_t n)
-{
-	if (n == 1 && (*b == '\n' || *b == '\r'))
-		fputc(' ', out);
-	else if (n == 1 && strchr("\\`*_[]<>|#~", *b))
-		fprintf(out, "\\%c", *b);
-	else
-		fwrite(b, 1, n, out);
-}
-
 /* In inline code nothing is escaped: a backtick would end it, a bar the
  * table cell, a line break the row; they become '?' (names have none of
  * them, checked on load, but a path or a status could). */
@@ -73,7 +63,7 @@ static void text(struct w *w, const char *s)
 	if (w->html)
 		th_html_text(w->out, s);
 	else
-		th_report_put_visible(w->out, s, md_cp);
+		th_report_md_text(w->out, s);
 }
 
 /* A name from a file, as code. */

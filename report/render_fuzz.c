@@ -99,16 +99,10 @@ static size_t variant_sigs(const struct th_fz_summary *s, enum th_variant v, str
 
 /* ---- Markdown ---- */
 
+/* Text from the summary: Markdown's escaping, every unsafe character visible. */
 static void md_text(FILE *out, const char *s)
 {
-	for (; *s; s++) {
-		if (*s == '\n' || *s == '\r')
-			fputc(' ', out);
-		else if (strchr("\\`*_[]<>|#~", *s))
-			fprintf(out, "\\%c", *s);
-		else
-			fputc(*s, out);
-	}
+	th_report_md_text(out, s);
 }
 
 /* Inline code of a name (no backticks or bars in names, checked on load). */

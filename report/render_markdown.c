@@ -31,9 +31,14 @@ static void text_cp(FILE *out, const char *b, size_t n)
 }
 
 /* Every unsafe character (report_internal.h) as a visible escape. */
-static void md_text(FILE *out, const char *s)
+void th_report_md_text(FILE *out, const char *s)
 {
 	th_report_put_visible(out, s, text_cp);
+}
+
+static void md_text(FILE *out, const char *s)
+{
+	th_report_md_text(out, s);
 }
 
 static void code_cp(FILE *out, const char *b, size_t n)

@@ -170,5 +170,9 @@ void th_report_put_visible(FILE *out, const char *s, th_report_put_fn *put);
 /* The same on one line, for terminals and line-based formats: backslash
  * as \\, TAB \t, LF \n, CR \r. */
 void th_report_put_line(FILE *out, const char *s);
+/* Markdown text (render_markdown.c): every unsafe code point visible as
+ * above, Markdown's specials backslashed, a line break a space (it would
+ * end a table row). For every section of report.md. */
+void th_report_md_text(FILE *out, const char *s);
 
 #endif

@@ -731,6 +731,37 @@ static void verdict_slice(void **state)
 	th_results_free(r);
 }
 
+/* Text from fuzz.json reaches report.md escaped like every other section:
+ * no raw control character, bidi override or Markdown special. */
+static void fuzz_section_escaped(void **state)
+{
+	(void)state;
+	struct th_results *r = card_model();
+	struct th_fz_summary *s = th_fz_summary_create("0.1.0-test", 10, "write_cr4(0x407f0)");
+	struct th_fz_campaign in = { .target = "overflow", .config = "kcfi", .toolchain = "clang-14",
+				     .engine = "libfuzzer", .status = "unsupported",
+				     .reason = "evil\x1b[2J \xe2\x80\xae|`*", .options = "",
+				     .variant = TH_VARIANT_MODERN };
+	char err[256], *md = NULL;
+	size_t len;
+	FILE *f;
+
+	assert_non_null(s);
+	assert_non_null(th_fz_summary_add_campaign(s, &in, err, sizeof(err)));
+	fz_campaign(s, TH_VARIANT_LEGACY, "cfi-icall", 1000, 10, "HIJACKED:WRITE_CR4_VIA_RING_TIMER", 0.5);
+	th_render_fuzz_attach(r, s);
+	f = open_memstream(&md, &len);
+	assert_int_equal(th_render_fuzz_markdown(f, r), 0);
+	fclose(f);
+	assert_contains(md, "evil\\x1b\\[2J \\u202e\\|\\`\\*");
+	assert_null(strchr(md, '\x1b'));
+	assert_null(strstr(md, "\xe2\x80\xae"));
+	free(md);
+	th_render_fuzz_attach(NULL, NULL);
+	th_fz_summary_free(s);
+	th_results_free(r);
+}
+
 #define TH_CASE(name) cmocka_unit_test(name)
 
 int main(int argc, char **argv)
@@ -748,6 +779,7 @@ int main(int argc, char **argv)
 		TH_CASE(verdict_reach),
 		TH_CASE(verdict_fuzz),
 		TH_CASE(verdict_slice),
+		TH_CASE(fuzz_section_escaped),
 		TH_CASE(html_verdict_first),
 	};
 
