@@ -150,6 +150,35 @@ size_t th_fz_verdict(const struct th_fz_summary *s, enum th_variant v, char *buf
 	return b.len;
 }
 
+size_t th_fz_generation(const struct th_fz_summary *s, enum th_variant v, struct th_fz_generation *g)
+{
+	*g = (struct th_fz_generation){ .first = -1 };
+	for (size_t i = 0; i < s->ncampaigns; i++) {
+		const struct th_fz_campaign *c = &s->campaigns[i];
+		bool own = false, foreign = false;
+
+		if (c->variant != v || strcmp(c->status, "ran"))
+			continue;
+		g->configs++;
+		g->runs += c->executions;
+		g->blocks += c->outcomes[TH_BLOCKED_CFI];
+		for (size_t k = 0; k < c->nfindings; k++) {
+			const struct th_fz_finding *f = &c->findings[k];
+
+			if (th_fz_direct_hijack(f)) {
+				own = true;
+				if (g->first < 0 || f->first_seconds < g->first)
+					g->first = f->first_seconds;
+			} else if (f->outcome == TH_HIJACKED) {
+				foreign = true;
+			}
+		}
+		g->own += own;
+		g->foreign += foreign;
+	}
+	return g->configs;
+}
+
 char *th_fz_summary_beside(const char *results_path, char *buf, size_t n)
 {
 	const char *slash = strrchr(results_path, '/');

@@ -135,6 +135,20 @@ char *th_fz_summary_beside(const char *results_path, char *buf, size_t n);
  * callback, *_VIA_FOREIGN_CALLBACK). */
 bool th_fz_direct_hijack(const struct th_fz_finding *f);
 
+/* What the campaigns of one API generation found, in figures (the verdict
+ * card and screen): the campaigns that ran, under how many of them the
+ * timer's own call was hijacked (th_fz_direct_hijack) and the earliest
+ * first time, under how many another subsystem's callback was, and the
+ * runs and CFI blocks of all of them. */
+struct th_fz_generation {
+	size_t configs, own, foreign;
+	long long runs, blocks;
+	double first;		/* seconds; < 0 when own == 0 */
+};
+
+/* Fill g for variant v. Return: g->configs (0: no campaign of v ran). */
+size_t th_fz_generation(const struct th_fz_summary *s, enum th_variant v, struct th_fz_generation *g);
+
 /* Is o a finding's outcome (HIJACKED, PRIVILEGED_WRITE)? */
 bool th_fz_is_finding(enum th_outcome o);
 

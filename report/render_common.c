@@ -278,3 +278,13 @@ void th_report_put_line(FILE *out, const char *s)
 {
 	th_report_put_visible(out, s, put_line_cp);
 }
+
+void th_report_short_count(long long n, char *buf, size_t len)
+{
+	if (n < 10000)
+		snprintf(buf, len, "%lld", n);
+	else if (n < 1000000)
+		snprintf(buf, len, "%.1fk", (double)n / 1e3);
+	else
+		snprintf(buf, len, "%.1fM", (double)n / 1e6);
+}

@@ -309,7 +309,7 @@ static void html_variant(FILE *out, const struct th_fz_summary *s, enum th_varia
 		return;
 	fputs("<h3>", out);
 	h(out, generation[v]);
-	fputs("</h3>\n<table>\n<tr><th>config</th><th>toolchain</th><th>executions</th><th>exec/s</th>"
+	fputs("</h3>\n<div class=\"scroll\"><table>\n<tr><th>config</th><th>toolchain</th><th>executions</th><th>exec/s</th>"
 	      "<th>first hijack</th><th>write_cr4(0x407f0)</th><th>BLOCKED_CFI</th>"
 	      "<th>CRASHED+HANG</th><th>REDIRECTED</th><th>PRIVILEGED_WRITE</th><th>findings</th></tr>\n",
 	      out);
@@ -348,7 +348,7 @@ static void html_variant(FILE *out, const struct th_fz_summary *s, enum th_varia
 			c->outcomes[TH_BLOCKED_CFI], c->outcomes[TH_CRASHED] + c->outcomes[TH_HANG],
 			c->outcomes[TH_REDIRECTED], c->outcomes[TH_PRIVILEGED_WRITE], c->nfindings);
 	}
-	fputs("</table>\n", out);
+	fputs("</table></div>\n", out);
 	if (th_fz_verdict(s, v, verdict, sizeof(verdict))) {
 		fputs("<p><strong>Verdict.</strong> ", out);
 		h(out, verdict);

@@ -435,22 +435,59 @@ static void card_cells(FILE *out, const struct th_card_row *rows, size_t n, cons
 static void fuzz_lines(FILE *out, const struct th_results *res)
 {
 	const struct th_fz_summary *s = th_render_fuzz_summary(res);
-	char line[1024];
+	char line[1024], a[32], b[32];
 	bool any = false;
 
 	for (int v = 0; s && v < TH_VARIANT_COUNT; v++) {
-		if (!th_fz_verdict(s, (enum th_variant)v, line, sizeof(line)))
+		struct th_fz_generation g;
+
+		if (!th_fz_generation(s, (enum th_variant)v, &g))
 			continue;
 		if (!any)
-			fputs("<h3><a href=\"#fuzzing\">Fuzzing campaigns</a></h3>\n", out);
+			fputs("<h3><a href=\"#fuzzing\">Fuzzing the overwrite</a>: the timer's own "
+			      "call</h3>\n", out);
 		any = true;
+		snprintf(line, sizeof(line), "%s %s", th_variant_kernel((enum th_variant)v),
+			 v == TH_VARIANT_TRANSITIONAL ? "(rc3 shim)" : th_variant_name((enum th_variant)v));
+		fputs("<div class=\"vrow\"><span class=\"gen\">", out);
+		text(out, line);
+		snprintf(line, sizeof(line), "%zu config%s", g.configs, g.configs == 1 ? "" : "s");
+		fputs("</span><span class=\"cfg\">", out);
+		text(out, line);
+		fputs("</span><span class=\"big\">", out);
+		if (g.own) {
+			badge(out, TH_HIJACKED, false, NULL);
+			snprintf(line, sizeof(line), "under %zu of %zu, first after %.2f s", g.own, g.configs,
+				 g.first);
+		} else {
+			fputs("never hijacked", out);
+			th_report_short_count(g.runs, a, sizeof(a));
+			th_report_short_count(g.blocks, b, sizeof(b));
+			snprintf(line, sizeof(line), "%s runs, %s CFI blocks", a, b);
+		}
+		fputs("</span><span class=\"cnt\">", out);
+		text(out, line);
+		if (g.foreign) {
+			snprintf(line, sizeof(line), "; through deferred_timer_fn: HIJACKED under %zu of %zu",
+				 g.foreign, g.configs);
+			text(out, line);
+		}
+		fputs("</span></div>\n", out);
+	}
+	if (!any) {
+		fputs("<p class=\"other\"><strong>Fuzzing campaigns:</strong> not run "
+		      "<span class=\"cnt\">(no fuzz.json beside these results)</span></p>\n", out);
+		return;
+	}
+	fputs("<details><summary>What the campaigns found, in full</summary>\n", out);
+	for (int v = 0; v < TH_VARIANT_COUNT; v++) {
+		if (!th_fz_verdict(s, (enum th_variant)v, line, sizeof(line)))
+			continue;
 		fputs("<p class=\"other\">", out);
 		text(out, line);
 		fputs("</p>\n", out);
 	}
-	if (!any)
-		fputs("<p class=\"other\"><strong>Fuzzing campaigns:</strong> not run "
-		      "<span class=\"cnt\">(no fuzz.json beside these results)</span></p>\n", out);
+	fputs("</details>\n", out);
 }
 
 /* What 4.15's call site can still call under the card's configs, read from

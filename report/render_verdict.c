@@ -187,17 +187,6 @@ static void put_totals(FILE *out, const struct th_results *res)
 	fputc('\n', out);
 }
 
-/* A count as a reader takes it in: 812, 9.4k, 4.2M. */
-static void short_count(long long n, char *buf, size_t len)
-{
-	if (n < 10000)
-		snprintf(buf, len, "%lld", n);
-	else if (n < 1000000)
-		snprintf(buf, len, "%.1fk", (double)n / 1e3);
-	else
-		snprintf(buf, len, "%.1fM", (double)n / 1e6);
-}
-
 /* What the campaigns of fuzz.json beside the results found (render_fuzz.h),
  * a line per API generation: under how many of the configs that ran the
  * timer's own call was hijacked and how soon, or after how many runs and
@@ -226,7 +215,7 @@ static void fuzz_lines(FILE *out, const struct th_results *res)
 		fputs("Fuzzing campaigns: not run\n", out);
 		return;
 	}
-	short_count(runs, a, sizeof(a));
+	th_report_short_count(runs, a, sizeof(a));
 	snprintf(label, sizeof(label), "%zu campaign%s", ran, ran == 1 ? "" : "s");
 	{
 		char head[512];
@@ -236,50 +225,25 @@ static void fuzz_lines(FILE *out, const struct th_results *res)
 		wrapped(out, "", head);
 	}
 	for (int v = 0; v < TH_VARIANT_COUNT; v++) {
-		size_t n = 0, own = 0, foreign = 0;
-		long long vruns = 0, blocks = 0;
-		double first = -1;
+		struct th_fz_generation g;
 		char line[256];
 
-		for (size_t i = 0; i < s->ncampaigns; i++) {
-			const struct th_fz_campaign *c = &s->campaigns[i];
-			bool o = false, f = false;
-
-			if (c->variant != (enum th_variant)v || strcmp(c->status, "ran"))
-				continue;
-			n++;
-			vruns += c->executions;
-			blocks += c->outcomes[TH_BLOCKED_CFI];
-			for (size_t k = 0; k < c->nfindings; k++) {
-				const struct th_fz_finding *fd = &c->findings[k];
-
-				if (th_fz_direct_hijack(fd)) {
-					o = true;
-					if (first < 0 || fd->first_seconds < first)
-						first = fd->first_seconds;
-				} else if (fd->outcome == TH_HIJACKED) {
-					f = true;
-				}
-			}
-			own += o;
-			foreign += f;
-		}
-		if (!n)
+		if (!th_fz_generation(s, (enum th_variant)v, &g))
 			continue;
 		variant_label((enum th_variant)v, label, sizeof(label));
-		if (own) {
+		if (g.own) {
 			snprintf(line, sizeof(line), "  %-14s own call HIJACKED under %zu of %zu configs, first %.2f s",
-				 label, own, n, first);
+				 label, g.own, g.configs, g.first);
 		} else {
-			short_count(vruns, a, sizeof(a));
-			short_count(blocks, b, sizeof(b));
+			th_report_short_count(g.runs, a, sizeof(a));
+			th_report_short_count(g.blocks, b, sizeof(b));
 			snprintf(line, sizeof(line), "  %-14s own call never hijacked: %s runs, %s CFI blocks",
 				 label, a, b);
 		}
 		fprintf(out, "%s\n", line);
-		if (foreign && !own)
+		if (g.foreign && !g.own)
 			fprintf(out, "  %-14s via deferred_timer_fn: HIJACKED under %zu of %zu configs\n", "",
-				foreign, n);
+				g.foreign, g.configs);
 	}
 }
 

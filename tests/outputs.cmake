@@ -45,7 +45,8 @@ if(TH_CHROMIUM)
             --shots ${CMAKE_BINARY_DIR}/screenshots --th $<TARGET_FILE:timerharness>
             ${_out}/cli-shards/merged/report.html ${_out}/gate/report.html
             ${CMAKE_CURRENT_SOURCE_DIR}/data/report/markup.json
-            ${CMAKE_CURRENT_SOURCE_DIR}/data/report/doctored_hijacked.json)
+            ${CMAKE_CURRENT_SOURCE_DIR}/data/report/doctored_hijacked.json
+            ${CMAKE_CURRENT_SOURCE_DIR}/data/report/with-fuzz/results.json)
   set_tests_properties(outputs.html_browser PROPERTIES FIXTURES_REQUIRED th_outputs LABELS outputs
                        TIMEOUT 300)
 else()
