@@ -356,6 +356,33 @@ static void callbacks_rearm_arm_delete(void **state)
 }
 
 /* ---- API misuse -------------------------------------------------------------- */
+/* Count-only WARNs (the fuzz targets): the same refusals, the same count,
+ * no text made; text again once switched back. */
+static void misuse_count_only(void **state)
+{
+	unsigned long warns;
+
+	(void)state;
+	lsetup(1000, 0);
+	legacy_mod_timer(&lt[0], 10);
+	th_warn_set_count_only(true);
+	warns = th_warn_count();
+	assert_int_equal(legacy_add_timer(&lt[0]), TH_EPENDING);
+	assert_true(th_warn_count() == warns + 1);
+	assert_non_null(strstr(th_warn_last(), "count only"));
+	/* debugobjects' init of an active timer: refused, counted. */
+	legacy___setup_timer(&lt[0], rec_cb, 0, 0);
+	assert_true(th_warn_count() == warns + 2);
+	assert_true(legacy_timer_pending(&lt[0]));
+	CHECK_LEGACY(&lbase);
+	th_warn_set_count_only(false);
+	th_warn_set_quiet(true);
+	assert_int_equal(legacy_add_timer(&lt[0]), TH_EPENDING);
+	assert_true(th_warn_count() == warns + 3);
+	assert_non_null(strstr(th_warn_last(), "already pending"));
+	th_warn_set_quiet(false);
+}
+
 static void misuse_refused(void **state)
 {
 	struct legacy_timer_list stray;
@@ -823,6 +850,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(idle_hour),
 		cmocka_unit_test(callbacks_rearm_arm_delete),
 		cmocka_unit_test(misuse_refused),
+		cmocka_unit_test(misuse_count_only),
 		cmocka_unit_test(checker_catches_corruption),
 		cmocka_unit_test(setup_on_pending_refused),
 		cmocka_unit_test(base_init_with_timers_refused),

@@ -253,9 +253,10 @@ bool th_debugobj_init(const void *timer, const char *op, const void *fn)
 	if (e && e->state == DOBJ_ACTIVE) {
 		char tail[256], name[160];
 
-		snprintf(tail, sizeof(tail), "; %s(callback %s) of a queued timer refused",
-			 op, th_symbolize(fn, name, sizeof(name)));
-		dobj_warn_active("init", e, tail);
+		if (th_warn_text_)
+			snprintf(tail, sizeof(tail), "; %s(callback %s) of a queued timer refused",
+				 op, th_symbolize(fn, name, sizeof(name)));
+		dobj_warn_active("init", e, th_warn_text_ ? tail : "");
 		return false;
 	}
 	if (!e) {
@@ -354,7 +355,22 @@ static struct {
 	char last[512];
 } warn_state;
 
-void th_warn(const char *fmt, ...)
+bool th_warn_text_ = true;
+
+void th_warn_counted_(void)
+{
+	warn_state.count++;
+}
+
+void th_warn_set_count_only(bool count_only)
+{
+	th_warn_text_ = !count_only;
+	if (count_only)
+		snprintf(warn_state.last, sizeof(warn_state.last),
+			 "(count only: th_warn_set_count_only() keeps no text)");
+}
+
+void th_warn_(const char *fmt, ...)
 {
 	va_list ap;
 

@@ -356,9 +356,25 @@ void th_debugobj_reset(void);
  * forgotten timer's slot is reclaimed), not by every timer ever set up. */
 size_t th_debugobj_slots(void);
 
-/* ---- WARN(): misuse reports. Printed to stderr unless quiet; counted. */
-void th_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* ---- WARN(): misuse reports. Printed to stderr unless quiet; counted.
+ * th_warn() is a macro so that a count-only caller (a fuzz target running
+ * thousands of refusals a second, th_warn_set_count_only()) does not
+ * evaluate its arguments: naming the callback costs a dladdr(). What is
+ * refused, and the count, are the same either way; only the text is not
+ * made (th_warn_last() then says so). */
+void th_warn_(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void th_warn_counted_(void);
+extern bool th_warn_text_;
+#define th_warn(...)                          \
+	do {                                  \
+		if (th_warn_text_)            \
+			th_warn_(__VA_ARGS__); \
+		else                          \
+			th_warn_counted_();   \
+	} while (0)
 void th_warn_set_quiet(bool quiet);
+/* Count WARNs without making their text (implies quiet). */
+void th_warn_set_count_only(bool count_only);
 unsigned long th_warn_count(void);
 const char *th_warn_last(void);
 /* "0x55d0c0 (name)" for a code address, name from the dynamic symbols. */
