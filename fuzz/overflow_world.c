@@ -221,7 +221,7 @@ int th_fz_world_init(char *err, size_t n)
 	}
 	/* debugobjects keeps a calloc'd table, outside the world: off. */
 	th_debugobj_enable(false);
-	th_warn_set_quiet(true);
+	th_warn_set_count_only(true);	/* WARNs counted, no text made (no dladdr()) */
 	leaks_static();
 	for (int i = 0; i < TH_FZ_LEAK_COUNT; i++)
 		if (!leaks[i].code && leaks[i].addr &&
