@@ -444,8 +444,8 @@ static void fuzz_lines(FILE *out, const struct th_results *res)
 		if (!th_fz_generation(s, (enum th_variant)v, &g))
 			continue;
 		if (!any)
-			fputs("<h3><a href=\"#fuzzing\">Fuzzing the overwrite</a>: the timer's own "
-			      "call</h3>\n", out);
+			fprintf(out, "<h3><a href=\"#fuzzing\">Fuzzing the overwrite</a>: the timer's own "
+				"call%s</h3>\n", s->partial ? " (PARTIAL: the campaigns were interrupted)" : "");
 		any = true;
 		snprintf(line, sizeof(line), "%s %s", th_variant_kernel((enum th_variant)v),
 			 v == TH_VARIANT_TRANSITIONAL ? "(rc3 shim)" : th_variant_name((enum th_variant)v));

@@ -220,8 +220,8 @@ static void fuzz_lines(FILE *out, const struct th_results *res)
 	{
 		char head[512];
 
-		snprintf(head, sizeof(head), "Fuzzing the overwrite (fuzz.json: %s of %.0f s, %s, %s runs):",
-			 label, s->budget_seconds, tcs, a);
+		snprintf(head, sizeof(head), "Fuzzing the overwrite (fuzz.json: %s of %.0f s, %s, %s runs%s):",
+			 label, s->budget_seconds, tcs, a, s->partial ? ", PARTIAL: interrupted" : "");
 		wrapped(out, "", head);
 	}
 	for (int v = 0; v < TH_VARIANT_COUNT; v++) {

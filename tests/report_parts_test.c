@@ -703,6 +703,12 @@ static void verdict_fuzz(void **state)
 			   "                 via deferred_timer_fn: HIJACKED under 1 of 2 configs\n");
 	assert_null(strstr(v, "Fuzzing campaigns: not run"));
 	free(v);
+	/* An interrupted summary says so. */
+	s->partial = true;
+	v = verdict_text(r);
+	assert_contains(v, "4.0M runs,\n  PARTIAL: interrupted):\n");
+	free(v);
+	s->partial = false;
 	/* Detached: not run again. */
 	th_render_fuzz_attach(NULL, NULL);
 	v = verdict_text(r);
