@@ -2,6 +2,7 @@
 /* The bench's JSON files, loaded strictly (bench_figures.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "bench_figures.h"
+#include "json_load.h"
 #include "report_internal.h"
 
 #include <dirent.h>
@@ -18,94 +19,53 @@
 const char *const th_bench_impl_names[TH_BENCH_NIMPL] = { "legacy", "transitional", "modern", "heap" };
 const char *const th_bench_op_names[TH_BENCH_NOP] = { "add", "mod", "del", "expire", "step" };
 
-struct ld {
-	const char *file;
-	char *err;
-	size_t errlen;
-};
-
-__attribute__((format(printf, 3, 4))) static int lerr(struct ld *l, const char *where,
-						      const char *fmt, ...)
-{
-	char msg[600];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return th_report_errf(l->err, l->errlen, "%s: %s%s%s", l->file, where && *where ? where : "",
-			      where && *where ? ": " : "", msg);
-}
-
-/* o is an object with exactly keys. */
-static int only(struct ld *l, const json_t *o, const char *where, const char *const *keys)
-{
-	const char *k;
-	json_t *v;
-
-	if (!json_is_object(o))
-		return lerr(l, where, "must be an object");
-	json_object_foreach((json_t *)o, k, v) {
-		const char *const *a = keys;
-
-		while (*a && strcmp(*a, k))
-			a++;
-		if (!*a)
-			return lerr(l, where, "unknown field \"%s\"", k);
-	}
-	for (const char *const *a = keys; *a; a++)
-		if (!json_object_get(o, *a))
-			return lerr(l, where, "missing field \"%s\"", *a);
-	return 0;
-}
-
 /* A string field, copied (every byte that is not UTF-8 made '?'). */
-static int str(struct ld *l, const json_t *o, const char *where, const char *key, char **out)
+static int str(struct th_jload *l, const json_t *o, const char *where, const char *key, char **out)
 {
 	json_t *v = json_object_get(o, key);
 
 	if (!json_is_string(v))
-		return lerr(l, where, "\"%s\" must be a string", key);
+		return th_jload_err(l, where, "\"%s\" must be a string", key);
 	*out = th_report_strdup(json_string_value(v));
-	return *out ? 0 : lerr(l, where, "out of memory");
+	return *out ? 0 : th_jload_err(l, where, "out of memory");
 }
 
 /* A name: not empty, no blanks or controls (configs, toolchains). */
-static int name(struct ld *l, const json_t *o, const char *where, const char *key, char **out)
+static int name(struct th_jload *l, const json_t *o, const char *where, const char *key, char **out)
 {
 	if (str(l, o, where, key, out))
 		return -1;
 	if (!**out)
-		return lerr(l, where, "\"%s\" must not be empty", key);
+		return th_jload_err(l, where, "\"%s\" must not be empty", key);
 	for (const unsigned char *p = (const unsigned char *)*out; *p; p++)
 		if (*p <= ' ' || *p == 0x7f)
-			return lerr(l, where, "\"%s\" must be a name without blanks", key);
+			return th_jload_err(l, where, "\"%s\" must be a name without blanks", key);
 	return 0;
 }
 
-static int integer(struct ld *l, const json_t *o, const char *where, const char *key,
+static int integer(struct th_jload *l, const json_t *o, const char *where, const char *key,
 		   long long min, long long *out)
 {
 	json_t *v = json_object_get(o, key);
 
 	if (!json_is_integer(v) || json_integer_value(v) < min)
-		return lerr(l, where, "\"%s\" must be an integer >= %lld", key, min);
+		return th_jload_err(l, where, "\"%s\" must be an integer >= %lld", key, min);
 	*out = json_integer_value(v);
 	return 0;
 }
 
-static int boolean(struct ld *l, const json_t *o, const char *where, const char *key, bool *out)
+static int boolean(struct th_jload *l, const json_t *o, const char *where, const char *key, bool *out)
 {
 	json_t *v = json_object_get(o, key);
 
 	if (!json_is_boolean(v))
-		return lerr(l, where, "\"%s\" must be a boolean", key);
+		return th_jload_err(l, where, "\"%s\" must be a boolean", key);
 	*out = json_is_true(v);
 	return 0;
 }
 
 /* A figure: a non-negative number, or (when nullable) null as NAN. */
-static int figure(struct ld *l, const json_t *o, const char *where, const char *key, bool nullable,
+static int figure(struct th_jload *l, const json_t *o, const char *where, const char *key, bool nullable,
 		  double *out)
 {
 	json_t *v = json_object_get(o, key);
@@ -115,65 +75,65 @@ static int figure(struct ld *l, const json_t *o, const char *where, const char *
 		return 0;
 	}
 	if (!json_is_number(v) || !isfinite(json_number_value(v)) || json_number_value(v) < 0)
-		return lerr(l, where, "\"%s\" must be a non-negative number%s", key,
+		return th_jload_err(l, where, "\"%s\" must be a non-negative number%s", key,
 			    nullable ? " or null" : "");
 	*out = json_number_value(v);
 	return 0;
 }
 
-static int one_of(struct ld *l, const json_t *o, const char *where, const char *key,
+static int one_of(struct th_jload *l, const json_t *o, const char *where, const char *key,
 		  const char *const *names, int n, int *out)
 {
 	json_t *v = json_object_get(o, key);
 
 	if (!json_is_string(v))
-		return lerr(l, where, "\"%s\" must be a string", key);
+		return th_jload_err(l, where, "\"%s\" must be a string", key);
 	for (int i = 0; i < n; i++)
 		if (!strcmp(json_string_value(v), names[i])) {
 			*out = i;
 			return 0;
 		}
-	return lerr(l, where, "unknown %s \"%s\"", key, json_string_value(v));
+	return th_jload_err(l, where, "unknown %s \"%s\"", key, json_string_value(v));
 }
 
-static int created(struct ld *l, const char *c)
+static int created(struct th_jload *l, const char *c)
 {
 	static const char pat[] = "dddd-dd-ddTdd:dd:ddZ";
 
 	for (size_t i = 0; i < sizeof(pat) - 1; i++)
 		if (pat[i] == 'd' ? !(c[i] >= '0' && c[i] <= '9') : c[i] != pat[i])
-			return lerr(l, "created", "\"%s\" is not YYYY-MM-DDTHH:MM:SSZ", c);
+			return th_jload_err(l, "created", "\"%s\" is not YYYY-MM-DDTHH:MM:SSZ", c);
 	if (c[sizeof(pat) - 1])
-		return lerr(l, "created", "\"%s\" is not YYYY-MM-DDTHH:MM:SSZ", c);
+		return th_jload_err(l, "created", "\"%s\" is not YYYY-MM-DDTHH:MM:SSZ", c);
 	return 0;
 }
 
-static int host(struct ld *l, const json_t *root, char **hostname, char **kernel, long long *cpus)
+static int host(struct th_jload *l, const json_t *root, char **hostname, char **kernel, long long *cpus)
 {
 	static const char *const keys[] = { "hostname", "kernel", "cpus", NULL };
 	const json_t *h = json_object_get(root, "host");
 
-	return only(l, h, "host", keys) || str(l, h, "host", "hostname", hostname) ||
+	return th_jload_only(l, h, "host", keys, 1) || str(l, h, "host", "hostname", hostname) ||
 	       str(l, h, "host", "kernel", kernel) || integer(l, h, "host", "cpus", 0, cpus) ? -1 : 0;
 }
 
-static json_t *open_json(struct ld *l, const char *schema)
+static json_t *open_json(struct th_jload *l, const char *schema)
 {
 	json_error_t je;
 	json_t *root, *s;
 	struct stat st;
 
 	if (stat(l->file, &st))
-		return lerr(l, "", "cannot open: %s", strerror(errno)), NULL;
+		return th_jload_err(l, "", "cannot open: %s", strerror(errno)), NULL;
 	if (!S_ISREG(st.st_mode) || !st.st_size)
-		return lerr(l, "", S_ISREG(st.st_mode) ? "empty file, not the bench's figures" :
+		return th_jload_err(l, "", S_ISREG(st.st_mode) ? "empty file, not the bench's figures" :
 			    "not a regular file"), NULL;
 	root = json_load_file(l->file, JSON_REJECT_DUPLICATES, &je);
 	if (!root)
-		return lerr(l, "", "not JSON: line %d column %d: %s", je.line, je.column, je.text), NULL;
+		return th_jload_err(l, "", "not JSON: line %d column %d: %s", je.line, je.column, je.text), NULL;
 	s = json_object_get(root, "schema");
 	if (!json_is_object(root) || !json_is_string(s) || strcmp(json_string_value(s), schema)) {
-		lerr(l, "", "schema is not \"%s\"", schema);
+		th_jload_err(l, "", "schema is not \"%s\"", schema);
 		json_decref(root);
 		return NULL;
 	}
@@ -203,7 +163,7 @@ void th_bench_free(struct th_bench *b)
 	free(b);
 }
 
-static int late(struct ld *l, const json_t *o, const char *where, const char *key,
+static int late(struct th_jload *l, const json_t *o, const char *where, const char *key,
 		struct th_bench_late *out)
 {
 	static const char *const keys[] = { "mean", "max", NULL };
@@ -211,11 +171,11 @@ static int late(struct ld *l, const json_t *o, const char *where, const char *ke
 	char w[160];
 
 	snprintf(w, sizeof(w), "%s.%s", where, key);
-	return only(l, v, w, keys) || figure(l, v, w, "mean", false, &out->mean) ||
+	return th_jload_only(l, v, w, keys, 1) || figure(l, v, w, "mean", false, &out->mean) ||
 	       integer(l, v, w, "max", 0, &out->max) ? -1 : 0;
 }
 
-static int bench_sizes(struct ld *l, const json_t *a, struct th_bench *b)
+static int bench_sizes(struct th_jload *l, const json_t *a, struct th_bench *b)
 {
 	static const char *const keys[] = { "n", "rounds", "lateness_jiffies", NULL };
 	static const char *const late_keys[] = { "wheel", "wheel_stepped", "heap_stepped", NULL };
@@ -223,10 +183,10 @@ static int bench_sizes(struct ld *l, const json_t *a, struct th_bench *b)
 	size_t i;
 
 	if (!json_is_array(a) || !json_array_size(a))
-		return lerr(l, "sizes", "must be an array of at least one size");
+		return th_jload_err(l, "sizes", "must be an array of at least one size");
 	b->sizes = calloc(json_array_size(a), sizeof(*b->sizes));
 	if (!b->sizes)
-		return lerr(l, "sizes", "out of memory");
+		return th_jload_err(l, "sizes", "out of memory");
 	json_array_foreach(a, i, x) {
 		struct th_bench_size *s = &b->sizes[i];
 		const json_t *lj = json_object_get(x, "lateness_jiffies");
@@ -234,21 +194,21 @@ static int bench_sizes(struct ld *l, const json_t *a, struct th_bench *b)
 
 		snprintf(w, sizeof(w), "sizes[%zu]", i);
 		snprintf(w2, sizeof(w2), "%s.lateness_jiffies", w);
-		if (only(l, x, w, keys) || integer(l, x, w, "n", 1, &s->n) ||
-		    integer(l, x, w, "rounds", 1, &s->rounds) || only(l, lj, w2, late_keys) ||
+		if (th_jload_only(l, x, w, keys, 1) || integer(l, x, w, "n", 1, &s->n) ||
+		    integer(l, x, w, "rounds", 1, &s->rounds) || th_jload_only(l, lj, w2, late_keys, 1) ||
 		    late(l, lj, w2, "wheel", &s->wheel) ||
 		    late(l, lj, w2, "wheel_stepped", &s->wheel_stepped) ||
 		    late(l, lj, w2, "heap_stepped", &s->heap_stepped))
 			return -1;
 		for (size_t k = 0; k < i; k++)
 			if (b->sizes[k].n == s->n)
-				return lerr(l, w, "n %lld twice", s->n);
+				return th_jload_err(l, w, "n %lld twice", s->n);
 		b->nsizes = i + 1;
 	}
 	return 0;
 }
 
-static int bench_cells(struct ld *l, const json_t *a, struct th_bench *b)
+static int bench_cells(struct th_jload *l, const json_t *a, struct th_bench *b)
 {
 	static const char *const keys[] = { "n", "impl", "op", "ns_per_op", "ns_min", "ns_max",
 					    "ratio_to_heap", "instructions_per_op",
@@ -257,17 +217,17 @@ static int bench_cells(struct ld *l, const json_t *a, struct th_bench *b)
 	size_t i;
 
 	if (!json_is_array(a))
-		return lerr(l, "cells", "must be an array");
+		return th_jload_err(l, "cells", "must be an array");
 	b->cells = calloc(json_array_size(a) + 1, sizeof(*b->cells));
 	if (!b->cells)
-		return lerr(l, "cells", "out of memory");
+		return th_jload_err(l, "cells", "out of memory");
 	json_array_foreach(a, i, x) {
 		struct th_bench_cell *c = &b->cells[i];
 		char w[64];
 		size_t k;
 
 		snprintf(w, sizeof(w), "cells[%zu]", i);
-		if (only(l, x, w, keys) || integer(l, x, w, "n", 1, &c->n) ||
+		if (th_jload_only(l, x, w, keys, 1) || integer(l, x, w, "n", 1, &c->n) ||
 		    one_of(l, x, w, "impl", th_bench_impl_names, TH_BENCH_NIMPL, &c->impl) ||
 		    one_of(l, x, w, "op", th_bench_op_names, TH_BENCH_NOP, &c->op) ||
 		    figure(l, x, w, "ns_per_op", true, &c->ns) || figure(l, x, w, "ns_min", true, &c->ns_min) ||
@@ -279,17 +239,17 @@ static int bench_cells(struct ld *l, const json_t *a, struct th_bench *b)
 		for (k = 0; k < b->nsizes && b->sizes[k].n != c->n; k++)
 			;
 		if (k == b->nsizes)
-			return lerr(l, w, "n %lld is not one of sizes", c->n);
+			return th_jload_err(l, w, "n %lld is not one of sizes", c->n);
 		for (k = 0; k < i; k++)
 			if (b->cells[k].n == c->n && b->cells[k].impl == c->impl && b->cells[k].op == c->op)
-				return lerr(l, w, "n %lld %s %s twice", c->n, th_bench_impl_names[c->impl],
+				return th_jload_err(l, w, "n %lld %s %s twice", c->n, th_bench_impl_names[c->impl],
 					    th_bench_op_names[c->op]);
 		b->ncells = i + 1;
 	}
 	return 0;
 }
 
-static int bench_from(struct ld *l, const json_t *root, struct th_bench *b)
+static int bench_from(struct th_jload *l, const json_t *root, struct th_bench *b)
 {
 	static const char *const keys[] = { "schema", "version", "created", "host", "toolchain",
 					    "config", "settings", "instructions", "sizes", "cells", NULL };
@@ -303,12 +263,12 @@ static int bench_from(struct ld *l, const json_t *root, struct th_bench *b)
 	long long seed;
 	int order;
 
-	if (only(l, root, "", keys) || str(l, root, "", "version", &b->version) ||
+	if (th_jload_only(l, root, "", keys, 1) || str(l, root, "", "version", &b->version) ||
 	    str(l, root, "", "created", &b->created) || created(l, b->created) ||
-	    host(l, root, &b->hostname, &b->kernel, &b->cpus) || only(l, tc, "toolchain", tc_keys) ||
+	    host(l, root, &b->hostname, &b->kernel, &b->cpus) || th_jload_only(l, tc, "toolchain", tc_keys, 1) ||
 	    name(l, tc, "toolchain", "name", &b->toolchain) ||
 	    str(l, tc, "toolchain", "version", &b->toolchain_version) ||
-	    name(l, root, "", "config", &b->config) || only(l, st, "settings", set_keys) ||
+	    name(l, root, "", "config", &b->config) || th_jload_only(l, st, "settings", set_keys, 1) ||
 	    integer(l, st, "settings", "hz", 1, &b->hz) ||
 	    integer(l, st, "settings", "spread_bits", 0, &b->spread_bits) ||
 	    integer(l, st, "settings", "seed", 0, &seed) || integer(l, st, "settings", "reps", 1, &b->reps) ||
@@ -316,7 +276,7 @@ static int bench_from(struct ld *l, const json_t *root, struct th_bench *b)
 	    integer(l, st, "settings", "step", 1, &b->step) || boolean(l, st, "settings", "quick", &b->quick) ||
 	    str(l, st, "settings", "clock", &b->clock) ||
 	    figure(l, st, "settings", "clock_read_ns", true, &b->clock_read_ns) ||
-	    only(l, ins, "instructions", ins_keys) || str(l, ins, "instructions", "tool", &b->instr_tool) ||
+	    th_jload_only(l, ins, "instructions", ins_keys, 1) || str(l, ins, "instructions", "tool", &b->instr_tool) ||
 	    integer(l, ins, "instructions", "max_n", 0, &b->instr_max_n) ||
 	    str(l, ins, "instructions", "status", &b->instr_status) ||
 	    bench_sizes(l, json_object_get(root, "sizes"), b) ||
@@ -324,12 +284,12 @@ static int bench_from(struct ld *l, const json_t *root, struct th_bench *b)
 		return -1;
 	b->seed = (unsigned long long)seed;
 	b->order = th_report_strdup(orders[order]);
-	return b->order ? 0 : lerr(l, "settings", "out of memory");
+	return b->order ? 0 : th_jload_err(l, "settings", "out of memory");
 }
 
 int th_bench_load(const char *path, struct th_bench **out, char *err, size_t errlen)
 {
-	struct ld l = { path, err, errlen };
+	struct th_jload l = { path, err, errlen };
 	struct th_bench *b;
 	json_t *root;
 
@@ -339,7 +299,7 @@ int th_bench_load(const char *path, struct th_bench **out, char *err, size_t err
 	b = calloc(1, sizeof(*b));
 	if (!b || !(b->path = th_report_strdup(path)) || bench_from(&l, root, b)) {
 		if (!b || !b->path)
-			lerr(&l, "", "out of memory");
+			th_jload_err(&l, "", "out of memory");
 		th_bench_free(b);
 		json_decref(root);
 		return -1;
@@ -372,7 +332,7 @@ void th_bench_configs_free(struct th_bench_configs *c)
 	free(c);
 }
 
-static int cfg_list(struct ld *l, const json_t *a, struct th_bench_configs *c)
+static int cfg_list(struct th_jload *l, const json_t *a, struct th_bench_configs *c)
 {
 	static const char *const keys[] = { "name", "program", "instructions", NULL };
 	const json_t *x;
@@ -380,33 +340,33 @@ static int cfg_list(struct ld *l, const json_t *a, struct th_bench_configs *c)
 	bool none = false;
 
 	if (!json_is_array(a) || !json_array_size(a))
-		return lerr(l, "configs", "must be an array of at least one config");
+		return th_jload_err(l, "configs", "must be an array of at least one config");
 	c->configs = calloc(json_array_size(a), sizeof(*c->configs));
 	if (!c->configs)
-		return lerr(l, "configs", "out of memory");
+		return th_jload_err(l, "configs", "out of memory");
 	json_array_foreach(a, i, x) {
 		struct th_bench_config *k = &c->configs[i];
 		char w[64];
 
 		snprintf(w, sizeof(w), "configs[%zu]", i);
 		c->nconfigs = i + 1;
-		if (only(l, x, w, keys) || name(l, x, w, "name", &k->name) ||
+		if (th_jload_only(l, x, w, keys, 1) || name(l, x, w, "name", &k->name) ||
 		    str(l, x, w, "program", &k->program) || str(l, x, w, "instructions", &k->instructions))
 			return -1;
 		for (size_t j = 0; j < i; j++)
 			if (!strcmp(c->configs[j].name, k->name))
-				return lerr(l, w, "config \"%s\" twice", k->name);
+				return th_jload_err(l, w, "config \"%s\" twice", k->name);
 		if (!strcmp(k->name, "none")) {
 			none = true;
 			c->base = i;
 		}
 	}
 	if (!none)
-		return lerr(l, "configs", "no config \"none\" (the baseline of every ratio)");
+		return th_jload_err(l, "configs", "no config \"none\" (the baseline of every ratio)");
 	return 0;
 }
 
-static int cfg_cells(struct ld *l, const json_t *a, struct th_bench_configs *c)
+static int cfg_cells(struct th_jload *l, const json_t *a, struct th_bench_configs *c)
 {
 	static const char *const keys[] = { "n", "config", "impl", "op", "ns_per_op", "ns_min",
 					    "ns_max", "ratio_to_none", "ratio_min", "ratio_max",
@@ -415,10 +375,10 @@ static int cfg_cells(struct ld *l, const json_t *a, struct th_bench_configs *c)
 	size_t i;
 
 	if (!json_is_array(a))
-		return lerr(l, "cells", "must be an array");
+		return th_jload_err(l, "cells", "must be an array");
 	c->cells = calloc(json_array_size(a) + 1, sizeof(*c->cells));
 	if (!c->cells)
-		return lerr(l, "cells", "out of memory");
+		return th_jload_err(l, "cells", "out of memory");
 	json_array_foreach(a, i, x) {
 		struct th_bench_cfg_cell *e = &c->cells[i];
 		const json_t *cfg = json_object_get(x, "config");
@@ -426,14 +386,14 @@ static int cfg_cells(struct ld *l, const json_t *a, struct th_bench_configs *c)
 		size_t k;
 
 		snprintf(w, sizeof(w), "cells[%zu]", i);
-		if (only(l, x, w, keys) || integer(l, x, w, "n", 1, &e->n))
+		if (th_jload_only(l, x, w, keys, 1) || integer(l, x, w, "n", 1, &e->n))
 			return -1;
 		if (!json_is_string(cfg))
-			return lerr(l, w, "\"config\" must be a string");
+			return th_jload_err(l, w, "\"config\" must be a string");
 		for (k = 0; k < c->nconfigs && strcmp(c->configs[k].name, json_string_value(cfg)); k++)
 			;
 		if (k == c->nconfigs)
-			return lerr(l, w, "config \"%s\" is not one of configs", json_string_value(cfg));
+			return th_jload_err(l, w, "config \"%s\" is not one of configs", json_string_value(cfg));
 		e->config = k;
 		if (one_of(l, x, w, "impl", th_bench_impl_names, TH_BENCH_NIMPL, &e->impl) ||
 		    one_of(l, x, w, "op", th_bench_op_names, TH_BENCH_NOP, &e->op) ||
@@ -448,24 +408,24 @@ static int cfg_cells(struct ld *l, const json_t *a, struct th_bench_configs *c)
 		for (k = 0; k < i; k++)
 			if (c->cells[k].n == e->n && c->cells[k].config == e->config &&
 			    c->cells[k].impl == e->impl && c->cells[k].op == e->op)
-				return lerr(l, w, "n %lld %s %s %s twice", e->n, c->configs[e->config].name,
+				return th_jload_err(l, w, "n %lld %s %s %s twice", e->n, c->configs[e->config].name,
 					    th_bench_impl_names[e->impl], th_bench_op_names[e->op]);
 		c->ncells = i + 1;
 	}
 	return 0;
 }
 
-static int configs_from(struct ld *l, const json_t *root, struct th_bench_configs *c)
+static int configs_from(struct th_jload *l, const json_t *root, struct th_bench_configs *c)
 {
 	static const char *const keys[] = { "schema", "version", "created", "host", "toolchain",
 					    "settings", "configs", "cells", NULL };
 	static const char *const set_keys[] = { "runs", "reps", "clock", "confirm_llvm_cfi_median", NULL };
 	const json_t *st = json_object_get(root, "settings");
 
-	return only(l, root, "", keys) || str(l, root, "", "version", &c->version) ||
+	return th_jload_only(l, root, "", keys, 1) || str(l, root, "", "version", &c->version) ||
 	       str(l, root, "", "created", &c->created) || created(l, c->created) ||
 	       host(l, root, &c->hostname, &c->kernel, &c->cpus) ||
-	       name(l, root, "", "toolchain", &c->toolchain) || only(l, st, "settings", set_keys) ||
+	       name(l, root, "", "toolchain", &c->toolchain) || th_jload_only(l, st, "settings", set_keys, 1) ||
 	       integer(l, st, "settings", "runs", 1, &c->runs) ||
 	       integer(l, st, "settings", "reps", 1, &c->reps) || str(l, st, "settings", "clock", &c->clock) ||
 	       figure(l, st, "settings", "confirm_llvm_cfi_median", false, &c->confirm_median) ||
@@ -475,7 +435,7 @@ static int configs_from(struct ld *l, const json_t *root, struct th_bench_config
 
 int th_bench_configs_load(const char *path, struct th_bench_configs **out, char *err, size_t errlen)
 {
-	struct ld l = { path, err, errlen };
+	struct th_jload l = { path, err, errlen };
 	struct th_bench_configs *c;
 	json_t *root;
 
@@ -485,7 +445,7 @@ int th_bench_configs_load(const char *path, struct th_bench_configs **out, char 
 	c = calloc(1, sizeof(*c));
 	if (!c || !(c->path = th_report_strdup(path)) || configs_from(&l, root, c)) {
 		if (!c || !c->path)
-			lerr(&l, "", "out of memory");
+			th_jload_err(&l, "", "out of memory");
 		th_bench_configs_free(c);
 		json_decref(root);
 		return -1;

@@ -2,6 +2,7 @@
 /* fuzz.json: the model, an atomic writer and a strict loader (fuzz_summary.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "fuzz_summary.h"
+#include "json_load.h"
 #include "report_internal.h"
 
 #include <errno.h>
@@ -475,75 +476,36 @@ static json_t *to_json(const struct th_fz_summary *s)
 
 /* ---- JSON -> model, strictly ---- */
 
-struct ld {
-	const char *file;
-	char *err;
-	size_t errlen;
-};
-
-__attribute__((format(printf, 3, 4))) static int lerr(struct ld *l, const char *where,
-						      const char *fmt, ...)
-{
-	char msg[600];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	return th_report_errf(l->err, l->errlen, "%s%s%s%s%s", l->file ? l->file : "",
-			      l->file ? ": " : "", where && *where ? where : "",
-			      where && *where ? ": " : "", msg);
-}
-
-static int only(struct ld *l, const json_t *o, const char *where, const char *const *keys)
-{
-	const char *k;
-	json_t *v;
-
-	json_object_foreach((json_t *)o, k, v) {
-		const char *const *a = keys;
-
-		while (*a && strcmp(*a, k))
-			a++;
-		if (!*a)
-			return lerr(l, where, "unknown field \"%s\"", k);
-	}
-	for (const char *const *a = keys; *a; a++)
-		if (!json_object_get(o, *a))
-			return lerr(l, where, "missing field \"%s\"", *a);
-	return 0;
-}
-
-static const char *str(struct ld *l, const json_t *o, const char *where, const char *key)
+static const char *str(struct th_jload *l, const json_t *o, const char *where, const char *key)
 {
 	json_t *v = json_object_get(o, key);
 
 	if (!json_is_string(v))
-		return lerr(l, where, "\"%s\" must be a string", key), NULL;
+		return th_jload_err(l, where, "\"%s\" must be a string", key), NULL;
 	return json_string_value(v);
 }
 
-static int count(struct ld *l, const json_t *o, const char *where, const char *key, long long *out)
+static int count(struct th_jload *l, const json_t *o, const char *where, const char *key, long long *out)
 {
 	json_t *v = json_object_get(o, key);
 
 	if (!json_is_integer(v) || json_integer_value(v) < 0)
-		return lerr(l, where, "\"%s\" must be a non-negative integer", key);
+		return th_jload_err(l, where, "\"%s\" must be a non-negative integer", key);
 	*out = json_integer_value(v);
 	return 0;
 }
 
-static int real(struct ld *l, const json_t *o, const char *where, const char *key, double *out)
+static int real(struct th_jload *l, const json_t *o, const char *where, const char *key, double *out)
 {
 	json_t *v = json_object_get(o, key);
 
 	if (!json_is_number(v) || !isfinite(json_number_value(v)) || json_number_value(v) < 0)
-		return lerr(l, where, "\"%s\" must be a non-negative number", key);
+		return th_jload_err(l, where, "\"%s\" must be a non-negative number", key);
 	*out = json_number_value(v);
 	return 0;
 }
 
-static int load_first(struct ld *l, const json_t *o, const char *where, const char *key,
+static int load_first(struct th_jload *l, const json_t *o, const char *where, const char *key,
 		      struct th_fz_first *f)
 {
 	static const char *const keys[] = { "seconds", "executions", NULL };
@@ -555,23 +517,23 @@ static int load_first(struct ld *l, const json_t *o, const char *where, const ch
 		return 0;
 	snprintf(w, sizeof(w), "%s.%s", where, key);
 	if (!json_is_object(v))
-		return lerr(l, w, "must be an object or null");
-	if (only(l, v, w, keys) || real(l, v, w, "seconds", &f->seconds) ||
+		return th_jload_err(l, w, "must be an object or null");
+	if (th_jload_only(l, v, w, keys, 1) || real(l, v, w, "seconds", &f->seconds) ||
 	    count(l, v, w, "executions", &f->executions))
 		return -1;
 	f->reached = true;
 	return 0;
 }
 
-static int outcome_of(struct ld *l, const char *where, const char *name, enum th_outcome *o)
+static int outcome_of(struct th_jload *l, const char *where, const char *name, enum th_outcome *o)
 {
 	*o = th_outcome_parse(name);
 	if (*o == TH_OUTCOME_INVALID)
-		return lerr(l, where, "unknown outcome \"%s\"", name);
+		return th_jload_err(l, where, "unknown outcome \"%s\"", name);
 	return 0;
 }
 
-static int load_finding(struct ld *l, const json_t *o, const char *where, struct th_fz_campaign *c)
+static int load_finding(struct th_jload *l, const json_t *o, const char *where, struct th_fz_campaign *c)
 {
 	static const char *const keys[] = { "sig", "outcome", "chain_id", "first_seconds",
 					    "first_executions", "reproducer", "replayed",
@@ -582,8 +544,8 @@ static int load_finding(struct ld *l, const json_t *o, const char *where, struct
 
 	memset(&f, 0, sizeof(f));
 	if (!json_is_object(o))
-		return lerr(l, where, "must be an object");
-	if (only(l, o, where, keys) || !(f.sig = (char *)str(l, o, where, "sig")) ||
+		return th_jload_err(l, where, "must be an object");
+	if (th_jload_only(l, o, where, keys, 1) || !(f.sig = (char *)str(l, o, where, "sig")) ||
 	    !(s = str(l, o, where, "outcome")) || outcome_of(l, where, s, &f.outcome) ||
 	    !(f.chain_id = (char *)str(l, o, where, "chain_id")) ||
 	    real(l, o, where, "first_seconds", &f.first_seconds) ||
@@ -593,17 +555,17 @@ static int load_finding(struct ld *l, const json_t *o, const char *where, struct
 	    !(f.chain = (char *)str(l, o, where, "chain")))
 		return -1;
 	if (!json_is_boolean(json_object_get(o, "reproduced")))
-		return lerr(l, where, "\"reproduced\" must be a boolean");
+		return th_jload_err(l, where, "\"reproduced\" must be a boolean");
 	f.reproduced = json_is_true(json_object_get(o, "reproduced"));
 	if (!*f.reproducer || f.reproducer[0] == '/' || strstr(f.reproducer, ".."))
-		return lerr(l, where, "reproducer \"%s\" must be a path relative to the summary's directory",
+		return th_jload_err(l, where, "reproducer \"%s\" must be a path relative to the summary's directory",
 			    f.reproducer);
 	if (th_fz_campaign_add_finding(c, &f, e, sizeof(e)))
-		return lerr(l, where, "%s", e);
+		return th_jload_err(l, where, "%s", e);
 	return 0;
 }
 
-static int load_campaign(struct ld *l, const json_t *o, size_t idx, struct th_fz_summary *s)
+static int load_campaign(struct th_jload *l, const json_t *o, size_t idx, struct th_fz_summary *s)
 {
 	static const char *const keys[] = { "target", "variant", "config", "toolchain", "engine",
 					    "status", "reason", "options", "seconds", "cpu_seconds", "executions",
@@ -621,8 +583,8 @@ static int load_campaign(struct ld *l, const json_t *o, size_t idx, struct th_fz
 	memset(&in, 0, sizeof(in));
 	snprintf(where, sizeof(where), "campaigns[%zu]", idx);
 	if (!json_is_object(o))
-		return lerr(l, where, "must be an object");
-	if (only(l, o, where, keys) || !(in.target = (char *)str(l, o, where, "target")) ||
+		return th_jload_err(l, where, "must be an object");
+	if (th_jload_only(l, o, where, keys, 1) || !(in.target = (char *)str(l, o, where, "target")) ||
 	    !(v = str(l, o, where, "variant")) || !(in.config = (char *)str(l, o, where, "config")) ||
 	    !(in.toolchain = (char *)str(l, o, where, "toolchain")) ||
 	    !(in.engine = (char *)str(l, o, where, "engine")) ||
@@ -639,47 +601,47 @@ static int load_campaign(struct ld *l, const json_t *o, size_t idx, struct th_fz
 		return -1;
 	in.variant = th_variant_parse(v);
 	if (in.variant == TH_VARIANT_INVALID)
-		return lerr(l, where, "unknown variant \"%s\"", v);
+		return th_jload_err(l, where, "unknown variant \"%s\"", v);
 	if (strcmp(in.target, "overflow"))
-		return lerr(l, where, "unknown target \"%s\"", in.target);
+		return th_jload_err(l, where, "unknown target \"%s\"", in.target);
 	if (strcmp(in.engine, "libfuzzer") && strcmp(in.engine, "afl"))
-		return lerr(l, where, "unknown engine \"%s\" (libfuzzer, afl)", in.engine);
+		return th_jload_err(l, where, "unknown engine \"%s\" (libfuzzer, afl)", in.engine);
 	if (strcmp(in.status, "ran") && strcmp(in.status, "unsupported") && strcmp(in.status, "failed"))
-		return lerr(l, where, "unknown status \"%s\" (ran, unsupported, failed)", in.status);
+		return th_jload_err(l, where, "unknown status \"%s\" (ran, unsupported, failed)", in.status);
 	if (strcmp(in.status, "ran") && !*in.reason)
-		return lerr(l, where, "status %s needs a reason", in.status);
+		return th_jload_err(l, where, "status %s needs a reason", in.status);
 	if (!*in.config || !*in.toolchain || strpbrk(in.config, " \t") || strpbrk(in.toolchain, " \t"))
-		return lerr(l, where, "config and toolchain must be names without blanks");
+		return th_jload_err(l, where, "config and toolchain must be names without blanks");
 	snprintf(w2, sizeof(w2), "%s.coverage", where);
 	j = json_object_get(o, "coverage");
-	if (!json_is_object(j) || only(l, j, w2, cov_keys) || count(l, j, w2, "edges", &in.edges) ||
+	if (!json_is_object(j) || th_jload_only(l, j, w2, cov_keys, 1) || count(l, j, w2, "edges", &in.edges) ||
 	    count(l, j, w2, "features", &in.features) || count(l, j, w2, "corpus", &in.corpus))
-		return json_is_object(j) ? -1 : lerr(l, w2, "must be an object");
+		return json_is_object(j) ? -1 : th_jload_err(l, w2, "must be an object");
 	snprintf(w2, sizeof(w2), "%s.outcomes", where);
 	j = json_object_get(o, "outcomes");
 	if (!json_is_object(j))
-		return lerr(l, w2, "must be an object");
+		return th_jload_err(l, w2, "must be an object");
 	json_object_foreach(j, k, x) {
 		enum th_outcome oc;
 
 		if (outcome_of(l, w2, k, &oc))
 			return -1;
 		if (!json_is_integer(x) || json_integer_value(x) < 0)
-			return lerr(l, w2, "\"%s\" must be a non-negative integer", k);
+			return th_jload_err(l, w2, "\"%s\" must be a non-negative integer", k);
 		in.outcomes[oc] = json_integer_value(x);
 		sum += in.outcomes[oc];
 	}
 	if (sum != in.executions)
-		return lerr(l, w2, "counts sum to %lld, but executions is %lld", sum, in.executions);
+		return th_jload_err(l, w2, "counts sum to %lld, but executions is %lld", sum, in.executions);
 	if (in.rechecked < in.disagreements)
-		return lerr(l, where, "more disagreements (%lld) than rechecked artifacts (%lld)",
+		return th_jload_err(l, where, "more disagreements (%lld) than rechecked artifacts (%lld)",
 			    in.disagreements, in.rechecked);
 	if (!(c = th_fz_summary_add_campaign(s, &in, e, sizeof(e))))
-		return lerr(l, where, "%s", e);
+		return th_jload_err(l, where, "%s", e);
 	j = json_object_get(o, "findings");
 	snprintf(w2, sizeof(w2), "%s.findings", where);
 	if (!json_is_array(j))
-		return lerr(l, w2, "must be an array");
+		return th_jload_err(l, w2, "must be an array");
 	json_array_foreach(j, i, x) {
 		char w3[200];
 
@@ -690,7 +652,7 @@ static int load_campaign(struct ld *l, const json_t *o, size_t idx, struct th_fz
 	return 0;
 }
 
-static int from_json(struct ld *l, const json_t *root, struct th_fz_summary **out)
+static int from_json(struct th_jload *l, const json_t *root, struct th_fz_summary **out)
 {
 	static const char *const keys[] = { "schema", "version", "created", "partial", "interrupted",
 					    "host", "budget_seconds", "goal", "campaigns", NULL };
@@ -702,15 +664,15 @@ static int from_json(struct ld *l, const json_t *root, struct th_fz_summary **ou
 
 	*out = NULL;
 	if (!json_is_object(root))
-		return lerr(l, "", "top level must be an object");
+		return th_jload_err(l, "", "top level must be an object");
 	j = json_object_get(root, "schema");
 	if (!json_is_string(j) || strcmp(json_string_value(j), TH_FUZZ_SCHEMA))
-		return lerr(l, "", "schema is not \"%s\"", TH_FUZZ_SCHEMA);
-	if (only(l, root, "", keys))
+		return th_jload_err(l, "", "schema is not \"%s\"", TH_FUZZ_SCHEMA);
+	if (th_jload_only(l, root, "", keys, 1))
 		return -1;
 	s = th_fz_summary_create("", 0, "");
 	if (!s)
-		return lerr(l, "", "out of memory");
+		return th_jload_err(l, "", "out of memory");
 #define SET(field, key)                                      \
 	do {                                                 \
 		if (!(v = str(l, root, "", key)))            \
@@ -723,25 +685,25 @@ static int from_json(struct ld *l, const json_t *root, struct th_fz_summary **ou
 	SET(goal, "goal");
 #undef SET
 	if (strlen(s->created) != 20 || s->created[19] != 'Z' || s->created[10] != 'T') {
-		lerr(l, "created", "\"%s\" is not YYYY-MM-DDTHH:MM:SSZ", s->created);
+		th_jload_err(l, "created", "\"%s\" is not YYYY-MM-DDTHH:MM:SSZ", s->created);
 		goto fail;
 	}
 	if (!json_is_boolean(json_object_get(root, "partial"))) {
-		lerr(l, "", "\"partial\" must be a boolean");
+		th_jload_err(l, "", "\"partial\" must be a boolean");
 		goto fail;
 	}
 	s->partial = json_is_true(json_object_get(root, "partial"));
 	j = json_object_get(root, "interrupted");
 	if (s->partial != json_is_string(j) || (!s->partial && !json_is_null(j))) {
-		lerr(l, "interrupted", "must be a reason when partial, null otherwise");
+		th_jload_err(l, "interrupted", "must be a reason when partial, null otherwise");
 		goto fail;
 	}
 	if (s->partial)
 		s->interrupted = th_report_strdup(json_string_value(j));
 	j = json_object_get(root, "host");
-	if (!json_is_object(j) || only(l, j, "host", host_keys)) {
+	if (!json_is_object(j) || th_jload_only(l, j, "host", host_keys, 1)) {
 		if (!json_is_object(j))
-			lerr(l, "host", "must be an object");
+			th_jload_err(l, "host", "must be an object");
 		goto fail;
 	}
 	if (!(v = str(l, j, "host", "hostname")))
@@ -754,7 +716,7 @@ static int from_json(struct ld *l, const json_t *root, struct th_fz_summary **ou
 	s->host.kernel = th_report_strdup(v);
 	x = json_object_get(j, "cpus");
 	if (!json_is_integer(x) || json_integer_value(x) < 0) {
-		lerr(l, "host", "\"cpus\" must be a non-negative integer");
+		th_jload_err(l, "host", "\"cpus\" must be a non-negative integer");
 		goto fail;
 	}
 	s->host.cpus = (int)json_integer_value(x);
@@ -762,7 +724,7 @@ static int from_json(struct ld *l, const json_t *root, struct th_fz_summary **ou
 		goto fail;
 	j = json_object_get(root, "campaigns");
 	if (!json_is_array(j)) {
-		lerr(l, "campaigns", "must be an array");
+		th_jload_err(l, "campaigns", "must be an array");
 		goto fail;
 	}
 	json_array_foreach(j, i, x)
@@ -777,20 +739,20 @@ fail:
 
 int th_fz_summary_load(const char *path, struct th_fz_summary **out, char *err, size_t errlen)
 {
-	struct ld l = { path, err, errlen };
+	struct th_jload l = { path, err, errlen };
 	json_error_t je;
 	json_t *root;
 	struct stat st;
 
 	*out = NULL;
 	if (stat(path, &st))
-		return lerr(&l, "", "cannot open: %s", strerror(errno));
+		return th_jload_err(&l, "", "cannot open: %s", strerror(errno));
 	if (!S_ISREG(st.st_mode) || !st.st_size)
-		return lerr(&l, "", S_ISREG(st.st_mode) ? "empty file, not a campaign summary" :
+		return th_jload_err(&l, "", S_ISREG(st.st_mode) ? "empty file, not a campaign summary" :
 			    "not a regular file");
 	root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
 	if (!root)
-		return lerr(&l, "", "not JSON: line %d column %d: %s", je.line, je.column, je.text);
+		return th_jload_err(&l, "", "not JSON: line %d column %d: %s", je.line, je.column, je.text);
 	int rc = from_json(&l, root, out);
 
 	json_decref(root);
@@ -801,7 +763,7 @@ int th_fz_summary_write(const struct th_fz_summary *s, const char *path, char *e
 {
 	json_t *root = to_json(s);
 	struct th_fz_summary *check;
-	struct ld l = { NULL, err, errlen };
+	struct th_jload l = { NULL, err, errlen };
 	char *text;
 	int rc;
 

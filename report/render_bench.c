@@ -46,17 +46,6 @@ struct w {
 	bool html;
 };
 
-/* In inline code nothing is escaped: a backtick would end it, a bar the
- * table cell, a line break the row; they become '?' (names have none of
- * them, checked on load, but a path or a status could). */
-static void md_code_cp(FILE *out, const char *b, size_t n)
-{
-	if (n == 1 && strchr("`|\n\r", *b))
-		fputc('?', out);
-	else
-		fwrite(b, 1, n, out);
-}
-
 /* Text from a file. */
 static void text(struct w *w, const char *s)
 {
@@ -69,13 +58,13 @@ static void text(struct w *w, const char *s)
 /* A name from a file, as code. */
 static void code(struct w *w, const char *s)
 {
-	fputs(w->html ? "<code>" : "`", w->out);
 	if (w->html) {
+		fputs("<code>", w->out);
 		th_html_text(w->out, s);
+		fputs("</code>", w->out);
 	} else {
-		th_report_put_visible(w->out, s, md_code_cp);
+		th_report_md_code(w->out, s, true);
 	}
-	fputs(w->html ? "</code>" : "`", w->out);
 }
 
 /* Markup of ours: the same in both formats but for these. */

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "render_fuzz.h"
 #include "render_bench.h"
+#include "html.h"
 #include "render.h"
 #include "report_internal.h"
 
@@ -105,40 +106,32 @@ static void md_text(FILE *out, const char *s)
 	th_report_md_text(out, s);
 }
 
-/* Inline code of a name (no backticks or bars in names, checked on load). */
-static void md_code(FILE *out, const char *s)
+/* A chain in a fenced block, one step a line (its parts are " | "-separated). */
+static void md_chain(FILE *out, const char *chain)
 {
-	fputc('`', out);
-	for (; *s; s++)
-		fputc(*s == '`' || *s == '|' || *s == '\n' ? '?' : *s, out);
-	fputc('`', out);
-}
+	char *lines = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&lines, &len);
 
-static void md_fence(FILE *out, const char *s)
-{
-	size_t run = 0, longest = 0;
-
-	for (const char *p = s; *p; p++) {
-		run = *p == '`' ? run + 1 : 0;
-		if (run > longest)
-			longest = run;
+	if (!m) {
+		th_report_md_fence(out, chain);
+		return;
 	}
-	for (size_t i = 0; i < (longest < 3 ? 3 : longest + 1); i++)
-		fputc('`', out);
-	fputs("text\n", out);
-	/* One step of the chain a line: its parts are " | "-separated. */
-	for (const char *p = s; *p; p++) {
+	for (const char *p = chain; *p; p++) {
 		if (!strncmp(p, " | ", 3)) {
-			fputs("\n  | ", out);
+			fputs("\n  | ", m);
 			p += 2;
-		} else if (*p != '\r') {
-			fputc(*p, out);
+		} else {
+			fputc(*p, m);
 		}
 	}
-	fputc('\n', out);
-	for (size_t i = 0; i < (longest < 3 ? 3 : longest + 1); i++)
-		fputc('`', out);
-	fputs("\n\n", out);
+	if (fclose(m)) {
+		free(lines);
+		th_report_md_fence(out, chain);
+		return;
+	}
+	th_report_md_fence(out, lines);
+	free(lines);
 }
 
 static void md_first(FILE *out, const struct th_fz_first *f, long long executions)
@@ -152,7 +145,7 @@ static void md_first(FILE *out, const struct th_fz_first *f, long long execution
 static void md_campaign_row(FILE *out, const struct th_fz_campaign *c)
 {
 	fputs("| ", out);
-	md_code(out, c->config);
+	th_report_md_code(out, c->config, true);
 	fputs(" | ", out);
 	md_text(out, c->toolchain);
 	if (strcmp(c->engine, "libfuzzer")) {
@@ -216,7 +209,7 @@ static void md_variant(FILE *out, const struct th_fz_summary *s, enum th_variant
 		int first = 1;
 
 		fprintf(out, "- **%s** ", th_outcome_name(f->outcome));
-		md_code(out, f->chain_id);
+		th_report_md_code(out, f->chain_id, false);
 		fputs(", found on", out);
 		for (size_t i = 0; i < s->ncampaigns; i++) {
 			const struct th_fz_campaign *c = &s->campaigns[i];
@@ -229,7 +222,7 @@ static void md_variant(FILE *out, const struct th_fz_summary *s, enum th_variant
 				if (strcmp(g->sig, f->sig))
 					continue;
 				fprintf(out, "%s ", first ? "" : ";");
-				md_code(out, c->config);
+				th_report_md_code(out, c->config, false);
 				fputc('/', out);
 				md_text(out, c->toolchain);
 				fprintf(out, " after %.3f s (%lld execs)%s", g->first_seconds, g->first_executions,
@@ -239,11 +232,11 @@ static void md_variant(FILE *out, const struct th_fz_summary *s, enum th_variant
 			}
 		}
 		fputs(". Reproducer ", out);
-		md_code(out, f->reproducer);
+		th_report_md_code(out, f->reproducer, false);
 		fputs(" (of ", out);
-		md_code(out, rows[r].c->config);
+		th_report_md_code(out, rows[r].c->config, false);
 		fputs("). Chain:\n\n", out);
-		md_fence(out, f->chain);
+		md_chain(out, f->chain);
 	}
 }
 
@@ -270,24 +263,6 @@ int th_render_fuzz_markdown(FILE *out, const struct th_results *res)
 
 /* ---- HTML ---- */
 
-static void html_cp(FILE *out, const char *b, size_t n)
-{
-	switch (n == 1 ? *b : 0) {
-	case '&': fputs("&amp;", out); break;
-	case '<': fputs("&lt;", out); break;
-	case '>': fputs("&gt;", out); break;
-	case '"': fputs("&quot;", out); break;
-	case '\'': fputs("&#39;", out); break;
-	case '\r': break;
-	default: fwrite(b, 1, n, out);
-	}
-}
-
-static void h(FILE *out, const char *s)
-{
-	th_report_put_visible(out, s, html_cp);
-}
-
 static void html_first(FILE *out, const struct th_fz_first *f, long long executions)
 {
 	if (f->reached)
@@ -308,7 +283,7 @@ static void html_variant(FILE *out, const struct th_fz_summary *s, enum th_varia
 	if (!any)
 		return;
 	fputs("<h3>", out);
-	h(out, generation[v]);
+	th_html_text(out, generation[v]);
 	fputs("</h3>\n<div class=\"scroll\"><table>\n<tr><th>config</th><th>toolchain</th><th>executions</th><th>exec/s</th>"
 	      "<th>first hijack</th><th>write_cr4(0x407f0)</th><th>BLOCKED_CFI</th>"
 	      "<th>CRASHED+HANG</th><th>REDIRECTED</th><th>PRIVILEGED_WRITE</th><th>findings</th></tr>\n",
@@ -319,20 +294,20 @@ static void html_variant(FILE *out, const struct th_fz_summary *s, enum th_varia
 		if (c->variant != v)
 			continue;
 		fputs("<tr><td><code>", out);
-		h(out, c->config);
+		th_html_text(out, c->config);
 		fputs("</code></td><td>", out);
-		h(out, c->toolchain);
+		th_html_text(out, c->toolchain);
 		if (strcmp(c->engine, "libfuzzer")) {
 			fputs(" (", out);
-			h(out, c->engine);
+			th_html_text(out, c->engine);
 			fputc(')', out);
 		}
 		fputs("</td>", out);
 		if (strcmp(c->status, "ran")) {
 			fputs("<td colspan=\"9\">", out);
-			h(out, c->status);
+			th_html_text(out, c->status);
 			fputs(": ", out);
-			h(out, c->reason);
+			th_html_text(out, c->reason);
 			fputs("</td></tr>\n", out);
 			continue;
 		}
@@ -351,7 +326,7 @@ static void html_variant(FILE *out, const struct th_fz_summary *s, enum th_varia
 	fputs("</table></div>\n", out);
 	if (th_fz_verdict(s, v, verdict, sizeof(verdict))) {
 		fputs("<p><strong>Verdict.</strong> ", out);
-		h(out, verdict);
+		th_html_text(out, verdict);
 		fputs("</p>\n", out);
 	}
 	if (!nrows) {
@@ -364,7 +339,7 @@ static void html_variant(FILE *out, const struct th_fz_summary *s, enum th_varia
 		int first = 1;
 
 		fprintf(out, "<li><strong>%s</strong> <code>", th_outcome_name(f->outcome));
-		h(out, f->chain_id);
+		th_html_text(out, f->chain_id);
 		fputs("</code>, found on", out);
 		for (size_t i = 0; i < s->ncampaigns; i++) {
 			const struct th_fz_campaign *c = &s->campaigns[i];
@@ -373,16 +348,16 @@ static void html_variant(FILE *out, const struct th_fz_summary *s, enum th_varia
 				if (strcmp(c->findings[k].sig, f->sig))
 					continue;
 				fprintf(out, "%s <code>", first ? "" : ";");
-				h(out, c->config);
+				th_html_text(out, c->config);
 				fputs("</code>/", out);
-				h(out, c->toolchain);
+				th_html_text(out, c->toolchain);
 				fprintf(out, " after %.3f s (%lld execs)", c->findings[k].first_seconds,
 					c->findings[k].first_executions);
 				first = 0;
 			}
 		}
 		fputs(". Reproducer <code>", out);
-		h(out, f->reproducer);
+		th_html_text(out, f->reproducer);
 		fputs("</code>.<pre>", out);
 		for (const char *p = f->chain; *p; p++) {
 			if (!strncmp(p, " | ", 3)) {
@@ -391,7 +366,7 @@ static void html_variant(FILE *out, const struct th_fz_summary *s, enum th_varia
 			} else {
 				char one[2] = { *p, 0 };
 
-				h(out, one);
+				th_html_text(out, one);
 			}
 		}
 		fputs("</pre></li>\n", out);
@@ -411,14 +386,14 @@ int th_render_fuzz_html(FILE *out, const struct th_results *res)
 			continue;
 		char one[2] = { *p, 0 };
 
-		h(out, one);
+		th_html_text(out, one);
 	}
 	fprintf(out, " %zu campaigns of %.0f s each, created ", s->ncampaigns, s->budget_seconds);
-	h(out, s->created);
+	th_html_text(out, s->created);
 	fputs(" UTC.</p>\n", out);
 	if (s->partial) {
 		fputs("<p><strong>Partial</strong>: the campaigns were interrupted (", out);
-		h(out, s->interrupted ? s->interrupted : "?");
+		th_html_text(out, s->interrupted ? s->interrupted : "?");
 		fputs(").</p>\n", out);
 	}
 	for (int v = 0; v < TH_VARIANT_COUNT; v++)

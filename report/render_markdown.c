@@ -59,7 +59,7 @@ static void code_table_cp(FILE *out, const char *b, size_t n)
 }
 
 /* Inline code; in_table escapes '|'. */
-static void md_code(FILE *out, const char *s, bool in_table)
+void th_report_md_code(FILE *out, const char *s, bool in_table)
 {
 	size_t run = 0, longest = 0;
 
@@ -92,7 +92,7 @@ static void fence_cp(FILE *out, const char *b, size_t n)
 
 /* A fenced block: the text as it is, but for its unsafe characters, with a
  * fence longer than any run of backticks inside it. */
-static void md_fence(FILE *out, const char *s)
+void th_report_md_fence(FILE *out, const char *s)
 {
 	size_t run = 0, longest = 0, n;
 
@@ -173,7 +173,7 @@ static void table_row(FILE *out, const struct th_results *res, const struct th_c
 		      const struct th_toolchain **tcs, size_t ntc, bool with_verdict)
 {
 	fputs("| ", out);
-	md_code(out, row->attack, true);
+	th_report_md_code(out, row->attack, true);
 	fprintf(out, " | %s | ", th_variant_name(row->variant));
 	md_text(out, row->config);
 	fputs(" |", out);
@@ -242,7 +242,7 @@ static int render_headline(FILE *out, const struct th_results *res, const struct
 	for (size_t i = 0; i < n; i++) {
 		const struct th_cell *c = cells[i];
 
-		md_code(out, c->attack, false);
+		th_report_md_code(out, c->attack, false);
 		fprintf(out, " %s/", th_variant_name(c->variant));
 		md_text(out, c->config);
 		fputs(" on ", out);
@@ -250,7 +250,7 @@ static int render_headline(FILE *out, const struct th_results *res, const struct
 		fputs(": ", out);
 		cell_text(out, c, false);
 		fputs("\n\n", out);
-		md_fence(out, c->evidence);
+		th_report_md_fence(out, c->evidence);
 	}
 	free(cells);
 	return 0;
@@ -292,7 +292,7 @@ static int render_differences(FILE *out, const struct th_results *res, const str
 				if (cfg->support[s].supported)
 					continue;
 				fprintf(out, "%s ", listed++ ? ";" : "");
-				md_code(out, cfg->name, false);
+				th_report_md_code(out, cfg->name, false);
 				fputs(" on ", out);
 				md_text(out, cfg->support[s].toolchain);
 				if (*cfg->support[s].reason) {
@@ -420,7 +420,7 @@ static int full_matrix(FILE *out, const struct th_results *res, const struct th_
 			fputc('\n', out);
 			for (size_t r = 0; r < nrows; r++) {
 				fputs("| ", out);
-				md_code(out, rows[r]->attack, true);
+				th_report_md_code(out, rows[r]->attack, true);
 				fputs(" |", out);
 				for (size_t k = 0; k < ncols; k++) {
 					const struct th_cell *c = th_results_find_cell(
@@ -444,7 +444,7 @@ static int full_matrix(FILE *out, const struct th_results *res, const struct th_
 /* Inline code for the reach section (report/reach.c), safe in its tables. */
 static void reach_code(FILE *out, const char *s)
 {
-	md_code(out, s, true);
+	th_report_md_code(out, s, true);
 }
 
 int th_render_markdown_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
@@ -478,7 +478,7 @@ int th_render_markdown_to(FILE *out, const struct th_results *res, char *err, si
 			goto oom;
 		}
 		fputs("## Verdict\n\n", out);
-		md_fence(out, v);
+		th_report_md_fence(out, v);
 		free(v);
 	}
 	fputs("## The run\n\n- Created: ", out);
@@ -497,7 +497,7 @@ int th_render_markdown_to(FILE *out, const struct th_results *res, char *err, si
 		md_text(out, *tcs[t]->version ? tcs[t]->version : "version unknown");
 		if (*tcs[t]->path) {
 			fputs(", ", out);
-			md_code(out, tcs[t]->path, false);
+			th_report_md_code(out, tcs[t]->path, false);
 		}
 		fputc(')', out);
 	}
@@ -513,10 +513,10 @@ int th_render_markdown_to(FILE *out, const struct th_results *res, char *err, si
 		const struct th_config *c = &res->configs[i];
 
 		fputs("| ", out);
-		md_code(out, c->name, true);
+		th_report_md_code(out, c->name, true);
 		fputs(" | ", out);
 		if (*c->flags)
-			md_code(out, c->flags, true);
+			th_report_md_code(out, c->flags, true);
 		fputs(" | ", out);
 		md_text(out, c->description);
 		fputs(" |", out);

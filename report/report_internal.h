@@ -176,5 +176,11 @@ void th_report_short_count(long long n, char *buf, size_t len);
  * above, Markdown's specials backslashed, a line break a space (it would
  * end a table row). For every section of report.md. */
 void th_report_md_text(FILE *out, const char *s);
+/* Inline code, fenced with more backticks than it holds, unsafe characters
+ * visible; in_table escapes '|' (GFM splits table cells on it). */
+void th_report_md_code(FILE *out, const char *s, bool in_table);
+/* A ```text block: the lines as they are but for their unsafe characters
+ * (a CR shown), the fence longer than any backtick run inside. */
+void th_report_md_fence(FILE *out, const char *s);
 
 #endif

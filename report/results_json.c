@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "results.h"
 #include "reach.h"
+#include "json_load.h"
 #include "report_internal.h"
 
 #include <errno.h>
@@ -411,31 +412,6 @@ done:
 
 /* ---- JSON -> model, strictly ---- */
 
-struct loader {
-	const char *file;
-	char *err;
-	size_t errlen;
-};
-
-static int lerr(struct loader *l, const char *where, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-
-static int lerr(struct loader *l, const char *where, const char *fmt, ...)
-{
-	char msg[768];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
-	va_end(ap);
-	if (!l->file)
-		return th_report_errf(l->err, l->errlen, "%s%s%s", where ? where : "",
-				      where && *where ? ": " : "", msg);
-	if (where && *where)
-		return th_report_errf(l->err, l->errlen, "%s: %s: %s", l->file, where, msg);
-	return th_report_errf(l->err, l->errlen, "%s: %s", l->file, msg);
-}
-
 static const char *type_name(const json_t *j)
 {
 	switch (json_typeof(j)) {
@@ -456,24 +432,6 @@ static void join(char *dst, size_t n, const char *a, const char *b)
 		snprintf(dst, n, "%s.%s", a, b);
 	else
 		snprintf(dst, n, "%s", b);
-}
-
-/* Every key of o must be in allowed (NULL-terminated). */
-static int only_fields(struct loader *l, const json_t *o, const char *where,
-		       const char *const *allowed)
-{
-	const char *k;
-	json_t *v;
-
-	json_object_foreach((json_t *)o, k, v) {
-		const char *const *a;
-
-		for (a = allowed; *a && strcmp(*a, k); a++)
-			;
-		if (!*a)
-			return lerr(l, where, "unknown field \"%s\"", k);
-	}
-	return 0;
 }
 
 enum jt { J_OBJ, J_ARR, J_STR, J_STR_OR_NULL, J_INT, J_BOOL, J_SCALAR };
@@ -499,22 +457,22 @@ static bool is_type(const json_t *j, enum jt t)
 }
 
 /* The value of a required field of type t, NULL (err set) otherwise. */
-static json_t *field(struct loader *l, const json_t *o, const char *where,
+static json_t *field(struct th_jload *l, const json_t *o, const char *where,
 		     const char *key, enum jt t)
 {
 	json_t *v = json_object_get(o, key);
 	char w[160];
 
 	if (!v)
-		return lerr(l, where, "missing field \"%s\"", key), NULL;
+		return th_jload_err(l, where, "missing field \"%s\"", key), NULL;
 	if (!is_type(v, t)) {
 		join(w, sizeof(w), where, key);
-		return lerr(l, w, "expected %s, got %s", jt_name[t], type_name(v)), NULL;
+		return th_jload_err(l, w, "expected %s, got %s", jt_name[t], type_name(v)), NULL;
 	}
 	return v;
 }
 
-static const char *sfield(struct loader *l, const json_t *o, const char *where, const char *key)
+static const char *sfield(struct th_jload *l, const json_t *o, const char *where, const char *key)
 {
 	json_t *v = field(l, o, where, key, J_STR);
 
@@ -522,7 +480,7 @@ static const char *sfield(struct loader *l, const json_t *o, const char *where, 
 }
 
 /* A non-empty string without blanks (names used as keys and columns). */
-static const char *name_field(struct loader *l, const json_t *o, const char *where,
+static const char *name_field(struct th_jload *l, const json_t *o, const char *where,
 			      const char *key)
 {
 	const char *s = sfield(l, o, where, key);
@@ -533,12 +491,12 @@ static const char *name_field(struct loader *l, const json_t *o, const char *whe
 	for (const char *p = s; *p; p++) {
 		if ((unsigned char)*p <= ' ' || *p == 0x7f) {
 			join(w, sizeof(w), where, key);
-			return lerr(l, w, "\"%s\" has a blank or control character", s), NULL;
+			return th_jload_err(l, w, "\"%s\" has a blank or control character", s), NULL;
 		}
 	}
 	if (!*s) {
 		join(w, sizeof(w), where, key);
-		return lerr(l, w, "empty"), NULL;
+		return th_jload_err(l, w, "empty"), NULL;
 	}
 	return s;
 }
@@ -565,7 +523,7 @@ static void list_configs(const struct th_results *r, char *buf, size_t n)
 		snprintf(buf, n, "none declared");
 }
 
-static int load_top(struct loader *l, const json_t *root, struct th_results *r)
+static int load_top(struct th_jload *l, const json_t *root, struct th_results *r)
 {
 	static const char *const host_fields[] = { "hostname", "kernel", "cpus", NULL };
 	json_t *j, *host;
@@ -575,39 +533,39 @@ static int load_top(struct loader *l, const json_t *root, struct th_results *r)
 	if (!(s = sfield(l, root, "", "version")))
 		return -1;
 	if (!(r->version = th_report_strdup(s)))
-		return lerr(l, "", "out of memory");
+		return th_jload_err(l, "", "out of memory");
 	if (!(s = sfield(l, root, "", "created")))
 		return -1;
 	if (th_results_set_created(r, s, e, sizeof(e)))
-		return lerr(l, "created", "\"%s\" is not UTC ISO-8601 (YYYY-MM-DDTHH:MM:SSZ)", s);
+		return th_jload_err(l, "created", "\"%s\" is not UTC ISO-8601 (YYYY-MM-DDTHH:MM:SSZ)", s);
 	if (!(j = field(l, root, "", "partial", J_BOOL)))
 		return -1;
 	bool partial = json_is_true(j);
 	if (!(j = field(l, root, "", "interrupted", J_STR_OR_NULL)))
 		return -1;
 	if (partial && (!json_is_string(j) || !*json_string_value(j)))
-		return lerr(l, "interrupted", "partial is true but no reason is given");
+		return th_jload_err(l, "interrupted", "partial is true but no reason is given");
 	if (!partial && !json_is_null(j))
-		return lerr(l, "interrupted", "set to \"%s\" but partial is false", json_string_value(j));
+		return th_jload_err(l, "interrupted", "set to \"%s\" but partial is false", json_string_value(j));
 	if (th_results_set_partial(r, partial, partial ? json_string_value(j) : NULL, e, sizeof(e)))
-		return lerr(l, "", "%s", e);
+		return th_jload_err(l, "", "%s", e);
 
 	if (!(host = field(l, root, "", "host", J_OBJ)) ||
-	    only_fields(l, host, "host", host_fields))
+	    th_jload_only(l, host, "host", host_fields, 0))
 		return -1;
 	const char *hn = sfield(l, host, "host", "hostname");
 	const char *kr = hn ? sfield(l, host, "host", "kernel") : NULL;
 	if (!kr || !(j = field(l, host, "host", "cpus", J_INT)))
 		return -1;
 	if (json_integer_value(j) < 0 || json_integer_value(j) > INT32_MAX)
-		return lerr(l, "host.cpus", "%lld is out of range", (long long)json_integer_value(j));
+		return th_jload_err(l, "host.cpus", "%lld is out of range", (long long)json_integer_value(j));
 	if (th_results_set_host(r, hn, kr, (int)json_integer_value(j), e, sizeof(e)))
-		return lerr(l, "host", "%s", e);
+		return th_jload_err(l, "host", "%s", e);
 	return 0;
 }
 
 /* A selection list: null, or an array of names (joined with commas). */
-static int load_list(struct loader *l, const json_t *o, const char *where, const char *key,
+static int load_list(struct th_jload *l, const json_t *o, const char *where, const char *key,
 		     char **out)
 {
 	json_t *v = json_object_get(o, key), *item;
@@ -617,21 +575,21 @@ static int load_list(struct loader *l, const json_t *o, const char *where, const
 	join(w, sizeof(w), where, key);
 	*out = NULL;
 	if (!v)
-		return lerr(l, where, "missing field \"%s\"", key);
+		return th_jload_err(l, where, "missing field \"%s\"", key);
 	if (json_is_null(v))
 		return 0;
 	if (!json_is_array(v) || !json_array_size(v))
-		return lerr(l, w, "expected null or a non-empty array of names, got %s",
+		return th_jload_err(l, w, "expected null or a non-empty array of names, got %s",
 			    json_is_array(v) ? "an empty array" : type_name(v));
 	json_array_foreach(v, i, item) {
 		const char *s = json_is_string(item) ? json_string_value(item) : NULL;
 
 		if (!s || !*s || strpbrk(s, ", \t\n\r"))
-			return lerr(l, w, "item %zu is not a name (a non-empty string without commas or blanks)", i);
+			return th_jload_err(l, w, "item %zu is not a name (a non-empty string without commas or blanks)", i);
 		len += strlen(s) + 1;
 	}
 	if (!(*out = calloc(1, len)))
-		return lerr(l, w, "out of memory");
+		return th_jload_err(l, w, "out of memory");
 	json_array_foreach(v, i, item) {
 		if (i)
 			strcat(*out, ",");
@@ -640,7 +598,7 @@ static int load_list(struct loader *l, const json_t *o, const char *where, const
 	return 0;
 }
 
-static int load_provenance(struct loader *l, const json_t *root, struct th_results *r)
+static int load_provenance(struct th_jload *l, const json_t *root, struct th_results *r)
 {
 	static const char *const efields[] = { "path", "sha256", NULL };
 	static const char *const sfields[] = { "toolchains", "configs", "variants", "attacks",
@@ -651,8 +609,8 @@ static int load_provenance(struct loader *l, const json_t *root, struct th_resul
 
 	if (e) {
 		if (!json_is_object(e))
-			return lerr(l, "expectations", "expected an object, got %s", type_name(e));
-		if (only_fields(l, e, "expectations", efields))
+			return th_jload_err(l, "expectations", "expected an object, got %s", type_name(e));
+		if (th_jload_only(l, e, "expectations", efields, 0))
 			return -1;
 		const char *path = sfield(l, e, "expectations", "path");
 		const char *sha = path ? sfield(l, e, "expectations", "sha256") : NULL;
@@ -660,15 +618,15 @@ static int load_provenance(struct loader *l, const json_t *root, struct th_resul
 		if (!sha)
 			return -1;
 		if (th_results_set_expectations(r, path, sha, msg, sizeof(msg)))
-			return lerr(l, "", "%s", msg);
+			return th_jload_err(l, "", "%s", msg);
 	}
 	if (s) {
 		struct th_selection sel = { 0 };
 		json_t *st;
 
 		if (!json_is_object(s))
-			return lerr(l, "selection", "expected an object, got %s", type_name(s));
-		if (only_fields(l, s, "selection", sfields))
+			return th_jload_err(l, "selection", "expected an object, got %s", type_name(s));
+		if (th_jload_only(l, s, "selection", sfields, 0))
 			return -1;
 		if (load_list(l, s, "selection", "toolchains", &sel.toolchains) ||
 		    load_list(l, s, "selection", "configs", &sel.configs) ||
@@ -679,7 +637,7 @@ static int load_provenance(struct loader *l, const json_t *root, struct th_resul
 		} else {
 			sel.selftests = json_is_true(st);
 			if (th_results_set_selection(r, &sel, msg, sizeof(msg)))
-				rc = lerr(l, "", "%s", msg);
+				rc = th_jload_err(l, "", "%s", msg);
 		}
 		free(sel.toolchains);
 		free(sel.configs);
@@ -689,7 +647,7 @@ static int load_provenance(struct loader *l, const json_t *root, struct th_resul
 	return rc;
 }
 
-static int load_shard(struct loader *l, const json_t *root, struct th_results *r)
+static int load_shard(struct th_jload *l, const json_t *root, struct th_results *r)
 {
 	static const char *const fields[] = { "count", "indexes", NULL };
 	json_t *o = json_object_get(root, "shard"), *c, *idx, *v;
@@ -700,30 +658,30 @@ static int load_shard(struct loader *l, const json_t *root, struct th_results *r
 	if (!o)
 		return 0;
 	if (!json_is_object(o))
-		return lerr(l, "shard", "expected an object, got %s", type_name(o));
-	if (only_fields(l, o, "shard", fields) || !(c = field(l, o, "shard", "count", J_INT)) ||
+		return th_jload_err(l, "shard", "expected an object, got %s", type_name(o));
+	if (th_jload_only(l, o, "shard", fields, 0) || !(c = field(l, o, "shard", "count", J_INT)) ||
 	    !(idx = field(l, o, "shard", "indexes", J_ARR)))
 		return -1;
 	if (json_integer_value(c) < 1 || json_integer_value(c) > TH_SHARD_MAX)
-		return lerr(l, "shard.count", "%lld is not a shard count (1..%u)",
+		return th_jload_err(l, "shard.count", "%lld is not a shard count (1..%u)",
 			    (long long)json_integer_value(c), TH_SHARD_MAX);
 	if (!json_array_size(idx) || json_array_size(idx) > (size_t)json_integer_value(c))
-		return lerr(l, "shard.indexes", "%zu indexes for %lld shards", json_array_size(idx),
+		return th_jload_err(l, "shard.indexes", "%zu indexes for %lld shards", json_array_size(idx),
 			    (long long)json_integer_value(c));
 	json_array_foreach(idx, i, v) {
 		if (!json_is_integer(v) || json_integer_value(v) < 1 ||
 		    json_integer_value(v) > json_integer_value(c))
-			return lerr(l, "shard.indexes", "item %zu is not a shard index (1..%lld)", i,
+			return th_jload_err(l, "shard.indexes", "item %zu is not a shard index (1..%lld)", i,
 				    (long long)json_integer_value(c));
 		ix[i] = (unsigned)json_integer_value(v);
 	}
 	if (th_results_set_shard(r, (unsigned)json_integer_value(c), ix, json_array_size(idx), e,
 				 sizeof(e)))
-		return lerr(l, "shard", "%s", e);
+		return th_jload_err(l, "shard", "%s", e);
 	return 0;
 }
 
-static int load_toolchains(struct loader *l, const json_t *root, struct th_results *r)
+static int load_toolchains(struct th_jload *l, const json_t *root, struct th_results *r)
 {
 	static const char *const fields[] = { "name", "version", "path", NULL };
 	json_t *arr = field(l, root, "", "toolchains", J_ARR), *o;
@@ -735,8 +693,8 @@ static int load_toolchains(struct loader *l, const json_t *root, struct th_resul
 	json_array_foreach(arr, i, o) {
 		snprintf(w, sizeof(w), "toolchains[%zu]", i);
 		if (!json_is_object(o))
-			return lerr(l, w, "expected an object, got %s", type_name(o));
-		if (only_fields(l, o, w, fields))
+			return th_jload_err(l, w, "expected an object, got %s", type_name(o));
+		if (th_jload_only(l, o, w, fields, 0))
 			return -1;
 		const char *name = name_field(l, o, w, "name");
 		const char *ver = name ? sfield(l, o, w, "version") : NULL;
@@ -744,12 +702,12 @@ static int load_toolchains(struct loader *l, const json_t *root, struct th_resul
 		if (!path)
 			return -1;
 		if (th_results_add_toolchain(r, name, ver, path, e, sizeof(e)))
-			return lerr(l, w, "%s", e);
+			return th_jload_err(l, w, "%s", e);
 	}
 	return 0;
 }
 
-static int load_configs(struct loader *l, const json_t *root, struct th_results *r)
+static int load_configs(struct th_jload *l, const json_t *root, struct th_results *r)
 {
 	static const char *const fields[] = { "name", "flags", "description", "support", NULL };
 	static const char *const sfields[] = { "supported", "reason", NULL };
@@ -763,8 +721,8 @@ static int load_configs(struct loader *l, const json_t *root, struct th_results 
 	json_array_foreach(arr, i, o) {
 		snprintf(w, sizeof(w), "configs[%zu]", i);
 		if (!json_is_object(o))
-			return lerr(l, w, "expected an object, got %s", type_name(o));
-		if (only_fields(l, o, w, fields))
+			return th_jload_err(l, w, "expected an object, got %s", type_name(o));
+		if (th_jload_only(l, o, w, fields, 0))
 			return -1;
 		const char *name = name_field(l, o, w, "name");
 		const char *flags = name ? sfield(l, o, w, "flags") : NULL;
@@ -772,17 +730,17 @@ static int load_configs(struct loader *l, const json_t *root, struct th_results 
 		if (!desc || !(sup = field(l, o, w, "support", J_OBJ)))
 			return -1;
 		if (th_results_add_config(r, name, flags, desc, e, sizeof(e)))
-			return lerr(l, w, "%s", e);
+			return th_jload_err(l, w, "%s", e);
 		snprintf(w, sizeof(w), "configs[%zu].support", i);
 		json_object_foreach(sup, tc, so) {
 			snprintf(ws, sizeof(ws), "%s.%s", w, tc);
 			if (!th_results_find_toolchain(r, tc)) {
 				list_toolchains(r, e, sizeof(e));
-				return lerr(l, w, "unknown toolchain \"%s\" (toolchains: %s)", tc, e);
+				return th_jload_err(l, w, "unknown toolchain \"%s\" (toolchains: %s)", tc, e);
 			}
 			if (!json_is_object(so))
-				return lerr(l, ws, "expected an object, got %s", type_name(so));
-			if (only_fields(l, so, ws, sfields))
+				return th_jload_err(l, ws, "expected an object, got %s", type_name(so));
+			if (th_jload_only(l, so, ws, sfields, 0))
 				return -1;
 			json_t *b = field(l, so, ws, "supported", J_BOOL);
 			json_t *rs = b ? field(l, so, ws, "reason", J_STR_OR_NULL) : NULL;
@@ -791,13 +749,13 @@ static int load_configs(struct loader *l, const json_t *root, struct th_results 
 			if (th_results_set_support(r, name, tc, json_is_true(b),
 						   json_is_string(rs) ? json_string_value(rs) : "",
 						   e, sizeof(e)))
-				return lerr(l, ws, "%s", e);
+				return th_jload_err(l, ws, "%s", e);
 		}
 	}
 	return 0;
 }
 
-static int load_metrics(struct loader *l, const json_t *root, struct th_results *r)
+static int load_metrics(struct th_jload *l, const json_t *root, struct th_results *r)
 {
 	json_t *obj = field(l, root, "", "metrics", J_OBJ), *v;
 	const char *k;
@@ -815,14 +773,14 @@ static int load_metrics(struct loader *l, const json_t *root, struct th_results 
 		else if (json_is_string(v))
 			rc = th_results_set_metric_string(r, k, json_string_value(v), e, sizeof(e));
 		else
-			return lerr(l, w, "expected a number or a string, got %s", type_name(v));
+			return th_jload_err(l, w, "expected a number or a string, got %s", type_name(v));
 		if (rc)
-			return lerr(l, w, "%s", e);
+			return th_jload_err(l, w, "%s", e);
 	}
 	return 0;
 }
 
-static int outcome_field(struct loader *l, const json_t *o, const char *where,
+static int outcome_field(struct th_jload *l, const json_t *o, const char *where,
 			 const char *key, bool nullable, enum th_outcome *out)
 {
 	json_t *v = field(l, o, where, key, nullable ? J_STR_OR_NULL : J_STR);
@@ -837,12 +795,12 @@ static int outcome_field(struct loader *l, const json_t *o, const char *where,
 	*out = th_outcome_parse(json_string_value(v));
 	if (*out == TH_OUTCOME_INVALID) {
 		join(w, sizeof(w), where, key);
-		return lerr(l, w, "unknown outcome \"%s\"", json_string_value(v));
+		return th_jload_err(l, w, "unknown outcome \"%s\"", json_string_value(v));
 	}
 	return 0;
 }
 
-static int load_cell(struct loader *l, const json_t *o, size_t idx, struct th_results *r)
+static int load_cell(struct th_jload *l, const json_t *o, size_t idx, struct th_results *r)
 {
 	static const char *const fields[] = {
 		"attack", "technique", "timing", "payload", "variant", "config", "toolchain",
@@ -858,36 +816,36 @@ static int load_cell(struct loader *l, const json_t *o, size_t idx, struct th_re
 
 	snprintf(w, sizeof(w), "cells[%zu]", idx);
 	if (!json_is_object(o))
-		return lerr(l, w, "expected an object, got %s", type_name(o));
-	if (only_fields(l, o, w, fields))
+		return th_jload_err(l, w, "expected an object, got %s", type_name(o));
+	if (th_jload_only(l, o, w, fields, 0))
 		return -1;
 	if (!(in.attack = sfield(l, o, w, "attack")))
 		return -1;
 	if (!th_report_valid_attack_id(in.attack))
-		return lerr(l, w, "attack \"%s\" is not an upper-case ID ([A-Z][A-Z0-9_]*)", in.attack);
+		return th_jload_err(l, w, "attack \"%s\" is not an upper-case ID ([A-Z][A-Z0-9_]*)", in.attack);
 	if (!(in.technique = name_field(l, o, w, "technique")) ||
 	    !(in.timing = sfield(l, o, w, "timing")))
 		return -1;
 	if (th_report_timing_rank(in.timing) < 0)
-		return lerr(l, (join(wf, sizeof(wf), w, "timing"), wf),
+		return th_jload_err(l, (join(wf, sizeof(wf), w, "timing"), wf),
 			    "unknown timing \"%s\" (before-arm, pending or -)", in.timing);
 	if (!(in.payload = name_field(l, o, w, "payload")) || !(s = sfield(l, o, w, "variant")))
 		return -1;
 	if ((in.variant = th_variant_parse(s)) == TH_VARIANT_INVALID)
-		return lerr(l, (join(wf, sizeof(wf), w, "variant"), wf),
+		return th_jload_err(l, (join(wf, sizeof(wf), w, "variant"), wf),
 			    "unknown variant \"%s\" (legacy, transitional or modern)", s);
 	if (!(in.config = sfield(l, o, w, "config")))
 		return -1;
 	if (!th_results_find_config(r, in.config)) {
 		list_configs(r, e, sizeof(e));
-		return lerr(l, (join(wf, sizeof(wf), w, "config"), wf),
+		return th_jload_err(l, (join(wf, sizeof(wf), w, "config"), wf),
 			    "unknown config \"%s\" (configs: %s)", in.config, e);
 	}
 	if (!(in.toolchain = sfield(l, o, w, "toolchain")))
 		return -1;
 	if (!th_results_find_toolchain(r, in.toolchain)) {
 		list_toolchains(r, e, sizeof(e));
-		return lerr(l, (join(wf, sizeof(wf), w, "toolchain"), wf),
+		return th_jload_err(l, (join(wf, sizeof(wf), w, "toolchain"), wf),
 			    "unknown toolchain \"%s\" (toolchains: %s)", in.toolchain, e);
 	}
 	if (outcome_field(l, o, w, "outcome", false, &in.outcome))
@@ -895,7 +853,7 @@ static int load_cell(struct loader *l, const json_t *o, size_t idx, struct th_re
 	if (!(j = field(l, o, w, "runs", J_INT)))
 		return -1;
 	if (json_integer_value(j) < 0 || json_integer_value(j) > UINT32_MAX)
-		return lerr(l, (join(wf, sizeof(wf), w, "runs"), wf), "%lld is out of range",
+		return th_jload_err(l, (join(wf, sizeof(wf), w, "runs"), wf), "%lld is out of range",
 			    (long long)json_integer_value(j));
 	in.runs = (unsigned)json_integer_value(j);
 	if (!(cj = field(l, o, w, "counts", J_OBJ)))
@@ -905,16 +863,16 @@ static int load_cell(struct loader *l, const json_t *o, size_t idx, struct th_re
 
 		join(wf, sizeof(wf), w, "counts");
 		if (c == TH_OUTCOME_INVALID)
-			return lerr(l, wf, "unknown outcome \"%s\"", k);
+			return th_jload_err(l, wf, "unknown outcome \"%s\"", k);
 		if (!json_is_integer(j) || json_integer_value(j) < 0 ||
 		    json_integer_value(j) > UINT32_MAX)
-			return lerr(l, wf, "%s: expected a count (integer >= 0), got %s", k,
+			return th_jload_err(l, wf, "%s: expected a count (integer >= 0), got %s", k,
 				    type_name(j));
 		counts[c] = (unsigned)json_integer_value(j);
 		sum += counts[c];
 	}
 	if (sum != in.runs)
-		return lerr(l, (join(wf, sizeof(wf), w, "counts"), wf),
+		return th_jload_err(l, (join(wf, sizeof(wf), w, "counts"), wf),
 			    "counts sum to %llu but runs is %u", sum, in.runs);
 	if (!(in.evidence = sfield(l, o, w, "evidence")) ||
 	    outcome_field(l, o, w, "expected", true, &in.expected) ||
@@ -922,26 +880,26 @@ static int load_cell(struct loader *l, const json_t *o, size_t idx, struct th_re
 		return -1;
 	enum th_verdict verdict = th_verdict_parse(s);
 	if (verdict == TH_VERDICT_INVALID)
-		return lerr(l, (join(wf, sizeof(wf), w, "verdict"), wf),
+		return th_jload_err(l, (join(wf, sizeof(wf), w, "verdict"), wf),
 			    "unknown verdict \"%s\" (pass, regression, improvement or new)", s);
 	/* Optional: files written before they were recorded lack them. */
 	double seconds = -1;
 	if ((j = json_object_get(o, "seconds"))) {
 		if (!json_is_number(j) || json_number_value(j) < 0 || json_number_value(j) >= 1e12)
-			return lerr(l, (join(wf, sizeof(wf), w, "seconds"), wf),
+			return th_jload_err(l, (join(wf, sizeof(wf), w, "seconds"), wf),
 				    "expected a duration (a number >= 0), got %s", type_name(j));
 		seconds = json_number_value(j);
 	}
 	if ((j = json_object_get(o, "rerun"))) {
 		if (!json_is_string(j) || !*json_string_value(j))
-			return lerr(l, (join(wf, sizeof(wf), w, "rerun"), wf),
+			return th_jload_err(l, (join(wf, sizeof(wf), w, "rerun"), wf),
 				    "expected a command (a non-empty string), got %s", type_name(j));
 		in.rerun = json_string_value(j);
 	}
 	if ((j = json_object_get(o, "expected_line")) && !json_is_null(j)) {
 		if (!json_is_integer(j) || json_integer_value(j) < 1 ||
 		    json_integer_value(j) > UINT32_MAX)
-			return lerr(l, (join(wf, sizeof(wf), w, "expected_line"), wf),
+			return th_jload_err(l, (join(wf, sizeof(wf), w, "expected_line"), wf),
 				    "expected a line number (an integer >= 1) or null, got %s",
 				    json_is_integer(j) ? "an integer out of range" : type_name(j));
 		in.expected_line = (unsigned)json_integer_value(j);
@@ -954,7 +912,7 @@ static int load_cell(struct loader *l, const json_t *o, size_t idx, struct th_re
 
 		while (first < r->ncells && r->cells[first] != dup)
 			first++;
-		return lerr(l, w, "duplicate cell %s %s/%s/%s (first at cells[%zu])", in.attack,
+		return th_jload_err(l, w, "duplicate cell %s %s/%s/%s (first at cells[%zu])", in.attack,
 			    th_variant_name(in.variant), in.config, in.toolchain, first);
 	}
 	/* Add it as a single outcome, then store the file's counts and verdict
@@ -963,7 +921,7 @@ static int load_cell(struct loader *l, const json_t *o, size_t idx, struct th_re
 	in.runs = 0;
 	struct th_cell *c = th_results_add_cell(r, &in, e, sizeof(e));
 	if (!c)
-		return lerr(l, w, "%s", e);
+		return th_jload_err(l, w, "%s", e);
 	memcpy(c->counts, counts, sizeof(counts));
 	c->runs = runs;
 	c->verdict = verdict;
@@ -971,7 +929,7 @@ static int load_cell(struct loader *l, const json_t *o, size_t idx, struct th_re
 	return 0;
 }
 
-static int from_json(struct loader *l, const json_t *root, struct th_results **out)
+static int from_json(struct th_jload *l, const json_t *root, struct th_results **out)
 {
 	static const char *const top[] = {
 		"schema", "version", "created", "partial", "interrupted", "host",
@@ -983,19 +941,19 @@ static int from_json(struct loader *l, const json_t *root, struct th_results **o
 
 	*out = NULL;
 	if (!json_is_object(root))
-		return lerr(l, "", "top level is %s, expected an object", type_name(root));
+		return th_jload_err(l, "", "top level is %s, expected an object", type_name(root));
 	j = json_object_get(root, "schema");
 	if (!j)
-		return lerr(l, "", "missing field \"schema\" (expected %s)", TH_RESULTS_SCHEMA);
+		return th_jload_err(l, "", "missing field \"schema\" (expected %s)", TH_RESULTS_SCHEMA);
 	if (!json_is_string(j) || strcmp(json_string_value(j), TH_RESULTS_SCHEMA))
 		return json_is_string(j) ?
-		       lerr(l, "", "schema is \"%s\", expected %s", json_string_value(j), TH_RESULTS_SCHEMA) :
-		       lerr(l, "schema", "expected a string, got %s", type_name(j));
-	if (only_fields(l, root, "", top))
+		       th_jload_err(l, "", "schema is \"%s\", expected %s", json_string_value(j), TH_RESULTS_SCHEMA) :
+		       th_jload_err(l, "schema", "expected a string, got %s", type_name(j));
+	if (th_jload_only(l, root, "", top, 0))
 		return -1;
 	r = th_results_create("");
 	if (!r)
-		return lerr(l, "", "out of memory");
+		return th_jload_err(l, "", "out of memory");
 	free(r->version);
 	r->version = NULL;
 	if (load_top(l, root, r) || load_provenance(l, root, r) || load_shard(l, root, r) ||
@@ -1012,7 +970,7 @@ static int from_json(struct loader *l, const json_t *root, struct th_results **o
 		char e[768];
 
 		if (th_reach_from_json(j, r, e, sizeof(e))) {
-			lerr(l, "", "%s", e);
+			th_jload_err(l, "", "%s", e);
 			goto fail;
 		}
 	}
@@ -1025,7 +983,7 @@ fail:
 
 int th_results_load(const char *path, struct th_results **res, char *err, size_t errlen)
 {
-	struct loader l = { path, err, errlen };
+	struct th_jload l = { path, err, errlen };
 	json_error_t je;
 	json_t *root;
 	struct stat st;
@@ -1035,16 +993,16 @@ int th_results_load(const char *path, struct th_results **res, char *err, size_t
 	*res = NULL;
 	f = fopen(path, "rb");
 	if (!f)
-		return lerr(&l, "", "cannot open: %s", strerror(errno));
+		return th_jload_err(&l, "", "cannot open: %s", strerror(errno));
 	if (fstat(fileno(f), &st) == 0 && (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && !st.st_size))) {
 		fclose(f);
-		return lerr(&l, "", S_ISDIR(st.st_mode) ? "is a directory, not a results file" :
+		return th_jload_err(&l, "", S_ISDIR(st.st_mode) ? "is a directory, not a results file" :
 			    "empty file, not a results file");
 	}
 	root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
 	fclose(f);
 	if (!root)
-		return lerr(&l, "", "not JSON: line %d column %d: %s", je.line, je.column, je.text);
+		return th_jload_err(&l, "", "not JSON: line %d column %d: %s", je.line, je.column, je.text);
 	rc = from_json(&l, root, res);
 	json_decref(root);
 	return rc;
@@ -1055,7 +1013,7 @@ int th_results_serialise(const struct th_results *res, char **out, size_t *outle
 {
 	char e[1024];
 	struct th_results *check;
-	struct loader l = { NULL, e, sizeof(e) };
+	struct th_jload l = { NULL, e, sizeof(e) };
 	json_t *root = to_json(res, e, sizeof(e));
 	char *text;
 

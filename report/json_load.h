@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the strict JSON loaders of report/ share (results_json.c,
+ * fuzz_summary.c, bench_figures.c): where an error is, and which fields an
+ * object may and must have. Every error reads "FILE: PLACE: what".
+ */
+#ifndef TH_REPORT_JSON_LOAD_H
+#define TH_REPORT_JSON_LOAD_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+struct th_jload {
+	const char *file;	/* NULL: a string, no file */
+	char *err;
+	size_t errlen;
+};
+
+/* "FILE: WHERE: what" into l->err (each part left out when empty). Return: -1. */
+int th_jload_err(const struct th_jload *l, const char *where, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* o is an object whose keys are all in keys (NULL-terminated) and, when
+ * all_required, holds every one of them. Return: 0, or th_jload_err(). */
+int th_jload_only(const struct th_jload *l, const json_t *o, const char *where,
+		  const char *const *keys, int all_required);
+
+#endif
