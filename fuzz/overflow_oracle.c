@@ -898,11 +898,22 @@ static void judge_slot(struct ran *r, int value_target, uint64_t v)
 	/* A foreign callback: .function = deferred_timer_fn, whose from_timer()
 	 * container (attacks/victim.h struct deferred_call) calls func(data)
 	 * from the 16 bytes in front of the timer: func at timer - 16, data at
-	 * timer - 8. Its argument is chosen on either layout. */
-	for (int k = 0; planted(k, &s); k++) {
-		uintptr_t x = s.at - fn_off, dfunc = x - 16;
-		uint64_t f;
+	 * timer - 8. Its argument is chosen on either layout. The .function
+	 * slots: every planted one, then the ring's own when a partial
+	 * overwrite (no leak: its low bytes; under cfi-icall both callbacks
+	 * are entries of one jump table, 8 bytes apart) made it
+	 * deferred_timer_fn. */
+	for (int k = 0, more = 1; more; k++) {
+		uintptr_t dfunc;
+		uint64_t f, cur;
 
+		if (!planted(k, &s)) {
+			more = 0;
+			if (r->foreign || !touched_word(ring_slot, &cur))
+				break;
+			s = (struct slot){ .at = ring_slot, .value = cur };
+		}
+		dfunc = s.at - fn_off - 16;
 		if (s.value != th_fz_world_leaks()[TH_FZ_LEAK_DEFERRED].addr ||
 		    !((attacker_word(dfunc, &f) && f == fn) || planted_at(dfunc, fn) ||
 		      (touched_word(dfunc, &f) && f == fn)))
@@ -913,25 +924,6 @@ static void judge_slot(struct ran *r, int value_target, uint64_t v)
 		if (value_target && literal_at(dfunc + 8, 8, &v)) {
 			r->hijacked = 1;
 			return;
-		}
-	}
-	/* The ring's own .function turned into deferred_timer_fn by a partial
-	 * overwrite (no leak: its low bytes; under cfi-icall both callbacks
-	 * are entries of one jump table, 8 bytes apart), the container's func
-	 * planted in front of the timer as above. */
-	{
-		uintptr_t dfunc = ring_slot - fn_off - 16;
-		uint64_t cur, f;
-
-		if (!r->foreign && touched_word(ring_slot, &cur) &&
-		    cur == th_fz_world_leaks()[TH_FZ_LEAK_DEFERRED].addr &&
-		    ((attacker_word(dfunc, &f) && f == fn) || planted_at(dfunc, fn) ||
-		     (touched_word(dfunc, &f) && f == fn))) {
-			r->has_slot = 1;
-			r->slot = dfunc;
-			r->foreign = 1;
-			if (value_target && literal_at(dfunc + 8, 8, &v))
-				r->hijacked = 1;
 		}
 	}
 	if (r->foreign)
