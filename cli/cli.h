@@ -10,5 +10,6 @@ int th_cli_check(int argc, char **argv);
 int th_cli_report(int argc, char **argv);
 int th_cli_merge(int argc, char **argv);
 int th_cli_fuzz(int argc, char **argv);
+int th_cli_kernel(int argc, char **argv);
 
 #endif

@@ -36,6 +36,10 @@ static void usage(FILE *f)
 		"  merge A.json B.json ... --out DIR\n"
 		"        join the results of shards (matrix --shard) into one results.json\n"
 		"        and every report\n"
+		"  kernel [--config C,..] [--cells GLOB,..] [--jobs N] [--timeout S] [--out DIR]\n"
+		"         [--bzimage FILE --dotconfig FILE [--vmlinux FILE] --name CONFIG]\n"
+		"        boot each real-kernel cell (kernel/cells.tsv) under QEMU; its cells go\n"
+		"        into DIR/results.json beside the model's\n"
 		"  report [--results FILE] --format md|html|junit|sarif|ktap|matrix|verdict\n"
 		"         [--out FILE|-]\n"
 		"        render results.json in another format\n"
@@ -78,6 +82,10 @@ int main(int argc, char **argv)
 		return th_cli_report(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "merge"))
 		return th_cli_merge(argc - 1, argv + 1);
+#endif
+#ifdef TH_HAVE_KERNEL
+	if (!strcmp(argv[1], "kernel"))
+		return th_cli_kernel(argc - 1, argv + 1);
 #endif
 #ifdef TH_HAVE_FUZZ
 	if (!strcmp(argv[1], "fuzz"))

@@ -1,0 +1,288 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * `timerharness kernel`: the real-kernel leg (kernel/README.md). Boots each
+ * cell of kernel/cells.tsv on each kernel built by kernel/build (or on the
+ * user's own bzImage), classifies the serial console (kernel/console.h) and
+ * puts the cells, platform "linux-<release>", into <out>/results.json beside
+ * the model's, re-rendering every report.
+ *
+ * `timerharness kernel classify --cell ID --payload P --token T [--end E] LOG`
+ * classifies one captured console log (the goldens of tests/data/kernel/).
+ *
+ * Exit: 0 every cell booted and observed; 1 results could not be written;
+ * 2 bad input (usage, no kernel or QEMU, a kernel without the unit or that
+ * lost its defence), nothing written; 3 written, some cells are
+ * HARNESS_ERROR.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "args.h"
+#include "cli.h"
+#include "kernel/console.h"
+#include "kernel/plan.h"
+#include "kernel/run.h"
+#include "kernel_results.h"
+
+#define CMD "kernel"
+
+#ifndef TH_KERNEL_DIR
+#define TH_KERNEL_DIR "kernel"
+#endif
+#ifndef TH_KERNEL_BUILD
+#define TH_KERNEL_BUILD "build/kernel"
+#endif
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: timerharness kernel [--config C,..] [--cells GLOB,..] [--jobs N] [--timeout S]\n"
+		"                           [--out DIR] [--qemu PATH] [--cpu MODEL] [--build DIR]\n"
+		"       timerharness kernel --bzimage FILE --dotconfig FILE [--vmlinux FILE] --name CONFIG ..\n"
+		"       timerharness kernel classify --cell ID --payload P --token T [--end exited|timeout|failed] LOG\n"
+		"  boot each cell of kernel/cells.tsv on each kernel built by kernel/build\n"
+		"  (build/kernel/<config>) under QEMU, classify its serial console, and put\n"
+		"  the cells (platform linux-<release>) into DIR/results.json beside the\n"
+		"  model's, with every report re-rendered (default DIR: out)\n"
+		"  --config     kernel configs (kernel/configs/<name>.config; default: all)\n"
+		"  --cells      fnmatch globs on attack IDs (default: all); a selection\n"
+		"               replaces only the cells it names\n"
+		"  --jobs       boots at once (default: the number of CPUs)\n"
+		"  --timeout    seconds per boot (default 30)\n"
+		"  --cpu        QEMU's -cpu (default max: its CR4 rules are the SDM's)\n"
+		"  --bzimage, --dotconfig, --vmlinux, --name: your own kernel, built with the\n"
+		"               unit (kernel/README.md, \"Bring your own kernel\"); --name is\n"
+		"               the config it is judged as (kcfi or none)\n"
+		"exit: 0 observed; 1 could not write; 2 bad input (nothing written);\n"
+		"      3 written, some cells are HARNESS_ERROR\n");
+}
+
+static int cmd_classify(int argc, char **argv)
+{
+	const char *cell = NULL, *payload = "-", *token = NULL, *end = "exited", *file = NULL;
+	struct th_console_cell cc;
+	struct th_console_verdict v;
+	enum th_boot_end e;
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+	int bad = 0;
+	FILE *f;
+
+	for (int i = 1; i < argc; i++) {
+		const char *val;
+
+		if ((val = th_optval(argc, argv, &i, CMD " classify", "--cell", &bad)))
+			cell = val;
+		else if ((val = th_optval(argc, argv, &i, CMD " classify", "--payload", &bad)))
+			payload = val;
+		else if ((val = th_optval(argc, argv, &i, CMD " classify", "--token", &bad)))
+			token = val;
+		else if ((val = th_optval(argc, argv, &i, CMD " classify", "--end", &bad)))
+			end = val;
+		else if (bad)
+			return 2;
+		else if (argv[i][0] == '-' && argv[i][1]) {
+			fprintf(stderr, "timerharness kernel classify: unknown option '%s'\n", argv[i]);
+			return 2;
+		} else if (file) {
+			fprintf(stderr, "timerharness kernel classify: one LOG only\n");
+			return 2;
+		} else
+			file = argv[i];
+	}
+	if (!cell || !token || !file) {
+		fprintf(stderr, "timerharness kernel classify: needs --cell, --token and a LOG\n");
+		return 2;
+	}
+	if (!strcmp(end, "exited"))
+		e = TH_BOOT_EXITED;
+	else if (!strcmp(end, "timeout"))
+		e = TH_BOOT_TIMEOUT;
+	else if (!strcmp(end, "failed"))
+		e = TH_BOOT_FAILED;
+	else {
+		fprintf(stderr, "timerharness kernel classify: --end is exited, timeout or failed, not '%s'\n", end);
+		return 2;
+	}
+	f = strcmp(file, "-") ? fopen(file, "rb") : stdin;
+	if (!f) {
+		fprintf(stderr, "timerharness kernel classify: %s: %s\n", file, strerror(errno));
+		return 2;
+	}
+	for (;;) {
+		size_t got;
+
+		if (len == cap) {
+			char *nb = realloc(buf, cap = cap ? cap * 2 : 65536);
+
+			if (!nb) {
+				fprintf(stderr, "timerharness kernel classify: out of memory\n");
+				free(buf);
+				return 2;
+			}
+			buf = nb;
+		}
+		got = fread(buf + len, 1, cap - len, f);
+		len += got;
+		if (!got)
+			break;
+	}
+	if (f != stdin)
+		fclose(f);
+	cc = (struct th_console_cell){ cell, payload, token };
+	th_console_classify(buf, len, &cc, e, e == TH_BOOT_FAILED ? "as given (--end failed)" : NULL, &v);
+	free(buf);
+	printf("%s\t%s\n", th_outcome_name(v.outcome), v.evidence);
+	return fflush(stdout) ? 1 : 0;
+}
+
+static void progress(void *arg, size_t done, size_t total, const struct th_kernel_result *r)
+{
+	(void)arg;
+	printf("kernel: [%2zu/%zu] %-5s %-50s %-16s %.1f s\n", done, total, r->target->config,
+	       r->cell->attack, th_outcome_name(r->v.outcome), r->seconds);
+	fflush(stdout);
+}
+
+int th_cli_kernel(int argc, char **argv)
+{
+	const char *configs = NULL, *cells = NULL, *out = "out", *qemu = "qemu-system-x86_64";
+	const char *cpu = "max", *build = TH_KERNEL_BUILD, *bz = NULL, *dotconfig = NULL;
+	const char *vmlinux = NULL, *name = NULL;
+	long jobs = sysconf(_SC_NPROCESSORS_ONLN), timeout = 30;
+	struct th_kernel_plan plan;
+	struct th_kernel_target *targets = NULL;
+	struct th_kernel_result *rs = NULL;
+	size_t ntargets = 0, nrs = 0;
+	char err[1024], path[4096], path2[4096], initrd[4096];
+	int bad = 0, rc;
+
+	if (argc > 1 && !strcmp(argv[1], "classify"))
+		return cmd_classify(argc - 1, argv + 1);
+	for (int i = 1; i < argc; i++) {
+		const char *val;
+
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			usage(stdout);
+			return fflush(stdout) ? 1 : 0;
+		}
+		if ((val = th_optval(argc, argv, &i, CMD, "--config", &bad)))
+			configs = val;
+		else if ((val = th_optval(argc, argv, &i, CMD, "--cells", &bad)))
+			cells = val;
+		else if ((val = th_optval(argc, argv, &i, CMD, "--out", &bad)))
+			out = val;
+		else if ((val = th_optval(argc, argv, &i, CMD, "--qemu", &bad)))
+			qemu = val;
+		else if ((val = th_optval(argc, argv, &i, CMD, "--cpu", &bad)))
+			cpu = val;
+		else if ((val = th_optval(argc, argv, &i, CMD, "--build", &bad)))
+			build = val;
+		else if ((val = th_optval(argc, argv, &i, CMD, "--bzimage", &bad)))
+			bz = val;
+		else if ((val = th_optval(argc, argv, &i, CMD, "--dotconfig", &bad)))
+			dotconfig = val;
+		else if ((val = th_optval(argc, argv, &i, CMD, "--vmlinux", &bad)))
+			vmlinux = val;
+		else if ((val = th_optval(argc, argv, &i, CMD, "--name", &bad)))
+			name = val;
+		else if ((val = th_optval(argc, argv, &i, CMD, "--jobs", &bad))) {
+			if (th_optnum(CMD, "--jobs", val, 1, 64, &jobs))
+				return 2;
+		} else if ((val = th_optval(argc, argv, &i, CMD, "--timeout", &bad))) {
+			if (th_optnum(CMD, "--timeout", val, 1, 3600, &timeout))
+				return 2;
+		} else if (bad) {
+			return 2;
+		} else {
+			fprintf(stderr, "timerharness kernel: unknown argument '%s'\n\n", argv[i]);
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (jobs < 1)
+		jobs = 1;
+	if ((bz || dotconfig || vmlinux || name) && !(bz && dotconfig && name)) {
+		fprintf(stderr, "timerharness kernel: your own kernel needs --bzimage, --dotconfig and --name together\n");
+		return 2;
+	}
+	if (bz && configs) {
+		fprintf(stderr, "timerharness kernel: --config names the kernels of kernel/build; with --bzimage, --name says the config\n");
+		return 2;
+	}
+	snprintf(path, sizeof(path), "%s/cells.tsv", TH_KERNEL_DIR);
+	snprintf(path2, sizeof(path2), "%s/configs", TH_KERNEL_DIR);
+	if (th_kernel_plan_load(&plan, path, path2, err, sizeof(err))) {
+		fprintf(stderr, "timerharness kernel: %s\n", err);
+		return 2;
+	}
+	if (cells) {
+		size_t hit = 0;
+
+		for (size_t c = 0; c < plan.ncells; c++)
+			hit += th_kernel_cell_selected(plan.cells[c].attack, cells);
+		if (!hit) {
+			fprintf(stderr, "timerharness kernel: --cells %s selects no cell of %s\n", cells, path);
+			th_kernel_plan_free(&plan);
+			return 2;
+		}
+	}
+	targets = calloc(plan.nconfigs + 1, sizeof(*targets));
+	if (!targets) {
+		th_kernel_plan_free(&plan);
+		return 2;
+	}
+	rc = 0;
+	if (bz) {
+		if (th_kernel_target_load(&targets[0], name, NULL, bz, dotconfig, vmlinux, err, sizeof(err)))
+			rc = 2;
+		else
+			ntargets = 1;
+	} else {
+		for (size_t k = 0; k < plan.nconfigs && !rc; k++) {
+			char dir[4096];
+
+			if (configs && !th_kernel_cell_selected(plan.configs[k], configs))
+				continue;
+			snprintf(dir, sizeof(dir), "%s/%s", build, plan.configs[k]);
+			if (th_kernel_target_load(&targets[ntargets], plan.configs[k], dir, NULL, NULL, NULL,
+						  err, sizeof(err)))
+				rc = 2;
+			else
+				ntargets++;
+		}
+		if (!rc && !ntargets) {
+			snprintf(err, sizeof(err), "--config %s names no config of %s", configs, path2);
+			rc = 2;
+		}
+	}
+	if (rc) {
+		fprintf(stderr, "timerharness kernel: %s\n", err);
+		goto done;
+	}
+	snprintf(initrd, sizeof(initrd), "%s/initramfs.cpio", build);
+	snprintf(path, sizeof(path), "%s/kernel", out);
+	{
+		struct th_kernel_run_opts o = {
+			.qemu = qemu, .initrd = initrd, .cpu = cpu, .timeout = (double)timeout,
+			.jobs = (unsigned)jobs, .log_dir = path, .progress = progress,
+		};
+
+		if (th_kernel_run(&o, &plan, cells, targets, ntargets, &rs, &nrs, err, sizeof(err))) {
+			fprintf(stderr, "timerharness kernel: %s\n", err);
+			rc = 2;
+			goto done;
+		}
+	}
+	rc = th_kernel_results_write(out, &plan, cells, targets, ntargets, rs, nrs, TH_KERNEL_DIR);
+done:
+	free(rs);
+	for (size_t k = 0; k < ntargets; k++)
+		th_kernel_target_free(&targets[k]);
+	free(targets);
+	th_kernel_plan_free(&plan);
+	return rc;
+}

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: MIT */
+/* `timerharness kernel`'s results: the booted cells into the results model. */
+#ifndef TH_CLI_KERNEL_RESULTS_H
+#define TH_CLI_KERNEL_RESULTS_H
+
+#include <stddef.h>
+
+#include "kernel/plan.h"
+#include "kernel/run.h"
+
+/*
+ * Put @rs (the boots of @targets, cells selected by @globs) into
+ * @out/results.json as platform "linux-<release>" cells, replacing that
+ * platform's earlier cells of the same selection, and re-render every
+ * report; print the summary. Return: the command's exit status.
+ */
+int th_kernel_results_write(const char *out, const struct th_kernel_plan *plan, const char *globs,
+			    const struct th_kernel_target *targets, size_t ntargets,
+			    const struct th_kernel_result *rs, size_t nrs, const char *kernel_dir);
+
+#endif

@@ -1,0 +1,398 @@
+// SPDX-License-Identifier: MIT
+#define _GNU_SOURCE /* FNM_CASEFOLD, strndup */
+#include "kernel/run.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "runner/child.h"
+
+/* ---- a built kernel ------------------------------------------------------------ */
+
+static char *slurp_line(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char buf[512];
+
+	if (!f)
+		return NULL;
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		return NULL;
+	}
+	fclose(f);
+	buf[strcspn(buf, "\r\n")] = '\0';
+	return strdup(buf);
+}
+
+/* The value of CONFIG_<name>= in .config (quotes removed), or NULL. */
+static char *kconfig_value(const char *dotconfig, const char *name)
+{
+	FILE *f = fopen(dotconfig, "r");
+	char buf[1024], *v = NULL;
+	size_t nl = strlen(name);
+
+	if (!f)
+		return NULL;
+	while (fgets(buf, sizeof(buf), f)) {
+		if (strncmp(buf, name, nl) || buf[nl] != '=')
+			continue;
+		buf[strcspn(buf, "\r\n")] = '\0';
+		v = buf + nl + 1;
+		if (*v == '"') {
+			v++;
+			if (*v && v[strlen(v) - 1] == '"')
+				v[strlen(v) - 1] = '\0';
+		}
+		v = strdup(v);
+		break;
+	}
+	fclose(f);
+	return v;
+}
+
+static int readable(const char *p)
+{
+	return access(p, R_OK) == 0;
+}
+
+int th_kernel_target_load(struct th_kernel_target *t, const char *config, const char *dir,
+			  const char *bzimage, const char *dotconfig, const char *vmlinux,
+			  char *err, size_t n)
+{
+	char path[4096], *cfi, *unit, *clang, *gcc;
+	char dc[4096];
+
+	memset(t, 0, sizeof(*t));
+	t->config = strdup(config);
+	if (dir) {
+		snprintf(path, sizeof(path), "%s/arch/x86/boot/bzImage", dir);
+		t->bzimage = strdup(path);
+		snprintf(dc, sizeof(dc), "%s/.config", dir);
+		snprintf(path, sizeof(path), "%s/vmlinux", dir);
+		t->vmlinux = readable(path) ? strdup(path) : NULL;
+		snprintf(path, sizeof(path), "%s/include/config/kernel.release", dir);
+		t->release = slurp_line(path);
+	} else {
+		t->bzimage = strdup(bzimage);
+		snprintf(dc, sizeof(dc), "%s", dotconfig);
+		t->vmlinux = vmlinux ? strdup(vmlinux) : NULL;
+		t->release = NULL;	/* from the .config banner, below */
+	}
+	if (!t->config || !t->bzimage) {
+		snprintf(err, n, "out of memory");
+		return -1;
+	}
+	if (!readable(t->bzimage)) {
+		snprintf(err, n, "%s: %s%s", t->bzimage, strerror(errno),
+			 dir ? " (build it: make kernel, or kernel/build)" : "");
+		return -1;
+	}
+	if (!readable(dc)) {
+		snprintf(err, n, "%s: %s (the kernel's .config says what it was built with)", dc,
+			 strerror(errno));
+		return -1;
+	}
+	if (vmlinux && !readable(vmlinux)) {
+		snprintf(err, n, "%s: %s", vmlinux, strerror(errno));
+		return -1;
+	}
+	if (!t->release) {
+		/* Bring your own: the release is in the .config's banner line,
+		 * "# Linux/x86 6.1.192 Kernel Configuration". */
+		FILE *f = fopen(dc, "r");
+		char buf[256];
+
+		while (f && fgets(buf, sizeof(buf), f)) {
+			char rel[64];
+
+			if (sscanf(buf, "# Linux/x86 %63s Kernel Configuration", rel) == 1 ||
+			    sscanf(buf, "# Linux/x86_64 %63s Kernel Configuration", rel) == 1) {
+				t->release = strdup(rel);
+				break;
+			}
+		}
+		if (f)
+			fclose(f);
+		if (!t->release) {
+			snprintf(err, n, "%s: no kernel release (include/config/kernel.release, or the .config's banner line)",
+				 dc);
+			return -1;
+		}
+	}
+	t->compiler = kconfig_value(dc, "CONFIG_CC_VERSION_TEXT");
+	clang = kconfig_value(dc, "CONFIG_CLANG_VERSION");
+	gcc = kconfig_value(dc, "CONFIG_GCC_VERSION");
+	if (clang && atoi(clang) > 0) {
+		char tc[32];
+
+		snprintf(tc, sizeof(tc), "clang-%d", atoi(clang) / 10000);
+		t->toolchain = strdup(tc);
+	} else if (gcc && atoi(gcc) > 0) {
+		char tc[32];
+
+		snprintf(tc, sizeof(tc), "gcc-%d", atoi(gcc) / 10000);
+		t->toolchain = strdup(tc);
+	}
+	free(clang);
+	free(gcc);
+	if (!t->toolchain) {
+		snprintf(err, n, "%s: neither CONFIG_CLANG_VERSION nor CONFIG_GCC_VERSION", dc);
+		return -1;
+	}
+	cfi = kconfig_value(dc, "CONFIG_CFI_CLANG");
+	unit = kconfig_value(dc, "CONFIG_TIMERHARNESS");
+	t->cfi = cfi && !strcmp(cfi, "y");
+	t->unit = unit && !strcmp(unit, "y");
+	free(cfi);
+	free(unit);
+	snprintf(t->kconfig, sizeof(t->kconfig), "%s",
+		 t->cfi ? "CONFIG_CFI_CLANG=y" : "# CONFIG_CFI_CLANG is not set");
+	if (!t->unit) {
+		snprintf(err, n, "%s: CONFIG_TIMERHARNESS is not y: this kernel has no timerharness unit (kernel/README.md: adding it to your tree)",
+			 dc);
+		return -1;
+	}
+	if (!strcmp(config, "kcfi") && !t->cfi) {
+		snprintf(err, n, "%s: config kcfi without CONFIG_CFI_CLANG=y: the defence is lost", dc);
+		return -1;
+	}
+	if (!strcmp(config, "none") && t->cfi) {
+		snprintf(err, n, "%s: config none with CONFIG_CFI_CLANG=y", dc);
+		return -1;
+	}
+	return 0;
+}
+
+void th_kernel_target_free(struct th_kernel_target *t)
+{
+	free(t->config);
+	free(t->bzimage);
+	free(t->vmlinux);
+	free(t->release);
+	free(t->compiler);
+	free(t->toolchain);
+	memset(t, 0, sizeof(*t));
+}
+
+/* ---- boots --------------------------------------------------------------------- */
+
+bool th_kernel_cell_selected(const char *attack, const char *globs)
+{
+	char buf[1024], *save = NULL, *g;
+
+	if (!globs || !*globs)
+		return true;
+	snprintf(buf, sizeof(buf), "%s", globs);
+	for (g = strtok_r(buf, ",", &save); g; g = strtok_r(NULL, ",", &save))
+		if (!fnmatch(g, attack, FNM_CASEFOLD))
+			return true;
+	return false;
+}
+
+static void new_token(char *tok, size_t n)
+{
+	unsigned char b[8];
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+	size_t i;
+
+	if (fd < 0 || read(fd, b, sizeof(b)) != (ssize_t)sizeof(b)) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		for (i = 0; i < sizeof(b); i++)
+			b[i] = (unsigned char)((ts.tv_nsec >> (i * 3)) ^ (getpid() >> i) ^ (i * 77));
+	}
+	if (fd >= 0)
+		close(fd);
+	for (i = 0; i < sizeof(b) && 2 * i + 2 < n; i++)
+		snprintf(tok + 2 * i, 3, "%02x", b[i]);
+}
+
+struct job {
+	struct th_child *child;		/* its slot in the pumped array */
+	struct th_kernel_result *r;
+	char token[32];
+	char append[512];
+	bool running;
+};
+
+static int mkdirs(const char *path)
+{
+	char buf[4096], *p;
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	for (p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+static int start(struct job *j, const struct th_kernel_run_opts *o)
+{
+	const struct th_kernel_result *r = j->r;
+	struct th_child_opts co = { .timeout = o->timeout };
+	const char *argv[32];
+	int a = 0;
+
+	new_token(j->token, sizeof(j->token));
+	snprintf(j->append, sizeof(j->append),
+		 "console=ttyS0 panic=-1 oops=panic loglevel=7 timerharness.cell=%s timerharness.token=%s",
+		 r->cell->attack, j->token);
+	argv[a++] = o->qemu;
+	argv[a++] = "-nodefaults";
+	argv[a++] = "-display";
+	argv[a++] = "none";
+	argv[a++] = "-no-reboot";
+	argv[a++] = "-cpu";
+	argv[a++] = o->cpu;
+	argv[a++] = "-smp";
+	argv[a++] = "1";
+	argv[a++] = "-m";
+	argv[a++] = "256";
+	argv[a++] = "-serial";
+	argv[a++] = "stdio";
+	argv[a++] = "-kernel";
+	argv[a++] = r->target->bzimage;
+	argv[a++] = "-initrd";
+	argv[a++] = o->initrd;
+	argv[a++] = "-append";
+	argv[a++] = j->append;
+	argv[a] = NULL;
+	memset(j->child, 0, sizeof(*j->child));
+	if (th_child_spawn(j->child, argv, &co))
+		return -1;
+	j->running = true;
+	return 0;
+}
+
+static void finish(struct job *j, const struct th_kernel_run_opts *o)
+{
+	struct th_kernel_result *r = j->r;
+	struct th_child_obs obs;
+	struct th_console_cell cc = { r->cell->attack, r->cell->payload, j->token };
+	enum th_boot_end end = TH_BOOT_EXITED;
+	char qerr[300] = "";
+	char dir[4096];
+	FILE *f;
+
+	th_child_observe(&obs, j->child, r->target->config, r->target->toolchain);
+	r->seconds = obs.seconds;
+	if (obs.timed_out) {
+		end = TH_BOOT_TIMEOUT;
+	} else if (!obs.execed || (obs.exited && obs.exit_code != 0) || obs.signaled) {
+		end = TH_BOOT_FAILED;
+		snprintf(qerr, sizeof(qerr), "%s %s%d: %.200s", o->qemu,
+			 !obs.execed ? "could not be run, status " : obs.signaled ? "killed by signal " : "exited ",
+			 obs.signaled ? obs.signo : obs.exit_code,
+			 obs.err_len ? obs.err : "(no message)");
+		qerr[strcspn(qerr, "\n")] = '\0';
+	}
+	th_console_classify(obs.out, obs.out_len, &cc, end, end == TH_BOOT_FAILED ? qerr : NULL, &r->v);
+	snprintf(dir, sizeof(dir), "%s/%s", o->log_dir, r->target->config);
+	snprintf(r->log, sizeof(r->log), "%s/%s.log", dir, r->cell->attack);
+	if (!mkdirs(dir) && (f = fopen(r->log, "w"))) {
+		fprintf(f, "# timerharness kernel: %s on %s (%s), token %s, %s in %.2f s\n",
+			r->cell->attack, r->target->config, r->target->bzimage, j->token,
+			end == TH_BOOT_TIMEOUT ? "time limit" : end == TH_BOOT_FAILED ? "QEMU failed" : "QEMU exited",
+			obs.seconds);
+		fprintf(f, "# -append \"%s\"\n", j->append);
+		fwrite(obs.out, 1, obs.out_len, f);
+		if (obs.err_len) {
+			fputs("\n# QEMU's standard error:\n", f);
+			fwrite(obs.err, 1, obs.err_len, f);
+		}
+		fclose(f);
+	} else {
+		r->log[0] = '\0';
+	}
+	th_child_free(j->child);
+	j->running = false;
+}
+
+int th_kernel_run(const struct th_kernel_run_opts *o, const struct th_kernel_plan *plan,
+		  const char *globs, const struct th_kernel_target *targets, size_t ntargets,
+		  struct th_kernel_result **out, size_t *nout, char *err, size_t n)
+{
+	struct th_kernel_result *rs;
+	struct th_child *children;
+	struct job *jobs;
+	size_t total = 0, next = 0, done = 0, t, c;
+	unsigned nj = o->jobs ? o->jobs : 1, k;
+
+	*out = NULL;
+	*nout = 0;
+	if (nj > 64)
+		nj = 64;
+	if (access(o->initrd, R_OK)) {
+		snprintf(err, n, "%s: %s (build it: kernel/build)", o->initrd, strerror(errno));
+		return -1;
+	}
+	rs = calloc(plan->ncells * ntargets + 1, sizeof(*rs));
+	jobs = calloc(nj, sizeof(*jobs));
+	children = calloc(nj, sizeof(*children));
+	if (!rs || !jobs || !children) {
+		free(rs);
+		free(jobs);
+		free(children);
+		snprintf(err, n, "out of memory");
+		return -1;
+	}
+	for (k = 0; k < nj; k++)
+		jobs[k].child = &children[k];
+	for (t = 0; t < ntargets; t++)
+		for (c = 0; c < plan->ncells; c++)
+			if (th_kernel_cell_selected(plan->cells[c].attack, globs)) {
+				rs[total].cell = &plan->cells[c];
+				rs[total].target = &targets[t];
+				total++;
+			}
+	while (done < total) {
+		bool live = false;
+
+		for (k = 0; k < nj && next < total; k++) {
+			if (jobs[k].running)
+				continue;
+			jobs[k].r = &rs[next++];
+			if (start(&jobs[k], o)) {
+				struct th_console_cell cc = { jobs[k].r->cell->attack, jobs[k].r->cell->payload, "" };
+				char why[300];
+
+				snprintf(why, sizeof(why), "%s: %s", o->qemu, strerror(errno));
+				th_console_classify(NULL, 0, &cc, TH_BOOT_FAILED, why, &jobs[k].r->v);
+				done++;
+				if (o->progress)
+					o->progress(o->arg, done, total, jobs[k].r);
+			}
+		}
+		for (k = 0; k < nj; k++)
+			live |= jobs[k].running;
+		if (!live)
+			continue;
+		th_child_pump(children, (int)nj);
+		for (k = 0; k < nj; k++)
+			if (jobs[k].running && th_child_done(jobs[k].child)) {
+				finish(&jobs[k], o);
+				done++;
+				if (o->progress)
+					o->progress(o->arg, done, total, jobs[k].r);
+			}
+	}
+	free(children);
+	free(jobs);
+	*out = rs;
+	*nout = total;
+	return 0;
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * timerharness's test unit for a real kernel (LKDTM style: core.c holds the
+ * table and the run, one file per attack family: func.c, list.c; the
+ * victims in victims.c). One cell per boot, named by timerharness.cell=.
+ *
+ * The unit states facts, never verdicts: what it wrote and whether the write
+ * landed, what call_timer_fn called and with what (from the kernel's own
+ * trace_timer_expire_entry/exit points in kernel/time/timer.c), and the
+ * kernel state it reads afterwards. The host (kernel/console.c) decides the
+ * outcome from those lines and the kernel's own (CFI failure, oops, RIP).
+ * Every unit line carries the boot's timerharness.token=, which only the
+ * host knows, so nothing else on the console can pass for one.
+ */
+#ifndef TH_UNIT_H
+#define TH_UNIT_H
+
+#include <linux/timer.h>
+#include <linux/types.h>
+
+__printf(1, 2) void th_say(const char *fmt, ...);
+
+enum th_timing { TH_BEFORE_ARM, TH_PENDING };
+
+struct th_victim {
+	const char *name;		/* "packet-ring", "neighbour" */
+	const char *what;		/* one line: the struct and where the write starts */
+	struct timer_list *timer;
+	unsigned long legit;		/* the legitimate callback, read after setup */
+	u8 *write_from;			/* the overflowed buffer's first byte written */
+	size_t write_len;		/* bytes the technique writes from there */
+	/* before-arm: the victim arms its timer now (mod_timer). */
+	void (*arm)(struct th_victim *v);
+	/* The victim modifies its pending timer (mod_timer to a later bucket). */
+	void (*rearm)(struct th_victim *v);
+	/* Optional: the container's own state after the run (same-class). */
+	void (*report)(struct th_victim *v);
+};
+
+/* victims.c: 0 or -errno. */
+int th_victim_neighbour(struct th_victim *v);
+int th_victim_packet_ring(struct th_victim *v);
+/* For the packet ring: zero list pointers and expiry, as CVE-2017-7308's
+ * exploit wrote them (its frame had no better values). */
+bool th_victim_zeroes_list(const struct th_victim *v);
+
+/* The attacker's image of the bytes it writes, from v->write_from. */
+struct th_image {
+	u8 bytes[128];
+	size_t len;
+	struct timer_list *t;		/* the timer inside bytes[] */
+	unsigned long after;		/* the word right after the timer, if written */
+	bool writes_after;
+	const char *intent;		/* narration */
+	char intent_buf[160];
+};
+
+/* The sleeper (core.c): a kthread running as uid 1000, asleep until woken. */
+extern struct task_struct *th_sleeper;
+int th_sleeper_wakeups(void);
+
+/* func.c: .function payloads. 0 or -errno (a target the kernel lacks). */
+int th_func_payload(const char *payload, struct th_victim *v, struct th_image *img);
+/* list.c: list:* payloads. */
+int th_list_payload(const char *payload, struct th_victim *v, struct th_image *img);
+/* After the write of list:hlist-del: the victim's rearm, and what it did. */
+void th_list_after_rearm(struct th_victim *v);
+extern void *th_list_target;	/* where the planted pprev points; NULL: none */
+
+#endif
