@@ -139,6 +139,26 @@ static int cmd_classify(int argc, char **argv)
 	return fflush(stdout) ? 1 : 0;
 }
 
+/* @name as execv() needs it: a path, or searched in PATH. Return: 0. */
+static int find_program(const char *name, char *path, size_t n)
+{
+	const char *dirs = getenv("PATH");
+
+	if (strchr(name, '/')) {
+		snprintf(path, n, "%s", name);
+		return access(path, X_OK);
+	}
+	while (dirs && *dirs) {
+		size_t len = strcspn(dirs, ":");
+
+		snprintf(path, n, "%.*s/%s", (int)len, len ? dirs : ".", name);
+		if (!access(path, X_OK))
+			return 0;
+		dirs += len + (dirs[len] == ':');
+	}
+	return -1;
+}
+
 static void progress(void *arg, size_t done, size_t total, const struct th_kernel_result *r)
 {
 	(void)arg;
@@ -157,7 +177,7 @@ int th_cli_kernel(int argc, char **argv)
 	struct th_kernel_target *targets = NULL;
 	struct th_kernel_result *rs = NULL;
 	size_t ntargets = 0, nrs = 0;
-	char err[1024], path[4096], path2[4096], initrd[4096];
+	char err[1024], path[4096], path2[4096], initrd[4096], qemu_path[4096];
 	int bad = 0, rc;
 
 	if (argc > 1 && !strcmp(argv[1], "classify"))
@@ -263,11 +283,17 @@ int th_cli_kernel(int argc, char **argv)
 		fprintf(stderr, "timerharness kernel: %s\n", err);
 		goto done;
 	}
+	if (find_program(qemu, qemu_path, sizeof(qemu_path))) {
+		fprintf(stderr, "timerharness kernel: %s: not found or not executable (scripts/install-deps installs Debian's qemu-system-x86; --qemu PATH another)\n",
+			qemu);
+		rc = 2;
+		goto done;
+	}
 	snprintf(initrd, sizeof(initrd), "%s/initramfs.cpio", build);
 	snprintf(path, sizeof(path), "%s/kernel", out);
 	{
 		struct th_kernel_run_opts o = {
-			.qemu = qemu, .initrd = initrd, .cpu = cpu, .timeout = (double)timeout,
+			.qemu = qemu_path, .initrd = initrd, .cpu = cpu, .timeout = (double)timeout,
 			.jobs = (unsigned)jobs, .log_dir = path, .progress = progress,
 		};
 

