@@ -51,8 +51,9 @@ static void usage(FILE *f)
 		"  --cells      fnmatch globs on attack IDs (default: all); a selection\n"
 		"               replaces only the cells it names\n"
 		"  --jobs       boots at once (default: the number of CPUs)\n"
-		"  --timeout    seconds per boot (default 30)\n"
-		"  --cpu        QEMU's -cpu (default max: its CR4 rules are the SDM's)\n"
+		"  --timeout    seconds per boot (default 60); a guest silent for 10 s after\n"
+		"               call_timer_fn entered a target is ended then (HANG)\n"
+		"  --cpu        QEMU's -cpu (default max: the CR4 features 6.1 pins)\n"
 		"  --bzimage, --dotconfig, --vmlinux, --name: your own kernel, built with the\n"
 		"               unit (kernel/README.md, \"Bring your own kernel\"); --name is\n"
 		"               the config it is judged as (kcfi or none)\n"
@@ -172,7 +173,7 @@ int th_cli_kernel(int argc, char **argv)
 	const char *configs = NULL, *cells = NULL, *out = "out", *qemu = "qemu-system-x86_64";
 	const char *cpu = "max", *build = TH_KERNEL_BUILD, *bz = NULL, *dotconfig = NULL;
 	const char *vmlinux = NULL, *name = NULL;
-	long jobs = sysconf(_SC_NPROCESSORS_ONLN), timeout = 30;
+	long jobs = sysconf(_SC_NPROCESSORS_ONLN), timeout = 60;
 	struct th_kernel_plan plan;
 	struct th_kernel_target *targets = NULL;
 	struct th_kernel_result *rs = NULL;
@@ -294,6 +295,7 @@ int th_cli_kernel(int argc, char **argv)
 	{
 		struct th_kernel_run_opts o = {
 			.qemu = qemu_path, .initrd = initrd, .cpu = cpu, .timeout = (double)timeout,
+			.quiet = 10,
 			.jobs = (unsigned)jobs, .log_dir = path, .progress = progress,
 		};
 

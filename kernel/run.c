@@ -219,6 +219,8 @@ static void new_token(char *tok, size_t n)
 struct job {
 	struct th_child *child;		/* its slot in the pumped array */
 	struct th_kernel_result *r;
+	size_t seen;			/* console bytes when last looked at */
+	bool called;			/* the unit's CALL line is on the console */
 	char token[32];
 	char append[512];
 	bool running;
@@ -275,6 +277,8 @@ static int start(struct job *j, const struct th_kernel_run_opts *o)
 	if (th_child_spawn(j->child, argv, &co))
 		return -1;
 	j->running = true;
+	j->seen = 0;
+	j->called = false;
 	return 0;
 }
 
@@ -320,6 +324,36 @@ static void finish(struct job *j, const struct th_kernel_run_opts *o)
 	}
 	th_child_free(j->child);
 	j->running = false;
+}
+
+/*
+ * Once call_timer_fn has entered a target (the unit's CALL line), a guest
+ * that prints nothing more for o->quiet seconds has stopped: its deadline
+ * becomes that, moved on by every new byte. The runner then ends it as at
+ * its time limit, and the classifier says HANG only after such a CALL.
+ */
+static void watch_quiet(struct job *j, const struct th_kernel_run_opts *o)
+{
+	struct th_child *c = j->child;
+	struct timespec now;
+	char mark[96];
+
+	if (c->reaped || c->timed_out || o->quiet <= 0)
+		return;
+	if (!j->called) {
+		snprintf(mark, sizeof(mark), "timerharness %s: CALL call_timer_fn -> ", j->token);
+		j->called = c->buf[0] && memmem(c->buf[0], c->len[0], mark, strlen(mark));
+		if (!j->called)
+			return;
+	} else if (c->len[0] == j->seen) {
+		return;
+	}
+	j->seen = c->len[0];
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	c->timeout = (double)(now.tv_sec - c->start.tv_sec) +
+		     (double)(now.tv_nsec - c->start.tv_nsec) / 1e9 + o->quiet;
+	if (c->timeout > o->timeout)
+		c->timeout = o->timeout;
 }
 
 int th_kernel_run(const struct th_kernel_run_opts *o, const struct th_kernel_plan *plan,
@@ -382,6 +416,9 @@ int th_kernel_run(const struct th_kernel_run_opts *o, const struct th_kernel_pla
 		if (!live)
 			continue;
 		th_child_pump(children, (int)nj);
+		for (k = 0; k < nj; k++)
+			if (jobs[k].running)
+				watch_quiet(&jobs[k], o);
 		for (k = 0; k < nj; k++)
 			if (jobs[k].running && th_child_done(jobs[k].child)) {
 				finish(&jobs[k], o);

@@ -53,6 +53,8 @@ struct th_kernel_run_opts {
 	const char *initrd;
 	const char *cpu;	/* -cpu: "max" (kernel/README.md says why) */
 	double timeout;		/* per boot, seconds */
+	double quiet;		/* after call_timer_fn entered a target: seconds
+				 * without a console byte that end the boot */
 	unsigned jobs;
 	const char *log_dir;	/* <log_dir>/<config>/<attack>.log */
 	/* Called after each boot, in completion order. */
