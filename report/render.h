@@ -125,6 +125,36 @@ int th_render_output_set(const struct th_results *res, const char *dir,
 /* The i-th file name of the set (in the order above); NULL past the end. */
 const char *th_render_set_name(size_t i);
 
+/**
+ * th_render_lock_dir() - one writer of a set at a time in dir.
+ * @who: what the holder is, said to a refused writer ("matrix", "kernel").
+ *
+ * Takes an exclusive flock(2) on dir/.timerharness.lock (created if
+ * missing) and writes "PID WHO" into it. It is held until the returned
+ * descriptor is closed or the process ends, however it ends. Take it
+ * before reading what the set will replace (results.json) and keep it
+ * until the set is written: `matrix` and the kernel command then never mix
+ * their files. Return: the descriptor, or -1 with err set ("DIR is in use
+ * by another matrix run (pid N): wait for it, or choose another --out").
+ */
+int th_render_lock_dir(const char *dir, const char *who, char *err, size_t errlen);
+
+/**
+ * th_render_write_set() - results.json and every report into dir, as
+ * `matrix` writes them: the campaigns (fuzz.json) and the bench's files
+ * lying beside dir/results.json are attached to the reports, then
+ * th_render_output_set() writes the set (all of it, or none replaced).
+ * A file beside it that does not load is left out of the reports, one line
+ * each in warn ("DIR/fuzz.json: ...: the campaigns are left out of the
+ * reports"; "" when none). The files stay attached to res for the verdict
+ * screen until th_render_detach(). Call with dir locked
+ * (th_render_lock_dir). Return: 0, or -1 with err set.
+ */
+int th_render_write_set(const struct th_results *res, const char *dir, char *warn, size_t warnlen,
+			char *err, size_t errlen);
+/* Forget what th_render_write_set() attached. */
+void th_render_detach(void);
+
 /* May path be written by th_render_format_file()? It must not exist or be
  * a regular file (a symbolic link, a device node, a FIFO or a directory is
  * never replaced). Return: 0, or -1 with err set. */

@@ -7,7 +7,8 @@ pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka)
 
 # One executable per source; each case a CTest test named report.<case>.
 set(TH_REPORT_TEST_SOURCES ${CMAKE_CURRENT_LIST_DIR}/report_test.c
-                           ${CMAKE_CURRENT_LIST_DIR}/report_parts_test.c)
+                           ${CMAKE_CURRENT_LIST_DIR}/report_parts_test.c
+                           ${CMAKE_CURRENT_LIST_DIR}/platform_test.c)
 pkg_check_modules(JANSSON REQUIRED IMPORTED_TARGET jansson)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${TH_REPORT_TEST_SOURCES})
 foreach(src IN LISTS TH_REPORT_TEST_SOURCES)
