@@ -691,7 +691,7 @@ static int plan_variant(struct matrix *m, const char *tool, const char *variant)
 }
 
 /* configs.tsv's flags for a reader: its per-build placeholders spelled out. */
-static void config_flags_text(const struct th_config_info *c, char *out, size_t n)
+void th_matrix_config_flags(const struct th_config_info *c, char *out, size_t n)
 {
 	static const struct {
 		const char *placeholder, *text;
@@ -808,7 +808,7 @@ static int plan(struct matrix *m)
 
 		if (!in_list(o->configs, c->name))
 			continue;
-		config_flags_text(c, flags, sizeof(flags));
+		th_matrix_config_flags(c, flags, sizeof(flags));
 		if (th_results_add_config(m->res, c->name, flags, c->description,
 					  m->err, sizeof(m->err)))
 			return -1;
