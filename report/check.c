@@ -676,8 +676,9 @@ static void agreement_lines(struct judge *j, const struct th_agreement *rows, si
 		struct th_agreement_counts k;
 
 		th_report_agreement_counts(j->res, rows, n, j->res->platforms[p].name, &k);
-		fprintf(j->out, "check: %s: %zu cells, %zu agree with the model, %zu declared "
-			"difference%s, %zu disagree", j->res->platforms[p].name, k.cells, k.agree,
+		fprintf(j->out, "check: %s: %zu cell%s, %zu agree with the model, %zu declared "
+			"difference%s, %zu disagree", j->res->platforms[p].name, k.cells,
+			k.cells == 1 ? "" : "s", k.agree,
 			k.declared, k.declared == 1 ? "" : "s", k.disagree);
 		if (k.alone)
 			fprintf(j->out, ", %zu without a model cell", k.alone);

@@ -552,8 +552,8 @@ static int kernel_card_lines(FILE *out, const struct th_results *res)
 		th_report_agreement_counts(o, rows, nrows, o->platforms[p].name, &k);
 		fputs("<p class=\"cnt\"><a href=\"#kernel\">Real kernel</a> (", out);
 		text(out, o->platforms[p].name);
-		fprintf(out, "): %zu cells, %zu agree with the model, %zu declared difference%s, %s%zu "
-			"disagree%s", k.cells, k.agree, k.declared, k.declared == 1 ? "" : "s",
+		fprintf(out, "): %zu cell%s, %zu agree with the model, %zu declared difference%s, %s%zu "
+			"disagree%s", k.cells, k.cells == 1 ? "" : "s", k.agree, k.declared, k.declared == 1 ? "" : "s",
 			k.disagree ? "<strong>" : "", k.disagree, k.disagree ? "</strong>" : "");
 		if (k.alone)
 			fprintf(out, ", %zu without a model cell", k.alone);
@@ -1175,8 +1175,9 @@ static int kernel_sections(FILE *out, const struct th_results *res)
 			fputs(": ", out);
 			code(out, pf->configs[c].kconfig);
 		}
-		fprintf(out, "%s</li>\n</ul>\n<p class=\"gate\">%zu cells: %zu agree with the model, "
+		fprintf(out, "%s</li>\n</ul>\n<p class=\"gate\">%zu cell%s: %zu agree with the model, "
 			"%zu declared difference%s, %s%zu disagree%s", pf->nconfigs ? "" : " none", k.cells,
+			k.cells == 1 ? "" : "s",
 			k.agree, k.declared, k.declared == 1 ? "" : "s", k.disagree ? "<strong>" : "",
 			k.disagree, k.disagree ? "</strong>" : "");
 		if (k.alone)

@@ -504,8 +504,9 @@ static int kernel_sections(FILE *out, const struct th_results *res)
 			fputs(": ", out);
 			th_report_md_code(out, pf->configs[c].kconfig, false);
 		}
-		fprintf(out, "%s\n- %zu cells: %zu agree with the model, %zu declared difference%s, "
-			"%zu disagree", pf->nconfigs ? "" : " none", k.cells, k.agree, k.declared,
+		fprintf(out, "%s\n- %zu cell%s: %zu agree with the model, %zu declared difference%s, "
+			"%zu disagree", pf->nconfigs ? "" : " none", k.cells, k.cells == 1 ? "" : "s",
+			k.agree, k.declared,
 			k.declared == 1 ? "" : "s", k.disagree);
 		if (k.alone)
 			fprintf(out, ", %zu without a model cell", k.alone);

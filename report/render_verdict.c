@@ -273,8 +273,9 @@ static int kernel_lines(FILE *out, const struct th_results *res)
 		th_report_agreement_counts(res, rows, nrows, names[p], &k);
 		if (k.alone)
 			snprintf(more, sizeof(more), " (%zu without a model cell)", k.alone);
-		snprintf(line, sizeof(line), "Real kernel (%s) vs model: %zu cells, %zu agree, %zu "
-			 "declared, %zu disagree%s", names[p], k.cells, k.agree, k.declared, k.disagree,
+		snprintf(line, sizeof(line), "Real kernel (%s) vs model: %zu cell%s, %zu agree, %zu "
+			 "declared, %zu disagree%s", names[p], k.cells, k.cells == 1 ? "" : "s", k.agree,
+			 k.declared, k.disagree,
 			 more);
 		wrapped(out, "", line);
 	}
