@@ -636,7 +636,7 @@ static void judge_agreement(struct judge *j, const struct th_agreement *rows, si
 			fputs("no @differs row declares it", j->out);
 		}
 		put_evidence(j->out, "model", mc);
-		put_evidence(j->out, th_platform_is_model(row->platform) ? "?" : "kernel", kc);
+		put_evidence(j->out, "kernel", kc);
 		fputc('\n', j->out);
 	}
 	/* A declaration no pair of cells uses declares nothing observed: in a
