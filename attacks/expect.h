@@ -69,7 +69,7 @@ bool th_expect_declared_difference(void *ctx, const char *platform, const char *
  * verdict (without a baseline), and the agreement stored with the declared
  * differences (th_results_set_agreement). Records the table as res's
  * expectations when res has none; refuses res judged by another file (by
- * SHA-256). For the kernel command after th_results_replace_platform().
+ * SHA-256). For a real kernel's run, after th_results_replace_platform().
  * Return: 0, or -1 with err set.
  */
 int th_expect_judge_results(struct th_results *res, char *err, size_t n);
