@@ -1108,6 +1108,53 @@ static void reach_section(struct matrix *m)
 	}
 }
 
+/* The real kernels' cells of the results this run replaces are not the
+ * model's to drop: each platform's are kept (th_results_replace_platform),
+ * its interrupted reason with them, and everything judged again by this
+ * run's expectations, so its agreement is with the model's new cells. A
+ * platform that cannot be kept (another toolchain version, other
+ * expectations) is named. Called with the directory locked. */
+static void keep_real_kernels(struct matrix *m)
+{
+	char path[4096], e[1024];
+	struct th_results *old;
+	size_t kept = 0;
+	char *reasons;
+
+	snprintf(path, sizeof(path), "%s/results.json", m->out_dir);
+	if (access(path, F_OK) || th_results_load(path, &old, e, sizeof(e)))
+		return;	/* nothing there, or nothing a run could keep */
+	reasons = old->partial && old->interrupted ? strdup(old->interrupted) : NULL;
+	for (size_t p = 0; p < old->nplatforms; p++) {
+		const char *name = old->platforms[p].name;
+		size_t len = strlen(name);
+		const char *why = NULL;
+
+		/* Its own interrupted reason ("linux-6.1.192: SIGINT"), alone. */
+		for (const char *r = reasons; r && *r;) {
+			if (!strncmp(r, name, len) && !strncmp(r + len, ": ", 2)) {
+				why = r + len + 2;
+				break;
+			}
+			r = strstr(r, "; ");
+			r = r ? r + 2 : NULL;
+		}
+		char *own = why ? strndup(why, strcspn(why, ";")) : NULL;
+
+		if (th_results_set_partial(old, own != NULL, own, e, sizeof(e)) ||
+		    th_results_replace_platform(m->res, old, name, e, sizeof(e)))
+			fprintf(stderr, "timerharness matrix: the cells of the real kernel %s in %s are not "
+				"kept: %s; rerun that kernel's cells\n", name, path, e);
+		else
+			kept++;
+		free(own);
+	}
+	if (kept && th_expect_judge_results(m->res, e, sizeof(e)))
+		fprintf(stderr, "timerharness matrix: the real kernels' cells kept: %s\n", e);
+	free(reasons);
+	th_results_free(old);
+}
+
 static void matrix_free(struct matrix *m)
 {
 	th_results_free(m->res);
@@ -1142,6 +1189,7 @@ int th_matrix_main(const struct th_matrix_opts *o)
 	if (!interrupted)
 		reach_section(&m);
 	add_metrics(&m, now_s() - t0);
+	keep_real_kernels(&m);
 	/* All of the run's files, or none: the previous set stays whole. The
 	 * campaigns of `timerharness fuzz` and the bench's figures beside the
 	 * results are shown with them (the reports' sections, the verdict's

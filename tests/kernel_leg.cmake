@@ -95,3 +95,20 @@ want(1 "PARTIAL run, interrupted: ${P}: SIGINT" "check, interrupted kernel run")
 run(${LEG} ${OUT}/run ${OUT}/expected.tsv ${P} none ${A} CRASHED)
 run(${check})
 want(0 "check: PASS" "check, declared again")
+
+# The model run again: the real kernel's cells are kept, beside its new cells.
+run(${TH} matrix --build-root ${BUILD} --out ${OUT}/run --quiet --expect ${OUT}/expected.tsv
+    --config none,cfi-icall --variant modern --attack ${A})
+want(0 "outputs in" "matrix again")
+run(${check})
+want(0 "check: ${P}: 1 cell, 0 agree with the model, 1 declared difference, 0 disagree.*check: PASS" "check after the model's run again")
+# Run by other expectations, they cannot be kept as judged: said, and gone.
+file(COPY ${OUT}/run/ DESTINATION ${OUT}/other)
+run(${TH} matrix --build-root ${BUILD} --out ${OUT}/other --quiet
+    --config none,cfi-icall --variant modern --attack ${A})
+want(0 "the cells of the real kernel ${P} in [^ ]*other/results.json are not kept: the ${P} cells were judged by other expectations" "matrix by other expectations")
+file(READ ${OUT}/other/results.json other)
+if(other MATCHES "${P}")
+  message(FATAL_ERROR "the real kernel's cells judged by other expectations were kept")
+endif()
+file(REMOVE_RECURSE ${OUT}/other)
