@@ -1111,9 +1111,10 @@ static void reach_section(struct matrix *m)
 /* The real kernels' cells of the results this run replaces are not the
  * model's to drop: each platform's are kept (th_results_replace_platform),
  * its interrupted reason with them, and everything judged again by this
- * run's expectations, so its agreement is with the model's new cells. A
- * platform that cannot be kept (another toolchain version, other
- * expectations) is named. Called with the directory locked. */
+ * run's expectations (what a cell observed does not depend on them), so
+ * its agreement is with the model's new cells. A platform that cannot be
+ * kept (another toolchain version, a config's other flags) is named.
+ * Called with the directory locked. */
 static void keep_real_kernels(struct matrix *m)
 {
 	char path[4096], e[1024];
@@ -1142,6 +1143,8 @@ static void keep_real_kernels(struct matrix *m)
 		char *own = why ? strndup(why, strcspn(why, ";")) : NULL;
 
 		if (th_results_set_partial(old, own != NULL, own, e, sizeof(e)) ||
+		    th_results_set_expectations(old, m->res->expect_path, m->res->expect_sha256, e,
+						sizeof(e)) ||
 		    th_results_replace_platform(m->res, old, name, e, sizeof(e)))
 			fprintf(stderr, "timerharness matrix: the cells of the real kernel %s in %s are not "
 				"kept: %s; rerun that kernel's cells\n", name, path, e);

@@ -102,13 +102,23 @@ run(${TH} matrix --build-root ${BUILD} --out ${OUT}/run --quiet --expect ${OUT}/
 want(0 "outputs in" "matrix again")
 run(${check})
 want(0 "check: ${P}: 1 cell, 0 agree with the model, 1 declared difference, 0 disagree.*check: PASS" "check after the model's run again")
-# Run by other expectations, they cannot be kept as judged: said, and gone.
+# Run by other expectations (the checkout's: no rule, no difference declared
+# for the kernel), they are kept and judged again: new, and undeclared.
 file(COPY ${OUT}/run/ DESTINATION ${OUT}/other)
 run(${TH} matrix --build-root ${BUILD} --out ${OUT}/other --quiet
     --config none,cfi-icall --variant modern --attack ${A})
-want(0 "the cells of the real kernel ${P} in [^ ]*other/results.json are not kept: the ${P} cells were judged by other expectations" "matrix by other expectations")
+want(0 "outputs in" "matrix by other expectations")
+run(${TH} check --results ${OUT}/other/results.json --kernel ${OUT}/plan --allow-slice)
+want(1 "new: ${A} modern/none/[^ ]+ on ${P}: expected none.*disagreement: ${A} modern/none/[^ ]+ on ${P}: model PRIVILEGED_WRITE, kernel CRASHED, no @differs row declares it" "check of the kept cells by other expectations")
+# A toolchain of another version: not the same cells; said, and left out.
+file(READ ${OUT}/other/results.json other)
+string(REGEX REPLACE "\"version\": \"[^\"]*\",(\n *)\"path\"" "\"version\": \"99.0.0\",\\1\"path\"" other "${other}")
+file(WRITE ${OUT}/other/results.json "${other}")
+run(${TH} matrix --build-root ${BUILD} --out ${OUT}/other --quiet
+    --config none,cfi-icall --variant modern --attack ${A})
+want(0 "the cells of the real kernel ${P} in [^ ]*other/results.json are not kept: toolchain [^ ]+ is [^ ]+ in the results and 99.0.0 in the ${P} run" "matrix, another toolchain version")
 file(READ ${OUT}/other/results.json other)
 if(other MATCHES "${P}")
-  message(FATAL_ERROR "the real kernel's cells judged by other expectations were kept")
+  message(FATAL_ERROR "the real kernel's cells of another toolchain version were kept")
 endif()
 file(REMOVE_RECURSE ${OUT}/other)
