@@ -8,7 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "report/check.h"
 #include "report/outcome.h"
+#include "report/results.h"
 #include "sha256.h"
 
 enum { COL_ATTACK, COL_VARIANT, COL_CONFIG, COL_TOOLCHAIN, COL_OUTCOME, COL_REASON, NCOLS };
@@ -17,12 +19,27 @@ static const char *const col_names[NCOLS] = { "attack", "variant", "config",
 
 struct rule {
 	char *col[NCOLS];
+	const char *platform;	/* the @platform globs it is under (table.platforms) */
 	char where[300];	/* FILE:LINE */
+};
+
+/* A declared difference: attack variant config toolchain MODEL KERNEL reason. */
+enum { DCOL_MODEL = COL_OUTCOME, DCOL_KERNEL, DCOL_REASON, NDCOLS };
+
+struct difference {
+	char *col[NDCOLS];
+	const char *platform;	/* the @platform globs it is under */
+	char where[300];
+	struct th_check_difference pub;
 };
 
 static struct {
 	struct rule *rules;
 	size_t n, cap;
+	struct difference *diffs;
+	size_t ndiffs, capdiffs;
+	char **platforms;	/* every @platform's globs, owned */
+	size_t nplatforms, capplatforms;
 	char *path;
 	char sha256[65];	/* of every byte read */
 } table;
@@ -32,6 +49,12 @@ void th_expect_free(void)
 	for (size_t i = 0; i < table.n; i++)
 		free(table.rules[i].col[0]);	/* one allocation per rule */
 	free(table.rules);
+	for (size_t i = 0; i < table.ndiffs; i++)
+		free(table.diffs[i].col[0]);
+	free(table.diffs);
+	for (size_t i = 0; i < table.nplatforms; i++)
+		free(table.platforms[i]);
+	free(table.platforms);
 	free(table.path);
 	memset(&table, 0, sizeof(table));
 }
@@ -49,6 +72,17 @@ const char *th_expect_sha256(void)
 size_t th_expect_count(void)
 {
 	return table.n;
+}
+
+static int glob_match(const char *globs, const char *s);
+
+size_t th_expect_count_on(const char *platform)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < table.n; i++)
+		n += glob_match(table.rules[i].platform, platform ? platform : "model");
+	return n;
 }
 
 /* An outcome of the vocabulary (report/outcome.h), but not HARNESS_ERROR:
@@ -123,44 +157,131 @@ __attribute__((format(printf, 5, 6))) static int fail(char *err, size_t n, const
 	return -1;
 }
 
-/* Parse one non-comment line into r (takes ownership of text). */
-static int parse_line(char *text, struct rule *r, const char *path, unsigned long line,
-		      char *err, size_t n)
+/* Split text into n TAB-separated fields (the last one may not hold a
+ * TAB); names[] for the message. Return: 0, or -1 via fail(). */
+static int split(char *text, char **col, int ncols, const char *const *names, const char *what,
+		 const char *path, unsigned long line, char *err, size_t n)
 {
 	char *p = text;
-	int i;
 
-	for (i = 0; i < NCOLS; i++) {
+	for (int i = 0; i < ncols; i++) {
 		char *tab = strchr(p, '\t');
 
-		r->col[i] = p;
-		if (i == NCOLS - 1)
+		col[i] = p;
+		if (i == ncols - 1)
 			break;
-		if (!tab)
+		if (!tab) {
+			char list[160] = "";
+
+			for (int k = 0; k < ncols; k++)
+				snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
+					 k ? " " : "", names[k]);
 			return fail(err, n, path, line,
-				    "%d TAB-separated field(s), expected 6: attack variant config toolchain outcome reason (missing '%s')",
-				    i + 1, col_names[i + 1]);
+				    "%d TAB-separated field(s), expected %d%s: %s (missing '%s')",
+				    i + 1, ncols, what, list, names[i + 1]);
+		}
 		*tab = 0;
 		p = tab + 1;
 	}
-	if (strchr(r->col[COL_REASON], '\t'))
+	if (strchr(col[ncols - 1], '\t'))
 		return fail(err, n, path, line,
-			    "more than 6 TAB-separated fields (a TAB inside the reason?)");
-	for (i = 0; i < COL_OUTCOME; i++)
-		if (!valid_globs(r->col[i]))
+			    "more than %d TAB-separated fields (a TAB inside the reason?)", ncols);
+	for (int i = 0; i < COL_OUTCOME; i++)
+		if (!valid_globs(col[i]))
 			return fail(err, n, path, line,
 				    "empty %s glob '%s' (use * for any; comma-separated alternatives must not be empty)",
-				    col_names[i], r->col[i]);
-	if (!valid_outcome(r->col[COL_OUTCOME])) {
-		char names[256];
+				    names[i], col[i]);
+	return 0;
+}
 
-		outcome_list(names, sizeof(names));
-		return fail(err, n, path, line, "unknown outcome '%.40s' (one of %s)",
-			    r->col[COL_OUTCOME], names);
-	}
+static int outcome_col(const char *s, const char *which, const char *path, unsigned long line,
+		       char *err, size_t n)
+{
+	char names[256];
+
+	if (valid_outcome(s))
+		return 0;
+	outcome_list(names, sizeof(names));
+	return fail(err, n, path, line, "unknown %soutcome '%.40s' (one of %s)", which, s, names);
+}
+
+/* Parse one rule line into r (takes ownership of text). */
+static int parse_line(char *text, struct rule *r, const char *path, unsigned long line,
+		      char *err, size_t n)
+{
+	if (split(text, r->col, NCOLS, col_names, "", path, line, err, n) ||
+	    outcome_col(r->col[COL_OUTCOME], "", path, line, err, n))
+		return -1;
 	if (!*r->col[COL_REASON])
 		return fail(err, n, path, line, "empty reason: say why this outcome is expected");
 	return 0;
+}
+
+static const char *const dcol_names[NDCOLS] = { "attack", "variant", "config", "toolchain",
+						"model_outcome", "kernel_outcome", "reason" };
+
+/* Parse one line of a @differs section into d (takes ownership of text). */
+static int parse_difference(char *text, struct difference *d, const char *path,
+			    unsigned long line, char *err, size_t n)
+{
+	if (split(text, d->col, NDCOLS, dcol_names, " in a @differs section", path, line, err, n) ||
+	    outcome_col(d->col[DCOL_MODEL], "model ", path, line, err, n) ||
+	    outcome_col(d->col[DCOL_KERNEL], "kernel ", path, line, err, n))
+		return -1;
+	if (!strcmp(d->col[DCOL_MODEL], d->col[DCOL_KERNEL]))
+		return fail(err, n, path, line, "model and kernel outcomes are both %s: that is no "
+			    "difference (a @differs row declares two different outcomes)", d->col[DCOL_MODEL]);
+	if (!*d->col[DCOL_REASON])
+		return fail(err, n, path, line, "empty reason: say why the real kernel differs from the model");
+	return 0;
+}
+
+/* A directive: "@platform GLOBS" (the rules that follow apply to those
+ * platforms) or "@differs" (declared differences follow). */
+static int directive(char *line_text, const char **platform, int *differs, const char *path,
+		     unsigned long line, char *err, size_t n)
+{
+	char *arg = line_text + strcspn(line_text, " \t");
+	size_t kw = (size_t)(arg - line_text);
+
+	arg += strspn(arg, " \t");
+	if (kw == 9 && !strncmp(line_text, "@platform", 9)) {
+		char *copy;
+
+		if (!*arg || strpbrk(arg, " \t") || !valid_globs(arg))
+			return fail(err, n, path, line, "@platform needs one glob of platforms, like "
+				    "'@platform linux-6.1.*' (comma-separated alternatives, no blank)");
+		if (table.nplatforms == table.capplatforms) {
+			size_t ncap = table.capplatforms ? 2 * table.capplatforms : 8;
+			char **np = realloc(table.platforms, ncap * sizeof(*np));
+
+			if (!np)
+				return fail(err, n, path, line, "out of memory");
+			table.platforms = np;
+			table.capplatforms = ncap;
+		}
+		if (!(copy = strdup(arg)))
+			return fail(err, n, path, line, "out of memory");
+		table.platforms[table.nplatforms++] = copy;
+		*platform = copy;
+		*differs = 0;
+		return 0;
+	}
+	if (kw == 8 && !strncmp(line_text, "@differs", 8)) {
+		if (*arg)
+			return fail(err, n, path, line, "@differs takes nothing after it (its rows follow, "
+				    "under the @platform before it)");
+		if (!strcmp(*platform, "model"))
+			return fail(err, n, path, line, "@differs before any @platform: say first which "
+				    "real-kernel platforms differ from the model ('@platform linux-*')");
+		if (glob_match(*platform, "model"))
+			return fail(err, n, path, line, "@differs under '@platform %s', which matches the "
+				    "model itself: the model cannot differ from itself", *platform);
+		*differs = 1;
+		return 0;
+	}
+	return fail(err, n, path, line, "unknown directive '%.*s' (@platform GLOB, @differs)",
+		    (int)(kw > 40 ? 40 : kw), line_text);
 }
 
 int th_expect_load(const char *path, char *err, size_t n)
@@ -171,6 +292,9 @@ int th_expect_load(const char *path, char *err, size_t n)
 	ssize_t len;
 	unsigned long line = 0;
 	struct th_sha256 h;
+	/* Before any @platform, rules are the model's. */
+	const char *platform = "model";
+	int differs = 0;
 
 	if (!f) {
 		snprintf(err, n, "%s: %s", path, strerror(errno));
@@ -194,6 +318,40 @@ int th_expect_load(const char *path, char *err, size_t n)
 			fail(err, n, path, line, "NUL byte in the line");
 			goto bad;
 		}
+		if (buf[0] == '@') {
+			if (directive(buf, &platform, &differs, path, line, err, n))
+				goto bad;
+			continue;
+		}
+		if (differs) {
+			struct difference d;
+
+			memset(&d, 0, sizeof(d));
+			if (!(s = strdup(buf))) {
+				snprintf(err, n, "%s:%lu: out of memory", path, line);
+				goto bad;
+			}
+			if (parse_difference(s, &d, path, line, err, n)) {
+				free(s);
+				goto bad;
+			}
+			snprintf(d.where, sizeof(d.where), "%s:%lu", path, line);
+			d.platform = platform;
+			if (table.ndiffs == table.capdiffs) {
+				size_t ncap = table.capdiffs ? 2 * table.capdiffs : 16;
+				struct difference *nd = realloc(table.diffs, ncap * sizeof(*nd));
+
+				if (!nd) {
+					free(s);
+					snprintf(err, n, "%s:%lu: out of memory", path, line);
+					goto bad;
+				}
+				table.diffs = nd;
+				table.capdiffs = ncap;
+			}
+			table.diffs[table.ndiffs++] = d;
+			continue;
+		}
 		s = strdup(buf);
 		if (!s) {
 			snprintf(err, n, "%s:%lu: out of memory", path, line);
@@ -205,6 +363,7 @@ int th_expect_load(const char *path, char *err, size_t n)
 			goto bad;
 		}
 		snprintf(r.where, sizeof(r.where), "%s:%lu", path, line);
+		r.platform = platform;
 		if (table.n == table.cap) {
 			size_t ncap = table.cap ? 2 * table.cap : 64;
 			struct rule *nr = realloc(table.rules, ncap * sizeof(*nr));
@@ -243,37 +402,144 @@ bad:
 	return -1;
 }
 
-static const struct rule *find(const char *attack, const char *variant, const char *config,
-			       const char *toolchain)
+/* Do the four cell globs of col match the cell? */
+static int cell_match(char *const *col, const char *attack, const char *variant,
+		      const char *config, const char *toolchain)
 {
 	const char *cell[COL_OUTCOME] = { attack, variant, config, toolchain };
 
-	for (size_t i = 0; i < table.n; i++) {
-		int c;
+	for (int c = 0; c < COL_OUTCOME; c++)
+		if (!cell[c] || !glob_match(col[c], cell[c]))
+			return 0;
+	return 1;
+}
 
-		for (c = 0; c < COL_OUTCOME; c++)
-			if (!cell[c] || !glob_match(table.rules[i].col[c], cell[c]))
-				break;
-		if (c == COL_OUTCOME)
+static const struct rule *find(const char *platform, const char *attack, const char *variant,
+			       const char *config, const char *toolchain)
+{
+	if (!platform)
+		platform = "model";
+	for (size_t i = 0; i < table.n; i++)
+		if (glob_match(table.rules[i].platform, platform) &&
+		    cell_match(table.rules[i].col, attack, variant, config, toolchain))
 			return &table.rules[i];
-	}
 	return NULL;
 }
 
-const char *th_expect_lookup(const char *attack, const char *variant, const char *config,
-			     const char *toolchain, const char **reason)
+const char *th_expect_lookup_on(const char *platform, const char *attack, const char *variant,
+				const char *config, const char *toolchain, const char **reason)
 {
-	const struct rule *r = find(attack, variant, config, toolchain);
+	const struct rule *r = find(platform, attack, variant, config, toolchain);
 
 	if (reason)
 		*reason = r ? r->col[COL_REASON] : NULL;
 	return r ? r->col[COL_OUTCOME] : NULL;
 }
 
+const char *th_expect_where_on(const char *platform, const char *attack, const char *variant,
+			       const char *config, const char *toolchain)
+{
+	const struct rule *r = find(platform, attack, variant, config, toolchain);
+
+	return r ? r->where : NULL;
+}
+
+const char *th_expect_lookup(const char *attack, const char *variant, const char *config,
+			     const char *toolchain, const char **reason)
+{
+	return th_expect_lookup_on("model", attack, variant, config, toolchain, reason);
+}
+
 const char *th_expect_where(const char *attack, const char *variant, const char *config,
 			    const char *toolchain)
 {
-	const struct rule *r = find(attack, variant, config, toolchain);
+	return th_expect_where_on("model", attack, variant, config, toolchain);
+}
 
-	return r ? r->where : NULL;
+/* ---- declared differences between a real kernel and the model ---- */
+
+size_t th_expect_difference_count(void)
+{
+	return table.ndiffs;
+}
+
+const struct th_check_difference *th_expect_difference(size_t i)
+{
+	struct difference *d;
+
+	if (i >= table.ndiffs)
+		return NULL;
+	d = &table.diffs[i];
+	d->pub = (struct th_check_difference){
+		.platforms = d->platform,
+		.attack = d->col[COL_ATTACK], .variant = d->col[COL_VARIANT],
+		.config = d->col[COL_CONFIG], .toolchain = d->col[COL_TOOLCHAIN],
+		.model = d->col[DCOL_MODEL], .kernel = d->col[DCOL_KERNEL],
+		.reason = d->col[DCOL_REASON], .where = d->where,
+	};
+	return &d->pub;
+}
+
+bool th_expect_difference_on(size_t i, const char *platform)
+{
+	const struct th_check_difference *d = th_expect_difference(i);
+
+	return d && platform && glob_match(d->platforms, platform);
+}
+
+long th_expect_differs(const char *platform, const char *attack, const char *variant,
+		       const char *config, const char *toolchain)
+{
+	for (size_t i = 0; i < table.ndiffs; i++)
+		if (th_expect_difference_on(i, platform) &&
+		    cell_match(table.diffs[i].col, attack, variant, config, toolchain))
+			return (long)i;
+	return -1;
+}
+
+bool th_expect_declared_difference(void *ctx, const char *platform, const char *attack,
+				   const char *variant, const char *config, const char *toolchain,
+				   enum th_outcome model, enum th_outcome kernel,
+				   const char **reason, const char **rule)
+{
+	long i = th_expect_differs(platform, attack, variant, config, toolchain);
+	const struct th_check_difference *d = i >= 0 ? th_expect_difference((size_t)i) : NULL;
+
+	(void)ctx;
+	if (!d || model == kernel || th_outcome_parse(d->model) != model ||
+	    th_outcome_parse(d->kernel) != kernel)
+		return false;
+	*reason = d->reason;
+	*rule = d->where;
+	return true;
+}
+
+int th_expect_judge_results(struct th_results *res, char *err, size_t n)
+{
+	char e[512];
+
+	if (!table.n)
+		return snprintf(err, n, "no expectations loaded"), -1;
+	if (res->expect_sha256 && strcmp(res->expect_sha256, table.sha256))
+		return snprintf(err, n, "the results were judged by %s (sha256 %.12s), not by %s "
+				"(sha256 %.12s): judge them by one file", res->expect_path,
+				res->expect_sha256, table.path, table.sha256), -1;
+	if (!res->expect_sha256 &&
+	    th_results_set_expectations(res, table.path, table.sha256, e, sizeof(e)))
+		return snprintf(err, n, "%s", e), -1;
+	for (size_t i = 0; i < res->ncells; i++) {
+		struct th_cell *c = res->cells[i];
+		const char *v = th_variant_name(c->variant);
+		const char *o = th_expect_lookup_on(c->platform, c->attack, v, c->config, c->toolchain,
+						    NULL);
+		const char *w = th_expect_where_on(c->platform, c->attack, v, c->config, c->toolchain);
+		const char *colon = w ? strrchr(w, ':') : NULL;
+
+		c->expected = o ? th_outcome_parse(o) : TH_OUTCOME_INVALID;
+		c->expected_line = colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 0;
+		c->verdict = th_verdict(th_cell_observed(c), c->expected, TH_OUTCOME_INVALID);
+	}
+	if (th_results_set_agreement(res, th_expect_declared_difference, NULL, e, sizeof(e)))
+		return snprintf(err, n, "%s", e), -1;
+	return 0;
 }

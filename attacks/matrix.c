@@ -691,7 +691,7 @@ static int plan_variant(struct matrix *m, const char *tool, const char *variant)
 }
 
 /* configs.tsv's flags for a reader: its per-build placeholders spelled out. */
-static void config_flags_text(const struct th_config_info *c, char *out, size_t n)
+void th_matrix_config_flags(const struct th_config_info *c, char *out, size_t n)
 {
 	static const struct {
 		const char *placeholder, *text;
@@ -724,33 +724,8 @@ static void config_flags_text(const struct th_config_info *c, char *out, size_t 
  * until the run's files are written. */
 static int lock_out_dir(struct matrix *m)
 {
-	char path[4096], pid[32] = "";
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "%s/.timerharness.lock", m->out_dir);
-	m->lock_fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
-	if (m->lock_fd < 0) {
-		snprintf(m->err, sizeof(m->err), "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	if (flock(m->lock_fd, LOCK_EX | LOCK_NB)) {
-		int e = errno;
-
-		n = read(m->lock_fd, pid, sizeof(pid) - 1);
-		pid[n > 0 ? strcspn(pid, "\n") : 0] = '\0';
-		if (e == EWOULDBLOCK)
-			snprintf(m->err, sizeof(m->err), "%s is in use by another matrix run%s%s%s: wait for "
-				 "it, or choose another --out", m->out_dir, *pid ? " (pid " : "", pid,
-				 *pid ? ")" : "");
-		else
-			snprintf(m->err, sizeof(m->err), "%s: cannot lock: %s", path, strerror(e));
-		return -1;
-	}
-	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
-	if (ftruncate(m->lock_fd, 0) || pwrite(m->lock_fd, pid, (size_t)n, 0) != n) {
-		/* The pid is only for the message of a refused run. */
-	}
-	return 0;
+	m->lock_fd = th_render_lock_dir(m->out_dir, "matrix", m->err, sizeof(m->err));
+	return m->lock_fd < 0 ? -1 : 0;
 }
 
 /* A slice or a shard never silently replaces a full run's results (those
@@ -833,7 +808,7 @@ static int plan(struct matrix *m)
 
 		if (!in_list(o->configs, c->name))
 			continue;
-		config_flags_text(c, flags, sizeof(flags));
+		th_matrix_config_flags(c, flags, sizeof(flags));
 		if (th_results_add_config(m->res, c->name, flags, c->description,
 					  m->err, sizeof(m->err)))
 			return -1;
@@ -1133,6 +1108,56 @@ static void reach_section(struct matrix *m)
 	}
 }
 
+/* The real kernels' cells of the results this run replaces are not the
+ * model's to drop: each platform's are kept (th_results_replace_platform),
+ * its interrupted reason with them, and everything judged again by this
+ * run's expectations (what a cell observed does not depend on them), so
+ * its agreement is with the model's new cells. A platform that cannot be
+ * kept (another toolchain version, a config's other flags) is named.
+ * Called with the directory locked. */
+static void keep_real_kernels(struct matrix *m)
+{
+	char path[4096], e[1024];
+	struct th_results *old;
+	size_t kept = 0;
+	char *reasons;
+
+	snprintf(path, sizeof(path), "%s/results.json", m->out_dir);
+	if (access(path, F_OK) || th_results_load(path, &old, e, sizeof(e)))
+		return;	/* nothing there, or nothing a run could keep */
+	reasons = old->partial && old->interrupted ? strdup(old->interrupted) : NULL;
+	for (size_t p = 0; p < old->nplatforms; p++) {
+		const char *name = old->platforms[p].name;
+		size_t len = strlen(name);
+		const char *why = NULL;
+
+		/* Its own interrupted reason ("linux-6.1.192: SIGINT"), alone. */
+		for (const char *r = reasons; r && *r;) {
+			if (!strncmp(r, name, len) && !strncmp(r + len, ": ", 2)) {
+				why = r + len + 2;
+				break;
+			}
+			r = strstr(r, "; ");
+			r = r ? r + 2 : NULL;
+		}
+		char *own = why ? strndup(why, strcspn(why, ";")) : NULL;
+
+		if (th_results_set_partial(old, own != NULL, own, e, sizeof(e)) ||
+		    th_results_set_expectations(old, m->res->expect_path, m->res->expect_sha256, e,
+						sizeof(e)) ||
+		    th_results_replace_platform(m->res, old, name, e, sizeof(e)))
+			fprintf(stderr, "timerharness matrix: the cells of the real kernel %s in %s are not "
+				"kept: %s; rerun that kernel's cells\n", name, path, e);
+		else
+			kept++;
+		free(own);
+	}
+	if (kept && th_expect_judge_results(m->res, e, sizeof(e)))
+		fprintf(stderr, "timerharness matrix: the real kernels' cells kept: %s\n", e);
+	free(reasons);
+	th_results_free(old);
+}
+
 static void matrix_free(struct matrix *m)
 {
 	th_results_free(m->res);
@@ -1167,29 +1192,27 @@ int th_matrix_main(const struct th_matrix_opts *o)
 	if (!interrupted)
 		reach_section(&m);
 	add_metrics(&m, now_s() - t0);
-	/* The campaigns of `timerharness fuzz` beside the results are shown
-	 * with them (the reports' section, the verdict's lines), as `report`
-	 * and `check` take them; one that does not load is left out, said. */
+	keep_real_kernels(&m);
+	/* All of the run's files, or none: the previous set stays whole. The
+	 * campaigns of `timerharness fuzz` and the bench's figures beside the
+	 * results are shown with them (the reports' sections, the verdict's
+	 * lines), as `report` and `check` take them; one that does not load is
+	 * left out, said. */
 	{
-		char rpath[4096], ferr[512];
+		char warn[2048];
+		int wrc = th_render_write_set(m.res, m.out_dir, warn, sizeof(warn), m.err, sizeof(m.err));
 
-		snprintf(rpath, sizeof(rpath), "%s/results.json", m.out_dir);
-		if (th_render_fuzz_attach_beside(m.res, rpath, ferr, sizeof(ferr)))
-			fprintf(stderr, "timerharness matrix: %s: the campaigns are left out of the reports\n",
-				ferr);
-		/* The bench's figures likewise (report.md and .html). */
-		if (th_render_bench_attach_beside(m.res, rpath, ferr, sizeof(ferr)))
-			fprintf(stderr, "timerharness matrix: %s: the bench's figures are left out of the "
-				"reports\n", ferr);
-	}
-	/* All of the run's files, or none: the previous set stays whole. */
-	if (th_render_output_set(m.res, m.out_dir, m.err, sizeof(m.err))) {
-		fprintf(stderr, "timerharness matrix: %s; the previous results in %s are kept\n",
-			m.err, m.out_dir);
-		th_render_fuzz_attach(NULL, NULL);
-		th_render_bench_attach(NULL, NULL);
-		matrix_free(&m);
-		return TH_MATRIX_NOT_WRITTEN;
+		for (char *p = warn, *nl; *p; p = nl ? nl + 1 : p + strlen(p)) {
+			nl = strchr(p, '\n');
+			fprintf(stderr, "timerharness matrix: %.*s\n", nl ? (int)(nl - p) : (int)strlen(p), p);
+		}
+		if (wrc) {
+			fprintf(stderr, "timerharness matrix: %s; the previous results in %s are kept\n",
+				m.err, m.out_dir);
+			th_render_detach();
+			matrix_free(&m);
+			return TH_MATRIX_NOT_WRITTEN;
+		}
 	}
 	if (o->grid)
 		th_render_matrix(stdout, m.res, o->use_color);
@@ -1209,8 +1232,7 @@ int th_matrix_main(const struct th_matrix_opts *o)
 	for (size_t i = 0; th_render_set_name(i); i++)
 		printf(" %s", th_render_set_name(i));
 	putchar('\n');
-	th_render_fuzz_attach(NULL, NULL);
-	th_render_bench_attach(NULL, NULL);
+	th_render_detach();
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "timerharness matrix: standard output: %s (the files in %s are written)\n",
 			strerror(errno), m.out_dir);

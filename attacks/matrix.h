@@ -67,4 +67,10 @@ extern const size_t th_matrix_nselftests;
 /* Return: one of the statuses above. */
 int th_matrix_main(const struct th_matrix_opts *opts);
 
+struct th_config_info;	/* cfi/config_table.h */
+/* A config's flags as results.json records them (cfi/configs.tsv's, with
+ * its per-build placeholders spelled out): what another run of the same
+ * configs (a real kernel's, th_results_replace_platform) must record too. */
+void th_matrix_config_flags(const struct th_config_info *c, char *out, size_t n);
+
 #endif

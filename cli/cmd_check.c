@@ -15,6 +15,7 @@
 #include "check.h"
 #include "cli.h"
 #include "expect.h"
+#include "kernel_plan.h"
 #include "matrix.h"
 #include "paths.h"
 #ifdef TH_HAVE_FUZZ
@@ -23,10 +24,11 @@
 #include <unistd.h>
 #endif
 
-static void check_usage(const char *expect)
+static void check_usage(const char *expect, const char *kernel)
 {
 	printf("usage: timerharness check [--results FILE] [--baseline FILE] [--expect FILE]\n"
-	       "                          [--allow-slice] [--allow-partial] [--verbose]\n"
+	       "                          [--kernel DIR] [--allow-slice] [--allow-partial]\n"
+	       "                          [--verbose]\n"
 	       "\n"
 	       "Judges a results file by the declaration of this checkout, never by what the\n"
 	       "file says of itself: each cell's expectation is looked up in the expectations\n"
@@ -35,7 +37,12 @@ static void check_usage(const char *expect)
 	       "  --results        the results to judge (default " TH_CHECK_DEFAULT_RESULTS ")\n"
 	       "  --baseline       an earlier results.json: a cell more severe than there, or\n"
 	       "                   gone, regressed\n"
-	       "  --expect         the declared expectations (default %s)\n"
+	       "  --expect         the declared expectations (default %s): the model's\n"
+	       "                   rules, each real kernel's (@platform GLOB) and their\n"
+	       "                   declared differences (@differs)\n"
+	       "  --kernel         the real kernel's plan, DIR/cells.tsv x DIR/configs/*.config\n"
+	       "                   (default %s): every linux-* platform of the results\n"
+	       "                   must hold all of it\n"
 	       "  --allow-slice    judge a run of part of the plan (matrix --config, --variant,\n"
 	       "                   --toolchain, --attack) by its recorded selection\n"
 	       "  --allow-partial  accept an interrupted run (its missing cells are listed)\n"
@@ -55,19 +62,23 @@ static void check_usage(const char *expect)
 	       "      1 a regression: a cell more severe than declared or than the baseline, a\n"
 	       "        new FALSE_POSITIVE, UNSUPPORTED/NOT_APPLICABLE where a real outcome is\n"
 	       "        declared or was observed, a defence probed unsupported, a planned or\n"
-	       "        baseline cell missing, a slice or a partial run not allowed;\n"
+	       "        baseline cell missing (a real kernel's plan too), a real kernel's cell\n"
+	       "        that differs from the model's undeclared, a stale @differs row, a slice\n"
+	       "        or a partial run not allowed;\n"
 	       "      2 bad input: unreadable or invalid results, no cells, no recorded\n"
 	       "        expectations or selection, expectations other than the declared ones\n"
-	       "        (by SHA-256), a stored expectation that is not the declared one, a cell\n"
-	       "        outside the plan, a bad option, or standard output unwritable;\n"
+	       "        (by SHA-256), a stored expectation or agreement that is not the one\n"
+	       "        declared and observed, a cell outside the plan, a real kernel's cells\n"
+	       "        without a readable kernel plan, a bad option, or standard output\n"
+	       "        unwritable;\n"
 	       "      3 a harness error: a cell the harness could not run or observe.\n"
-	       "When several apply: 2, then 1, then 3.\n", expect);
+	       "When several apply: 2, then 1, then 3.\n", expect, kernel);
 }
 
-static const char *expect_outcome(const char *attack, const char *variant, const char *config,
-				  const char *toolchain)
+static const char *expect_outcome(const char *platform, const char *attack, const char *variant,
+				  const char *config, const char *toolchain)
 {
-	return th_expect_lookup(attack, variant, config, toolchain, NULL);
+	return th_expect_lookup_on(platform, attack, variant, config, toolchain, NULL);
 }
 
 #ifdef TH_HAVE_FUZZ
@@ -109,7 +120,9 @@ int th_cli_check(int argc, char **argv)
 {
 	struct th_check_opts o = { 0 };
 	struct th_paths p;
-	const char *expect, *v;
+	const char *expect, *kernel, *v;
+	struct th_kernel_plan kp;
+	char kerr[1024];
 #ifdef TH_HAVE_FUZZ
 	const char *fuzz = NULL, *fuzz_expect = TH_FUZZ_EXPECT_PATH, *fuzz_only = NULL;
 #endif
@@ -120,9 +133,10 @@ int th_cli_check(int argc, char **argv)
 	if (th_paths_get(&p))
 		return TH_CHECK_BAD_INPUT;
 	expect = p.expect;
+	kernel = p.kernel;
 	for (int i = 1; i < argc && !bad; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			check_usage(p.expect);
+			check_usage(p.expect, p.kernel);
 			return fflush(stdout) ? TH_CHECK_BAD_INPUT : TH_CHECK_OK;
 		} else if ((v = th_optval(argc, argv, &i, "check", "--results", &bad))) {
 			o.results = v;
@@ -130,6 +144,8 @@ int th_cli_check(int argc, char **argv)
 			o.baseline = v;
 		} else if ((v = th_optval(argc, argv, &i, "check", "--expect", &bad))) {
 			expect = v;
+		} else if ((v = th_optval(argc, argv, &i, "check", "--kernel", &bad))) {
+			kernel = v;
 #ifdef TH_HAVE_FUZZ
 		} else if ((v = th_optval(argc, argv, &i, "check", "--fuzz", &bad))) {
 			fuzz = v;
@@ -178,13 +194,22 @@ int th_cli_check(int argc, char **argv)
 		attacks[i] = th_attacks[i].id;
 	for (size_t i = 0; i < th_config_count; i++)
 		configs[i] = th_configs[i].name;
+	/* Read now, needed only when the results hold a real kernel's cells
+	 * (check says then why it could not be read). */
+	if (th_kernel_plan_load(kernel, &kp, kerr, sizeof(kerr)))
+		memset(&kp, 0, sizeof(kp));
 
 	struct th_check_decl d = {
 		.expect_path = th_expect_path(), .expect_sha256 = th_expect_sha256(),
-		.expect = expect_outcome, .where = th_expect_where,
+		.expect = expect_outcome, .where = th_expect_where_on,
 		.attacks = attacks, .nattacks = th_attack_count,
 		.configs = configs, .nconfigs = th_config_count,
 		.selftests = th_matrix_selftests, .nselftests = th_matrix_nselftests,
+		.differs = th_expect_differs, .ndifferences = th_expect_difference_count(),
+		.difference = th_expect_difference, .difference_on = th_expect_difference_on,
+		.kernel_attacks = kp.attacks, .nkernel_attacks = kp.ncells,
+		.kernel_configs = kp.configs, .nkernel_configs = kp.nconfigs,
+		.kernel_plan = kp.cells_path, .kernel_plan_error = kp.ncells ? NULL : kerr,
 	};
 #ifdef TH_HAVE_FUZZ
 	char beside[4096], more[4200] = "";
@@ -210,6 +235,7 @@ int th_cli_check(int argc, char **argv)
 #endif
 	free(attacks);
 	free(configs);
+	th_kernel_plan_free(&kp);
 	th_expect_free();
 	return rc;
 }

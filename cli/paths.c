@@ -10,7 +10,7 @@
 
 int th_paths_get(struct th_paths *p)
 {
-	static char exe[PATH_MAX], root[PATH_MAX], expect[PATH_MAX];
+	static char exe[PATH_MAX], root[PATH_MAX], expect[PATH_MAX], kernel[PATH_MAX];
 	const char *bindir = "/" TH_INSTALL_BINDIR "/timerharness";
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	size_t len, blen = strlen(bindir);
@@ -23,7 +23,7 @@ int th_paths_get(struct th_paths *p)
 	len = (size_t)n;
 	/* The build tree's own program: the checkout it was built from. */
 	if (!strcmp(exe, TH_BUILD_EXE) || len <= blen || strcmp(exe + len - blen, bindir)) {
-		*p = (struct th_paths){ TH_BUILD_ROOT, TH_EXPECT_PATH, false,
+		*p = (struct th_paths){ TH_BUILD_ROOT, TH_EXPECT_PATH, TH_KERNEL_DIR, false,
 					"run 'make build' first" };
 		return 0;
 	}
@@ -31,7 +31,9 @@ int th_paths_get(struct th_paths *p)
 	snprintf(root, sizeof(root), "%.*s/" TH_INSTALL_LIBDIR "/timerharness", (int)(len - blen), exe);
 	snprintf(expect, sizeof(expect), "%.*s/" TH_INSTALL_DATADIR "/timerharness/expected.tsv",
 		 (int)(len - blen), exe);
-	*p = (struct th_paths){ root, expect, true,
+	snprintf(kernel, sizeof(kernel), "%.*s/" TH_INSTALL_DATADIR "/timerharness/kernel",
+		 (int)(len - blen), exe);
+	*p = (struct th_paths){ root, expect, kernel, true,
 				"install a build tree's attack binaries there with 'cmake --install "
 				"build/<preset> --prefix <prefix>', or name a build with --build-root" };
 	return 0;

@@ -15,6 +15,8 @@
 struct th_paths {
 	const char *build_root;
 	const char *expect;
+	/* The real kernel's plan: cells.tsv and configs/ (kernel/). */
+	const char *kernel;
 	bool installed;
 	/* What to do when build_root holds no build. */
 	const char *build_hint;

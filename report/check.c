@@ -25,17 +25,22 @@ struct judge {
 	bool sliced;		/* the plan is the recorded selection (--allow-slice) */
 	unsigned n[TH_VERDICT_COUNT];
 	size_t harness, missing, doctored, unplanned, lost, other_expect;
+	size_t disagree, stale, declared_diff, agree;
+	bool no_kernel_plan;	/* real-kernel cells, but no plan to judge them by */
 };
 
-static void put_cell_name(FILE *out, const char *attack, enum th_variant v, const char *config,
-			  const char *toolchain)
+/* "ATTACK variant/config/toolchain", and " on PLATFORM" for a real kernel's. */
+static void put_cell_name(FILE *out, const char *platform, const char *attack, enum th_variant v,
+			  const char *config, const char *toolchain)
 {
 	fprintf(out, "%s %s/%s/%s", attack, th_variant_name(v), config, toolchain);
+	if (!th_platform_is_model(platform))
+		fprintf(out, " on %s", platform);
 }
 
 static void put_cell(FILE *out, const struct th_cell *c)
 {
-	put_cell_name(out, c->attack, c->variant, c->config, c->toolchain);
+	put_cell_name(out, c->platform, c->attack, c->variant, c->config, c->toolchain);
 }
 
 /* " (counts: NO_EFFECT 3/5, CRASHED 2/5)" when more than one outcome was
@@ -80,18 +85,18 @@ static bool real(enum th_outcome o)
 
 /* ---- the declaration ---- */
 
-static enum th_outcome declared(const struct judge *j, const char *attack, enum th_variant v,
-				const char *config, const char *toolchain)
+static enum th_outcome declared(const struct judge *j, const char *platform, const char *attack,
+				enum th_variant v, const char *config, const char *toolchain)
 {
-	const char *e = j->d->expect(attack, th_variant_name(v), config, toolchain);
+	const char *e = j->d->expect(platform, attack, th_variant_name(v), config, toolchain);
 
 	return e ? th_outcome_parse(e) : TH_OUTCOME_INVALID;
 }
 
-static const char *declared_where(const struct judge *j, const char *attack, enum th_variant v,
-				  const char *config, const char *toolchain)
+static const char *declared_where(const struct judge *j, const char *platform, const char *attack,
+				  enum th_variant v, const char *config, const char *toolchain)
 {
-	const char *w = j->d->where(attack, th_variant_name(v), config, toolchain);
+	const char *w = j->d->where(platform, attack, th_variant_name(v), config, toolchain);
 
 	return w ? w : "no rule";
 }
@@ -123,19 +128,64 @@ static bool in_list(const char *list, const char *name, bool globs)
 	}
 }
 
-/* In the plan: the registry's attacks (and the self-tests when the run
- * added them) x the declared configs. */
-static bool planned(const struct judge *j, const char *attack, const char *config)
+/* In the plan: the model's, the registry's attacks (and the self-tests when
+ * the run added them) x the declared configs; a real kernel's, its plan's
+ * attacks x modern x its kernel configs. */
+static bool planned(const struct judge *j, const char *platform, const char *attack,
+		    enum th_variant v, const char *config)
 {
 	const struct th_check_decl *d = j->d;
 
+	if (!th_platform_is_model(platform))
+		return v == TH_VARIANT_MODERN && in_names(d->kernel_attacks, d->nkernel_attacks, attack) &&
+		       in_names(d->kernel_configs, d->nkernel_configs, config);
 	return (in_names(d->attacks, d->nattacks, attack) ||
 		(j->res->selection.selftests && in_names(d->selftests, d->nselftests, attack))) &&
 	       in_names(d->configs, d->nconfigs, config);
 }
 
+/* Why a cell is not planned. */
+static const char *unplanned_why(const struct judge *j, const struct th_cell *c)
+{
+	const struct th_check_decl *d = j->d;
+
+	if (!th_platform_is_model(c->platform))
+		return !d->nkernel_attacks ? "a real kernel's cell, but no kernel plan to judge it by" :
+		       c->variant != TH_VARIANT_MODERN ? "a real kernel's cells are modern (Linux 6.1)" :
+		       !in_names(d->kernel_configs, d->nkernel_configs, c->config) ?
+		       "not a kernel config of the kernel plan" : "not an attack of the kernel plan";
+	return !in_names(d->configs, d->nconfigs, c->config) ? "not a declared config" :
+	       "not an attack of the registry";
+}
+
+/* A toolchain of the model's plan: one a model cell names, or no cell
+ * (its cells are missing); not one only a real kernel's cells name. */
+static bool model_toolchain(const struct th_results *r, const char *tc)
+{
+	bool any = false;
+
+	for (size_t i = 0; i < r->ncells; i++) {
+		if (strcmp(r->cells[i]->toolchain, tc))
+			continue;
+		if (th_platform_is_model(r->cells[i]->platform))
+			return true;
+		any = true;
+	}
+	return !any;
+}
+
+/* Does platform (a real kernel) have a cell of toolchain (NULL: any)? */
+static bool platform_has(const struct th_results *r, const char *platform, const char *tc)
+{
+	for (size_t i = 0; i < r->ncells; i++)
+		if (!strcmp(r->cells[i]->platform, platform) &&
+		    (!tc || !strcmp(r->cells[i]->toolchain, tc)))
+			return true;
+	return false;
+}
+
 /* Is the cell one the run was asked for? Everything, unless a slice is
- * judged as one. */
+ * judged as one; a real kernel's plan is never sliced. */
 static bool selected(const struct judge *j, const char *attack, enum th_variant v,
 		     const char *config, const char *toolchain)
 {
@@ -171,9 +221,10 @@ static void redeclare(struct judge *j, const struct th_cell **cells, struct stor
 		struct th_cell *c = (struct th_cell *)cells[i];
 
 		stored[i] = (struct stored){ c->expected, c->expected_line };
-		c->expected = declared(j, c->attack, c->variant, c->config, c->toolchain);
-		c->expected_line = where_line(j->d->where(c->attack, th_variant_name(c->variant),
-							  c->config, c->toolchain));
+		c->expected = declared(j, c->platform, c->attack, c->variant, c->config, c->toolchain);
+		c->expected_line = where_line(j->d->where(c->platform, c->attack,
+							  th_variant_name(c->variant), c->config,
+							  c->toolchain));
 	}
 }
 
@@ -187,12 +238,11 @@ static void doctored_cells(struct judge *j, const struct th_cell **cells,
 	for (size_t i = 0; i < j->res->ncells; i++) {
 		const struct th_cell *c = cells[i];
 
-		if (!planned(j, c->attack, c->config)) {
+		if (!planned(j, c->platform, c->attack, c->variant, c->config)) {
 			j->unplanned++;
 			fputs("unplanned: ", j->out);
 			put_cell(j->out, c);
-			fprintf(j->out, ": %s\n", !in_names(j->d->configs, j->d->nconfigs, c->config) ?
-				"not a declared config" : "not an attack of the registry");
+			fprintf(j->out, ": %s\n", unplanned_why(j, c));
 		}
 		/* A line recorded by an older run may be absent (0). */
 		bool line_ok = !stored[i].line || stored[i].line == c->expected_line;
@@ -212,7 +262,7 @@ static void doctored_cells(struct judge *j, const struct th_cell **cells,
 		else
 			fprintf(j->out, ": stored expected %s, declared %s (", oname(stored[i].expected),
 				oname(c->expected));
-		th_report_put_line(j->out, declared_where(j, c->attack, c->variant, c->config,
+		th_report_put_line(j->out, declared_where(j, c->platform, c->attack, c->variant, c->config,
 							  c->toolchain));
 		fputs(")\n", j->out);
 	}
@@ -220,8 +270,8 @@ static void doctored_cells(struct judge *j, const struct th_cell **cells,
 
 static void cell_line(struct judge *j, const struct th_cell *c, const char *what)
 {
-	const struct th_cell *b = j->base ? th_results_find_cell(j->base, c->attack, c->variant,
-								 c->config, c->toolchain) : NULL;
+	const struct th_cell *b = j->base ? th_results_find_cell(j->base, c->platform, c->attack,
+								 c->variant, c->config, c->toolchain) : NULL;
 	enum th_outcome obs = th_cell_observed(c);
 	FILE *out = j->out;
 
@@ -247,6 +297,72 @@ static void cell_line(struct judge *j, const struct th_cell *c, const char *what
 	fputc('\n', out);
 }
 
+/* Is platform (a real kernel) one of the results'? */
+static bool kernel_judged(const struct judge *j, const char *platform)
+{
+	return th_results_find_platform(j->res, platform) != NULL;
+}
+
+/* Would the plan loop below have listed the baseline's cell c? */
+static bool listed_by_plan(const struct judge *j, const struct th_cell *c)
+{
+	const struct th_results *r = j->res;
+
+	if (th_platform_is_model(c->platform))
+		return th_results_find_toolchain(r, c->toolchain) && model_toolchain(r, c->toolchain) &&
+		       planned(j, c->platform, c->attack, c->variant, c->config);
+	return kernel_judged(j, c->platform) && j->d->nkernel_attacks &&
+	       planned(j, c->platform, c->attack, c->variant, c->config) &&
+	       (!platform_has(r, c->platform, NULL) || platform_has(r, c->platform, c->toolchain));
+}
+
+static void missing_line(struct judge *j, const char *platform, const char *atk, enum th_variant v,
+			 const char *config, const char *tc, const char *why)
+{
+	const struct th_cell *b;
+
+	j->missing++;
+	fputs("missing: ", j->out);
+	put_cell_name(j->out, platform, atk, v, config, tc);
+	fprintf(j->out, ": declared %s", oname(declared(j, platform, atk, v, config, tc)));
+	b = j->base ? th_results_find_cell(j->base, platform, atk, v, config, tc) : NULL;
+	if (b)
+		fprintf(j->out, ", baseline %s", oname(th_cell_observed(b)));
+	fprintf(j->out, ", not in the results (%s)\n", why);
+}
+
+/* Every cell of a real kernel's plan its platform lacks: for each
+ * toolchain its cells name, every attack of the plan x every kernel config
+ * (modern: Linux 6.1's layout). */
+static void missing_kernel_cells(struct judge *j, const char *platform, const char *why)
+{
+	const struct th_results *r = j->res;
+	const struct th_check_decl *d = j->d;
+
+	if (!d->nkernel_attacks)
+		return;
+	if (!platform_has(r, platform, NULL)) {
+		j->missing += d->nkernel_attacks * d->nkernel_configs;
+		fprintf(j->out, "missing: every cell of %s: the results declare the platform but hold "
+			"none of its %zu planned cells (", platform, d->nkernel_attacks * d->nkernel_configs);
+		th_report_put_line(j->out, d->kernel_plan ? d->kernel_plan : "the kernel plan");
+		fprintf(j->out, ") (%s)\n", why);
+		return;
+	}
+	for (size_t t = 0; t < r->ntoolchains; t++) {
+		const char *tc = r->toolchains[t].name;
+
+		if (!platform_has(r, platform, tc))
+			continue;
+		for (size_t c = 0; c < d->nkernel_configs; c++)
+			for (size_t a = 0; a < d->nkernel_attacks; a++)
+				if (!th_results_find_cell(r, platform, d->kernel_attacks[a], TH_VARIANT_MODERN,
+							  d->kernel_configs[c], tc))
+					missing_line(j, platform, d->kernel_attacks[a], TH_VARIANT_MODERN,
+						     d->kernel_configs[c], tc, why);
+	}
+}
+
 /* Every cell of the plan (and of the baseline) that the results lack. */
 static void missing_cells(struct judge *j)
 {
@@ -257,36 +373,33 @@ static void missing_cells(struct judge *j)
 	for (size_t t = 0; t < r->ntoolchains; t++) {
 		const char *tc = r->toolchains[t].name;
 
+		if (!model_toolchain(r, tc))
+			continue;
 		for (int v = 0; v < TH_VARIANT_COUNT; v++) {
 			for (size_t c = 0; c < d->nconfigs; c++) {
 				for (size_t a = 0; a < d->nattacks + d->nselftests; a++) {
 					const char *atk = a < d->nattacks ? d->attacks[a] :
 							  d->selftests[a - d->nattacks];
-					const struct th_cell *b;
 
 					if ((a >= d->nattacks && !r->selection.selftests) ||
 					    !selected(j, atk, v, d->configs[c], tc) ||
-					    th_results_find_cell(r, atk, v, d->configs[c], tc))
+					    th_results_find_cell(r, TH_PLATFORM_MODEL, atk, v, d->configs[c], tc))
 						continue;
-					j->missing++;
-					fputs("missing: ", j->out);
-					put_cell_name(j->out, atk, v, d->configs[c], tc);
-					fprintf(j->out, ": declared %s", oname(declared(j, atk, v, d->configs[c], tc)));
-					b = j->base ? th_results_find_cell(j->base, atk, v, d->configs[c], tc) : NULL;
-					if (b)
-						fprintf(j->out, ", baseline %s", oname(th_cell_observed(b)));
-					fprintf(j->out, ", not in the results (%s)\n", why);
+					missing_line(j, TH_PLATFORM_MODEL, atk, v, d->configs[c], tc, why);
 				}
 			}
 		}
 	}
+	for (size_t p = 0; p < r->nplatforms; p++)
+		missing_kernel_cells(j, r->platforms[p].name, why);
 	for (size_t i = 0; j->base && i < j->base->ncells; i++) {
 		const struct th_cell *c = j->base->cells[i];
+		bool model = th_platform_is_model(c->platform);
 
 		/* Cells of the plan were listed above. */
-		if (th_results_find_cell(r, c->attack, c->variant, c->config, c->toolchain) ||
-		    !selected(j, c->attack, c->variant, c->config, c->toolchain) ||
-		    (th_results_find_toolchain(r, c->toolchain) && planned(j, c->attack, c->config)))
+		if (th_results_find_cell(r, c->platform, c->attack, c->variant, c->config, c->toolchain) ||
+		    (model && !selected(j, c->attack, c->variant, c->config, c->toolchain)) ||
+		    listed_by_plan(j, c))
 			continue;
 		j->missing++;
 		fputs("missing: ", j->out);
@@ -314,14 +427,16 @@ static void lost_defences(struct judge *j)
 			size_t nreal = 0;
 			const char *first = NULL;
 
-			if (!s || s->supported)
+			if (!s || s->supported || !model_toolchain(r, tc))
 				continue;
 			for (int v = 0; v < TH_VARIANT_COUNT; v++)
 				for (size_t a = 0; a < d->nattacks; a++)
 					if (selected(j, d->attacks[a], v, cfg->name, tc) &&
-					    real(declared(j, d->attacks[a], v, cfg->name, tc))) {
+					    real(declared(j, TH_PLATFORM_MODEL, d->attacks[a], v, cfg->name,
+							  tc))) {
 						if (!nreal++)
-							first = declared_where(j, d->attacks[a], v, cfg->name, tc);
+							first = declared_where(j, TH_PLATFORM_MODEL, d->attacks[a],
+									       v, cfg->name, tc);
 					}
 			if (!nreal && !(bs && bs->supported))
 				continue;
@@ -342,6 +457,232 @@ static void lost_defences(struct judge *j)
 			}
 			fputc('\n', j->out);
 		}
+	}
+}
+
+/* ---- a real kernel beside the model ---- */
+
+/* The checkout's declarations as report/results.h's th_difference_fn. */
+static bool decl_declared(void *ctx, const char *platform, const char *attack, const char *variant,
+			  const char *config, const char *toolchain, enum th_outcome model,
+			  enum th_outcome kernel, const char **reason, const char **rule)
+{
+	const struct th_check_decl *d = ctx;
+	long i = d->differs ? d->differs(platform, attack, variant, config, toolchain) : -1;
+	const struct th_check_difference *df = i >= 0 ? d->difference((size_t)i) : NULL;
+
+	if (!df || th_outcome_parse(df->model) != model || th_outcome_parse(df->kernel) != kernel)
+		return false;
+	*reason = df->reason;
+	*rule = df->where;
+	return true;
+}
+
+static bool same_row_key(const struct th_agreement *a, const struct th_agreement *b)
+{
+	return a->variant == b->variant && !strcmp(a->attack, b->attack) &&
+	       !strcmp(a->config, b->config) && !strcmp(a->toolchain, b->toolchain) &&
+	       !strcmp(a->platform, b->platform);
+}
+
+static bool same_str(const char *a, const char *b)
+{
+	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+static void put_row(FILE *out, const struct th_agreement *r)
+{
+	put_cell_name(out, r->platform, r->attack, r->variant, r->config, r->toolchain);
+}
+
+/* The stored agreement against the one the cells and the declarations
+ * give: a difference is doctored (from the same expectations file; by
+ * other expectations, only the outcomes are compared). */
+static void doctored_agreement(struct judge *j, const struct th_agreement *rows, size_t n)
+{
+	const struct th_results *r = j->res;
+	bool same_file = !strcmp(r->expect_sha256, j->d->expect_sha256);
+
+	if (!r->has_agreement) {
+		if (n) {
+			j->doctored++;
+			fprintf(j->out, "doctored: agreement: not in the results, though %zu pair%s of a "
+				"real kernel's and the model's cells %s one\n", n, n == 1 ? "" : "s",
+				n == 1 ? "gives" : "give");
+		}
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct th_agreement *c = &rows[i], *st = NULL;
+
+		for (size_t k = 0; !st && k < r->nagreement; k++)
+			if (same_row_key(c, &r->agreement[k]))
+				st = &r->agreement[k];
+		if (!st) {
+			j->doctored++;
+			fputs("doctored: agreement: ", j->out);
+			put_row(j->out, c);
+			fprintf(j->out, ": no stored row; the cells give model %s, kernel %s\n",
+				th_outcome_name(c->model), th_outcome_name(c->kernel));
+			continue;
+		}
+		if (st->model != c->model || st->kernel != c->kernel || st->agrees != c->agrees) {
+			j->doctored++;
+			fputs("doctored: agreement: ", j->out);
+			put_row(j->out, c);
+			fprintf(j->out, ": stored model %s, kernel %s (%s), the cells say model %s, kernel "
+				"%s\n", th_outcome_name(st->model), th_outcome_name(st->kernel),
+				st->agrees ? "agree" : "differ", th_outcome_name(c->model),
+				th_outcome_name(c->kernel));
+			continue;
+		}
+		if (same_str(st->reason, c->reason) && same_str(st->rule, c->rule))
+			continue;
+		if (!same_file) {
+			j->other_expect++;
+			continue;
+		}
+		j->doctored++;
+		fputs("doctored: agreement: ", j->out);
+		put_row(j->out, c);
+		fputs(": stored declaration ", j->out);
+		th_report_put_line(j->out, st->rule ? st->rule : "none");
+		fputs(", declared ", j->out);
+		th_report_put_line(j->out, c->rule ? c->rule : "none");
+		fputc('\n', j->out);
+	}
+	for (size_t k = 0; k < r->nagreement; k++) {
+		bool found = false;
+
+		for (size_t i = 0; !found && i < n; i++)
+			found = same_row_key(&rows[i], &r->agreement[k]);
+		if (found)
+			continue;
+		j->doctored++;
+		fputs("doctored: agreement: ", j->out);
+		put_row(j->out, &r->agreement[k]);
+		fputs(": a stored row, but the results hold no such pair of cells\n", j->out);
+	}
+}
+
+static void put_evidence(FILE *out, const char *what, const struct th_cell *c)
+{
+	fprintf(out, "; %s evidence: ", what);
+	th_report_put_line(out, c ? c->evidence : "(no cell)");
+}
+
+/* Each real-kernel cell beside the model's: a difference no @differs row
+ * declares is a regression; a row whose outcomes are not the observed
+ * ones, or (in a whole run) that no pair of cells uses, is stale. */
+static void judge_agreement(struct judge *j, const struct th_agreement *rows, size_t n)
+{
+	const struct th_check_decl *d = j->d;
+	const struct th_results *r = j->res;
+	bool *used = d->ndifferences ? calloc(d->ndifferences, sizeof(*used)) : NULL;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct th_agreement *row = &rows[i];
+		const char *v = th_variant_name(row->variant);
+		long k = d->differs ? d->differs(row->platform, row->attack, v, row->config,
+						 row->toolchain) : -1;
+		const struct th_check_difference *df = k >= 0 ? d->difference((size_t)k) : NULL;
+		const struct th_cell *mc = th_results_find_cell(r, TH_PLATFORM_MODEL, row->attack,
+								row->variant, row->config, row->toolchain);
+		const struct th_cell *kc = th_results_find_cell(r, row->platform, row->attack,
+								row->variant, row->config, row->toolchain);
+
+		if (k >= 0 && used)
+			used[k] = true;
+		/* A harness error is no outcome: judged as one (exit 3). */
+		if (row->model == TH_HARNESS_ERROR || row->kernel == TH_HARNESS_ERROR)
+			continue;
+		if (row->agrees) {
+			j->agree++;
+			if (!df)
+				continue;
+			j->stale++;
+			fputs("stale: ", j->out);
+			th_report_put_line(j->out, df->where);
+			fprintf(j->out, " declares model %s, kernel %s for ", df->model, df->kernel);
+			put_row(j->out, row);
+			fprintf(j->out, ", but both observed %s: the declaration no longer holds\n",
+				th_outcome_name(row->model));
+			continue;
+		}
+		if (row->reason) {
+			j->declared_diff++;
+			if (j->o->verbose) {
+				fputs("declared difference: ", j->out);
+				put_row(j->out, row);
+				fprintf(j->out, ": model %s, kernel %s (", th_outcome_name(row->model),
+					th_outcome_name(row->kernel));
+				th_report_put_line(j->out, row->rule);
+				fputs(": ", j->out);
+				th_report_put_line(j->out, row->reason);
+				fputs(")\n", j->out);
+			}
+			continue;
+		}
+		j->disagree++;
+		fputs("disagreement: ", j->out);
+		put_row(j->out, row);
+		fprintf(j->out, ": model %s, kernel %s, ", th_outcome_name(row->model),
+			th_outcome_name(row->kernel));
+		if (df) {
+			j->stale++;
+			th_report_put_line(j->out, df->where);
+			fprintf(j->out, " declares model %s, kernel %s (stale)", df->model, df->kernel);
+		} else {
+			fputs("no @differs row declares it", j->out);
+		}
+		put_evidence(j->out, "model", mc);
+		put_evidence(j->out, "kernel", kc);
+		fputc('\n', j->out);
+	}
+	/* A declaration no pair of cells uses declares nothing observed: in a
+	 * whole run (a slice may lack the model's side), stale too. */
+	for (size_t k = 0; used && k < d->ndifferences && !th_results_is_slice(r); k++) {
+		const struct th_check_difference *df = d->difference(k);
+		const char *on = NULL;
+
+		if (used[k])
+			continue;
+		for (size_t p = 0; !on && p < r->nplatforms; p++)
+			if (platform_has(r, r->platforms[p].name, NULL) &&
+			    d->difference_on(k, r->platforms[p].name))
+				on = r->platforms[p].name;
+		if (!on)
+			continue;
+		j->stale++;
+		fputs("stale: ", j->out);
+		th_report_put_line(j->out, df->where);
+		fprintf(j->out, " declares model %s, kernel %s for ", df->model, df->kernel);
+		th_report_put_line(j->out, df->attack);
+		fputc(' ', j->out);
+		th_report_put_line(j->out, df->variant);
+		fputc('/', j->out);
+		th_report_put_line(j->out, df->config);
+		fputc('/', j->out);
+		th_report_put_line(j->out, df->toolchain);
+		fprintf(j->out, ", but no pair of %s's and the model's cells is such a cell\n", on);
+	}
+	free(used);
+}
+
+/* "check: linux-6.1.192: 38 cells, 30 agree with the model, ..." */
+static void agreement_lines(struct judge *j, const struct th_agreement *rows, size_t n)
+{
+	for (size_t p = 0; p < j->res->nplatforms; p++) {
+		struct th_agreement_counts k;
+
+		th_report_agreement_counts(j->res, rows, n, j->res->platforms[p].name, &k);
+		fprintf(j->out, "check: %s: %zu cell%s, %zu agree with the model, %zu declared "
+			"difference%s, %zu disagree", j->res->platforms[p].name, k.cells,
+			k.cells == 1 ? "" : "s", k.agree,
+			k.declared, k.declared == 1 ? "" : "s", k.disagree);
+		if (k.alone)
+			fprintf(j->out, ", %zu without a model cell", k.alone);
+		fputc('\n', j->out);
 	}
 }
 
@@ -422,6 +763,8 @@ int th_check_main(const struct th_check_opts *o, const struct th_check_decl *d, 
 	const char *results = o->results ? o->results : TH_CHECK_DEFAULT_RESULTS;
 	const struct th_cell **cells = NULL;
 	struct stored *stored = NULL;
+	struct th_agreement *rows = NULL;
+	size_t nrows = 0;
 	char e[1024];
 	int rc = TH_CHECK_BAD_INPUT;
 
@@ -474,6 +817,23 @@ int th_check_main(const struct th_check_opts *o, const struct th_check_decl *d, 
 	missing_cells(&j);
 	lost_defences(&j);
 	doctored_cells(&j, cells, stored);
+	if (th_results_agreement(j.res, decl_declared, (void *)d, &rows, &nrows, e, sizeof(e))) {
+		fprintf(err, "check: %s\n", e);
+		rc = TH_CHECK_BAD_INPUT;
+		goto out;
+	}
+	judge_agreement(&j, rows, nrows);
+	doctored_agreement(&j, rows, nrows);
+	if (j.res->nplatforms && !d->nkernel_attacks) {
+		j.no_kernel_plan = true;
+		fputs("unplanned: the results hold a real kernel's platform but there is no kernel plan "
+		      "to judge it by (kernel/cells.tsv and kernel/configs/", out);
+		if (d->kernel_plan_error) {
+			fputs(": ", out);
+			th_report_put_line(out, d->kernel_plan_error);
+		}
+		fputs(")\n", out);
+	}
 
 	bool slice = th_results_is_slice(j.res);
 
@@ -498,6 +858,7 @@ int th_check_main(const struct th_check_opts *o, const struct th_check_decl *d, 
 		fputs("partial: the run was interrupted; partial results pass only with "
 		      "--allow-partial\n", out);
 
+	agreement_lines(&j, rows, nrows);
 	fprintf(out, "check: %zu cells", j.res->ncells);
 	if (slice) {
 		fputs(" (SLICE: ", out);
@@ -534,10 +895,15 @@ int th_check_main(const struct th_check_opts *o, const struct th_check_decl *d, 
 		fprintf(out, ", %zu doctored", j.doctored);
 	if (j.unplanned)
 		fprintf(out, ", %zu unplanned", j.unplanned);
+	if (j.disagree)
+		fprintf(out, ", %zu disagree%s", j.disagree, j.disagree == 1 ? "s" : "");
+	if (j.stale)
+		fprintf(out, ", %zu stale declaration%s", j.stale, j.stale == 1 ? "" : "s");
 	fputc('\n', out);
 
-	bool bad = j.doctored || j.unplanned || strcmp(j.res->expect_sha256, d->expect_sha256);
-	bool failed = j.n[TH_VERDICT_REGRESSION] || j.lost ||
+	bool bad = j.doctored || j.unplanned || j.no_kernel_plan ||
+		   strcmp(j.res->expect_sha256, d->expect_sha256);
+	bool failed = j.n[TH_VERDICT_REGRESSION] || j.lost || j.disagree || j.stale ||
 		      (j.missing && !(j.res->partial && o->allow_partial)) ||
 		      (slice && !o->allow_slice) || (j.res->partial && !o->allow_partial);
 
@@ -555,6 +921,7 @@ out:
 	}
 	free(cells);
 	free(stored);
+	th_agreement_free(rows, nrows);
 	th_results_free(j.res);
 	th_results_free(j.base);
 	return rc;

@@ -21,20 +21,52 @@ enum {
 	TH_CHECK_HARNESS_ERROR = 3,	/* a cell the harness could not run or observe */
 };
 
+/* A declared difference between a real kernel's cell and the model's
+ * (expected.tsv's @differs rows; attacks/expect.h). */
+struct th_check_difference {
+	const char *platforms;	/* the @platform globs it is under */
+	const char *attack, *variant, *config, *toolchain;	/* globs */
+	const char *model, *kernel;	/* the two outcomes' names */
+	const char *reason;
+	const char *where;	/* "FILE:LINE" */
+};
+
 /*
  * What the results are judged against: the declaration, never the file.
- * The plan is every attack x every variant x every config x every toolchain
- * the results name.
+ * The model's plan is every attack x every variant x every config x every
+ * toolchain the results' model cells (or no cells) name; a real kernel's
+ * (a platform "linux-*") every attack of its plan x modern x every kernel
+ * config x every toolchain its cells name.
  */
 struct th_check_decl {
 	const char *expect_path;	/* the expectations file */
 	const char *expect_sha256;	/* SHA-256 of its bytes, 64 hex digits */
-	/* A cell's declared outcome name, NULL when none is declared. */
-	const char *(*expect)(const char *attack, const char *variant, const char *config,
-			      const char *toolchain);
+	/* A cell's declared outcome name on platform ("model", "linux-..."),
+	 * NULL when none is declared. */
+	const char *(*expect)(const char *platform, const char *attack, const char *variant,
+			      const char *config, const char *toolchain);
 	/* Where it is declared ("FILE:LINE"), NULL when it is not. */
-	const char *(*where)(const char *attack, const char *variant, const char *config,
-			     const char *toolchain);
+	const char *(*where)(const char *platform, const char *attack, const char *variant,
+			     const char *config, const char *toolchain);
+	/* The declared differences (NULL: none): the first row whose
+	 * platform and cell globs match (its index, -1 for none), row i, and
+	 * whether row i applies to a platform. */
+	long (*differs)(const char *platform, const char *attack, const char *variant,
+			const char *config, const char *toolchain);
+	size_t ndifferences;
+	const struct th_check_difference *(*difference)(size_t i);
+	bool (*difference_on)(size_t i, const char *platform);
+	/* The real kernel's plan (kernel/cells.tsv's attacks, the kernel
+	 * configs of kernel/configs/), and where it was read; judged for every
+	 * linux-* platform of the results. NULL: no plan (results with a
+	 * real kernel's cells are then bad input). */
+	const char *const *kernel_attacks;
+	size_t nkernel_attacks;
+	const char *const *kernel_configs;
+	size_t nkernel_configs;
+	const char *kernel_plan;
+	/* Why there is no plan (it could not be read), for the message. */
+	const char *kernel_plan_error;
 	const char *const *attacks;	/* the attack registry's IDs */
 	size_t nattacks;
 	const char *const *configs;	/* every config, in declaration order */
@@ -76,8 +108,18 @@ struct th_check_opts {
  * partial run fails unless allow_partial, and its missing cells are always
  * listed. A file with no cells, no recorded expectations or selection, or
  * a cell outside the plan is bad input. With a baseline, its cells are
- * matched by (attack, variant, config, toolchain); one missing from the
- * results fails too.
+ * matched by (platform, attack, variant, config, toolchain); one missing
+ * from the results fails too.
+ *
+ * Real-kernel cells (platform linux-*) are judged by their platform's own
+ * rules as the model's are by theirs, against their own plan (every
+ * attack of the kernel plan x modern x every kernel config, for each
+ * toolchain their cells name; a declared platform without cells lost them
+ * all). Their agreement with the model is recomputed from the cells: a
+ * stored agreement that differs is doctored (bad input); a difference no
+ * @differs row declares (with exactly those two outcomes) is a
+ * regression; a row whose outcomes are not what was observed, or that no
+ * cell pair uses (unless the file is a slice), is stale: a regression.
  *
  * Return: TH_CHECK_OK, _REGRESSION, _BAD_INPUT or _HARNESS_ERROR.
  */

@@ -395,6 +395,69 @@ out:
 	return rc;
 }
 
+/* The real-kernel platforms: each once, the same in every file that has it
+ * (one kernel, one build, one QEMU). */
+static int merge_platforms(struct th_results *out, struct th_results *const *in,
+			   const char *const *names, size_t n, char *err, size_t errlen)
+{
+	for (size_t f = 0; f < n; f++) {
+		for (size_t k = 0; k < in[f]->nplatforms; k++) {
+			const struct th_platform *p = &in[f]->platforms[k];
+			const struct th_platform *have = th_results_find_platform(out, p->name);
+			size_t first = 0;
+
+			while (first < f && !th_results_find_platform(in[first], p->name))
+				first++;
+			if (have) {
+				bool same = !strcmp(have->source, p->source) &&
+					    !strcmp(have->compiler, p->compiler) &&
+					    !strcmp(have->qemu, p->qemu) && !strcmp(have->cpu, p->cpu) &&
+					    have->nconfigs == p->nconfigs;
+
+				for (size_t c = 0; same && c < p->nconfigs; c++) {
+					const struct th_platform_config *hc =
+						th_platform_find_config(have, p->configs[c].name);
+
+					same = hc && !strcmp(hc->kconfig, p->configs[c].kconfig);
+				}
+				if (!same)
+					return th_report_errf(err, errlen, "platform %s differs between %s and %s "
+							      "(its source, compiler, QEMU, CPU or kernel "
+							      "configs): not one kernel's runs", p->name,
+							      names[first], names[f]);
+				continue;
+			}
+			struct th_platform_in pi = { p->name, p->source, p->compiler, p->qemu, p->cpu,
+						     p->boot_seconds_median };
+
+			if (th_results_add_platform(out, &pi, err, errlen))
+				return -1;
+			for (size_t c = 0; c < p->nconfigs; c++)
+				if (th_results_add_platform_config(out, p->name, p->configs[c].name,
+								   p->configs[c].kconfig, err, errlen))
+					return -1;
+		}
+	}
+	return 0;
+}
+
+/* The agreement recomputed from the merged cells, with the declarations
+ * the files stored (a row's reason holds while its outcomes still do). */
+static int merge_agreement(struct th_results *out, struct th_results *const *in, size_t n,
+			   char *err, size_t errlen)
+{
+	bool any = out->nplatforms > 0;
+
+	for (size_t f = 0; f < n; f++) {
+		any |= in[f]->has_agreement;
+		for (size_t i = 0; i < in[f]->nagreement; i++)
+			if (in[f]->agreement[i].reason &&
+			    th_results_store_agreement_row(out, &in[f]->agreement[i], err, errlen))
+				return -1;
+	}
+	return any ? th_results_set_agreement(out, NULL, NULL, err, errlen) : 0;
+}
+
 int th_results_merge(struct th_results *const *in, const char *const *names, size_t n,
 		     struct th_results **out, char *err, size_t errlen)
 {
@@ -452,24 +515,31 @@ int th_results_merge(struct th_results *const *in, const char *const *names, siz
 	if (th_results_set_created(r, created, e, sizeof(e)) ||
 	    th_results_set_host(r, hosts, kernels, cpus, e, sizeof(e)) ||
 	    (why && th_results_set_partial(r, true, why, e, sizeof(e))) ||
-	    merge_configs(r, in, names, n, e, sizeof(e)))
+	    merge_configs(r, in, names, n, e, sizeof(e)) || merge_platforms(r, in, names, n, e, sizeof(e)))
 		FAIL("%s", e);
 	for (size_t f = 0; f < n; f++) {
 		for (size_t i = 0; i < in[f]->ncells; i++) {
 			const struct th_cell *c = in[f]->cells[i];
 			struct th_cell *d;
 
-			if (!th_results_holds_shard(in[f], c->attack, c->variant, c->config, c->toolchain))
+			bool model = th_platform_is_model(c->platform);
+
+			/* Shards split the model's plan; a real kernel's cells are
+			 * not sharded. */
+			if (model && !th_results_holds_shard(in[f], c->attack, c->variant, c->config,
+							     c->toolchain))
 				FAIL("%s: cell %s %s/%s/%s is not in the file's shard: not a shard's results",
 				     names[f], c->attack, th_variant_name(c->variant), c->config, c->toolchain);
-			if (th_results_find_cell(r, c->attack, c->variant, c->config, c->toolchain)) {
+			if (th_results_find_cell(r, c->platform, c->attack, c->variant, c->config,
+						 c->toolchain)) {
 				size_t g = 0;
 
-				while (g < f && !th_results_find_cell(in[g], c->attack, c->variant, c->config,
-								     c->toolchain))
+				while (g < f && !th_results_find_cell(in[g], c->platform, c->attack, c->variant,
+								     c->config, c->toolchain))
 					g++;
-				FAIL("cell %s %s/%s/%s is in %s and in %s: the runs overlap", c->attack,
-				     th_variant_name(c->variant), c->config, c->toolchain, names[g], names[f]);
+				FAIL("cell %s %s/%s/%s%s%s is in %s and in %s: the runs overlap", c->attack,
+				     th_variant_name(c->variant), c->config, c->toolchain, model ? "" : " on ",
+				     model ? "" : c->platform, names[g], names[f]);
 			}
 			/* As stored: the counts, outcome and verdict the file says. */
 			struct th_cell_in ci = {
@@ -477,7 +547,7 @@ int th_results_merge(struct th_results *const *in, const char *const *names, siz
 				.payload = c->payload, .variant = c->variant, .config = c->config,
 				.toolchain = c->toolchain, .outcome = c->outcome, .evidence = c->evidence,
 				.expected = c->expected, .seconds = c->seconds > 0 ? c->seconds : 0,
-				.rerun = c->rerun, .expected_line = c->expected_line,
+				.rerun = c->rerun, .expected_line = c->expected_line, .platform = c->platform,
 			};
 			if (!(d = th_results_add_cell(r, &ci, e, sizeof(e))))
 				FAIL("%s: %s", names[f], e);
@@ -488,7 +558,8 @@ int th_results_merge(struct th_results *const *in, const char *const *names, siz
 		}
 	}
 	e[0] = '\0';
-	if (merge_reach(r, in, names, n, e, sizeof(e)) || merge_metrics(r, in, n, e, sizeof(e)))
+	if (merge_reach(r, in, names, n, e, sizeof(e)) || merge_metrics(r, in, n, e, sizeof(e)) ||
+	    merge_agreement(r, in, n, e, sizeof(e)))
 		FAIL("%s", e);
 	free(hosts);
 	free(kernels);

@@ -3,6 +3,12 @@
  * Renderers of a results model. They read only the model (the results file,
  * loaded); they never run, look up or assume an outcome. Files are replaced
  * atomically, like results.json: a failed render leaves the old file.
+ *
+ * What each says below of "the cells" is of the model's cells (platform
+ * "model"), rendered exactly as for results without a real kernel; each
+ * real kernel's cells (a "linux-*" platform) follow in their own section,
+ * suites or tests, named by the platform, with the agreement computed from
+ * the cells (docs/outputs.md).
  */
 #ifndef TH_REPORT_RENDER_H
 #define TH_REPORT_RENDER_H
@@ -63,7 +69,9 @@ int th_render_markdown_to(FILE *out, const struct th_results *res,
  * th_render_junit() - JUnit XML: a testsuite per toolchain, a testcase per
  * cell (classname timerharness.<toolchain>.<variant>.<config>, name the
  * attack ID); <failure> on regression, <skipped> for UNSUPPORTED and
- * NOT_APPLICABLE; the evidence in <system-out>.
+ * NOT_APPLICABLE; the evidence in <system-out>. A real kernel's cells: a
+ * testsuite per platform and toolchain ("linux-6.1.192/clang-22"),
+ * classname timerharness.<platform>.<toolchain>.<variant>.<config>.
  * Return: 0, or -1 with err set (path untouched).
  */
 int th_render_junit(const struct th_results *res, const char *path,
@@ -100,7 +108,8 @@ int th_render_sarif_to(FILE *out, const struct th_results *res,
 		       char *err, size_t errlen);
 
 /**
- * th_render_ktap() - KTAP version 1: a test per toolchain, a subtest per cell
+ * th_render_ktap() - KTAP version 1: a test per toolchain (then per real
+ * kernel and toolchain, "linux-6.1.192/clang-22"), a subtest per cell
  * (<attack>.<variant>.<config>): "not ok" on regression, "ok ... # SKIP
  * <reason>" for UNSUPPORTED and NOT_APPLICABLE, "ok" otherwise; before each
  * result a diagnostic line "# outcome=... expected=... evidence=...".
@@ -124,6 +133,36 @@ int th_render_output_set(const struct th_results *res, const char *dir,
 			 char *err, size_t errlen);
 /* The i-th file name of the set (in the order above); NULL past the end. */
 const char *th_render_set_name(size_t i);
+
+/**
+ * th_render_lock_dir() - one writer of a set at a time in dir.
+ * @who: what the holder is, said to a refused writer ("matrix", "kernel").
+ *
+ * Takes an exclusive flock(2) on dir/.timerharness.lock (created if
+ * missing) and writes "PID WHO" into it. It is held until the returned
+ * descriptor is closed or the process ends, however it ends. Take it
+ * before reading what the set will replace (results.json) and keep it
+ * until the set is written: `matrix` and a real kernel's run then never mix
+ * their files. Return: the descriptor, or -1 with err set ("DIR is in use
+ * by another matrix run (pid N): wait for it, or choose another --out").
+ */
+int th_render_lock_dir(const char *dir, const char *who, char *err, size_t errlen);
+
+/**
+ * th_render_write_set() - results.json and every report into dir, as
+ * `matrix` writes them: the campaigns (fuzz.json) and the bench's files
+ * lying beside dir/results.json are attached to the reports, then
+ * th_render_output_set() writes the set (all of it, or none replaced).
+ * A file beside it that does not load is left out of the reports, one line
+ * each in warn ("DIR/fuzz.json: ...: the campaigns are left out of the
+ * reports"; "" when none). The files stay attached to res for the verdict
+ * screen until th_render_detach(). Call with dir locked
+ * (th_render_lock_dir). Return: 0, or -1 with err set.
+ */
+int th_render_write_set(const struct th_results *res, const char *dir, char *warn, size_t warnlen,
+			char *err, size_t errlen);
+/* Forget what th_render_write_set() attached. */
+void th_render_detach(void);
 
 /* May path be written by th_render_format_file()? It must not exist or be
  * a regular file (a symbolic link, a device node, a FIFO or a directory is

@@ -20,7 +20,7 @@ void th_render_bench_attach(const struct th_results *res, const struct th_bench_
 {
 	th_bench_set_free(att.owned);
 	att.owned = NULL;
-	att.res = res;
+	att.res = res ? th_report_origin(res) : NULL;
 	att.s = s;
 }
 
@@ -459,12 +459,12 @@ int th_render_bench_markdown(FILE *out, const struct th_results *res)
 {
 	struct w w = { out, false };
 
-	return att.s && att.res == res ? section(&w, att.s) : 0;
+	return att.s && att.res == th_report_origin(res) ? section(&w, att.s) : 0;
 }
 
 int th_render_bench_html(FILE *out, const struct th_results *res)
 {
 	struct w w = { out, true };
 
-	return att.s && att.res == res ? section(&w, att.s) : 0;
+	return att.s && att.res == th_report_origin(res) ? section(&w, att.s) : 0;
 }

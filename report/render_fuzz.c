@@ -22,7 +22,7 @@ void th_render_fuzz_attach(const struct th_results *res, const struct th_fz_summ
 {
 	th_fz_summary_free(att.owned);
 	att.owned = NULL;
-	att.res = res;
+	att.res = res ? th_report_origin(res) : NULL;
 	att.s = s;
 }
 
@@ -45,7 +45,8 @@ int th_render_fuzz_attach_beside(const struct th_results *res, const char *resul
 
 static const struct th_fz_summary *summary_for(const struct th_results *res)
 {
-	return att.s && att.res == res ? att.s : NULL;
+	/* A renderer's view of res shows what is attached to res. */
+	return att.s && att.res == th_report_origin(res) ? att.s : NULL;
 }
 
 const struct th_fz_summary *th_render_fuzz_summary(const struct th_results *res)

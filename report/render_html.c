@@ -534,6 +534,35 @@ static void reach_lines(FILE *out, const struct th_results *res)
 		      "<span class=\"cnt\">(these results hold no target set)</span></p>\n", out);
 }
 
+/* "Real kernel (linux-6.1.192): 38 cells, 30 agree with the model, ...":
+ * a line per real-kernel platform, its table below (#kernel). */
+static int kernel_card_lines(FILE *out, const struct th_results *res)
+{
+	const struct th_results *o = th_report_origin(res);
+	struct th_agreement *rows;
+	size_t nrows;
+
+	if (!o->nplatforms)
+		return 0;
+	if (th_results_agreement(o, NULL, NULL, &rows, &nrows, NULL, 0))
+		return -1;
+	for (size_t p = 0; p < o->nplatforms; p++) {
+		struct th_agreement_counts k;
+
+		th_report_agreement_counts(o, rows, nrows, o->platforms[p].name, &k);
+		fputs("<p class=\"cnt\"><a href=\"#kernel\">Real kernel</a> (", out);
+		text(out, o->platforms[p].name);
+		fprintf(out, "): %zu cell%s, %zu agree with the model, %zu declared difference%s, %s%zu "
+			"disagree%s", k.cells, k.cells == 1 ? "" : "s", k.agree, k.declared, k.declared == 1 ? "" : "s",
+			k.disagree ? "<strong>" : "", k.disagree, k.disagree ? "</strong>" : "");
+		if (k.alone)
+			fprintf(out, ", %zu without a model cell", k.alone);
+		fputs(".</p>\n", out);
+	}
+	th_agreement_free(rows, nrows);
+	return 0;
+}
+
 /* The verdict, first: the question the project answers, row by row, with
  * the cells behind each answer one click away. */
 static int verdict_card(FILE *out, const struct th_results *res, const struct th_cell **all)
@@ -576,6 +605,10 @@ static int verdict_card(FILE *out, const struct th_results *res, const struct th
 	 * records them, the card says they were not run. */
 	reach_lines(out, res);
 	fuzz_lines(out, res);
+	if (kernel_card_lines(out, res)) {
+		th_card_free(&card);
+		return -1;
+	}
 	for (size_t i = 0; i < res->ncells; i++)
 		v[th_report_shown_verdict(res->cells[i])]++;
 	fprintf(out, "<p class=\"gate\">Against the declared expectations: %u pass, %s%u "
@@ -758,7 +791,7 @@ static void row_cells(FILE *out, const struct th_results *res, const struct th_c
 	text(out, row->config);
 	fputs("</td>", out);
 	for (size_t t = 0; t < ntc; t++) {
-		const struct th_cell *c = th_results_find_cell(res, row->attack, row->variant,
+		const struct th_cell *c = th_results_find_cell(res, row->platform, row->attack, row->variant,
 							       row->config, tcs[t]->name);
 		fputs("<td>", out);
 		if (c)
@@ -1031,7 +1064,7 @@ static int grid_toolchain(FILE *out, const struct th_results *res, const struct 
 			if (!g->var_on[v])
 				continue;
 			for (size_t k = 0; k < g->ncols; k++) {
-				const struct th_cell *c = th_results_find_cell(res, row->attack,
+				const struct th_cell *c = th_results_find_cell(res, row->platform, row->attack,
 									       (enum th_variant)v,
 									       res->configs[g->cols[k]].name,
 									       tc->name);
@@ -1082,9 +1115,171 @@ static int matrix(FILE *out, const struct th_results *res, const struct th_cell 
 	return 0;
 }
 
+/* ---- a real kernel beside the model ---- */
+
+static void outcome_badge(FILE *out, enum th_outcome o)
+{
+	if (th_outcome_name(o))
+		badge(out, o, false, NULL);
+	else
+		fputs("<span class=\"muted\">none</span>", out);
+}
+
+/* Each real-kernel platform: what it is, its cells beside the model's (the
+ * agreement, computed from the cells), then its cells. */
+static int kernel_sections(FILE *out, const struct th_results *res)
+{
+	struct th_agreement *rows;
+	size_t nrows, np;
+	int oom;
+	const char **names = th_report_kernel_platforms(res, &np, &oom);
+
+	if (oom)
+		return -1;
+	if (!np)
+		return 0;
+	if (th_results_agreement(res, NULL, NULL, &rows, &nrows, NULL, 0)) {
+		free(names);
+		return -1;
+	}
+	fputs("<h2 id=\"kernel\">Real kernel</h2>\n<p>The same attacks on a real Linux kernel, "
+	      "booted under QEMU once per cell, its serial console classified into the same "
+	      "outcomes; each cell beside the model's cell of the same attack, variant, config and "
+	      "toolchain. Where the two differ, <code>timerharness check</code> fails unless "
+	      "<code>attacks/expected.tsv</code> declares the difference (<code>@differs</code>)."
+	      "</p>\n", out);
+	for (size_t p = 0; p < np; p++) {
+		const struct th_platform *pf = th_results_find_platform(res, names[p]);
+		struct th_agreement_counts k;
+		struct th_results view;
+		size_t shown = 0;
+		int oomc;
+
+		th_report_agreement_counts(res, rows, nrows, names[p], &k);
+		fputs("<h3>", out);
+		text(out, pf->name);
+		fputs("</h3>\n<ul>\n<li>Kernel: ", out);
+		text(out, *pf->source ? pf->source : "source not recorded");
+		fputs("</li>\n<li>Compiler: ", out);
+		text(out, *pf->compiler ? pf->compiler : "not recorded");
+		fputs("</li>\n<li>QEMU: ", out);
+		text(out, *pf->qemu ? pf->qemu : "not recorded");
+		fputs(", CPU ", out);
+		text(out, *pf->cpu ? pf->cpu : "not recorded");
+		if (pf->boot_seconds_median >= 0)
+			fprintf(out, ", boot %.2f s (median)", pf->boot_seconds_median);
+		fputs("</li>\n<li>Kernel configs:", out);
+		for (size_t c = 0; c < pf->nconfigs; c++) {
+			fputs(c ? "; " : " ", out);
+			code(out, pf->configs[c].name);
+			fputs(": ", out);
+			code(out, pf->configs[c].kconfig);
+		}
+		fprintf(out, "%s</li>\n</ul>\n<p class=\"gate\">%zu cell%s: %zu agree with the model, "
+			"%zu declared difference%s, %s%zu disagree%s", pf->nconfigs ? "" : " none", k.cells,
+			k.cells == 1 ? "" : "s",
+			k.agree, k.declared, k.declared == 1 ? "" : "s", k.disagree ? "<strong>" : "",
+			k.disagree, k.disagree ? "</strong>" : "");
+		if (k.alone)
+			fprintf(out, ", %zu without a model cell", k.alone);
+		fputs(".</p>\n", out);
+		for (size_t i = 0; i < nrows; i++) {
+			const struct th_agreement *r = &rows[i];
+
+			if (strcmp(r->platform, pf->name))
+				continue;
+			if (!shown++)
+				fputs("<div class=\"scroll\"><table>\n<thead><tr><th>attack</th><th>variant"
+				      "</th><th>config</th><th>toolchain</th><th>model</th><th>kernel</th>"
+				      "<th>agreement</th></tr></thead>\n<tbody>\n", out);
+			fputs(r->agrees || r->reason ? "<tr><td>" : "<tr class=\"regrow\"><td>", out);
+			code(out, r->attack);
+			fprintf(out, "</td><td>%s</td><td>", th_variant_name(r->variant));
+			text(out, r->config);
+			fputs("</td><td>", out);
+			text(out, r->toolchain);
+			fputs("</td><td>", out);
+			outcome_badge(out, r->model);
+			fputs("</td><td>", out);
+			outcome_badge(out, r->kernel);
+			fputs("</td><td>", out);
+			if (r->agrees) {
+				fputs("agrees", out);
+			} else if (r->reason) {
+				fputs("declared difference: ", out);
+				text(out, r->reason);
+				fputs(" (", out);
+				code(out, r->rule);
+				fputc(')', out);
+			} else {
+				fputs("<strong>disagrees</strong> (not declared)", out);
+			}
+			fputs("</td></tr>\n", out);
+		}
+		fputs(shown ? "</tbody>\n</table></div>\n" : "<p>No cell of the model has the same "
+		      "attack, variant, config and toolchain.</p>\n", out);
+		if (th_report_view(res, pf->name, &view)) {
+			th_agreement_free(rows, nrows);
+			free(names);
+			return -1;
+		}
+		const struct th_cell **cells = th_report_display_cells(&view, &oomc);
+
+		fprintf(out, "<details><summary>Its %zu cells, with their evidence</summary>\n",
+			view.ncells);
+		if (view.ncells)
+			fputs("<div class=\"scroll\"><table>\n<thead><tr><th>attack</th><th>variant</th>"
+			      "<th>config</th><th>toolchain</th><th>outcome</th><th>evidence</th></tr>"
+			      "</thead>\n<tbody>\n", out);
+		for (size_t i = 0; cells && i < view.ncells; i++) {
+			const struct th_cell *c = cells[i];
+
+			fputs("<tr><td>", out);
+			code(out, c->attack);
+			fprintf(out, "</td><td>%s</td><td>", th_variant_name(c->variant));
+			text(out, c->config);
+			fputs("</td><td>", out);
+			text(out, c->toolchain);
+			fputs("</td><td>", out);
+			cell_badges(out, c, true);
+			fputs("</td><td>", out);
+			text(out, *c->evidence ? c->evidence : "(none recorded)");
+			fputs("</td></tr>\n", out);
+		}
+		fputs(view.ncells ? "</tbody>\n</table></div>\n</details>\n" :
+		      "<p>None: the results declare the platform but hold none of its cells.</p>\n"
+		      "</details>\n", out);
+		free(cells);
+		th_report_view_free(&view);
+		if (oomc) {
+			th_agreement_free(rows, nrows);
+			free(names);
+			return -1;
+		}
+	}
+	th_agreement_free(rows, nrows);
+	free(names);
+	return 0;
+}
+
 /* ---- the page ---- */
 
+static int html_page(FILE *out, const struct th_results *res, char *err, size_t errlen);
+
 int th_render_html_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
+{
+	struct th_results view;
+	int rc;
+
+	/* The model's cells as ever; each real kernel's in its own section. */
+	if (th_report_view(res, TH_PLATFORM_MODEL, &view))
+		return th_report_errf(err, errlen, "out of memory");
+	rc = html_page(out, &view, err, errlen);
+	th_report_view_free(&view);
+	return rc;
+}
+
+static int html_page(FILE *out, const struct th_results *res, char *err, size_t errlen)
 {
 	int oom, oom_cells;
 	size_t ntc = res->ntoolchains;
@@ -1109,8 +1304,10 @@ int th_render_html_to(FILE *out, const struct th_results *res, char *err, size_t
 	if (verdict_card(out, res, all))
 		goto oom;
 	fputs("<nav><a href=\"#charts\">At a glance</a><a href=\"#findings\">Headline findings</a>"
-	      "<a href=\"#matrix\">Matrix</a><a href=\"#configs\">Configs</a>"
-	      "<a href=\"#run\">The run</a></nav>\n", out);
+	      "<a href=\"#matrix\">Matrix</a>", out);
+	if (res->nplatforms)
+		fputs("<a href=\"#kernel\">Real kernel</a>", out);
+	fputs("<a href=\"#configs\">Configs</a><a href=\"#run\">The run</a></nav>\n", out);
 	charts(out, res);
 	fputs("<h2 id=\"findings\">Headline findings</h2>\n<p>Each question is answered only by "
 	      "the cells it names, as they were observed in this run; &quot;not run&quot; means the "
@@ -1120,7 +1317,7 @@ int th_render_html_to(FILE *out, const struct th_results *res, char *err, size_t
 			goto oom;
 	if (differences(out, res, all, tcs, ntc) || th_reach_render_html(out, res, text, code) ||
 	    th_render_fuzz_html(out, res) || th_render_bench_html(out, res) ||
-	    matrix(out, res, all, tcs, ntc))
+	    matrix(out, res, all, tcs, ntc) || kernel_sections(out, th_report_origin(res)))
 		goto oom;
 	configs(out, res, tcs, ntc);
 	if (summary(out, res, tcs, ntc))

@@ -124,6 +124,11 @@ static void testcase(FILE *out, const struct th_results *res, const struct th_ce
 	const char *exp = th_outcome_name(c->expected);
 
 	fputs("    <testcase classname=\"timerharness.", out);
+	/* A real kernel's cells name their platform; the model's as ever. */
+	if (!th_platform_is_model(c->platform)) {
+		xml_attr(out, c->platform);
+		fputc('.', out);
+	}
 	xml_attr(out, c->toolchain);
 	fprintf(out, ".%s.", th_variant_name(c->variant));
 	xml_attr(out, c->config);
@@ -170,31 +175,31 @@ static void testcase(FILE *out, const struct th_results *res, const struct th_ce
 	fprintf(out, "</%s>\n    </testcase>\n", is_error(c) ? "error" : "failure");
 }
 
-int th_render_junit_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
+/* The suites of one platform's view (render_common.c): one per toolchain
+ * its cells name (the model: every toolchain), numbered from *id on. */
+static int suites(FILE *out, const struct th_results *res, const char *platform, size_t *id,
+		  const char *stamp, char *err, size_t errlen)
 {
 	int oom;
 	const struct th_toolchain **tcs = th_report_sorted_toolchains(res, &oom);
 	const struct th_cell **cells = th_results_sorted_cells(res, err, errlen);
-	char stamp[20];
+	const struct th_platform *pf = platform ? th_results_find_platform(res, platform) : NULL;
 
 	if (oom || (res->ncells && !cells)) {
 		free(tcs);
 		free(cells);
 		return th_report_errf(err, errlen, "out of memory");
 	}
-	/* Ant's timestamp has no zone: created is UTC, without its Z (or
-	 * fraction). */
-	snprintf(stamp, sizeof(stamp), "%.19s", res->created ? res->created : "1970-01-01T00:00:00");
-	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-	      "<!-- timerharness: a testsuite per toolchain, a testcase per cell (failure: it\n"
-	      "     regressed; error: the harness could not run it). Timestamps are UTC. -->\n"
-	      "<testsuites>\n", out);
 	for (size_t t = 0; t < res->ntoolchains; t++) {
 		struct tally ts = tally(cells, res->ncells, tcs[t]->name);
 
 		fputs("  <testsuite name=\"", out);
+		if (platform) {
+			xml_attr(out, platform);
+			fputc('/', out);
+		}
 		xml_attr(out, tcs[t]->name);
-		fprintf(out, "\" package=\"timerharness\" id=\"%zu\" timestamp=\"", t);
+		fprintf(out, "\" package=\"timerharness\" id=\"%zu\" timestamp=\"", (*id)++);
 		xml_attr(out, stamp);
 		fputs("\" hostname=\"", out);
 		xml_attr(out, res->host.hostname && *res->host.hostname ? res->host.hostname : "localhost");
@@ -211,6 +216,13 @@ int th_render_junit_to(FILE *out, const struct th_results *res, char *err, size_
 			property(out, "expectations", res->expect_path);
 			property(out, "expectations.sha256", res->expect_sha256);
 		}
+		if (pf) {
+			property(out, "platform", pf->name);
+			property(out, "platform.source", pf->source);
+			property(out, "platform.compiler", pf->compiler);
+			property(out, "platform.qemu", pf->qemu);
+			property(out, "platform.cpu", pf->cpu);
+		}
 		fputs("    </properties>\n", out);
 		for (size_t i = 0; i < res->ncells; i++)
 			if (!strcmp(cells[i]->toolchain, tcs[t]->name))
@@ -226,12 +238,46 @@ int th_render_junit_to(FILE *out, const struct th_results *res, char *err, size_
 		}
 		fputs("</system-out>\n    <system-err></system-err>\n  </testsuite>\n", out);
 	}
-	fputs("</testsuites>\n", out);
 	free(tcs);
 	free(cells);
-	if (ferror(out))
-		return th_report_errf(err, errlen, "cannot write the JUnit report");
 	return 0;
+}
+
+int th_render_junit_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
+{
+	struct th_results view;
+	char stamp[20];
+	size_t id = 0, np;
+	int oom, rc;
+	const char **names = th_report_kernel_platforms(res, &np, &oom);
+
+	if (oom)
+		return th_report_errf(err, errlen, "out of memory");
+	/* Ant's timestamp has no zone: created is UTC, without its Z (or
+	 * fraction). */
+	snprintf(stamp, sizeof(stamp), "%.19s", res->created ? res->created : "1970-01-01T00:00:00");
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+	      "<!-- timerharness: a testsuite per toolchain, a testcase per cell (failure: it\n"
+	      "     regressed; error: the harness could not run it). Timestamps are UTC. -->\n"
+	      "<testsuites>\n", out);
+	/* The model's suites as ever, then a suite per real kernel and
+	 * toolchain ("linux-6.1.192/clang-22"). */
+	for (size_t p = 0; p <= np; p++) {
+		if (th_report_view(res, p ? names[p - 1] : TH_PLATFORM_MODEL, &view)) {
+			free(names);
+			return th_report_errf(err, errlen, "out of memory");
+		}
+		rc = suites(out, &view, p ? names[p - 1] : NULL, &id, stamp, err, errlen);
+		th_report_view_free(&view);
+		if (rc) {
+			free(names);
+			return -1;
+		}
+	}
+	free(names);
+	fputs("</testsuites>\n", out);
+	rc = ferror(out) ? th_report_errf(err, errlen, "cannot write the JUnit report") : 0;
+	return rc;
 }
 
 int th_render_junit(const struct th_results *res, const char *path, char *err, size_t errlen)

@@ -80,15 +80,25 @@ static void diagnostic(FILE *out, const struct th_cell *c)
 	fputc('\n', out);
 }
 
+/* A test's name: the toolchain, "PLATFORM/TOOLCHAIN" for a real kernel's. */
+static void test_name(FILE *out, const char *platform, const struct th_toolchain *tc)
+{
+	if (platform) {
+		name_part(out, platform);
+		fputc('/', out);
+	}
+	name_part(out, tc->name);
+}
+
 static void toolchain(FILE *out, const struct th_results *res, const struct th_cell **cells,
-		      const struct th_toolchain *tc, size_t number)
+		      const struct th_toolchain *tc, size_t number, const char *platform)
 {
 	size_t n = 0, k = 0, failed = 0, skipped = 0;
 
 	for (size_t i = 0; i < res->ncells; i++)
 		n += !strcmp(cells[i]->toolchain, tc->name);
 	fputs(INDENT "KTAP version 1\n" INDENT "# Subtest: ", out);
-	name_part(out, tc->name);
+	test_name(out, platform, tc);
 	fprintf(out, "\n" INDENT "1..%zu\n", n);
 	for (size_t i = 0; i < res->ncells; i++) {
 		const struct th_cell *c = cells[i];
@@ -115,13 +125,17 @@ static void toolchain(FILE *out, const struct th_results *res, const struct th_c
 		fputc('\n', out);
 	}
 	fputs("# ", out);
+	if (platform) {
+		one_line(out, platform);
+		fputc(' ', out);
+	}
 	one_line(out, tc->name);
 	fputs(" (", out);
 	one_line(out, *tc->version ? tc->version : "version unknown");
 	fprintf(out, "): %zu cells: %zu ok, %zu not ok, %zu skipped\n", n, n - failed - skipped,
 		failed, skipped);
 	fprintf(out, "%s %zu ", failed ? "not ok" : "ok", number);
-	name_part(out, tc->name);
+	test_name(out, platform, tc);
 	if (!n)
 		fputs(" # SKIP no cells in the results", out);
 	else if (!failed && skipped == n)
@@ -129,7 +143,9 @@ static void toolchain(FILE *out, const struct th_results *res, const struct th_c
 	fputc('\n', out);
 }
 
-int th_render_ktap_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
+/* The tests of one platform's view: one per toolchain it names. */
+static int platform_tests(FILE *out, const struct th_results *res, const char *platform,
+			  size_t *number, char *err, size_t errlen)
 {
 	int oom;
 	const struct th_toolchain **tcs = th_report_sorted_toolchains(res, &oom);
@@ -139,6 +155,32 @@ int th_render_ktap_to(FILE *out, const struct th_results *res, char *err, size_t
 		free(tcs);
 		free(cells);
 		return th_report_errf(err, errlen, "out of memory");
+	}
+	for (size_t t = 0; t < res->ntoolchains; t++)
+		toolchain(out, res, cells, tcs[t], ++*number, platform);
+	free(tcs);
+	free(cells);
+	return 0;
+}
+
+int th_render_ktap_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
+{
+	struct th_results view;
+	size_t np, ntests = 0, number = 0;
+	int oom, rc = 0;
+	const char **names = th_report_kernel_platforms(res, &np, &oom);
+
+	if (oom)
+		return th_report_errf(err, errlen, "out of memory");
+	/* The model's toolchains as ever, then each real kernel's
+	 * ("linux-6.1.192/clang-22"): counted first, for the plan line. */
+	for (size_t p = 0; p <= np; p++) {
+		if (th_report_view(res, p ? names[p - 1] : TH_PLATFORM_MODEL, &view)) {
+			free(names);
+			return th_report_errf(err, errlen, "out of memory");
+		}
+		ntests += view.ntoolchains;
+		th_report_view_free(&view);
 	}
 	fputs("KTAP version 1\n# timerharness ", out);
 	one_line(out, res->version ? res->version : "?");
@@ -152,11 +194,18 @@ int th_render_ktap_to(FILE *out, const struct th_results *res, char *err, size_t
 		one_line(out, res->interrupted ? res->interrupted : "?");
 		fputs("): cells not listed were not run\n", out);
 	}
-	fprintf(out, "1..%zu\n", res->ntoolchains);
-	for (size_t t = 0; t < res->ntoolchains; t++)
-		toolchain(out, res, cells, tcs[t], t + 1);
-	free(tcs);
-	free(cells);
+	fprintf(out, "1..%zu\n", ntests);
+	for (size_t p = 0; p <= np && !rc; p++) {
+		if (th_report_view(res, p ? names[p - 1] : TH_PLATFORM_MODEL, &view)) {
+			rc = th_report_errf(err, errlen, "out of memory");
+			break;
+		}
+		rc = platform_tests(out, &view, p ? names[p - 1] : NULL, &number, err, errlen);
+		th_report_view_free(&view);
+	}
+	free(names);
+	if (rc)
+		return -1;
 	if (ferror(out))
 		return th_report_errf(err, errlen, "cannot write the KTAP report");
 	return 0;

@@ -142,13 +142,16 @@ static int make_layout(const struct th_results *res, struct layout *L)
 
 static void render_toolchain(FILE *out, const struct th_results *res, const struct layout *L,
 			     const struct th_toolchain *tc, const struct th_cell **rows,
-			     size_t nrows, int use_color)
+			     size_t nrows, int use_color, const char *platform)
 {
 	unsigned counts[TH_OUTCOME_COUNT];
 	size_t ncells = th_report_count(res, tc->name, counts);
-	char key[24];
+	char key[24], label[256];
 
-	fprintf(out, "== %s (", tc->name);
+	/* A real kernel's tables name it: "linux-6.1.192, clang-22". */
+	snprintf(label, sizeof(label), "%s%s%s", platform ? platform : "", platform ? ", " : "",
+		 tc->name);
+	fprintf(out, "== %s (", label);
 	th_report_put_line(out, *tc->version ? tc->version : "version unknown");
 	if (*tc->path) {
 		fputs(", ", out);
@@ -196,7 +199,7 @@ static void render_toolchain(FILE *out, const struct th_results *res, const stru
 				continue;
 			fputs("| ", out);
 			for (size_t k = 0; k < L->ncols; k++) {
-				const struct th_cell *c = th_results_find_cell(res, row->attack,
+				const struct th_cell *c = th_results_find_cell(res, row->platform, row->attack,
 									       (enum th_variant)v,
 									       res->configs[L->cols[k]].name,
 									       tc->name);
@@ -238,30 +241,20 @@ static void render_toolchain(FILE *out, const struct th_results *res, const stru
 		}
 		fputc('\n', out);
 	}
-	put_counts_line(out, tc->name, ncells, counts);
+	put_counts_line(out, label, ncells, counts);
 	fputc('\n', out);
 }
 
-static int render_matrix(FILE *out, const struct th_results *res, int use_color)
+/* The tables of one platform's view (render_common.c): one per toolchain. */
+static int render_tables(FILE *out, const struct th_results *res, const char *platform,
+			 int use_color)
 {
-	unsigned counts[TH_OUTCOME_COUNT];
 	int oom, oom_cells;
 	const struct th_toolchain **tcs = th_report_sorted_toolchains(res, &oom);
 	const struct th_cell **all = th_report_display_cells(res, &oom_cells);
-
-	if (oom || oom_cells) {
-		free(tcs);
-		free(all);
-		return -1;
-	}
-	if (res->partial) {
-		fputs("PARTIAL results (interrupted: ", out);
-		th_report_put_line(out, res->interrupted ? res->interrupted : "?");
-		fputs("): cells not shown were not run\n\n", out);
-	}
 	struct layout L;
 
-	if (make_layout(res, &L)) {
+	if (oom || oom_cells || make_layout(res, &L)) {
 		free(tcs);
 		free(all);
 		return -1;
@@ -272,14 +265,60 @@ static int render_matrix(FILE *out, const struct th_results *res, int use_color)
 								    TH_VARIANT_INVALID, &nrows, &oom);
 		if (oom)
 			break;
-		render_toolchain(out, res, &L, tcs[i], rows, nrows, use_color);
+		render_toolchain(out, res, &L, tcs[i], rows, nrows, use_color, platform);
 		free(rows);
 	}
 	free(L.cols);
 	free(tcs);
 	free(all);
-	if (oom)
+	return oom ? -1 : 0;
+}
+
+static int render_matrix(FILE *out, const struct th_results *full, int use_color)
+{
+	unsigned counts[TH_OUTCOME_COUNT];
+	struct th_results model, view;
+	struct th_agreement *rows = NULL;
+	size_t np, nrows = 0;
+	int oom;
+	const char **names = th_report_kernel_platforms(full, &np, &oom);
+	const struct th_results *res = &model;
+
+	if (oom || th_report_view(full, TH_PLATFORM_MODEL, &model)) {
+		free(names);
 		return -1;
+	}
+	if (full->partial) {
+		fputs("PARTIAL results (interrupted: ", out);
+		th_report_put_line(out, full->interrupted ? full->interrupted : "?");
+		fputs("): cells not shown were not run\n\n", out);
+	}
+	/* The model's tables as ever, then each real kernel's. */
+	oom = render_tables(out, &model, NULL, use_color);
+	for (size_t p = 0; p < np && !oom; p++) {
+		const struct th_platform *pf = th_results_find_platform(full, names[p]);
+
+		if (th_report_view(full, names[p], &view)) {
+			oom = -1;
+			break;
+		}
+		fprintf(out, "Real kernel %s (", pf->name);
+		th_report_put_line(out, *pf->source ? pf->source : "source not recorded");
+		fputs("; ", out);
+		th_report_put_line(out, *pf->qemu ? pf->qemu : "QEMU not recorded");
+		fputs(", -cpu ", out);
+		th_report_put_line(out, *pf->cpu ? pf->cpu : "?");
+		fputs("):\n", out);
+		if (!view.ncells)
+			fputs("no cells\n\n", out);
+		oom = render_tables(out, &view, pf->name, use_color);
+		th_report_view_free(&view);
+	}
+	if (oom || (np && th_results_agreement(full, NULL, NULL, &rows, &nrows, NULL, 0))) {
+		th_report_view_free(&model);
+		free(names);
+		return -1;
+	}
 	fputs("legend:\n", out);
 	for (int i = 0; i < TH_OUTCOME_COUNT; i++) {
 		enum th_outcome o = (enum th_outcome)i;
@@ -295,7 +334,27 @@ static int render_matrix(FILE *out, const struct th_results *res, int use_color)
 	      "  blank: no such cell in the results\n", out);
 	th_report_count(res, NULL, counts);
 	put_counts_line(out, "total", res->ncells, counts);
-	return ferror(out) ? -1 : 0;
+	for (size_t p = 0; p < np; p++) {
+		struct th_agreement_counts k;
+
+		if (th_report_view(full, names[p], &view)) {
+			oom = -1;
+			break;
+		}
+		th_report_count(&view, NULL, counts);
+		put_counts_line(out, names[p], view.ncells, counts);
+		th_report_view_free(&view);
+		th_report_agreement_counts(full, rows, nrows, names[p], &k);
+		fprintf(out, "%s beside the model: %zu agree, %zu declared difference%s, %zu disagree",
+			names[p], k.agree, k.declared, k.declared == 1 ? "" : "s", k.disagree);
+		if (k.alone)
+			fprintf(out, ", %zu without a model cell", k.alone);
+		fputc('\n', out);
+	}
+	th_agreement_free(rows, nrows);
+	th_report_view_free(&model);
+	free(names);
+	return oom || ferror(out) ? -1 : 0;
 }
 
 /* Columns are padded as they are laid out; the padding at the end of a line

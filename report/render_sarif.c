@@ -176,10 +176,12 @@ static char *message(const struct th_cell *c)
 
 	if (!f)
 		return NULL;
-	fprintf(f, "%s %s/%s on %s: %s (expected %s, verdict %s", c->attack,
-		th_variant_name(c->variant), c->config, c->toolchain,
-		th_outcome_name(th_cell_observed(c)), exp ? exp : "none",
-		th_verdict_name(th_report_shown_verdict(c)));
+	fprintf(f, "%s %s/%s on %s", c->attack, th_variant_name(c->variant), c->config, c->toolchain);
+	/* A real kernel's cell says which; the model's as ever. */
+	if (!th_platform_is_model(c->platform))
+		fprintf(f, " (real kernel %s)", c->platform);
+	fprintf(f, ": %s (expected %s, verdict %s", th_outcome_name(th_cell_observed(c)),
+		exp ? exp : "none", th_verdict_name(th_report_shown_verdict(c)));
 	if (c->runs > 1)
 		fprintf(f, ", %u runs", c->runs);
 	if (th_report_shown_verdict(c) == TH_VERDICT_PASS ||
@@ -228,12 +230,14 @@ static json_t *location_json(const struct th_results *res, const struct th_cell 
 	int bad = !loc || !phys || !art || !region || !logicals || !logical;
 
 	if (!bad) {
-		size_t n = strlen(c->technique) + strlen(c->attack) + 2;
+		bool model = th_platform_is_model(c->platform);
+		size_t n = strlen(c->technique) + strlen(c->attack) + strlen(c->platform) + 3;
 
 		fqn = malloc(n);
 		bad |= !fqn;
 		if (fqn)
-			snprintf(fqn, n, "%s/%s", c->technique, c->attack);
+			snprintf(fqn, n, "%s%s%s/%s", model ? "" : c->platform, model ? "" : "/",
+				 c->technique, c->attack);
 	}
 	if (bad) {
 		json_decref(loc);
@@ -298,8 +302,9 @@ static json_t *result_json(const struct th_results *res, const struct th_cell *c
 	bad |= set(o, "locations", locs);
 	/* One alert per cell across runs: code scanning would otherwise derive
 	 * the identity from the (shared) location. */
-	snprintf(key, sizeof(key), "%s/%s/%s/%s", c->attack, th_variant_name(c->variant), c->config,
-		 c->toolchain);
+	snprintf(key, sizeof(key), "%s/%s/%s/%s%s%s", c->attack, th_variant_name(c->variant), c->config,
+		 c->toolchain, th_platform_is_model(c->platform) ? "" : "/",
+		 th_platform_is_model(c->platform) ? "" : c->platform);
 	bad |= set_str(fp, "timerharnessCell/v1", key);
 	bad |= set(o, "partialFingerprints", fp);
 	bad |= set_str(props, "attack", c->attack);
@@ -309,6 +314,8 @@ static json_t *result_json(const struct th_results *res, const struct th_cell *c
 	bad |= set_str(props, "variant", th_variant_name(c->variant));
 	bad |= set_str(props, "config", c->config);
 	bad |= set_str(props, "toolchain", c->toolchain);
+	if (!th_platform_is_model(c->platform))
+		bad |= set_str(props, "platform", c->platform);
 	bad |= set_str(props, "outcome", th_outcome_name(th_cell_observed(c)));
 	bad |= set_str(props, "expected", th_outcome_name(c->expected));
 	bad |= set_str(props, "verdict", th_verdict_name(v));

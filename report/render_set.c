@@ -2,12 +2,18 @@
 /* One run's files, written as a set: all of them from the same run, or none. */
 #define _POSIX_C_SOURCE 200809L
 #include "render.h"
+#include "render_bench.h"
+#include "render_fuzz.h"
 #include "report_internal.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 static const struct {
 	const char *name;
@@ -79,4 +85,66 @@ out:
 		free(path[i]);
 	sigaction(SIGXFSZ, &old, NULL);
 	return rc;
+}
+
+int th_render_lock_dir(const char *dir, const char *who, char *err, size_t errlen)
+{
+	char path[4096], held[96] = "", *sp;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/.timerharness.lock", dir);
+	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+	if (fd < 0)
+		return th_report_errf(err, errlen, "%s: %s", path, strerror(errno));
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		int e = errno;
+
+		n = read(fd, held, sizeof(held) - 1);
+		held[n > 0 ? strcspn(held, "\n") : 0] = '\0';
+		close(fd);
+		if (e != EWOULDBLOCK)
+			return th_report_errf(err, errlen, "%s: cannot lock: %s", path, strerror(e));
+		/* "PID WHO"; a holder that said nothing is taken for a matrix run. */
+		sp = strchr(held, ' ');
+		if (sp)
+			*sp++ = '\0';
+		return th_report_errf(err, errlen, "%s is in use by another %s run%s%s%s: wait for it, or "
+				      "choose another --out", dir, sp && *sp ? sp : "matrix",
+				      *held ? " (pid " : "", held, *held ? ")" : "");
+	}
+	n = snprintf(held, sizeof(held), "%ld %s\n", (long)getpid(), who ? who : "timerharness");
+	if (ftruncate(fd, 0) || pwrite(fd, held, (size_t)n, 0) != n) {
+		/* The pid is only for the message of a refused run. */
+	}
+	return fd;
+}
+
+static void warn_add(char *warn, size_t n, const char *e, const char *what)
+{
+	size_t len = strlen(warn);
+
+	if (len < n)
+		snprintf(warn + len, n - len, "%s%s: %s", len ? "\n" : "", e, what);
+}
+
+int th_render_write_set(const struct th_results *res, const char *dir, char *warn, size_t warnlen,
+			char *err, size_t errlen)
+{
+	char rpath[4096], e[768];
+
+	if (warnlen)
+		*warn = '\0';
+	snprintf(rpath, sizeof(rpath), "%s/results.json", dir);
+	if (th_render_fuzz_attach_beside(res, rpath, e, sizeof(e)))
+		warn_add(warn, warnlen, e, "the campaigns are left out of the reports");
+	if (th_render_bench_attach_beside(res, rpath, e, sizeof(e)))
+		warn_add(warn, warnlen, e, "the bench's figures are left out of the reports");
+	return th_render_output_set(res, dir, err, errlen);
+}
+
+void th_render_detach(void)
+{
+	th_render_fuzz_attach(NULL, NULL);
+	th_render_bench_attach(NULL, NULL);
 }

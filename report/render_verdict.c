@@ -247,7 +247,60 @@ static void fuzz_lines(FILE *out, const struct th_results *res)
 	}
 }
 
+/* "Real kernel (linux-6.1.192) vs model: 38 cells, 30 agree, 6 declared, 2
+ * disagree" (80 columns with two-digit counts; wrapped beyond): a line per
+ * real-kernel platform, computed from the cells; nothing when there is
+ * none. */
+static int kernel_lines(FILE *out, const struct th_results *res)
+{
+	struct th_agreement *rows;
+	size_t nrows, np;
+	int oom;
+	const char **names = th_report_kernel_platforms(res, &np, &oom);
+
+	if (oom)
+		return -1;
+	if (!np)
+		return 0;
+	if (th_results_agreement(res, NULL, NULL, &rows, &nrows, NULL, 0)) {
+		free(names);
+		return -1;
+	}
+	for (size_t p = 0; p < np; p++) {
+		struct th_agreement_counts k;
+		char line[512], more[64] = "";
+
+		th_report_agreement_counts(res, rows, nrows, names[p], &k);
+		if (k.alone)
+			snprintf(more, sizeof(more), " (%zu without a model cell)", k.alone);
+		snprintf(line, sizeof(line), "Real kernel (%s) vs model: %zu cell%s, %zu agree, %zu "
+			 "declared, %zu disagree%s", names[p], k.cells, k.cells == 1 ? "" : "s", k.agree,
+			 k.declared, k.disagree,
+			 more);
+		wrapped(out, "", line);
+	}
+	th_agreement_free(rows, nrows);
+	free(names);
+	return 0;
+}
+
+static int verdict_model(FILE *out, const struct th_results *res, int use_color);
+
 int th_render_verdict(FILE *out, const struct th_results *res, int use_color)
+{
+	struct th_results view;
+	int rc;
+
+	/* The model's cells answer the questions, as ever; each real kernel
+	 * says in a line how it agrees with them. */
+	if (th_report_view(res, TH_PLATFORM_MODEL, &view))
+		return -1;
+	rc = verdict_model(out, &view, use_color);
+	th_report_view_free(&view);
+	return rc;
+}
+
+static int verdict_model(FILE *out, const struct th_results *res, int use_color)
 {
 	int oom, oom_tc;
 	const struct th_cell **all = th_report_display_cells(res, &oom);
@@ -308,6 +361,12 @@ int th_render_verdict(FILE *out, const struct th_results *res, int use_color)
 	}
 	reach_lines(out, res);
 	fuzz_lines(out, res);
+	if (kernel_lines(out, th_report_origin(res))) {
+		th_card_free(&card);
+		free(all);
+		free(tcs);
+		return -1;
+	}
 	put_totals(out, res);
 	th_card_free(&card);
 	free(all);

@@ -68,11 +68,52 @@ int th_results_serialise(const struct th_results *res, char **buf, size_t *len,
  * not declared. */
 size_t th_report_config_pos(const struct th_results *res, const char *name);
 
+/* Platforms in output order: "model" first, then by name (natcmp). */
+int th_report_platform_cmp(const char *a, const char *b);
+
+/*
+ * A renderer's view of one platform: a shallow copy of res whose cells are
+ * that platform's only, and whose toolchains are those its cells name (the
+ * model's: every toolchain but those only a real kernel's cells name).
+ * Every other field is res's (shared, not owned); th_results_find_cell on
+ * it finds that platform's cells only; th_report_origin gives res back (for
+ * what is attached to res: fuzz.json, the bench's files). The renderers
+ * show the model's cells from the model's view exactly as before platforms
+ * existed, and each real kernel's below. Free with th_report_view_free.
+ * Return: 0, -1 when out of memory.
+ */
+int th_report_view(const struct th_results *res, const char *platform, struct th_results *view);
+void th_report_view_free(struct th_results *view);
+const struct th_results *th_report_origin(const struct th_results *res);
+/* The platform a view shows ("model" for a model itself). */
+const char *th_report_view_platform(const struct th_results *res);
+/* The real-kernel platforms with cells or an entry, in output order:
+ * malloc'd names (borrowed strings), NULL when none (*oom tells apart). */
+const char **th_report_kernel_platforms(const struct th_results *res, size_t *n, int *oom);
+
+/* A deep copy of res through its JSON (what the loader accepts), without
+ * the cells of drop_platform (NULL: none). Return: 0, or -1 with err. */
+int th_results_copy(const struct th_results *res, const char *drop_platform,
+		    struct th_results **out, char *err, size_t errlen);
+
+/* Append a row to the stored agreement as it is (the loader; merge). */
+int th_results_store_agreement_row(struct th_results *res, const struct th_agreement *row,
+				   char *err, size_t errlen);
+
+/* The agreement's counts for platform: rows that agree, differ as
+ * declared, differ undeclared; and its cells without a model cell. */
+struct th_agreement_counts {
+	size_t cells, agree, declared, disagree, alone;
+};
+void th_report_agreement_counts(const struct th_results *res, const struct th_agreement *rows,
+				size_t n, const char *platform, struct th_agreement_counts *k);
+
 /* An upper-case attack ID: [A-Z][A-Z0-9_]*. */
 bool th_report_valid_attack_id(const char *s);
 
-/* Per-outcome counts of observed outcomes, over cells of toolchain (NULL:
- * all). Return: how many cells were counted. */
+/* Per-outcome counts of observed outcomes, over the model's cells (a
+ * view's: its platform's) of toolchain (NULL: all). Return: how many cells
+ * were counted. */
 size_t th_report_count(const struct th_results *res, const char *toolchain,
 		       unsigned counts[TH_OUTCOME_COUNT]);
 

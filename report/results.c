@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* The in-memory results model: owned strings, growable arrays, a hash index
- * of cells by (attack, variant, config, toolchain). */
+ * of cells by (platform, attack, variant, config, toolchain). */
 #define _POSIX_C_SOURCE 200809L
 #include "results.h"
 #include "reach.h"
@@ -172,11 +172,12 @@ static uint64_t fnv_str(uint64_t h, const char *s)
 	return h * 0x100000001b3ULL;
 }
 
-static uint64_t cell_hash(const char *attack, enum th_variant v,
+static uint64_t cell_hash(const char *platform, const char *attack, enum th_variant v,
 			  const char *config, const char *toolchain)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 
+	h = fnv_str(h, platform);
 	h = fnv_str(h, attack);
 	h ^= (uint64_t)(v + 1);
 	h *= 0x100000001b3ULL;
@@ -184,11 +185,12 @@ static uint64_t cell_hash(const char *attack, enum th_variant v,
 	return fnv_str(h, toolchain);
 }
 
-static bool cell_is(const struct th_cell *c, const char *attack,
+static bool cell_is(const struct th_cell *c, const char *platform, const char *attack,
 		    enum th_variant v, const char *config, const char *toolchain)
 {
 	return c->variant == v && !strcmp(c->attack, attack) &&
-	       !strcmp(c->config, config) && !strcmp(c->toolchain, toolchain);
+	       !strcmp(c->config, config) && !strcmp(c->toolchain, toolchain) &&
+	       !strcmp(c->platform, platform);
 }
 
 static int index_insert(struct th_cell_index *ix, struct th_cell *c)
@@ -204,7 +206,8 @@ static int index_insert(struct th_cell_index *ix, struct th_cell *c)
 
 			if (!o)
 				continue;
-			size_t j = cell_hash(o->attack, o->variant, o->config, o->toolchain) & (ncap - 1);
+			size_t j = cell_hash(o->platform, o->attack, o->variant, o->config,
+					     o->toolchain) & (ncap - 1);
 			while (ns[j])
 				j = (j + 1) & (ncap - 1);
 			ns[j] = o;
@@ -213,7 +216,8 @@ static int index_insert(struct th_cell_index *ix, struct th_cell *c)
 		ix->slot = ns;
 		ix->cap = ncap;
 	}
-	size_t j = cell_hash(c->attack, c->variant, c->config, c->toolchain) & (ix->cap - 1);
+	size_t j = cell_hash(c->platform, c->attack, c->variant, c->config, c->toolchain) &
+		   (ix->cap - 1);
 	while (ix->slot[j])
 		j = (j + 1) & (ix->cap - 1);
 	ix->slot[j] = c;
@@ -221,18 +225,26 @@ static int index_insert(struct th_cell_index *ix, struct th_cell *c)
 	return 0;
 }
 
-struct th_cell *th_results_find_cell(const struct th_results *res,
+struct th_cell *th_results_find_cell(const struct th_results *res, const char *platform,
 				     const char *attack, enum th_variant variant,
 				     const char *config, const char *toolchain)
 {
 	const struct th_cell_index *ix = res->index_;
 
+	if (!platform)
+		platform = TH_PLATFORM_MODEL;
 	if (!ix->cap || !attack || !config || !toolchain)
 		return NULL;
-	size_t j = cell_hash(attack, variant, config, toolchain) & (ix->cap - 1);
-	for (; ix->slot[j]; j = (j + 1) & (ix->cap - 1))
-		if (cell_is(ix->slot[j], attack, variant, config, toolchain))
-			return ix->slot[j];
+	size_t j = cell_hash(platform, attack, variant, config, toolchain) & (ix->cap - 1);
+	for (; ix->slot[j]; j = (j + 1) & (ix->cap - 1)) {
+		struct th_cell *c = ix->slot[j];
+
+		/* A view (report_internal.h) shares the index of the cells it
+		 * shows part of: it finds only its own platform's. */
+		if (cell_is(c, platform, attack, variant, config, toolchain) &&
+		    (!res->view_platform_ || !strcmp(res->view_platform_, platform)))
+			return c;
+	}
 	return NULL;
 }
 
@@ -299,7 +311,22 @@ static void free_cell(struct th_cell *c)
 	free(c->toolchain);
 	free(c->evidence);
 	free(c->rerun);
+	free(c->platform);
 	free(c);
+}
+
+static void free_platform(struct th_platform *p)
+{
+	free(p->name);
+	free(p->source);
+	free(p->compiler);
+	free(p->qemu);
+	free(p->cpu);
+	for (size_t i = 0; i < p->nconfigs; i++) {
+		free(p->configs[i].name);
+		free(p->configs[i].kconfig);
+	}
+	free(p->configs);
 }
 
 void th_results_free(struct th_results *res)
@@ -346,6 +373,10 @@ void th_results_free(struct th_results *res)
 		free(res->metrics[i].s);
 	}
 	free(res->metrics);
+	for (size_t i = 0; i < res->nplatforms; i++)
+		free_platform(&res->platforms[i]);
+	free(res->platforms);
+	th_agreement_free(res->agreement, res->nagreement);
 	if (res->index_)
 		free(res->index_->slot);
 	free(res->index_);
@@ -712,6 +743,104 @@ int th_results_set_support(struct th_results *res, const char *config,
 	return 0;
 }
 
+/* ---- platforms ---- */
+
+bool th_platform_is_model(const char *s)
+{
+	return !s || !strcmp(s, TH_PLATFORM_MODEL);
+}
+
+bool th_platform_name_valid(const char *s)
+{
+	if (!s)
+		return false;
+	if (!strcmp(s, TH_PLATFORM_MODEL))
+		return true;
+	if (strncmp(s, "linux-", 6) || !s[6] || strlen(s) > 64)
+		return false;
+	for (s += 6; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("._+~-", *s))
+			return false;
+	return true;
+}
+
+const struct th_platform *th_results_find_platform(const struct th_results *res,
+						   const char *name)
+{
+	for (size_t i = 0; name && i < res->nplatforms; i++)
+		if (!strcmp(res->platforms[i].name, name))
+			return &res->platforms[i];
+	return NULL;
+}
+
+const struct th_platform_config *th_platform_find_config(const struct th_platform *p,
+							 const char *config)
+{
+	for (size_t i = 0; p && config && i < p->nconfigs; i++)
+		if (!strcmp(p->configs[i].name, config))
+			return &p->configs[i];
+	return NULL;
+}
+
+int th_results_add_platform(struct th_results *res, const struct th_platform_in *in,
+			    char *err, size_t errlen)
+{
+	struct th_platform p = { 0 };
+
+	if (!th_platform_name_valid(in->name) || th_platform_is_model(in->name))
+		return th_report_errf(err, errlen, "platform name \"%s\" is not \"linux-<release>\" "
+				      "(a release of letters, digits and ._+~-)", in->name ? in->name : "");
+	if (th_results_find_platform(res, in->name))
+		return th_report_errf(err, errlen, "platform \"%s\" added twice", in->name);
+	if (!(in->boot_seconds_median < 1e12))	/* NaN fails too; < 0: not recorded */
+		return th_report_errf(err, errlen, "platform %s: boot_seconds_median %g is not a duration",
+				      in->name, in->boot_seconds_median);
+	if (grow((void **)&res->platforms, &res->cap_platforms_, res->nplatforms,
+		 sizeof(*res->platforms)))
+		return OOM(err, errlen);
+	p.name = th_report_strdup(in->name);
+	p.source = th_report_strdup(in->source);
+	p.compiler = th_report_strdup(in->compiler);
+	p.qemu = th_report_strdup(in->qemu);
+	p.cpu = th_report_strdup(in->cpu);
+	p.boot_seconds_median = in->boot_seconds_median < 0 ? -1 : in->boot_seconds_median;
+	if (!p.name || !p.source || !p.compiler || !p.qemu || !p.cpu) {
+		free_platform(&p);
+		return OOM(err, errlen);
+	}
+	res->platforms[res->nplatforms++] = p;
+	return 0;
+}
+
+int th_results_add_platform_config(struct th_results *res, const char *platform,
+				   const char *config, const char *kconfig,
+				   char *err, size_t errlen)
+{
+	struct th_platform *p = (struct th_platform *)th_results_find_platform(res, platform);
+	struct th_platform_config c;
+
+	if (!p)
+		return th_report_errf(err, errlen, "kernel config for unknown platform \"%s\"",
+				      platform ? platform : "");
+	if (!th_results_find_config(res, config))
+		return th_report_errf(err, errlen, "platform %s: unknown config \"%s\" (add it first)",
+				      platform, config ? config : "");
+	if (th_platform_find_config(p, config))
+		return th_report_errf(err, errlen, "platform %s: config \"%s\" added twice", platform,
+				      config);
+	if (grow((void **)&p->configs, &p->cap_configs_, p->nconfigs, sizeof(*p->configs)))
+		return OOM(err, errlen);
+	c.name = th_report_strdup(config);
+	c.kconfig = th_report_strdup(kconfig);
+	if (!c.name || !c.kconfig) {
+		free(c.name);
+		free(c.kconfig);
+		return OOM(err, errlen);
+	}
+	p->configs[p->nconfigs++] = c;
+	return 0;
+}
+
 /* ---- cells ---- */
 
 bool th_report_valid_attack_id(const char *s)
@@ -818,9 +947,21 @@ struct th_cell *th_results_add_cell(struct th_results *res,
 	if (!(in->seconds >= 0 && in->seconds < 1e12))	/* NaN fails too */
 		return th_report_errf(err, errlen, "%s: seconds %g is not a duration", in->attack,
 				      in->seconds), NULL;
-	if (th_results_find_cell(res, in->attack, in->variant, in->config, in->toolchain))
-		return th_report_errf(err, errlen, "%s %s/%s/%s: cell added twice", in->attack,
-				      th_variant_name(in->variant), in->config, in->toolchain), NULL;
+	const char *platform = in->platform ? in->platform : TH_PLATFORM_MODEL;
+	const struct th_platform *pf = th_results_find_platform(res, platform);
+
+	if (!th_platform_is_model(platform) && !pf)
+		return th_report_errf(err, errlen, "%s: unknown platform \"%s\" (%s)", in->attack, platform,
+				      th_platform_name_valid(platform) ?
+				      "add it first" : "\"model\" or \"linux-<release>\""), NULL;
+	if (pf && !th_platform_find_config(pf, in->config))
+		return th_report_errf(err, errlen, "%s: config \"%s\" is not a kernel config of platform "
+				      "%s (add it to the platform first)", in->attack, in->config,
+				      platform), NULL;
+	if (th_results_find_cell(res, platform, in->attack, in->variant, in->config, in->toolchain))
+		return th_report_errf(err, errlen, "%s %s/%s/%s%s%s: cell added twice", in->attack,
+				      th_variant_name(in->variant), in->config, in->toolchain,
+				      pf ? " on " : "", pf ? platform : ""), NULL;
 
 	struct th_cell *c = calloc(1, sizeof(*c));
 	if (!c)
@@ -840,9 +981,10 @@ struct th_cell *th_results_add_cell(struct th_results *res,
 	c->seconds = in->seconds;
 	c->rerun = th_report_strdup(in->rerun);
 	c->expected_line = in->expected_line;
+	c->platform = th_report_strdup(platform);
 	update_verdict(c);
 	if (!c->attack || !c->technique || !c->timing || !c->payload || !c->config ||
-	    !c->toolchain || !c->evidence || !c->rerun ||
+	    !c->toolchain || !c->evidence || !c->rerun || !c->platform ||
 	    grow((void **)&res->cells, &res->cap_cells_, res->ncells, sizeof(*res->cells)) ||
 	    index_insert(res->index_, c)) {
 		free_cell(c);
@@ -958,6 +1100,9 @@ size_t th_report_count(const struct th_results *res, const char *toolchain,
 		const struct th_cell *c = res->cells[i];
 		enum th_outcome o = th_cell_observed(c);
 
+		/* The model's cells (a view's: its platform's). */
+		if (!res->view_platform_ && !th_platform_is_model(c->platform))
+			continue;
 		if ((!toolchain || !strcmp(c->toolchain, toolchain)) && th_outcome_name(o)) {
 			counts[o]++;
 			n++;
@@ -971,8 +1116,9 @@ int th_results_set_count_metrics(struct th_results *res, char *err, size_t errle
 	unsigned counts[TH_OUTCOME_COUNT];
 	char name[64];
 
-	th_report_count(res, NULL, counts);
-	if (th_results_set_metric_int(res, "cells_total", (long long)res->ncells, err, errlen))
+	size_t n = th_report_count(res, NULL, counts);
+
+	if (th_results_set_metric_int(res, "cells_total", (long long)n, err, errlen))
 		return -1;
 	for (int i = 0; i < TH_OUTCOME_COUNT; i++) {
 		snprintf(name, sizeof(name), "cells_%s", th_outcome_name((enum th_outcome)i));
@@ -1023,11 +1169,24 @@ const struct th_cell **th_report_sort_cells(const struct th_results *res,
 	return out;
 }
 
+int th_report_platform_cmp(const char *a, const char *b)
+{
+	int r;
+
+	if (th_platform_is_model(a) != th_platform_is_model(b))
+		return th_platform_is_model(a) ? -1 : 1;
+	if ((r = th_report_natcmp(a, b)))
+		return r;
+	return strcmp(a, b);
+}
+
 static int cmp_output(const struct th_results *res, const struct th_cell *a,
 		      const struct th_cell *b)
 {
 	int r;
 
+	if ((r = th_report_platform_cmp(a->platform, b->platform)))
+		return r;
 	if ((r = th_report_natcmp(a->toolchain, b->toolchain)))
 		return r;
 	if (a->variant != b->variant)

@@ -5,8 +5,8 @@
  * model or the file; nothing else is a source of truth.
  *
  * File layout (keys in this order; every key is required but expectations,
- * selection and shard, and a cell's seconds, rerun and expected_line, which
- * files written before them lack):
+ * selection, shard, platforms and agreement, and a cell's seconds, rerun,
+ * expected_line and platform, which files written before them lack):
  *   schema       "timerharness/results/v1"
  *   version      timerharness version string
  *   created      UTC, "YYYY-MM-DDTHH:MM:SSZ"
@@ -29,6 +29,11 @@
  *   toolchains   [{name, version, path}]
  *   configs      [{name, flags, description,
  *                  support: {<toolchain>: {supported, reason}}}]
+ *   platforms    optional: [{name, source, compiler, qemu, cpu,
+ *                  configs: [{name, kconfig}], boot_seconds_median}], one
+ *                per real-kernel platform its cells ran on (the model's own
+ *                userspace builds, platform "model", have none); written
+ *                when there is one
  *   metrics      {<name>: number | string}. The matrix writes:
  *                run_seconds (wall time of the whole run: plan, probes, cells),
  *                run_cpu_seconds (user + system CPU of the runner and every
@@ -39,17 +44,31 @@
  *                empty; absent when not measured) with build_seconds their
  *                sum when every toolchain of the run has one.
  *   cells        [{attack, technique, timing, payload, variant, config,
- *                  toolchain, outcome, runs, counts: {OUTCOME: n}, evidence,
+ *                  toolchain, platform, outcome, runs, counts: {OUTCOME: n}, evidence,
  *                  expected (OUTCOME or null), verdict, seconds (wall time
  *                  of its runs, summed), rerun (the command that runs this
  *                  cell alone), expected_line (the line of the expectations
  *                  file that declares it, or null)}]
  *   reach        optional: what the timer dispatch can still call, per
  *                toolchain, variant and config (report/reach.h)
+ *   agreement    optional: [{attack, variant, config, toolchain, platform,
+ *                  model_outcome, kernel_outcome, agrees, reason, rule}]: a
+ *                row per real-kernel cell whose (attack, variant, config,
+ *                toolchain) is also a model cell (th_results_agreement);
+ *                written as stored (th_results_set_agreement stores it);
+ *                `check` recomputes it and refuses a stored one that differs
+ *
+ * A cell's platform: "model" (the userspace model, every cell of a file
+ * written before platforms) or "linux-<release>" (a real kernel booted
+ * under QEMU, declared in platforms). A file without any "platform" field
+ * and without platforms loads as the model's; once a cell or the file has
+ * one, every cell must say its platform.
  *
  * Output is deterministic: toolchains by name (clang-9 < clang-14), configs
- * in the order they were added, cells by (toolchain, variant, config in that
- * order, attack), metrics by name, counts in severity order.
+ * in the order they were added, cells by (platform: the model first, then
+ * by name; toolchain, variant, config in that order, attack), platforms by
+ * name, metrics by name, counts in severity order, agreement rows in the
+ * order of their real-kernel cells.
  *
  * Ownership: the model owns copies of every string handed to it. Read the
  * structs freely; change them only through the functions below (they keep
@@ -132,6 +151,14 @@ struct th_config {
 	size_t cap_support_;
 };
 
+/* The userspace model's platform: every cell of the matrix. */
+#define TH_PLATFORM_MODEL "model"
+
+/* "model", or "linux-" and a release of letters, digits and ._+~- . */
+bool th_platform_name_valid(const char *s);
+/* s is "model" (NULL too: what a cell_in without platform means). */
+bool th_platform_is_model(const char *s);
+
 struct th_cell {
 	char *attack;		/* upper-case ID */
 	char *technique;	/* "memcpy-intra", ... */
@@ -149,6 +176,51 @@ struct th_cell {
 	double seconds;			/* wall time of its runs; < 0: not recorded */
 	char *rerun;			/* command running it alone; "" when none */
 	unsigned expected_line;		/* its rule's line; 0: none (or not recorded) */
+	char *platform;			/* "model" or "linux-<release>" (th_platform) */
+};
+
+/* One kernel config a real-kernel platform's cells ran under: the results'
+ * config of that name, as the kernel's Kconfig says it. */
+struct th_platform_config {
+	char *name;		/* "kcfi": a config of the results */
+	char *kconfig;		/* "CONFIG_CFI_CLANG=y" */
+};
+
+/* A real-kernel platform (the results' "platforms" section). */
+struct th_platform {
+	char *name;		/* "linux-6.1.192" */
+	char *source;		/* "Debian linux-source-6.1 6.1.192-3" */
+	char *compiler;		/* "clang version 22.1.8 ..." */
+	char *qemu;		/* "QEMU emulator version 7.2.15" */
+	char *cpu;		/* QEMU's -cpu: "max" */
+	struct th_platform_config *configs;
+	size_t nconfigs;
+	double boot_seconds_median;	/* < 0: not recorded */
+	size_t cap_configs_;
+};
+
+/* What th_results_add_platform() copies from; strings are borrowed. */
+struct th_platform_in {
+	const char *name;	/* "linux-<release>" */
+	const char *source, *compiler, *qemu, *cpu;	/* NULL means "" */
+	double boot_seconds_median;	/* < 0: not recorded */
+};
+
+/*
+ * A row of the agreement: a real-kernel cell beside the model's cell of
+ * the same (attack, variant, config, toolchain).
+ */
+struct th_agreement {
+	char *attack;
+	enum th_variant variant;
+	char *config;
+	char *toolchain;
+	char *platform;			/* the kernel cell's */
+	enum th_outcome model;		/* th_cell_observed() of the model's cell */
+	enum th_outcome kernel;		/* ... and of the kernel's */
+	bool agrees;			/* model == kernel */
+	char *reason;			/* a declared difference's reason; NULL: none */
+	char *rule;			/* where it is declared, "FILE:LINE"; NULL: none */
 };
 
 enum th_metric_type { TH_METRIC_INT, TH_METRIC_REAL, TH_METRIC_STRING };
@@ -207,9 +279,23 @@ struct th_results {
 	size_t nmetrics;
 	/* The optional "reach" section (report/reach.h); NULL when absent. */
 	struct th_reach_section *reach;
+	/* Real-kernel platforms, by th_results_add_platform(). */
+	struct th_platform *platforms;
+	size_t nplatforms;
+	/* The agreement as stored (loaded, or by th_results_set_agreement);
+	 * has_agreement false: none stored. What it should be is
+	 * th_results_agreement()'s. */
+	struct th_agreement *agreement;
+	size_t nagreement;
+	bool has_agreement;
 	/* private */
-	size_t cap_toolchains_, cap_configs_, cap_cells_, cap_metrics_;
+	size_t cap_toolchains_, cap_configs_, cap_cells_, cap_metrics_, cap_platforms_,
+	       cap_agreement_;
 	struct th_cell_index *index_;
+	/* A renderer's view (report_internal.h): the results it shows part of,
+	 * and the one platform whose cells it holds; NULL for a model itself. */
+	const struct th_results *origin_;
+	const char *view_platform_;
 };
 
 /* What th_results_add_cell() copies from; strings are borrowed. */
@@ -232,6 +318,9 @@ struct th_cell_in {
 	double seconds;		/* wall time of its runs; 0 when it never ran */
 	const char *rerun;	/* NULL means "" */
 	unsigned expected_line;	/* 0: none */
+	/* NULL means "model"; any other must have been added
+	 * (th_results_add_platform), with config among its configs. */
+	const char *platform;
 };
 
 /**
@@ -298,12 +387,36 @@ int th_results_set_support(struct th_results *res, const char *config,
 			   const char *reason, char *err, size_t errlen);
 
 /**
+ * th_results_add_platform() - declare a real-kernel platform.
+ *
+ * Its name is "linux-<release>" (th_platform_name_valid; never "model": the
+ * model needs no declaration), unique. Its kernel configs are added with
+ * th_results_add_platform_config(). Return: 0, or -1 with err set.
+ */
+int th_results_add_platform(struct th_results *res, const struct th_platform_in *in,
+			    char *err, size_t errlen);
+/* A kernel config platform's cells run under: config must be a config of
+ * the results (th_results_add_config), once per platform. */
+int th_results_add_platform_config(struct th_results *res, const char *platform,
+				   const char *config, const char *kconfig,
+				   char *err, size_t errlen);
+/* The platform entry, NULL for "model" or one not added. */
+const struct th_platform *th_results_find_platform(const struct th_results *res,
+						   const char *name);
+/* The platform's entry for config, NULL when it has none. */
+const struct th_platform_config *th_platform_find_config(const struct th_platform *p,
+							 const char *config);
+
+/**
  * th_results_add_cell() - add one measured cell.
  *
  * Validates names (declared toolchain and config, known variant and timing,
- * upper-case attack ID) and refuses a second cell with the same (attack,
- * variant, config, toolchain). The stored verdict is computed from outcome
- * and expected (no baseline). Amortised O(1).
+ * upper-case attack ID, a platform that is "model" or added, with the
+ * cell's config among its configs) and refuses a second cell with the same
+ * (platform, attack, variant, config, toolchain): the same attack, variant,
+ * config and toolchain on the model and on a real kernel are two cells.
+ * The stored verdict is computed from outcome and expected (no baseline).
+ * Amortised O(1).
  *
  * Return: the cell (valid until th_results_free), NULL on error.
  */
@@ -325,7 +438,9 @@ int th_results_set_metric_real(struct th_results *res, const char *name,
 			       double v, char *err, size_t errlen);
 int th_results_set_metric_string(struct th_results *res, const char *name,
 				 const char *v, char *err, size_t errlen);
-/* Set cells_total and cells_<OUTCOME> (every outcome, by observed outcome). */
+/* Set cells_total and cells_<OUTCOME> (every outcome, by observed outcome)
+ * over the model's cells: a real-kernel platform's are counted in its own
+ * section of the reports and in the agreement. */
 int th_results_set_count_metrics(struct th_results *res, char *err,
 				 size_t errlen);
 
@@ -336,7 +451,8 @@ const struct th_config *th_results_find_config(const struct th_results *res,
 /* The support entry, NULL when never probed. */
 const struct th_support *th_config_support(const struct th_config *cfg,
 					   const char *toolchain);
-struct th_cell *th_results_find_cell(const struct th_results *res,
+/* The cell of that key; platform NULL means "model". */
+struct th_cell *th_results_find_cell(const struct th_results *res, const char *platform,
 				     const char *attack, enum th_variant variant,
 				     const char *config, const char *toolchain);
 
@@ -345,9 +461,70 @@ struct th_cell *th_results_find_cell(const struct th_results *res,
  * every outcome it counted (a hand-edited file cannot hide a run). */
 enum th_outcome th_cell_observed(const struct th_cell *cell);
 /* Recompute every stored verdict from observed and expected, against the
- * matching cell of baseline when baseline is not NULL. */
+ * matching cell (same platform too) of baseline when baseline is not NULL. */
 void th_results_apply_baseline(struct th_results *res,
 			       const struct th_results *baseline);
+
+/**
+ * th_difference_fn - is the difference of a cell pair declared?
+ * @model, @kernel: the outcomes observed on the model and on the platform
+ *                  (they differ).
+ * Return: true with *reason and *rule ("FILE:LINE") set when a declaration
+ * names exactly this pair of outcomes for the cell; false otherwise.
+ * (attacks/expect.h: th_expect_declared_difference, from expected.tsv's
+ * @differs sections.)
+ */
+typedef bool th_difference_fn(void *ctx, const char *platform, const char *attack,
+			      const char *variant, const char *config, const char *toolchain,
+			      enum th_outcome model, enum th_outcome kernel,
+			      const char **reason, const char **rule);
+
+/**
+ * th_results_agreement() - the agreement, computed from the cells.
+ * @declared: the declarations; NULL takes them from the stored agreement
+ *            (a stored row's reason and rule count only while its outcomes
+ *            are the cells' and they differ).
+ * @rows:     a malloc'd array (th_agreement_free), NULL when there is none.
+ *
+ * A row per real-kernel cell whose (attack, variant, config, toolchain) is
+ * also a model cell, in output order of the kernel cells: both observed
+ * outcomes (th_cell_observed), whether they agree, and for a difference
+ * the declaration @declared gives (reason and rule; NULL otherwise). Never
+ * reads the stored rows' outcomes. Return: 0, or -1 with err set.
+ */
+int th_results_agreement(const struct th_results *res, th_difference_fn *declared, void *ctx,
+			 struct th_agreement **rows, size_t *nrows, char *err, size_t errlen);
+void th_agreement_free(struct th_agreement *rows, size_t n);
+/* Compute (as above) and store it: the section results.json will hold
+ * (has_agreement true). Return: 0, or -1 with err set (nothing changed). */
+int th_results_set_agreement(struct th_results *res, th_difference_fn *declared, void *ctx,
+			     char *err, size_t errlen);
+
+/**
+ * th_results_replace_platform() - put one platform's cells into dst.
+ * @dst:      the results to change (loaded, or th_results_create()d).
+ * @src:      a run on @platform: its platforms entry and its cells.
+ * @platform: a real-kernel platform of src ("linux-<release>").
+ *
+ * dst's cells of @platform, and its platforms entry, are replaced by
+ * src's; every other cell of dst is kept as it was. The toolchains and
+ * configs src's cells name that dst lacks are added (with src's support
+ * entries dst lacks); a toolchain whose version differs, or a config whose
+ * flags or description (or a support entry) differ, is refused, as merge
+ * refuses them: the two platforms' cells must name the same things. So are
+ * expectations of another SHA-256 than dst records (dst without any takes
+ * src's, and src's selection when it has none). When src is partial, dst
+ * is too, its interrupted reason naming the platform ("linux-6.1.192:
+ * SIGINT"); a reason of that platform's earlier run is dropped. Metrics
+ * cells_* are recounted; the stored agreement is recomputed from the cells
+ * with the stored declarations (th_results_set_agreement with NULL; the
+ * caller sets the checkout's, attacks/expect.h th_expect_judge_results).
+ * Pointers to dst's cells are invalid afterwards.
+ *
+ * Return: 0, or -1 with err set and dst unchanged.
+ */
+int th_results_replace_platform(struct th_results *dst, const struct th_results *src,
+				const char *platform, char *err, size_t errlen);
 
 /**
  * th_results_sorted_cells() - the cells in output order.

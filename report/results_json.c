@@ -251,6 +251,7 @@ static json_t *cell_to_json(const struct th_cell *c, char *err, size_t errlen)
 		bad |= put(o, "variant", json_string(v));
 		bad |= put(o, "config", json_string(c->config));
 		bad |= put(o, "toolchain", json_string(c->toolchain));
+		bad |= put(o, "platform", json_string(c->platform));
 		bad |= put(o, "outcome", json_string(out));
 		bad |= put(o, "runs", json_integer(c->runs));
 		bad |= json_object_set(o, "counts", counts);
@@ -273,6 +274,80 @@ static json_t *cell_to_json(const struct th_cell *c, char *err, size_t errlen)
 		return NULL;
 	}
 	return o;
+}
+
+static int cmp_platform(const void *a, const void *b)
+{
+	return th_report_platform_cmp((*(const struct th_platform *const *)a)->name,
+				      (*(const struct th_platform *const *)b)->name);
+}
+
+/* The platforms section, by name. NULL when out of memory. */
+static json_t *platforms_to_json(const struct th_results *res)
+{
+	int oom, bad = 0;
+	const struct th_platform **pp = (const struct th_platform **)th_report_sorted_ptrs(
+		res->platforms, res->nplatforms, sizeof(*res->platforms), cmp_platform, &oom);
+	json_t *arr = json_array();
+
+	bad = oom || !arr;
+	for (size_t i = 0; !bad && i < res->nplatforms; i++) {
+		const struct th_platform *p = pp[i];
+		json_t *o = json_object(), *cfgs = json_array();
+
+		bad |= !o || !cfgs;
+		for (size_t k = 0; !bad && k < p->nconfigs; k++) {
+			json_t *c = json_object();
+
+			bad |= put(c, "name", json_string(p->configs[k].name));
+			bad |= put(c, "kconfig", json_string(p->configs[k].kconfig));
+			bad |= json_array_append_new(cfgs, c);
+		}
+		bad |= put(o, "name", json_string(p->name));
+		bad |= put(o, "source", json_string(p->source));
+		bad |= put(o, "compiler", json_string(p->compiler));
+		bad |= put(o, "qemu", json_string(p->qemu));
+		bad |= put(o, "cpu", json_string(p->cpu));
+		bad |= put(o, "configs", cfgs);
+		bad |= put(o, "boot_seconds_median", p->boot_seconds_median >= 0 ?
+			   json_real(p->boot_seconds_median) : json_null());
+		bad |= json_array_append_new(arr, o);
+	}
+	free(pp);
+	if (bad) {
+		json_decref(arr);
+		return NULL;
+	}
+	return arr;
+}
+
+/* The agreement as stored. NULL when out of memory. */
+static json_t *agreement_to_json(const struct th_results *res)
+{
+	json_t *arr = json_array();
+	int bad = !arr;
+
+	for (size_t i = 0; !bad && i < res->nagreement; i++) {
+		const struct th_agreement *r = &res->agreement[i];
+		json_t *o = json_object();
+
+		bad |= put(o, "attack", json_string(r->attack));
+		bad |= put(o, "variant", json_string(th_variant_name(r->variant)));
+		bad |= put(o, "config", json_string(r->config));
+		bad |= put(o, "toolchain", json_string(r->toolchain));
+		bad |= put(o, "platform", json_string(r->platform));
+		bad |= put(o, "model_outcome", json_string(th_outcome_name(r->model)));
+		bad |= put(o, "kernel_outcome", json_string(th_outcome_name(r->kernel)));
+		bad |= put(o, "agrees", json_boolean(r->agrees));
+		bad |= put(o, "reason", str_or_null(r->reason));
+		bad |= put(o, "rule", str_or_null(r->rule));
+		bad |= json_array_append_new(arr, o);
+	}
+	if (bad) {
+		json_decref(arr);
+		return NULL;
+	}
+	return arr;
 }
 
 static json_t *to_json(const struct th_results *res, char *err, size_t errlen)
@@ -361,6 +436,11 @@ static json_t *to_json(const struct th_results *res, char *err, size_t errlen)
 		bad |= json_array_append_new(cfgs, o);
 	}
 	bad |= json_object_set(root, "configs", cfgs);
+	if (!bad && res->nplatforms) {
+		json_t *pl = platforms_to_json(res);
+
+		bad |= !pl || put(root, "platforms", pl);
+	}
 
 	mp = th_report_sorted_metrics(res, &oom);
 	bad |= oom;
@@ -390,6 +470,11 @@ static json_t *to_json(const struct th_results *res, char *err, size_t errlen)
 		if (!r)
 			goto out;
 		bad |= put(root, "reach", r);
+	}
+	if (!bad && res->has_agreement) {
+		json_t *a = agreement_to_json(res);
+
+		bad |= !a || put(root, "agreement", a);
 	}
 	if (!bad)
 		goto done;
@@ -780,6 +865,61 @@ static int load_metrics(struct th_jload *l, const json_t *root, struct th_result
 	return 0;
 }
 
+static int load_platforms(struct th_jload *l, const json_t *root, struct th_results *r)
+{
+	static const char *const fields[] = { "name", "source", "compiler", "qemu", "cpu", "configs",
+					      "boot_seconds_median", NULL };
+	static const char *const cfields[] = { "name", "kconfig", NULL };
+	json_t *arr = json_object_get(root, "platforms"), *o, *cfgs, *c, *b;
+	size_t i, k;
+	char w[64], wc[96], e[512];
+
+	if (!arr)
+		return 0;
+	if (!json_is_array(arr))
+		return th_jload_err(l, "platforms", "expected an array, got %s", type_name(arr));
+	json_array_foreach(arr, i, o) {
+		struct th_platform_in in = { 0 };
+
+		snprintf(w, sizeof(w), "platforms[%zu]", i);
+		if (!json_is_object(o))
+			return th_jload_err(l, w, "expected an object, got %s", type_name(o));
+		if (th_jload_only(l, o, w, fields, 1) || !(in.name = name_field(l, o, w, "name")) ||
+		    !(in.source = sfield(l, o, w, "source")) || !(in.compiler = sfield(l, o, w, "compiler")) ||
+		    !(in.qemu = sfield(l, o, w, "qemu")) || !(in.cpu = sfield(l, o, w, "cpu")) ||
+		    !(cfgs = field(l, o, w, "configs", J_ARR)))
+			return -1;
+		b = json_object_get(o, "boot_seconds_median");
+		if (!json_is_null(b) && (!json_is_number(b) || json_number_value(b) < 0 ||
+					 json_number_value(b) >= 1e12))
+			return th_jload_err(l, (join(wc, sizeof(wc), w, "boot_seconds_median"), wc),
+					    "expected a duration (a number >= 0) or null, got %s", type_name(b));
+		in.boot_seconds_median = json_is_null(b) ? -1 : json_number_value(b);
+		if (th_platform_is_model(in.name))
+			return th_jload_err(l, (join(wc, sizeof(wc), w, "name"), wc),
+					    "\"model\" is the userspace model: not a platform to declare");
+		if (th_results_add_platform(r, &in, e, sizeof(e)))
+			return th_jload_err(l, (join(wc, sizeof(wc), w, "name"), wc), "%s", e);
+		json_array_foreach(cfgs, k, c) {
+			const char *name, *kconfig;
+
+			snprintf(wc, sizeof(wc), "%s.configs[%zu]", w, k);
+			if (!json_is_object(c))
+				return th_jload_err(l, wc, "expected an object, got %s", type_name(c));
+			if (th_jload_only(l, c, wc, cfields, 1) || !(name = name_field(l, c, wc, "name")) ||
+			    !(kconfig = sfield(l, c, wc, "kconfig")))
+				return -1;
+			if (!th_results_find_config(r, name)) {
+				list_configs(r, e, sizeof(e));
+				return th_jload_err(l, wc, "unknown config \"%s\" (configs: %s)", name, e);
+			}
+			if (th_results_add_platform_config(r, in.name, name, kconfig, e, sizeof(e)))
+				return th_jload_err(l, wc, "%s", e);
+		}
+	}
+	return 0;
+}
+
 static int outcome_field(struct th_jload *l, const json_t *o, const char *where,
 			 const char *key, bool nullable, enum th_outcome *out)
 {
@@ -800,12 +940,59 @@ static int outcome_field(struct th_jload *l, const json_t *o, const char *where,
 	return 0;
 }
 
-static int load_cell(struct th_jload *l, const json_t *o, size_t idx, struct th_results *r)
+static void list_platforms(const struct th_results *r, char *buf, size_t n)
+{
+	size_t off = (size_t)snprintf(buf, n, TH_PLATFORM_MODEL);
+
+	for (size_t i = 0; i < r->nplatforms && off < n; i++)
+		off += (size_t)snprintf(buf + off, n - off, ", %s", r->platforms[i].name);
+}
+
+/* A cell's (or an agreement row's) platform: "model", or one declared in
+ * platforms whose configs hold config. NULL with err set otherwise. */
+static const char *platform_field(struct th_jload *l, const json_t *o, const char *where,
+				  const char *config, bool model_ok, const struct th_results *r)
+{
+	const char *s = sfield(l, o, where, "platform");
+	char wf[160], e[512];
+
+	if (!s)
+		return NULL;
+	join(wf, sizeof(wf), where, "platform");
+	if (th_platform_is_model(s)) {
+		if (!model_ok)
+			return th_jload_err(l, wf, "\"%s\": a row of the agreement is a real kernel's cell",
+					    s), NULL;
+		return TH_PLATFORM_MODEL;
+	}
+	const struct th_platform *p = th_results_find_platform(r, s);
+
+	if (!p) {
+		list_platforms(r, e, sizeof(e));
+		return th_jload_err(l, wf, "unknown platform \"%s\" (%s: %s)", s,
+				    th_platform_name_valid(s) ? "declare it in platforms; platforms" :
+				    "\"model\" or \"linux-<release>\"; declared", e), NULL;
+	}
+	if (!th_platform_find_config(p, config)) {
+		size_t off = 0;
+
+		e[0] = '\0';
+		for (size_t i = 0; i < p->nconfigs && off < sizeof(e); i++)
+			off += (size_t)snprintf(e + off, sizeof(e) - off, "%s%s", i ? ", " : "",
+						p->configs[i].name);
+		return th_jload_err(l, wf, "config \"%s\" is not a kernel config of %s (its configs: %s)",
+				    config, s, p->nconfigs ? e : "none"), NULL;
+	}
+	return p->name;
+}
+
+static int load_cell(struct th_jload *l, const json_t *o, size_t idx, struct th_results *r,
+		     bool need_platform)
 {
 	static const char *const fields[] = {
 		"attack", "technique", "timing", "payload", "variant", "config", "toolchain",
-		"outcome", "runs", "counts", "evidence", "expected", "verdict", "seconds", "rerun",
-		"expected_line", NULL
+		"platform", "outcome", "runs", "counts", "evidence", "expected", "verdict", "seconds",
+		"rerun", "expected_line", NULL
 	};
 	struct th_cell_in in = { 0 };
 	unsigned counts[TH_OUTCOME_COUNT] = { 0 };
@@ -847,6 +1034,14 @@ static int load_cell(struct th_jload *l, const json_t *o, size_t idx, struct th_
 		list_toolchains(r, e, sizeof(e));
 		return th_jload_err(l, (join(wf, sizeof(wf), w, "toolchain"), wf),
 			    "unknown toolchain \"%s\" (toolchains: %s)", in.toolchain, e);
+	}
+	/* A file from before platforms has none: its cells are the model's. */
+	if (json_object_get(o, "platform") || need_platform) {
+		if (!json_object_get(o, "platform"))
+			return th_jload_err(l, w, "missing field \"platform\" (every cell of a file with "
+					    "platforms, or with a cell that says its platform, says its own)");
+		if (!(in.platform = platform_field(l, o, w, in.config, true, r)))
+			return -1;
 	}
 	if (outcome_field(l, o, w, "outcome", false, &in.outcome))
 		return -1;
@@ -905,15 +1100,17 @@ static int load_cell(struct th_jload *l, const json_t *o, size_t idx, struct th_
 		in.expected_line = (unsigned)json_integer_value(j);
 	}
 
-	const struct th_cell *dup = th_results_find_cell(r, in.attack, in.variant, in.config,
-							 in.toolchain);
+	const struct th_cell *dup = th_results_find_cell(r, in.platform, in.attack, in.variant,
+							 in.config, in.toolchain);
 	if (dup) {
 		size_t first = 0;
 
 		while (first < r->ncells && r->cells[first] != dup)
 			first++;
-		return th_jload_err(l, w, "duplicate cell %s %s/%s/%s (first at cells[%zu])", in.attack,
-			    th_variant_name(in.variant), in.config, in.toolchain, first);
+		return th_jload_err(l, w, "duplicate cell %s %s/%s/%s%s%s (first at cells[%zu])", in.attack,
+			    th_variant_name(in.variant), in.config, in.toolchain,
+			    in.platform && !th_platform_is_model(in.platform) ? " on " : "",
+			    in.platform && !th_platform_is_model(in.platform) ? in.platform : "", first);
 	}
 	/* Add it as a single outcome, then store the file's counts and verdict
 	 * as they are: a hand-edited outcome must load (check judges it). */
@@ -929,11 +1126,89 @@ static int load_cell(struct th_jload *l, const json_t *o, size_t idx, struct th_
 	return 0;
 }
 
+static int load_agreement(struct th_jload *l, const json_t *root, struct th_results *r)
+{
+	static const char *const fields[] = { "attack", "variant", "config", "toolchain", "platform",
+					      "model_outcome", "kernel_outcome", "agrees", "reason",
+					      "rule", NULL };
+	json_t *arr = json_object_get(root, "agreement"), *o, *j, *rs, *ru;
+	size_t i;
+	char w[64], wf[96], e[512];
+
+	if (!arr)
+		return 0;
+	if (!json_is_array(arr))
+		return th_jload_err(l, "agreement", "expected an array, got %s", type_name(arr));
+	r->has_agreement = true;
+	json_array_foreach(arr, i, o) {
+		struct th_agreement row = { 0 };
+		const char *s;
+
+		snprintf(w, sizeof(w), "agreement[%zu]", i);
+		if (!json_is_object(o))
+			return th_jload_err(l, w, "expected an object, got %s", type_name(o));
+		if (th_jload_only(l, o, w, fields, 1) || !(row.attack = (char *)sfield(l, o, w, "attack")))
+			return -1;
+		if (!th_report_valid_attack_id(row.attack))
+			return th_jload_err(l, w, "attack \"%s\" is not an upper-case ID ([A-Z][A-Z0-9_]*)",
+					    row.attack);
+		if (!(s = sfield(l, o, w, "variant")))
+			return -1;
+		if ((row.variant = th_variant_parse(s)) == TH_VARIANT_INVALID)
+			return th_jload_err(l, (join(wf, sizeof(wf), w, "variant"), wf),
+					    "unknown variant \"%s\" (legacy, transitional or modern)", s);
+		if (!(row.config = (char *)sfield(l, o, w, "config")))
+			return -1;
+		if (!th_results_find_config(r, row.config)) {
+			list_configs(r, e, sizeof(e));
+			return th_jload_err(l, (join(wf, sizeof(wf), w, "config"), wf),
+					    "unknown config \"%s\" (configs: %s)", row.config, e);
+		}
+		if (!(row.toolchain = (char *)sfield(l, o, w, "toolchain")))
+			return -1;
+		if (!th_results_find_toolchain(r, row.toolchain)) {
+			list_toolchains(r, e, sizeof(e));
+			return th_jload_err(l, (join(wf, sizeof(wf), w, "toolchain"), wf),
+					    "unknown toolchain \"%s\" (toolchains: %s)", row.toolchain, e);
+		}
+		if (!(row.platform = (char *)platform_field(l, o, w, row.config, false, r)) ||
+		    outcome_field(l, o, w, "model_outcome", false, &row.model) ||
+		    outcome_field(l, o, w, "kernel_outcome", false, &row.kernel) ||
+		    !(j = field(l, o, w, "agrees", J_BOOL)) ||
+		    !(rs = field(l, o, w, "reason", J_STR_OR_NULL)) ||
+		    !(ru = field(l, o, w, "rule", J_STR_OR_NULL)))
+			return -1;
+		row.agrees = json_is_true(j);
+		if (json_is_null(rs) != json_is_null(ru))
+			return th_jload_err(l, w, "reason and rule: a declared difference has both, a row "
+					    "without one has neither");
+		if (json_is_string(rs) && (!*json_string_value(rs) || !*json_string_value(ru)))
+			return th_jload_err(l, (join(wf, sizeof(wf), w, *json_string_value(rs) ? "rule" :
+						     "reason"), wf), "empty: null when nothing is declared");
+		row.reason = json_is_string(rs) ? (char *)json_string_value(rs) : NULL;
+		row.rule = json_is_string(ru) ? (char *)json_string_value(ru) : NULL;
+		for (size_t k = 0; k < r->nagreement; k++) {
+			const struct th_agreement *d = &r->agreement[k];
+
+			if (!strcmp(d->platform, row.platform) && !strcmp(d->attack, row.attack) &&
+			    d->variant == row.variant && !strcmp(d->config, row.config) &&
+			    !strcmp(d->toolchain, row.toolchain))
+				return th_jload_err(l, w, "duplicate row %s %s/%s/%s on %s (first at "
+						    "agreement[%zu])", row.attack, s, row.config, row.toolchain,
+						    row.platform, k);
+		}
+		if (th_results_store_agreement_row(r, &row, e, sizeof(e)))
+			return th_jload_err(l, w, "%s", e);
+	}
+	return 0;
+}
+
 static int from_json(struct th_jload *l, const json_t *root, struct th_results **out)
 {
 	static const char *const top[] = {
 		"schema", "version", "created", "partial", "interrupted", "host",
-		"expectations", "selection", "shard", "toolchains", "configs", "metrics", "cells", "reach", NULL
+		"expectations", "selection", "shard", "toolchains", "configs", "platforms", "metrics",
+		"cells", "reach", "agreement", NULL
 	};
 	struct th_results *r;
 	json_t *j, *cells, *o;
@@ -958,13 +1233,18 @@ static int from_json(struct th_jload *l, const json_t *root, struct th_results *
 	r->version = NULL;
 	if (load_top(l, root, r) || load_provenance(l, root, r) || load_shard(l, root, r) ||
 	    load_toolchains(l, root, r) ||
-	    load_configs(l, root, r) ||
+	    load_configs(l, root, r) || load_platforms(l, root, r) ||
 	    load_metrics(l, root, r))
 		goto fail;
 	if (!(cells = field(l, root, "", "cells", J_ARR)))
 		goto fail;
+	/* Platforms, or one cell that says its platform: every cell must. */
+	bool need_platform = json_object_get(root, "platforms") != NULL;
+
 	json_array_foreach(cells, i, o)
-		if (load_cell(l, o, i, r))
+		need_platform |= json_is_object(o) && json_object_get(o, "platform");
+	json_array_foreach(cells, i, o)
+		if (load_cell(l, o, i, r, need_platform))
 			goto fail;
 	if ((j = json_object_get(root, "reach"))) {
 		char e[768];
@@ -974,6 +1254,8 @@ static int from_json(struct th_jload *l, const json_t *root, struct th_results *
 			goto fail;
 		}
 	}
+	if (load_agreement(l, root, r))
+		goto fail;
 	*out = r;
 	return 0;
 fail:
@@ -1055,4 +1337,40 @@ int th_results_write(const struct th_results *res, const char *path, char *err, 
 	rc = th_report_write_atomic(path, buf, len, err, errlen);
 	free(buf);
 	return rc;
+}
+
+/* A JSON array without the items whose "platform" is platform. */
+static void drop_items(json_t *arr, const char *key, const char *platform)
+{
+	for (size_t i = json_array_size(arr); i-- > 0;) {
+		json_t *p = json_object_get(json_array_get(arr, i), key);
+
+		if (json_is_string(p) && !strcmp(json_string_value(p), platform))
+			json_array_remove(arr, i);
+	}
+}
+
+int th_results_copy(const struct th_results *res, const char *drop_platform,
+		    struct th_results **out, char *err, size_t errlen)
+{
+	char e[1024];
+	struct th_jload l = { NULL, e, sizeof(e) };
+	json_t *root = to_json(res, e, sizeof(e));
+	int rc;
+
+	*out = NULL;
+	if (!root)
+		return th_report_errf(err, errlen, "%s", e);
+	if (drop_platform) {
+		json_t *pl = json_object_get(root, "platforms");
+
+		drop_items(json_object_get(root, "cells"), "platform", drop_platform);
+		drop_items(json_object_get(root, "agreement"), "platform", drop_platform);
+		drop_items(pl, "name", drop_platform);
+		if (pl && !json_array_size(pl))
+			json_object_del(root, "platforms");
+	}
+	rc = from_json(&l, root, out);
+	json_decref(root);
+	return rc ? th_report_errf(err, errlen, "%s", e) : 0;
 }

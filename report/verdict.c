@@ -68,7 +68,7 @@ void th_results_apply_baseline(struct th_results *res, const struct th_results *
 		enum th_outcome b = TH_OUTCOME_INVALID;
 
 		if (baseline) {
-			const struct th_cell *bc = th_results_find_cell(baseline, c->attack, c->variant,
+			const struct th_cell *bc = th_results_find_cell(baseline, c->platform, c->attack, c->variant,
 									c->config, c->toolchain);
 			if (bc)
 				b = th_cell_observed(bc);

@@ -27,6 +27,7 @@ target_link_libraries(th-attacks-test PRIVATE th_expect th_registry ${TH_CMOCKA_
 target_compile_options(th-attacks-test PRIVATE ${TH_WARN_FLAGS})
 target_compile_definitions(th-attacks-test PRIVATE
   TH_EXPECTED_TSV="${PROJECT_SOURCE_DIR}/attacks/expected.tsv"
+  TH_KERNEL_DIR="${PROJECT_SOURCE_DIR}/kernel"
   TH_TEST_CONFIGS="${_th_configs_csv}"
   TH_TEST_TOOLCHAIN="${TIMERHARNESS_TOOLCHAIN}")
 set_target_properties(th-attacks-test PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/tests")
@@ -34,7 +35,9 @@ set_target_properties(th-attacks-test PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMA
 set(TH_ATTACKS_CASES
   registry_ids_unique registry_ids_derived registry_design_names registry_complete
   registry_not_applicable expect_loads expect_covers_every_cell expect_no_dead_rules
-  expect_story_cells expect_loader_errors expect_first_match_and_alternatives)
+  expect_story_cells expect_loader_errors expect_first_match_and_alternatives
+  expect_platform_sections expect_differs_rows expect_directive_errors
+  kernel_plan_loads kernel_plan_errors)
 foreach(case IN LISTS TH_ATTACKS_CASES)
   add_test(NAME attacks.${case} COMMAND th-attacks-test ${case})
   set_tests_properties(attacks.${case} PROPERTIES LABELS attacks TIMEOUT 120)

@@ -15,12 +15,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 
 #include "expect.h"
+#include "kernel_plan.h"
 #include "registry.h"
+#include "report/check.h"
 #include "report/outcome.h"
 
 static const char *const variants[] = { "legacy", "transitional", "modern" };
@@ -251,8 +254,9 @@ static void expect_no_dead_rules(void **state)
 	(void)state;
 	load_real();
 	split_configs();
-	cap = th_expect_count();
-	used = calloc(cap, sizeof(*used));
+	/* The model's rules (those under @platform are a real kernel's). */
+	cap = th_expect_count_on("model");
+	used = calloc(cap ? cap : 1, sizeof(*used));
 	assert_non_null(used);
 	/* The registry's attacks, then the runner's self-test cells. */
 	for (size_t i = 0; i < th_attack_count + 2; i++)
@@ -278,12 +282,18 @@ static void expect_no_dead_rules(void **state)
 		char line[2048];
 		unsigned long ln = 0;
 
+		int model = 1;
+
 		for (; f && fgets(line, sizeof(line), f);) {
 			char where[1200];
 			size_t k;
 
 			ln++;
-			if (line[0] == '#' || line[0] == '\n')
+			if (!strncmp(line, "@platform", 9)) {
+				model = !strncmp(line + 10, "model", 5) && (line[15] == '\n' || !line[15]);
+				continue;
+			}
+			if (line[0] == '#' || line[0] == '\n' || line[0] == '@' || !model)
 				continue;
 			snprintf(where, sizeof(where), "%s:%lu", TH_EXPECTED_TSV, ln);
 			for (k = 0; k < nused && strcmp(used[k], where); k++)
@@ -454,6 +464,239 @@ static void expect_first_match_and_alternatives(void **state)
 	unlink(path);
 }
 
+/* ---- @platform and @differs: a real kernel's rules and declared differences ---- */
+
+static void expect_platform_sections(void **state)
+{
+	const char *reason = NULL;
+	char err[512], want[300];
+	const char *path = write_tmp("platform.tsv",
+				     "A_*\t*\t*\t*\tBLOCKED_CFI\tthe model's\n"
+				     "@platform linux-6.1.*,linux-6.2\n"
+				     "A_*\tmodern\tkcfi\t*\tCRASHED\tthe kernel's\n"
+				     "@platform\tmodel\n"
+				     "*\t*\t*\t*\tNO_EFFECT\tthe model's again\n");
+
+	(void)state;
+	if (th_expect_load(path, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(th_expect_count(), 3);
+	assert_int_equal(th_expect_count_on("model"), 2);
+	assert_int_equal(th_expect_count_on("linux-6.1.192"), 1);
+	/* Before any directive, rules are the model's: the old lookup keeps
+	 * its meaning, and is the model's lookup. */
+	assert_string_equal(th_expect_lookup("A_1", "modern", "kcfi", "clang-22", &reason), "BLOCKED_CFI");
+	assert_string_equal(reason, "the model's");
+	assert_string_equal(th_expect_lookup_on(NULL, "A_1", "modern", "kcfi", "clang-22", NULL),
+			    "BLOCKED_CFI");
+	assert_string_equal(th_expect_lookup_on("linux-6.1.192", "A_1", "modern", "kcfi", "clang-22",
+						&reason), "CRASHED");
+	assert_string_equal(reason, "the kernel's");
+	assert_string_equal(th_expect_lookup_on("linux-6.2", "A_1", "modern", "kcfi", "clang-22", NULL),
+			    "CRASHED");
+	snprintf(want, sizeof(want), "%s:3", path);
+	assert_string_equal(th_expect_where_on("linux-6.1.192", "A_1", "modern", "kcfi", "clang-22"), want);
+	/* No rule of the platform: none, never the model's. */
+	assert_null(th_expect_lookup_on("linux-6.1.192", "B_1", "modern", "kcfi", "clang-22", NULL));
+	assert_null(th_expect_lookup_on("linux-6.3", "A_1", "modern", "kcfi", "clang-22", NULL));
+	assert_string_equal(th_expect_lookup("B_1", "legacy", "none", "clang-14", NULL), "NO_EFFECT");
+	snprintf(want, sizeof(want), "%s:5", path);
+	assert_string_equal(th_expect_where("B_1", "legacy", "none", "clang-14"), want);
+	assert_int_equal(th_expect_difference_count(), 0);
+	th_expect_free();
+	unlink(path);
+}
+
+static void expect_differs_rows(void **state)
+{
+	const char *reason = NULL, *rule = NULL;
+	char err[512], want[300];
+	const char *path = write_tmp("differs.tsv",
+				     "*\t*\t*\t*\tNO_EFFECT\tmodel\n"
+				     "@platform linux-6.1.*\n"
+				     "*\t*\t*\t*\tCRASHED\tkernel\n"
+				     "@differs\n"
+				     "A_1\tmodern\tkcfi\t*\tBLOCKED_CFI\tCRASHED\tthe kernel's check panics\n"
+				     "A_*\tmodern\t*\t*\tNO_EFFECT\tTIMER_LOST\tthe general one\n"
+				     "@platform linux-6.2\n"
+				     "B_1\t*\t*\t*\tHIJACKED\tkernel 6.2\n");
+	const struct th_check_difference *d;
+
+	(void)state;
+	if (th_expect_load(path, err, sizeof(err)))
+		fail_msg("%s", err);
+	/* The @differs rows are no rules. */
+	assert_int_equal(th_expect_count(), 3);
+	assert_int_equal(th_expect_difference_count(), 2);
+	d = th_expect_difference(0);
+	assert_non_null(d);
+	assert_string_equal(d->platforms, "linux-6.1.*");
+	assert_string_equal(d->attack, "A_1");
+	assert_string_equal(d->model, "BLOCKED_CFI");
+	assert_string_equal(d->kernel, "CRASHED");
+	assert_string_equal(d->reason, "the kernel's check panics");
+	snprintf(want, sizeof(want), "%s:5", path);
+	assert_string_equal(d->where, want);
+	assert_null(th_expect_difference(2));
+	assert_true(th_expect_difference_on(0, "linux-6.1.192"));
+	assert_false(th_expect_difference_on(0, "model"));
+	/* The first row whose globs match. */
+	assert_int_equal(th_expect_differs("linux-6.1.192", "A_1", "modern", "kcfi", "clang-22"), 0);
+	assert_int_equal(th_expect_differs("linux-6.1.192", "A_1", "modern", "none", "clang-22"), 1);
+	assert_int_equal(th_expect_differs("linux-6.1.192", "C_1", "modern", "none", "clang-22"), -1);
+	assert_int_equal(th_expect_differs("model", "A_1", "modern", "kcfi", "clang-22"), -1);
+	/* Declared only with exactly its two outcomes. */
+	assert_true(th_expect_declared_difference(NULL, "linux-6.1.192", "A_1", "modern", "kcfi",
+						  "clang-22", TH_BLOCKED_CFI, TH_CRASHED, &reason, &rule));
+	assert_string_equal(reason, "the kernel's check panics");
+	assert_string_equal(rule, want);
+	assert_false(th_expect_declared_difference(NULL, "linux-6.1.192", "A_1", "modern", "kcfi",
+						   "clang-22", TH_BLOCKED_CFI, TH_HANG, &reason, &rule));
+	/* The first match decides: the general row does not declare for A_1
+	 * under kcfi. */
+	assert_false(th_expect_declared_difference(NULL, "linux-6.1.192", "A_1", "modern", "kcfi",
+						   "clang-22", TH_NO_EFFECT, TH_TIMER_LOST, &reason,
+						   &rule));
+	/* A directive ends the section: after it, rules again. */
+	assert_string_equal(th_expect_lookup_on("linux-6.2", "B_1", "legacy", "none", "clang-14", NULL),
+			    "HIJACKED");
+	th_expect_free();
+	assert_int_equal(th_expect_difference_count(), 0);
+	unlink(path);
+}
+
+static void expect_directive_errors(void **state)
+{
+	(void)state;
+	expect_error("dir.tsv", "*\t*\t*\t*\tNO_EFFECT\tok\n@platfrom linux-*\n", "2",
+		     "unknown directive '@platfrom' (@platform GLOB, @differs)");
+	expect_error("noglob.tsv", "*\t*\t*\t*\tNO_EFFECT\tok\n@platform\n", "2",
+		     "@platform needs one glob");
+	expect_error("blank.tsv", "*\t*\t*\t*\tNO_EFFECT\tok\n@platform linux-6 linux-7\n", "2",
+		     "@platform needs one glob");
+	expect_error("empty.tsv", "*\t*\t*\t*\tNO_EFFECT\tok\n@platform linux-6,\n", "2",
+		     "@platform needs one glob");
+	expect_error("first.tsv", "*\t*\t*\t*\tNO_EFFECT\tok\n@differs\n", "2",
+		     "@differs before any @platform");
+	expect_error("self.tsv", "*\t*\t*\t*\tNO_EFFECT\tok\n@platform *\n@differs\n", "3",
+		     "matches the model itself");
+	expect_error("arg.tsv", "*\t*\t*\t*\tNO_EFFECT\tok\n@platform linux-*\n@differs now\n", "3",
+		     "@differs takes nothing after it");
+	expect_error("six.tsv",
+		     "*\t*\t*\t*\tNO_EFFECT\tok\n@platform linux-*\n@differs\n"
+		     "A_1\tmodern\tkcfi\t*\tBLOCKED_CFI\twhy\n", "4",
+		     "6 TAB-separated field(s), expected 7 in a @differs section: attack variant config "
+		     "toolchain model_outcome kernel_outcome reason (missing 'reason')");
+	expect_error("same.tsv",
+		     "*\t*\t*\t*\tNO_EFFECT\tok\n@platform linux-*\n@differs\n"
+		     "A_1\tmodern\tkcfi\t*\tCRASHED\tCRASHED\twhy\n", "4", "that is no difference");
+	expect_error("kout.tsv",
+		     "*\t*\t*\t*\tNO_EFFECT\tok\n@platform linux-*\n@differs\n"
+		     "A_1\tmodern\tkcfi\t*\tCRASHED\tBOOM\twhy\n", "4", "unknown kernel outcome 'BOOM'");
+	expect_error("mout.tsv",
+		     "*\t*\t*\t*\tNO_EFFECT\tok\n@platform linux-*\n@differs\n"
+		     "A_1\tmodern\tkcfi\t*\tHARNESS_ERROR\tCRASHED\twhy\n", "4",
+		     "unknown model outcome 'HARNESS_ERROR'");
+	expect_error("dreason.tsv",
+		     "*\t*\t*\t*\tNO_EFFECT\tok\n@platform linux-*\n@differs\n"
+		     "A_1\tmodern\tkcfi\t*\tCRASHED\tNO_EFFECT\t\n", "4", "empty reason");
+	expect_error("dglob.tsv",
+		     "*\t*\t*\t*\tNO_EFFECT\tok\n@platform linux-*\n@differs\n"
+		     "A_1\t\tkcfi\t*\tCRASHED\tNO_EFFECT\twhy\n", "4", "empty variant glob");
+	expect_error("dextra.tsv",
+		     "*\t*\t*\t*\tNO_EFFECT\tok\n@platform linux-*\n@differs\n"
+		     "A_1\tmodern\tkcfi\t*\tCRASHED\tNO_EFFECT\twhy\textra\n", "4", "more than 7");
+	/* A @differs section is not a rule: a file of differences only has none. */
+	expect_error("onlydiff.tsv", "@platform linux-*\n@differs\nA\t*\t*\t*\tCRASHED\tNO_EFFECT\twhy\n",
+		     "3", "no rules");
+}
+
+/* ---- the real kernel's plan (kernel/cells.tsv, kernel/configs/) ---------------- */
+
+static void kernel_plan_loads(void **state)
+{
+	struct th_kernel_plan p;
+	char err[512];
+
+	(void)state;
+	if (th_kernel_plan_load(TH_KERNEL_DIR, &p, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_true(p.ncells >= 1);
+	assert_int_equal(p.nconfigs, 2);
+	assert_string_equal(p.configs[0], "kcfi");
+	assert_string_equal(p.configs[1], "none");
+	for (size_t i = 0; i < p.ncells; i++) {
+		const struct th_attack *a = NULL;
+
+		/* Every cell is an attack of the model's registry, as the kernel's
+		 * unit names it: the two platforms meet cell by cell. */
+		for (size_t k = 0; k < th_attack_count && !a; k++)
+			if (!strcmp(th_attacks[k].id, p.cells[i].attack))
+				a = &th_attacks[k];
+		if (!a)
+			fail_msg("%s (line %u) is not an attack of the registry", p.cells[i].attack,
+				 p.cells[i].line);
+		assert_string_equal(p.attacks[i], p.cells[i].attack);
+	}
+	th_kernel_plan_free(&p);
+}
+
+static void plan_error(const char *cells, const char *const *configs, const char *want)
+{
+	char dir[300], path[400], err[512];
+	struct th_kernel_plan p;
+	FILE *f;
+
+	snprintf(dir, sizeof(dir), "%s", write_tmp("kp.placeholder", ""));
+	*strrchr(dir, '/') = '\0';
+	snprintf(dir + strlen(dir), sizeof(dir) - strlen(dir), "/kplan");
+	mkdir(dir, 0777);
+	snprintf(path, sizeof(path), "%s/configs", dir);
+	mkdir(path, 0777);
+	snprintf(path, sizeof(path), "%s/cells.tsv", dir);
+	assert_non_null(f = fopen(path, "w"));
+	fputs(cells, f);
+	fclose(f);
+	for (size_t i = 0; configs && configs[i]; i++) {
+		snprintf(path, sizeof(path), "%s/configs/%s", dir, configs[i]);
+		assert_non_null(f = fopen(path, "w"));
+		fclose(f);
+	}
+	assert_int_equal(th_kernel_plan_load(dir, &p, err, sizeof(err)), -1);
+	if (!strstr(err, want) || strncmp(err, dir, strlen(dir)))
+		fail_msg("got '%s', want '%s...%s'", err, dir, want);
+	assert_int_equal(p.ncells, 0);
+	for (size_t i = 0; configs && configs[i]; i++) {
+		snprintf(path, sizeof(path), "%s/configs/%s", dir, configs[i]);
+		unlink(path);
+	}
+	snprintf(path, sizeof(path), "%s/cells.tsv", dir);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/configs", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+
+static void kernel_plan_errors(void **state)
+{
+	static const char *const both[] = { "base.config", "kcfi.config", NULL };
+	static const char *const base_only[] = { "base.config", NULL };
+	const char *ok = "# head\nA_1\tmemcpy-intra\tpending\tnone\n";
+
+	(void)state;
+	plan_error("# head\nA_1\tmemcpy-intra\tpending\n", both,
+		   "cells.tsv:2: 3 TAB-separated field(s), expected 4: attack technique timing payload");
+	plan_error("a_1\tmemcpy-intra\tpending\tnone\n", both, "cells.tsv:1: attack 'a_1' is not");
+	plan_error("A_1\tmemcpy-intra\tlater\tnone\n", both, "cells.tsv:1: unknown timing 'later'");
+	plan_error("A_1\t\tpending\tnone\n", both, "cells.tsv:1: empty technique");
+	plan_error("A_1\tm\tpending\tnone\textra\n", both, "cells.tsv:1: more than 4");
+	plan_error("A_1\tm\tpending\tnone\n\nA_1\tm\t-\tx\n", both,
+		   "cells.tsv:3: A_1 is planned twice (first on line 1)");
+	plan_error("# nothing\n", both, "cells.tsv: no cell");
+	plan_error(ok, base_only, "/configs: no kernel config");
+	plan_error(ok, NULL, "/configs: no kernel config");
+}
+
 /* ---- every binary of a variant lists the same registry ---------------------------- */
 
 static char **list_bins;
@@ -529,6 +772,11 @@ int main(int argc, char **argv)
 		cmocka_unit_test(expect_story_cells),
 		cmocka_unit_test(expect_loader_errors),
 		cmocka_unit_test(expect_first_match_and_alternatives),
+		cmocka_unit_test(expect_platform_sections),
+		cmocka_unit_test(expect_differs_rows),
+		cmocka_unit_test(expect_directive_errors),
+		cmocka_unit_test(kernel_plan_loads),
+		cmocka_unit_test(kernel_plan_errors),
 		cmocka_unit_test(list_same),
 	};
 	const size_t ntests = sizeof(tests) / sizeof(tests[0]);

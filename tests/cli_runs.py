@@ -231,6 +231,14 @@ def case_install(a):
     for c in res["cells"]:
         expect(c["rerun"].startswith(th + " matrix "), "rerun does not name the installed command")
     run([th, "check", "--results", os.path.join(out, "results.json"), "--allow-slice"])
+    # The real kernel's plan is installed beside the expectations, and the
+    # installed check judges by it.
+    kdir = os.path.join(prefix, "share", "timerharness", "kernel")
+    for f in ("cells.tsv", "configs/kcfi.config", "configs/none.config"):
+        expect(os.path.exists(os.path.join(kdir, f)), "no installed kernel plan: " + f)
+    r = run([th, "check", "--help"])
+    expect("(default " + kdir + ")" in r.stdout,
+           "the installed check does not judge by the installed kernel plan:\n" + r.stdout)
     # The command alone, without what it runs: a clear refusal.
     bare = os.path.join(a.out, "bare", "bin")
     os.makedirs(bare, exist_ok=True)

@@ -30,9 +30,18 @@ add_test(NAME matrix.cut.selftests
 add_test(NAME matrix.gate
   COMMAND ${CMAKE_COMMAND} -DTH=${TH_BIN} -DBUILD=${CMAKE_BINARY_DIR} -DOUT=${TH_MOUT}/gate
           -P ${CMAKE_CURRENT_SOURCE_DIR}/matrix_gate.cmake)
+# A real kernel's cells beside the run, through the kernel command's API.
+add_executable(kernel_leg ${CMAKE_CURRENT_SOURCE_DIR}/kernel_leg_main.c)
+target_link_libraries(kernel_leg PRIVATE th_report th_expect)
+target_include_directories(kernel_leg PRIVATE ${CMAKE_SOURCE_DIR}/report)
+target_compile_options(kernel_leg PRIVATE ${TH_WARN_FLAGS})
+add_test(NAME matrix.kernel_leg
+  COMMAND ${CMAKE_COMMAND} -DTH=${TH_BIN} -DLEG=$<TARGET_FILE:kernel_leg> -DBUILD=${CMAKE_BINARY_DIR}
+          -DSRC=${CMAKE_SOURCE_DIR} -DOUT=${TH_MOUT}/kernel -P ${CMAKE_CURRENT_SOURCE_DIR}/kernel_leg.cmake)
 add_test(NAME matrix.interrupt
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/matrix_interrupt.sh ${TH_BIN} ${CMAKE_BINARY_DIR} ${TH_MOUT}/interrupt)
-set_tests_properties(matrix.cut.every_outcome_kind matrix.cut.selftests matrix.gate matrix.interrupt PROPERTIES LABELS matrix)
+set_tests_properties(matrix.cut.every_outcome_kind matrix.cut.selftests matrix.gate matrix.interrupt
+  matrix.kernel_leg PROPERTIES LABELS matrix)
 
 # Bad input: exit 2, a message saying what, and nothing overwritten.
 file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/bad-expected.tsv "# attack variant config toolchain outcome reason\n*\t*\t*\t*\tPWNED\toops\n")

@@ -20,7 +20,8 @@ set(_py ${TH_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/outputs.py)
 set(_common --th $<TARGET_FILE:timerharness> --data ${CMAKE_CURRENT_SOURCE_DIR}/data/report)
 # Fixtures the loader refuses for a reason a JSON Schema can state.
 set(_invalid)
-foreach(f not_json wrong_schema unknown_outcome unknown_verdict unknown_variant missing_field wrong_type)
+foreach(f not_json wrong_schema unknown_outcome unknown_verdict unknown_variant missing_field wrong_type
+          platform_bad_name)
   list(APPEND _invalid --invalid ${f}.json)
 endforeach()
 
@@ -46,6 +47,7 @@ if(TH_CHROMIUM)
             ${_out}/cli-shards/merged/report.html ${_out}/gate/report.html
             ${CMAKE_CURRENT_SOURCE_DIR}/data/report/markup.json
             ${CMAKE_CURRENT_SOURCE_DIR}/data/report/doctored_hijacked.json
+            ${CMAKE_CURRENT_SOURCE_DIR}/data/report/platform.json
             ${CMAKE_CURRENT_SOURCE_DIR}/data/report/with-fuzz/results.json)
   set_tests_properties(outputs.html_browser PROPERTIES FIXTURES_REQUIRED th_outputs LABELS outputs
                        TIMEOUT 300)

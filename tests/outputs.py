@@ -193,21 +193,35 @@ def cmd_junit(a):
 
 # ---- SARIF: schema, declaring lines, levels ----
 def rules_of(path):
-    """The rules of an expectations file: (line, [globs x4])."""
+    """The rules of an expectations file: (line, platform globs, [globs x4]).
+    A rule is under the last "@platform GLOB" line before it ("model" before
+    any); the rows of "@differs" sections are no rules."""
     rules = []
+    platform, differs = "model", False
     with open(path) as f:
         for n, line in enumerate(f, 1):
             line = line.rstrip("\r\n")
             if not line.strip() or line.startswith("#"):
                 continue
-            rules.append((n, line.split("\t")[:4]))
+            if line.startswith("@"):
+                word, _, arg = line.partition(" ") if " " in line else line.partition("\t")
+                if word == "@platform":
+                    platform, differs = arg.strip(), False
+                elif word == "@differs":
+                    differs = True
+                continue
+            if not differs:
+                rules.append((n, platform, line.split("\t")[:4]))
     return rules
 
 
-def first_rule(rules, cell):
-    for n, cols in rules:
-        if all(any(fnmatch.fnmatchcase(v, g) for g in col.split(","))
-               for v, col in zip(cell, cols)):
+def matches(globs, value):
+    return any(fnmatch.fnmatchcase(value, g) for g in globs.split(","))
+
+
+def first_rule(rules, cell, platform="model"):
+    for n, plat, cols in rules:
+        if matches(plat, platform) and all(matches(col, v) for v, col in zip(cell, cols)):
             return n
     return None
 
@@ -262,7 +276,7 @@ def cmd_sarif(a):
                 if file not in cache:
                     cache[file] = rules_of(file)
                 decl = first_rule(cache[file], [p["attack"], p["variant"], p["config"],
-                                                 p["toolchain"]])
+                                                 p["toolchain"]], p.get("platform", "model"))
                 if decl != line:
                     fail(f"{path}: {key} points at {uri}:{line}, declared on line {decl}")
     print(f"sarif: {len(texts)} logs, {nres} results: schema-valid, each at its declaring "
@@ -288,13 +302,24 @@ def cmd_ktap(a):
         test = kunit_parser.parse_run_tests(io.StringIO(ktap.decode()))
         if test.counts.errors:
             fail(f"{path}: the KUnit parser found {test.counts.errors} error(s) in its KTAP")
-        names = sorted(t["name"] for t in doc["toolchains"])
+        # A test per toolchain of the model (every toolchain no cell of a
+        # real kernel alone names), then one per real kernel and toolchain
+        # its cells name ("linux-6.1.192/clang-22").
+        cells_of = {}
+        for c in doc["cells"]:
+            plat = c.get("platform", "model")
+            name = c["toolchain"] if plat == "model" else plat + "/" + c["toolchain"]
+            cells_of.setdefault(name, []).append(c)
+        kernel_only = {c["toolchain"] for c in doc["cells"]} - \
+            {c["toolchain"] for c in doc["cells"] if c.get("platform", "model") == "model"}
+        names = sorted([t["name"] for t in doc["toolchains"] if t["name"] not in kernel_only] +
+                       [n for n in cells_of if "/" in n])
         got = {t.name: t for t in test.subtests}
         if sorted(got) != names:
             fail(f"{path}: KTAP tests {sorted(got)}, toolchains {names}")
             continue
         for tc in names:
-            cells = [c for c in doc["cells"] if c["toolchain"] == tc]
+            cells = cells_of.get(tc, [])
             # A toolchain without cells is one skipped test itself (KTAP's
             # "ok N name # SKIP"), as KUnit counts a test without subtests.
             want = dict(passed=0, failed=0, skipped=0 if cells else 1)

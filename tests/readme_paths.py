@@ -15,13 +15,17 @@ import sys
 
 # Written by a run or a build, or a name the reader fills in.
 GENERATED = ("out/", "build/", "shards/", "shard-", "last-good/", "PREFIX", "DIR/", "/tmp")
+# Files of the Linux tree the docs quote (kernel/time/timer.c): the checkout's
+# own kernel/ (the real-kernel leg) has no such folder.
+LINUX_TREE = ("kernel/time/",)
 
 
 def paths_in(text, tops):
     for span in re.findall(r"`([^`\n]+)`", text):
         for word in span.split():
             word = word.strip(",;:()'\"")
-            if "<" in word or "{" in word or "*" in word or word.startswith(GENERATED):
+            if ("<" in word or "{" in word or "*" in word or word.startswith(GENERATED) or
+                    word.startswith(LINUX_TREE)):
                 continue
             # A path in one of the checkout's own folders.
             if "/" in word and word.split("/")[0] in tops:

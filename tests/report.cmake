@@ -7,7 +7,8 @@ pkg_check_modules(CMOCKA REQUIRED IMPORTED_TARGET cmocka)
 
 # One executable per source; each case a CTest test named report.<case>.
 set(TH_REPORT_TEST_SOURCES ${CMAKE_CURRENT_LIST_DIR}/report_test.c
-                           ${CMAKE_CURRENT_LIST_DIR}/report_parts_test.c)
+                           ${CMAKE_CURRENT_LIST_DIR}/report_parts_test.c
+                           ${CMAKE_CURRENT_LIST_DIR}/platform_test.c)
 pkg_check_modules(JANSSON REQUIRED IMPORTED_TARGET jansson)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${TH_REPORT_TEST_SOURCES})
 foreach(src IN LISTS TH_REPORT_TEST_SOURCES)
@@ -74,6 +75,15 @@ th_report_cli(bad_results 2 "cells\\[3\\]\\.outcome: unknown outcome \"FOO\""
   ARGS --results ${_rd}/unknown_outcome.json --format=html --out ${_ro}/bad_results.html)
 th_report_cli(wrong_schema 2 "schema is \"timerharness/results/v0\""
   ARGS --results ${_rd}/wrong_schema.json --format sarif)
+# A real kernel's cells: an undeclared platform, a cell without its platform
+# in a file with platforms (tests/data/report/README.md).
+th_report_cli(platform_unknown 2 "platform_unknown.json: cells\\[15\\]\\.platform: unknown platform \"linux-6\\.9\""
+  SENTINEL ${_ro}/platform_unknown.md
+  ARGS --results ${_rd}/platform_unknown.json --format md --out ${_ro}/platform_unknown.md)
+th_report_cli(platform_missing 2 "platform_missing.json: cells\\[0\\]: missing field \"platform\""
+  ARGS --results ${_rd}/platform_missing.json --format junit)
+th_report_cli(platform_config 2 "is not a kernel config of linux-6\\.1\\.192 \\(its configs: kcfi, none\\)"
+  ARGS --results ${_rd}/platform_config.json --format sarif)
 th_report_cli(out_dir_missing 1 "x.ktap: cannot create .*No such file or directory"
   ARGS --results ${_rd}/small.json --format ktap --out ${_ro}/no/such/dir/x.ktap)
 # To stdout: the terminal matrix (not a terminal: no colour, no trailing blank).

@@ -146,7 +146,7 @@ static struct th_results *shard_of_gate(unsigned k, unsigned n)
 		struct th_cell_in in = { c->attack, c->technique, c->timing, c->payload, c->variant,
 					 c->config, c->toolchain, c->runs ? TH_OUTCOME_INVALID : c->outcome,
 					 0, c->runs ? c->counts : NULL, c->evidence, c->expected, 0.5,
-					 "rerun", c->expected_line };
+					 "rerun", c->expected_line, c->platform };
 		if (!th_results_add_cell(r, &in, err, sizeof(err)))
 			fail_msg("%s", err);
 	}
@@ -168,10 +168,10 @@ static const char *const gate_attacks[] = {
 };
 static const char *const gate_configs[] = { "none", "cfi-icall", "kcfi" };
 
-static const char *gate_expect(const char *attack, const char *variant, const char *config,
-			       const char *toolchain)
+static const char *gate_expect(const char *platform, const char *attack, const char *variant,
+			       const char *config, const char *toolchain)
 {
-	return th_expect_lookup(attack, variant, config, toolchain, NULL);
+	return th_expect_lookup_on(platform, attack, variant, config, toolchain, NULL);
 }
 
 /* check on a model (written to a file first), by the gate fixtures'
@@ -191,7 +191,7 @@ static struct gate_run check_model(const struct th_results *m, bool allow_slice)
 		fail_msg("%s", err);
 	struct th_check_decl d = {
 		.expect_path = th_expect_path(), .expect_sha256 = th_expect_sha256(),
-		.expect = gate_expect, .where = th_expect_where,
+		.expect = gate_expect, .where = th_expect_where_on,
 		.attacks = gate_attacks, .nattacks = 3, .configs = gate_configs, .nconfigs = 3,
 	};
 	struct th_check_opts o = { .results = path, .allow_slice = allow_slice };
@@ -384,7 +384,7 @@ static void merge_per_toolchain(void **state)
 						 c->variant, c->config, c->toolchain,
 						 c->runs ? TH_OUTCOME_INVALID : c->outcome, 0,
 						 c->runs ? c->counts : NULL, c->evidence, c->expected, 0,
-						 NULL, 0 };
+						 NULL, 0, NULL };
 			assert_non_null(th_results_add_cell(p[t], &in, err, sizeof(err)));
 		}
 	}
@@ -432,12 +432,12 @@ static struct th_results *card_model(void)
 					(enum th_variant)v, cfgs[k], tcs[t],
 					unsup ? TH_UNSUPPORTED : k == 0 ? TH_HIJACKED :
 					modern ? TH_BLOCKED_CFI : TH_HIJACKED, unsup ? 0 : 1, NULL,
-					"evidence", TH_OUTCOME_INVALID, 0, NULL, 0 };
+					"evidence", TH_OUTCOME_INVALID, 0, NULL, 0, NULL };
 				struct th_cell_in same = {
 					"MEMCPY_INTRA_BEFORE_ARM_FUNC_SAME_CLASS", "memcpy-intra",
 					"before-arm", "func:same-class", (enum th_variant)v, cfgs[k], tcs[t],
 					unsup ? TH_UNSUPPORTED : TH_REDIRECTED, unsup ? 0 : 1, NULL,
-					"ran the other callback", TH_OUTCOME_INVALID, 0, NULL, 0 };
+					"ran the other callback", TH_OUTCOME_INVALID, 0, NULL, 0, NULL };
 				/* Another technique of the CVE payload: not the exploit. */
 				struct th_cell_in other = cve;
 
@@ -486,11 +486,11 @@ static void card_answers_from_the_exploits_cells(void **state)
 	th_card_free(&card);
 
 	/* A generation answered differently per config gets a row each. */
-	th_results_find_cell(r, "RING_BLOCK_OVERFLOW_PENDING_FUNC_WRITE_CR4", TH_VARIANT_MODERN, "kcfi",
+	th_results_find_cell(r, NULL, "RING_BLOCK_OVERFLOW_PENDING_FUNC_WRITE_CR4", TH_VARIANT_MODERN, "kcfi",
 			     "clang-22")->outcome = TH_REDIRECTED;
-	th_results_find_cell(r, "RING_BLOCK_OVERFLOW_PENDING_FUNC_WRITE_CR4", TH_VARIANT_MODERN, "kcfi",
+	th_results_find_cell(r, NULL, "RING_BLOCK_OVERFLOW_PENDING_FUNC_WRITE_CR4", TH_VARIANT_MODERN, "kcfi",
 			     "clang-22")->counts[TH_REDIRECTED] = 1;
-	th_results_find_cell(r, "RING_BLOCK_OVERFLOW_PENDING_FUNC_WRITE_CR4", TH_VARIANT_MODERN, "kcfi",
+	th_results_find_cell(r, NULL, "RING_BLOCK_OVERFLOW_PENDING_FUNC_WRITE_CR4", TH_VARIANT_MODERN, "kcfi",
 			     "clang-22")->counts[TH_BLOCKED_CFI] = 0;
 	assert_int_equal(th_card_build(all, r->ncells, &card), 0);
 	assert_int_equal(card.ncve, 4);

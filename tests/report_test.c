@@ -176,10 +176,10 @@ static const char *const gate_attacks[] = {
 static const char *const gate_configs[] = { "none", "cfi-icall", "kcfi" };
 static const char *const gate_selftests[] = { "SELFTEST_HANG" };
 
-static const char *gate_expect(const char *attack, const char *variant, const char *config,
-			       const char *toolchain)
+static const char *gate_expect(const char *platform, const char *attack, const char *variant,
+			       const char *config, const char *toolchain)
 {
-	return th_expect_lookup(attack, variant, config, toolchain, NULL);
+	return th_expect_lookup_on(platform, attack, variant, config, toolchain, NULL);
 }
 
 static struct th_check_decl gate_decl(void)
@@ -190,7 +190,7 @@ static struct th_check_decl gate_decl(void)
 		fail_msg("%s", err);
 	return (struct th_check_decl){
 		.expect_path = th_expect_path(), .expect_sha256 = th_expect_sha256(),
-		.expect = gate_expect, .where = th_expect_where,
+		.expect = gate_expect, .where = th_expect_where_on,
 		.attacks = gate_attacks, .nattacks = 3, .configs = gate_configs, .nconfigs = 3,
 		.selftests = gate_selftests, .nselftests = 1,
 	};
@@ -267,19 +267,19 @@ static struct th_results *build_model(int reverse)
 	struct th_cell_in cells[] = {
 		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4", "memcpy-intra", "before-arm",
 		  "func+data:write_cr4", TH_VARIANT_LEGACY, "cfi-icall", "clang-14", TH_HIJACKED, 1,
-		  NULL, "write_cr4(0x407f0) ran\nline two | `tick`", TH_HIJACKED, 0, NULL, 0 },
+		  NULL, "write_cr4(0x407f0) ran\nline two | `tick`", TH_HIJACKED, 0, NULL, 0, NULL },
 		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", "memcpy-intra", "before-arm",
 		  "func:write_cr4", TH_VARIANT_MODERN, "cfi-icall", "clang-9", TH_BLOCKED_CFI, 1,
-		  NULL, "trap", TH_BLOCKED_CFI, 0, NULL, 0 },
+		  NULL, "trap", TH_BLOCKED_CFI, 0, NULL, 0, NULL },
 		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", "memcpy-intra", "before-arm",
 		  "func:write_cr4", TH_VARIANT_MODERN, "randstruct", "clang-14", TH_OUTCOME_INVALID, 0,
-		  seeds, "seeds 1-5", TH_CRASHED, 0, NULL, 0 },
+		  seeds, "seeds 1-5", TH_CRASHED, 0, NULL, 0, NULL },
 		{ "UAF_REALLOC_PENDING_FUNC_SAME_CLASS", "uaf-realloc", "pending", "func:same-class",
 		  TH_VARIANT_TRANSITIONAL, "none", "clang-14", TH_REDIRECTED, 1, NULL,
-		  "bad byte \xff here", TH_OUTCOME_INVALID, 0, NULL, 0 },
+		  "bad byte \xff here", TH_OUTCOME_INVALID, 0, NULL, 0, NULL },
 		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", "memcpy-intra", "before-arm",
 		  "func:write_cr4", TH_VARIANT_MODERN, "randstruct", "clang-9", TH_UNSUPPORTED, 0,
-		  NULL, "no randstruct", TH_CRASHED, 0, NULL, 0 },
+		  NULL, "no randstruct", TH_CRASHED, 0, NULL, 0, NULL },
 	};
 	size_t n = sizeof(cells) / sizeof(cells[0]);
 
@@ -340,7 +340,7 @@ static void assert_same_model(const struct th_results *a, const struct th_result
 	assert_int_equal(a->ncells, b->ncells);
 	for (size_t i = 0; i < a->ncells; i++) {
 		const struct th_cell *x = a->cells[i];
-		const struct th_cell *y = th_results_find_cell(b, x->attack, x->variant, x->config, x->toolchain);
+		const struct th_cell *y = th_results_find_cell(b, x->platform, x->attack, x->variant, x->config, x->toolchain);
 
 		assert_non_null(y);
 		assert_string_equal(x->technique, y->technique);
@@ -386,7 +386,7 @@ static void round_trip_equal(void **state)
 	l = load_ok(a);
 	assert_same_model(m, l);
 	/* The invalid byte was replaced when it entered the model. */
-	assert_non_null(strstr(th_results_find_cell(l, "UAF_REALLOC_PENDING_FUNC_SAME_CLASS",
+	assert_non_null(strstr(th_results_find_cell(l, NULL, "UAF_REALLOC_PENDING_FUNC_SAME_CLASS",
 						    TH_VARIANT_TRANSITIONAL, "none", "clang-14")->evidence,
 				"bad byte ? here"));
 	if (th_results_write(l, b, err, sizeof(err)))
@@ -473,13 +473,13 @@ static void load_small(void **state)
 	assert_int_equal(r->ntoolchains, 2);
 	assert_int_equal(r->nconfigs, 5);
 	assert_false(r->partial);
-	c = th_results_find_cell(r, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", TH_VARIANT_MODERN,
+	c = th_results_find_cell(r, NULL, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", TH_VARIANT_MODERN,
 				 "randstruct", "clang-22");
 	assert_non_null(c);
 	assert_int_equal(c->outcome, TH_CRASHED);
 	assert_int_equal(c->runs, 5);
 	assert_int_equal(c->counts[TH_NO_EFFECT], 3);
-	c = th_results_find_cell(r, "INDEX_INTRA_BEFORE_ARM_FUNC_OTHER_PROTO", TH_VARIANT_MODERN,
+	c = th_results_find_cell(r, NULL, "INDEX_INTRA_BEFORE_ARM_FUNC_OTHER_PROTO", TH_VARIANT_MODERN,
 				 "cfi-icall", "clang-22");
 	assert_non_null(c);
 	assert_int_equal(c->expected, TH_OUTCOME_INVALID);
@@ -594,7 +594,7 @@ static void add_cell_validates(void **state)
 	struct th_results *r = th_results_create("1");
 	struct th_cell_in in = { "X_ATTACK", "memcpy-intra", "before-arm", "none",
 				 TH_VARIANT_LEGACY, "none", "clang-14", TH_NO_EFFECT, 1, NULL, "",
-				 TH_NO_EFFECT, 0, NULL, 0 };
+				 TH_NO_EFFECT, 0, NULL, 0, NULL };
 
 	assert_null(th_results_add_cell(r, &in, err, sizeof(err)));
 	assert_contains(err, "unknown config \"none\"");
@@ -641,7 +641,7 @@ static void record_runs_and_metrics(void **state)
 	struct th_results *r = th_results_create("1");
 	struct th_cell_in in = { "RANDSTRUCT_A", "memcpy-intra", "before-arm", "func:write_cr4",
 				 TH_VARIANT_MODERN, "randstruct", "clang-22", TH_NO_EFFECT, 1, NULL,
-				 "seed 1", TH_CRASHED, 0, NULL, 0 };
+				 "seed 1", TH_CRASHED, 0, NULL, 0, NULL };
 
 	assert_int_equal(th_results_add_toolchain(r, "clang-22", "22", "", err, sizeof(err)), 0);
 	assert_int_equal(th_results_add_config(r, "randstruct", "", "", err, sizeof(err)), 0);
@@ -759,7 +759,7 @@ static void check_doctored_regression(void **state)
 	struct th_results *m = load_ok(DATA("gate.json"));
 	const char *path = tmp_file(t, "doctored.json");
 
-	th_results_find_cell(m, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", TH_VARIANT_MODERN, "cfi-icall",
+	th_results_find_cell(m, NULL, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", TH_VARIANT_MODERN, "cfi-icall",
 			     "clang-22")->outcome = TH_HIJACKED;
 	assert_int_equal(th_results_write(m, path, err, sizeof(err)), 0);
 	th_results_free(m);
@@ -1299,7 +1299,7 @@ static void matrix_wide_uses_keys(void **state)
 				struct th_cell_in in = { id, "uaf-realloc", "pending", "func:write_cr4",
 							 (enum th_variant)v, cfgs[k], "clang-22",
 							 (enum th_outcome)((a + k) % TH_OUTCOME_COUNT), 1, NULL, "",
-							 TH_OUTCOME_INVALID, 0, NULL, 0 };
+							 TH_OUTCOME_INVALID, 0, NULL, 0, NULL };
 				assert_non_null(th_results_add_cell(r, &in, err, sizeof(err)));
 			}
 		}
@@ -1617,7 +1617,7 @@ static void sarif_other_regression(void **state)
 	struct tmp *t = *state;
 	char err[1024];
 	struct th_results *r = load_ok(DATA("small.json"));
-	struct th_cell *c = th_results_find_cell(r, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", TH_VARIANT_MODERN,
+	struct th_cell *c = th_results_find_cell(r, NULL, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", TH_VARIANT_MODERN,
 						 "kcfi", "clang-22");
 	const char *path = tmp_file(t, "results.sarif");
 
@@ -1755,7 +1755,7 @@ static void ktap_partial_and_not_applicable(void **state)
 	struct th_cell_in in = { "MEMCPY_INTRA_BEFORE_ARM_DATA_FAKE_OBJECT", "memcpy-intra", "before-arm",
 				 "data:fake-object", TH_VARIANT_MODERN, "none", "clang-22",
 				 TH_NOT_APPLICABLE, 0, NULL, "no .data on the 4.15 layout",
-				 TH_NOT_APPLICABLE, 0, NULL, 0 };
+				 TH_NOT_APPLICABLE, 0, NULL, 0, NULL };
 	const char *path = tmp_file(t, "partial.ktap");
 
 	assert_non_null(th_results_add_cell(r, &in, err, sizeof(err)));

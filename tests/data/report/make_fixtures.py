@@ -405,3 +405,71 @@ def controls(d):
 
 
 gvariant("gate_controls.json", controls)
+
+
+# ---- a real kernel beside the model (docs/results.md, "Platforms") ---------
+#
+# platform.json is small.json with "platform" on every cell (small.json
+# itself is the version before platforms: no "platform" anywhere, its cells
+# the model's) and a real kernel's cells: kcfi as the model, none differing
+# as declared, and a cell the model has no cell of. Its agreement is what the
+# cells give (report/platform.c).
+LINUX = "linux-6.1.192"
+
+
+def with_platform(d):
+    for c in d["cells"]:
+        c["platform"] = "model"
+    d["platforms"] = [{
+        "name": LINUX, "source": "Debian linux-source-6.1 6.1.192-3",
+        "compiler": "Debian clang version 22.1.8", "qemu": "QEMU emulator version 7.2.15",
+        "cpu": "max",
+        "configs": [{"name": "kcfi", "kconfig": "CONFIG_CFI_CLANG=y"},
+                    {"name": "none", "kconfig": "# CONFIG_CFI_CLANG is not set"}],
+        "boot_seconds_median": 1.6}]
+
+    def kcell(attack, payload, config, outcome, expected, evidence):
+        c = cell(attack, MI, BA, payload, "modern", config, "clang-22", outcome, expected, evidence)
+        c["platform"] = LINUX
+        return c
+    d["cells"] += [
+        kcell(A_MOD, "func:write_cr4", "kcfi", "BLOCKED_CFI", "BLOCKED_CFI",
+              "kCFI failure at call_timer_fn+0x4a (target: native_write_cr4+0x0/0x20; expected type: 0x2e7bd3a1)"),
+        kcell(A_MOD, "func:write_cr4", "none", "TIMER_LOST", None,
+              "pinned CR4 bits changed: 0x100000; the timer's ring closed before expiry"),
+        kcell(A_CTL, "none", "kcfi", "NO_EFFECT", None, "timer fired: ring_retire_blk_timer"),
+    ]
+
+    def model_outcome(attack, config):
+        return find(d, attack, "modern", config, "clang-22")["outcome"]
+    d["agreement"] = [
+        dict(attack=A_MOD, variant="modern", config="none", toolchain="clang-22", platform=LINUX,
+             model_outcome=model_outcome(A_MOD, "none"), kernel_outcome="TIMER_LOST", agrees=False,
+             reason="native_write_cr4 pins SMEP/SMAP: the write is undone and the ring closes",
+             rule="attacks/expected.tsv:130"),
+        dict(attack=A_MOD, variant="modern", config="kcfi", toolchain="clang-22", platform=LINUX,
+             model_outcome=model_outcome(A_MOD, "kcfi"), kernel_outcome="BLOCKED_CFI", agrees=True,
+             reason=None, rule=None),
+    ]
+
+
+plat = variant(with_platform)
+# Output order: the kernel's rows in the order of their cells (config: none
+# before kcfi, as declared).
+save("platform.json", plat)
+
+
+def pvariant(name, fn):
+    d = copy.deepcopy(plat)
+    fn(d)
+    save(name, d)
+
+
+def kernel_cell(d):
+    return next(c for c in d["cells"] if c["platform"] == LINUX)
+
+
+pvariant("platform_unknown.json", lambda d: kernel_cell(d).update(platform="linux-6.9"))
+pvariant("platform_bad_name.json", lambda d: kernel_cell(d).update(platform="windows"))
+pvariant("platform_missing.json", lambda d: d["cells"][0].pop("platform"))
+pvariant("platform_config.json", lambda d: kernel_cell(d).update(config="cfi-icall"))

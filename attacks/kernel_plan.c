@@ -1,0 +1,240 @@
+/* SPDX-License-Identifier: MIT */
+#define _GNU_SOURCE
+#include "kernel_plan.h"
+
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+__attribute__((format(printf, 4, 5))) static int fail(char *err, size_t n, const char *where,
+						       const char *fmt, ...)
+{
+	char what[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	snprintf(err, n, "%s: %s", where, what);
+	return -1;
+}
+
+void th_kernel_plan_free(struct th_kernel_plan *p)
+{
+	for (size_t i = 0; i < p->nlines_; i++)
+		free(p->lines_[i]);
+	free(p->lines_);
+	free(p->cells);
+	free(p->attacks);
+	for (size_t i = 0; i < p->nconfigs; i++)
+		free((char *)p->configs[i]);
+	free(p->configs);
+	free(p->cells_path);
+	memset(p, 0, sizeof(*p));
+}
+
+static int upper_id(const char *s)
+{
+	if (!isupper((unsigned char)*s))
+		return 0;
+	for (; *s; s++)
+		if (!isupper((unsigned char)*s) && !isdigit((unsigned char)*s) && *s != '_')
+			return 0;
+	return 1;
+}
+
+static int name_ok(const char *s)
+{
+	if (!*s)
+		return 0;
+	for (; *s; s++)
+		if ((unsigned char)*s <= ' ' || *s == 0x7f)
+			return 0;
+	return 1;
+}
+
+static int load_cells(struct th_kernel_plan *p, char *err, size_t n)
+{
+	static const char *const names[] = { "attack", "technique", "timing", "payload" };
+	FILE *f = fopen(p->cells_path, "r");
+	char *buf = NULL, where[4200];
+	size_t cap = 0, capcells = 0;
+	ssize_t len;
+	unsigned line = 0;
+	int rc = -1;
+
+	if (!f)
+		return fail(err, n, p->cells_path, "%s", strerror(errno));
+	while ((len = getline(&buf, &cap, f)) >= 0) {
+		char *col[4], *s, *q;
+		int i;
+
+		line++;
+		snprintf(where, sizeof(where), "%s:%u", p->cells_path, line);
+		while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
+			buf[--len] = 0;
+		if (!len || buf[0] == '#' || strspn(buf, " \t") == (size_t)len)
+			continue;
+		if (strlen(buf) != (size_t)len) {
+			fail(err, n, where, "NUL byte in the line");
+			goto out;
+		}
+		if (!(s = strdup(buf))) {
+			fail(err, n, where, "out of memory");
+			goto out;
+		}
+		if (p->nlines_ % 64 == 0) {
+			char **nl = realloc(p->lines_, (p->nlines_ + 64) * sizeof(*nl));
+
+			if (!nl) {
+				free(s);
+				fail(err, n, where, "out of memory");
+				goto out;
+			}
+			p->lines_ = nl;
+		}
+		p->lines_[p->nlines_++] = s;
+		for (i = 0, q = s; i < 4; i++) {
+			char *tab = strchr(q, '\t');
+
+			col[i] = q;
+			if (i == 3)
+				break;
+			if (!tab) {
+				fail(err, n, where, "%d TAB-separated field(s), expected 4: attack technique "
+				     "timing payload (missing '%s')", i + 1, names[i + 1]);
+				goto out;
+			}
+			*tab = 0;
+			q = tab + 1;
+		}
+		if (strchr(col[3], '\t')) {
+			fail(err, n, where, "more than 4 TAB-separated fields");
+			goto out;
+		}
+		if (!upper_id(col[0])) {
+			fail(err, n, where, "attack '%.60s' is not an upper-case ID ([A-Z][A-Z0-9_]*)", col[0]);
+			goto out;
+		}
+		for (i = 1; i < 4; i++)
+			if (!name_ok(col[i])) {
+				fail(err, n, where, "empty %s, or one with a blank", names[i]);
+				goto out;
+			}
+		if (strcmp(col[2], "before-arm") && strcmp(col[2], "pending") && strcmp(col[2], "-")) {
+			fail(err, n, where, "unknown timing '%.40s' (before-arm, pending or -)", col[2]);
+			goto out;
+		}
+		for (size_t k = 0; k < p->ncells; k++)
+			if (!strcmp(p->cells[k].attack, col[0])) {
+				fail(err, n, where, "%s is planned twice (first on line %u)", col[0],
+				     p->cells[k].line);
+				goto out;
+			}
+		if (p->ncells == capcells) {
+			size_t nc = capcells ? 2 * capcells : 32;
+			struct th_kernel_cell *c = realloc(p->cells, nc * sizeof(*c));
+
+			if (!c) {
+				fail(err, n, where, "out of memory");
+				goto out;
+			}
+			p->cells = c;
+			capcells = nc;
+		}
+		p->cells[p->ncells++] = (struct th_kernel_cell){ col[0], col[1], col[2], col[3], line };
+	}
+	if (ferror(f)) {
+		fail(err, n, p->cells_path, "read error: %s", strerror(errno));
+		goto out;
+	}
+	if (!p->ncells) {
+		fail(err, n, p->cells_path, "no cell (every line is a comment or blank)");
+		goto out;
+	}
+	rc = 0;
+out:
+	free(buf);
+	fclose(f);
+	return rc;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+static int load_configs(struct th_kernel_plan *p, const char *dir, char *err, size_t n)
+{
+	char path[4096];
+	DIR *d;
+	struct dirent *e;
+	size_t cap = 0;
+
+	snprintf(path, sizeof(path), "%s/configs", dir);
+	if (!(d = opendir(path)))
+		return fail(err, n, path, "%s", strerror(errno));
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		char full[4400], *name;
+		struct stat st;
+
+		if (len <= 7 || strcmp(e->d_name + len - 7, ".config") || e->d_name[0] == '.')
+			continue;
+		snprintf(full, sizeof(full), "%s/%s", path, e->d_name);
+		if (stat(full, &st) || !S_ISREG(st.st_mode))
+			continue;
+		if (len == 11 && !strncmp(e->d_name, "base", 4))
+			continue;	/* what every config adds to, not a config */
+		if (!(name = strndup(e->d_name, len - 7)) || !name_ok(name)) {
+			free(name);
+			closedir(d);
+			return fail(err, n, full, "not a kernel config name (a blank in it?)");
+		}
+		if (p->nconfigs == cap) {
+			size_t nc = cap ? 2 * cap : 8;
+			const char **c = realloc(p->configs, nc * sizeof(*c));
+
+			if (!c) {
+				free(name);
+				closedir(d);
+				return fail(err, n, path, "out of memory");
+			}
+			p->configs = c;
+			cap = nc;
+		}
+		p->configs[p->nconfigs++] = name;
+	}
+	closedir(d);
+	if (!p->nconfigs)
+		return fail(err, n, path, "no kernel config (a <name>.config file besides base.config)");
+	qsort(p->configs, p->nconfigs, sizeof(*p->configs), cmp_str);
+	return 0;
+}
+
+int th_kernel_plan_load(const char *dir, struct th_kernel_plan *p, char *err, size_t n)
+{
+	size_t len = strlen(dir) + sizeof("/cells.tsv");
+
+	memset(p, 0, sizeof(*p));
+	if (!(p->cells_path = malloc(len)))
+		return fail(err, n, dir, "out of memory");
+	snprintf(p->cells_path, len, "%s/cells.tsv", dir);
+	if (load_cells(p, err, n) || load_configs(p, dir, err, n))
+		goto bad;
+	if (!(p->attacks = malloc(p->ncells * sizeof(*p->attacks)))) {
+		fail(err, n, dir, "out of memory");
+		goto bad;
+	}
+	for (size_t i = 0; i < p->ncells; i++)
+		p->attacks[i] = p->cells[i].attack;
+	return 0;
+bad:
+	th_kernel_plan_free(p);
+	return -1;
+}
