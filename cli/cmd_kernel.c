@@ -305,7 +305,7 @@ int th_cli_kernel(int argc, char **argv)
 			goto done;
 		}
 	}
-	rc = th_kernel_results_write(out, &plan, cells, targets, ntargets, rs, nrs, TH_KERNEL_DIR);
+	rc = th_kernel_results_write(out, bz ? NULL : build, qemu_path, &plan, cells, targets, ntargets, rs, nrs);
 done:
 	free(rs);
 	for (size_t k = 0; k < ntargets; k++)

@@ -1,28 +1,269 @@
 /* SPDX-License-Identifier: MIT */
+/*
+ * The booted cells into the results model: one platform per kernel release
+ * ("linux-6.1.192"), put beside the model's cells of DIR/results.json
+ * (th_results_replace_platform), judged by the checkout's expectations
+ * (attacks/expected.tsv's @platform rules and @differs rows), and the whole
+ * set written as `matrix` writes it, under the same lock.
+ */
+#define _GNU_SOURCE
 #include "kernel_results.h"
 
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
-#include "report/outcome.h"
+#include "expect.h"
+#include "paths.h"
+#include "render.h"
+#include "results.h"
 
-int th_kernel_results_write(const char *out, const struct th_kernel_plan *plan, const char *globs,
-			    const struct th_kernel_target *targets, size_t ntargets,
-			    const struct th_kernel_result *rs, size_t nrs, const char *kernel_dir)
+static int cmp_double(const void *a, const void *b)
 {
-	size_t herr = 0, i;
+	double x = *(const double *)a, y = *(const double *)b;
 
-	(void)out;
-	(void)plan;
-	(void)globs;
-	(void)kernel_dir;
-	for (i = 0; i < ntargets; i++)
-		printf("kernel: %s: linux-%s, %s, %s\n", targets[i].config, targets[i].release,
-		       targets[i].toolchain, targets[i].kconfig);
-	for (i = 0; i < nrs; i++) {
-		printf("%-5s %-50s %-16s %s\n", rs[i].target->config, rs[i].cell->attack,
-		       th_outcome_name(rs[i].v.outcome), rs[i].v.evidence);
-		herr += rs[i].v.outcome == TH_HARNESS_ERROR;
+	return x < y ? -1 : x > y;
+}
+
+/* "QEMU emulator version 7.2.15 (...)": QEMU's own first line. */
+static void qemu_version(const char *qemu, char *out, size_t n)
+{
+	char cmd[4200];
+	FILE *p;
+
+	snprintf(out, n, "%s", qemu);
+	snprintf(cmd, sizeof(cmd), "'%s' --version 2>/dev/null", qemu);
+	if (strchr(qemu, '\'') || !(p = popen(cmd, "r")))
+		return;
+	if (fgets(out, (int)n, p))
+		out[strcspn(out, "\r\n")] = '\0';
+	pclose(p);
+}
+
+/* Where the kernel's source came from: kernel/build writes it down. */
+static void kernel_source(const char *build, const struct th_kernel_target *t, char *out, size_t n)
+{
+	char path[4096];
+	FILE *f;
+
+	snprintf(out, n, "your own kernel: %s", t->bzimage);
+	if (!build)
+		return;
+	snprintf(path, sizeof(path), "%s/source.txt", build);
+	if ((f = fopen(path, "r"))) {
+		if (fgets(out, (int)n, f))
+			out[strcspn(out, "\r\n")] = '\0';
+		fclose(f);
 	}
-	return herr ? 3 : 0;
+}
+
+/* The boots of one release into src. Return: 0, or -1 with err set. */
+static int fill(struct th_results *src, const struct th_results *dst, const char *platform,
+		const char *release, const char *qemu, const char *build, const char *out_dir,
+		const struct th_kernel_target *targets, size_t ntargets,
+		const struct th_kernel_result *rs, size_t nrs, const char *globs, char *err, size_t n)
+{
+	char source[512], qv[256], rerun[1024];
+	double *secs = calloc(nrs + 1, sizeof(double));
+	size_t nsecs = 0, i, k;
+	const struct th_kernel_target *first = NULL;
+	const struct th_platform *old;
+
+	if (!secs) {
+		snprintf(err, n, "out of memory");
+		return -1;
+	}
+	for (i = 0; i < nrs; i++)
+		if (!strcmp(rs[i].target->release, release) && rs[i].v.outcome != TH_HANG &&
+		    rs[i].v.outcome != TH_HARNESS_ERROR)
+			secs[nsecs++] = rs[i].seconds;
+	qsort(secs, nsecs, sizeof(*secs), cmp_double);
+	for (k = 0; k < ntargets && !first; k++)
+		if (!strcmp(targets[k].release, release))
+			first = &targets[k];
+	kernel_source(build, first, source, sizeof(source));
+	qemu_version(qemu, qv, sizeof(qv));
+	{
+		struct th_platform_in pin = {
+			platform, source, first->compiler ? first->compiler : first->toolchain, qv, "max",
+			nsecs ? secs[nsecs / 2] : -1,
+		};
+
+		if (th_results_set_expectations(src, th_expect_path(), th_expect_sha256(), err, n) ||
+		    th_results_add_platform(src, &pin, err, n)) {
+			free(secs);
+			return -1;
+		}
+	}
+	free(secs);
+	for (k = 0; k < ntargets; k++) {
+		const struct th_kernel_target *t = &targets[k];
+		const struct th_toolchain *tc = th_results_find_toolchain(dst, t->toolchain);
+		const struct th_config *cfg = th_results_find_config(dst, t->config);
+
+		if (strcmp(t->release, release))
+			continue;
+		if (!cfg) {
+			snprintf(err, n, "%s/results.json has no config %s: the real kernel's cells are judged beside the model's (timerharness matrix --out %s first)",
+				 out_dir, t->config, out_dir);
+			return -1;
+		}
+		if (!th_results_find_toolchain(src, t->toolchain) &&
+		    th_results_add_toolchain(src, t->toolchain, tc ? tc->version : (t->compiler ? t->compiler : "?"),
+					     tc ? tc->path : "", err, n))
+			return -1;
+		if (!th_results_find_config(src, t->config) &&
+		    th_results_add_config(src, cfg->name, cfg->flags, cfg->description, err, n))
+			return -1;
+		if (th_results_add_platform_config(src, platform, t->config, t->kconfig, err, n))
+			return -1;
+	}
+	/* A slice keeps the platform's other cells as they were. */
+	if (globs && (old = th_results_find_platform(dst, platform))) {
+		for (i = 0; i < dst->ncells; i++) {
+			const struct th_cell *c = dst->cells[i];
+			struct th_cell_in in;
+			bool booted = false;
+
+			if (!c->platform || strcmp(c->platform, platform))
+				continue;
+			for (k = 0; k < nrs && !booted; k++)
+				booted = !strcmp(rs[k].cell->attack, c->attack) &&
+					 !strcmp(rs[k].target->config, c->config);
+			if (booted)
+				continue;
+			if (!th_results_find_config(src, c->config) || !th_results_find_toolchain(src, c->toolchain)) {
+				snprintf(err, n, "%s/results.json: %s's cell %s on %s was not booted now and its kernel config is not among those booted: boot every config (no --config) or every cell",
+					 out_dir, platform, c->attack, c->config);
+				return -1;
+			}
+			in = (struct th_cell_in){
+				.attack = c->attack, .technique = c->technique, .timing = c->timing,
+				.payload = c->payload, .variant = c->variant, .config = c->config,
+				.toolchain = c->toolchain, .outcome = TH_OUTCOME_INVALID, .runs = c->runs,
+				.counts = c->counts, .evidence = c->evidence, .expected = TH_OUTCOME_INVALID,
+				.seconds = c->seconds, .rerun = c->rerun, .platform = platform,
+			};
+			if (!th_results_add_cell(src, &in, err, n))
+				return -1;
+		}
+	}
+	for (i = 0; i < nrs; i++) {
+		const struct th_kernel_result *r = &rs[i];
+		char evidence[TH_CONSOLE_EVIDENCE + 600];
+		struct th_cell_in in;
+
+		if (strcmp(r->target->release, release))
+			continue;
+		snprintf(evidence, sizeof(evidence), "%s%s%s", r->v.evidence, r->log[0] ? "; console: " : "",
+			 r->log);
+		snprintf(rerun, sizeof(rerun), "timerharness kernel --config %s --cells %s --out %s",
+			 r->target->config, r->cell->attack, out_dir);
+		in = (struct th_cell_in){
+			.attack = r->cell->attack, .technique = r->cell->technique,
+			.timing = r->cell->timing, .payload = r->cell->payload,
+			.variant = TH_VARIANT_MODERN, .config = r->target->config,
+			.toolchain = r->target->toolchain, .outcome = r->v.outcome, .runs = 1,
+			.evidence = evidence, .expected = TH_OUTCOME_INVALID, .seconds = r->seconds,
+			.rerun = rerun, .platform = platform,
+		};
+		if (!th_results_add_cell(src, &in, err, n))
+			return -1;
+	}
+	return 0;
+}
+
+int th_kernel_results_write(const char *out, const char *build, const char *qemu,
+			    const struct th_kernel_plan *plan, const char *globs,
+			    const struct th_kernel_target *targets, size_t ntargets,
+			    const struct th_kernel_result *rs, size_t nrs)
+{
+	struct th_results *dst = NULL, *src = NULL;
+	struct th_paths paths;
+	char err[2048] = "", warn[2048] = "", path[4096];
+	size_t herr = 0, i, k;
+	int fd = -1, rc = 1;
+
+	(void)plan;
+	for (i = 0; i < nrs; i++)
+		herr += rs[i].v.outcome == TH_HARNESS_ERROR;
+	if (th_paths_get(&paths))
+		return 2;
+	if (mkdir(out, 0755) && errno != EEXIST) {
+		fprintf(stderr, "timerharness kernel: %s: %s\n", out, strerror(errno));
+		return 1;
+	}
+	if ((fd = th_render_lock_dir(out, "kernel", err, sizeof(err))) < 0) {
+		fprintf(stderr, "timerharness kernel: %s\n", err);
+		return 2;
+	}
+	if (th_expect_load(paths.expect, err, sizeof(err))) {
+		fprintf(stderr, "timerharness kernel: %s\n", err);
+		rc = 2;
+		goto done;
+	}
+	snprintf(path, sizeof(path), "%s/results.json", out);
+	if (access(path, F_OK)) {
+		fprintf(stderr, "timerharness kernel: %s: %s: the real kernel's cells go beside the model's (timerharness matrix --out %s first; make kernel does)\n",
+			path, strerror(errno), out);
+		rc = 2;
+		goto done;
+	}
+	if (th_results_load(path, &dst, err, sizeof(err))) {
+		fprintf(stderr, "timerharness kernel: %s\n", err);
+		rc = 2;
+		goto done;
+	}
+	for (k = 0; k < ntargets; k++) {
+		char platform[160];
+		bool seen = false;
+
+		for (i = 0; i < k; i++)
+			seen |= !strcmp(targets[i].release, targets[k].release);
+		if (seen)
+			continue;
+		snprintf(platform, sizeof(platform), "linux-%s", targets[k].release);
+		src = th_results_create(dst->version);
+		if (!src) {
+			snprintf(err, sizeof(err), "out of memory");
+			goto fail;
+		}
+		if (fill(src, dst, platform, targets[k].release, qemu, build, out, targets, ntargets, rs,
+			 nrs, globs, err, sizeof(err)) ||
+		    th_results_replace_platform(dst, src, platform, err, sizeof(err)))
+			goto fail;
+		th_results_free(src);
+		src = NULL;
+	}
+	if (th_expect_judge_results(dst, err, sizeof(err)) ||
+	    th_results_set_count_metrics(dst, err, sizeof(err)) ||
+	    th_render_write_set(dst, out, warn, sizeof(warn), err, sizeof(err)))
+		goto fail;
+	if (warn[0])
+		fputs(warn, stderr);
+	for (k = 0; k < ntargets; k++)
+		printf("kernel: %s: linux-%s, %s, %s%s%s\n", targets[k].config, targets[k].release,
+		       targets[k].toolchain, targets[k].kconfig, targets[k].vmlinux ? ", " : "",
+		       targets[k].vmlinux ? targets[k].vmlinux : "");
+	printf("kernel: %zu cells into %s (console logs: %s/kernel/<config>/<cell>.log)\n", nrs, path, out);
+	th_render_verdict(stdout, dst, 0);
+	th_render_detach();
+	rc = herr ? 3 : 0;
+	if (herr)
+		fprintf(stderr, "timerharness kernel: %zu cells are HARNESS_ERROR (check fails on them)\n", herr);
+	goto done;
+fail:
+	fprintf(stderr, "timerharness kernel: %s\n", err);
+	rc = 2;
+done:
+	th_results_free(src);
+	th_results_free(dst);
+	th_expect_free();
+	if (fd >= 0)
+		close(fd);
+	fflush(stdout);
+	return rc;
 }

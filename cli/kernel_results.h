@@ -11,11 +11,13 @@
 /*
  * Put @rs (the boots of @targets, cells selected by @globs) into
  * @out/results.json as platform "linux-<release>" cells, replacing that
- * platform's earlier cells of the same selection, and re-render every
- * report; print the summary. Return: the command's exit status.
+ * platform's cells (a slice, @globs, keeps the ones it did not boot), judge
+ * them, re-render every report and print the verdict. @build: kernel/build's
+ * directory (NULL: your own kernel). Return: the command's exit status.
  */
-int th_kernel_results_write(const char *out, const struct th_kernel_plan *plan, const char *globs,
+int th_kernel_results_write(const char *out, const char *build, const char *qemu,
+			    const struct th_kernel_plan *plan, const char *globs,
 			    const struct th_kernel_target *targets, size_t ntargets,
-			    const struct th_kernel_result *rs, size_t nrs, const char *kernel_dir);
+			    const struct th_kernel_result *rs, size_t nrs);
 
 #endif
