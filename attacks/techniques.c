@@ -276,7 +276,7 @@ static void trigger(struct ctx *c)
 	else
 		th_emit("TH-NOTE: no callback ran");
 	th_emit("TH-DONE: fired=%ld targets=%lu legit=%lu stray=%lu cr4=0x%lx uid=%u", fired,
-		th_target_hits, th_legit_hits, th_stray_hits, sim_cpu.cr4, current_cred.uid);
+		th_target_hits, th_legit_hits, th_stray_hits, th_read_cr4(), current_cred.uid);
 }
 
 static void landed(struct ctx *c)

@@ -12,14 +12,22 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "cfi/fortify_field.h"
 #include "runner/contract.h"
 #include "layout.h"
 #include "slab.h"
+#include "x86_cr4.h"
 
-struct th_cpu_state sim_cpu = { .cr4 = TH_CR4_INITIAL };
+/* The register (victim.h): a section of its own, so that the fuzz target's
+ * #pragma clang section does not put it in the world it restores. */
+__attribute__((section("th_cpu_regs"), aligned(TH_CPU_REGS_PAGE))) struct th_cpu_regs cpu_regs = {
+	.cr4 = TH_CR4_INITIAL
+};
+_Static_assert(sizeof(cpu_regs) == TH_CPU_REGS_PAGE, "the register owns its page, nothing else does");
+struct th_cpu_state sim_cpu = { .cr4_shadow = TH_CR4_INITIAL };
 struct cred current_cred = { .usage = 1, .uid = TH_USER_UID, .gid = TH_USER_UID,
 			     .euid = TH_USER_UID };
 struct th_intent th_intent;
@@ -29,12 +37,71 @@ unsigned long th_target_hits, th_legit_hits, th_stray_hits;
  * from the process itself (runner/contract.h): what TH-DONE says about it
  * is narration, this is the observation. */
 TH_STATE_MAP_ATTR const struct th_state_field TH_STATE_MAP[] = {
-	{ "sim_cpu", "cr4", offsetof(struct th_cpu_state, cr4), sizeof(sim_cpu.cr4) },
+	{ "cpu_regs", "cr4", offsetof(struct th_cpu_regs, cr4), sizeof(cpu_regs.cr4) },
 	{ "current_cred", "uid", offsetof(struct cred, uid), sizeof(current_cred.uid) },
 	{ "current_cred", "gid", offsetof(struct cred, gid), sizeof(current_cred.gid) },
 	{ "current_cred", "euid", offsetof(struct cred, euid), sizeof(current_cred.euid) },
 	{ "", "", 0, 0 },
 };
+
+/* ---- the CR4 register ------------------------------------------------------------ */
+
+static void cpu_regs_protect(int prot)
+{
+	static const char msg[] = "th-victim: mprotect() of the CR4 register page failed\n";
+
+	if (mprotect(&cpu_regs, sizeof(cpu_regs), prot)) {
+		(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
+		_exit(4);
+	}
+}
+
+/* Before main() and before any write the victim or an attacker makes. */
+__attribute__((constructor)) static void cpu_regs_init(void)
+{
+	cpu_regs_protect(PROT_READ);
+}
+
+unsigned long th_read_cr4(void)
+{
+	return *(const volatile unsigned long *)&cpu_regs.cr4;
+}
+
+/* The register's one store: after the CPU accepted the value. */
+static void cr4_load(unsigned long val)
+{
+	cpu_regs_protect(PROT_READ | PROT_WRITE);
+	*(volatile unsigned long *)&cpu_regs.cr4 = val;
+	cpu_regs_protect(PROT_READ);
+	sim_cpu.cr4_loads++;
+}
+
+/*
+ * MOV to CR4 (Intel SDM Vol. 2B, MOV—Move to/from Control Registers): a
+ * value the CPU refuses (attacks/x86_cr4.h) is #GP(0) at the instruction.
+ * That fault is the real one: the mov itself is executed, at CPL 3, where
+ * it always raises #GP(0) (SIGSEGV, si_code SI_KERNEL), its operand in the
+ * register its encoding names, for the runner (cfi/classify.c) and the fuzz
+ * oracle to read. Inlined into each caller, so the fault's pc is in
+ * write_cr4 or write_cr4_direct as the kernel's oops would name
+ * native_write_cr4. A value the CPU takes is loaded, nothing else.
+ */
+__attribute__((always_inline)) static inline void th_mov_to_cr4(unsigned long val)
+{
+	if (th_x86_cr4_gp(val, NULL, 0)) {
+#if defined(__x86_64__)
+		__asm__ volatile("mov %0, %%cr4" : : "r"(val) : "memory");
+#endif
+		__builtin_trap();	/* not reached: user mode cannot load CR4 */
+	}
+	cr4_load(val);
+}
+
+void th_cpu_reset(void)
+{
+	if (th_read_cr4() != TH_CR4_INITIAL)
+		cr4_load(TH_CR4_INITIAL);
+}
 
 /* The attacker's mirror must be the real default layout (else every attack
  * would "miss" for the wrong reason). Not under randstruct: there the real
@@ -256,14 +323,23 @@ static int chose_value(const char *fn, unsigned long v)
 	return aimed_at(fn) && th_intent.kind == TH_INTENT_VALUE && v == th_intent.value;
 }
 
+/*
+ * native_write_cr4() of v4.14 and v4.15 (arch/x86/include/asm/special_insns.h:
+ * asm volatile("mov %0,%%cr4": : "r" (val), "m" (__force_order)); out of
+ * line as pv_cpu_ops.write_cr4 under CONFIG_PARAVIRT, the address
+ * CVE-2017-7308 planted): one MOV to CR4, no check, no pinning. Pinning of
+ * SMEP/SMAP came in v5.3 (873d50d58f67, "x86/asm: Pin sensitive CR4 bits";
+ * native_write_cr4() in arch/x86/kernel/cpu/common.c today). A refused value
+ * is #GP(0) at the mov: an oops (in the timer softirq, a panic), and the
+ * target never reports.
+ */
 void write_cr4(unsigned long val)
 {
-	unsigned long old = sim_cpu.cr4;
+	unsigned long old = th_read_cr4();
 
+	th_mov_to_cr4(val);
 	th_target_hits++;
 	th_emit("TH-TARGET: name=write_cr4 chosen=%d val=0x%lx", chose_value("write_cr4", val), val);
-	sim_cpu.cr4 = val;
-	sim_cpu.cr4_writes++;
 	th_emit("TH-NOTE: CR4 0x%lx -> 0x%lx: SMEP %s SMAP %s", old, val,
 		val & X86_CR4_SMEP ? "on" : "off", val & X86_CR4_SMAP ? "on" : "off");
 }
@@ -626,13 +702,12 @@ __attribute__((used)) static struct deferred_call deferred_boot = {
  * address. Nothing in the image calls it. */
 __attribute__((visibility("default"), noinline)) void write_cr4_direct(unsigned long val)
 {
-	unsigned long old = sim_cpu.cr4;
+	unsigned long old = th_read_cr4();
 
+	th_mov_to_cr4(val);	/* as write_cr4: native_write_cr4()'s one mov */
 	th_target_hits++;
 	th_emit("TH-TARGET: name=write_cr4_direct chosen=%d val=0x%lx",
 		chose_value("write_cr4_direct", val), val);
-	sim_cpu.cr4 = val;
-	sim_cpu.cr4_writes++;
 	th_emit("TH-NOTE: CR4 0x%lx -> 0x%lx: SMEP %s SMAP %s", old, val,
 		val & X86_CR4_SMEP ? "on" : "off", val & X86_CR4_SMAP ? "on" : "off");
 }

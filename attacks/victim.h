@@ -36,11 +36,36 @@
 /* A typical x86-64 CR4 with SMEP and SMAP on; CVE-2017-7308 wrote 0x407f0. */
 #define TH_CR4_INITIAL	0x3407f0UL
 
-struct th_cpu_state {
+/*
+ * The CPU's CR4: a register, not memory. No store instruction reaches it;
+ * only MOV to CR4 (th_mov_to_cr4(), native_write_cr4()'s one instruction)
+ * changes it, and refuses a value the CPU does not accept with #GP(0)
+ * (attacks/x86_cr4.h: the SDM's rules). Modelled as a page of its own,
+ * read-only from start-up, that th_mov_to_cr4() alone opens around its one
+ * store: a data write aimed at it faults, and a list write or a callback's
+ * store elsewhere cannot change it. The runner reads it at exit (the state
+ * map, runner/contract.h); nothing else is CR4.
+ */
+#define TH_CPU_REGS_PAGE	4096
+struct th_cpu_regs {
 	unsigned long cr4;
-	unsigned long cr4_writes;	/* write_cr4() calls */
+	unsigned char rest_of_page[TH_CPU_REGS_PAGE - sizeof(unsigned long)];
 };
-/* Also the "data object" the func:data-address payload jumps into. */
+extern struct th_cpu_regs cpu_regs;
+/* native_read_cr4(): the register's value. */
+unsigned long th_read_cr4(void);
+
+/*
+ * Per-CPU memory beside the register: v4.14's cpu_tlbstate.cr4, the shadow
+ * cr4_set_bits() and cr4_read_shadow() keep (arch/x86/include/asm/
+ * tlbflush.h). native_write_cr4() does not update it, and a data write that
+ * changes it changes no register. Also the "data object" the
+ * func:data-address payload jumps into, and the leak table's sim_cpu.
+ */
+struct th_cpu_state {
+	unsigned long cr4_shadow;
+	unsigned long cr4_loads;	/* MOV to CR4s the CPU took: a count, memory as the shadow */
+};
 extern struct th_cpu_state sim_cpu;
 
 /* include/linux/cred.h, abridged; __randomize_layout there too. */
@@ -115,7 +140,9 @@ void *spray_alloc(const void *buf, size_t len);
 int ring_is_live(const void *p);
 
 /* ---- privileged targets ------------------------------------------------------
- * Each one, first thing, emits TH-TARGET: name=<fn> chosen=<0|1> <received>.
+ * Each one, first thing, emits TH-TARGET: name=<fn> chosen=<0|1> <received>;
+ * write_cr4 and write_cr4_direct right after their MOV to CR4, which may
+ * fault first (#GP(0): the process dies there, as the kernel would oops).
  * The legitimate callback emits TH-LEGIT: intended=1 when it got its own
  * ring; when it did not, it is the attacker's target if the attacker aimed
  * at it (data:fake-object: TH-TARGET), else it runs on a corrupted argument
@@ -163,6 +190,10 @@ struct th_intent {
 	char string[32];
 };
 extern struct th_intent th_intent;
+
+/* The machine's reset, not a kernel path: CR4 back to TH_CR4_INITIAL through
+ * the register's one store (the fuzz target's world, once per execution). */
+void th_cpu_reset(void);
 
 /* How many TH-TARGET, TH-LEGIT: intended=1 and TH-LEGIT: intended=0 lines. */
 extern unsigned long th_target_hits, th_legit_hits, th_stray_hits;

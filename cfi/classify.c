@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attacks/x86_cr4.h"
 #include "binread.h"
 #include "obs_text.h"
 
@@ -282,6 +283,37 @@ void th_name_target(const struct th_bin *b, uint64_t vaddr, char *buf, size_t n,
 	snprintf(buf, n, "0x%" PRIx64, vaddr);
 }
 
+/*
+ * A SIGSEGV the kernel raised for #GP (si_code SI_KERNEL) at a MOV to CR4 of
+ * the binary itself: the victim's native_write_cr4 refused a value
+ * (attacks/victim.c), named from what the process held, the instruction's
+ * bytes at pc and its source register, never from what it printed.
+ */
+static int gp_at_mov_cr4(const struct th_child_obs *obs, const char *where, char *ev, size_t n)
+{
+	static const char *const reg_name[16] = { "rax", "rcx", "rdx", "rbx", "rsp", "rbp",
+						  "rsi", "rdi", "r8",  "r9",  "r10", "r11",
+						  "r12", "r13", "r14", "r15" };
+	const struct th_trap_obs *t = &obs->trap;
+	char why[160];
+	uint64_t v;
+	int reg;
+
+	if (t->sig != SIGSEGV || t->code != SI_KERNEL || t->file_bytes_match != 1 ||
+	    !th_x86_mov_to_cr4(t->bytes, t->nbytes, &reg))
+		return 0;
+	v = t->regs[reg];
+	if (th_x86_cr4_gp(v, why, sizeof(why)))
+		snprintf(ev, n, "#GP(0) at pc 0x%" PRIx64 " (%s): mov %%%s,%%cr4 of 0x%" PRIx64 ", %s "
+			 "(Intel SDM Vol. 3A 2.5, MOV to CR4's #GP(0)): native_write_cr4 oopses, in the "
+			 "timer softirq a panic; CR4 unchanged", t->pc, where, reg_name[reg], v, why);
+	else
+		snprintf(ev, n, "#GP(0) at pc 0x%" PRIx64 " (%s): mov %%%s,%%cr4 of 0x%" PRIx64 ", a value "
+			 "the CPU loads: the model's check was jumped over (user mode cannot load CR4)",
+			 t->pc, where, reg_name[reg], v);
+	return 1;
+}
+
 /* The privileged state at exit against the binary's initial values. */
 static int privileged_write(const struct th_child_obs *obs, char *ev, size_t n)
 {
@@ -480,9 +512,10 @@ enum th_outcome th_classify(const struct th_child_obs *obs, int is_control, char
 		int exact;
 
 		th_name_target(b, obs->trap.vaddr, where, sizeof(where), &exact);
-		snprintf(ev, sizeof(ev), "%s at pc 0x%" PRIx64 " (%s), address 0x%" PRIx64,
-			 th_signal_name(obs->trap.sig, sig, sizeof(sig)), obs->trap.pc, where,
-			 obs->trap.addr);
+		if (!gp_at_mov_cr4(obs, where, ev, sizeof(ev)))
+			snprintf(ev, sizeof(ev), "%s at pc 0x%" PRIx64 " (%s), address 0x%" PRIx64,
+				 th_signal_name(obs->trap.sig, sig, sizeof(sig)), obs->trap.pc, where,
+				 obs->trap.addr);
 	} else if (obs->signaled) {
 		snprintf(ev, sizeof(ev), "killed by %s", th_signal_name(obs->signo, sig, sizeof(sig)));
 	} else if (!obs->exited) {

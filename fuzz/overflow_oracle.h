@@ -16,7 +16,10 @@
  * It never reads the victim's counters or its recorded intent (a wild write
  * can forge them). The one world state it reads is the simulated privileged
  * state (CR4, the current cred): that state changing IS the
- * PRIVILEGED_WRITE outcome, whoever wrote it.
+ * PRIVILEGED_WRITE outcome, whoever wrote it. CR4 is a register outside the
+ * world (attacks/victim.h): only write_cr4's MOV to CR4 changes it, and a
+ * value the CPU refuses is #GP(0) there (CRASHED), so a CR4 change is always
+ * a write_cr4 that ran (the chain names it), never a data write.
  *
  * What keeps the victim's wild writes and jumps in the world: addresses come
  * only from the leak table (bounded, overflow_world.h); every 8-byte window
@@ -39,10 +42,13 @@
  *                    .function it planted (the 4.14 layout's fn(data)); the
  *                    cred / path a commit_creds_stub / call_usermodehelper_stub
  *                    read, byte for byte the attacker's literals;
- *  PRIVILEGED_WRITE  CR4 or the cred's uid/gid/euid changed otherwise;
+ *  PRIVILEGED_WRITE  CR4 or the cred's uid/gid/euid changed otherwise (CR4:
+ *                    write_cr4 loaded a value that is not the attacker's);
  *  REDIRECTED        a privileged target ran with another argument;
  *  CRASHED           SIGSEGV, SIGBUS, SIGFPE, or a SIGILL/SIGTRAP not at a
  *                    dispatch trap, during the run (caught, the world reset);
+ *                    a SIGSEGV at write_cr4's MOV to CR4 is its #GP(0),
+ *                    named with the value and the SDM's reason;
  *  HANG              the run used TH_FZ_WATCHDOG_MS of CPU (per-thread timer);
  *  TIMER_LOST        the run ended, no callback ran;
  *  FALSE_POSITIVE    a dispatch trap while the ring's timer was untouched:

@@ -12,7 +12,7 @@
  *
  * A binary defines one array, terminated by an entry with an empty object:
  *   TH_STATE_MAP_ATTR const struct th_state_field TH_STATE_MAP[] = {
- *           { "sim_cpu", "cr4", offsetof(struct th_cpu_state, cr4), 8 }, ...
+ *           { "cpu_regs", "cr4", offsetof(struct th_cpu_regs, cr4), 8 }, ...
  *           { "" } };
  * The runner (runner/child.h) finds it by its symbol, reads each field's
  * initial value from the file (.data) and its final value from the process
@@ -33,7 +33,7 @@
 #define TH_STATE_MAP_ATTR	__attribute__((used))
 
 struct th_state_field {
-	char object[24];	/* a data symbol of the binary: "sim_cpu" */
+	char object[24];	/* a data symbol of the binary: "cpu_regs" */
 	char field[16];		/* its field, for the report: "cr4" */
 	uint32_t offset;	/* offsetof() in this build (randstruct moves it) */
 	uint32_t size;		/* 1, 2, 4 or 8 */

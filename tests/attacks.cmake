@@ -98,17 +98,28 @@ if(TARGET th-attack-legacy-none AND TARGET th-attack-modern-none AND
     "TH-LANDED: run=- yes data ok .*TH-TARGET: run=- name=prb_retire_rx_blk_timer_expired chosen=1 timer=.*current uid now 0")
   th_attacks_e2e(ptr_class legacy INDEX_INTRA_BEFORE_ARM_FUNC_PTR_CLASS
     "TH-TARGET: run=- name=commit_creds_stub chosen=1 .* uid=0 ")
-  # Modern: the callback gets the timer, never the attacker's value.
-  th_attacks_e2e(func_write_cr4 modern MEMCPY_INTRA_PENDING_FUNC_WRITE_CR4
-    "TH-LANDED: run=- yes .*TH-TARGET: run=- name=write_cr4 chosen=0 ")
+  # Modern: the callback gets the timer, never the attacker's value: write_cr4's
+  # MOV to CR4 of that address (bits 63:32 set) is #GP(0), a SIGSEGV at the mov
+  # (0f 22 /4, any REX; sh reports 139), before write_cr4 reports or loads it.
+  add_test(NAME attacks.e2e.modern.func_write_cr4
+    COMMAND ${CMAKE_COMMAND}
+      "-DCMD=sh;-c;\"$0\" --run MEMCPY_INTRA_PENDING_FUNC_WRITE_CR4 1>&2;$<TARGET_FILE:th-attack-modern-none>"
+      -DRC=139 "-DSTDERR_REGEX=TH-LANDED: run=- yes .*TH-TRAP: run=- sig=11 name=SIGSEGV pc=0x[0-9a-f]+ ehdr=0x[0-9a-f]+ bytes=(4[0-9a-f])?0f22[26ae][0-7]"
+      -P ${TH_RUN_EXPECT})
+  set_tests_properties(attacks.e2e.modern.func_write_cr4 PROPERTIES LABELS attacks TIMEOUT 30)
   th_attacks_e2e(same_class modern HEAP_NEIGHBOUR_BEFORE_ARM_FUNC_SAME_CLASS
     "TH-TARGET: run=- name=ring_force_close chosen=0 ")
   # list:forged-timer: the expiry walks from the ring's timer (its callback runs
   # first) into the forged one: fn(data) on 4.14, fn(timer) on 4.15; two fired.
   th_attacks_e2e(forged_timer legacy MEMCPY_INTRA_PENDING_LIST_FORGED_TIMER
     "TH-LANDED: run=- yes entry.next ok .*TH-LEGIT: run=- intended=1 .*TH-TARGET: run=- name=write_cr4 chosen=1 val=0x407f0\n.*TH-DONE: run=- fired=2 targets=1 legit=1 ")
-  th_attacks_e2e(forged_timer modern HEAP_NEIGHBOUR_PENDING_LIST_FORGED_TIMER
-    "TH-LEGIT: run=- intended=1 .*TH-TARGET: run=- name=write_cr4 chosen=0 val=0x[0-9a-f]+\n.*TH-DONE: run=- fired=2 targets=1 legit=1 ")
+  # 4.15: write_cr4 gets the forged timer's address: #GP(0) at its mov.
+  add_test(NAME attacks.e2e.modern.forged_timer
+    COMMAND ${CMAKE_COMMAND}
+      "-DCMD=sh;-c;\"$0\" --run HEAP_NEIGHBOUR_PENDING_LIST_FORGED_TIMER 1>&2;$<TARGET_FILE:th-attack-modern-none>"
+      -DRC=139 "-DSTDERR_REGEX=TH-LEGIT: run=- intended=1 .*TH-TRAP: run=- sig=11 name=SIGSEGV pc=0x[0-9a-f]+ ehdr=0x[0-9a-f]+ bytes=(4[0-9a-f])?0f22[26ae][0-7]"
+      -P ${TH_RUN_EXPECT})
+  set_tests_properties(attacks.e2e.modern.forged_timer PROPERTIES LABELS attacks TIMEOUT 30)
   # Before arming, mod_timer()'s hlist_add_head() rewrites the planted entry.next.
   th_attacks_e2e(forged_timer_before_arm transitional INDEX_INTRA_BEFORE_ARM_LIST_FORGED_TIMER
     "TH-LANDED: run=- yes entry.next ok .*TH-DONE: run=- fired=1 targets=0 legit=1 stray=0 cr4=0x3407f0 uid=1000\n")

@@ -33,6 +33,7 @@
 
 #include <cmocka.h>
 
+#include "attacks/x86_cr4.h"
 #include "cfi/binread.h"
 #include "cfi/classify.h"
 #include "cfi/config_table.h"
@@ -69,6 +70,11 @@ static const char *arg(int i)
 	do {                                                                         \
 		if (!strstr((hay), (needle)))                                        \
 			fail_msg("\"%s\" does not contain \"%s\"", (hay), (needle)); \
+	} while (0)
+#define assert_not_contains(hay, needle)                                             \
+	do {                                                                         \
+		if (strstr((hay), (needle)))                                         \
+			fail_msg("\"%s\" contains \"%s\"", (hay), (needle));         \
 	} while (0)
 
 /* ---- running a child ------------------------------------------------------------------ */
@@ -330,6 +336,92 @@ static void classify_target_beats_crash(void **state)
 	assert_outcome(TH_HIJACKED, classify(&o, 0, ev, sizeof(ev)));
 	o.timed_out = 1;
 	assert_outcome(TH_HIJACKED, classify(&o, 1, ev, sizeof(ev)));
+}
+
+/* The CPU's rules for MOV to CR4 (attacks/x86_cr4.h, Intel SDM Vol. 3A 2.5). */
+static void cr4_gp_rules(void **state)
+{
+	char why[160];
+	int reg = -1;
+
+	(void)state;
+	assert_int_equal(th_x86_cr4_gp(0x3407f0, why, sizeof(why)), 0);	/* the boot value */
+	assert_int_equal(th_x86_cr4_gp(0x407f0, why, sizeof(why)), 0);		/* CVE-2017-7308's */
+	assert_int_equal(th_x86_cr4_gp(0x3407f0 | (1UL << 22), why, sizeof(why)), 0);	/* PKE */
+	assert_int_equal(th_x86_cr4_gp(0x55d0c0a8e000UL, why, sizeof(why)), 1);	/* an address */
+	assert_contains(why, "reserved bits 63:32 set (0x55d000000000)");
+	assert_int_equal(th_x86_cr4_gp((1UL << 32) | 0x407f0, why, sizeof(why)), 1);
+	assert_int_equal(th_x86_cr4_gp(0x347872, why, sizeof(why)), 1);		/* UMIP, LA57 */
+	assert_contains(why, "reserved bits 0x1800 set");
+	assert_int_equal(th_x86_cr4_gp(0x3407f0 | (1UL << 15), why, sizeof(why)), 1);
+	assert_int_equal(th_x86_cr4_gp(0x3407f0 | (1UL << 23), why, sizeof(why)), 1);	/* CET */
+	assert_int_equal(th_x86_cr4_gp(0x3407d0, why, sizeof(why)), 1);		/* PAE clear */
+	assert_contains(why, "CR4.PAE clear");
+	assert_int_equal(th_x86_cr4_gp(0, NULL, 0), 1);
+	/* The instruction: 0F 22 /4, REX.B extends r/m, REX.R would be CR12. */
+	assert_int_equal(th_x86_mov_to_cr4((const unsigned char *)"\x0f\x22\xe3", 3, &reg), 3);
+	assert_int_equal(reg, TH_RBX);
+	assert_int_equal(th_x86_mov_to_cr4((const unsigned char *)"\x41\x0f\x22\xe0", 4, &reg), 4);
+	assert_int_equal(reg, TH_R8);
+	assert_int_equal(th_x86_mov_to_cr4((const unsigned char *)"\x44\x0f\x22\xe0", 4, &reg), 0);
+	assert_int_equal(th_x86_mov_to_cr4((const unsigned char *)"\x0f\x22\xd8", 3, &reg), 0);	/* CR3 */
+	assert_int_equal(th_x86_mov_to_cr4((const unsigned char *)"\x0f\x20\xe0", 3, &reg), 0);	/* from CR4 */
+	assert_int_equal(th_x86_mov_to_cr4((const unsigned char *)"\x0f\x22", 2, &reg), 0);
+}
+
+/* A SIGSEGV the kernel raised for #GP at the victim's MOV to CR4: CRASHED,
+ * the value read from the instruction's source register, the rule named. */
+static void classify_gp_mov_cr4(void **state)
+{
+	char ev[512];
+	struct th_child_obs o = canned("none", 0, SIGSEGV,
+				       "TH-LANDED: run=" TOK " yes function ok (0x5555 write_cr4); changed: function\n",
+				       "");
+
+	(void)state;
+	o.binary = "/nonexistent/th-attack";
+	o.have_trap = 1;
+	o.trap.sig = SIGSEGV;
+	o.trap.code = SI_KERNEL;
+	o.trap.pc = 0x55d0c0a8b9dd;
+	o.trap.file_bytes_match = 1;
+	memcpy(o.trap.bytes, "\x0f\x22\xe3\x0f\x0b\x90\x90\x90\x90\x90\x90\x90\x90\x90\x90\x90", 16);
+	o.trap.nbytes = 16;
+	o.trap.regs[TH_RBX] = 0x55d0c0a8e000UL;
+	o.state_read = 1;
+	o.nstate = 1;
+	o.state[0] = (struct th_state_obs){ "cpu_regs", "cr4", 0x3407f0, 0x3407f0 };
+	assert_outcome(TH_CRASHED, classify(&o, 0, ev, sizeof(ev)));
+	assert_contains(ev, "#GP(0) at pc 0x55d0c0a8b9dd");
+	assert_contains(ev, "mov %rbx,%cr4 of 0x55d0c0a8e000, reserved bits 63:32 set");
+	assert_contains(ev, "CR4 unchanged");
+	/* PAE cleared, through r8. */
+	memcpy(o.trap.bytes, "\x41\x0f\x22\xe0", 4);
+	o.trap.regs[TH_R8] = 0x3407d0;
+	assert_outcome(TH_CRASHED, classify(&o, 0, ev, sizeof(ev)));
+	assert_contains(ev, "mov %r8,%cr4 of 0x3407d0, CR4.PAE clear");
+	/* Not the binary's bytes, or not the kernel's #GP: no such claim. */
+	o.trap.file_bytes_match = 0;
+	assert_outcome(TH_CRASHED, classify(&o, 0, ev, sizeof(ev)));
+	assert_not_contains(ev, "#GP");
+	o.trap.file_bytes_match = 1;
+	o.trap.code = SI_USER;
+	assert_outcome(TH_CRASHED, classify(&o, 0, ev, sizeof(ev)));
+	assert_not_contains(ev, "#GP");
+	/* Another instruction faulting: the plain SIGSEGV. */
+	o.trap.code = SI_KERNEL;
+	memcpy(o.trap.bytes, "\x48\x89\x18\x90", 4);
+	assert_outcome(TH_CRASHED, classify(&o, 0, ev, sizeof(ev)));
+	assert_contains(ev, "SIGSEGV at pc 0x55d0c0a8b9dd");
+	/* A value the CPU loads, faulting anyway: the mov ran outside the model's check. */
+	memcpy(o.trap.bytes, "\x0f\x22\xe3", 3);
+	o.trap.regs[TH_RBX] = 0x407f0;
+	assert_outcome(TH_CRASHED, classify(&o, 0, ev, sizeof(ev)));
+	assert_contains(ev, "a value the CPU loads");
+	/* CR4 read at exit changed: the privileged write decides first. */
+	o.state[0].after = 0x407f0;
+	assert_outcome(TH_PRIVILEGED_WRITE, classify(&o, 0, ev, sizeof(ev)));
+	assert_contains(ev, "cpu_regs.cr4 0x3407f0 -> 0x407f0");
 }
 
 /* The privileged state read at exit decides over what the child said. */
@@ -1037,6 +1129,7 @@ int main(int argc, char **argv)
 	static const struct CMUnitTest fixed[] = {
 		CASE(config_table), CASE(classify_target_unchosen), CASE(classify_target_beats_crash),
 		CASE(classify_privileged_state), CASE(classify_harness_error),
+		CASE(cr4_gp_rules), CASE(classify_gp_mov_cr4),
 		CASE(classify_evidence_truncated), CASE(classify_fuzz), CASE(fortify_macro_in_range),
 		CASE(fortify_macro_field_overflow),
 		cmocka_unit_test_setup_teardown(skip_case, NULL, NULL),

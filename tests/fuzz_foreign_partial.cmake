@@ -3,7 +3,7 @@
 # judge_slot()): one byte written over the ring's own .function makes it
 # deferred_timer_fn (under cfi-icall both callbacks are entries of one jump
 # table), and func/data planted in front of the timer run write_cr4 with the
-# attacker's bytes. Which byte depends on the binary's layout, so the
+# attacker's bytes (data = 0x407f0: a value the CPU loads, attacks/x86_cr4.h). Which byte depends on the binary's layout, so the
 # template's byte 16 (the index write's value) is set here from the binary's
 # own symbol table; the replay must be HIJACKED:WRITE_CR4_VIA_FOREIGN_CALLBACK.
 #   cmake -DNM=nm -DBIN=th-fuzz-overflow-modern-<cfg> -DTMPL=foreign-partial.tmpl -DOUT=f.bin -P ...

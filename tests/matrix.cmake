@@ -85,6 +85,13 @@ add_test(NAME check_error.unknown_option
   COMMAND ${CMAKE_COMMAND} "-DCMD=${TH_BIN};check;--frobnicate" -DRC=2
           "-DSTDERR_REGEX=unknown argument '--frobnicate'" -P ${TH_RUN_EXPECT})
 
+# CR4 is a register (tests/cr4_register.py): no cell changes it to a value the
+# CPU refuses or without write_cr4's load; the victim's own argument is #GP(0).
+add_test(NAME matrix.cr4_register
+  COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/cr4_register.py --th ${TH_BIN}
+          --build ${CMAKE_BINARY_DIR} --out ${TH_MOUT}/cr4-register)
+set_tests_properties(matrix.cr4_register PROPERTIES LABELS matrix TIMEOUT 300)
+
 # The command on real runs (tests/cli_runs.py says what each case checks):
 # shards merged into the unsharded run's outcomes, each cell's rerun
 # command, slices kept apart from a full run, NO_COLOR, --version, install.
