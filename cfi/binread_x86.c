@@ -665,6 +665,28 @@ static unsigned ud1_length(const uint8_t *p, size_t avail)
 	return len <= avail ? len : 0;
 }
 
+/* One capstone handle and instruction buffer for the process: opening a
+ * handle builds capstone's tables, which cost more than decoding a small
+ * function (binread is not thread-safe anyway). Return: 0, or -1. */
+static csh cs_h;
+static cs_insn *cs_buf;
+
+static int cs_get(csh *h, cs_insn **insn)
+{
+	if (!cs_buf) {
+		if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs_h) != CS_ERR_OK)
+			return -1;
+		cs_option(cs_h, CS_OPT_DETAIL, CS_OPT_ON);
+		if (!(cs_buf = cs_malloc(cs_h))) {
+			cs_close(&cs_h);
+			return -1;
+		}
+	}
+	*h = cs_h;
+	*insn = cs_buf;
+	return 0;
+}
+
 static int decode(const struct th_bin *b, const struct th_sym *fn, struct dinsn **out,
 		  size_t *nout, char *err, size_t n)
 {
@@ -687,12 +709,10 @@ static int decode(const struct th_bin *b, const struct th_sym *fn, struct dinsn 
 			 th_bin_path(b), fn->name, fn->addr, fn->size);
 		goto fail_mem;
 	}
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK) {
+	if (cs_get(&h, &insn)) {
 		snprintf(err, n, "capstone: cannot open an x86-64 disassembler");
 		goto fail_mem;
 	}
-	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
-	insn = cs_malloc(h);
 	p = code;
 	left = fn->size;
 	addr = fn->addr;
@@ -726,8 +746,6 @@ static int decode(const struct th_bin *b, const struct th_sym *fn, struct dinsn 
 
 			if (!g) {
 				snprintf(err, n, "%s: out of memory", th_bin_path(b));
-				cs_free(insn, 1);
-				cs_close(&h);
 				goto fail_mem;
 			}
 			v = g;
@@ -766,8 +784,6 @@ static int decode(const struct th_bin *b, const struct th_sym *fn, struct dinsn 
 				     X86_EFLAGS_MODIFY_OF | X86_EFLAGS_RESET_CF | X86_EFLAGS_SET_CF |
 				     X86_EFLAGS_UNDEFINED_CF | X86_EFLAGS_UNDEFINED_OF)) != 0;
 	}
-	cs_free(insn, 1);
-	cs_close(&h);
 	free(code);
 	*out = v;
 	*nout = count;
@@ -1778,17 +1794,13 @@ int th_bin_direct_branch(const struct th_bin *b, uint64_t vaddr, uint64_t *targe
 	/* A jmp rel32 is 5 bytes: accept a short read at the end of a segment. */
 	while (left >= 5 && th_bin_read(b, vaddr, code, left))
 		left--;
-	if (left < 2 || cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK)
+	if (left < 2 || cs_get(&h, &insn))
 		return -1;
-	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
-	insn = cs_malloc(h);
 	if (cs_disasm_iter(h, &p, &left, &addr, insn) &&
 	    (insn->id == X86_INS_JMP || insn->id == X86_INS_CALL) &&
 	    insn->detail->x86.op_count == 1 && insn->detail->x86.operands[0].type == X86_OP_IMM) {
 		*target = (uint64_t)insn->detail->x86.operands[0].imm;
 		ret = 0;
 	}
-	cs_free(insn, 1);
-	cs_close(&h);
 	return ret;
 }
