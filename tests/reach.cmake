@@ -221,3 +221,43 @@ add_test(NAME reach.cli.privileged-many
   COMMAND ${CMAKE_COMMAND} "-DCMD=${_th_reach_cli};--binary;$<TARGET_FILE:th-attack-legacy-cfi-icall>;--function;call_timer_fn;--privileged;${_many}write_cr4"
           -DRC=0 "-DSTDOUT_REGEX=1 privileged.* write_cr4  \\[privileged\\]" -P ${TH_RUN_EXPECT})
 set_tests_properties(reach.cli.privileged-many PROPERTIES LABELS reach TIMEOUT 60)
+
+# ---- a real kCFI vmlinux, when one is given ---------------------------------------------
+# A vmlinux cannot be committed: point -DTIMERHARNESS_VMLINUX=FILE (or, when
+# the test runs, $TH_VMLINUX) at one built with clang and CONFIG_CFI_CLANG.
+# tests/reach_vmlinux_check.py reads the __cfi_ preambles and the check's
+# hash with llvm-nm and llvm-objdump and compares reach's set with theirs;
+# without a vmlinux it prints the reason and is skipped.
+set(TIMERHARNESS_VMLINUX "" CACHE FILEPATH "a kCFI Linux vmlinux for the reach.vmlinux test")
+find_program(TH_LLVM_OBJDUMP NAMES llvm-objdump-${TH_CLANG_MAJOR} llvm-objdump)
+find_program(TH_LLVM_NM NAMES llvm-nm-${TH_CLANG_MAJOR} llvm-nm)
+if(TH_LLVM_OBJDUMP AND TH_LLVM_NM)
+  add_test(NAME reach.vmlinux
+    COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/reach_vmlinux_check.py
+            --th $<TARGET_FILE:timerharness> --objdump ${TH_LLVM_OBJDUMP} --nm ${TH_LLVM_NM}
+            "--vmlinux=${TIMERHARNESS_VMLINUX}")
+else()
+  add_test(NAME reach.vmlinux COMMAND th-reach-test skip "llvm-objdump or llvm-nm not found")
+endif()
+set_tests_properties(reach.vmlinux PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS reach)
+
+# ---- speed: a generated binary of tens of thousands of functions ------------------------
+# tests/reach_perf.py generates and compiles it once per build tree (tests/
+# reach-perf/), then times reach (median of 5 runs): 40000 kcfi functions,
+# all of the timer's type (every one a member whose code is read), and 60000
+# without CFI (the "no CFI" answer). A regression to quadratic work exceeds
+# the limit by far (these took 35 s and 16 s before).
+if(_kl_rc EQUAL 0)
+  add_test(NAME reach.perf.kcfi-40k
+    COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/reach_perf.py --cc ${CMAKE_C_COMPILER}
+            --th $<TARGET_FILE:timerharness> --dir ${CMAKE_BINARY_DIR}/tests/reach-perf
+            --functions 40000 --share 1 --cfi kcfi --runs 5 --limit 8)
+else()
+  th_reach_test(perf.kcfi-40k skip "${CMAKE_C_COMPILER} cannot build kcfi: ${_kl_err}")
+endif()
+add_test(NAME reach.perf.nocfi-60k
+  COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/reach_perf.py --cc ${CMAKE_C_COMPILER}
+          --th $<TARGET_FILE:timerharness> --dir ${CMAKE_BINARY_DIR}/tests/reach-perf
+          --functions 60000 --cfi none --runs 5 --limit 5)
+set_tests_properties(reach.perf.kcfi-40k reach.perf.nocfi-60k PROPERTIES
+  TIMEOUT 600 LABELS "reach;perf" RUN_SERIAL TRUE)
