@@ -210,6 +210,24 @@ else()
     COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/reach_cli.py escape $<TARGET_FILE:timerharness>
             ${CMAKE_OBJCOPY} ${_kl_bin}/th-reach-kernel-like ${_kl_bin}/th-reach-escape)
   set_tests_properties(reach.cli.kernel-like reach.cli.escape PROPERTIES LABELS reach TIMEOUT 60)
+  # The kernel command's way into results.json (th_reach_collect_vmlinux),
+  # the file then validated against docs/schema.
+  if(TARGET th_reach_collect)
+    add_executable(th-reach-collect-test ${CMAKE_CURRENT_LIST_DIR}/reach_collect_test.c)
+    target_include_directories(th-reach-collect-test PRIVATE ${TH_REACH_CMOCKA_INCLUDE} ${PROJECT_SOURCE_DIR})
+    target_link_libraries(th-reach-collect-test PRIVATE th_reach_collect ${TH_REACH_CMOCKA_LIB})
+    target_compile_options(th-reach-collect-test PRIVATE ${TH_WARN_FLAGS})
+    set_target_properties(th-reach-collect-test PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/tests")
+    set(_kl_results ${CMAKE_BINARY_DIR}/tests/reach-collect-results.json)
+    add_test(NAME reach.collect.vmlinux
+      COMMAND th-reach-collect-test ${_kl_bin}/th-reach-kernel-like ${_kl_results})
+    add_test(NAME reach.collect.schema
+      COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/reach_cli.py schema ${_kl_results}
+              ${PROJECT_SOURCE_DIR}/docs/schema)
+    set_tests_properties(reach.collect.vmlinux PROPERTIES FIXTURES_SETUP th_reach_collect)
+    set_tests_properties(reach.collect.schema PROPERTIES FIXTURES_REQUIRED th_reach_collect)
+    set_tests_properties(reach.collect.vmlinux reach.collect.schema PROPERTIES LABELS reach TIMEOUT 60)
+  endif()
 endif()
 
 # --privileged keeps every name: the 70th marks write_cr4.

@@ -3,12 +3,16 @@
 """`timerharness reach` checks that need bytes CMake cannot pass.
 
     reach_cli.py escape TIMERHARNESS OBJCOPY IN OUT
+    reach_cli.py schema RESULTS.json SCHEMA_DIR
 
 escape: IN's member plain_timer_fn renamed (OBJCOPY --redefine-sym) to a
 name holding ESC, a newline, a backslash and U+202E (a bidi override);
 the command must print it escaped (\\x1b, \\x0a, \\\\, \\xe2\\x80\\xae), never
 raw, in the member list and the container-confusion lines, and escape a
 --function name it cannot find on stderr too.
+
+schema: RESULTS.json valid against SCHEMA_DIR/results.schema.json (its reach
+section against reach.schema.json), with a non-empty reach[].uses.
 """
 import subprocess
 import sys
@@ -42,9 +46,33 @@ def escape(th, objcopy, src, dst):
     print(r.stdout.decode(errors="replace") if r.stdout else "ok: names escaped")
 
 
+def schema(results, schema_dir):
+    import json
+    import os
+    import jsonschema
+    with open(os.path.join(schema_dir, "results.schema.json")) as f:
+        doc = json.load(f)
+    with open(results) as f:
+        res = json.load(f)
+    base = "file://" + os.path.abspath(schema_dir) + "/"
+    cls = jsonschema.validators.validator_for(doc)
+    v = cls(doc, resolver=jsonschema.RefResolver(base_uri=base, referrer=doc))
+    errors = sorted(v.iter_errors(res), key=lambda e: list(e.path))
+    for e in errors[:10]:
+        print(f"FAIL: {results}: {'/'.join(map(str, e.path))}: {e.message[:300]}")
+    if errors:
+        sys.exit(1)
+    if not any(e.get("uses") for e in res.get("reach", [])):
+        fail(f"{results}: no reach entry has uses")
+    print(f"ok: {results} is valid, {sum(len(e.get('uses', [])) for e in res['reach'])} uses")
+
+
 def main():
     if len(sys.argv) == 6 and sys.argv[1] == "escape":
         escape(*sys.argv[2:])
+        return 0
+    if len(sys.argv) == 4 and sys.argv[1] == "schema":
+        schema(*sys.argv[2:])
         return 0
     print(__doc__)
     return 2
