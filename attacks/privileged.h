@@ -11,4 +11,11 @@
 #define TH_VICTIM_PRIVILEGED \
 	"write_cr4", "write_cr4_direct", "commit_creds_stub", "call_usermodehelper_stub"
 
+/* A Linux kernel's (`timerharness reach` on a vmlinux, by default): the
+ * functions that change privileged state in one call. */
+#define TH_KERNEL_PRIVILEGED \
+	"native_write_cr4", "native_write_cr0", "commit_creds", "prepare_kernel_cred", \
+	"override_creds", "call_usermodehelper", "call_usermodehelper_exec", "run_cmd", \
+	"set_memory_x", "set_memory_rw", "text_poke"
+
 #endif

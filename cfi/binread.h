@@ -16,7 +16,10 @@
  *  1. the function is the FUNC symbol of exactly that name (no substring, no
  *     LTO suffix); a stripped binary is refused;
  *  2. its bytes are disassembled linearly (symbol start to start + size), and
- *     every indirect call or jump through a register or memory is a call site;
+ *     every indirect call or jump through a register or memory is a call site,
+ *     and so is a direct call or jmp to a retpoline thunk
+ *     (__x86_indirect_thunk_<reg>: Linux with CONFIG_RETPOLINE), through
+ *     that register;
  *  3. the function is executed symbolically from its entry along every path
  *     (registers hold expressions over their entry values, loads and
  *     constants; both sides of each conditional branch are followed, a loop's
@@ -80,7 +83,10 @@ struct th_bin *th_bin_cached(const char *path, char *err, size_t n);
 void th_bin_cache_clear(void);
 
 const char *th_bin_path(const struct th_bin *b);
-/* p_vaddr of the PT_LOAD that maps file offset 0 (0 for a PIE). */
+/* p_vaddr of the PT_LOAD that maps file offset 0 (0 for a PIE). A non-PIE
+ * that maps no ELF header (a Linux vmlinux: its first PT_LOAD is at file
+ * offset 0x200000) has the address offset 0 would have, mapped as the
+ * PT_LOAD of the lowest file offset is: its p_vaddr - p_offset. */
 uint64_t th_bin_load_vaddr(const struct th_bin *b);
 /* 1 for ET_DYN (PIE or shared object), 0 for ET_EXEC. */
 int th_bin_is_pie(const struct th_bin *b);
@@ -93,8 +99,10 @@ int th_bin_read(const struct th_bin *b, uint64_t vaddr, void *buf, size_t n);
  * Return: 0, or -1. */
 int th_bin_read_ptr(const struct th_bin *b, uint64_t vaddr, uint64_t *val);
 
-/* The executable PT_LOADs: up to @max [lo, hi) ranges of file virtual
- * addresses (p_vaddr, p_vaddr + p_memsz). Return: how many there are. */
+/* The bytes the file holds of the executable PT_LOADs: up to @max [lo, hi)
+ * ranges of file virtual addresses (p_vaddr, p_vaddr + p_filesz; past
+ * p_filesz the loader maps zeros, which hold no code). Return: how many
+ * there are. */
 size_t th_bin_exec_ranges(const struct th_bin *b, uint64_t *lo, uint64_t *hi, size_t max);
 /* 1 if @vaddr is inside an executable PT_LOAD. */
 int th_bin_is_exec(const struct th_bin *b, uint64_t vaddr);
@@ -113,7 +121,8 @@ struct th_sym {
 /* Every defined symbol with a name, in .symtab order. */
 size_t th_bin_nsyms(const struct th_bin *b);
 const struct th_sym *th_bin_sym(const struct th_bin *b, size_t i);
-/* Symbols named exactly @name: up to @max into @out. Return: how many exist. */
+/* Symbols named exactly @name, in .symtab order (a lookup in a name index):
+ * up to @max into @out. Return: how many exist. */
 size_t th_bin_find_syms(const struct th_bin *b, const char *name, const struct th_sym **out,
 			size_t max);
 /* The smallest FUNC symbol containing @vaddr; NULL if none. */
@@ -121,8 +130,13 @@ const struct th_sym *th_bin_func_containing(const struct th_bin *b, uint64_t vad
 /* A FUNC symbol starting exactly at @vaddr (with cfi-icall, the jump-table
  * entry `f` rather than the body `f.cfi`; without, the function); NULL if none. */
 const struct th_sym *th_bin_func_at(const struct th_bin *b, uint64_t vaddr);
+/* Every FUNC symbol (not absolute, any size) starting exactly at @vaddr, in
+ * .symtab order: up to @max into @out. Return: how many exist. */
+size_t th_bin_funcs_at(const struct th_bin *b, uint64_t vaddr, const struct th_sym **out,
+		       size_t max);
 
-/* .kcfi_traps: every trap address it lists. Return: 1 if @vaddr is one. */
+/* .kcfi_traps (a vmlinux: __kcfi_traps; several such sections are joined):
+ * every trap address they list. Return: 1 if @vaddr is one. */
 int th_bin_is_kcfi_trap(const struct th_bin *b, uint64_t vaddr);
 size_t th_bin_kcfi_trap_count(const struct th_bin *b);
 
@@ -198,11 +212,22 @@ struct th_call_site {
 	const void *priv;	/* the decoded check (internal) */
 };
 
+/* A direct call of the function, or a tail jump out of it, as one path
+ * reaches it: one record per place and argument values (at most 1024). */
+struct th_direct_call {
+	uint64_t addr;		/* the call or jmp instruction */
+	uint64_t callee;	/* its destination (file address) */
+	int is_jump;		/* a tail call */
+	const void *priv;	/* the argument expressions (internal) */
+};
+
 struct th_func_sites {
 	char func[128];
 	uint64_t start, size;	/* the FUNC symbol */
 	size_t nsites;
 	struct th_call_site *sites;
+	size_t ncalls;
+	const struct th_direct_call *calls;	/* in the order paths reach them */
 	int complete;		/* every path ended inside the limits */
 	void *priv;
 };
@@ -217,6 +242,17 @@ struct th_func_sites {
  */
 const struct th_func_sites *th_bin_call_sites(struct th_bin *b, const char *func, char *err,
 					      size_t n);
+
+/*
+ * The same for the function of symbol @fn (a FUNC symbol of @b, as
+ * th_bin_funcs_at() gives it: no name lookup, so a static function whose
+ * name other files share is read too), not cached: the caller owns the
+ * result (th_func_sites_free), and @b must stay open while it is used.
+ * Return: the sites, or NULL with @err.
+ */
+struct th_func_sites *th_bin_func_sites(struct th_bin *b, const struct th_sym *fn, char *err,
+					size_t n);
+void th_func_sites_free(struct th_func_sites *fs);
 
 /* Which guard of @s sits at @addr (file address). Return: it, or NULL. */
 const struct th_guard *th_site_guard_at(const struct th_call_site *s, uint64_t addr);
@@ -253,6 +289,21 @@ int th_site_admits(const struct th_call_site *s, uint64_t target, const struct t
  * the entry learns. Return: 0 with *@target (run-time), or -1.
  */
 int th_site_target(const struct th_call_site *s, const struct th_eval_ctx *cx, uint64_t *target);
+
+/* An argument (@argno 0..5: rdi, rsi, rdx, rcx, r8, r9) of the indirect
+ * call @s, as the first path to it computes it; otherwise as th_site_target().
+ * Return: 0 with *@val, or -1. */
+int th_site_arg(const struct th_call_site *s, int argno, const struct th_eval_ctx *cx,
+		uint64_t *val);
+
+/*
+ * An argument of @c (@argno 0..5: rdi, rsi, rdx, rcx, r8, r9) at the call,
+ * computed from the state at the function's entry (@cx->entry_regs
+ * required; memory through @cx->read), as th_site_target() does for an
+ * indirect call's target. Return: 0 with *@val, or -1 (not computable).
+ */
+int th_call_arg(const struct th_direct_call *c, int argno, const struct th_eval_ctx *cx,
+		uint64_t *val);
 
 /* The check in one line: "kcfi: hash 0x5391e36d at T-4, ud2 at 0x900c (.kcfi_traps)". */
 void th_site_describe(const struct th_call_site *s, char *buf, size_t n);

@@ -74,16 +74,48 @@ static int cmp_rel(const void *a, const void *b)
 	return cmp_u64(&((const struct th_bin_rel *)a)->where, &((const struct th_bin_rel *)b)->where);
 }
 
-/* For qsort of function indices: the symbol array travels in a static. */
+/* qsort() with nothing to sort may be given a NULL base: that is undefined
+ * (glibc declares the base nonnull), so nothing is called then. */
+static void sort(void *base, size_t n, size_t size, int (*cmp)(const void *, const void *))
+{
+	if (n > 1)
+		qsort(base, n, size, cmp);
+}
+
+/* For qsort of symbol indices: the symbol array travels in a static. */
 static const struct th_sym *sort_syms;
 
+/* By address, then size; equal ones in symtab order (the index). */
 static int cmp_func(const void *a, const void *b)
 {
-	const struct th_sym *x = &sort_syms[*(const size_t *)a], *y = &sort_syms[*(const size_t *)b];
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct th_sym *x = &sort_syms[i], *y = &sort_syms[j];
 
 	if (x->addr != y->addr)
 		return x->addr < y->addr ? -1 : 1;
-	return x->size < y->size ? -1 : x->size > y->size;
+	if (x->size != y->size)
+		return x->size < y->size ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+/* By address; equal ones in symtab order. */
+static int cmp_at(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	const struct th_sym *x = &sort_syms[i], *y = &sort_syms[j];
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return i < j ? -1 : i > j;
+}
+
+/* By name; equal ones in symtab order. */
+static int cmp_name(const void *a, const void *b)
+{
+	size_t i = *(const size_t *)a, j = *(const size_t *)b;
+	int r = strcmp(sort_syms[i].name, sort_syms[j].name);
+
+	return r ? r : i < j ? -1 : i > j;
 }
 
 static int read_symtab(struct th_bin *b, Elf_Scn *scn, const GElf_Shdr *sh, char *err, size_t n)
@@ -97,7 +129,10 @@ static int read_symtab(struct th_bin *b, Elf_Scn *scn, const GElf_Shdr *sh, char
 	}
 	b->syms = calloc(count ? count : 1, sizeof(*b->syms));
 	b->funcs = calloc(count ? count : 1, sizeof(*b->funcs));
-	if (!b->syms || !b->funcs) {
+	b->funcs_end = calloc(count ? count : 1, sizeof(*b->funcs_end));
+	b->at = calloc(count ? count : 1, sizeof(*b->at));
+	b->byname = calloc(count ? count : 1, sizeof(*b->byname));
+	if (!b->syms || !b->funcs || !b->funcs_end || !b->at || !b->byname) {
 		snprintf(err, n, "%s: out of memory", b->path);
 		return -1;
 	}
@@ -118,30 +153,56 @@ static int read_symtab(struct th_bin *b, Elf_Scn *scn, const GElf_Shdr *sh, char
 				      .absolute = s.st_shndx == SHN_ABS };
 		if (t->type == STT_FUNC && t->size && !t->absolute)
 			b->funcs[b->nfuncs++] = b->nsyms;
+		if (t->type == STT_FUNC && !t->absolute)
+			b->at[b->nat++] = b->nsyms;
+		b->byname[b->nsyms] = b->nsyms;
 		b->nsyms++;
+		if (!strncmp(name, "__typeid_", 9) && strlen(name) > 21 &&
+		    !strcmp(name + strlen(name) - 12, "_global_addr"))
+			b->cfi_schemes |= 1u << TH_CFI_ICALL;
 	}
 	sort_syms = b->syms;
-	qsort(b->funcs, b->nfuncs, sizeof(*b->funcs), cmp_func);
+	sort(b->funcs, b->nfuncs, sizeof(*b->funcs), cmp_func);
+	sort(b->at, b->nat, sizeof(*b->at), cmp_at);
+	sort(b->byname, b->nsyms, sizeof(*b->byname), cmp_name);
+	for (size_t k = 0; k < b->nfuncs; k++) {
+		const struct th_sym *f = &b->syms[b->funcs[k]];
+		uint64_t end = f->addr + f->size;
+
+		b->funcs_end[k] = k && b->funcs_end[k - 1] > end ? b->funcs_end[k - 1] : end;
+	}
 	b->has_symtab = 1;
 	return 0;
 }
 
-/* .kcfi_traps: int32 offsets, each relative to its own address. */
+/* Is @name a section of kcfi trap addresses: .kcfi_traps as the compiler
+ * emits it, or __kcfi_traps, the output section a Linux vmlinux collects
+ * them into (include/asm-generic/vmlinux.lds.h, KCFI_TRAPS)? */
+static int kcfi_section(const char *name)
+{
+	return name && (!strcmp(name, ".kcfi_traps") || !strcmp(name, "__kcfi_traps"));
+}
+
+/* A trap section: int32 offsets, each relative to its own address. A binary
+ * may hold several (a relocatable link, a linker script that keeps them
+ * apart): their entries are appended. */
 static int read_kcfi(struct th_bin *b, Elf_Scn *scn, const GElf_Shdr *sh, char *err, size_t n)
 {
 	Elf_Data *d = elf_getdata(scn, NULL);
 	size_t count = sh->sh_size / 4;
+	uint64_t *grown;
 
 	b->has_kcfi = 1;
 	if (!d || d->d_size < count * 4) {
 		snprintf(err, n, "%s: .kcfi_traps unreadable", b->path);
 		return -1;
 	}
-	b->kcfi = calloc(count ? count : 1, sizeof(*b->kcfi));
-	if (!b->kcfi) {
+	if (count > SIZE_MAX / sizeof(*b->kcfi) - b->nkcfi - 1 ||
+	    !(grown = realloc(b->kcfi, (b->nkcfi + count + 1) * sizeof(*b->kcfi)))) {
 		snprintf(err, n, "%s: out of memory", b->path);
 		return -1;
 	}
+	b->kcfi = grown;
 	for (size_t i = 0; i < count; i++) {
 		const unsigned char *p = (const unsigned char *)d->d_buf + 4 * i;
 		int32_t rel = (int32_t)((uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 |
@@ -149,7 +210,6 @@ static int read_kcfi(struct th_bin *b, Elf_Scn *scn, const GElf_Shdr *sh, char *
 
 		b->kcfi[b->nkcfi++] = sh->sh_addr + 4 * i + (uint64_t)(int64_t)rel;
 	}
-	qsort(b->kcfi, b->nkcfi, sizeof(*b->kcfi), cmp_u64);
 	return 0;
 }
 
@@ -194,14 +254,16 @@ static int index_sections(struct th_bin *b, char *err, size_t n)
 		name = elf_strptr(b->elf, shstrndx, sh.sh_name);
 		if (sh.sh_type == SHT_SYMTAB && !b->has_symtab && read_symtab(b, scn, &sh, err, n))
 			return -1;
-		if (name && !strcmp(name, ".kcfi_traps") && sh.sh_type != SHT_NOBITS &&
-		    read_kcfi(b, scn, &sh, err, n))
+		if (kcfi_section(name) && sh.sh_type != SHT_NOBITS && read_kcfi(b, scn, &sh, err, n))
 			return -1;
 		if (sh.sh_type == SHT_RELA && (sh.sh_flags & SHF_ALLOC) &&
 		    read_relas(b, scn, &sh, err, n))
 			return -1;
 	}
-	qsort(b->rel, b->nrel, sizeof(*b->rel), cmp_rel);
+	sort(b->rel, b->nrel, sizeof(*b->rel), cmp_rel);
+	sort(b->kcfi, b->nkcfi, sizeof(*b->kcfi), cmp_u64);
+	if (b->nkcfi)
+		b->cfi_schemes |= 1u << TH_CFI_KCFI;
 	return 0;
 }
 
@@ -210,6 +272,7 @@ int th_bin_open(const char *path, struct th_bin **out, char *err, size_t n)
 	struct th_bin *b = calloc(1, sizeof(*b));
 	GElf_Ehdr eh;
 	int found = 0;
+	const GElf_Phdr *lowest = NULL;
 
 	*out = NULL;
 	if (!b || !(b->path = strdup(path))) {
@@ -253,16 +316,25 @@ int th_bin_open(const char *path, struct th_bin **out, char *err, size_t n)
 			b->load_vaddr = b->ph[i].p_vaddr;
 			found = 1;
 		}
+		if (b->ph[i].p_type == PT_LOAD && (!lowest || b->ph[i].p_offset < lowest->p_offset))
+			lowest = &b->ph[i];
 		if (b->ph[i].p_type == PT_LOAD &&
 		    (b->ph[i].p_offset > b->size || b->ph[i].p_filesz > b->size - b->ph[i].p_offset)) {
 			snprintf(err, n, "%s: PT_LOAD %zu runs past the end of the file", path, i);
 			goto fail;
 		}
 	}
-	if (!found) {
-		snprintf(err, n, "%s: no PT_LOAD maps the ELF header (file offset 0)", path);
+	/* A Linux vmlinux maps no header: its first PT_LOAD starts at file
+	 * offset 0x200000 (or so). Where offset 0 would be, mapped as that one
+	 * is, stands in for it; a PIE that maps no header is refused, as its
+	 * run-time bias could not be computed from the header's address. */
+	if (!found && (b->pie || !lowest)) {
+		snprintf(err, n, "%s: no PT_LOAD maps the ELF header (file offset 0)%s", path,
+			 lowest ? ", which a position-independent binary needs" : "");
 		goto fail;
 	}
+	if (!found)
+		b->load_vaddr = lowest->p_vaddr - lowest->p_offset;
 	if (index_sections(b, err, n))
 		goto fail;
 	*out = b;
@@ -289,6 +361,9 @@ void th_bin_close(struct th_bin *b)
 	free(b->ph);
 	free(b->syms);
 	free(b->funcs);
+	free(b->funcs_end);
+	free(b->at);
+	free(b->byname);
 	free(b->kcfi);
 	free(b->rel);
 	free(b);
@@ -400,7 +475,7 @@ size_t th_bin_exec_ranges(const struct th_bin *b, uint64_t *lo, uint64_t *hi, si
 			continue;
 		if (count < max) {
 			lo[count] = ph->p_vaddr;
-			hi[count] = ph->p_vaddr + ph->p_memsz;
+			hi[count] = ph->p_vaddr + ph->p_filesz;
 		}
 		count++;
 	}
@@ -451,27 +526,53 @@ const struct th_sym *th_bin_sym(const struct th_bin *b, size_t i)
 size_t th_bin_find_syms(const struct th_bin *b, const char *name, const struct th_sym **out,
 			size_t max)
 {
-	size_t count = 0;
+	size_t lo = 0, hi = b->nsyms, count = 0;
 
-	for (size_t i = 0; i < b->nsyms; i++)
-		if (!strcmp(b->syms[i].name, name)) {
-			if (count < max)
-				out[count] = &b->syms[i];
-			count++;
-		}
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(b->syms[b->byname[mid]].name, name) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	for (size_t i = lo; i < b->nsyms && !strcmp(b->syms[b->byname[i]].name, name); i++) {
+		if (count < max)
+			out[count] = &b->syms[b->byname[i]];
+		count++;
+	}
 	return count;
+}
+
+/* The first index of @v (@n indices of b->syms sorted by address) whose
+ * symbol's address is >= @vaddr. */
+static size_t first_at(const struct th_bin *b, const size_t *v, size_t n, uint64_t vaddr)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (b->syms[v[mid]].addr < vaddr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
 }
 
 const struct th_sym *th_bin_func_containing(const struct th_bin *b, uint64_t vaddr)
 {
 	const struct th_sym *best = NULL;
+	size_t k = first_at(b, b->funcs, b->nfuncs, vaddr + 1);
 
-	for (size_t k = 0; k < b->nfuncs; k++) {
+	/* Back from the last function starting at or before vaddr, while some
+	 * earlier function still reaches past it (funcs_end: the largest end so
+	 * far). Among those containing it, the smallest; the first of equals. */
+	while (k-- > 0 && b->funcs_end[k] > vaddr) {
 		const struct th_sym *s = &b->syms[b->funcs[k]];
 
-		if (s->addr > vaddr)
-			break;
-		if (vaddr - s->addr < s->size && (!best || s->size < best->size))
+		if (vaddr - s->addr < s->size && (!best || s->size <= best->size))
 			best = s;
 	}
 	return best;
@@ -481,16 +582,29 @@ const struct th_sym *th_bin_func_at(const struct th_bin *b, uint64_t vaddr)
 {
 	const struct th_sym *best = NULL;
 
-	for (size_t i = 0; i < b->nsyms; i++) {
-		const struct th_sym *s = &b->syms[i];
+	for (size_t k = first_at(b, b->at, b->nat, vaddr);
+	     k < b->nat && b->syms[b->at[k]].addr == vaddr; k++) {
+		const struct th_sym *s = &b->syms[b->at[k]];
 
-		if (s->type != STT_FUNC || s->absolute || s->addr != vaddr)
-			continue;
 		/* A global name over a local alias; among equals the first. */
 		if (!best || (best->bind == STB_LOCAL && s->bind != STB_LOCAL))
 			best = s;
 	}
 	return best;
+}
+
+size_t th_bin_funcs_at(const struct th_bin *b, uint64_t vaddr, const struct th_sym **out,
+		       size_t max)
+{
+	size_t count = 0;
+
+	for (size_t k = first_at(b, b->at, b->nat, vaddr);
+	     k < b->nat && b->syms[b->at[k]].addr == vaddr; k++) {
+		if (count < max)
+			out[count] = &b->syms[b->at[k]];
+		count++;
+	}
+	return count;
 }
 
 int th_bin_is_kcfi_trap(const struct th_bin *b, uint64_t vaddr)
@@ -505,19 +619,17 @@ size_t th_bin_kcfi_trap_count(const struct th_bin *b)
 
 unsigned th_bin_cfi_schemes(const struct th_bin *b)
 {
-	unsigned s = 0;
+	return b->cfi_schemes;
+}
 
-	if (b->nkcfi)
-		s |= 1u << TH_CFI_KCFI;
-	for (size_t i = 0; i < b->nsyms; i++) {
-		const char *name = b->syms[i].name;
-		size_t len = strlen(name);
-
-		if (!strncmp(name, "__typeid_", 9) && len > 21 &&
-		    !strcmp(name + len - 12, "_global_addr"))
-			s |= 1u << TH_CFI_ICALL;
+struct th_func_sites *th_bin_func_sites(struct th_bin *b, const struct th_sym *fn, char *err,
+					size_t n)
+{
+	if (fn->type != STT_FUNC || !fn->size || fn->absolute) {
+		snprintf(err, n, "%s: %s is no function with a size", b->path, fn->name);
+		return NULL;
 	}
-	return s;
+	return th_bin_analyse(b, fn, err, n);
 }
 
 const struct th_func_sites *th_bin_call_sites(struct th_bin *b, const char *func, char *err,

@@ -30,6 +30,13 @@ struct th_bin {
 	size_t nsyms;
 	size_t *funcs;			/* indices of sized FUNC symbols, by address */
 	size_t nfuncs;
+	uint64_t *funcs_end;		/* [k]: the largest end of funcs[0..k] */
+	size_t *at;			/* indices of FUNC symbols (any size, not
+					 * absolute), by address then symtab order */
+	size_t nat;
+	size_t *byname;			/* indices of every symbol, by name then
+					 * symtab order */
+	unsigned cfi_schemes;		/* th_bin_cfi_schemes(), computed once */
 	uint64_t *kcfi;			/* .kcfi_traps targets, sorted */
 	size_t nkcfi;
 	int has_kcfi;
@@ -42,6 +49,5 @@ struct th_bin {
 /* binread_x86.c: analyse one function (sym) into a new th_func_sites. */
 struct th_func_sites *th_bin_analyse(struct th_bin *b, const struct th_sym *fn, char *err,
 				     size_t n);
-void th_func_sites_free(struct th_func_sites *fs);
 
 #endif

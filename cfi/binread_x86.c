@@ -60,17 +60,43 @@ enum xop {
 	X_SX,		/* a (k bits) sign-extended to w bits */
 };
 
+/* What a node is built from, known when it is made (so no walk over a
+ * shared subexpression is ever repeated): */
+#define XF_PCREL	1	/* a pc-relative address somewhere in it */
+#define XF_VAR		2	/* an entry value, a fresh value or a load in it */
+#define XF_TABLE	4	/* a load from a pc-relative address plus a variable */
+
 struct xnode {
-	uint8_t op, w;
+	uint8_t op, w, fl;
 	int32_t a, b;
 	uint64_t k;
 };
 
+/* Scratch of the walks over the arena: a stamp per node (visited in walk
+ * number gen) and the value eval() memoised there. Reached through a
+ * pointer, so a const arena can still be walked. */
+struct xscratch {
+	uint32_t *stamp;
+	uint64_t *val;
+	int32_t *stack;
+	size_t cap;
+	uint32_t gen;
+};
+
+/*
+ * Expressions are hash-consed: mk() returns the existing node for an
+ * (op, w, a, b, k) already made, so two expressions are equal exactly when
+ * their indices are, and a shared subexpression is one node. A node's
+ * children are always older (smaller indices) than the node.
+ */
 struct arena {
 	struct xnode *v;
 	size_t n, cap;
+	int32_t *slot;		/* open addressing: node index + 1, 0 empty */
+	size_t nslot;		/* a power of two, >= 2 * cap */
 	uint64_t fresh;
 	bool oom;
+	struct xscratch *sc;
 };
 
 enum fkind { F_UNKNOWN, F_SUB, F_ADD, F_LOGIC };
@@ -114,7 +140,20 @@ struct site_priv {
 	const struct arena *ar;
 	size_t nev;
 	const struct event **ev;	/* the paths that reach the site */
+	uint64_t *on;			/* [i]: bit k set when ev[i]'s condition k
+					 * depends on the target (cond_on) */
 };
+
+/* What a direct call's priv points at: th_call_arg()'s needs. */
+struct call_priv {
+	const struct th_bin *b;
+	const struct arena *ar;
+	int32_t args[6];	/* rdi, rsi, rdx, rcx, r8, r9 at the call */
+};
+
+/* At most this many direct calls (distinct by place and arguments) are
+ * kept per function. */
+#define MAX_CALLS 1024
 
 struct analysis {
 	struct arena ar;
@@ -122,6 +161,9 @@ struct analysis {
 	size_t nev, capev;
 	struct site_priv *sp;
 	size_t nsp;
+	struct th_direct_call *calls;
+	struct call_priv *cp;
+	size_t ncalls, capcalls;
 };
 
 static uint64_t mask(unsigned w)
@@ -129,20 +171,81 @@ static uint64_t mask(unsigned w)
 	return w >= 64 ? ~0ULL : (1ULL << w) - 1;
 }
 
+static size_t node_hash(unsigned op, unsigned w, int32_t a, int32_t b, uint64_t k)
+{
+	uint64_t h = 0x9e3779b97f4a7c15ULL;
+
+	h = (h ^ op) * 0x100000001b3ULL;
+	h = (h ^ w) * 0x100000001b3ULL;
+	h = (h ^ (uint32_t)a) * 0xff51afd7ed558ccdULL;
+	h = (h ^ (uint32_t)b) * 0xc4ceb9fe1a85ec53ULL;
+	h = (h ^ k) * 0xff51afd7ed558ccdULL;
+	return (size_t)(h ^ (h >> 29));
+}
+
+static bool arena_grow(struct arena *ar)
+{
+	size_t cap = ar->cap ? 2 * ar->cap : 256, nslot = 2 * cap;
+	struct xnode *v = realloc(ar->v, cap * sizeof(*v));
+	int32_t *slot;
+
+	if (!v)
+		return false;
+	ar->v = v;
+	if (cap > INT32_MAX / 2 || !(slot = calloc(nslot, sizeof(*slot))))
+		return false;
+	for (size_t i = 0; i < ar->n; i++) {
+		const struct xnode *p = &ar->v[i];
+		size_t h = node_hash(p->op, p->w, p->a, p->b, p->k) & (nslot - 1);
+
+		while (slot[h])
+			h = (h + 1) & (nslot - 1);
+		slot[h] = (int32_t)i + 1;
+	}
+	free(ar->slot);
+	ar->slot = slot;
+	ar->nslot = nslot;
+	ar->cap = cap;
+	return true;
+}
+
+static uint8_t node_flags(const struct arena *ar, enum xop op, int32_t a, int32_t b)
+{
+	uint8_t fl = (uint8_t)((a >= 0 ? ar->v[a].fl : 0) | (b >= 0 ? ar->v[b].fl : 0));
+
+	switch (op) {
+	case X_PCREL:
+		return XF_PCREL;
+	case X_ENTRY: case X_FRESH:
+		return XF_VAR;
+	case X_LOAD:
+		if ((fl & XF_PCREL) && (fl & XF_VAR))
+			fl |= XF_TABLE;
+		return fl | XF_VAR;
+	default:
+		return fl;
+	}
+}
+
 static int32_t mk(struct arena *ar, enum xop op, unsigned w, int32_t a, int32_t b, uint64_t k)
 {
-	if (ar->n == ar->cap) {
-		size_t cap = ar->cap ? 2 * ar->cap : 256;
-		struct xnode *v = realloc(ar->v, cap * sizeof(*v));
+	size_t h;
 
-		if (!v) {
-			ar->oom = true;
-			return 0;
-		}
-		ar->v = v;
-		ar->cap = cap;
+	if (ar->oom)
+		return 0;
+	if (ar->n == ar->cap && !arena_grow(ar)) {
+		ar->oom = true;
+		return 0;
 	}
-	ar->v[ar->n] = (struct xnode){ (uint8_t)op, (uint8_t)w, a, b, k };
+	for (h = node_hash(op, w, a, b, k) & (ar->nslot - 1); ar->slot[h];
+	     h = (h + 1) & (ar->nslot - 1)) {
+		const struct xnode *p = &ar->v[ar->slot[h] - 1];
+
+		if (p->op == op && p->w == w && p->a == a && p->b == b && p->k == k)
+			return ar->slot[h] - 1;
+	}
+	ar->v[ar->n] = (struct xnode){ (uint8_t)op, (uint8_t)w, node_flags(ar, op, a, b), a, b, k };
+	ar->slot[h] = (int32_t)ar->n + 1;
 	return (int32_t)ar->n++;
 }
 
@@ -151,58 +254,86 @@ static int32_t fresh(struct arena *ar)
 	return mk(ar, X_FRESH, 64, -1, -1, ar->fresh++);
 }
 
+/* Hash-consed: equal expressions are one node. */
 static bool xequal(const struct arena *ar, int32_t x, int32_t y)
 {
-	const struct xnode *p, *q;
-
-	if (x == y)
-		return true;
-	if (x < 0 || y < 0)
-		return false;
-	p = &ar->v[x];
-	q = &ar->v[y];
-	if (p->op != q->op || p->w != q->w || p->k != q->k)
-		return false;
-	return xequal(ar, p->a, q->a) && xequal(ar, p->b, q->b);
+	(void)ar;
+	return x == y;
 }
 
+/* A new walk over @ar: every stamp older than the returned generation.
+ * Return: it, or 0 when the scratch cannot be had (out of memory). */
+static uint32_t walk_begin(const struct arena *ar)
+{
+	struct xscratch *sc = ar->sc;
+
+	if (!sc)
+		return 0;
+	if (sc->cap < ar->n) {
+		size_t cap = ar->n;
+		uint32_t *stamp = realloc(sc->stamp, cap * sizeof(*stamp));
+		uint64_t *val;
+		int32_t *stack;
+
+		if (stamp)
+			sc->stamp = stamp;
+		val = realloc(sc->val, cap * sizeof(*val));
+		if (val)
+			sc->val = val;
+		stack = realloc(sc->stack, cap * sizeof(*stack));
+		if (stack)
+			sc->stack = stack;
+		if (!stamp || !val || !stack)
+			return 0;
+		memset(sc->stamp + sc->cap, 0, (cap - sc->cap) * sizeof(*stamp));
+		sc->cap = cap;
+	}
+	if (++sc->gen == 0) {
+		memset(sc->stamp, 0, sc->cap * sizeof(*sc->stamp));
+		sc->gen = 1;
+	}
+	return sc->gen;
+}
+
+/* Does x contain the node sub? A walk of the DAG visiting each node once;
+ * a node older than sub cannot contain it. Without scratch (out of
+ * memory) the answer is "yes": a condition is then kept, never dropped. */
 static bool xcontains(const struct arena *ar, int32_t x, int32_t sub)
 {
-	if (x < 0)
+	struct xscratch *sc = ar->sc;
+	size_t depth = 0;
+	uint32_t gen;
+
+	if (x < 0 || sub < 0 || x < sub)
 		return false;
-	if (xequal(ar, x, sub))
+	if (x == sub)
 		return true;
-	return xcontains(ar, ar->v[x].a, sub) || xcontains(ar, ar->v[x].b, sub);
+	if (!(gen = walk_begin(ar)))
+		return true;
+	sc->stack[depth++] = x;
+	sc->stamp[x] = gen;
+	while (depth) {
+		const struct xnode *p = &ar->v[sc->stack[--depth]];
+		int32_t kids[2] = { p->a, p->b };
+
+		for (int i = 0; i < 2; i++) {
+			int32_t c = kids[i];
+
+			if (c == sub)
+				return true;
+			if (c > sub && sc->stamp[c] != gen) {
+				sc->stamp[c] = gen;
+				sc->stack[depth++] = c;
+			}
+		}
+	}
+	return false;
 }
 
 /* Is x built from constants only (no entry value, load, fresh or pc-relative)? */
 static bool xconstant(const struct arena *ar, int32_t x)
 {
-	if (x < 0)
-		return true;
-	switch (ar->v[x].op) {
-	case X_CONST:
-		return true;
-	case X_PCREL: case X_ENTRY: case X_FRESH: case X_LOAD:
-		return false;
-	default:
-		return xconstant(ar, ar->v[x].a) && xconstant(ar, ar->v[x].b);
-	}
-}
-
-/* Built from constants and pc-relative addresses only. */
-static bool xconstant_pc(const struct arena *ar, int32_t x)
-{
-	if (x < 0)
-		return true;
-	switch (ar->v[x].op) {
-	case X_CONST: case X_PCREL:
-		return true;
-	case X_ENTRY: case X_FRESH: case X_LOAD:
-		return false;
-	default:
-		return xconstant_pc(ar, ar->v[x].a) && xconstant_pc(ar, ar->v[x].b);
-	}
+	return x < 0 || !(ar->v[x].fl & (XF_PCREL | XF_VAR));
 }
 
 /* ---- evaluation --------------------------------------------------------------------- */
@@ -214,7 +345,16 @@ struct ev_ctx {
 	int32_t sub;		/* this node's value is T */
 	uint64_t t;
 	bool fail;
+	uint32_t gen;		/* the memo's generation (ev_start); 0: none */
 };
+
+/* Start an evaluation: values are memoised per node until the next start,
+ * so a shared subexpression is computed (and a load read) once. */
+static void ev_start(struct ev_ctx *e)
+{
+	e->fail = false;
+	e->gen = walk_begin(e->ar);
+}
 
 static uint64_t rot(uint64_t v, unsigned c, unsigned w, bool left)
 {
@@ -224,17 +364,34 @@ static uint64_t rot(uint64_t v, unsigned c, unsigned w, bool left)
 	return left ? ((v << c) | (v >> (w - c))) & mask(w) : ((v >> c) | (v << (w - c))) & mask(w);
 }
 
+static uint64_t eval_node(struct ev_ctx *e, int32_t x);
+
 static uint64_t eval(struct ev_ctx *e, int32_t x)
 {
-	const struct xnode *p;
-	uint64_t a = 0, b = 0, m;
+	struct xscratch *sc = e->ar->sc;
+	uint64_t v;
 
 	if (x < 0 || e->fail) {
 		e->fail = true;
 		return 0;
 	}
-	if (e->sub >= 0 && xequal(e->ar, x, e->sub))
+	if (x == e->sub)
 		return e->t;
+	if (e->gen && sc->stamp[x] == e->gen)
+		return sc->val[x];
+	v = eval_node(e, x);
+	if (e->gen) {
+		sc->stamp[x] = e->gen;
+		sc->val[x] = v;
+	}
+	return v;
+}
+
+static uint64_t eval_node(struct ev_ctx *e, int32_t x)
+{
+	const struct xnode *p;
+	uint64_t a = 0, b = 0, m;
+
 	p = &e->ar->v[x];
 	m = mask(p->w);
 	switch (p->op) {
@@ -315,7 +472,7 @@ static int eval_cond(struct ev_ctx *e, const struct cond *c)
 
 	if (f->kind == F_UNKNOWN)
 		return -1;
-	e->fail = false;
+	ev_start(e);
 	a = eval(e, f->a) & m;
 	b = f->b >= 0 ? eval(e, f->b) & m : 0;
 	r = f->kind == F_LOGIC ? eval(e, f->r) & m : 0;
@@ -378,13 +535,13 @@ int th_site_admits(const struct th_call_site *s, uint64_t target, const struct t
 		return -1;
 	for (size_t i = 0; i < sp->nev; i++) {
 		const struct event *ev = sp->ev[i];
-		struct ev_ctx e = { sp->b, sp->ar, cx, ev->target, target, false };
+		struct ev_ctx e = { sp->b, sp->ar, cx, ev->target, target, false, 0 };
 		int all = 1;
 
 		for (unsigned k = 0; k < ev->nconds && all == 1; k++) {
 			int v;
 
-			if (!cond_on(sp->ar, &ev->conds[k], ev->target))
+			if (!(sp->on[i] >> k & 1))
 				continue;
 			v = eval_cond(&e, &ev->conds[k]);
 			all = v < 0 ? -1 : v;
@@ -396,6 +553,35 @@ int th_site_admits(const struct th_call_site *s, uint64_t target, const struct t
 	return unknown ? -1 : 0;
 }
 
+int th_call_arg(const struct th_direct_call *c, int argno, const struct th_eval_ctx *cx,
+		uint64_t *val)
+{
+	const struct call_priv *cp = c->priv;
+	struct ev_ctx e;
+
+	if (!cp || argno < 0 || argno >= 6 || !cx || !cx->entry_regs)
+		return -1;
+	e = (struct ev_ctx){ cp->b, cp->ar, cx, -1, 0, false, 0 };
+	ev_start(&e);
+	*val = eval(&e, cp->args[argno]);
+	return e.fail ? -1 : 0;
+}
+
+int th_site_arg(const struct th_call_site *s, int argno, const struct th_eval_ctx *cx,
+		uint64_t *val)
+{
+	static const int argregs[6] = { TH_RDI, TH_RSI, TH_RDX, TH_RCX, TH_R8, TH_R9 };
+	const struct site_priv *sp = s->priv;
+	struct ev_ctx e;
+
+	if (!sp || !sp->nev || argno < 0 || argno >= 6 || !cx || !cx->entry_regs)
+		return -1;
+	e = (struct ev_ctx){ sp->b, sp->ar, cx, -1, 0, false, 0 };
+	ev_start(&e);
+	*val = eval(&e, sp->ev[0]->r[argregs[argno]]);
+	return e.fail ? -1 : 0;
+}
+
 int th_site_target(const struct th_call_site *s, const struct th_eval_ctx *cx, uint64_t *target)
 {
 	const struct site_priv *sp = s->priv;
@@ -403,7 +589,8 @@ int th_site_target(const struct th_call_site *s, const struct th_eval_ctx *cx, u
 
 	if (!sp || !sp->nev || !cx || !cx->entry_regs)
 		return -1;
-	e = (struct ev_ctx){ sp->b, sp->ar, cx, -1, 0, false };
+	e = (struct ev_ctx){ sp->b, sp->ar, cx, -1, 0, false, 0 };
+	ev_start(&e);
 	*target = eval(&e, sp->ev[0]->target);
 	return e.fail ? -1 : 0;
 }
@@ -478,6 +665,28 @@ static unsigned ud1_length(const uint8_t *p, size_t avail)
 	return len <= avail ? len : 0;
 }
 
+/* One capstone handle and instruction buffer for the process: opening a
+ * handle builds capstone's tables, which cost more than decoding a small
+ * function (binread is not thread-safe anyway). Return: 0, or -1. */
+static csh cs_h;
+static cs_insn *cs_buf;
+
+static int cs_get(csh *h, cs_insn **insn)
+{
+	if (!cs_buf) {
+		if (cs_open(CS_ARCH_X86, CS_MODE_64, &cs_h) != CS_ERR_OK)
+			return -1;
+		cs_option(cs_h, CS_OPT_DETAIL, CS_OPT_ON);
+		if (!(cs_buf = cs_malloc(cs_h))) {
+			cs_close(&cs_h);
+			return -1;
+		}
+	}
+	*h = cs_h;
+	*insn = cs_buf;
+	return 0;
+}
+
 static int decode(const struct th_bin *b, const struct th_sym *fn, struct dinsn **out,
 		  size_t *nout, char *err, size_t n)
 {
@@ -500,12 +709,10 @@ static int decode(const struct th_bin *b, const struct th_sym *fn, struct dinsn 
 			 th_bin_path(b), fn->name, fn->addr, fn->size);
 		goto fail_mem;
 	}
-	if (cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK) {
+	if (cs_get(&h, &insn)) {
 		snprintf(err, n, "capstone: cannot open an x86-64 disassembler");
 		goto fail_mem;
 	}
-	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
-	insn = cs_malloc(h);
 	p = code;
 	left = fn->size;
 	addr = fn->addr;
@@ -539,8 +746,6 @@ static int decode(const struct th_bin *b, const struct th_sym *fn, struct dinsn 
 
 			if (!g) {
 				snprintf(err, n, "%s: out of memory", th_bin_path(b));
-				cs_free(insn, 1);
-				cs_close(&h);
 				goto fail_mem;
 			}
 			v = g;
@@ -579,8 +784,6 @@ static int decode(const struct th_bin *b, const struct th_sym *fn, struct dinsn 
 				     X86_EFLAGS_MODIFY_OF | X86_EFLAGS_RESET_CF | X86_EFLAGS_SET_CF |
 				     X86_EFLAGS_UNDEFINED_CF | X86_EFLAGS_UNDEFINED_OF)) != 0;
 	}
-	cs_free(insn, 1);
-	cs_close(&h);
 	free(code);
 	*out = v;
 	*nout = count;
@@ -791,6 +994,74 @@ static void record(struct exec *x, const struct state *s, enum ev_kind kind, uin
 	an->nev++;
 }
 
+/* The register a retpoline thunk jumps through: a direct call or jmp to
+ * __x86_indirect_thunk_r11 (Linux, clang's -mretpoline-external-thunk), its
+ * call-depth-tracking siblings or __llvm_retpoline_r11 is an indirect call
+ * through r11. Return: the register, or TH_NOREG for any other address. */
+static int thunk_reg(const struct th_bin *b, uint64_t addr)
+{
+	static const char *const prefixes[] = {
+		"__x86_indirect_thunk_", "__x86_indirect_call_thunk_", "__x86_indirect_jump_thunk_",
+		"__llvm_retpoline_",
+	};
+	const struct th_sym *f = th_bin_func_at(b, addr);
+
+	if (!f || f->name[0] != '_')
+		return TH_NOREG;
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		size_t len = strlen(prefixes[i]);
+
+		if (strncmp(f->name, prefixes[i], len))
+			continue;
+		for (int r = 0; r < TH_NREGS; r++)
+			if (r != TH_RSP && !strcmp(f->name + len, th_reg_name(r)))
+				return r;
+	}
+	return TH_NOREG;
+}
+
+/* A direct call (or a tail jump out of the function) with the argument
+ * registers of this path; one record per place and arguments. */
+static void record_call(struct exec *x, const struct state *s, uint64_t at, uint64_t callee,
+			bool jump)
+{
+	static const int argregs[6] = { TH_RDI, TH_RSI, TH_RDX, TH_RCX, TH_R8, TH_R9 };
+	struct analysis *an = x->an;
+	struct call_priv *cp;
+
+	for (size_t i = 0; i < an->ncalls; i++) {
+		bool same = an->calls[i].addr == at;
+
+		for (int k = 0; k < 6 && same; k++)
+			same = an->cp[i].args[k] == s->r[argregs[k]];
+		if (same)
+			return;
+	}
+	if (an->ncalls == MAX_CALLS)
+		return;
+	if (an->ncalls == an->capcalls) {
+		size_t cap = an->capcalls ? 2 * an->capcalls : 16;
+		struct th_direct_call *c = realloc(an->calls, cap * sizeof(*c));
+		struct call_priv *p;
+
+		if (c)
+			an->calls = c;
+		p = c ? realloc(an->cp, cap * sizeof(*p)) : NULL;
+		if (!p) {
+			x->oom = true;
+			return;
+		}
+		an->cp = p;
+		an->capcalls = cap;
+	}
+	cp = &an->cp[an->ncalls];
+	cp->b = x->b;
+	cp->ar = &an->ar;
+	for (int k = 0; k < 6; k++)
+		cp->args[k] = s->r[argregs[k]];
+	an->calls[an->ncalls++] = (struct th_direct_call){ at, callee, jump, NULL };
+}
+
 static unsigned branch_visits(const struct state *s, uint64_t at)
 {
 	unsigned c = 0;
@@ -925,7 +1196,18 @@ static void run_path(struct exec *x, struct state *s)
 			return;
 		case X86_INS_JMP:
 			if (o0 && o0->type == X86_OP_IMM) {
-				s->pc = (uint64_t)o0->imm;
+				uint64_t to = (uint64_t)o0->imm;
+				int reg = thunk_reg(x->b, to);
+
+				if (reg != TH_NOREG) {
+					record(x, s, EV_SITE, d->addr, NULL, s->r[reg]);
+					return;
+				}
+				if (to < x->fn->addr || to >= x->fn->addr + x->fn->size) {
+					record_call(x, s, d->addr, to, true);	/* a tail call */
+					return;
+				}
+				s->pc = to;
 				break;
 			}
 			record(x, s, EV_SITE, d->addr, NULL, o0 ? read_op(ar, s, d, o0) : fresh(ar));
@@ -933,11 +1215,16 @@ static void run_path(struct exec *x, struct state *s)
 		case X86_INS_CALL:
 			if (o0 && o0->type == X86_OP_IMM) {
 				const struct th_sym *callee = th_bin_func_at(x->b, (uint64_t)o0->imm);
+				int reg = thunk_reg(x->b, (uint64_t)o0->imm);
 
 				if (callee && is_cfi_handler(callee->name)) {
 					record(x, s, EV_HANDLER, d->addr, callee->name, -1);
 					return;
 				}
+				if (reg != TH_NOREG)
+					record(x, s, EV_SITE, d->addr, NULL, s->r[reg]);
+				else
+					record_call(x, s, d->addr, (uint64_t)o0->imm, false);
 				clobber_call(ar, s);
 				break;
 			}
@@ -1058,7 +1345,7 @@ static void handler_data(const struct th_bin *b, const struct arena *ar, const s
 /* The offset k of a load of T + k (w bits) in x, stripped of zero-extensions. */
 static bool load_of_target(const struct arena *ar, int32_t x, int32_t t, unsigned w, int *off)
 {
-	struct ev_ctx e = { NULL, ar, NULL, t, 0, false };
+	struct ev_ctx e = { NULL, ar, NULL, t, 0, false, 0 };
 	uint64_t v1, v2;
 
 	while (x >= 0 && ar->v[x].op == X_ZX)
@@ -1066,8 +1353,12 @@ static bool load_of_target(const struct arena *ar, int32_t x, int32_t t, unsigne
 	if (x < 0 || ar->v[x].op != X_LOAD || ar->v[x].w != w || !xcontains(ar, ar->v[x].a, t))
 		return false;
 	e.t = 1ULL << 40;
+	ev_start(&e);
 	v1 = eval(&e, ar->v[x].a) - e.t;
+	if (e.fail)
+		return false;
 	e.t = 1ULL << 41;
+	ev_start(&e);
 	v2 = eval(&e, ar->v[x].a) - e.t;
 	if (e.fail || v1 != v2)
 		return false;
@@ -1077,38 +1368,41 @@ static bool load_of_target(const struct arena *ar, int32_t x, int32_t t, unsigne
 
 static bool const_value(const struct arena *ar, int32_t x, uint64_t *v)
 {
-	struct ev_ctx e = { NULL, ar, NULL, -1, 0, false };
+	struct ev_ctx e = { NULL, ar, NULL, -1, 0, false, 0 };
 
 	if (x < 0 || !xconstant(ar, x))
 		return false;
+	ev_start(&e);
 	*v = eval(&e, x);
 	return !e.fail;
 }
 
 /* The 32-bit value a word at T + off must hold for c to go its way, when c
  * compares that word with a constant (cmp word, K; or add K', word == 0). */
-static bool word_required(const struct arena *ar, const struct cond *c, int32_t t, int off,
+static bool word_required(const struct arena *ar, const struct cond *c, int32_t t, int *off,
 			  uint32_t *val)
 {
 	const struct flags *f = &c->f;
 	uint64_t k;
-	int o;
 	bool eq = (c->jcc == X86_INS_JE && c->taken) || (c->jcc == X86_INS_JNE && !c->taken);
 	bool ne = (c->jcc == X86_INS_JNE && c->taken) || (c->jcc == X86_INS_JE && !c->taken);
 
 	if (f->w != 32 || (!eq && !ne))
 		return false;
-	if (f->kind == F_SUB && load_of_target(ar, f->a, t, 32, &o) && o == off &&
-	    const_value(ar, f->b, &k)) {
+	if (f->kind == F_SUB && load_of_target(ar, f->a, t, 32, off) && const_value(ar, f->b, &k)) {
+		*val = (uint32_t)k;
+		return true;
+	}
+	if (f->kind == F_SUB && load_of_target(ar, f->b, t, 32, off) && const_value(ar, f->a, &k)) {
 		*val = (uint32_t)k;
 		return true;
 	}
 	if (f->kind == F_ADD) {
-		if (load_of_target(ar, f->b, t, 32, &o) && o == off && const_value(ar, f->a, &k)) {
+		if (load_of_target(ar, f->b, t, 32, off) && const_value(ar, f->a, &k)) {
 			*val = (uint32_t)(0 - k);
 			return true;
 		}
-		if (load_of_target(ar, f->a, t, 32, &o) && o == off && const_value(ar, f->b, &k)) {
+		if (load_of_target(ar, f->a, t, 32, off) && const_value(ar, f->b, &k)) {
 			*val = (uint32_t)(0 - k);
 			return true;
 		}
@@ -1174,17 +1468,21 @@ static void classify_site(struct th_call_site *s, const struct th_bin *b, const 
 		for (unsigned k = 0; k < sp->ev[i]->nconds; k++) {
 			const struct cond *c = &sp->ev[i]->conds[k];
 			uint32_t v;
+			int off;
 
 			if (!cond_on(ar, c, sp->ev[i]->target))
 				continue;
-			if (word_required(ar, c, sp->ev[i]->target, -4, &v)) {
-				s->kcfi.hash = s->function.hash = v;
-				s->kcfi.offset = -4;
-				s->kcfi.known = 1;
-			}
-			if (word_required(ar, c, sp->ev[i]->target, -8, &v)) {
+			if (!word_required(ar, c, sp->ev[i]->target, &off, &v) || off >= 0 || off < -64)
+				continue;
+			if (off == -8) {
 				s->function.signature = v;
 				s->function.known = 1;
+			} else {
+				/* kcfi's hash: at T-4, or further out when the
+				 * compiler pads entries (-fpatchable-function-entry) */
+				s->kcfi.hash = s->function.hash = v;
+				s->kcfi.offset = off;
+				s->kcfi.known = 1;
 			}
 		}
 	if (!s->nguards) {
@@ -1214,19 +1512,35 @@ static void classify_site(struct th_call_site *s, const struct th_bin *b, const 
 		s->function.known = 0;
 }
 
+/* Is @d an indirect call or jump: through a register or memory, or a
+ * direct one to a retpoline thunk? *@reg: the register holding the target
+ * (TH_NOREG: memory). Return: 1 or 0. */
+static int site_insn(const struct th_bin *b, const struct dinsn *d, int *reg)
+{
+	unsigned bytes;
+	int r = TH_NOREG;
+
+	if (!((d->id == X86_INS_CALL || d->id == X86_INS_JMP) && d->nops))
+		return 0;
+	if (d->ops[0].type == X86_OP_IMM) {
+		if ((r = thunk_reg(b, (uint64_t)d->ops[0].imm)) == TH_NOREG)
+			return 0;
+	} else if (d->ops[0].type == X86_OP_REG) {
+		r = gpr(d->ops[0].reg, &bytes);
+	}
+	if (reg)
+		*reg = r;
+	return 1;
+}
+
 static void build_sites(struct exec *x, struct th_func_sites *fs)
 {
 	struct analysis *an = x->an;
 	const struct arena *ar = &an->ar;
 	size_t count = 0;
 
-	for (size_t i = 0; i < x->nv; i++) {
-		const struct dinsn *d = &x->v[i];
-
-		if ((d->id == X86_INS_CALL || d->id == X86_INS_JMP) && d->nops &&
-		    d->ops[0].type != X86_OP_IMM)
-			count++;
-	}
+	for (size_t i = 0; i < x->nv; i++)
+		count += site_insn(x->b, &x->v[i], NULL);
 	fs->sites = calloc(count ? count : 1, sizeof(*fs->sites));
 	an->sp = calloc(count ? count : 1, sizeof(*an->sp));
 	if (!fs->sites || !an->sp) {
@@ -1237,10 +1551,9 @@ static void build_sites(struct exec *x, struct th_func_sites *fs)
 		const struct dinsn *d = &x->v[i];
 		struct th_call_site *s;
 		struct site_priv *sp;
-		unsigned bytes;
+		int reg;
 
-		if (!((d->id == X86_INS_CALL || d->id == X86_INS_JMP) && d->nops &&
-		      d->ops[0].type != X86_OP_IMM))
+		if (!site_insn(x->b, d, &reg))
 			continue;
 		s = &fs->sites[fs->nsites];
 		sp = &an->sp[fs->nsites];
@@ -1248,8 +1561,14 @@ static void build_sites(struct exec *x, struct th_func_sites *fs)
 		s->addr = d->addr;
 		s->size = d->size;
 		s->is_jump = d->id == X86_INS_JMP;
-		snprintf(s->insn, sizeof(s->insn), "%s", d->text);
-		s->target_reg = d->ops[0].type == X86_OP_REG ? gpr(d->ops[0].reg, &bytes) : TH_NOREG;
+		if (d->ops[0].type == X86_OP_IMM) {
+			const struct th_sym *t = th_bin_func_at(x->b, (uint64_t)d->ops[0].imm);
+
+			snprintf(s->insn, sizeof(s->insn), "%s %s", s->is_jump ? "jmp" : "call", t->name);
+		} else {
+			snprintf(s->insn, sizeof(s->insn), "%s", d->text);
+		}
+		s->target_reg = reg;
 		sp->b = x->b;
 		sp->ar = ar;
 		sp->ev = calloc(an->nev ? an->nev : 1, sizeof(*sp->ev));
@@ -1260,6 +1579,15 @@ static void build_sites(struct exec *x, struct th_func_sites *fs)
 		for (size_t k = 0; k < an->nev; k++)
 			if (an->ev[k].kind == EV_SITE && an->ev[k].at == d->addr)
 				sp->ev[sp->nev++] = &an->ev[k];
+		sp->on = calloc(sp->nev ? sp->nev : 1, sizeof(*sp->on));
+		if (!sp->on) {
+			x->oom = true;
+			return;
+		}
+		for (size_t k = 0; k < sp->nev; k++)
+			for (unsigned c = 0; c < sp->ev[k]->nconds; c++)
+				if (cond_on(ar, &sp->ev[k]->conds[c], sp->ev[k]->target))
+					sp->on[k] |= 1ULL << c;
 		s->priv = sp;
 		s->reached = sp->nev > 0;
 		/* Guards: a trap or handler whose path parts from a path to the site
@@ -1267,7 +1595,7 @@ static void build_sites(struct exec *x, struct th_func_sites *fs)
 		for (size_t g = 0; g < an->nev; g++) {
 			const struct event *ge = &an->ev[g];
 
-			if (ge->kind == EV_SITE)
+			if (ge->kind != EV_TRAP && ge->kind != EV_HANDLER)
 				continue;
 			for (size_t k = 0; k < sp->nev; k++) {
 				int at = parting(ge, sp->ev[k]);
@@ -1296,28 +1624,13 @@ static void build_sites(struct exec *x, struct th_func_sites *fs)
 	}
 }
 
-/* Does x hold a pc-relative address? */
-static bool has_pcrel(const struct arena *ar, int32_t x)
-{
-	if (x < 0)
-		return false;
-	return ar->v[x].op == X_PCREL || has_pcrel(ar, ar->v[x].a) || has_pcrel(ar, ar->v[x].b);
-}
-
 /* A target read from a table inside the binary at a computed index (a
  * switch's jump table): a load from a pc-relative address plus something
  * that is not a constant. A load from a pc-relative address alone is a
  * function-pointer variable. */
 static bool from_table(const struct arena *ar, int32_t x)
 {
-	const struct xnode *p;
-
-	if (x < 0)
-		return false;
-	p = &ar->v[x];
-	if (p->op == X_LOAD && has_pcrel(ar, p->a) && !xconstant_pc(ar, p->a))
-		return true;
-	return from_table(ar, p->a) || from_table(ar, p->b);
+	return x >= 0 && (ar->v[x].fl & XF_TABLE);
 }
 
 struct th_func_sites *th_bin_analyse(struct th_bin *b, const struct th_sym *fn, char *err,
@@ -1330,7 +1643,9 @@ struct th_func_sites *th_bin_analyse(struct th_bin *b, const struct th_sym *fn, 
 	struct dinsn *v = NULL;
 	size_t nv = 0;
 
-	if (!fs || !an || !s0) {
+	if (an)
+		an->ar.sc = calloc(1, sizeof(*an->ar.sc));
+	if (!fs || !an || !s0 || !an->ar.sc) {
 		snprintf(err, n, "%s: out of memory", th_bin_path(b));
 		goto fail;
 	}
@@ -1360,6 +1675,10 @@ struct th_func_sites *th_bin_analyse(struct th_bin *b, const struct th_sym *fn, 
 	}
 	if (!x.oom && !an->ar.oom)
 		build_sites(&x, fs);
+	for (size_t i = 0; i < an->ncalls; i++)
+		an->calls[i].priv = &an->cp[i];
+	fs->ncalls = an->ncalls;
+	fs->calls = an->calls;
 	for (size_t i = 0; i < fs->nsites && !x.oom; i++) {
 		const struct site_priv *sp = fs->sites[i].priv;
 
@@ -1382,8 +1701,10 @@ fail:
 	if (fs)
 		fs->priv = an;
 	th_func_sites_free(fs);
-	if (!fs)
+	if (!fs && an) {
+		free(an->ar.sc);
 		free(an);
+	}
 	return NULL;
 }
 
@@ -1397,11 +1718,22 @@ void th_func_sites_free(struct th_func_sites *fs)
 	if (an) {
 		for (size_t i = 0; i < an->nev; i++)
 			free(an->ev[i].conds);
-		for (size_t i = 0; i < fs->nsites && an->sp; i++)
+		for (size_t i = 0; i < fs->nsites && an->sp; i++) {
 			free(an->sp[i].ev);
+			free(an->sp[i].on);
+		}
 		free(an->ev);
 		free(an->sp);
+		free(an->calls);
+		free(an->cp);
 		free(an->ar.v);
+		free(an->ar.slot);
+		if (an->ar.sc) {
+			free(an->ar.sc->stamp);
+			free(an->ar.sc->val);
+			free(an->ar.sc->stack);
+			free(an->ar.sc);
+		}
 		free(an);
 	}
 	free(fs->sites);
@@ -1462,17 +1794,13 @@ int th_bin_direct_branch(const struct th_bin *b, uint64_t vaddr, uint64_t *targe
 	/* A jmp rel32 is 5 bytes: accept a short read at the end of a segment. */
 	while (left >= 5 && th_bin_read(b, vaddr, code, left))
 		left--;
-	if (left < 2 || cs_open(CS_ARCH_X86, CS_MODE_64, &h) != CS_ERR_OK)
+	if (left < 2 || cs_get(&h, &insn))
 		return -1;
-	cs_option(h, CS_OPT_DETAIL, CS_OPT_ON);
-	insn = cs_malloc(h);
 	if (cs_disasm_iter(h, &p, &left, &addr, insn) &&
 	    (insn->id == X86_INS_JMP || insn->id == X86_INS_CALL) &&
 	    insn->detail->x86.op_count == 1 && insn->detail->x86.operands[0].type == X86_OP_IMM) {
 		*target = (uint64_t)insn->detail->x86.operands[0].imm;
 		ret = 0;
 	}
-	cs_free(insn, 1);
-	cs_close(&h);
 	return ret;
 }

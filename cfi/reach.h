@@ -28,7 +28,17 @@
  *  - none: every function in an executable segment.
  *
  * A member is marked privileged when its name (up to the first '.': LTO's
- * ".cfi", ".llvm.<n>") is one of the caller's privileged names.
+ * ".cfi", ".llvm.<n>") is one of the caller's privileged names, and
+ * legitimate when it is one of the caller's legitimate callbacks (the
+ * victim's own). The others of a checked set are container-confusing: of
+ * the call site's type, so the check lets them through, but handed an
+ * object that is not the container they expect (kernel: every timer
+ * callback for call_timer_fn, each reading its own struct around the
+ * timer). What a member does with the bytes around its first argument is
+ * read from its code (uses): each call it makes, direct or indirect, whose
+ * target or arguments are computed from that argument
+ * ("wake_up_process(*(arg0 + 40))"). Only what the instructions show is
+ * claimed: calls one level down, the first argument's provenance only.
  *
  * One hop further (hops): for each member that is neither privileged nor
  * unchecked, its own indirect calls are read the same way; a call that admits a
@@ -56,7 +66,22 @@ struct th_reach_member {
 	uint64_t addr;		/* the admitted address */
 	uint64_t body_addr;	/* = addr when the body is there */
 	int privileged;
+	int legitimate;		/* one of the caller's legitimate callbacks */
 	int unchecked;		/* -fsanitize=function: no signature, the check is skipped */
+};
+
+/* A call of a container-confusing member whose target or arguments come
+ * from its first argument's surroundings. */
+struct th_reach_use {
+	const char *via;	/* the member */
+	size_t member;		/* its index in members */
+	uint64_t site;		/* the call or jmp in it */
+	int indirect;		/* through a pointer (then check says how it is checked) */
+	const char *callee;	/* a direct call's destination; NULL when unnamed or indirect */
+	char call[256];		/* "wake_up_process(*(arg0 + 40))", "*(arg0 - 16)(arg0)":
+				 * arguments up to the last one computed from arg0;
+				 * "?" where not computable here */
+	char check[96];		/* indirect: "kcfi 0x12345678", "none", ... */
 };
 
 /* A member's own indirect call that admits a privileged function. */
@@ -86,6 +111,11 @@ struct th_reach_site {
 				 * function's entry (the hash found elsewhere) */
 	size_t nhops;
 	struct th_reach_hop *hops;
+	size_t nlegitimate;	/* members that are a legitimate callback */
+	size_t nconfusing;	/* checked members neither privileged, legitimate nor
+				 * unchecked: container confusion candidates */
+	size_t nuses;
+	struct th_reach_use *uses;	/* by member, then place */
 };
 
 struct th_reach {
@@ -97,12 +127,26 @@ struct th_reach {
 	struct th_reach_site *sites;
 };
 
+struct th_reach_opts {
+	const char *const *privileged;	/* names marked privileged */
+	size_t npriv;
+	const char *const *legitimate;	/* the victim's own callbacks */
+	size_t nlegit;
+	int uses;			/* read the container-confusing members' uses */
+};
+
 /*
  * The target sets of every indirect call in the function named exactly
- * @func of @b, members marked privileged by @privileged (@npriv names; may
- * be 0). Return: 0 with *@out (free with th_reach_free), or -1 with @err
- * naming the file and the problem (no symbols, no such function, ...).
+ * @func of @b, members marked by @o. Near-linear in the binary's symbols:
+ * each candidate is put through the check once, each member's code is read
+ * once (and not kept). Return: 0 with *@out (free with th_reach_free), or
+ * -1 with @err naming the file and the problem (no symbols, no such
+ * function, ...).
  */
+int th_reach_compute_opts(struct th_bin *b, const char *func, const struct th_reach_opts *o,
+			  struct th_reach **out, char *err, size_t n);
+/* The same, members marked privileged by @privileged (@npriv names; may be
+ * 0), no legitimate callback named and no uses read. */
 int th_reach_compute(struct th_bin *b, const char *func, const char *const *privileged,
 		     size_t npriv, struct th_reach **out, char *err, size_t n);
 void th_reach_free(struct th_reach *r);

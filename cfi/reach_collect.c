@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "attacks/privileged.h"
 #include "config_table.h"
 #include "reach.h"
 #include "report/reach.h"
@@ -21,7 +22,7 @@ int th_reach_wanted(const char *config)
 
 static int fill(struct th_results *res, struct th_bin *b, const struct th_reach_site *s,
 		const struct th_reach *r, const char *toolchain, enum th_variant v,
-		const char *config, const char *binary, char *err, size_t n)
+		const char *config, const char *binary, int verify, char *err, size_t n)
 {
 	struct th_reach_entry *e = th_reach_add_entry(res, toolchain, v, config, binary, r->func);
 	struct th_cfiv cv;
@@ -47,7 +48,13 @@ static int fill(struct th_results *res, struct th_bin *b, const struct th_reach_
 				     h->origin))
 			goto oom;
 	}
-	if (s->scheme == TH_CFI_NONE)
+	for (size_t i = 0; i < s->nuses; i++) {
+		const struct th_reach_use *u = &s->uses[i];
+
+		if (th_reach_add_use(e, u->via, u->site, u->call, u->indirect, u->check))
+			goto oom;
+	}
+	if (s->scheme == TH_CFI_NONE || !verify)
 		return 0;	/* llvm-cfi-verify is for binaries with CFI */
 	rc = th_cfiv_run(b, NULL, &cv, err, n);
 	if (rc < 0)
@@ -108,7 +115,49 @@ int th_reach_collect(struct th_results *res, const char *toolchain, const char *
 			snprintf(err, n, "%s: call_timer_fn has %zu indirect calls, expected one (fn(...))",
 				 binary, r->nsites);
 		else
-			rc = fill(res, b, &r->sites[0], r, toolchain, v, config, binary, err, n);
+			rc = fill(res, b, &r->sites[0], r, toolchain, v, config, binary, 1, err, n);
+		th_reach_free(r);
+	}
+	th_bin_close(b);
+	return rc;
+}
+
+int th_reach_collect_vmlinux(struct th_results *res, const char *toolchain, const char *config,
+			     const char *vmlinux, const char *const *privileged, size_t npriv,
+			     char *err, size_t n)
+{
+	static const char *const kernel[] = { TH_KERNEL_PRIVILEGED };
+	struct th_reach_opts o = { privileged, npriv, NULL, 0, 1 };
+	struct th_bin *b;
+	struct th_reach *r;
+	int rc = -1;
+
+	if (!privileged) {
+		o.privileged = kernel;
+		o.npriv = sizeof(kernel) / sizeof(kernel[0]);
+	}
+	if (!th_results_find_toolchain(res, toolchain) || !th_results_find_config(res, config)) {
+		snprintf(err, n, "%s: toolchain '%s' and config '%s' must be declared in the results first",
+			 vmlinux, toolchain, config);
+		return -1;
+	}
+	if (th_reach_find(res, toolchain, TH_VARIANT_MODERN, config)) {
+		snprintf(err, n, "%s: the results already have a reach entry for %s modern %s", vmlinux,
+			 toolchain, config);
+		return -1;
+	}
+	if (th_bin_open(vmlinux, &b, err, n))
+		return -1;
+	if (!th_reach_compute_opts(b, "call_timer_fn", &o, &r, err, n)) {
+		if (r->nsites != 1)
+			snprintf(err, n, "%s: call_timer_fn has %zu indirect calls, expected one (fn(timer))",
+				 vmlinux, r->nsites);
+		else if (r->sites[0].scheme == TH_CFI_NONE)
+			snprintf(err, n, "%s: no check guards call_timer_fn's indirect call (a kernel "
+				 "without CONFIG_CFI_CLANG?)", vmlinux);
+		else
+			rc = fill(res, b, &r->sites[0], r, toolchain, TH_VARIANT_MODERN, config, vmlinux,
+				  0, err, n);
 		th_reach_free(r);
 	}
 	th_bin_close(b);

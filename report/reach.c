@@ -70,6 +70,12 @@ static void free_entry(struct th_reach_entry *e)
 		free(e->hops[i].origin);
 	}
 	free(e->hops);
+	for (size_t i = 0; i < e->nuses; i++) {
+		free(e->uses[i].via);
+		free(e->uses[i].call);
+		free(e->uses[i].check);
+	}
+	free(e->uses);
 	free_verify(e->verify);
 }
 
@@ -168,6 +174,31 @@ int th_reach_add_hop(struct th_reach_entry *e, const char *via, unsigned long lo
 	return 0;
 }
 
+int th_reach_add_use(struct th_reach_entry *e, const char *via, unsigned long long site,
+		     const char *call, bool indirect, const char *check)
+{
+	struct th_reach_use_r *v = realloc(e->uses, (e->nuses + 1) * sizeof(*v)), *u;
+	bool oom = false;
+
+	if (!v)
+		return -1;
+	e->uses = v;
+	u = &v[e->nuses];
+	u->site = site;
+	u->indirect = indirect;
+	u->via = dup_or_null(via, &oom);
+	u->call = dup_or_null(call, &oom);
+	u->check = dup_or_null(check ? check : "", &oom);
+	if (oom) {
+		free(u->via);
+		free(u->call);
+		free(u->check);
+		return -1;
+	}
+	e->nuses++;
+	return 0;
+}
+
 size_t th_reach_privileged_count(const struct th_reach_entry *e)
 {
 	size_t n = 0;
@@ -232,6 +263,18 @@ static json_t *str_or_null(const char *s)
 	return s ? json_string(s) : json_null();
 }
 
+/* An address: an integer, or above INT64_MAX (a kernel's, 0xffffffff81...)
+ * "0x" and 16 hex digits, as a JSON integer is signed 64-bit. */
+static json_t *addr_json(unsigned long long a)
+{
+	char buf[24];
+
+	if (a <= INT64_MAX)
+		return json_integer((json_int_t)a);
+	snprintf(buf, sizeof(buf), "0x%016llx", a);
+	return json_string(buf);
+}
+
 static json_t *verify_to_json(const struct th_reach_verify_r *v)
 {
 	json_t *o = json_object(), *a = json_array();
@@ -244,7 +287,7 @@ static json_t *verify_to_json(const struct th_reach_verify_r *v)
 		bad |= !x;
 		if (bad)
 			break;
-		bad |= put(x, "address", json_integer((json_int_t)in->address));
+		bad |= put(x, "address", addr_json(in->address));
 		bad |= put(x, "status", json_string(in->status));
 		bad |= put(x, "function", json_string(in->function));
 		bad |= put(x, "ours", json_string(in->ours));
@@ -274,8 +317,8 @@ static json_t *verify_to_json(const struct th_reach_verify_r *v)
 static json_t *entry_to_json(const struct th_reach_entry *e)
 {
 	json_t *o = json_object(), *members = json_array(), *hops = json_array(),
-	       *priv = json_array();
-	int bad = !o || !members || !hops || !priv;
+	       *priv = json_array(), *uses = json_array();
+	int bad = !o || !members || !hops || !priv || !uses;
 
 	for (size_t i = 0; !bad && i < e->nmembers; i++) {
 		const struct th_reach_member_r *m = &e->members[i];
@@ -300,11 +343,25 @@ static json_t *entry_to_json(const struct th_reach_entry *e)
 		if (bad)
 			break;
 		bad |= put(x, "via", json_string(h->via));
-		bad |= put(x, "site", json_integer((json_int_t)h->site));
+		bad |= put(x, "site", addr_json(h->site));
 		bad |= put(x, "scheme", json_string(h->scheme));
 		bad |= put(x, "reaches", json_string(h->reaches));
 		bad |= put(x, "origin", json_string(h->origin));
 		bad |= json_array_append_new(hops, x);
+	}
+	for (size_t i = 0; !bad && i < e->nuses; i++) {
+		const struct th_reach_use_r *u = &e->uses[i];
+		json_t *x = json_object();
+
+		bad |= !x;
+		if (bad)
+			break;
+		bad |= put(x, "via", json_string(u->via));
+		bad |= put(x, "site", addr_json(u->site));
+		bad |= put(x, "call", json_string(u->call));
+		bad |= put(x, "indirect", json_boolean(u->indirect));
+		bad |= put(x, "check", json_string(u->check));
+		bad |= json_array_append_new(uses, x);
 	}
 	if (!bad) {
 		bad |= put(o, "toolchain", json_string(e->toolchain));
@@ -322,11 +379,14 @@ static json_t *entry_to_json(const struct th_reach_entry *e)
 		bad |= json_object_set(o, "privileged", priv);
 		bad |= json_object_set(o, "members", members);
 		bad |= json_object_set(o, "hops", hops);
+		if (e->nuses)	/* optional: the matrix's entries have none */
+			bad |= json_object_set(o, "uses", uses);
 		bad |= put(o, "cfi_verify", e->verify ? verify_to_json(e->verify) : json_null());
 	}
 	json_decref(members);
 	json_decref(hops);
 	json_decref(priv);
+	json_decref(uses);
 	if (bad) {
 		json_decref(o);
 		return NULL;
@@ -380,7 +440,10 @@ __attribute__((format(printf, 2, 3))) static int rerr(struct rd *r, const char *
 	return th_report_errf(r->err, r->errlen, "%s: %s", r->where, msg);
 }
 
-static int only(struct rd *r, const json_t *o, const char *const *allowed)
+/* Every field of @allowed present, nothing else but the @optional ones
+ * (NULL: none). */
+static int only_opt(struct rd *r, const json_t *o, const char *const *allowed,
+		    const char *const *optional)
 {
 	const char *k;
 	json_t *v;
@@ -388,17 +451,24 @@ static int only(struct rd *r, const json_t *o, const char *const *allowed)
 	if (!json_is_object(o))
 		return rerr(r, "expected an object");
 	json_object_foreach((json_t *)o, k, v) {
-		const char *const *a;
+		const char *const *a, *const *b = optional;
 
 		for (a = allowed; *a && strcmp(*a, k); a++)
 			;
-		if (!*a)
+		while (b && *b && strcmp(*b, k))
+			b++;
+		if (!*a && !(b && *b))
 			return rerr(r, "unknown field \"%s\"", k);
 	}
 	for (const char *const *a = allowed; *a; a++)
 		if (!json_object_get(o, *a))
 			return rerr(r, "missing field \"%s\"", *a);
 	return 0;
+}
+
+static int only(struct rd *r, const json_t *o, const char *const *allowed)
+{
+	return only_opt(r, o, allowed, NULL);
 }
 
 static int get_str(struct rd *r, const json_t *o, const char *k, bool nullable, const char **out)
@@ -434,6 +504,22 @@ static int get_bool(struct rd *r, const json_t *o, const char *k, bool *out)
 	if (!json_is_boolean(v))
 		return rerr(r, "%s: expected a boolean", k);
 	*out = json_is_true(v);
+	return 0;
+}
+
+/* An address as addr_json() writes it. */
+static int get_addr(struct rd *r, const json_t *o, const char *k, unsigned long long *out)
+{
+	json_t *v = json_object_get(o, k);
+	const char *s = json_string_value(v);
+	char *end;
+
+	if (!json_is_string(v))
+		return get_uint(r, o, k, INT64_MAX, out);
+	if (strlen(s) != 18 || strncmp(s, "0x", 2) || strspn(s + 2, "0123456789abcdef") != 16 ||
+	    (*out = strtoull(s + 2, &end, 16)) <= INT64_MAX)
+		return rerr(r, "%s: expected an integer, or 0x and 16 lower-case hex digits above "
+			    "2^63 - 1", k);
 	return 0;
 }
 
@@ -479,7 +565,7 @@ static int load_verify(struct rd *r, const json_t *o, struct th_reach_entry *e)
 		unsigned long long addr;
 
 		snprintf(r->where + base, sizeof(r->where) - base, ".instructions[%zu]", i);
-		if (only(r, x, ifields) || get_uint(r, x, "address", INT64_MAX, &addr) ||
+		if (only(r, x, ifields) || get_addr(r, x, "address", &addr) ||
 		    get_str(r, x, "status", false, &st) || get_str(r, x, "function", false, &fn) ||
 		    get_str(r, x, "ours", false, &ours_s) || get_str(r, x, "why", false, &why) ||
 		    get_bool(r, x, "disagree", &in->disagree))
@@ -512,6 +598,8 @@ static int load_entry(struct rd *r, const json_t *o, struct th_results *res)
 		"members", "hops", "cfi_verify", NULL };
 	static const char *const mfields[] = { "name", "body", "privileged", "unchecked", NULL };
 	static const char *const hfields[] = { "via", "site", "scheme", "reaches", "origin", NULL };
+	static const char *const optional[] = { "uses", NULL };
+	static const char *const ufields[] = { "via", "site", "call", "indirect", "check", NULL };
 	static const char *const schemes[] = { "none", "cfi-icall", "kcfi", "function", "unknown" };
 	const char *tc, *var, *cfg, *bin, *fn, *scheme, *check;
 	unsigned long long total, count, unchecked, undecided, other;
@@ -521,7 +609,7 @@ static int load_entry(struct rd *r, const json_t *o, struct th_results *res)
 	enum th_variant v;
 	bool known = false;
 
-	if (only(r, o, fields) || get_str(r, o, "toolchain", false, &tc) ||
+	if (only_opt(r, o, fields, optional) || get_str(r, o, "toolchain", false, &tc) ||
 	    get_str(r, o, "variant", false, &var) || get_str(r, o, "config", false, &cfg) ||
 	    get_str(r, o, "binary", false, &bin) || get_str(r, o, "function", false, &fn) ||
 	    get_str(r, o, "scheme", false, &scheme) || get_str(r, o, "check", false, &check) ||
@@ -596,10 +684,27 @@ static int load_entry(struct rd *r, const json_t *o, struct th_results *res)
 
 		snprintf(r->where + base, sizeof(r->where) - base, ".hops[%zu]", i);
 		if (only(r, x, hfields) || get_str(r, x, "via", false, &via) ||
-		    get_uint(r, x, "site", INT64_MAX, &site) || get_str(r, x, "scheme", false, &hs) ||
+		    get_addr(r, x, "site", &site) || get_str(r, x, "scheme", false, &hs) ||
 		    get_str(r, x, "reaches", false, &reaches) || get_str(r, x, "origin", false, &origin))
 			return -1;
 		if (th_reach_add_hop(e, via, site, hs, reaches, origin))
+			return rerr(r, "out of memory");
+	}
+	r->where[base] = 0;
+	a = json_object_get(o, "uses");
+	if (a && (!json_is_array(a) || !json_array_size(a)))
+		return rerr(r, "uses: expected a non-empty array (absent when there is none)");
+	json_array_foreach(a, i, x) {
+		const char *via, *call, *check;
+		unsigned long long site;
+		bool ind;
+
+		snprintf(r->where + base, sizeof(r->where) - base, ".uses[%zu]", i);
+		if (only(r, x, ufields) || get_str(r, x, "via", false, &via) ||
+		    get_addr(r, x, "site", &site) || get_str(r, x, "call", false, &call) ||
+		    get_bool(r, x, "indirect", &ind) || get_str(r, x, "check", false, &check))
+			return -1;
+		if (th_reach_add_use(e, via, site, call, ind, check))
 			return rerr(r, "out of memory");
 	}
 	r->where[base] = 0;
@@ -1175,6 +1280,20 @@ static int render(const struct w *w, const struct th_results *res)
 			code(w, *v[i]->hops[k].origin ? v[i]->hops[k].origin : "a pointer");
 			txt(w, ", which can reach ");
 			txt(w, v[i]->hops[k].reaches);
+		}
+		for (size_t k = 0; k < v[i]->nuses; k++) {
+			const struct th_reach_use_r *u = &v[i]->uses[k];
+
+			txt(w, k ? "; " : "; what the containers give (each member's calls computed "
+					  "from the memory around the timer it is handed): ");
+			code(w, u->via);
+			txt(w, " calls ");
+			code(w, u->call);
+			if (u->indirect) {
+				txt(w, " (");
+				txt(w, u->check);
+				txt(w, ")");
+			}
 		}
 		item(w, false);
 	}

@@ -10,6 +10,7 @@
  *            privileged: [names],
  *            members: [{name, body, privileged, unchecked}],
  *            hops: [{via, site, scheme, reaches, origin}],
+ *            uses: [{via, site, call, indirect, check}],    (optional)
  *            cfi_verify: null | {tool, total, protected, unprotected,
  *                                ours_protected, ours_switch, ours_unprotected,
  *                                disagreements,
@@ -26,6 +27,12 @@
  *   kcfi, executable addresses that are no function's entry but pass.
  * - hops: a member's own indirect call that admits a privileged function,
  *   its target relative to that member's first argument ("*(arg0 - 16)").
+ * - uses: what container confusion gives (cfi/reach.h): a member's calls
+ *   whose target or argument registers are computed from the memory around
+ *   its first argument, "wake_up_process(rdi = *(arg0 + 40))"; indirect
+ *   ones with their check ("kcfi 0x12345678"). Written by
+ *   th_reach_collect_vmlinux(); absent (and empty) for the matrix's
+ *   binaries.
  * Entries are in output order: toolchain, variant, config as declared.
  *
  * The section is optional (results without it are valid) and informational:
@@ -52,6 +59,14 @@ struct th_reach_hop_r {
 	char *scheme;
 	char *reaches;		/* ", "-separated privileged names */
 	char *origin;		/* "" when not computed from the argument */
+};
+
+struct th_reach_use_r {
+	char *via;
+	unsigned long long site;
+	char *call;
+	bool indirect;
+	char *check;		/* "" for a direct call */
 };
 
 struct th_reach_insn_r {
@@ -82,6 +97,8 @@ struct th_reach_entry {
 	size_t nmembers;	/* = count */
 	struct th_reach_hop_r *hops;
 	size_t nhops;
+	struct th_reach_use_r *uses;
+	size_t nuses;
 	struct th_reach_verify_r *verify;	/* NULL: the tool did not run */
 };
 
@@ -100,6 +117,8 @@ int th_reach_add_member(struct th_reach_entry *e, const char *name, const char *
 			bool privileged, bool unchecked);
 int th_reach_add_hop(struct th_reach_entry *e, const char *via, unsigned long long site,
 		     const char *scheme, const char *reaches, const char *origin);
+int th_reach_add_use(struct th_reach_entry *e, const char *via, unsigned long long site,
+		     const char *call, bool indirect, const char *check);
 int th_reach_set_text(char **field, const char *s);
 
 size_t th_reach_privileged_count(const struct th_reach_entry *e);

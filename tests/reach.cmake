@@ -132,3 +132,150 @@ if(TARGET th_reach_collect AND TARGET th-attack-legacy-cfi-icall)
             -DOUT=${CMAKE_BINARY_DIR}/tests/reach-matrix-out -P ${CMAKE_CURRENT_LIST_DIR}/reach_matrix.cmake)
   set_tests_properties(reach.matrix PROPERTIES TIMEOUT 300 LABELS reach)
 endif()
+
+# ---- what a vmlinux needs, on a small binary laid out as one ---------------------------
+# tests/reach_kernel_like.c (+ .ld): ET_EXEC with no PT_LOAD mapping the
+# header, -mcmodel=kernel at 0xffffffff81000000, the traps in __kcfi_traps;
+# again with retpolines (calls through __x86_indirect_thunk_<reg>), and with
+# a 64 GiB executable segment of which the file holds a page. The kcfi
+# attack binary with a second .kcfi_traps section (llvm-objcopy) is the
+# heap overflow's regression. Built and read by th-reach-san-test: the
+# reader compiled with AddressSanitizer and UndefinedBehaviorSanitizer
+# (no qsort(NULL, 0), no write past an array), every error fatal.
+set(_kl_src ${CMAKE_CURRENT_LIST_DIR}/reach_kernel_like.c)
+set(_kl_flags -O2 -fsanitize=kcfi -ffreestanding -fno-pic -fno-pie -fno-asynchronous-unwind-tables
+  -nostdlib -static -fuse-ld=lld -Wl,-T,${CMAKE_CURRENT_LIST_DIR}/reach_kernel_like.ld)
+set(_kl_kernel -mcmodel=kernel -Wl,--defsym,BASE=0xffffffff81000000,--defsym,BIG=0)
+set(_kl_bin ${CMAKE_BINARY_DIR}/tests)
+# Can this compiler build it (kcfi: clang 16; lld)? Asked once per configure.
+execute_process(COMMAND ${CMAKE_C_COMPILER} ${_kl_flags} ${_kl_kernel}
+                        -o ${CMAKE_CURRENT_BINARY_DIR}/th-reach-kl-probe ${_kl_src}
+                RESULT_VARIABLE _kl_rc ERROR_VARIABLE _kl_err OUTPUT_QUIET)
+string(REGEX REPLACE "\n.*" "" _kl_err "${_kl_err}")
+set(_kl_cases kernel-like kernel-like.retpoline big-segment doubled kcfi-traps-twice)
+if(NOT _kl_rc EQUAL 0 OR NOT TARGET th-attack-modern-kcfi)
+  foreach(case ${_kl_cases})
+    th_reach_test(${case} skip "${CMAKE_C_COMPILER} cannot build a kcfi kernel-like binary: ${_kl_err}")
+  endforeach()
+else()
+  add_custom_command(OUTPUT ${_kl_bin}/th-reach-kernel-like
+    COMMAND ${CMAKE_C_COMPILER} ${_kl_flags} ${_kl_kernel} -o ${_kl_bin}/th-reach-kernel-like ${_kl_src}
+    DEPENDS ${_kl_src} ${CMAKE_CURRENT_LIST_DIR}/reach_kernel_like.ld VERBATIM)
+  add_custom_command(OUTPUT ${_kl_bin}/th-reach-kernel-like-retpoline
+    COMMAND ${CMAKE_C_COMPILER} ${_kl_flags} ${_kl_kernel} -DTH_RETPOLINE -mretpoline-external-thunk
+            -o ${_kl_bin}/th-reach-kernel-like-retpoline ${_kl_src}
+    DEPENDS ${_kl_src} ${CMAKE_CURRENT_LIST_DIR}/reach_kernel_like.ld VERBATIM)
+  add_custom_command(OUTPUT ${_kl_bin}/th-reach-kernel-like-big
+    COMMAND ${CMAKE_C_COMPILER} ${_kl_flags} -Wl,--defsym,BASE=0x400000,--defsym,BIG=0x1000000000
+            -o ${_kl_bin}/th-reach-kernel-like-big ${_kl_src}
+    DEPENDS ${_kl_src} ${CMAKE_CURRENT_LIST_DIR}/reach_kernel_like.ld VERBATIM)
+  add_custom_command(OUTPUT ${_kl_bin}/th-reach-kcfi-traps-twice
+    COMMAND ${CMAKE_OBJCOPY} --dump-section .kcfi_traps=${_kl_bin}/th-reach-kcfi-traps.bin
+            $<TARGET_FILE:th-attack-modern-kcfi> ${_kl_bin}/th-reach-kcfi-traps-once
+    COMMAND ${CMAKE_OBJCOPY} --add-section .kcfi_traps=${_kl_bin}/th-reach-kcfi-traps.bin
+            $<TARGET_FILE:th-attack-modern-kcfi> ${_kl_bin}/th-reach-kcfi-traps-twice
+    DEPENDS th-attack-modern-kcfi VERBATIM)
+  add_custom_target(th-reach-kernel-like ALL DEPENDS ${_kl_bin}/th-reach-kernel-like
+    ${_kl_bin}/th-reach-kernel-like-retpoline ${_kl_bin}/th-reach-kernel-like-big
+    ${_kl_bin}/th-reach-kcfi-traps-twice)
+
+  pkg_check_modules(TH_REACH_SAN_LIBS REQUIRED IMPORTED_TARGET libelf capstone)
+  add_executable(th-reach-san-test ${CMAKE_CURRENT_LIST_DIR}/reach_test.c
+    ${PROJECT_SOURCE_DIR}/cfi/binread_elf.c ${PROJECT_SOURCE_DIR}/cfi/binread_x86.c
+    ${PROJECT_SOURCE_DIR}/cfi/reach.c ${PROJECT_SOURCE_DIR}/cfi/reach_verify.c)
+  target_include_directories(th-reach-san-test PRIVATE ${TH_REACH_CMOCKA_INCLUDE} ${PROJECT_SOURCE_DIR})
+  target_compile_options(th-reach-san-test PRIVATE ${TH_WARN_FLAGS} -O1 -fno-omit-frame-pointer
+    -fsanitize=address,undefined -fno-sanitize-recover=all)
+  target_link_options(th-reach-san-test PRIVATE -fsanitize=address,undefined)
+  target_link_libraries(th-reach-san-test PRIVATE PkgConfig::TH_REACH_SAN_LIBS ${TH_REACH_CMOCKA_LIB})
+  set_target_properties(th-reach-san-test PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/tests")
+  function(th_reach_san_test name)
+    add_test(NAME reach.${name} COMMAND th-reach-san-test ${ARGN})
+    set_tests_properties(reach.${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS reach)
+  endfunction()
+  th_reach_san_test(kernel-like kernel_like ${_kl_bin}/th-reach-kernel-like plain)
+  th_reach_san_test(kernel-like.retpoline kernel_like ${_kl_bin}/th-reach-kernel-like-retpoline retpoline)
+  th_reach_san_test(big-segment big_segment ${_kl_bin}/th-reach-kernel-like-big)
+  th_reach_san_test(doubled doubled ${_kl_bin}/th-reach-kernel-like)
+  th_reach_san_test(kcfi-traps-twice traps_twice ${_kl_bin}/th-reach-kcfi-traps-twice
+    ${_kl_bin}/th-reach-kcfi-traps-once)
+  set_tests_properties(reach.big-segment reach.doubled PROPERTIES TIMEOUT 20)
+  # The command on it: a kernel's privileged names by default (linux_banner),
+  # the container-confusion candidates and what their containers give.
+  add_test(NAME reach.cli.kernel-like
+    COMMAND ${CMAKE_COMMAND} "-DCMD=${_th_reach_cli};--binary;${_kl_bin}/th-reach-kernel-like;--function;call_timer_fn"
+            -DRC=0 "-DSTDOUT_REGEX=can reach 3 of [0-9]+ functions, 0 privileged.*one hop further: delayed_fn calls \\*\\(arg0 - 16\\) at 0x[0-9a-f]+ \\(kcfi\\), which can reach commit_creds\n    container confusion: 3 members .*process_timeout: wake_up_process\\(rdi = \\*\\(arg0 \\+ 40\\)\\)"
+            -P ${TH_RUN_EXPECT})
+  add_test(NAME reach.cli.escape
+    COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/reach_cli.py escape $<TARGET_FILE:timerharness>
+            ${CMAKE_OBJCOPY} ${_kl_bin}/th-reach-kernel-like ${_kl_bin}/th-reach-escape)
+  set_tests_properties(reach.cli.kernel-like reach.cli.escape PROPERTIES LABELS reach TIMEOUT 60)
+  # The kernel command's way into results.json (th_reach_collect_vmlinux),
+  # the file then validated against docs/schema.
+  if(TARGET th_reach_collect)
+    add_executable(th-reach-collect-test ${CMAKE_CURRENT_LIST_DIR}/reach_collect_test.c)
+    target_include_directories(th-reach-collect-test PRIVATE ${TH_REACH_CMOCKA_INCLUDE} ${PROJECT_SOURCE_DIR})
+    target_link_libraries(th-reach-collect-test PRIVATE th_reach_collect ${TH_REACH_CMOCKA_LIB})
+    target_compile_options(th-reach-collect-test PRIVATE ${TH_WARN_FLAGS})
+    set_target_properties(th-reach-collect-test PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/tests")
+    set(_kl_results ${CMAKE_BINARY_DIR}/tests/reach-collect-results.json)
+    add_test(NAME reach.collect.vmlinux
+      COMMAND th-reach-collect-test ${_kl_bin}/th-reach-kernel-like ${_kl_results})
+    add_test(NAME reach.collect.schema
+      COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/reach_cli.py schema ${_kl_results}
+              ${PROJECT_SOURCE_DIR}/docs/schema)
+    set_tests_properties(reach.collect.vmlinux PROPERTIES FIXTURES_SETUP th_reach_collect)
+    set_tests_properties(reach.collect.schema PROPERTIES FIXTURES_REQUIRED th_reach_collect)
+    set_tests_properties(reach.collect.vmlinux reach.collect.schema PROPERTIES LABELS reach TIMEOUT 60)
+  endif()
+endif()
+
+# --privileged keeps every name: the 70th marks write_cr4.
+set(_many "")
+foreach(i RANGE 1 69)
+  string(APPEND _many "not_privileged_${i},")
+endforeach()
+add_test(NAME reach.cli.privileged-many
+  COMMAND ${CMAKE_COMMAND} "-DCMD=${_th_reach_cli};--binary;$<TARGET_FILE:th-attack-legacy-cfi-icall>;--function;call_timer_fn;--privileged;${_many}write_cr4"
+          -DRC=0 "-DSTDOUT_REGEX=1 privileged.* write_cr4  \\[privileged\\]" -P ${TH_RUN_EXPECT})
+set_tests_properties(reach.cli.privileged-many PROPERTIES LABELS reach TIMEOUT 60)
+
+# ---- a real kCFI vmlinux, when one is given ---------------------------------------------
+# A vmlinux cannot be committed: point -DTIMERHARNESS_VMLINUX=FILE (or, when
+# the test runs, $TH_VMLINUX) at one built with clang and CONFIG_CFI_CLANG.
+# tests/reach_vmlinux_check.py reads the __cfi_ preambles and the check's
+# hash with llvm-nm and llvm-objdump and compares reach's set with theirs;
+# without a vmlinux it prints the reason and is skipped.
+set(TIMERHARNESS_VMLINUX "" CACHE FILEPATH "a kCFI Linux vmlinux for the reach.vmlinux test")
+find_program(TH_LLVM_OBJDUMP NAMES llvm-objdump-${TH_CLANG_MAJOR} llvm-objdump)
+find_program(TH_LLVM_NM NAMES llvm-nm-${TH_CLANG_MAJOR} llvm-nm)
+if(TH_LLVM_OBJDUMP AND TH_LLVM_NM)
+  add_test(NAME reach.vmlinux
+    COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/reach_vmlinux_check.py
+            --th $<TARGET_FILE:timerharness> --objdump ${TH_LLVM_OBJDUMP} --nm ${TH_LLVM_NM}
+            "--vmlinux=${TIMERHARNESS_VMLINUX}")
+else()
+  add_test(NAME reach.vmlinux COMMAND th-reach-test skip "llvm-objdump or llvm-nm not found")
+endif()
+set_tests_properties(reach.vmlinux PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS reach)
+
+# ---- speed: a generated binary of tens of thousands of functions ------------------------
+# tests/reach_perf.py generates and compiles it once per build tree (tests/
+# reach-perf/), then times reach (median of 5 runs): 40000 kcfi functions,
+# all of the timer's type (every one a member whose code is read), and 60000
+# without CFI (the "no CFI" answer). A regression to quadratic work exceeds
+# the limit by far (these took 35 s and 16 s before).
+if(_kl_rc EQUAL 0)
+  add_test(NAME reach.perf.kcfi-40k
+    COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/reach_perf.py --cc ${CMAKE_C_COMPILER}
+            --th $<TARGET_FILE:timerharness> --dir ${CMAKE_BINARY_DIR}/tests/reach-perf
+            --functions 40000 --share 1 --cfi kcfi --runs 5 --limit 8)
+else()
+  th_reach_test(perf.kcfi-40k skip "${CMAKE_C_COMPILER} cannot build kcfi: ${_kl_err}")
+endif()
+add_test(NAME reach.perf.nocfi-60k
+  COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/reach_perf.py --cc ${CMAKE_C_COMPILER}
+          --th $<TARGET_FILE:timerharness> --dir ${CMAKE_BINARY_DIR}/tests/reach-perf
+          --functions 60000 --cfi none --runs 5 --limit 5)
+set_tests_properties(reach.perf.kcfi-40k reach.perf.nocfi-60k PROPERTIES
+  TIMEOUT 600 LABELS "reach;perf" RUN_SERIAL TRUE)

@@ -95,9 +95,13 @@ static struct th_results *model(bool hop, bool cell)
 	e->functions_total = 34;
 	assert_int_equal(th_reach_add_member(e, "prb_retire_rx_blk_timer_expired", NULL, false, false), 0);
 	assert_int_equal(th_reach_add_member(e, "foreign_timer_fn", "foreign_timer_fn.cfi", false, false), 0);
-	if (hop)
+	if (hop) {
 		assert_int_equal(th_reach_add_hop(e, "foreign_timer_fn", 0x7000, "cfi-icall",
 						  "write_cr4, write_cr4_direct", "*(arg0 - 16)"), 0);
+		/* A kernel's address (above INT64_MAX: written as a string). */
+		assert_int_equal(th_reach_add_use(e, "foreign_timer_fn", 0xffffffff81078278ULL,
+						  "wake_up_process(rdi = *(arg0 + 40))", false, ""), 0);
+	}
 	/* The same switch the tool miscounts, in a second binary. */
 	e->verify = calloc(1, sizeof(*e->verify));
 	assert_non_null(e->verify);
@@ -180,6 +184,10 @@ static void roundtrip(void **state)
 	assert_int_equal(e->nhops, 1);
 	assert_string_equal(e->hops[0].origin, "*(arg0 - 16)");
 	assert_null(e->members[0].body);
+	assert_int_equal(e->nuses, 1);
+	assert_true(e->uses[0].site == 0xffffffff81078278ULL);
+	assert_string_equal(e->uses[0].call, "wake_up_process(rdi = *(arg0 + 40))");
+	assert_contains(a, "\"site\": \"0xffffffff81078278\"");
 	free(a);
 	free(b);
 	th_results_free(r);
@@ -229,6 +237,11 @@ static void doctored(void **state)
 		  "reach[0].members[0]: unknown field \"extra\"" },
 		{ "\"disagreements\": 2", "\"disagreements\": 0", "the counts do not match the instructions" },
 		{ "\"origin\": \"*(arg0 - 16)\"", "\"origin\": 16", "reach[2].hops[0]: origin: expected a string" },
+		{ "\"site\": \"0xffffffff81078278\"", "\"site\": \"0x12\"",
+		  "reach[2].uses[0]: site: expected an integer, or 0x and 16" },
+		{ "\"site\": \"0xffffffff81078278\"", "\"site\": \"0x0000000000000012\"",
+		  "reach[2].uses[0]: site: expected an integer, or 0x and 16" },
+		{ "\"indirect\": false", "\"indirect\": 0", "reach[2].uses[0]: indirect: expected a boolean" },
 		{ "\"variant\": \"modern\",\n      \"config\": \"none\"",
 		  "\"variant\": \"modern\",\n      \"config\": \"cfi-icall\"", "a second entry for clang-22 modern cfi-icall" },
 	};

@@ -328,13 +328,171 @@ static void verify(void **state)
 	th_bin_close(b);
 }
 
+/* ---- a binary laid out as a vmlinux (tests/reach_kernel_like.c) -------------------- */
+
+static const char *const kernel_priv[] = { "native_write_cr4", "commit_creds" };
+
+/* Every __cfi_<f> preamble read with no help from the check: f's address
+ * when its `movl $imm32, %eax` holds @hash. The members must be exactly
+ * those (kcfi admits by the word at f-4 alone). */
+static void preambles_agree(struct th_bin *b, const struct th_reach_site *s, uint32_t hash)
+{
+	size_t nsyms = th_bin_nsyms(b), with_hash = 0, preambles = 0;
+
+	for (size_t i = 0; i < nsyms; i++) {
+		const struct th_sym *p = th_bin_sym(b, i);
+		unsigned char op;
+		uint32_t h;
+		int ok;
+
+		if (strncmp(p->name, "__cfi_", 6) || p->type != STT_FUNC)
+			continue;
+		assert_int_equal(th_bin_read(b, p->addr + p->size - 5, &op, 1), 0);
+		assert_int_equal(op, 0xb8);
+		h = word_at(b, p->addr + p->size - 4, &ok);
+		assert_true(ok);
+		assert_int_equal(in_set(s, p->addr + p->size), h == hash);
+		with_hash += h == hash;
+		preambles++;
+	}
+	assert_true(preambles >= 3);
+	assert_int_equal(with_hash, s->nmembers);
+}
+
+static const struct th_reach_use *use_of(const struct th_reach_site *s, const char *member)
+{
+	for (size_t i = 0; i < s->nuses; i++)
+		if (!strcmp(s->uses[i].via, member))
+			return &s->uses[i];
+	return NULL;
+}
+
+/* kernel_like <binary> <plain|retpoline>: read as a vmlinux would be. */
+static void kernel_like(void **state)
+{
+	struct th_bin *b = open_bin(arg(0));
+	int retpoline = !strcmp(arg(1), "retpoline");
+	const struct th_reach_opts o = { kernel_priv, 2, NULL, 0, 1 };
+	const struct th_reach_opts legit = { kernel_priv, 2, (const char *const[]){ "process_timeout" },
+					     1, 1 };
+	const struct th_reach_site *s;
+	const struct th_reach_use *u;
+	struct th_reach *r;
+	char err[512];
+	int hop = 0;
+
+	(void)state;
+	/* No PT_LOAD maps the header: the address offset 0 would have. */
+	assert_int_equal(th_bin_is_pie(b), 0);
+	assert_true(th_bin_load_vaddr(b) >= 0xffffffff80000000ULL);
+	assert_true(th_bin_kcfi_trap_count(b) > 0);
+	assert_int_equal(th_reach_compute_opts(b, "call_timer_fn", &o, &r, err, sizeof(err)), 0);
+	assert_int_equal(r->nsites, 1);
+	s = &r->sites[0];
+	print_set(arg(1), r, s);
+	assert_string_equal(th_cfi_scheme_name(s->scheme), "kcfi");
+	assert_non_null(strstr(s->check, "(.kcfi_traps)"));
+	if (retpoline)
+		assert_non_null(strstr(s->insn, "__x86_indirect_thunk_"));
+	preambles_agree(b, s, (uint32_t)strtoul(strstr(s->check, "hash ") + 5, NULL, 16));
+	assert_non_null(member(s, "process_timeout"));
+	assert_non_null(member(s, "delayed_fn"));
+	assert_non_null(member(s, "plain_timer_fn"));
+	assert_null(member(s, "native_write_cr4"));
+	assert_int_equal(s->nconfusing, s->nmembers);
+	/* What each container gives: the task 40 bytes behind the timer, the
+	 * pointer and argument in front of it. */
+	assert_non_null(u = use_of(s, "process_timeout"));
+	assert_string_equal(u->call, "wake_up_process(rdi = *(arg0 + 40))");
+	assert_false(u->indirect);
+	assert_non_null(u = use_of(s, "delayed_fn"));
+	assert_string_equal(u->call, "(*(arg0 - 16))(rdi = *(arg0 - 8))");
+	assert_true(u->indirect);
+	for (size_t i = 0; i < s->nhops; i++)
+		if (!strcmp(s->hops[i].via, "delayed_fn")) {
+			assert_string_equal(s->hops[i].reaches, "commit_creds");
+			assert_string_equal(s->hops[i].origin, "*(arg0 - 16)");
+			hop = 1;
+		}
+	assert_true(hop);
+	th_reach_free(r);
+	/* The victim's own callback named: the others are the candidates. */
+	assert_int_equal(th_reach_compute_opts(b, "call_timer_fn", &legit, &r, err, sizeof(err)), 0);
+	assert_true(member(&r->sites[0], "process_timeout")->legitimate);
+	assert_int_equal(r->sites[0].nlegitimate, 1);
+	assert_int_equal(r->sites[0].nconfusing, r->sites[0].nmembers - 1);
+	assert_null(use_of(&r->sites[0], "process_timeout"));
+	th_reach_free(r);
+	th_bin_close(b);
+}
+
+/* big_segment <binary>: the executable segment's memory size is 64 GiB,
+ * its file size a page: kcfi's scan for the hash elsewhere reads the file's
+ * bytes (a scan of the memory size does not end within the test's time). */
+static void big_segment(void **state)
+{
+	struct th_bin *b = open_bin(arg(0));
+	struct th_reach *r;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(th_reach_compute(b, "call_timer_fn", kernel_priv, 2, &r, err, sizeof(err)), 0);
+	assert_string_equal(th_cfi_scheme_name(r->sites[0].scheme), "kcfi");
+	assert_int_equal(r->sites[0].nmembers, 3);
+	assert_int_equal(r->sites[0].other_admitted, 0);
+	th_reach_free(r);
+	th_bin_close(b);
+}
+
+/* doubled <binary>: the check reads rdi doubled 40 times, one DAG node per
+ * doubling; walked without memory, 2^40 steps. */
+static void doubled(void **state)
+{
+	struct th_bin *b = open_bin(arg(0));
+	struct th_reach *r;
+	char err[512];
+
+	(void)state;
+	assert_int_equal(th_reach_compute(b, "doubled", kernel_priv, 2, &r, err, sizeof(err)), 0);
+	assert_int_equal(r->nsites, 1);
+	assert_true(r->complete);
+	assert_int_not_equal(r->sites[0].scheme, TH_CFI_NONE);
+	/* 2^40 * T == 5 has no solution: nothing passes, all decided. */
+	assert_int_equal(r->sites[0].nmembers, 0);
+	assert_int_equal(r->sites[0].undecided, 0);
+	th_reach_free(r);
+	th_bin_close(b);
+}
+
+/* traps_twice <binary with two trap sections> <the same with one>: the
+ * traps of both are kept (the second section's entries were written past
+ * the end of an array sized for it alone). */
+static void traps_twice(void **state)
+{
+	struct th_bin *two = open_bin(arg(0)), *one = open_bin(arg(1));
+	const struct th_func_sites *fs;
+	char err[512];
+
+	(void)state;
+	assert_true(th_bin_kcfi_trap_count(one) > 0);
+	assert_int_equal(th_bin_kcfi_trap_count(two), 2 * th_bin_kcfi_trap_count(one));
+	fs = th_bin_call_sites(two, "call_timer_fn", err, sizeof(err));
+	assert_non_null(fs);
+	assert_int_equal(fs->nsites, 1);
+	assert_true(fs->sites[0].nguards > 0 && fs->sites[0].guards[0].kcfi_listed);
+	assert_string_equal(th_cfi_scheme_name(fs->sites[0].scheme), "kcfi");
+	th_bin_close(two);
+	th_bin_close(one);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
 		const char *name;
 		CMUnitTestFunction fn;
 	} cases[] = {
-		{ "set", set }, { "verify", verify },
+		{ "set", set }, { "verify", verify }, { "kernel_like", kernel_like },
+		{ "big_segment", big_segment }, { "doubled", doubled }, { "traps_twice", traps_twice },
 	};
 
 	if (argc >= 2 && !strcmp(argv[1], "--list")) {
