@@ -21,10 +21,16 @@ string(LENGTH "${addr_deferred_timer_fn}" n)
 math(EXPR hi "${n} - 2")
 string(SUBSTRING "${addr_deferred_timer_fn}" 0 ${hi} d_hi)
 string(SUBSTRING "${addr_prb_retire_rx_blk_timer_expired}" 0 ${hi} r_hi)
+# Both entries sit in the jump table at the end of the LTO module's text, so
+# any change of code size moves the table: in about one build in ten they
+# straddle a 256-byte boundary. A second byte cannot help: its upper half is
+# the load address's, which ASLR randomises. Then nothing can be tested
+# here, and the test says so (SKIP) instead of failing on the layout.
 if(NOT d_hi STREQUAL r_hi)
-  message(FATAL_ERROR "deferred_timer_fn (${addr_deferred_timer_fn}) and the ring's callback "
-          "(${addr_prb_retire_rx_blk_timer_expired}) differ above their low byte in this build: "
-          "a one-byte overwrite cannot reach it; the template needs a two-byte write")
+  message("SKIP: deferred_timer_fn (${addr_deferred_timer_fn}) and the ring's callback "
+          "(${addr_prb_retire_rx_blk_timer_expired}) differ above their low byte in this build's "
+          "layout: no one-byte overwrite reaches it (a second byte is randomised by ASLR)")
+  return()
 endif()
 string(SUBSTRING "${addr_deferred_timer_fn}" ${hi} 2 lo)
 file(READ ${TMPL} hex HEX)
