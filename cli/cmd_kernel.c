@@ -23,7 +23,7 @@
 #include "args.h"
 #include "cli.h"
 #include "kernel/console.h"
-#include "kernel/plan.h"
+#include "attacks/kernel_plan.h"
 #include "kernel/run.h"
 #include "kernel_results.h"
 
@@ -236,7 +236,7 @@ int th_cli_kernel(int argc, char **argv)
 	}
 	snprintf(path, sizeof(path), "%s/cells.tsv", TH_KERNEL_DIR);
 	snprintf(path2, sizeof(path2), "%s/configs", TH_KERNEL_DIR);
-	if (th_kernel_plan_load(&plan, path, path2, err, sizeof(err))) {
+	if (th_kernel_plan_load(TH_KERNEL_DIR, &plan, err, sizeof(err))) {
 		fprintf(stderr, "timerharness kernel: %s\n", err);
 		return 2;
 	}

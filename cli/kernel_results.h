@@ -5,7 +5,7 @@
 
 #include <stddef.h>
 
-#include "kernel/plan.h"
+#include "attacks/kernel_plan.h"
 #include "kernel/run.h"
 
 /*

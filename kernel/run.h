@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 #include "kernel/console.h"
-#include "kernel/plan.h"
+#include "attacks/kernel_plan.h"
 
 /* One built kernel: a config of kernel/configs/, or a user's own. */
 struct th_kernel_target {
