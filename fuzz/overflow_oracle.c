@@ -126,8 +126,9 @@ context_mov_cr4(uintptr_t pc, const void *uctx, uint64_t *val)
 	const ucontext_t *uc = uctx;
 	int reg;
 
-	if (pc < (uintptr_t)__executable_start || pc + 16 > (uintptr_t)etext ||
-	    !th_x86_mov_to_cr4((const unsigned char *)pc, 16, &reg))
+	/* pc may be anything a wild jump made it (0xffff..ff: pc + 16 wraps). */
+	if (pc < (uintptr_t)__executable_start || pc >= (uintptr_t)etext ||
+	    (uintptr_t)etext - pc < 16 || !th_x86_mov_to_cr4((const unsigned char *)pc, 16, &reg))
 		return 0;
 	*val = (uint64_t)uc->uc_mcontext.gregs[greg[reg]];
 	return 1;
@@ -1138,9 +1139,10 @@ static void target_line(const char *line)
 
 static void legit_line(const char *line)
 {
-	uint64_t v;
+	uint64_t v, intended = 0;
 
-	if (!strncmp(line, "TH-LEGIT: intended=1", 20))
+	/* "TH-LEGIT: run=<token> intended=1 ...": th_emit() puts the token first. */
+	if (field_num(line, "intended", &intended) && intended == 1)
 		seen.legit++;
 	else
 		seen.stray++;
