@@ -26,6 +26,7 @@
 #include "attacks/kernel_plan.h"
 #include "kernel/run.h"
 #include "kernel_results.h"
+#include "results.h"
 
 #define CMD "kernel"
 
@@ -289,6 +290,25 @@ int th_cli_kernel(int argc, char **argv)
 			qemu);
 		rc = 2;
 		goto done;
+	}
+	/* The cells go beside the model's: a results.json that is missing or
+	 * does not load is said now, before minutes of boots. */
+	{
+		struct th_results *res = NULL;
+
+		snprintf(path, sizeof(path), "%s/results.json", out);
+		if (access(path, F_OK)) {
+			fprintf(stderr, "timerharness kernel: %s: %s: the real kernel's cells go beside the model's (timerharness matrix --out %s first; make kernel does)\n",
+				path, strerror(errno), out);
+			rc = 2;
+			goto done;
+		}
+		if (th_results_load(path, &res, err, sizeof(err))) {
+			fprintf(stderr, "timerharness kernel: %s\n", err);
+			rc = 2;
+			goto done;
+		}
+		th_results_free(res);
 	}
 	snprintf(initrd, sizeof(initrd), "%s/initramfs.cpio", build);
 	snprintf(path, sizeof(path), "%s/kernel", out);

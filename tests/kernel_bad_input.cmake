@@ -56,3 +56,9 @@ run(config_none 2 "names no config" --build ${WORK}/good --config nope --out ${W
 run(own_partial 2 "needs --bzimage, --dotconfig and --name together" --bzimage ${WORK}/good/kcfi/arch/x86/boot/bzImage)
 run(classify_args 2 "needs --cell, --token and a LOG" classify --cell X)
 run(classify_end 2 "--end is exited, timeout or failed" classify --cell X --token t --end sideways ${WORK}/out/results.json)
+# A results.json that does not load is said before any boot, and kept.
+run(results_bad 2 "results.json" --build ${WORK}/good --qemu ${DATA}/fake-qemu --out ${WORK}/out)
+file(GLOB booted ${WORK}/out/kernel/*/*.log)
+if(booted)
+  message(SEND_ERROR "results_bad: booted before refusing: ${booted}")
+endif()
