@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "args.h"
@@ -25,7 +26,10 @@
 #include "kernel/console.h"
 #include "attacks/kernel_plan.h"
 #include "kernel/run.h"
+#include "expect.h"
 #include "kernel_results.h"
+#include "paths.h"
+#include "render.h"
 #include "results.h"
 
 #define CMD "kernel"
@@ -180,7 +184,9 @@ int th_cli_kernel(int argc, char **argv)
 	struct th_kernel_result *rs = NULL;
 	size_t ntargets = 0, nrs = 0;
 	char err[1024], path[4096], path2[4096], initrd[4096], qemu_path[4096];
-	int bad = 0, rc;
+	struct th_results *dst = NULL;
+	struct th_paths paths;
+	int bad = 0, rc, lock = -1;
 
 	if (argc > 1 && !strcmp(argv[1], "classify"))
 		return cmd_classify(argc - 1, argv + 1);
@@ -291,24 +297,37 @@ int th_cli_kernel(int argc, char **argv)
 		rc = 2;
 		goto done;
 	}
-	/* The cells go beside the model's: a results.json that is missing or
-	 * does not load is said now, before minutes of boots. */
-	{
-		struct th_results *res = NULL;
-
-		snprintf(path, sizeof(path), "%s/results.json", out);
-		if (access(path, F_OK)) {
-			fprintf(stderr, "timerharness kernel: %s: %s: the real kernel's cells go beside the model's (timerharness matrix --out %s first; make kernel does)\n",
-				path, strerror(errno), out);
-			rc = 2;
-			goto done;
-		}
-		if (th_results_load(path, &res, err, sizeof(err))) {
-			fprintf(stderr, "timerharness kernel: %s\n", err);
-			rc = 2;
-			goto done;
-		}
-		th_results_free(res);
+	/*
+	 * The cells go beside the model's: out's lock is held from reading its
+	 * results.json, before minutes of boots, until the set is written, and
+	 * a results.json that is missing or does not load is said now.
+	 */
+	if (th_paths_get(&paths)) {
+		rc = 2;
+		goto done;
+	}
+	if (mkdir(out, 0755) && errno != EEXIST) {
+		fprintf(stderr, "timerharness kernel: %s: %s\n", out, strerror(errno));
+		rc = 1;
+		goto done;
+	}
+	snprintf(path, sizeof(path), "%s/results.json", out);
+	if ((lock = th_render_lock_dir(out, "kernel", err, sizeof(err))) < 0 ||
+	    th_expect_load(paths.expect, err, sizeof(err))) {
+		fprintf(stderr, "timerharness kernel: %s\n", err);
+		rc = 2;
+		goto done;
+	}
+	if (access(path, F_OK)) {
+		fprintf(stderr, "timerharness kernel: %s: %s: the real kernel's cells go beside the model's (timerharness matrix --out %s first; make kernel does)\n",
+			path, strerror(errno), out);
+		rc = 2;
+		goto done;
+	}
+	if (th_results_load(path, &dst, err, sizeof(err))) {
+		fprintf(stderr, "timerharness kernel: %s\n", err);
+		rc = 2;
+		goto done;
 	}
 	snprintf(initrd, sizeof(initrd), "%s/initramfs.cpio", build);
 	snprintf(path, sizeof(path), "%s/kernel", out);
@@ -325,8 +344,12 @@ int th_cli_kernel(int argc, char **argv)
 			goto done;
 		}
 	}
-	rc = th_kernel_results_write(out, bz ? NULL : build, qemu_path, &plan, cells, targets, ntargets, rs, nrs);
+	rc = th_kernel_results_write(dst, out, bz ? NULL : build, qemu_path, cells, targets, ntargets, rs, nrs);
 done:
+	th_results_free(dst);
+	th_expect_free();
+	if (lock >= 0)
+		close(lock);
 	free(rs);
 	for (size_t k = 0; k < ntargets; k++)
 		th_kernel_target_free(&targets[k]);

@@ -9,15 +9,11 @@
 #define _GNU_SOURCE
 #include "kernel_results.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "expect.h"
-#include "paths.h"
 #include "render.h"
 #include "results.h"
 
@@ -176,47 +172,19 @@ static int fill(struct th_results *src, const struct th_results *dst, const char
 	return 0;
 }
 
-int th_kernel_results_write(const char *out, const char *build, const char *qemu,
-			    const struct th_kernel_plan *plan, const char *globs,
+int th_kernel_results_write(struct th_results *dst, const char *out, const char *build,
+			    const char *qemu, const char *globs,
 			    const struct th_kernel_target *targets, size_t ntargets,
 			    const struct th_kernel_result *rs, size_t nrs)
 {
-	struct th_results *dst = NULL, *src = NULL;
-	struct th_paths paths;
+	struct th_results *src = NULL;
 	char err[2048] = "", warn[2048] = "", path[4096];
 	size_t herr = 0, i, k;
-	int fd = -1, rc = 1;
+	int rc;
 
-	(void)plan;
 	for (i = 0; i < nrs; i++)
 		herr += rs[i].v.outcome == TH_HARNESS_ERROR;
-	if (th_paths_get(&paths))
-		return 2;
-	if (mkdir(out, 0755) && errno != EEXIST) {
-		fprintf(stderr, "timerharness kernel: %s: %s\n", out, strerror(errno));
-		return 1;
-	}
-	if ((fd = th_render_lock_dir(out, "kernel", err, sizeof(err))) < 0) {
-		fprintf(stderr, "timerharness kernel: %s\n", err);
-		return 2;
-	}
-	if (th_expect_load(paths.expect, err, sizeof(err))) {
-		fprintf(stderr, "timerharness kernel: %s\n", err);
-		rc = 2;
-		goto done;
-	}
 	snprintf(path, sizeof(path), "%s/results.json", out);
-	if (access(path, F_OK)) {
-		fprintf(stderr, "timerharness kernel: %s: %s: the real kernel's cells go beside the model's (timerharness matrix --out %s first; make kernel does)\n",
-			path, strerror(errno), out);
-		rc = 2;
-		goto done;
-	}
-	if (th_results_load(path, &dst, err, sizeof(err))) {
-		fprintf(stderr, "timerharness kernel: %s\n", err);
-		rc = 2;
-		goto done;
-	}
 	for (k = 0; k < ntargets; k++) {
 		char platform[160];
 		bool seen = false;
@@ -260,10 +228,6 @@ fail:
 	rc = 2;
 done:
 	th_results_free(src);
-	th_results_free(dst);
-	th_expect_free();
-	if (fd >= 0)
-		close(fd);
 	fflush(stdout);
 	return rc;
 }

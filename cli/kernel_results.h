@@ -8,15 +8,18 @@
 #include "attacks/kernel_plan.h"
 #include "kernel/run.h"
 
+struct th_results;
+
 /*
- * Put @rs (the boots of @targets, cells selected by @globs) into
- * @out/results.json as platform "linux-<release>" cells, replacing that
+ * Put @rs (the boots of @targets, cells selected by @globs) into @dst (out's
+ * results.json, loaded by the caller, who holds out's lock and the loaded
+ * expectations) as platform "linux-<release>" cells, replacing that
  * platform's cells (a slice, @globs, keeps the ones it did not boot), judge
- * them, re-render every report and print the verdict. @build: kernel/build's
+ * them, write the set into @out and print the verdict. @build: kernel/build's
  * directory (NULL: your own kernel). Return: the command's exit status.
  */
-int th_kernel_results_write(const char *out, const char *build, const char *qemu,
-			    const struct th_kernel_plan *plan, const char *globs,
+int th_kernel_results_write(struct th_results *dst, const char *out, const char *build,
+			    const char *qemu, const char *globs,
 			    const struct th_kernel_target *targets, size_t ntargets,
 			    const struct th_kernel_result *rs, size_t nrs);
 
