@@ -21,10 +21,12 @@ int th_reach_wanted(const char *config)
 }
 
 static int fill(struct th_results *res, struct th_bin *b, const struct th_reach_site *s,
-		const struct th_reach *r, const char *toolchain, enum th_variant v,
-		const char *config, const char *binary, int verify, char *err, size_t n)
+		const struct th_reach *r, const char *platform, const char *toolchain,
+		enum th_variant v, const char *config, const char *binary, int verify, char *err,
+		size_t n)
 {
-	struct th_reach_entry *e = th_reach_add_entry(res, toolchain, v, config, binary, r->func);
+	struct th_reach_entry *e = th_reach_add_entry_on(res, platform, toolchain, v, config, binary,
+							 r->func);
 	struct th_cfiv cv;
 	int rc;
 
@@ -115,16 +117,17 @@ int th_reach_collect(struct th_results *res, const char *toolchain, const char *
 			snprintf(err, n, "%s: call_timer_fn has %zu indirect calls, expected one (fn(...))",
 				 binary, r->nsites);
 		else
-			rc = fill(res, b, &r->sites[0], r, toolchain, v, config, binary, 1, err, n);
+			rc = fill(res, b, &r->sites[0], r, TH_PLATFORM_MODEL, toolchain, v, config,
+				  binary, 1, err, n);
 		th_reach_free(r);
 	}
 	th_bin_close(b);
 	return rc;
 }
 
-int th_reach_collect_vmlinux(struct th_results *res, const char *toolchain, const char *config,
-			     const char *vmlinux, const char *const *privileged, size_t npriv,
-			     char *err, size_t n)
+int th_reach_collect_vmlinux(struct th_results *res, const char *platform, const char *toolchain,
+			     const char *config, const char *vmlinux, const char *const *privileged,
+			     size_t npriv, char *err, size_t n)
 {
 	static const char *const kernel[] = { TH_KERNEL_PRIVILEGED };
 	struct th_reach_opts o = { privileged, npriv, NULL, 0, 1 };
@@ -141,9 +144,14 @@ int th_reach_collect_vmlinux(struct th_results *res, const char *toolchain, cons
 			 vmlinux, toolchain, config);
 		return -1;
 	}
-	if (th_reach_find(res, toolchain, TH_VARIANT_MODERN, config)) {
-		snprintf(err, n, "%s: the results already have a reach entry for %s modern %s", vmlinux,
-			 toolchain, config);
+	if (th_platform_is_model(platform) || !th_results_find_platform(res, platform)) {
+		snprintf(err, n, "%s: platform '%s' must be a real kernel's (linux-<release>), declared "
+			 "in the results first", vmlinux, platform ? platform : "(none)");
+		return -1;
+	}
+	if (th_reach_find_on(res, platform, toolchain, TH_VARIANT_MODERN, config)) {
+		snprintf(err, n, "%s: the results already have a reach entry for %s modern %s on %s",
+			 vmlinux, toolchain, config, platform);
 		return -1;
 	}
 	if (th_bin_open(vmlinux, &b, err, n))
@@ -156,8 +164,8 @@ int th_reach_collect_vmlinux(struct th_results *res, const char *toolchain, cons
 			snprintf(err, n, "%s: no check guards call_timer_fn's indirect call (a kernel "
 				 "without CONFIG_CFI_CLANG?)", vmlinux);
 		else
-			rc = fill(res, b, &r->sites[0], r, toolchain, TH_VARIANT_MODERN, config, vmlinux,
-				  0, err, n);
+			rc = fill(res, b, &r->sites[0], r, platform, toolchain, TH_VARIANT_MODERN,
+				  config, vmlinux, 0, err, n);
 		th_reach_free(r);
 	}
 	th_bin_close(b);

@@ -27,21 +27,24 @@ int th_reach_collect(struct th_results *res, const char *toolchain, const char *
 
 /*
  * Read a Linux vmlinux built with CONFIG_CFI_CLANG (kCFI) and add its
- * call_timer_fn entry to res->reach, for the kernel command: variant
- * modern (the kernel's fn(struct timer_list *)), @toolchain and @config as
- * the caller names them (both must already be declared in @res, and no
- * entry of that toolchain, modern, config be there: a matrix entry is
- * never replaced), binary @vmlinux. Members are marked by @privileged
- * (@npriv names; NULL: the kernel's, attacks/privileged.h
- * TH_KERNEL_PRIVILEGED), every member is a container-confusion candidate,
- * and the entry's uses say what each container gives (cfi/reach.h).
- * llvm-cfi-verify is not run (it reads cfi-icall's jump tables, not kCFI).
- * Return: 0, or -1 with @err (not a readable ELF, no call_timer_fn or not
- * exactly one indirect call in it, no check guarding it, the entry exists,
- * out of memory).
+ * call_timer_fn entry to res->reach, for the kernel command: on @platform,
+ * the kernel's "linux-<release>" (declared in @res with
+ * th_results_add_platform() first; never "model"), variant modern (the
+ * kernel's fn(struct timer_list *)), @toolchain and @config as the caller
+ * names them (both must already be declared in @res), binary @vmlinux. An
+ * entry of the same (platform, toolchain, modern, config) is never
+ * replaced; the model's entry of that toolchain and config stays beside it.
+ * Members are marked by @privileged (@npriv names; NULL: the kernel's,
+ * attacks/privileged.h TH_KERNEL_PRIVILEGED), every member is a
+ * container-confusion candidate, and the entry's uses say what each
+ * container gives (cfi/reach.h). llvm-cfi-verify is not run (it reads
+ * cfi-icall's jump tables, not kCFI).
+ * Return: 0, or -1 with @err (the platform not a declared kernel's, not a
+ * readable ELF, no call_timer_fn or not exactly one indirect call in it, no
+ * check guarding it, the entry exists, out of memory).
  */
-int th_reach_collect_vmlinux(struct th_results *res, const char *toolchain, const char *config,
-			     const char *vmlinux, const char *const *privileged, size_t npriv,
-			     char *err, size_t n);
+int th_reach_collect_vmlinux(struct th_results *res, const char *platform, const char *toolchain,
+			     const char *config, const char *vmlinux, const char *const *privileged,
+			     size_t npriv, char *err, size_t n);
 
 #endif

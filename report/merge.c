@@ -314,7 +314,7 @@ static int merge_selection(struct th_results *out, struct th_results *const *in,
 }
 
 /* The reach sections: the shards of one run each read every binary, so an
- * entry (toolchain, variant, config) is taken from the first file that has
+ * entry (platform, toolchain, variant, config) is taken from the first file that has
  * it and must be the same in every other (the binary's path aside): another
  * set is another build. Entries go through the section's own JSON, so what
  * is merged is what the loader accepts. */
@@ -340,10 +340,10 @@ static int merge_reach(struct th_results *out, struct th_results *const *in,
 			bool found = false;
 
 			json_array_foreach(have, k, h) {
-				const char *keys[] = { "toolchain", "variant", "config" };
+				const char *keys[] = { "platform", "toolchain", "variant", "config" };
 				bool same_key = true;
 
-				for (int x = 0; x < 3; x++)
+				for (int x = 0; x < 4; x++)
 					same_key &= json_equal(json_object_get(h, keys[x]),
 							       json_object_get(e, keys[x]));
 				if (!same_key)
@@ -365,11 +365,15 @@ static int merge_reach(struct th_results *out, struct th_results *const *in,
 				json_decref(a);
 				json_decref(b);
 				if (!eq) {
-					th_report_errf(err, errlen, "reach of %s %s %s differs between the files "
+					const char *pl = json_string_value(json_object_get(e, "platform"));
+					bool model = th_platform_is_model(pl);
+
+					th_report_errf(err, errlen, "reach of %s %s %s%s%s differs between the files "
 						       "(%s): not runs of the same build",
 						       json_string_value(json_object_get(e, "toolchain")),
 						       json_string_value(json_object_get(e, "variant")),
-						       json_string_value(json_object_get(e, "config")), names[f]);
+						       json_string_value(json_object_get(e, "config")),
+						       model ? "" : " on ", model ? "" : pl, names[f]);
 					json_decref(entries);
 					goto out;
 				}
@@ -378,7 +382,7 @@ static int merge_reach(struct th_results *out, struct th_results *const *in,
 			if (found)
 				continue;
 			if (!(one = json_array()) || json_array_append(one, e) ||
-			    json_array_append(have, e) || th_reach_from_json(one, out, err, errlen)) {
+			    json_array_append(have, e) || th_reach_from_json(one, out, true, err, errlen)) {
 				json_decref(one);
 				json_decref(entries);
 				if (!*err)

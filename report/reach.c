@@ -52,6 +52,7 @@ static void free_verify(struct th_reach_verify_r *v)
 
 static void free_entry(struct th_reach_entry *e)
 {
+	free(e->platform);
 	free(e->toolchain);
 	free(e->config);
 	free(e->binary);
@@ -89,9 +90,10 @@ void th_reach_section_free(struct th_reach_section *s)
 	free(s);
 }
 
-struct th_reach_entry *th_reach_add_entry(struct th_results *res, const char *toolchain,
-					  enum th_variant variant, const char *config,
-					  const char *binary, const char *function)
+struct th_reach_entry *th_reach_add_entry_on(struct th_results *res, const char *platform,
+					     const char *toolchain, enum th_variant variant,
+					     const char *config, const char *binary,
+					     const char *function)
 {
 	struct th_reach_section *s = res->reach;
 	struct th_reach_entry *e;
@@ -111,6 +113,7 @@ struct th_reach_entry *th_reach_add_entry(struct th_results *res, const char *to
 	e = &s->entries[s->n];
 	memset(e, 0, sizeof(*e));
 	e->variant = variant;
+	e->platform = dup_or_null(platform ? platform : TH_PLATFORM_MODEL, &oom);
 	e->toolchain = dup_or_null(toolchain, &oom);
 	e->config = dup_or_null(config, &oom);
 	e->binary = dup_or_null(binary ? binary : "", &oom);
@@ -123,6 +126,19 @@ struct th_reach_entry *th_reach_add_entry(struct th_results *res, const char *to
 	}
 	s->n++;
 	return e;
+}
+
+struct th_reach_entry *th_reach_add_entry(struct th_results *res, const char *toolchain,
+					  enum th_variant variant, const char *config,
+					  const char *binary, const char *function)
+{
+	return th_reach_add_entry_on(res, TH_PLATFORM_MODEL, toolchain, variant, config, binary,
+				     function);
+}
+
+bool th_reach_is_kernel(const struct th_reach_entry *e)
+{
+	return !th_platform_is_model(e->platform);
 }
 
 int th_reach_add_member(struct th_reach_entry *e, const char *name, const char *body,
@@ -208,30 +224,42 @@ size_t th_reach_privileged_count(const struct th_reach_entry *e)
 	return n;
 }
 
-const struct th_reach_entry *th_reach_find(const struct th_results *res, const char *toolchain,
-					   enum th_variant variant, const char *config)
+const struct th_reach_entry *th_reach_find_on(const struct th_results *res, const char *platform,
+					      const char *toolchain, enum th_variant variant,
+					      const char *config)
 {
+	if (!platform)
+		platform = TH_PLATFORM_MODEL;
 	for (size_t i = 0; res->reach && i < res->reach->n; i++) {
 		const struct th_reach_entry *e = &res->reach->entries[i];
 
 		if (e->variant == variant && !strcmp(e->toolchain, toolchain) &&
-		    !strcmp(e->config, config))
+		    !strcmp(e->config, config) && !strcmp(e->platform, platform))
 			return e;
 	}
 	return NULL;
 }
 
-/* Output order: toolchain (clang-9 < clang-14), variant, config as declared. */
+const struct th_reach_entry *th_reach_find(const struct th_results *res, const char *toolchain,
+					   enum th_variant variant, const char *config)
+{
+	return th_reach_find_on(res, TH_PLATFORM_MODEL, toolchain, variant, config);
+}
+
+/* Output order: platform (the model first, then by name), toolchain
+ * (clang-9 < clang-14), variant, config as declared. */
 static const struct th_results *sort_res;
 
 static int cmp_entry(const void *a, const void *b)
 {
 	const struct th_reach_entry *x = *(const struct th_reach_entry *const *)a;
 	const struct th_reach_entry *y = *(const struct th_reach_entry *const *)b;
-	int r = th_report_natcmp(x->toolchain, y->toolchain);
+	int r = th_report_platform_cmp(x->platform, y->platform);
 	size_t px, py;
 
 	if (r)
+		return r;
+	if ((r = th_report_natcmp(x->toolchain, y->toolchain)))
 		return r;
 	if (x->variant != y->variant)
 		return x->variant < y->variant ? -1 : 1;
@@ -364,6 +392,7 @@ static json_t *entry_to_json(const struct th_reach_entry *e)
 		bad |= json_array_append_new(uses, x);
 	}
 	if (!bad) {
+		bad |= put(o, "platform", json_string(e->platform));
 		bad |= put(o, "toolchain", json_string(e->toolchain));
 		bad |= put(o, "variant", json_string(th_variant_name(e->variant)));
 		bad |= put(o, "config", json_string(e->config));
@@ -410,8 +439,9 @@ json_t *th_reach_to_json(const struct th_results *res, char *err, size_t errlen)
 		json_t *x = entry_to_json(v[i]);
 
 		if (!x || json_array_append_new(a, x)) {
-			th_report_errf(err, errlen, "reach[%zu] (%s %s %s): cannot serialise (out of memory or not UTF-8)",
-				       i, v[i]->toolchain, th_variant_name(v[i]->variant), v[i]->config);
+			th_report_errf(err, errlen, "reach[%zu] (%s %s %s on %s): cannot serialise (out of memory or not UTF-8)",
+				       i, v[i]->toolchain, th_variant_name(v[i]->variant), v[i]->config,
+				       v[i]->platform);
 			free(v);
 			json_decref(a);
 			return NULL;
@@ -427,6 +457,7 @@ struct rd {
 	char *err;
 	size_t errlen;
 	char where[160];
+	bool need_platform;	/* every entry says its platform */
 };
 
 __attribute__((format(printf, 2, 3))) static int rerr(struct rd *r, const char *fmt, ...)
@@ -598,10 +629,10 @@ static int load_entry(struct rd *r, const json_t *o, struct th_results *res)
 		"members", "hops", "cfi_verify", NULL };
 	static const char *const mfields[] = { "name", "body", "privileged", "unchecked", NULL };
 	static const char *const hfields[] = { "via", "site", "scheme", "reaches", "origin", NULL };
-	static const char *const optional[] = { "uses", NULL };
+	static const char *const optional[] = { "uses", "platform", NULL };
 	static const char *const ufields[] = { "via", "site", "call", "indirect", "check", NULL };
 	static const char *const schemes[] = { "none", "cfi-icall", "kcfi", "function", "unknown" };
-	const char *tc, *var, *cfg, *bin, *fn, *scheme, *check;
+	const char *tc, *var, *cfg, *bin, *fn, *scheme, *check, *plat = TH_PLATFORM_MODEL;
 	unsigned long long total, count, unchecked, undecided, other;
 	struct th_reach_entry *e;
 	json_t *a, *x, *priv;
@@ -619,6 +650,25 @@ static int load_entry(struct rd *r, const json_t *o, struct th_results *res)
 	    get_uint(r, o, "undecided", SIZE_MAX / 2, &undecided) ||
 	    get_uint(r, o, "other_admitted", SIZE_MAX / 2, &other))
 		return -1;
+	/* A file from before platforms has none: its entries are the model's. */
+	if (!json_object_get(o, "platform") && r->need_platform)
+		return rerr(r, "missing field \"platform\" (every reach entry of a file with "
+			    "platforms, or whose cells or entries say their platform, says its own)");
+	if (json_object_get(o, "platform")) {
+		if (get_str(r, o, "platform", false, &plat))
+			return -1;
+		if (!th_platform_is_model(plat) && !th_results_find_platform(res, plat)) {
+			char known[512];
+			size_t off = (size_t)snprintf(known, sizeof(known), TH_PLATFORM_MODEL);
+
+			for (size_t k = 0; k < res->nplatforms && off < sizeof(known); k++)
+				off += (size_t)snprintf(known + off, sizeof(known) - off, ", %s",
+							res->platforms[k].name);
+			return rerr(r, "platform: unknown platform \"%s\" (%s: %s)", plat,
+				    th_platform_name_valid(plat) ? "declare it in platforms; platforms" :
+				    "\"model\" or \"linux-<release>\"; declared", known);
+		}
+	}
 	if (!th_results_find_toolchain(res, tc))
 		return rerr(r, "toolchain \"%s\" is not declared in toolchains", tc);
 	if (!th_results_find_config(res, cfg))
@@ -629,11 +679,13 @@ static int load_entry(struct rd *r, const json_t *o, struct th_results *res)
 		known |= !strcmp(scheme, schemes[k]);
 	if (!known)
 		return rerr(r, "scheme \"%s\" is not none, cfi-icall, kcfi, function or unknown", scheme);
-	if (th_reach_find(res, tc, v, cfg))
-		return rerr(r, "a second entry for %s %s %s", tc, var, cfg);
+	if (th_reach_find_on(res, plat, tc, v, cfg))
+		return rerr(r, "a second entry for %s %s %s%s%s", tc, var, cfg,
+			    th_platform_is_model(plat) ? "" : " on ", th_platform_is_model(plat) ? "" : plat);
 	if (count > total)
 		return rerr(r, "count %llu exceeds functions_total %llu", count, total);
-	if (!(e = th_reach_add_entry(res, tc, v, cfg, bin, fn)) || th_reach_set_text(&e->scheme, scheme) ||
+	if (!(e = th_reach_add_entry_on(res, plat, tc, v, cfg, bin, fn)) ||
+	    th_reach_set_text(&e->scheme, scheme) ||
 	    th_reach_set_text(&e->check, check))
 		return rerr(r, "out of memory");
 	e->functions_total = total;
@@ -715,14 +767,18 @@ static int load_entry(struct rd *r, const json_t *o, struct th_results *res)
 	return load_verify(r, x, e);
 }
 
-int th_reach_from_json(const json_t *j, struct th_results *res, char *err, size_t errlen)
+int th_reach_from_json(const json_t *j, struct th_results *res, bool need_platform,
+		       char *err, size_t errlen)
 {
-	struct rd r = { err, errlen, "reach" };
+	struct rd r = { err, errlen, "reach", need_platform };
 	json_t *o;
 	size_t i;
 
 	if (!json_is_array(j))
 		return rerr(&r, "expected an array");
+	/* One entry that says its platform: every entry must. */
+	json_array_foreach((json_t *)j, i, o)
+		r.need_platform |= json_is_object(o) && json_object_get(o, "platform");
 	json_array_foreach((json_t *)j, i, o) {
 		snprintf(r.where, sizeof(r.where), "reach[%zu]", i);
 		if (load_entry(&r, o, res))
@@ -1216,17 +1272,109 @@ static void verify_section(const struct w *w, const struct th_reach_entry **v, s
 	free(reasons);
 }
 
+/* A member list's tail: the hops one call further, then what the
+ * containers give. */
+static void further(const struct w *w, const struct th_reach_entry *e)
+{
+	for (size_t k = 0; k < e->nhops; k++) {
+		txt(w, "; one call further, ");
+		code(w, e->hops[k].via);
+		txt(w, " calls ");
+		code(w, *e->hops[k].origin ? e->hops[k].origin : "a pointer");
+		txt(w, ", which can reach ");
+		txt(w, e->hops[k].reaches);
+	}
+	for (size_t k = 0; k < e->nuses; k++) {
+		const struct th_reach_use_r *u = &e->uses[k];
+
+		txt(w, k ? "; " : "; what the containers give (each member's calls computed "
+				  "from the memory around the timer it is handed): ");
+		code(w, u->via);
+		txt(w, " calls ");
+		code(w, u->call);
+		if (u->indirect) {
+			txt(w, " (");
+			txt(w, u->check);
+			txt(w, ")");
+		}
+	}
+}
+
+int th_reach_kernel_line(const struct th_reach_entry *e, char *buf, size_t n)
+{
+	size_t np = th_reach_privileged_count(e), len;
+	int r;
+
+	r = snprintf(buf, n, "%s (real kernel): %s can reach %zu of %zu functions (%s %s %s)",
+		     e->platform, e->function, e->nmembers, e->functions_total, e->toolchain,
+		     th_variant_name(e->variant), e->config);
+	if (r < 0)
+		return -1;
+	len = (size_t)r;
+	if (e->unchecked && len < n)
+		len += (size_t)snprintf(buf + len, n - len, ", %zu unchecked", e->unchecked);
+	if (!np && len < n)
+		len += (size_t)snprintf(buf + len, n - len, ", none privileged");
+	for (size_t i = 0, k = 0; np && i < e->nmembers && len < n; i++)
+		if (e->members[i].privileged)
+			len += (size_t)snprintf(buf + len, n - len, "%s%s", k++ ? ", " : ", privileged: ",
+						member_name(&e->members[i]));
+	return len < n ? 0 : -1;
+}
+
+/* The real kernels' entries (v, n: sorted, none the model's). */
+static void kernel_section(const struct w *w, const struct th_reach_entry **v, size_t n)
+{
+	heading(w, 3, "reach-kernel", "On real kernels");
+	para(w, true);
+	txt(w, "Read from each real kernel's vmlinux (built with CONFIG_CFI_CLANG): every function "
+	       "entry of the kernel put through the check that guards the indirect call in ");
+	code(w, "call_timer_fn");
+	txt(w, ". Privileged: the kernel's own (attacks/privileged.h, TH_KERNEL_PRIVILEGED).");
+	para(w, false);
+	list(w, true);
+	for (size_t i = 0; i < n; i++) {
+		const struct th_reach_entry *e = v[i];
+
+		item(w, true);
+		txt(w, e->platform);
+		txt(w, " (real kernel): ");
+		code(w, e->function);
+		txtf(w, " can reach %zu of %zu functions", e->nmembers, e->functions_total);
+		txt(w, " (");
+		txt(w, e->toolchain);
+		txt(w, ", ");
+		code(w, e->config);
+		txt(w, ", ");
+		txt(w, e->scheme);
+		txt(w, th_reach_privileged_count(e) ? "): " : "), none privileged: ");
+		member_list(w, e);
+		further(w, e);
+		item(w, false);
+	}
+	list(w, false);
+}
+
 static int render(const struct w *w, const struct th_results *res)
 {
 	int oom;
 	const struct th_reach_entry **v = sorted(res, &oom);
 	const struct th_toolchain **tcs = NULL;
-	size_t n = res->reach ? res->reach->n : 0;
+	size_t n = 0, all = res->reach ? res->reach->n : 0;
 
 	if (oom)
 		return -1;
 	if (!v)
 		return 0;
+	/* The model's entries sort first; each real kernel's after them. */
+	while (n < all && !th_reach_is_kernel(v[n]))
+		n++;
+	if (!n) {
+		heading(w, 2, "reach", "What the timer dispatch can still call");
+		kernel_section(w, v, all);
+		free(v);
+		return ferror(w->out) ? -1 : 0;
+	}
 	if (!(tcs = th_report_sorted_toolchains(res, &oom)) && oom) {
 		free(v);
 		return -1;
@@ -1273,32 +1421,13 @@ static int render(const struct w *w, const struct th_results *res)
 		code(w, v[i]->config);
 		txt(w, ": ");
 		member_list(w, v[i]);
-		for (size_t k = 0; k < v[i]->nhops; k++) {
-			txt(w, "; one call further, ");
-			code(w, v[i]->hops[k].via);
-			txt(w, " calls ");
-			code(w, *v[i]->hops[k].origin ? v[i]->hops[k].origin : "a pointer");
-			txt(w, ", which can reach ");
-			txt(w, v[i]->hops[k].reaches);
-		}
-		for (size_t k = 0; k < v[i]->nuses; k++) {
-			const struct th_reach_use_r *u = &v[i]->uses[k];
-
-			txt(w, k ? "; " : "; what the containers give (each member's calls computed "
-					  "from the memory around the timer it is handed): ");
-			code(w, u->via);
-			txt(w, " calls ");
-			code(w, u->call);
-			if (u->indirect) {
-				txt(w, " (");
-				txt(w, u->check);
-				txt(w, ")");
-			}
-		}
+		further(w, v[i]);
 		item(w, false);
 	}
 	list(w, false);
 	verify_section(w, v, n);
+	if (n < all)
+		kernel_section(w, v + n, all - n);
 	free(v);
 	free(tcs);
 	return ferror(w->out) ? -1 : 0;

@@ -5,7 +5,7 @@
  * cfi/reach.h read it from the built attack binary; and, where LLVM's
  * llvm-cfi-verify ran on it, the tool's verdicts beside binread's.
  *
- *   reach: [{toolchain, variant, config, binary, function, scheme, check,
+ *   reach: [{platform, toolchain, variant, config, binary, function, scheme, check,
  *            functions_total, count, unchecked, undecided, other_admitted,
  *            privileged: [names],
  *            members: [{name, body, privileged, unchecked}],
@@ -16,6 +16,11 @@
  *                                disagreements,
  *                                instructions: [{address, status, function,
  *                                                ours, disagree, why}]}}]
+ * - platform: where the binary runs: "model" (the matrix's userspace
+ *   builds) or a real kernel, "linux-<release>", declared in the results'
+ *   platforms (th_results_add_platform). Written always; a file written
+ *   before it (no cell says its platform, no platforms) lacks it and its
+ *   entries are the model's, as its cells are.
  * - count: members, a member being a function entry the call site's check
  *   admits; functions_total: the binary's function entries. privileged: the
  *   members that are the victim's privileged functions (attacks/privileged.h),
@@ -33,7 +38,9 @@
  *   ones with their check ("kcfi 0x12345678"). Written by
  *   th_reach_collect_vmlinux(); absent (and empty) for the matrix's
  *   binaries.
- * Entries are in output order: toolchain, variant, config as declared.
+ * Entries are keyed by (platform, toolchain, variant, config) and are in
+ * output order: platform (the model first, then by name), toolchain,
+ * variant, config as declared.
  *
  * The section is optional (results without it are valid) and informational:
  * `check` judges cells, not this. Loading it is as strict as the rest.
@@ -85,6 +92,7 @@ struct th_reach_verify_r {
 };
 
 struct th_reach_entry {
+	char *platform;		/* "model" (TH_PLATFORM_MODEL) or "linux-<release>" */
 	char *toolchain;
 	enum th_variant variant;
 	char *config;
@@ -107,8 +115,15 @@ struct th_reach_section {
 	size_t n, cap;
 };
 
-/* The entry of res->reach, created on first use (NULL when out of memory).
- * Strings are copied. */
+/* A new entry of res->reach on @platform ("model", or a real kernel's
+ * "linux-<release>"; NULL: the model), the section created on first use
+ * (NULL when out of memory). Strings are copied. The caller keeps the key
+ * (platform, toolchain, variant, config) unique (th_reach_find_on). */
+struct th_reach_entry *th_reach_add_entry_on(struct th_results *res, const char *platform,
+					     const char *toolchain, enum th_variant variant,
+					     const char *config, const char *binary,
+					     const char *function);
+/* th_reach_add_entry_on() on the model: the matrix's binaries. */
 struct th_reach_entry *th_reach_add_entry(struct th_results *res, const char *toolchain,
 					  enum th_variant variant, const char *config,
 					  const char *binary, const char *function);
@@ -122,9 +137,21 @@ int th_reach_add_use(struct th_reach_entry *e, const char *via, unsigned long lo
 int th_reach_set_text(char **field, const char *s);
 
 size_t th_reach_privileged_count(const struct th_reach_entry *e);
-/* The entry for (toolchain, variant, config), NULL when none. */
+/* The entry for (platform, toolchain, variant, config), NULL when none;
+ * platform NULL means the model. */
+const struct th_reach_entry *th_reach_find_on(const struct th_results *res, const char *platform,
+					      const char *toolchain, enum th_variant variant,
+					      const char *config);
+/* th_reach_find_on() on the model. */
 const struct th_reach_entry *th_reach_find(const struct th_results *res, const char *toolchain,
 					   enum th_variant variant, const char *config);
+/* Is e a real kernel's entry (its platform not the model)? */
+bool th_reach_is_kernel(const struct th_reach_entry *e);
+/* A real kernel's entry in one line of plain text, for the verdict screen
+ * and card: "linux-6.1.192 (real kernel): call_timer_fn can reach 28 of
+ * 61234 functions (clang-22 modern kcfi), none privileged". Return: 0, or
+ * -1 when truncated. */
+int th_reach_kernel_line(const struct th_reach_entry *e, char *buf, size_t n);
 
 void th_reach_section_free(struct th_reach_section *s);
 
@@ -132,9 +159,14 @@ void th_reach_section_free(struct th_reach_section *s);
 struct json_t;
 struct json_t *th_reach_to_json(const struct th_results *res, char *err, size_t errlen);
 /* Load @j (the "reach" value) into res->reach, validating every field
- * against res's toolchains and configs. Return: 0, or -1 with @err naming
- * the place ("reach[2].members[0].name: expected a string or null"). */
-int th_reach_from_json(const struct json_t *j, struct th_results *res, char *err, size_t errlen);
+ * against res's toolchains, configs and platforms (load those first).
+ * An entry without "platform" is the model's, accepted only when
+ * @need_platform is false (a file whose cells say no platform and that has
+ * no platforms: written before them) and no other entry says its platform.
+ * Return: 0, or -1 with @err naming the place
+ * ("reach[2].members[0].name: expected a string or null"). */
+int th_reach_from_json(const struct json_t *j, struct th_results *res, bool need_platform,
+		       char *err, size_t errlen);
 
 /* The section in a report, with the renderer's own escapers (text: plain
  * text; code: an inline code span). It answers "what can the 4.15 call

@@ -526,6 +526,39 @@ static void reach_lines(FILE *out, const struct th_results *res)
 		text(out, r.toolchain);
 		fputs(")</span></div>\n", out);
 	}
+	/* A real kernel's entries: a row each, naming the platform. */
+	for (size_t i = 0; res->reach && i < res->reach->n; i++) {
+		const struct th_reach_entry *e = &res->reach->entries[i];
+		size_t np = th_reach_privileged_count(e);
+
+		if (!th_reach_is_kernel(e))
+			continue;
+		if (!any)
+			fputs("<h3>What <code>call_timer_fn</code> can still call</h3>\n", out);
+		any = true;
+		fputs("<div class=\"vrow\"><span class=\"gen\">", out);
+		text(out, e->platform);
+		fputs(" (real kernel)</span><span class=\"cfg\">", out);
+		text(out, e->config);
+		snprintf(buf, sizeof(buf), "%zu of %zu functions", e->nmembers, e->functions_total);
+		fputs("</span><span class=\"big\">", out);
+		text(out, buf);
+		fputs("</span><span class=\"cnt\">", out);
+		if (np) {
+			fputs("privileged: ", out);
+			for (size_t k = 0, shown = 0; k < e->nmembers; k++)
+				if (e->members[k].privileged) {
+					fputs(shown++ ? ", " : "", out);
+					text(out, e->members[k].name ? e->members[k].name :
+						  e->members[k].body ? e->members[k].body : "?");
+				}
+		} else {
+			fputs("none privileged", out);
+		}
+		fputs(" (", out);
+		text(out, e->toolchain);
+		fputs(")</span></div>\n", out);
+	}
 	if (any)
 		fputs("<p class=\"cnt\">Read from the built binaries: <a href=\"#reach\">what the "
 		      "timer dispatch can still call</a>.</p>\n", out);

@@ -9,6 +9,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "card.h"
+#include "reach.h"
 #include "render.h"
 #include "report_internal.h"
 
@@ -145,14 +146,23 @@ static void reach_lines(FILE *out, const struct th_results *res)
 	}
 	if (!len) {
 		fputs("What 4.15's call_timer_fn can still call: not run\n", out);
-		return;
+	} else {
+		fprintf(out, "What 4.15's call_timer_fn can still call (%s's binaries):\n", tc);
+		snprintf(line + len, len < sizeof(line) ? sizeof(line) - len : 0, "%s",
+			 plen ? priv : "; none privileged");
+		wrapped(out, "  ", line);
+		if (*hops) {
+			snprintf(line, sizeof(line), "one call further: %s", hops);
+			wrapped(out, "  ", line);
+		}
 	}
-	fprintf(out, "What 4.15's call_timer_fn can still call (%s's binaries):\n", tc);
-	snprintf(line + len, len < sizeof(line) ? sizeof(line) - len : 0, "%s",
-		 plen ? priv : "; none privileged");
-	wrapped(out, "  ", line);
-	if (*hops) {
-		snprintf(line, sizeof(line), "one call further: %s", hops);
+	/* A real kernel's entries: a line each, naming the platform. */
+	for (size_t i = 0; res->reach && i < res->reach->n; i++) {
+		const struct th_reach_entry *e = &res->reach->entries[i];
+
+		if (!th_reach_is_kernel(e))
+			continue;
+		th_reach_kernel_line(e, line, sizeof(line));
 		wrapped(out, "  ", line);
 	}
 }

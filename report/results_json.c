@@ -1249,7 +1249,8 @@ static int from_json(struct th_jload *l, const json_t *root, struct th_results *
 	if ((j = json_object_get(root, "reach"))) {
 		char e[768];
 
-		if (th_reach_from_json(j, r, e, sizeof(e))) {
+		/* As the cells: missing only in a file from before platforms. */
+		if (th_reach_from_json(j, r, need_platform, e, sizeof(e))) {
 			th_jload_err(l, "", "%s", e);
 			goto fail;
 		}

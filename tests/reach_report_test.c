@@ -244,6 +244,15 @@ static void doctored(void **state)
 		{ "\"indirect\": false", "\"indirect\": 0", "reach[2].uses[0]: indirect: expected a boolean" },
 		{ "\"variant\": \"modern\",\n      \"config\": \"none\"",
 		  "\"variant\": \"modern\",\n      \"config\": \"cfi-icall\"", "a second entry for clang-22 modern cfi-icall" },
+		/* One entry says its platform: every entry must. */
+		{ "\"platform\": \"model\",\n      \"toolchain\"", "\"toolchain\"",
+		  "reach[0]: missing field \"platform\"" },
+		{ "\"platform\": \"model\",\n      \"toolchain\"", "\"platform\": \"linux-9.9\",\n      \"toolchain\"",
+		  "reach[0]: platform: unknown platform \"linux-9.9\" (declare it in platforms; platforms: model)" },
+		{ "\"platform\": \"model\",\n      \"toolchain\"", "\"platform\": \"kernel\",\n      \"toolchain\"",
+		  "reach[0]: platform: unknown platform \"kernel\" (\"model\" or \"linux-<release>\"" },
+		{ "\"platform\": \"model\",\n      \"toolchain\"", "\"platform\": 6,\n      \"toolchain\"",
+		  "reach[0]: platform: expected a string" },
 	};
 	struct th_results *r = model(true, false), *back;
 	char *a = serialise(r);
@@ -334,6 +343,169 @@ static void answer(void **state)
 	th_results_free(r);
 }
 
+/* A copy of @a without any "platform": "model" line (a file of the version
+ * before platforms). */
+static char *strip_model_platform(const char *a)
+{
+	static const char pat[] = "\"platform\": \"model\",";
+	char *d = calloc(1, strlen(a) + 1), *o = d;
+
+	assert_non_null(d);
+	while (*a) {
+		if (!strncmp(a, pat, sizeof(pat) - 1)) {
+			a += sizeof(pat) - 1;
+			while (*a == '\n' || *a == ' ')
+				a++;
+			continue;
+		}
+		*o++ = *a++;
+	}
+	return d;
+}
+
+#define KERNEL "linux-6.1.192"
+
+/* model() and a real kernel's entry of the same toolchain, variant and
+ * config, on its platform. */
+static struct th_results *with_kernel(void)
+{
+	struct th_platform_in pin = { KERNEL, "Debian linux-source-6.1 6.1.192-3", "clang version 22.1.8",
+				      "QEMU emulator version 7.2.15", "max", 1.6 };
+	struct th_results *r = model(true, true);
+	struct th_reach_entry *e;
+
+	if (th_results_add_platform(r, &pin, err, sizeof(err)) ||
+	    th_results_add_platform_config(r, KERNEL, "cfi-icall", "CONFIG_CFI_CLANG=y", err, sizeof(err)))
+		fail_msg("%s", err);
+	e = th_reach_add_entry_on(r, KERNEL, "clang-22", TH_VARIANT_MODERN, "cfi-icall", "/boot/vmlinux",
+				  "call_timer_fn");
+	assert_non_null(e);
+	assert_int_equal(th_reach_set_text(&e->scheme, "kcfi"), 0);
+	assert_int_equal(th_reach_set_text(&e->check, "kcfi 0x3a3e5cbd"), 0);
+	e->functions_total = 61234;
+	for (int i = 0; i < 28; i++) {
+		char name[32];
+
+		snprintf(name, sizeof(name), "timer_fn_%d", i);
+		assert_int_equal(th_reach_add_member(e, name, NULL, false, false), 0);
+	}
+	assert_int_equal(th_reach_add_hop(e, "delayed_work_timer_fn", 0xffffffff81078000ULL, "kcfi",
+					  "commit_creds", "*(arg0 - 16)"), 0);
+	return r;
+}
+
+/* A kernel's entry beside the model's: written with its platform, read back
+ * unchanged, each found on its own platform, and named in the reports. */
+static void platform(void **state)
+{
+	struct th_results *r = with_kernel(), *back;
+	char *a = serialise(r), *b, *md, *html, *verdict = NULL, *model_md;
+	const struct th_reach_entry *e;
+	size_t len;
+	FILE *f;
+
+	(void)state;
+	assert_contains(a, "\"platform\": \"" KERNEL "\",\n      \"toolchain\": \"clang-22\"");
+	assert_contains(a, "\"platform\": \"model\",\n      \"toolchain\": \"clang-22\"");
+	/* The model's entries first. */
+	assert_true(strstr(a, "\"binary\": \"/b/modern\"") < strstr(a, "\"binary\": \"/boot/vmlinux\""));
+	if (load_text(a, &back))
+		fail_msg("%s", err);
+	b = serialise(back);
+	assert_string_equal(a, b);
+	assert_int_equal(back->reach->n, 4);
+	e = th_reach_find_on(back, KERNEL, "clang-22", TH_VARIANT_MODERN, "cfi-icall");
+	assert_non_null(e);
+	assert_string_equal(e->platform, KERNEL);
+	assert_string_equal(e->binary, "/boot/vmlinux");
+	assert_int_equal(e->nmembers, 28);
+	e = th_reach_find(back, "clang-22", TH_VARIANT_MODERN, "cfi-icall");
+	assert_non_null(e);
+	assert_string_equal(e->platform, "model");
+	assert_string_equal(e->binary, "/b/modern");
+	assert_null(th_reach_find_on(back, KERNEL, "clang-22", TH_VARIANT_LEGACY, "cfi-icall"));
+
+	/* The reports name the platform; the model's part is as it was. */
+	md = render(back, false);
+	html = render(back, true);
+	assert_contains(md, "### On real kernels");
+	assert_contains(md, "- linux-6.1.192 (real kernel): `call_timer_fn` can reach 28 of 61234 "
+			    "functions (clang-22, `cfi-icall`, kcfi), none privileged: `timer_fn_0`, ");
+	assert_contains(md, "`delayed_work_timer_fn` calls `*(arg0 - 16)`, which can reach commit\\_creds");
+	/* The verdict screen's reach line (in report.md too). */
+	assert_contains(md, "  linux-6.1.192 (real kernel): call_timer_fn can reach 28 of 61234 functions\n"
+			    "    (clang-22 modern cfi-icall), none privileged\n");
+	/* The model's answer still only the model's: modern's set is 2. */
+	assert_contains(md, "| `cfi-icall` | 3 of 35, 1 privileged | - | 2 of 34 |");
+	assert_contains(html, "<h3 id=\"reach-kernel\">On real kernels</h3>");
+	assert_contains(html, "<span class=\"gen\">linux-6.1.192 (real kernel)</span><span class=\"cfg\">"
+			      "cfi-icall</span><span class=\"big\">28 of 61234 functions</span>");
+	f = open_memstream(&verdict, &len);
+	assert_int_equal(th_render_verdict(f, back, 0), 0);
+	fclose(f);
+	assert_contains(verdict, "linux-6.1.192 (real kernel): call_timer_fn can reach 28 of 61234");
+	free(verdict);
+	free(md);
+	free(html);
+
+	/* Without the kernel's entry the model's reach section is as before. */
+	model_md = render(r, false);
+	{
+		struct th_results *m = model(true, true);
+		char *plain = render(m, false);
+		const char *x = strstr(plain, "## What the timer dispatch"), *y = strstr(model_md, "## What the timer dispatch");
+		const char *xe = strstr(x, "\n## "), *ye = strstr(y, "### On real kernels");
+
+		assert_non_null(xe);
+		assert_non_null(ye);
+		assert_int_equal(xe - x + 1, ye - y);
+		assert_memory_equal(x, y, (size_t)(xe - x));
+		free(plain);
+		th_results_free(m);
+	}
+	free(model_md);
+	free(a);
+	free(b);
+	th_results_free(back);
+	th_results_free(r);
+}
+
+/* A file of the version before platforms (no cell nor entry says one):
+ * its entries are the model's. Once its cells say theirs, the entries
+ * must too, with the file and the place named. */
+static void oldfile(void **state)
+{
+	struct th_results *r = model(true, true), *back;
+	char *a = serialise(r), *old = strip_model_platform(a), *d;
+	const char *at;
+
+	(void)state;
+	assert_lacks(old, "\"platform\"");
+	if (load_text(old, &back))
+		fail_msg("%s", err);
+	assert_int_equal(back->reach->n, 3);
+	for (size_t i = 0; i < back->reach->n; i++)
+		assert_string_equal(back->reach->entries[i].platform, TH_PLATFORM_MODEL);
+	th_results_free(back);
+	/* The cells' platforms back, the entries' not. */
+	at = strstr(a, "\"reach\"");
+	assert_non_null(at);
+	d = calloc(1, strlen(a) + 1);
+	memcpy(d, a, (size_t)(at - a));
+	free(old);
+	old = strip_model_platform(at);
+	strcat(d, old);
+	back = NULL;
+	if (!load_text(d, &back))
+		fail_msg("accepted:\n%s", d);
+	assert_contains(err, "/tmp/th-reach-report-");
+	assert_contains(err, ": reach[0]: missing field \"platform\"");
+	free(d);
+	free(old);
+	free(a);
+	th_results_free(r);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -341,7 +513,7 @@ int main(int argc, char **argv)
 		CMUnitTestFunction fn;
 	} cases[] = {
 		{ "roundtrip", roundtrip }, { "absent", absent }, { "doctored", doctored },
-		{ "answer", answer },
+		{ "answer", answer }, { "platform", platform }, { "oldfile", oldfile },
 	};
 
 	for (size_t i = 0; argc == 2 && i < sizeof(cases) / sizeof(cases[0]); i++)
@@ -350,6 +522,6 @@ int main(int argc, char **argv)
 
 			return cmocka_run_group_tests_name(cases[i].name, t, NULL, NULL);
 		}
-	fprintf(stderr, "usage: %s roundtrip|absent|doctored|answer\n", argv[0]);
+	fprintf(stderr, "usage: %s roundtrip|absent|doctored|answer|platform|oldfile\n", argv[0]);
 	return 2;
 }

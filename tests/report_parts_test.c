@@ -336,6 +336,38 @@ static void merge_refusals(void **state)
 	assert_int_equal(th_reach_add_member(rb, "write_cr4", NULL, true, false), 0);
 	merge_refuses("reach of clang-22 modern kcfi differs between the files (b.json)", a, b);
 	th_results_free(b);
+	/* A real kernel's entry of the same toolchain, variant and config: its
+	 * own key (the platform), kept beside the model's. */
+	b = shard_of_gate(2, 3);
+	{
+		struct th_platform_in pin = { "linux-6.1.192", "src", "clang", "qemu", "max", 1.0 };
+		struct th_results *two[2] = { a, b }, *m;
+		const char *nm[2] = { "a.json", "b.json" };
+		const struct th_reach_entry *k;
+
+		rb = th_reach_add_entry(b, "clang-22", TH_VARIANT_MODERN, "kcfi", "y", "call_timer_fn");
+		assert_non_null(rb);
+		rb->functions_total = 10;
+		assert_int_equal(th_reach_add_member(rb, "f", NULL, false, false), 0);
+		if (th_results_add_platform(b, &pin, err, sizeof(err)) ||
+		    th_results_add_platform_config(b, "linux-6.1.192", "kcfi", "CONFIG_CFI_CLANG=y", err,
+						   sizeof(err)))
+			fail_msg("%s", err);
+		rb = th_reach_add_entry_on(b, "linux-6.1.192", "clang-22", TH_VARIANT_MODERN, "kcfi",
+					   "vmlinux", "call_timer_fn");
+		assert_non_null(rb);
+		rb->functions_total = 60000;
+		assert_int_equal(th_reach_add_member(rb, "commit_creds", NULL, true, false), 0);
+		if (th_results_merge(two, nm, 2, &m, err, sizeof(err)))
+			fail_msg("%s", err);
+		assert_int_equal(m->reach->n, 2);
+		k = th_reach_find_on(m, "linux-6.1.192", "clang-22", TH_VARIANT_MODERN, "kcfi");
+		assert_non_null(k);
+		assert_int_equal(k->functions_total, 60000);
+		assert_int_equal(th_reach_find(m, "clang-22", TH_VARIANT_MODERN, "kcfi")->functions_total, 10);
+		th_results_free(m);
+	}
+	th_results_free(b);
 	/* A cell outside the shard its file says it holds. */
 	b = shard_of_gate(3, 3);
 	assert_int_equal(th_results_set_shard(b, 3, &two, 1, err, sizeof(err)), 0);
