@@ -232,11 +232,11 @@ if(TARGET th_report)
       COMMAND th-fuzz-replay-check ${_fz}/expected.tsv ${TIMERHARNESS_TOOLCHAIN} ${_v} ${_c}
               $<TARGET_FILE:${_t}> ${_fz_seeds})
     set_tests_properties(fuzz.overflow.seeds.${_v}.${_c} PROPERTIES LABELS fuzz TIMEOUT 120)
-    # The foreign callback through a one-byte overwrite of .function: the
-    # byte from this binary's layout (tests/fuzz_foreign_partial.cmake).
-    # Under cfi-icall-generalized the ring's callback and deferred_timer_fn
-    # share the jump table's page offset bits above the low byte; under
-    # plain cfi-icall they do not in this build (a two-byte write).
+    # The foreign callback through a one- or two-byte overwrite of
+    # .function: the bytes from this binary's layout and its load address
+    # without randomisation (tests/fuzz_foreign_partial.cmake). Under
+    # cfi-icall-generalized the ring's callback and deferred_timer_fn are
+    # entries of one jump table.
     if(_v STREQUAL "modern" AND _c STREQUAL "cfi-icall-generalized")
       add_test(NAME fuzz.overflow.foreign_partial.${_c}
         COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM} -DBIN=$<TARGET_FILE:${_t}>
