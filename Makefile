@@ -76,6 +76,7 @@ bench: build
 # cell meets its model cell in the agreement and the gate judges both.
 kernel: build
 	@kernel/build
+	@TH_VMLINUX=$(CURDIR)/build/kernel/kcfi/vmlinux ctest --preset $(NEWEST) -R '^reach\.vmlinux$$' --output-on-failure
 	@if [ ! -f out/results.json ]; then $(TH) matrix --out out --quiet || [ $$? -eq 3 ]; fi
 	@$(TH) kernel --out out || [ $$? -eq 3 ]
 	@$(TH) check --results out/results.json

@@ -36,6 +36,7 @@
 #include "check.h"
 #include "expect.h"
 #include "merge.h"
+#include "reach.h"
 #include "render.h"
 #include "results.h"
 
@@ -788,6 +789,49 @@ static void replace_platform(void **state)
 		fail_msg("%s", err);
 	assert_false(dst->partial);
 	th_results_free(src);
+
+	/* The kernel's reach entry (its vmlinux's call_timer_fn) is the
+	 * platform's too: replaced by the new run's, and dropped when the new
+	 * run has none; the model's entry of the same toolchain and config
+	 * stays beside it. */
+	{
+		struct th_reach_entry *e;
+		const struct th_reach_entry *got;
+
+		assert_non_null(e = th_reach_add_entry_on(dst, LINUX, "clang-22", TH_VARIANT_MODERN, "kcfi",
+							  "old/vmlinux", "call_timer_fn"));
+		e->functions_total = 10;
+		assert_int_equal(th_reach_set_text(&e->scheme, "kcfi"), 0);
+		assert_int_equal(th_reach_set_text(&e->check, "kcfi: hash 0x1"), 0);
+		assert_int_equal(th_reach_add_member(e, "old_fn", NULL, false, false), 0);
+		assert_non_null(e = th_reach_add_entry(dst, "clang-22", TH_VARIANT_MODERN, "kcfi",
+						       "model/attack", "call_timer_fn"));
+		assert_int_equal(th_reach_set_text(&e->scheme, "kcfi"), 0);
+		assert_int_equal(th_reach_set_text(&e->check, "kcfi: hash 0x2"), 0);
+		src = kernel_only(dst);
+		assert_non_null(e = th_reach_add_entry_on(src, LINUX, "clang-22", TH_VARIANT_MODERN, "kcfi",
+							  "new/vmlinux", "call_timer_fn"));
+		e->functions_total = 10;
+		assert_int_equal(th_reach_set_text(&e->scheme, "kcfi"), 0);
+		assert_int_equal(th_reach_set_text(&e->check, "kcfi: hash 0x1"), 0);
+		assert_int_equal(th_reach_add_member(e, "new_fn", NULL, false, false), 0);
+		if (th_results_replace_platform(dst, src, LINUX, err, sizeof(err)))
+			fail_msg("%s", err);
+		got = th_reach_find_on(dst, LINUX, "clang-22", TH_VARIANT_MODERN, "kcfi");
+		assert_non_null(got);
+		assert_string_equal(got->binary, "new/vmlinux");
+		assert_int_equal(got->nmembers, 1);
+		assert_string_equal(got->members[0].name, "new_fn");
+		assert_non_null(got = th_reach_find(dst, "clang-22", TH_VARIANT_MODERN, "kcfi"));
+		assert_string_equal(got->binary, "model/attack");
+		th_results_free(src);
+		src = kernel_only(dst);
+		if (th_results_replace_platform(dst, src, LINUX, err, sizeof(err)))
+			fail_msg("%s", err);
+		assert_null(th_reach_find_on(dst, LINUX, "clang-22", TH_VARIANT_MODERN, "kcfi"));
+		assert_non_null(th_reach_find(dst, "clang-22", TH_VARIANT_MODERN, "kcfi"));
+		th_results_free(src);
+	}
 
 	/* Into empty results (no out/results.json yet): src's toolchains,
 	 * configs, expectations and selection are taken. */

@@ -242,7 +242,8 @@ set_tests_properties(reach.cli.privileged-many PROPERTIES LABELS reach TIMEOUT 6
 
 # ---- a real kCFI vmlinux, when one is given ---------------------------------------------
 # A vmlinux cannot be committed: point -DTIMERHARNESS_VMLINUX=FILE (or, when
-# the test runs, $TH_VMLINUX) at one built with clang and CONFIG_CFI_CLANG.
+# the test runs, $TH_VMLINUX) at one built with clang and CONFIG_CFI_CLANG;
+# without either, the kcfi vmlinux `make kernel` built (build/kernel/kcfi).
 # tests/reach_vmlinux_check.py reads the __cfi_ preambles and the check's
 # hash with llvm-nm and llvm-objdump and compares reach's set with theirs;
 # without a vmlinux it prints the reason and is skipped.
@@ -253,7 +254,8 @@ if(TH_LLVM_OBJDUMP AND TH_LLVM_NM)
   add_test(NAME reach.vmlinux
     COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/reach_vmlinux_check.py
             --th $<TARGET_FILE:timerharness> --objdump ${TH_LLVM_OBJDUMP} --nm ${TH_LLVM_NM}
-            "--vmlinux=${TIMERHARNESS_VMLINUX}")
+            "--vmlinux=${TIMERHARNESS_VMLINUX}"
+            "--kernel-build=${PROJECT_SOURCE_DIR}/build/kernel/kcfi/vmlinux")
 else()
   add_test(NAME reach.vmlinux COMMAND th-reach-test skip "llvm-objdump or llvm-nm not found")
 endif()
