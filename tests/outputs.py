@@ -110,12 +110,45 @@ def shown_verdict(cell):
 
 
 # ---- results.json against its JSON Schema ----
+SCHEMA_BASE = "https://timerharness.invalid/schema/"
+
+
+def schema_store(schema_dir):
+    """Every published schema by its $id, as a plain validator given the
+    files registers them: each must have an $id of SCHEMA_BASE + its file
+    name, and every $ref outside the file must name one of them."""
+    store = {}
+    for path in sorted(glob.glob(os.path.join(schema_dir, "*.schema.json"))):
+        with open(path) as f:
+            doc = json.load(f)
+        want = SCHEMA_BASE + os.path.basename(path)
+        if doc.get("$id") != want:
+            fail(f"{path}: $id is {doc.get('$id')!r}, want {want!r} (a validator resolves $ref by it)")
+        store[want] = doc
+
+    def refs(node):
+        if isinstance(node, dict):
+            r = node.get("$ref")
+            if isinstance(r, str) and not r.startswith("#"):
+                yield r
+            for v in node.values():
+                yield from refs(v)
+        elif isinstance(node, list):
+            for v in node:
+                yield from refs(v)
+    for sid, doc in store.items():
+        for r in refs(doc):
+            if SCHEMA_BASE + r.split("#")[0] not in store:
+                fail(f"{sid}: $ref {r!r} names no published schema")
+    return store
+
+
 def validator(schema_dir):
     import jsonschema
-    with open(os.path.join(schema_dir, "results.schema.json")) as f:
-        schema = json.load(f)
-    base = "file://" + os.path.abspath(schema_dir) + "/"
-    resolver = jsonschema.RefResolver(base_uri=base, referrer=schema)
+    store = schema_store(schema_dir)
+    schema = store[SCHEMA_BASE + "results.schema.json"]
+    # Resolved by $id alone, never by where the files lie.
+    resolver = jsonschema.RefResolver.from_schema(schema, store=store)
     cls = jsonschema.validators.validator_for(schema)
     cls.check_schema(schema)
     return cls(schema, resolver=resolver)
