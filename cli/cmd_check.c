@@ -24,7 +24,7 @@
 #include <unistd.h>
 #endif
 
-static void check_usage(const char *expect, const char *kernel)
+static void check_usage(const char *expect, const char *kernel, const char *fuzz_expect)
 {
 	printf("usage: timerharness check [--results FILE] [--baseline FILE] [--expect FILE]\n"
 	       "                          [--kernel DIR] [--allow-slice] [--allow-partial]\n"
@@ -49,7 +49,7 @@ static void check_usage(const char *expect, const char *kernel)
 #ifdef TH_HAVE_FUZZ
 	       "  --fuzz           a campaign summary to gate too (default: fuzz.json beside\n"
 	       "                   the results, when it exists; 'none' skips it)\n"
-	       "  --fuzz-expect    the campaigns' declared findings (default " TH_FUZZ_EXPECT_PATH ")\n"
+	       "  --fuzz-expect    the campaigns' declared findings (default %s)\n"
 	       "  --fuzz-only FILE judge a campaign summary alone (no results file)\n"
 #endif
 	       "  --verbose        list every improvement (a cell less severe than declared)\n"
@@ -72,7 +72,12 @@ static void check_usage(const char *expect, const char *kernel)
 	       "        without a readable kernel plan, a bad option, or standard output\n"
 	       "        unwritable;\n"
 	       "      3 a harness error: a cell the harness could not run or observe.\n"
-	       "When several apply: 2, then 1, then 3.\n", expect, kernel);
+	       "When several apply: 2, then 1, then 3.\n", expect, kernel
+#ifdef TH_HAVE_FUZZ
+	       , fuzz_expect
+#endif
+	       );
+	(void)fuzz_expect;
 }
 
 static const char *expect_outcome(const char *platform, const char *attack, const char *variant,
@@ -124,7 +129,7 @@ int th_cli_check(int argc, char **argv)
 	struct th_kernel_plan kp;
 	char kerr[1024];
 #ifdef TH_HAVE_FUZZ
-	const char *fuzz = NULL, *fuzz_expect = TH_FUZZ_EXPECT_PATH, *fuzz_only = NULL;
+	const char *fuzz = NULL, *fuzz_expect = NULL, *fuzz_only = NULL;
 #endif
 	const char **attacks, **configs;
 	char err[1024];
@@ -134,9 +139,12 @@ int th_cli_check(int argc, char **argv)
 		return TH_CHECK_BAD_INPUT;
 	expect = p.expect;
 	kernel = p.kernel;
+#ifdef TH_HAVE_FUZZ
+	fuzz_expect = p.fuzz_expect;
+#endif
 	for (int i = 1; i < argc && !bad; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			check_usage(p.expect, p.kernel);
+			check_usage(p.expect, p.kernel, p.fuzz_expect);
 			return fflush(stdout) ? TH_CHECK_BAD_INPUT : TH_CHECK_OK;
 		} else if ((v = th_optval(argc, argv, &i, "check", "--results", &bad))) {
 			o.results = v;
