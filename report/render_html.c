@@ -997,7 +997,7 @@ static int grid_layout(const struct th_results *res, struct grid *g)
 
 static void legend(FILE *out)
 {
-	fputs("<table class=\"grid\">\n<tbody>\n", out);
+	fputs("<div class=\"scroll\"><table class=\"grid\">\n<tbody>\n", out);
 	for (int i = 0; i < TH_OUTCOME_COUNT; i++) {
 		enum th_outcome o = (enum th_outcome)i;
 
@@ -1011,7 +1011,7 @@ static void legend(FILE *out)
 	      "<tr><td class=\"c o-CRASHED\">C*</td><th class=\"a\"><code>*</code>: the runs "
 	      "disagreed (randstruct seeds); the most severe outcome is shown</th></tr>\n"
 	      "<tr><td class=\"c missing\"></td><th class=\"a\">blank: no such cell in the "
-	      "results</th></tr>\n</tbody>\n</table>\n", out);
+	      "results</th></tr>\n</tbody>\n</table></div>\n", out);
 }
 
 static int grid_toolchain(FILE *out, const struct th_results *res, const struct th_cell **all,

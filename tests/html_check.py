@@ -114,11 +114,26 @@ class Browser:
 # What the page must show, measured in the browser (the page has no script:
 # these run from the DevTools side).
 CHECKS = r"""
-(() => {
+((device) => {
   const r = {};
-  const vh = innerHeight, vw = innerWidth;
+  // Mobile emulation widens innerWidth to the page: the device's width is
+  // what a phone shows.
+  const vh = innerHeight, vw = device;
   r.scripts = document.scripts.length;
   r.overflow = document.documentElement.scrollWidth - vw;
+  // What sticks out, outside any box that scrolls it: the culprits named.
+  r.wide = [];
+  const scrolls = el => { for (let p = el.parentElement; p; p = p.parentElement) {
+      const o = getComputedStyle(p).overflowX;
+      if (o === 'auto' || o === 'scroll' || o === 'hidden') return true; }
+    return false; };
+  for (const el of document.body.querySelectorAll('*')) {
+    const b = el.getBoundingClientRect();
+    if (b.right > vw + 1 && !scrolls(el) && r.wide.length < 8)
+      r.wide.push(el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
+                  (el.className && typeof el.className === 'string' ? '.' + el.className.split(' ')[0] : '') +
+                  ' ' + Math.round(b.right) + 'px');
+  }
   const card = document.querySelector('#verdict');
   if (card) {
     const b = card.getBoundingClientRect();
@@ -156,7 +171,7 @@ CHECKS = r"""
     wrap.scrollTop = 0; wrap.scrollLeft = 0;
   }
   return r;
-})()
+})(DEVICE_WIDTH)
 """
 
 
@@ -184,11 +199,12 @@ def check(b, html, shots, width, height, mobile):
             url = p.get("request", {}).get("url", "")
             if not url.startswith(("file:", "data:")):
                 fail(f"{where}: a request left the file: {url}")
-    r = b.js(CHECKS)
+    r = b.js(CHECKS.replace("DEVICE_WIDTH", str(width)))
     if r["scripts"]:
         fail(f"{where}: {r['scripts']} script(s)")
     if r["overflow"] > 1:
-        fail(f"{where}: the page is {r['overflow']} px wider than the window")
+        fail(f"{where}: the page is {r['overflow']} px wider than the device "
+             f"(sticking out: {', '.join(r['wide']) or '?'})")
     if "cardTop" not in r:
         fail(f"{where}: no verdict card (#verdict)")
     else:

@@ -48,7 +48,8 @@ if(TH_CHROMIUM)
             ${CMAKE_CURRENT_SOURCE_DIR}/data/report/markup.json
             ${CMAKE_CURRENT_SOURCE_DIR}/data/report/doctored_hijacked.json
             ${CMAKE_CURRENT_SOURCE_DIR}/data/report/platform.json
-            ${CMAKE_CURRENT_SOURCE_DIR}/data/report/with-fuzz/results.json)
+            ${CMAKE_CURRENT_SOURCE_DIR}/data/report/with-fuzz/results.json
+            ${CMAKE_CURRENT_SOURCE_DIR}/data/report/two-toolchains.json)
   set_tests_properties(outputs.html_browser PROPERTIES FIXTURES_REQUIRED th_outputs LABELS outputs
                        TIMEOUT 300)
 else()
