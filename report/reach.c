@@ -861,7 +861,7 @@ static void table_head(const struct w *w, const char *const *heads, size_t n)
 	/* In its own scroll box: a phone scrolls the table, not the page. */
 	raw(w, "|", "<div class=\"scroll\"><table>\n<thead><tr>");
 	for (size_t i = 0; i < n; i++) {
-		raw(w, " ", "<th>");
+		raw(w, " ", "<th scope=\"col\">");
 		txt(w, heads[i]);
 		raw(w, " |", "</th>");
 	}
