@@ -55,6 +55,10 @@ static void check_usage(const char *expect, const char *kernel, const char *buil
 	       "  --build-root     the builds whose toolchains the campaigns may name (their\n"
 	       "                   fuzz-manifest.tsv; default %s)\n"
 	       "  --fuzz-only FILE judge a campaign summary alone (no results file)\n"
+	       "  --fuzz-allow-slice  judge campaigns run for part of the plan (fuzz --variant,\n"
+	       "                   --config, --toolchain: make demo's and make fuzz's) by their\n"
+	       "                   selection, the results as without it (--allow-slice\n"
+	       "                   allows both)\n"
 #endif
 	       "  --verbose        list every improvement (a cell less severe than declared)\n"
 	       "                   and every declared campaign finding; without it they are\n"
@@ -106,10 +110,11 @@ static const char *fuzz_summary(const struct th_check_opts *o, const char *fuzz,
 }
 
 static int check_fuzz(int rc, const struct th_check_opts *o, const char *fuzz, const char *fuzz_expect,
-		      const char *fuzz_plan, const char *build_root)
+		      const char *fuzz_plan, const char *build_root, bool fuzz_allow_slice)
 {
 	struct th_check_fuzz_opts fo = { .expect = fuzz_expect, .plan = fuzz_plan,
-					 .build_root = build_root, .allow_slice = o->allow_slice,
+					 .build_root = build_root,
+					 .allow_slice = o->allow_slice || fuzz_allow_slice,
 					 .allow_partial = o->allow_partial, .verbose = o->verbose,
 					 .beside = true };
 	int frc;
@@ -136,6 +141,7 @@ int th_cli_check(int argc, char **argv)
 #ifdef TH_HAVE_FUZZ
 	const char *fuzz = NULL, *fuzz_expect = TH_FUZZ_EXPECT_PATH, *fuzz_only = NULL;
 	const char *fuzz_plan = TH_FUZZ_PLAN_PATH, *build_root;
+	bool fuzz_allow_slice = false;
 #endif
 	const char **attacks, **configs;
 	char err[1024];
@@ -176,6 +182,10 @@ int th_cli_check(int argc, char **argv)
 			break;
 		} else if (!strcmp(argv[i], "--allow-slice")) {
 			o.allow_slice = true;
+#ifdef TH_HAVE_FUZZ
+		} else if (!strcmp(argv[i], "--fuzz-allow-slice")) {
+			fuzz_allow_slice = true;
+#endif
 		} else if (!strcmp(argv[i], "--allow-partial")) {
 			o.allow_partial = true;
 		} else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) {
@@ -191,8 +201,8 @@ int th_cli_check(int argc, char **argv)
 	if (fuzz_only) {
 		struct th_check_fuzz_opts fo = { .fuzz = fuzz_only, .expect = fuzz_expect,
 						 .plan = fuzz_plan, .build_root = build_root,
-						 .allow_slice = o.allow_slice, .allow_partial = o.allow_partial,
-						 .verbose = o.verbose };
+						 .allow_slice = o.allow_slice || fuzz_allow_slice,
+						 .allow_partial = o.allow_partial, .verbose = o.verbose };
 
 		return th_check_fuzz_main(&fo, stdout, stderr);
 	}
@@ -239,7 +249,7 @@ int th_cli_check(int argc, char **argv)
 	rc = th_check_main(&o, &d, stdout, stderr);
 	if (fuzz) {
 		if (rc != TH_CHECK_BAD_INPUT)
-			rc = check_fuzz(rc, &o, fuzz, fuzz_expect, fuzz_plan, build_root);
+			rc = check_fuzz(rc, &o, fuzz, fuzz_expect, fuzz_plan, build_root, fuzz_allow_slice);
 		char cwd[4096];
 
 		snprintf(more, sizeof(more), "and the campaigns of %s by %s", fuzz,

@@ -34,8 +34,12 @@ grep -q "^check fuzz: 1 campaigns (1 ran) (SLICE: variants legacy; configs none;
 	fail "no summary line: $(cat "$dir/check1.out")"
 gate > "$dir/check1s.out" 2>&1
 [ $? -eq 1 ] && grep -q "^slice: " "$dir/check1s.out" || fail "a slice passed without --allow-slice: $(cat "$dir/check1s.out")"
-"$th" check --fuzz-only "$out/fuzz.json" --allow-slice --build-root "$build" > "$dir/cli1.out" 2>&1
-[ $? -eq "$rc1" ] || fail "timerharness check answers otherwise than the gate ($rc1): $(cat "$dir/cli1.out")"
+for allow in --allow-slice --fuzz-allow-slice; do
+	"$th" check --fuzz-only "$out/fuzz.json" $allow --build-root "$build" > "$dir/cli1.out" 2>&1
+	[ $? -eq "$rc1" ] || fail "timerharness check $allow answers otherwise than the gate ($rc1): $(cat "$dir/cli1.out")"
+done
+"$th" check --fuzz-only "$out/fuzz.json" --build-root "$build" > "$dir/cli1s.out" 2>&1
+[ $? -eq 1 ] && grep -q "^slice: " "$dir/cli1s.out" || fail "timerharness check passed a slice: $(cat "$dir/cli1s.out")"
 nfind=$(grep -c '"sha256"' "$out/fuzz.json")
 echo "run 1: check exit $rc1, $nfind findings"
 hashes > "$dir/before"
