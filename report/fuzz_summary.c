@@ -815,6 +815,22 @@ static int load_campaign(struct th_jload *l, const json_t *o, size_t idx, struct
 		if (load_finding(l, x, w3, s, c))
 			return -1;
 	}
+	/* Every run counted HIJACKED or PRIVILEGED_WRITE was one the run
+	 * reported (its artifact rechecked: a finding) or whose signature was
+	 * known by then (a finding already), unless a replay disagreed with its
+	 * run; an interrupted campaign's last artifacts are not rechecked. */
+	for (enum th_outcome oc = 0; oc < TH_OUTCOME_COUNT && !s->partial && !c->disagreements; oc++) {
+		size_t k = 0;
+
+		if (!th_fz_is_finding(oc) || !c->outcomes[oc])
+			continue;
+		while (k < c->nfindings && c->findings[k].outcome != oc)
+			k++;
+		if (k == c->nfindings)
+			return th_jload_err(l, where, "%lld %s runs counted, but no %s finding and no disagreement "
+					    "between a run and its replay: a finding is missing", c->outcomes[oc],
+					    th_outcome_name(oc), th_outcome_name(oc));
+	}
 	return 0;
 }
 

@@ -61,7 +61,9 @@
  * goal_reached, a finding's first_executions and first_seconds) lies within
  * the campaign's executions and time; first_hijack is there exactly when
  * HIJACKED runs were counted; a finding the run reported (reproduced) was
- * counted under its outcome; findings <= rechecked artifacts; replayed is
+ * counted under its outcome, and (unless a replay disagreed with its run,
+ * or the summary is partial) runs counted HIJACKED or PRIVILEGED_WRITE
+ * have a finding of that outcome; findings <= rechecked artifacts; replayed is
  * the finding's outcome; exec_per_second is executions / seconds; the
  * reproducer lies where the writer puts it.
  */

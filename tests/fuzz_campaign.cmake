@@ -132,6 +132,7 @@ foreach(case
     "ran_not_started|campaigns\\[21\\]: status ran, but no engine was started \\(restarts 0\\)"
     "rate_mismatch|campaigns\\[21\\]: exec_per_second 1000000.000 is not executions / seconds \\(1000 / 10.200\\)"
     "reported_not_counted|campaigns\\[23\\].findings\\[0\\]: reported by the run \\(reproduced\\), but the campaign counted no PRIVILEGED_WRITE run"
+    "finding_removed|campaigns\\[11\\]: 10 HIJACKED runs counted, but no HIJACKED finding and no disagreement between a run and its replay: a finding is missing"
     "reproducer_elsewhere|campaigns\\[3\\].findings\\[0\\]: reproducer \"fuzz/20250101T000000Z-1/clang-22/legacy-none/findings/HIJACKED-WRITE_CR4_VIA_RING_TIMER.bin\" is not where the run keeps HIJACKED:WRITE_CR4_VIA_RING_TIMER's"
     "no_sha256|campaigns\\[3\\].findings\\[0\\]: missing field \"sha256\""
     "no_run|missing field \"run\""

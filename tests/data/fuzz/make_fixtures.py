@@ -330,6 +330,14 @@ x["findings"] = [finding("clang-22", "modern", "fortify", "PRIVILEGED_WRITE:CRED
 x["rechecked"] = 1
 write("reported_not_counted.json", d)
 
+# A regression hidden by deleting the finding (its runs still counted).
+d = copy.deepcopy(good)
+x = find(d, "modern", "kcfi")
+x.update(campaign("clang-22", "modern", "kcfi", [finding("clang-22", "modern", "kcfi",
+                                                          "HIJACKED:WRITE_CR4_VIA_FORGED_TIMER")]))
+x["findings"] = []
+write("finding_removed.json", d)
+
 # Reproducers: gone (the run dir reset), replaced, elsewhere, a link.
 d = copy.deepcopy(good)
 d["run"] = "fuzz/20250101T000000Z-2"
