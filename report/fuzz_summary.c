@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -771,7 +772,8 @@ static int load_campaign(struct th_jload *l, const json_t *o, size_t idx, struct
 		if (!json_is_integer(x) || json_integer_value(x) < 0)
 			return th_jload_err(l, w2, "\"%s\" must be a non-negative integer", k);
 		in.outcomes[oc] = json_integer_value(x);
-		sum += in.outcomes[oc];
+		if (__builtin_add_overflow(sum, in.outcomes[oc], &sum))
+			return th_jload_err(l, w2, "counts sum past %lld", (long long)INT64_MAX);
 	}
 	if (sum != in.executions)
 		return th_jload_err(l, w2, "counts sum to %lld, but executions is %lld", sum, in.executions);

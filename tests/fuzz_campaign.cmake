@@ -143,6 +143,7 @@ foreach(case
     "wrong_schema|schema is not \"timerharness/fuzz/v1\""
     "unknown_field|campaigns\\[0\\]: unknown field \"surprise\""
     "counts_mismatch|campaigns\\[0\\].outcomes: counts sum to 1000, but executions is 5"
+    "counts_overflow|campaigns\\[0\\].outcomes: counts sum past 9223372036854775807"
     "finding_not_a_finding|campaigns\\[3\\].findings\\[0\\]: finding .*: outcome BLOCKED_CFI is not a finding"
     "sig_mismatch|campaigns\\[3\\].findings\\[0\\]: finding \"HIJACKED:SOMETHING_ELSE\": sig must be HIJACKED:WRITE_CR4_VIA_RING_TIMER"
     "duplicate_campaign|campaigns\\[54\\]: campaign overflow legacy/cfi-icall/clang-22 \\(libfuzzer\\) added twice"

@@ -371,6 +371,9 @@ write("empty.json", None, "")
 write("wrong_schema.json", dict(good, schema="timerharness/results/v1"))
 d = copy.deepcopy(good); d["campaigns"][0]["surprise"] = 1; write("unknown_field.json", d)
 d = copy.deepcopy(good); d["campaigns"][0]["executions"] = 5; write("counts_mismatch.json", d)
+d = copy.deepcopy(good)
+d["campaigns"][0]["outcomes"] = {"HIJACKED": 2**63 - 1, "NO_EFFECT": 2**63 - 1, "CRASHED": 1002}
+write("counts_overflow.json", d)
 d = copy.deepcopy(good); find(d, "legacy", "cfi-icall")["findings"][0]["outcome"] = "BLOCKED_CFI"
 write("finding_not_a_finding.json", d)
 d = copy.deepcopy(good); find(d, "legacy", "cfi-icall")["findings"][0]["sig"] = "HIJACKED:SOMETHING_ELSE"
