@@ -1082,6 +1082,21 @@ int th_fz_campaigns_main(const struct th_fz_opts *o)
 		fprintf(stderr, "timerharness fuzz: %s\n", err);
 		return 2;
 	}
+	/* This run's own directory, new: never one a summary may name. */
+	{
+		char *top = xasprintf("%s/fuzz", o->out_dir), *own = xasprintf("%s/%s", o->out_dir, run_rel);
+		int bad = mkdirs(top) || mkdir(own, 0755);
+
+		if (bad)
+			fprintf(stderr, "timerharness fuzz: cannot create %s: %s%s\n", own, strerror(errno),
+				errno == EEXIST ? " (a run of this pid in this second: run again)" : "");
+		free(top);
+		free(own);
+		if (bad) {
+			close(lock);
+			return 1;
+		}
+	}
 	for (size_t i = 0; i < n; i++)
 		runnable += !strcmp(cs[i].rec.status, "ran");
 	if (!o->quiet)
