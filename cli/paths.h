@@ -21,6 +21,8 @@ struct th_paths {
 	/* The campaigns' declared findings (fuzz/expected.tsv); NULL in a
 	 * build without the fuzz command. */
 	const char *fuzz_expect;
+	/* The campaigns a run must hold (fuzz/campaigns.tsv); NULL likewise. */
+	const char *fuzz_plan;
 	bool installed;
 	/* What to do when build_root holds no build. */
 	const char *build_hint;

@@ -6,7 +6,9 @@
       every results.json under the ROOTs, and every fixture the loader
       accepts, validates against docs/schema/results.schema.json; every
       fixture the loader refuses for a reason a schema can state, does not;
-      every fuzz.json under the ROOTs validates against fuzz.schema.json.
+      every fuzz.json under the ROOTs, and each --fuzz FILE, validates
+      against fuzz.schema.json; each --fuzz-invalid FILE (a summary the
+      loader refuses for a reason a schema can state) does not.
   outputs.py junit --xsd XSD... --th TH --data DIR ROOT...
       every junit.xml under the ROOTs, and the JUnit of every fixture,
       validates against each XSD (xmllint --schema).
@@ -190,12 +192,16 @@ def cmd_results(a):
     with open(os.path.join(a.schema_dir, "fuzz.schema.json")) as f:
         fz = json.load(f)
     fv = jsonschema.validators.validator_for(fz)(fz)
-    fuzz = found(a.roots, "fuzz.json")
+    fuzz = found(a.roots, "fuzz.json") + a.fuzz
     for path in fuzz:
         with open(path) as f:
             doc = json.load(f)
         for e in list(fv.iter_errors(doc))[:3]:
             fail(f"{path}: {'/'.join(map(str, e.absolute_path))}: {e.message[:300]}")
+    for path in a.fuzz_invalid:
+        with open(path) as f:
+            if fv.is_valid(json.load(f)):
+                fail(f"{path}: the loader refuses it, the fuzz schema accepts it")
     print(f"results: {len(files)} results.json, {len(fuzz)} fuzz.json and the fixtures "
           f"validate against their schemas")
 
@@ -381,6 +387,8 @@ def main():
         p.add_argument("roots", nargs="*")
     sub.choices["results"].add_argument("--schema-dir", required=True)
     sub.choices["results"].add_argument("--invalid", action="append", default=[])
+    sub.choices["results"].add_argument("--fuzz", action="append", default=[])
+    sub.choices["results"].add_argument("--fuzz-invalid", action="append", default=[])
     sub.choices["junit"].add_argument("--xsd", action="append", required=True)
     sub.choices["sarif"].add_argument("--schema", required=True)
     sub.choices["sarif"].add_argument("--source", required=True)
