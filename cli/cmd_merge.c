@@ -116,6 +116,8 @@ int th_cli_merge(int argc, char **argv)
 		rc = 1;
 		goto done;
 	}
+	if (th_render_sarif_cap_note(merged, err, sizeof(err)) > 0)
+		fprintf(stderr, "timerharness merge: %s\n", err);
 	if (!quiet)
 		th_render_verdict(stdout, merged, th_render_color_ok(STDOUT_FILENO));
 	printf("merge: %zu files, %zu cells", n, merged->ncells);

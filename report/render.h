@@ -94,18 +94,31 @@ int th_render_html_to(FILE *out, const struct th_results *res,
 		      char *err, size_t errlen);
 
 /**
- * th_render_sarif() - a SARIF 2.1.0 log: one run of tool "timerharness", a
- * rule per reported outcome (HIJACKED, REDIRECTED, CRASHED, HANG,
- * FALSE_POSITIVE, and REGRESSION for a regressed cell of any other outcome),
- * a result per such cell: level error when it regressed, else warning
- * (HIJACKED, REDIRECTED, FALSE_POSITIVE) or note; the attack ID as logical
- * location; expected, verdict and counts in its properties.
+ * th_render_sarif() - a SARIF 2.1.0 log for code scanning: one run of tool
+ * "timerharness", a rule per reported outcome (HIJACKED, PRIVILEGED_WRITE,
+ * REDIRECTED, CRASHED, HANG, TIMER_LOST, HARNESS_ERROR, FALSE_POSITIVE, and
+ * REGRESSION for a regressed cell of any other outcome), and a result only
+ * for what the gate does not accept: level error for a regressed cell,
+ * warning for a new cell (no rule declares it) of a rule's outcome; one
+ * result for the cells of one attack, variant, config (and platform) on
+ * every toolchain, at the line of the expectations file that declares it,
+ * fingerprinted by that identity (no toolchain). A run that passes the gate
+ * has no result. At most TH_SARIF_MAX_RESULTS results, the most severe.
  * Return: 0, or -1 with err set (path untouched).
  */
 int th_render_sarif(const struct th_results *res, const char *path,
 		    char *err, size_t errlen);
 int th_render_sarif_to(FILE *out, const struct th_results *res,
 		       char *err, size_t errlen);
+
+/* The results of a run GitHub's code scanning keeps ("SARIF results exceed
+ * one or more limits": the top 5,000, prioritized by severity). */
+#define TH_SARIF_MAX_RESULTS 5000
+
+/* When res has more findings than the log holds, the sentence saying so
+ * into buf ("report.sarif: 5432 findings, more than ...") and 1; else 0
+ * (buf empty); -1 out of memory. */
+int th_render_sarif_cap_note(const struct th_results *res, char *buf, size_t n);
 
 /**
  * th_render_ktap() - KTAP version 1: a test per toolchain (then per real

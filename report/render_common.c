@@ -288,3 +288,36 @@ void th_report_short_count(long long n, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%.1fM", (double)n / 1e6);
 }
+
+/* ---- paths relative to the checkout ---- */
+
+const char *th_report_source_relative(const char *path)
+{
+	size_t n = strlen(TH_SOURCE_DIR);
+
+	if (path && !strncmp(path, TH_SOURCE_DIR, n) && path[n] == '/' && path[n + 1])
+		return path + n + 1;
+	return path;
+}
+
+char *th_report_source_relative_words(const char *s)
+{
+	size_t n = strlen(TH_SOURCE_DIR), len = strlen(s);
+	char *out = malloc(len + 1), *o = out;
+
+	if (!out)
+		return NULL;
+	for (const char *p = s; *p;) {
+		/* A word starts the string or follows a blank or a quote. */
+		bool start = p == s || p[-1] == ' ' || p[-1] == '\'' || p[-1] == '"' || p[-1] == '=';
+
+		if (start && !strncmp(p, TH_SOURCE_DIR, n) && p[n] == '/' && p[n + 1] &&
+		    p[n + 1] != ' ' && p[n + 1] != '\'') {
+			p += n + 1;
+			continue;
+		}
+		*o++ = *p++;
+	}
+	*o = '\0';
+	return out;
+}

@@ -140,6 +140,12 @@ int th_render_write_set(const struct th_results *res, const char *dir, char *war
 		warn_add(warn, warnlen, e, "the campaigns are left out of the reports");
 	if (th_render_bench_attach_beside(res, rpath, e, sizeof(e)))
 		warn_add(warn, warnlen, e, "the bench's figures are left out of the reports");
+	if (th_render_sarif_cap_note(res, e, sizeof(e)) > 0) {
+		size_t len = strlen(warn);
+
+		if (len < warnlen)
+			snprintf(warn + len, warnlen - len, "%s%s", len ? "\n" : "", e);
+	}
 	return th_render_output_set(res, dir, err, errlen);
 }
 

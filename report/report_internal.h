@@ -126,6 +126,16 @@ int th_report_kinds(const struct th_cell *c);
 const struct th_support *th_report_cell_support(const struct th_results *res,
 						const struct th_cell *c);
 
+/* Paths as a reader of the reports uses them, wherever the run was made:
+ * relative to the checkout this was built from (TH_SOURCE_DIR) when they
+ * lie in it. th_report_source_relative: path itself, or its tail after the
+ * checkout's "/". th_report_source_relative_words: s (a command line) with
+ * every word that starts with the checkout's "/" made relative (a word
+ * starts s or follows a blank, a quote or '='); malloc'd, NULL when out of
+ * memory. */
+const char *th_report_source_relative(const char *path);
+char *th_report_source_relative_words(const char *s);
+
 /* The verdict a renderer shows: the stored one, or regression when the
  * outcome/expected pair says so (a hand-edited outcome is not hidden). */
 enum th_verdict th_report_shown_verdict(const struct th_cell *c);
