@@ -6,6 +6,7 @@
 #include "check.h"
 #include "fuzz_expect.h"
 #include "fuzz_summary.h"
+#include "report_internal.h"
 
 #include <string.h>
 
@@ -150,21 +151,26 @@ int th_check_fuzz_main(const struct th_check_fuzz_opts *o, FILE *out, FILE *err)
 		regress++;
 	}
 	/* Beside the results, the answer line names both files: the counts in
-	 * one line. */
+	 * one line. Summary lines wrapped within 80 columns. */
+	char line[8192];
+
 	if (o->beside && !harness && !o->verbose)
-		fprintf(out, "check fuzz: %u campaigns ran: %u as declared, %u regressed; %u findings%s\n",
-			ran, ok, regress, findings, findings ? " (--verbose)" : "");
+		snprintf(line, sizeof(line), "check fuzz: %u campaigns ran: %u as declared, %u regressed; "
+			 "%u findings%s", ran, ok, regress, findings, findings ? " (--verbose)" : "");
 	else
-		fprintf(out, "check fuzz: %zu campaigns (%u ran): %u as declared, %u regressed, %u "
-			"harness errors; %u findings%s (summary: %s, expectations: %s)\n", s->ncampaigns,
-			ran, ok, regress, harness, findings,
-			o->verbose || !findings ? "" : ", as declared unless listed (see --verbose)",
-			o->fuzz, o->expect);
+		snprintf(line, sizeof(line), "check fuzz: %zu campaigns (%u ran): %u as declared, %u "
+			 "regressed, %u harness errors; %u findings%s (summary: %s, expectations: %s)",
+			 s->ncampaigns, ran, ok, regress, harness, findings,
+			 o->verbose || !findings ? "" : ", as declared unless listed (see --verbose)",
+			 o->fuzz, o->expect);
+	th_report_put_wrapped(out, "", line);
 	for (int v = 0; v < TH_VARIANT_COUNT && (o->verbose || !o->beside); v++) {
 		char verdict[4096];
 
-		if (th_fz_verdict(s, (enum th_variant)v, verdict, sizeof(verdict)))
-			fprintf(out, "fuzz %s\n", verdict);
+		if (th_fz_verdict(s, (enum th_variant)v, verdict, sizeof(verdict))) {
+			snprintf(line, sizeof(line), "fuzz %s", verdict);
+			th_report_put_wrapped(out, "", line);
+		}
 	}
 	rc = regress ? TH_CHECK_REGRESSION : harness ? TH_CHECK_HARNESS_ERROR : TH_CHECK_OK;
 out:

@@ -35,6 +35,15 @@
  */
 int th_render_verdict(FILE *out, const struct th_results *res, int use_color);
 
+/* What the commands print beside it, within the same width: text after
+ * indent, its words wrapped at TH_VERDICT_WIDTH columns (a list too wide
+ * breaks after one of its commas; a single word wider than the screen, a
+ * long path, stays whole), each further line indented two more; shown as
+ * th_report_put_line() shows text (never raw); a newline after it. */
+void th_report_put_wrapped(FILE *out, const char *indent, const char *text);
+/* A count as a reader takes it in: 812, 9.4k, 4.2M (render_common.c). */
+void th_report_short_count(long long n, char *buf, size_t len);
+
 /* Colour on a terminal: fd is one, and NO_COLOR (no-color.org) is unset or
  * empty. */
 int th_render_color_ok(int fd);
@@ -146,6 +155,9 @@ int th_render_output_set(const struct th_results *res, const char *dir,
 			 char *err, size_t errlen);
 /* The i-th file name of the set (in the order above); NULL past the end. */
 const char *th_render_set_name(size_t i);
+/* "outputs in DIR/: report.md ... results.json", the names on a line of
+ * their own (indented) when DIR leaves no room for them in 80 columns. */
+void th_render_outputs_line(FILE *out, const char *dir);
 
 /**
  * th_render_lock_dir() - one writer of a set at a time in dir.

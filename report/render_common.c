@@ -321,3 +321,43 @@ char *th_report_source_relative_words(const char *s)
 	*o = '\0';
 	return out;
 }
+
+/* ---- lines of at most TH_VERDICT_WIDTH columns ---- */
+
+void th_report_put_wrapped(FILE *out, const char *indent, const char *text)
+{
+	char *s = NULL;
+	size_t slen = 0, ind = strlen(indent), col = ind;
+	FILE *m = open_memstream(&s, &slen);
+	bool glued = false;	/* the piece before ended in a comma, no blank */
+
+	if (!m)
+		return;
+	th_report_put_line(m, text);
+	if (fclose(m)) {
+		free(s);
+		return;
+	}
+	fputs(indent, out);
+	/* Pieces end at a blank (dropped) or after a comma (a list too wide
+	 * for a line breaks after one of its commas). */
+	for (const char *p = s + strspn(s, " "); *p;) {
+		size_t w = strcspn(p, " ,"), sep = col > ind && !glued;
+
+		w += p[w] == ',';
+		if (col > ind && col + sep + w > TH_VERDICT_WIDTH) {
+			fprintf(out, "\n%s  ", indent);
+			col = ind + 2;
+		} else if (sep) {
+			fputc(' ', out);
+			col++;
+		}
+		fprintf(out, "%.*s", (int)w, p);
+		col += w;
+		glued = p[w - 1] == ',' && p[w] != ' ';
+		p += w;
+		p += strspn(p, " ");
+	}
+	fputc('\n', out);
+	free(s);
+}

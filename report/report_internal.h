@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+#include "render.h"
 #include "results.h"
 
 /* snprintf into err (if any); always returns -1 so callers can return it. */
@@ -222,8 +223,7 @@ void th_report_put_visible(FILE *out, const char *s, th_report_put_fn *put);
 /* The same on one line, for terminals and line-based formats: backslash
  * as \\, TAB \t, LF \n, CR \r. */
 void th_report_put_line(FILE *out, const char *s);
-/* A count as a reader takes it in: 812, 9.4k, 4.2M (render_common.c). */
-void th_report_short_count(long long n, char *buf, size_t len);
+/* th_report_short_count(), th_report_put_wrapped(): render.h. */
 /* Markdown text (render_markdown.c): every unsafe code point visible as
  * above, Markdown's specials backslashed, a line break a space (it would
  * end a table row). For every section of report.md. */

@@ -26,6 +26,8 @@ file(WRITE ${OUT}/expected.tsv "${base}${kernel}${differs}")
 
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  # Lines wrapped at 80 columns read as one.
+  string(REPLACE "\n  " " " out "${out}")
   set(rc "${rc}" PARENT_SCOPE)
   set(out "${out}${err}" PARENT_SCOPE)
 endfunction()

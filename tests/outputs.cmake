@@ -60,6 +60,17 @@ endif()
 set_tests_properties(outputs.results_schema outputs.junit_schemas outputs.sarif outputs.ktap_kunit
   PROPERTIES FIXTURES_REQUIRED th_outputs LABELS outputs TIMEOUT 300)
 
+# 80 columns: the verdict screen of every run and fixture, check's summary of
+# each, what matrix prints, a one-second fuzz run and its checks.
+if(TARGET th-fuzz-overflow-legacy-none AND TARGET th-fuzz-overflow-modern-none)
+  add_test(NAME outputs.widths
+    COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/widths.py --th $<TARGET_FILE:timerharness>
+            --build ${CMAKE_BINARY_DIR} --source ${CMAKE_SOURCE_DIR}
+            --data ${CMAKE_CURRENT_SOURCE_DIR}/data/report ${_out})
+  set_tests_properties(outputs.widths PROPERTIES FIXTURES_REQUIRED th_outputs LABELS outputs
+                       TIMEOUT 300)
+endif()
+
 # The example CI files run commands and options that exist, in order.
 add_test(NAME outputs.ci_files
   COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/ci_files.py --th $<TARGET_FILE:timerharness>

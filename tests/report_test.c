@@ -214,6 +214,32 @@ static struct run run_check_to(FILE *out, const char *results, const char *basel
 	return r;
 }
 
+/* Lines check wrapped at 80 columns (the continuation indented two
+ * spaces) read as one; each line first held to the width, unless it is one
+ * word (a path) or a finding (a regression with its evidence verbatim). */
+static void unwrap(char *text)
+{
+	char *o = text;
+
+	for (const char *l = text; *l;) {
+		size_t w = strcspn(l, "\n");
+
+		if (w > TH_VERDICT_WIDTH && !strncmp(l, "check", 5) && memchr(l, ' ', w))
+			fail_msg("a summary line of %zu columns: %.*s", w, (int)w, l);
+		l += w;
+		l += *l == '\n';
+	}
+	for (const char *p = text; *p; p++) {
+		if (p[0] == '\n' && p[1] == ' ' && p[2] == ' ') {
+			*o++ = ' ';
+			p += 2;
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o = '\0';
+}
+
 static struct run run_check_allow(const char *results, const char *baseline, int allow)
 {
 	size_t lo;
@@ -223,6 +249,7 @@ static struct run run_check_allow(const char *results, const char *baseline, int
 	assert_non_null(out);
 	struct run r = run_check_to(out, results, baseline, allow);
 	fclose(out);
+	unwrap(text);
 	r.out = text;
 	return r;
 }
