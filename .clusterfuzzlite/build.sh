@@ -8,14 +8,15 @@
 # tests/fuzz_cflite.cmake runs it the same way on this machine (make test).
 #
 # What ships: wheel_diff and the parser targets (trace_lang, results_json,
-# expected_tsv, classify, manifest_tsv): any crash is a bug. Not the
+# expected_tsv, classify, manifest_tsv, binread: the binary reader on the
+# files `reach --binary` is handed): any crash is a bug. Not the
 # attacker (fuzz/overflow.c), on any API: ClusterFuzzLite knows nothing of
 # fuzz/expected.tsv, and the attacker aborts on every new finding, declared
 # or not. The 4.14 wheel is hijacked within a second by design; on 4.15
 # under cfi-icall the declared chains (the __hlist_del write into the cred,
 # the foreign callback's hijack, on every variant and config) abort it too:
-# PRIVILEGED_WRITE:CRED_VIA_LIST after 23k executions from the seeds
-# (clang-22, libFuzzer, measured), so every run would fail. And under
+# PRIVILEGED_WRITE:CRED_VIA_LIST after 4k-49k executions from the seeds
+# (3 seeds, clang-22, libFuzzer, measured), so every run would fail. And under
 # OSS-Fuzz's undefined build its very input is UB: UBSan's array-bounds
 # stops the first out-of-bounds write into ring->name ("index 40 out of
 # bounds for type 'char[16]'", measured). `timerharness fuzz` runs it,
@@ -48,7 +49,7 @@ if [ ! -f "$src/fuzz/CMakeLists.txt" ]; then
 fi
 build="$WORK/timerharness-build"
 
-fuzzers="wheel_diff trace_lang results_json expected_tsv classify manifest_tsv"
+fuzzers="wheel_diff trace_lang results_json expected_tsv classify manifest_tsv binread"
 # Per-config builds (<target>:<variant>:<config>;...): none, see above.
 cfi_builds=""
 

@@ -41,6 +41,8 @@ int th_render_verdict(FILE *out, const struct th_results *res, int use_color);
  * long path, stays whole), each further line indented two more; shown as
  * th_report_put_line() shows text (never raw); a newline after it. */
 void th_report_put_wrapped(FILE *out, const char *indent, const char *text);
+/* The same for text shown escaped already (th_report_put_line()). */
+void th_report_put_wrapped_escaped(FILE *out, const char *indent, const char *escaped);
 /* A count as a reader takes it in: 812, 9.4k, 4.2M (render_common.c). */
 void th_report_short_count(long long n, char *buf, size_t len);
 
@@ -164,14 +166,19 @@ void th_render_outputs_line(FILE *out, const char *dir);
  * @who: what the holder is, said to a refused writer ("matrix", "kernel").
  *
  * Takes an exclusive flock(2) on dir/.timerharness.lock (created if
- * missing) and writes "PID WHO" into it. It is held until the returned
- * descriptor is closed or the process ends, however it ends. Take it
+ * missing) and writes "PID WHO" into it. It is held until
+ * th_render_unlock_dir() (which removes the file), the descriptor is
+ * closed, or the process ends, however it ends (a file left by a killed
+ * run is taken over, never a refusal by itself). Take it
  * before reading what the set will replace (results.json) and keep it
  * until the set is written: `matrix` and a real kernel's run then never mix
  * their files. Return: the descriptor, or -1 with err set ("DIR is in use
  * by another matrix run (pid N): wait for it, or choose another --out").
  */
 int th_render_lock_dir(const char *dir, const char *who, char *err, size_t errlen);
+/* Release the lock and remove dir/.timerharness.lock, so a finished run
+ * leaves nothing behind; fd < 0: nothing. */
+void th_render_unlock_dir(int fd, const char *dir);
 
 /**
  * th_render_write_set() - results.json and every report into dir, as

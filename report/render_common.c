@@ -327,37 +327,53 @@ char *th_report_source_relative_words(const char *s)
 void th_report_put_wrapped(FILE *out, const char *indent, const char *text)
 {
 	char *s = NULL;
-	size_t slen = 0, ind = strlen(indent), col = ind;
+	size_t slen = 0;
 	FILE *m = open_memstream(&s, &slen);
-	bool glued = false;	/* the piece before ended in a comma, no blank */
 
 	if (!m)
 		return;
 	th_report_put_line(m, text);
-	if (fclose(m)) {
-		free(s);
-		return;
-	}
-	fputs(indent, out);
-	/* Pieces end at a blank (dropped) or after a comma (a list too wide
-	 * for a line breaks after one of its commas). */
-	for (const char *p = s + strspn(s, " "); *p;) {
-		size_t w = strcspn(p, " ,"), sep = col > ind && !glued;
+	if (!fclose(m))
+		th_report_put_wrapped_escaped(out, indent, s);
+	free(s);
+}
 
-		w += p[w] == ',';
-		if (col > ind && col + sep + w > TH_VERDICT_WIDTH) {
+void th_report_put_wrapped_escaped(FILE *out, const char *indent, const char *s)
+{
+	size_t ind = strlen(indent), col = ind;
+
+	fputs(indent, out);
+	/* Words end at a blank. A word that does not fit goes to the next line;
+	 * one wider than any line (a long list) breaks after its commas, each
+	 * piece where it fits; a long path stays whole. */
+	for (const char *p = s + strspn(s, " "); *p;) {
+		size_t w = strcspn(p, " ");
+		bool sep = col > ind;
+
+		if (sep && col + 1 + w > TH_VERDICT_WIDTH && ind + 2 + w <= TH_VERDICT_WIDTH) {
 			fprintf(out, "\n%s  ", indent);
 			col = ind + 2;
-		} else if (sep) {
-			fputc(' ', out);
-			col++;
+			sep = false;
 		}
-		fprintf(out, "%.*s", (int)w, p);
-		col += w;
-		glued = p[w - 1] == ',' && p[w] != ' ';
+		for (size_t i = 0; i < w;) {
+			size_t k = i;
+
+			while (k < w && p[k] != ',')
+				k++;
+			k += k < w;	/* the comma stays with its piece */
+			if ((sep || i) && col + (i ? 0 : 1) + (k - i) > TH_VERDICT_WIDTH && col > ind + 2) {
+				fprintf(out, "\n%s  ", indent);
+				col = ind + 2;
+			} else if (sep && !i) {
+				fputc(' ', out);
+				col++;
+			}
+			fprintf(out, "%.*s", (int)(k - i), p + i);
+			col += k - i;
+			i = k;
+		}
 		p += w;
 		p += strspn(p, " ");
 	}
 	fputc('\n', out);
-	free(s);
 }

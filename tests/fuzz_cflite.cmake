@@ -35,7 +35,7 @@ endif()
 
 # What must ship, decided here, not read from what was built: the targets
 # whose crash is a bug (not the attacker, whose findings abort it: build.sh).
-set(fuzzers wheel_diff trace_lang results_json expected_tsv classify manifest_tsv)
+set(fuzzers wheel_diff trace_lang results_json expected_tsv classify manifest_tsv binread)
 set(out ${WORK_DIR}/out)
 file(GLOB shipped RELATIVE ${out} ${out}/*_seed_corpus.zip)
 list(TRANSFORM shipped REPLACE "_seed_corpus.zip$" "")

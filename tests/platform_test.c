@@ -19,6 +19,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -27,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -988,15 +990,34 @@ static void output_set_locked(void **state)
 		assert_int_equal(access(p, F_OK), 0);
 		unlink(p);
 	}
-	close(fd);
-	fd2 = th_render_lock_dir(dir, "matrix", err, sizeof(err));
-	assert_true(fd2 >= 0);
-	close(fd2);
-	th_results_free(r);
 	char p[400];
 
 	snprintf(p, sizeof(p), "%s/.timerharness.lock", dir);
-	unlink(p);
+	/* A holder that ended without unlocking (killed): its file is
+	 * taken over. */
+	close(fd);
+	fd2 = th_render_lock_dir(dir, "matrix", err, sizeof(err));
+	assert_true(fd2 >= 0);
+	/* Unlocked: nothing left behind, and the next writer locks anew. */
+	th_render_unlock_dir(fd2, dir);
+	assert_int_equal(access(p, F_OK), -1);
+	fd = th_render_lock_dir(dir, "matrix", err, sizeof(err));
+	assert_true(fd >= 0);
+	/* A descriptor of the file opened before its holder let go, locked
+	 * after, holds a file no longer there: it excludes no one (the
+	 * locker itself sees the path changed and takes it again). */
+	fd2 = open(p, O_RDWR);
+	assert_true(fd2 >= 0);
+	th_render_unlock_dir(fd, dir);
+	assert_int_equal(flock(fd2, LOCK_EX | LOCK_NB), 0);	/* the unlinked file: no one's lock */
+	fd = th_render_lock_dir(dir, "kernel", err, sizeof(err));
+	assert_true(fd >= 0);
+	th_render_unlock_dir(fd, dir);
+	close(fd2);
+	fd = th_render_lock_dir(dir, "matrix", err, sizeof(err));
+	assert_true(fd >= 0);
+	th_render_unlock_dir(fd, dir);
+	th_results_free(r);
 	rmdir(dir);
 }
 
