@@ -1227,10 +1227,7 @@ int th_matrix_main(const struct th_matrix_opts *o)
 	if (m.slice && !o->out_dir)
 		printf("matrix: a %s of the plan, written apart from a full run's results\n",
 		       o->shard_count ? "shard" : "slice");
-	printf("outputs in %s/:", m.out_dir);
-	for (size_t i = 0; th_render_set_name(i); i++)
-		printf(" %s", th_render_set_name(i));
-	putchar('\n');
+	th_render_outputs_line(stdout, m.out_dir);
 	th_render_detach();
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "timerharness matrix: standard output: %s (the files in %s are written)\n",

@@ -116,6 +116,8 @@ int th_cli_merge(int argc, char **argv)
 		rc = 1;
 		goto done;
 	}
+	if (th_render_sarif_cap_note(merged, err, sizeof(err)) > 0)
+		fprintf(stderr, "timerharness merge: %s\n", err);
 	if (!quiet)
 		th_render_verdict(stdout, merged, th_render_color_ok(STDOUT_FILENO));
 	printf("merge: %zu files, %zu cells", n, merged->ncells);
@@ -127,10 +129,8 @@ int th_cli_merge(int argc, char **argv)
 	} else if (th_results_is_slice(merged)) {
 		fputs(" (a slice of the plan)", stdout);
 	}
-	printf("\noutputs in %s/:", out);
-	for (size_t i = 0; th_render_set_name(i); i++)
-		printf(" %s", th_render_set_name(i));
 	putchar('\n');
+	th_render_outputs_line(stdout, out);
 	rc = fflush(stdout) ? 1 : 0;
 done:
 	for (size_t i = 0; in && i < n; i++)

@@ -28,8 +28,9 @@ static void report_usage(FILE *f)
 		"  --format   md      Markdown: run facts, configs, counts, headline findings, matrix\n"
 		"             html    one self-contained page; the matrix as a colour-coded grid\n"
 		"             junit   JUnit XML: a testcase per cell, failure on regression\n"
-		"             sarif   SARIF 2.1.0: a result per HIJACKED, REDIRECTED, CRASHED, HANG,\n"
-		"                     FALSE_POSITIVE or regressed cell (level error if it regressed)\n"
+		"             sarif   SARIF 2.1.0 for code scanning: a result per regressed cell\n"
+		"                     (error) or new cell of a severe outcome (warning); none when\n"
+		"                     the gate passes\n"
 		"             ktap    KTAP version 1: a test per toolchain, a subtest per cell\n"
 		"             matrix  the terminal matrix (coloured on a terminal unless NO_COLOR is set)\n"
 		"             verdict the verdict screen matrix ends with: does CFI stop the\n"
@@ -131,6 +132,9 @@ int th_cli_report(int argc, char **argv)
 	} else {
 		rc = th_render_format_file(out, f, res, err, sizeof(err));
 	}
+	/* Code scanning keeps 5,000 results of a run: said when the log is cut. */
+	if (!rc && f == TH_RENDER_SARIF && th_render_sarif_cap_note(res, err, sizeof(err)) > 0)
+		fprintf(stderr, "timerharness report: %s\n", err);
 	th_render_fuzz_attach(NULL, NULL);
 	th_render_bench_attach(NULL, NULL);
 	th_results_free(res);

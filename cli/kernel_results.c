@@ -227,8 +227,10 @@ int th_kernel_results_write(struct th_results *dst, const char *out, const char 
 	    th_results_set_count_metrics(dst, err, sizeof(err)) ||
 	    th_render_write_set(dst, out, warn, sizeof(warn), err, sizeof(err)))
 		goto fail;
-	if (warn[0])
-		fputs(warn, stderr);
+	for (char *p = warn, *nl; *p; p = nl ? nl + 1 : p + strlen(p)) {
+		nl = strchr(p, '\n');
+		fprintf(stderr, "timerharness kernel: %.*s\n", nl ? (int)(nl - p) : (int)strlen(p), p);
+	}
 	for (k = 0; k < ntargets; k++)
 		printf("kernel: %s: linux-%s, %s, %s%s%s\n", targets[k].config, targets[k].release,
 		       targets[k].toolchain, targets[k].kconfig, targets[k].vmlinux ? ", " : "",

@@ -956,12 +956,36 @@ static void progress(struct campaign *cs, size_t n, double t0, int final)
 		for (int k = 0; k < TH_OUTCOME_COUNT; k++)
 			out[k] += c->rec.outcomes[k];
 	}
-	fprintf(stderr, "%sfuzz: %.0fs %d/%zu done, %d running | %lld execs, %.0f exec/s | "
-		"HIJACKED %lld PRIVILEGED_WRITE %lld REDIRECTED %lld BLOCKED_CFI %lld DETECTED %lld "
-		"CRASHED %lld HANG %lld | findings %d%s",
-		tty ? "\r" : "", el, done, n, running, ex, el > 0 ? (double)ex / el : 0.0, out[TH_HIJACKED],
-		out[TH_PRIVILEGED_WRITE], out[TH_REDIRECTED], out[TH_BLOCKED_CFI], out[TH_DETECTED],
-		out[TH_CRASHED], out[TH_HANG], finds, tty && !final ? "   " : "\n");
+	/* One line of at most 80 columns (rewritten in place on a terminal):
+	 * time, campaigns, executions and rate, findings, and as many of the
+	 * outcomes so far as fit, most severe first (fuzz.json has them all). */
+	static const enum th_outcome shown[] = { TH_HIJACKED, TH_PRIVILEGED_WRITE, TH_BLOCKED_CFI,
+						 TH_REDIRECTED, TH_CRASHED, TH_DETECTED, TH_HANG };
+	char head[160], tail[48], outs[160] = "", run[32] = "", a[32], b[32];
+	size_t room;
+
+	th_report_short_count(ex, a, sizeof(a));
+	th_report_short_count(el > 0 ? (long long)(ex / el) : 0, b, sizeof(b));
+	if (running)
+		snprintf(run, sizeof(run), ", %d running", running);
+	snprintf(head, sizeof(head), "fuzz: %.0f s, %d/%zu done%s | %s execs, %s/s", el, done, n, run,
+		 a, b);
+	snprintf(tail, sizeof(tail), " | %d finding%s", finds, finds == 1 ? "" : "s");
+	room = strlen(head) + strlen(tail) < TH_VERDICT_WIDTH ?
+	       TH_VERDICT_WIDTH - strlen(head) - strlen(tail) : 0;
+	for (size_t k = 0; k < sizeof(shown) / sizeof(shown[0]); k++) {
+		char item[64], c[32];
+
+		if (!out[shown[k]])
+			continue;
+		th_report_short_count(out[shown[k]], c, sizeof(c));
+		snprintf(item, sizeof(item), "%s%s %s", *outs ? ", " : " | ", th_outcome_name(shown[k]), c);
+		if (strlen(outs) + strlen(item) > room)
+			break;
+		strcat(outs, item);
+	}
+	fprintf(stderr, "%s%s%s%s%s%s", tty ? "\r" : "", head, outs, tail, tty ? "\033[K" : "",
+		tty && !final ? "" : "\n");
 }
 
 /* ---- main ------------------------------------------------------------------------------------ */
@@ -1099,10 +1123,14 @@ int th_fz_campaigns_main(const struct th_fz_opts *o)
 	}
 	for (size_t i = 0; i < n; i++)
 		runnable += !strcmp(cs[i].rec.status, "ran");
-	if (!o->quiet)
-		fprintf(stderr, "fuzz: %d campaigns of %.0f s, %d at a time (about %.0f s); %zu unsupported; out %s\n",
-			runnable, o->seconds, jobs, ceil((double)runnable / jobs) * o->seconds,
-			n - (size_t)runnable, o->out_dir);
+	if (!o->quiet) {
+		char line[4352];
+
+		snprintf(line, sizeof(line), "fuzz: %d campaigns of %.0f s, %d at a time (about %.0f s); "
+			 "%zu unsupported; out %s", runnable, o->seconds, jobs,
+			 ceil((double)runnable / jobs) * o->seconds, n - (size_t)runnable, o->out_dir);
+		th_report_put_wrapped(stderr, "", line);
+	}
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_interrupt;
 	sigaction(SIGINT, &sa, NULL);
@@ -1195,19 +1223,38 @@ int th_fz_campaigns_main(const struct th_fz_opts *o)
 
 			if (strcmp(r->status, "ran"))
 				continue;
-			fprintf(stderr, "  %-13s %-22s %-9s %9lld execs %8.0f exec/s (%.0f per CPU s)  first hijack: ",
-				th_variant_name(r->variant), r->config, r->toolchain, r->executions,
-				r->exec_per_second, r->cpu_seconds > 0 ? (double)r->executions / r->cpu_seconds : 0.0);
+			/* A campaign's figures, wrapped within 80 columns. */
+			char line[1024], a[32], b[32], c[32], d[32];
+			size_t len;
+
+			th_report_short_count(r->executions, a, sizeof(a));
+			th_report_short_count((long long)r->exec_per_second, b, sizeof(b));
+			th_report_short_count(r->cpu_seconds > 0 ? (long long)(r->executions / r->cpu_seconds) : 0,
+					      c, sizeof(c));
+			len = (size_t)snprintf(line, sizeof(line), "%s/%s on %s: %s execs, %s exec/s (%s per "
+					       "CPU s); ", th_variant_name(r->variant), r->config, r->toolchain,
+					       a, b, c);
+			th_report_short_count(r->first_hijack.executions, d, sizeof(d));
 			if (r->first_hijack.reached)
-				fprintf(stderr, "%.3f s (%lld execs)", r->first_hijack.seconds,
-					r->first_hijack.executions);
+				len += (size_t)snprintf(line + len, sizeof(line) - len,
+							"first hijack after %.3f s (%s execs)",
+							r->first_hijack.seconds, d);
 			else
-				fprintf(stderr, "none in %lld executions", r->executions);
-			if (r->goal_reached.reached)
-				fprintf(stderr, "; write_cr4(0x407f0): %.2f s", r->goal_reached.seconds);
-			fprintf(stderr, "; blocks %lld, findings %d\n", r->outcomes[TH_BLOCKED_CFI], cs[i].nfnd);
+				len += (size_t)snprintf(line + len, sizeof(line) - len, "no hijack in %s execs",
+							a);
+			if (r->goal_reached.reached && len < sizeof(line))
+				len += (size_t)snprintf(line + len, sizeof(line) - len,
+							"; write_cr4(0x407f0) after %.2f s", r->goal_reached.seconds);
+			th_report_short_count(r->outcomes[TH_BLOCKED_CFI], d, sizeof(d));
+			if (len < sizeof(line))
+				snprintf(line + len, sizeof(line) - len, "; %s CFI blocks, %d finding%s", d,
+					 cs[i].nfnd, cs[i].nfnd == 1 ? "" : "s");
+			th_report_put_wrapped(stderr, "  ", line);
 		}
-		fprintf(stderr, "wrote %s/%s\n", o->out_dir, TH_FUZZ_FILE);
+		char line[4200];
+
+		snprintf(line, sizeof(line), "wrote %s/%s", o->out_dir, TH_FUZZ_FILE);
+		th_report_put_wrapped(stderr, "", line);
 	}
 	return rc;
 }

@@ -674,19 +674,21 @@ static void agreement_lines(struct judge *j, const struct th_agreement *rows, si
 {
 	for (size_t p = 0; p < j->res->nplatforms; p++) {
 		struct th_agreement_counts k;
+		char line[512], more[64] = "";
 
 		th_report_agreement_counts(j->res, rows, n, j->res->platforms[p].name, &k);
-		fprintf(j->out, "check: %s: %zu cell%s, %zu agree with the model, %zu declared "
-			"difference%s, %zu disagree", j->res->platforms[p].name, k.cells,
-			k.cells == 1 ? "" : "s", k.agree,
-			k.declared, k.declared == 1 ? "" : "s", k.disagree);
 		if (k.alone)
-			fprintf(j->out, ", %zu without a model cell", k.alone);
-		fputc('\n', j->out);
+			snprintf(more, sizeof(more), ", %zu without a model cell", k.alone);
+		snprintf(line, sizeof(line), "check: %s: %zu cell%s, %zu agree with the model, %zu "
+			 "declared difference%s, %zu disagree%s", j->res->platforms[p].name, k.cells,
+			 k.cells == 1 ? "" : "s", k.agree, k.declared, k.declared == 1 ? "" : "s",
+			 k.disagree, more);
+		th_report_put_wrapped(j->out, "", line);
 	}
 }
 
-/* The recorded selection, for the summary: "configs none,cfi-icall; ...". */
+/* The recorded selection, for the summary: "configs none,cfi-icall; ...",
+ * as it is (the summary is shown escaped, th_report_put_wrapped). */
 static void put_selection(FILE *out, const struct th_selection *s)
 {
 	const char *lists[] = { s->toolchains, s->configs, s->variants, s->attacks };
@@ -695,8 +697,7 @@ static void put_selection(FILE *out, const struct th_selection *s)
 	for (int i = 0, first = 1; i < 4; i++) {
 		if (!lists[i])
 			continue;
-		fprintf(out, "%s%s ", first ? "" : "; ", names[i]);
-		th_report_put_line(out, lists[i]);
+		fprintf(out, "%s%s %s", first ? "" : "; ", names[i], lists[i]);
 		first = 0;
 	}
 }
@@ -736,24 +737,28 @@ const char *th_check_shorter_path(const char *path, char *cwd, size_t n)
 void th_check_answer(FILE *out, int rc, const char *results, const char *expect,
 		     const char *baseline, const char *more)
 {
-	char cwd[4096];
+	char cwd[4096], *line = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&line, &len);
+	const char *status = rc == TH_CHECK_OK ? "PASS" : rc == TH_CHECK_REGRESSION ? "FAIL" :
+			     rc == TH_CHECK_BAD_INPUT ? "BAD INPUT" : "HARNESS ERROR";
 
+	if (!m) {
+		fprintf(out, "check: %s (exit %d)\n", status, rc);
+		return;
+	}
 	expect = th_check_shorter_path(expect, cwd, sizeof(cwd));
-	fprintf(out, "check: %s (exit %d): ", rc == TH_CHECK_OK ? "PASS" :
-		rc == TH_CHECK_REGRESSION ? "FAIL" : rc == TH_CHECK_BAD_INPUT ? "BAD INPUT" :
-		"HARNESS ERROR", rc);
-	th_report_put_line(out, results);
-	fputs(" judged by ", out);
-	th_report_put_line(out, expect);
-	if (baseline) {
-		fputs(" and the baseline ", out);
-		th_report_put_line(out, baseline);
-	}
-	if (more) {
-		fputc(' ', out);
-		th_report_put_line(out, more);
-	}
-	fputc('\n', out);
+	fprintf(m, "check: %s (exit %d): %s judged by %s", status, rc, results, expect);
+	if (baseline)
+		fprintf(m, " and the baseline %s", baseline);
+	if (more)
+		fprintf(m, " %s", more);
+	/* Within 80 columns, as the verdict screen before it (escaped there). */
+	if (!fclose(m))
+		th_report_put_wrapped(out, "", line);
+	else
+		fprintf(out, "check: %s (exit %d)\n", status, rc);
+	free(line);
 }
 
 int th_check_main(const struct th_check_opts *o, const struct th_check_decl *d, FILE *out,
@@ -859,47 +864,62 @@ int th_check_main(const struct th_check_opts *o, const struct th_check_decl *d, 
 		      "--allow-partial\n", out);
 
 	agreement_lines(&j, rows, nrows);
-	fprintf(out, "check: %zu cells", j.res->ncells);
+	/* The summary, wrapped within 80 columns. */
+	char *sum = NULL;
+	size_t sumlen = 0;
+	FILE *sm = open_memstream(&sum, &sumlen), *so = sm ? sm : fopen("/dev/null", "w");
+
+	if (!so)
+		so = out;
+
+	fprintf(so, "check: %zu cells", j.res->ncells);
 	if (slice) {
-		fputs(" (SLICE: ", out);
-		put_selection(out, &j.res->selection);
+		fputs(" (SLICE: ", so);
+		put_selection(so, &j.res->selection);
 		if (j.res->shard.count) {
-			fprintf(out, "%sshard%s ", th_selection_is_slice(&j.res->selection) ? "; " : "",
+			fprintf(so, "%sshard%s ", th_selection_is_slice(&j.res->selection) ? "; " : "",
 				j.res->shard.nindexes == 1 ? "" : "s");
 			for (size_t k = 0; k < j.res->shard.nindexes; k++)
-				fprintf(out, "%s%u", k ? "," : "", j.res->shard.indexes[k]);
-			fprintf(out, " of %u", j.res->shard.count);
+				fprintf(so, "%s%u", k ? "," : "", j.res->shard.indexes[k]);
+			fprintf(so, " of %u", j.res->shard.count);
 		}
-		fputc(')', out);
+		fputc(')', so);
 	}
 	if (j.res->partial) {
-		fputs(" (PARTIAL run, interrupted: ", out);
-		th_report_put_line(out, j.res->interrupted ? j.res->interrupted : "?");
-		fputc(')', out);
+		fprintf(so, " (PARTIAL run, interrupted: %s)", j.res->interrupted ? j.res->interrupted : "?");
 	}
 	/* Pass and regression always; the rest when there are any (lit's
 	 * summary), so the line fits a terminal. */
-	fprintf(out, ": %u pass, %u regression", j.n[TH_VERDICT_PASS], j.n[TH_VERDICT_REGRESSION]);
+	fprintf(so, ": %u pass, %u regression", j.n[TH_VERDICT_PASS], j.n[TH_VERDICT_REGRESSION]);
 	if (j.n[TH_VERDICT_IMPROVEMENT])
-		fprintf(out, ", %u improvement%s", j.n[TH_VERDICT_IMPROVEMENT],
+		fprintf(so, ", %u improvement%s", j.n[TH_VERDICT_IMPROVEMENT],
 			o->verbose ? "" : " (see --verbose)");
 	if (j.n[TH_VERDICT_NEW])
-		fprintf(out, ", %u new", j.n[TH_VERDICT_NEW]);
+		fprintf(so, ", %u new", j.n[TH_VERDICT_NEW]);
 	if (j.missing)
-		fprintf(out, ", %zu missing", j.missing);
+		fprintf(so, ", %zu missing", j.missing);
 	if (j.harness)
-		fprintf(out, ", %zu harness error%s", j.harness, j.harness == 1 ? "" : "s");
+		fprintf(so, ", %zu harness error%s", j.harness, j.harness == 1 ? "" : "s");
 	if (j.lost)
-		fprintf(out, ", %zu lost defence%s", j.lost, j.lost == 1 ? "" : "s");
+		fprintf(so, ", %zu lost defence%s", j.lost, j.lost == 1 ? "" : "s");
 	if (j.doctored)
-		fprintf(out, ", %zu doctored", j.doctored);
+		fprintf(so, ", %zu doctored", j.doctored);
 	if (j.unplanned)
-		fprintf(out, ", %zu unplanned", j.unplanned);
+		fprintf(so, ", %zu unplanned", j.unplanned);
 	if (j.disagree)
-		fprintf(out, ", %zu disagree%s", j.disagree, j.disagree == 1 ? "s" : "");
+		fprintf(so, ", %zu disagree%s", j.disagree, j.disagree == 1 ? "s" : "");
 	if (j.stale)
-		fprintf(out, ", %zu stale declaration%s", j.stale, j.stale == 1 ? "" : "s");
-	fputc('\n', out);
+		fprintf(so, ", %zu stale declaration%s", j.stale, j.stale == 1 ? "" : "s");
+	if (sm && !fclose(sm)) {
+		th_report_put_wrapped(out, "", sum);
+	} else {
+		/* Out of memory: the counts at least, nothing unescaped. */
+		if (!sm && so != out)
+			fclose(so);
+		fprintf(out, "%scheck: %zu cells: %u pass, %u regression\n", so == out ? "\n" : "",
+			j.res->ncells, j.n[TH_VERDICT_PASS], j.n[TH_VERDICT_REGRESSION]);
+	}
+	free(sum);
 
 	bool bad = j.doctored || j.unplanned || j.no_kernel_plan ||
 		   strcmp(j.res->expect_sha256, d->expect_sha256);

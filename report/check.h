@@ -130,9 +130,10 @@ int th_check_main(const struct th_check_opts *o, const struct th_check_decl *d, 
  * buffer of n bytes for it); else path. For what check prints. */
 const char *th_check_shorter_path(const char *path, char *cwd, size_t n);
 
-/* The answer line, last: "check: PASS (exit 0): RESULTS judged by EXPECT
- * [and the baseline B] [MORE]" (FAIL, BAD INPUT, HARNESS ERROR for the
- * other statuses). */
+/* The answer, last: "check: PASS (exit 0): RESULTS judged by EXPECT [and
+ * the baseline B] [MORE]" (FAIL, BAD INPUT, HARNESS ERROR for the other
+ * statuses), its words wrapped within 80 columns (further lines indented
+ * two spaces; a path wider than that stays whole). */
 void th_check_answer(FILE *out, int rc, const char *results, const char *expect,
 		     const char *baseline, const char *more);
 

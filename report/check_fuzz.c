@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <fnmatch.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -456,44 +457,61 @@ int th_check_fuzz_main(const struct th_check_fuzz_opts *o, FILE *out, FILE *err)
 		fputs("): a partial summary is not a result (--allow-partial to judge it anyway)\n", out);
 	}
 	/* Beside the results, the answer line names both files: the counts in
-	 * one line. */
+	 * one line. Summary lines wrapped within 80 columns, escaped as they
+	 * are written. */
+	char *sum = NULL;
+	size_t sumlen = 0;
+	FILE *sm = open_memstream(&sum, &sumlen), *so = sm ? sm : out;
+
 	if (o->beside && !t.harness && !o->verbose) {
-		fprintf(out, "check fuzz: %u campaigns ran: %u as declared, %u regressed", t.ran, t.ok, t.regress);
+		fprintf(so, "check fuzz: %u campaigns ran: %u as declared, %u regressed", t.ran, t.ok, t.regress);
 	} else {
-		fprintf(out, "check fuzz: %zu campaigns (%u ran)", s->ncampaigns, t.ran);
+		fprintf(so, "check fuzz: %zu campaigns (%u ran)", s->ncampaigns, t.ran);
 		if (slice) {
-			fputs(" (SLICE: ", out);
-			put_selection(out, s);
-			fputc(')', out);
+			fputs(" (SLICE: ", so);
+			put_selection(so, s);
+			fputc(')', so);
 		}
 		if (s->partial) {
-			fputs(" (PARTIAL: ", out);
-			esc(out, s->interrupted);
-			fputc(')', out);
+			fputs(" (PARTIAL: ", so);
+			esc(so, s->interrupted);
+			fputc(')', so);
 		}
-		fprintf(out, ": %u as declared, %u regressed, %u harness errors", t.ok, t.regress, t.harness);
+		fprintf(so, ": %u as declared, %u regressed, %u harness errors", t.ok, t.regress, t.harness);
 	}
 	if (t.missing)
-		fprintf(out, ", %u missing", t.missing);
+		fprintf(so, ", %u missing", t.missing);
 	if (t.lost)
-		fprintf(out, ", %u lost coverage", t.lost);
+		fprintf(so, ", %u lost coverage", t.lost);
 	if (t.unplanned)
-		fprintf(out, ", %u unplanned", t.unplanned);
+		fprintf(so, ", %u unplanned", t.unplanned);
 	if (t.reproducers)
-		fprintf(out, ", %u reproducers not as recorded", t.reproducers);
-	if (o->beside && !t.harness && !o->verbose)
-		fprintf(out, "; %u findings%s\n", t.findings, t.findings ? " (--verbose)" : "");
-	else
-		fprintf(out, "; %u findings%s (summary: %s, plan: %s, expectations: %s)\n", t.findings,
-			o->verbose || !t.findings ? "" : ", as declared unless listed (see --verbose)",
-			o->fuzz, o->plan, o->expect);
+		fprintf(so, ", %u reproducers not as recorded", t.reproducers);
+	if (o->beside && !t.harness && !o->verbose) {
+		fprintf(so, "; %u findings%s", t.findings, t.findings ? " (--verbose)" : "");
+	} else {
+		fprintf(so, "; %u findings%s (summary: ", t.findings,
+			o->verbose || !t.findings ? "" : ", as declared unless listed (see --verbose)");
+		esc(so, o->fuzz);
+		fputs(", plan: ", so);
+		esc(so, o->plan);
+		fputs(", expectations: ", so);
+		esc(so, o->expect);
+		fputc(')', so);
+	}
+	if (!sm)
+		fputc('\n', out);
+	else if (!fclose(sm))
+		th_report_put_wrapped_escaped(out, "", sum);
+	free(sum);
 	for (int v = 0; v < TH_VARIANT_COUNT && (o->verbose || !o->beside); v++) {
 		char verdict[4096];
 
 		if (th_fz_verdict(s, (enum th_variant)v, verdict, sizeof(verdict))) {
-			fputs("fuzz ", out);
-			esc(out, verdict);
-			fputc('\n', out);
+			char vline[4200];
+
+			snprintf(vline, sizeof(vline), "fuzz %s", verdict);
+			th_report_put_wrapped(out, "", vline);
 		}
 	}
 	rc = t.unplanned || t.reproducers ? TH_CHECK_BAD_INPUT :

@@ -35,6 +35,17 @@
  */
 int th_render_verdict(FILE *out, const struct th_results *res, int use_color);
 
+/* What the commands print beside it, within the same width: text after
+ * indent, its words wrapped at TH_VERDICT_WIDTH columns, each further line
+ * indented two more (a word wider than any line breaks after its commas,
+ * a list; one without, a long path, stays whole); shown as
+ * th_report_put_line() shows text (never raw); a newline after it. */
+void th_report_put_wrapped(FILE *out, const char *indent, const char *text);
+/* The same for text shown escaped already (th_report_put_line()). */
+void th_report_put_wrapped_escaped(FILE *out, const char *indent, const char *escaped);
+/* A count as a reader takes it in: 812, 9.4k, 4.2M (render_common.c). */
+void th_report_short_count(long long n, char *buf, size_t len);
+
 /* Colour on a terminal: fd is one, and NO_COLOR (no-color.org) is unset or
  * empty. */
 int th_render_color_ok(int fd);
@@ -94,18 +105,31 @@ int th_render_html_to(FILE *out, const struct th_results *res,
 		      char *err, size_t errlen);
 
 /**
- * th_render_sarif() - a SARIF 2.1.0 log: one run of tool "timerharness", a
- * rule per reported outcome (HIJACKED, REDIRECTED, CRASHED, HANG,
- * FALSE_POSITIVE, and REGRESSION for a regressed cell of any other outcome),
- * a result per such cell: level error when it regressed, else warning
- * (HIJACKED, REDIRECTED, FALSE_POSITIVE) or note; the attack ID as logical
- * location; expected, verdict and counts in its properties.
+ * th_render_sarif() - a SARIF 2.1.0 log for code scanning: one run of tool
+ * "timerharness", a rule per reported outcome (HIJACKED, PRIVILEGED_WRITE,
+ * REDIRECTED, CRASHED, HANG, TIMER_LOST, HARNESS_ERROR, FALSE_POSITIVE, and
+ * REGRESSION for a regressed cell of any other outcome), and a result only
+ * for what the gate does not accept: level error for a regressed cell,
+ * warning for a new cell (no rule declares it) of a rule's outcome; one
+ * result for the cells of one attack, variant, config (and platform) on
+ * every toolchain, at the line of the expectations file that declares it,
+ * fingerprinted by that identity (no toolchain). A run that passes the gate
+ * has no result. At most TH_SARIF_MAX_RESULTS results, the most severe.
  * Return: 0, or -1 with err set (path untouched).
  */
 int th_render_sarif(const struct th_results *res, const char *path,
 		    char *err, size_t errlen);
 int th_render_sarif_to(FILE *out, const struct th_results *res,
 		       char *err, size_t errlen);
+
+/* The results of a run GitHub's code scanning keeps ("SARIF results exceed
+ * one or more limits": the top 5,000, prioritized by severity). */
+#define TH_SARIF_MAX_RESULTS 5000
+
+/* When res has more findings than the log holds, the sentence saying so
+ * into buf ("report.sarif: 5432 findings, more than ...") and 1; else 0
+ * (buf empty); -1 out of memory. */
+int th_render_sarif_cap_note(const struct th_results *res, char *buf, size_t n);
 
 /**
  * th_render_ktap() - KTAP version 1: a test per toolchain (then per real
@@ -133,6 +157,9 @@ int th_render_output_set(const struct th_results *res, const char *dir,
 			 char *err, size_t errlen);
 /* The i-th file name of the set (in the order above); NULL past the end. */
 const char *th_render_set_name(size_t i);
+/* "outputs in DIR/: report.md ... results.json", the names on a line of
+ * their own (indented) when DIR leaves no room for them in 80 columns. */
+void th_render_outputs_line(FILE *out, const char *dir);
 
 /**
  * th_render_lock_dir() - one writer of a set at a time in dir.

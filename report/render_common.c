@@ -288,3 +288,92 @@ void th_report_short_count(long long n, char *buf, size_t len)
 	else
 		snprintf(buf, len, "%.1fM", (double)n / 1e6);
 }
+
+/* ---- paths relative to the checkout ---- */
+
+const char *th_report_source_relative(const char *path)
+{
+	size_t n = strlen(TH_SOURCE_DIR);
+
+	if (path && !strncmp(path, TH_SOURCE_DIR, n) && path[n] == '/' && path[n + 1])
+		return path + n + 1;
+	return path;
+}
+
+char *th_report_source_relative_words(const char *s)
+{
+	size_t n = strlen(TH_SOURCE_DIR), len = strlen(s);
+	char *out = malloc(len + 1), *o = out;
+
+	if (!out)
+		return NULL;
+	for (const char *p = s; *p;) {
+		/* A word starts the string or follows a blank or a quote. */
+		bool start = p == s || p[-1] == ' ' || p[-1] == '\'' || p[-1] == '"' || p[-1] == '=';
+
+		if (start && !strncmp(p, TH_SOURCE_DIR, n) && p[n] == '/' && p[n + 1] &&
+		    p[n + 1] != ' ' && p[n + 1] != '\'') {
+			p += n + 1;
+			continue;
+		}
+		*o++ = *p++;
+	}
+	*o = '\0';
+	return out;
+}
+
+/* ---- lines of at most TH_VERDICT_WIDTH columns ---- */
+
+void th_report_put_wrapped(FILE *out, const char *indent, const char *text)
+{
+	char *s = NULL;
+	size_t slen = 0;
+	FILE *m = open_memstream(&s, &slen);
+
+	if (!m)
+		return;
+	th_report_put_line(m, text);
+	if (!fclose(m))
+		th_report_put_wrapped_escaped(out, indent, s);
+	free(s);
+}
+
+void th_report_put_wrapped_escaped(FILE *out, const char *indent, const char *s)
+{
+	size_t ind = strlen(indent), col = ind;
+
+	fputs(indent, out);
+	/* Words end at a blank. A word that does not fit goes to the next line;
+	 * one wider than any line (a long list) breaks after its commas, each
+	 * piece where it fits; a long path stays whole. */
+	for (const char *p = s + strspn(s, " "); *p;) {
+		size_t w = strcspn(p, " ");
+		bool sep = col > ind;
+
+		if (sep && col + 1 + w > TH_VERDICT_WIDTH && ind + 2 + w <= TH_VERDICT_WIDTH) {
+			fprintf(out, "\n%s  ", indent);
+			col = ind + 2;
+			sep = false;
+		}
+		for (size_t i = 0; i < w;) {
+			size_t k = i;
+
+			while (k < w && p[k] != ',')
+				k++;
+			k += k < w;	/* the comma stays with its piece */
+			if ((sep || i) && col + (i ? 0 : 1) + (k - i) > TH_VERDICT_WIDTH && col > ind + 2) {
+				fprintf(out, "\n%s  ", indent);
+				col = ind + 2;
+			} else if (sep && !i) {
+				fputc(' ', out);
+				col++;
+			}
+			fprintf(out, "%.*s", (int)(k - i), p + i);
+			col += k - i;
+			i = k;
+		}
+		p += w;
+		p += strspn(p, " ");
+	}
+	fputc('\n', out);
+}

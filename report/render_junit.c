@@ -169,8 +169,12 @@ static void testcase(FILE *out, const struct th_results *res, const struct th_ce
 	fputs("\">", out);
 	cell_summary(out, c, false);
 	if (*c->rerun) {
+		/* As run from the repository's root. */
+		char *rerun = th_report_source_relative_words(c->rerun);
+
 		fputs("\nrerun: ", out);
-		xml(out, c->rerun);
+		xml(out, rerun ? rerun : c->rerun);
+		free(rerun);
 	}
 	fprintf(out, "</%s>\n    </testcase>\n", is_error(c) ? "error" : "failure");
 }
@@ -213,7 +217,7 @@ static int suites(FILE *out, const struct th_results *res, const char *platform,
 		if (res->partial)
 			property(out, "interrupted", res->interrupted ? res->interrupted : "");
 		if (res->expect_path) {
-			property(out, "expectations", res->expect_path);
+			property(out, "expectations", th_report_source_relative(res->expect_path));
 			property(out, "expectations.sha256", res->expect_sha256);
 		}
 		if (pf) {

@@ -1,7 +1,30 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * SARIF 2.1.0, for code-scanning dashboards: one run, a rule per outcome kind
- * worth a look, a result per cell that has one of them (or that regressed).
+ * SARIF 2.1.0, for code scanning: one run, a rule per outcome kind worth a
+ * look, and a result only for what the gate does not accept: a regressed
+ * cell, or a new one (no rule declares it) with one of the rules' outcomes.
+ * A run that passes the gate has no result at all, so it raises no alert.
+ *
+ * What GitHub's code scanning does with a log decides its shape
+ * (docs.github.com, "SARIF support for code scanning", "SARIF results
+ * exceed one or more limits"):
+ *  - a rule with properties.security-severity makes every result of it a
+ *    security alert ranked by that score (over 9.0 critical, 7.0-8.9 high,
+ *    4.0-6.9 medium), whatever the result's level: a declared weakness
+ *    uploaded as a "note" of HIJACKED is still a critical alert. So the
+ *    weaknesses expectations/expected.tsv declares, which the gate accepts,
+ *    are no results (report.md, report.html and junit.xml list them);
+ *  - alerts are matched across runs by partialFingerprints, of which it
+ *    uses primaryLocationLineHash: ours is a hash of the cell (attack,
+ *    variant, config, and platform for a real kernel), never of the
+ *    toolchain or the line, so a new toolchain or a moved rule keeps the
+ *    alert; the cells of one finding on several toolchains are one result;
+ *  - it keeps 5,000 results of a run ("prioritized by severity"): past
+ *    TH_SARIF_MAX_RESULTS the log holds the most severe and says, in a
+ *    notification and its properties, how many it left out, and
+ *    th_render_sarif_cap_note() gives the sentence the commands print;
+ *  - paths are relative to the repository's root: the expectations file
+ *    and every rerun command as the checkout has them.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "render.h"
@@ -9,6 +32,7 @@
 
 #include <jansson.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,11 +46,10 @@
 #define EXPECT_URI "attacks/expected.tsv"
 
 /*
- * Levels: a regressed cell is an error; a weakness the expectations declare
- * (the cell passed, or improved) is a note whose baselineState is
- * "unchanged", so a run that passes the gate raises no error or warning in
- * code scanning; a severe outcome no rule declares (verdict new) is a
- * warning. security-severity is GitHub's 0.0-10.0 scale.
+ * Levels: a regressed cell is an error (baselineState "new"); a severe
+ * outcome no rule declares (verdict new) is a warning ("new"). Rules keep
+ * GitHub's 0.0-10.0 security-severity: only regressions and new findings
+ * are results, and those are the alerts a reviewer must see.
  */
 struct rule {
 	enum th_outcome outcome;	/* TH_OUTCOME_INVALID: any regressed cell */
@@ -94,19 +117,143 @@ static const struct rule rules[] = {
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
 
-/* The rule a cell is reported under, -1 when it is not reported. */
+/* The rule a cell is reported under, -1 when it is not reported: only a
+ * regression or a new cell with a severe outcome; a cell the gate accepts
+ * (pass, improvement) is no result. */
 static int rule_of(const struct th_cell *c)
 {
 	enum th_outcome o = th_cell_observed(c);
+	enum th_verdict v = th_report_shown_verdict(c);
 
+	if (v != TH_VERDICT_REGRESSION && v != TH_VERDICT_NEW)
+		return -1;
 	for (size_t i = 0; i < NRULES; i++)
 		if (rules[i].outcome == o)
 			return (int)i;
-	if (th_report_shown_verdict(c) == TH_VERDICT_REGRESSION)
+	if (v == TH_VERDICT_REGRESSION)
 		for (size_t i = 0; i < NRULES; i++)
 			if (rules[i].outcome == TH_OUTCOME_INVALID)
 				return (int)i;
 	return -1;
+}
+
+/* One result: the reported cells of one rule and one cell identity
+ * (platform, attack, variant, config) over the toolchains, in toolchain
+ * order. */
+struct finding {
+	int rule;
+	bool error;			/* some cell regressed; else all are new */
+	const struct th_cell **cells;	/* into the sorted array */
+	size_t n;
+};
+
+static int cmp_identity(const struct th_cell *a, const struct th_cell *b)
+{
+	int r;
+
+	if ((r = th_report_platform_cmp(a->platform, b->platform)))
+		return r;
+	if ((r = strcmp(a->attack, b->attack)))
+		return r;
+	if (a->variant != b->variant)
+		return a->variant < b->variant ? -1 : 1;
+	return strcmp(a->config, b->config);
+}
+
+static int cmp_reported(const void *x, const void *y)
+{
+	const struct th_cell *a = *(const struct th_cell *const *)x;
+	const struct th_cell *b = *(const struct th_cell *const *)y;
+	int r = cmp_identity(a, b), ra, rb;
+
+	if (r)
+		return r;
+	ra = rule_of(a);
+	rb = rule_of(b);
+	if (ra != rb)
+		return ra < rb ? -1 : 1;
+	if ((r = th_report_natcmp(a->toolchain, b->toolchain)))
+		return r;
+	return strcmp(a->toolchain, b->toolchain);
+}
+
+/* Most severe first: errors, then by rule (the table is in severity
+ * order), then by identity. */
+static int cmp_finding(const void *x, const void *y)
+{
+	const struct finding *a = x, *b = y;
+
+	if (a->error != b->error)
+		return a->error ? -1 : 1;
+	if (a->rule != b->rule)
+		return a->rule < b->rule ? -1 : 1;
+	return cmp_identity(a->cells[0], b->cells[0]);
+}
+
+/* The findings of res, most severe first: *nf of them, over *cells (both
+ * malloc'd; NULL when there are none). Return: 0, -1 out of memory. */
+static int findings(const struct th_results *res, const struct th_cell ***cells,
+		    struct finding **out, size_t *nf)
+{
+	const struct th_cell **c = NULL;
+	struct finding *f = NULL;
+	size_t n = 0, k = 0;
+
+	*cells = NULL;
+	*out = NULL;
+	*nf = 0;
+	for (size_t i = 0; i < res->ncells; i++)
+		n += rule_of(res->cells[i]) >= 0;
+	if (!n)
+		return 0;
+	c = malloc(n * sizeof(*c));
+	f = malloc(n * sizeof(*f));
+	if (!c || !f) {
+		free(c);
+		free(f);
+		return -1;
+	}
+	n = 0;
+	for (size_t i = 0; i < res->ncells; i++)
+		if (rule_of(res->cells[i]) >= 0)
+			c[n++] = res->cells[i];
+	qsort(c, n, sizeof(*c), cmp_reported);
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		int r = rule_of(c[i]);
+		bool error = false;
+
+		while (j < n && !cmp_identity(c[i], c[j]) && rule_of(c[j]) == r)
+			error |= th_report_shown_verdict(c[j++]) == TH_VERDICT_REGRESSION;
+		f[k++] = (struct finding){ .rule = r, .error = error, .cells = c + i, .n = j - i };
+		i = j;
+	}
+	qsort(f, k, sizeof(*f), cmp_finding);
+	*cells = c;
+	*out = f;
+	*nf = k;
+	return 0;
+}
+
+int th_render_sarif_cap_note(const struct th_results *res, char *buf, size_t n)
+{
+	const struct th_cell **cells;
+	struct finding *f;
+	size_t nf;
+
+	if (n)
+		*buf = '\0';
+	if (findings(res, &cells, &f, &nf))
+		return -1;
+	free(cells);
+	free(f);
+	if (nf <= TH_SARIF_MAX_RESULTS)
+		return 0;
+	snprintf(buf, n, "report.sarif: %zu findings, more than the %d results of a run GitHub code "
+		 "scanning keeps: the %d most severe are in it, %zu left out (results.json and "
+		 "junit.xml have every cell)", nf, TH_SARIF_MAX_RESULTS, TH_SARIF_MAX_RESULTS,
+		 nf - TH_SARIF_MAX_RESULTS);
+	return 1;
 }
 
 /* Setters that fail on a NULL value (out of memory, or not UTF-8). */
@@ -148,7 +295,8 @@ static json_t *rule_json(const struct rule *r)
 	bad |= set_str(o, "name", r->name);
 	bad |= set(o, "shortDescription", text_obj(r->text));
 	bad |= set(o, "fullDescription", text_obj(r->full));
-	/* What a regressed cell of the rule is; passing cells are notes. */
+	bad |= set(o, "help", text_obj(r->full));
+	/* What a regressed cell of the rule is; a new one is a warning. */
 	bad |= set_str(cfg, "level", "error");
 	bad |= set(o, "defaultConfiguration", cfg);
 	for (int i = 0; r->tags[i]; i++)
@@ -165,29 +313,67 @@ static json_t *rule_json(const struct rule *r)
 	return o;
 }
 
-/* "ATTACK variant/config on toolchain: OUTCOME (expected X, verdict v).
- * Evidence: ..." */
-static char *message(const struct th_cell *c)
+/* The toolchains of f: "clang-14", "clang-14 and clang-22", "a, b and c". */
+static void put_toolchains(FILE *f, const struct finding *fd)
 {
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
+	for (size_t i = 0; i < fd->n; i++)
+		fprintf(f, "%s%s", i == 0 ? "" : i + 1 == fd->n ? " and " : ", ", fd->cells[i]->toolchain);
+}
+
+static void put_judgement(FILE *f, const struct th_cell *c)
+{
 	const char *exp = th_outcome_name(c->expected);
 
-	if (!f)
-		return NULL;
-	fprintf(f, "%s %s/%s on %s", c->attack, th_variant_name(c->variant), c->config, c->toolchain);
-	/* A real kernel's cell says which; the model's as ever. */
-	if (!th_platform_is_model(c->platform))
-		fprintf(f, " (real kernel %s)", c->platform);
-	fprintf(f, ": %s (expected %s, verdict %s", th_outcome_name(th_cell_observed(c)),
+	fprintf(f, "%s (expected %s, verdict %s", th_outcome_name(th_cell_observed(c)),
 		exp ? exp : "none", th_verdict_name(th_report_shown_verdict(c)));
 	if (c->runs > 1)
 		fprintf(f, ", %u runs", c->runs);
-	if (th_report_shown_verdict(c) == TH_VERDICT_PASS ||
-	    th_report_shown_verdict(c) == TH_VERDICT_IMPROVEMENT)
-		fputs("; a weakness the expectations declare", f);
-	fprintf(f, "). Evidence: %s", *c->evidence ? c->evidence : "(none recorded)");
+	fputc(')', f);
+}
+
+static bool same_judgement(const struct th_cell *a, const struct th_cell *b)
+{
+	return th_cell_observed(a) == th_cell_observed(b) && a->expected == b->expected &&
+	       th_report_shown_verdict(a) == th_report_shown_verdict(b) && a->runs == b->runs;
+}
+
+/* "ATTACK variant/config on clang-14 and clang-22: OUTCOME (expected X,
+ * verdict v). Evidence: ..." (code scanning titles an alert with the first
+ * sentence); the toolchains' judgements and evidence each when they differ. */
+static char *message(const struct finding *fd)
+{
+	const struct th_cell *c = fd->cells[0];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	bool same = true;
+
+	if (!f)
+		return NULL;
+	for (size_t i = 1; i < fd->n; i++)
+		same &= same_judgement(c, fd->cells[i]);
+	fprintf(f, "%s %s/%s on ", c->attack, th_variant_name(c->variant), c->config);
+	put_toolchains(f, fd);
+	/* A real kernel's cell says which; the model's as ever. */
+	if (!th_platform_is_model(c->platform))
+		fprintf(f, " (real kernel %s)", c->platform);
+	fputs(": ", f);
+	for (size_t i = 0; i < (same ? 1 : fd->n); i++) {
+		if (i)
+			fputs("; ", f);
+		put_judgement(f, fd->cells[i]);
+		if (!same)
+			fprintf(f, " on %s", fd->cells[i]->toolchain);
+	}
+	fputs(".", f);
+	for (size_t i = 0; i < fd->n; i++) {
+		const char *e = *fd->cells[i]->evidence ? fd->cells[i]->evidence : "(none recorded)";
+
+		if (fd->n == 1)
+			fprintf(f, " Evidence: %s", e);
+		else
+			fprintf(f, "%s on %s: %s", i ? ";" : " Evidence", fd->cells[i]->toolchain, e);
+	}
 	if (fclose(f)) {
 		free(buf);
 		return NULL;
@@ -196,19 +382,19 @@ static char *message(const struct th_cell *c)
 }
 
 /* The expectations file as a SARIF artifact: relative to the checkout
- * (%SRCROOT%) when it lies in the source tree this was built from (or is
- * relative), else an absolute file: URI. */
+ * (%SRCROOT%, the repository's root) when it lies in the source tree this
+ * was built from (or is relative), else an absolute file: URI. */
 static int artifact(json_t *art, const struct th_results *res)
 {
 	const char *p = res->expect_path;
-	size_t n = strlen(TH_SOURCE_DIR);
 	int bad = 0;
 
 	if (!p) {
 		bad |= set_str(art, "uri", EXPECT_URI);
 		return bad | set_str(art, "uriBaseId", "%SRCROOT%");
 	}
-	if (*p != '/' || (!strncmp(p, TH_SOURCE_DIR "/", n + 1) && (p += n + 1))) {
+	p = th_report_source_relative(p);
+	if (*p != '/') {
 		bad |= set_str(art, "uri", p);
 		return bad | set_str(art, "uriBaseId", "%SRCROOT%");
 	}
@@ -271,14 +457,74 @@ static json_t *location_json(const struct th_results *res, const struct th_cell 
 	return loc;
 }
 
-static json_t *result_json(const struct th_results *res, const struct th_cell *c, int ri)
+/* The cell's identity without its toolchain: "ATTACK/variant/config", and
+ * "/linux-6.1.192" for a real kernel's. */
+static void identity_key(const struct th_cell *c, char *key, size_t n)
 {
-	const struct rule *r = &rules[ri];
-	enum th_verdict v = th_report_shown_verdict(c);
+	bool model = th_platform_is_model(c->platform);
+
+	snprintf(key, n, "%s/%s/%s%s%s", c->attack, th_variant_name(c->variant), c->config,
+		 model ? "" : "/", model ? "" : c->platform);
+}
+
+/* 64-bit FNV-1a of s, as 16 hex digits. */
+static void fnv1a_hex(const char *s, char out[17])
+{
+	uint64_t h = 0xcbf29ce484222325ULL;
+
+	for (; *s; s++) {
+		h ^= (unsigned char)*s;
+		h *= 0x100000001b3ULL;
+	}
+	snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+/* What a toolchain's cell of a finding observed, for the result's
+ * properties. */
+static json_t *cell_json(const struct th_cell *c)
+{
+	json_t *o = json_object(), *counts = json_object();
+	char *rerun = NULL;
+	int bad = !o || !counts;
+
+	if (bad) {
+		json_decref(o);
+		json_decref(counts);
+		return NULL;
+	}
+	bad |= set_str(o, "toolchain", c->toolchain);
+	bad |= set_str(o, "outcome", th_outcome_name(th_cell_observed(c)));
+	bad |= set_str(o, "expected", th_outcome_name(c->expected));
+	bad |= set_str(o, "verdict", th_verdict_name(th_report_shown_verdict(c)));
+	if (c->expected_line)
+		bad |= set(o, "expectedLine", json_integer(c->expected_line));
+	bad |= set(o, "runs", json_integer(c->runs));
+	for (int i = 0; i < TH_OUTCOME_COUNT; i++)
+		if (c->counts[i])
+			bad |= set(counts, th_outcome_name((enum th_outcome)i), json_integer(c->counts[i]));
+	bad |= set(o, "counts", counts);
+	bad |= set_str(o, "evidence", c->evidence);
+	/* As run from the repository's root. */
+	if (*c->rerun) {
+		rerun = th_report_source_relative_words(c->rerun);
+		bad |= !rerun || set_str(o, "rerun", rerun);
+		free(rerun);
+	}
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+static json_t *result_json(const struct th_results *res, const struct finding *fd)
+{
+	const struct rule *r = &rules[fd->rule];
+	const struct th_cell *c = fd->cells[0];
 	json_t *o = json_object(), *msg, *locs = json_array(), *fp = json_object();
-	json_t *props = json_object(), *counts = json_object();
-	char *text = message(c), key[1024];
-	int bad = !o || !locs || !fp || !props || !counts || !text;
+	json_t *props = json_object(), *tcs = json_array(), *jcells = json_array();
+	char *text = message(fd), key[1024], hash[17];
+	int bad = !o || !locs || !fp || !props || !tcs || !jcells || !text;
 
 	msg = text ? text_obj(text) : NULL;
 	free(text);
@@ -288,24 +534,24 @@ static json_t *result_json(const struct th_results *res, const struct th_cell *c
 		json_decref(locs);
 		json_decref(fp);
 		json_decref(props);
-		json_decref(counts);
+		json_decref(tcs);
+		json_decref(jcells);
 		return NULL;
 	}
 	bad |= set_str(o, "ruleId", r->id);
-	bad |= set(o, "ruleIndex", json_integer(ri));
-	bad |= set_str(o, "level", v == TH_VERDICT_REGRESSION ? "error" :
-				    v == TH_VERDICT_NEW ? "warning" : "note");
-	bad |= set_str(o, "baselineState", v == TH_VERDICT_REGRESSION || v == TH_VERDICT_NEW ?
-				            "new" : "unchanged");
+	bad |= set(o, "ruleIndex", json_integer(fd->rule));
+	bad |= set_str(o, "level", fd->error ? "error" : "warning");
+	bad |= set_str(o, "baselineState", "new");
 	bad |= set(o, "message", msg);
 	bad |= json_array_append_new(locs, location_json(res, c));
 	bad |= set(o, "locations", locs);
-	/* One alert per cell across runs: code scanning would otherwise derive
-	 * the identity from the (shared) location. */
-	snprintf(key, sizeof(key), "%s/%s/%s/%s%s%s", c->attack, th_variant_name(c->variant), c->config,
-		 c->toolchain, th_platform_is_model(c->platform) ? "" : "/",
-		 th_platform_is_model(c->platform) ? "" : c->platform);
-	bad |= set_str(fp, "timerharnessCell/v1", key);
+	/* One alert per cell across runs and toolchains: code scanning matches
+	 * results by primaryLocationLineHash, which would otherwise be the
+	 * declaring line's (shared by many cells, and changed by an edit). */
+	identity_key(c, key, sizeof(key));
+	fnv1a_hex(key, hash);
+	bad |= set_str(fp, "primaryLocationLineHash", hash);
+	bad |= set_str(fp, "timerharnessCell/v2", key);
 	bad |= set(o, "partialFingerprints", fp);
 	bad |= set_str(props, "attack", c->attack);
 	bad |= set_str(props, "technique", c->technique);
@@ -313,20 +559,14 @@ static json_t *result_json(const struct th_results *res, const struct th_cell *c
 	bad |= set_str(props, "payload", c->payload);
 	bad |= set_str(props, "variant", th_variant_name(c->variant));
 	bad |= set_str(props, "config", c->config);
-	bad |= set_str(props, "toolchain", c->toolchain);
 	if (!th_platform_is_model(c->platform))
 		bad |= set_str(props, "platform", c->platform);
-	bad |= set_str(props, "outcome", th_outcome_name(th_cell_observed(c)));
-	bad |= set_str(props, "expected", th_outcome_name(c->expected));
-	bad |= set_str(props, "verdict", th_verdict_name(v));
-	bad |= set(props, "runs", json_integer(c->runs));
-	for (int i = 0; i < TH_OUTCOME_COUNT; i++)
-		if (c->counts[i])
-			bad |= set(counts, th_outcome_name((enum th_outcome)i), json_integer(c->counts[i]));
-	bad |= set(props, "counts", counts);
-	bad |= set_str(props, "evidence", c->evidence);
-	if (*c->rerun)
-		bad |= set_str(props, "rerun", c->rerun);
+	for (size_t i = 0; i < fd->n; i++) {
+		bad |= json_array_append_new(tcs, json_string(fd->cells[i]->toolchain));
+		bad |= json_array_append_new(jcells, cell_json(fd->cells[i]));
+	}
+	bad |= set(props, "toolchains", tcs);
+	bad |= set(props, "cells", jcells);
 	bad |= set(o, "properties", props);
 	if (bad) {
 		json_decref(o);
@@ -335,15 +575,33 @@ static json_t *result_json(const struct th_results *res, const struct th_cell *c
 	return o;
 }
 
-static json_t *run_json(const struct th_results *res, const struct th_cell **cells)
+/* A notification of the run's only invocation. */
+static int notify(json_t *notes, const char *level, const char *text)
+{
+	json_t *note = json_object();
+	int bad = !note;
+
+	if (note) {
+		bad |= set_str(note, "level", level);
+		bad |= set(note, "message", text_obj(text));
+	}
+	return bad | json_array_append_new(notes, note);	/* NULL note: fails */
+}
+
+static json_t *run_json(const struct th_results *res)
 {
 	json_t *run = json_object(), *tool = json_object(), *driver = json_object();
 	json_t *jrules = json_array(), *results = json_array(), *inv = json_array();
 	json_t *inv0 = json_object(), *props = json_object(), *host = json_object();
-	json_t *tcs = json_array();
+	json_t *tcs = json_array(), *notes = json_array();
+	const struct th_cell **cells = NULL;
+	struct finding *f = NULL;
+	size_t nf = 0, shown;
 	int bad = !run || !tool || !driver || !jrules || !results || !inv || !inv0 || !props ||
-		  !host || !tcs;
+		  !host || !tcs || !notes;
 
+	if (!bad)
+		bad |= findings(res, &cells, &f, &nf);
 	if (bad) {
 		json_decref(run);
 		json_decref(tool);
@@ -355,8 +613,10 @@ static json_t *run_json(const struct th_results *res, const struct th_cell **cel
 		json_decref(props);
 		json_decref(host);
 		json_decref(tcs);
+		json_decref(notes);
 		return NULL;
 	}
+	shown = nf < TH_SARIF_MAX_RESULTS ? nf : TH_SARIF_MAX_RESULTS;
 	bad |= set_str(driver, "name", "timerharness");
 	bad |= set_str(driver, "version", res->version ? res->version : "");
 	for (size_t i = 0; i < NRULES; i++)
@@ -368,30 +628,27 @@ static json_t *run_json(const struct th_results *res, const struct th_cell **cel
 	/* An interrupted run did not check every cell: not a successful one. */
 	bad |= set(inv0, "executionSuccessful", json_boolean(!res->partial));
 	if (res->partial) {
-		json_t *notes = json_array(), *note = json_object();
 		char text[512];
 
 		snprintf(text, sizeof(text), "partial run (interrupted: %s): cells not listed were not run",
 			 res->interrupted ? res->interrupted : "?");
-		if (note) {
-			bad |= set_str(note, "level", "warning");
-			bad |= set(note, "message", text_obj(text));
-		}
-		if (notes)
-			bad |= json_array_append_new(notes, note);	/* NULL note: fails */
-		else
-			json_decref(note);
-		bad |= set(inv0, "toolExecutionNotifications", notes);
+		bad |= notify(notes, "warning", text);
 	}
+	if (shown < nf) {
+		char text[512];
+
+		th_render_sarif_cap_note(res, text, sizeof(text));
+		bad |= notify(notes, "warning", text);
+	}
+	if (json_array_size(notes))
+		bad |= set(inv0, "toolExecutionNotifications", notes);
+	else
+		json_decref(notes);
 	bad |= json_array_append_new(inv, inv0);
 	bad |= set(run, "invocations", inv);
 
-	for (size_t i = 0; i < res->ncells; i++) {
-		int ri = rule_of(cells[i]);
-
-		if (ri >= 0)
-			bad |= json_array_append_new(results, result_json(res, cells[i], ri));
-	}
+	for (size_t i = 0; i < shown; i++)
+		bad |= json_array_append_new(results, result_json(res, &f[i]));
 	bad |= set(run, "results", results);
 
 	bad |= set_str(props, "schema", TH_RESULTS_SCHEMA);
@@ -413,7 +670,12 @@ static json_t *run_json(const struct th_results *res, const struct th_cell **cel
 	}
 	bad |= set(props, "toolchains", tcs);
 	bad |= set(props, "cells", json_integer((json_int_t)res->ncells));
+	/* How many findings there were, and how many the log leaves out. */
+	bad |= set(props, "findings", json_integer((json_int_t)nf));
+	bad |= set(props, "findingsOmitted", json_integer((json_int_t)(nf - shown)));
 	bad |= set(run, "properties", props);
+	free(cells);
+	free(f);
 	if (bad) {
 		json_decref(run);
 		return NULL;
@@ -423,20 +685,17 @@ static json_t *run_json(const struct th_results *res, const struct th_cell **cel
 
 int th_render_sarif_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
 {
-	const struct th_cell **cells = th_results_sorted_cells(res, err, errlen);
 	json_t *root = NULL, *runs = NULL;
 	char *text = NULL;
 	int bad;
 
-	if (res->ncells && !cells)
-		return th_report_errf(err, errlen, "out of memory");
 	root = json_object();
 	runs = json_array();
 	bad = !root || !runs;
 	if (!bad) {
 		bad |= set_str(root, "$schema", SARIF_SCHEMA);
 		bad |= set_str(root, "version", "2.1.0");
-		bad |= json_array_append_new(runs, run_json(res, cells));
+		bad |= json_array_append_new(runs, run_json(res));
 		bad |= set(root, "runs", runs);
 		runs = NULL;
 	}
@@ -444,7 +703,6 @@ int th_render_sarif_to(FILE *out, const struct th_results *res, char *err, size_
 		text = json_dumps(root, JSON_INDENT(2));
 	json_decref(runs);
 	json_decref(root);
-	free(cells);
 	if (!text)
 		return th_report_errf(err, errlen, "out of memory building the SARIF log");
 	fputs(text, out);

@@ -34,6 +34,23 @@ const char *th_render_set_name(size_t i)
 	return i < NSET ? set[i].name : NULL;
 }
 
+void th_render_outputs_line(FILE *out, const char *dir)
+{
+	size_t len = strlen("outputs in /:") + strlen(dir);
+
+	for (size_t i = 0; i < NSET; i++)
+		len += 1 + strlen(set[i].name);
+	fputs("outputs in ", out);
+	th_report_put_line(out, dir);
+	fputs("/:", out);
+	/* The names on a line of their own when the directory leaves no room. */
+	if (len > TH_VERDICT_WIDTH)
+		fputs("\n ", out);
+	for (size_t i = 0; i < NSET; i++)
+		fprintf(out, " %s", set[i].name);
+	fputc('\n', out);
+}
+
 int th_render_output_set(const struct th_results *res, const char *dir, char *err, size_t errlen)
 {
 	struct th_report_staged st[NSET];
@@ -164,6 +181,12 @@ int th_render_write_set(const struct th_results *res, const char *dir, char *war
 		warn_add(warn, warnlen, e, "the campaigns are left out of the reports");
 	if (th_render_bench_attach_beside(res, rpath, e, sizeof(e)))
 		warn_add(warn, warnlen, e, "the bench's figures are left out of the reports");
+	if (th_render_sarif_cap_note(res, e, sizeof(e)) > 0) {
+		size_t len = strlen(warn);
+
+		if (len < warnlen)
+			snprintf(warn + len, warnlen - len, "%s%s", len ? "\n" : "", e);
+	}
 	return th_render_output_set(res, dir, err, errlen);
 }
 

@@ -50,55 +50,47 @@ static int outcome_width(const struct th_card_row *rows, size_t n)
 	return w;
 }
 
-/* One row: label, configs, outcome, distribution; trailing blanks cut. */
+/* One row: label, configs, outcome, distribution; trailing blanks cut. A
+ * distribution that would pass the screen's width goes on under itself
+ * (under the row's start when its column leaves no room), broken before
+ * its parenthesis or after a comma. */
 static void row_line(FILE *out, const char *label, int lw, const struct th_card_row *r, int ow,
 		     int use_color)
 {
 	char counts[160];
+	int col, hang;
 
 	th_card_counts_text(r, counts, sizeof(counts));
-	fprintf(out, "  %-*s  %-14s  ", lw, label, r->configs);
+	col = fprintf(out, "  %-*s  %-14s  ", lw, label, r->configs);
 	if (r->worst == TH_OUTCOME_INVALID) {
 		fputs("not run\n", out);
 		return;
 	}
 	put_outcome(out, r->worst, ow, use_color);
-	fprintf(out, " %s\n", counts);
-}
+	col += ow;
+	hang = col + 1;
+	if (hang > TH_VERDICT_WIDTH - 20)
+		hang = 6;
+	/* Pieces break before "(" and after ",": "16 of 20 cells", "(CRASHED
+	 * 4,", "HANG 1)". */
+	for (const char *p = counts; *p;) {
+		int w = 0;
 
-/* Words after an indent, wrapped at the screen's width; text from the
- * model (a member's name) shown escaped, never sent to the terminal raw. */
-static void wrapped(FILE *out, const char *indent, const char *text)
-{
-	char *s = NULL;
-	size_t slen = 0, col = strlen(indent);
-	FILE *m = open_memstream(&s, &slen);
-
-	if (!m)
-		return;
-	th_report_put_line(m, text);
-	if (fclose(m)) {
-		free(s);
-		return;
-	}
-	fputs(indent, out);
-	for (const char *p = s; *p;) {
-		size_t w = strcspn(p, " ");
-
-		if (col > strlen(indent) && col + 1 + w > TH_VERDICT_WIDTH) {
-			fprintf(out, "\n%s  ", indent);
-			col = strlen(indent) + 2;
-		} else if (col > strlen(indent)) {
+		while (p[w] && !(p[w] == ' ' && (p[w + 1] == '(' || (w && p[w - 1] == ','))))
+			w++;
+		if (col + 1 + w > TH_VERDICT_WIDTH && col > hang) {
+			fprintf(out, "\n%*s", hang, "");
+			col = hang;
+		} else {
 			fputc(' ', out);
 			col++;
 		}
-		fprintf(out, "%.*s", (int)w, p);
+		fprintf(out, "%.*s", w, p);
 		col += w;
 		p += w;
 		p += strspn(p, " ");
 	}
 	fputc('\n', out);
-	free(s);
 }
 
 /* Each distinct "could not run" note of rows, once: a note already said
@@ -112,7 +104,7 @@ static void not_run_notes(FILE *out, const struct th_card_row *rows, size_t n, c
 		char line[256];
 
 		snprintf(line, sizeof(line), "could not run: %s", rows[i].not_run);
-		wrapped(out, "    ", line);
+		th_report_put_wrapped(out, "    ", line);
 		if (strlen(said) + strlen(rows[i].not_run) + 2 < cap) {
 			strcat(said, rows[i].not_run);
 			strcat(said, "\n");
@@ -150,10 +142,10 @@ static void reach_lines(FILE *out, const struct th_results *res)
 		fprintf(out, "What 4.15's call_timer_fn can still call (%s's binaries):\n", tc);
 		snprintf(line + len, len < sizeof(line) ? sizeof(line) - len : 0, "%s",
 			 plen ? priv : "; none privileged");
-		wrapped(out, "  ", line);
+		th_report_put_wrapped(out, "  ", line);
 		if (*hops) {
 			snprintf(line, sizeof(line), "one call further: %s", hops);
-			wrapped(out, "  ", line);
+			th_report_put_wrapped(out, "  ", line);
 		}
 	}
 	/* A real kernel's entries: a line each, naming the platform. */
@@ -163,7 +155,7 @@ static void reach_lines(FILE *out, const struct th_results *res)
 		if (!th_reach_is_kernel(e))
 			continue;
 		th_reach_kernel_line(e, line, sizeof(line));
-		wrapped(out, "  ", line);
+		th_report_put_wrapped(out, "  ", line);
 	}
 }
 
@@ -232,7 +224,7 @@ static void fuzz_lines(FILE *out, const struct th_results *res)
 
 		snprintf(head, sizeof(head), "Fuzzing the overwrite (fuzz.json: %s of %.0f s, %s, %s runs%s):",
 			 label, s->budget_seconds, tcs, a, s->partial ? ", PARTIAL: interrupted" : "");
-		wrapped(out, "", head);
+		th_report_put_wrapped(out, "", head);
 	}
 	for (int v = 0; v < TH_VARIANT_COUNT; v++) {
 		struct th_fz_generation g;
@@ -287,7 +279,7 @@ static int kernel_lines(FILE *out, const struct th_results *res)
 			 "declared, %zu disagree%s", names[p], k.cells, k.cells == 1 ? "" : "s", k.agree,
 			 k.declared, k.disagree,
 			 more);
-		wrapped(out, "", line);
+		th_report_put_wrapped(out, "", line);
 	}
 	th_agreement_free(rows, nrows);
 	free(names);
@@ -325,27 +317,47 @@ static int verdict_model(FILE *out, const struct th_results *res, int use_color)
 		return -1;
 	}
 	/* One line: what ran, how long, with which compilers (their versions
-	 * are in the reports). */
-	fputs("timerharness ", out);
-	th_report_put_line(out, res->version ? res->version : "?");
-	fprintf(out, ": %zu cells", res->ncells);
-	for (size_t i = 0; i < res->nmetrics; i++)
-		if (!strcmp(res->metrics[i].name, "runs") && res->metrics[i].type == TH_METRIC_INT)
-			fprintf(out, ", %lld runs", res->metrics[i].i);
-	for (size_t i = 0; i < res->nmetrics; i++)
-		if (!strcmp(res->metrics[i].name, "run_seconds") && res->metrics[i].type != TH_METRIC_STRING)
-			fprintf(out, " in %.1f s", res->metrics[i].type == TH_METRIC_INT ?
-				(double)res->metrics[i].i : res->metrics[i].d);
-	fputs(res->ntoolchains ? ", on" : ", no toolchain", out);
-	for (size_t t = 0; t < res->ntoolchains; t++) {
-		fputs(t == 0 ? " " : t + 1 == res->ntoolchains ? " and " : ", ", out);
-		th_report_put_line(out, tcs[t]->name);
+	 * are in the reports); wrapped when many compilers make it longer. */
+	{
+		char *head = NULL;
+		size_t hlen = 0;
+		FILE *h = open_memstream(&head, &hlen);
+
+		if (!h) {
+			th_card_free(&card);
+			free(all);
+			free(tcs);
+			return -1;
+		}
+		fprintf(h, "timerharness %s: %zu cells", res->version ? res->version : "?", res->ncells);
+		for (size_t i = 0; i < res->nmetrics; i++)
+			if (!strcmp(res->metrics[i].name, "runs") && res->metrics[i].type == TH_METRIC_INT)
+				fprintf(h, ", %lld runs", res->metrics[i].i);
+		for (size_t i = 0; i < res->nmetrics; i++)
+			if (!strcmp(res->metrics[i].name, "run_seconds") &&
+			    res->metrics[i].type != TH_METRIC_STRING)
+				fprintf(h, " in %.1f s", res->metrics[i].type == TH_METRIC_INT ?
+					(double)res->metrics[i].i : res->metrics[i].d);
+		fputs(res->ntoolchains ? ", on" : ", no toolchain", h);
+		for (size_t t = 0; t < res->ntoolchains; t++)
+			fprintf(h, "%s%s", t == 0 ? " " : t + 1 == res->ntoolchains ? " and " : ", ",
+				tcs[t]->name);
+		if (fclose(h)) {
+			free(head);
+			th_card_free(&card);
+			free(all);
+			free(tcs);
+			return -1;
+		}
+		th_report_put_wrapped(out, "", head);
+		free(head);
 	}
-	fputc('\n', out);
 	if (res->partial) {
-		fputs("PARTIAL run (interrupted: ", out);
-		th_report_put_line(out, res->interrupted ? res->interrupted : "?");
-		fputs("): cells that did not finish are missing\n", out);
+		char line[512];
+
+		snprintf(line, sizeof(line), "PARTIAL run (interrupted: %s): cells that did not finish are "
+			 "missing", res->interrupted ? res->interrupted : "?");
+		th_report_put_wrapped(out, "", line);
 	}
 	if (th_results_is_slice(res))
 		fputs("A SLICE of the plan (a filter or a shard): the other cells were not run\n", out);

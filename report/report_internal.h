@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <sys/stat.h>
 
+#include "render.h"
 #include "results.h"
 
 /* snprintf into err (if any); always returns -1 so callers can return it. */
@@ -126,6 +127,16 @@ int th_report_kinds(const struct th_cell *c);
 const struct th_support *th_report_cell_support(const struct th_results *res,
 						const struct th_cell *c);
 
+/* Paths as a reader of the reports uses them, wherever the run was made:
+ * relative to the checkout this was built from (TH_SOURCE_DIR) when they
+ * lie in it. th_report_source_relative: path itself, or its tail after the
+ * checkout's "/". th_report_source_relative_words: s (a command line) with
+ * every word that starts with the checkout's "/" made relative (a word
+ * starts s or follows a blank, a quote or '='); malloc'd, NULL when out of
+ * memory. */
+const char *th_report_source_relative(const char *path);
+char *th_report_source_relative_words(const char *s);
+
 /* The verdict a renderer shows: the stored one, or regression when the
  * outcome/expected pair says so (a hand-edited outcome is not hidden). */
 enum th_verdict th_report_shown_verdict(const struct th_cell *c);
@@ -212,8 +223,7 @@ void th_report_put_visible(FILE *out, const char *s, th_report_put_fn *put);
 /* The same on one line, for terminals and line-based formats: backslash
  * as \\, TAB \t, LF \n, CR \r. */
 void th_report_put_line(FILE *out, const char *s);
-/* A count as a reader takes it in: 812, 9.4k, 4.2M (render_common.c). */
-void th_report_short_count(long long n, char *buf, size_t len);
+/* th_report_short_count(), th_report_put_wrapped(): render.h. */
 /* Markdown text (render_markdown.c): every unsafe code point visible as
  * above, Markdown's specials backslashed, a line break a space (it would
  * end a table row). For every section of report.md. */

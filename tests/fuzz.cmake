@@ -82,7 +82,8 @@ foreach(name IN LISTS _th_fuzz_names)
 endforeach()
 
 # ClusterFuzzLite: build.sh under OSS-Fuzz's environment, with this tree's
-# clang (>= 16, for the kcfi build of the attacker); one toolchain is enough.
+# clang (>= 16, for the kcfi build of the attacker); one toolchain is enough:
+# the address build in full, its fuzzers run on a seed each.
 if(TH_CLANG_MAJOR GREATER_EQUAL 16)
   get_filename_component(_cc_dir ${CMAKE_C_COMPILER} DIRECTORY)
   find_program(TH_FUZZ_CXX NAMES clang++-${TH_CLANG_MAJOR} HINTS ${_cc_dir} NO_CACHE)
@@ -91,6 +92,12 @@ if(TH_CLANG_MAJOR GREATER_EQUAL 16)
       COMMAND ${CMAKE_COMMAND} -DSRC_DIR=${CMAKE_SOURCE_DIR} -DWORK_DIR=${CMAKE_BINARY_DIR}/fuzz-cflite
               -DCC=${CMAKE_C_COMPILER} -DCXX=${TH_FUZZ_CXX} -P ${TH_FUZZ_TESTS}/fuzz_cflite.cmake)
     set_tests_properties(fuzz.cflite.build_sh PROPERTIES TIMEOUT 900)
+    # Every sanitizer the cflite_*.yml workflows build with, configure step
+    # only (build.sh --configure-only): each fuzzer that ships is planned.
+    add_test(NAME fuzz.cflite.configure
+      COMMAND ${CMAKE_COMMAND} -DSRC_DIR=${CMAKE_SOURCE_DIR} -DWORK_DIR=${CMAKE_BINARY_DIR}/fuzz-cflite-configure
+              -DCC=${CMAKE_C_COMPILER} -DCXX=${TH_FUZZ_CXX} -P ${TH_FUZZ_TESTS}/fuzz_cflite_configure.cmake)
+    set_tests_properties(fuzz.cflite.configure PROPERTIES TIMEOUT 300)
   endif()
 endif()
 

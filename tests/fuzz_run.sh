@@ -30,7 +30,9 @@ runs=$(ls "$out/fuzz")
 gate --allow-slice > "$dir/check1.out" 2>&1
 rc1=$?
 [ "$rc1" -le 1 ] || fail "check of a fresh run: exit $rc1 (bad input or harness error): $(cat "$dir/check1.out")"
-grep -q "^check fuzz: 1 campaigns (1 ran) (SLICE: variants legacy; configs none; toolchains $tool)" "$dir/check1.out" ||
+# (the summary's lines, wrapped at 80 columns, read as one)
+sed -e ':a' -e 'N' -e '$!ba' -e 's/\n  / /g' "$dir/check1.out" |
+	grep -q "^check fuzz: 1 campaigns (1 ran) (SLICE: variants legacy; configs none; toolchains $tool)" ||
 	fail "no summary line: $(cat "$dir/check1.out")"
 gate > "$dir/check1s.out" 2>&1
 [ $? -eq 1 ] && grep -q "^slice: " "$dir/check1s.out" || fail "a slice passed without --allow-slice: $(cat "$dir/check1s.out")"

@@ -15,6 +15,8 @@ endif()
 function(expect_check file rc_want regex)
   execute_process(COMMAND ${TH} check --results ${file} ${ARGN}
                   RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  # Lines wrapped at 80 columns read as one.
+  string(REPLACE "\n  " " " out "${out}")
   if(NOT rc EQUAL ${rc_want} OR NOT "${out}${err}" MATCHES "${regex}")
     message(FATAL_ERROR "check ${file} ${ARGN}: exit ${rc} (want ${rc_want}), output must match '${regex}':\n${out}${err}")
   endif()

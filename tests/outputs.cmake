@@ -40,8 +40,8 @@ add_test(NAME outputs.results_schema
           ${_out} ${CMAKE_CURRENT_BINARY_DIR}/fuzz_run ${CMAKE_CURRENT_BINARY_DIR}/fuzz_interrupt)
 add_test(NAME outputs.junit_schemas
   COMMAND ${_py} junit ${_common} --xsd ${CMAKE_CURRENT_SOURCE_DIR}/data/junit/junit-10.xsd
-          --xsd ${CMAKE_CURRENT_SOURCE_DIR}/data/junit/JUnit.xsd ${_out})
-# matrix.gate's run passes the gate: its SARIF must raise no error or warning.
+          --xsd ${CMAKE_CURRENT_SOURCE_DIR}/data/junit/JUnit.xsd --source ${CMAKE_SOURCE_DIR} ${_out})
+# matrix.gate's run passes the gate: its SARIF must have no result at all.
 add_test(NAME outputs.sarif
   COMMAND ${_py} sarif ${_common} --schema ${CMAKE_CURRENT_SOURCE_DIR}/data/sarif/sarif-schema-2.1.0.json
           --source ${CMAKE_SOURCE_DIR} --clean ${_out}/gate ${_out})
@@ -71,6 +71,17 @@ else()
 endif()
 set_tests_properties(outputs.results_schema outputs.junit_schemas outputs.sarif outputs.ktap_kunit
   PROPERTIES FIXTURES_REQUIRED th_outputs LABELS outputs TIMEOUT 300)
+
+# 80 columns: the verdict screen of every run and fixture, check's summary of
+# each, what matrix prints, a one-second fuzz run and its checks.
+if(TARGET th-fuzz-overflow-legacy-none AND TARGET th-fuzz-overflow-modern-none)
+  add_test(NAME outputs.widths
+    COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/widths.py --th $<TARGET_FILE:timerharness>
+            --build ${CMAKE_BINARY_DIR} --source ${CMAKE_SOURCE_DIR}
+            --data ${CMAKE_CURRENT_SOURCE_DIR}/data/report ${_out})
+  set_tests_properties(outputs.widths PROPERTIES FIXTURES_REQUIRED th_outputs LABELS outputs
+                       TIMEOUT 300)
+endif()
 
 # The example CI files run commands and options that exist, in order.
 add_test(NAME outputs.ci_files

@@ -9,16 +9,20 @@
       every fuzz.json under the ROOTs, and each --fuzz FILE, validates
       against fuzz.schema.json; each --fuzz-invalid FILE (a summary the
       loader refuses for a reason a schema can state) does not.
-  outputs.py junit --xsd XSD... --th TH --data DIR ROOT...
+  outputs.py junit --xsd XSD... [--source SRC] --th TH --data DIR ROOT...
       every junit.xml under the ROOTs, and the JUnit of every fixture,
-      validates against each XSD (xmllint --schema).
+      validates against each XSD (xmllint --schema), and names the
+      expectations and the rerun commands relative to the checkout SRC.
   outputs.py sarif --schema SCHEMA --source SRC --th TH --data DIR [--clean DIR] ROOT...
       every report.sarif (and the SARIF of every fixture) validates against
-      the SARIF 2.1.0 schema; each result's region is the line of the
-      expectations file whose rule (the first that matches) declares the
-      cell; its level is error exactly when the cell regressed, warning when
-      no rule declares it, note otherwise; and the runs under --clean, which
-      passed the gate, raise no error or warning at all.
+      the SARIF 2.1.0 schema; its results are exactly what the gate does not
+      accept in the results.json beside it (a regressed cell: error; a new
+      one of a severe outcome: warning), one per rule and cell over its
+      toolchains, fingerprinted without the toolchain, at the line of the
+      expectations file whose rule (the first that matches) declares it;
+      no location or rerun names the checkout by its absolute path; at most
+      5,000 results; and the runs under --clean, which passed the gate, have
+      no result at all (code scanning makes an alert of every result).
   outputs.py ktap --parser DIR --th TH --data DIR ROOT...
       the KTAP of every results.json under the ROOTs and of every fixture is
       read by the kernel's own KUnit parser (tools/testing/kunit) with no
@@ -219,7 +223,15 @@ def cmd_junit(a):
                 with open(out, "wb") as f:
                     f.write(xml)
                 docs.append((out, p))
+        prefix = (os.path.abspath(a.source) + "/").encode() if a.source else None
         for path, src in docs:
+            # Paths as the repository has them, not as this machine does.
+            with open(path, "rb") as f:
+                xml = f.read()
+            for m in ([b'name="expectations" value="' + prefix, b"rerun: " + prefix]
+                      if prefix else []):
+                if m in xml:
+                    fail(f"{src or path}: names the checkout by its absolute path ({m.decode()}...)")
             for xsd in a.xsd:
                 r = subprocess.run(["xmllint", "--noout", "--schema", xsd, path],
                                    stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
@@ -265,6 +277,29 @@ def first_rule(rules, cell, platform="model"):
     return None
 
 
+SEVERE = ["HIJACKED", "PRIVILEGED_WRITE", "REDIRECTED", "CRASHED", "HANG", "TIMER_LOST",
+          "FALSE_POSITIVE", "HARNESS_ERROR"]
+GITHUB_MAX_RESULTS = 5000   # docs.github.com: "Only the top 5,000 results will be included"
+
+
+def sarif_findings(doc):
+    """What the log must hold, from results.json: one finding per rule and
+    (platform, attack, variant, config) over the toolchains, for every cell
+    the gate does not accept: regressed, or new with a severe outcome."""
+    out = {}
+    for c in doc["cells"]:
+        v, o = shown_verdict(c), observed(c)
+        if v == "regression":
+            rule = o if o in SEVERE else "REGRESSION"
+        elif v == "new" and o in SEVERE:
+            rule = o
+        else:
+            continue
+        key = (rule, c.get("platform", "model"), c["attack"], c["variant"], c["config"])
+        out.setdefault(key, set()).add(c["toolchain"])
+    return out
+
+
 def cmd_sarif(a):
     import jsonschema
     with open(a.schema) as f:
@@ -275,51 +310,94 @@ def cmd_sarif(a):
     if not logs or (a.clean and not clean):
         fail("no report.sarif to check (or none under --clean)")
     texts = {p: open(p, "rb").read() for p, _ in logs}
+    sources = {p: os.path.join(os.path.dirname(p), "results.json") for p in texts}
     for p in fixtures(a.data, a.th):
         s = render(a.th, p, "sarif")
         if s is not None:
             texts[p] = s
+            sources[p] = p
+    src_prefix = os.path.abspath(a.source) + "/"
     cache = {}
     nres = 0
     for path, text in texts.items():
         doc = json.loads(text)
         for e in list(v.iter_errors(doc))[:3]:
             fail(f"{path}: SARIF schema: {'/'.join(map(str, e.absolute_path))}: {e.message}")
+        # The checkout's absolute path is in no location and no rerun command.
+        for m in (b'"uri": "file://' + src_prefix.encode(), b'"rerun": "' + src_prefix.encode()):
+            if m in text:
+                fail(f"{path}: names the checkout by its absolute path ({m.decode()}...)")
+        want = None
+        if os.path.exists(sources[path]):
+            with open(sources[path]) as f:
+                want = sarif_findings(json.load(f))
         for run in doc["runs"]:
             rules = run["tool"]["driver"]["rules"]
             for r in rules:
                 props = r.get("properties", {})
                 if "security" in props.get("tags", []) and "security-severity" not in props:
                     fail(f"{path}: rule {r['id']} is tagged security without a security-severity")
-            for res in run["results"]:
+                if not r.get("help", {}).get("text"):
+                    fail(f"{path}: rule {r['id']} has no help.text (code scanning requires it)")
+            results = run["results"]
+            if len(results) > GITHUB_MAX_RESULTS:
+                fail(f"{path}: {len(results)} results; code scanning keeps {GITHUB_MAX_RESULTS}")
+            if path in clean and results:
+                fail(f"{path}: a run that passed the gate has {len(results)} result(s), "
+                     f"the first {results[0]['message']['text'][:200]}")
+            seen, got = set(), {}
+            for res in results:
                 nres += 1
                 p = res["properties"]
-                key = f"{p['attack']} {p['variant']}/{p['config']}/{p['toolchain']}"
-                verdict = p["verdict"]
-                want = ("error" if verdict == "regression" else
-                        "warning" if verdict == "new" else "note")
-                if res["level"] != want:
-                    fail(f"{path}: {key}: level {res['level']}, verdict {verdict} wants {want}")
-                state = "new" if verdict in ("regression", "new") else "unchanged"
-                if res.get("baselineState") != state:
-                    fail(f"{path}: {key}: baselineState {res.get('baselineState')}, want {state}")
-                if path in clean and res["level"] in ("error", "warning"):
-                    fail(f"{path}: a run that passed the gate raises a {res['level']}: {key}")
+                key = f"{p['attack']} {p['variant']}/{p['config']}"
+                if not p.get("cells") or not p.get("toolchains"):
+                    fail(f"{path}: {key}: no cells or toolchains in its properties")
+                    continue
+                fp = res["partialFingerprints"]
+                ident = (p.get("platform", "model"), p["attack"], p["variant"], p["config"])
+                if fp.get("primaryLocationLineHash") in seen:
+                    fail(f"{path}: {key}: primaryLocationLineHash shared with another result")
+                seen.add(fp.get("primaryLocationLineHash"))
+                if any(tc in fp.get("timerharnessCell/v2", "") for tc in p["toolchains"]):
+                    fail(f"{path}: {key}: the toolchain is part of the fingerprint")
+                verdicts = [c["verdict"] for c in p["cells"]]
+                if [c["toolchain"] for c in p["cells"]] != p["toolchains"]:
+                    fail(f"{path}: {key}: cells {p['cells']} do not match toolchains {p['toolchains']}")
+                if not set(verdicts) <= {"regression", "new"}:
+                    fail(f"{path}: {key}: a cell the gate accepts is a result ({verdicts})")
+                level = "error" if "regression" in verdicts else "warning"
+                if res["level"] != level:
+                    fail(f"{path}: {key}: level {res['level']}, verdicts {verdicts} want {level}")
+                if res.get("baselineState") != "new":
+                    fail(f"{path}: {key}: baselineState {res.get('baselineState')}, want new")
+                got[(res["ruleId"],) + ident] = set(p["toolchains"])
                 phys = res["locations"][0]["physicalLocation"]
                 uri = phys["artifactLocation"]["uri"]
                 line = phys.get("region", {}).get("startLine")
-                if line is None:
-                    continue
+                first = p["cells"][0]
+                if line != first.get("expectedLine"):
+                    fail(f"{path}: {key}: region line {line}, its first cell's {first.get('expectedLine')}")
                 file = (uri[len("file://"):] if uri.startswith("file://") else
                         os.path.join(a.source, uri))
-                if file not in cache:
-                    cache[file] = rules_of(file)
-                decl = first_rule(cache[file], [p["attack"], p["variant"], p["config"],
-                                                 p["toolchain"]], p.get("platform", "model"))
-                if decl != line:
-                    fail(f"{path}: {key} points at {uri}:{line}, declared on line {decl}")
-    print(f"sarif: {len(texts)} logs, {nres} results: schema-valid, each at its declaring "
-          f"line, levels by verdict; {len(clean)} clean run(s) without an error or warning")
+                for c in p["cells"]:
+                    if c.get("expectedLine") is None:
+                        continue
+                    if file not in cache:
+                        cache[file] = rules_of(file)
+                    decl = first_rule(cache[file], [p["attack"], p["variant"], p["config"],
+                                                     c["toolchain"]], p.get("platform", "model"))
+                    if decl != c["expectedLine"]:
+                        fail(f"{path}: {key} on {c['toolchain']} points at {uri}:"
+                             f"{c['expectedLine']}, declared on line {decl}")
+            omitted = run["properties"].get("findingsOmitted", 0)
+            if want is not None and not omitted and got != want:
+                extra = sorted(set(got) - set(want))[:3]
+                lost = sorted(set(want) - set(got))[:3]
+                fail(f"{path}: results differ from what results.json holds: extra {extra}, "
+                     f"missing {lost}")
+    print(f"sarif: {len(texts)} logs, {nres} results: schema-valid, only regressions and new "
+          f"findings, one per cell over its toolchains, each at its declaring line; "
+          f"{len(clean)} clean run(s) without a result")
 
 
 # ---- KTAP through the kernel's KUnit parser ----
@@ -390,6 +468,7 @@ def main():
     sub.choices["results"].add_argument("--fuzz", action="append", default=[])
     sub.choices["results"].add_argument("--fuzz-invalid", action="append", default=[])
     sub.choices["junit"].add_argument("--xsd", action="append", required=True)
+    sub.choices["junit"].add_argument("--source")
     sub.choices["sarif"].add_argument("--schema", required=True)
     sub.choices["sarif"].add_argument("--source", required=True)
     sub.choices["sarif"].add_argument("--clean", action="append", default=[])

@@ -22,7 +22,8 @@ foreach(src IN LISTS TH_REPORT_TEST_SOURCES)
   target_compile_options(${exe} PRIVATE ${TH_WARN_FLAGS})
   target_compile_definitions(${exe} PRIVATE
     TH_REPORT_TEST_DATA="${CMAKE_CURRENT_LIST_DIR}/data/report"
-    TH_SCHEMA_DIR="${CMAKE_SOURCE_DIR}/docs/schema")
+    TH_SCHEMA_DIR="${CMAKE_SOURCE_DIR}/docs/schema"
+    TH_TEST_SOURCE_DIR="${CMAKE_SOURCE_DIR}")
   file(STRINGS ${src} lines REGEX "^[ \t]+(TH_CASE|cmocka_unit_test[a-z_]*)\\(")
   foreach(line IN LISTS lines)
     string(REGEX MATCH "(TH_CASE|cmocka_unit_test[a-z_]*)\\(([A-Za-z0-9_]+)" _ "${line}")

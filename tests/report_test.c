@@ -214,6 +214,32 @@ static struct run run_check_to(FILE *out, const char *results, const char *basel
 	return r;
 }
 
+/* Lines check wrapped at 80 columns (the continuation indented two
+ * spaces) read as one; each line first held to the width, unless it is one
+ * word (a path) or a finding (a regression with its evidence verbatim). */
+static void unwrap(char *text)
+{
+	char *o = text;
+
+	for (const char *l = text; *l;) {
+		size_t w = strcspn(l, "\n");
+
+		if (w > TH_VERDICT_WIDTH && !strncmp(l, "check", 5) && memchr(l, ' ', w))
+			fail_msg("a summary line of %zu columns: %.*s", w, (int)w, l);
+		l += w;
+		l += *l == '\n';
+	}
+	for (const char *p = text; *p; p++) {
+		if (p[0] == '\n' && p[1] == ' ' && p[2] == ' ') {
+			*o++ = ' ';
+			p += 2;
+		} else {
+			*o++ = *p;
+		}
+	}
+	*o = '\0';
+}
+
 static struct run run_check_allow(const char *results, const char *baseline, int allow)
 {
 	size_t lo;
@@ -223,6 +249,7 @@ static struct run run_check_allow(const char *results, const char *baseline, int
 	assert_non_null(out);
 	struct run r = run_check_to(out, results, baseline, allow);
 	fclose(out);
+	unwrap(text);
 	r.out = text;
 	return r;
 }
@@ -1473,14 +1500,36 @@ static void html_regression_framed(void **state)
 
 /* ---- SARIF ---- */
 
-static json_t *sarif_load(struct tmp *t, const char *fixture)
+static json_t *sarif_parse(const char *s)
 {
-	char *s = render_to_text(t, th_render_sarif, fixture, "results.sarif");
 	json_error_t e;
 	json_t *j = json_loads(s, 0, &e);
 
 	if (!j)
 		fail_msg("not JSON: line %d: %s", e.line, e.text);
+	return j;
+}
+
+static json_t *sarif_load(struct tmp *t, const char *fixture)
+{
+	char *s = render_to_text(t, th_render_sarif, fixture, "results.sarif");
+	json_t *j = sarif_parse(s);
+
+	free(s);
+	return j;
+}
+
+/* The SARIF of a model in memory. */
+static json_t *sarif_of(struct tmp *t, const struct th_results *r)
+{
+	char err[1024], *s;
+	const char *path = tmp_file(t, "model.sarif");
+	json_t *j;
+
+	if (th_render_sarif(r, path, err, sizeof(err)))
+		fail_msg("%s", err);
+	s = slurp(path);
+	j = sarif_parse(s);
 	free(s);
 	return j;
 }
@@ -1494,7 +1543,17 @@ static const char *jstr(json_t *o, const char *path)
 	return json_string_value(v);
 }
 
-/* The result of cell (attack, variant, config, toolchain), or NULL. */
+static json_t *sarif_run(json_t *log)
+{
+	return json_array_get(json_object_get(log, "runs"), 0);
+}
+
+static json_t *sarif_results(json_t *log)
+{
+	return json_object_get(sarif_run(log), "results");
+}
+
+/* The result of cell identity "ATTACK/variant/config" (no toolchain), or NULL. */
 static json_t *sarif_result(json_t *results, const char *key)
 {
 	size_t i;
@@ -1503,25 +1562,43 @@ static json_t *sarif_result(json_t *results, const char *key)
 	json_array_foreach(results, i, r) {
 		json_t *fp = json_object_get(r, "partialFingerprints");
 
-		if (!strcmp(jstr(fp, "timerharnessCell/v1"), key))
+		if (!strcmp(jstr(fp, "timerharnessCell/v2"), key))
 			return r;
 	}
 	return NULL;
 }
 
+static const char *sarif_hash(json_t *r)
+{
+	return jstr(json_object_get(r, "partialFingerprints"), "primaryLocationLineHash");
+}
+
+static struct th_cell *cell_of(struct th_results *r, const char *attack, enum th_variant v,
+			       const char *config, const char *toolchain)
+{
+	struct th_cell *c = th_results_find_cell(r, NULL, attack, v, config, toolchain);
+
+	if (!c)
+		fail_msg("no cell %s %s/%s/%s", attack, th_variant_name(v), config, toolchain);
+	return c;
+}
+
+/* The rules, and what GitHub's code scanning makes of a passing run's log:
+ * the cells the gate accepts (declared weaknesses, improvements, a declared
+ * FALSE_POSITIVE) are no results, since code scanning shows every result of
+ * a rule with a security-severity as a security alert whatever its level. */
 static void sarif_valid_and_levels(void **state)
 {
 	struct tmp *t = *state;
 	json_t *j = sarif_load(t, DATA("doctored_hijacked.json")), *run, *rules, *results, *r, *v;
-	struct th_results *m = load_ok(DATA("doctored_hijacked.json"));
 	static const char *const needed[] = { "HIJACKED", "REDIRECTED", "CRASHED", "HANG",
 					      "FALSE_POSITIVE" };
-	size_t i, want = 0;
+	size_t i;
 
 	assert_string_equal(jstr(j, "version"), "2.1.0");
 	assert_contains(jstr(j, "$schema"), "sarif-2.1.0");
 	assert_int_equal(json_array_size(json_object_get(j, "runs")), 1);
-	run = json_array_get(json_object_get(j, "runs"), 0);
+	run = sarif_run(j);
 	v = json_object_get(json_object_get(run, "tool"), "driver");
 	assert_string_equal(jstr(v, "name"), "timerharness");
 	rules = json_object_get(v, "rules");
@@ -1535,6 +1612,8 @@ static void sarif_valid_and_levels(void **state)
 			fail_msg("no rule %s", needed[k]);
 		assert_true(strlen(jstr(json_object_get(rule, "shortDescription"), "text")) > 10);
 		assert_true(strlen(jstr(json_object_get(rule, "fullDescription"), "text")) > 40);
+		/* help.text: required by code scanning's reportingDescriptor. */
+		assert_true(strlen(jstr(json_object_get(rule, "help"), "text")) > 40);
 		/* Code scanning ranks security rules by security-severity. */
 		v = json_object_get(rule, "properties");
 		assert_string_equal(json_string_value(json_array_get(json_object_get(v, "tags"), 0)),
@@ -1542,68 +1621,59 @@ static void sarif_valid_and_levels(void **state)
 		if (strcmp(needed[k], "FALSE_POSITIVE"))
 			assert_true(atof(jstr(v, "security-severity")) >= 4.0);
 	}
-	/* One result per cell with a reported outcome or a regression. */
-	for (size_t k = 0; k < m->ncells; k++) {
-		enum th_outcome o = th_cell_observed(m->cells[k]);
-
-		want += o <= TH_FALSE_POSITIVE || shown_regression(m->cells[k]);
-	}
-	results = json_object_get(run, "results");
-	assert_int_equal(json_array_size(results), want);
-	json_array_foreach(results, i, r) {
-		json_t *rule = json_array_get(rules, (size_t)json_integer_value(json_object_get(r, "ruleIndex")));
-		json_t *loc = json_array_get(json_object_get(r, "locations"), 0);
-
-		assert_non_null(rule);
-		assert_string_equal(jstr(rule, "id"), jstr(r, "ruleId"));
-		/* No expectations recorded: the checkout's declaration, no line. */
-		assert_string_equal(jstr(json_object_get(json_object_get(loc, "physicalLocation"),
-							 "artifactLocation"), "uri"), "attacks/expected.tsv");
-		assert_null(json_object_get(json_object_get(loc, "physicalLocation"), "region"));
-		assert_string_equal(jstr(json_array_get(json_object_get(loc, "logicalLocations"), 0), "name"),
-				    jstr(json_object_get(r, "properties"), "attack"));
-	}
-	/* The doctored cell regressed: error, with its evidence and counts. */
-	r = sarif_result(results, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4/modern/cfi-icall/clang-14");
+	/* The fixture's only finding: its doctored cell, which regressed. Its
+	 * new BLOCKED_CFI cell is new but no finding; the rest pass or improved. */
+	results = sarif_results(j);
+	assert_int_equal(json_array_size(results), 1);
+	r = sarif_result(results, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4/modern/cfi-icall");
 	assert_non_null(r);
 	assert_string_equal(jstr(r, "ruleId"), "HIJACKED");
+	assert_string_equal(jstr(json_array_get(rules, (size_t)json_integer_value(json_object_get(r, "ruleIndex"))),
+				 "id"), "HIJACKED");
 	assert_string_equal(jstr(r, "level"), "error");
 	assert_string_equal(jstr(r, "baselineState"), "new");
 	assert_string_equal(jstr(json_object_get(r, "message"), "text"),
 			    "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 modern/cfi-icall on clang-14: HIJACKED "
 			    "(expected BLOCKED_CFI, verdict regression). Evidence: SIGILL at 0x401234: "
 			    "ud2 of a cfi-icall check site");
+	{
+		json_t *loc = json_array_get(json_object_get(r, "locations"), 0);
+		json_t *phys = json_object_get(loc, "physicalLocation");
+
+		/* No expectations recorded: the checkout's declaration, no line. */
+		assert_string_equal(jstr(json_object_get(phys, "artifactLocation"), "uri"), "attacks/expected.tsv");
+		assert_null(json_object_get(phys, "region"));
+		assert_string_equal(jstr(json_array_get(json_object_get(loc, "logicalLocations"), 0), "name"),
+				    "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4");
+	}
 	v = json_object_get(r, "properties");
+	assert_string_equal(json_string_value(json_array_get(json_object_get(v, "toolchains"), 0)), "clang-14");
+	v = json_array_get(json_object_get(v, "cells"), 0);
+	assert_string_equal(jstr(v, "toolchain"), "clang-14");
 	assert_string_equal(jstr(v, "expected"), "BLOCKED_CFI");
 	assert_string_equal(jstr(v, "verdict"), "regression");
 	assert_int_equal(json_integer_value(json_object_get(json_object_get(v, "counts"), "BLOCKED_CFI")), 1);
-	/* Declared weaknesses, accepted: notes, unchanged from the baseline,
-	 * so a run that passes the gate raises no error or warning. */
-	r = sarif_result(results, "MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4/legacy/cfi-icall/clang-14");
-	assert_string_equal(jstr(r, "level"), "note");
-	assert_string_equal(jstr(r, "baselineState"), "unchanged");
-	assert_contains(jstr(json_object_get(r, "message"), "text"), "a weakness the expectations declare");
-	r = sarif_result(results, "MEMCPY_INTRA_BEFORE_ARM_NONE/transitional/cfi-icall/clang-14");
-	assert_string_equal(jstr(r, "ruleId"), "FALSE_POSITIVE");
-	assert_string_equal(jstr(r, "level"), "note");
-	r = sarif_result(results, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4/modern/none/clang-22");
-	assert_string_equal(jstr(r, "level"), "note");
-	assert_string_equal(jstr(json_object_get(r, "properties"), "verdict"), "improvement");
-	r = sarif_result(results, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4/modern/randstruct/clang-22");
-	assert_int_equal(json_integer_value(json_object_get(json_object_get(json_object_get(r, "properties"),
-									   "counts"), "NO_EFFECT")), 3);
-	/* Blocked, detected and unsupported cells are not findings. */
-	assert_null(sarif_result(results, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4/modern/kcfi/clang-22"));
-	assert_null(sarif_result(results, "HEAP_NEIGHBOUR_BEFORE_ARM_FUNC_WRITE_CR4/modern/asan/clang-14"));
-	assert_null(sarif_result(results, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4/modern/kcfi/clang-14"));
+	/* Declared weaknesses, accepted by the gate: no result, no alert. */
+	assert_null(sarif_result(results, "MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4/legacy/cfi-icall"));
+	assert_null(sarif_result(results, "MEMCPY_INTRA_BEFORE_ARM_NONE/transitional/cfi-icall"));
+	assert_null(sarif_result(results, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4/modern/none"));
+	assert_null(sarif_result(results, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4/modern/randstruct"));
+	assert_null(sarif_result(results, "INDEX_INTRA_BEFORE_ARM_FUNC_OTHER_PROTO/modern/cfi-icall"));
 	assert_true(json_is_true(json_object_get(json_array_get(json_object_get(run, "invocations"), 0),
 						 "executionSuccessful")));
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(run, "properties"), "findings")), 1);
 	json_decref(j);
-	th_results_free(m);
+
+	/* A run that passes the gate: no result at all. */
+	j = sarif_load(t, DATA("small.json"));
+	assert_int_equal(json_array_size(sarif_results(j)), 0);
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(sarif_run(j), "properties"),
+							    "findingsOmitted")), 0);
+	json_decref(j);
 
 	/* A partial run is not a successful execution, and says why. */
 	j = sarif_load(t, DATA("partial.json"));
-	run = json_array_get(json_object_get(j, "runs"), 0);
+	run = sarif_run(j);
 	v = json_array_get(json_object_get(run, "invocations"), 0);
 	assert_true(json_is_false(json_object_get(v, "executionSuccessful")));
 	assert_contains(jstr(json_object_get(json_array_get(json_object_get(v, "toolExecutionNotifications"), 0),
@@ -1615,25 +1685,186 @@ static void sarif_valid_and_levels(void **state)
 static void sarif_other_regression(void **state)
 {
 	struct tmp *t = *state;
-	char err[1024];
 	struct th_results *r = load_ok(DATA("small.json"));
-	struct th_cell *c = th_results_find_cell(r, NULL, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", TH_VARIANT_MODERN,
-						 "kcfi", "clang-22");
-	const char *path = tmp_file(t, "results.sarif");
+	struct th_cell *c = cell_of(r, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", TH_VARIANT_MODERN, "kcfi",
+				    "clang-22");
+	json_t *j, *res;
 
 	c->verdict = TH_VERDICT_REGRESSION;	/* as a baseline would have judged it */
-	assert_int_equal(th_render_sarif(r, path, err, sizeof(err)), 0);
-	char *s = slurp(path);
-	json_t *j = json_loads(s, 0, NULL), *res;
-
-	assert_non_null(j);
-	res = sarif_result(json_object_get(json_array_get(json_object_get(j, "runs"), 0), "results"),
-			   "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4/modern/kcfi/clang-22");
+	j = sarif_of(t, r);
+	res = sarif_result(sarif_results(j), "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4/modern/kcfi");
 	assert_non_null(res);
 	assert_string_equal(jstr(res, "ruleId"), "REGRESSION");
 	assert_string_equal(jstr(res, "level"), "error");
 	json_decref(j);
-	free(s);
+	th_results_free(r);
+}
+
+/* A finding on two toolchains is one result, fingerprinted by the cell
+ * without its toolchain or its line (code scanning matches alerts across
+ * runs by primaryLocationLineHash): the same cell regressing on one
+ * toolchain only, declared on another line, is the same alert. New
+ * findings are warnings; paths are the checkout's, not this machine's. */
+static void sarif_findings_across_toolchains(void **state)
+{
+	struct tmp *t = *state;
+	char err[1024], hash[17];
+	struct th_results *r = load_ok(DATA("small.json"));
+	static const char *const atk = "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4";
+	struct th_cell *c14 = cell_of(r, atk, TH_VARIANT_MODERN, "cfi-icall", "clang-14");
+	struct th_cell *c22 = cell_of(r, atk, TH_VARIANT_MODERN, "cfi-icall", "clang-22");
+	struct th_cell *n22 = cell_of(r, "INDEX_INTRA_BEFORE_ARM_FUNC_OTHER_PROTO", TH_VARIANT_MODERN,
+				      "cfi-icall", "clang-22");
+	json_t *j, *results, *res, *props, *cells, *phys;
+
+	assert_int_equal(th_results_set_expectations(r, TH_TEST_SOURCE_DIR "/attacks/expected.tsv",
+		"0000000000000000000000000000000000000000000000000000000000000000", err, sizeof(err)), 0);
+	assert_int_equal(th_cell_record_run(c14, TH_HIJACKED, err, sizeof(err)), 0);
+	assert_int_equal(th_cell_record_run(c22, TH_HIJACKED, err, sizeof(err)), 0);
+	assert_int_equal(th_cell_record_run(n22, TH_HIJACKED, err, sizeof(err)), 0);
+	c14->expected_line = 42;
+	c22->expected_line = 42;
+	assert_int_equal(th_cell_set_rerun(c14, TH_TEST_SOURCE_DIR "/build/clang-14/cli/timerharness matrix "
+		"--toolchain clang-14 --variant modern --config cfi-icall --attack MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 "
+		"--expect " TH_TEST_SOURCE_DIR "/attacks/lenient.tsv", err, sizeof(err)), 0);
+	j = sarif_of(t, r);
+	results = sarif_results(j);
+	assert_int_equal(json_array_size(results), 2);
+	/* Most severe first: the regression, then the new finding. */
+	res = json_array_get(results, 0);
+	assert_ptr_equal(res, sarif_result(results, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4/modern/cfi-icall"));
+	assert_string_equal(jstr(res, "level"), "error");
+	assert_string_equal(jstr(json_object_get(res, "message"), "text"),
+			    "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 modern/cfi-icall on clang-14 and clang-22: "
+			    "HIJACKED (expected BLOCKED_CFI, verdict regression, 2 runs). Evidence on clang-14: "
+			    "SIGILL at 0x401234: ud2 of a cfi-icall check site; on clang-22: SIGILL at 0x401250: "
+			    "ud2 of a cfi-icall check site");
+	props = json_object_get(res, "properties");
+	assert_int_equal(json_array_size(json_object_get(props, "toolchains")), 2);
+	assert_null(json_object_get(props, "toolchain"));
+	cells = json_object_get(props, "cells");
+	assert_string_equal(jstr(json_array_get(cells, 1), "toolchain"), "clang-22");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(cells, 0), "expectedLine")), 42);
+	/* Relative to the repository's root, wherever it was checked out. */
+	assert_string_equal(jstr(json_array_get(cells, 0), "rerun"),
+			    "build/clang-14/cli/timerharness matrix --toolchain clang-14 --variant modern "
+			    "--config cfi-icall --attack MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 --expect "
+			    "attacks/lenient.tsv");
+	phys = json_object_get(json_array_get(json_object_get(res, "locations"), 0), "physicalLocation");
+	assert_string_equal(jstr(json_object_get(phys, "artifactLocation"), "uri"), "attacks/expected.tsv");
+	assert_string_equal(jstr(json_object_get(phys, "artifactLocation"), "uriBaseId"), "%SRCROOT%");
+	assert_int_equal(json_integer_value(json_object_get(json_object_get(phys, "region"), "startLine")), 42);
+	assert_int_equal(strlen(sarif_hash(res)), 16);
+	snprintf(hash, sizeof(hash), "%s", sarif_hash(res));
+	/* No toolchain in the identity. */
+	assert_string_equal(jstr(json_object_get(res, "partialFingerprints"), "timerharnessCell/v2"),
+			    "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4/modern/cfi-icall");
+	/* The new finding: a warning, its own fingerprint. */
+	res = json_array_get(results, 1);
+	assert_ptr_equal(res, sarif_result(results, "INDEX_INTRA_BEFORE_ARM_FUNC_OTHER_PROTO/modern/cfi-icall"));
+	assert_string_equal(jstr(res, "ruleId"), "HIJACKED");
+	assert_string_equal(jstr(res, "level"), "warning");
+	assert_string_equal(jstr(res, "baselineState"), "new");
+	assert_string_not_equal(sarif_hash(res), hash);
+	json_decref(j);
+	th_results_free(r);
+
+	/* The same cell on clang-22 alone, declared on another line. */
+	r = load_ok(DATA("small.json"));
+	c22 = cell_of(r, atk, TH_VARIANT_MODERN, "cfi-icall", "clang-22");
+	assert_int_equal(th_cell_record_run(c22, TH_HIJACKED, err, sizeof(err)), 0);
+	c22->expected_line = 57;
+	j = sarif_of(t, r);
+	results = sarif_results(j);
+	assert_int_equal(json_array_size(results), 1);
+	assert_string_equal(sarif_hash(json_array_get(results, 0)), hash);
+	json_decref(j);
+	th_results_free(r);
+}
+
+/* JUnit names the expectations and the rerun commands as the repository
+ * has them, not by this machine's path. */
+static void junit_paths_relative(void **state)
+{
+	struct tmp *t = *state;
+	char err[1024], *xml;
+	struct th_results *r = load_ok(DATA("small.json"));
+	struct th_cell *c = cell_of(r, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", TH_VARIANT_MODERN, "cfi-icall",
+				    "clang-14");
+	const char *path = tmp_file(t, "junit.xml");
+
+	assert_int_equal(th_results_set_expectations(r, TH_TEST_SOURCE_DIR "/attacks/expected.tsv",
+		"0000000000000000000000000000000000000000000000000000000000000000", err, sizeof(err)), 0);
+	assert_int_equal(th_cell_record_run(c, TH_HIJACKED, err, sizeof(err)), 0);
+	assert_int_equal(th_cell_set_rerun(c, TH_TEST_SOURCE_DIR "/build/clang-14/cli/timerharness matrix "
+		"--toolchain clang-14", err, sizeof(err)), 0);
+	assert_int_equal(th_render_junit(r, path, err, sizeof(err)), 0);
+	xml = slurp(path);
+	assert_contains(xml, "<property name=\"expectations\" value=\"attacks/expected.tsv\"/>");
+	assert_contains(xml, "rerun: build/clang-14/cli/timerharness matrix --toolchain clang-14");
+	assert_null(strstr(xml, TH_TEST_SOURCE_DIR "/"));
+	free(xml);
+	th_results_free(r);
+}
+
+/* Code scanning keeps 5,000 results of a run: past that the log holds the
+ * most severe, and the log, th_render_sarif_cap_note() and the set's
+ * warnings (what matrix and kernel print) say how many were left out. */
+static void sarif_result_cap(void **state)
+{
+	struct tmp *t = *state;
+	char err[1024], note[1024], warn[2048], attack[32];
+	struct th_results *r = th_results_create("0.1.0-test");
+	size_t i;
+	json_t *j, *results, *res, *v;
+
+	assert_non_null(r);
+	assert_int_equal(th_results_add_toolchain(r, "clang-22", "22.1.8", "/usr/bin/clang-22", err,
+						  sizeof(err)), 0);
+	assert_int_equal(th_results_add_config(r, "cfi-icall", "-fsanitize=cfi-icall", "cfi", err,
+					       sizeof(err)), 0);
+	/* 4,999 CRASHED and 2 HIJACKED regressions, 1 new HIJACKED: 5,002. */
+	for (i = 0; i < TH_SARIF_MAX_RESULTS + 2; i++) {
+		struct th_cell_in in = {
+			.attack = attack, .technique = "memcpy-intra", .payload = "func:write_cr4",
+			.variant = TH_VARIANT_MODERN, .config = "cfi-icall", .toolchain = "clang-22",
+			.outcome = i < 2 || i == TH_SARIF_MAX_RESULTS + 1 ? TH_HIJACKED : TH_CRASHED,
+			.runs = 1, .evidence = "x",
+			.expected = i == TH_SARIF_MAX_RESULTS + 1 ? TH_OUTCOME_INVALID : TH_BLOCKED_CFI,
+		};
+
+		snprintf(attack, sizeof(attack), "A%05zu", TH_SARIF_MAX_RESULTS + 2 - i);
+		assert_non_null(th_results_add_cell(r, &in, err, sizeof(err)));
+	}
+	assert_int_equal(th_render_sarif_cap_note(r, note, sizeof(note)), 1);
+	assert_string_equal(note, "report.sarif: 5002 findings, more than the 5000 results of a run GitHub "
+			    "code scanning keeps: the 5000 most severe are in it, 2 left out (results.json "
+			    "and junit.xml have every cell)");
+	j = sarif_of(t, r);
+	results = sarif_results(j);
+	assert_int_equal(json_array_size(results), TH_SARIF_MAX_RESULTS);
+	/* The HIJACKED regressions first, the new finding (a warning) left out. */
+	assert_string_equal(jstr(json_array_get(results, 0), "ruleId"), "HIJACKED");
+	assert_string_equal(jstr(json_array_get(results, 1), "ruleId"), "HIJACKED");
+	assert_string_equal(jstr(json_array_get(results, 2), "ruleId"), "CRASHED");
+	json_array_foreach(results, i, res)
+		assert_string_equal(jstr(res, "level"), "error");
+	v = json_object_get(sarif_run(j), "properties");
+	assert_int_equal(json_integer_value(json_object_get(v, "findings")), TH_SARIF_MAX_RESULTS + 2);
+	assert_int_equal(json_integer_value(json_object_get(v, "findingsOmitted")), 2);
+	v = json_array_get(json_object_get(sarif_run(j), "invocations"), 0);
+	assert_string_equal(jstr(json_object_get(json_array_get(json_object_get(v, "toolExecutionNotifications"), 0),
+						 "message"), "text"), note);
+	assert_true(json_is_true(json_object_get(v, "executionSuccessful")));
+	json_decref(j);
+	assert_int_equal(th_render_write_set(r, t->dir, warn, sizeof(warn), err, sizeof(err)), 0);
+	assert_contains(warn, note);
+	th_results_free(r);
+
+	/* Within the limit: nothing to say. */
+	r = load_ok(DATA("small.json"));
+	assert_int_equal(th_render_sarif_cap_note(r, note, sizeof(note)), 0);
+	assert_string_equal(note, "");
 	th_results_free(r);
 }
 
@@ -2088,6 +2319,9 @@ int main(int argc, char **argv)
 		TH_CASE(html_regression_framed),
 		TH_CASE(sarif_valid_and_levels),
 		TH_CASE(sarif_other_regression),
+		TH_CASE(sarif_findings_across_toolchains),
+		TH_CASE(junit_paths_relative),
+		TH_CASE(sarif_result_cap),
 		TH_CASE(ktap_plan_and_results),
 		TH_CASE(ktap_partial_and_not_applicable),
 		TH_CASE(formats_by_name),
