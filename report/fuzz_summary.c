@@ -34,7 +34,7 @@ size_t th_fz_chain_steps(const char *chain_id, enum th_outcome o, struct th_fz_s
 		return 0;
 	while (*p) {
 		const char *end = strstr(p, sep);
-		size_t len = end ? (size_t)(end - p) : strlen(p);
+		size_t len = end ? (size_t)(end - p) : strlen(p), whole = len;
 		enum th_outcome so = o;
 
 		if (n == max || !len)
@@ -60,7 +60,7 @@ size_t th_fz_chain_steps(const char *chain_id, enum th_outcome o, struct th_fz_s
 		memcpy(out[n].id, p, len);
 		out[n].id[len] = 0;
 		out[n++].outcome = so;
-		p = end ? end + strlen(sep) : p + len;
+		p = end ? end + strlen(sep) : p + whole;
 	}
 	return n;
 }
