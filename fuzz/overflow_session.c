@@ -16,7 +16,7 @@
 
 static struct {
 	int replay, stats_fd, known_fd;
-	char known[MAX_KNOWN][80];
+	char known[MAX_KNOWN][TH_FZ_CHAIN_ID_MAX + 32];
 	int nknown;
 	unsigned long long execs, counts[TH_OUTCOME_COUNT];
 	unsigned long long first_hijack, first_hijack_t, goal, goal_t;
@@ -79,7 +79,7 @@ static char known_path[4096];
 static void read_known(void)
 {
 	FILE *f;
-	char line[128];
+	char line[TH_FZ_CHAIN_ID_MAX + 64];
 
 	if (!known_path[0] || !(f = fopen(known_path, "r")))
 		return;	/* what this process knows, as it is */
@@ -175,9 +175,11 @@ static void print_result(const struct th_fz_result *r)
 		put_line(th_fz_oracle_stdout(), line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
 }
 
+/* A privileged target ran (HIJACKED, REDIRECTED), or the privileged state
+ * changed (PRIVILEGED_WRITE): report/fuzz_summary.h th_fz_is_finding(). */
 static int is_finding(enum th_outcome o)
 {
-	return o == TH_HIJACKED || o == TH_PRIVILEGED_WRITE;
+	return o == TH_HIJACKED || o == TH_PRIVILEGED_WRITE || o == TH_REDIRECTED;
 }
 
 static void count(const struct th_fz_result *r)

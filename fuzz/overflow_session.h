@@ -4,9 +4,12 @@
  * engine's two entry points). Chosen by the environment, read once:
  *
  *   (nothing)            an engine run: every input is judged; the first input
- *                        of each new finding (HIJACKED or PRIVILEGED_WRITE, by
- *                        its signature OUTCOME:CHAIN_ID) is reported to the
- *                        engine by abort(), its chain on stderr first.
+ *                        of each new finding (HIJACKED, PRIVILEGED_WRITE or
+ *                        REDIRECTED: a privileged target ran or the
+ *                        privileged state changed; by its signature
+ *                        OUTCOME:CHAIN_ID, the exact goal a step of its own,
+ *                        WRITE_CR4_407F0) is reported to the engine by
+ *                        abort(), its chain on stderr first.
  *   TH_FUZZ_KNOWN=FILE   signatures already found, one a line: counted, not
  *                        reported again; each new one is appended before the
  *                        abort (a campaign restarts the engine after it).
