@@ -42,7 +42,7 @@ set_tests_properties(fuzz.gate.declared_beside PROPERTIES LABELS fuzz TIMEOUT 60
 th_fuzz_gate(modern_hijack 1 "regression: overflow modern/cfi-icall/clang-22: found HIJACKED:WRITE_CR4_VIA_FORGED_TIMER, a chain .* does not declare; reproducer .*; chain: legacy" "^$"
   ${_fd}/modern_hijack.json ${_fx})
 # The legacy hijack not found: the search lost its power.
-th_fuzz_gate(required_not_found 1 "regression: overflow legacy/cfi-icall/clang-22: no HIJACKED finding matching WRITE_CR4_\\* in 1000 executions" "^$"
+th_fuzz_gate(required_not_found 1 "regression: overflow legacy/cfi-icall/clang-22: no HIJACKED finding matching WRITE_CR4_\\*VIA_RING_TIMER,WRITE_CR4_\\*VIA_FORGED_TIMER in 1000 executions" "^$"
   ${_fd}/legacy_no_hijack.json ${_fx})
 # A required campaign missing fails, unless a slice is allowed.
 th_fuzz_gate(required_campaign_missing 1 "regression: no campaign of legacy/none/\\*" "^$"
@@ -53,6 +53,21 @@ th_fuzz_gate(partial 1 "regression: the campaigns were interrupted \\(SIGINT\\)"
 th_fuzz_gate(partial_allowed 0 "0 regressed" "^$" --allow-partial ${_fd}/partial.json ${_fx})
 th_fuzz_gate(harness_error 3 "harness error: overflow legacy/cfi-icall/clang-22: 1 runs the harness could not judge" "^$"
   ${_fd}/harness_error.json ${_fx})
+# Chains of several steps: each step by its own rule, at its own outcome.
+th_fuzz_gate(steps_declared 0 "found HIJACKED:FORCE_CLOSE_VIA_RING_TIMER_REDIRECTED_THEN_WRITE_CR4_407F0_VIA_FORGED_TIMER_HIJACKED after .*found REDIRECTED:FORCE_CLOSE_VIA_RING_TIMER after .*found PRIVILEGED_WRITE:FORCE_CLOSE_VIA_RING_TIMER_REDIRECTED_THEN_CRED_VIA_LIST_PRIVILEGED_WRITE after .*0 regressed.*fuzz modern: no hijack through the timer's own call on cfi-icall \\([0-9]+ executions, [0-9]+ CFI blocks\\), as the oracle is built: .*under CFI \\(the 1 campaign whose runs a check stopped\\) it still reached: ring_force_close redirected \\(FORCE_CLOSE_VIA_RING_TIMER REDIRECTED, on cfi-icall\\); privileged state changed via the list's writes \\(CRED_VIA_LIST PRIVILEGED_WRITE" "^$"
+  --verbose ${_fd}/steps_declared.json ${_fx})
+# A target that ran where CFI should stop it, beside a declared data-only
+# write, is undeclared; a step more severe than its rule fails though
+# another step of the chain may be that severe; more steps than the oracle
+# names are undeclared; a requirement is met by a step, not by the chain.
+th_fuzz_gate(steps_hidden 1 "regression: overflow modern/cfi-icall/clang-22: found PRIVILEGED_WRITE:WRITE_CR4_VIA_RING_TIMER_PRIVILEGED_WRITE_THEN_CRED_VIA_LIST_PRIVILEGED_WRITE, a chain .* does not declare" "^$"
+  ${_fd}/steps_hidden.json ${_fx})
+th_fuzz_gate(steps_too_severe 1 "regression: overflow modern/none/clang-22: found HIJACKED:COMMIT_CREDS_VIA_RING_TIMER_HIJACKED_THEN_WRITE_CR4_407F0_VIA_FOREIGN_CALLBACK_HIJACKED, declared at most PRIVILEGED_WRITE" "^$"
+  ${_fd}/steps_too_severe.json ${_fx})
+th_fuzz_gate(steps_more 1 "regression: overflow legacy/cfi-icall/clang-22: found HIJACKED:WRITE_CR4_VIA_RING_TIMER_HIJACKED_THEN_MORE, a chain .* does not declare" "^$"
+  ${_fd}/steps_more.json ${_fx})
+th_fuzz_gate(steps_require 1 "regression: overflow legacy/cfi-icall/clang-22: no HIJACKED finding matching WRITE_CR4_" "^$"
+  ${_fd}/steps_require.json ${_fx})
 # Bad input: exit 2, saying what and where.
 foreach(case
     "not_json|not JSON: line 1"
@@ -84,13 +99,26 @@ if(TARGET report_cli)
 endif()
 
 # The campaign command on this build: one second, a summary that validates and
-# that check judges; an interrupt leaves a valid partial summary.
+# that check judges; an interrupt leaves a valid partial summary. (The script
+# is tests/fuzz_campaign_run.cmake: this file, run with -P, returned at once,
+# so the test passed without running a campaign.)
 if(TARGET timerharness AND TARGET th-fuzz-overflow-legacy-none)
   add_test(NAME fuzz.campaign.one_second
     COMMAND ${CMAKE_COMMAND} -DTH=$<TARGET_FILE:timerharness> -DCHECK=$<TARGET_FILE:fuzz_check>
             -DBUILD=${CMAKE_BINARY_DIR} -DEXPECT=${_fx} -DTOOLCHAIN=${TIMERHARNESS_TOOLCHAIN}
-            -DDIR=${CMAKE_CURRENT_BINARY_DIR}/fuzz_campaign -P ${CMAKE_CURRENT_LIST_DIR}/fuzz_campaign.cmake)
+            -DDIR=${CMAKE_CURRENT_BINARY_DIR}/fuzz_campaign -P ${CMAKE_CURRENT_LIST_DIR}/fuzz_campaign_run.cmake)
   set_tests_properties(fuzz.campaign.one_second PROPERTIES LABELS fuzz TIMEOUT 120)
+  # The exact goal is a finding of its own: saved with its reproducer and
+  # replayed like the others (the seed corpus is the goal's input).
+  file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/fuzz_goal_seeds)
+  configure_file(${PROJECT_SOURCE_DIR}/fuzz/corpora/overflow-findings/legacy-direct-407f0.bin
+                 ${CMAKE_CURRENT_BINARY_DIR}/fuzz_goal_seeds/legacy-direct-407f0.bin COPYONLY)
+  add_test(NAME fuzz.campaign.goal_saved
+    COMMAND ${CMAKE_COMMAND} -DTH=$<TARGET_FILE:timerharness> -DCHECK=$<TARGET_FILE:fuzz_check>
+            -DBUILD=${CMAKE_BINARY_DIR} -DEXPECT=${_fx} -DTOOLCHAIN=${TIMERHARNESS_TOOLCHAIN}
+            -DSEEDS=${CMAKE_CURRENT_BINARY_DIR}/fuzz_goal_seeds -DGOAL=1 -DTIME=3
+            -DDIR=${CMAKE_CURRENT_BINARY_DIR}/fuzz_goal -P ${CMAKE_CURRENT_LIST_DIR}/fuzz_campaign_run.cmake)
+  set_tests_properties(fuzz.campaign.goal_saved PROPERTIES LABELS fuzz TIMEOUT 120)
   add_test(NAME fuzz.campaign.interrupt
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/fuzz_interrupt.sh $<TARGET_FILE:timerharness>
             ${CMAKE_BINARY_DIR} ${TIMERHARNESS_TOOLCHAIN} ${CMAKE_CURRENT_BINARY_DIR}/fuzz_interrupt

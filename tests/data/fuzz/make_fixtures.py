@@ -94,3 +94,42 @@ d = copy.deepcopy(good); d["campaigns"][1]["findings"][0]["reproducer"] = "/etc/
 write("absolute_reproducer.json", d)
 d = copy.deepcopy(good); d["campaigns"][0]["variant"] = "ancient"; write("unknown_variant.json", d)
 d = copy.deepcopy(good); d["campaigns"][0]["outcomes"]["PWNED"] = 0; write("unknown_outcome.json", d)
+
+# Chains of several steps (issue 15, item 5): each step judged by its own rule
+# at its own outcome; a target that ran never hides behind another step's.
+
+
+def finding(variant, config, outcome, chain_id):
+    return dict(FINDING, sig=f"{outcome}:{chain_id}", outcome=outcome, chain_id=chain_id,
+                replayed=outcome,
+                reproducer=f"fuzz/clang-22/{variant}-{config}/findings/{outcome}-{chain_id}.bin")
+
+
+steps_legacy = camp(findings=[FINDING, finding(
+    "legacy", "cfi-icall", "HIJACKED",
+    "FORCE_CLOSE_VIA_RING_TIMER_REDIRECTED_THEN_WRITE_CR4_407F0_VIA_FORGED_TIMER_HIJACKED")])
+steps_modern = camp(variant="modern", first_hijack=None,
+                    outcomes={"PRIVILEGED_WRITE": 3, "REDIRECTED": 5, "BLOCKED_CFI": 92, "NO_EFFECT": 900},
+                    findings=[finding("modern", "cfi-icall", "REDIRECTED", "FORCE_CLOSE_VIA_RING_TIMER"),
+                              finding("modern", "cfi-icall", "PRIVILEGED_WRITE",
+                                      "FORCE_CLOSE_VIA_RING_TIMER_REDIRECTED_THEN_CRED_VIA_LIST_PRIVILEGED_WRITE")])
+write("steps_declared.json", doc([legacy_none, steps_legacy, steps_modern]))
+# write_cr4 ran on 4.15 under CFI: a bypass, behind a declared data-only step.
+write("steps_hidden.json", doc([legacy_none, BASE, camp(
+    variant="modern", first_hijack=None, outcomes={"PRIVILEGED_WRITE": 3, "BLOCKED_CFI": 97, "NO_EFFECT": 900},
+    findings=[finding("modern", "cfi-icall", "PRIVILEGED_WRITE",
+                      "WRITE_CR4_VIA_RING_TIMER_PRIVILEGED_WRITE_THEN_CRED_VIA_LIST_PRIVILEGED_WRITE")])]))
+# commit_creds_stub hijacked on 4.15 without CFI (declared at most
+# PRIVILEGED_WRITE), beside a declared foreign-callback hijack.
+write("steps_too_severe.json", doc([legacy_none, BASE, camp(
+    variant="modern", config="none", first_hijack=None, outcomes={"HIJACKED": 1, "NO_EFFECT": 999},
+    findings=[finding("modern", "none", "HIJACKED",
+                      "COMMIT_CREDS_VIA_RING_TIMER_HIJACKED_THEN_WRITE_CR4_407F0_VIA_FOREIGN_CALLBACK_HIJACKED")])]))
+# More steps than the oracle names: declared by no rule.
+write("steps_more.json", doc([legacy_none, camp(findings=[FINDING, finding(
+    "legacy", "cfi-icall", "HIJACKED", "WRITE_CR4_VIA_RING_TIMER_HIJACKED_THEN_MORE")])]))
+# The required 4.14 hijack is a step's own: a write_cr4 only redirected
+# through the ring's timer does not meet it, though the chain is HIJACKED.
+write("steps_require.json", doc([legacy_none, camp(findings=[finding(
+    "legacy", "cfi-icall", "HIJACKED",
+    "WRITE_CR4_VIA_RING_TIMER_REDIRECTED_THEN_WRITE_CR4_407F0_VIA_FOREIGN_CALLBACK_HIJACKED")])]))
