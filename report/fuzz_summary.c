@@ -74,8 +74,9 @@ static int ends_with(const char *s, const char *suffix)
 	return a >= b && !strcmp(s + a - b, suffix);
 }
 
-/* A hijack through the timer's own call: the ring's .function, a forged
- * timer's, or one the oracle could not name (not another callback's). */
+/* Has f a HIJACKED step through another subsystem's callback (foreign), or
+ * through the timer's own call: the ring's .function, a forged timer's, or
+ * one the oracle could not name (not foreign)? */
 static bool hijack_step(const struct th_fz_finding *f, bool foreign)
 {
 	struct th_fz_step st[TH_FZ_STEPS_MAX];
@@ -134,16 +135,20 @@ bool th_fz_own_call_by_construction(enum th_variant v)
 }
 
 /* "uid 0, gid 0" from a chain's "privileged state changed: uid 1000 -> 0,
- * gid 1000 -> 0" (fuzz/overflow_oracle.c put_priv()): each field as it
- * ended. Empty when the chain says no change. */
+ * gid 1000 -> 0" (fuzz/overflow_oracle.c judge(), put_priv()): each field
+ * as it ended. The last such text: the oracle writes it after every text a
+ * target reported (a path the attacker wrote may say anything), and only
+ * oracle and runtime text after it. Empty when the chain says none. */
 static void changed_to(const char *chain, char *out, size_t n)
 {
 	static const char key[] = "privileged state changed:";
-	const char *p = chain ? strstr(chain, key) : NULL;
+	const char *p = NULL;
 	struct vbuf b = { out, n, 0 };
 
 	if (n)
 		out[0] = 0;
+	for (const char *q = chain; q && (q = strstr(q, key)); q++)
+		p = q;
 	if (!p)
 		return;
 	p += sizeof(key) - 1;
@@ -229,8 +234,9 @@ size_t th_fz_reach(const struct th_fz_summary *s, enum th_variant v, struct th_f
 				}
 				if (th_outcome_more_severe(st[j].outcome, r->outcome))
 					r->outcome = st[j].outcome;
-				/* What changed: said by a run that did nothing else. */
-				if (!r->changed[0] && ns == 1)
+				/* What changed: said by a run that did nothing else,
+				 * a privileged write. */
+				if (!r->changed[0] && ns == 1 && st[j].outcome == TH_PRIVILEGED_WRITE)
 					changed_to(f->chain, r->changed, sizeof(r->changed));
 				add_config(r->configs, sizeof(r->configs), s, c);
 			}
