@@ -255,6 +255,8 @@ size_t th_fz_reach(const struct th_fz_summary *s, enum th_variant v, struct th_f
 			vput(&sb, "%s via %s", r->changed[0] ? r->changed : "privileged state changed", fn);
 		else
 			vput(&sb, "%s %s", fn, r->outcome == TH_HIJACKED ? "HIJACKED" : "redirected");
+		if (ends_with(r->step, "_VIA_FOREIGN_CALLBACK"))
+			vput(&sb, " (through deferred_timer_fn)");
 	}
 	return n;
 }

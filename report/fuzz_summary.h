@@ -191,7 +191,8 @@ struct th_fz_reach {
 				 * alone left them (its chain), or "" */
 	char configs[256];	/* "cfi-icall, kcfi" (config/toolchain with several) */
 	char label[192];	/* "uid 0, gid 0 via the list's writes",
-				 * "ring_force_close redirected" */
+				 * "ring_force_close redirected", "CR4 0x2c via
+				 * write_cr4 (through deferred_timer_fn)" */
 };
 /* Fill out[max]; *ncfi: the campaigns of v under CFI. Return: how many. */
 size_t th_fz_reach(const struct th_fz_summary *s, enum th_variant v, struct th_fz_reach *out, size_t max,
