@@ -25,6 +25,7 @@ static struct {
 	int replay, stats_fd, known_fd;
 	struct kstep known[MAX_KNOWN];
 	int nknown;
+	unsigned outcomes_known;	/* a bit per outcome some known signature has */
 	unsigned long long execs, counts[TH_OUTCOME_COUNT];
 	unsigned long long first_hijack, first_hijack_t, goal, goal_t;
 	unsigned long long last_flush;
@@ -175,11 +176,28 @@ static int step_known(const struct kstep *k)
 	return 0;
 }
 
-/* Learn the steps of sig. */
+/* The outcome a signature OUTCOME:CHAIN_ID names, or -1. */
+static int sig_outcome(const char *sig)
+{
+	static const int own[] = { TH_HIJACKED, TH_PRIVILEGED_WRITE, TH_REDIRECTED };
+	size_t n = 0;
+
+	while (sig[n] && sig[n] != ':')
+		n++;
+	for (size_t k = 0; sig[n] && k < sizeof(own) / sizeof(own[0]); k++)
+		if (same_n(sig, n, th_outcome_name((enum th_outcome)own[k])))
+			return own[k];
+	return -1;
+}
+
+/* Learn the steps of sig, and its outcome. */
 static void learn(const char *sig)
 {
 	struct kstep st[TH_FZ_CHAIN_ID_MAX / 8];
-	int n = sig_steps(sig, st, (int)(sizeof(st) / sizeof(st[0])));
+	int n = sig_steps(sig, st, (int)(sizeof(st) / sizeof(st[0]))), o = sig_outcome(sig);
+
+	if (o >= 0)
+		s.outcomes_known |= 1u << o;
 
 	for (int i = 0; i < n && s.nknown < MAX_KNOWN; i++)
 		if (!step_known(&st[i]))
@@ -197,6 +215,7 @@ static void read_known(void)
 	if (!known_path[0] || !(f = fopen(known_path, "r")))
 		return;	/* what this process knows, as it is */
 	s.nknown = 0;
+	s.outcomes_known = 0;
 	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\r\n")] = 0;
 		if (*line)
@@ -217,19 +236,21 @@ static void load_known(const char *path)
 }
 
 /*
- * Is every step of sig, at its outcome, known already? A run is reported
- * when it brings a step the campaign has not seen at that outcome (a target
- * that ran, a write, through what): each one is saved in the first chain
- * that has it, with the steps around it, and a chain of known steps in
- * another order or combination is counted, not reported (the engine would
- * restart for every permutation).
+ * Is every step of sig, at its outcome, known already, and a signature of
+ * its outcome? A run is reported when it brings a step the campaign has not
+ * seen at that outcome (a target that ran, a write, through what), or is
+ * the first of its outcome: each step is saved in the first chain that has
+ * it, with the steps around it, every outcome counted has a finding of its
+ * own (fuzz.json's loader holds the counts to that), and a chain of known
+ * steps in another order or combination is counted, not reported (the
+ * engine would restart for every permutation).
  */
 static int is_known(const char *sig)
 {
 	struct kstep st[TH_FZ_CHAIN_ID_MAX / 8];
-	int n = sig_steps(sig, st, (int)(sizeof(st) / sizeof(st[0])));
+	int n = sig_steps(sig, st, (int)(sizeof(st) / sizeof(st[0]))), o = sig_outcome(sig);
 
-	if (n <= 0)
+	if (n <= 0 || o < 0 || !(s.outcomes_known & (1u << o)))
 		return 0;
 	for (int i = 0; i < n; i++)
 		if (!step_known(&st[i]))

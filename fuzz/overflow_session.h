@@ -10,8 +10,9 @@
  *                        by abort(), its chain on stderr first. New: a step
  *                        of its chain ID (overflow_oracle.h; the exact goal
  *                        a step of its own, WRITE_CR4_407F0) at an outcome
- *                        no signature reported before had; a chain of known
- *                        steps, in another order or combination, is counted.
+ *                        no signature reported before had, or the first run
+ *                        of its outcome; a chain of known steps, in another
+ *                        order or combination, is counted.
  *   TH_FUZZ_KNOWN=FILE   signatures already found, one a line: their steps
  *                        are known, not reported again; each new signature
  *                        is appended before the abort (a campaign restarts
