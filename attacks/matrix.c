@@ -1164,8 +1164,7 @@ static void matrix_free(struct matrix *m)
 	free(m->cells);
 	free(m->jobs);
 	free(m->memo);
-	if (m->lock_fd >= 0)
-		close(m->lock_fd);
+	th_render_unlock_dir(m->lock_fd, m->out_dir);
 }
 
 int th_matrix_main(const struct th_matrix_opts *o)

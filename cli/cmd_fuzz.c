@@ -35,10 +35,14 @@ static void fuzz_usage(FILE *f)
 		"  --seed        the engine's first seed (default: from the clock)\n"
 		"  --quiet       no progress line\n"
 		"A progress line shows executions, exec/s and the outcomes so far. Ctrl-C stops\n"
-		"the engines and writes a partial fuzz.json.\n"
-		"Exit: 0 done; 1 a file could not be written; 2 bad input (nothing run);\n"
-		"130 interrupted (partial summary written). Gate the result with\n"
-		"'timerharness check' (it reads DIR/fuzz.json beside DIR/results.json).\n",
+		"the engines and writes a partial fuzz.json. One writer of DIR at a time (the\n"
+		"lock matrix and kernel take); the campaigns' files go to DIR/fuzz/<run>/, and\n"
+		"fuzz.json, with each finding's SHA-256, replaces the previous one last: a run\n"
+		"killed on the way leaves the previous summary and its files whole.\n"
+		"Exit: 0 done; 1 a file could not be written (the previous summary kept);\n"
+		"2 bad input (nothing run), DIR in use; 130 interrupted (partial summary\n"
+		"written). Gate the result with 'timerharness check' (it reads DIR/fuzz.json\n"
+		"beside DIR/results.json; --fuzz-allow-slice for a run of part of the plan).\n",
 		TH_BUILD_ROOT, TH_FUZZ_SEEDS);
 }
 

@@ -348,8 +348,7 @@ int th_cli_kernel(int argc, char **argv)
 done:
 	th_results_free(dst);
 	th_expect_free();
-	if (lock >= 0)
-		close(lock);
+	th_render_unlock_dir(lock, out);
 	free(rs);
 	for (size_t k = 0; k < ntargets; k++)
 		th_kernel_target_free(&targets[k]);

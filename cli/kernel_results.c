@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cfi/reach_collect.h"
 #include "expect.h"
 #include "render.h"
 #include "results.h"
@@ -116,6 +117,22 @@ static int fill(struct th_results *src, const struct th_results *dst, const char
 			return -1;
 		if (th_results_add_platform_config(src, platform, t->config, t->kconfig, err, n))
 			return -1;
+	}
+	/* What the kernel's own call_timer_fn can still call, read from the
+	 * vmlinux that was booted (cfi/reach_collect.h): only a kCFI kernel
+	 * has a check there; without one every function is a target. */
+	for (k = 0; k < ntargets; k++) {
+		const struct th_kernel_target *t = &targets[k];
+		char e[1024];
+
+		if (strcmp(t->release, release) || !t->cfi || !t->vmlinux)
+			continue;
+		if (th_reach_collect_vmlinux(src, platform, t->toolchain, t->config, t->vmlinux, NULL, 0,
+					     e, sizeof(e))) {
+			snprintf(err, n, "the reach of %s's call_timer_fn: %s (the boots' console logs are in %s/kernel)",
+				 t->config, e, out_dir);
+			return -1;
+		}
 	}
 	/* A slice keeps the platform's other cells as they were. */
 	if (globs && (old = th_results_find_platform(dst, platform))) {

@@ -5,7 +5,8 @@
  * Run from its build tree, the source checkout's (build/, attacks/
  * expected.tsv); installed (cmake --install), the files installed beside
  * it, found relative to the program itself (<prefix>/lib/timerharness,
- * <prefix>/share/timerharness/expected.tsv), so an installed tree can move.
+ * <prefix>/share/timerharness/expected.tsv, .../fuzz/expected.tsv), so an
+ * installed tree can move.
  */
 #ifndef TH_CLI_PATHS_H
 #define TH_CLI_PATHS_H
@@ -17,6 +18,11 @@ struct th_paths {
 	const char *expect;
 	/* The real kernel's plan: cells.tsv and configs/ (kernel/). */
 	const char *kernel;
+	/* The campaigns' declared findings (fuzz/expected.tsv); NULL in a
+	 * build without the fuzz command. */
+	const char *fuzz_expect;
+	/* The campaigns a run must hold (fuzz/campaigns.tsv); NULL likewise. */
+	const char *fuzz_plan;
 	bool installed;
 	/* What to do when build_root holds no build. */
 	const char *build_hint;

@@ -22,8 +22,10 @@
 
 #include "fuzz_summary.h"
 #include "overflow_session.h"
+#include "render.h"
 #include "render_fuzz.h"
 #include "results.h"
+#include "sha256.h"
 
 #define MAX_PIDS 4096
 #define LINE_MAX_ 8192
@@ -88,8 +90,9 @@ static int mkdirs(const char *path)
 	return mkdir(path, 0755) && errno != EEXIST ? -1 : 0;
 }
 
-/* rm -r of a directory this runner made (files and one level of subdirs). */
-static void clear_dir(const char *path)
+/* rm -r of the contents of a directory this runner made (symbolic links
+ * removed, never followed). */
+static void remove_tree(const char *path)
 {
 	DIR *d = opendir(path);
 	struct dirent *e;
@@ -104,7 +107,7 @@ static void clear_dir(const char *path)
 			continue;
 		p = xasprintf("%s/%s", path, e->d_name);
 		if (!lstat(p, &st) && S_ISDIR(st.st_mode)) {
-			clear_dir(p);
+			remove_tree(p);
 			rmdir(p);
 		} else {
 			unlink(p);
@@ -251,6 +254,7 @@ struct campaign {
 	const struct bin *bin;		/* the engine's binary */
 	const struct bin *replay;	/* replays the artifacts: the same binary */
 	char *dir, *corpus, *artifacts, *findings_dir, *log, *stats, *known, *recheck_log;
+	char *rel;	/* dir relative to the output directory: <run>/<toolchain>/<variant>-<config>[-afl] */
 	enum { PENDING, RUNNING, DONE } phase;
 	double t0, deadline, t_end;
 	pid_t pid;
@@ -270,6 +274,10 @@ struct campaign {
 };
 
 static volatile sig_atomic_t interrupted;
+/* This run's directory, "fuzz/<id>" relative to the output directory: every
+ * campaign's files are under it, and fuzz.json names it. The previous
+ * summary and its run stay whole until the new summary replaces them. */
+static char run_rel[64];
 
 static void on_interrupt(int sig)
 {
@@ -561,9 +569,10 @@ static void sanitize(char *s)
 }
 
 static void save_finding(struct campaign *c, const char *artifact, enum th_outcome o, const char *sig,
-			 const char *chain, const char *out_dir)
+			 const char *chain)
 {
-	char name[SIG_MAX], *bin, *txt, *rel;
+	char name[SIG_MAX], *bin, *txt, *rel, hash[65];
+	int fd;
 	struct th_fz_finding *f;
 	const struct found *in = NULL;
 	FILE *fp;
@@ -586,6 +595,19 @@ static void save_finding(struct campaign *c, const char *artifact, enum th_outco
 		free(txt);
 		return;
 	}
+	/* fuzz.json records the bytes it names: check finds out when the file
+	 * is gone or not the one found. */
+	fd = open(bin, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || th_sha256_fd(fd, hash)) {
+		fprintf(stderr, "timerharness fuzz: %s: %s: the finding %s is not recorded\n", bin,
+			strerror(errno), sig);
+		if (fd >= 0)
+			close(fd);
+		free(bin);
+		free(txt);
+		return;
+	}
+	close(fd);
 	/* The next engine process starts from it (the engine does not keep an
 	 * input it crashed on): a search toward a more severe finding goes on
 	 * from here, and its signature is known now, so it is not reported again. */
@@ -595,15 +617,20 @@ static void save_finding(struct campaign *c, const char *artifact, enum th_outco
 		fprintf(fp, "%s\n%s\n", sig, chain);
 		fclose(fp);
 	}
-	rel = xstrdup(bin + strlen(out_dir) + 1);
+	rel = xasprintf("%s/findings/%s.bin", c->rel, name);
+	/* A finding the run did not report: first seen when its artifact was
+	 * rechecked, by the counts as they are now. */
+	if (!in)
+		totals(c);
 	f = &c->fnd[c->nfnd++];
 	memset(f, 0, sizeof(*f));
 	f->sig = xstrdup(sig);
 	f->outcome = o;
 	f->chain_id = xstrdup(colon ? colon + 1 : "-");
-	f->first_seconds = in ? (in->t > 0 ? in->t : 0) : c->rec.seconds;
+	f->first_seconds = in ? (in->t > 0 ? in->t : 0) : now_s() - c->t0;
 	f->first_executions = in ? in->execs : c->rec.executions;
 	f->reproducer = rel;
+	memcpy(f->sha256, hash, sizeof(f->sha256));
 	f->replayed = o;
 	f->reproduced = in != NULL;
 	f->chain = xstrdup(chain);
@@ -630,7 +657,7 @@ static int reported(const struct campaign *c, const struct proc *p, const char *
 }
 
 /* Replay every artifact the engine left; keep findings, drop the rest. */
-static void recheck(struct campaign *c, const struct proc *p, const char *out_dir)
+static void recheck(struct campaign *c, const struct proc *p)
 {
 	DIR *d = opendir(c->artifacts);
 	struct dirent *e;
@@ -668,7 +695,7 @@ static void recheck(struct campaign *c, const struct proc *p, const char *out_di
 				fprintf(k, "%s\n", sig);
 				fclose(k);
 			}
-			save_finding(c, path, o, sig, chain, out_dir);
+			save_finding(c, path, o, sig, chain);
 		}
 		unlink(path);
 		free(path);
@@ -774,7 +801,7 @@ static int start_engine(struct campaign *c, const struct th_fz_opts *o)
 
 static int start_campaign(struct campaign *c, const struct th_fz_opts *o)
 {
-	clear_dir(c->dir);
+	remove_tree(c->dir);
 	if (mkdirs(c->corpus) || mkdirs(c->artifacts) || mkdirs(c->findings_dir)) {
 		fprintf(stderr, "timerharness fuzz: cannot create %s: %s\n", c->dir, strerror(errno));
 		return -1;
@@ -794,7 +821,7 @@ static void engine_ended(struct campaign *c, const struct th_fz_opts *o)
 	for (int i = 0; i < c->nprocs; i++)
 		if (c->procs[i].pid == (long)c->pid)
 			p = &c->procs[i];
-	recheck(c, p, o->out_dir);
+	recheck(c, p);
 	if (strcmp(c->rec.engine, "afl"))
 		read_coverage(c);
 	else
@@ -837,6 +864,14 @@ static int write_summary(struct campaign *cs, size_t n, const struct th_fz_opts 
 	}
 	s->partial = partial != NULL;
 	s->interrupted = partial ? xstrdup(partial) : NULL;
+	if (th_fz_summary_set_run(s, run_rel, err, sizeof(err)) ||
+	    th_fz_summary_set_selection(s, o->targets, o->variants, o->configs, o->toolchains)) {
+		fprintf(stderr, "timerharness fuzz: %s\n", *err ? err : "out of memory");
+		th_fz_summary_free(s);
+		free(path);
+		return -1;
+	}
+	*err = 0;
 	for (size_t i = 0; i < n; i++) {
 		struct campaign *c = &cs[i];
 		struct th_fz_campaign *rec;
@@ -861,6 +896,32 @@ static int write_summary(struct campaign *cs, size_t n, const struct th_fz_opts 
 	th_fz_summary_free(s);
 	free(path);
 	return rc;
+}
+
+/* fuzz.json now names this run: the runs under DIR/fuzz/ it does not name
+ * go (only directories named as runs are: a run's own, never anything else). */
+static void remove_other_runs(const struct th_fz_opts *o)
+{
+	char *top = xasprintf("%s/fuzz", o->out_dir);
+	DIR *d = opendir(top);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		char *p;
+		struct stat st;
+
+		if (!th_fz_run_dir_name(e->d_name) || !strcmp(e->d_name, run_rel + 5))
+			continue;
+		p = xasprintf("%s/%s", top, e->d_name);
+		if (!lstat(p, &st) && S_ISDIR(st.st_mode)) {
+			remove_tree(p);
+			rmdir(p);
+		}
+		free(p);
+	}
+	if (d)
+		closedir(d);
+	free(top);
 }
 
 /* The report beside the summary gains its campaigns (results.json, if there). */
@@ -960,8 +1021,9 @@ static int plan(struct campaign **out, size_t *nout, const struct th_fz_opts *o,
 		 * overwrite of a code pointer lands where that binary's layout
 		 * puts it (AFL++'s driver runs a file given as its argument). */
 		c->replay = b;
-		c->dir = xasprintf("%s/fuzz/%s/%s-%s%s", o->out_dir, b->toolchain, b->variant, b->config,
+		c->rel = xasprintf("%s/%s/%s-%s%s", run_rel, b->toolchain, b->variant, b->config,
 				   strcmp(engine, "libfuzzer") ? "-afl" : "");
+		c->dir = xasprintf("%s/%s", o->out_dir, c->rel);
 		c->corpus = xasprintf("%s/corpus", c->dir);
 		c->artifacts = xasprintf("%s/artifacts", c->dir);
 		c->findings_dir = xasprintf("%s/findings", c->dir);
@@ -1001,8 +1063,9 @@ int th_fz_campaigns_main(const struct th_fz_opts *o)
 	int jobs = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	double t0 = now_s(), last_progress = 0;
 	struct sigaction sa;
-	int rc = 0, runnable = 0;
+	int rc = 0, runnable = 0, lock;
 
+	th_fz_run_new(run_rel, sizeof(run_rel));
 	if (load_build(o->build_root, err, sizeof(err)) || plan(&cs, &n, o, err, sizeof(err))) {
 		fprintf(stderr, "timerharness fuzz: %s\n", err);
 		return 2;
@@ -1014,6 +1077,29 @@ int th_fz_campaigns_main(const struct th_fz_opts *o)
 	if (mkdirs(o->out_dir)) {
 		fprintf(stderr, "timerharness fuzz: cannot create %s: %s\n", o->out_dir, strerror(errno));
 		return 1;
+	}
+	/* One writer of DIR at a time, as matrix and kernel (the same lock):
+	 * held until the summary is written and the reports re-rendered, and
+	 * released however the process ends. */
+	lock = th_render_lock_dir(o->out_dir, "fuzz", err, sizeof(err));
+	if (lock < 0) {
+		fprintf(stderr, "timerharness fuzz: %s\n", err);
+		return 2;
+	}
+	/* This run's own directory, new: never one a summary may name. */
+	{
+		char *top = xasprintf("%s/fuzz", o->out_dir), *own = xasprintf("%s/%s", o->out_dir, run_rel);
+		int bad = mkdirs(top) || mkdir(own, 0755);
+
+		if (bad)
+			fprintf(stderr, "timerharness fuzz: cannot create %s: %s%s\n", own, strerror(errno),
+				errno == EEXIST ? " (a run of this pid in this second: run again)" : "");
+		free(top);
+		free(own);
+		if (bad) {
+			close(lock);
+			return 1;
+		}
 	}
 	for (size_t i = 0; i < n; i++)
 		runnable += !strcmp(cs[i].rec.status, "ran");
@@ -1059,8 +1145,6 @@ int th_fz_campaigns_main(const struct th_fz_opts *o)
 				c->rec.cpu_seconds += (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
 						      (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 				engine_ended(c, o);
-				if (c->phase == DONE && write_summary(cs, n, o, "running"))
-					rc = 1;
 				continue;
 			}
 			if (interrupted || now_s() > c->kill_at) {
@@ -1089,14 +1173,26 @@ int th_fz_campaigns_main(const struct th_fz_opts *o)
 				cs[i].t_end = now_s();
 				cs[i].phase = DONE;
 			}
-		write_summary(cs, n, o, interrupted == SIGINT ? "SIGINT" : "SIGTERM");
-		fprintf(stderr, "timerharness fuzz: interrupted; partial summary in %s/%s\n", o->out_dir,
-			TH_FUZZ_FILE);
+		if (write_summary(cs, n, o, interrupted == SIGINT ? "SIGINT" : "SIGTERM")) {
+			fprintf(stderr, "timerharness fuzz: interrupted; the summary could not be written "
+				"(the previous one is kept; this run's files are in %s/%s)\n", o->out_dir, run_rel);
+		} else {
+			remove_other_runs(o);
+			fprintf(stderr, "timerharness fuzz: interrupted; partial summary in %s/%s\n",
+				o->out_dir, TH_FUZZ_FILE);
+		}
+		close(lock);
 		return 130;
 	}
-	if (write_summary(cs, n, o, NULL))
+	if (write_summary(cs, n, o, NULL)) {
+		fprintf(stderr, "timerharness fuzz: the previous summary is kept; this run's files are in "
+			"%s/%s\n", o->out_dir, run_rel);
+		close(lock);
 		return 1;
+	}
+	remove_other_runs(o);
 	rerender(o);
+	close(lock);
 	if (!o->quiet) {
 		for (size_t i = 0; i < n; i++) {
 			struct th_fz_campaign *r = &cs[i].rec;

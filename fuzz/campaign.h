@@ -14,11 +14,21 @@
  * and says whether it reproduced. Counts come from the target's own records
  * (TH_FUZZ_STATS); coverage from the engine's last report.
  *
- * Layout under DIR: fuzz.json; fuzz/<toolchain>/<variant>-<config>[-afl]/
+ * Layout under DIR: fuzz.json; fuzz/<run>/<toolchain>/<variant>-<config>[-afl]/
  * {corpus/, artifacts/, findings/<OUTCOME>-<CHAIN_ID>.bin and .chain,
  * engine.log, stats, known, recheck.log and disagreement-* (an artifact whose
- * replay said something else than its run)}. Each campaign starts from the seed corpus
- * (fuzz/corpora/overflow), so its times are its own.
+ * replay said something else than its run)}, <run> being this run's own
+ * directory (<UTC>-<pid>, fuzz.json's "run"). Each campaign starts from the
+ * seed corpus (fuzz/corpora/overflow), so its times are its own.
+ *
+ * DIR is written as a set, as `matrix` writes its own: its lock
+ * (th_render_lock_dir, shared with matrix and kernel) is held from before
+ * the first campaign until the summary is written and the reports beside it
+ * re-rendered; a run writes only under its own run directory, then replaces
+ * fuzz.json in one rename (interrupted: a partial one), then removes the
+ * run directories the new summary does not name. A run killed on the way
+ * leaves the previous fuzz.json and the files it names as they were. Each
+ * finding's reproducer is recorded with its SHA-256, which `check` compares.
  */
 #ifndef TH_FUZZ_CAMPAIGN_H
 #define TH_FUZZ_CAMPAIGN_H
@@ -41,8 +51,9 @@ struct th_fz_opts {
 	const char *version;
 };
 
-/* Run the campaigns. Return: 0 done, 2 bad input (nothing run), 1 a write
- * failed, 130 interrupted (a partial fuzz.json written). */
+/* Run the campaigns. Return: 0 done, 2 bad input (nothing run: an unknown
+ * selection, no build, --out in use by another run), 1 a write failed (the
+ * previous summary kept), 130 interrupted (a partial fuzz.json written). */
 int th_fz_campaigns_main(const struct th_fz_opts *o);
 
 #endif

@@ -132,8 +132,7 @@ static void leaks_static(void)
 	set_leak(TH_FZ_LEAK_COMMIT_CREDS, "commit_creds_stub", (uintptr_t)&commit_creds_stub, 0, 1);
 	set_leak(TH_FZ_LEAK_USERMODEHELPER, "call_usermodehelper_stub",
 		 (uintptr_t)&call_usermodehelper_stub, 0, 1);
-	set_leak(TH_FZ_LEAK_RETIRE, "prb_retire_rx_blk_timer_expired",
-		 (uintptr_t)&prb_retire_rx_blk_timer_expired, 0, 1);
+	set_leak(TH_FZ_LEAK_RETIRE, "neighbour_timer_fn", (uintptr_t)&neighbour_timer_fn, 0, 1);
 	set_leak(TH_FZ_LEAK_FORCE_CLOSE, "ring_force_close", (uintptr_t)&ring_force_close, 0, 1);
 	set_leak(TH_FZ_LEAK_SIM_CPU, "sim_cpu", (uintptr_t)&sim_cpu, sizeof(sim_cpu), 0);
 	set_leak(TH_FZ_LEAK_CRED, "current_cred", (uintptr_t)&current_cred, sizeof(current_cred), 0);

@@ -1,18 +1,81 @@
 /* SPDX-License-Identifier: MIT */
 /* The campaigns' gate (check_fuzz.h): reads fuzz.json, trusts its counts and
- * findings only as the replays confirmed them, judges by the declaration. */
+ * findings only as the replays confirmed them and as the files beside it
+ * hold them, judges by the declarations: the plan, the build, the
+ * expectations. */
 #define _POSIX_C_SOURCE 200809L
 #include "check_fuzz.h"
 #include "check.h"
 #include "fuzz_expect.h"
+#include "fuzz_plan.h"
 #include "fuzz_summary.h"
+#include "report_internal.h"
+#include "sha256.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <fnmatch.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* A whole campaign may end this much before its budget (the last engine
+ * restart is not made with less than half a second left). */
+#define BUDGET_SLACK_S 1.0
+
+/* Text from the summary, as every report shows it: escaped, one line. */
+static void esc(FILE *out, const char *s)
+{
+	th_report_put_line(out, s ? s : "");
+}
 
 static void campaign_name(FILE *out, const struct th_fz_campaign *c)
 {
-	fprintf(out, "%s %s/%s/%s%s%s", c->target, th_variant_name(c->variant), c->config, c->toolchain,
-		strcmp(c->engine, "libfuzzer") ? "/" : "", strcmp(c->engine, "libfuzzer") ? c->engine : "");
+	esc(out, c->target);
+	fprintf(out, " %s/", th_variant_name(c->variant));
+	esc(out, c->config);
+	fputc('/', out);
+	esc(out, c->toolchain);
+	if (strcmp(c->engine, "libfuzzer")) {
+		fputc('/', out);
+		esc(out, c->engine);
+	}
+}
+
+static void line_start(FILE *out, const char *what, const struct th_fz_campaign *c)
+{
+	fprintf(out, "%s: ", what);
+	campaign_name(out, c);
+}
+
+/* Does the comma glob list (NULL: not asked, everything) take name? */
+static bool asked(const char *list, const char *name)
+{
+	return !list || th_fz_glob_match(list, name);
+}
+
+static bool in_selection(const struct th_fz_summary *s, const char *target, const char *variant,
+			 const char *config, const char *toolchain)
+{
+	return asked(s->selection.targets, target) && asked(s->selection.variants, variant) &&
+	       asked(s->selection.configs, config) && asked(s->selection.toolchains, toolchain);
+}
+
+/* "configs none,cfi-icall; toolchains clang-22", what the run was asked for. */
+static void put_selection(FILE *out, const struct th_fz_summary *s)
+{
+	const char *k[] = { "targets", "variants", "configs", "toolchains" };
+	const char *v[] = { s->selection.targets, s->selection.variants, s->selection.configs,
+			    s->selection.toolchains };
+	int sep = 0;
+
+	for (int i = 0; i < 4; i++) {
+		if (!v[i])
+			continue;
+		fprintf(out, "%s%s ", sep ? "; " : "", k[i]);
+		esc(out, v[i]);
+		sep = 1;
+	}
 }
 
 static bool satisfies(const struct th_fz_campaign *c, const struct th_fz_rule *r)
@@ -26,72 +89,341 @@ static bool satisfies(const struct th_fz_campaign *c, const struct th_fz_rule *r
 	return false;
 }
 
+/* The finding's reproducer is beside the summary with the bytes it records.
+ * Return: true, or false after a `reproducer:` line. */
+static bool reproducer_ok(FILE *out, const char *dir, const struct th_fz_campaign *c,
+			  const struct th_fz_finding *f)
+{
+	char path[8192], hex[65];
+	struct stat st;
+	int fd, e;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, f->reproducer);
+	/* The last component is not followed: a link could name any file. */
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK);
+	e = errno;
+	if (fd >= 0 && (fstat(fd, &st) || !S_ISREG(st.st_mode))) {
+		close(fd);
+		fd = -1;
+		e = 0;
+	}
+	if (fd < 0 || th_sha256_fd(fd, hex)) {
+		if (fd >= 0)
+			e = errno, close(fd);
+		line_start(out, "reproducer", c);
+		fputs(": ", out);
+		esc(out, f->sig);
+		fputs(": ", out);
+		esc(out, path);
+		fprintf(out, ": %s: the summary names a file that is not there as it was written "
+			"(a run killed or replaced after it, or a summary from elsewhere)\n",
+			e == ENOENT ? "missing" : e == ELOOP ? "a symbolic link, not the reproducer" :
+			e ? strerror(e) : "not a regular file");
+		return false;
+	}
+	close(fd);
+	if (strcmp(hex, f->sha256)) {
+		line_start(out, "reproducer", c);
+		fputs(": ", out);
+		esc(out, f->sig);
+		fputs(": ", out);
+		esc(out, path);
+		fprintf(out, ": its SHA-256 is %.16s..., the summary records %.16s...: not the input that "
+			"was found (replaced since, or the summary edited)\n", hex, f->sha256);
+		return false;
+	}
+	return true;
+}
+
+/* Each require rule asks for campaigns the plan holds: each alternative of
+ * its variants and configs is one of some campaign row's. Return: 0, or -1
+ * with err. */
+static int requires_planned(const struct th_fz_expect *e, const struct th_fz_plan *p, char *err,
+			    size_t n)
+{
+	for (size_t k = 0; k < e->nrules; k++) {
+		const struct th_fz_rule *r = &e->rules[k];
+		bool found = false;
+
+		if (r->kind != TH_FZ_RULE_REQUIRE)
+			continue;
+		for (size_t i = 0; i < p->nrows && !found; i++) {
+			const struct th_fz_plan_row *row = &p->rows[i];
+			char vs[256], cs[256], *vsave = NULL, *csave = NULL;
+
+			if (row->kind != TH_FZ_PLAN_CAMPAIGN)
+				continue;
+			snprintf(vs, sizeof(vs), "%s", row->variant);
+			for (char *v = strtok_r(vs, ",", &vsave); v && !found; v = strtok_r(NULL, ",", &vsave)) {
+				snprintf(cs, sizeof(cs), "%s", row->config);
+				csave = NULL;
+				for (char *c = strtok_r(cs, ",", &csave); c && !found; c = strtok_r(NULL, ",", &csave))
+					found = th_fz_glob_match(r->variant, v) && th_fz_glob_match(r->config, c);
+			}
+		}
+		if (!found) {
+			snprintf(err, n, "%s: requires campaigns of %s/%s, which the plan (%s) does not hold: "
+				 "a requirement no run can meet", r->where, r->variant, r->config, p->path);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+struct tally {
+	unsigned ran, ok, regress, harness, findings, missing, unplanned, reproducers, lost;
+};
+
+/* A campaign of the summary against the plan, the selection and the build.
+ * Return: true when it belongs to the run (else an `unplanned:` line). */
+static bool planned(FILE *out, const struct th_fz_summary *s, const struct th_fz_campaign *c,
+		    const struct th_fz_plan *p, const struct th_fz_build *b)
+{
+	const char *v = th_variant_name(c->variant);
+	const struct th_fz_built *built;
+
+	if (!th_fz_build_has_toolchain(b, c->target, c->toolchain)) {
+		line_start(out, "unplanned", c);
+		fputs(": toolchain ", out);
+		esc(out, c->toolchain);
+		fputs(" has no fuzz build under ", out);
+		esc(out, b->root);
+		fputs(" (the toolchains a run can name are the ones built there)\n", out);
+		return false;
+	}
+	if (!th_fz_plan_campaign(p, c->target, v, c->config, c->toolchain)) {
+		line_start(out, "unplanned", c);
+		fputs(": not a campaign of the plan (", out);
+		esc(out, p->path);
+		fputs("): no campaign row holds config ", out);
+		esc(out, c->config);
+		fprintf(out, " for %s on it\n", v);
+		return false;
+	}
+	if (!in_selection(s, c->target, v, c->config, c->toolchain)) {
+		line_start(out, "unplanned", c);
+		fputs(": outside the run's own selection (", out);
+		put_selection(out, s);
+		fputs("): no run writes it\n", out);
+		return false;
+	}
+	built = th_fz_build_find(b, c->target, v, c->config, c->toolchain);
+	if (!built) {
+		line_start(out, "unplanned", c);
+		fputs(": the build under ", out);
+		esc(out, b->root);
+		fputs(" does not list it (no fuzz-manifest.tsv line): it was not built here\n", out);
+		return false;
+	}
+	if (strcmp(built->status, "built") && !strcmp(c->status, "ran")) {
+		line_start(out, "unplanned", c);
+		fputs(": the summary says it ran, but the build cannot build it (", out);
+		esc(out, built->where);
+		fputs(": ", out);
+		esc(out, built->status);
+		fputs(": ", out);
+		esc(out, built->reason);
+		fputs(")\n", out);
+		return false;
+	}
+	return true;
+}
+
+/* The findings of a campaign, by the finding rules. Return: how many regressed. */
+static unsigned judge_findings(FILE *out, const struct th_check_fuzz_opts *o, const struct th_fz_expect *e,
+			       const struct th_fz_campaign *c, struct tally *t)
+{
+	unsigned bad = 0;
+
+	for (size_t k = 0; k < c->nfindings; k++) {
+		const struct th_fz_finding *f = &c->findings[k];
+		const struct th_fz_rule *r = th_fz_expect_match(e, TH_FZ_RULE_FINDING, f->chain_id,
+								th_variant_name(c->variant), c->config,
+								c->toolchain);
+
+		t->findings++;
+		if (!r || th_outcome_more_severe(f->outcome, r->outcome)) {
+			line_start(out, "regression", c);
+			fputs(": found ", out);
+			esc(out, f->sig);
+			if (r)
+				fprintf(out, ", declared at most %s (%s)", th_outcome_name(r->outcome), r->where);
+			else
+				fprintf(out, ", a chain %s does not declare", o->expect);
+			fputs("; reproducer ", out);
+			esc(out, f->reproducer);
+			fputs("; chain: ", out);
+			esc(out, f->chain);
+			fputc('\n', out);
+			bad++;
+		} else if (o->verbose) {
+			line_start(out, "expected", c);
+			fputs(": found ", out);
+			esc(out, f->sig);
+			fprintf(out, " after %.3f s (%s)\n", f->first_seconds, r->where);
+		}
+	}
+	return bad;
+}
+
+/* The campaigns the plan asks of this run (its selection, on the
+ * toolchains built) that the summary lacks; without a summary, those the
+ * build does not list. Return: how many. */
+static unsigned missing_campaigns(FILE *out, const struct th_fz_summary *s, const struct th_fz_plan *p,
+				  const struct th_fz_build *b)
+{
+	unsigned missing = 0;
+
+	for (size_t t = 0; t < b->nrows; t++) {
+		const char *tc = b->rows[t].toolchain, *target = "overflow";
+		bool seen = false;
+
+		if (strcmp(b->rows[t].engine, "libfuzzer") || strcmp(b->rows[t].target, target))
+			continue;
+		for (size_t u = 0; u < t && !seen; u++)
+			seen = !strcmp(b->rows[u].toolchain, tc) && !strcmp(b->rows[u].engine, "libfuzzer") &&
+			       !strcmp(b->rows[u].target, target);
+		if (seen)
+			continue;
+		for (size_t i = 0; i < p->nrows; i++) {
+			const struct th_fz_plan_row *r = &p->rows[i];
+			char vs[256], cs[256], *vsave = NULL, *csave = NULL;
+
+			if (r->kind != TH_FZ_PLAN_CAMPAIGN || strcmp(r->target, target) ||
+			    !th_fz_glob_match(r->toolchain, tc))
+				continue;
+			snprintf(vs, sizeof(vs), "%s", r->variant);
+			for (char *v = strtok_r(vs, ",", &vsave); v; v = strtok_r(NULL, ",", &vsave)) {
+				snprintf(cs, sizeof(cs), "%s", r->config);
+				csave = NULL;
+				for (char *cf = strtok_r(cs, ",", &csave); cf; cf = strtok_r(NULL, ",", &csave)) {
+					bool there = false;
+
+					/* Said once, by the first row that plans it. */
+					if (th_fz_plan_campaign(p, target, v, cf, tc) != r ||
+					    (s && !in_selection(s, target, v, cf, tc)))
+						continue;
+					if (!s) {
+						if (th_fz_build_find(b, target, v, cf, tc))
+							continue;
+						fprintf(out, "%s: %s %s/%s/%s is planned, but the build under %s "
+							"does not list it\n", r->where, target, v, cf, tc, b->root);
+						missing++;
+						continue;
+					}
+					for (size_t k = 0; k < s->ncampaigns && !there; k++) {
+						const struct th_fz_campaign *c = &s->campaigns[k];
+
+						there = !strcmp(c->target, target) &&
+							!strcmp(th_variant_name(c->variant), v) &&
+							!strcmp(c->config, cf) && !strcmp(c->toolchain, tc);
+					}
+					if (there)
+						continue;
+					fprintf(out, "missing: %s %s/%s/", target, v, cf);
+					esc(out, tc);
+					fprintf(out, ": planned by %s, not in the summary%s\n", r->where,
+						s->partial ? " (the run was interrupted)" : "");
+					missing++;
+				}
+			}
+		}
+	}
+	return missing;
+}
+
 int th_check_fuzz_main(const struct th_check_fuzz_opts *o, FILE *out, FILE *err)
 {
 	struct th_fz_summary *s = NULL;
 	struct th_fz_expect *e = NULL;
-	char msg[1024];
-	unsigned ran = 0, ok = 0, regress = 0, harness = 0, findings = 0;
+	struct th_fz_plan *p = NULL;
+	struct th_fz_build *b = NULL;
+	struct tally t = { 0 };
+	char msg[1024], dir[4096];
+	const char *slash = strrchr(o->fuzz, '/');
+	bool slice, partial_ok;
 	int rc;
 
 	if (th_fz_summary_load(o->fuzz, &s, msg, sizeof(msg)) ||
-	    th_fz_expect_load(o->expect, &e, msg, sizeof(msg))) {
-		fprintf(err, "check: %s\n", msg);
-		th_fz_summary_free(s);
-		return TH_CHECK_BAD_INPUT;
+	    th_fz_expect_load(o->expect, &e, msg, sizeof(msg)) ||
+	    th_fz_plan_load(o->plan, &p, msg, sizeof(msg)) ||
+	    th_fz_build_load(o->build_root, &b, msg, sizeof(msg)) ||
+	    requires_planned(e, p, msg, sizeof(msg))) {
+		fputs("check: ", err);
+		esc(err, msg);
+		fputc('\n', err);
+		rc = TH_CHECK_BAD_INPUT;
+		goto out;
 	}
+	snprintf(dir, sizeof(dir), "%.*s", slash ? (int)(slash - o->fuzz) : 1, slash ? o->fuzz : ".");
+	if (slash == o->fuzz)
+		snprintf(dir, sizeof(dir), "/");
 	for (size_t i = 0; i < s->ncampaigns; i++)
-		ran += !strcmp(s->campaigns[i].status, "ran");
-	if (!ran) {
+		t.ran += !strcmp(s->campaigns[i].status, "ran");
+	if (!t.ran) {
 		fprintf(err, "check: %s: no campaign ran: nothing to judge\n", o->fuzz);
 		rc = TH_CHECK_BAD_INPUT;
 		goto out;
 	}
+	slice = th_fz_summary_is_slice(s);
+	partial_ok = s->partial && o->allow_partial;
 	for (size_t i = 0; i < s->ncampaigns; i++) {
 		const struct th_fz_campaign *c = &s->campaigns[i];
-		bool bad = false;
+		unsigned bad = 0;
+		bool failed = !strcmp(c->status, "failed");
 
+		if (!planned(out, s, c, p, b)) {
+			t.unplanned++;
+			continue;
+		}
+		for (size_t k = 0; k < c->nfindings; k++)
+			t.reproducers += !reproducer_ok(out, dir, c, &c->findings[k]);
 		if (!strcmp(c->status, "unsupported")) {
-			fputs("unsupported: ", out);
-			campaign_name(out, c);
-			fprintf(out, ": %s\n", c->reason);
-			continue;
-		}
-		if (!strcmp(c->status, "failed") || c->outcomes[TH_HARNESS_ERROR]) {
-			fputs("harness error: ", out);
-			campaign_name(out, c);
-			if (!strcmp(c->status, "failed"))
-				fprintf(out, ": the campaign failed: %s\n", c->reason);
-			else
-				fprintf(out, ": %lld runs the harness could not judge\n",
-					c->outcomes[TH_HARNESS_ERROR]);
-			harness++;
-			continue;
-		}
-		for (size_t k = 0; k < c->nfindings; k++) {
-			const struct th_fz_finding *f = &c->findings[k];
-			const struct th_fz_rule *r = th_fz_expect_match(e, TH_FZ_RULE_FINDING, f->chain_id,
-									th_variant_name(c->variant),
-									c->config, c->toolchain);
+			const struct th_fz_plan_row *r = th_fz_plan_unsupported(p, c->target,
+										 th_variant_name(c->variant),
+										 c->config, c->toolchain);
 
-			findings++;
-			if (!r || th_outcome_more_severe(f->outcome, r->outcome)) {
-				fputs("regression: ", out);
-				campaign_name(out, c);
-				fprintf(out, ": found %s", f->sig);
-				if (r)
-					fprintf(out, ", declared at most %s (%s)", th_outcome_name(r->outcome), r->where);
-				else
-					fprintf(out, ", a chain %s does not declare", o->expect);
-				fprintf(out, "; reproducer %s; chain: %s\n", f->reproducer, f->chain);
-				bad = true;
-			} else if (o->verbose) {
-				fputs("expected: ", out);
-				campaign_name(out, c);
-				fprintf(out, ": found %s after %.3f s (%s)\n", f->sig, f->first_seconds, r->where);
-			}
+			line_start(out, r ? "unsupported" : "lost coverage", c);
+			fputs(r ? ": " : ": did not run (unsupported: ", out);
+			esc(out, c->reason);
+			if (r)
+				fprintf(out, " (declared by %s)\n", r->where);
+			else
+				fprintf(out, "), and %s declares no such loss\n", p->path);
+			t.lost += !r;
+			t.regress += !r;
+			continue;
 		}
-		for (size_t k = 0; k < e->nrules; k++) {
+		if (failed || c->outcomes[TH_HARNESS_ERROR]) {
+			line_start(out, "harness error", c);
+			if (failed) {
+				fputs(": the campaign failed: ", out);
+				esc(out, c->reason);
+				fputc('\n', out);
+			} else {
+				fprintf(out, ": %lld runs the harness could not judge\n", c->outcomes[TH_HARNESS_ERROR]);
+			}
+			t.harness++;
+		}
+		/* What a campaign found counts however it ended. */
+		bad += judge_findings(out, o, e, c, &t);
+		if (failed) {
+			t.regress += bad > 0;
+			continue;
+		}
+		if (!c->executions) {
+			line_start(out, partial_ok ? "partial" : "lost coverage", c);
+			fprintf(out, ": ran 0 executions in %.1f s: nothing was searched\n", c->seconds);
+			bad += !partial_ok;
+			t.lost += !partial_ok;
+		} else if (!s->partial && c->seconds + BUDGET_SLACK_S < s->budget_seconds) {
+			line_start(out, "lost coverage", c);
+			fprintf(out, ": ran %.1f s of its %.0f s budget: the search was cut short\n", c->seconds,
+				s->budget_seconds);
+			bad++;
+			t.lost++;
+		}
+		for (size_t k = 0; c->executions && k < e->nrules; k++) {
 			const struct th_fz_rule *r = &e->rules[k];
 
 			if (r->kind != TH_FZ_RULE_REQUIRE || !th_fz_glob_match(r->variant, th_variant_name(c->variant)) ||
@@ -99,76 +431,115 @@ int th_check_fuzz_main(const struct th_check_fuzz_opts *o, FILE *out, FILE *err)
 				continue;
 			if (satisfies(c, r))
 				continue;
-			fputs("regression: ", out);
-			campaign_name(out, c);
+			line_start(out, "regression", c);
 			fprintf(out, ": no %s finding matching %s in %lld executions (%.0f s), required by %s: %s\n",
 				th_outcome_name(r->outcome), r->chain, c->executions, c->seconds, r->where, r->reason);
-			bad = true;
+			bad++;
 		}
 		if (c->disagreements) {
-			fputs("note: ", out);
-			campaign_name(out, c);
+			line_start(out, "note", c);
 			fprintf(out, ": %lld of %lld artifacts replayed to another signature than the run "
 				"reported (only the replay's findings count)\n", c->disagreements, c->rechecked);
 		}
-		regress += bad;
-		ok += !bad;
+		t.regress += bad > 0;
+		t.ok += !bad;
 	}
-	/* A required campaign that is not in the summary: coverage lost. Each
-	 * named variant and config of the rule needs one (a glob, any match). */
-	for (size_t k = 0; k < e->nrules && !o->allow_slice; k++) {
-		const struct th_fz_rule *r = &e->rules[k];
-		char vs[256], cs[256], *vsave = NULL, *csave = NULL;
-
-		if (r->kind != TH_FZ_RULE_REQUIRE)
-			continue;
-		snprintf(vs, sizeof(vs), "%s", r->variant);
-		for (char *v = strtok_r(vs, ",", &vsave); v; v = strtok_r(NULL, ",", &vsave)) {
-			snprintf(cs, sizeof(cs), "%s", r->config);
-			csave = NULL;
-			for (char *cf = strtok_r(cs, ",", &csave); cf; cf = strtok_r(NULL, ",", &csave)) {
-				bool found = false;
-
-				for (size_t i = 0; i < s->ncampaigns && !found; i++) {
-					const struct th_fz_campaign *c = &s->campaigns[i];
-
-					found = th_fz_glob_match(v, th_variant_name(c->variant)) &&
-						th_fz_glob_match(cf, c->config) &&
-						th_fz_glob_match(r->toolchain, c->toolchain);
-				}
-				if (!found) {
-					fprintf(out, "regression: no campaign of %s/%s/%s, required by %s (run it, "
-						"or --allow-slice for a slice)\n", v, cf, r->toolchain, r->where);
-					regress++;
-				}
-			}
-		}
+	t.missing = missing_campaigns(out, s, p, b);
+	if (slice && !o->allow_slice) {
+		fputs("slice: the campaigns were asked for part of the plan only (", out);
+		put_selection(out, s);
+		fputs("): a slice passes only with --allow-slice\n", out);
 	}
 	if (s->partial && !o->allow_partial) {
-		fprintf(out, "regression: the campaigns were interrupted (%s): a partial summary is not "
-			"a result (--allow-partial to judge it anyway)\n", s->interrupted);
-		regress++;
+		fputs("regression: the campaigns were interrupted (", out);
+		esc(out, s->interrupted);
+		fputs("): a partial summary is not a result (--allow-partial to judge it anyway)\n", out);
 	}
 	/* Beside the results, the answer line names both files: the counts in
 	 * one line. */
-	if (o->beside && !harness && !o->verbose)
-		fprintf(out, "check fuzz: %u campaigns ran: %u as declared, %u regressed; %u findings%s\n",
-			ran, ok, regress, findings, findings ? " (--verbose)" : "");
+	if (o->beside && !t.harness && !o->verbose) {
+		fprintf(out, "check fuzz: %u campaigns ran: %u as declared, %u regressed", t.ran, t.ok, t.regress);
+	} else {
+		fprintf(out, "check fuzz: %zu campaigns (%u ran)", s->ncampaigns, t.ran);
+		if (slice) {
+			fputs(" (SLICE: ", out);
+			put_selection(out, s);
+			fputc(')', out);
+		}
+		if (s->partial) {
+			fputs(" (PARTIAL: ", out);
+			esc(out, s->interrupted);
+			fputc(')', out);
+		}
+		fprintf(out, ": %u as declared, %u regressed, %u harness errors", t.ok, t.regress, t.harness);
+	}
+	if (t.missing)
+		fprintf(out, ", %u missing", t.missing);
+	if (t.lost)
+		fprintf(out, ", %u lost coverage", t.lost);
+	if (t.unplanned)
+		fprintf(out, ", %u unplanned", t.unplanned);
+	if (t.reproducers)
+		fprintf(out, ", %u reproducers not as recorded", t.reproducers);
+	if (o->beside && !t.harness && !o->verbose)
+		fprintf(out, "; %u findings%s\n", t.findings, t.findings ? " (--verbose)" : "");
 	else
-		fprintf(out, "check fuzz: %zu campaigns (%u ran): %u as declared, %u regressed, %u "
-			"harness errors; %u findings%s (summary: %s, expectations: %s)\n", s->ncampaigns,
-			ran, ok, regress, harness, findings,
-			o->verbose || !findings ? "" : ", as declared unless listed (see --verbose)",
-			o->fuzz, o->expect);
+		fprintf(out, "; %u findings%s (summary: %s, plan: %s, expectations: %s)\n", t.findings,
+			o->verbose || !t.findings ? "" : ", as declared unless listed (see --verbose)",
+			o->fuzz, o->plan, o->expect);
 	for (int v = 0; v < TH_VARIANT_COUNT && (o->verbose || !o->beside); v++) {
 		char verdict[4096];
 
-		if (th_fz_verdict(s, (enum th_variant)v, verdict, sizeof(verdict)))
-			fprintf(out, "fuzz %s\n", verdict);
+		if (th_fz_verdict(s, (enum th_variant)v, verdict, sizeof(verdict))) {
+			fputs("fuzz ", out);
+			esc(out, verdict);
+			fputc('\n', out);
+		}
 	}
-	rc = regress ? TH_CHECK_REGRESSION : harness ? TH_CHECK_HARNESS_ERROR : TH_CHECK_OK;
+	rc = t.unplanned || t.reproducers ? TH_CHECK_BAD_INPUT :
+	     t.regress || (t.missing && !partial_ok) || (slice && !o->allow_slice) ||
+	     (s->partial && !o->allow_partial) ? TH_CHECK_REGRESSION :
+	     t.harness ? TH_CHECK_HARNESS_ERROR : TH_CHECK_OK;
 out:
 	th_fz_summary_free(s);
 	th_fz_expect_free(e);
+	th_fz_plan_free(p);
+	th_fz_build_free(b);
 	return rc;
+}
+
+int th_check_fuzz_plan_build(const char *plan, const char *build_root, FILE *out, FILE *err)
+{
+	struct th_fz_plan *p = NULL;
+	struct th_fz_build *b = NULL;
+	char msg[1024];
+	int diff = 0;
+
+	if (th_fz_plan_load(plan, &p, msg, sizeof(msg)) || th_fz_build_load(build_root, &b, msg, sizeof(msg))) {
+		fprintf(err, "check: %s\n", msg);
+		th_fz_plan_free(p);
+		return -1;
+	}
+	/* Every build is planned, and each one that could not be built is declared. */
+	for (size_t i = 0; i < b->nrows; i++) {
+		const struct th_fz_built *r = &b->rows[i];
+
+		if (strcmp(r->engine, "libfuzzer") || strcmp(r->target, "overflow"))
+			continue;
+		if (!th_fz_plan_campaign(p, r->target, r->variant, r->config, r->toolchain)) {
+			fprintf(out, "%s: %s %s/%s/%s is built, but %s does not plan it\n", r->where, r->target,
+				r->variant, r->config, r->toolchain, plan);
+			diff++;
+		} else if (strcmp(r->status, "built") &&
+			   !th_fz_plan_unsupported(p, r->target, r->variant, r->config, r->toolchain)) {
+			fprintf(out, "%s: %s %s/%s/%s cannot be built (%s: %s), and %s does not declare it\n",
+				r->where, r->target, r->variant, r->config, r->toolchain, r->status, r->reason, plan);
+			diff++;
+		}
+	}
+	/* Every planned campaign has its build line on each toolchain. */
+	diff += (int)missing_campaigns(out, NULL, p, b);
+	th_fz_plan_free(p);
+	th_fz_build_free(b);
+	return diff;
 }

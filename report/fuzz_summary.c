@@ -9,6 +9,7 @@
 #include <jansson.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,9 @@
 #include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
+
+/* Seconds a first hit may lie past its campaign's end (rounding). */
+#define TH_FZ_SLACK_S 0.01
 
 bool th_fz_is_finding(enum th_outcome o)
 {
@@ -407,6 +411,88 @@ char *th_fz_summary_beside(const char *results_path, char *buf, size_t n)
 
 /* ---- model ---- */
 
+char *th_fz_run_new(char *buf, size_t n)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+	char now[32];
+
+	if (!gmtime_r(&t, &tm) || !strftime(now, sizeof(now), "%Y%m%dT%H%M%SZ", &tm))
+		snprintf(now, sizeof(now), "19700101T000000Z");
+	snprintf(buf, n, "fuzz/%s-%ld", now, (long)getpid());
+	return buf;
+}
+
+bool th_fz_run_dir_name(const char *name)
+{
+	size_t i;
+
+	/* YYYYMMDDTHHMMSSZ-PID */
+	for (i = 0; i < 15; i++)
+		if (i == 8 ? name[i] != 'T' : (name[i] < '0' || name[i] > '9'))
+			return false;
+	if (name[15] != 'Z' || name[16] != '-' || !name[17])
+		return false;
+	for (i = 17; name[i]; i++)
+		if (name[i] < '0' || name[i] > '9' || i > 30)
+			return false;
+	return true;
+}
+
+int th_fz_summary_set_run(struct th_fz_summary *s, const char *run, char *err, size_t errlen)
+{
+	char *d;
+
+	if (!run || strncmp(run, "fuzz/", 5) || !th_fz_run_dir_name(run + 5))
+		return th_report_errf(err, errlen, "run \"%s\" is not fuzz/YYYYMMDDTHHMMSSZ-PID",
+				      run ? run : "");
+	if (!(d = th_report_strdup(run)))
+		return th_report_errf(err, errlen, "out of memory");
+	free(s->run);
+	s->run = d;
+	return 0;
+}
+
+static int set_opt(char **field, const char *v)
+{
+	char *d = NULL;
+
+	if (v && !(d = th_report_strdup(v)))
+		return -1;
+	free(*field);
+	*field = d;
+	return 0;
+}
+
+int th_fz_summary_set_selection(struct th_fz_summary *s, const char *targets, const char *variants,
+				const char *configs, const char *toolchains)
+{
+	return set_opt(&s->selection.targets, targets) || set_opt(&s->selection.variants, variants) ||
+	       set_opt(&s->selection.configs, configs) || set_opt(&s->selection.toolchains, toolchains)
+	       ? -1 : 0;
+}
+
+bool th_fz_summary_is_slice(const struct th_fz_summary *s)
+{
+	return s->selection.targets || s->selection.variants || s->selection.configs ||
+	       s->selection.toolchains;
+}
+
+char *th_fz_reproducer_path(const struct th_fz_summary *s, const struct th_fz_campaign *c,
+			    const char *sig, char *buf, size_t n)
+{
+	const char *colon = strchr(sig, ':');
+	int w;
+
+	w = snprintf(buf, n, "%s/%s/%s-%s%s/findings/%.*s-%s.bin", s->run ? s->run : "", c->toolchain,
+		     th_variant_name(c->variant) ? th_variant_name(c->variant) : "?", c->config,
+		     strcmp(c->engine, "libfuzzer") ? "-afl" : "", colon ? (int)(colon - sig) : 0, sig,
+		     colon ? colon + 1 : sig);
+	if (w < 0 || (size_t)w >= n)
+		buf[0] = 0;
+	return buf;
+}
+
 struct th_fz_summary *th_fz_summary_create(const char *version, double budget_seconds,
 					   const char *goal)
 {
@@ -428,7 +514,10 @@ struct th_fz_summary *th_fz_summary_create(const char *version, double budget_se
 	s->host.hostname = th_report_strdup(uname(&u) == 0 ? u.nodename : "");
 	s->host.kernel = th_report_strdup(uname(&u) == 0 ? u.release : "");
 	s->host.cpus = ncpu > 0 ? (int)ncpu : 0;
-	if (!s->version || !s->goal || !s->created || !s->host.hostname || !s->host.kernel) {
+	char run[64];
+
+	s->run = th_report_strdup(th_fz_run_new(run, sizeof(run)));
+	if (!s->version || !s->goal || !s->created || !s->host.hostname || !s->host.kernel || !s->run) {
 		th_fz_summary_free(s);
 		return NULL;
 	}
@@ -470,6 +559,11 @@ void th_fz_summary_free(struct th_fz_summary *s)
 	free(s->host.hostname);
 	free(s->host.kernel);
 	free(s->goal);
+	free(s->selection.targets);
+	free(s->selection.variants);
+	free(s->selection.configs);
+	free(s->selection.toolchains);
+	free(s->run);
 	free(s);
 }
 
@@ -554,6 +648,9 @@ int th_fz_campaign_add_finding(struct th_fz_campaign *c, const struct th_fz_find
 				      in->chain_id ? in->chain_id : "CHAIN_ID");
 	if (!th_outcome_name(in->replayed))
 		return th_report_errf(err, errlen, "finding %s: invalid replayed outcome", in->sig);
+	if (strlen(in->sha256) != 64 || strspn(in->sha256, "0123456789abcdef") != 64)
+		return th_report_errf(err, errlen, "finding %s: sha256 \"%.64s\" is not 64 lower-case "
+				      "hex digits", in->sig, in->sha256);
 	for (size_t i = 0; i < c->nfindings; i++)
 		if (!strcmp(c->findings[i].sig, in->sig))
 			return th_report_errf(err, errlen, "finding %s listed twice", in->sig);
@@ -643,6 +740,7 @@ static json_t *campaign_json(const struct th_fz_campaign *c)
 		bad |= put(fo, "first_seconds", json_real(f->first_seconds));
 		bad |= put(fo, "first_executions", json_integer(f->first_executions));
 		bad |= put(fo, "reproducer", json_string(f->reproducer));
+		bad |= put(fo, "sha256", json_string(f->sha256));
 		bad |= put(fo, "replayed", json_string(th_outcome_name(f->replayed)));
 		bad |= put(fo, "reproduced", json_boolean(f->reproduced));
 		bad |= put(fo, "chain", json_string(f->chain));
@@ -676,6 +774,18 @@ static json_t *to_json(const struct th_fz_summary *s)
 	bad |= json_object_set(root, "host", host);
 	bad |= put(root, "budget_seconds", json_real(s->budget_seconds));
 	bad |= put(root, "goal", json_string(s->goal));
+	{
+		json_t *sel = json_object();
+		const char *k[] = { "targets", "variants", "configs", "toolchains" };
+		const char *v[] = { s->selection.targets, s->selection.variants, s->selection.configs,
+				    s->selection.toolchains };
+
+		bad |= !sel;
+		for (int i = 0; sel && i < 4; i++)
+			bad |= put(sel, k[i], v[i] ? json_string(v[i]) : json_null());
+		bad |= sel ? put(root, "selection", sel) : -1;
+	}
+	bad |= put(root, "run", json_string(s->run ? s->run : ""));
 	for (size_t i = 0; !bad && i < s->ncampaigns; i++)
 		bad |= json_array_append_new(cs, campaign_json(&s->campaigns[i]));
 	bad |= json_object_set(root, "campaigns", cs);
@@ -747,14 +857,15 @@ static int outcome_of(struct th_jload *l, const char *where, const char *name, e
 	return 0;
 }
 
-static int load_finding(struct th_jload *l, const json_t *o, const char *where, struct th_fz_campaign *c)
+static int load_finding(struct th_jload *l, const json_t *o, const char *where,
+			const struct th_fz_summary *sum, struct th_fz_campaign *c)
 {
 	static const char *const keys[] = { "sig", "outcome", "chain_id", "first_seconds",
-					    "first_executions", "reproducer", "replayed",
+					    "first_executions", "reproducer", "sha256", "replayed",
 					    "reproduced", "chain", NULL };
 	struct th_fz_finding f;
-	const char *s;
-	char e[512];
+	const char *s, *h;
+	char e[512], want[1024];
 
 	memset(&f, 0, sizeof(f));
 	if (!json_is_object(o))
@@ -765,6 +876,7 @@ static int load_finding(struct th_jload *l, const json_t *o, const char *where, 
 	    real(l, o, where, "first_seconds", &f.first_seconds) ||
 	    count(l, o, where, "first_executions", &f.first_executions) ||
 	    !(f.reproducer = (char *)str(l, o, where, "reproducer")) ||
+	    !(h = str(l, o, where, "sha256")) ||
 	    !(s = str(l, o, where, "replayed")) || outcome_of(l, where, s, &f.replayed) ||
 	    !(f.chain = (char *)str(l, o, where, "chain")))
 		return -1;
@@ -774,8 +886,39 @@ static int load_finding(struct th_jload *l, const json_t *o, const char *where, 
 	if (!*f.reproducer || f.reproducer[0] == '/' || strstr(f.reproducer, ".."))
 		return th_jload_err(l, where, "reproducer \"%s\" must be a path relative to the summary's directory",
 			    f.reproducer);
+	snprintf(f.sha256, sizeof(f.sha256), "%s", h);
+	if (strlen(h) != 64)
+		f.sha256[0] = 0;
 	if (th_fz_campaign_add_finding(c, &f, e, sizeof(e)))
 		return th_jload_err(l, where, "%s", e);
+	/* What the writer makes of each field (fuzz_summary.h). */
+	if (f.replayed != f.outcome)
+		return th_jload_err(l, where, "outcome %s but replayed %s: a finding is what its fresh-process "
+				    "replay gave", th_outcome_name(f.outcome), th_outcome_name(f.replayed));
+	th_fz_reproducer_path(sum, c, f.sig, want, sizeof(want));
+	if (strcmp(f.reproducer, want))
+		return th_jload_err(l, where, "reproducer \"%s\" is not where the run keeps %s's (%s)",
+				    f.reproducer, f.sig, want);
+	if (f.first_executions > c->executions || f.first_seconds > c->seconds + TH_FZ_SLACK_S)
+		return th_jload_err(l, where, "first found after %lld executions and %.3f s, beyond the "
+				    "campaign's %lld executions and %.3f s", f.first_executions,
+				    f.first_seconds, c->executions, c->seconds);
+	if (f.reproduced && !c->outcomes[f.outcome])
+		return th_jload_err(l, where, "reported by the run (reproduced), but the campaign counted no "
+				    "%s run", th_outcome_name(f.outcome));
+	return 0;
+}
+
+/* A first hit within the campaign: no later than its executions and time. */
+static int first_within(struct th_jload *l, const char *where, const char *key,
+			const struct th_fz_first *f, const struct th_fz_campaign *c)
+{
+	if (!f->reached)
+		return 0;
+	if (f->executions < 1 || f->executions > c->executions || f->seconds > c->seconds + TH_FZ_SLACK_S)
+		return th_jload_err(l, where, "%s after %lld executions and %.3f s, not within the campaign's "
+				    "%lld executions and %.3f s", key, f->executions, f->seconds,
+				    c->executions, c->seconds);
 	return 0;
 }
 
@@ -843,16 +986,41 @@ static int load_campaign(struct th_jload *l, const json_t *o, size_t idx, struct
 		if (!json_is_integer(x) || json_integer_value(x) < 0)
 			return th_jload_err(l, w2, "\"%s\" must be a non-negative integer", k);
 		in.outcomes[oc] = json_integer_value(x);
-		sum += in.outcomes[oc];
+		if (__builtin_add_overflow(sum, in.outcomes[oc], &sum))
+			return th_jload_err(l, w2, "counts sum past %lld", (long long)INT64_MAX);
 	}
 	if (sum != in.executions)
 		return th_jload_err(l, w2, "counts sum to %lld, but executions is %lld", sum, in.executions);
 	if (in.rechecked < in.disagreements)
 		return th_jload_err(l, where, "more disagreements (%lld) than rechecked artifacts (%lld)",
 			    in.disagreements, in.rechecked);
+	/* What the writer makes of each field (fuzz_summary.h). */
+	if (!strcmp(in.status, "unsupported") &&
+	    (in.executions || in.restarts || in.rechecked || in.first_hijack.reached ||
+	     in.goal_reached.reached || json_array_size(json_object_get(o, "findings"))))
+		return th_jload_err(l, where, "status unsupported, but %lld executions, %lld restarts, %lld "
+				    "rechecked artifacts, %zu findings%s: a campaign that did not run has "
+				    "none", in.executions, in.restarts, in.rechecked,
+				    json_array_size(json_object_get(o, "findings")),
+				    in.first_hijack.reached || in.goal_reached.reached ? ", a first hit" : "");
+	if (!strcmp(in.status, "ran") && !in.restarts)
+		return th_jload_err(l, where, "status ran, but no engine was started (restarts 0)");
+	if (first_within(l, where, "first_hijack", &in.first_hijack, &in) ||
+	    first_within(l, where, "goal_reached", &in.goal_reached, &in))
+		return -1;
+	if (in.first_hijack.reached != (in.outcomes[TH_HIJACKED] > 0))
+		return th_jload_err(l, where, "first_hijack is %s, but %lld HIJACKED runs were counted",
+				    in.first_hijack.reached ? "set" : "null", in.outcomes[TH_HIJACKED]);
+	if (fabs(in.exec_per_second - (in.seconds > 0 ? (double)in.executions / in.seconds : 0)) >
+	    1e-6 * in.exec_per_second + 1e-3)
+		return th_jload_err(l, where, "exec_per_second %.3f is not executions / seconds (%lld / %.3f)",
+				    in.exec_per_second, in.executions, in.seconds);
+	j = json_object_get(o, "findings");
+	if (json_is_array(j) && json_array_size(j) > (size_t)in.rechecked)
+		return th_jload_err(l, where, "%zu findings, but %lld artifacts were rechecked: every finding is "
+				    "a rechecked artifact", json_array_size(j), in.rechecked);
 	if (!(c = th_fz_summary_add_campaign(s, &in, e, sizeof(e))))
 		return th_jload_err(l, where, "%s", e);
-	j = json_object_get(o, "findings");
 	snprintf(w2, sizeof(w2), "%s.findings", where);
 	if (!json_is_array(j))
 		return th_jload_err(l, w2, "must be an array");
@@ -860,8 +1028,24 @@ static int load_campaign(struct th_jload *l, const json_t *o, size_t idx, struct
 		char w3[200];
 
 		snprintf(w3, sizeof(w3), "%s[%zu]", w2, i);
-		if (load_finding(l, x, w3, c))
+		if (load_finding(l, x, w3, s, c))
 			return -1;
+	}
+	/* Every run counted HIJACKED, PRIVILEGED_WRITE or REDIRECTED was one the run
+	 * reported (its artifact rechecked: a finding) or whose signature was
+	 * known by then (a finding already), unless a replay disagreed with its
+	 * run; an interrupted campaign's last artifacts are not rechecked. */
+	for (enum th_outcome oc = 0; oc < TH_OUTCOME_COUNT && !s->partial && !c->disagreements; oc++) {
+		size_t k = 0;
+
+		if (!th_fz_is_finding(oc) || !c->outcomes[oc])
+			continue;
+		while (k < c->nfindings && c->findings[k].outcome != oc)
+			k++;
+		if (k == c->nfindings)
+			return th_jload_err(l, where, "%lld %s runs counted, but no %s finding and no disagreement "
+					    "between a run and its replay: a finding is missing", c->outcomes[oc],
+					    th_outcome_name(oc), th_outcome_name(oc));
 	}
 	return 0;
 }
@@ -869,7 +1053,9 @@ static int load_campaign(struct th_jload *l, const json_t *o, size_t idx, struct
 static int from_json(struct th_jload *l, const json_t *root, struct th_fz_summary **out)
 {
 	static const char *const keys[] = { "schema", "version", "created", "partial", "interrupted",
-					    "host", "budget_seconds", "goal", "campaigns", NULL };
+					    "host", "budget_seconds", "goal", "selection", "run",
+					    "campaigns", NULL };
+	static const char *const sel_keys[] = { "targets", "variants", "configs", "toolchains", NULL };
 	static const char *const host_keys[] = { "hostname", "kernel", "cpus", NULL };
 	struct th_fz_summary *s;
 	const char *v;
@@ -936,6 +1122,43 @@ static int from_json(struct th_jload *l, const json_t *root, struct th_fz_summar
 	s->host.cpus = (int)json_integer_value(x);
 	if (real(l, root, "", "budget_seconds", &s->budget_seconds))
 		goto fail;
+	if (s->budget_seconds < 1) {
+		th_jload_err(l, "", "\"budget_seconds\" %.3f: fuzz --time is 1 s at least", s->budget_seconds);
+		goto fail;
+	}
+	j = json_object_get(root, "selection");
+	if (!json_is_object(j) || th_jload_only(l, j, "selection", sel_keys, 1)) {
+		if (!json_is_object(j))
+			th_jload_err(l, "selection", "must be an object");
+		goto fail;
+	}
+	for (i = 0; sel_keys[i]; i++) {
+		char **field[] = { &s->selection.targets, &s->selection.variants, &s->selection.configs,
+				   &s->selection.toolchains };
+
+		x = json_object_get(j, sel_keys[i]);
+		if (json_is_null(x))
+			continue;
+		if (!json_is_string(x) || !*json_string_value(x)) {
+			th_jload_err(l, "selection", "\"%s\" must be null (not asked) or a non-empty list",
+				     sel_keys[i]);
+			goto fail;
+		}
+		if (set_opt(field[i], json_string_value(x))) {
+			th_jload_err(l, "selection", "out of memory");
+			goto fail;
+		}
+	}
+	{
+		char e[300];
+
+		if (!(v = str(l, root, "", "run")))
+			goto fail;
+		if (th_fz_summary_set_run(s, v, e, sizeof(e))) {
+			th_jload_err(l, "run", "%s", e);
+			goto fail;
+		}
+	}
 	j = json_object_get(root, "campaigns");
 	if (!json_is_array(j)) {
 		th_jload_err(l, "campaigns", "must be an array");

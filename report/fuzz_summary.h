@@ -14,6 +14,11 @@
  *   host            {hostname, kernel, cpus}
  *   budget_seconds  the time budget of each campaign
  *   goal            the exact hijack timed separately: "write_cr4(0x407f0)"
+ *   selection       {targets, variants, configs, toolchains}: what the run was
+ *                   asked for (--target, --variant, --config, --toolchain, as
+ *                   given), each null when not asked: a slice when any is set
+ *   run             "fuzz/<id>": the directory, relative to the file's, that
+ *                   holds this run's campaigns and nothing else's
  *   campaigns       [{
  *     target        "overflow"
  *     variant       legacy | transitional | modern
@@ -36,16 +41,31 @@
  *     rechecked     engine artifacts replayed in a fresh process
  *     disagreements of those, how many replayed to another signature
  *     findings      [{sig, outcome, chain_id, first_seconds, first_executions,
- *                     reproducer (path relative to the file's directory),
- *                     replayed (outcome of the fresh-process replay),
- *                     reproduced (bool: replay gave the same signature),
+ *                     reproducer (path relative to the file's directory:
+ *                       <run>/<toolchain>/<variant>-<config>[-afl]/findings/
+ *                       <OUTCOME>-<CHAIN_ID>.bin),
+ *                     sha256 (of the reproducer's bytes, 64 lower-case hex),
+ *                     replayed (outcome of the fresh-process replay: the
+ *                       finding's own outcome, which is what it replayed to),
+ *                     reproduced (bool: the run reported the same signature),
  *                     chain}]
  *   }]
  * Names are validated (variant, outcome, sig = OUTCOME:CHAIN_ID with the same
  * outcome), counts are non-negative, outcomes sum to executions, a finding's
  * outcome is HIJACKED, PRIVILEGED_WRITE or REDIRECTED, one campaign per (target, variant,
  * config, toolchain, engine), one finding per sig in a campaign. Unknown
- * fields are errors.
+ * fields are errors. And every field is held to what the writer makes of
+ * it (th_fz_summary_load() says which and where): a campaign that did not
+ * run (unsupported) has no executions, restarts, artifacts or findings; one
+ * that ran was started (restarts >= 1); a first hit (first_hijack,
+ * goal_reached, a finding's first_executions and first_seconds) lies within
+ * the campaign's executions and time; first_hijack is there exactly when
+ * HIJACKED runs were counted; a finding the run reported (reproduced) was
+ * counted under its outcome, and (unless a replay disagreed with its run,
+ * or the summary is partial) runs counted HIJACKED, PRIVILEGED_WRITE or REDIRECTED
+ * have a finding of that outcome; findings <= rechecked artifacts; replayed is
+ * the finding's outcome; exec_per_second is executions / seconds; the
+ * reproducer lies where the writer puts it.
  */
 #ifndef TH_REPORT_FUZZ_SUMMARY_H
 #define TH_REPORT_FUZZ_SUMMARY_H
@@ -73,6 +93,7 @@ struct th_fz_finding {
 	double first_seconds;
 	long long first_executions;
 	char *reproducer;	/* relative to the summary's directory */
+	char sha256[65];	/* of the reproducer's bytes: 64 lower-case hex digits */
 	enum th_outcome replayed;
 	bool reproduced;
 	char *chain;
@@ -100,13 +121,38 @@ struct th_fz_summary {
 	} host;
 	double budget_seconds;
 	char *goal;
+	/* What the run was asked for, as given; NULL: not asked (everything). */
+	struct {
+		char *targets, *variants, *configs, *toolchains;
+	} selection;
+	char *run;		/* "fuzz/<id>", relative to the summary's directory */
 	struct th_fz_campaign *campaigns;
 	size_t ncampaigns, cap_campaigns_;
 };
 
-/* An empty summary (created now, this host). NULL when out of memory. */
+/* An empty summary (created now, this host), with a new run directory
+ * (th_fz_run_new()). NULL when out of memory. */
 struct th_fz_summary *th_fz_summary_create(const char *version, double budget_seconds,
 					   const char *goal);
+/* Set a selection list (NULL: not asked). Return: 0, or -1 out of memory. */
+int th_fz_summary_set_selection(struct th_fz_summary *s, const char *targets, const char *variants,
+				const char *configs, const char *toolchains);
+/* Was the run asked for part of the plan (--target, --variant, --config,
+ * --toolchain)? */
+bool th_fz_summary_is_slice(const struct th_fz_summary *s);
+/* A new run directory, "fuzz/<YYYYMMDD>T<HHMMSS>Z-<pid>", into buf. Return: buf. */
+char *th_fz_run_new(char *buf, size_t n);
+/* Is name the last part of a run directory's ("<YYYYMMDD>T<HHMMSS>Z-<pid>")?
+ * The campaign runner removes only those. */
+bool th_fz_run_dir_name(const char *name);
+/* Set the run directory ("fuzz/" and a th_fz_run_dir_name()).
+ * Return: 0, or -1 with err. */
+int th_fz_summary_set_run(struct th_fz_summary *s, const char *run, char *err, size_t errlen);
+/* Where the writer puts a finding's reproducer, relative to the summary's
+ * directory: "<run>/<toolchain>/<variant>-<config>[-afl]/findings/
+ * <OUTCOME>-<CHAIN_ID>.bin". Return: buf ("" when it does not fit). */
+char *th_fz_reproducer_path(const struct th_fz_summary *s, const struct th_fz_campaign *c,
+			    const char *sig, char *buf, size_t n);
 void th_fz_summary_free(struct th_fz_summary *s);
 
 /* Add a campaign: strings copied; findings added with th_fz_campaign_add_finding().

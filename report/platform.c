@@ -8,8 +8,11 @@
 #include "results.h"
 #include "report_internal.h"
 
+#include <jansson.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "reach.h"
 
 #define OOM(err, errlen) th_report_errf(err, errlen, "out of memory")
 
@@ -357,6 +360,39 @@ static int compatible(const struct th_results *dst, const struct th_results *src
 }
 
 /* Add to r what src's platform entry, toolchains and configs give. */
+/* src's reach entries on @platform (a real kernel's call_timer_fn, read
+ * from its vmlinux) into r, through the section's own JSON, so what is put
+ * in is what the loader accepts. */
+static int adopt_reach(struct th_results *r, const struct th_results *src, const char *platform,
+		       char *err, size_t errlen)
+{
+	json_t *all, *one, *x;
+	size_t i;
+	int rc = 0;
+
+	if (!src->reach)
+		return 0;
+	if (!(all = th_reach_to_json(src, err, errlen)))
+		return -1;
+	if (!(one = json_array())) {
+		json_decref(all);
+		return OOM(err, errlen);
+	}
+	json_array_foreach(all, i, x) {
+		const char *pl = json_string_value(json_object_get(x, "platform"));
+
+		if (pl && !strcmp(pl, platform) && json_array_append(one, x)) {
+			rc = OOM(err, errlen);
+			break;
+		}
+	}
+	if (!rc && json_array_size(one))
+		rc = th_reach_from_json(one, r, true, err, errlen);
+	json_decref(one);
+	json_decref(all);
+	return rc;
+}
+
 static int adopt(struct th_results *r, const struct th_results *src, const struct th_platform *p,
 		 char *err, size_t errlen)
 {
@@ -427,7 +463,7 @@ int th_results_replace_platform(struct th_results *dst, const struct th_results 
 	if (!r->has_selection && src->has_selection &&
 	    th_results_set_selection(r, &src->selection, e, sizeof(e)))
 		goto fail;
-	if (adopt(r, src, p, e, sizeof(e)))
+	if (adopt(r, src, p, e, sizeof(e)) || adopt_reach(r, src, platform, e, sizeof(e)))
 		goto fail;
 	for (size_t i = 0; i < src->ncells; i++) {
 		const struct th_cell *c = src->cells[i];

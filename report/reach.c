@@ -858,9 +858,10 @@ static void strong(const struct w *w, bool open)
 /* A table: heads, then rows of cells. */
 static void table_head(const struct w *w, const char *const *heads, size_t n)
 {
-	raw(w, "|", "<table>\n<thead><tr>");
+	/* In its own scroll box: a phone scrolls the table, not the page. */
+	raw(w, "|", "<div class=\"scroll\"><table>\n<thead><tr>");
 	for (size_t i = 0; i < n; i++) {
-		raw(w, " ", "<th>");
+		raw(w, " ", "<th scope=\"col\">");
 		txt(w, heads[i]);
 		raw(w, " |", "</th>");
 	}
@@ -882,7 +883,7 @@ static void cell(const struct w *w, bool open)
 
 static void table_end(const struct w *w)
 {
-	raw(w, "\n", "</tbody>\n</table>\n");
+	raw(w, "\n", "</tbody>\n</table></div>\n");
 }
 
 static bool checked_scheme(const struct th_reach_entry *e)

@@ -139,14 +139,19 @@ const char *th_render_set_name(size_t i);
  * @who: what the holder is, said to a refused writer ("matrix", "kernel").
  *
  * Takes an exclusive flock(2) on dir/.timerharness.lock (created if
- * missing) and writes "PID WHO" into it. It is held until the returned
- * descriptor is closed or the process ends, however it ends. Take it
+ * missing) and writes "PID WHO" into it. It is held until
+ * th_render_unlock_dir() (which removes the file), the descriptor is
+ * closed, or the process ends, however it ends (a file left by a killed
+ * run is taken over, never a refusal by itself). Take it
  * before reading what the set will replace (results.json) and keep it
  * until the set is written: `matrix` and a real kernel's run then never mix
  * their files. Return: the descriptor, or -1 with err set ("DIR is in use
  * by another matrix run (pid N): wait for it, or choose another --out").
  */
 int th_render_lock_dir(const char *dir, const char *who, char *err, size_t errlen);
+/* Release the lock and remove dir/.timerharness.lock, so a finished run
+ * leaves nothing behind; fd < 0: nothing. */
+void th_render_unlock_dir(int fd, const char *dir);
 
 /**
  * th_render_write_set() - results.json and every report into dir, as

@@ -88,7 +88,7 @@ static void table_head(struct w *w, const char *const *heads, size_t n)
 	if (w->html) {
 		fputs("<div class=\"scroll\"><table>\n<thead><tr>", w->out);
 		for (size_t i = 0; i < n; i++)
-			fprintf(w->out, "<th>%s</th>", heads[i]);
+			fprintf(w->out, "<th scope=\"col\">%s</th>", heads[i]);
 		fputs("</tr></thead>\n", w->out);
 		return;
 	}

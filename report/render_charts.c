@@ -102,7 +102,18 @@ void th_html_chart_outcomes(FILE *out, const struct th_results *res)
 #define HX0 136		/* cells start here; config names end left of it */
 #define HCW 48		/* cell width */
 #define HRH 22		/* row height */
-#define HTOP 70		/* room for the rotated technique names */
+/* Room above the cells for the technique names, rotated by 55 degrees: an
+ * 11 px name of n characters (about 6.5 px each) rises n * 6.5 * sin 55 px,
+ * so the longest sets it (a fixed 70 px cut "ring-block-overflow"). */
+static size_t names_room(const char *const *tech, size_t nt)
+{
+	size_t longest = 0;
+
+	for (size_t t = 0; t < nt; t++)
+		if (strlen(tech[t]) > longest)
+			longest = strlen(tech[t]);
+	return 16 + (longest * 65 * 82) / 1000;
+}
 
 /* The techniques of the cells, in display order (self-tests left out). */
 static size_t techniques(const struct th_results *res, const char **out, size_t max)
@@ -135,21 +146,21 @@ static size_t techniques(const struct th_results *res, const char **out, size_t 
 void th_html_chart_defences(FILE *out, const struct th_results *res)
 {
 	const char *tech[32];
-	size_t nt = techniques(res, tech, 32), nc = res->nconfigs;
+	size_t nt = techniques(res, tech, 32), nc = res->nconfigs, htop = names_room(tech, nt);
 
 	fprintf(out, "<svg class=\"chart\" viewBox=\"0 0 %zu %zu\" role=\"img\" "
 		"aria-labelledby=\"chart-defences-t\"><title id=\"chart-defences-t\">How often each "
 		"config stops each technique: BLOCKED_CFI or DETECTED, of the attack cells that ran"
-		"</title>\n", HX0 + nt * HCW + 46, HTOP + nc * HRH + 4);
+		"</title>\n", HX0 + nt * HCW + 46, htop + nc * HRH + 4);
 	for (size_t t = 0; t < nt; t++) {
-		fprintf(out, "<text class=\"th\" transform=\"translate(%zu %d) rotate(-55)\">",
-			HX0 + t * HCW + HCW / 2, HTOP - 6);
+		fprintf(out, "<text class=\"th\" transform=\"translate(%zu %zu) rotate(-55)\">",
+			HX0 + t * HCW + HCW / 2, htop - 6);
 		th_html_text(out, tech[t]);
 		fputs("</text>\n", out);
 	}
 	for (size_t k = 0; k < nc; k++) {
 		const char *cfg = res->configs[k].name;
-		size_t y = HTOP + k * HRH;
+		size_t y = htop + k * HRH;
 
 		fprintf(out, "<text class=\"cr\" x=\"%d\" y=\"%zu\">", HX0 - 6, y + HRH / 2 + 4);
 		th_html_text(out, cfg);

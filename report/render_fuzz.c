@@ -287,9 +287,9 @@ static void html_variant(FILE *out, const struct th_fz_summary *s, enum th_varia
 		return;
 	fputs("<h3>", out);
 	th_html_text(out, generation[v]);
-	fputs("</h3>\n<div class=\"scroll\"><table>\n<tr><th>config</th><th>toolchain</th><th>executions</th><th>exec/s</th>"
-	      "<th>first hijack</th><th>write_cr4(0x407f0)</th><th>BLOCKED_CFI</th>"
-	      "<th>CRASHED+HANG</th><th>REDIRECTED</th><th>PRIVILEGED_WRITE</th><th>findings</th></tr>\n",
+	fputs("</h3>\n<div class=\"scroll\"><table>\n<tr><th scope=\"col\">config</th><th scope=\"col\">toolchain</th><th scope=\"col\">executions</th><th scope=\"col\">exec/s</th>"
+	      "<th scope=\"col\">first hijack</th><th scope=\"col\">write_cr4(0x407f0)</th><th scope=\"col\">BLOCKED_CFI</th>"
+	      "<th scope=\"col\">CRASHED+HANG</th><th scope=\"col\">REDIRECTED</th><th scope=\"col\">PRIVILEGED_WRITE</th><th scope=\"col\">findings</th></tr>\n",
 	      out);
 	for (size_t i = 0; i < s->ncampaigns; i++) {
 		const struct th_fz_campaign *c = &s->campaigns[i];

@@ -107,19 +107,21 @@ static void code(FILE *out, const char *s)
 
 /* ---- style ---- */
 
+/* Text on each outcome's colour at WCAG AA (4.5:1 or more; tests/html_check.py
+ * measures every pair in the page). */
 const struct th_html_color th_html_palette[TH_OUTCOME_COUNT] = {
 	[TH_HIJACKED] = { "#a50f15", "#fff" },
 	[TH_PRIVILEGED_WRITE] = { "#cb181d", "#fff" },
-	[TH_REDIRECTED] = { "#ef6548", "#fff" },
+	[TH_REDIRECTED] = { "#ef6548", "#222" },
 	[TH_CRASHED] = { "#7a3c9a", "#fff" },
 	[TH_HANG] = { "#8c510a", "#fff" },
-	[TH_TIMER_LOST] = { "#bf812d", "#fff" },
+	[TH_TIMER_LOST] = { "#bf812d", "#222" },
 	[TH_FALSE_POSITIVE] = { "#fdae3b", "#222" },
 	[TH_BLOCKED_CFI] = { "#1b7837", "#fff" },
-	[TH_DETECTED] = { "#5aae61", "#fff" },
+	[TH_DETECTED] = { "#5aae61", "#222" },
 	[TH_NO_EFFECT] = { "#d9d9d9", "#222" },
-	[TH_UNSUPPORTED] = { "repeating-linear-gradient(135deg,#eee 0 3px,#d4d4d4 3px 6px)", "#666" },
-	[TH_NOT_APPLICABLE] = { "#fff", "#999" },
+	[TH_UNSUPPORTED] = { "repeating-linear-gradient(135deg,#eee 0 3px,#d4d4d4 3px 6px)", "#555" },
+	[TH_NOT_APPLICABLE] = { "#fff", "#666" },
 	[TH_HARNESS_ERROR] = { "#000", "#ff0" },
 };
 
@@ -304,7 +306,7 @@ static void support_cell(FILE *out, const struct th_config *cfg, const char *tc)
 static void toolchain_heads(FILE *out, const struct th_toolchain **tcs, size_t ntc)
 {
 	for (size_t t = 0; t < ntc; t++) {
-		fputs("<th>", out);
+		fputs("<th scope=\"col\">", out);
 		text(out, tcs[t]->name);
 		fputs("</th>", out);
 	}
@@ -406,8 +408,8 @@ static void card_cells(FILE *out, const struct th_card_row *rows, size_t n, cons
 	if (!total)
 		return;
 	fprintf(out, "<details><summary>The %zu cell%s that answer %s</summary>\n"
-		"<div class=\"scroll\"><table>\n<thead><tr><th>attack</th><th>variant</th>"
-		"<th>config</th><th>toolchain</th><th>outcome</th><th>evidence</th></tr></thead>\n"
+		"<div class=\"scroll\"><table>\n<thead><tr><th scope=\"col\">attack</th><th scope=\"col\">variant</th>"
+		"<th scope=\"col\">config</th><th scope=\"col\">toolchain</th><th scope=\"col\">outcome</th><th scope=\"col\">evidence</th></tr></thead>\n"
 		"<tbody>\n", total, total == 1 ? "" : "s", what);
 	for (size_t i = 0; i < n; i++) {
 		for (size_t k = 0; k < rows[i].n; k++) {
@@ -690,7 +692,7 @@ static void configs(FILE *out, const struct th_results *res, const struct th_too
 {
 	fputs("<h2 id=\"configs\">Configs</h2>\n<p>Each config's flags, and whether a behaviour "
 	      "probe showed it at work on each toolchain.</p>\n<div class=\"scroll\"><table>\n"
-	      "<thead><tr><th>config</th><th>flags</th><th>description</th>", out);
+	      "<thead><tr><th scope=\"col\">config</th><th scope=\"col\">flags</th><th scope=\"col\">description</th>", out);
 	toolchain_heads(out, tcs, ntc);
 	fputs("</tr></thead>\n<tbody>\n", out);
 	for (size_t i = 0; i < res->nconfigs; i++) {
@@ -771,9 +773,9 @@ static int summary(FILE *out, const struct th_results *res, const struct th_tool
 		}
 		fputs("</li>\n", out);
 	}
-	fputs("</ul>\n<div class=\"scroll\"><table>\n<thead><tr><th>outcome</th>", out);
+	fputs("</ul>\n<div class=\"scroll\"><table>\n<thead><tr><th scope=\"col\">outcome</th>", out);
 	toolchain_heads(out, tcs, ntc);
-	fputs("<th>all</th><th>meaning</th></tr></thead>\n<tbody>\n", out);
+	fputs("<th scope=\"col\">all</th><th scope=\"col\">meaning</th></tr></thead>\n<tbody>\n", out);
 	for (size_t t = 0; t < ntc; t++)
 		th_report_count(res, tcs[t]->name, per[t]);
 	for (int i = 0; i < TH_OUTCOME_COUNT; i++) {
@@ -799,7 +801,7 @@ static int summary(FILE *out, const struct th_results *res, const struct th_tool
 	m = th_report_sorted_metrics(res, &oom);
 	if (!m)
 		return oom ? -1 : 0;
-	fputs("<div class=\"scroll\"><table>\n<thead><tr><th>metric</th><th>value</th></tr></thead>\n"
+	fputs("<div class=\"scroll\"><table>\n<thead><tr><th scope=\"col\">metric</th><th scope=\"col\">value</th></tr></thead>\n"
 	      "<tbody>\n", out);
 	for (size_t i = 0; i < res->nmetrics; i++) {
 		fputs("<tr><td>", out);
@@ -821,11 +823,11 @@ static int summary(FILE *out, const struct th_results *res, const struct th_tool
 static void row_table_head(FILE *out, const struct th_toolchain **tcs, size_t ntc,
 			   const char *extra)
 {
-	fputs("<div class=\"scroll\"><table>\n<thead><tr><th>attack</th><th>variant</th>"
-	      "<th>config</th>", out);
+	fputs("<div class=\"scroll\"><table>\n<thead><tr><th scope=\"col\">attack</th><th scope=\"col\">variant</th>"
+	      "<th scope=\"col\">config</th>", out);
 	toolchain_heads(out, tcs, ntc);
 	if (extra)
-		fprintf(out, "<th>%s</th>", extra);
+		fprintf(out, "<th scope=\"col\">%s</th>", extra);
 	fputs("</tr></thead>\n<tbody>\n", out);
 }
 
@@ -1011,21 +1013,21 @@ static int grid_layout(const struct th_results *res, struct grid *g)
 
 static void legend(FILE *out)
 {
-	fputs("<table class=\"grid\">\n<tbody>\n", out);
+	fputs("<div class=\"scroll\"><table class=\"grid\">\n<tbody>\n", out);
 	for (int i = 0; i < TH_OUTCOME_COUNT; i++) {
 		enum th_outcome o = (enum th_outcome)i;
 
-		fprintf(out, "<tr><td class=\"c o-%s\">%c</td><th class=\"a\">%s: ", th_outcome_name(o),
+		fprintf(out, "<tr><td class=\"c o-%s\">%c</td><th scope=\"row\" class=\"a\">%s: ", th_outcome_name(o),
 			th_outcome_symbol(o), th_outcome_name(o));
 		text(out, th_outcome_meaning(o));
 		fputs("</th></tr>\n", out);
 	}
-	fputs("<tr><td class=\"c o-HIJACKED reg\">H!</td><th class=\"a\">black frame and "
+	fputs("<tr><td class=\"c o-HIJACKED reg\">H!</td><th scope=\"row\" class=\"a\">black frame and "
 	      "<code>!</code>: the cell regressed (observed more severe than expected)</th></tr>\n"
-	      "<tr><td class=\"c o-CRASHED\">C*</td><th class=\"a\"><code>*</code>: the runs "
+	      "<tr><td class=\"c o-CRASHED\">C*</td><th scope=\"row\" class=\"a\"><code>*</code>: the runs "
 	      "disagreed (randstruct seeds); the most severe outcome is shown</th></tr>\n"
-	      "<tr><td class=\"c missing\"></td><th class=\"a\">blank: no such cell in the "
-	      "results</th></tr>\n</tbody>\n</table>\n", out);
+	      "<tr><td class=\"c missing\"></td><th scope=\"row\" class=\"a\">blank: no such cell in the "
+	      "results</th></tr>\n</tbody>\n</table></div>\n", out);
 }
 
 static int grid_toolchain(FILE *out, const struct th_results *res, const struct th_cell **all,
@@ -1069,10 +1071,10 @@ static int grid_toolchain(FILE *out, const struct th_results *res, const struct 
 	/* Head: variant groups over config names; both rows, and the attack
 	 * names, stay in view while the grid scrolls in its box. */
 	fputs("<div class=\"gridwrap\"><table class=\"grid\">\n<thead>\n<tr class=\"vh\">"
-	      "<th class=\"a\" rowspan=\"2\">attack</th>", out);
+	      "<th scope=\"col\" class=\"a\" rowspan=\"2\">attack</th>", out);
 	for (int v = 0; v < TH_VARIANT_COUNT; v++)
 		if (g->var_on[v])
-			fprintf(out, "<th class=\"v vs\" colspan=\"%zu\">%s</th>", g->ncols,
+			fprintf(out, "<th scope=\"colgroup\" class=\"v vs\" colspan=\"%zu\">%s</th>", g->ncols,
 				th_variant_name((enum th_variant)v));
 	fputs("</tr>\n<tr class=\"ch\">", out);
 	for (int v = 0; v < TH_VARIANT_COUNT; v++) {
@@ -1081,7 +1083,7 @@ static int grid_toolchain(FILE *out, const struct th_results *res, const struct 
 		for (size_t k = 0; k < g->ncols; k++) {
 			const struct th_config *cfg = &res->configs[g->cols[k]];
 
-			fprintf(out, "<th class=\"cfg%s\" title=\"", k ? "" : " vs");
+			fprintf(out, "<th scope=\"col\" class=\"cfg%s\" title=\"", k ? "" : " vs");
 			attr(out, *cfg->flags ? cfg->flags : cfg->name);
 			fputs("\">", out);
 			text(out, cfg->name);
@@ -1098,13 +1100,13 @@ static int grid_toolchain(FILE *out, const struct th_results *res, const struct 
 		const struct th_cell *row = rows[r];
 
 		if (!r || !th_report_same_group(rows[r - 1], row)) {
-			fprintf(out, "<tr class=\"g\"><th colspan=\"%zu\">", span);
+			fprintf(out, "<tr class=\"g\"><th scope=\"rowgroup\" colspan=\"%zu\">", span);
 			text(out, row->technique);
 			fputs(", ", out);
 			text(out, strcmp(row->timing, "-") ? row->timing : "no timing");
 			fputs("</th></tr>\n", out);
 		}
-		fputs("<tr><th class=\"a\">", out);
+		fputs("<tr><th scope=\"row\" class=\"a\">", out);
 		text(out, row->attack);
 		fputs("</th>", out);
 		for (int v = 0; v < TH_VARIANT_COUNT; v++) {
@@ -1236,9 +1238,9 @@ static int kernel_sections(FILE *out, const struct th_results *res)
 			if (strcmp(r->platform, pf->name))
 				continue;
 			if (!shown++)
-				fputs("<div class=\"scroll\"><table>\n<thead><tr><th>attack</th><th>variant"
-				      "</th><th>config</th><th>toolchain</th><th>model</th><th>kernel</th>"
-				      "<th>agreement</th></tr></thead>\n<tbody>\n", out);
+				fputs("<div class=\"scroll\"><table>\n<thead><tr><th scope=\"col\">attack</th><th scope=\"col\">variant"
+				      "</th><th scope=\"col\">config</th><th scope=\"col\">toolchain</th><th scope=\"col\">model</th><th scope=\"col\">kernel</th>"
+				      "<th scope=\"col\">agreement</th></tr></thead>\n<tbody>\n", out);
 			fputs(r->agrees || r->reason ? "<tr><td>" : "<tr class=\"regrow\"><td>", out);
 			code(out, r->attack);
 			fprintf(out, "</td><td>%s</td><td>", th_variant_name(r->variant));
@@ -1275,8 +1277,8 @@ static int kernel_sections(FILE *out, const struct th_results *res)
 		fprintf(out, "<details><summary>Its %zu cells, with their evidence</summary>\n",
 			view.ncells);
 		if (view.ncells)
-			fputs("<div class=\"scroll\"><table>\n<thead><tr><th>attack</th><th>variant</th>"
-			      "<th>config</th><th>toolchain</th><th>outcome</th><th>evidence</th></tr>"
+			fputs("<div class=\"scroll\"><table>\n<thead><tr><th scope=\"col\">attack</th><th scope=\"col\">variant</th>"
+			      "<th scope=\"col\">config</th><th scope=\"col\">toolchain</th><th scope=\"col\">outcome</th><th scope=\"col\">evidence</th></tr>"
 			      "</thead>\n<tbody>\n", out);
 		for (size_t i = 0; cells && i < view.ncells; i++) {
 			const struct th_cell *c = cells[i];
@@ -1346,7 +1348,7 @@ static int html_page(FILE *out, const struct th_results *res, char *err, size_t 
 	text(out, res->created ? res->created : "?");
 	fputs("</title>\n", out);
 	style(out);
-	fputs("</head>\n<body>\n", out);
+	fputs("</head>\n<body>\n<main>\n", out);
 	header(out, res, tcs, ntc);
 	if (verdict_card(out, res, all))
 		goto oom;
@@ -1369,7 +1371,7 @@ static int html_page(FILE *out, const struct th_results *res, char *err, size_t 
 	configs(out, res, tcs, ntc);
 	if (summary(out, res, tcs, ntc))
 		goto oom;
-	fputs("</body>\n</html>\n", out);
+	fputs("</main>\n</body>\n</html>\n", out);
 	free(tcs);
 	free(all);
 	if (ferror(out))

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const struct {
@@ -90,34 +91,57 @@ out:
 int th_render_lock_dir(const char *dir, const char *who, char *err, size_t errlen)
 {
 	char path[4096], held[96] = "", *sp;
+	struct stat a, b;
 	ssize_t n;
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/.timerharness.lock", dir);
-	fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
-	if (fd < 0)
-		return th_report_errf(err, errlen, "%s: %s", path, strerror(errno));
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		int e = errno;
+	/* The holder unlinks the file when it is done (th_render_unlock_dir):
+	 * a lock taken on a file that was unlinked meanwhile, or replaced by
+	 * a newer one, is no lock; take it again on the file that is there. */
+	for (int tries = 0;; tries++) {
+		fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
+		if (fd < 0)
+			return th_report_errf(err, errlen, "%s: %s", path, strerror(errno));
+		if (flock(fd, LOCK_EX | LOCK_NB)) {
+			int e = errno;
 
-		n = read(fd, held, sizeof(held) - 1);
-		held[n > 0 ? strcspn(held, "\n") : 0] = '\0';
+			n = read(fd, held, sizeof(held) - 1);
+			held[n > 0 ? strcspn(held, "\n") : 0] = '\0';
+			close(fd);
+			if (e != EWOULDBLOCK)
+				return th_report_errf(err, errlen, "%s: cannot lock: %s", path, strerror(e));
+			/* "PID WHO"; a holder that said nothing is taken for a matrix run. */
+			sp = strchr(held, ' ');
+			if (sp)
+				*sp++ = '\0';
+			return th_report_errf(err, errlen, "%s is in use by another %s run%s%s%s: wait for it, or "
+					      "choose another --out", dir, sp && *sp ? sp : "matrix",
+					      *held ? " (pid " : "", held, *held ? ")" : "");
+		}
+		if (!fstat(fd, &a) && !stat(path, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+			break;
 		close(fd);
-		if (e != EWOULDBLOCK)
-			return th_report_errf(err, errlen, "%s: cannot lock: %s", path, strerror(e));
-		/* "PID WHO"; a holder that said nothing is taken for a matrix run. */
-		sp = strchr(held, ' ');
-		if (sp)
-			*sp++ = '\0';
-		return th_report_errf(err, errlen, "%s is in use by another %s run%s%s%s: wait for it, or "
-				      "choose another --out", dir, sp && *sp ? sp : "matrix",
-				      *held ? " (pid " : "", held, *held ? ")" : "");
+		if (tries == 100)
+			return th_report_errf(err, errlen, "%s: cannot lock: the file keeps being replaced", path);
 	}
 	n = snprintf(held, sizeof(held), "%ld %s\n", (long)getpid(), who ? who : "timerharness");
 	if (ftruncate(fd, 0) || pwrite(fd, held, (size_t)n, 0) != n) {
 		/* The pid is only for the message of a refused run. */
 	}
 	return fd;
+}
+
+void th_render_unlock_dir(int fd, const char *dir)
+{
+	char path[4096];
+
+	if (fd < 0)
+		return;
+	/* Unlinked while still held, so no one can lock the old file after. */
+	snprintf(path, sizeof(path), "%s/.timerharness.lock", dir);
+	unlink(path);
+	close(fd);
 }
 
 static void warn_add(char *warn, size_t n, const char *e, const char *what)

@@ -92,7 +92,8 @@ const char *th_report_view_platform(const struct th_results *res);
 const char **th_report_kernel_platforms(const struct th_results *res, size_t *n, int *oom);
 
 /* A deep copy of res through its JSON (what the loader accepts), without
- * the cells of drop_platform (NULL: none). Return: 0, or -1 with err. */
+ * the cells, agreement rows and reach entries of drop_platform (NULL:
+ * none). Return: 0, or -1 with err. */
 int th_results_copy(const struct th_results *res, const char *drop_platform,
 		    struct th_results **out, char *err, size_t errlen);
 

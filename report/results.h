@@ -506,8 +506,9 @@ int th_results_set_agreement(struct th_results *res, th_difference_fn *declared,
  * @src:      a run on @platform: its platforms entry and its cells.
  * @platform: a real-kernel platform of src ("linux-<release>").
  *
- * dst's cells of @platform, and its platforms entry, are replaced by
- * src's; every other cell of dst is kept as it was. The toolchains and
+ * dst's cells of @platform, its platforms entry and its reach entries (the
+ * kernel's call_timer_fn read from its vmlinux) are replaced by src's;
+ * every other cell and entry of dst is kept as it was. The toolchains and
  * configs src's cells name that dst lacks are added (with src's support
  * entries dst lacks); a toolchain whose version differs, or a config whose
  * flags or description (or a support entry) differ, is refused, as merge

@@ -1367,6 +1367,10 @@ int th_results_copy(const struct th_results *res, const char *drop_platform,
 
 		drop_items(json_object_get(root, "cells"), "platform", drop_platform);
 		drop_items(json_object_get(root, "agreement"), "platform", drop_platform);
+		drop_items(json_object_get(root, "reach"), "platform", drop_platform);
+		if (json_is_array(json_object_get(root, "reach")) &&
+		    !json_array_size(json_object_get(root, "reach")))
+			json_object_del(root, "reach");
 		drop_items(pl, "name", drop_platform);
 		if (pl && !json_array_size(pl))
 			json_object_del(root, "platforms");

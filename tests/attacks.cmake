@@ -92,10 +92,10 @@ if(TARGET th-attack-legacy-none AND TARGET th-attack-modern-none AND
   th_attacks_e2e(uaf_func_data_write_cr4 transitional UAF_REALLOC_PENDING_FUNC_DATA_WRITE_CR4
     "spray hit the freed slot.*TH-LANDED: run=- yes .*TH-TARGET: run=- name=write_cr4 chosen=1 val=0x407f0")
   th_attacks_e2e(fake_object legacy HEAP_NEIGHBOUR_PENDING_DATA_FAKE_OBJECT
-    "TH-TARGET: run=- name=prb_retire_rx_blk_timer_expired chosen=1 .*current uid now 0")
+    "TH-TARGET: run=- name=neighbour_timer_fn chosen=1 .*current uid now 0")
   # rc3 shim: .data is the fake ring's timer; the callback gets exactly that.
   th_attacks_e2e(fake_object transitional MEMCPY_INTRA_BEFORE_ARM_DATA_FAKE_OBJECT
-    "TH-LANDED: run=- yes data ok .*TH-TARGET: run=- name=prb_retire_rx_blk_timer_expired chosen=1 timer=.*current uid now 0")
+    "TH-LANDED: run=- yes data ok .*TH-TARGET: run=- name=neighbour_timer_fn chosen=1 timer=.*current uid now 0")
   th_attacks_e2e(ptr_class legacy INDEX_INTRA_BEFORE_ARM_FUNC_PTR_CLASS
     "TH-TARGET: run=- name=commit_creds_stub chosen=1 .* uid=0 ")
   # Modern: the callback gets the timer, never the attacker's value: write_cr4's
@@ -138,6 +138,33 @@ if(TARGET th-attack-legacy-none AND TARGET th-attack-modern-none AND
       -DRC=139 "-DSTDERR_REGEX=spray hit the freed slot.*TH-LANDED: run=- yes entry.next ok .*current uid now [0-9][0-9][0-9][0-9][0-9].*TH-TRAP: run=- sig=11 "
       -P ${TH_RUN_EXPECT})
   set_tests_properties(attacks.e2e.modern.hlist_del PROPERTIES LABELS attacks TIMEOUT 30)
+  # ---- CVE-2017-7308's victim, af_packet's socket (attacks/af_packet.h) ----
+  # Control: the attacker's ring (retire timer, 100 ms) and 32 sockets (1000
+  # ms) armed; every one fires once, the watched one's run is the TH-LEGIT.
+  foreach(variant legacy transitional modern)
+    th_attacks_e2e(ring_block.control ${variant} RING_BLOCK_OVERFLOW_PENDING_NONE
+      "TH-LANDED: run=- no control run.*TH-LEGIT: run=- intended=1 packet_sock=0x[0-9a-f]+ retire_blk_timer on its own socket .*TH-DONE: run=- fired=33 targets=0 legit=1 stray=0 bystanders=32 ")
+  endforeach()
+  # The exploit's frame: packet_set_ring() lets tp_sizeof_priv through, the
+  # copy lands 6 bytes before the second socket's retire_blk_timer, 78 bytes;
+  # the zeroed entry.next ends the bucket's list there (the socket armed
+  # before it never fires: 32 of 33); write_cr4(0x407f0).
+  th_attacks_e2e(ring_block.cve legacy RING_BLOCK_OVERFLOW_PENDING_FUNC_DATA_WRITE_CR4
+    "packet_set_ring\\(\\) = 0;.*tpacket_rcv\\(\\): the frame's 78 bytes copied to 0x[0-9a-f]+, 6 bytes before the victim's retire_blk_timer\nTH-LANDED: run=- yes function ok \\(0x[0-9a-f]+ write_cr4\\), data ok \\(0x407f0\\); changed: entry.next entry.pprev expires function data flags\n.*TH-TARGET: run=- name=write_cr4 chosen=1 val=0x407f0\n.*TH-DONE: run=- fired=32 targets=1 legit=0 stray=0 bystanders=31 cr4=0x407f0 ")
+  # data:fake-object: the real callback on the attacker's socket closes its
+  # block: 0 through pkc->prev into the uid, block_status USER|BLK_TMO, the
+  # fake's sk_data_ready, the re-arm; the label after it returned.
+  th_attacks_e2e(ring_block.fake_object legacy RING_BLOCK_OVERFLOW_PENDING_DATA_FAKE_OBJECT
+    "prb_close_block: last_pkt->tp_next_offset = 0 through pkc->prev = 0x[0-9a-f]+ \\(current_cred.uid\\); current uid now 0\n.*block_status 0x21 .*sk_data_ready\\(sk\\) through the socket at 0x[0-9a-f]+: 0x[0-9a-f]+ \\(sock_def_readable\\)\n.*re-armed the timer .*TH-TARGET: run=- name=prb_retire_rx_blk_timer_expired chosen=1 data=0x[0-9a-f]+ \\(not a socket\\): returned; current uid 0\n")
+  # func:foreign-callback: deferred_timer_fn's container lays func over
+  # blk_fill_in_prog, retire_blk_tov (1000) and version (TPACKET_V3): a
+  # non-canonical address, which the call faults on (#GP: SIGSEGV, address 0).
+  add_test(NAME attacks.e2e.modern.ring_block.foreign_callback
+    COMMAND ${CMAKE_COMMAND}
+      "-DCMD=sh;-c;\"$0\" --run RING_BLOCK_OVERFLOW_PENDING_FUNC_FOREIGN_CALLBACK 1>&2;$<TARGET_FILE:th-attack-modern-none>"
+      -DRC=139 "-DSTDERR_REGEX=name missed \\(no buffer in front of retire_blk_timer.*running func 0x203e800000000 \\(data 0x3e8\\)\nTH-TRAP: run=- sig=11 name=SIGSEGV .* addr=0x0"
+      -P ${TH_RUN_EXPECT})
+  set_tests_properties(attacks.e2e.modern.ring_block.foreign_callback PROPERTIES LABELS attacks TIMEOUT 30)
   # strcpy: no zero bytes, so .data is out of reach (.function lands unless its
   # random address has a zero byte: partial or no), and the non-zero filler in
   # entry crashes the wheel (SIGSEGV: sh reports 139; stdout moved to stderr).

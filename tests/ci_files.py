@@ -8,10 +8,13 @@ SHARDS entries, 1..SHARDS; each file shards, merges, then gates.
   ci_files.py --th TIMERHARNESS --source SRC
 """
 import argparse
+import json
+import os
 import re
 import shlex
 import subprocess
 import sys
+import tempfile
 
 import yaml
 
@@ -69,10 +72,37 @@ def main():
     helps = {}
     gh = check_file(a.source + "/.github/workflows/matrix.yml", a.th, helps)
     check_file(a.source + "/.gitlab-ci.yml", a.th, helps)
+    # The job matrix is made from SHARDS (a list written by hand drifts
+    # from it: 4 of N shards merged fail the gate): the plan job's seq,
+    # run here as the runner would.
     shards = gh["env"]["SHARDS"]
     listed = gh["jobs"]["shard"]["strategy"]["matrix"]["shard"]
-    if listed != list(range(1, shards + 1)):
-        fail(f"matrix.yml: the job matrix lists shards {listed}, SHARDS is {shards}")
+    if listed != "${{ fromJSON(needs.plan.outputs.shards) }}":
+        fail(f"matrix.yml: the job matrix is {listed!r}, not the plan job's list")
+    plan = [st for st in gh["jobs"]["plan"]["steps"] if st.get("id") == "plan"]
+    if not plan:
+        fail("matrix.yml: no plan step")
+    else:
+        out = os.path.join(tempfile.mkdtemp(), "out")
+        r = subprocess.run(["bash", "-c", plan[0]["run"]],
+                           env=dict(os.environ, SHARDS=str(shards), GITHUB_OUTPUT=out))
+        with open(out) as f:
+            got = f.read().strip()
+        if r.returncode or got != "shards=" + json.dumps(list(range(1, shards + 1))).replace(" ", ""):
+            fail(f"matrix.yml: the plan step gives {got!r} for SHARDS={shards}")
+    # The gate is failed on last, and a fork's pull request (a read-only
+    # token) skips only the uploads that need write access.
+    steps = gh["jobs"]["merge"]["steps"]
+    last = steps[-1]
+    if "steps.gate.outcome" not in str(last.get("if", "")) or "exit 1" not in last.get("run", ""):
+        fail("matrix.yml: the merge job does not end by failing on the gate's result")
+    for st in steps:
+        if st.get("uses", "").startswith(("github/codeql-action/upload-sarif",
+                                          "mikepenz/action-junit-report")):
+            if "head.repo.full_name == github.repository" not in str(st.get("if", "")):
+                fail(f"matrix.yml: {st['uses']} runs on a fork's pull request (no write token)")
+    if not any("GITHUB_STEP_SUMMARY" in st.get("run", "") for st in steps):
+        fail("matrix.yml: the verdict is not written to the run's summary")
     if failures:
         return 1
     print("ci files: parse; every command and option they use exists; shard, merge, gate")

@@ -239,6 +239,33 @@ def case_install(a):
     r = run([th, "check", "--help"])
     expect("(default " + kdir + ")" in r.stdout,
            "the installed check does not judge by the installed kernel plan:\n" + r.stdout)
+    # The man page and the completion, from the installed command's help:
+    # every command and every option its help names; no build path.
+    page = os.path.join(prefix, "share", "man", "man1", "timerharness.1")
+    comp = os.path.join(prefix, "share", "bash-completion", "completions", "timerharness")
+    expect(os.path.exists(page) and os.path.exists(comp), "no installed man page or completion")
+    with open(page) as f:
+        roff = f.read()
+    r = run(["man", "-l", "-P", "cat", page], env=dict(os.environ, MANWIDTH="100", LC_ALL="C.UTF-8"))
+    shown = r.stdout
+    top = run([th, "--help"]).stdout
+    cmds = re.findall(r"^  ([a-z]+) ", top.split("commands:")[1], re.M)
+    expect(len(cmds) >= 8, "the top-level help lists " + str(cmds))
+    for c in cmds:
+        expect(f".SS {c}\n" in roff, f"the man page has no section for {c}")
+        for o in set(re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", run([th, c, "--help"]).stdout)):
+            expect(o in shown, f"the man page does not show {c}'s {o}")
+            b = run(["bash", "-c", f'source "$1"; COMP_WORDS=(timerharness {c} {o}); COMP_CWORD=2; '
+                     f'_timerharness; printf "%s\\n" "${{COMPREPLY[@]}}"', "_", comp])
+            expect(o in b.stdout.split(), f"completing 'timerharness {c} {o}' offers {b.stdout!r}")
+    # The installed command names its installed files; only `fuzz` still
+    # runs the campaigns' binaries of the build tree (they are not
+    # installed): its --build-root and --seeds name the checkout.
+    fuzz_sec = roff.split(".SS fuzz\n")[1].split(".SS ")[0] if ".SS fuzz\n" in roff else ""
+    for line in roff.splitlines():
+        plain = line.replace("\\-", "-").replace(prefix, "<prefix>")
+        if a.source in plain and not (line in fuzz_sec and re.search(r"build-root|seeds", plain)):
+            expect(False, "the installed man page names the checkout: " + plain)
     # The command alone, without what it runs: a clear refusal.
     bare = os.path.join(a.out, "bare", "bin")
     os.makedirs(bare, exist_ok=True)

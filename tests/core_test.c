@@ -15,6 +15,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -411,9 +414,6 @@ static void misuse_refused(void **state)
 	assert_int_equal(legacy_add_timer(&stray), TH_EUNINIT);
 	assert_int_equal(legacy_del_timer(&stray), TH_EUNINIT);
 	assert_non_null(strstr(th_warn_last(), "never set up"));
-	/* Flags naming a CPU without a base. */
-	lt[2].flags = (lt[2].flags & ~TIMER_CPUMASK) | 5;
-	assert_int_equal(legacy_mod_timer(&lt[2], 10), TH_ENOBASE);
 	/* Init flags outside TIMER_INIT_FLAGS are masked with a WARN. */
 	legacy___setup_timer(&lt[3], rec_cb, 3, TIMER_DEFERRABLE | 0x40000);
 	assert_int_equal(lt[3].flags & ~TIMER_ARRAYMASK, TIMER_DEFERRABLE);
@@ -426,6 +426,134 @@ static void misuse_refused(void **state)
 	CHECK_LEGACY(&lbase);
 	assert_int_equal(fired.n, 2);
 	th_warn_set_quiet(false);
+}
+
+/*
+ * Flags naming no running base are not refused: v4.14's lock_timer_base()
+ * takes whatever they name (timer_core/wheel_impl.h). A CPU that is not
+ * possible (a slot without a base) gives the per-CPU template's base, and
+ * __mod_timer() migrates the timer to the running CPU, repairing the CPU
+ * bits; a pending one is detached through the template's bucket, leaving
+ * the real bucket's bit stale until its collection.
+ */
+static void flags_without_base_migrate(void **state)
+{
+	unsigned long start = TH_INITIAL_JIFFIES(1000);
+	char err[512];
+
+	(void)state;
+	lsetup(1000, start);
+	assert_null(th_cpu_base(5));
+	/* Not pending: locked on the template, queued here. */
+	lt[2].flags = (lt[2].flags & ~TIMER_CPUMASK) | 5;
+	assert_int_equal(legacy_mod_timer(&lt[2], start + 10), 0);
+	assert_true(legacy_timer_pending(&lt[2]));
+	assert_int_equal(lt[2].flags & TIMER_CPUMASK, 0);
+	CHECK_LEGACY(&lbase);
+	/* Pending, its CPU bits rewritten: detached through the template's
+	 * bucket, so the bucket it leaves keeps its bit. */
+	lt[2].flags = (lt[2].flags & ~TIMER_CPUMASK) | 5;
+	assert_int_equal(legacy_mod_timer(&lt[2], start + 1000), 1);
+	assert_int_equal(lt[2].flags & TIMER_CPUMASK, 0);
+	assert_int_equal(legacy_timers_check(&lbase, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "bitmap bit 1 but list empty"));
+	/* Its collection moves an empty list and clears the bit. */
+	assert_int_equal(legacy_run_timers(&lbase, start + 20), 0);
+	CHECK_LEGACY(&lbase);
+	/* del_timer() of a pending one: the same detach, the same stale bit. */
+	lt[2].flags = (lt[2].flags & ~TIMER_CPUMASK) | 7;
+	assert_int_equal(legacy_del_timer(&lt[2]), 1);
+	assert_false(legacy_timer_pending(&lt[2]));
+	assert_int_equal(legacy_timers_check(&lbase, err, sizeof(err)), -1);
+	/* Armed again (still CPU 7: migrated), it fires as any other timer. */
+	assert_int_equal(legacy_mod_timer(&lt[2], start + 30), 0);
+	assert_int_equal(lt[2].flags & TIMER_CPUMASK, 0);
+	assert_int_equal(legacy_run_timers(&lbase, start + 2000), 1);
+	assert_int_equal(fired.n, 1);
+	assert_int_equal(fired.id[0], 2);
+	CHECK_LEGACY(&lbase);
+}
+
+/* Run @fn in a child; return its wait status, or -1 if it still ran after
+ * @ms milliseconds (then it is killed). */
+static int in_child(void (*fn)(void), int ms)
+{
+	int status = 0;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		/* The kernel's outcome, not cmocka's handler (inherited). */
+		signal(SIGSEGV, SIG_DFL);
+		signal(SIGBUS, SIG_DFL);
+		fn();
+		_exit(0);
+	}
+	assert_true(pid > 0);
+	for (int waited = 0; waited < ms; waited += 10) {
+		if (waitpid(pid, &status, WNOHANG) == pid)
+			return status;
+		usleep(10000);
+	}
+	kill(pid, SIGKILL);
+	waitpid(pid, &status, 0);
+	return -1;
+}
+
+static void modern_nop(struct modern_timer_list *t)
+{
+	(void)t;
+}
+
+static void arm_wild_cpu(void)
+{
+	lt[3].flags = (lt[3].flags & ~TIMER_CPUMASK) | 0x97a0;
+	legacy_mod_timer(&lt[3], lbase.jiffies + 10);
+}
+
+static void arm_migrating(void)
+{
+	lt[3].flags |= TIMER_MIGRATING;
+	legacy_mod_timer(&lt[3], lbase.jiffies + 10);
+}
+
+static void del_pending_migrating(void)
+{
+	legacy_mod_timer(&lt[3], lbase.jiffies + 10);
+	lt[3].flags |= TIMER_MIGRATING;
+	legacy_del_timer(&lt[3]);
+}
+
+/*
+ * Past NR_CPUS the CPU field indexes beyond __per_cpu_offset[]: the base is
+ * no base, and its lock faults (the model: a word 0 there, timer_bases'
+ * zero-based address). TIMER_MIGRATING left set: lock_timer_base() spins for
+ * ever, in mod_timer() always, in del_timer() for a pending timer only.
+ */
+static void flags_without_base_fault_or_spin(void **state)
+{
+	int st;
+
+	(void)state;
+	lsetup(1000, TH_INITIAL_JIFFIES(1000));
+	st = in_child(arm_wild_cpu, 5000);
+	assert_true(st != -1 && WIFSIGNALED(st));
+	assert_int_equal(WTERMSIG(st), SIGSEGV);
+	assert_int_equal(in_child(arm_migrating, 300), -1);
+	assert_int_equal(in_child(del_pending_migrating, 300), -1);
+	/* Not pending: del_timer() does not lock, so does not spin. */
+	lt[4].flags |= TIMER_MIGRATING;
+	assert_int_equal(legacy_del_timer(&lt[4]), 0);
+	/* The same code on the 4.15 layout: a CPU that is not possible. */
+	{
+		static struct modern_timer_list t;
+
+		modern_timer_setup(&t, modern_nop, 0);
+		t.flags = (t.flags & ~TIMER_CPUMASK) | 6;
+		assert_int_equal(modern_mod_timer(&t, lbase.jiffies + 10), 0);
+		assert_int_equal(t.flags & TIMER_CPUMASK, 0);
+		assert_int_equal(modern_del_timer(&t), 1);
+		th_debugobj_forget(&t);
+	}
 }
 
 /* The checker is not a test that cannot fail: corrupt the wheel, see it. */
@@ -851,6 +979,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(callbacks_rearm_arm_delete),
 		cmocka_unit_test(misuse_refused),
 		cmocka_unit_test(misuse_count_only),
+		cmocka_unit_test(flags_without_base_migrate),
+		cmocka_unit_test(flags_without_base_fault_or_spin),
 		cmocka_unit_test(checker_catches_corruption),
 		cmocka_unit_test(setup_on_pending_refused),
 		cmocka_unit_test(base_init_with_timers_refused),

@@ -115,6 +115,16 @@ if(TARGET th-fuzz-wheel_diff-replay)
   endforeach()
 endif()
 
+# binread's regressions within the reader's budgets: each in its own
+# process, a few seconds at most (a symbol whose size runs 16 MiB into a
+# segment's zero-filled memory took 49 s and 2.9 GB before decode was bounded
+# by the bytes the file holds; one of 4 TiB allocated 4 TiB first).
+if(TARGET th-fuzz-binread-replay)
+  add_test(NAME fuzz.binread.budget
+    COMMAND th-fuzz-binread-replay --fork --timeout 5 ${CMAKE_SOURCE_DIR}/fuzz/regressions/binread)
+  set_tests_properties(fuzz.binread.budget PROPERTIES TIMEOUT 120)
+endif()
+
 # AFL++: the same targets built with afl-clang-fast and run by afl-fuzz. In
 # the clang-14 tree only: Debian's afl++ is built on clang 14.
 if(TH_CLANG_MAJOR EQUAL 14)

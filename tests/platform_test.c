@@ -19,6 +19,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stdbool.h>
@@ -27,6 +28,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -36,6 +38,7 @@
 #include "check.h"
 #include "expect.h"
 #include "merge.h"
+#include "reach.h"
 #include "render.h"
 #include "results.h"
 
@@ -789,6 +792,49 @@ static void replace_platform(void **state)
 	assert_false(dst->partial);
 	th_results_free(src);
 
+	/* The kernel's reach entry (its vmlinux's call_timer_fn) is the
+	 * platform's too: replaced by the new run's, and dropped when the new
+	 * run has none; the model's entry of the same toolchain and config
+	 * stays beside it. */
+	{
+		struct th_reach_entry *e;
+		const struct th_reach_entry *got;
+
+		assert_non_null(e = th_reach_add_entry_on(dst, LINUX, "clang-22", TH_VARIANT_MODERN, "kcfi",
+							  "old/vmlinux", "call_timer_fn"));
+		e->functions_total = 10;
+		assert_int_equal(th_reach_set_text(&e->scheme, "kcfi"), 0);
+		assert_int_equal(th_reach_set_text(&e->check, "kcfi: hash 0x1"), 0);
+		assert_int_equal(th_reach_add_member(e, "old_fn", NULL, false, false), 0);
+		assert_non_null(e = th_reach_add_entry(dst, "clang-22", TH_VARIANT_MODERN, "kcfi",
+						       "model/attack", "call_timer_fn"));
+		assert_int_equal(th_reach_set_text(&e->scheme, "kcfi"), 0);
+		assert_int_equal(th_reach_set_text(&e->check, "kcfi: hash 0x2"), 0);
+		src = kernel_only(dst);
+		assert_non_null(e = th_reach_add_entry_on(src, LINUX, "clang-22", TH_VARIANT_MODERN, "kcfi",
+							  "new/vmlinux", "call_timer_fn"));
+		e->functions_total = 10;
+		assert_int_equal(th_reach_set_text(&e->scheme, "kcfi"), 0);
+		assert_int_equal(th_reach_set_text(&e->check, "kcfi: hash 0x1"), 0);
+		assert_int_equal(th_reach_add_member(e, "new_fn", NULL, false, false), 0);
+		if (th_results_replace_platform(dst, src, LINUX, err, sizeof(err)))
+			fail_msg("%s", err);
+		got = th_reach_find_on(dst, LINUX, "clang-22", TH_VARIANT_MODERN, "kcfi");
+		assert_non_null(got);
+		assert_string_equal(got->binary, "new/vmlinux");
+		assert_int_equal(got->nmembers, 1);
+		assert_string_equal(got->members[0].name, "new_fn");
+		assert_non_null(got = th_reach_find(dst, "clang-22", TH_VARIANT_MODERN, "kcfi"));
+		assert_string_equal(got->binary, "model/attack");
+		th_results_free(src);
+		src = kernel_only(dst);
+		if (th_results_replace_platform(dst, src, LINUX, err, sizeof(err)))
+			fail_msg("%s", err);
+		assert_null(th_reach_find_on(dst, LINUX, "clang-22", TH_VARIANT_MODERN, "kcfi"));
+		assert_non_null(th_reach_find(dst, "clang-22", TH_VARIANT_MODERN, "kcfi"));
+		th_results_free(src);
+	}
+
 	/* Into empty results (no out/results.json yet): src's toolchains,
 	 * configs, expectations and selection are taken. */
 	struct th_results *empty = th_results_create("0.1.0");
@@ -918,15 +964,34 @@ static void output_set_locked(void **state)
 		assert_int_equal(access(p, F_OK), 0);
 		unlink(p);
 	}
-	close(fd);
-	fd2 = th_render_lock_dir(dir, "matrix", err, sizeof(err));
-	assert_true(fd2 >= 0);
-	close(fd2);
-	th_results_free(r);
 	char p[400];
 
 	snprintf(p, sizeof(p), "%s/.timerharness.lock", dir);
-	unlink(p);
+	/* A holder that ended without unlocking (killed): its file is
+	 * taken over. */
+	close(fd);
+	fd2 = th_render_lock_dir(dir, "matrix", err, sizeof(err));
+	assert_true(fd2 >= 0);
+	/* Unlocked: nothing left behind, and the next writer locks anew. */
+	th_render_unlock_dir(fd2, dir);
+	assert_int_equal(access(p, F_OK), -1);
+	fd = th_render_lock_dir(dir, "matrix", err, sizeof(err));
+	assert_true(fd >= 0);
+	/* A descriptor of the file opened before its holder let go, locked
+	 * after, holds a file no longer there: it excludes no one (the
+	 * locker itself sees the path changed and takes it again). */
+	fd2 = open(p, O_RDWR);
+	assert_true(fd2 >= 0);
+	th_render_unlock_dir(fd, dir);
+	assert_int_equal(flock(fd2, LOCK_EX | LOCK_NB), 0);	/* the unlinked file: no one's lock */
+	fd = th_render_lock_dir(dir, "kernel", err, sizeof(err));
+	assert_true(fd >= 0);
+	th_render_unlock_dir(fd, dir);
+	close(fd2);
+	fd = th_render_lock_dir(dir, "matrix", err, sizeof(err));
+	assert_true(fd >= 0);
+	th_render_unlock_dir(fd, dir);
+	th_results_free(r);
 	rmdir(dir);
 }
 

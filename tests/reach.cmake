@@ -242,18 +242,26 @@ set_tests_properties(reach.cli.privileged-many PROPERTIES LABELS reach TIMEOUT 6
 
 # ---- a real kCFI vmlinux, when one is given ---------------------------------------------
 # A vmlinux cannot be committed: point -DTIMERHARNESS_VMLINUX=FILE (or, when
-# the test runs, $TH_VMLINUX) at one built with clang and CONFIG_CFI_CLANG.
+# the test runs, $TH_VMLINUX) at one built with clang and CONFIG_CFI_CLANG;
+# without either, the kcfi vmlinux `make kernel` built (build/kernel/kcfi).
 # tests/reach_vmlinux_check.py reads the __cfi_ preambles and the check's
 # hash with llvm-nm and llvm-objdump and compares reach's set with theirs;
 # without a vmlinux it prints the reason and is skipped.
 set(TIMERHARNESS_VMLINUX "" CACHE FILEPATH "a kCFI Linux vmlinux for the reach.vmlinux test")
 find_program(TH_LLVM_OBJDUMP NAMES llvm-objdump-${TH_CLANG_MAJOR} llvm-objdump)
 find_program(TH_LLVM_NM NAMES llvm-nm-${TH_CLANG_MAJOR} llvm-nm)
+# make kernel's own vmlinux is taken only by a toolchain whose llvm-objdump
+# reads kCFI's checks (clang >= 16, as kcfi itself): clang-14's does not.
+set(_th_kernel_vmlinux "")
+if(TH_CLANG_MAJOR GREATER_EQUAL 16)
+  set(_th_kernel_vmlinux "${PROJECT_SOURCE_DIR}/build/kernel/kcfi/vmlinux")
+endif()
 if(TH_LLVM_OBJDUMP AND TH_LLVM_NM)
   add_test(NAME reach.vmlinux
     COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/reach_vmlinux_check.py
             --th $<TARGET_FILE:timerharness> --objdump ${TH_LLVM_OBJDUMP} --nm ${TH_LLVM_NM}
-            "--vmlinux=${TIMERHARNESS_VMLINUX}")
+            "--vmlinux=${TIMERHARNESS_VMLINUX}"
+            "--kernel-build=${_th_kernel_vmlinux}")
 else()
   add_test(NAME reach.vmlinux COMMAND th-reach-test skip "llvm-objdump or llvm-nm not found")
 endif()

@@ -188,7 +188,7 @@ static int attack(const char *binary, const char *config, const struct target *t
 	 * aimed at is the legitimate callback (the classifier names a stopped
 	 * call to it so: transitional's callback is outside its own set). */
 	agrees = landed && (o == TH_BLOCKED_CFI ||
-			    (o == TH_FALSE_POSITIVE && !strcmp(t->name, TH_LEGIT_CALLBACK))) == !t->in_set;
+			    (o == TH_FALSE_POSITIVE && th_is_legit_callback(t->name))) == !t->in_set;
 	printf("%-9s %-44s -> %-14s %s%s\n", t->in_set ? "in set" : "outside", t->name,
 	       th_outcome_name(o), agrees ? "agrees" : landed ? "DISAGREES: " : "DID NOT LAND: ",
 	       agrees ? "" : ev);

@@ -54,9 +54,15 @@ def schema(results, schema_dir):
         doc = json.load(f)
     with open(results) as f:
         res = json.load(f)
-    base = "file://" + os.path.abspath(schema_dir) + "/"
+    # The schemas by their $id (docs/results.md): resolved without fetching.
+    store = {}
+    for name in os.listdir(schema_dir):
+        if name.endswith(".schema.json"):
+            with open(os.path.join(schema_dir, name)) as f:
+                s = json.load(f)
+            store[s["$id"]] = s
     cls = jsonschema.validators.validator_for(doc)
-    v = cls(doc, resolver=jsonschema.RefResolver(base_uri=base, referrer=doc))
+    v = cls(doc, resolver=jsonschema.RefResolver.from_schema(doc, store=store))
     errors = sorted(v.iter_errors(res), key=lambda e: list(e.path))
     for e in errors[:10]:
         print(f"FAIL: {results}: {'/'.join(map(str, e.path))}: {e.message[:300]}")

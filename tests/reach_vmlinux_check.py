@@ -79,12 +79,18 @@ def main():
     ap.add_argument("--objdump", required=True)
     ap.add_argument("--nm", required=True)
     ap.add_argument("--vmlinux", default="")
+    ap.add_argument("--kernel-build", default="",
+                    help="the vmlinux `make kernel` builds (kernel/build), used when it exists "
+                         "and neither --vmlinux nor $TH_VMLINUX names one")
     ap.add_argument("--function", default="call_timer_fn")
     ap.add_argument("--limit", type=float, default=30.0)
     a = ap.parse_args()
     vmlinux = a.vmlinux or os.environ.get("TH_VMLINUX", "")
+    if not vmlinux and a.kernel_build and os.path.isfile(a.kernel_build):
+        vmlinux = a.kernel_build
     if not vmlinux:
-        print("SKIP: no vmlinux: configure with -DTIMERHARNESS_VMLINUX=FILE or set TH_VMLINUX "
+        print("SKIP: no vmlinux: make kernel builds one (" + (a.kernel_build or "build/kernel/kcfi/vmlinux") +
+              "); or configure with -DTIMERHARNESS_VMLINUX=FILE or set TH_VMLINUX "
               "(a Linux vmlinux built with clang and CONFIG_CFI_CLANG)")
         return 77
     if not os.path.isfile(vmlinux):

@@ -698,6 +698,7 @@ static void fz_campaign(struct th_fz_summary *s, enum th_variant v, const char *
 		struct th_fz_finding f = { .sig = (char *)sig, .outcome = TH_HIJACKED,
 					   .chain_id = strchr(sig, ':') + 1, .first_seconds = first,
 					   .first_executions = 100, .reproducer = "r.bin",
+					   .sha256 = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
 					   .replayed = TH_HIJACKED, .reproduced = true, .chain = "c" };
 
 		assert_int_equal(th_fz_campaign_add_finding(c, &f, err, sizeof(err)), 0);

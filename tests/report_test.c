@@ -1437,9 +1437,9 @@ static void html_escapes_and_shows_every_cell(void **state)
 	assert_contains(h, "<p class=\"banner\">About the <code>fortify</code> config:");
 	assert_contains(h, "<h3>i. Which cells regressed, and which differ between toolchains?</h3>");
 	/* Grid heads: variant groups over configs, rows grouped. */
-	assert_contains(h, "<th class=\"v vs\" colspan=\"5\">modern</th>");
-	assert_contains(h, "<tr class=\"g\"><th colspan=\"16\">memcpy-intra, pending</th></tr>");
-	assert_contains(h, "<th class=\"cfg\" title=\"-O2 -fsanitize=kcfi\">kcfi</th>");
+	assert_contains(h, "<th scope=\"colgroup\" class=\"v vs\" colspan=\"5\">modern</th>");
+	assert_contains(h, "<tr class=\"g\"><th scope=\"rowgroup\" colspan=\"16\">memcpy-intra, pending</th></tr>");
+	assert_contains(h, "<th scope=\"col\" class=\"cfg\" title=\"-O2 -fsanitize=kcfi\">kcfi</th>");
 	assert_contains(h, "<td class=\"c o-CRASHED vs\" title=");	/* runs disagreed ... */
 	assert_contains(h, "runs: 5 (CRASHED 2, NO_EFFECT 3)&#10;expected: CRASHED&#10;verdict: pass");
 	assert_contains(h, "\">C*</td>");

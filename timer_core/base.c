@@ -14,6 +14,9 @@
 #include <string.h>
 
 struct timer_base *th_cpu_bases_[TH_NR_CPUS];
+/* The per-CPU template's timer_base (timer_base.h, th_per_cpu_timer_base()):
+ * zero, as a CPU that is not possible never initialises it. */
+struct timer_base th_percpu_template_base;
 struct timer_base *th_fast_bases_[TIMER_CPUMASK + 1];
 bool th_debugobj_off_;
 unsigned int th_this_cpu_;

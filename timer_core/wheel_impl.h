@@ -9,8 +9,11 @@
  *   TH_VARIANT_NAME   "legacy" / "modern", for messages
  * Semantics: no NOHZ (base->clk advances only by running, one jiffy at a
  * time, here skipping empty stretches through the bitmap), one base per
- * simulated CPU, no migration (TIMER_PINNED and TIMER_DEFERRABLE only
- * select the base as in a !CONFIG_NO_HZ_COMMON kernel: the same one).
+ * simulated CPU, no migration between possible CPUs' bases (TIMER_PINNED and
+ * TIMER_DEFERRABLE only select the base as in a !CONFIG_NO_HZ_COMMON kernel:
+ * the same one). Flags that name no running base (TIMER_MIGRATING left set,
+ * a CPU that is not possible) get what v4.14 gives them: mod_timer_foreign()
+ * and lock_timer_base().
  */
 
 static inline unsigned int timer_get_idx(const TH_TIMER *timer)
@@ -63,10 +66,62 @@ static bool init_timer_key(TH_TIMER *timer, unsigned int flags, const char *op,
 	return true;
 }
 
-/* get_timer_base(): the base the timer's flags name (NULL: none there). */
+/* get_timer_base() for the common paths: the possible CPU's base the
+ * timer's flags name, TIMER_MIGRATING clear; else NULL, and the caller takes
+ * the kernel's way for such flags (lock_timer_base(), mod_timer_foreign()). */
 static inline struct timer_base *get_timer_base(const TH_TIMER *timer)
 {
+	if (timer->flags & TIMER_MIGRATING)
+		return NULL;
 	return th_cpu_base(timer->flags & TIMER_CPUMASK);
+}
+
+/* cpu_relax(): x86's rep; nop (PAUSE), a compiler barrier elsewhere. */
+static inline void th_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__asm__ __volatile__("pause" ::: "memory");
+#else
+	__asm__ __volatile__("" ::: "memory");
+#endif
+}
+
+/*
+ * lock_timer_base() of v4.14 kernel/time/timer.c:
+ *	for (;;) {
+ *		tf = READ_ONCE(timer->flags);
+ *		if (!(tf & TIMER_MIGRATING)) {
+ *			base = get_timer_base(tf);
+ *			raw_spin_lock_irqsave(&base->lock, *flags);
+ *			if (timer->flags == tf)
+ *				return base;
+ *			raw_spin_unlock_irqrestore(&base->lock, *flags);
+ *		}
+ *		cpu_relax();
+ *	}
+ * No check of the CPU field: a CPU that is not possible gives the per-CPU
+ * template's base, one past NR_CPUS an address whose lock faults
+ * (th_per_cpu_timer_base()). TIMER_MIGRATING is set only by __mod_timer()
+ * between its two locks, and cleared by the same call: left set by an
+ * overwrite, nobody clears it and the loop never ends (a soft lockup: the
+ * watchdog reports it, the task spins on). The model's lock is never held
+ * (one simulated CPU runs at a time), so its read only touches the base.
+ */
+static th_cold struct timer_base *lock_timer_base(TH_TIMER *timer)
+{
+	for (;;) {
+		u32 tf = *(volatile u32 *)&timer->flags;
+
+		if (!(tf & TIMER_MIGRATING)) {
+			struct timer_base *base = th_per_cpu_timer_base(tf & TIMER_CPUMASK);
+
+			while (*(volatile unsigned int *)&base->lock)
+				th_cpu_relax();
+			if (timer->flags == tf)
+				return base;
+		}
+		th_cpu_relax();
+	}
 }
 
 #define MOD_TIMER_PENDING_ONLY	0x01
@@ -97,21 +152,20 @@ static th_cold int refuse_uninit(const TH_TIMER *timer, const char *op)
 	return TH_EUNINIT;
 }
 
-static th_cold int refuse_nobase(const TH_TIMER *timer, const char *op)
+/* No wheel on the running CPU: the program set none up (th_base_init()),
+ * which a kernel always has; not a kernel path. */
+static th_cold int refuse_no_cpu_base(const TH_TIMER *timer, const char *op)
 {
-	char buf[160];
-
-	th_warn("%s: %s timer %p (callback %s) flags 0x%x name CPU %u, which has no timer base; refused",
-		op, TH_VARIANT_NAME, (const void *)timer, fn_name(timer, buf, sizeof(buf)),
-		timer->flags, timer->flags & TIMER_CPUMASK);
+	th_warn("%s: %s timer %p: the running CPU %u has no timer base (th_base_init()); refused",
+		op, TH_VARIANT_NAME, (const void *)timer, th_this_cpu());
 	return TH_ENOBASE;
 }
 
 /*
  * What __mod_timer() checks before it touches the wheel: debug_assert_init()
- * (debugobjects), BUG_ON(!timer->function), a base for the flags' CPU, and
- * add_timer()'s BUG_ON(timer_pending(timer)). Then debug_timer_activate():
- * the timer ends up queued unless mod_timer_pending() finds it idle.
+ * (debugobjects), BUG_ON(!timer->function), and add_timer()'s
+ * BUG_ON(timer_pending(timer)). The base is not checked: the kernel takes
+ * whatever the flags name (lock_timer_base()).
  * Return: 0 to go ahead, or TH_E* after a WARN.
  */
 static th_cold int mod_checks(TH_TIMER *timer, unsigned int options)
@@ -126,27 +180,21 @@ static th_cold int mod_checks(TH_TIMER *timer, unsigned int options)
 			op, TH_VARIANT_NAME, (const void *)timer);
 		return TH_ENOFUNC;
 	}
-	if (!get_timer_base(timer))
-		return refuse_nobase(timer, op);
 	if ((options & MOD_TIMER_NOTPENDING) && pending(timer)) {
 		th_warn("%s: %s timer %p (callback %s) is already pending; refused",
 			op, TH_VARIANT_NAME, (void *)timer, fn_name(timer, buf, sizeof(buf)));
 		return TH_EPENDING;
 	}
-	if (!th_debugobj_off_ && (!(options & MOD_TIMER_PENDING_ONLY) || pending(timer)))
-		th_debugobj_activate(timer, timer->flags & TIMER_CPUMASK, fn_addr(timer));
+	if (!th_this_base())
+		return refuse_no_cpu_base(timer, op);
 	return 0;
 }
 
-/* del_timer()'s debug_assert_init() and, for a timer it will detach,
- * debug_deactivate(). Return: 0 to go ahead, or TH_EUNINIT after a WARN. */
-static th_cold int del_checks(TH_TIMER *timer)
+/* debug_timer_activate(): the timer ends up queued on CPU @cpu's base. */
+static inline void debug_activate(TH_TIMER *timer, unsigned int cpu)
 {
-	if (!th_debugobj_known(timer))
-		return refuse_uninit(timer, "del_timer");
-	if (pending(timer) && get_timer_base(timer))
-		th_debugobj_deactivate(timer);
-	return 0;
+	if (!th_debugobj_off_)
+		th_debugobj_activate(timer, cpu, fn_addr(timer));
 }
 
 /* ---- the wheel ------------------------------------------------------------ */
@@ -279,26 +327,97 @@ static th_noinline int mod_timer_far(TH_TIMER *timer, struct timer_base *base,
 	return mod_timer_queue(timer, base, expires, options, false);
 }
 
-/* __mod_timer() when a check fails or debugobjects is on: the checks, then
- * the same queueing. Out of line and cold, so the WARN buffers and the
- * calls stay out of the fast path's frame. */
+/*
+ * __mod_timer() of v4.14 (kernel/time/timer.c), with v4.15's timer_reduce()
+ * test, for a timer whose flags name no running base: TIMER_MIGRATING set,
+ * or a CPU that is not possible. Nothing there checks the flags:
+ * lock_timer_base() locks what they name (or spins, or faults there), and
+ * get_target_base() (without CONFIG_NO_HZ_COMMON: get_timer_this_cpu_base())
+ * is this CPU's base, another than the one locked: unless that base runs the
+ * timer, the timer migrates (TIMER_MIGRATING set, the old lock dropped, the
+ * new one taken, flags = (flags & ~TIMER_BASEMASK) | base->cpu) and is
+ * queued here, the CPU bits repaired. A pending timer is first detached
+ * through the base found: detach_if_pending()'s singular-bucket test
+ * compares with that base's bucket, so the bucket of the real base the
+ * timer leaves keeps its pending_map bit (a stale bit: that bucket's next
+ * collection moves an empty list).
+ */
+static th_cold int mod_timer_foreign(TH_TIMER *timer, unsigned long expires,
+				     unsigned int options)
+{
+	struct timer_base *base, *new_base = th_this_base();
+	unsigned long clk = 0, bucket_expiry = 0;
+	unsigned int idx = UINT_MAX;
+	int ret;
+
+	if (pending(timer)) {
+		long diff = (long)(timer->expires - expires);
+
+		if (!diff)
+			return 1;
+		if (options & MOD_TIMER_REDUCE && diff <= 0)
+			return 1;
+		base = lock_timer_base(timer);
+		/* calc_wheel_index() against the base found: the template's
+		 * clk is 0. LVL_DEPTH is the kernel's constant: the running
+		 * wheel's here. */
+		clk = base->clk;
+		idx = th_calc_wheel_index(expires, clk, new_base->depth, &bucket_expiry);
+		if (idx == timer_get_idx(timer)) {
+			if (!(options & MOD_TIMER_REDUCE))
+				timer->expires = expires;
+			else if (time_after(timer->expires, expires))
+				timer->expires = expires;
+			return 1;
+		}
+	} else {
+		base = lock_timer_base(timer);
+	}
+	ret = detach_if_pending(timer, base, false);
+	if (!ret && (options & MOD_TIMER_PENDING_ONLY))
+		return 0;
+	if (base != new_base && base->running_timer != (void *)timer) {
+		timer->flags = (timer->flags & ~TIMER_BASEMASK) | new_base->cpu;
+		base = new_base;
+	}
+	debug_activate(timer, timer->flags & TIMER_CPUMASK);
+	timer->expires = expires;
+	/* enqueue_timer() when the index was calculated against this base's
+	 * clock, else internal_add_timer(). */
+	if (idx == UINT_MAX || clk != base->clk)
+		idx = th_calc_wheel_index(expires, base->clk, base->depth, &bucket_expiry);
+	enqueue_timer(base, timer, idx, bucket_expiry);
+	return ret;
+}
+
+/* __mod_timer() when a check fails, debugobjects is on, or the flags name no
+ * running base: the checks, then the same queueing (or the kernel's way for
+ * such flags). Out of line and cold, so the WARN buffers and the calls stay
+ * out of the fast path's frame. */
 static th_cold int
 mod_timer_checked(TH_TIMER *timer, unsigned long expires, unsigned int options)
 {
+	struct timer_base *base;
 	int ret = mod_checks(timer, options);
 
 	if (ret)
 		return ret;
-	return mod_timer_queue(timer, get_timer_base(timer), expires, options, false);
+	base = get_timer_base(timer);
+	if (!base)
+		return mod_timer_foreign(timer, expires, options);
+	if (!(options & MOD_TIMER_PENDING_ONLY) || pending(timer))
+		debug_activate(timer, base->cpu);
+	return mod_timer_queue(timer, base, expires, options, false);
 }
 
-/* __mod_timer(): one test for every misuse and for debugobjects. */
+/* __mod_timer(): one test for every misuse, for flags that name no running
+ * base, and for debugobjects. */
 static inline __attribute__((always_inline)) int
 __mod_timer(TH_TIMER *timer, unsigned long expires, unsigned int options)
 {
 	struct timer_base *base = th_fast_bases_[timer->flags & TIMER_CPUMASK];
 
-	if (__builtin_expect(!base || !timer->function ||
+	if (__builtin_expect(!base || (timer->flags & TIMER_MIGRATING) || !timer->function ||
 			     ((options & MOD_TIMER_NOTPENDING) && pending(timer)), 0))
 		return mod_timer_checked(timer, expires, options);
 	return mod_timer_queue(timer, base, expires, options, true);
@@ -325,31 +444,34 @@ int TH_P(add_timer)(TH_TIMER *timer)
 	return __mod_timer(timer, timer->expires, MOD_TIMER_NOTPENDING);
 }
 
-/* del_timer(): debug_assert_init(), then the base only for a pending
- * timer, as the kernel locks it only then. */
+/* del_timer() of v4.14: debug_assert_init(), then, for a pending timer
+ * only, lock_timer_base() (whatever the flags name: the template's base, a
+ * fault, a spin) and detach_if_pending() through it, whose detach_timer()
+ * does debug_deactivate(). */
 static th_cold int del_timer_checked(TH_TIMER *timer)
 {
 	struct timer_base *base;
-	int err = del_checks(timer);
 
-	if (err)
-		return err;
+	if (!th_debugobj_known(timer))
+		return refuse_uninit(timer, "del_timer");
 	if (!pending(timer))
 		return 0;
 	base = get_timer_base(timer);
 	if (!base)
-		return refuse_nobase(timer, "del_timer");
+		base = lock_timer_base(timer);
+	if (!th_debugobj_off_)
+		th_debugobj_deactivate(timer);
 	return detach_if_pending(timer, base, true);
 }
 
-/* No base on the fast path (debugobjects on, or the flags name a CPU
- * without one): the checked path, which looks at the base only for a
- * pending timer. */
+/* No base on the fast path (debugobjects on, or the flags name no running
+ * base): the checked path, which looks at the base only for a pending
+ * timer. */
 int TH_P(del_timer)(TH_TIMER *timer)
 {
 	struct timer_base *base = th_fast_bases_[timer->flags & TIMER_CPUMASK];
 
-	if (__builtin_expect(!base, 0))
+	if (__builtin_expect(!base || (timer->flags & TIMER_MIGRATING), 0))
 		return del_timer_checked(timer);
 	return detach_if_pending(timer, base, true);
 }

@@ -7,7 +7,10 @@
  *
  * Where the kernel would BUG()/WARN() on misuse, these refuse the call,
  * print a WARN naming the timer and its callback, and return a negative
- * TH_E* code; the wheel is left untouched.
+ * TH_E* code; the wheel is left untouched. Flags that name no running base
+ * are not refused: the kernel does not check them, and neither do these
+ * (timer_core/wheel_impl.h, lock_timer_base(): the call migrates the timer
+ * here, spins for ever, or faults, as v4.14 does).
  */
 #ifndef TH_TIMER_API_H
 #define TH_TIMER_API_H
@@ -23,10 +26,10 @@ int P##mod_timer_pending(T *timer, unsigned long expires);		\
 /* timer_reduce(): modify only if it would expire earlier. */		\
 int P##timer_reduce(T *timer, unsigned long expires);			\
 /* add_timer(): arm at timer->expires; the timer must be inactive.	\
- * Return: 0, or TH_EPENDING/TH_ENOFUNC/TH_EUNINIT/TH_ENOBASE. */	\
+ * Return: 0, or TH_EPENDING/TH_ENOFUNC/TH_EUNINIT (TH_ENOBASE: the	\
+ * running CPU has no base, a set-up error of the program). */		\
 int P##add_timer(T *timer);						\
-/* del_timer(): Return: 0 was not pending, 1 was, or TH_EUNINIT;	\
- * TH_ENOBASE for a pending timer whose flags name no base. */		\
+/* del_timer(): Return: 0 was not pending, 1 was, or TH_EUNINIT. */	\
 int P##del_timer(T *timer);						\
 /* timer_pending(): is the timer queued? */				\
 int P##timer_pending(const T *timer);					\

@@ -44,6 +44,7 @@
 #include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "th/kernel.h"
 
@@ -96,15 +97,23 @@ _Static_assert(LVL_DEPTH_MAX == 9 && TH_LVL_DEPTH(1) == 8,
 #define TIMER_ARRAYSHIFT	22
 #define TIMER_ARRAYMASK		0xFFC00000
 
-/* Simulated CPUs: a timer's flags name the base it belongs to, as in the
- * kernel (get_timer_base(tflags) = per_cpu(timer_bases, tflags & CPUMASK)). */
+/*
+ * Simulated CPUs: a timer's flags name the base it belongs to, as in the
+ * kernel (v4.14 kernel/time/timer.c get_timer_base(tflags) =
+ * per_cpu_ptr(&timer_bases[BASE_STD], tflags & TIMER_CPUMASK)). TH_NR_CPUS is
+ * the simulated kernel's NR_CPUS, the size of __per_cpu_offset[]; a CPU slot
+ * with a base (th_base_init()) is a possible CPU, one without is not. What a
+ * CPU field that names no running base gives is th_per_cpu_timer_base().
+ */
 #define TH_NR_CPUS	8
 
 /* Errors the API returns where the kernel would BUG or WARN. */
 #define TH_EPENDING	(-16)	/* -EBUSY: add_timer() on a pending timer */
 #define TH_ENOFUNC	(-22)	/* -EINVAL: armed with no function */
 #define TH_EUNINIT	(-2)	/* -ENOENT: never set up (debugobjects) */
-#define TH_ENOBASE	(-19)	/* -ENODEV: flags name a CPU without a base */
+/* Not a kernel error: the running CPU has no base (the program never set up
+ * its wheel, th_base_init()). Flags naming no base are not refused. */
+#define TH_ENOBASE	(-19)
 
 struct timer_base {
 	/* First: a bucket's address is then base + 8 * idx, one instruction. */
@@ -124,6 +133,10 @@ struct timer_base {
 	unsigned int depth;		/* LVL_DEPTH of this wheel */
 	unsigned int cpu;
 	unsigned long collections;	/* jiffies whose buckets were collected */
+	/* raw_spinlock_t lock: one simulated CPU runs at a time, so it is
+	 * never held across calls; lock_timer_base() reads it (at a base
+	 * that is not one, the read is the kernel's fault at the lock). */
+	unsigned int lock;
 	void *running_timer;		/* the timer whose callback runs */
 	unsigned long running_clk;	/* baseclk of the running callbacks */
 	/* While expiring: the lists collected from the buckets (checker). */
@@ -304,6 +317,36 @@ static inline struct timer_base *th_cpu_base(unsigned int cpu)
 static inline struct timer_base *th_this_base(void)
 {
 	return th_cpu_bases_[th_this_cpu_];
+}
+
+/*
+ * What per_cpu_ptr(&timer_bases[BASE_STD], cpu) gives for a CPU field that
+ * names no possible CPU (v4.14: get_timer_cpu_base() -> per_cpu_ptr() adds
+ * __per_cpu_offset[cpu], arch/x86/kernel/setup_percpu.c, to the per-CPU
+ * symbol's zero-based address; no bounds check anywhere on the way):
+ *  - cpu < NR_CPUS, not possible: __per_cpu_offset[cpu] still holds its boot
+ *    value, BOOT_PERCPU_OFFSET (= __per_cpu_load, the template of the per-CPU
+ *    areas, which setup_per_cpu_areas() copies to each possible CPU): a
+ *    timer_base no CPU owns and no softirq runs, as init left it, zero
+ *    (init_timer_cpus() sets up possible CPUs only): th_percpu_template_base;
+ *  - cpu >= NR_CPUS: a word read past __per_cpu_offset[], no per-CPU offset
+ *    at all. The model takes it as 0, the commonest word of a kernel image's
+ *    data: the base is then timer_bases' own link-time address, zero-based
+ *    on x86-64 SMP (arch/x86/kernel/vmlinux.lds.S, PERCPU_VADDR(..., 0, ...)),
+ *    a user-space address that is not mapped (or SMAP): the lock's access
+ *    faults, an oops. TH_PERCPU_WILD_BASE is such an address in the model's
+ *    process: below vm.mmap_min_addr, never mapped. (A non-zero word would
+ *    make some kernel address instead, whose lock word decides: a spin if it
+ *    is not 0, else the call goes on; the model does not guess those.)
+ * A possible CPU's base is its own (th_cpu_base()).
+ */
+#define TH_PERCPU_WILD_BASE	((struct timer_base *)(uintptr_t)0x1000)
+extern TH_HIDDEN struct timer_base th_percpu_template_base;
+static inline struct timer_base *th_per_cpu_timer_base(unsigned int cpu)
+{
+	if (cpu >= TH_NR_CPUS)
+		return TH_PERCPU_WILD_BASE;
+	return th_cpu_bases_[cpu] ? th_cpu_bases_[cpu] : &th_percpu_template_base;
 }
 
 /*

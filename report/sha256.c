@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /* SHA-256 as FIPS 180-4 section 6.2 states it. */
+#define _POSIX_C_SOURCE 200809L
 #include "sha256.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static const uint32_t K[64] = {
 	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
@@ -92,4 +95,25 @@ void th_sha256_hex(struct th_sha256 *s, char hex[65])
 	th_sha256_update(s, len, 8);
 	for (int i = 0; i < 8; i++)
 		snprintf(hex + 8 * i, 9, "%08x", (unsigned)s->h[i]);
+}
+
+int th_sha256_fd(int fd, char hex[65])
+{
+	struct th_sha256 s;
+	unsigned char buf[65536];
+
+	th_sha256_init(&s);
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (!n)
+			break;
+		th_sha256_update(&s, buf, (size_t)n);
+	}
+	th_sha256_hex(&s, hex);
+	return 0;
 }

@@ -1,0 +1,406 @@
+/* SPDX-License-Identifier: MIT */
+/* The campaigns' plan (fuzz/campaigns.tsv) and the build (fuzz-manifest.tsv): fuzz_plan.h. */
+#define _POSIX_C_SOURCE 200809L
+#include "fuzz_plan.h"
+#include "fuzz_expect.h"
+#include "outcome.h"
+#include "report_internal.h"
+#include "results.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define NFIELDS 6
+
+void th_fz_plan_free(struct th_fz_plan *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->nrows; i++) {
+		struct th_fz_plan_row *r = &p->rows[i];
+
+		free(r->target);
+		free(r->variant);
+		free(r->config);
+		free(r->toolchain);
+		free(r->reason);
+	}
+	free(p->rows);
+	free(p->path);
+	free(p);
+}
+
+/* A comma list of names: no glob character, no blank, no empty item. */
+static int bad_names(const char *s)
+{
+	return !*s || strpbrk(s, " \t*?[]") || *s == ',' || s[strlen(s) - 1] == ',' || strstr(s, ",,");
+}
+
+static int parse_line(struct th_fz_plan *p, char *line, const char *path, unsigned lineno, char *err,
+		      size_t n)
+{
+	char *f[NFIELDS], *q = line;
+	struct th_fz_plan_row r;
+	int k = 0;
+
+	memset(&r, 0, sizeof(r));
+	while (k < NFIELDS) {
+		f[k++] = q;
+		q = strchr(q, '\t');
+		if (!q)
+			break;
+		*q++ = 0;
+	}
+	if (k != NFIELDS || q) {
+		snprintf(err, n, "%s:%u: %d TAB-separated fields, expected %d (kind target variant config "
+			 "toolchain reason)", path, lineno, q ? NFIELDS + 1 : k, NFIELDS);
+		return -1;
+	}
+	if (!strcmp(f[0], "campaign"))
+		r.kind = TH_FZ_PLAN_CAMPAIGN;
+	else if (!strcmp(f[0], "unsupported"))
+		r.kind = TH_FZ_PLAN_UNSUPPORTED;
+	else {
+		snprintf(err, n, "%s:%u: unknown kind '%s' (campaign, unsupported)", path, lineno, f[0]);
+		return -1;
+	}
+	if (strcmp(f[1], "overflow")) {
+		snprintf(err, n, "%s:%u: unknown target '%s' (overflow: the only target with campaigns)",
+			 path, lineno, f[1]);
+		return -1;
+	}
+	for (int i = 2; i <= 4; i++)
+		if (!*f[i] || strpbrk(f[i], " \t")) {
+			snprintf(err, n, "%s:%u: field %d is empty or has a blank", path, lineno, i + 1);
+			return -1;
+		}
+	if (r.kind == TH_FZ_PLAN_CAMPAIGN) {
+		char v[256], *save = NULL;
+
+		if (bad_names(f[2]) || bad_names(f[3])) {
+			snprintf(err, n, "%s:%u: a campaign row names its variants and configs (comma lists, "
+				 "no globs): '%s' '%s'", path, lineno, f[2], f[3]);
+			return -1;
+		}
+		snprintf(v, sizeof(v), "%s", f[2]);
+		for (char *t = strtok_r(v, ",", &save); t; t = strtok_r(NULL, ",", &save))
+			if (th_variant_parse(t) == TH_VARIANT_INVALID) {
+				snprintf(err, n, "%s:%u: unknown variant '%s' (legacy, transitional, modern)",
+					 path, lineno, t);
+				return -1;
+			}
+	}
+	if (!*f[5]) {
+		snprintf(err, n, "%s:%u: a row needs its reason", path, lineno);
+		return -1;
+	}
+	r.target = th_report_strdup(f[1]);
+	r.variant = th_report_strdup(f[2]);
+	r.config = th_report_strdup(f[3]);
+	r.toolchain = th_report_strdup(f[4]);
+	r.reason = th_report_strdup(f[5]);
+	snprintf(r.where, sizeof(r.where), "%s:%u", path, lineno);
+	struct th_fz_plan_row *rows = realloc(p->rows, (p->nrows + 1) * sizeof(*p->rows));
+
+	if (!r.target || !r.variant || !r.config || !r.toolchain || !r.reason || !rows) {
+		free(r.target);
+		free(r.variant);
+		free(r.config);
+		free(r.toolchain);
+		free(r.reason);
+		if (rows)
+			p->rows = rows;
+		snprintf(err, n, "out of memory");
+		return -1;
+	}
+	p->rows = rows;
+	p->rows[p->nrows++] = r;
+	return 0;
+}
+
+int th_fz_plan_load(const char *path, struct th_fz_plan **out, char *err, size_t n)
+{
+	FILE *f = fopen(path, "r");
+	struct th_fz_plan *p;
+	char line[2048];
+	unsigned lineno = 0, campaigns = 0;
+
+	*out = NULL;
+	if (!f) {
+		snprintf(err, n, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p || !(p->path = th_report_strdup(path))) {
+		fclose(f);
+		th_fz_plan_free(p);
+		snprintf(err, n, "out of memory");
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		size_t len = strlen(line);
+
+		lineno++;
+		if (len && line[len - 1] != '\n' && !feof(f)) {
+			snprintf(err, n, "%s:%u: line longer than %zu bytes", path, lineno, sizeof(line) - 2);
+			goto fail;
+		}
+		line[strcspn(line, "\r\n")] = 0;
+		if (!*line || *line == '#')
+			continue;
+		if (parse_line(p, line, path, lineno, err, n))
+			goto fail;
+		campaigns += p->rows[p->nrows - 1].kind == TH_FZ_PLAN_CAMPAIGN;
+	}
+	fclose(f);
+	if (!campaigns) {
+		snprintf(err, n, "%s: no campaign row: a plan that holds nothing", path);
+		th_fz_plan_free(p);
+		return -1;
+	}
+	*out = p;
+	return 0;
+fail:
+	fclose(f);
+	th_fz_plan_free(p);
+	return -1;
+}
+
+/* Is name an item of the comma list? */
+static bool in_names(const char *list, const char *name)
+{
+	size_t len = strlen(name);
+
+	for (const char *q = list; *q;) {
+		size_t k = strcspn(q, ",");
+
+		if (k == len && !strncmp(q, name, len))
+			return true;
+		q += k;
+		if (*q == ',')
+			q++;
+	}
+	return false;
+}
+
+const struct th_fz_plan_row *th_fz_plan_campaign(const struct th_fz_plan *p, const char *target,
+						 const char *variant, const char *config,
+						 const char *toolchain)
+{
+	for (size_t i = 0; p && i < p->nrows; i++) {
+		const struct th_fz_plan_row *r = &p->rows[i];
+
+		if (r->kind == TH_FZ_PLAN_CAMPAIGN && !strcmp(r->target, target) &&
+		    in_names(r->variant, variant) && in_names(r->config, config) &&
+		    th_fz_glob_match(r->toolchain, toolchain))
+			return r;
+	}
+	return NULL;
+}
+
+const struct th_fz_plan_row *th_fz_plan_unsupported(const struct th_fz_plan *p, const char *target,
+						    const char *variant, const char *config,
+						    const char *toolchain)
+{
+	for (size_t i = 0; p && i < p->nrows; i++) {
+		const struct th_fz_plan_row *r = &p->rows[i];
+
+		if (r->kind == TH_FZ_PLAN_UNSUPPORTED && !strcmp(r->target, target) &&
+		    th_fz_glob_match(r->variant, variant) && th_fz_glob_match(r->config, config) &&
+		    th_fz_glob_match(r->toolchain, toolchain))
+			return r;
+	}
+	return NULL;
+}
+
+/* ---- the build ---- */
+
+void th_fz_build_free(struct th_fz_build *b)
+{
+	if (!b)
+		return;
+	for (size_t i = 0; i < b->nrows; i++) {
+		struct th_fz_built *r = &b->rows[i];
+
+		free(r->target);
+		free(r->toolchain);
+		free(r->variant);
+		free(r->config);
+		free(r->status);
+		free(r->reason);
+		free(r->engine);
+	}
+	free(b->rows);
+	free(b->root);
+	free(b);
+}
+
+static int load_manifest(struct th_fz_build *b, const char *path, char *err, size_t n)
+{
+	FILE *f = fopen(path, "r");
+	char line[8192];
+	unsigned lineno = 0;
+
+	if (!f) {
+		snprintf(err, n, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *field[8], *q = line;
+		int k = 0;
+		struct th_fz_built r, *rows;
+
+		lineno++;
+		line[strcspn(line, "\r\n")] = 0;
+		if (!*line || *line == '#')
+			continue;
+		while (k < 8) {
+			field[k++] = q;
+			q = strchr(q, '\t');
+			if (!q)
+				break;
+			*q++ = 0;
+		}
+		if (k != 8 || q) {
+			snprintf(err, n, "%s:%u: %d fields, expected 8 (target toolchain variant config path "
+				 "status reason engine): rebuild", path, lineno, q ? 9 : k);
+			fclose(f);
+			return -1;
+		}
+		memset(&r, 0, sizeof(r));
+		r.target = th_report_strdup(field[0]);
+		r.toolchain = th_report_strdup(field[1]);
+		r.variant = th_report_strdup(field[2]);
+		r.config = th_report_strdup(field[3]);
+		r.status = th_report_strdup(field[5]);
+		r.reason = th_report_strdup(field[6]);
+		r.engine = th_report_strdup(field[7]);
+		snprintf(r.where, sizeof(r.where), "%s:%u", path, lineno);
+		rows = realloc(b->rows, (b->nrows + 1) * sizeof(*rows));
+		if (rows)
+			b->rows = rows;
+		if (!rows || !r.target || !r.toolchain || !r.variant || !r.config || !r.status || !r.reason ||
+		    !r.engine) {
+			free(r.target);
+			free(r.toolchain);
+			free(r.variant);
+			free(r.config);
+			free(r.status);
+			free(r.reason);
+			free(r.engine);
+			fclose(f);
+			snprintf(err, n, "out of memory");
+			return -1;
+		}
+		b->rows[b->nrows++] = r;
+	}
+	fclose(f);
+	return 0;
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int th_fz_build_load(const char *root, struct th_fz_build **out, char *err, size_t n)
+{
+	struct th_fz_build *b = calloc(1, sizeof(*b));
+	char path[4096];
+	char **names = NULL;
+	size_t nnames = 0;
+	DIR *d;
+	struct dirent *e;
+	int rc = -1;
+
+	*out = NULL;
+	if (!b || !(b->root = th_report_strdup(root))) {
+		th_fz_build_free(b);
+		snprintf(err, n, "out of memory");
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/fuzz-manifest.tsv", root);
+	if (!access(path, F_OK)) {
+		if (load_manifest(b, path, err, n))
+			goto out;
+		rc = 0;
+		goto out;
+	}
+	d = opendir(root);
+	if (!d) {
+		snprintf(err, n, "no fuzz build under %s: %s (the toolchains a summary may name are the "
+			 "ones built there: --build-root DIR)", root, strerror(errno));
+		goto out;
+	}
+	/* In name order, so that what is said does not depend on the directory. */
+	while ((e = readdir(d))) {
+		char **nn;
+
+		if (e->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s/fuzz-manifest.tsv", root, e->d_name);
+		if (access(path, F_OK))
+			continue;
+		nn = realloc(names, (nnames + 1) * sizeof(*names));
+		if (!nn || !(nn[nnames] = th_report_strdup(e->d_name))) {
+			if (nn)
+				names = nn;
+			closedir(d);
+			snprintf(err, n, "out of memory");
+			goto out;
+		}
+		names = nn;
+		nnames++;
+	}
+	closedir(d);
+	if (!nnames) {
+		snprintf(err, n, "no fuzz build under %s (no fuzz-manifest.tsv there or in a preset's "
+			 "directory below it): the toolchains a summary may name are the ones built there "
+			 "(--build-root DIR)", root);
+		goto out;
+	}
+	qsort(names, nnames, sizeof(*names), cmp_str);
+	for (size_t i = 0; i < nnames; i++) {
+		snprintf(path, sizeof(path), "%s/%s/fuzz-manifest.tsv", root, names[i]);
+		if (load_manifest(b, path, err, n))
+			goto out;
+	}
+	rc = 0;
+out:
+	for (size_t i = 0; i < nnames; i++)
+		free(names[i]);
+	free(names);
+	if (rc)
+		th_fz_build_free(b);
+	else
+		*out = b;
+	return rc;
+}
+
+const struct th_fz_built *th_fz_build_find(const struct th_fz_build *b, const char *target,
+					   const char *variant, const char *config,
+					   const char *toolchain)
+{
+	for (size_t i = 0; b && i < b->nrows; i++) {
+		const struct th_fz_built *r = &b->rows[i];
+
+		if (!strcmp(r->engine, "libfuzzer") && !strcmp(r->target, target) &&
+		    !strcmp(r->variant, variant) && !strcmp(r->config, config) &&
+		    !strcmp(r->toolchain, toolchain))
+			return r;
+	}
+	return NULL;
+}
+
+bool th_fz_build_has_toolchain(const struct th_fz_build *b, const char *target, const char *toolchain)
+{
+	for (size_t i = 0; b && i < b->nrows; i++)
+		if (!strcmp(b->rows[i].engine, "libfuzzer") && !strcmp(b->rows[i].target, target) &&
+		    !strcmp(b->rows[i].toolchain, toolchain))
+			return true;
+	return false;
+}
