@@ -717,8 +717,9 @@ static void fz_finding(struct th_fz_summary *s, enum th_variant v, const char *c
 		struct th_fz_campaign *c = &s->campaigns[i];
 		struct th_fz_finding f = { .sig = sig, .outcome = o, .chain_id = (char *)chain_id,
 					   .first_seconds = 1, .first_executions = 100,
-					   .reproducer = "r.bin", .replayed = o, .reproduced = true,
-					   .chain = (char *)chain };
+					   .reproducer = "r.bin",
+					   .sha256 = "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef",
+					   .replayed = o, .reproduced = true, .chain = (char *)chain };
 
 		if (c->variant != v || strcmp(c->config, config))
 			continue;
