@@ -29,6 +29,10 @@
 
 #define MAX_PIDS 4096
 #define LINE_MAX_ 8192
+/* A signature, OUTCOME:CHAIN_ID: a chain ID names every step of a run and
+ * is at most TH_FZ_CHAIN_ID_MAX (fuzz/overflow_oracle.h) long. */
+#define SIG_MAX 256
+
 /* A replay that takes longer is a harness failure (one input, one run). */
 #define REPLAY_TIMEOUT_S 30
 /* Grace after the budget before the engine is stopped. */
@@ -237,11 +241,11 @@ struct proc {
 	long pid;
 	long long execs, counts[TH_OUTCOME_COUNT];
 	unsigned long long first_hijack, first_hijack_t, goal, goal_t;
-	char last_sig[96];	/* the finding it aborted for, or the sig it died with */
+	char last_sig[SIG_MAX];	/* the finding it aborted for, or the sig it died with */
 };
 
 struct found {
-	char sig[96], chain[2200];
+	char sig[SIG_MAX], chain[2200];
 	double t;
 	long long execs;
 };
@@ -319,7 +323,7 @@ static unsigned long long kvnum(const char *line, const char *key)
 static void stats_line(struct campaign *c, const char *line)
 {
 	struct proc *p = proc_of(c, (long)kvnum(line, "pid"));
-	char sig[96];
+	char sig[SIG_MAX];
 
 	if (!p)
 		return;
@@ -567,7 +571,7 @@ static void sanitize(char *s)
 static void save_finding(struct campaign *c, const char *artifact, enum th_outcome o, const char *sig,
 			 const char *chain)
 {
-	char name[128], *bin, *txt, *rel, hash[65];
+	char name[SIG_MAX], *bin, *txt, *rel, hash[65];
 	int fd;
 	struct th_fz_finding *f;
 	const struct found *in = NULL;
@@ -661,7 +665,7 @@ static void recheck(struct campaign *c, const struct proc *p)
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
-		char *path, sig[96], chain[2200];
+		char *path, sig[SIG_MAX], chain[2200];
 		enum th_outcome o;
 
 		if (e->d_name[0] == '.')

@@ -5,8 +5,9 @@
  * neighbour, use-after-free refill), in the attacker's own order, with
  * addresses placed through a leak table (overflow_drive.h); the oracle
  * (overflow_oracle.h) says what it did to the project's own victim and
- * wheel, in the matrix's outcomes. A finding is a HIJACKED or a
- * PRIVILEGED_WRITE run; CFI blocks, crashes and hangs of the wheel are
+ * wheel, in the matrix's outcomes. A finding is a HIJACKED,
+ * PRIVILEGED_WRITE or REDIRECTED run (a privileged target ran, or the
+ * privileged state changed); CFI blocks, crashes and hangs of the wheel are
  * counted, never reported (overflow_session.h).
  *
  * One binary per variant x config x toolchain (fuzz/overflow.cmake).

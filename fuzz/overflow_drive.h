@@ -91,7 +91,6 @@ struct th_fz_op {
 	size_t written;		/* how many of bytes[] (strcpy: with its NUL) */
 	long ret;		/* mod_timer()'s return, RUN's fired count */
 	int neutralised;	/* addresses made non-canonical (th_fz_check_written()) */
-	int timer_changed;	/* it changed a byte of the ring's timer */
 };
 
 struct th_fz_program {

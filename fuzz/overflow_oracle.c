@@ -72,6 +72,24 @@ static volatile uintptr_t caught_pc, caught_addr;
  * of this value, read from the register its encoding names. */
 static volatile sig_atomic_t caught_gp_cr4;
 static volatile uint64_t caught_cr4_val;
+/* A SIGILL/SIGTRAP: the general-purpose registers at the trap (x86
+ * encoding order), where the call target of a CFI check is read from the
+ * register the binary reader names for that guard, as the matrix reads it
+ * from the stopped child (runner/child.c). */
+static volatile uint64_t caught_regs[16];
+static volatile sig_atomic_t caught_have_regs;
+/* A -fsanitize=function report: which check (1 call_timer_fn's, 2
+ * deferred_timer_fn's func(data)), and the call it stopped. */
+static int extra_site, extra_target_known;
+static uintptr_t extra_target;
+
+static const char *th_fz_reg_name(int reg)
+{
+	static const char *const name[16] = { "rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi",
+					      "r8",  "r9",  "r10", "r11", "r12", "r13", "r14", "r15" };
+
+	return reg >= 0 && reg < 16 ? name[reg] : "?";
+}
 static volatile unsigned long exec_id, watch_seen;
 static struct sigaction old_act[65];
 static const int caught_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SIGABRT, SIGXCPU };
@@ -81,6 +99,11 @@ static volatile sig_atomic_t have_watch;
 
 static struct th_fz_program prog;
 static struct th_fz_result *cur;
+/* "WRITE_CR4_407F0": the step of a hijacked write_cr4 of the goal's value
+ * (th_fz_goal_cr4_value()): a signature of its own, so that the campaign
+ * saves and replays the first input that reaches it, as every finding. */
+static char goal_what[32];
+
 
 /*
  * The victim runs on a stack of its own, TH_FZ_STACK bytes over a guard
@@ -115,14 +138,16 @@ TH_NO_KCFI static uintptr_t context_pc(const void *uctx)
 	return (uintptr_t)uc->uc_mcontext.gregs[REG_RIP];
 }
 
+/* x86 encoding order to glibc's gregs. */
+static const int greg[16] = { REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP,
+			      REG_RSI, REG_RDI, REG_R8,	 REG_R9,  REG_R10, REG_R11,
+			      REG_R12, REG_R13, REG_R14, REG_R15 };
+
 /* A SIGSEGV at a MOV to CR4 of this executable's code: its operand, from
- * the register the instruction names (x86 encoding order to glibc's). */
+ * the register the instruction names. */
 __attribute__((no_sanitize("address", "undefined"))) TH_NO_KCFI static int
 context_mov_cr4(uintptr_t pc, const void *uctx, uint64_t *val)
 {
-	static const int greg[16] = { REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP,
-				      REG_RSI, REG_RDI, REG_R8,	 REG_R9,  REG_R10, REG_R11,
-				      REG_R12, REG_R13, REG_R14, REG_R15 };
 	const ucontext_t *uc = uctx;
 	int reg;
 
@@ -210,6 +235,13 @@ on_signal(int sig, siginfo_t *si, void *uc)
 
 		caught_gp_cr4 = context_mov_cr4(pc, uc, &v);
 		caught_cr4_val = caught_gp_cr4 ? v : 0;
+	}
+	if (sig == SIGILL || sig == SIGTRAP) {
+		const ucontext_t *u = uc;
+
+		for (int i = 0; i < 16; i++)
+			caught_regs[i] = (uint64_t)u->uc_mcontext.gregs[greg[i]];
+		caught_have_regs = 1;
 	}
 	/* SA_NODEFER: nothing to unblock. */
 	siglongjmp(run_env, 1);
@@ -304,6 +336,7 @@ int th_fz_oracle_init(const struct th_fz_oracle_opts *o, char *err, size_t n)
 	int p[2];
 
 	opts = *o;
+	snprintf(goal_what, sizeof(goal_what), "WRITE_CR4_%lX", th_fz_goal_cr4_value());
 	if (th_fz_world_init(err, n))
 		return -1;
 	if (th_fz_traps_load(NULL, &traps, traps_err, sizeof(traps_err))) {
@@ -367,24 +400,12 @@ const char *th_fz_oracle_traps_how(void)
 	return traps.how;
 }
 
-/* The ring's timer before the op being run (th_fz_filter_op()). */
-static unsigned char timer_before[64];
-
 __attribute__((no_sanitize("address"))) static void peek_bytes(void *dst, const void *src, size_t n)
 {
 	const volatile unsigned char *s = src;
 
 	for (size_t i = 0; i < n; i++)
 		((unsigned char *)dst)[i] = s[i];
-}
-
-static void timer_bytes(unsigned char *buf)
-{
-	const struct th_fz_ring_layout *l = th_fz_ring_layout();
-
-	memset(buf, 0, sizeof(timer_before));
-	peek_bytes(buf, (const unsigned char *)th_fz_world_leaks()[TH_FZ_LEAK_RING].addr + l->timer,
-		l->timer_size < sizeof(timer_before) ? l->timer_size : sizeof(timer_before));
 }
 
 /* ---- the raw-literal filter -------------------------------------------------------- */
@@ -405,7 +426,6 @@ void th_fz_filter_op(struct th_fz_op *op)
 	 * pointers are 8-aligned fields, and an INDEX write starts at name + at. */
 	size_t first = op->kind == TH_FZ_OP_INDEX ? (8 - op->arg % 8) % 8 : 0;
 
-	timer_bytes(timer_before);
 	for (size_t i = first; i + 8 <= op->n; i += 8) {
 		uint64_t v;
 		int slot = 0;
@@ -432,18 +452,6 @@ __attribute__((no_sanitize("address"))) static void poke_word(uintptr_t a, uint6
 /* Literal bytes a partial overwrite may contribute to an address. */
 #define TH_FZ_PARTIAL_MAX 2
 
-/* 1: the n bytes differ; a plain loop the compiler cannot turn into a
- * call libFuzzer hooks (volatile reads). */
-static int differ(const unsigned char *a, const unsigned char *b, size_t n)
-{
-	const volatile unsigned char *x = a, *y = b;
-	unsigned d = 0;
-
-	for (size_t i = 0; i < n; i++)
-		d |= (unsigned)(x[i] ^ y[i]);
-	return d != 0;
-}
-
 static int last_write(uintptr_t a, uint8_t *byte, int *literal);
 
 /* How many of the 8 bytes at a are the attacker's literals now: op's (being
@@ -468,15 +476,7 @@ static int literal_bytes(const struct th_fz_op *op, uintptr_t a)
 int th_fz_check_written(struct th_fz_op *op)
 {
 	uintptr_t a = op->dest & ~(uintptr_t)7, end = op->dest + op->written;
-	unsigned char after[sizeof(timer_before)];
 	int n = 0;
-
-	timer_bytes(after);
-	/* Not memcmp(): libFuzzer hooks every memcmp() during a run and adds
-	 * both sides to its dictionary, and these bytes hold the timer's
-	 * function address: the fuzzer would learn the address and write it
-	 * as a literal (an attacker without that leak). */
-	op->timer_changed = differ(after, timer_before, sizeof(after));
 
 	/* The written range is in the world (the slab): its words are readable. */
 	for (; a < end; a += 8) {
@@ -842,21 +842,43 @@ static const struct {
 struct ran {
 	enum target t;
 	uintptr_t arg;		/* value targets: the value; pointer ones: the pointer */
-	int hijacked;
+	int hijacked;		/* the argument is the attacker's choice (judge_slot and
+				 * the pointer targets' bytes); HIJACKED needs effect too */
+	int effect;		/* the target's effect was observed (target_effect()) */
+	int goal;		/* HIJACKED write_cr4 of the goal's value */
 	int has_slot;
 	uintptr_t slot;		/* where the attacker planted .function */
 	size_t len;		/* pointer targets: bytes read at arg (the string with its NUL) */
 	int foreign;		/* through deferred_timer_fn's container (slot: its func) */
-	char what[400];		/* "write_cr4(0x407f0)", with the evidence */
+	enum th_outcome outcome;	/* this run's own: HIJACKED, PRIVILEGED_WRITE, REDIRECTED */
+	char what[480];		/* "write_cr4(0x407f0)", with the evidence and the effect */
 };
+
+/*
+ * The steps of a run, in the order they first happened: each distinct
+ * (target, timer it ran through) once, with the most severe outcome of its
+ * runs, then the privileged write no target made (its place among the
+ * targets is not observed: it is named after them). They make the chain ID
+ * (judge()). At most 5 names x 4 timers + 2 writes exist: never full.
+ */
+#define MAX_STEPS 24
+struct step {
+	const char *what;	/* "WRITE_CR4", "WRITE_CR4_407F0", ..., "CRED", "CR4" */
+	const char *how;	/* "RING_TIMER", ..., "LIST", "CALLBACK", "UNKNOWN" */
+	enum th_outcome outcome;
+	int target;		/* a target that ran (else a write no target made) */
+	int has_slot, foreign;
+	uintptr_t slot;
+	char what_text[480];	/* the first run's description */
+};
+static struct step steps[MAX_STEPS];
+static int nsteps;
 
 static struct {
 	int targets, hijacks, goal;
-	struct ran first, hijack;
-	/* write_cr4 reports after its MOV to CR4 loaded the value: the last one
-	 * is what made CR4 what it is (nothing else writes it). */
-	int cr4_writes;
-	struct ran cr4_writer;
+	int cr4_lines;		/* write_cr4 reports (each after its MOV to CR4 loaded) */
+	int have_cred;		/* commit_creds_stub reported; the cred it installed: */
+	unsigned int cred_uid, cred_gid, cred_euid;
 	int legit, stray;
 	int have_retire_arg;
 	uintptr_t retire_arg;	/* what the legitimate callback got, last */
@@ -1027,6 +1049,116 @@ static void judge_slot(struct ran *r, int value_target, uint64_t v)
 	}
 }
 
+static const char *via_slot(uintptr_t slot);
+
+/* Through which timer target r ran. */
+static const char *run_how(const struct ran *r)
+{
+	return r->foreign ? "FOREIGN_CALLBACK" : r->has_slot ? via_slot(r->slot) : "UNKNOWN";
+}
+
+static void more_severe(enum th_outcome *o, enum th_outcome n)
+{
+	if (n < *o)
+		*o = n;
+}
+
+static void add_step(const char *what, const char *how, enum th_outcome o, const struct ran *r)
+{
+	struct step *st;
+
+	for (int i = 0; i < nsteps; i++)
+		if (steps[i].what == what && steps[i].how == how) {
+			more_severe(&steps[i].outcome, o);
+			return;
+		}
+	if (nsteps == MAX_STEPS)
+		return;	/* not reached: at most 22 distinct steps exist */
+	st = &steps[nsteps++];
+	st->what = what;
+	st->how = how;
+	st->outcome = o;
+	st->target = r != NULL;
+	st->has_slot = r ? r->has_slot : 0;
+	st->foreign = r ? r->foreign : 0;
+	st->slot = r ? r->slot : 0;
+	if (r)
+		snprintf(st->what_text, sizeof(st->what_text), "%s", r->what);
+	else
+		st->what_text[0] = 0;
+}
+
+/*
+ * Did target r do what it does? Observed in the world when its line is
+ * judged (after the op that ran it; after the run when it faulted), never
+ * taken from what it printed:
+ *  - write_cr4(v): CR4 holds v, which it did not hold before the run;
+ *  - commit_creds_stub(c): the current cred's uid, gid and euid are the
+ *    ones it read, and not all of them what they were before the run;
+ *  - ring_force_close(x): the ring it named (in the world) reads closed 1
+ *    and owner uid 0 (it reports first: a NULL or garbage ring faults
+ *    before either write);
+ *  - call_usermodehelper_stub(p): the helper it would start; the model
+ *    stops at the path, which it reports after reading it whole (a path it
+ *    cannot read faults before the report).
+ * A later run in the same op may undo an earlier one's effect: that one is
+ * then not counted (never the other way round).
+ */
+static int target_effect(const struct ran *r, const char *line, uint64_t v, struct sbuf *b)
+{
+	const struct th_fz_priv *p0 = th_fz_world_priv_initial();
+	struct th_fz_priv now;
+
+	th_fz_world_priv(&now);
+	switch (r->t) {
+	case T_WRITE_CR4:
+		if (now.cr4 == v && v != p0->cr4) {
+			put(b, "; loaded: CR4 0x%lx -> 0x%lx", p0->cr4, now.cr4);
+			return 1;
+		}
+		put(b, now.cr4 == v ? "; no effect: CR4 held 0x%lx already" :
+				      "; no effect seen: CR4 is 0x%lx", now.cr4);
+		return 0;
+	case T_COMMIT_CREDS:
+		if (now.uid == seen.cred_uid && now.gid == seen.cred_gid && now.euid == seen.cred_euid &&
+		    (now.uid != p0->uid || now.gid != p0->gid || now.euid != p0->euid)) {
+			put(b, "; installed: the current cred uid %u gid %u euid %u", now.uid, now.gid, now.euid);
+			return 1;
+		}
+		put(b, "; no effect seen: the current cred is uid %u gid %u euid %u%s", now.uid, now.gid,
+		    now.euid, now.uid == p0->uid && now.gid == p0->gid && now.euid == p0->euid ?
+		    ", as before the run" : "");
+		return 0;
+	case T_FORCE_CLOSE: {
+		const struct th_fz_ring_layout *l = th_fz_ring_layout();
+		uint64_t ring = 0;
+		unsigned int closed = 0, owner = 1;
+
+		if (field_num(line, "ring", &ring) && th_fz_world_contains((uintptr_t)ring, l->size)) {
+			peek_bytes(&closed, (const void *)(uintptr_t)(ring + l->closed), sizeof(closed));
+			peek_bytes(&owner, (const void *)(uintptr_t)(ring + l->owner_uid), sizeof(owner));
+		}
+		put(b, "; ");
+		if (closed == 1 && owner == 0) {
+			put(b, "closed the ring at ");
+			describe(b, (uintptr_t)ring);
+			put(b, ", its owner uid 0");
+			return 1;
+		}
+		put(b, "no effect: no ring at ");
+		describe(b, (uintptr_t)ring);
+		put(b, " closed with owner uid 0 (its writes faulted, or no ring is there)");
+		return 0;
+	}
+	case T_USERMODEHELPER:
+		put(b, "; the helper it starts (the model stops at the path, read in full)");
+		return 1;
+	case T_COUNT:
+		break;
+	}
+	return 0;
+}
+
 static void target_line(const char *line)
 {
 	struct ran r;
@@ -1057,8 +1189,10 @@ static void target_line(const char *line)
 		r.arg = (uintptr_t)v;
 		judge_slot(&r, 1, v);
 		put(&b, "write_cr4(0x%lx)", (unsigned long)v);
+		/* Compared in instrumented code (value profiling sees the
+		 * distance), only for a value the attacker wrote. */
 		if (r.hijacked && th_fz_goal_cr4((unsigned long)v))
-			seen.goal = 1;
+			r.goal = 1;
 		break;
 	case T_FORCE_CLOSE:
 		if (!field_num(line, "data", &v))
@@ -1087,6 +1221,10 @@ static void target_line(const char *line)
 		put(&b, "commit_creds_stub(");
 		describe(&b, (uintptr_t)ptr);
 		put(&b, ": usage=0x%x uid=%u gid=%u euid=%u)", want[0], want[1], want[2], want[3]);
+		seen.have_cred = 1;
+		seen.cred_uid = want[1];
+		seen.cred_gid = want[2];
+		seen.cred_euid = want[3];
 		break;
 	}
 	case T_USERMODEHELPER: {
@@ -1127,14 +1265,23 @@ static void target_line(const char *line)
 	}
 	put(&b, r.hijacked ? ", the argument is the attacker's own bytes" :
 			     ", an argument the attacker did not write");
-	if (!seen.targets++)
-		seen.first = r;
-	if (r.hijacked && !seen.hijacks++)
-		seen.hijack = r;
-	if (r.t == T_WRITE_CR4) {
-		seen.cr4_writes++;
-		seen.cr4_writer = r;
-	}
+	r.effect = target_effect(&r, line, v, &b);
+	/* HIJACKED: the attacker's argument and the target's effect; a
+	 * target that did its work on another argument changed the privileged
+	 * state (write_cr4, commit_creds_stub) or was redirected; one that did
+	 * nothing (faulted at once on a NULL or garbage argument) ran, no more. */
+	if (r.hijacked && r.effect)
+		r.outcome = TH_HIJACKED;
+	else if (r.effect && (r.t == T_WRITE_CR4 || r.t == T_COMMIT_CREDS))
+		r.outcome = TH_PRIVILEGED_WRITE;
+	else
+		r.outcome = TH_REDIRECTED;
+	r.goal = r.goal && r.outcome == TH_HIJACKED;
+	seen.targets++;
+	seen.hijacks += r.outcome == TH_HIJACKED;
+	seen.goal |= r.goal;
+	seen.cr4_lines += r.t == T_WRITE_CR4;
+	add_step(r.goal ? goal_what : targets[r.t].chain, run_how(&r), r.outcome, &r);
 }
 
 static void legit_line(const char *line)
@@ -1212,17 +1359,6 @@ static void after_op_hook(const struct th_fz_program *p, int op)
 
 /* ---- the judgement ----------------------------------------------------------------- */
 
-/* Did the attacker's writes change the ring's timer (or free it)? */
-static int timer_touched(void)
-{
-	if (prog.freed)
-		return 1;
-	for (int i = 0; i < prog.nops; i++)
-		if (prog.op[i].ran && prog.op[i].timer_changed)
-			return 1;
-	return 0;
-}
-
 static const char *via_slot(uintptr_t slot)
 {
 	uintptr_t ring = th_fz_world_leaks()[TH_FZ_LEAK_RING].addr;
@@ -1289,10 +1425,39 @@ static const char *signame(int sig)
 	}
 }
 
-static void more_severe(enum th_outcome *o, enum th_outcome n)
+/*
+ * The chain ID (overflow_oracle.h): "-" when nothing ran or changed; one
+ * step alone is WHAT_VIA_HOW (its outcome is the run's); several are each
+ * WHAT_VIA_HOW_<OUTCOME>, in order, joined by _THEN_. What does not fit in
+ * TH_FZ_CHAIN_ID_MAX ends in _THEN_MORE, a step no rule declares.
+ */
+static void chain_id(char *out, size_t n)
 {
-	if (n < *o)
-		*o = n;
+	size_t len = 0, cap = n - 1 < TH_FZ_CHAIN_ID_MAX ? n - 1 : TH_FZ_CHAIN_ID_MAX;
+	static const char more[] = "_THEN_MORE";
+
+	if (!nsteps) {
+		snprintf(out, n, "-");
+		return;
+	}
+	if (nsteps == 1) {
+		snprintf(out, n, "%s_VIA_%s", steps[0].what, steps[0].how);
+		return;
+	}
+	out[0] = 0;
+	for (int i = 0; i < nsteps; i++) {
+		char one[96];
+		int w = snprintf(one, sizeof(one), "%s%s_VIA_%s_%s", i ? "_THEN_" : "", steps[i].what,
+				 steps[i].how, th_outcome_name(steps[i].outcome));
+
+		if (w < 0 || (size_t)w >= sizeof(one) ||
+		    len + (size_t)w + (i + 1 < nsteps ? sizeof(more) - 1 : 0) > cap) {
+			snprintf(out + len, n - len, "%s", more);
+			return;
+		}
+		memcpy(out + len, one, (size_t)w + 1);
+		len += (size_t)w;
+	}
 }
 
 /* extra: an observation from a sanitizer's hook (DETECTED, BLOCKED_CFI), or
@@ -1304,49 +1469,81 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 	int priv, sig = caught_sig;
 	struct sbuf b = { r->chain, sizeof(r->chain), 0 };
 	enum th_outcome o = TH_NO_EFFECT;
-	const char *what = "-", *via = NULL;
-	char evidence[600] = "";
+	char evidence[1400] = "";
 	struct sbuf e = { evidence, sizeof(evidence), 0 };
+	int c4, cr;
 
 	th_fz_world_priv(&p1);
-	priv = p1.cr4 != p0->cr4 || p1.uid != p0->uid || p1.gid != p0->gid || p1.euid != p0->euid;
+	c4 = p1.cr4 != p0->cr4;
+	cr = p1.uid != p0->uid || p1.gid != p0->gid || p1.euid != p0->euid;
+	priv = c4 || cr;
 
-	if (seen.hijacks) {
-		more_severe(&o, TH_HIJACKED);
-		put(&e, "ran: %s", seen.hijack.what);
-	} else if (seen.targets) {
-		more_severe(&o, priv ? TH_PRIVILEGED_WRITE : TH_REDIRECTED);
-		put(&e, "ran: %s", seen.first.what);
-	} else if (priv) {
-		more_severe(&o, TH_PRIVILEGED_WRITE);
+	/* The privileged writes no target made: CR4 changed and no write_cr4
+	 * reported (the model broken: only its MOV to CR4 loads the register,
+	 * attacks/victim.h); the cred other than as the last commit_creds_stub
+	 * left it (the list code's or the legitimate callback's write). */
+	if (c4 && !seen.cr4_lines)
+		add_step("CR4", "UNKNOWN", TH_PRIVILEGED_WRITE, NULL);
+	if (cr && !(seen.have_cred && p1.uid == seen.cred_uid && p1.gid == seen.cred_gid &&
+		    p1.euid == seen.cred_euid))
+		add_step("CRED", via_state(), TH_PRIVILEGED_WRITE, NULL);
+	for (int i = 0; i < nsteps; i++) {
+		more_severe(&o, steps[i].outcome);
+		if (steps[i].target)
+			put(&e, "%s%s", e.len ? "; then " : "ran: ", steps[i].what_text);
 	}
 	if (priv) {
+		more_severe(&o, TH_PRIVILEGED_WRITE);
 		put(&e, "%sprivileged state changed:", e.len ? "; " : "");
 		put_priv(&e, p0, &p1);
 	}
-	if (extra == TH_BLOCKED_CFI && !timer_touched() && !seen.legit && !seen.stray && !seen.targets) {
-		more_severe(&o, TH_FALSE_POSITIVE);
-		put(&e, "%s%s: the ring's timer was untouched, the legitimate call was stopped",
-		    e.len ? "; " : "", extra_why);
-	} else if (extra != TH_OUTCOME_INVALID) {
-		more_severe(&o, extra);
+	if (extra != TH_OUTCOME_INVALID) {
+		/* A sanitizer's report: a -fsanitize=function check of the
+		 * dispatch (its call target: the running timer's .function, read
+		 * when the report began), or a memory-safety check. */
+		int fp = extra == TH_BLOCKED_CFI && extra_site == 1 && extra_target_known &&
+			 extra_target == th_fz_world_legit_fn();
+
+		more_severe(&o, fp ? TH_FALSE_POSITIVE : extra);
 		put(&e, "%s%s", e.len ? "; " : "", extra_why);
+		if (extra == TH_BLOCKED_CFI && extra_site == 1) {
+			put(&e, ", call target ");
+			if (extra_target_known)
+				describe(&e, extra_target);
+			else
+				put(&e, "unknown (no running timer)");
+			put(&e, " (the running timer's .function)%s",
+			    fp ? ": the legitimate callback, stopped" : "");
+		}
 	} else if (sig) {
 		const char *sep = e.len ? "; then " : "";
 
 		int site = (sig == SIGILL || sig == SIGTRAP) ? th_fz_traps_is_dispatch(&traps, caught_pc) : 0;
 
 		if (site) {
-			int fp = site == 1 && !timer_touched() && !seen.legit && !seen.stray && !seen.targets;
+			/* As the matrix judges a trap (cfi/classify.c): the call
+			 * the check stopped, from the register the binary reader
+			 * names at the guard; the legitimate callback there is a
+			 * FALSE_POSITIVE, whatever the attacker wrote before. */
+			int reg = th_fz_traps_target_reg(&traps, caught_pc);
+			int known = reg >= 0 && caught_have_regs;
+			uintptr_t target = known ? (uintptr_t)caught_regs[reg] : 0;
+			int fp = site == 1 && known && target == th_fz_world_legit_fn();
 
 			more_severe(&o, fp ? TH_FALSE_POSITIVE : TH_BLOCKED_CFI);
 			if (site == 1)
-				put(&e, "%s%s at pc 0x%lx, a CFI trap guarding %s's indirect call (%s)%s", sep,
-				    signame(sig), (unsigned long)caught_pc, TH_FZ_DISPATCH_FUNC, traps.how,
-				    fp ? ": the ring's timer was untouched, the legitimate call trapped" : "");
+				put(&e, "%s%s at pc 0x%lx, a CFI trap guarding %s's indirect call (%s)", sep,
+				    signame(sig), (unsigned long)caught_pc, TH_FZ_DISPATCH_FUNC, traps.how);
 			else
 				put(&e, "%s%s at pc 0x%lx, a CFI trap guarding deferred_timer_fn's func(data) call",
 				    sep, signame(sig), (unsigned long)caught_pc);
+			if (known) {
+				put(&e, ", call target ");
+				describe(&e, target);
+				put(&e, " (%s)%s", th_fz_reg_name(reg), fp ? ": the legitimate callback, stopped" : "");
+			} else {
+				put(&e, ", call target not read (the reader names no register at this guard)");
+			}
 		} else if (sig == SIGXCPU) {
 			more_severe(&o, TH_HANG);
 			put(&e, "%sthe run used %d ms of CPU (watchdog), pc 0x%lx", sep, TH_FZ_WATCHDOG_MS,
@@ -1401,41 +1598,12 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 	if (seen.lost)
 		put(&e, " (some victim lines were lost)");
 
-	/* What ran or changed, through what: the hijack; else the target that
-	 * made the privileged write (the write_cr4 whose MOV to CR4 loaded the
-	 * value: nothing else writes CR4; commit_creds_stub the cred); else the
-	 * write itself (the cred: CR4 is a register no data write reaches);
-	 * else the first target that ran. */
-	const struct ran *x = seen.hijacks ? &seen.hijack : NULL;
-	int c4 = p1.cr4 != p0->cr4, cr = p1.uid != p0->uid || p1.gid != p0->gid || p1.euid != p0->euid;
-
-	if (!x && c4 && seen.cr4_writes)
-		x = &seen.cr4_writer;
-	if (!x && cr && seen.targets && seen.first.t == T_COMMIT_CREDS)
-		x = &seen.first;
-	if (!x && !priv && seen.targets)
-		x = &seen.first;
-	if (x) {
-		what = targets[x->t].chain;
-		via = x->foreign ? "FOREIGN_CALLBACK" : x->has_slot ? via_slot(x->slot) : "UNKNOWN";
-	} else if (c4) {
-		/* CR4 changed and no write_cr4 reported: the model is broken
-		 * (attacks/victim.c); no rule declares this chain. */
-		what = cr ? "CR4_CRED" : "CR4";
-		via = "UNKNOWN";
-	} else if (priv) {
-		what = "CRED";
-		via = via_state();
-	}
-	if (via)
-		snprintf(r->chain_id, sizeof(r->chain_id), "%s_VIA_%s", what, via);
-	else
-		snprintf(r->chain_id, sizeof(r->chain_id), "-");
+	chain_id(r->chain_id, sizeof(r->chain_id));
 	r->outcome = o;
 	r->goal = seen.goal;
 	snprintf(r->sig, sizeof(r->sig), "%s:%s", th_outcome_name(o), r->chain_id);
 
-	/* The chain: the program, then what happened. */
+	/* The chain: the program, then what happened, then through what. */
 	put(&b, "%s: ", TH_ATK_VARIANT);
 	for (int i = 0; i < prog.nops; i++) {
 		if (!prog.op[i].started)
@@ -1447,28 +1615,36 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 	}
 	put(&b, "%s%s", prog.nops ? "; " : "", prog.implicit_arm ? "victim arms the timer; " : "");
 	put(&b, "run the wheel | %s", evidence);
-	if (via && x && x->foreign) {
-		put(&b, " | through deferred_timer_fn, another subsystem's timer callback of the call "
-			"site's type, planted in .function: its container's func/data are the 16 bytes "
-			"before the timer (func at ");
-		describe(&b, x->slot);
-		put(&b, ")");
-	} else if (via && x) {
-		if (x->has_slot) {
-			put(&b, " | through %s", !strcmp(via, "RING_TIMER") ? "the ring's own retire_blk_timer (.function at " :
-			    "a forged timer_list (.function at ");
+	for (int i = 0; i < nsteps; i++) {
+		const struct step *x = &steps[i];
+
+		put(&b, " | %s_VIA_%s: ", x->what, x->how);
+		if (x->foreign) {
+			put(&b, "through deferred_timer_fn, another subsystem's timer callback of the call "
+				"site's type, planted in .function: its container's func/data are the 16 bytes "
+				"before the timer (func at ");
 			describe(&b, x->slot);
-			if (strcmp(via, "RING_TIMER")) {
+			put(&b, ")");
+		} else if (x->target && x->has_slot) {
+			put(&b, "through %s", !strcmp(x->how, "RING_TIMER") ?
+			    "the ring's own retire_blk_timer (.function at " : "a forged timer_list (.function at ");
+			describe(&b, x->slot);
+			if (strcmp(x->how, "RING_TIMER")) {
 				/* .function is 24 bytes into a timer_list, both layouts. */
 				put(&b, ", the timer at ");
 				describe(&b, x->slot - (th_fz_ring_layout()->function - th_fz_ring_layout()->timer));
 			}
 			put(&b, ")");
+		} else if (x->target) {
+			put(&b, "through a timer the oracle could not name");
+		} else if (!strcmp(x->what, "CR4")) {
+			put(&b, "CR4 changed and no write_cr4 reported: the model is broken (only its MOV to "
+				"CR4 loads the register)");
+		} else {
+			put(&b, "%s", !strcmp(x->how, "CALLBACK") ?
+			    "the legitimate callback writing through a planted cur_block" :
+			    "the wheel's list code (__hlist_del/hlist_add) writing through planted entry pointers");
 		}
-	} else if (via) {
-		put(&b, " | through %s", !strcmp(via, "CALLBACK") ?
-			"the legitimate callback writing through a planted cur_block" :
-			"the wheel's list code (__hlist_del/hlist_add) writing through planted entry pointers");
 	}
 }
 
@@ -1500,6 +1676,7 @@ void th_fz_exec(const uint8_t *data, size_t size, struct th_fz_result *r)
 	install_handlers();
 	memset(r, 0, sizeof(*r));
 	memset(&seen, 0, sizeof(seen));
+	nsteps = 0;
 	th_fz_decode(data, size, opts.no_leak, &prog);
 	if (th_fz_world_begin(&prog.obj)) {
 		r->outcome = TH_HARNESS_ERROR;
@@ -1510,6 +1687,9 @@ void th_fz_exec(const uint8_t *data, size_t size, struct th_fz_result *r)
 	}
 	caught_sig = 0;
 	caught_gp_cr4 = 0;
+	caught_have_regs = 0;
+	extra_site = 0;
+	extra_target_known = 0;
 	exec_id++;
 	cur = r;
 	window_open();
@@ -1558,6 +1738,24 @@ static void death(enum th_outcome o, const char *why)
 	th_fz_session_death(r);
 }
 
+/* The running timer's .function (the call the dispatch was about to make),
+ * when the wheel runs a timer in the world. */
+static int running_fn(uintptr_t *fn)
+{
+	const struct th_fz_ring_layout *l = th_fz_ring_layout();
+	struct timer_base *base = th_this_base();
+	uintptr_t t, at;
+
+	if (!base || !th_fz_world_contains((uintptr_t)base, sizeof(*base)))
+		return 0;
+	peek_bytes(&t, &base->running_timer, sizeof(t));
+	at = t + (l->function - l->timer);
+	if (!t || !th_fz_world_contains(at, sizeof(*fn)))
+		return 0;
+	peek_bytes(fn, (const void *)at, sizeof(*fn));
+	return 1;
+}
+
 /* ASan is about to report (and end the process): a memory-safety check
  * stopped the write or the use. */
 void __asan_on_error(void);
@@ -1584,10 +1782,17 @@ void __ubsan_on_report(void)
 	if (!strcmp(kind, "out-of-bounds-index") || !strcmp(kind, "array-bounds")) {
 		o = TH_DETECTED;
 	} else if ((!strcmp(kind, "function-type-mismatch") || !strcmp(kind, "function")) &&
-		   th_fz_traps_is_dispatch_report(&traps, file, line)) {
+		   (extra_site = th_fz_traps_is_dispatch_report(&traps, file, line))) {
 		/* The check guarding call_timer_fn's indirect call (cfi/binread.h
-		 * read its handler's source location from the binary). */
+		 * read its handler's source location from the binary), or
+		 * deferred_timer_fn's. The call it stopped: the handler's
+		 * argument cannot be read in-process (the matrix reads it at a
+		 * breakpoint), but the wheel's expire_timers() loaded it from
+		 * the running timer's .function just before, and nothing has
+		 * run since that could write it. */
 		o = TH_BLOCKED_CFI;
+		if (extra_site == 1)
+			extra_target_known = running_fn(&extra_target);
 	}
 	snprintf(why, sizeof(why), "UBSan %s report at %s:%u: %s", kind, file, line, msg);
 	death(o, why);

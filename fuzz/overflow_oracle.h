@@ -37,29 +37,54 @@
  *
  * Outcomes (the most severe observation of the run wins):
  *  HIJACKED          a privileged target reported an argument the attacker
- *                    wrote: write_cr4(v) / ring_force_close(v) where v is the
- *                    attacker's literal 8 bytes in .data beside the
- *                    .function it planted (the 4.14 layout's fn(data)); the
- *                    cred / path a commit_creds_stub / call_usermodehelper_stub
- *                    read, byte for byte the attacker's literals;
+ *                    wrote, and did what it does (its effect, observed in the
+ *                    world when its line is judged): write_cr4(v) /
+ *                    ring_force_close(v) where v is the attacker's literal 8
+ *                    bytes in .data beside the .function it planted (the 4.14
+ *                    layout's fn(data)), CR4 now v / the ring it names closed
+ *                    with owner uid 0; the cred / path a commit_creds_stub /
+ *                    call_usermodehelper_stub read, byte for byte the
+ *                    attacker's literals, the cred now installed / the path
+ *                    read whole (the helper it starts; the model stops there).
+ *                    A target that faults at once on a NULL or garbage
+ *                    argument did nothing: REDIRECTED, and the fault;
  *  PRIVILEGED_WRITE  CR4 or the cred's uid/gid/euid changed otherwise (CR4:
  *                    write_cr4 loaded a value that is not the attacker's);
- *  REDIRECTED        a privileged target ran with another argument;
+ *  REDIRECTED        a privileged target ran, without the attacker's
+ *                    argument or without its effect;
  *  CRASHED           SIGSEGV, SIGBUS, SIGFPE, or a SIGILL/SIGTRAP not at a
  *                    dispatch trap, during the run (caught, the world reset);
  *                    a SIGSEGV at write_cr4's MOV to CR4 is its #GP(0),
  *                    named with the value and the SDM's reason;
  *  HANG              the run used TH_FZ_WATCHDOG_MS of CPU (per-thread timer);
  *  TIMER_LOST        the run ended, no callback ran;
- *  FALSE_POSITIVE    a dispatch trap while the ring's timer was untouched:
- *                    the trapped call was the legitimate one;
+ *  FALSE_POSITIVE    a dispatch check stopped the legitimate callback: the
+ *                    call target, read as the matrix reads it (cfi/classify.c:
+ *                    the register the binary reader names at the trap guard;
+ *                    for -fsanitize=function's handler, the running timer's
+ *                    .function), is prb_retire_rx_blk_timer_expired,
+ *                    whatever the attacker wrote before;
  *  BLOCKED_CFI       a SIGILL/SIGTRAP whose pc is a dispatch trap; or the
  *                    -fsanitize=function report at the dispatch (its runtime
- *                    then ends the process);
+ *                    then ends the process); the call it stopped is another;
  *  DETECTED          a FORTIFY abort during the run (its report captured from
  *                    fd 2), an ASan report, a UBSan array-bounds report
  *                    (the last two end the process, as in the matrix);
  *  NO_EFFECT         the legitimate callback ran, nothing else happened.
+ *
+ * The chain ID names every step of the run, in the order each first
+ * happened: a step is WHAT_VIA_HOW, WHAT a target that ran (WRITE_CR4,
+ * WRITE_CR4_407F0 for a hijacked write_cr4 of the goal's value,
+ * COMMIT_CREDS, USERMODEHELPER, FORCE_CLOSE) or a privileged write no
+ * target made (CRED; CR4, the model broken), HOW the timer it ran through
+ * (RING_TIMER, FORGED_TIMER, FOREIGN_CALLBACK, UNKNOWN) or what wrote (LIST,
+ * CALLBACK; UNKNOWN). Each distinct step is named once, with the most
+ * severe outcome of its runs; the write no target made comes after the
+ * targets (its place among them is not observed). One step alone is the
+ * chain ID; several are each followed by their own outcome and joined by
+ * _THEN_: FORCE_CLOSE_VIA_RING_TIMER_REDIRECTED_THEN_WRITE_CR4_VIA_FORGED_TIMER_HIJACKED.
+ * So no target that ran is left out of a signature, and fuzz/expected.tsv
+ * judges each step by itself (report/fuzz_expect.h).
  */
 #ifndef TH_FUZZ_OVERFLOW_ORACLE_H
 #define TH_FUZZ_OVERFLOW_ORACLE_H
@@ -73,18 +98,22 @@
 /* A run using this much CPU time is a HANG (a forged list can cycle). */
 #define TH_FZ_WATCHDOG_MS 5
 
+/* The longest chain ID; one that would be longer ends in _THEN_MORE. A
+ * finding's file is named OUTCOME-CHAIN_ID.chain (under NAME_MAX). */
+#define TH_FZ_CHAIN_ID_MAX 200
+
 struct th_fz_result {
 	enum th_outcome outcome;
-	/* What ran or changed, and through what: WRITE_CR4_VIA_FORGED_TIMER,
-	 * CR4_VIA_LIST, ...; "-" when nothing did. */
-	char chain_id[48];
+	/* What ran or changed, and through what, step by step (above):
+	 * WRITE_CR4_VIA_FORGED_TIMER, CRED_VIA_LIST, ...; "-" when nothing did. */
+	char chain_id[TH_FZ_CHAIN_ID_MAX + 1];
 	/* OUTCOME:CHAIN_ID: one finding per distinct value. */
-	char sig[80];
+	char sig[TH_FZ_CHAIN_ID_MAX + 32];
 	/* The chain in full, on one line: the program's writes (technique,
 	 * offsets, planted values), what ran with what, through which
 	 * callback, what changed; and the evidence of the outcome. */
 	char chain[2048];
-	int goal;		/* write_cr4(0x407f0) was hijacked */
+	int goal;		/* write_cr4(0x407f0) was hijacked (a WRITE_CR4_407F0 step) */
 	int died;		/* decided in a sanitizer's hook: the process ends */
 };
 

@@ -12,12 +12,20 @@
 
 #include "overflow_oracle.h"
 
-#define MAX_KNOWN 256
+/* Steps (WHAT_VIA_HOW at an outcome) of the signatures reported so far. */
+#define MAX_KNOWN 512
+#define STEP_ID 96
+
+struct kstep {
+	char id[STEP_ID];
+	int outcome;
+};
 
 static struct {
 	int replay, stats_fd, known_fd;
-	char known[MAX_KNOWN][80];
+	struct kstep known[MAX_KNOWN];
 	int nknown;
+	unsigned outcomes_known;	/* a bit per outcome some known signature has */
 	unsigned long long execs, counts[TH_OUTCOME_COUNT];
 	unsigned long long first_hijack, first_hijack_t, goal, goal_t;
 	unsigned long long last_flush;
@@ -75,19 +83,143 @@ static void at_exit(void)
 
 static char known_path[4096];
 
+/* a == b (n bytes of a, b NUL-terminated there) without strcmp(): libFuzzer
+ * hooks it during a run and would fill its dictionary with signature names. */
+static int same_n(const char *a, size_t n, const char *b)
+{
+	const volatile char *x = a, *y = b;
+	size_t i = 0;
+
+	for (; i < n && y[i] && x[i] == y[i]; i++)
+		;
+	return i == n && !y[i];
+}
+
+/* "_THEN_" at p. */
+static int is_sep(const char *p)
+{
+	return p[0] == '_' && p[1] == 'T' && p[2] == 'H' && p[3] == 'E' && p[4] == 'N' && p[5] == '_';
+}
+
+static size_t len_of(const char *p)
+{
+	size_t n = 0;
+
+	while (p[n])
+		n++;
+	return n;
+}
+
+/*
+ * The steps of a signature OUTCOME:CHAIN_ID (overflow_oracle.h): one step
+ * alone at the signature's outcome, several each at its own (the suffix),
+ * joined by _THEN_. Return: how many (at most max), or -1 when it is not
+ * one (then it is new by definition).
+ */
+static int sig_steps(const char *sig, struct kstep *out, int max)
+{
+	static const int own[] = { TH_HIJACKED, TH_PRIVILEGED_WRITE, TH_REDIRECTED };
+	const char *p = sig;
+	int o = -1, n = 0, several = 0;
+
+	while (*p && *p != ':')
+		p++;
+	if (!*p)
+		return -1;
+	for (size_t k = 0; k < sizeof(own) / sizeof(own[0]); k++)
+		if (same_n(sig, (size_t)(p - sig), th_outcome_name((enum th_outcome)own[k])))
+			o = own[k];
+	if (o < 0)
+		return -1;
+	for (const char *q = ++p; *q; q++)
+		several |= is_sep(q);
+	while (*p) {
+		const char *e = p;
+		size_t len;
+		int so = o;
+
+		while (*e && !is_sep(e))
+			e++;
+		len = (size_t)(e - p);
+		if (several) {
+			size_t k;
+
+			for (k = 0; k < sizeof(own) / sizeof(own[0]); k++) {
+				const char *name = th_outcome_name((enum th_outcome)own[k]);
+				size_t nl = len_of(name);
+
+				if (len > nl + 1 && p[len - nl - 1] == '_' && same_n(p + len - nl, nl, name)) {
+					so = own[k];
+					len -= nl + 1;
+					break;
+				}
+			}
+			if (k == sizeof(own) / sizeof(own[0]))
+				return -1;
+		}
+		if (n == max || !len || len >= STEP_ID)
+			return -1;
+		for (size_t i = 0; i < len; i++)
+			out[n].id[i] = p[i];
+		out[n].id[len] = 0;
+		out[n++].outcome = so;
+		p = *e ? e + 6 : e;
+	}
+	return n;
+}
+
+static int step_known(const struct kstep *k)
+{
+	for (int i = 0; i < s.nknown; i++)
+		if (s.known[i].outcome == k->outcome && same_n(k->id, len_of(k->id), s.known[i].id))
+			return 1;
+	return 0;
+}
+
+/* The outcome a signature OUTCOME:CHAIN_ID names, or -1. */
+static int sig_outcome(const char *sig)
+{
+	static const int own[] = { TH_HIJACKED, TH_PRIVILEGED_WRITE, TH_REDIRECTED };
+	size_t n = 0;
+
+	while (sig[n] && sig[n] != ':')
+		n++;
+	for (size_t k = 0; sig[n] && k < sizeof(own) / sizeof(own[0]); k++)
+		if (same_n(sig, n, th_outcome_name((enum th_outcome)own[k])))
+			return own[k];
+	return -1;
+}
+
+/* Learn the steps of sig, and its outcome. */
+static void learn(const char *sig)
+{
+	struct kstep st[TH_FZ_CHAIN_ID_MAX / 8];
+	int n = sig_steps(sig, st, (int)(sizeof(st) / sizeof(st[0]))), o = sig_outcome(sig);
+
+	if (o >= 0)
+		s.outcomes_known |= 1u << o;
+
+	for (int i = 0; i < n && s.nknown < MAX_KNOWN; i++)
+		if (!step_known(&st[i]))
+			s.known[s.nknown++] = st[i];
+}
+
+static char known_path[4096];
+
 /* The signatures in the known file, all of them again. */
 static void read_known(void)
 {
 	FILE *f;
-	char line[128];
+	char line[TH_FZ_CHAIN_ID_MAX + 64];
 
 	if (!known_path[0] || !(f = fopen(known_path, "r")))
 		return;	/* what this process knows, as it is */
 	s.nknown = 0;
-	while (s.nknown < MAX_KNOWN && fgets(line, sizeof(line), f)) {
+	s.outcomes_known = 0;
+	while (fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\r\n")] = 0;
 		if (*line)
-			snprintf(s.known[s.nknown++], sizeof(s.known[0]), "%s", line);
+			learn(line);
 	}
 	fclose(f);
 }
@@ -103,24 +235,27 @@ static void load_known(const char *path)
 	}
 }
 
-/* strcmp() == 0 without strcmp(): libFuzzer hooks it during a run and
- * would fill its dictionary with signature names. */
-static int same(const char *a, const char *b)
-{
-	const volatile char *x = a, *y = b;
-	size_t i = 0;
-
-	for (; x[i] && x[i] == y[i]; i++)
-		;
-	return x[i] == y[i];
-}
-
+/*
+ * Is every step of sig, at its outcome, known already, and a signature of
+ * its outcome? A run is reported when it brings a step the campaign has not
+ * seen at that outcome (a target that ran, a write, through what), or is
+ * the first of its outcome: each step is saved in the first chain that has
+ * it, with the steps around it, every outcome counted has a finding of its
+ * own (fuzz.json's loader holds the counts to that), and a chain of known
+ * steps in another order or combination is counted, not reported (the
+ * engine would restart for every permutation).
+ */
 static int is_known(const char *sig)
 {
-	for (int i = 0; i < s.nknown; i++)
-		if (same(s.known[i], sig))
-			return 1;
-	return 0;
+	struct kstep st[TH_FZ_CHAIN_ID_MAX / 8];
+	int n = sig_steps(sig, st, (int)(sizeof(st) / sizeof(st[0]))), o = sig_outcome(sig);
+
+	if (n <= 0 || o < 0 || !(s.outcomes_known & (1u << o)))
+		return 0;
+	for (int i = 0; i < n; i++)
+		if (!step_known(&st[i]))
+			return 0;
+	return 1;
 }
 
 static int env_on(const char *name)
@@ -175,9 +310,11 @@ static void print_result(const struct th_fz_result *r)
 		put_line(th_fz_oracle_stdout(), line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
 }
 
+/* A privileged target ran (HIJACKED, REDIRECTED), or the privileged state
+ * changed (PRIVILEGED_WRITE): report/fuzz_summary.h th_fz_is_finding(). */
 static int is_finding(enum th_outcome o)
 {
-	return o == TH_HIJACKED || o == TH_PRIVILEGED_WRITE;
+	return o == TH_HIJACKED || o == TH_PRIVILEGED_WRITE || o == TH_REDIRECTED;
 }
 
 static void count(const struct th_fz_result *r)
@@ -211,8 +348,7 @@ static void record_finding(const struct th_fz_result *r)
 		if (n > 0 && (size_t)n < sizeof(line))
 			put_line(s.known_fd, line, (size_t)n);
 	}
-	if (s.nknown < MAX_KNOWN)
-		snprintf(s.known[s.nknown++], sizeof(s.known[0]), "%s", r->sig);
+	learn(r->sig);
 }
 
 int th_fz_session_one(const uint8_t *data, size_t size)

@@ -4,12 +4,19 @@
  * engine's two entry points). Chosen by the environment, read once:
  *
  *   (nothing)            an engine run: every input is judged; the first input
- *                        of each new finding (HIJACKED or PRIVILEGED_WRITE, by
- *                        its signature OUTCOME:CHAIN_ID) is reported to the
- *                        engine by abort(), its chain on stderr first.
- *   TH_FUZZ_KNOWN=FILE   signatures already found, one a line: counted, not
- *                        reported again; each new one is appended before the
- *                        abort (a campaign restarts the engine after it).
+ *                        of each new finding (HIJACKED, PRIVILEGED_WRITE or
+ *                        REDIRECTED: a privileged target ran or the
+ *                        privileged state changed) is reported to the engine
+ *                        by abort(), its chain on stderr first. New: a step
+ *                        of its chain ID (overflow_oracle.h; the exact goal
+ *                        a step of its own, WRITE_CR4_407F0) at an outcome
+ *                        no signature reported before had, or the first run
+ *                        of its outcome; a chain of known steps, in another
+ *                        order or combination, is counted.
+ *   TH_FUZZ_KNOWN=FILE   signatures already found, one a line: their steps
+ *                        are known, not reported again; each new signature
+ *                        is appended before the abort (a campaign restarts
+ *                        the engine after it).
  *   TH_FUZZ_STATS=FILE   append the counters (TH_FZ_STATS_FORMAT below) every
  *                        TH_FZ_STATS_MS, at exit, before a finding's abort and
  *                        when a sanitizer ends the process.

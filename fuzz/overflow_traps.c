@@ -25,8 +25,10 @@ static void add_sites(struct th_fz_traps *t, const struct th_func_sites *fs, uin
 		for (size_t g = 0; g < s->nguards; g++) {
 			const struct th_guard *gd = &s->guards[g];
 
-			if (gd->kind == TH_GUARD_TRAP && t->n < TH_FZ_TRAPS_MAX)
+			if (gd->kind == TH_GUARD_TRAP && t->n < TH_FZ_TRAPS_MAX) {
+				t->target_reg[t->n] = gd->target_reg;
 				t->pc[t->n++] = (uintptr_t)gd->addr + bias;
+			}
 			else if (gd->kind == TH_GUARD_HANDLER && gd->file[0] &&
 				 t->nhandlers < TH_FZ_TRAPS_MAX) {
 				snprintf(t->handler[t->nhandlers].file, sizeof(t->handler[0].file), "%s",
@@ -57,6 +59,7 @@ int th_fz_traps_load(const char *path, struct th_fz_traps *t, char *err, size_t 
 	snprintf(t->how, sizeof(t->how), "no check");
 	add_sites(t, fs, bias, 1);
 	t->n_dispatch = t->n;
+	t->nhandlers_dispatch = t->nhandlers;
 	/* The victim's one other dispatch: deferred_timer_fn's func(data)
 	 * (attacks/victim.c deferred_call_run(), maybe inlined into it). */
 	for (size_t k = 0; k < sizeof(second) / sizeof(second[0]); k++) {
@@ -80,6 +83,14 @@ int th_fz_traps_is_dispatch(const struct th_fz_traps *t, uintptr_t pc)
 	return 0;
 }
 
+int th_fz_traps_target_reg(const struct th_fz_traps *t, uintptr_t pc)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (t->pc[i] == pc)
+			return t->target_reg[i] >= 0 && t->target_reg[i] < 16 ? t->target_reg[i] : -1;
+	return -1;
+}
+
 /* Does path end with the file name rec (whole components)? */
 static int same_file(const char *path, const char *rec)
 {
@@ -95,7 +106,7 @@ int th_fz_traps_is_dispatch_report(const struct th_fz_traps *t, const char *file
 	for (size_t i = 0; i < t->nhandlers; i++)
 		if (t->handler[i].line == line &&
 		    (same_file(file, t->handler[i].file) || same_file(t->handler[i].file, file)))
-			return 1;
+			return i < t->nhandlers_dispatch ? 1 : 2;
 	return 0;
 }
 

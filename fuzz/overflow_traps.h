@@ -22,6 +22,11 @@
 
 struct th_fz_traps {
 	uintptr_t pc[TH_FZ_TRAPS_MAX];		/* trap guards, run-time addresses */
+	/* The register (cfi/binread.h enum th_reg, x86 encoding order) that
+	 * holds the call target at each trap guard, as the binary reader
+	 * decoded the check (the matrix reads the same one from the stopped
+	 * child, runner/child.c); TH_NOREG (-1) when it does not say. */
+	int target_reg[TH_FZ_TRAPS_MAX];
 	size_t n;
 	size_t n_dispatch;	/* pc[0..n_dispatch): call_timer_fn's; the rest the
 				 * victim's other dispatch, deferred_timer_fn's func(data) */
@@ -30,6 +35,7 @@ struct th_fz_traps {
 		unsigned line;
 	} handler[TH_FZ_TRAPS_MAX];		/* handler guards' source locations */
 	size_t nhandlers;
+	size_t nhandlers_dispatch;	/* handler[0..nhandlers_dispatch): call_timer_fn's */
 	char how[200];		/* "kcfi: hash 0x... at T-4, ud2 at 0x... (.kcfi_traps)" */
 };
 
@@ -46,8 +52,13 @@ int th_fz_traps_load(const char *path, struct th_fz_traps *t, char *err, size_t 
  * 2 deferred_timer_fn's func(data) check. */
 int th_fz_traps_is_dispatch(const struct th_fz_traps *t, uintptr_t pc);
 
+/* The register holding the call target at the trap guard pc (x86 encoding
+ * order: 0 rax .. 15 r15), or -1: not a guard, or the reader does not say. */
+int th_fz_traps_target_reg(const struct th_fz_traps *t, uintptr_t pc);
+
 /* Is file:line (a sanitizer report's) a handler guard of the dispatch? The
- * file may be given with more directories than the binary recorded. */
+ * file may be given with more directories than the binary recorded.
+ * Return: 0 no, 1 call_timer_fn's, 2 deferred_timer_fn's func(data) check. */
 int th_fz_traps_is_dispatch_report(const struct th_fz_traps *t, const char *file, unsigned line);
 
 /*

@@ -84,7 +84,7 @@ static bool satisfies(const struct th_fz_campaign *c, const struct th_fz_rule *r
 	for (size_t k = 0; k < c->nfindings; k++) {
 		const struct th_fz_finding *f = &c->findings[k];
 
-		if (th_fz_glob_match(r->chain, f->chain_id) && !th_outcome_more_severe(r->outcome, f->outcome))
+		if (th_fz_expect_satisfies(r, f->chain_id, f->outcome))
 			return true;
 	}
 	return false;

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #define _POSIX_C_SOURCE 200809L
 #include "fuzz_expect.h"
+#include "fuzz_summary.h"
 #include "report_internal.h"
 
 #include <errno.h>
@@ -106,9 +107,10 @@ static int parse_line(struct th_fz_expect *e, char *line, const char *path, unsi
 		}
 	} else {
 		r.outcome = th_outcome_parse(f[5]);
-		if (r.outcome != TH_HIJACKED && r.outcome != TH_PRIVILEGED_WRITE) {
-			snprintf(err, n, "%s:%u: %s rules name HIJACKED or PRIVILEGED_WRITE, not '%s'", path,
-				 lineno, f[0], f[5]);
+		if (r.outcome != TH_HIJACKED && r.outcome != TH_PRIVILEGED_WRITE &&
+		    (r.kind != TH_FZ_RULE_FINDING || r.outcome != TH_REDIRECTED)) {
+			snprintf(err, n, "%s:%u: %s rules name HIJACKED%s or PRIVILEGED_WRITE, not '%s'", path,
+				 lineno, f[0], r.kind == TH_FZ_RULE_FINDING ? ", REDIRECTED" : "", f[5]);
 			return -1;
 		}
 	}
@@ -179,9 +181,9 @@ fail:
 	return -1;
 }
 
-const struct th_fz_rule *th_fz_expect_match(const struct th_fz_expect *e, enum th_fz_rule_kind kind,
-					    const char *chain, const char *variant,
-					    const char *config, const char *toolchain)
+static const struct th_fz_rule *match_one(const struct th_fz_expect *e, enum th_fz_rule_kind kind,
+					  const char *chain, const char *variant, const char *config,
+					  const char *toolchain)
 {
 	for (size_t i = 0; e && i < e->nrules; i++) {
 		const struct th_fz_rule *r = &e->rules[i];
@@ -192,4 +194,46 @@ const struct th_fz_rule *th_fz_expect_match(const struct th_fz_expect *e, enum t
 			return r;
 	}
 	return NULL;
+}
+
+const struct th_fz_rule *th_fz_expect_match(const struct th_fz_expect *e, enum th_fz_rule_kind kind,
+					    const char *chain, const char *variant,
+					    const char *config, const char *toolchain)
+{
+	struct th_fz_step st[TH_FZ_STEPS_MAX];
+	const struct th_fz_rule *worst = NULL;
+	enum th_outcome worst_o = TH_OUTCOME_INVALID;
+	size_t n;
+
+	if (kind != TH_FZ_RULE_FINDING || !strstr(chain, "_THEN_"))
+		return match_one(e, kind, chain, variant, config, toolchain);
+	/* Several steps: each judged by itself, by the first rule that matches
+	 * it, at its own outcome. */
+	n = th_fz_chain_steps(chain, TH_HIJACKED, st, TH_FZ_STEPS_MAX);
+	if (!n)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		const struct th_fz_rule *r = match_one(e, kind, st[i].id, variant, config, toolchain);
+
+		if (!r)
+			return NULL;
+		if (th_outcome_more_severe(st[i].outcome, r->outcome))
+			return r;
+		if (!worst || th_outcome_more_severe(st[i].outcome, worst_o)) {
+			worst = r;
+			worst_o = st[i].outcome;
+		}
+	}
+	return worst;
+}
+
+int th_fz_expect_satisfies(const struct th_fz_rule *r, const char *chain_id, enum th_outcome o)
+{
+	struct th_fz_step st[TH_FZ_STEPS_MAX];
+	size_t n = th_fz_chain_steps(chain_id, o, st, TH_FZ_STEPS_MAX);
+
+	for (size_t i = 0; i < n; i++)
+		if (th_fz_glob_match(r->chain, st[i].id) && !th_outcome_more_severe(r->outcome, st[i].outcome))
+			return 1;
+	return 0;
 }

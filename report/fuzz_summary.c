@@ -23,7 +23,50 @@
 
 bool th_fz_is_finding(enum th_outcome o)
 {
-	return o == TH_HIJACKED || o == TH_PRIVILEGED_WRITE;
+	return o == TH_HIJACKED || o == TH_PRIVILEGED_WRITE || o == TH_REDIRECTED;
+}
+
+size_t th_fz_chain_steps(const char *chain_id, enum th_outcome o, struct th_fz_step *out, size_t max)
+{
+	static const char sep[] = "_THEN_";
+	static const enum th_outcome own[] = { TH_PRIVILEGED_WRITE, TH_HIJACKED, TH_REDIRECTED };
+	size_t n = 0;
+	const char *p = chain_id;
+	int several = strstr(chain_id, sep) != NULL;
+
+	if (!*chain_id || !strcmp(chain_id, "-"))
+		return 0;
+	while (*p) {
+		const char *end = strstr(p, sep);
+		size_t len = end ? (size_t)(end - p) : strlen(p), whole = len;
+		enum th_outcome so = o;
+
+		if (n == max || !len)
+			return 0;
+		if (several) {
+			size_t k;
+
+			for (k = 0; k < sizeof(own) / sizeof(own[0]); k++) {
+				const char *name = th_outcome_name(own[k]);
+				size_t nl = strlen(name);
+
+				if (len > nl + 1 && p[len - nl - 1] == '_' && !strncmp(p + len - nl, name, nl)) {
+					so = own[k];
+					len -= nl + 1;
+					break;
+				}
+			}
+			if (k == sizeof(own) / sizeof(own[0]))
+				return 0;
+		}
+		if (len >= sizeof(out[n].id))
+			return 0;
+		memcpy(out[n].id, p, len);
+		out[n].id[len] = 0;
+		out[n++].outcome = so;
+		p = end ? end + strlen(sep) : p + whole;
+	}
+	return n;
 }
 
 /* ---- the verdict of a generation ----------------------------------------------------- */
@@ -35,11 +78,28 @@ static int ends_with(const char *s, const char *suffix)
 	return a >= b && !strcmp(s + a - b, suffix);
 }
 
-/* A hijack through the timer's own call: the ring's .function, a forged
- * timer's, or one the oracle could not name (not another callback's). */
+/* Has f a HIJACKED step through another subsystem's callback (foreign), or
+ * through the timer's own call: the ring's .function, a forged timer's, or
+ * one the oracle could not name (not foreign)? */
+static bool hijack_step(const struct th_fz_finding *f, bool foreign)
+{
+	struct th_fz_step st[TH_FZ_STEPS_MAX];
+	size_t n = f->outcome == TH_HIJACKED ? th_fz_chain_steps(f->chain_id, f->outcome, st, TH_FZ_STEPS_MAX) : 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (st[i].outcome == TH_HIJACKED && ends_with(st[i].id, "_VIA_FOREIGN_CALLBACK") == foreign)
+			return true;
+	return false;
+}
+
 bool th_fz_direct_hijack(const struct th_fz_finding *f)
 {
-	return f->outcome == TH_HIJACKED && !ends_with(f->chain_id, "_VIA_FOREIGN_CALLBACK");
+	return hijack_step(f, false);
+}
+
+bool th_fz_foreign_hijack(const struct th_fz_finding *f)
+{
+	return hijack_step(f, true);
 }
 
 struct vbuf {
@@ -73,12 +133,144 @@ static void vcamp(struct vbuf *b, const struct th_fz_summary *s, const struct th
 		vput(b, " (%s)", c->engine);
 }
 
+bool th_fz_own_call_by_construction(enum th_variant v)
+{
+	return v == TH_VARIANT_MODERN;
+}
+
+/* "uid 0, gid 0" from a chain's "privileged state changed: uid 1000 -> 0,
+ * gid 1000 -> 0" (fuzz/overflow_oracle.c judge(), put_priv()): each field
+ * as it ended. The last such text: the oracle writes it after every text a
+ * target reported (a path the attacker wrote may say anything), and only
+ * oracle and runtime text after it. Empty when the chain says none. */
+static void changed_to(const char *chain, char *out, size_t n)
+{
+	static const char key[] = "privileged state changed:";
+	const char *p = NULL;
+	struct vbuf b = { out, n, 0 };
+
+	if (n)
+		out[0] = 0;
+	for (const char *q = chain; q && (q = strstr(q, key)); q++)
+		p = q;
+	if (!p)
+		return;
+	p += sizeof(key) - 1;
+	for (;;) {
+		char name[16], to[32];
+		int used = 0;
+
+		if (sscanf(p, " %15[A-Za-z0-9] %*s -> %31[0-9a-fx]%n", name, to, &used) != 2 || !used)
+			return;
+		vput(&b, "%s%s %s", b.len ? ", " : "", name, to);
+		p += used;
+		if (strncmp(p, ", ", 2))
+			return;
+		p += 2;
+	}
+}
+
+/* What a step's WHAT names: the function that ran. */
+static const char *step_function(const char *id)
+{
+	static const struct {
+		const char *what, *fn;
+	} fns[] = {
+		{ "WRITE_CR4_", "write_cr4" },	{ "COMMIT_CREDS_", "commit_creds_stub" },
+		{ "USERMODEHELPER_", "call_usermodehelper_stub" }, { "FORCE_CLOSE_", "ring_force_close" },
+	};
+
+	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
+		if (!strncmp(id, fns[i].what, strlen(fns[i].what)))
+			return fns[i].fn;
+	return NULL;
+}
+
+/* Add the campaign's name (vcamp()) to a ", " list, once. */
+static void add_config(char *list, size_t n, const struct th_fz_summary *s, const struct th_fz_campaign *c)
+{
+	char name[96];
+	struct vbuf one = { name, sizeof(name), 0 }, all = { list, n, strlen(list) };
+	size_t ln;
+
+	vcamp(&one, s, c);
+	ln = strlen(name);
+	for (const char *q = list; (q = strstr(q, name)); q += ln)
+		if ((q == list || (q >= list + 2 && q[-1] == ' ' && q[-2] == ',')) && (q[ln] == ',' || !q[ln]))
+			return;
+	vput(&all, "%s%s", all.len ? ", " : "", name);
+}
+
+size_t th_fz_reach(const struct th_fz_summary *s, enum th_variant v, struct th_fz_reach *out, size_t max,
+		   size_t *ncfi)
+{
+	size_t n = 0;
+
+	*ncfi = 0;
+	for (size_t i = 0; i < s->ncampaigns; i++) {
+		const struct th_fz_campaign *c = &s->campaigns[i];
+
+		/* Under CFI: a check of the dispatch stopped some of its runs. */
+		if (c->variant != v || strcmp(c->status, "ran") ||
+		    c->outcomes[TH_BLOCKED_CFI] + c->outcomes[TH_FALSE_POSITIVE] == 0)
+			continue;
+		++*ncfi;
+		for (size_t k = 0; k < c->nfindings; k++) {
+			const struct th_fz_finding *f = &c->findings[k];
+			struct th_fz_step st[TH_FZ_STEPS_MAX];
+			size_t ns = th_fz_chain_steps(f->chain_id, f->outcome, st, TH_FZ_STEPS_MAX);
+
+			for (size_t j = 0; j < ns; j++) {
+				struct th_fz_reach *r = NULL;
+
+				if (st[j].outcome == TH_HIJACKED && ends_with(st[j].id, "_VIA_FOREIGN_CALLBACK"))
+					continue;	/* said apart: another subsystem's callback */
+				for (size_t m = 0; m < n && !r; m++)
+					if (!strcmp(out[m].step, st[j].id))
+						r = &out[m];
+				if (!r) {
+					if (n == max)
+						continue;
+					r = &out[n++];
+					memset(r, 0, sizeof(*r));
+					snprintf(r->step, sizeof(r->step), "%s", st[j].id);
+					r->outcome = st[j].outcome;
+				}
+				if (th_outcome_more_severe(st[j].outcome, r->outcome))
+					r->outcome = st[j].outcome;
+				/* What changed: said by a run that did nothing else,
+				 * a privileged write. */
+				if (!r->changed[0] && ns == 1 && st[j].outcome == TH_PRIVILEGED_WRITE)
+					changed_to(f->chain, r->changed, sizeof(r->changed));
+				add_config(r->configs, sizeof(r->configs), s, c);
+			}
+		}
+	}
+	for (size_t m = 0; m < n; m++) {
+		struct th_fz_reach *r = &out[m];
+		const char *fn = step_function(r->step);
+		struct vbuf sb = { r->label, sizeof(r->label), 0 };
+
+		if (!fn)
+			vput(&sb, "%s via %s", r->changed[0] ? r->changed : "privileged state changed",
+			     strstr(r->step, "_VIA_CALLBACK") ? "the legitimate callback's write" :
+			     strstr(r->step, "_VIA_LIST") ? "the list's writes" : "a write no target made");
+		else if (r->outcome == TH_PRIVILEGED_WRITE)
+			vput(&sb, "%s via %s", r->changed[0] ? r->changed : "privileged state changed", fn);
+		else
+			vput(&sb, "%s %s", fn, r->outcome == TH_HIJACKED ? "HIJACKED" : "redirected");
+		if (ends_with(r->step, "_VIA_FOREIGN_CALLBACK"))
+			vput(&sb, " (through deferred_timer_fn)");
+	}
+	return n;
+}
+
 size_t th_fz_verdict(const struct th_fz_summary *s, enum th_variant v, char *buf, size_t n)
 {
 	struct vbuf b = { buf, n, 0 };
-	const char *writes[32];
-	size_t nwrites = 0, ncamp = 0;
-	int sep, wrote = 0;
+	const char *writes[32], *redirects[32];
+	size_t nwrites = 0, nredirects = 0, ncamp = 0;
+	int sep, wrote = 0, own = 0;
 
 	if (n)
 		buf[0] = 0;
@@ -102,6 +294,7 @@ size_t th_fz_verdict(const struct th_fz_summary *s, enum th_variant v, char *buf
 					first = c->findings[k].first_seconds;
 			if ((first >= 0) != found)
 				continue;
+			own |= found;
 			vput(&b, "%s", sep ? ", " : found ? "hijacked through the timer's own call on " :
 				 wrote ? "; not on " : "no hijack through the timer's own call on ");
 			wrote = 1;
@@ -114,6 +307,21 @@ size_t th_fz_verdict(const struct th_fz_summary *s, enum th_variant v, char *buf
 			sep = 1;
 		}
 	}
+	if (!own && th_fz_own_call_by_construction(v)) {
+		struct th_fz_reach r[32];
+		size_t ncfi, nr = th_fz_reach(s, v, r, sizeof(r) / sizeof(r[0]), &ncfi);
+
+		vput(&b, ", as the oracle is built: the 4.15 call passes the timer itself, never bytes the "
+			 "attacker wrote, so no run through the timer's own call can be HIJACKED");
+		if (ncfi) {
+			vput(&b, "; under CFI (the %zu campaign%s whose runs a check stopped) %s", ncfi,
+			     ncfi == 1 ? "" : "s", nr ? "it still reached: " : "no privileged write or redirect was found");
+			for (size_t k = 0; k < nr; k++)
+				vput(&b, "%s%s (%s %s, on %s)", k ? "; " : "", r[k].label, r[k].step,
+				     th_outcome_name(r[k].outcome), r[k].configs);
+		}
+	}
+
 	/* Through another subsystem's callback. */
 	sep = 0;
 	for (size_t i = 0; i < s->ncampaigns; i++) {
@@ -123,7 +331,7 @@ size_t th_fz_verdict(const struct th_fz_summary *s, enum th_variant v, char *buf
 		if (c->variant != v || strcmp(c->status, "ran"))
 			continue;
 		for (size_t k = 0; k < c->nfindings; k++)
-			foreign |= c->findings[k].outcome == TH_HIJACKED && !th_fz_direct_hijack(&c->findings[k]);
+			foreign |= th_fz_foreign_hijack(&c->findings[k]);
 		if (!foreign)
 			continue;
 		vput(&b, "%s", sep ? ", " : "; hijacked through another subsystem's callback "
@@ -131,7 +339,8 @@ size_t th_fz_verdict(const struct th_fz_summary *s, enum th_variant v, char *buf
 		vcamp(&b, s, c);
 		sep = 1;
 	}
-	/* Privileged state written without a hijack: the chains, once each. */
+	/* Privileged state written, targets redirected, without a hijack:
+	 * the chains, once each. */
 	for (size_t i = 0; i < s->ncampaigns; i++) {
 		const struct th_fz_campaign *c = &s->campaigns[i];
 
@@ -139,18 +348,23 @@ size_t th_fz_verdict(const struct th_fz_summary *s, enum th_variant v, char *buf
 			continue;
 		for (size_t k = 0; k < c->nfindings; k++) {
 			const struct th_fz_finding *f = &c->findings[k];
+			const char **list = f->outcome == TH_PRIVILEGED_WRITE ? writes :
+					    f->outcome == TH_REDIRECTED ? redirects : NULL;
+			size_t *nl = f->outcome == TH_PRIVILEGED_WRITE ? &nwrites : &nredirects;
 			size_t w = 0;
 
-			if (f->outcome != TH_PRIVILEGED_WRITE)
+			if (!list)
 				continue;
-			while (w < nwrites && strcmp(writes[w], f->chain_id))
+			while (w < *nl && strcmp(list[w], f->chain_id))
 				w++;
-			if (w == nwrites && nwrites < sizeof(writes) / sizeof(writes[0]))
-				writes[nwrites++] = f->chain_id;
+			if (w == *nl && *nl < sizeof(writes) / sizeof(writes[0]))
+				list[(*nl)++] = f->chain_id;
 		}
 	}
 	for (size_t w = 0; w < nwrites; w++)
 		vput(&b, "%s%s", w ? ", " : "; privileged writes (PRIVILEGED_WRITE): ", writes[w]);
+	for (size_t w = 0; w < nredirects; w++)
+		vput(&b, "%s%s", w ? ", " : "; targets redirected (REDIRECTED): ", redirects[w]);
 	vput(&b, ".");
 	return b.len;
 }
@@ -817,7 +1031,7 @@ static int load_campaign(struct th_jload *l, const json_t *o, size_t idx, struct
 		if (load_finding(l, x, w3, s, c))
 			return -1;
 	}
-	/* Every run counted HIJACKED or PRIVILEGED_WRITE was one the run
+	/* Every run counted HIJACKED, PRIVILEGED_WRITE or REDIRECTED was one the run
 	 * reported (its artifact rechecked: a finding) or whose signature was
 	 * known by then (a finding already), unless a replay disagreed with its
 	 * run; an interrupted campaign's last artifacts are not rechecked. */

@@ -52,7 +52,7 @@
  *   }]
  * Names are validated (variant, outcome, sig = OUTCOME:CHAIN_ID with the same
  * outcome), counts are non-negative, outcomes sum to executions, a finding's
- * outcome is HIJACKED or PRIVILEGED_WRITE, one campaign per (target, variant,
+ * outcome is HIJACKED, PRIVILEGED_WRITE or REDIRECTED, one campaign per (target, variant,
  * config, toolchain, engine), one finding per sig in a campaign. Unknown
  * fields are errors. And every field is held to what the writer makes of
  * it (th_fz_summary_load() says which and where): a campaign that did not
@@ -62,7 +62,7 @@
  * the campaign's executions and time; first_hijack is there exactly when
  * HIJACKED runs were counted; a finding the run reported (reproduced) was
  * counted under its outcome, and (unless a replay disagreed with its run,
- * or the summary is partial) runs counted HIJACKED or PRIVILEGED_WRITE
+ * or the summary is partial) runs counted HIJACKED, PRIVILEGED_WRITE or REDIRECTED
  * have a finding of that outcome; findings <= rechecked artifacts; replayed is
  * the finding's outcome; exec_per_second is executions / seconds; the
  * reproducer lies where the writer puts it.
@@ -176,10 +176,32 @@ int th_fz_summary_load(const char *path, struct th_fz_summary **out, char *err, 
 /* "<dir of results_path>/fuzz.json" into buf. Return: buf. */
 char *th_fz_summary_beside(const char *results_path, char *buf, size_t n);
 
-/* A hijack through the timer's own call: the ring's .function, a forged
- * timer's, or one the oracle could not name (not another subsystem's
- * callback, *_VIA_FOREIGN_CALLBACK). */
+/*
+ * The steps of a chain ID (fuzz/overflow_oracle.h): every target that ran,
+ * and the privileged write no target made, in order. One step alone is the
+ * chain ID, its outcome the finding's; several are each WHAT_VIA_HOW
+ * followed by _HIJACKED, _PRIVILEGED_WRITE or _REDIRECTED (their own
+ * outcome), joined by _THEN_.
+ */
+#define TH_FZ_STEPS_MAX 32
+struct th_fz_step {
+	char id[96];		/* WHAT_VIA_HOW: "WRITE_CR4_VIA_RING_TIMER" */
+	enum th_outcome outcome;
+};
+/* Split chain_id (of a finding whose outcome is o) into out[max].
+ * Return: the number of steps; 0 for "-" or an ID that is not steps (a
+ * step without its outcome among several, _THEN_MORE: more than the
+ * oracle could name), which no rule declares. */
+size_t th_fz_chain_steps(const char *chain_id, enum th_outcome o, struct th_fz_step *out, size_t max);
+
+/* A hijack through the timer's own call: a HIJACKED step through the
+ * ring's .function, a forged timer's, or one the oracle could not name (not
+ * another subsystem's callback, *_VIA_FOREIGN_CALLBACK). */
 bool th_fz_direct_hijack(const struct th_fz_finding *f);
+
+/* A HIJACKED step through another subsystem's callback (deferred_timer_fn,
+ * *_VIA_FOREIGN_CALLBACK). */
+bool th_fz_foreign_hijack(const struct th_fz_finding *f);
 
 /* What the campaigns of one API generation found, in figures (the verdict
  * card and screen): the campaigns that ran, under how many of them the
@@ -195,15 +217,44 @@ struct th_fz_generation {
 /* Fill g for variant v. Return: g->configs (0: no campaign of v ran). */
 size_t th_fz_generation(const struct th_fz_summary *s, enum th_variant v, struct th_fz_generation *g);
 
-/* Is o a finding's outcome (HIJACKED, PRIVILEGED_WRITE)? */
+/* Is the timer's own call of variant v never HIJACKED by construction of
+ * the oracle (fuzz/overflow_oracle.c judge_slot())? The 4.15 layout has no
+ * .data: the call passes the timer itself, never bytes the attacker wrote,
+ * so only another callback's call (deferred_timer_fn's func(data)) can
+ * carry the attacker's argument. A figure of "never hijacked" there says
+ * so beside it. */
+bool th_fz_own_call_by_construction(enum th_variant v);
+
+/* What the campaigns of variant v still reached under CFI: the steps of
+ * their findings (but a HIJACKED one through another subsystem's callback,
+ * said apart), from the campaigns in which a CFI check stopped some runs
+ * (BLOCKED_CFI or FALSE_POSITIVE counted: observed, not named in advance),
+ * each once. */
+struct th_fz_reach {
+	char step[96];		/* "CRED_VIA_LIST" */
+	enum th_outcome outcome;	/* the most severe the step had */
+	char changed[96];	/* "uid 0, gid 0": the fields as a run of that step
+				 * alone left them (its chain), or "" */
+	char configs[256];	/* "cfi-icall, kcfi" (config/toolchain with several) */
+	char label[192];	/* "uid 0, gid 0 via the list's writes",
+				 * "ring_force_close redirected", "CR4 0x2c via
+				 * write_cr4 (through deferred_timer_fn)" */
+};
+/* Fill out[max]; *ncfi: the campaigns of v under CFI. Return: how many. */
+size_t th_fz_reach(const struct th_fz_summary *s, enum th_variant v, struct th_fz_reach *out, size_t max,
+		   size_t *ncfi);
+
+/* Is o a finding's outcome: a privileged target ran (HIJACKED, REDIRECTED)
+ * or the privileged state changed (PRIVILEGED_WRITE)? */
 bool th_fz_is_finding(enum th_outcome o);
 
 /*
  * One sentence on what the campaigns of variant v found, plain text: where
  * the timer's own call was hijacked (the ring's .function or a forged
  * timer's) and how soon, where it was not and after how many executions and
- * CFI blocks; where another subsystem's callback was; the PRIVILEGED_WRITE
- * chains. buf is empty (return 0) when no campaign of v ran.
+ * CFI blocks (on 4.15, that this holds by construction, and what the
+ * campaigns under CFI still reached: th_fz_reach()); where another
+ * subsystem's callback was; the PRIVILEGED_WRITE and REDIRECTED chains. buf is empty (return 0) when no campaign of v ran.
  * Return: its length.
  */
 size_t th_fz_verdict(const struct th_fz_summary *s, enum th_variant v, char *buf, size_t n);

@@ -66,9 +66,11 @@ static const char *const intro =
 	"knows the victim's addresses (a leak table) writes through the victim's own bugs "
 	"(memcpy, index, strcpy, heap neighbour, use-after-free refill) in an order of its "
 	"choosing, then the wheel runs; every run is judged like a matrix cell, from the "
-	"targets' own reports. A finding is a HIJACKED or PRIVILEGED_WRITE run, replayed in a "
-	"fresh process before it counted; CFI blocks, crashes and hangs are counted, not "
-	"reported.";
+	"targets' own reports and what they did. A finding is a run in which a privileged "
+	"target ran (HIJACKED: with the attacker's argument and its effect; REDIRECTED: "
+	"otherwise) or the privileged state changed (PRIVILEGED_WRITE), named by every step "
+	"of it in order, replayed in a fresh process before it counted; CFI blocks, crashes "
+	"and hangs are counted, not reported.";
 
 /* Findings of one variant, one entry per signature: the first campaign that
  * found it gives the chain; every campaign that found it is listed. */
@@ -202,7 +204,7 @@ static void md_variant(FILE *out, const struct th_fz_summary *s, enum th_variant
 		fputs("\n\n", out);
 	}
 	if (!nrows) {
-		fputs("No finding: no run hijacked a target or changed the privileged state.\n\n", out);
+		fputs("No finding: no run reached a privileged target or changed the privileged state.\n\n", out);
 		return;
 	}
 	for (size_t r = 0; r < nrows; r++) {

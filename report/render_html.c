@@ -469,6 +469,20 @@ static void fuzz_lines(FILE *out, const struct th_results *res)
 		}
 		fputs("</span><span class=\"cnt\">", out);
 		text(out, line);
+		if (!g.own && th_fz_own_call_by_construction((enum th_variant)v)) {
+			struct th_fz_reach r[32];
+			size_t ncfi, nr = th_fz_reach(s, (enum th_variant)v, r, sizeof(r) / sizeof(r[0]), &ncfi);
+
+			text(out, " (by construction: its call gets the timer, never bytes the attacker wrote)");
+			if (ncfi) {
+				text(out, nr ? "; under CFI it still reached: " :
+					       "; under CFI: no privileged write or redirect found");
+				for (size_t k = 0; k < nr; k++) {
+					text(out, k ? ", " : "");
+					text(out, r[k].label);
+				}
+			}
+		}
 		if (g.foreign) {
 			snprintf(line, sizeof(line), "; through deferred_timer_fn: HIJACKED under %zu of %zu",
 				 g.foreign, g.configs);

@@ -61,8 +61,23 @@ th_fuzz_gate(modern_hijack 1 "regression: overflow modern/cfi-icall/clang-22: fo
 th_fuzz_gate(regression_hidden 1 "missing: overflow modern/cfi-icall/clang-22: planned by [^\n]*campaigns.tsv:[0-9]+, not in the summary\n.*12 as declared|missing: overflow modern/cfi-icall/clang-22: planned by [^\n]*, not in the summary.*1 missing" "^$"
   --allow-slice ${_fd}/regression_hidden.json ${_fx})
 # The legacy hijack not found: the search lost its power.
-th_fuzz_gate(required_not_found 1 "regression: overflow legacy/cfi-icall/clang-22: no HIJACKED finding matching WRITE_CR4_\\* in 1000 executions" "^$"
+th_fuzz_gate(required_not_found 1 "regression: overflow legacy/cfi-icall/clang-22: no HIJACKED finding matching WRITE_CR4_\\*VIA_RING_TIMER,WRITE_CR4_\\*VIA_FORGED_TIMER in 1000 executions" "^$"
   --allow-slice ${_fd}/legacy_no_hijack.json ${_fx})
+# Chains of several steps: each step by its own rule, at its own outcome.
+th_fuzz_gate(steps_declared 0 "found HIJACKED:FORCE_CLOSE_VIA_RING_TIMER_REDIRECTED_THEN_WRITE_CR4_407F0_VIA_FORGED_TIMER_HIJACKED after .*found REDIRECTED:FORCE_CLOSE_VIA_RING_TIMER after .*found PRIVILEGED_WRITE:FORCE_CLOSE_VIA_RING_TIMER_REDIRECTED_THEN_CRED_VIA_LIST_PRIVILEGED_WRITE after .*12 as declared, 0 regressed.*fuzz modern: no hijack through the timer's own call on [^\n]*, as the oracle is built: .*under CFI \\(the [0-9] campaigns whose runs a check stopped\\) it still reached: [^\n]*ring_force_close redirected \\(FORCE_CLOSE_VIA_RING_TIMER REDIRECTED, on cfi-icall" "^$"
+  --verbose --allow-slice ${_fd}/steps_declared.json ${_fx})
+# A target that ran where CFI should stop it, beside a declared data-only
+# write, is undeclared; a step more severe than its rule fails though
+# another step of the chain may be that severe; more steps than the oracle
+# names are undeclared; a requirement is met by a step, not by the chain.
+th_fuzz_gate(steps_hidden 1 "regression: overflow modern/cfi-icall/clang-22: found PRIVILEGED_WRITE:WRITE_CR4_VIA_RING_TIMER_PRIVILEGED_WRITE_THEN_CRED_VIA_LIST_PRIVILEGED_WRITE, a chain .* does not declare" "^$"
+  --allow-slice ${_fd}/steps_hidden.json ${_fx})
+th_fuzz_gate(steps_too_severe 1 "regression: overflow modern/none/clang-22: found HIJACKED:COMMIT_CREDS_VIA_RING_TIMER_HIJACKED_THEN_WRITE_CR4_407F0_VIA_FOREIGN_CALLBACK_HIJACKED, declared at most PRIVILEGED_WRITE" "^$"
+  --allow-slice ${_fd}/steps_too_severe.json ${_fx})
+th_fuzz_gate(steps_more 1 "regression: overflow legacy/cfi-icall/clang-22: found HIJACKED:WRITE_CR4_VIA_RING_TIMER_HIJACKED_THEN_MORE, a chain .* does not declare" "^$"
+  --allow-slice ${_fd}/steps_more.json ${_fx})
+th_fuzz_gate(steps_require 1 "regression: overflow legacy/cfi-icall/clang-22: no HIJACKED finding matching WRITE_CR4_" "^$"
+  --allow-slice ${_fd}/steps_require.json ${_fx})
 # 10 of the slice's 12 campaigns deleted; all but 2 of a whole run's; a
 # slice that says it is the whole run.
 th_fuzz_gate(ten_deleted 1 "missing: overflow transitional/none/clang-22: planned by .*missing: overflow modern/kcfi/clang-22: planned by .*2 as declared, 0 regressed, 0 harness errors, 10 missing" "^$"
@@ -196,6 +211,17 @@ if(TARGET timerharness AND TARGET th-fuzz-overflow-legacy-none)
             ${CMAKE_BINARY_DIR} ${TIMERHARNESS_TOOLCHAIN} ${CMAKE_CURRENT_BINARY_DIR}/fuzz_run
             $<TARGET_FILE:fuzz_check> ${_fx} ${_fp})
   set_tests_properties(fuzz.campaign.run PROPERTIES LABELS fuzz TIMEOUT 180 RUN_SERIAL TRUE)
+  # The exact goal is a finding of its own: saved with its reproducer and
+  # replayed like the others (the seed corpus is the goal's input).
+  file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/fuzz_goal_seeds)
+  configure_file(${PROJECT_SOURCE_DIR}/fuzz/corpora/overflow-findings/legacy-direct-407f0.bin
+                 ${CMAKE_CURRENT_BINARY_DIR}/fuzz_goal_seeds/legacy-direct-407f0.bin COPYONLY)
+  add_test(NAME fuzz.campaign.goal_saved
+    COMMAND ${CMAKE_COMMAND} -DTH=$<TARGET_FILE:timerharness> -DCHECK=$<TARGET_FILE:fuzz_check>
+            -DBUILD=${CMAKE_BINARY_DIR} -DEXPECT=${_fx} -DPLAN=${_fp} -DTOOLCHAIN=${TIMERHARNESS_TOOLCHAIN}
+            -DSEEDS=${CMAKE_CURRENT_BINARY_DIR}/fuzz_goal_seeds -DTIME=3
+            -DDIR=${CMAKE_CURRENT_BINARY_DIR}/fuzz_goal -P ${CMAKE_CURRENT_LIST_DIR}/fuzz_goal.cmake)
+  set_tests_properties(fuzz.campaign.goal_saved PROPERTIES LABELS fuzz TIMEOUT 120)
   add_test(NAME fuzz.campaign.interrupt
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/fuzz_interrupt.sh $<TARGET_FILE:timerharness>
             ${CMAKE_BINARY_DIR} ${TIMERHARNESS_TOOLCHAIN} ${CMAKE_CURRENT_BINARY_DIR}/fuzz_interrupt

@@ -7,7 +7,7 @@
 # attacks/x86_cr4.h). Which bytes depends on the binary's layout, so the
 # template's INDEX write (its length at byte 2, its value from byte 16) is
 # set here from the binary's own symbol table; the replay must be
-# HIJACKED:WRITE_CR4_VIA_FOREIGN_CALLBACK.
+# HIJACKED:WRITE_CR4_407F0_VIA_FOREIGN_CALLBACK (0x407f0, the goal's value).
 #   cmake -DNM=nm -DBIN=th-fuzz-overflow-modern-<cfg> -DTMPL=foreign-partial.tmpl -DOUT=f.bin -P ...
 execute_process(COMMAND ${NM} ${BIN} OUTPUT_VARIABLE syms RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
@@ -75,6 +75,6 @@ else()
   set(lo "${byte1}${byte0}")
 endif()
 execute_process(COMMAND ${run} ${OUT} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-if(NOT "${out}${err}" MATCHES "TH-FUZZ-RESULT: outcome=HIJACKED sig=HIJACKED:WRITE_CR4_VIA_FOREIGN_CALLBACK ")
+if(NOT "${out}${err}" MATCHES "TH-FUZZ-RESULT: outcome=HIJACKED sig=HIJACKED:WRITE_CR4_407F0_VIA_FOREIGN_CALLBACK ")
   message(FATAL_ERROR "low ${nbytes} byte(s) 0x${lo}: not the foreign-callback hijack:\n${out}${err}")
 endif()

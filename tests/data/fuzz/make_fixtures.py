@@ -395,3 +395,58 @@ write("no_campaign_ran.json", doc([campaign("clang-14", "modern", "kcfi", status
 with open("plan_short.tsv", "w") as f:
     f.write("# fewer configs than the build: fuzz.plan.build must say so\n"
             "campaign\toverflow\tlegacy,transitional,modern\tnone,cfi-icall\t*\tthe two\n")
+
+# ---- chains of several steps (issue 15, item 5) ---------------------------------
+# Each step is judged by its own rule at its own outcome; a target that ran
+# never hides behind another step's rule (fuzz/overflow_oracle.h, gate.md).
+STEP_CHAIN = ("legacy: ... | ran: ring_force_close(0x5600), an argument the attacker did not write; "
+              "then write_cr4(0x407f0), the argument is the attacker's own bytes | ...")
+
+
+def step_finding(v, c, sig, tc="clang-22"):
+    outcome, chain_id = sig.split(":", 1)
+    rel, h = reproducer(RUN, tc, v, c, sig)
+    return {"sig": sig, "outcome": outcome, "chain_id": chain_id, "first_seconds": 0.5,
+            "first_executions": 50, "reproducer": rel, "sha256": h, "replayed": outcome,
+            "reproduced": True, "chain": STEP_CHAIN}
+
+
+def with_findings(d, v, c, findings):
+    x = find(d, v, c)
+    x.update(campaign("clang-22", v, c, findings))
+
+
+d = copy.deepcopy(demo)
+with_findings(d, "legacy", "cfi-icall", find(d, "legacy", "cfi-icall")["findings"] + [step_finding(
+    "legacy", "cfi-icall",
+    "HIJACKED:FORCE_CLOSE_VIA_RING_TIMER_REDIRECTED_THEN_WRITE_CR4_407F0_VIA_FORGED_TIMER_HIJACKED")])
+with_findings(d, "modern", "cfi-icall", find(d, "modern", "cfi-icall")["findings"] + [
+    step_finding("modern", "cfi-icall", "REDIRECTED:FORCE_CLOSE_VIA_RING_TIMER"),
+    step_finding("modern", "cfi-icall",
+                 "PRIVILEGED_WRITE:FORCE_CLOSE_VIA_RING_TIMER_REDIRECTED_THEN_CRED_VIA_LIST_PRIVILEGED_WRITE")])
+write("steps_declared.json", d)
+# write_cr4 ran on 4.15 under CFI: a bypass, behind a declared data-only step.
+d = copy.deepcopy(demo)
+with_findings(d, "modern", "cfi-icall", [step_finding(
+    "modern", "cfi-icall",
+    "PRIVILEGED_WRITE:WRITE_CR4_VIA_RING_TIMER_PRIVILEGED_WRITE_THEN_CRED_VIA_LIST_PRIVILEGED_WRITE")])
+write("steps_hidden.json", d)
+# commit_creds_stub hijacked on 4.15 without CFI (declared at most
+# PRIVILEGED_WRITE), beside a declared foreign-callback hijack.
+d = copy.deepcopy(demo)
+with_findings(d, "modern", "none", [step_finding(
+    "modern", "none",
+    "HIJACKED:COMMIT_CREDS_VIA_RING_TIMER_HIJACKED_THEN_WRITE_CR4_407F0_VIA_FOREIGN_CALLBACK_HIJACKED")])
+write("steps_too_severe.json", d)
+# More steps than the oracle names: declared by no rule.
+d = copy.deepcopy(demo)
+with_findings(d, "legacy", "cfi-icall", find(d, "legacy", "cfi-icall")["findings"] + [step_finding(
+    "legacy", "cfi-icall", "HIJACKED:WRITE_CR4_VIA_RING_TIMER_HIJACKED_THEN_MORE")])
+write("steps_more.json", d)
+# The required 4.14 hijack is a step's own: a write_cr4 only redirected
+# through the ring's timer does not meet it, though the chain is HIJACKED.
+d = copy.deepcopy(demo)
+with_findings(d, "legacy", "cfi-icall", [step_finding(
+    "legacy", "cfi-icall",
+    "HIJACKED:WRITE_CR4_VIA_RING_TIMER_REDIRECTED_THEN_WRITE_CR4_407F0_VIA_FOREIGN_CALLBACK_HIJACKED")])
+write("steps_require.json", d)

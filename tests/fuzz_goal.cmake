@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: MIT
+# The exact goal, write_cr4(0x407f0) hijacked, is a finding of its own
+# (fuzz/overflow_oracle.h: the step WRITE_CR4_407F0): a campaign whose seed
+# corpus is the goal's input (the ring's own timer) must save it with its
+# reproducer, replay it in a fresh process to the same signature, time it
+# (goal_reached), go on after the restart, and pass the gate
+# (tests/fuzz_campaign.cmake registers it as fuzz.campaign.goal_saved).
+#   cmake -DTH=timerharness -DCHECK=fuzz_check -DBUILD=dir -DEXPECT=tsv -DPLAN=tsv
+#         -DTOOLCHAIN=t -DSEEDS=dir -DTIME=s -DDIR=d -P fuzz_goal.cmake
+file(REMOVE_RECURSE ${DIR})
+execute_process(COMMAND ${TH} fuzz --build-root ${BUILD} --toolchain ${TOOLCHAIN} --variant legacy
+                        --config none --time ${TIME} --jobs 1 --seed 1 --quiet --out ${DIR} --seeds ${SEEDS}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "fuzz: exit ${rc}\n${out}\n${err}")
+endif()
+file(READ ${DIR}/fuzz.json json)
+string(JSON status GET "${json}" campaigns 0 status)
+string(JSON execs GET "${json}" campaigns 0 executions)
+string(JSON restarts GET "${json}" campaigns 0 restarts)
+if(NOT status STREQUAL "ran" OR execs LESS 100 OR restarts LESS 2)
+  message(FATAL_ERROR "summary: status ${status}, ${execs} executions, ${restarts} engine starts:\n${json}")
+endif()
+set(goal_found FALSE)
+string(JSON nf LENGTH "${json}" campaigns 0 findings)
+math(EXPR last "${nf} - 1")
+foreach(i RANGE ${last})
+  string(JSON sig GET "${json}" campaigns 0 findings ${i} sig)
+  if(sig STREQUAL "HIJACKED:WRITE_CR4_407F0_VIA_RING_TIMER")
+    string(JSON rep GET "${json}" campaigns 0 findings ${i} reproducer)
+    string(JSON replayed GET "${json}" campaigns 0 findings ${i} replayed)
+    string(JSON reproduced GET "${json}" campaigns 0 findings ${i} reproduced)
+    if(NOT EXISTS ${DIR}/${rep} OR NOT replayed STREQUAL "HIJACKED" OR NOT reproduced STREQUAL "ON")
+      message(FATAL_ERROR "the goal's finding: reproducer ${rep}, replayed ${replayed}, reproduced ${reproduced}")
+    endif()
+    set(goal_found TRUE)
+  endif()
+endforeach()
+string(JSON goal_type TYPE "${json}" campaigns 0 goal_reached)
+if(NOT goal_found OR NOT goal_type STREQUAL "OBJECT")
+  message(FATAL_ERROR "the goal is not a saved, replayed finding (found: ${goal_found}, goal_reached: ${goal_type}):\n${json}")
+endif()
+# The gate: every finding declared, the required hijack met by the goal.
+execute_process(COMMAND ${CHECK} --plan ${PLAN} --build-root ${BUILD} --allow-slice ${DIR}/fuzz.json ${EXPECT}
+                RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+if(NOT rc EQUAL 0)
+  message(FATAL_ERROR "check of the summary: exit ${rc}\n${out}\n${err}")
+endif()
