@@ -253,14 +253,14 @@ static void fuzz_lines(FILE *out, const struct th_results *res)
 			char text[2048];
 			size_t len;
 
-			wrapped(out, "                 ", "(by construction: its call gets the timer, not attacker bytes)");
+			th_report_put_wrapped(out, "                 ", "(by construction: its call gets the timer, not attacker bytes)");
 			if (ncfi) {
 				len = (size_t)snprintf(text, sizeof(text), "under CFI%s",
 						       nr ? " it still reached:" : ": no privileged write or redirect found");
 				for (size_t k = 0; k < nr && len < sizeof(text); k++)
 					len += (size_t)snprintf(text + len, sizeof(text) - len, "%s %s",
 								k ? "," : "", r[k].label);
-				wrapped(out, "                 ", text);
+				th_report_put_wrapped(out, "                 ", text);
 			}
 		}
 		if (g.foreign && !g.own)
