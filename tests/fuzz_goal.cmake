@@ -18,7 +18,10 @@ file(READ ${DIR}/fuzz.json json)
 string(JSON status GET "${json}" campaigns 0 status)
 string(JSON execs GET "${json}" campaigns 0 executions)
 string(JSON restarts GET "${json}" campaigns 0 restarts)
-if(NOT status STREQUAL "ran" OR execs LESS 100 OR restarts LESS 2)
+# Went on after the goal's restart: more runs than the one goal input (not a
+# rate: a loaded machine and hanging mutants, each a watchdog's milliseconds,
+# gave 91 executions in 3 s once).
+if(NOT status STREQUAL "ran" OR execs LESS 10 OR restarts LESS 2)
   message(FATAL_ERROR "summary: status ${status}, ${execs} executions, ${restarts} engine starts:\n${json}")
 endif()
 set(goal_found FALSE)
