@@ -636,29 +636,19 @@ static uintptr_t field_value(const struct th_af_snapshot *s, const char *label, 
 	return v;
 }
 
-static int goal_field(char *d, size_t n, const struct th_af_snapshot *s, const char *label,
-		      uintptr_t want)
+static uintptr_t af_value(const void *snap, const char *label)
 {
 	int found;
-	uintptr_t got = field_value(s, label, &found);
-	const char *gn = victim_addr_name(got), *wn = victim_addr_name(want);
-	size_t len = strlen(d);
 
-	if (got == want)
-		snprintf(d + len, n - len, "%s%s ok (0x%lx%s%s)", len ? ", " : "", label,
-			 (unsigned long)got, wn ? " " : "", wn ? wn : "");
-	else
-		snprintf(d + len, n - len, "%s%s missed (0x%lx%s%s, want 0x%lx)", len ? ", " : "",
-			 label, (unsigned long)got, gn ? " " : "", gn ? gn : "", (unsigned long)want);
-	return got == want;
+	return field_value(snap, label, &found);
 }
 
 void th_af_report_landed(const struct packet_sock *po, const struct th_af_snapshot *before,
 			 const struct th_goal *goal)
 {
 	struct th_af_snapshot after;
-	char goals[400] = "", changed[300] = "";
-	int want = 0, got = 0, other = 0;
+	char changed[300] = "";
+	int other = 0;
 	size_t len;
 
 	th_af_snapshot(po, &after);
@@ -685,35 +675,6 @@ void th_af_report_landed(const struct packet_sock *po, const struct th_af_snapsh
 	if (!changed[0])
 		snprintf(changed, sizeof(changed), "nothing");
 
-	if (goal->control) {
-		th_emit("TH-LANDED: no control run, no overwrite attempted; changed: %s", changed);
-		return;
-	}
-	if (goal->has_name) {
-		want++;
-		len = strlen(goals);
-		snprintf(goals + len, sizeof(goals) - len,
-			 "%sname missed (no buffer in front of retire_blk_timer: the frame starts 6 bytes before it, in tov_in_jiffies)",
-			 len ? ", " : "");
-	}
-	if (goal->has_function) {
-		want++;
-		got += goal_field(goals, sizeof(goals), &after, "function", goal->function);
-	}
-#if TH_ATK_HAS_DATA
-	if (goal->has_data) {
-		want++;
-		got += goal_field(goals, sizeof(goals), &after, "data", goal->data);
-	}
-#endif
-	if (goal->has_next) {
-		want++;
-		got += goal_field(goals, sizeof(goals), &after, "entry.next", goal->next);
-	}
-	if (goal->has_pprev) {
-		want++;
-		got += goal_field(goals, sizeof(goals), &after, "entry.pprev", goal->pprev);
-	}
-	th_emit("TH-LANDED: %s %s; changed: %s", got == want ? "yes" : got ? "partial" : "no", goals,
-		changed);
+	th_goal_landed(goal, changed, "missed (no buffer in front of retire_blk_timer: the frame starts 6 "
+		       "bytes before it, in tov_in_jiffies)", 0, af_value, &after);
 }

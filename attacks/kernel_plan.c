@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #define _GNU_SOURCE
 #include "kernel_plan.h"
+#include "lib/tsv.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -61,33 +62,28 @@ static int name_ok(const char *s)
 static int load_cells(struct th_kernel_plan *p, char *err, size_t n)
 {
 	static const char *const names[] = { "attack", "technique", "timing", "payload" };
-	FILE *f = fopen(p->cells_path, "r");
-	char *buf = NULL, where[4200];
-	size_t cap = 0, capcells = 0;
-	ssize_t len;
-	unsigned line = 0;
-	int rc = -1;
+	struct th_tsv t;
+	char where[4200];
+	size_t capcells = 0;
+	int rc = -1, got;
 
-	if (!f)
-		return fail(err, n, p->cells_path, "%s", strerror(errno));
-	while ((len = getline(&buf, &cap, f)) >= 0) {
-		char *col[4], *s, *q;
+	if (th_tsv_open(&t, p->cells_path, err, n))
+		return -1;
+	while ((got = th_tsv_next(&t, err, n)) > 0) {
+		char *col[4], *s;
 		int i;
 
-		line++;
-		snprintf(where, sizeof(where), "%s:%u", p->cells_path, line);
-		while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
-			buf[--len] = 0;
-		if (!len || buf[0] == '#' || strspn(buf, " \t") == (size_t)len)
-			continue;
-		if (strlen(buf) != (size_t)len) {
-			fail(err, n, where, "NUL byte in the line");
+		snprintf(where, sizeof(where), "%s:%lu", p->cells_path, t.line);
+		if (th_tsv_fields(&t, col, 4, "attack technique timing payload", err, n))
 			goto out;
-		}
-		if (!(s = strdup(buf))) {
+		/* The plan keeps its rows: the cells point into them. */
+		if (!(s = malloc(t.len + 1))) {
 			fail(err, n, where, "out of memory");
 			goto out;
 		}
+		memcpy(s, t.buf, t.len + 1);
+		for (i = 0; i < 4; i++)
+			col[i] = s + (col[i] - t.buf);
 		if (p->nlines_ % 64 == 0) {
 			char **nl = realloc(p->lines_, (p->nlines_ + 64) * sizeof(*nl));
 
@@ -99,24 +95,6 @@ static int load_cells(struct th_kernel_plan *p, char *err, size_t n)
 			p->lines_ = nl;
 		}
 		p->lines_[p->nlines_++] = s;
-		for (i = 0, q = s; i < 4; i++) {
-			char *tab = strchr(q, '\t');
-
-			col[i] = q;
-			if (i == 3)
-				break;
-			if (!tab) {
-				fail(err, n, where, "%d TAB-separated field(s), expected 4: attack technique "
-				     "timing payload (missing '%s')", i + 1, names[i + 1]);
-				goto out;
-			}
-			*tab = 0;
-			q = tab + 1;
-		}
-		if (strchr(col[3], '\t')) {
-			fail(err, n, where, "more than 4 TAB-separated fields");
-			goto out;
-		}
 		if (!upper_id(col[0])) {
 			fail(err, n, where, "attack '%.60s' is not an upper-case ID ([A-Z][A-Z0-9_]*)", col[0]);
 			goto out;
@@ -147,20 +125,18 @@ static int load_cells(struct th_kernel_plan *p, char *err, size_t n)
 			p->cells = c;
 			capcells = nc;
 		}
-		p->cells[p->ncells++] = (struct th_kernel_cell){ col[0], col[1], col[2], col[3], line };
+		p->cells[p->ncells++] =
+			(struct th_kernel_cell){ col[0], col[1], col[2], col[3], (unsigned)t.line };
 	}
-	if (ferror(f)) {
-		fail(err, n, p->cells_path, "read error: %s", strerror(errno));
+	if (got < 0)
 		goto out;
-	}
 	if (!p->ncells) {
 		fail(err, n, p->cells_path, "no cell (every line is a comment or blank)");
 		goto out;
 	}
 	rc = 0;
 out:
-	free(buf);
-	fclose(f);
+	th_tsv_close(&t);
 	return rc;
 }
 

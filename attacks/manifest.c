@@ -1,50 +1,15 @@
 /* SPDX-License-Identifier: MIT */
-/* The build manifest's reader (manifest.h), moved out of matrix.c; a bad binary
- * line no longer leaks the fields read before it. */
+/* The build manifest's reader (manifest.h), on the project's TSV reader
+ * (lib/tsv.h). */
 #define _GNU_SOURCE
 #include "manifest.h"
+#include "lib/tsv.h"
+#include "lib/xalloc.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s ? s : "");
-
-	if (!d) {
-		fprintf(stderr, "timerharness: out of memory\n");
-		exit(1);
-	}
-	return d;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p) {
-		fprintf(stderr, "timerharness: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
-
-static char *field(char **p)
-{
-	char *s = *p, *tab;
-
-	if (!s)
-		return NULL;
-	tab = strchr(s, '\t');
-	if (tab) {
-		*tab = '\0';
-		*p = tab + 1;
-	} else {
-		*p = NULL;
-	}
-	return strcmp(s, "-") ? s : (char *)"";
-}
 
 /* `make build` leaves the wall time of a build tree's cold build (from an
  * empty tree, configure included) beside its manifest. */
@@ -67,52 +32,35 @@ static double cold_build_seconds(const char *manifest)
 
 int th_manifest_load(struct th_manifest *b, const char *path, char *err, size_t n)
 {
-	FILE *f = fopen(path, "r");
-	char *line = NULL;
-	size_t cap = 0, tools_before = b->ntools;
-	unsigned long lineno = 0;
+	struct th_tsv t;
+	size_t tools_before = b->ntools;
+	int got;
 
-	if (!f) {
+	if (th_tsv_open(&t, path, err, n)) {
 		snprintf(err, n, "%s: cannot read the build manifest: %s (rebuild: make build)", path,
 			 strerror(errno));
 		return -1;
 	}
-	while (getline(&line, &cap, f) >= 0) {
-		char *p = line, *kind;
+	while ((got = th_tsv_next(&t, err, n)) > 0) {
+		char *f[9];
+		int k = th_tsv_split(&t, f, 9, err, n);
 
-		lineno++;
-		line[strcspn(line, "\n")] = '\0';
-		if (!*line || *line == '#')
-			continue;
-		kind = field(&p);
-		if (!strcmp(kind, "toolchain")) {
-			char *name = field(&p), *ver = field(&p), *cpath = field(&p);
-
-			if (!name || !ver || !cpath)
-				goto bad;
-			b->tools = xrealloc(b->tools, (b->ntools + 1) * sizeof(*b->tools));
-			b->tools[b->ntools++] = (struct th_mtool){ xstrdup(name), xstrdup(ver), xstrdup(cpath),
-								cold_build_seconds(path) };
-		} else if (!strcmp(kind, "attack") || !strcmp(kind, "probe")) {
-			struct th_mbin m = { .kind = xstrdup(kind) };
+		if (k == 4 && !strcmp(f[0], "toolchain")) {
+			b->tools = th_xrealloc(b->tools, (b->ntools + 1) * sizeof(*b->tools));
+			b->tools[b->ntools++] = (struct th_mtool){ th_xstrdup(th_tsv_value(f[1])),
+								   th_xstrdup(th_tsv_value(f[2])),
+								   th_xstrdup(th_tsv_value(f[3])),
+								   cold_build_seconds(path) };
+		} else if (k == 9 && (!strcmp(f[0], "attack") || !strcmp(f[0], "probe"))) {
+			struct th_mbin m = { .kind = th_xstrdup(f[0]) };
 			char **f9[] = { &m.toolchain, &m.config, &m.variant, &m.seed, &m.path,
 					&m.status, &m.reason, &m.flags };
-
 			char where[4200];
 
-			for (size_t i = 0; i < 8; i++) {
-				char *v = field(&p);
-
-				if (!v) {
-					free(m.kind);
-					while (i--)
-						free(*f9[i]);
-					goto bad;
-				}
-				*f9[i] = xstrdup(v);
-			}
-			snprintf(where, sizeof(where), "%s:%lu", path, lineno);
-			m.where = xstrdup(where);
+			for (size_t i = 0; i < 8; i++)
+				*f9[i] = th_xstrdup(th_tsv_value(f[i + 1]));
+			snprintf(where, sizeof(where), "%s:%lu", path, t.line);
+			m.where = th_xstrdup(where);
 			/* An installed manifest names binaries relative to itself. */
 			if (*m.path && *m.path != '/') {
 				const char *slash = strrchr(path, '/');
@@ -121,26 +69,23 @@ int th_manifest_load(struct th_manifest *b, const char *path, char *err, size_t 
 				snprintf(abs, sizeof(abs), "%.*s/%s", slash ? (int)(slash - path) : 1,
 					 slash ? path : ".", m.path);
 				free(m.path);
-				m.path = xstrdup(abs);
+				m.path = th_xstrdup(abs);
 			}
 			if (b->nbins == b->capbins) {
 				b->capbins = b->capbins ? 2 * b->capbins : 64;
-				b->bins = xrealloc(b->bins, b->capbins * sizeof(*b->bins));
+				b->bins = th_xrealloc(b->bins, b->capbins * sizeof(*b->bins));
 			}
 			b->bins[b->nbins++] = m;
 		} else {
-			goto bad;
+			th_tsv_fail(&t, err, n, "malformed manifest line: toolchain NAME VERSION PATH, or "
+				    "attack|probe and 8 fields (rebuild: make build)");
+			got = -1;
+			break;
 		}
 	}
-	if (ferror(f)) {
-		snprintf(err, n, "%s: cannot read the build manifest: %s (rebuild: make build)", path,
-			 strerror(errno));
-		free(line);
-		fclose(f);
+	th_tsv_close(&t);
+	if (got < 0)
 		return -1;
-	}
-	free(line);
-	fclose(f);
 	/* Binaries without their toolchain would silently drop out of the run. */
 	if (b->ntools == tools_before) {
 		snprintf(err, n, "%s: no toolchain line: not a complete build manifest (rebuild: make build)",
@@ -148,11 +93,6 @@ int th_manifest_load(struct th_manifest *b, const char *path, char *err, size_t 
 		return -1;
 	}
 	return 0;
-bad:
-	snprintf(err, n, "%s:%lu: malformed manifest line (rebuild: make build)", path, lineno);
-	free(line);
-	fclose(f);
-	return -1;
 }
 
 void th_manifest_free(struct th_manifest *b)

@@ -38,44 +38,9 @@
 #include "render_fuzz.h"
 #include "results.h"
 #include "runner/child.h"
+#include "lib/tsv.h"
+#include "lib/xalloc.h"
 
-
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s ? s : "");
-
-	if (!d) {
-		fprintf(stderr, "timerharness: out of memory\n");
-		exit(1);
-	}
-	return d;
-}
-
-static void *xrealloc(void *p, size_t n)
-{
-	p = realloc(p, n);
-	if (!p) {
-		fprintf(stderr, "timerharness: out of memory\n");
-		exit(1);
-	}
-	return p;
-}
-
-static char *field(char **p)
-{
-	char *s = *p, *tab;
-
-	if (!s)
-		return NULL;
-	tab = strchr(s, '\t');
-	if (tab) {
-		*tab = '\0';
-		*p = tab + 1;
-	} else {
-		*p = NULL;
-	}
-	return strcmp(s, "-") ? s : (char *)"";
-}
 
 static int check_duplicate_tools(const struct th_manifest *b, char *err, size_t n)
 {
@@ -282,8 +247,10 @@ static int list_attacks(const char *binary, struct attack **out, size_t *nout, c
 	const char *argv[] = { binary, "--list", NULL };
 	const struct th_child_opts opts = { .timeout = 20 };
 	struct th_child c;
-	const char *p;
+	struct th_tsv t;
+	FILE *list = NULL;
 	size_t cap = 0;
+	int got;
 
 	*out = NULL;
 	*nout = 0;
@@ -297,36 +264,45 @@ static int list_attacks(const char *binary, struct attack **out, size_t *nout, c
 		th_child_free(&c);
 		return -1;
 	}
-	for (p = c.buf[0]; *p;) {
-		size_t len = strcspn(p, "\n");
-		char *line = strndup(p, len), *q = line;
+	/* One row an attack: ID technique timing payload ok|na [reason]. */
+	if (!(list = fmemopen(c.buf[0], c.len[0], "r")) ||
+	    th_tsv_init(&t, list, binary, err, n)) {
+		if (list)
+			fclose(list);
+		else
+			snprintf(err, n, "%s --list: %s", binary, strerror(errno));
+		th_child_free(&c);
+		return -1;
+	}
+	while ((got = th_tsv_next(&t, err, n)) > 0) {
+		char *f[6];
 		struct attack a = { 0 };
-		char *ok;
+		int k = th_tsv_split(&t, f, 6, err, n);
 
-		p += len + (p[len] == '\n');
-		if (!*line) {
-			free(line);
-			continue;
+		if (k < 5 || (strcmp(f[4], "ok") && strcmp(f[4], "na"))) {
+			if (k >= 0)
+				th_tsv_fail(&t, err, n, "--list: malformed line: ID technique timing payload "
+					    "ok|na [reason] expected");
+			got = -1;
+			break;
 		}
-		a.id = xstrdup(field(&q));
-		a.technique = xstrdup(field(&q));
-		a.timing = xstrdup(field(&q));
-		a.payload = xstrdup(field(&q));
-		ok = field(&q);
-		if (!ok || (strcmp(ok, "ok") && strcmp(ok, "na"))) {
-			snprintf(err, n, "%s --list: malformed line '%s'", binary, line);
-			free(line);
-			th_child_free(&c);
-			return -1;
-		}
-		a.na = !strcmp(ok, "na");
-		a.na_reason = xstrdup(q ? q : "");
-		free(line);
+		a.id = th_xstrdup(th_tsv_value(f[0]));
+		a.technique = th_xstrdup(th_tsv_value(f[1]));
+		a.timing = th_xstrdup(th_tsv_value(f[2]));
+		a.payload = th_xstrdup(th_tsv_value(f[3]));
+		a.na = !strcmp(f[4], "na");
+		a.na_reason = th_xstrdup(k == 6 ? f[5] : "");
 		if (*nout == cap) {
 			cap = cap ? 2 * cap : 128;
-			*out = xrealloc(*out, cap * sizeof(**out));
+			*out = th_xrealloc(*out, cap * sizeof(**out));
 		}
 		(*out)[(*nout)++] = a;
+	}
+	th_tsv_close(&t);
+	fclose(list);
+	if (got < 0) {
+		th_child_free(&c);
+		return -1;
 	}
 	th_child_free(&c);
 	return 0;
@@ -544,7 +520,7 @@ static enum support config_support(struct matrix *m, const char *tool,
 			state = NOT_SUPPORTED;
 		}
 	}
-	m->memo = xrealloc(m->memo, (m->nmemo + 1) * sizeof(*m->memo));
+	m->memo = th_xrealloc(m->memo, (m->nmemo + 1) * sizeof(*m->memo));
 	pm = &m->memo[m->nmemo++];
 	snprintf(pm->key, sizeof(pm->key), "%s", key);
 	pm->state = state;
@@ -557,7 +533,7 @@ static struct cellplan *add_cell(struct matrix *m)
 {
 	if (m->ncells == m->capcells) {
 		m->capcells = m->capcells ? 2 * m->capcells : 1024;
-		m->cells = xrealloc(m->cells, m->capcells * sizeof(*m->cells));
+		m->cells = th_xrealloc(m->cells, m->capcells * sizeof(*m->cells));
 	}
 	memset(&m->cells[m->ncells], 0, sizeof(m->cells[0]));
 	return &m->cells[m->ncells++];
@@ -588,7 +564,7 @@ static void add_jobs(struct matrix *m, struct cellplan *cp, const struct th_mbin
 	for (size_t k = 0; k < nbins; k++) {
 		if (m->njobs == m->capjobs) {
 			m->capjobs = m->capjobs ? 2 * m->capjobs : 4096;
-			m->jobs = xrealloc(m->jobs, m->capjobs * sizeof(*m->jobs));
+			m->jobs = th_xrealloc(m->jobs, m->capjobs * sizeof(*m->jobs));
 		}
 		m->jobs[m->njobs++] = (struct job){ .binary = bins[k]->path, .seed = bins[k]->seed,
 						    .cell = m->ncells - 1, .rank = k };
@@ -617,11 +593,11 @@ static int plan_variant(struct matrix *m, const char *tool, const char *variant)
 	if (o->selftests) {
 		/* The runner's own checks (not attacks): a cell that never ends
 		 * must be HANG, one that dies must be CRASHED. */
-		atk = xrealloc(atk, (natk + th_matrix_nselftests) * sizeof(*atk));
+		atk = th_xrealloc(atk, (natk + th_matrix_nselftests) * sizeof(*atk));
 		for (size_t k = 0; k < th_matrix_nselftests; k++)
-			atk[natk++] = (struct attack){ .id = xstrdup(th_matrix_selftests[k]),
-				.technique = xstrdup("selftest"), .timing = xstrdup(""),
-				.payload = xstrdup("selftest"), .na_reason = xstrdup("") };
+			atk[natk++] = (struct attack){ .id = th_xstrdup(th_matrix_selftests[k]),
+				.technique = th_xstrdup("selftest"), .timing = th_xstrdup(""),
+				.payload = th_xstrdup("selftest"), .na_reason = th_xstrdup("") };
 	}
 	for (const struct th_config_info *c = th_configs; c < th_configs + th_config_count; c++) {
 		const struct th_mbin *bins[64];

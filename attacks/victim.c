@@ -537,10 +537,8 @@ static uintptr_t field_value(const struct th_ring_snapshot *s, const char *label
 }
 
 /* Append ", <label> ok (0x..)" or ", <label> missed (0x.. != 0x..)". */
-static int goal_field(char *d, size_t n, const struct th_ring_snapshot *s, const char *label,
-		      uintptr_t want)
+static int goal_field(char *d, size_t n, uintptr_t got, const char *label, uintptr_t want)
 {
-	uintptr_t got = field_value(s, label);
 	const char *gn = victim_addr_name(got), *wn = victim_addr_name(want);
 	size_t len = strlen(d);
 
@@ -554,12 +552,57 @@ static int goal_field(char *d, size_t n, const struct th_ring_snapshot *s, const
 	return got == want;
 }
 
+void th_goal_landed(const struct th_goal *goal, const char *changed, const char *name_result,
+		    int name_ok, uintptr_t (*value)(const void *snap, const char *label),
+		    const void *after)
+{
+	char goals[400] = "";
+	int want = 0, got = 0;
+
+	if (goal->control) {
+		th_emit("TH-LANDED: no control run, no overwrite attempted; changed: %s", changed);
+		return;
+	}
+	if (goal->has_name) {
+		want++;
+		got += name_ok;
+		snprintf(goals, sizeof(goals), "name %s", name_result);
+	}
+	if (goal->has_function) {
+		want++;
+		got += goal_field(goals, sizeof(goals), value(after, "function"), "function",
+				  goal->function);
+	}
+#if TH_ATK_HAS_DATA
+	if (goal->has_data) {
+		want++;
+		got += goal_field(goals, sizeof(goals), value(after, "data"), "data", goal->data);
+	}
+#endif
+	if (goal->has_next) {
+		want++;
+		got += goal_field(goals, sizeof(goals), value(after, "entry.next"), "entry.next",
+				  goal->next);
+	}
+	if (goal->has_pprev) {
+		want++;
+		got += goal_field(goals, sizeof(goals), value(after, "entry.pprev"), "entry.pprev",
+				  goal->pprev);
+	}
+	th_emit("TH-LANDED: %s %s; changed: %s", got == want ? "yes" : got ? "partial" : "no", goals,
+		changed);
+}
+
+static uintptr_t ring_value(const void *snap, const char *label)
+{
+	return field_value(snap, label);
+}
+
 void th_report_landed(const struct packet_ring *ring, const struct th_ring_snapshot *before,
 		      const struct th_goal *goal)
 {
 	struct th_ring_snapshot after;
-	char goals[400] = "", changed[300] = "";
-	int want = 0, got = 0;
+	char changed[300] = "";
 	size_t len;
 	int padding = 0, beyond = 0;
 
@@ -595,40 +638,13 @@ void th_report_landed(const struct packet_ring *ring, const struct th_ring_snaps
 	if (!changed[0])
 		snprintf(changed, sizeof(changed), "nothing");
 
-	if (goal->control) {
-		th_emit("TH-LANDED: no control run, no overwrite attempted; changed: %s", changed);
-		return;
-	}
-	if (goal->has_name) {
+	{
 		const struct ring_field *f = field_by_label("name");
-		int ok = !memcmp(after.bytes + f->off, goal->name, goal->name_len);
+		int ok = goal->has_name && !memcmp(after.bytes + f->off, goal->name, goal->name_len);
 
-		want++;
-		got += ok;
-		len = strlen(goals);
-		snprintf(goals + len, sizeof(goals) - len, "%sname %s", len ? ", " : "",
-			 ok ? "ok (planted bytes)" : "missed (planted bytes differ)");
+		th_goal_landed(goal, changed, ok ? "ok (planted bytes)" : "missed (planted bytes differ)",
+			       ok, ring_value, &after);
 	}
-	if (goal->has_function) {
-		want++;
-		got += goal_field(goals, sizeof(goals), &after, "function", goal->function);
-	}
-#if TH_ATK_HAS_DATA
-	if (goal->has_data) {
-		want++;
-		got += goal_field(goals, sizeof(goals), &after, "data", goal->data);
-	}
-#endif
-	if (goal->has_next) {
-		want++;
-		got += goal_field(goals, sizeof(goals), &after, "entry.next", goal->next);
-	}
-	if (goal->has_pprev) {
-		want++;
-		got += goal_field(goals, sizeof(goals), &after, "entry.pprev", goal->pprev);
-	}
-	th_emit("TH-LANDED: %s %s; changed: %s", got == want ? "yes" : got ? "partial" : "no", goals,
-		changed);
 }
 
 /* ---- targets inside CFI's reach ------------------------------------------------------ */

@@ -228,6 +228,13 @@ struct th_ring_snapshot {
 };
 void th_ring_snapshot(const struct packet_ring *ring, struct th_ring_snapshot *s);
 /* Emit TH-LANDED: compare the real fields with the goal and the snapshot. */
+/* The TH-LANDED line: which of @goal's fields the write left as the attack
+ * meant (@value reads a field, by label, from the snapshot @after), what it
+ * changed (@changed), and for a name goal @name_result ("ok ..."/"missed ...")
+ * and @name_ok: th_report_landed() and th_af_report_landed() differ only there. */
+void th_goal_landed(const struct th_goal *goal, const char *changed, const char *name_result,
+		    int name_ok, uintptr_t (*value)(const void *snap, const char *label),
+		    const void *after);
 void th_report_landed(const struct packet_ring *ring, const struct th_ring_snapshot *before,
 		      const struct th_goal *goal);
 

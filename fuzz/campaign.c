@@ -20,6 +20,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fuzz_plan.h"
+#include "lib/xalloc.h"
 #include "fuzz_summary.h"
 #include "overflow_session.h"
 #include "render.h"
@@ -48,34 +50,9 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static char *xstrdup(const char *s)
-{
-	char *d = strdup(s ? s : "");
-
-	if (!d) {
-		fprintf(stderr, "timerharness fuzz: out of memory\n");
-		exit(1);
-	}
-	return d;
-}
-
-__attribute__((format(printf, 1, 2))) static char *xasprintf(const char *fmt, ...)
-{
-	va_list ap;
-	char *s;
-
-	va_start(ap, fmt);
-	if (vasprintf(&s, fmt, ap) < 0) {
-		fprintf(stderr, "timerharness fuzz: out of memory\n");
-		exit(1);
-	}
-	va_end(ap);
-	return s;
-}
-
 static int mkdirs(const char *path)
 {
-	char *p = xstrdup(path);
+	char *p = th_xstrdup(path);
 
 	for (char *s = p + 1; *s; s++)
 		if (*s == '/') {
@@ -105,7 +82,7 @@ static void remove_tree(const char *path)
 
 		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
 			continue;
-		p = xasprintf("%s/%s", path, e->d_name);
+		p = th_xasprintf("%s/%s", path, e->d_name);
 		if (!lstat(p, &st) && S_ISDIR(st.st_mode)) {
 			remove_tree(p);
 			rmdir(p);
@@ -125,7 +102,7 @@ static int in_list(const char *list, const char *name)
 
 	if (!list)
 		return 1;
-	l = xstrdup(list);
+	l = th_xstrdup(list);
 	for (tok = strtok_r(l, ",", &save); tok && !hit; tok = strtok_r(NULL, ",", &save))
 		hit = !fnmatch(tok, name, 0);
 	free(l);
@@ -134,104 +111,21 @@ static int in_list(const char *list, const char *name)
 
 /* ---- the build: fuzz-manifest.tsv --------------------------------------------------- */
 
-struct bin {
-	char *target, *toolchain, *variant, *config, *path, *status, *reason, *engine;
-};
+/* The fuzz builds (report/fuzz_plan.h reads their fuzz-manifest.tsv, as the
+ * campaigns' gate does). */
+static struct th_fz_build *build;
 
-static struct bin *bins;
-static size_t nbins;
-
-static int load_manifest(const char *path, char *err, size_t n)
-{
-	FILE *f = fopen(path, "r");
-	char line[LINE_MAX_];
-	unsigned lineno = 0;
-
-	if (!f) {
-		snprintf(err, n, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		char *field[8], *p = line, *save = NULL;
-		int k = 0;
-
-		lineno++;
-		line[strcspn(line, "\n")] = 0;
-		if (!*line || *line == '#')
-			continue;
-		for (char *t = strtok_r(p, "\t", &save); t && k < 8; t = strtok_r(NULL, "\t", &save))
-			field[k++] = t;
-		if (k != 8) {
-			snprintf(err, n, "%s:%u: %d fields, expected 8 (target toolchain variant config path "
-				 "status reason engine): rebuild", path, lineno, k);
-			fclose(f);
-			return -1;
-		}
-		bins = realloc(bins, (nbins + 1) * sizeof(*bins));
-		if (!bins) {
-			fclose(f);
-			snprintf(err, n, "out of memory");
-			return -1;
-		}
-		bins[nbins++] = (struct bin){ xstrdup(field[0]), xstrdup(field[1]), xstrdup(field[2]),
-					      xstrdup(field[3]), xstrdup(field[4]), xstrdup(field[5]),
-					      xstrdup(field[6]), xstrdup(field[7]) };
-	}
-	fclose(f);
-	return 0;
-}
-
-static int load_build(const char *root, char *err, size_t n)
-{
-	char *direct = xasprintf("%s/fuzz-manifest.tsv", root);
-	DIR *d;
-	struct dirent *e;
-	int found = 0;
-
-	if (!access(direct, R_OK)) {
-		int rc = load_manifest(direct, err, n);
-
-		free(direct);
-		return rc;
-	}
-	free(direct);
-	d = opendir(root);
-	if (!d) {
-		snprintf(err, n, "%s: %s (build first: make build)", root, strerror(errno));
-		return -1;
-	}
-	while ((e = readdir(d))) {
-		char *p;
-
-		if (e->d_name[0] == '.')
-			continue;
-		p = xasprintf("%s/%s/fuzz-manifest.tsv", root, e->d_name);
-		if (!access(p, R_OK)) {
-			found = 1;
-			if (load_manifest(p, err, n)) {
-				free(p);
-				closedir(d);
-				return -1;
-			}
-		}
-		free(p);
-	}
-	closedir(d);
-	if (!found) {
-		snprintf(err, n, "no fuzz-manifest.tsv under %s: build first (make build)", root);
-		return -1;
-	}
-	return 0;
-}
-
-static const struct bin *find_bin(const char *engine, const char *toolchain, const char *variant,
+static const struct th_fz_built *find_bin(const char *engine, const char *toolchain, const char *variant,
 				  const char *config)
 {
-	for (size_t i = 0; i < nbins; i++)
-		if (!strcmp(bins[i].engine, engine) && !strcmp(bins[i].toolchain, toolchain) &&
-		    !strcmp(bins[i].variant, variant) && !strcmp(bins[i].config, config) &&
-		    !strcmp(bins[i].target, "overflow"))
-			return &bins[i];
+	for (size_t i = 0; build && i < build->nrows; i++) {
+		const struct th_fz_built *b = &build->rows[i];
+
+		if (!strcmp(b->engine, engine) && !strcmp(b->toolchain, toolchain) &&
+		    !strcmp(b->variant, variant) && !strcmp(b->config, config) &&
+		    !strcmp(b->target, "overflow"))
+			return b;
+	}
 	return NULL;
 }
 
@@ -251,8 +145,8 @@ struct found {
 };
 
 struct campaign {
-	const struct bin *bin;		/* the engine's binary */
-	const struct bin *replay;	/* replays the artifacts: the same binary */
+	const struct th_fz_built *bin;		/* the engine's binary */
+	const struct th_fz_built *replay;	/* replays the artifacts: the same binary */
 	char *dir, *corpus, *artifacts, *findings_dir, *log, *stats, *known, *recheck_log;
 	char *rel;	/* dir relative to the output directory: <run>/<toolchain>/<variant>-<config>[-afl] */
 	enum { PENDING, RUNNING, DONE } phase;
@@ -547,7 +441,7 @@ static int replay(const struct campaign *c, const char *input, enum th_outcome *
 
 static void copy_file(const char *from, const char *dir, const char *name)
 {
-	char *to = xasprintf("%s/finding-%s", dir, name);
+	char *to = th_xasprintf("%s/finding-%s", dir, name);
 	FILE *in = fopen(from, "rb"), *out = in ? fopen(to, "wb") : NULL;
 	char buf[4096];
 	size_t n;
@@ -588,8 +482,8 @@ static void save_finding(struct campaign *c, const char *artifact, enum th_outco
 			in = &c->found[i];
 	snprintf(name, sizeof(name), "%s", sig);
 	sanitize(name);
-	bin = xasprintf("%s/%s.bin", c->findings_dir, name);
-	txt = xasprintf("%s/%s.chain", c->findings_dir, name);
+	bin = th_xasprintf("%s/%s.bin", c->findings_dir, name);
+	txt = th_xasprintf("%s/%s.chain", c->findings_dir, name);
 	if (rename(artifact, bin)) {
 		free(bin);
 		free(txt);
@@ -617,23 +511,23 @@ static void save_finding(struct campaign *c, const char *artifact, enum th_outco
 		fprintf(fp, "%s\n%s\n", sig, chain);
 		fclose(fp);
 	}
-	rel = xasprintf("%s/findings/%s.bin", c->rel, name);
+	rel = th_xasprintf("%s/findings/%s.bin", c->rel, name);
 	/* A finding the run did not report: first seen when its artifact was
 	 * rechecked, by the counts as they are now. */
 	if (!in)
 		totals(c);
 	f = &c->fnd[c->nfnd++];
 	memset(f, 0, sizeof(*f));
-	f->sig = xstrdup(sig);
+	f->sig = th_xstrdup(sig);
 	f->outcome = o;
-	f->chain_id = xstrdup(colon ? colon + 1 : "-");
+	f->chain_id = th_xstrdup(colon ? colon + 1 : "-");
 	f->first_seconds = in ? (in->t > 0 ? in->t : 0) : now_s() - c->t0;
 	f->first_executions = in ? in->execs : c->rec.executions;
 	f->reproducer = rel;
 	memcpy(f->sha256, hash, sizeof(f->sha256));
 	f->replayed = o;
 	f->reproduced = in != NULL;
-	f->chain = xstrdup(chain);
+	f->chain = th_xstrdup(chain);
 	free(bin);
 	free(txt);
 }
@@ -670,11 +564,11 @@ static void recheck(struct campaign *c, const struct proc *p)
 
 		if (e->d_name[0] == '.')
 			continue;
-		path = xasprintf("%s/%s", c->artifacts, e->d_name);
+		path = th_xasprintf("%s/%s", c->artifacts, e->d_name);
 		c->rec.rechecked++;
 		if (replay(c, path, &o, sig, sizeof(sig), chain, sizeof(chain)) || !reported(c, p, sig)) {
 			/* Kept, with what each side said, for whoever looks into it. */
-			char *keep = xasprintf("%s/disagreement-%lld", c->dir, c->rec.disagreements);
+			char *keep = th_xasprintf("%s/disagreement-%lld", c->dir, c->rec.disagreements);
 			FILE *lg = fopen(c->recheck_log, "a");
 
 			c->rec.disagreements++;
@@ -708,11 +602,11 @@ static void recheck(struct campaign *c, const struct proc *p)
 static int start_afl(struct campaign *c, const struct th_fz_opts *o)
 {
 	double left = c->deadline - now_s();
-	char *secs = xasprintf("%d", (int)ceil(left > 1 ? left : 1));
-	char *seed = xasprintf("%lu", c->seed++);
-	char *outd = xasprintf("%s/afl", c->dir);
-	char *stats = xasprintf("TH_FUZZ_STATS=%s", c->stats);
-	char *known = xasprintf("TH_FUZZ_KNOWN=%s", c->known);
+	char *secs = th_xasprintf("%d", (int)ceil(left > 1 ? left : 1));
+	char *seed = th_xasprintf("%lu", c->seed++);
+	char *outd = th_xasprintf("%s/afl", c->dir);
+	char *stats = th_xasprintf("TH_FUZZ_STATS=%s", c->stats);
+	char *known = th_xasprintf("TH_FUZZ_KNOWN=%s", c->known);
 	char *argv[] = { "/usr/bin/afl-fuzz", "-i", (char *)o->seeds_dir, "-o", outd, "-V", secs,
 			 "-s", seed, "-m", "none", "-t", "1000+", "--", c->bin->path, NULL };
 	char *env[] = { stats, known, "AFL_NO_UI=1", "AFL_SKIP_CPUFREQ=1", "AFL_NO_AFFINITY=1",
@@ -720,7 +614,7 @@ static int start_afl(struct campaign *c, const struct th_fz_opts *o)
 			o->no_leak ? "TH_FUZZ_NO_LEAK=1" : NULL, NULL };
 
 	free(c->artifacts);
-	c->artifacts = xasprintf("%s/default/crashes", outd);
+	c->artifacts = th_xasprintf("%s/default/crashes", outd);
 	c->pid = spawn(argv, env, c->log, -1);
 	free(secs);
 	free(seed);
@@ -738,7 +632,7 @@ static int start_afl(struct campaign *c, const struct th_fz_opts *o)
 /* edges_found and corpus_count of AFL++'s fuzzer_stats. */
 static void read_afl_coverage(struct campaign *c)
 {
-	char *path = xasprintf("%s/afl/default/fuzzer_stats", c->dir);
+	char *path = th_xasprintf("%s/afl/default/fuzzer_stats", c->dir);
 	FILE *f = fopen(path, "r");
 	char line[256];
 
@@ -759,11 +653,11 @@ static void read_afl_coverage(struct campaign *c)
 static int start_libfuzzer(struct campaign *c, const struct th_fz_opts *o)
 {
 	double left = c->deadline - now_s();
-	char *secs = xasprintf("-max_total_time=%d", (int)ceil(left > 1 ? left : 1));
-	char *art = xasprintf("-artifact_prefix=%s/", c->artifacts);
-	char *seed = xasprintf("-seed=%lu", c->seed++);
-	char *stats = xasprintf("TH_FUZZ_STATS=%s", c->stats);
-	char *known = xasprintf("TH_FUZZ_KNOWN=%s", c->known);
+	char *secs = th_xasprintf("-max_total_time=%d", (int)ceil(left > 1 ? left : 1));
+	char *art = th_xasprintf("-artifact_prefix=%s/", c->artifacts);
+	char *seed = th_xasprintf("-seed=%lu", c->seed++);
+	char *stats = th_xasprintf("TH_FUZZ_STATS=%s", c->stats);
+	char *known = th_xasprintf("TH_FUZZ_KNOWN=%s", c->known);
 	char *argv[16];
 	char *env[4] = { stats, known, o->no_leak ? "TH_FUZZ_NO_LEAK=1" : NULL, NULL };
 	int a = 0;
@@ -855,7 +749,7 @@ static void finish_record(struct campaign *c)
 static int write_summary(struct campaign *cs, size_t n, const struct th_fz_opts *o, const char *partial)
 {
 	struct th_fz_summary *s = th_fz_summary_create(o->version, o->seconds, "write_cr4(0x407f0)");
-	char err[1024], *path = xasprintf("%s/%s", o->out_dir, TH_FUZZ_FILE);
+	char err[1024], *path = th_xasprintf("%s/%s", o->out_dir, TH_FUZZ_FILE);
 	int rc = 0;
 
 	if (!s) {
@@ -863,7 +757,7 @@ static int write_summary(struct campaign *cs, size_t n, const struct th_fz_opts 
 		return -1;
 	}
 	s->partial = partial != NULL;
-	s->interrupted = partial ? xstrdup(partial) : NULL;
+	s->interrupted = partial ? th_xstrdup(partial) : NULL;
 	if (th_fz_summary_set_run(s, run_rel, err, sizeof(err)) ||
 	    th_fz_summary_set_selection(s, o->targets, o->variants, o->configs, o->toolchains)) {
 		fprintf(stderr, "timerharness fuzz: %s\n", *err ? err : "out of memory");
@@ -902,7 +796,7 @@ static int write_summary(struct campaign *cs, size_t n, const struct th_fz_opts 
  * go (only directories named as runs are: a run's own, never anything else). */
 static void remove_other_runs(const struct th_fz_opts *o)
 {
-	char *top = xasprintf("%s/fuzz", o->out_dir);
+	char *top = th_xasprintf("%s/fuzz", o->out_dir);
 	DIR *d = opendir(top);
 	struct dirent *e;
 
@@ -912,7 +806,7 @@ static void remove_other_runs(const struct th_fz_opts *o)
 
 		if (!th_fz_run_dir_name(e->d_name) || !strcmp(e->d_name, run_rel + 5))
 			continue;
-		p = xasprintf("%s/%s", top, e->d_name);
+		p = th_xasprintf("%s/%s", top, e->d_name);
 		if (!lstat(p, &st) && S_ISDIR(st.st_mode)) {
 			remove_tree(p);
 			rmdir(p);
@@ -927,8 +821,8 @@ static void remove_other_runs(const struct th_fz_opts *o)
 /* The report beside the summary gains its campaigns (results.json, if there). */
 static void rerender(const struct th_fz_opts *o)
 {
-	char *results = xasprintf("%s/results.json", o->out_dir);
-	char *fuzz = xasprintf("%s/%s", o->out_dir, TH_FUZZ_FILE);
+	char *results = th_xasprintf("%s/results.json", o->out_dir);
+	char *fuzz = th_xasprintf("%s/%s", o->out_dir, TH_FUZZ_FILE);
 	char err[1024];
 
 	if (!access(results, R_OK) && th_render_fuzz_rerender(results, fuzz, err, sizeof(err)))
@@ -1009,9 +903,9 @@ static int plan(struct campaign **out, size_t *nout, const struct th_fz_opts *o,
 		snprintf(err, n, "--engine must be libfuzzer or afl, not '%s'", engine);
 		return -1;
 	}
-	for (size_t i = 0; i < nbins; i++) {
-		const struct bin *b = &bins[i];
-		const struct bin *rb;
+	for (size_t i = 0; i < build->nrows; i++) {
+		const struct th_fz_built *b = &build->rows[i];
+		const struct th_fz_built *rb;
 		struct campaign *c;
 		int known = 0;
 
@@ -1045,16 +939,16 @@ static int plan(struct campaign **out, size_t *nout, const struct th_fz_opts *o,
 		 * overwrite of a code pointer lands where that binary's layout
 		 * puts it (AFL++'s driver runs a file given as its argument). */
 		c->replay = b;
-		c->rel = xasprintf("%s/%s/%s-%s%s", run_rel, b->toolchain, b->variant, b->config,
+		c->rel = th_xasprintf("%s/%s/%s-%s%s", run_rel, b->toolchain, b->variant, b->config,
 				   strcmp(engine, "libfuzzer") ? "-afl" : "");
-		c->dir = xasprintf("%s/%s", o->out_dir, c->rel);
-		c->corpus = xasprintf("%s/corpus", c->dir);
-		c->artifacts = xasprintf("%s/artifacts", c->dir);
-		c->findings_dir = xasprintf("%s/findings", c->dir);
-		c->log = xasprintf("%s/engine.log", c->dir);
-		c->stats = xasprintf("%s/stats", c->dir);
-		c->known = xasprintf("%s/known", c->dir);
-		c->recheck_log = xasprintf("%s/recheck.log", c->dir);
+		c->dir = th_xasprintf("%s/%s", o->out_dir, c->rel);
+		c->corpus = th_xasprintf("%s/corpus", c->dir);
+		c->artifacts = th_xasprintf("%s/artifacts", c->dir);
+		c->findings_dir = th_xasprintf("%s/findings", c->dir);
+		c->log = th_xasprintf("%s/engine.log", c->dir);
+		c->stats = th_xasprintf("%s/stats", c->dir);
+		c->known = th_xasprintf("%s/known", c->dir);
+		c->recheck_log = th_xasprintf("%s/recheck.log", c->dir);
 		c->rec.target = "overflow";
 		c->rec.variant = th_variant_parse(b->variant);
 		c->rec.config = b->config;
@@ -1090,7 +984,7 @@ int th_fz_campaigns_main(const struct th_fz_opts *o)
 	int rc = 0, runnable = 0, lock;
 
 	th_fz_run_new(run_rel, sizeof(run_rel));
-	if (load_build(o->build_root, err, sizeof(err)) || plan(&cs, &n, o, err, sizeof(err))) {
+	if (th_fz_build_load(o->build_root, &build, err, sizeof(err)) || plan(&cs, &n, o, err, sizeof(err))) {
 		fprintf(stderr, "timerharness fuzz: %s\n", err);
 		return 2;
 	}
@@ -1112,7 +1006,7 @@ int th_fz_campaigns_main(const struct th_fz_opts *o)
 	}
 	/* This run's own directory, new: never one a summary may name. */
 	{
-		char *top = xasprintf("%s/fuzz", o->out_dir), *own = xasprintf("%s/%s", o->out_dir, run_rel);
+		char *top = th_xasprintf("%s/fuzz", o->out_dir), *own = th_xasprintf("%s/%s", o->out_dir, run_rel);
 		int bad = mkdirs(top) || mkdir(own, 0755);
 
 		if (bad)

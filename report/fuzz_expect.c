@@ -3,6 +3,7 @@
 #include "fuzz_expect.h"
 #include "fuzz_summary.h"
 #include "report_internal.h"
+#include "lib/tsv.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -57,26 +58,16 @@ static int bad_glob(const char *g)
 	return !*g || strpbrk(g, " \t");
 }
 
-static int parse_line(struct th_fz_expect *e, char *line, const char *path, unsigned lineno,
-		      char *err, size_t n)
+static int parse_line(struct th_fz_expect *e, struct th_tsv *t, char *err, size_t n)
 {
-	char *f[NFIELDS], *p = line;
+	const char *path = t->path;
+	unsigned long lineno = t->line;
+	char *f[NFIELDS];
 	struct th_fz_rule r;
-	int k = 0;
 
 	memset(&r, 0, sizeof(r));
-	while (k < NFIELDS) {
-		f[k++] = p;
-		p = strchr(p, '\t');
-		if (!p)
-			break;
-		*p++ = 0;
-	}
-	if (k != NFIELDS || p) {
-		snprintf(err, n, "%s:%u: %d TAB-separated fields, expected %d (kind chain variant config "
-			 "toolchain outcome reason)", path, lineno, p ? NFIELDS + 1 : k, NFIELDS);
+	if (th_tsv_fields(t, f, NFIELDS, "kind chain variant config toolchain outcome reason", err, n))
 		return -1;
-	}
 	if (!strcmp(f[0], "finding"))
 		r.kind = TH_FZ_RULE_FINDING;
 	else if (!strcmp(f[0], "require"))
@@ -84,12 +75,12 @@ static int parse_line(struct th_fz_expect *e, char *line, const char *path, unsi
 	else if (!strcmp(f[0], "replay"))
 		r.kind = TH_FZ_RULE_REPLAY;
 	else {
-		snprintf(err, n, "%s:%u: unknown kind '%s' (finding, require, replay)", path, lineno, f[0]);
+		snprintf(err, n, "%s:%lu: unknown kind '%s' (finding, require, replay)", path, lineno, f[0]);
 		return -1;
 	}
 	for (int i = 1; i <= 4; i++)
 		if (bad_glob(f[i])) {
-			snprintf(err, n, "%s:%u: field %d is empty or has a blank", path, lineno, i + 1);
+			snprintf(err, n, "%s:%lu: field %d is empty or has a blank", path, lineno, i + 1);
 			return -1;
 		}
 	if (r.kind == TH_FZ_RULE_REPLAY) {
@@ -101,7 +92,7 @@ static int parse_line(struct th_fz_expect *e, char *line, const char *path, unsi
 		if (colon)
 			*colon = ':';
 		if (r.outcome == TH_OUTCOME_INVALID || !colon || !colon[1]) {
-			snprintf(err, n, "%s:%u: replay expects OUTCOME:CHAIN_ID (or OUTCOME:-), not '%s'",
+			snprintf(err, n, "%s:%lu: replay expects OUTCOME:CHAIN_ID (or OUTCOME:-), not '%s'",
 				 path, lineno, f[5]);
 			return -1;
 		}
@@ -109,13 +100,13 @@ static int parse_line(struct th_fz_expect *e, char *line, const char *path, unsi
 		r.outcome = th_outcome_parse(f[5]);
 		if (r.outcome != TH_HIJACKED && r.outcome != TH_PRIVILEGED_WRITE &&
 		    (r.kind != TH_FZ_RULE_FINDING || r.outcome != TH_REDIRECTED)) {
-			snprintf(err, n, "%s:%u: %s rules name HIJACKED%s or PRIVILEGED_WRITE, not '%s'", path,
+			snprintf(err, n, "%s:%lu: %s rules name HIJACKED%s or PRIVILEGED_WRITE, not '%s'", path,
 				 lineno, f[0], r.kind == TH_FZ_RULE_FINDING ? ", REDIRECTED" : "", f[5]);
 			return -1;
 		}
 	}
 	if (!*f[6]) {
-		snprintf(err, n, "%s:%u: a rule needs its reason", path, lineno);
+		snprintf(err, n, "%s:%lu: a rule needs its reason", path, lineno);
 		return -1;
 	}
 	r.chain = th_report_strdup(f[1]);
@@ -124,7 +115,7 @@ static int parse_line(struct th_fz_expect *e, char *line, const char *path, unsi
 	r.toolchain = th_report_strdup(f[4]);
 	r.sig = th_report_strdup(f[5]);
 	r.reason = th_report_strdup(f[6]);
-	snprintf(r.where, sizeof(r.where), "%s:%u", path, lineno);
+	snprintf(r.where, sizeof(r.where), "%s:%lu", path, lineno);
 	e->rules = realloc(e->rules, (e->nrules + 1) * sizeof(*e->rules));
 	if (!r.chain || !r.variant || !r.config || !r.toolchain || !r.sig || !r.reason || !e->rules) {
 		snprintf(err, n, "out of memory");
@@ -136,38 +127,26 @@ static int parse_line(struct th_fz_expect *e, char *line, const char *path, unsi
 
 int th_fz_expect_load(const char *path, struct th_fz_expect **out, char *err, size_t n)
 {
-	FILE *f = fopen(path, "r");
+	struct th_tsv t;
 	struct th_fz_expect *e;
-	char line[2048];
-	unsigned lineno = 0;
+	int r;
 
 	*out = NULL;
-	if (!f) {
-		snprintf(err, n, "%s: %s", path, strerror(errno));
+	if (th_tsv_open(&t, path, err, n))
 		return -1;
-	}
 	e = calloc(1, sizeof(*e));
 	if (!e || !(e->path = th_report_strdup(path))) {
-		fclose(f);
+		th_tsv_close(&t);
 		th_fz_expect_free(e);
 		snprintf(err, n, "out of memory");
 		return -1;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		size_t len = strlen(line);
-
-		lineno++;
-		if (len && line[len - 1] != '\n' && !feof(f)) {
-			snprintf(err, n, "%s:%u: line longer than %zu bytes", path, lineno, sizeof(line) - 2);
+	while ((r = th_tsv_next(&t, err, n)) > 0)
+		if (parse_line(e, &t, err, n))
 			goto fail;
-		}
-		line[strcspn(line, "\r\n")] = 0;
-		if (!*line || *line == '#')
-			continue;
-		if (parse_line(e, line, path, lineno, err, n))
-			goto fail;
-	}
-	fclose(f);
+	if (r < 0)
+		goto fail;
+	th_tsv_close(&t);
 	if (!e->nrules) {
 		snprintf(err, n, "%s: no rules", path);
 		th_fz_expect_free(e);
@@ -176,7 +155,7 @@ int th_fz_expect_load(const char *path, struct th_fz_expect **out, char *err, si
 	*out = e;
 	return 0;
 fail:
-	fclose(f);
+	th_tsv_close(&t);
 	th_fz_expect_free(e);
 	return -1;
 }

@@ -6,6 +6,7 @@
 #include "outcome.h"
 #include "report_internal.h"
 #include "results.h"
+#include "lib/tsv.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -40,62 +41,52 @@ static int bad_names(const char *s)
 	return !*s || strpbrk(s, " \t*?[]") || *s == ',' || s[strlen(s) - 1] == ',' || strstr(s, ",,");
 }
 
-static int parse_line(struct th_fz_plan *p, char *line, const char *path, unsigned lineno, char *err,
-		      size_t n)
+static int parse_line(struct th_fz_plan *p, struct th_tsv *t, char *err, size_t n)
 {
-	char *f[NFIELDS], *q = line;
+	const char *path = t->path;
+	unsigned long lineno = t->line;
+	char *f[NFIELDS];
 	struct th_fz_plan_row r;
-	int k = 0;
 
 	memset(&r, 0, sizeof(r));
-	while (k < NFIELDS) {
-		f[k++] = q;
-		q = strchr(q, '\t');
-		if (!q)
-			break;
-		*q++ = 0;
-	}
-	if (k != NFIELDS || q) {
-		snprintf(err, n, "%s:%u: %d TAB-separated fields, expected %d (kind target variant config "
-			 "toolchain reason)", path, lineno, q ? NFIELDS + 1 : k, NFIELDS);
+	if (th_tsv_fields(t, f, NFIELDS, "kind target variant config toolchain reason", err, n))
 		return -1;
-	}
 	if (!strcmp(f[0], "campaign"))
 		r.kind = TH_FZ_PLAN_CAMPAIGN;
 	else if (!strcmp(f[0], "unsupported"))
 		r.kind = TH_FZ_PLAN_UNSUPPORTED;
 	else {
-		snprintf(err, n, "%s:%u: unknown kind '%s' (campaign, unsupported)", path, lineno, f[0]);
+		snprintf(err, n, "%s:%lu: unknown kind '%s' (campaign, unsupported)", path, lineno, f[0]);
 		return -1;
 	}
 	if (strcmp(f[1], "overflow")) {
-		snprintf(err, n, "%s:%u: unknown target '%s' (overflow: the only target with campaigns)",
+		snprintf(err, n, "%s:%lu: unknown target '%s' (overflow: the only target with campaigns)",
 			 path, lineno, f[1]);
 		return -1;
 	}
 	for (int i = 2; i <= 4; i++)
 		if (!*f[i] || strpbrk(f[i], " \t")) {
-			snprintf(err, n, "%s:%u: field %d is empty or has a blank", path, lineno, i + 1);
+			snprintf(err, n, "%s:%lu: field %d is empty or has a blank", path, lineno, i + 1);
 			return -1;
 		}
 	if (r.kind == TH_FZ_PLAN_CAMPAIGN) {
 		char v[256], *save = NULL;
 
 		if (bad_names(f[2]) || bad_names(f[3])) {
-			snprintf(err, n, "%s:%u: a campaign row names its variants and configs (comma lists, "
+			snprintf(err, n, "%s:%lu: a campaign row names its variants and configs (comma lists, "
 				 "no globs): '%s' '%s'", path, lineno, f[2], f[3]);
 			return -1;
 		}
 		snprintf(v, sizeof(v), "%s", f[2]);
 		for (char *t = strtok_r(v, ",", &save); t; t = strtok_r(NULL, ",", &save))
 			if (th_variant_parse(t) == TH_VARIANT_INVALID) {
-				snprintf(err, n, "%s:%u: unknown variant '%s' (legacy, transitional, modern)",
+				snprintf(err, n, "%s:%lu: unknown variant '%s' (legacy, transitional, modern)",
 					 path, lineno, t);
 				return -1;
 			}
 	}
 	if (!*f[5]) {
-		snprintf(err, n, "%s:%u: a row needs its reason", path, lineno);
+		snprintf(err, n, "%s:%lu: a row needs its reason", path, lineno);
 		return -1;
 	}
 	r.target = th_report_strdup(f[1]);
@@ -103,7 +94,7 @@ static int parse_line(struct th_fz_plan *p, char *line, const char *path, unsign
 	r.config = th_report_strdup(f[3]);
 	r.toolchain = th_report_strdup(f[4]);
 	r.reason = th_report_strdup(f[5]);
-	snprintf(r.where, sizeof(r.where), "%s:%u", path, lineno);
+	snprintf(r.where, sizeof(r.where), "%s:%lu", path, lineno);
 	struct th_fz_plan_row *rows = realloc(p->rows, (p->nrows + 1) * sizeof(*p->rows));
 
 	if (!r.target || !r.variant || !r.config || !r.toolchain || !r.reason || !rows) {
@@ -124,39 +115,29 @@ static int parse_line(struct th_fz_plan *p, char *line, const char *path, unsign
 
 int th_fz_plan_load(const char *path, struct th_fz_plan **out, char *err, size_t n)
 {
-	FILE *f = fopen(path, "r");
+	struct th_tsv t;
 	struct th_fz_plan *p;
-	char line[2048];
-	unsigned lineno = 0, campaigns = 0;
+	unsigned campaigns = 0;
+	int r;
 
 	*out = NULL;
-	if (!f) {
-		snprintf(err, n, "%s: %s", path, strerror(errno));
+	if (th_tsv_open(&t, path, err, n))
 		return -1;
-	}
 	p = calloc(1, sizeof(*p));
 	if (!p || !(p->path = th_report_strdup(path))) {
-		fclose(f);
+		th_tsv_close(&t);
 		th_fz_plan_free(p);
 		snprintf(err, n, "out of memory");
 		return -1;
 	}
-	while (fgets(line, sizeof(line), f)) {
-		size_t len = strlen(line);
-
-		lineno++;
-		if (len && line[len - 1] != '\n' && !feof(f)) {
-			snprintf(err, n, "%s:%u: line longer than %zu bytes", path, lineno, sizeof(line) - 2);
-			goto fail;
-		}
-		line[strcspn(line, "\r\n")] = 0;
-		if (!*line || *line == '#')
-			continue;
-		if (parse_line(p, line, path, lineno, err, n))
+	while ((r = th_tsv_next(&t, err, n)) > 0) {
+		if (parse_line(p, &t, err, n))
 			goto fail;
 		campaigns += p->rows[p->nrows - 1].kind == TH_FZ_PLAN_CAMPAIGN;
 	}
-	fclose(f);
+	if (r < 0)
+		goto fail;
+	th_tsv_close(&t);
 	if (!campaigns) {
 		snprintf(err, n, "%s: no campaign row: a plan that holds nothing", path);
 		th_fz_plan_free(p);
@@ -165,7 +146,7 @@ int th_fz_plan_load(const char *path, struct th_fz_plan **out, char *err, size_t
 	*out = p;
 	return 0;
 fail:
-	fclose(f);
+	th_tsv_close(&t);
 	th_fz_plan_free(p);
 	return -1;
 }
@@ -230,6 +211,7 @@ void th_fz_build_free(struct th_fz_build *b)
 		free(r->toolchain);
 		free(r->variant);
 		free(r->config);
+		free(r->path);
 		free(r->status);
 		free(r->reason);
 		free(r->engine);
@@ -241,65 +223,49 @@ void th_fz_build_free(struct th_fz_build *b)
 
 static int load_manifest(struct th_fz_build *b, const char *path, char *err, size_t n)
 {
-	FILE *f = fopen(path, "r");
-	char line[8192];
-	unsigned lineno = 0;
+	struct th_tsv t;
+	int got;
 
-	if (!f) {
-		snprintf(err, n, "%s: %s", path, strerror(errno));
+	if (th_tsv_open(&t, path, err, n))
 		return -1;
-	}
-	while (fgets(line, sizeof(line), f)) {
-		char *field[8], *q = line;
-		int k = 0;
+	while ((got = th_tsv_next(&t, err, n)) > 0) {
+		char *field[8];
 		struct th_fz_built r, *rows;
 
-		lineno++;
-		line[strcspn(line, "\r\n")] = 0;
-		if (!*line || *line == '#')
-			continue;
-		while (k < 8) {
-			field[k++] = q;
-			q = strchr(q, '\t');
-			if (!q)
-				break;
-			*q++ = 0;
-		}
-		if (k != 8 || q) {
-			snprintf(err, n, "%s:%u: %d fields, expected 8 (target toolchain variant config path "
-				 "status reason engine): rebuild", path, lineno, q ? 9 : k);
-			fclose(f);
-			return -1;
-		}
+		if (th_tsv_fields(&t, field, 8, "target toolchain variant config path status reason "
+				  "engine; rebuild", err, n))
+			break;
 		memset(&r, 0, sizeof(r));
 		r.target = th_report_strdup(field[0]);
 		r.toolchain = th_report_strdup(field[1]);
 		r.variant = th_report_strdup(field[2]);
 		r.config = th_report_strdup(field[3]);
+		r.path = th_report_strdup(field[4]);
 		r.status = th_report_strdup(field[5]);
 		r.reason = th_report_strdup(field[6]);
 		r.engine = th_report_strdup(field[7]);
-		snprintf(r.where, sizeof(r.where), "%s:%u", path, lineno);
+		snprintf(r.where, sizeof(r.where), "%s:%lu", path, t.line);
 		rows = realloc(b->rows, (b->nrows + 1) * sizeof(*rows));
 		if (rows)
 			b->rows = rows;
-		if (!rows || !r.target || !r.toolchain || !r.variant || !r.config || !r.status || !r.reason ||
-		    !r.engine) {
+		if (!rows || !r.target || !r.toolchain || !r.variant || !r.config || !r.path || !r.status ||
+		    !r.reason || !r.engine) {
 			free(r.target);
 			free(r.toolchain);
 			free(r.variant);
 			free(r.config);
+			free(r.path);
 			free(r.status);
 			free(r.reason);
 			free(r.engine);
-			fclose(f);
+			th_tsv_close(&t);
 			snprintf(err, n, "out of memory");
 			return -1;
 		}
 		b->rows[b->nrows++] = r;
 	}
-	fclose(f);
-	return 0;
+	th_tsv_close(&t);
+	return got < 0 ? -1 : 0;
 }
 
 static int cmp_str(const void *a, const void *b)
@@ -332,8 +298,8 @@ int th_fz_build_load(const char *root, struct th_fz_build **out, char *err, size
 	}
 	d = opendir(root);
 	if (!d) {
-		snprintf(err, n, "no fuzz build under %s: %s (the toolchains a summary may name are the "
-			 "ones built there: --build-root DIR)", root, strerror(errno));
+		snprintf(err, n, "no fuzz build under %s: %s (build first: make build; or name the "
+			 "build: --build-root DIR)", root, strerror(errno));
 		goto out;
 	}
 	/* In name order, so that what is said does not depend on the directory. */
@@ -359,8 +325,8 @@ int th_fz_build_load(const char *root, struct th_fz_build **out, char *err, size
 	closedir(d);
 	if (!nnames) {
 		snprintf(err, n, "no fuzz build under %s (no fuzz-manifest.tsv there or in a preset's "
-			 "directory below it): the toolchains a summary may name are the ones built there "
-			 "(--build-root DIR)", root);
+			 "directory below it): build first (make build), or name the build with "
+			 "--build-root DIR", root);
 		goto out;
 	}
 	qsort(names, nnames, sizeof(*names), cmp_str);

@@ -48,7 +48,7 @@ const struct th_fz_plan_row *th_fz_plan_unsupported(const struct th_fz_plan *p, 
 
 /* One line of a build's fuzz-manifest.tsv (fuzz/overflow.cmake). */
 struct th_fz_built {
-	char *target, *toolchain, *variant, *config, *status, *reason, *engine;
+	char *target, *toolchain, *variant, *config, *path, *status, *reason, *engine;
 	char where[300];	/* "FILE:LINE" */
 };
 

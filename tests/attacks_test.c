@@ -696,11 +696,12 @@ static void kernel_plan_errors(void **state)
 
 	(void)state;
 	plan_error("# head\nA_1\tmemcpy-intra\tpending\n", both,
-		   "cells.tsv:2: 3 TAB-separated field(s), expected 4: attack technique timing payload");
+		   "cells.tsv:2: 3 TAB-separated fields, expected 4 (attack technique timing payload)");
 	plan_error("a_1\tmemcpy-intra\tpending\tnone\n", both, "cells.tsv:1: attack 'a_1' is not");
 	plan_error("A_1\tmemcpy-intra\tlater\tnone\n", both, "cells.tsv:1: unknown timing 'later'");
 	plan_error("A_1\t\tpending\tnone\n", both, "cells.tsv:1: empty technique");
-	plan_error("A_1\tm\tpending\tnone\textra\n", both, "cells.tsv:1: more than 4");
+	plan_error("A_1\tm\tpending\tnone\textra\n", both,
+		   "cells.tsv:1: 5 TAB-separated fields, expected 4 (attack technique timing payload)");
 	plan_error("A_1\tm\tpending\tnone\n\nA_1\tm\t-\tx\n", both,
 		   "cells.tsv:3: A_1 is planned twice (first on line 1)");
 	plan_error("# nothing\n", both, "cells.tsv: no cell");

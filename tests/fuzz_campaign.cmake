@@ -175,7 +175,7 @@ th_fuzz_gate(bad_expectations 2 "^$" "nonexistent.tsv" ${_fd}/good.json ${_fd}/n
 # The declarations themselves: a plan that cannot be read, a build that is not there.
 add_test(NAME fuzz.gate.bad_plan
   COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:fuzz_check>;--plan;${_fd}/good.json;--build-root;${_fd}/build;${_fd}/good.json;${_fx}"
-          -DRC=2 "-DSTDERR_REGEX=good.json:1: 1 TAB-separated fields, expected 6 \\(kind target variant config toolchain reason\\)" -P ${_re})
+          -DRC=2 "-DSTDERR_REGEX=good.json:1: 1 TAB-separated field, expected 6 \\(kind target variant config toolchain reason\\)" -P ${_re})
 add_test(NAME fuzz.gate.no_build
   COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:fuzz_check>;--plan;${_fp};--build-root;${_fd}/fuzz;${_fd}/good.json;${_fx}"
           -DRC=2 "-DSTDERR_REGEX=no fuzz build under [^\n]*/fuzz \\(no fuzz-manifest.tsv there or in a preset's directory below it\\)" -P ${_re})

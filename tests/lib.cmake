@@ -1,0 +1,17 @@
+# SPDX-License-Identifier: MIT
+# Tests of lib/: the TSV reader every table of the project is read with.
+find_library(TH_CMOCKA_LIB cmocka)
+find_path(TH_CMOCKA_INCLUDE cmocka.h)
+if(NOT TH_CMOCKA_LIB OR NOT TH_CMOCKA_INCLUDE)
+  message(WARNING "cmocka not found: lib tests not built (apt-get install libcmocka-dev)")
+  return()
+endif()
+add_executable(th-lib-test ${PROJECT_SOURCE_DIR}/tests/lib_test.c)
+target_include_directories(th-lib-test PRIVATE ${TH_CMOCKA_INCLUDE})
+target_link_libraries(th-lib-test PRIVATE th_lib ${TH_CMOCKA_LIB})
+target_compile_options(th-lib-test PRIVATE ${TH_WARN_FLAGS})
+set_target_properties(th-lib-test PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/tests")
+foreach(case rows_and_comments field_counts long_line_whole nul_byte open_errors)
+  add_test(NAME lib.tsv.${case} COMMAND th-lib-test ${case})
+  set_tests_properties(lib.tsv.${case} PROPERTIES LABELS lib TIMEOUT 60)
+endforeach()
