@@ -3,9 +3,12 @@
 #   make test   install what is missing, build and test with every toolchain
 #   make fuzz   fuzzing campaigns of every build of the newest toolchain, gated
 #   make bench  the wheel's and the defences' cost, into out/ beside the results
+#   make cflite ClusterFuzzLite's build.sh in OSS-Fuzz's environment: the address
+#               build in full, a seed of every fuzzer (make test configures
+#               every sanitizer only)
 #   make kernel the real kernel beside the model: Linux 6.1 built with the unit
 #               (kernel/build), one QEMU boot per cell, into out/results.json, gated
-.PHONY: all deps build test demo bench fuzz kernel clean
+.PHONY: all deps build test cflite demo bench fuzz kernel clean
 
 PRESETS = $(shell scripts/toolchains)
 FIRST   = $(firstword $(PRESETS))
@@ -32,6 +35,10 @@ test: build
 		echo "== ctest --preset $$p"; \
 		ctest --preset $$p; \
 	done
+
+# The test presets leave out the label cflite-build (tests/fuzz.cmake).
+cflite: build
+	@ctest --test-dir build/$(NEWEST) -L cflite-build --output-on-failure
 
 # The last screen is the answer: the campaigns run first, so that the
 # matrix's verdict shows them beside its cells (out/fuzz.json beside
