@@ -342,6 +342,10 @@ struct th_insn {
 	 * instrumentation counter: `inc byte ptr [rip + disp]`): its file
 	 * address; 0 otherwise. */
 	uint64_t write_at;
+	/* The status flags it reads and those it sets for sure (EFLAGS bit
+	 * positions: CF 0x1, PF 0x4, AF 0x10, ZF 0x40, SF 0x80, OF 0x800); a
+	 * flag it leaves undefined is not counted as set. */
+	unsigned flags_read, flags_written;
 };
 
 /* Decode the instruction at file address @vaddr. Return: 0, or -1 when its

@@ -889,6 +889,32 @@ int th_bin_insn(const struct th_bin *b, uint64_t vaddr, struct th_insn *out)
 		      /* pause is rep; nop (F3 90) */
 		      (insn->id != X86_INS_PAUSE &&
 		       (x->prefix[0] == X86_PREFIX_REP || x->prefix[0] == X86_PREFIX_REPNE));
+	{
+		static const struct {
+			unsigned bit;
+			uint64_t test, set;
+		} fl[] = {
+			{ 0x1, X86_EFLAGS_TEST_CF, X86_EFLAGS_MODIFY_CF | X86_EFLAGS_RESET_CF | X86_EFLAGS_SET_CF },
+			{ 0x4, X86_EFLAGS_TEST_PF, X86_EFLAGS_MODIFY_PF | X86_EFLAGS_RESET_PF | X86_EFLAGS_SET_PF },
+			{ 0x10, X86_EFLAGS_TEST_AF, X86_EFLAGS_MODIFY_AF | X86_EFLAGS_RESET_AF | X86_EFLAGS_SET_AF },
+			{ 0x40, X86_EFLAGS_TEST_ZF, X86_EFLAGS_MODIFY_ZF | X86_EFLAGS_RESET_ZF | X86_EFLAGS_SET_ZF },
+			{ 0x80, X86_EFLAGS_TEST_SF, X86_EFLAGS_MODIFY_SF | X86_EFLAGS_RESET_SF | X86_EFLAGS_SET_SF },
+			{ 0x800, X86_EFLAGS_TEST_OF, X86_EFLAGS_MODIFY_OF | X86_EFLAGS_RESET_OF },
+		};
+
+		for (size_t k = 0; k < sizeof(fl) / sizeof(fl[0]); k++) {
+			if (x->eflags & fl[k].test)
+				out->flags_read |= fl[k].bit;
+			if (x->eflags & fl[k].set)
+				out->flags_written |= fl[k].bit;
+		}
+		/* A conditional jump, set or move capstone says nothing of reads
+		 * them all (a jump is never taken for granted). */
+		if (!x->eflags && insn->id != X86_INS_JMP &&
+		    (cs_insn_group(h, insn, CS_GRP_JUMP) || !strncmp(insn->mnemonic, "set", 3) ||
+		     !strncmp(insn->mnemonic, "cmov", 4)))
+			out->flags_read = 0x8d5;
+	}
 	for (unsigned k = 0; k < x->op_count && k < 8; k++) {
 		const cs_x86_op *o = &x->operands[k];
 		unsigned bytes;

@@ -124,6 +124,11 @@ static volatile unsigned long lk_exec;
 static volatile unsigned lk_steps;
 static volatile uintptr_t lk_pc;
 static volatile uint64_t lk_regs[16], lk_efl;
+/* The status flags the turn so far reads before it sets them (live into
+ * the turn), and those it has set; the instruction last stepped. */
+#define EFL_STATUS 0x8d5UL
+static volatile unsigned lk_live, lk_set;
+static volatile uintptr_t lk_prev;
 static volatile sig_atomic_t caught_lockup;
 static volatile unsigned caught_lockup_insns;
 
@@ -237,6 +242,18 @@ __attribute__((no_sanitize("address", "undefined"))) static int lk_pure(uintptr_
 	return 0;
 }
 
+/* The instruction at pc was executed: which flags it needed from before. */
+__attribute__((no_sanitize("address", "undefined"))) static void lk_flags(uintptr_t pc)
+{
+	for (size_t i = 0; i < n_lk; i++)
+		if (lk_insn[i].pc == pc) {
+			lk_live |= lk_insn[i].flags_read & ~lk_set;
+			lk_set |= lk_insn[i].flags_written;
+			return;
+		}
+	lk_live |= EFL_STATUS;
+}
+
 /* The first tick of a run found it at pc in lock_timer_base(): step it. */
 __attribute__((no_sanitize("address", "undefined"))) TH_NO_KCFI static void
 lk_start(uintptr_t pc, ucontext_t *u)
@@ -244,7 +261,8 @@ lk_start(uintptr_t pc, ucontext_t *u)
 	for (int i = 0; i < 16; i++)
 		lk_regs[i] = (uint64_t)u->uc_mcontext.gregs[greg[i]];
 	lk_efl = (uint64_t)u->uc_mcontext.gregs[REG_EFL] & ~(EFL_TF | EFL_RF);
-	lk_pc = pc;
+	lk_pc = lk_prev = pc;
+	lk_live = lk_set = 0;
 	lk_exec = exec_id;
 	lk_steps = 0;
 	lk_stepping = 1;
@@ -259,10 +277,17 @@ lk_step(uintptr_t pc, ucontext_t *u)
 	int same = 1;
 
 	lk_steps++;
+	lk_flags(lk_prev);
+	lk_prev = pc;
 	if (in_window && lk_exec == exec_id && pc == lk_pc) {
+		/* Status flags no instruction of the turn reads before setting
+		 * them (the coverage counters' inc sets them) do not reach the
+		 * next turn: every other bit must be as it was. */
+		uint64_t cmp = ~(EFL_TF | EFL_RF | (EFL_STATUS & ~(uint64_t)lk_live));
+
 		for (int i = 0; i < 16; i++)
 			same &= lk_regs[i] == (uint64_t)u->uc_mcontext.gregs[greg[i]];
-		same &= lk_efl == ((uint64_t)u->uc_mcontext.gregs[REG_EFL] & ~(EFL_TF | EFL_RF));
+		same &= (lk_efl & cmp) == ((uint64_t)u->uc_mcontext.gregs[REG_EFL] & cmp);
 		lk_stepping = 0;
 		u->uc_mcontext.gregs[REG_EFL] &= ~EFL_TF;
 		return same;

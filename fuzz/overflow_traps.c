@@ -159,6 +159,8 @@ size_t th_fz_func_insns(const char *name, struct th_fz_insn *out, size_t max)
 			out[n].len = (unsigned char)in.len;
 			/* The code running is the file's (no breakpoint, no patch). */
 			out[n].writes = (unsigned char)in.writes;
+			out[n].flags_read = (unsigned short)in.flags_read;
+			out[n].flags_written = (unsigned short)in.flags_written;
 			/* libFuzzer's inline 8-bit counters (-fsanitize-coverage=
 			 * inline-8bit-counters): `inc byte ptr [rip + x]` into
 			 * __sancov_cntrs, which the model never reads (the engine
