@@ -878,6 +878,7 @@ static void run_jobs(struct matrix *m)
 				.cap_memory = strcmp(m->cells[jb->cell].config, "asan") != 0,
 				.trace = true, .site_func = TH_CFI_SITE_FUNC,
 				.state_map = TH_STATE_MAP_SYMBOL,
+				.lockup_func = TH_MATRIX_LOCKUP_FUNC, .lockup_ms = m->o->lockup_ms,
 			};
 
 			if (th_child_spawn(&running[nrun], argv, &opts)) {
@@ -964,6 +965,8 @@ static char *rerun_command(const struct matrix *m, const struct cellplan *cp)
 	}
 	if (o->timeout != o->default_timeout)
 		fprintf(f, " --timeout %.0f", o->timeout);
+	if (o->lockup_ms != o->default_lockup_ms)
+		fprintf(f, " --lockup-ms %u", o->lockup_ms);
 	if (fclose(f)) {
 		free(buf);
 		return NULL;

@@ -21,6 +21,8 @@ struct th_matrix_opts {
 	const char *attack_glob;	/* comma-separated fnmatch globs on attack IDs; NULL = all */
 	int jobs;
 	double timeout;			/* seconds per run */
+	unsigned lockup_ms;		/* soft-lockup probes every this many ms of wall
+					 * time (runner/child.h); 0: none */
 	int quiet;			/* no verdict screen on stdout */
 	int grid;			/* the terminal matrix on stdout too */
 	int use_color;			/* ANSI colours on stdout */
@@ -34,7 +36,13 @@ struct th_matrix_opts {
 	const char *self;
 	const char *default_build_root, *default_expect;
 	double default_timeout;
+	unsigned default_lockup_ms;
 };
+
+/* The spin a cell's soft lockup is proven in: the model's v4.14
+ * lock_timer_base() (timer_core/wheel_impl.h), noinline. */
+#define TH_MATRIX_LOCKUP_FUNC "lock_timer_base"
+#define TH_MATRIX_LOCKUP_MS 300
 
 /* Where results go: a full run, and a slice or shard unless --out says. */
 #define TH_MATRIX_OUT "out"

@@ -314,6 +314,44 @@ void th_site_describe(const struct th_call_site *s, char *buf, size_t n);
  * there is not a direct jmp or call (or cannot be read). */
 int th_bin_direct_branch(const struct th_bin *b, uint64_t vaddr, uint64_t *target);
 
+/* ---- one instruction ------------------------------------------------------------- */
+
+/* One instruction of the file, decoded with capstone: what a tracer needs
+ * to prove that a turn of a loop changes nothing (runner/child.c: a soft
+ * lockup is a turn that writes no memory and leaves every register as it
+ * found it). */
+struct th_insn {
+	unsigned len;
+	char text[64];		/* "mov eax, dword ptr [rdi + 0x14]" */
+	/* 0 only for an instruction known to change nothing but registers and
+	 * flags: a move into a register, a compare, arithmetic on a register,
+	 * a jump, pause, nop (an allow-list; its memory operand, if any, only
+	 * read). 1 for everything else: a store, push, call, ret, string
+	 * operation, lock prefix, syscall, interrupt, trap, or an instruction
+	 * not on the list. */
+	int writes;
+	/* Its memory operand, when it reads one (not lea's, not nop's): */
+	int mem_read;
+	unsigned mem_size;	/* bytes */
+	int base, index;	/* enum th_reg, or TH_NOREG */
+	int rip_rel;		/* base is rip: the address is from the next instruction */
+	int segment;		/* an fs or gs override: the address is not base + index + disp */
+	unsigned scale;
+	int64_t disp;
+	/* The memory it writes, when that is one rip-relative operand (an
+	 * instrumentation counter: `inc byte ptr [rip + disp]`): its file
+	 * address; 0 otherwise. */
+	uint64_t write_at;
+	/* The status flags it reads and those it sets for sure (EFLAGS bit
+	 * positions: CF 0x1, PF 0x4, AF 0x10, ZF 0x40, SF 0x80, OF 0x800); a
+	 * flag it leaves undefined is not counted as set. */
+	unsigned flags_read, flags_written;
+};
+
+/* Decode the instruction at file address @vaddr. Return: 0, or -1 when its
+ * bytes are not in the file or do not decode. */
+int th_bin_insn(const struct th_bin *b, uint64_t vaddr, struct th_insn *out);
+
 /* Which CFI schemes leave tables in the binary (a bit per th_cfi_scheme):
  * .kcfi_traps entries (kcfi), __typeid_*_global_addr symbols (cfi-icall). The
  * function sanitizer leaves none: only its call sites show it. 0 with no

@@ -825,6 +825,123 @@ fail_mem:
 	return -1;
 }
 
+/* The instructions th_bin_insn() knows to write no memory but through an
+ * explicit memory operand (which they then write when it is their first,
+ * Intel syntax's destination, except the compares and jumps). */
+static int insn_pure(unsigned id, int *reads_first)
+{
+	static const unsigned ro[] = {	/* the first operand is read, never written */
+		X86_INS_TEST, X86_INS_CMP, X86_INS_BT, X86_INS_JMP, X86_INS_NOP, X86_INS_PAUSE,
+		X86_INS_LEA, X86_INS_JAE, X86_INS_JA, X86_INS_JBE, X86_INS_JB, X86_INS_JE,
+		X86_INS_JGE, X86_INS_JG, X86_INS_JLE, X86_INS_JL, X86_INS_JNE, X86_INS_JNO,
+		X86_INS_JNP, X86_INS_JNS, X86_INS_JO, X86_INS_JP, X86_INS_JS,
+	};
+	static const unsigned rw[] = {	/* the first operand is the destination */
+		X86_INS_MOV, X86_INS_MOVZX, X86_INS_MOVSX, X86_INS_MOVSXD, X86_INS_MOVABS,
+		X86_INS_AND, X86_INS_OR, X86_INS_XOR, X86_INS_ADD, X86_INS_SUB, X86_INS_SHR,
+		X86_INS_SHL, X86_INS_SAR, X86_INS_INC, X86_INS_DEC, X86_INS_NEG, X86_INS_NOT,
+		X86_INS_SETAE, X86_INS_SETA, X86_INS_SETBE, X86_INS_SETB, X86_INS_SETE,
+		X86_INS_SETGE, X86_INS_SETG, X86_INS_SETLE, X86_INS_SETL, X86_INS_SETNE,
+		X86_INS_CMOVAE, X86_INS_CMOVA, X86_INS_CMOVBE, X86_INS_CMOVB, X86_INS_CMOVE,
+		X86_INS_CMOVGE, X86_INS_CMOVG, X86_INS_CMOVLE, X86_INS_CMOVL, X86_INS_CMOVNE,
+	};
+
+	for (size_t i = 0; i < sizeof(ro) / sizeof(ro[0]); i++)
+		if (id == ro[i]) {
+			*reads_first = 1;
+			return 1;
+		}
+	for (size_t i = 0; i < sizeof(rw) / sizeof(rw[0]); i++)
+		if (id == rw[i]) {
+			*reads_first = 0;
+			return 1;
+		}
+	return 0;
+}
+
+int th_bin_insn(const struct th_bin *b, uint64_t vaddr, struct th_insn *out)
+{
+	uint8_t code[16];
+	const uint8_t *p = code;
+	size_t left;
+	uint64_t held, addr = vaddr;
+	int reads_first = 0;
+	csh h;
+	cs_insn *insn;
+	const cs_x86 *x;
+
+	memset(out, 0, sizeof(*out));
+	out->base = out->index = TH_NOREG;
+	out->writes = 1;
+	if (file_held(b, vaddr, 1, &held) || !held)
+		return -1;
+	/* As many of 16 bytes as the file holds from there. */
+	for (left = sizeof(code); left; left--)
+		if (!th_bin_read(b, vaddr, code, left))
+			break;
+	if (!left || cs_get(&h, &insn) || !cs_disasm_iter(h, &p, &left, &addr, insn))
+		return -1;
+	x = &insn->detail->x86;
+	out->len = insn->size;
+	snprintf(out->text, sizeof(out->text), "%s%s%s", insn->mnemonic, insn->op_str[0] ? " " : "",
+		 insn->op_str);
+	out->writes = !insn_pure(insn->id, &reads_first) || x->prefix[0] == X86_PREFIX_LOCK ||
+		      /* pause is rep; nop (F3 90) */
+		      (insn->id != X86_INS_PAUSE &&
+		       (x->prefix[0] == X86_PREFIX_REP || x->prefix[0] == X86_PREFIX_REPNE));
+	{
+		static const struct {
+			unsigned bit;
+			uint64_t test, set;
+		} fl[] = {
+			{ 0x1, X86_EFLAGS_TEST_CF, X86_EFLAGS_MODIFY_CF | X86_EFLAGS_RESET_CF | X86_EFLAGS_SET_CF },
+			{ 0x4, X86_EFLAGS_TEST_PF, X86_EFLAGS_MODIFY_PF | X86_EFLAGS_RESET_PF | X86_EFLAGS_SET_PF },
+			{ 0x10, X86_EFLAGS_TEST_AF, X86_EFLAGS_MODIFY_AF | X86_EFLAGS_RESET_AF | X86_EFLAGS_SET_AF },
+			{ 0x40, X86_EFLAGS_TEST_ZF, X86_EFLAGS_MODIFY_ZF | X86_EFLAGS_RESET_ZF | X86_EFLAGS_SET_ZF },
+			{ 0x80, X86_EFLAGS_TEST_SF, X86_EFLAGS_MODIFY_SF | X86_EFLAGS_RESET_SF | X86_EFLAGS_SET_SF },
+			{ 0x800, X86_EFLAGS_TEST_OF, X86_EFLAGS_MODIFY_OF | X86_EFLAGS_RESET_OF },
+		};
+
+		for (size_t k = 0; k < sizeof(fl) / sizeof(fl[0]); k++) {
+			if (x->eflags & fl[k].test)
+				out->flags_read |= fl[k].bit;
+			if (x->eflags & fl[k].set)
+				out->flags_written |= fl[k].bit;
+		}
+		/* A conditional jump, set or move capstone says nothing of reads
+		 * them all (a jump is never taken for granted). */
+		if (!x->eflags && insn->id != X86_INS_JMP &&
+		    (cs_insn_group(h, insn, CS_GRP_JUMP) || !strncmp(insn->mnemonic, "set", 3) ||
+		     !strncmp(insn->mnemonic, "cmov", 4)))
+			out->flags_read = 0x8d5;
+	}
+	for (unsigned k = 0; k < x->op_count && k < 8; k++) {
+		const cs_x86_op *o = &x->operands[k];
+		unsigned bytes;
+
+		if (o->type != X86_OP_MEM || insn->id == X86_INS_LEA || insn->id == X86_INS_NOP)
+			continue;
+		if ((o->access & CS_AC_WRITE) || (k == 0 && !reads_first)) {
+			out->writes = 1;
+			if (o->mem.base == X86_REG_RIP && o->mem.index == X86_REG_INVALID &&
+			    o->mem.segment == X86_REG_INVALID)
+				out->write_at = vaddr + insn->size + (uint64_t)o->mem.disp;
+			continue;
+		}
+		if (out->mem_read)
+			continue;
+		out->mem_read = 1;
+		out->mem_size = o->size;
+		out->rip_rel = o->mem.base == X86_REG_RIP;
+		out->base = o->mem.base == X86_REG_INVALID || out->rip_rel ? TH_NOREG : gpr(o->mem.base, &bytes);
+		out->index = o->mem.index == X86_REG_INVALID ? TH_NOREG : gpr(o->mem.index, &bytes);
+		out->segment = o->mem.segment != X86_REG_INVALID;
+		out->scale = (unsigned)o->mem.scale;
+		out->disp = o->mem.disp;
+	}
+	return 0;
+}
+
 static const struct dinsn *insn_at(const struct dinsn *v, size_t n, uint64_t addr)
 {
 	size_t lo = 0, hi = n;

@@ -464,6 +464,38 @@ static enum th_outcome decide(enum th_outcome o, const struct scan *s, int is_co
 	return o;
 }
 
+/* include/linux/timer.h (v4.14): set by __mod_timer() between its two
+ * locks; lock_timer_base() waits while the flags it reads have it. */
+#define TIMER_MIGRATING_BIT 0x00040000u
+
+/* A soft lockup the runner proved (runner/child.h): where the turn starts,
+ * how long it is, what it reads; kernel/watchdog.c's watchdog_timer_fn()
+ * reports "BUG: soft lockup - CPU#N stuck for 22s!" for the same spin. */
+static void lockup_evidence(const struct th_child_obs *obs, const char *last, char *ev, size_t n)
+{
+	char reads[192] = "";
+	size_t len = 0;
+
+	for (size_t i = 0; i < obs->lockup_nloads && i < TH_LOCKUP_MAX_LOADS; i++) {
+		const struct th_lockup_load *l = &obs->lockup_load[i];
+		int w = snprintf(reads + len, sizeof(reads) - len, "%s0x%0*" PRIx64 " (%u bytes at 0x%" PRIx64 "%s)",
+				 i ? ", " : "; it reads ", (int)(2 * (l->size ? l->size : 1)), l->value,
+				 l->size, l->addr,
+				 l->size == 4 && (l->value & TIMER_MIGRATING_BIT) ? ": TIMER_MIGRATING set" : "");
+
+		if (w < 0 || (size_t)w >= sizeof(reads) - len)
+			break;
+		len += (size_t)w;
+	}
+	snprintf(ev, n,
+		 "soft lockup: spinning in %s (%s) after %.1f s: a turn of its loop, %u instruction%s "
+		 "single-stepped, writes no memory and leaves every register as it was, so it never "
+		 "ends (v4.14 lock_timer_base() waits for TIMER_MIGRATING to clear, or for the base's "
+		 "lock, and nothing else runs to change either)%s; last: %s",
+		 obs->lockup_where, obs->lockup_insn, obs->lockup_seconds, obs->lockup_insns,
+		 obs->lockup_insns == 1 ? "" : "s", reads, last[0] ? last : "(no protocol line)");
+}
+
 enum th_outcome th_classify(const struct th_child_obs *obs, int is_control, char *evidence,
 			    size_t n)
 {
@@ -491,6 +523,11 @@ enum th_outcome th_classify(const struct th_child_obs *obs, int is_control, char
 	if (s.target) {
 		snprintf(ev, sizeof(ev), "target ran: %s", s.target_detail);
 		return decide(TH_REDIRECTED, &s, is_control, ev, evidence, n);
+	}
+	if (obs->lockup) {
+		lockup_evidence(obs, s.last, ev, sizeof(ev));
+		th_trim_copy(evidence, n, ev);
+		return TH_HANG;
 	}
 	if (obs->timed_out) {
 		snprintf(ev, sizeof(ev), "no exit after %.1f s; last: %s", obs->seconds,

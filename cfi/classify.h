@@ -35,7 +35,9 @@
  *     initial value: PRIVILEGED_WRITE (CR4 or the cred written, though no
  *     target got the attacker's argument);
  *  3. any other TH-TARGET line: REDIRECTED;
- *  4. timed out: HANG;
+ *  4. a soft lockup the runner proved (obs.lockup: a turn of the loop of
+ *     lock_timer_base() that changes nothing, runner/child.h), or timed
+ *     out: HANG;
  *  5. the dispatch's CFI check stopped the call: a SIGILL (or SIGTRAP) whose pc
  *     is a guard of TH_CFI_SITE_FUNC's indirect call (exactly that function,
  *     that call site; the bytes at pc as in the file), the process dying by

@@ -19,7 +19,8 @@ static void matrix_usage(FILE *f, const struct th_paths *p)
 	fprintf(f,
 		"usage: timerharness matrix [--toolchain T,..] [--config C,..] [--variant V,..]\n"
 		"                           [--attack GLOB,..] [--shard I/N] [--jobs N] [--timeout S]\n"
-		"                           [--out DIR] [--replace] [--build-root DIR] [--expect FILE]\n"
+		"                           [--lockup-ms MS] [--out DIR] [--replace] [--build-root DIR]\n"
+		"                           [--expect FILE]\n"
 		"                           [--selftests] [--grid] [--quiet]\n"
 		"\n"
 		"Runs every cell (attack x variant x config x toolchain) in its own process and\n"
@@ -41,6 +42,12 @@ static void matrix_usage(FILE *f, const struct th_paths *p)
 		"  --jobs        cells run at once, 1 to 32 (default: online CPUs, at most 32)\n"
 		"  --timeout     seconds, 1 to 3600, before a run is killed and counted HANG\n"
 		"                (default 10)\n"
+		"  --lockup-ms   after MS of wall time, and every MS again, a running cell is\n"
+		"                stopped and, when it spins in the model's v4.14\n"
+		"                lock_timer_base() (a turn of its loop, single-stepped, writes\n"
+		"                nothing and leaves every register as it was), killed at once:\n"
+		"                HANG, a soft lockup; else it resumes untouched (0 to 3600000,\n"
+		"                0: never; default %u)\n"
 		"  --out         output directory (default " TH_MATRIX_OUT "; a slice or a shard goes to\n"
 		"                " TH_MATRIX_SLICE_OUT " by default, so it never replaces a full run's results)\n"
 		"  --replace     let a slice or a shard replace a full run's results in --out\n"
@@ -64,13 +71,13 @@ static void matrix_usage(FILE *f, const struct th_paths *p)
 		"      4 written and every cell observed, but standard output could not be\n"
 		"        written (the verdict is lost; the files are whole);\n"
 		"      130 interrupted (partial results written).\n",
-		TH_SHARD_MAX, p->build_root, p->expect);
+		TH_SHARD_MAX, TH_MATRIX_LOCKUP_MS, p->build_root, p->expect);
 }
 
 int th_cli_matrix(int argc, char **argv)
 {
 	struct th_paths p;
-	struct th_matrix_opts o = { .timeout = 10 };
+	struct th_matrix_opts o = { .timeout = 10, .lockup_ms = TH_MATRIX_LOCKUP_MS };
 	char self[PATH_MAX], err[256];
 	const char *v;
 	long x;
@@ -82,6 +89,7 @@ int th_cli_matrix(int argc, char **argv)
 	o.build_hint = p.build_hint;
 	o.expect_path = o.default_expect = p.expect;
 	o.default_timeout = o.timeout;
+	o.default_lockup_ms = o.lockup_ms;
 	for (int i = 1; i < argc && !bad; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			matrix_usage(stdout, &p);
@@ -105,6 +113,9 @@ int th_cli_matrix(int argc, char **argv)
 		} else if ((v = th_optval(argc, argv, &i, "matrix", "--timeout", &bad))) {
 			bad = th_optnum("matrix", "--timeout", v, 1, 3600, &x);
 			o.timeout = (double)x;
+		} else if ((v = th_optval(argc, argv, &i, "matrix", "--lockup-ms", &bad))) {
+			bad = th_optnum("matrix", "--lockup-ms", v, 0, 3600000, &x);
+			o.lockup_ms = (unsigned)x;
 		} else if ((v = th_optval(argc, argv, &i, "matrix", "--out", &bad))) {
 			o.out_dir = v;
 		} else if ((v = th_optval(argc, argv, &i, "matrix", "--build-root", &bad))) {

@@ -24,8 +24,9 @@ static void usage(FILE *f)
 		"        what the indirect calls of NAME can still call under FILE's CFI\n"
 #ifdef TH_HAVE_MATRIX
 		"  matrix [--toolchain T,..] [--config C,..] [--variant V,..] [--attack GLOB,..]\n"
-		"         [--shard I/N] [--jobs N] [--timeout S] [--out DIR] [--replace]\n"
-		"         [--build-root DIR] [--expect FILE] [--selftests] [--grid] [--quiet]\n"
+		"         [--shard I/N] [--jobs N] [--timeout S] [--lockup-ms MS] [--out DIR]\n"
+		"         [--replace] [--build-root DIR] [--expect FILE] [--selftests] [--grid]\n"
+		"         [--quiet]\n"
 		"        run every attack cell; writes results.json and its reports to DIR,\n"
 		"        then prints the verdict\n"
 		"  check [--results FILE] [--baseline FILE] [--expect FILE] [--kernel DIR]\n"

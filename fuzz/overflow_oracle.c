@@ -97,6 +97,41 @@ static char altstack[256 * 1024] __attribute__((aligned(16)));
 static timer_t watch;		/* the watchdog: this thread's CPU time */
 static volatile sig_atomic_t have_watch;
 
+/*
+ * The soft lockup (kernel/watchdog.c: watchdog_timer_fn() sees a CPU stuck
+ * and reports "BUG: soft lockup"; it only observes). v4.14's
+ * lock_timer_base() re-reads timer->flags until TIMER_MIGRATING is clear;
+ * an overwrite that left it set spins there for ever, nobody else running to
+ * clear it. At the first watchdog tick of a run whose pc is in that loop,
+ * the run is single-stepped (EFLAGS.TF: a SIGTRAP, TRAP_TRACE, after each
+ * instruction), every instruction one the binary reader knows to change
+ * only registers and flags, or the engine's coverage counters, which the
+ * model never reads (th_fz_func_insns()); back at the first pc with
+ * every general-purpose register and the flags as they were, the turn
+ * starts again from the same state for ever: HANG at once, not a tick
+ * later. Anything else (a store, leaving the function, 256 steps, other
+ * registers) stops the stepping and the run goes on, judged by the ticks.
+ */
+#define TH_FZ_LOCKUP_FUNC "lock_timer_base"
+#define LK_MAX_INSNS 1024
+#define LK_MAX_STEPS 256
+#define EFL_TF 0x100UL
+#define EFL_RF 0x10000UL
+static struct th_fz_insn lk_insn[LK_MAX_INSNS];
+static size_t n_lk;
+static volatile sig_atomic_t lk_stepping;
+static volatile unsigned long lk_exec;
+static volatile unsigned lk_steps;
+static volatile uintptr_t lk_pc;
+static volatile uint64_t lk_regs[16], lk_efl;
+/* The status flags the turn so far reads before it sets them (live into
+ * the turn), and those it has set; the instruction last stepped. */
+#define EFL_STATUS 0x8d5UL
+static volatile unsigned lk_live, lk_set;
+static volatile uintptr_t lk_prev;
+static volatile sig_atomic_t caught_lockup;
+static volatile unsigned caught_lockup_insns;
+
 static struct th_fz_program prog;
 static struct th_fz_result *cur;
 /* "WRITE_CR4_407F0": the step of a hijacked write_cr4 of the goal's value
@@ -197,11 +232,88 @@ __attribute__((no_sanitize("address", "undefined"))) static int in_runtime(uintp
 	return 0;
 }
 
+/* Is pc an instruction of lock_timer_base() that changes only registers
+ * and flags? */
+__attribute__((no_sanitize("address", "undefined"))) static int lk_pure(uintptr_t pc)
+{
+	for (size_t i = 0; i < n_lk; i++)
+		if (lk_insn[i].pc == pc)
+			return !lk_insn[i].writes;
+	return 0;
+}
+
+/* The instruction at pc was executed: which flags it needed from before. */
+__attribute__((no_sanitize("address", "undefined"))) static void lk_flags(uintptr_t pc)
+{
+	for (size_t i = 0; i < n_lk; i++)
+		if (lk_insn[i].pc == pc) {
+			lk_live |= lk_insn[i].flags_read & ~lk_set;
+			lk_set |= lk_insn[i].flags_written;
+			return;
+		}
+	lk_live |= EFL_STATUS;
+}
+
+/* The first tick of a run found it at pc in lock_timer_base(): step it. */
+__attribute__((no_sanitize("address", "undefined"))) TH_NO_KCFI static void
+lk_start(uintptr_t pc, ucontext_t *u)
+{
+	for (int i = 0; i < 16; i++)
+		lk_regs[i] = (uint64_t)u->uc_mcontext.gregs[greg[i]];
+	lk_efl = (uint64_t)u->uc_mcontext.gregs[REG_EFL] & ~(EFL_TF | EFL_RF);
+	lk_pc = lk_prev = pc;
+	lk_live = lk_set = 0;
+	lk_exec = exec_id;
+	lk_steps = 0;
+	lk_stepping = 1;
+	u->uc_mcontext.gregs[REG_EFL] |= EFL_TF;
+}
+
+/* A step's SIGTRAP, at pc (the next instruction). Return: 1 proven (the
+ * stepping stopped), 0 go on or give up (the context says which). */
+__attribute__((no_sanitize("address", "undefined"))) TH_NO_KCFI static int
+lk_step(uintptr_t pc, ucontext_t *u)
+{
+	int same = 1;
+
+	lk_steps++;
+	lk_flags(lk_prev);
+	lk_prev = pc;
+	if (in_window && lk_exec == exec_id && pc == lk_pc) {
+		/* Status flags no instruction of the turn reads before setting
+		 * them (the coverage counters' inc sets them) do not reach the
+		 * next turn: every other bit must be as it was. */
+		uint64_t cmp = ~(EFL_TF | EFL_RF | (EFL_STATUS & ~(uint64_t)lk_live));
+
+		for (int i = 0; i < 16; i++)
+			same &= lk_regs[i] == (uint64_t)u->uc_mcontext.gregs[greg[i]];
+		same &= (lk_efl & cmp) == ((uint64_t)u->uc_mcontext.gregs[REG_EFL] & cmp);
+		lk_stepping = 0;
+		u->uc_mcontext.gregs[REG_EFL] &= ~EFL_TF;
+		return same;
+	}
+	if (in_window && lk_exec == exec_id && lk_steps < LK_MAX_STEPS && lk_pure(pc)) {
+		u->uc_mcontext.gregs[REG_EFL] |= EFL_TF;
+		return 0;
+	}
+	lk_stepping = 0;
+	u->uc_mcontext.gregs[REG_EFL] &= ~EFL_TF;
+	return 0;
+}
+
 __attribute__((no_sanitize("address", "undefined"))) TH_NO_KCFI static void
 on_signal(int sig, siginfo_t *si, void *uc)
 {
 	uintptr_t pc = context_pc(uc);
 
+	if (sig == SIGTRAP && si->si_code == TRAP_TRACE && lk_stepping) {
+		if (!lk_step(pc, uc))
+			return;
+		caught_lockup = 1;
+		caught_lockup_insns = lk_steps;
+		sig = SIGXCPU;	/* a HANG, as the watchdog's */
+		goto caught;
+	}
 	if (!in_window) {
 		if (sig != SIGXCPU)
 			chain(sig, si, uc);
@@ -212,6 +324,9 @@ on_signal(int sig, siginfo_t *si, void *uc)
 		 * same run at two ticks is a HANG. */
 		if (watch_seen != exec_id) {
 			watch_seen = exec_id;
+			lk_stepping = 0;
+			if (n_lk && lk_pure(pc))
+				lk_start(pc, uc);
 			return;
 		}
 		if (pc < (uintptr_t)__executable_start || pc >= (uintptr_t)etext || in_runtime(pc)) {
@@ -226,6 +341,7 @@ on_signal(int sig, siginfo_t *si, void *uc)
 			return;
 		}
 	}
+caught:
 	in_window = 0;
 	caught_sig = sig;
 	caught_pc = pc;
@@ -363,6 +479,7 @@ int th_fz_oracle_init(const struct th_fz_oracle_opts *o, char *err, size_t n)
 	/* After the victim's stack is mapped: an address in it is an address. */
 	read_clusters();
 	nruntime = th_fz_runtime_ranges(runtime, sizeof(runtime) / sizeof(runtime[0]));
+	n_lk = th_fz_func_insns(TH_FZ_LOCKUP_FUNC, lk_insn, LK_MAX_INSNS);
 	/* The victim's protocol lines (attacks/victim.c th_emit(), fd 1) go to
 	 * a pipe only this oracle reads. */
 	if (pipe2(p, O_CLOEXEC | O_NONBLOCK)) {
@@ -1544,6 +1661,13 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 			} else {
 				put(&e, ", call target not read (the reader names no register at this guard)");
 			}
+		} else if (sig == SIGXCPU && caught_lockup) {
+			more_severe(&o, TH_HANG);
+			put(&e, "%ssoft lockup: spinning in " TH_FZ_LOCKUP_FUNC " at pc 0x%lx: a turn of its "
+			    "loop, %u instructions single-stepped, writes no memory (but the engine's coverage "
+			    "counters, which it never reads) and leaves every register as it was, so it never ends (v4.14 lock_timer_base() waits for TIMER_MIGRATING "
+			    "to clear, or for the base's lock)", sep, (unsigned long)caught_pc,
+			    caught_lockup_insns);
 		} else if (sig == SIGXCPU) {
 			more_severe(&o, TH_HANG);
 			put(&e, "%sthe run used %d ms of CPU (watchdog), pc 0x%lx", sep, TH_FZ_WATCHDOG_MS,
@@ -1686,6 +1810,7 @@ void th_fz_exec(const uint8_t *data, size_t size, struct th_fz_result *r)
 		return;
 	}
 	caught_sig = 0;
+	caught_lockup = 0;
 	caught_gp_cr4 = 0;
 	caught_have_regs = 0;
 	extra_site = 0;

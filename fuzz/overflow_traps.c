@@ -127,6 +127,61 @@ size_t th_fz_elf_object_size(const char *name)
 	return size;
 }
 
+/* The inline 8-bit counters' section, when the engine's instrumentation made one. */
+extern unsigned char __start___sancov_cntrs[] __attribute__((weak, visibility("hidden")));
+extern unsigned char __stop___sancov_cntrs[] __attribute__((weak, visibility("hidden")));
+
+size_t th_fz_func_insns(const char *name, struct th_fz_insn *out, size_t max)
+{
+	uintptr_t cntrs_lo = (uintptr_t)__start___sancov_cntrs, cntrs_hi = (uintptr_t)__stop___sancov_cntrs;
+	struct th_bin *b;
+	char err[256];
+	size_t n = 0, len = strlen(name);
+	uintptr_t bias;
+
+	if (th_bin_open("/proc/self/exe", &b, err, sizeof(err)))
+		return 0;
+	bias = (uintptr_t)__ehdr_start - (uintptr_t)th_bin_load_vaddr(b);
+	for (size_t i = 0; i < th_bin_nsyms(b) && n < max; i++) {
+		const struct th_sym *s = th_bin_sym(b, i);
+
+		if (s->type != STT_FUNC || !s->size || s->absolute || strncmp(s->name, name, len) ||
+		    (s->name[len] && s->name[len] != '.'))
+			continue;
+		for (uint64_t v = s->addr; v < s->addr + s->size && n < max;) {
+			struct th_insn in;
+			unsigned char file[16];
+
+			if (th_bin_insn(b, v, &in) || !in.len || in.len > sizeof(file) ||
+			    th_bin_read(b, v, file, in.len))
+				break;
+			out[n].pc = (uintptr_t)v + bias;
+			out[n].len = (unsigned char)in.len;
+			/* The code running is the file's (no breakpoint, no patch). */
+			out[n].writes = (unsigned char)in.writes;
+			out[n].flags_read = (unsigned short)in.flags_read;
+			out[n].flags_written = (unsigned short)in.flags_written;
+			/* libFuzzer's inline 8-bit counters (-fsanitize-coverage=
+			 * inline-8bit-counters): `inc byte ptr [rip + x]` into
+			 * __sancov_cntrs, which the model never reads (the engine
+			 * reads it between runs), so a turn that writes only there
+			 * still starts the next from the same state. Only that
+			 * instruction, only that section. */
+			if (in.writes && in.write_at && cntrs_lo < cntrs_hi &&
+			    (in.text[0] == 'i' && !strncmp(in.text, "inc byte ptr [rip", 17)) &&
+			    (uintptr_t)in.write_at + bias >= cntrs_lo && (uintptr_t)in.write_at + bias < cntrs_hi)
+				out[n].writes = 0;
+			for (unsigned k = 0; k < in.len; k++)	/* not memcmp: libFuzzer hooks it */
+				if (file[k] != ((const unsigned char *)out[n].pc)[k])
+					out[n].writes = 1;
+			n++;
+			v += in.len;
+		}
+	}
+	th_bin_close(b);
+	return n;
+}
+
 static int runtime_name(const char *n)
 {
 	static const char *const prefixes[] = {

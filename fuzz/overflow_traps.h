@@ -71,6 +71,23 @@ int th_fz_traps_is_dispatch_report(const struct th_fz_traps *t, const char *file
  */
 size_t th_fz_runtime_ranges(uintptr_t (*ranges)[2], size_t max);
 
+/* One instruction of the running binary, as cfi/binread.h th_bin_insn()
+ * decodes it from the file (and the process holds the same bytes). */
+struct th_fz_insn {
+	uintptr_t pc;		/* run time */
+	unsigned char len;
+	unsigned char writes;	/* 1 unless known to change only registers and flags */
+	unsigned short flags_read, flags_written;	/* cfi/binread.h struct th_insn */
+};
+
+/*
+ * Every instruction of each function named name, or an LTO or compiler copy
+ * of it (name.llvm.N, name.cold), decoded linearly from its symbol's start:
+ * where the watchdog proves a soft lockup (overflow_oracle.c). Return: how
+ * many, at most max.
+ */
+size_t th_fz_func_insns(const char *name, struct th_fz_insn *out, size_t max);
+
 /* The st_size of the object symbol name in the running binary (which, under
  * ASan, includes the global's redzone), or 0. */
 size_t th_fz_elf_object_size(const char *name);

@@ -231,6 +231,7 @@ int th_child_spawn(struct th_child *c, const char *const argv[], const struct th
 	fcntl(c->fd[0], F_SETFL, O_NONBLOCK);
 	fcntl(c->fd[1], F_SETFL, O_NONBLOCK);
 	c->phase = o->trace ? PHASE_FIRST_STOP : PHASE_UNTRACED;
+	c->probe_at = o->lockup_ms / 1000.0;
 	c->obs.pid = c->pid;
 	clock_gettime(CLOCK_MONOTONIC, &c->start);
 	return 0;
@@ -540,12 +541,216 @@ static void on_breakpoint(struct th_child *c, struct th_bp *bp, const struct use
 	}
 }
 
+/* ---- a soft lockup ------------------------------------------------------------------ */
+
+/* The most instructions a turn of the loop may take (lock_timer_base's spin
+ * is 4-12, with ASan's checks). */
+#define LOCKUP_MAX_INSNS	256
+#define XSTATE_MAX		16384
+/* What single-stepping shows in the flags: TF and RF, not the program's. */
+#define EFLAGS_STEP		(0x100UL | 0x10000UL)
+
+/* @sym is @func, or a copy of it LTO or the compiler renamed (func.llvm.N,
+ * func.cold). */
+static bool lockup_name(const char *sym, const char *func)
+{
+	size_t n = strlen(func);
+
+	return !strncmp(sym, func, n) && (sym[n] == '\0' || sym[n] == '.');
+}
+
+/* The whole register state beyond the general-purpose registers: x87, SSE,
+ * AVX (XSAVE layout), or the FXSAVE area where the kernel gives no XSAVE.
+ * Return: its length, or 0. */
+static size_t xstate(pid_t pid, unsigned char *buf)
+{
+	struct iovec iov = { buf, XSTATE_MAX };
+	struct user_fpregs_struct fp;
+
+	memset(buf, 0, XSTATE_MAX);
+	if (!ptrace(PTRACE_GETREGSET, pid, (void *)(uintptr_t)NT_X86_XSTATE, &iov))
+		return iov.iov_len;
+	if (ptrace(PTRACE_GETFPREGS, pid, NULL, &fp))
+		return 0;
+	memcpy(buf, &fp, sizeof(fp));
+	return sizeof(fp);
+}
+
+static bool same_regs(const struct user_regs_struct *a, const struct user_regs_struct *b)
+{
+	struct user_regs_struct x = *a, y = *b;
+
+	/* orig_rax is the kernel's (the last syscall's number), not a register. */
+	x.orig_rax = y.orig_rax = 0;
+	x.eflags &= ~EFLAGS_STEP;
+	y.eflags &= ~EFLAGS_STEP;
+	return !memcmp(&x, &y, sizeof(x));
+}
+
+static int on_stop(struct th_child *c, int status);
+static void reaped(struct th_child *c, int status);
+static void resume(struct th_child *c, int sig);
+
+/* Step @c (in a ptrace stop) over one instruction. Return: 0 stopped by the
+ * step, registers in *@r; 1 something else came first (a signal, the end),
+ * handled here as the pump handles it (the child resumed, or reaped); -1 a
+ * ptrace call failed (the child still stopped). */
+static int step_once(struct th_child *c, struct user_regs_struct *r)
+{
+	siginfo_t si;
+	int status;
+	pid_t w;
+
+	if (ptrace(PTRACE_SINGLESTEP, c->pid, NULL, NULL))
+		return -1;
+	while ((w = waitpid(c->pid, &status, __WALL)) < 0 && errno == EINTR)
+		;
+	if (w != c->pid)
+		return 1; /* cannot happen to a traced child of ours: let the pump see */
+	if (WIFEXITED(status) || WIFSIGNALED(status)) {
+		reaped(c, status);
+		return 1;
+	}
+	if (WIFSTOPPED(status) && WSTOPSIG(status) == SIGTRAP && !(status >> 16) &&
+	    !ptrace(PTRACE_GETSIGINFO, c->pid, NULL, &si) && si.si_code == TRAP_TRACE &&
+	    !ptrace(PTRACE_GETREGS, c->pid, NULL, r))
+		return 0;
+	{
+		int sig = on_stop(c, status);
+
+		if (sig != -2)
+			resume(c, sig);
+	}
+	return 1;
+}
+
+/*
+ * The probe's stop (its SIGSTOP, at @r0): is @c spinning for ever in
+ * opts.lockup_func? v4.14's lock_timer_base() re-reads timer->flags until
+ * TIMER_MIGRATING is clear; left set by an overwrite in a single-threaded
+ * model, nobody clears it (kernel/watchdog.c: "BUG: soft lockup", and the
+ * task spins on). Proven, not guessed from the time: a turn of the loop
+ * from @r0, single-stepped, every instruction decoded from the file (and
+ * the same bytes in the process) before it runs, that stays in the
+ * function, writes nothing (th_bin_insn()'s allow-list) and comes back to
+ * @r0's pc with every register and the XSAVE state as they were: the next
+ * turn starts from the same registers and the same memory, and so on.
+ * Return: 1 proven (the child stopped), 0 not (the child stopped, to be
+ * resumed as it is), -1 the child is no longer in a stop of ours (a signal
+ * or its end came while stepping, handled).
+ */
+static int probe_lockup(struct th_child *c, const struct user_regs_struct *r0)
+{
+	static unsigned char x0[XSTATE_MAX], x1[XSTATE_MAX];
+	struct th_lockup_load loads[TH_LOCKUP_MAX_LOADS];
+	struct user_regs_struct r = *r0;
+	const struct th_sym *fn;
+	struct th_insn first;
+	size_t nloads = 0, n0;
+
+	if (!c->bin || !c->opts.lockup_func)
+		return 0;
+	fn = th_bin_func_containing(c->bin, r0->rip - c->obs.bias);
+	if (!fn || !lockup_name(fn->name, c->opts.lockup_func))
+		return 0;
+	if (!(n0 = xstate(c->pid, x0)))
+		return 0;
+	for (unsigned k = 0; k < LOCKUP_MAX_INSNS; k++) {
+		uint64_t v = r.rip - c->obs.bias;
+		unsigned char live[16], file[16];
+		struct th_insn in;
+		int st;
+
+		if (v < fn->addr || v - fn->addr >= fn->size)
+			return 0; /* left the function: not its spin */
+		if (th_bin_insn(c->bin, v, &in) || in.writes || in.len > sizeof(live) ||
+		    mem_read(c, r.rip, live, in.len) || th_bin_read(c->bin, v, file, in.len) ||
+		    memcmp(live, file, in.len))
+			return 0; /* may write, or not the file's code (a breakpoint) */
+		if (!k)
+			first = in;
+		if (in.mem_read && !in.segment && in.mem_size <= 8 && nloads < TH_LOCKUP_MAX_LOADS) {
+			uint64_t g[TH_NREGS], a = (uint64_t)in.disp, val = 0;
+
+			regs_to_gpr(&r, g);
+			if (in.rip_rel)
+				a += r.rip + in.len;
+			if (in.base >= 0)
+				a += g[in.base];
+			if (in.index >= 0)
+				a += g[in.index] * in.scale;
+			if (!mem_read(c, a, &val, in.mem_size)) {
+				size_t j;
+
+				for (j = 0; j < nloads && loads[j].addr != a; j++)
+					;
+				if (j == nloads)
+					loads[nloads++] = (struct th_lockup_load){ a, val, in.mem_size };
+			}
+		}
+		st = step_once(c, &r);
+		if (st)
+			return st > 0 ? -1 : 0;
+		if (r.rip != r0->rip)
+			continue;
+		if (!same_regs(&r, r0) || xstate(c->pid, x1) != n0 || memcmp(x0, x1, n0))
+			return 0;
+		c->obs.lockup = 1;
+		c->obs.lockup_insns = k + 1;
+		snprintf(c->obs.lockup_where, sizeof(c->obs.lockup_where), "%s+0x%" PRIx64, fn->name,
+			 (uint64_t)(r0->rip - c->obs.bias - fn->addr));
+		snprintf(c->obs.lockup_insn, sizeof(c->obs.lockup_insn), "%s", first.text);
+		memcpy(c->obs.lockup_load, loads, sizeof(loads));
+		c->obs.lockup_nloads = nloads;
+		return 1;
+	}
+	return 0;
+}
+
+/* The probe's SIGSTOP arrived (signal-delivery-stop, at @r): prove a lockup
+ * or let the child go on. Return: on_stop()'s. */
+static int on_probe(struct th_child *c, const struct user_regs_struct *r)
+{
+	struct timespec now;
+	int st;
+
+	c->probe_sent = false;
+	c->obs.lockup_probes++;
+	if (c->stepping >= 0)
+		return -1; /* a breakpoint is being stepped over: go on, probe later */
+	st = probe_lockup(c, r);
+	if (st < 0)
+		return -2;
+	if (st == 0)
+		return 0; /* SIGSTOP not delivered: it resumes untouched */
+	/* Killed as at the time limit (th_child_pump), from this stop. */
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	c->obs.lockup_seconds = seconds(&c->start, &now);
+	c->lockup = true;
+	kill(-c->pid, SIGKILL);
+	kill(c->pid, SIGKILL);
+	return -2;
+}
+
+/* Time for @c's next probe: stop it (th_child_pump, after collect()). */
+static void maybe_probe(struct th_child *c, double elapsed)
+{
+	if (c->reaped || c->timed_out || c->lockup || !c->opts.trace || !c->opts.lockup_func ||
+	    !c->opts.lockup_ms || c->phase != PHASE_RUNNING || !c->bin || c->probe_sent ||
+	    c->stepping >= 0 || elapsed < c->probe_at)
+		return;
+	c->probe_at = elapsed + c->opts.lockup_ms / 1000.0;
+	if (!kill(c->pid, SIGSTOP))
+		c->probe_sent = true;
+}
+
 static bool trap_signal(int sig)
 {
 	return sig == SIGILL || sig == SIGTRAP || sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE;
 }
 
-/* One ptrace stop of @c. Return: the signal to deliver when continuing. */
+/* One ptrace stop of @c. Return: the signal to deliver when continuing, -1
+ * to single-step, -2 not to resume it (reaped, resumed, or being killed). */
 static int on_stop(struct th_child *c, int status)
 {
 	int sig = WSTOPSIG(status), event = status >> 16;
@@ -580,6 +785,10 @@ static int on_stop(struct th_child *c, int status)
 		return 0; /* a group-stop: nothing to deliver */
 	if (ptrace(PTRACE_GETREGS, c->pid, NULL, &r))
 		return sig;
+	/* The soft-lockup probe's own SIGSTOP: sent by this process (a
+	 * program's own raise(SIGSTOP) has its pid), never delivered. */
+	if (sig == SIGSTOP && c->probe_sent && si.si_code == SI_USER && si.si_pid == getpid())
+		return on_probe(c, &r);
 	if (sig == SIGTRAP && c->stepping >= 0 && si.si_code == TRAP_TRACE) {
 		/* Stepped over the breakpoint's instruction: plant it again. */
 		poke_byte(c->pid, c->bps[c->stepping].addr, 0xcc, NULL);
@@ -660,9 +869,12 @@ static void collect(struct th_child *c)
 	pid_t r;
 
 	while (!c->reaped && (r = waitpid(c->pid, &status, WNOHANG | __WALL)) == c->pid) {
-		if (WIFSTOPPED(status))
-			resume(c, on_stop(c, status));
-		else if (WIFEXITED(status) || WIFSIGNALED(status))
+		if (WIFSTOPPED(status)) {
+			int sig = on_stop(c, status);
+
+			if (sig != -2)
+				resume(c, sig);
+		} else if (WIFEXITED(status) || WIFSIGNALED(status))
 			reaped(c, status);
 	}
 }
@@ -691,10 +903,15 @@ void th_child_pump(struct th_child *cs, int n)
 				map[np][0] = i;
 				map[np++][1] = k;
 			}
-		if (!c->reaped && !c->timed_out) {
+		if (!c->reaped && !c->timed_out && !c->lockup) {
 			double left = c->timeout - seconds(&c->start, &now);
-			int ms = left <= 0 ? 0 : (int)(left * 1000) + 1;
+			int ms;
 
+			/* The next soft-lockup probe, when it comes first. */
+			if (c->opts.trace && c->opts.lockup_func && c->opts.lockup_ms && !c->probe_sent &&
+			    c->probe_at - seconds(&c->start, &now) < left)
+				left = c->probe_at - seconds(&c->start, &now);
+			ms = left <= 0 ? 0 : (int)(left * 1000) + 1;
 			if (wait_ms < 0 || ms < wait_ms)
 				wait_ms = ms;
 		} else if (c->fd[0] >= 0 || c->fd[1] >= 0) {
@@ -716,7 +933,8 @@ void th_child_pump(struct th_child *cs, int n)
 		if (!c->pid)
 			continue;
 		collect(c);
-		if (!c->reaped && !c->timed_out && seconds(&c->start, &now) > c->timeout) {
+		maybe_probe(c, seconds(&c->start, &now));
+		if (!c->reaped && !c->timed_out && !c->lockup && seconds(&c->start, &now) > c->timeout) {
 			c->timed_out = true;
 			kill(-c->pid, SIGKILL);
 			kill(c->pid, SIGKILL);

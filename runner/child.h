@@ -18,7 +18,21 @@
  *    function's entry (each dispatch and its call target, computed by the
  *    binary reader from the entry state) and on the sanitizer handler calls
  *    that guard its indirect calls; with opts.state_map, the program's
- *    privileged state (runner/contract.h) read at its exit.
+ *    privileged state (runner/contract.h) read at its exit;
+ *  - with opts.lockup_func, a soft lockup seen in a fraction of the time
+ *    limit, as kernel/watchdog.c's watchdog_timer_fn() sees one (it only
+ *    observes; the task spins on): after opts.lockup_ms of wall time, and
+ *    every as many again, the child is stopped (kill(2) SIGSTOP: a
+ *    signal-delivery-stop, never delivered), and when its pc is in the
+ *    function of that name (or its LTO copy, name.llvm.N) a turn of its
+ *    loop is single-stepped from there, each instruction decoded from the
+ *    binary (cfi/binread.h th_bin_insn()) before it runs: a turn that stays
+ *    in the function, writes no memory (no store, push, call, syscall: an
+ *    allow-list) and comes back to the same pc with every register as it
+ *    was (general-purpose, flags, segments, the whole XSAVE state) starts
+ *    the same turn again, from the same state, for ever; the child is then
+ *    killed as at the time limit (obs.lockup). Otherwise it resumes where
+ *    the steps left it, untouched, and the time limit applies.
  *
  * Several children run at once: spawn them, pump them until done. The pump
  * waits in poll(2) on the children's pipes and on a SIGCHLD self-pipe (ptrace
@@ -48,7 +62,18 @@ struct th_child_opts {
 	bool trace;		/* observe with ptrace (signals, registers, breakpoints) */
 	const char *site_func;	/* with trace: the dispatch function watched (call_timer_fn) */
 	const char *state_map;	/* with trace: TH_STATE_MAP_SYMBOL, or NULL */
+	const char *lockup_func;	/* with trace: the spin a soft lockup is proven in
+					 * ("lock_timer_base"), or NULL: never probed */
+	unsigned lockup_ms;	/* the first probe after this much wall time, and every
+				 * as many again; 0: never */
 };
+
+/* A load the proven turn made: where, how wide, what it read (run-time). */
+struct th_lockup_load {
+	uint64_t addr, value;
+	unsigned size;
+};
+#define TH_LOCKUP_MAX_LOADS 4
 
 /* The first hardware trap, as the kernel delivered it (signal-delivery-stop). */
 struct th_trap_obs {
@@ -118,6 +143,15 @@ struct th_child_obs {
 	int state_read;			/* the state map was read at exit */
 	size_t nstate;
 	struct th_state_obs state[TH_CHILD_MAX_STATE];
+	/* A soft lockup proven in opts.lockup_func (then killed, as timed out): */
+	int lockup;
+	double lockup_seconds;		/* wall time at the proof */
+	char lockup_where[160];		/* "lock_timer_base+0x1c", where the turn starts */
+	char lockup_insn[64];		/* the instruction there */
+	unsigned lockup_insns;		/* the turn's length in instructions */
+	unsigned lockup_probes;		/* probes before (the proof's included) */
+	size_t lockup_nloads;
+	struct th_lockup_load lockup_load[TH_LOCKUP_MAX_LOADS];
 };
 
 struct th_bp {
@@ -137,6 +171,9 @@ struct th_child {
 	bool reaped;
 	int status;			/* waitpid() status once reaped */
 	bool timed_out;			/* killed at the time limit */
+	bool lockup;			/* killed at a proven soft lockup */
+	bool probe_sent;		/* the probe's SIGSTOP is on its way */
+	double probe_at;		/* seconds from start: the next probe */
 	struct timespec start, end;
 	double timeout;
 	struct th_child_opts opts;

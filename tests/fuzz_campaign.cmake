@@ -193,6 +193,18 @@ if(TARGET th-fuzz-overflow-legacy-none)
   set_tests_properties(fuzz.plan.build PROPERTIES LABELS fuzz TIMEOUT 60)
 endif()
 
+# The watchdog proves the soft lockup at its first tick (overflow_oracle.c):
+# the direct overwrite's .data (0x347872) is .flags in the 4.15 layout,
+# TIMER_MIGRATING set, and mod_timer()'s lock_timer_base() spins for ever.
+if(TARGET th-fuzz-overflow-modern-none)
+  add_test(NAME fuzz.overflow.lockup
+    COMMAND $<TARGET_FILE:th-fuzz-overflow-modern-none>
+            ${PROJECT_SOURCE_DIR}/fuzz/corpora/overflow-findings/legacy-direct.bin)
+  set_tests_properties(fuzz.overflow.lockup PROPERTIES LABELS fuzz TIMEOUT 60
+    ENVIRONMENT TH_FUZZ_REPLAY=1
+    PASS_REGULAR_EXPRESSION "outcome=HANG sig=HANG:-[^\n]*soft lockup: spinning in lock_timer_base at pc 0x")
+endif()
+
 # The report: report.md gains the section when fuzz.json is beside the results.
 if(TARGET report_cli)
   add_test(NAME fuzz.report.section

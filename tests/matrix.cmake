@@ -27,6 +27,9 @@ add_test(NAME matrix.cut.selftests
   COMMAND ${CMAKE_COMMAND} -DTH=${TH_BIN} -DBUILD=${CMAKE_BINARY_DIR} -DOUT=${TH_MOUT}/selftests
           -DCONFIG=none "-DATTACKS=SELFTEST_*" -DSELFTESTS=1 "-DKINDS=HANG;CRASHED"
           -P ${CMAKE_CURRENT_SOURCE_DIR}/matrix_cut.cmake)
+add_test(NAME matrix.lockup
+  COMMAND ${CMAKE_COMMAND} -DTH=${TH_BIN} -DBUILD=${CMAKE_BINARY_DIR} -DOUT=${TH_MOUT}/lockup
+          -P ${CMAKE_CURRENT_SOURCE_DIR}/matrix_lockup.cmake)
 add_test(NAME matrix.gate
   COMMAND ${CMAKE_COMMAND} -DTH=${TH_BIN} -DBUILD=${CMAKE_BINARY_DIR} -DOUT=${TH_MOUT}/gate
           -P ${CMAKE_CURRENT_SOURCE_DIR}/matrix_gate.cmake)
@@ -40,7 +43,7 @@ add_test(NAME matrix.kernel_leg
           -DSRC=${CMAKE_SOURCE_DIR} -DOUT=${TH_MOUT}/kernel -P ${CMAKE_CURRENT_SOURCE_DIR}/kernel_leg.cmake)
 add_test(NAME matrix.interrupt
   COMMAND sh ${CMAKE_CURRENT_SOURCE_DIR}/matrix_interrupt.sh ${TH_BIN} ${CMAKE_BINARY_DIR} ${TH_MOUT}/interrupt)
-set_tests_properties(matrix.cut.every_outcome_kind matrix.cut.selftests matrix.gate matrix.interrupt
+set_tests_properties(matrix.cut.every_outcome_kind matrix.cut.selftests matrix.lockup matrix.gate matrix.interrupt
   matrix.kernel_leg PROPERTIES LABELS matrix)
 
 # Bad input: exit 2, a message saying what, and nothing overwritten.

@@ -15,9 +15,10 @@ import sys
 
 # Written by a run or a build, or a name the reader fills in.
 GENERATED = ("out/", "build/", "shards/", "shard-", "last-good/", "PREFIX", "DIR/", "/tmp")
-# Files of the Linux tree the docs quote (kernel/time/timer.c): the checkout's
-# own kernel/ (the real-kernel leg) has no such folder.
-LINUX_TREE = ("kernel/time/",)
+# Files of the Linux tree the docs quote (kernel/time/timer.c,
+# kernel/watchdog.c): the checkout's own kernel/ (the real-kernel leg) has no
+# such files.
+LINUX_TREE = ("kernel/time/", "kernel/watchdog.c")
 
 
 def paths_in(text, tops):
