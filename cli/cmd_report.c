@@ -35,6 +35,8 @@ static void report_usage(FILE *f)
 		"             matrix  the terminal matrix (coloured on a terminal unless NO_COLOR is set)\n"
 		"             verdict the verdict screen matrix ends with: does CFI stop the\n"
 		"                     CVE-2017-7308 overwrite on each API generation, totals\n"
+		"             codequality  GitLab's Code Quality report: sarif's findings, for a\n"
+		"                     merge request's widget; [] when the gate passes\n"
 		"  --out      the file to write, replaced atomically and keeping its mode; only a\n"
 		"             regular file is replaced (never a symbolic link, a device node, a\n"
 		"             FIFO or a directory); - (default) is standard output\n"
@@ -79,7 +81,7 @@ int th_cli_report(int argc, char **argv)
 	}
 	if (!format) {
 		fprintf(stderr, "timerharness report: --format is required (md, html, junit, sarif, "
-			"ktap, matrix or verdict; see --help)\n");
+			"ktap, matrix, verdict or codequality; see --help)\n");
 		return 2;
 	}
 	f = th_render_format_parse(format);

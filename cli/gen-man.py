@@ -89,7 +89,7 @@ def completion(top_opts, cmds, helps):
     choices = {
         "--variant": "legacy transitional modern",
         "--engine": "libfuzzer afl",
-        "--format": "md html junit sarif ktap matrix verdict",
+        "--format": "md html junit sarif ktap matrix verdict codequality",
         "--end": "exited timeout failed",
     }
     value_cases = "\n".join(f"\t{o}) COMPREPLY=($(compgen -W '{w}' -- \"$cur\")); return ;;"

@@ -122,6 +122,13 @@ int th_render_sarif(const struct th_results *res, const char *path,
 int th_render_sarif_to(FILE *out, const struct th_results *res,
 		       char *err, size_t errlen);
 
+/* The same findings as GitLab's Code Quality report (a JSON array of issues:
+ * description, check_name, fingerprint, severity, location.path and
+ * location.lines.begin), which merge requests show in every GitLab tier:
+ * "[]" when the gate passes. Return: 0, or -1 with err set. */
+int th_render_codequality_to(FILE *out, const struct th_results *res,
+			     char *err, size_t errlen);
+
 /* The results of a run GitHub's code scanning keeps ("SARIF results exceed
  * one or more limits": the top 5,000, prioritized by severity). */
 #define TH_SARIF_MAX_RESULTS 5000
@@ -210,6 +217,7 @@ enum th_render_format {
 	TH_RENDER_KTAP,		/* "ktap" */
 	TH_RENDER_MATRIX,	/* "matrix": the terminal matrix */
 	TH_RENDER_VERDICT,	/* "verdict": the verdict screen */
+	TH_RENDER_CODEQUALITY,	/* "codequality": GitLab's Code Quality report */
 	TH_RENDER_FORMAT_COUNT,
 	TH_RENDER_FORMAT_INVALID = -1
 };

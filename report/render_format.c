@@ -40,6 +40,7 @@ static const struct {
 	[TH_RENDER_KTAP] = { "ktap", th_render_ktap_to },
 	[TH_RENDER_MATRIX] = { "matrix", matrix_to },
 	[TH_RENDER_VERDICT] = { "verdict", verdict_to },
+	[TH_RENDER_CODEQUALITY] = { "codequality", th_render_codequality_to },
 };
 
 const char *th_render_format_name(enum th_render_format f)

@@ -717,3 +717,91 @@ int th_render_sarif(const struct th_results *res, const char *path, char *err, s
 {
 	return th_report_render_file(path, th_render_sarif_to, res, err, errlen);
 }
+
+/*
+ * The same findings for GitLab: its Code Quality report (docs.gitlab.com,
+ * "Code Quality", "Code Quality report format"), which a merge request's
+ * widget and the pipeline's Code Quality tab read in every GitLab tier (its
+ * security widgets need Ultimate and a scanner's schema). A JSON array, an
+ * issue a finding: description, check_name (the rule), fingerprint (unique:
+ * the rule and the cell without its toolchain, so a new toolchain keeps the
+ * issue), severity (GitLab's info, minor, major, critical, blocker), and the
+ * declaring line of the expectations file, relative to the repository's
+ * root. A run that passes the gate is "[]". No cap: GitLab keeps them all.
+ */
+static const char *cq_severity(const struct finding *fd)
+{
+	const struct rule *r = &rules[fd->rule];
+	double s = r->severity ? atof(r->severity) : 0;
+
+	if (!fd->error)
+		return "minor";		/* new, not regressed */
+	if (r->outcome == TH_HARNESS_ERROR)
+		return "blocker";	/* the cell measured nothing */
+	/* GitHub's ranking of security-severity, in GitLab's words. */
+	return s >= 9.0 ? "critical" : s >= 7.0 ? "major" : "minor";
+}
+
+static json_t *cq_issue(const struct th_results *res, const struct finding *fd)
+{
+	const struct th_cell *c = fd->cells[0];
+	json_t *o = json_object(), *loc = json_object(), *lines = json_object();
+	char *text = message(fd), key[1100], hash[17];
+	const char *path = res->expect_path ? th_report_source_relative(res->expect_path) : EXPECT_URI;
+	int bad = !o || !loc || !lines || !text;
+
+	if (bad) {
+		json_decref(o);
+		json_decref(loc);
+		json_decref(lines);
+		free(text);
+		return NULL;
+	}
+	identity_key(c, key, sizeof(key));
+	snprintf(key + strlen(key), sizeof(key) - strlen(key), "#%s", rules[fd->rule].id);
+	fnv1a_hex(key, hash);
+	bad |= set_str(o, "description", text);
+	bad |= set_str(o, "check_name", rules[fd->rule].id);
+	bad |= set_str(o, "fingerprint", hash);
+	bad |= set_str(o, "severity", cq_severity(fd));
+	bad |= set_str(loc, "path", path);
+	bad |= set(lines, "begin", json_integer(c->expected_line ? c->expected_line : 1));
+	bad |= set(loc, "lines", lines);
+	bad |= set(o, "location", loc);
+	free(text);
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+int th_render_codequality_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
+{
+	const struct th_cell **cells;
+	struct finding *f;
+	size_t nf;
+	json_t *arr = json_array();
+	char *text = NULL;
+	int bad = !arr;
+
+	if (bad || findings(res, &cells, &f, &nf)) {
+		json_decref(arr);
+		return th_report_errf(err, errlen, "out of memory building the Code Quality report");
+	}
+	for (size_t i = 0; i < nf && !bad; i++)
+		bad |= json_array_append_new(arr, cq_issue(res, &f[i]));
+	free(cells);
+	free(f);
+	if (!bad)
+		text = json_dumps(arr, JSON_INDENT(2));
+	json_decref(arr);
+	if (!text)
+		return th_report_errf(err, errlen, "out of memory building the Code Quality report");
+	fputs(text, out);
+	fputc('\n', out);
+	free(text);
+	if (ferror(out))
+		return th_report_errf(err, errlen, "cannot write the Code Quality report");
+	return 0;
+}

@@ -93,7 +93,7 @@ expect_check(${OUT}/missing.json 2 "missing.json")
 expect_check(${OUT}/results.json 2 "corrupt.json" --baseline ${OUT}/corrupt.json)
 
 # Every renderer, through the real command, reads the same run.
-foreach(fmt md html junit sarif ktap matrix)
+foreach(fmt md html junit sarif ktap matrix codequality)
   execute_process(COMMAND ${TH} report --results ${OUT}/results.json --format ${fmt} --out ${OUT}/report.${fmt}
                   RESULT_VARIABLE rc ERROR_VARIABLE err)
   file(SIZE ${OUT}/report.${fmt} size)

@@ -45,6 +45,10 @@ add_test(NAME outputs.junit_schemas
 add_test(NAME outputs.sarif
   COMMAND ${_py} sarif ${_common} --schema ${CMAKE_CURRENT_SOURCE_DIR}/data/sarif/sarif-schema-2.1.0.json
           --source ${CMAKE_SOURCE_DIR} --clean ${_out}/gate ${_out})
+# GitLab's Code Quality report: its shape, SARIF's findings, [] for a run
+# that passed the gate.
+add_test(NAME outputs.codequality
+  COMMAND ${_py} codequality ${_common} --clean ${_out}/gate ${_out})
 add_test(NAME outputs.ktap_kunit
   COMMAND ${_py} ktap ${_common} --parser ${CMAKE_CURRENT_SOURCE_DIR}/data/kunit ${_out})
 # report.html in headless Chromium at a desktop's and a phone's width: no
@@ -70,6 +74,7 @@ else()
   message(WARNING "chromium not found: outputs.html_browser fails (run scripts/install-deps)")
 endif()
 set_tests_properties(outputs.results_schema outputs.junit_schemas outputs.sarif outputs.ktap_kunit
+  outputs.codequality
   PROPERTIES FIXTURES_REQUIRED th_outputs LABELS outputs TIMEOUT 300)
 
 # 80 columns: the verdict screen of every run and fixture, check's summary of

@@ -23,6 +23,11 @@
       no location or rerun names the checkout by its absolute path; at most
       5,000 results; and the runs under --clean, which passed the gate, have
       no result at all (code scanning makes an alert of every result).
+  outputs.py codequality --th TH --data DIR [--clean DIR] ROOT...
+      report --format codequality of every results.json under the ROOTs and
+      of every fixture: GitLab's Code Quality shape, one issue per finding
+      SARIF holds, unique fingerprints without the toolchain, a path relative
+      to the repository; [] for the runs under --clean.
   outputs.py ktap --parser DIR --th TH --data DIR ROOT...
       the KTAP of every results.json under the ROOTs and of every fixture is
       read by the kernel's own KUnit parser (tools/testing/kunit) with no
@@ -455,10 +460,66 @@ def cmd_ktap(a):
     print(f"ktap: {len(files)} results read by the KUnit parser with exact counts")
 
 
+# ---- GitLab's Code Quality report ----
+CQ_SEVERITIES = {"info", "minor", "major", "critical", "blocker"}
+
+
+def cmd_codequality(a):
+    """report --format codequality, for every results.json under the roots
+    and every fixture: the shape GitLab's Code Quality report has
+    (docs.gitlab.com, "Code Quality report format"), one issue per finding
+    SARIF would hold (sarif_findings), a unique fingerprint without the
+    toolchain, the declaring line; [] for a run under --clean (it passed)."""
+    clean = set(found(a.clean, "results.json"))
+    sources = found(a.roots, "results.json") + fixtures(a.data, a.th)
+    if not sources or (a.clean and not clean):
+        fail("no results.json to render (or none under --clean)")
+    issues = 0
+    for src in sources:
+        text = render(a.th, src, "codequality")
+        if text is None:
+            continue
+        doc = json.loads(text)
+        with open(src) as f:
+            res = json.load(f)
+        want = sarif_findings(res)
+        if not isinstance(doc, list):
+            fail(f"{src}: codequality: not a JSON array")
+            continue
+        if src in clean and doc:
+            fail(f"{src}: a run that passed the gate has {len(doc)} Code Quality issue(s)")
+        if len(doc) != len(want):
+            fail(f"{src}: {len(doc)} Code Quality issues, SARIF's findings are {len(want)}")
+        fps = set()
+        for i in doc:
+            issues += 1
+            where = f"{src}: issue {i.get('check_name')}: "
+            for k in ("description", "check_name", "fingerprint", "severity"):
+                if not isinstance(i.get(k), str) or not i[k]:
+                    fail(where + f"no {k}")
+            if i.get("severity") not in CQ_SEVERITIES:
+                fail(where + f"severity {i.get('severity')!r} is not GitLab's")
+            if i.get("fingerprint") in fps:
+                fail(where + "fingerprint shared with another issue")
+            fps.add(i.get("fingerprint"))
+            loc = i.get("location", {})
+            path, begin = loc.get("path"), loc.get("lines", {}).get("begin")
+            if not isinstance(path, str) or path.startswith("/") or not path:
+                fail(where + f"location.path {path!r} is not relative to the repository")
+            if not isinstance(begin, int) or begin < 1:
+                fail(where + f"location.lines.begin {begin!r}")
+            for tc in {c["toolchain"] for c in res["cells"]}:
+                if tc in i.get("fingerprint", ""):
+                    fail(where + "the toolchain is in the fingerprint")
+            if i.get("check_name") not in {k[0] for k in want}:
+                fail(where + "no SARIF finding has this rule")
+    print(f"codequality: {len(sources)} results rendered, {issues} issues checked")
+
+
 def main():
     ap = argparse.ArgumentParser()
     sub = ap.add_subparsers(dest="cmd", required=True)
-    for name in ("results", "junit", "sarif", "ktap"):
+    for name in ("results", "junit", "sarif", "ktap", "codequality"):
         p = sub.add_parser(name)
         p.add_argument("--th", required=True)
         p.add_argument("--data", required=True)
@@ -473,6 +534,7 @@ def main():
     sub.choices["sarif"].add_argument("--source", required=True)
     sub.choices["sarif"].add_argument("--clean", action="append", default=[])
     sub.choices["ktap"].add_argument("--parser", required=True)
+    sub.choices["codequality"].add_argument("--clean", action="append", default=[])
     a = ap.parse_args()
     globals()["cmd_" + a.cmd](a)
     if failures:

@@ -63,7 +63,7 @@ endfunction()
 
 th_report_cli(help 0 "^$" ARGS --help)
 th_report_cli(no_format 2 "--format is required" ARGS --results ${_rd}/small.json)
-th_report_cli(unknown_format 2 "unknown format 'pdf' \\(formats: md, html, junit, sarif, ktap, matrix, verdict\\)"
+th_report_cli(unknown_format 2 "unknown format 'pdf' \\(formats: md, html, junit, sarif, ktap, matrix, verdict, codequality\\)"
   ARGS --results ${_rd}/small.json --format pdf)
 th_report_cli(unknown_option 2 "unknown argument '--colour'" ARGS --format md --colour)
 th_report_cli(missing_value 2 "--format needs a value" ARGS --format)
@@ -92,7 +92,7 @@ th_report_cli(matrix_stdout 0 "^$" STDOUT ${_rd}/small.matrix.txt
   ARGS --results ${_rd}/small.json --format matrix)
 th_report_cli(matrix_out_dash 0 "^$" STDOUT ${_rd}/small.matrix.txt
   ARGS --results=${_rd}/small.json --format matrix --out -)
-foreach(fmt md html junit sarif ktap matrix)
+foreach(fmt md html junit sarif ktap matrix codequality)
   th_report_cli(file_${fmt} 0 "^$" ARGS --results ${_rd}/small.json --format ${fmt}
     --out ${_ro}/small.${fmt})
 endforeach()
