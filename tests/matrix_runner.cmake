@@ -202,6 +202,13 @@ elseif(CASE STREQUAL "metrics")
   if(NOT json MATCHES "\"build_seconds\": 123.5," OR NOT json MATCHES "\"build_seconds_${tc}\": 123.5,")
     message(FATAL_ERROR "build_seconds is not the measured cold build:\n${json}")
   endif()
+  # Without --quiet, the run's throughput on standard error: cells a second
+  # and the CPU time split into user and system.
+  list(REMOVE_ITEM slice --quiet)
+  run(rc out ${TH} matrix --build-root ${OUT}/root --out ${OUT}/out ${slice})
+  want("${rc}" 0 "${out}"
+       "matrix: 2 cells in [0-9.]+ s \\([0-9]+ a second\\); CPU [0-9.]+ s user, [0-9.]+ s system\n"
+       "matrix's throughput line")
 
 else()
   message(FATAL_ERROR "unknown CASE '${CASE}'")
