@@ -436,6 +436,17 @@ static void expect_loader_errors(void **state)
 	expect_error("comma.tsv", "*\tlegacy,\t*\t*\tHIJACKED\twhy\n", "1", "empty variant glob");
 	expect_error("extra.tsv", "*\t*\t*\t*\tHIJACKED\twhy\textra\n", "1", "more than 6");
 	expect_error("empty.tsv", "# only a comment\n\n", "2", "no rules");
+	/* A probabilistic cell's set of outcomes. */
+	expect_error("setorder.tsv", "*\t*\t*\t*\tHIJACKED\tok\n*\t*\t*\t*\tCRASHED|HIJACKED\twhy\n", "2",
+		     "list its outcomes most severe first (HIJACKED|CRASHED)");
+	expect_error("setempty.tsv", "*\t*\t*\t*\tHIJACKED||CRASHED\twhy\n", "1", "an empty outcome");
+	expect_error("settwice.tsv", "*\t*\t*\t*\tCRASHED|CRASHED\twhy\n", "1", "CRASHED twice");
+	expect_error("setname.tsv", "*\t*\t*\t*\tHIJACKED|PWNED\twhy\n", "1",
+		     "unknown outcome 'PWNED' (one of HIJACKED");
+	expect_error("setna.tsv", "*\t*\t*\t*\tCRASHED|NOT_APPLICABLE\twhy\n", "1",
+		     "NOT_APPLICABLE in the set");
+	expect_error("setdiffers.tsv", "*\t*\t*\t*\tNO_EFFECT\tok\n@platform linux-*\n@differs\n"
+		     "*\tmodern\t*\t*\tCRASHED|HANG\tHANG\twhy\n", "4", "a set of model outcomes");
 	assert_int_equal(th_expect_load("/nonexistent/expected.tsv", err, sizeof(err)), -1);
 	assert_string_equal(err, "/nonexistent/expected.tsv: No such file or directory");
 	/* A failed load leaves nothing behind. */
@@ -476,6 +487,29 @@ static void expect_first_match_and_alternatives(void **state)
 }
 
 /* ---- @platform and @differs: a real kernel's rules and declared differences ---- */
+
+static void expect_outcome_sets(void **state)
+{
+	char err[512];
+	const char *path = write_tmp("sets.tsv",
+				     "A_*\tlegacy\trandstruct\t*\tHIJACKED|CRASHED|TIMER_LOST\tper seed\n"
+				     "*\t*\t*\t*\tNO_EFFECT\tcontrol\n");
+
+	(void)state;
+	if (th_expect_load(path, err, sizeof(err)))
+		fail_msg("%s", err);
+	/* The column as written; the set as data; one outcome a set of one. */
+	assert_string_equal(th_expect_lookup("A_1", "legacy", "randstruct", "clang-22", NULL),
+			    "HIJACKED|CRASHED|TIMER_LOST");
+	assert_int_equal(th_expect_set_on(NULL, "A_1", "legacy", "randstruct", "clang-22"),
+			 TH_OUTCOME_BIT(TH_HIJACKED) | TH_OUTCOME_BIT(TH_CRASHED) |
+			 TH_OUTCOME_BIT(TH_TIMER_LOST));
+	assert_int_equal(th_expect_set_on("model", "B_1", "legacy", "none", "clang-22"),
+			 TH_OUTCOME_BIT(TH_NO_EFFECT));
+	assert_int_equal(th_expect_set_on("linux-6.1.1", "A_1", "legacy", "randstruct", "clang-22"), 0);
+	th_expect_free();
+	unlink(path);
+}
 
 static void expect_platform_sections(void **state)
 {
@@ -783,6 +817,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(expect_story_cells),
 		cmocka_unit_test(expect_loader_errors),
 		cmocka_unit_test(expect_first_match_and_alternatives),
+		cmocka_unit_test(expect_outcome_sets),
 		cmocka_unit_test(expect_platform_sections),
 		cmocka_unit_test(expect_differs_rows),
 		cmocka_unit_test(expect_directive_errors),

@@ -204,7 +204,7 @@ static struct run run_check_to(FILE *out, const char *results, const char *basel
 	size_t le;
 	FILE *err = open_memstream(&r.err, &le);
 	struct th_check_opts o = { results, baseline, allow & ALLOW_SLICE, allow & ALLOW_PARTIAL,
-				   allow & VERBOSE, false };
+				   allow & VERBOSE, false, NULL };
 	struct th_check_decl d = gate_decl();
 
 	assert_non_null(err);
@@ -294,19 +294,19 @@ static struct th_results *build_model(int reverse)
 	struct th_cell_in cells[] = {
 		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4", "memcpy-intra", "before-arm",
 		  "func+data:write_cr4", TH_VARIANT_LEGACY, "cfi-icall", "clang-14", TH_HIJACKED, 1,
-		  NULL, "write_cr4(0x407f0) ran\nline two | `tick`", TH_HIJACKED, 0, NULL, 0, NULL },
+		  NULL, "write_cr4(0x407f0) ran\nline two | `tick`", TH_HIJACKED, 0, NULL, 0, NULL, 0 },
 		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", "memcpy-intra", "before-arm",
 		  "func:write_cr4", TH_VARIANT_MODERN, "cfi-icall", "clang-9", TH_BLOCKED_CFI, 1,
-		  NULL, "trap", TH_BLOCKED_CFI, 0, NULL, 0, NULL },
+		  NULL, "trap", TH_BLOCKED_CFI, 0, NULL, 0, NULL, 0 },
 		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", "memcpy-intra", "before-arm",
 		  "func:write_cr4", TH_VARIANT_MODERN, "randstruct", "clang-14", TH_OUTCOME_INVALID, 0,
-		  seeds, "seeds 1-5", TH_CRASHED, 0, NULL, 0, NULL },
+		  seeds, "seeds 1-5", TH_CRASHED, 0, NULL, 0, NULL, 0 },
 		{ "UAF_REALLOC_PENDING_FUNC_SAME_CLASS", "uaf-realloc", "pending", "func:same-class",
 		  TH_VARIANT_TRANSITIONAL, "none", "clang-14", TH_REDIRECTED, 1, NULL,
-		  "bad byte \xff here", TH_OUTCOME_INVALID, 0, NULL, 0, NULL },
+		  "bad byte \xff here", TH_OUTCOME_INVALID, 0, NULL, 0, NULL, 0 },
 		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", "memcpy-intra", "before-arm",
 		  "func:write_cr4", TH_VARIANT_MODERN, "randstruct", "clang-9", TH_UNSUPPORTED, 0,
-		  NULL, "no randstruct", TH_CRASHED, 0, NULL, 0, NULL },
+		  NULL, "no randstruct", TH_CRASHED, 0, NULL, 0, NULL, 0 },
 	};
 	size_t n = sizeof(cells) / sizeof(cells[0]);
 
@@ -621,7 +621,7 @@ static void add_cell_validates(void **state)
 	struct th_results *r = th_results_create("1");
 	struct th_cell_in in = { "X_ATTACK", "memcpy-intra", "before-arm", "none",
 				 TH_VARIANT_LEGACY, "none", "clang-14", TH_NO_EFFECT, 1, NULL, "",
-				 TH_NO_EFFECT, 0, NULL, 0, NULL };
+				 TH_NO_EFFECT, 0, NULL, 0, NULL, 0 };
 
 	assert_null(th_results_add_cell(r, &in, err, sizeof(err)));
 	assert_contains(err, "unknown config \"none\"");
@@ -668,7 +668,7 @@ static void record_runs_and_metrics(void **state)
 	struct th_results *r = th_results_create("1");
 	struct th_cell_in in = { "RANDSTRUCT_A", "memcpy-intra", "before-arm", "func:write_cr4",
 				 TH_VARIANT_MODERN, "randstruct", "clang-22", TH_NO_EFFECT, 1, NULL,
-				 "seed 1", TH_CRASHED, 0, NULL, 0, NULL };
+				 "seed 1", TH_CRASHED, 0, NULL, 0, NULL, 0 };
 
 	assert_int_equal(th_results_add_toolchain(r, "clang-22", "22", "", err, sizeof(err)), 0);
 	assert_int_equal(th_results_add_config(r, "randstruct", "", "", err, sizeof(err)), 0);
@@ -757,6 +757,107 @@ static void verdict_table(void **state)
 	assert_string_equal(th_verdict_name(TH_VERDICT_REGRESSION), "regression");
 	assert_int_equal(th_verdict_parse("improvement"), TH_VERDICT_IMPROVEMENT);
 	assert_int_equal(th_verdict_parse("Pass"), TH_VERDICT_INVALID);
+}
+
+/* A probabilistic cell's declared set (expected.tsv's "A|B|C"): one of it
+ * passes, better than all of it improves, worse than all of it or a run
+ * the set does not name inside its span regresses. */
+static void verdict_sets(void **state)
+{
+#define B(o) TH_OUTCOME_BIT(TH_##o)
+	(void)state;
+	static const struct {
+		enum th_outcome obs;
+		th_outcome_set seen, exp;
+		enum th_outcome base;
+		enum th_verdict want;
+	} rows[] = {
+		/* HIJACKED|CRASHED|TIMER_LOST: the 4.14 randstruct cells */
+		{ TH_HIJACKED, B(HIJACKED) | B(CRASHED), B(HIJACKED) | B(CRASHED) | B(TIMER_LOST),
+		  TH_OUTCOME_INVALID, TH_VERDICT_PASS },
+		{ TH_CRASHED, B(CRASHED), B(HIJACKED) | B(CRASHED) | B(TIMER_LOST), TH_OUTCOME_INVALID,
+		  TH_VERDICT_PASS },
+		{ TH_TIMER_LOST, B(TIMER_LOST), B(HIJACKED) | B(CRASHED) | B(TIMER_LOST),
+		  TH_OUTCOME_INVALID, TH_VERDICT_PASS },
+		/* better than every member: the one improvement that stands out */
+		{ TH_BLOCKED_CFI, B(BLOCKED_CFI), B(HIJACKED) | B(CRASHED) | B(TIMER_LOST),
+		  TH_OUTCOME_INVALID, TH_VERDICT_IMPROVEMENT },
+		/* a run below the set beside runs in it: the cell is in it */
+		{ TH_CRASHED, B(CRASHED) | B(NO_EFFECT), B(REDIRECTED) | B(CRASHED), TH_OUTCOME_INVALID,
+		  TH_VERDICT_PASS },
+		/* worse than every member */
+		{ TH_HIJACKED, B(HIJACKED) | B(CRASHED), B(REDIRECTED) | B(CRASHED), TH_OUTCOME_INVALID,
+		  TH_VERDICT_REGRESSION },
+		/* inside the span, not named: the cell's outcome, or any run's */
+		{ TH_HANG, B(HANG), B(HIJACKED) | B(CRASHED) | B(TIMER_LOST), TH_OUTCOME_INVALID,
+		  TH_VERDICT_REGRESSION },
+		{ TH_HIJACKED, B(HIJACKED) | B(HANG), B(HIJACKED) | B(CRASHED) | B(TIMER_LOST),
+		  TH_OUTCOME_INVALID, TH_VERDICT_REGRESSION },
+		{ TH_REDIRECTED, B(REDIRECTED), B(HIJACKED) | B(CRASHED), TH_OUTCOME_INVALID,
+		  TH_VERDICT_REGRESSION },
+		/* a set of one is th_verdict() */
+		{ TH_CRASHED, B(CRASHED) | B(NO_EFFECT), B(HIJACKED), TH_OUTCOME_INVALID,
+		  TH_VERDICT_IMPROVEMENT },
+		{ TH_HIJACKED, B(HIJACKED), B(CRASHED), TH_OUTCOME_INVALID, TH_VERDICT_REGRESSION },
+		/* could not run, none declared, the baseline: as ever */
+		{ TH_UNSUPPORTED, 0, B(HIJACKED) | B(CRASHED), TH_OUTCOME_INVALID, TH_VERDICT_REGRESSION },
+		{ TH_CRASHED, B(CRASHED), 0, TH_OUTCOME_INVALID, TH_VERDICT_NEW },
+		{ TH_HIJACKED, B(HIJACKED), B(HIJACKED) | B(CRASHED), TH_CRASHED, TH_VERDICT_REGRESSION },
+		{ TH_HARNESS_ERROR, B(HARNESS_ERROR), B(HIJACKED) | B(CRASHED), TH_OUTCOME_INVALID,
+		  TH_VERDICT_REGRESSION },
+	};
+	char a[200], b[200];
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		enum th_verdict got = th_verdict_set(rows[i].obs, rows[i].seen, rows[i].exp, rows[i].base);
+
+		if (got != rows[i].want)
+			fail_msg("row %zu: observed %s (runs %s), expected %s: got %s, want %s", i,
+				 th_outcome_name(rows[i].obs), th_outcome_set_format(rows[i].seen, a, sizeof(a)),
+				 th_outcome_set_format(rows[i].exp, b, sizeof(b)), th_verdict_name(got),
+				 th_verdict_name(rows[i].want));
+	}
+#undef B
+}
+
+/* The set syntax: every error says what is wrong; the format reads back. */
+static void outcome_set_parse(void **state)
+{
+	static const struct {
+		const char *text, *why;
+	} bad[] = {
+		{ "HIJACKED||CRASHED", "an empty outcome" },
+		{ "|CRASHED", "an empty outcome" },
+		{ "HIJACKED|", "an empty outcome" },
+		{ "HIJACKED|PWNED", "unknown outcome 'PWNED'" },
+		{ "CRASHED|HIJACKED", "most severe first (HIJACKED|CRASHED)" },
+		{ "CRASHED|CRASHED", "CRASHED twice" },
+		{ "HIJACKED|UNSUPPORTED", "UNSUPPORTED in the set" },
+		{ "NOT_APPLICABLE|CRASHED", "most severe first" },
+		{ "CRASHED|NOT_APPLICABLE", "NOT_APPLICABLE in the set" },
+		{ "HARNESS_ERROR", "unknown outcome 'HARNESS_ERROR'" },
+		{ "hijacked", "unknown outcome" },
+	};
+	th_outcome_set set = 0;
+	char why[300], text[200];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (!th_outcome_set_parse(bad[i].text, &set, why, sizeof(why)))
+			fail_msg("'%s' accepted", bad[i].text);
+		if (!strstr(why, bad[i].why))
+			fail_msg("'%s': got '%s', want '...%s...'", bad[i].text, why, bad[i].why);
+	}
+	assert_int_equal(th_outcome_set_parse("HIJACKED|CRASHED|TIMER_LOST", &set, why, sizeof(why)), 0);
+	assert_int_equal(set, TH_OUTCOME_BIT(TH_HIJACKED) | TH_OUTCOME_BIT(TH_CRASHED) |
+			      TH_OUTCOME_BIT(TH_TIMER_LOST));
+	assert_int_equal(th_outcome_set_worst(set), TH_HIJACKED);
+	assert_int_equal(th_outcome_set_best(set), TH_TIMER_LOST);
+	assert_int_equal(th_outcome_set_size(set), 3);
+	assert_string_equal(th_outcome_set_format(set, text, sizeof(text)), "HIJACKED|CRASHED|TIMER_LOST");
+	assert_int_equal(th_outcome_set_parse("UNSUPPORTED", &set, why, sizeof(why)), 0);
+	assert_int_equal(set, TH_OUTCOME_BIT(TH_UNSUPPORTED));
+	assert_string_equal(th_outcome_set_format(0, text, sizeof(text)), "none");
 }
 
 /* ---- check ---- */
@@ -1326,7 +1427,7 @@ static void matrix_wide_uses_keys(void **state)
 				struct th_cell_in in = { id, "uaf-realloc", "pending", "func:write_cr4",
 							 (enum th_variant)v, cfgs[k], "clang-22",
 							 (enum th_outcome)((a + k) % TH_OUTCOME_COUNT), 1, NULL, "",
-							 TH_OUTCOME_INVALID, 0, NULL, 0, NULL };
+							 TH_OUTCOME_INVALID, 0, NULL, 0, NULL, 0 };
 				assert_non_null(th_results_add_cell(r, &in, err, sizeof(err)));
 			}
 		}
@@ -1986,7 +2087,7 @@ static void ktap_partial_and_not_applicable(void **state)
 	struct th_cell_in in = { "MEMCPY_INTRA_BEFORE_ARM_DATA_FAKE_OBJECT", "memcpy-intra", "before-arm",
 				 "data:fake-object", TH_VARIANT_MODERN, "none", "clang-22",
 				 TH_NOT_APPLICABLE, 0, NULL, "no .data on the 4.15 layout",
-				 TH_NOT_APPLICABLE, 0, NULL, 0, NULL };
+				 TH_NOT_APPLICABLE, 0, NULL, 0, NULL, 0 };
 	const char *path = tmp_file(t, "partial.ktap");
 
 	assert_non_null(th_results_add_cell(r, &in, err, sizeof(err)));
@@ -2283,6 +2384,8 @@ int main(int argc, char **argv)
 		TH_CASE(add_cell_validates),
 		TH_CASE(record_runs_and_metrics),
 		TH_CASE(verdict_table),
+		TH_CASE(verdict_sets),
+		TH_CASE(outcome_set_parse),
 		TH_CASE(check_pass),
 		TH_CASE(check_doctored_regression),
 		TH_CASE(check_stored_verdict_ignored),
