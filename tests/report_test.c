@@ -2105,6 +2105,81 @@ static void ktap_partial_and_not_applicable(void **state)
 	th_results_free(r);
 }
 
+/* ---- a probabilistic cell's declared set, in every output ---- */
+
+static void expected_sets_shown(void **state)
+{
+	struct tmp *t = *state;
+	char err[1024] = "", path[300];
+	struct th_results *r = th_results_create("0.1.0-test"), *back;
+	const th_outcome_set set = TH_OUTCOME_BIT(TH_REDIRECTED) | TH_OUTCOME_BIT(TH_CRASHED) |
+				   TH_OUTCOME_BIT(TH_NO_EFFECT);
+	static const unsigned regressed[TH_OUTCOME_COUNT] = { [TH_HIJACKED] = 1, [TH_CRASHED] = 4 };
+	static const unsigned in_set[TH_OUTCOME_COUNT] = { [TH_CRASHED] = 2, [TH_NO_EFFECT] = 3 };
+	struct th_cell_in in = {
+		.attack = "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", .technique = "memcpy-intra",
+		.timing = "before-arm", .payload = "func:write_cr4", .variant = TH_VARIANT_MODERN,
+		.config = "randstruct", .toolchain = "clang-22", .outcome = TH_OUTCOME_INVALID,
+		.counts = regressed, .evidence = "seed 3: write_cr4 ran", .expected = TH_REDIRECTED,
+		.expected_line = 7, .expected_set = set,
+	};
+	struct th_cell *c;
+
+	assert_non_null(r);
+	assert_int_equal(th_results_add_toolchain(r, "clang-22", "22.1.8", "/usr/bin/clang-22", err,
+						  sizeof(err)), 0);
+	assert_int_equal(th_results_add_config(r, "randstruct", "-frandomize-layout-seed=@SEED@", "rs",
+					       err, sizeof(err)), 0);
+	assert_non_null(c = th_results_add_cell(r, &in, err, sizeof(err)));
+	assert_int_equal(c->verdict, TH_VERDICT_REGRESSION);
+	in.attack = "MEMCPY_INTRA_BEFORE_ARM_FUNC_SAME_CLASS";
+	in.payload = "func:same-class";
+	in.counts = in_set;
+	assert_non_null(c = th_results_add_cell(r, &in, err, sizeof(err)));
+	assert_int_equal(c->verdict, TH_VERDICT_PASS);
+	/* Every report that says what was expected says the set. */
+	static const enum th_render_format shown[] = { TH_RENDER_MARKDOWN, TH_RENDER_HTML,
+						       TH_RENDER_JUNIT, TH_RENDER_SARIF, TH_RENDER_KTAP };
+	for (size_t i = 0; i < sizeof(shown) / sizeof(shown[0]); i++) {
+		snprintf(path, sizeof(path), "%s/sets.%s", t->dir, th_render_format_name(shown[i]));
+		if (th_render_format_file(path, shown[i], r, err, sizeof(err)))
+			fail_msg("%s: %s", th_render_format_name(shown[i]), err);
+		char *text = slurp(path);
+		if (!strstr(text, "REDIRECTED|CRASHED|NO_EFFECT"))
+			fail_msg("%s does not show the declared set", th_render_format_name(shown[i]));
+		free(text);
+		unlink(path);
+	}
+	/* results.json keeps it: expected the worst, expected_set all of it. */
+	snprintf(path, sizeof(path), "%s/sets.json", t->dir);
+	assert_int_equal(th_results_write(r, path, err, sizeof(err)), 0);
+	char *json = slurp(path);
+	assert_contains(json, "\"expected_set\": [\n        \"REDIRECTED\",\n        \"CRASHED\",\n"
+			      "        \"NO_EFFECT\"\n      ]");
+	back = load_ok(path);
+	assert_int_equal(back->ncells, 2);
+	for (size_t i = 0; i < back->ncells; i++) {
+		assert_int_equal(back->cells[i]->expected, TH_REDIRECTED);
+		assert_int_equal(back->cells[i]->expected_set, set);
+		assert_int_equal(th_cell_verdict(back->cells[i], TH_OUTCOME_INVALID),
+				 back->cells[i]->verdict);
+	}
+	th_results_free(back);
+	/* A set whose most severe member is not expected is refused. */
+	char *doctored = strdup(json), *at = strstr(doctored, "\"expected\": \"REDIRECTED\"");
+	assert_non_null(at);
+	memcpy(at + strlen("\"expected\": \""), "NO_EFFECT\" ", strlen("NO_EFFECT\" "));
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(doctored, f);
+	fclose(f);
+	expect_load_error(path, "expected_set");
+	free(doctored);
+	free(json);
+	unlink(path);
+	th_results_free(r);
+}
+
 /* ---- formats ---- */
 
 static void formats_by_name(void **state)
@@ -2386,6 +2461,7 @@ int main(int argc, char **argv)
 		TH_CASE(verdict_table),
 		TH_CASE(verdict_sets),
 		TH_CASE(outcome_set_parse),
+		TH_CASE(expected_sets_shown),
 		TH_CASE(check_pass),
 		TH_CASE(check_doctored_regression),
 		TH_CASE(check_stored_verdict_ignored),
