@@ -222,7 +222,7 @@ def cmd_results(a):
 
 
 CHECK_COUNT = re.compile(r"^check: (\d+) cells.*?: (\d+) pass, (\d+) regression"
-                         r"(?:, (\d+) improvement)?")
+                         r"(?:, (\d+) improvement)?", re.M)
 
 
 def check_json(a, paths):
@@ -272,7 +272,7 @@ def check_json(a, paths):
             got[f["kind"]] = got.get(f["kind"], 0) + 1
         if kinds != got:
             fail(f"{path}: check's finding lines {kinds}, check --json's findings {got}")
-        m = CHECK_COUNT.search(re.sub(r"\n  ", " ", t.stdout), re.M)
+        m = CHECK_COUNT.search(re.sub(r"\n  ", " ", t.stdout))
         counts = (doc.get("results") or {}).get("counts")
         if m and counts:
             for i, key in ((1, "cells"), (2, "pass"), (3, "regression"), (4, "improvement")):
