@@ -25,6 +25,7 @@
 #include <jansson.h>
 
 #include "check.h"
+#include "check_json.h"
 #include "expect.h"
 #include "render.h"
 #include "results.h"
@@ -898,6 +899,74 @@ static void check_doctored_regression(void **state)
 			       "disagree with its outcome field, HIJACKED); evidence: observed BLOCKED_CFI");
 	assert_contains(r.out, ": 53 pass, 1 regression");
 	run_free(&r);
+}
+
+/* check --json: the same judgement as data (docs/schema/check.schema.json):
+ * the answer, the counts, and the regression with its cell and rule. */
+static void check_json_regression(void **state)
+{
+	struct tmp *t = *state;
+	char err[1024], *text = NULL, *lines = NULL, *errs = NULL;
+	size_t len = 0, llen = 0, elen = 0;
+	struct th_results *m = load_ok(DATA("gate.json"));
+	const char *path = tmp_file(t, "doctored-json.json");
+	json_error_t je;
+
+	th_results_find_cell(m, NULL, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", TH_VARIANT_MODERN,
+			     "cfi-icall", "clang-22")->outcome = TH_HIJACKED;
+	assert_int_equal(th_results_write(m, path, err, sizeof(err)), 0);
+	th_results_free(m);
+
+	struct th_check_decl d = gate_decl();
+	struct th_check_json *cj = th_check_json_create();
+	FILE *out = open_memstream(&lines, &llen), *ef = open_memstream(&errs, &elen);
+	struct th_check_opts o = { .results = path };
+
+	assert_non_null(cj);
+	o.json = th_check_json_results(cj, path, d.expect_path, d.expect_sha256, NULL);
+	assert_non_null(o.json);
+	int rc = th_check_main(&o, &d, out, ef);
+	th_check_json_results_exit(cj, rc);
+	fclose(out);
+	fclose(ef);
+	th_check_json_errors(cj, errs);
+	assert_int_equal(rc, TH_CHECK_REGRESSION);
+	/* The findings are data, not lines. */
+	assert_not_contains(lines, "regression: ");
+	FILE *jf = open_memstream(&text, &len);
+	assert_int_equal(th_check_json_write(cj, rc, jf), 0);
+	fclose(jf);
+	json_t *doc = json_loads(text, 0, &je);
+	if (!doc)
+		fail_msg("not JSON: %s: %s", je.text, text);
+	assert_string_equal(json_string_value(json_object_get(doc, "schema")), "timerharness/check/v1");
+	assert_string_equal(json_string_value(json_object_get(doc, "status")), "FAIL");
+	assert_int_equal(json_integer_value(json_object_get(doc, "exit")), 1);
+	assert_true(json_is_null(json_object_get(doc, "fuzz")));
+	json_t *res = json_object_get(doc, "results"), *k = json_object_get(res, "counts");
+	assert_int_equal(json_integer_value(json_object_get(res, "exit")), 1);
+	assert_int_equal(json_integer_value(json_object_get(k, "cells")), 54);
+	assert_int_equal(json_integer_value(json_object_get(k, "pass")), 53);
+	assert_int_equal(json_integer_value(json_object_get(k, "regression")), 1);
+	json_t *fl = json_object_get(doc, "findings"), *f = json_array_get(fl, 0);
+	assert_int_equal(json_array_size(fl), 1);
+	assert_string_equal(json_string_value(json_object_get(f, "gate")), "results");
+	assert_string_equal(json_string_value(json_object_get(f, "kind")), "regression");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(f, "cell"), "attack")),
+			    "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(f, "cell"), "config")),
+			    "cfi-icall");
+	assert_string_equal(json_string_value(json_object_get(f, "expected")), "BLOCKED_CFI");
+	assert_string_equal(json_string_value(json_object_get(f, "observed")), "HIJACKED");
+	assert_contains(json_string_value(json_object_get(f, "rule")), "gate-expected.tsv:");
+	assert_contains(json_string_value(json_object_get(f, "message")),
+			GATE_MOD_CFI ": expected BLOCKED_CFI, observed HIJACKED");
+	assert_int_equal(json_array_size(json_object_get(doc, "errors")), 0);
+	json_decref(doc);
+	th_expect_free();
+	free(text);
+	free(lines);
+	free(errs);
 }
 
 static void check_stored_verdict_ignored(void **state)
@@ -2464,6 +2533,7 @@ int main(int argc, char **argv)
 		TH_CASE(expected_sets_shown),
 		TH_CASE(check_pass),
 		TH_CASE(check_doctored_regression),
+		TH_CASE(check_json_regression),
 		TH_CASE(check_stored_verdict_ignored),
 		TH_CASE(check_hidden_by_null_expectation),
 		TH_CASE(check_hidden_by_hijacked_expectation),
