@@ -6,7 +6,8 @@
  *
  * File layout (keys in this order; every key is required but expectations,
  * selection, shard, platforms and agreement, and a cell's seconds, rerun,
- * expected_line and platform, which files written before them lack):
+ * expected_line, platform and expected_set, which files written before them
+ * lack):
  *   schema       "timerharness/results/v1"
  *   version      timerharness version string
  *   created      UTC, "YYYY-MM-DDTHH:MM:SSZ"
@@ -45,7 +46,9 @@
  *                sum when every toolchain of the run has one.
  *   cells        [{attack, technique, timing, payload, variant, config,
  *                  toolchain, platform, outcome, runs, counts: {OUTCOME: n}, evidence,
- *                  expected (OUTCOME or null), verdict, seconds (wall time
+ *                  expected (OUTCOME or null), expected_set (only for a
+ *                  probabilistic cell's declared set: [OUTCOME, ...], most
+ *                  severe first, its first expected), verdict, seconds (wall time
  *                  of its runs, summed), rerun (the command that runs this
  *                  cell alone), expected_line (the line of the expectations
  *                  file that declares it, or null)}]
