@@ -19,6 +19,7 @@ static const char *const col_names[NCOLS] = { "attack", "variant", "config",
 
 struct rule {
 	char *col[NCOLS];
+	th_outcome_set set;	/* the outcome column: one outcome, or a set */
 	const char *platform;	/* the @platform globs it is under (table.platforms) */
 	char where[300];	/* FILE:LINE */
 };
@@ -201,8 +202,27 @@ static int outcome_col(const char *s, const char *which, const char *path, unsig
 
 	if (valid_outcome(s))
 		return 0;
+	if (strchr(s, '|'))
+		return fail(err, n, path, line, "a set of %soutcomes '%.60s' in a @differs row: it "
+			    "declares the one outcome observed on each side", which, s);
 	outcome_list(names, sizeof(names));
 	return fail(err, n, path, line, "unknown %soutcome '%.40s' (one of %s)", which, s, names);
+}
+
+/* A rule's outcome column: one outcome, or a set "HIJACKED|CRASHED". */
+static int outcome_set_col(const char *s, th_outcome_set *set, const char *path,
+			   unsigned long line, char *err, size_t n)
+{
+	char why[300], names[256];
+
+	if (!th_outcome_set_parse(s, set, why, sizeof(why)))
+		return 0;
+	if (!strncmp(why, "unknown outcome", 15)) {
+		outcome_list(names, sizeof(names));
+		return fail(err, n, path, line, "%s (one of %s; a probabilistic cell's set joins "
+			    "them with '|', most severe first)", why, names);
+	}
+	return fail(err, n, path, line, "%s", why);
 }
 
 /* Parse one rule line into r (takes ownership of text). */
@@ -210,7 +230,7 @@ static int parse_line(char *text, struct rule *r, const char *path, unsigned lon
 		      char *err, size_t n)
 {
 	if (split(text, r->col, NCOLS, col_names, "", path, line, err, n) ||
-	    outcome_col(r->col[COL_OUTCOME], "", path, line, err, n))
+	    outcome_set_col(r->col[COL_OUTCOME], &r->set, path, line, err, n))
 		return -1;
 	if (!*r->col[COL_REASON])
 		return fail(err, n, path, line, "empty reason: say why this outcome is expected");
@@ -436,6 +456,14 @@ const char *th_expect_lookup_on(const char *platform, const char *attack, const 
 	return r ? r->col[COL_OUTCOME] : NULL;
 }
 
+th_outcome_set th_expect_set_on(const char *platform, const char *attack, const char *variant,
+				const char *config, const char *toolchain)
+{
+	const struct rule *r = find(platform, attack, variant, config, toolchain);
+
+	return r ? r->set : 0;
+}
+
 const char *th_expect_where_on(const char *platform, const char *attack, const char *variant,
 			       const char *config, const char *toolchain)
 {
@@ -530,14 +558,14 @@ int th_expect_judge_results(struct th_results *res, char *err, size_t n)
 	for (size_t i = 0; i < res->ncells; i++) {
 		struct th_cell *c = res->cells[i];
 		const char *v = th_variant_name(c->variant);
-		const char *o = th_expect_lookup_on(c->platform, c->attack, v, c->config, c->toolchain,
-						    NULL);
+		th_outcome_set set = th_expect_set_on(c->platform, c->attack, v, c->config, c->toolchain);
 		const char *w = th_expect_where_on(c->platform, c->attack, v, c->config, c->toolchain);
 		const char *colon = w ? strrchr(w, ':') : NULL;
 
-		c->expected = o ? th_outcome_parse(o) : TH_OUTCOME_INVALID;
+		c->expected = th_outcome_set_worst(set);
+		c->expected_set = th_outcome_set_size(set) > 1 ? set : 0;
 		c->expected_line = colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 0;
-		c->verdict = th_verdict(th_cell_observed(c), c->expected, TH_OUTCOME_INVALID);
+		c->verdict = th_cell_verdict(c, TH_OUTCOME_INVALID);
 	}
 	if (th_results_set_agreement(res, th_expect_declared_difference, NULL, e, sizeof(e)))
 		return snprintf(err, n, "%s", e), -1;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Declared expectations (attacks/expected.tsv; its header comment is the
- * format's documentation): per cell, the WORST acceptable outcome and why.
+ * format's documentation): per cell, the WORST acceptable outcome, or the
+ * set of outcomes a probabilistic cell may show ("HIJACKED|CRASHED"), and why.
  * Loaded once per process; the runner compares each observed outcome with
  * th_expect_lookup() (more severe than declared = regression).
  */
@@ -26,12 +27,17 @@ int th_expect_load(const char *path, char *err, size_t n);
  * The first rule matching the cell on platform ("model", or a real
  * kernel's "linux-<release>"; NULL means "model"): a rule applies to the
  * platforms of the last "@platform GLOB" line before it, to "model" when
- * there is none. Return: the outcome name ("HIJACKED", ...), or NULL if no
+ * there is none. Return: the outcome column as written ("HIJACKED", or a
+ * set "HIJACKED|CRASHED": th_outcome_set_parse() reads both), or NULL if no
  * rule matches or nothing is loaded; *reason (if reason is not NULL) gets
  * the rule's reason.
  */
 const char *th_expect_lookup_on(const char *platform, const char *attack, const char *variant,
 				const char *config, const char *toolchain, const char **reason);
+/* The same rule's outcome column as a set (one outcome: a set of one;
+ * "HIJACKED|CRASHED": a probabilistic cell's); 0 when no rule matches. */
+th_outcome_set th_expect_set_on(const char *platform, const char *attack, const char *variant,
+				const char *config, const char *toolchain);
 /* "FILE:LINE" of the rule th_expect_lookup_on() would use, or NULL. */
 const char *th_expect_where_on(const char *platform, const char *attack, const char *variant,
 			       const char *config, const char *toolchain);

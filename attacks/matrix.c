@@ -145,7 +145,8 @@ struct cellplan {
 	unsigned counts[TH_OUTCOME_COUNT];
 	enum th_outcome worst;
 	char evidence[1024];
-	enum th_outcome expected;
+	enum th_outcome expected;	/* the most severe of expected_set */
+	th_outcome_set expected_set;	/* the rule's outcome or set; 0: none */
 	unsigned expected_line;		/* the rule's line in the expectations; 0: none */
 	enum th_outcome fixed;		/* UNSUPPORTED / NOT_APPLICABLE / HARNESS_ERROR: no run */
 	size_t evidence_rank;		/* which run the evidence is from */
@@ -625,7 +626,6 @@ static int plan_variant(struct matrix *m, const char *tool, const char *variant)
 		for (size_t ai = 0; ai < natk; ai++) {
 			const struct attack *a = &atk[ai];
 			struct cellplan *cp;
-			const char *exp;
 
 			if (!attack_matches(o->attack_glob, a->id))
 				continue;
@@ -641,8 +641,8 @@ static int plan_variant(struct matrix *m, const char *tool, const char *variant)
 				.control = !strcmp(a->payload, "none"),
 				.worst = TH_OUTCOME_INVALID, .fixed = TH_OUTCOME_INVALID,
 			};
-			exp = th_expect_lookup(a->id, variant, c->name, tool, NULL);
-			cp->expected = exp ? th_outcome_parse(exp) : TH_OUTCOME_INVALID;
+			cp->expected_set = th_expect_set_on(NULL, a->id, variant, c->name, tool);
+			cp->expected = th_outcome_set_worst(cp->expected_set);
 			cp->expected_line = where_line(th_expect_where(a->id, variant, c->name, tool));
 			if (a->na) {
 				cp->fixed = TH_NOT_APPLICABLE;
@@ -988,6 +988,7 @@ static long collect(struct matrix *m)
 			.payload = cp->payload, .variant = th_variant_parse(cp->variant),
 			.config = cp->config, .toolchain = cp->toolchain,
 			.evidence = cp->evidence, .expected = cp->expected,
+			.expected_set = cp->expected_set,
 			.seconds = cp->seconds, .expected_line = cp->expected_line,
 		};
 		const struct th_cell *c;

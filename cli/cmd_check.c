@@ -13,6 +13,7 @@
 #include "registry.h"
 #include "config_table.h"
 #include "check.h"
+#include "check_json.h"
 #include "cli.h"
 #include "expect.h"
 #include "kernel_plan.h"
@@ -21,8 +22,8 @@
 #ifdef TH_HAVE_FUZZ
 #include "check_fuzz.h"
 #include "fuzz_summary.h"
-#include <unistd.h>
 #endif
+#include <unistd.h>
 
 static void check_usage(const char *expect, const char *kernel, const char *fuzz_expect,
 			const char *fuzz_plan, const char *build_root)
@@ -32,7 +33,7 @@ static void check_usage(const char *expect, const char *kernel, const char *fuzz
 	(void)build_root;
 	printf("usage: timerharness check [--results FILE] [--baseline FILE] [--expect FILE]\n"
 	       "                          [--kernel DIR] [--allow-slice] [--allow-partial]\n"
-	       "                          [--verbose]\n"
+	       "                          [--verbose] [--json]\n"
 	       "\n"
 	       "Judges a results file by the declaration of this checkout, never by what the\n"
 	       "file says of itself: each cell's expectation is looked up in the expectations\n"
@@ -63,12 +64,19 @@ static void check_usage(const char *expect, const char *kernel, const char *fuzz
 	       "                   selection, the results as without it (--allow-slice\n"
 	       "                   allows both)\n"
 #endif
-	       "  --verbose        list every improvement (a cell less severe than declared)\n"
-	       "                   and every declared campaign finding; without it they are\n"
-	       "                   counted\n"
+	       "  --verbose        list every improvement (a cell less severe than declared,\n"
+	       "                   or than every outcome of its declared set) and every\n"
+	       "                   declared campaign finding; without it they are counted\n"
+	       "  --json           the answer as data on standard output instead of lines:\n"
+	       "                   the status, each gate's counts, and every finding (each\n"
+	       "                   regression, improvement, new, missing, stale or doctored\n"
+	       "                   cell, each campaign's) with its text; schema\n"
+	       "                   docs/schema/check.schema.json; the same exit status\n"
 	       "Output: one line per finding (new cells, improvements with --verbose, then\n"
 	       "regressions, harness errors, missing cells, lost defences, doctored cells),\n"
-	       "the counts, and last the answer: check: PASS|FAIL|BAD INPUT|HARNESS ERROR.\n"
+	       "the counts, and last the answer: check: PASS|FAIL|BAD INPUT|HARNESS ERROR\n"
+	       "(--fuzz-only too). A cell passes when its outcome is the declared one, or\n"
+	       "one of a probabilistic cell's declared set (HIJACKED|CRASHED).\n"
 	       "Exit: 0 every planned cell is there and none regressed;\n"
 	       "      1 a regression: a cell more severe than declared or than the baseline, a\n"
 	       "        new FALSE_POSITIVE, UNSUPPORTED/NOT_APPLICABLE where a real outcome is\n"
@@ -112,8 +120,36 @@ static const char *fuzz_summary(const struct th_check_opts *o, const char *fuzz,
 	return access(fuzz, F_OK) ? NULL : fuzz;
 }
 
+/* The campaigns' gate; with cj (--json) its lines and counts become data. */
+static int fuzz_gate(struct th_check_fuzz_opts *fo, struct th_check_json *cj, FILE *err)
+{
+	struct th_check_fuzz_counts k;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *m;
+	int frc;
+
+	if (!cj)
+		return th_check_fuzz_main(fo, stdout, err);
+	if (!(m = open_memstream(&text, &len))) {
+		fputs("check: out of memory\n", err);
+		return TH_CHECK_BAD_INPUT;
+	}
+	memset(&k, 0xff, sizeof(k));
+	fo->counts = &k;
+	/* Every declared finding listed as data too. */
+	fo->verbose = true;
+	frc = th_check_fuzz_main(fo, m, err);
+	fclose(m);
+	th_check_json_fuzz(cj, fo->fuzz, fo->expect, fo->plan, frc, k.campaigns == ~0u ? NULL : &k,
+			   text);
+	free(text);
+	return frc;
+}
+
 static int check_fuzz(int rc, const struct th_check_opts *o, const char *fuzz, const char *fuzz_expect,
-		      const char *fuzz_plan, const char *build_root, bool fuzz_allow_slice)
+		      const char *fuzz_plan, const char *build_root, bool fuzz_allow_slice,
+		      struct th_check_json *cj, FILE *err)
 {
 	struct th_check_fuzz_opts fo = { .expect = fuzz_expect, .plan = fuzz_plan,
 					 .build_root = build_root,
@@ -125,7 +161,7 @@ static int check_fuzz(int rc, const struct th_check_opts *o, const char *fuzz, c
 	if (!fuzz)
 		return rc;
 	fo.fuzz = fuzz;
-	frc = th_check_fuzz_main(&fo, stdout, stderr);
+	frc = fuzz_gate(&fo, cj, err);
 	if (rc == TH_CHECK_BAD_INPUT || frc == TH_CHECK_BAD_INPUT)
 		return TH_CHECK_BAD_INPUT;
 	if (rc == TH_CHECK_REGRESSION || frc == TH_CHECK_REGRESSION)
@@ -149,6 +185,7 @@ int th_cli_check(int argc, char **argv)
 	const char **attacks, **configs;
 	char err[1024];
 	int bad = 0, rc;
+	bool json = false;
 
 	if (th_paths_get(&p))
 		return TH_CHECK_BAD_INPUT;
@@ -195,6 +232,8 @@ int th_cli_check(int argc, char **argv)
 			o.allow_partial = true;
 		} else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) {
 			o.verbose = true;
+		} else if (!strcmp(argv[i], "--json")) {
+			json = true;
 		} else {
 			fprintf(stderr, "timerharness check: unknown argument '%s' (see --help)\n", argv[i]);
 			return TH_CHECK_BAD_INPUT;
@@ -202,27 +241,58 @@ int th_cli_check(int argc, char **argv)
 	}
 	if (bad || th_paths_installed_ok(&p, expect, "check"))
 		return TH_CHECK_BAD_INPUT;
+
+	/* --json: the lines go nowhere, the errors to standard error and into
+	 * the document, which is all standard output gets. */
+	struct th_check_json *cj = NULL;
+	char *sinkbuf = NULL, *errbuf = NULL;
+	size_t sinklen = 0, errlen = 0;
+	FILE *out = stdout, *errf = stderr;
+
+	if (json) {
+		cj = th_check_json_create();
+		out = open_memstream(&sinkbuf, &sinklen);
+		errf = open_memstream(&errbuf, &errlen);
+		if (!cj || !out || !errf) {
+			fputs("check: out of memory\n", stderr);
+			if (out)
+				fclose(out);
+			if (errf)
+				fclose(errf);
+			free(sinkbuf);
+			free(errbuf);
+			return TH_CHECK_BAD_INPUT;
+		}
+	}
+	attacks = NULL;
+	configs = NULL;
+	memset(&kp, 0, sizeof(kp));
 #ifdef TH_HAVE_FUZZ
 	if (fuzz_only) {
 		struct th_check_fuzz_opts fo = { .fuzz = fuzz_only, .expect = fuzz_expect,
 						 .plan = fuzz_plan, .build_root = build_root,
 						 .allow_slice = o.allow_slice || fuzz_allow_slice,
 						 .allow_partial = o.allow_partial, .verbose = o.verbose };
+		char what[4200];
 
-		return th_check_fuzz_main(&fo, stdout, stderr);
+		rc = fuzz_gate(&fo, cj, errf);
+		/* The answer, last, as the results' check gives it. */
+		snprintf(what, sizeof(what), "the campaigns of %s", fuzz_only);
+		th_check_answer(out, rc, what, fuzz_expect, NULL, NULL);
+		goto done;
 	}
 #endif
 	if (th_expect_load(expect, err, sizeof(err))) {
-		fprintf(stderr, "check: expectations: %s\n", err);
-		return TH_CHECK_BAD_INPUT;
+		fprintf(errf, "check: expectations: %s\n", err);
+		rc = TH_CHECK_BAD_INPUT;
+		goto done;
 	}
 	attacks = calloc(th_attack_count + 1, sizeof(*attacks));
 	configs = calloc(th_config_count + 1, sizeof(*configs));
 	if (!attacks || !configs) {
-		fprintf(stderr, "check: out of memory\n");
-		free(attacks);
-		free(configs);
-		return TH_CHECK_BAD_INPUT;
+		fprintf(errf, "check: out of memory\n");
+		rc = TH_CHECK_BAD_INPUT;
+		goto done;
 	}
 	for (size_t i = 0; i < th_attack_count; i++)
 		attacks[i] = th_attacks[i].id;
@@ -245,28 +315,49 @@ int th_cli_check(int argc, char **argv)
 		.kernel_configs = kp.configs, .nkernel_configs = kp.nconfigs,
 		.kernel_plan = kp.cells_path, .kernel_plan_error = kp.ncells ? NULL : kerr,
 	};
+	if (cj)
+		o.json = th_check_json_results(cj, o.results ? o.results : TH_CHECK_DEFAULT_RESULTS,
+					       th_expect_path(), th_expect_sha256(), o.baseline);
 #ifdef TH_HAVE_FUZZ
 	char beside[4096], more[4200] = "";
 
 	fuzz = fuzz_summary(&o, fuzz, beside, sizeof(beside));
 	/* Both judged, then one answer, last. */
 	o.defer_answer = fuzz != NULL;
-	rc = th_check_main(&o, &d, stdout, stderr);
+	rc = th_check_main(&o, &d, out, errf);
+	if (cj)
+		th_check_json_results_exit(cj, rc);
 	if (fuzz) {
 		if (rc != TH_CHECK_BAD_INPUT)
-			rc = check_fuzz(rc, &o, fuzz, fuzz_expect, fuzz_plan, build_root, fuzz_allow_slice);
+			rc = check_fuzz(rc, &o, fuzz, fuzz_expect, fuzz_plan, build_root, fuzz_allow_slice,
+					cj, errf);
 		char cwd[4096];
 
 		snprintf(more, sizeof(more), "and the campaigns of %s by %s", fuzz,
 			 th_check_shorter_path(fuzz_expect, cwd, sizeof(cwd)));
-		th_check_answer(stdout, rc, o.results ? o.results : TH_CHECK_DEFAULT_RESULTS,
+		th_check_answer(out, rc, o.results ? o.results : TH_CHECK_DEFAULT_RESULTS,
 				th_expect_path(), o.baseline, more);
-		if (fflush(stdout))
-			rc = TH_CHECK_BAD_INPUT;
 	}
 #else
-	rc = th_check_main(&o, &d, stdout, stderr);
+	rc = th_check_main(&o, &d, out, errf);
+	if (cj)
+		th_check_json_results_exit(cj, rc);
 #endif
+done:
+	if (fflush(out))
+		rc = TH_CHECK_BAD_INPUT;
+	if (cj) {
+		fclose(out);
+		fclose(errf);
+		free(sinkbuf);
+		fputs(errbuf ? errbuf : "", stderr);
+		th_check_json_errors(cj, errbuf);
+		free(errbuf);
+		if (th_check_json_write(cj, rc, stdout)) {
+			fputs("check: cannot write the JSON answer on standard output\n", stderr);
+			rc = TH_CHECK_BAD_INPUT;
+		}
+	}
 	free(attacks);
 	free(configs);
 	th_kernel_plan_free(&kp);

@@ -8,7 +8,7 @@
  * first four fields taken as a cell (attack, variant, config, toolchain),
  * and for a few fixed cells, th_expect_lookup() finds a rule exactly when
  * th_expect_where() names one, at "FILE:LINE", and the outcome it declares
- * is one of report/outcome.h's names.
+ * is one of report/outcome.h's names, or a set of them ("HIJACKED|CRASHED").
  */
 #define _GNU_SOURCE
 #include <stdio.h>
@@ -34,9 +34,13 @@ static void probe(const char *attack, const char *variant, const char *config, c
 			     o ? o : "(none)", w ? w : "(none)");
 	if (!o)
 		return;
-	if (th_outcome_parse(o) == TH_OUTCOME_INVALID)
-		TH_FUZZ_FAIL("cell %s/%s/%s/%s: declared outcome '%s' is not an outcome", attack, variant,
-			     config, toolchain, o);
+	th_outcome_set set;
+	char why[300];
+
+	if (th_outcome_set_parse(o, &set, why, sizeof(why)) ||
+	    set != th_expect_set_on(NULL, attack, variant, config, toolchain))
+		TH_FUZZ_FAIL("cell %s/%s/%s/%s: declared outcome '%s' is not an outcome or a set of them",
+			     attack, variant, config, toolchain, o);
 	if (strncmp(w, path, strlen(path)) || w[strlen(path)] != ':')
 		TH_FUZZ_FAIL("rule location '%s' is not %s:LINE", w, path);
 	if (!reason)

@@ -12,6 +12,7 @@
 
 #include <errno.h>
 #include <fnmatch.h>
+#include <jansson.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +28,144 @@ struct judge {
 	size_t harness, missing, doctored, unplanned, lost, other_expect;
 	size_t disagree, stale, declared_diff, agree;
 	bool no_kernel_plan;	/* real-kernel cells, but no plan to judge them by */
+	/* check --json: every finding an object of this array (its text the
+	 * message), instead of a line on out; NULL: lines. */
+	json_t *jf;
+	FILE *fm;		/* the finding being written (fstart .. fdone) */
+	char *fmbuf;
+	size_t fmlen;
+	const char *fkind;
 };
+
+/* A JSON string of s; text that is not UTF-8 with its other bytes as '?'. */
+static json_t *jstr(const char *s)
+{
+	json_t *v = json_string(s ? s : "");
+	char *copy;
+
+	if (v || !s || !(copy = strdup(s)))
+		return v;
+	for (unsigned char *p = (unsigned char *)copy; *p; p++)
+		if (*p >= 0x80)
+			*p = '?';
+	v = json_string(copy);
+	free(copy);
+	return v;
+}
+
+/* A finding of kind ("regression", "missing", ...) begins: the stream its
+ * text goes to ("kind: " already written on a line of out; with --json, a
+ * buffer that becomes its message). End it with fdone(). */
+static FILE *fstart(struct judge *j, const char *kind)
+{
+	if (j->jf) {
+		j->fkind = kind;
+		j->fmbuf = NULL;
+		if ((j->fm = open_memstream(&j->fmbuf, &j->fmlen)))
+			return j->fm;
+	}
+	fprintf(j->out, "%s: ", kind);
+	return j->out;
+}
+
+/* The finding ends: its line, or its object {kind, message} appended to
+ * the findings (returned, to add the cell's data to; NULL for a line). */
+static json_t *fdone(struct judge *j)
+{
+	json_t *o;
+
+	if (!j->fm) {
+		fputc('\n', j->out);
+		return NULL;
+	}
+	fclose(j->fm);
+	j->fm = NULL;
+	o = json_object();
+	if (o) {
+		json_object_set_new(o, "kind", json_string(j->fkind));
+		json_object_set_new(o, "message", jstr(j->fmbuf ? j->fmbuf : ""));
+		if (json_array_append_new(j->jf, o))
+			o = NULL;
+	}
+	free(j->fmbuf);
+	j->fmbuf = NULL;
+	return o;
+}
+
+/* A set of outcomes as a JSON array, most severe first. */
+static json_t *jset(th_outcome_set set)
+{
+	json_t *a = json_array();
+
+	for (int i = 0; a && i < TH_OUTCOME_COUNT; i++)
+		if (set & TH_OUTCOME_BIT(i))
+			json_array_append_new(a, json_string(th_outcome_name((enum th_outcome)i)));
+	return a;
+}
+
+/* The cell a finding is about, as data: {platform, attack, variant, config,
+ * toolchain}. */
+static void jcell_key(json_t *o, const char *platform, const char *attack, enum th_variant v,
+		      const char *config, const char *toolchain)
+{
+	json_t *k = json_object();
+
+	if (!o || !k) {
+		json_decref(k);
+		return;
+	}
+	json_object_set_new(k, "platform", jstr(platform ? platform : TH_PLATFORM_MODEL));
+	json_object_set_new(k, "attack", jstr(attack));
+	json_object_set_new(k, "variant", json_string(th_variant_name(v)));
+	json_object_set_new(k, "config", jstr(config));
+	json_object_set_new(k, "toolchain", jstr(toolchain));
+	json_object_set_new(o, "cell", k);
+}
+
+/* The expectation a finding judged by: expected (the worst acceptable
+ * outcome, or null), expected_set (a probabilistic cell's) and rule. */
+static void jexpected(json_t *o, th_outcome_set set, const char *where)
+{
+	enum th_outcome worst = th_outcome_set_worst(set);
+
+	if (!o)
+		return;
+	json_object_set_new(o, "expected", worst == TH_OUTCOME_INVALID ? json_null() :
+					   json_string(th_outcome_name(worst)));
+	if (th_outcome_set_size(set) > 1)
+		json_object_set_new(o, "expected_set", jset(set));
+	json_object_set_new(o, "rule", where ? jstr(where) : json_null());
+}
+
+/* A judged cell's data: its key, expectation, observed outcome, counts,
+ * baseline (when there is one) and evidence. */
+static void jcell(const struct judge *j, json_t *o, const struct th_cell *c)
+{
+	json_t *counts;
+
+	if (!o)
+		return;
+	jcell_key(o, c->platform, c->attack, c->variant, c->config, c->toolchain);
+	jexpected(o, th_cell_expected_set(c), j->d->where(c->platform, c->attack,
+							   th_variant_name(c->variant), c->config,
+							   c->toolchain));
+	json_object_set_new(o, "observed", json_string(th_outcome_name(th_cell_observed(c))));
+	if ((counts = json_object())) {
+		for (int i = 0; i < TH_OUTCOME_COUNT; i++)
+			if (c->counts[i])
+				json_object_set_new(counts, th_outcome_name((enum th_outcome)i),
+						    json_integer(c->counts[i]));
+		json_object_set_new(o, "counts", counts);
+	}
+	if (j->base) {
+		const struct th_cell *b = th_results_find_cell(j->base, c->platform, c->attack,
+							       c->variant, c->config, c->toolchain);
+
+		json_object_set_new(o, "baseline", b ? json_string(th_outcome_name(th_cell_observed(b))) :
+					       json_null());
+	}
+	json_object_set_new(o, "evidence", jstr(c->evidence));
+}
 
 /* "ATTACK variant/config/toolchain", and " on PLATFORM" for a real kernel's. */
 static void put_cell_name(FILE *out, const char *platform, const char *attack, enum th_variant v,
@@ -85,12 +223,23 @@ static bool real(enum th_outcome o)
 
 /* ---- the declaration ---- */
 
+/* The declared outcome or set ("HIJACKED|CRASHED"); 0 when none (or the
+ * declaration is not one). */
+static th_outcome_set declared_set(const struct judge *j, const char *platform, const char *attack,
+				   enum th_variant v, const char *config, const char *toolchain)
+{
+	const char *e = j->d->expect(platform, attack, th_variant_name(v), config, toolchain);
+	th_outcome_set set;
+	char why[300];
+
+	return e && !th_outcome_set_parse(e, &set, why, sizeof(why)) ? set : 0;
+}
+
+/* Its most severe member: the worst acceptable outcome. */
 static enum th_outcome declared(const struct judge *j, const char *platform, const char *attack,
 				enum th_variant v, const char *config, const char *toolchain)
 {
-	const char *e = j->d->expect(platform, attack, th_variant_name(v), config, toolchain);
-
-	return e ? th_outcome_parse(e) : TH_OUTCOME_INVALID;
+	return th_outcome_set_worst(declared_set(j, platform, attack, v, config, toolchain));
 }
 
 static const char *declared_where(const struct judge *j, const char *platform, const char *attack,
@@ -209,7 +358,7 @@ static unsigned where_line(const char *where)
 
 /* What a cell stored about its declaration, before check replaced it. */
 struct stored {
-	enum th_outcome expected;
+	th_outcome_set expected;	/* the stored expected (and expected_set) */
 	unsigned line;		/* 0: not recorded */
 };
 
@@ -220,8 +369,12 @@ static void redeclare(struct judge *j, const struct th_cell **cells, struct stor
 	for (size_t i = 0; i < j->res->ncells; i++) {
 		struct th_cell *c = (struct th_cell *)cells[i];
 
-		stored[i] = (struct stored){ c->expected, c->expected_line };
-		c->expected = declared(j, c->platform, c->attack, c->variant, c->config, c->toolchain);
+		th_outcome_set set = declared_set(j, c->platform, c->attack, c->variant, c->config,
+						  c->toolchain);
+
+		stored[i] = (struct stored){ th_cell_expected_set(c), c->expected_line };
+		c->expected = th_outcome_set_worst(set);
+		c->expected_set = th_outcome_set_size(set) > 1 ? set : 0;
 		c->expected_line = where_line(j->d->where(c->platform, c->attack,
 							  th_variant_name(c->variant), c->config,
 							  c->toolchain));
@@ -239,32 +392,39 @@ static void doctored_cells(struct judge *j, const struct th_cell **cells,
 		const struct th_cell *c = cells[i];
 
 		if (!planned(j, c->platform, c->attack, c->variant, c->config)) {
+			FILE *f = fstart(j, "unplanned");
+
 			j->unplanned++;
-			fputs("unplanned: ", j->out);
-			put_cell(j->out, c);
-			fprintf(j->out, ": %s\n", unplanned_why(j, c));
+			put_cell(f, c);
+			fprintf(f, ": %s", unplanned_why(j, c));
+			jcell(j, fdone(j), c);
 		}
 		/* A line recorded by an older run may be absent (0). */
 		bool line_ok = !stored[i].line || stored[i].line == c->expected_line;
 
-		if (stored[i].expected == c->expected && line_ok)
+		char had[200], now[200];
+
+		if (stored[i].expected == th_cell_expected_set(c) && line_ok)
 			continue;
 		if (!same_file) {
 			j->other_expect++;
 			continue;
 		}
+		FILE *f = fstart(j, "doctored");
+
 		j->doctored++;
-		fputs("doctored: ", j->out);
-		put_cell(j->out, c);
-		if (stored[i].expected == c->expected)
-			fprintf(j->out, ": stored expected_line %u, declared on line %u (", stored[i].line,
+		put_cell(f, c);
+		if (stored[i].expected == th_cell_expected_set(c))
+			fprintf(f, ": stored expected_line %u, declared on line %u (", stored[i].line,
 				c->expected_line);
 		else
-			fprintf(j->out, ": stored expected %s, declared %s (", oname(stored[i].expected),
-				oname(c->expected));
-		th_report_put_line(j->out, declared_where(j, c->platform, c->attack, c->variant, c->config,
-							  c->toolchain));
-		fputs(")\n", j->out);
+			fprintf(f, ": stored expected %s, declared %s (",
+				th_outcome_set_format(stored[i].expected, had, sizeof(had)),
+				th_cell_expected_text(c, now, sizeof(now)));
+		th_report_put_line(f, declared_where(j, c->platform, c->attack, c->variant, c->config,
+						     c->toolchain));
+		fputc(')', f);
+		jcell(j, fdone(j), c);
 	}
 }
 
@@ -273,15 +433,18 @@ static void cell_line(struct judge *j, const struct th_cell *c, const char *what
 	const struct th_cell *b = j->base ? th_results_find_cell(j->base, c->platform, c->attack,
 								 c->variant, c->config, c->toolchain) : NULL;
 	enum th_outcome obs = th_cell_observed(c);
-	FILE *out = j->out;
+	FILE *out = fstart(j, what);
+	char exp[200];
 
-	fprintf(out, "%s: ", what);
 	put_cell(out, c);
-	fprintf(out, ": expected %s", oname(c->expected));
+	fprintf(out, ": expected %s", th_cell_expected_text(c, exp, sizeof(exp)));
 	if (j->base)
 		fprintf(out, ", baseline %s", b ? oname(th_cell_observed(b)) : "none");
 	fprintf(out, ", observed %s", th_outcome_name(obs));
 	put_counts(out, c);
+	if (c->expected_set && c->verdict == TH_VERDICT_REGRESSION &&
+	    (th_cell_seen(c) & ~c->expected_set & (TH_OUTCOME_BIT(TH_UNSUPPORTED) - 1)))
+		fputs(" (an outcome the set does not name)", out);
 	if (obs == TH_UNSUPPORTED || obs == TH_NOT_APPLICABLE) {
 		const struct th_support *s = th_report_cell_support(j->res, c);
 
@@ -294,7 +457,7 @@ static void cell_line(struct judge *j, const struct th_cell *c, const char *what
 	}
 	fputs("; evidence: ", out);
 	th_report_put_line(out, c->evidence);
-	fputc('\n', out);
+	jcell(j, fdone(j), c);
 }
 
 /* Is platform (a real kernel) one of the results'? */
@@ -320,15 +483,24 @@ static void missing_line(struct judge *j, const char *platform, const char *atk,
 			 const char *config, const char *tc, const char *why)
 {
 	const struct th_cell *b;
+	char exp[200];
+	th_outcome_set set = declared_set(j, platform, atk, v, config, tc);
+	FILE *f = fstart(j, "missing");
+	json_t *o;
 
 	j->missing++;
-	fputs("missing: ", j->out);
-	put_cell_name(j->out, platform, atk, v, config, tc);
-	fprintf(j->out, ": declared %s", oname(declared(j, platform, atk, v, config, tc)));
+	put_cell_name(f, platform, atk, v, config, tc);
+	fprintf(f, ": declared %s", th_outcome_set_format(set, exp, sizeof(exp)));
 	b = j->base ? th_results_find_cell(j->base, platform, atk, v, config, tc) : NULL;
 	if (b)
-		fprintf(j->out, ", baseline %s", oname(th_cell_observed(b)));
-	fprintf(j->out, ", not in the results (%s)\n", why);
+		fprintf(f, ", baseline %s", oname(th_cell_observed(b)));
+	fprintf(f, ", not in the results (%s)", why);
+	if ((o = fdone(j))) {
+		jcell_key(o, platform, atk, v, config, tc);
+		jexpected(o, set, j->d->where(platform, atk, th_variant_name(v), config, tc));
+		if (b)
+			json_object_set_new(o, "baseline", json_string(th_outcome_name(th_cell_observed(b))));
+	}
 }
 
 /* Every cell of a real kernel's plan its platform lacks: for each
@@ -342,11 +514,14 @@ static void missing_kernel_cells(struct judge *j, const char *platform, const ch
 	if (!d->nkernel_attacks)
 		return;
 	if (!platform_has(r, platform, NULL)) {
+		FILE *f = fstart(j, "missing");
+
 		j->missing += d->nkernel_attacks * d->nkernel_configs;
-		fprintf(j->out, "missing: every cell of %s: the results declare the platform but hold "
+		fprintf(f, "every cell of %s: the results declare the platform but hold "
 			"none of its %zu planned cells (", platform, d->nkernel_attacks * d->nkernel_configs);
-		th_report_put_line(j->out, d->kernel_plan ? d->kernel_plan : "the kernel plan");
-		fprintf(j->out, ") (%s)\n", why);
+		th_report_put_line(f, d->kernel_plan ? d->kernel_plan : "the kernel plan");
+		fprintf(f, ") (%s)", why);
+		fdone(j);
 		return;
 	}
 	for (size_t t = 0; t < r->ntoolchains; t++) {
@@ -401,11 +576,16 @@ static void missing_cells(struct judge *j)
 		    (model && !selected(j, c->attack, c->variant, c->config, c->toolchain)) ||
 		    listed_by_plan(j, c))
 			continue;
+		FILE *f = fstart(j, "missing");
+		json_t *o;
+
 		j->missing++;
-		fputs("missing: ", j->out);
-		put_cell(j->out, c);
-		fprintf(j->out, ": baseline %s, not in the results (%s)\n",
-			oname(th_cell_observed(c)), why);
+		put_cell(f, c);
+		fprintf(f, ": baseline %s, not in the results (%s)", oname(th_cell_observed(c)), why);
+		if ((o = fdone(j))) {
+			jcell_key(o, c->platform, c->attack, c->variant, c->config, c->toolchain);
+			json_object_set_new(o, "baseline", json_string(oname(th_cell_observed(c))));
+		}
 	}
 }
 
@@ -440,22 +620,28 @@ static void lost_defences(struct judge *j)
 					}
 			if (!nreal && !(bs && bs->supported))
 				continue;
+			FILE *f = fstart(j, "lost defence");
+			json_t *o;
+
 			j->lost++;
-			fprintf(j->out, "lost defence: %s on %s: probed unsupported", cfg->name, tc);
+			fprintf(f, "%s on %s: probed unsupported", cfg->name, tc);
 			if (*s->reason) {
-				fputs(" (", j->out);
-				th_report_put_line(j->out, s->reason);
-				fputc(')', j->out);
+				fputs(" (", f);
+				th_report_put_line(f, s->reason);
+				fputc(')', f);
 			}
 			if (bs && bs->supported)
-				fputs(", supported in the baseline", j->out);
+				fputs(", supported in the baseline", f);
 			if (nreal) {
-				fprintf(j->out, "; %zu cell%s declare a real outcome (first: ", nreal,
+				fprintf(f, "; %zu cell%s declare a real outcome (first: ", nreal,
 					nreal == 1 ? "" : "s");
-				th_report_put_line(j->out, first);
-				fputc(')', j->out);
+				th_report_put_line(f, first);
+				fputc(')', f);
 			}
-			fputc('\n', j->out);
+			if ((o = fdone(j))) {
+				json_object_set_new(o, "config", jstr(cfg->name));
+				json_object_set_new(o, "toolchain", jstr(tc));
+			}
 		}
 	}
 }
@@ -495,6 +681,16 @@ static void put_row(FILE *out, const struct th_agreement *r)
 	put_cell_name(out, r->platform, r->attack, r->variant, r->config, r->toolchain);
 }
 
+/* An agreement row's data: the real kernel's cell, both outcomes. */
+static void jrow(json_t *o, const struct th_agreement *r)
+{
+	if (!o)
+		return;
+	jcell_key(o, r->platform, r->attack, r->variant, r->config, r->toolchain);
+	json_object_set_new(o, "model_outcome", json_string(th_outcome_name(r->model)));
+	json_object_set_new(o, "kernel_outcome", json_string(th_outcome_name(r->kernel)));
+}
+
 /* The stored agreement against the one the cells and the declarations
  * give: a difference is doctored (from the same expectations file; by
  * other expectations, only the outcomes are compared). */
@@ -506,9 +702,10 @@ static void doctored_agreement(struct judge *j, const struct th_agreement *rows,
 	if (!r->has_agreement) {
 		if (n) {
 			j->doctored++;
-			fprintf(j->out, "doctored: agreement: not in the results, though %zu pair%s of a "
-				"real kernel's and the model's cells %s one\n", n, n == 1 ? "" : "s",
+			fprintf(fstart(j, "doctored"), "agreement: not in the results, though %zu pair%s "
+				"of a real kernel's and the model's cells %s one", n, n == 1 ? "" : "s",
 				n == 1 ? "gives" : "give");
+			fdone(j);
 		}
 		return;
 	}
@@ -519,21 +716,27 @@ static void doctored_agreement(struct judge *j, const struct th_agreement *rows,
 			if (same_row_key(c, &r->agreement[k]))
 				st = &r->agreement[k];
 		if (!st) {
+			FILE *f = fstart(j, "doctored");
+
 			j->doctored++;
-			fputs("doctored: agreement: ", j->out);
-			put_row(j->out, c);
-			fprintf(j->out, ": no stored row; the cells give model %s, kernel %s\n",
+			fputs("agreement: ", f);
+			put_row(f, c);
+			fprintf(f, ": no stored row; the cells give model %s, kernel %s",
 				th_outcome_name(c->model), th_outcome_name(c->kernel));
+			jrow(fdone(j), c);
 			continue;
 		}
 		if (st->model != c->model || st->kernel != c->kernel || st->agrees != c->agrees) {
+			FILE *f = fstart(j, "doctored");
+
 			j->doctored++;
-			fputs("doctored: agreement: ", j->out);
-			put_row(j->out, c);
-			fprintf(j->out, ": stored model %s, kernel %s (%s), the cells say model %s, kernel "
-				"%s\n", th_outcome_name(st->model), th_outcome_name(st->kernel),
+			fputs("agreement: ", f);
+			put_row(f, c);
+			fprintf(f, ": stored model %s, kernel %s (%s), the cells say model %s, kernel "
+				"%s", th_outcome_name(st->model), th_outcome_name(st->kernel),
 				st->agrees ? "agree" : "differ", th_outcome_name(c->model),
 				th_outcome_name(c->kernel));
+			jrow(fdone(j), c);
 			continue;
 		}
 		if (same_str(st->reason, c->reason) && same_str(st->rule, c->rule))
@@ -542,14 +745,16 @@ static void doctored_agreement(struct judge *j, const struct th_agreement *rows,
 			j->other_expect++;
 			continue;
 		}
+		FILE *f = fstart(j, "doctored");
+
 		j->doctored++;
-		fputs("doctored: agreement: ", j->out);
-		put_row(j->out, c);
-		fputs(": stored declaration ", j->out);
-		th_report_put_line(j->out, st->rule ? st->rule : "none");
-		fputs(", declared ", j->out);
-		th_report_put_line(j->out, c->rule ? c->rule : "none");
-		fputc('\n', j->out);
+		fputs("agreement: ", f);
+		put_row(f, c);
+		fputs(": stored declaration ", f);
+		th_report_put_line(f, st->rule ? st->rule : "none");
+		fputs(", declared ", f);
+		th_report_put_line(f, c->rule ? c->rule : "none");
+		jrow(fdone(j), c);
 	}
 	for (size_t k = 0; k < r->nagreement; k++) {
 		bool found = false;
@@ -558,10 +763,13 @@ static void doctored_agreement(struct judge *j, const struct th_agreement *rows,
 			found = same_row_key(&rows[i], &r->agreement[k]);
 		if (found)
 			continue;
+		FILE *f = fstart(j, "doctored");
+
 		j->doctored++;
-		fputs("doctored: agreement: ", j->out);
-		put_row(j->out, &r->agreement[k]);
-		fputs(": a stored row, but the results hold no such pair of cells\n", j->out);
+		fputs("agreement: ", f);
+		put_row(f, &r->agreement[k]);
+		fputs(": a stored row, but the results hold no such pair of cells", f);
+		jrow(fdone(j), &r->agreement[k]);
 	}
 }
 
@@ -600,44 +808,58 @@ static void judge_agreement(struct judge *j, const struct th_agreement *rows, si
 			j->agree++;
 			if (!df)
 				continue;
+			FILE *f = fstart(j, "stale");
+			json_t *o;
+
 			j->stale++;
-			fputs("stale: ", j->out);
-			th_report_put_line(j->out, df->where);
-			fprintf(j->out, " declares model %s, kernel %s for ", df->model, df->kernel);
-			put_row(j->out, row);
-			fprintf(j->out, ", but both observed %s: the declaration no longer holds\n",
+			th_report_put_line(f, df->where);
+			fprintf(f, " declares model %s, kernel %s for ", df->model, df->kernel);
+			put_row(f, row);
+			fprintf(f, ", but both observed %s: the declaration no longer holds",
 				th_outcome_name(row->model));
+			jrow(o = fdone(j), row);
+			if (o)
+				json_object_set_new(o, "rule", jstr(df->where));
 			continue;
 		}
 		if (row->reason) {
 			j->declared_diff++;
-			if (j->o->verbose) {
-				fputs("declared difference: ", j->out);
-				put_row(j->out, row);
-				fprintf(j->out, ": model %s, kernel %s (", th_outcome_name(row->model),
+			if (j->o->verbose || j->jf) {
+				FILE *f = fstart(j, "declared difference");
+				json_t *o;
+
+				put_row(f, row);
+				fprintf(f, ": model %s, kernel %s (", th_outcome_name(row->model),
 					th_outcome_name(row->kernel));
-				th_report_put_line(j->out, row->rule);
-				fputs(": ", j->out);
-				th_report_put_line(j->out, row->reason);
-				fputs(")\n", j->out);
+				th_report_put_line(f, row->rule);
+				fputs(": ", f);
+				th_report_put_line(f, row->reason);
+				fputc(')', f);
+				jrow(o = fdone(j), row);
+				if (o)
+					json_object_set_new(o, "rule", jstr(row->rule));
 			}
 			continue;
 		}
+		FILE *f = fstart(j, "disagreement");
+		json_t *o;
+
 		j->disagree++;
-		fputs("disagreement: ", j->out);
-		put_row(j->out, row);
-		fprintf(j->out, ": model %s, kernel %s, ", th_outcome_name(row->model),
+		put_row(f, row);
+		fprintf(f, ": model %s, kernel %s, ", th_outcome_name(row->model),
 			th_outcome_name(row->kernel));
 		if (df) {
 			j->stale++;
-			th_report_put_line(j->out, df->where);
-			fprintf(j->out, " declares model %s, kernel %s (stale)", df->model, df->kernel);
+			th_report_put_line(f, df->where);
+			fprintf(f, " declares model %s, kernel %s (stale)", df->model, df->kernel);
 		} else {
-			fputs("no @differs row declares it", j->out);
+			fputs("no @differs row declares it", f);
 		}
-		put_evidence(j->out, "model", mc);
-		put_evidence(j->out, "kernel", kc);
-		fputc('\n', j->out);
+		put_evidence(f, "model", mc);
+		put_evidence(f, "kernel", kc);
+		jrow(o = fdone(j), row);
+		if (o && df)
+			json_object_set_new(o, "rule", jstr(df->where));
 	}
 	/* A declaration no pair of cells uses declares nothing observed: in a
 	 * whole run (a slice may lack the model's side), stale too. */
@@ -653,18 +875,22 @@ static void judge_agreement(struct judge *j, const struct th_agreement *rows, si
 				on = r->platforms[p].name;
 		if (!on)
 			continue;
+		FILE *f = fstart(j, "stale");
+		json_t *o;
+
 		j->stale++;
-		fputs("stale: ", j->out);
-		th_report_put_line(j->out, df->where);
-		fprintf(j->out, " declares model %s, kernel %s for ", df->model, df->kernel);
-		th_report_put_line(j->out, df->attack);
-		fputc(' ', j->out);
-		th_report_put_line(j->out, df->variant);
-		fputc('/', j->out);
-		th_report_put_line(j->out, df->config);
-		fputc('/', j->out);
-		th_report_put_line(j->out, df->toolchain);
-		fprintf(j->out, ", but no pair of %s's and the model's cells is such a cell\n", on);
+		th_report_put_line(f, df->where);
+		fprintf(f, " declares model %s, kernel %s for ", df->model, df->kernel);
+		th_report_put_line(f, df->attack);
+		fputc(' ', f);
+		th_report_put_line(f, df->variant);
+		fputc('/', f);
+		th_report_put_line(f, df->config);
+		fputc('/', f);
+		th_report_put_line(f, df->toolchain);
+		fprintf(f, ", but no pair of %s's and the model's cells is such a cell", on);
+		if ((o = fdone(j)))
+			json_object_set_new(o, "rule", jstr(df->where));
 	}
 	free(used);
 }
@@ -761,10 +987,41 @@ void th_check_answer(FILE *out, int rc, const char *results, const char *expect,
 	free(line);
 }
 
+/* check --json: the counts and findings into the caller's object. */
+static void put_json(struct judge *j, json_t *doc, bool slice)
+{
+	json_t *k = json_object();
+	const struct th_results *r = j->res;
+
+	if (k) {
+		json_object_set_new(k, "cells", json_integer((json_int_t)r->ncells));
+		json_object_set_new(k, "pass", json_integer(j->n[TH_VERDICT_PASS]));
+		json_object_set_new(k, "regression", json_integer(j->n[TH_VERDICT_REGRESSION]));
+		json_object_set_new(k, "improvement", json_integer(j->n[TH_VERDICT_IMPROVEMENT]));
+		json_object_set_new(k, "new", json_integer(j->n[TH_VERDICT_NEW]));
+		json_object_set_new(k, "missing", json_integer((json_int_t)j->missing));
+		json_object_set_new(k, "harness_error", json_integer((json_int_t)j->harness));
+		json_object_set_new(k, "lost_defence", json_integer((json_int_t)j->lost));
+		json_object_set_new(k, "doctored", json_integer((json_int_t)j->doctored));
+		json_object_set_new(k, "unplanned", json_integer((json_int_t)j->unplanned));
+		json_object_set_new(k, "disagree", json_integer((json_int_t)j->disagree));
+		json_object_set_new(k, "stale", json_integer((json_int_t)j->stale));
+		json_object_set_new(k, "declared_difference", json_integer((json_int_t)j->declared_diff));
+		json_object_set_new(doc, "counts", k);
+	}
+	json_object_set_new(doc, "slice", json_boolean(slice));
+	json_object_set_new(doc, "partial", json_boolean(r->partial));
+	if (r->partial)
+		json_object_set_new(doc, "interrupted", jstr(r->interrupted ? r->interrupted : ""));
+	json_object_set_new(doc, "findings", j->jf);
+	j->jf = NULL;
+}
+
 int th_check_main(const struct th_check_opts *o, const struct th_check_decl *d, FILE *out,
 		  FILE *err)
 {
-	struct judge j = { .o = o, .d = d, .out = out };
+	struct judge j = { .o = o, .d = d, .out = out,
+			   .jf = o->json ? json_array() : NULL };
 	const char *results = o->results ? o->results : TH_CHECK_DEFAULT_RESULTS;
 	const struct th_cell **cells = NULL;
 	struct stored *stored = NULL;
@@ -801,20 +1058,23 @@ int th_check_main(const struct th_check_opts *o, const struct th_check_decl *d, 
 		if (th_cell_observed(c) == TH_HARNESS_ERROR)
 			continue;
 		j.n[c->verdict]++;
-		/* Improvements are counted; a declaration gap (new) is always named. */
-		if ((c->verdict == TH_VERDICT_IMPROVEMENT && o->verbose) || c->verdict == TH_VERDICT_NEW)
+		/* Improvements are counted; a declaration gap (new) is always named;
+		 * --json lists both. */
+		if ((c->verdict == TH_VERDICT_IMPROVEMENT && (o->verbose || j.jf)) ||
+		    c->verdict == TH_VERDICT_NEW)
 			cell_line(&j, c, th_verdict_name(c->verdict));
 	}
 	for (size_t i = 0; i < j.res->ncells; i++) {
 		const struct th_cell *c = cells[i];
 
 		if (th_cell_observed(c) == TH_HARNESS_ERROR) {
+			FILE *f = fstart(&j, "harness error");
+
 			j.harness++;
-			fputs("harness error: ", out);
-			put_cell(out, c);
-			fputs(": the harness could not run or observe it; evidence: ", out);
-			th_report_put_line(out, c->evidence);
-			fputc('\n', out);
+			put_cell(f, c);
+			fputs(": the harness could not run or observe it; evidence: ", f);
+			th_report_put_line(f, c->evidence);
+			jcell(&j, fdone(&j), c);
 		} else if (c->verdict == TH_VERDICT_REGRESSION) {
 			cell_line(&j, c, "regression");
 		}
@@ -830,38 +1090,51 @@ int th_check_main(const struct th_check_opts *o, const struct th_check_decl *d, 
 	judge_agreement(&j, rows, nrows);
 	doctored_agreement(&j, rows, nrows);
 	if (j.res->nplatforms && !d->nkernel_attacks) {
+		FILE *f = fstart(&j, "unplanned");
+
 		j.no_kernel_plan = true;
-		fputs("unplanned: the results hold a real kernel's platform but there is no kernel plan "
-		      "to judge it by (kernel/cells.tsv and kernel/configs/", out);
+		fputs("the results hold a real kernel's platform but there is no kernel plan "
+		      "to judge it by (kernel/cells.tsv and kernel/configs/", f);
 		if (d->kernel_plan_error) {
-			fputs(": ", out);
-			th_report_put_line(out, d->kernel_plan_error);
+			fputs(": ", f);
+			th_report_put_line(f, d->kernel_plan_error);
 		}
-		fputs(")\n", out);
+		fputc(')', f);
+		fdone(&j);
 	}
 
 	bool slice = th_results_is_slice(j.res);
 
 	if (j.other_expect) {
-		fputs("expectations: the run judged its cells by ", out);
-		th_report_put_line(out, j.res->expect_path);
-		fprintf(out, " (sha256 %.12s), check by ", j.res->expect_sha256);
-		th_report_put_line(out, d->expect_path);
-		fprintf(out, " (sha256 %.12s): %zu stored expectations differ; rerun the matrix, or "
-			"name the file it ran with in --expect\n", d->expect_sha256, j.other_expect);
+		FILE *f = fstart(&j, "expectations");
+
+		fputs("the run judged its cells by ", f);
+		th_report_put_line(f, j.res->expect_path);
+		fprintf(f, " (sha256 %.12s), check by ", j.res->expect_sha256);
+		th_report_put_line(f, d->expect_path);
+		fprintf(f, " (sha256 %.12s): %zu stored expectations differ; rerun the matrix, or "
+			"name the file it ran with in --expect", d->expect_sha256, j.other_expect);
+		fdone(&j);
 	} else if (strcmp(j.res->expect_sha256, d->expect_sha256)) {
-		fputs("expectations: the run recorded ", out);
-		th_report_put_line(out, j.res->expect_path);
-		fprintf(out, " (sha256 %.12s), check judges by ", j.res->expect_sha256);
-		th_report_put_line(out, d->expect_path);
-		fprintf(out, " (sha256 %.12s): not the same file\n", d->expect_sha256);
+		FILE *f = fstart(&j, "expectations");
+
+		fputs("the run recorded ", f);
+		th_report_put_line(f, j.res->expect_path);
+		fprintf(f, " (sha256 %.12s), check judges by ", j.res->expect_sha256);
+		th_report_put_line(f, d->expect_path);
+		fprintf(f, " (sha256 %.12s): not the same file", d->expect_sha256);
+		fdone(&j);
 	}
-	if (slice && !o->allow_slice)
-		fputs("slice: the run was asked for part of the plan only; a slice passes only "
-		      "with --allow-slice\n", out);
-	if (j.res->partial && !o->allow_partial)
-		fputs("partial: the run was interrupted; partial results pass only with "
-		      "--allow-partial\n", out);
+	if (slice && !o->allow_slice) {
+		fputs("the run was asked for part of the plan only; a slice passes only "
+		      "with --allow-slice", fstart(&j, "slice"));
+		fdone(&j);
+	}
+	if (j.res->partial && !o->allow_partial) {
+		fputs("the run was interrupted; partial results pass only with "
+		      "--allow-partial", fstart(&j, "partial"));
+		fdone(&j);
+	}
 
 	agreement_lines(&j, rows, nrows);
 	/* The summary, wrapped within 80 columns. */
@@ -929,6 +1202,8 @@ int th_check_main(const struct th_check_opts *o, const struct th_check_decl *d, 
 
 	rc = bad ? TH_CHECK_BAD_INPUT : failed ? TH_CHECK_REGRESSION :
 	     j.harness ? TH_CHECK_HARNESS_ERROR : TH_CHECK_OK;
+	if (o->json)
+		put_json(&j, o->json, slice);
 	if (!o->defer_answer)
 		th_check_answer(out, rc, results, d->expect_path, o->baseline, NULL);
 out:
@@ -944,5 +1219,6 @@ out:
 	th_agreement_free(rows, nrows);
 	th_results_free(j.res);
 	th_results_free(j.base);
+	json_decref(j.jf);
 	return rc;
 }

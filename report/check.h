@@ -42,7 +42,8 @@ struct th_check_decl {
 	const char *expect_path;	/* the expectations file */
 	const char *expect_sha256;	/* SHA-256 of its bytes, 64 hex digits */
 	/* A cell's declared outcome name on platform ("model", "linux-..."),
-	 * NULL when none is declared. */
+	 * or a probabilistic cell's set of them ("HIJACKED|CRASHED",
+	 * th_outcome_set_parse), NULL when none is declared. */
 	const char *(*expect)(const char *platform, const char *attack, const char *variant,
 			      const char *config, const char *toolchain);
 	/* Where it is declared ("FILE:LINE"), NULL when it is not. */
@@ -84,6 +85,11 @@ struct th_check_opts {
 	bool verbose;		/* list improvements too, not only their count */
 	bool defer_answer;	/* no answer line: the caller judges more, then
 				 * prints it (th_check_answer) */
+	/* check --json: a jansson object (json_t *) that gets "counts",
+	 * "slice", "partial" ("interrupted") and "findings" (every finding an
+	 * object {kind, message, ...}: docs/schema/check.schema.json) instead of
+	 * finding lines on out (the summary lines still go there); NULL: none. */
+	void *json;
 };
 
 /**

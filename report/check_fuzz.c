@@ -514,6 +514,13 @@ int th_check_fuzz_main(const struct th_check_fuzz_opts *o, FILE *out, FILE *err)
 			th_report_put_wrapped(out, "", vline);
 		}
 	}
+	if (o->counts)
+		*o->counts = (struct th_check_fuzz_counts){
+			.campaigns = (unsigned)s->ncampaigns, .ran = t.ran, .as_declared = t.ok,
+			.regressed = t.regress, .harness_error = t.harness, .missing = t.missing,
+			.lost_coverage = t.lost, .unplanned = t.unplanned, .reproducers = t.reproducers,
+			.findings = t.findings,
+		};
 	rc = t.unplanned || t.reproducers ? TH_CHECK_BAD_INPUT :
 	     t.regress || (t.missing && !partial_ok) || (slice && !o->allow_slice) ||
 	     (s->partial && !o->allow_partial) ? TH_CHECK_REGRESSION :

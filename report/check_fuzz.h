@@ -7,6 +7,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 
+#include "check_json.h"
+
 struct th_check_fuzz_opts {
 	const char *fuzz;	/* the campaign summary */
 	const char *expect;	/* fuzz/expected.tsv */
@@ -19,6 +21,9 @@ struct th_check_fuzz_opts {
 	bool beside;		/* judged beside results.json, whose verdict screen
 				 * already says what the campaigns found: no
 				 * per-generation sentences unless verbose */
+	struct th_check_fuzz_counts *counts;	/* filled when not NULL and the
+						 * summary could be judged
+						 * (check --json) */
 };
 
 /**

@@ -550,7 +550,8 @@ int th_results_merge(struct th_results *const *in, const char *const *names, siz
 				.attack = c->attack, .technique = c->technique, .timing = c->timing,
 				.payload = c->payload, .variant = c->variant, .config = c->config,
 				.toolchain = c->toolchain, .outcome = c->outcome, .evidence = c->evidence,
-				.expected = c->expected, .seconds = c->seconds > 0 ? c->seconds : 0,
+				.expected = c->expected, .expected_set = c->expected_set,
+				.seconds = c->seconds > 0 ? c->seconds : 0,
 				.rerun = c->rerun, .expected_line = c->expected_line, .platform = c->platform,
 			};
 			if (!(d = th_results_add_cell(r, &ci, e, sizeof(e))))

@@ -39,4 +39,28 @@ const char *th_outcome_meaning(enum th_outcome o);
  * NOT_APPLICABLE and HARNESS_ERROR are never more severe than anything. */
 int th_outcome_more_severe(enum th_outcome a, enum th_outcome b);
 
+/*
+ * A set of outcomes (attacks/expected.tsv's "HIJACKED|CRASHED": what a
+ * probabilistic cell, a randstruct build per seed, may show): bit o for
+ * outcome o; 0 is the empty set.
+ */
+typedef unsigned th_outcome_set;
+#define TH_OUTCOME_BIT(o) (1u << (unsigned)(o))
+
+/*
+ * Parse "OUTCOME" or "OUTCOME|OUTCOME|...": each a name of the vocabulary
+ * but HARNESS_ERROR, listed most severe first, none twice, none empty;
+ * UNSUPPORTED and NOT_APPLICABLE only alone (a cell that cannot run is not
+ * probabilistic). Return: 0, or -1 with what is wrong in why.
+ */
+int th_outcome_set_parse(const char *s, th_outcome_set *set, char *why, unsigned long n);
+/* Its most (least) severe member; TH_OUTCOME_INVALID for the empty set. */
+enum th_outcome th_outcome_set_worst(th_outcome_set s);
+enum th_outcome th_outcome_set_best(th_outcome_set s);
+/* Number of members. */
+int th_outcome_set_size(th_outcome_set s);
+/* "HIJACKED|CRASHED" (most severe first), "none" for the empty set, in buf
+ * (n bytes: 200 hold every outcome); returns buf. */
+char *th_outcome_set_format(th_outcome_set s, char *buf, unsigned long n);
+
 #endif

@@ -476,7 +476,8 @@ int th_results_replace_platform(struct th_results *dst, const struct th_results 
 			.attack = c->attack, .technique = c->technique, .timing = c->timing,
 			.payload = c->payload, .variant = c->variant, .config = c->config,
 			.toolchain = c->toolchain, .outcome = c->outcome, .evidence = c->evidence,
-			.expected = c->expected, .seconds = c->seconds > 0 ? c->seconds : 0,
+			.expected = c->expected, .expected_set = c->expected_set,
+			.seconds = c->seconds > 0 ? c->seconds : 0,
 			.rerun = c->rerun, .expected_line = c->expected_line, .platform = platform,
 		};
 		if (!(d = th_results_add_cell(r, &ci, e, sizeof(e))))

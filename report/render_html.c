@@ -248,15 +248,18 @@ static void cell_badges(FILE *out, const struct th_cell *c, bool with_verdict)
 	} else {
 		badge(out, th_cell_observed(c), reg, NULL);
 	}
+	char exp[200];
+
 	if (with_verdict && (v == TH_VERDICT_REGRESSION || v == TH_VERDICT_IMPROVEMENT))
 		fprintf(out, " (%s; expected %s)", th_verdict_name(v),
-			th_outcome_name(c->expected) ? th_outcome_name(c->expected) : "none");
+			th_cell_expected_text(c, exp, sizeof(exp)));
 }
 
 /* "ATTACK variant/config on toolchain\noutcome: ...": a grid cell's tooltip. */
 static void cell_tooltip(FILE *out, const struct th_cell *c)
 {
-	const char *exp = th_outcome_name(c->expected);
+	char buf[200];
+	const char *exp = th_cell_expected_text(c, buf, sizeof(buf));
 
 	attr(out, c->attack);
 	fprintf(out, " %s/", th_variant_name(c->variant));
@@ -1023,7 +1026,7 @@ static void legend(FILE *out)
 		fputs("</th></tr>\n", out);
 	}
 	fputs("<tr><td class=\"c o-HIJACKED reg\">H!</td><th scope=\"row\" class=\"a\">black frame and "
-	      "<code>!</code>: the cell regressed (observed more severe than expected)</th></tr>\n"
+	      "<code>!</code>: the cell regressed (observed more severe than expected, or outside its declared set)</th></tr>\n"
 	      "<tr><td class=\"c o-CRASHED\">C*</td><th scope=\"row\" class=\"a\"><code>*</code>: the runs "
 	      "disagreed (randstruct seeds); the most severe outcome is shown</th></tr>\n"
 	      "<tr><td class=\"c missing\"></td><th scope=\"row\" class=\"a\">blank: no such cell in the "

@@ -104,7 +104,8 @@ static void property(FILE *out, const char *name, const char *value)
 /* "ATTACK variant/config: OUTCOME (expected X, verdict v, runs n): evidence" */
 static void cell_summary(FILE *out, const struct th_cell *c, bool attr)
 {
-	const char *exp = th_outcome_name(c->expected);
+	char buf[200];
+	const char *exp = th_cell_expected_text(c, buf, sizeof(buf));
 	char head[512];
 
 	snprintf(head, sizeof(head), "%s %s/%s: %s (expected %s, verdict %s, runs %u",
@@ -121,7 +122,8 @@ static void cell_summary(FILE *out, const struct th_cell *c, bool attr)
 static void testcase(FILE *out, const struct th_results *res, const struct th_cell *c)
 {
 	enum th_outcome o = th_cell_observed(c);
-	const char *exp = th_outcome_name(c->expected);
+	char buf[200];
+	const char *exp = th_cell_expected_text(c, buf, sizeof(buf));
 
 	fputs("    <testcase classname=\"timerharness.", out);
 	/* A real kernel's cells name their platform; the model's as ever. */

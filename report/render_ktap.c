@@ -61,7 +61,8 @@ static const char *skip_reason(const struct th_results *res, const struct th_cel
 
 static void diagnostic(FILE *out, const struct th_cell *c)
 {
-	const char *exp = th_outcome_name(c->expected);
+	char buf[200];
+	const char *exp = th_cell_expected_text(c, buf, sizeof(buf));
 
 	fprintf(out, INDENT "# outcome=%s", th_outcome_name(th_cell_observed(c)));
 	if (th_report_kinds(c) > 1) {

@@ -138,9 +138,11 @@ static void cell_text(FILE *out, const struct th_cell *c, bool with_verdict)
 	}
 	if (bold)
 		fputs("**", out);
+	char exp[200];
+
 	if (with_verdict && (v == TH_VERDICT_REGRESSION || v == TH_VERDICT_IMPROVEMENT))
 		fprintf(out, " (%s; expected %s)", th_verdict_name(v),
-			th_outcome_name(c->expected) ? th_outcome_name(c->expected) : "none");
+			th_cell_expected_text(c, exp, sizeof(exp)));
 }
 
 /* A header cell per toolchain: " clang-14 | clang-22 |". */

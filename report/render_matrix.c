@@ -329,7 +329,7 @@ static int render_matrix(FILE *out, const struct th_results *full, int use_color
 			fprintf(out, "  %c", th_outcome_symbol(o));
 		fprintf(out, " %-15s %s\n", th_outcome_name(o), th_outcome_meaning(o));
 	}
-	fputs("  x! the cell regressed (observed more severe than expected)\n"
+	fputs("  x! the cell regressed (observed more severe than expected, or outside its declared set)\n"
 	      "  x* the runs disagreed (randstruct seeds): the most severe outcome is shown\n"
 	      "  blank: no such cell in the results\n", out);
 	th_report_count(res, NULL, counts);

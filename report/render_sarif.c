@@ -322,7 +322,8 @@ static void put_toolchains(FILE *f, const struct finding *fd)
 
 static void put_judgement(FILE *f, const struct th_cell *c)
 {
-	const char *exp = th_outcome_name(c->expected);
+	char buf[200];
+	const char *exp = th_cell_expected_text(c, buf, sizeof(buf));
 
 	fprintf(f, "%s (expected %s, verdict %s", th_outcome_name(th_cell_observed(c)),
 		exp ? exp : "none", th_verdict_name(th_report_shown_verdict(c)));
@@ -333,7 +334,7 @@ static void put_judgement(FILE *f, const struct th_cell *c)
 
 static bool same_judgement(const struct th_cell *a, const struct th_cell *b)
 {
-	return th_cell_observed(a) == th_cell_observed(b) && a->expected == b->expected &&
+	return th_cell_observed(a) == th_cell_observed(b) && th_cell_expected_set(a) == th_cell_expected_set(b) &&
 	       th_report_shown_verdict(a) == th_report_shown_verdict(b) && a->runs == b->runs;
 }
 
@@ -494,7 +495,10 @@ static json_t *cell_json(const struct th_cell *c)
 	}
 	bad |= set_str(o, "toolchain", c->toolchain);
 	bad |= set_str(o, "outcome", th_outcome_name(th_cell_observed(c)));
-	bad |= set_str(o, "expected", th_outcome_name(c->expected));
+	char exp[200];
+
+	bad |= set_str(o, "expected", th_cell_expected_set(c) ?
+				      th_cell_expected_text(c, exp, sizeof(exp)) : NULL);
 	bad |= set_str(o, "verdict", th_verdict_name(th_report_shown_verdict(c)));
 	if (c->expected_line)
 		bad |= set(o, "expectedLine", json_integer(c->expected_line));

@@ -878,9 +878,37 @@ enum th_outcome th_cell_observed(const struct th_cell *c)
 	return c->outcome;
 }
 
+th_outcome_set th_cell_seen(const struct th_cell *c)
+{
+	enum th_outcome o = th_cell_observed(c);
+	th_outcome_set s = th_outcome_name(o) ? TH_OUTCOME_BIT(o) : 0;
+
+	for (int i = 0; i < TH_OUTCOME_COUNT; i++)
+		if (c->counts[i])
+			s |= TH_OUTCOME_BIT(i);
+	return s;
+}
+
+th_outcome_set th_cell_expected_set(const struct th_cell *c)
+{
+	if (c->expected_set)
+		return c->expected_set;
+	return th_outcome_name(c->expected) ? TH_OUTCOME_BIT(c->expected) : 0;
+}
+
+char *th_cell_expected_text(const struct th_cell *c, char *buf, size_t n)
+{
+	return th_outcome_set_format(th_cell_expected_set(c), buf, n);
+}
+
+enum th_verdict th_cell_verdict(const struct th_cell *c, enum th_outcome baseline)
+{
+	return th_verdict_set(th_cell_observed(c), th_cell_seen(c), th_cell_expected_set(c), baseline);
+}
+
 static void update_verdict(struct th_cell *c)
 {
-	c->verdict = th_verdict(th_cell_observed(c), c->expected, TH_OUTCOME_INVALID);
+	c->verdict = th_cell_verdict(c, TH_OUTCOME_INVALID);
 }
 
 struct th_cell *th_results_add_cell(struct th_results *res,
@@ -978,6 +1006,10 @@ struct th_cell *th_results_add_cell(struct th_results *res,
 	c->runs = runs;
 	memcpy(c->counts, counts, sizeof(counts));
 	c->expected = in->expected;
+	/* A set of one is its outcome alone. */
+	c->expected_set = th_outcome_set_size(in->expected_set) > 1 ? in->expected_set : 0;
+	if (c->expected_set)
+		c->expected = th_outcome_set_worst(c->expected_set);
 	c->seconds = in->seconds;
 	c->rerun = th_report_strdup(in->rerun);
 	c->expected_line = in->expected_line;

@@ -6,7 +6,8 @@
  *
  * File layout (keys in this order; every key is required but expectations,
  * selection, shard, platforms and agreement, and a cell's seconds, rerun,
- * expected_line and platform, which files written before them lack):
+ * expected_line, platform and expected_set, which files written before them
+ * lack):
  *   schema       "timerharness/results/v1"
  *   version      timerharness version string
  *   created      UTC, "YYYY-MM-DDTHH:MM:SSZ"
@@ -45,7 +46,9 @@
  *                sum when every toolchain of the run has one.
  *   cells        [{attack, technique, timing, payload, variant, config,
  *                  toolchain, platform, outcome, runs, counts: {OUTCOME: n}, evidence,
- *                  expected (OUTCOME or null), verdict, seconds (wall time
+ *                  expected (OUTCOME or null), expected_set (only for a
+ *                  probabilistic cell's declared set: [OUTCOME, ...], most
+ *                  severe first, its first expected), verdict, seconds (wall time
  *                  of its runs, summed), rerun (the command that runs this
  *                  cell alone), expected_line (the line of the expectations
  *                  file that declares it, or null)}]
@@ -130,6 +133,23 @@ enum th_verdict th_verdict_parse(const char *s);
 enum th_verdict th_verdict(enum th_outcome observed, enum th_outcome expected,
 			   enum th_outcome baseline);
 
+/**
+ * th_verdict_set() - judge a cell against a declared set of outcomes.
+ * @observed: what the cell did (the most severe over its runs).
+ * @seen:     every outcome a run of it showed (observed's bit included).
+ * @expected: the declared set (0: none declared); one member is
+ *            th_verdict()'s single expectation.
+ * @baseline: as for th_verdict().
+ *
+ * As th_verdict(), the expectation being the set: a run more severe than
+ * every member, or a real outcome the set does not name that is not less
+ * severe than every member (HANG where HIJACKED|TIMER_LOST is declared), is
+ * a regression; the observed outcome less severe than every member is an
+ * improvement; one of the set is a pass.
+ */
+enum th_verdict th_verdict_set(enum th_outcome observed, th_outcome_set seen,
+			       th_outcome_set expected, enum th_outcome baseline);
+
 struct th_toolchain {
 	char *name;		/* "clang-14": the name cells refer to */
 	char *version;		/* "14.0.6" */
@@ -171,7 +191,10 @@ struct th_cell {
 	unsigned runs;
 	unsigned counts[TH_OUTCOME_COUNT];	/* sums to runs */
 	char *evidence;
-	enum th_outcome expected;	/* TH_OUTCOME_INVALID: none declared */
+	enum th_outcome expected;	/* TH_OUTCOME_INVALID: none declared; with a set,
+					 * its most severe member */
+	th_outcome_set expected_set;	/* the declared set when it has more than one
+					 * member (results.json's expected_set); else 0 */
 	enum th_verdict verdict;	/* as stored; check recomputes it */
 	double seconds;			/* wall time of its runs; < 0: not recorded */
 	char *rerun;			/* command running it alone; "" when none */
@@ -321,6 +344,9 @@ struct th_cell_in {
 	/* NULL means "model"; any other must have been added
 	 * (th_results_add_platform), with config among its configs. */
 	const char *platform;
+	/* A declared set of outcomes (more than one member; expected becomes
+	 * its most severe), or 0: expected alone. */
+	th_outcome_set expected_set;
 };
 
 /**
@@ -460,6 +486,15 @@ struct th_cell *th_results_find_cell(const struct th_results *res, const char *p
  * any counted run says so, else the most severe of its outcome field and of
  * every outcome it counted (a hand-edited file cannot hide a run). */
 enum th_outcome th_cell_observed(const struct th_cell *cell);
+/* Every outcome a run of the cell showed, the observed one included. */
+th_outcome_set th_cell_seen(const struct th_cell *cell);
+/* The declared set: expected_set, or {expected} (0 when none declared). */
+th_outcome_set th_cell_expected_set(const struct th_cell *cell);
+/* "HIJACKED" or "HIJACKED|CRASHED" ("none" when none declared) in buf (n
+ * bytes; 200 hold any set); returns buf. */
+char *th_cell_expected_text(const struct th_cell *cell, char *buf, size_t n);
+/* th_verdict_set() of the cell against its declared set and baseline. */
+enum th_verdict th_cell_verdict(const struct th_cell *cell, enum th_outcome baseline);
 /* Recompute every stored verdict from observed and expected, against the
  * matching cell (same platform too) of baseline when baseline is not NULL. */
 void th_results_apply_baseline(struct th_results *res,

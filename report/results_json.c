@@ -257,6 +257,17 @@ static json_t *cell_to_json(const struct th_cell *c, char *err, size_t errlen)
 		bad |= json_object_set(o, "counts", counts);
 		bad |= put(o, "evidence", json_string(c->evidence));
 		bad |= put(o, "expected", str_or_null(th_outcome_name(c->expected)));
+		/* A probabilistic cell's declared set, most severe first (its
+		 * first member is expected): written only for a set. */
+		if (th_outcome_set_size(c->expected_set) > 1) {
+			json_t *set = json_array();
+
+			for (int i = 0; set && i < TH_OUTCOME_COUNT; i++)
+				if (c->expected_set & TH_OUTCOME_BIT(i))
+					bad |= json_array_append_new(set, json_string(
+						th_outcome_name((enum th_outcome)i)));
+			bad |= put(o, "expected_set", set);
+		}
 		bad |= put(o, "verdict", json_string(verdict));
 		/* Written when recorded: a file from before them round-trips. */
 		if (c->seconds >= 0)
@@ -991,8 +1002,8 @@ static int load_cell(struct th_jload *l, const json_t *o, size_t idx, struct th_
 {
 	static const char *const fields[] = {
 		"attack", "technique", "timing", "payload", "variant", "config", "toolchain",
-		"platform", "outcome", "runs", "counts", "evidence", "expected", "verdict", "seconds",
-		"rerun", "expected_line", NULL
+		"platform", "outcome", "runs", "counts", "evidence", "expected", "expected_set",
+		"verdict", "seconds", "rerun", "expected_line", NULL
 	};
 	struct th_cell_in in = { 0 };
 	unsigned counts[TH_OUTCOME_COUNT] = { 0 };
@@ -1073,6 +1084,30 @@ static int load_cell(struct th_jload *l, const json_t *o, size_t idx, struct th_
 	    outcome_field(l, o, w, "expected", true, &in.expected) ||
 	    !(s = sfield(l, o, w, "verdict")))
 		return -1;
+	if ((j = json_object_get(o, "expected_set"))) {
+		char why[300], names[200];
+		size_t k;
+		json_t *m;
+
+		join(wf, sizeof(wf), w, "expected_set");
+		if (!json_is_array(j) || json_array_size(j) < 2)
+			return th_jload_err(l, wf, "expected an array of two outcomes or more (a set), "
+					    "got %s", json_is_array(j) ? "a shorter array" : type_name(j));
+		names[0] = '\0';
+		json_array_foreach(j, k, m) {
+			if (!json_is_string(m))
+				return th_jload_err(l, wf, "[%zu]: expected an outcome, got %s", k,
+						    type_name(m));
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s",
+				 k ? "|" : "", json_string_value(m));
+		}
+		if (th_outcome_set_parse(names, &in.expected_set, why, sizeof(why)))
+			return th_jload_err(l, wf, "%s", why);
+		if (in.expected != th_outcome_set_worst(in.expected_set))
+			return th_jload_err(l, wf, "its most severe outcome, %s, is not expected (%s)",
+					    th_outcome_name(th_outcome_set_worst(in.expected_set)),
+					    th_outcome_name(in.expected) ? th_outcome_name(in.expected) : "null");
+	}
 	enum th_verdict verdict = th_verdict_parse(s);
 	if (verdict == TH_VERDICT_INVALID)
 		return th_jload_err(l, (join(wf, sizeof(wf), w, "verdict"), wf),

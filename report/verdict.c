@@ -31,9 +31,12 @@ static int real(enum th_outcome o)
 	return o >= 0 && o < TH_UNSUPPORTED;
 }
 
-enum th_verdict th_verdict(enum th_outcome observed, enum th_outcome expected,
-			   enum th_outcome baseline)
+enum th_verdict th_verdict_set(enum th_outcome observed, th_outcome_set seen,
+			       th_outcome_set expected, enum th_outcome baseline)
 {
+	enum th_outcome worst = th_outcome_set_worst(expected);
+	enum th_outcome best = th_outcome_set_best(expected);
+
 	/* The harness failed: nothing was measured, and that is never green. */
 	if (observed == TH_HARNESS_ERROR)
 		return TH_VERDICT_REGRESSION;
@@ -49,16 +52,29 @@ enum th_verdict th_verdict(enum th_outcome observed, enum th_outcome expected,
 	/* Could not run: lost coverage where the declaration says the cell
 	 * runs (a toolchain lost a defence), else nothing to judge. */
 	if (!real(observed))
-		return real(expected) ? TH_VERDICT_REGRESSION : TH_VERDICT_PASS;
-	if (!th_outcome_name(expected))
+		return real(worst) ? TH_VERDICT_REGRESSION : TH_VERDICT_PASS;
+	if (!th_outcome_name(worst))
 		return TH_VERDICT_NEW;
-	if (!real(expected))
+	if (!real(worst))
 		return TH_VERDICT_NEW;
-	if (th_outcome_more_severe(observed, expected))
-		return TH_VERDICT_REGRESSION;
-	if (th_outcome_more_severe(expected, observed))
+	/* Every run: more severe than the whole set, or an outcome inside the
+	 * set's span that it does not name, is not what was declared. */
+	for (int o = 0; o < TH_UNSUPPORTED; o++) {
+		if (!(seen & TH_OUTCOME_BIT(o)) || (expected & TH_OUTCOME_BIT(o)))
+			continue;
+		if (!th_outcome_more_severe(best, (enum th_outcome)o))
+			return TH_VERDICT_REGRESSION;
+	}
+	if (th_outcome_more_severe(best, observed))
 		return TH_VERDICT_IMPROVEMENT;
 	return TH_VERDICT_PASS;
+}
+
+enum th_verdict th_verdict(enum th_outcome observed, enum th_outcome expected,
+			   enum th_outcome baseline)
+{
+	return th_verdict_set(observed, real(observed) ? TH_OUTCOME_BIT(observed) : 0,
+			      th_outcome_name(expected) ? TH_OUTCOME_BIT(expected) : 0, baseline);
 }
 
 void th_results_apply_baseline(struct th_results *res, const struct th_results *baseline)
@@ -73,14 +89,13 @@ void th_results_apply_baseline(struct th_results *res, const struct th_results *
 			if (bc)
 				b = th_cell_observed(bc);
 		}
-		c->verdict = th_verdict(th_cell_observed(c), c->expected, b);
+		c->verdict = th_cell_verdict(c, b);
 	}
 }
 
 enum th_verdict th_report_shown_verdict(const struct th_cell *c)
 {
-	if (th_verdict(th_cell_observed(c), c->expected, TH_OUTCOME_INVALID) ==
-	    TH_VERDICT_REGRESSION)
+	if (th_cell_verdict(c, TH_OUTCOME_INVALID) == TH_VERDICT_REGRESSION)
 		return TH_VERDICT_REGRESSION;
 	return c->verdict;
 }

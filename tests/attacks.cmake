@@ -36,7 +36,7 @@ set(TH_ATTACKS_CASES
   registry_ids_unique registry_ids_derived registry_design_names registry_complete
   registry_not_applicable expect_loads expect_covers_every_cell expect_no_dead_rules
   expect_story_cells expect_loader_errors expect_first_match_and_alternatives
-  expect_platform_sections expect_differs_rows expect_directive_errors
+  expect_outcome_sets expect_platform_sections expect_differs_rows expect_directive_errors
   kernel_plan_loads kernel_plan_errors)
 foreach(case IN LISTS TH_ATTACKS_CASES)
   add_test(NAME attacks.${case} COMMAND th-attacks-test ${case})

@@ -229,11 +229,23 @@ static void expect_covers_every_cell(void **state)
 					if (!o)
 						fail_msg("no rule for %s %s %s %s", a->id, variants[v],
 							 configs[c], toolchains[t]);
-					oc = th_outcome_parse(o);
-					if (oc == TH_OUTCOME_INVALID)
-						fail_msg("%s: outcome '%s' unknown to report/",
+					/* One outcome, or a probabilistic cell's set:
+					 * judged by its most severe. */
+					th_outcome_set set;
+					char why[300];
+
+					if (th_outcome_set_parse(o, &set, why, sizeof(why)))
+						fail_msg("%s: outcome '%s' unknown to report/: %s",
 							 th_expect_where(a->id, variants[v], configs[c],
-									 toolchains[t]), o);
+									 toolchains[t]), o, why);
+					oc = th_outcome_set_worst(set);
+					/* Only randstruct's layout makes a cell's outcome
+					 * depend on its build (a seed each). */
+					if (th_outcome_set_size(set) > 1 && strcmp(configs[c], "randstruct"))
+						fail_msg("%s: a set of outcomes '%s' for %s, which is no "
+							 "probabilistic config",
+							 th_expect_where(a->id, variants[v], configs[c],
+									 toolchains[t]), o, configs[c]);
 					assert_non_null(reason);
 					if (na != (oc == TH_NOT_APPLICABLE))
 						fail_msg("%s %s %s: expected %s but registry says %s",
@@ -340,7 +352,8 @@ static void expect_story_cells(void **state)
 		{ "INDEX_INTRA_PENDING_FUNC_WRITE_CR4", "modern", "bounds", "DETECTED" },
 		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4", "legacy", "fortify", "DETECTED" },
 		/* 5 shuffled members: some seeds keep the default offsets. */
-		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4", "legacy", "randstruct", "HIJACKED" },
+		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4", "legacy", "randstruct",
+		  "HIJACKED|PRIVILEGED_WRITE|REDIRECTED|CRASHED|HANG|TIMER_LOST|NO_EFFECT" },
 		/* Inside CFI's reach: the 4.15 call site still gets to write_cr4. */
 		{ "HEAP_NEIGHBOUR_PENDING_FUNC_FOREIGN_CALLBACK", "modern", "cfi-icall", "HIJACKED" },
 		{ "HEAP_NEIGHBOUR_PENDING_FUNC_FOREIGN_CALLBACK", "modern", "kcfi", "HIJACKED" },
@@ -436,6 +449,17 @@ static void expect_loader_errors(void **state)
 	expect_error("comma.tsv", "*\tlegacy,\t*\t*\tHIJACKED\twhy\n", "1", "empty variant glob");
 	expect_error("extra.tsv", "*\t*\t*\t*\tHIJACKED\twhy\textra\n", "1", "more than 6");
 	expect_error("empty.tsv", "# only a comment\n\n", "2", "no rules");
+	/* A probabilistic cell's set of outcomes. */
+	expect_error("setorder.tsv", "*\t*\t*\t*\tHIJACKED\tok\n*\t*\t*\t*\tCRASHED|HIJACKED\twhy\n", "2",
+		     "list its outcomes most severe first (HIJACKED|CRASHED)");
+	expect_error("setempty.tsv", "*\t*\t*\t*\tHIJACKED||CRASHED\twhy\n", "1", "an empty outcome");
+	expect_error("settwice.tsv", "*\t*\t*\t*\tCRASHED|CRASHED\twhy\n", "1", "CRASHED twice");
+	expect_error("setname.tsv", "*\t*\t*\t*\tHIJACKED|PWNED\twhy\n", "1",
+		     "unknown outcome 'PWNED' (one of HIJACKED");
+	expect_error("setna.tsv", "*\t*\t*\t*\tCRASHED|NOT_APPLICABLE\twhy\n", "1",
+		     "NOT_APPLICABLE in the set");
+	expect_error("setdiffers.tsv", "*\t*\t*\t*\tNO_EFFECT\tok\n@platform linux-*\n@differs\n"
+		     "*\tmodern\t*\t*\tCRASHED|HANG\tHANG\twhy\n", "4", "a set of model outcomes");
 	assert_int_equal(th_expect_load("/nonexistent/expected.tsv", err, sizeof(err)), -1);
 	assert_string_equal(err, "/nonexistent/expected.tsv: No such file or directory");
 	/* A failed load leaves nothing behind. */
@@ -476,6 +500,29 @@ static void expect_first_match_and_alternatives(void **state)
 }
 
 /* ---- @platform and @differs: a real kernel's rules and declared differences ---- */
+
+static void expect_outcome_sets(void **state)
+{
+	char err[512];
+	const char *path = write_tmp("sets.tsv",
+				     "A_*\tlegacy\trandstruct\t*\tHIJACKED|CRASHED|TIMER_LOST\tper seed\n"
+				     "*\t*\t*\t*\tNO_EFFECT\tcontrol\n");
+
+	(void)state;
+	if (th_expect_load(path, err, sizeof(err)))
+		fail_msg("%s", err);
+	/* The column as written; the set as data; one outcome a set of one. */
+	assert_string_equal(th_expect_lookup("A_1", "legacy", "randstruct", "clang-22", NULL),
+			    "HIJACKED|CRASHED|TIMER_LOST");
+	assert_int_equal(th_expect_set_on(NULL, "A_1", "legacy", "randstruct", "clang-22"),
+			 TH_OUTCOME_BIT(TH_HIJACKED) | TH_OUTCOME_BIT(TH_CRASHED) |
+			 TH_OUTCOME_BIT(TH_TIMER_LOST));
+	assert_int_equal(th_expect_set_on("model", "B_1", "legacy", "none", "clang-22"),
+			 TH_OUTCOME_BIT(TH_NO_EFFECT));
+	assert_int_equal(th_expect_set_on("linux-6.1.1", "A_1", "legacy", "randstruct", "clang-22"), 0);
+	th_expect_free();
+	unlink(path);
+}
 
 static void expect_platform_sections(void **state)
 {
@@ -784,6 +831,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(expect_story_cells),
 		cmocka_unit_test(expect_loader_errors),
 		cmocka_unit_test(expect_first_match_and_alternatives),
+		cmocka_unit_test(expect_outcome_sets),
 		cmocka_unit_test(expect_platform_sections),
 		cmocka_unit_test(expect_differs_rows),
 		cmocka_unit_test(expect_directive_errors),

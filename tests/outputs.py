@@ -43,6 +43,7 @@ import glob
 import io
 import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -108,12 +109,20 @@ def observed(cell):
 
 
 def regressed(cell):
+    """Outside the declaration: more severe than the expected outcome, or
+    than every member of a probabilistic cell's expected_set, or a run's
+    outcome inside the set's span that the set does not name."""
     o, e = observed(cell), cell.get("expected")
     if cell.get("verdict") == "regression" or o == "HARNESS_ERROR":
         return True
     if o not in REAL:
         return e in REAL
-    return e in REAL and OUTCOMES.index(o) < OUTCOMES.index(e)
+    if e not in REAL:
+        return False
+    members = cell.get("expected_set") or [e]
+    best = max(OUTCOMES.index(m) for m in members)
+    seen = {o} | {k for k, n in cell.get("counts", {}).items() if n and k in REAL}
+    return any(s not in members and OUTCOMES.index(s) <= best for s in seen)
 
 
 def shown_verdict(cell):
@@ -211,8 +220,75 @@ def cmd_results(a):
         with open(path) as f:
             if fv.is_valid(json.load(f)):
                 fail(f"{path}: the loader refuses it, the fuzz schema accepts it")
+    ncheck = check_json(a, files + fixtures(a.data, a.th))
     print(f"results: {len(files)} results.json, {len(fuzz)} fuzz.json and the fixtures "
-          f"validate against their schemas")
+          f"validate against their schemas; check --json of {ncheck} of them against "
+          f"check.schema.json, agreeing with check's lines")
+
+
+CHECK_COUNT = re.compile(r"^check: (\d+) cells.*?: (\d+) pass, (\d+) regression"
+                         r"(?:, (\d+) improvement)?", re.M)
+
+
+def check_json(a, paths):
+    """check --json of each file: valid against check.schema.json, the same
+    exit status as check, and the same judgement as its lines: the counts of
+    its summary line, one finding per finding line of each kind."""
+    import jsonschema
+    store = schema_store(a.schema_dir)
+    schema = store[SCHEMA_BASE + "check.schema.json"]
+    v = jsonschema.validators.validator_for(schema)(schema)
+    n = 0
+    for path in paths:
+        cwd, arg = (os.path.dirname(path), "results.json") if path.endswith("/results.json") \
+            else (None, path)
+        base = [a.th, "check", "--results", arg, "--allow-slice", "--allow-partial", "--fuzz", "none"]
+        t = subprocess.run(base, cwd=cwd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        j = subprocess.run(base + ["--json"], cwd=cwd, stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, text=True)
+        n += 1
+        if j.returncode != t.returncode:
+            fail(f"{path}: check --json exited {j.returncode}, check {t.returncode}")
+        try:
+            doc = json.loads(j.stdout)
+        except ValueError as e:
+            fail(f"{path}: check --json printed no JSON document ({e}): {j.stdout[:300]!r}")
+            continue
+        for e in list(v.iter_errors(doc))[:3]:
+            fail(f"{path}: check --json: {'/'.join(map(str, e.absolute_path))}: {e.message[:300]}")
+        if doc.get("exit") != j.returncode:
+            fail(f"{path}: check --json says exit {doc.get('exit')}, exited {j.returncode}")
+        want = {0: "PASS", 1: "FAIL", 2: "BAD INPUT", 3: "HARNESS ERROR"}.get(j.returncode)
+        if doc.get("status") != want:
+            fail(f"{path}: check --json says {doc.get('status')}, its exit is {j.returncode}")
+        if j.returncode != 2 and \
+                not re.search(r"check: " + re.escape(want) + r" \(exit", t.stdout):
+            fail(f"{path}: check's lines end with no {want} answer: {t.stdout[-300:]!r}")
+        # Each finding line of the text is a finding of the same kind.
+        lines = [ln for ln in t.stdout.splitlines() if not ln.startswith(("check", "  "))]
+        kinds = {}
+        for ln in lines:
+            k = ln.split(": ", 1)[0]
+            kinds[k] = kinds.get(k, 0) + 1
+        got = {}
+        for f in doc.get("findings", []):
+            if f.get("kind") in ("improvement", "declared difference"):
+                continue    # listed by the text with --verbose only
+            got[f["kind"]] = got.get(f["kind"], 0) + 1
+        if kinds != got:
+            fail(f"{path}: check's finding lines {kinds}, check --json's findings {got}")
+        m = CHECK_COUNT.search(re.sub(r"\n  ", " ", t.stdout))
+        counts = (doc.get("results") or {}).get("counts")
+        if m and counts:
+            for i, key in ((1, "cells"), (2, "pass"), (3, "regression"), (4, "improvement")):
+                if int(m.group(i) or 0) != counts[key]:
+                    fail(f"{path}: check counts {m.group(0)!r}, check --json {key} {counts[key]}")
+            imp = sum(1 for f in doc["findings"] if f["kind"] == "improvement")
+            if imp != counts["improvement"]:
+                fail(f"{path}: check --json counts {counts['improvement']} improvements, lists {imp}")
+        elif j.returncode != 2:
+            fail(f"{path}: no counts to compare: {t.stdout[-300:]!r} / {counts}")
+    return n
 
 
 # ---- JUnit against Jenkins' and Ant's XSDs ----

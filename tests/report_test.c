@@ -25,6 +25,7 @@
 #include <jansson.h>
 
 #include "check.h"
+#include "check_json.h"
 #include "expect.h"
 #include "render.h"
 #include "results.h"
@@ -204,7 +205,7 @@ static struct run run_check_to(FILE *out, const char *results, const char *basel
 	size_t le;
 	FILE *err = open_memstream(&r.err, &le);
 	struct th_check_opts o = { results, baseline, allow & ALLOW_SLICE, allow & ALLOW_PARTIAL,
-				   allow & VERBOSE, false };
+				   allow & VERBOSE, false, NULL };
 	struct th_check_decl d = gate_decl();
 
 	assert_non_null(err);
@@ -294,19 +295,19 @@ static struct th_results *build_model(int reverse)
 	struct th_cell_in cells[] = {
 		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4", "memcpy-intra", "before-arm",
 		  "func+data:write_cr4", TH_VARIANT_LEGACY, "cfi-icall", "clang-14", TH_HIJACKED, 1,
-		  NULL, "write_cr4(0x407f0) ran\nline two | `tick`", TH_HIJACKED, 0, NULL, 0, NULL },
+		  NULL, "write_cr4(0x407f0) ran\nline two | `tick`", TH_HIJACKED, 0, NULL, 0, NULL, 0 },
 		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", "memcpy-intra", "before-arm",
 		  "func:write_cr4", TH_VARIANT_MODERN, "cfi-icall", "clang-9", TH_BLOCKED_CFI, 1,
-		  NULL, "trap", TH_BLOCKED_CFI, 0, NULL, 0, NULL },
+		  NULL, "trap", TH_BLOCKED_CFI, 0, NULL, 0, NULL, 0 },
 		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", "memcpy-intra", "before-arm",
 		  "func:write_cr4", TH_VARIANT_MODERN, "randstruct", "clang-14", TH_OUTCOME_INVALID, 0,
-		  seeds, "seeds 1-5", TH_CRASHED, 0, NULL, 0, NULL },
+		  seeds, "seeds 1-5", TH_CRASHED, 0, NULL, 0, NULL, 0 },
 		{ "UAF_REALLOC_PENDING_FUNC_SAME_CLASS", "uaf-realloc", "pending", "func:same-class",
 		  TH_VARIANT_TRANSITIONAL, "none", "clang-14", TH_REDIRECTED, 1, NULL,
-		  "bad byte \xff here", TH_OUTCOME_INVALID, 0, NULL, 0, NULL },
+		  "bad byte \xff here", TH_OUTCOME_INVALID, 0, NULL, 0, NULL, 0 },
 		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", "memcpy-intra", "before-arm",
 		  "func:write_cr4", TH_VARIANT_MODERN, "randstruct", "clang-9", TH_UNSUPPORTED, 0,
-		  NULL, "no randstruct", TH_CRASHED, 0, NULL, 0, NULL },
+		  NULL, "no randstruct", TH_CRASHED, 0, NULL, 0, NULL, 0 },
 	};
 	size_t n = sizeof(cells) / sizeof(cells[0]);
 
@@ -621,7 +622,7 @@ static void add_cell_validates(void **state)
 	struct th_results *r = th_results_create("1");
 	struct th_cell_in in = { "X_ATTACK", "memcpy-intra", "before-arm", "none",
 				 TH_VARIANT_LEGACY, "none", "clang-14", TH_NO_EFFECT, 1, NULL, "",
-				 TH_NO_EFFECT, 0, NULL, 0, NULL };
+				 TH_NO_EFFECT, 0, NULL, 0, NULL, 0 };
 
 	assert_null(th_results_add_cell(r, &in, err, sizeof(err)));
 	assert_contains(err, "unknown config \"none\"");
@@ -668,7 +669,7 @@ static void record_runs_and_metrics(void **state)
 	struct th_results *r = th_results_create("1");
 	struct th_cell_in in = { "RANDSTRUCT_A", "memcpy-intra", "before-arm", "func:write_cr4",
 				 TH_VARIANT_MODERN, "randstruct", "clang-22", TH_NO_EFFECT, 1, NULL,
-				 "seed 1", TH_CRASHED, 0, NULL, 0, NULL };
+				 "seed 1", TH_CRASHED, 0, NULL, 0, NULL, 0 };
 
 	assert_int_equal(th_results_add_toolchain(r, "clang-22", "22", "", err, sizeof(err)), 0);
 	assert_int_equal(th_results_add_config(r, "randstruct", "", "", err, sizeof(err)), 0);
@@ -759,6 +760,107 @@ static void verdict_table(void **state)
 	assert_int_equal(th_verdict_parse("Pass"), TH_VERDICT_INVALID);
 }
 
+/* A probabilistic cell's declared set (expected.tsv's "A|B|C"): one of it
+ * passes, better than all of it improves, worse than all of it or a run
+ * the set does not name inside its span regresses. */
+static void verdict_sets(void **state)
+{
+#define B(o) TH_OUTCOME_BIT(TH_##o)
+	(void)state;
+	static const struct {
+		enum th_outcome obs;
+		th_outcome_set seen, exp;
+		enum th_outcome base;
+		enum th_verdict want;
+	} rows[] = {
+		/* HIJACKED|CRASHED|TIMER_LOST: the 4.14 randstruct cells */
+		{ TH_HIJACKED, B(HIJACKED) | B(CRASHED), B(HIJACKED) | B(CRASHED) | B(TIMER_LOST),
+		  TH_OUTCOME_INVALID, TH_VERDICT_PASS },
+		{ TH_CRASHED, B(CRASHED), B(HIJACKED) | B(CRASHED) | B(TIMER_LOST), TH_OUTCOME_INVALID,
+		  TH_VERDICT_PASS },
+		{ TH_TIMER_LOST, B(TIMER_LOST), B(HIJACKED) | B(CRASHED) | B(TIMER_LOST),
+		  TH_OUTCOME_INVALID, TH_VERDICT_PASS },
+		/* better than every member: the one improvement that stands out */
+		{ TH_BLOCKED_CFI, B(BLOCKED_CFI), B(HIJACKED) | B(CRASHED) | B(TIMER_LOST),
+		  TH_OUTCOME_INVALID, TH_VERDICT_IMPROVEMENT },
+		/* a run below the set beside runs in it: the cell is in it */
+		{ TH_CRASHED, B(CRASHED) | B(NO_EFFECT), B(REDIRECTED) | B(CRASHED), TH_OUTCOME_INVALID,
+		  TH_VERDICT_PASS },
+		/* worse than every member */
+		{ TH_HIJACKED, B(HIJACKED) | B(CRASHED), B(REDIRECTED) | B(CRASHED), TH_OUTCOME_INVALID,
+		  TH_VERDICT_REGRESSION },
+		/* inside the span, not named: the cell's outcome, or any run's */
+		{ TH_HANG, B(HANG), B(HIJACKED) | B(CRASHED) | B(TIMER_LOST), TH_OUTCOME_INVALID,
+		  TH_VERDICT_REGRESSION },
+		{ TH_HIJACKED, B(HIJACKED) | B(HANG), B(HIJACKED) | B(CRASHED) | B(TIMER_LOST),
+		  TH_OUTCOME_INVALID, TH_VERDICT_REGRESSION },
+		{ TH_REDIRECTED, B(REDIRECTED), B(HIJACKED) | B(CRASHED), TH_OUTCOME_INVALID,
+		  TH_VERDICT_REGRESSION },
+		/* a set of one is th_verdict() */
+		{ TH_CRASHED, B(CRASHED) | B(NO_EFFECT), B(HIJACKED), TH_OUTCOME_INVALID,
+		  TH_VERDICT_IMPROVEMENT },
+		{ TH_HIJACKED, B(HIJACKED), B(CRASHED), TH_OUTCOME_INVALID, TH_VERDICT_REGRESSION },
+		/* could not run, none declared, the baseline: as ever */
+		{ TH_UNSUPPORTED, 0, B(HIJACKED) | B(CRASHED), TH_OUTCOME_INVALID, TH_VERDICT_REGRESSION },
+		{ TH_CRASHED, B(CRASHED), 0, TH_OUTCOME_INVALID, TH_VERDICT_NEW },
+		{ TH_HIJACKED, B(HIJACKED), B(HIJACKED) | B(CRASHED), TH_CRASHED, TH_VERDICT_REGRESSION },
+		{ TH_HARNESS_ERROR, B(HARNESS_ERROR), B(HIJACKED) | B(CRASHED), TH_OUTCOME_INVALID,
+		  TH_VERDICT_REGRESSION },
+	};
+	char a[200], b[200];
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		enum th_verdict got = th_verdict_set(rows[i].obs, rows[i].seen, rows[i].exp, rows[i].base);
+
+		if (got != rows[i].want)
+			fail_msg("row %zu: observed %s (runs %s), expected %s: got %s, want %s", i,
+				 th_outcome_name(rows[i].obs), th_outcome_set_format(rows[i].seen, a, sizeof(a)),
+				 th_outcome_set_format(rows[i].exp, b, sizeof(b)), th_verdict_name(got),
+				 th_verdict_name(rows[i].want));
+	}
+#undef B
+}
+
+/* The set syntax: every error says what is wrong; the format reads back. */
+static void outcome_set_parse(void **state)
+{
+	static const struct {
+		const char *text, *why;
+	} bad[] = {
+		{ "HIJACKED||CRASHED", "an empty outcome" },
+		{ "|CRASHED", "an empty outcome" },
+		{ "HIJACKED|", "an empty outcome" },
+		{ "HIJACKED|PWNED", "unknown outcome 'PWNED'" },
+		{ "CRASHED|HIJACKED", "most severe first (HIJACKED|CRASHED)" },
+		{ "CRASHED|CRASHED", "CRASHED twice" },
+		{ "HIJACKED|UNSUPPORTED", "UNSUPPORTED in the set" },
+		{ "NOT_APPLICABLE|CRASHED", "most severe first" },
+		{ "CRASHED|NOT_APPLICABLE", "NOT_APPLICABLE in the set" },
+		{ "HARNESS_ERROR", "unknown outcome 'HARNESS_ERROR'" },
+		{ "hijacked", "unknown outcome" },
+	};
+	th_outcome_set set = 0;
+	char why[300], text[200];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (!th_outcome_set_parse(bad[i].text, &set, why, sizeof(why)))
+			fail_msg("'%s' accepted", bad[i].text);
+		if (!strstr(why, bad[i].why))
+			fail_msg("'%s': got '%s', want '...%s...'", bad[i].text, why, bad[i].why);
+	}
+	assert_int_equal(th_outcome_set_parse("HIJACKED|CRASHED|TIMER_LOST", &set, why, sizeof(why)), 0);
+	assert_int_equal(set, TH_OUTCOME_BIT(TH_HIJACKED) | TH_OUTCOME_BIT(TH_CRASHED) |
+			      TH_OUTCOME_BIT(TH_TIMER_LOST));
+	assert_int_equal(th_outcome_set_worst(set), TH_HIJACKED);
+	assert_int_equal(th_outcome_set_best(set), TH_TIMER_LOST);
+	assert_int_equal(th_outcome_set_size(set), 3);
+	assert_string_equal(th_outcome_set_format(set, text, sizeof(text)), "HIJACKED|CRASHED|TIMER_LOST");
+	assert_int_equal(th_outcome_set_parse("UNSUPPORTED", &set, why, sizeof(why)), 0);
+	assert_int_equal(set, TH_OUTCOME_BIT(TH_UNSUPPORTED));
+	assert_string_equal(th_outcome_set_format(0, text, sizeof(text)), "none");
+}
+
 /* ---- check ---- */
 
 #define GATE_MOD_CFI "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 modern/cfi-icall/clang-22"
@@ -797,6 +899,74 @@ static void check_doctored_regression(void **state)
 			       "disagree with its outcome field, HIJACKED); evidence: observed BLOCKED_CFI");
 	assert_contains(r.out, ": 53 pass, 1 regression");
 	run_free(&r);
+}
+
+/* check --json: the same judgement as data (docs/schema/check.schema.json):
+ * the answer, the counts, and the regression with its cell and rule. */
+static void check_json_regression(void **state)
+{
+	struct tmp *t = *state;
+	char err[1024], *text = NULL, *lines = NULL, *errs = NULL;
+	size_t len = 0, llen = 0, elen = 0;
+	struct th_results *m = load_ok(DATA("gate.json"));
+	const char *path = tmp_file(t, "doctored-json.json");
+	json_error_t je;
+
+	th_results_find_cell(m, NULL, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", TH_VARIANT_MODERN,
+			     "cfi-icall", "clang-22")->outcome = TH_HIJACKED;
+	assert_int_equal(th_results_write(m, path, err, sizeof(err)), 0);
+	th_results_free(m);
+
+	struct th_check_decl d = gate_decl();
+	struct th_check_json *cj = th_check_json_create();
+	FILE *out = open_memstream(&lines, &llen), *ef = open_memstream(&errs, &elen);
+	struct th_check_opts o = { .results = path };
+
+	assert_non_null(cj);
+	o.json = th_check_json_results(cj, path, d.expect_path, d.expect_sha256, NULL);
+	assert_non_null(o.json);
+	int rc = th_check_main(&o, &d, out, ef);
+	th_check_json_results_exit(cj, rc);
+	fclose(out);
+	fclose(ef);
+	th_check_json_errors(cj, errs);
+	assert_int_equal(rc, TH_CHECK_REGRESSION);
+	/* The findings are data, not lines. */
+	assert_not_contains(lines, "regression: ");
+	FILE *jf = open_memstream(&text, &len);
+	assert_int_equal(th_check_json_write(cj, rc, jf), 0);
+	fclose(jf);
+	json_t *doc = json_loads(text, 0, &je);
+	if (!doc)
+		fail_msg("not JSON: %s: %s", je.text, text);
+	assert_string_equal(json_string_value(json_object_get(doc, "schema")), "timerharness/check/v1");
+	assert_string_equal(json_string_value(json_object_get(doc, "status")), "FAIL");
+	assert_int_equal(json_integer_value(json_object_get(doc, "exit")), 1);
+	assert_true(json_is_null(json_object_get(doc, "fuzz")));
+	json_t *res = json_object_get(doc, "results"), *k = json_object_get(res, "counts");
+	assert_int_equal(json_integer_value(json_object_get(res, "exit")), 1);
+	assert_int_equal(json_integer_value(json_object_get(k, "cells")), 54);
+	assert_int_equal(json_integer_value(json_object_get(k, "pass")), 53);
+	assert_int_equal(json_integer_value(json_object_get(k, "regression")), 1);
+	json_t *fl = json_object_get(doc, "findings"), *f = json_array_get(fl, 0);
+	assert_int_equal(json_array_size(fl), 1);
+	assert_string_equal(json_string_value(json_object_get(f, "gate")), "results");
+	assert_string_equal(json_string_value(json_object_get(f, "kind")), "regression");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(f, "cell"), "attack")),
+			    "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(f, "cell"), "config")),
+			    "cfi-icall");
+	assert_string_equal(json_string_value(json_object_get(f, "expected")), "BLOCKED_CFI");
+	assert_string_equal(json_string_value(json_object_get(f, "observed")), "HIJACKED");
+	assert_contains(json_string_value(json_object_get(f, "rule")), "gate-expected.tsv:");
+	assert_contains(json_string_value(json_object_get(f, "message")),
+			GATE_MOD_CFI ": expected BLOCKED_CFI, observed HIJACKED");
+	assert_int_equal(json_array_size(json_object_get(doc, "errors")), 0);
+	json_decref(doc);
+	th_expect_free();
+	free(text);
+	free(lines);
+	free(errs);
 }
 
 static void check_stored_verdict_ignored(void **state)
@@ -1326,7 +1496,7 @@ static void matrix_wide_uses_keys(void **state)
 				struct th_cell_in in = { id, "uaf-realloc", "pending", "func:write_cr4",
 							 (enum th_variant)v, cfgs[k], "clang-22",
 							 (enum th_outcome)((a + k) % TH_OUTCOME_COUNT), 1, NULL, "",
-							 TH_OUTCOME_INVALID, 0, NULL, 0, NULL };
+							 TH_OUTCOME_INVALID, 0, NULL, 0, NULL, 0 };
 				assert_non_null(th_results_add_cell(r, &in, err, sizeof(err)));
 			}
 		}
@@ -1986,7 +2156,7 @@ static void ktap_partial_and_not_applicable(void **state)
 	struct th_cell_in in = { "MEMCPY_INTRA_BEFORE_ARM_DATA_FAKE_OBJECT", "memcpy-intra", "before-arm",
 				 "data:fake-object", TH_VARIANT_MODERN, "none", "clang-22",
 				 TH_NOT_APPLICABLE, 0, NULL, "no .data on the 4.15 layout",
-				 TH_NOT_APPLICABLE, 0, NULL, 0, NULL };
+				 TH_NOT_APPLICABLE, 0, NULL, 0, NULL, 0 };
 	const char *path = tmp_file(t, "partial.ktap");
 
 	assert_non_null(th_results_add_cell(r, &in, err, sizeof(err)));
@@ -2001,6 +2171,81 @@ static void ktap_partial_and_not_applicable(void **state)
 		l--;
 	assert_true(!strncmp(l, "    ok ", 7));
 	free(k);
+	th_results_free(r);
+}
+
+/* ---- a probabilistic cell's declared set, in every output ---- */
+
+static void expected_sets_shown(void **state)
+{
+	struct tmp *t = *state;
+	char err[1024] = "", path[300];
+	struct th_results *r = th_results_create("0.1.0-test"), *back;
+	const th_outcome_set set = TH_OUTCOME_BIT(TH_REDIRECTED) | TH_OUTCOME_BIT(TH_CRASHED) |
+				   TH_OUTCOME_BIT(TH_NO_EFFECT);
+	static const unsigned regressed[TH_OUTCOME_COUNT] = { [TH_HIJACKED] = 1, [TH_CRASHED] = 4 };
+	static const unsigned in_set[TH_OUTCOME_COUNT] = { [TH_CRASHED] = 2, [TH_NO_EFFECT] = 3 };
+	struct th_cell_in in = {
+		.attack = "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", .technique = "memcpy-intra",
+		.timing = "before-arm", .payload = "func:write_cr4", .variant = TH_VARIANT_MODERN,
+		.config = "randstruct", .toolchain = "clang-22", .outcome = TH_OUTCOME_INVALID,
+		.counts = regressed, .evidence = "seed 3: write_cr4 ran", .expected = TH_REDIRECTED,
+		.expected_line = 7, .expected_set = set,
+	};
+	struct th_cell *c;
+
+	assert_non_null(r);
+	assert_int_equal(th_results_add_toolchain(r, "clang-22", "22.1.8", "/usr/bin/clang-22", err,
+						  sizeof(err)), 0);
+	assert_int_equal(th_results_add_config(r, "randstruct", "-frandomize-layout-seed=@SEED@", "rs",
+					       err, sizeof(err)), 0);
+	assert_non_null(c = th_results_add_cell(r, &in, err, sizeof(err)));
+	assert_int_equal(c->verdict, TH_VERDICT_REGRESSION);
+	in.attack = "MEMCPY_INTRA_BEFORE_ARM_FUNC_SAME_CLASS";
+	in.payload = "func:same-class";
+	in.counts = in_set;
+	assert_non_null(c = th_results_add_cell(r, &in, err, sizeof(err)));
+	assert_int_equal(c->verdict, TH_VERDICT_PASS);
+	/* Every report that says what was expected says the set. */
+	static const enum th_render_format shown[] = { TH_RENDER_MARKDOWN, TH_RENDER_HTML,
+						       TH_RENDER_JUNIT, TH_RENDER_SARIF, TH_RENDER_KTAP };
+	for (size_t i = 0; i < sizeof(shown) / sizeof(shown[0]); i++) {
+		snprintf(path, sizeof(path), "%s/sets.%s", t->dir, th_render_format_name(shown[i]));
+		if (th_render_format_file(path, shown[i], r, err, sizeof(err)))
+			fail_msg("%s: %s", th_render_format_name(shown[i]), err);
+		char *text = slurp(path);
+		if (!strstr(text, "REDIRECTED|CRASHED|NO_EFFECT"))
+			fail_msg("%s does not show the declared set", th_render_format_name(shown[i]));
+		free(text);
+		unlink(path);
+	}
+	/* results.json keeps it: expected the worst, expected_set all of it. */
+	snprintf(path, sizeof(path), "%s/sets.json", t->dir);
+	assert_int_equal(th_results_write(r, path, err, sizeof(err)), 0);
+	char *json = slurp(path);
+	assert_contains(json, "\"expected_set\": [\n        \"REDIRECTED\",\n        \"CRASHED\",\n"
+			      "        \"NO_EFFECT\"\n      ]");
+	back = load_ok(path);
+	assert_int_equal(back->ncells, 2);
+	for (size_t i = 0; i < back->ncells; i++) {
+		assert_int_equal(back->cells[i]->expected, TH_REDIRECTED);
+		assert_int_equal(back->cells[i]->expected_set, set);
+		assert_int_equal(th_cell_verdict(back->cells[i], TH_OUTCOME_INVALID),
+				 back->cells[i]->verdict);
+	}
+	th_results_free(back);
+	/* A set whose most severe member is not expected is refused. */
+	char *doctored = strdup(json), *at = strstr(doctored, "\"expected\": \"REDIRECTED\"");
+	assert_non_null(at);
+	memcpy(at + strlen("\"expected\": \""), "NO_EFFECT\" ", strlen("NO_EFFECT\" "));
+	FILE *f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(doctored, f);
+	fclose(f);
+	expect_load_error(path, "expected_set");
+	free(doctored);
+	free(json);
+	unlink(path);
 	th_results_free(r);
 }
 
@@ -2283,8 +2528,12 @@ int main(int argc, char **argv)
 		TH_CASE(add_cell_validates),
 		TH_CASE(record_runs_and_metrics),
 		TH_CASE(verdict_table),
+		TH_CASE(verdict_sets),
+		TH_CASE(outcome_set_parse),
+		TH_CASE(expected_sets_shown),
 		TH_CASE(check_pass),
 		TH_CASE(check_doctored_regression),
+		TH_CASE(check_json_regression),
 		TH_CASE(check_stored_verdict_ignored),
 		TH_CASE(check_hidden_by_null_expectation),
 		TH_CASE(check_hidden_by_hijacked_expectation),

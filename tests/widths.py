@@ -21,6 +21,7 @@ summary lines and are not held to it. Exit 0, or 1 with each line named.
 """
 import argparse
 import glob
+import json
 import os
 import re
 import shutil
@@ -118,6 +119,28 @@ def main():
         fz = os.path.join(out, "fuzz.json")
         c = run([a.th, "check", "--fuzz-only", fz, "--allow-slice"], cwd=a.source)
         hold("check --fuzz-only", c.stdout, summary)
+        # It ends with the answer, as check of the results does.
+        last = re.sub(r"\n  ", " ", c.stdout.rstrip()).split("\n")[-1]
+        want = {0: "PASS", 1: "FAIL", 2: "BAD INPUT", 3: "HARNESS ERROR"}.get(c.returncode, "?")
+        if not last.startswith(f"check: {want} (exit {c.returncode}): the campaigns of {fz} "
+                               "judged by "):
+            fail(f"check --fuzz-only (exit {c.returncode}) does not end with its answer: {last!r}")
+        # The same judgement as data (docs/schema/check.schema.json).
+        j = run([a.th, "check", "--fuzz-only", fz, "--allow-slice", "--json"], cwd=a.source)
+        try:
+            import jsonschema
+            with open(os.path.join(a.source, "docs", "schema", "check.schema.json")) as sf:
+                schema = json.load(sf)
+            doc = json.loads(j.stdout)
+            for e in list(jsonschema.validators.validator_for(schema)(schema).iter_errors(doc))[:3]:
+                fail(f"check --fuzz-only --json: {'/'.join(map(str, e.absolute_path))}: {e.message}")
+            if j.returncode != c.returncode or doc["exit"] != c.returncode or doc["status"] != want \
+                    or doc["results"] is not None or doc["fuzz"]["path"] != fz \
+                    or doc["fuzz"]["counts"]["ran"] != 2:
+                fail(f"check --fuzz-only --json (exit {j.returncode}) is not check's answer "
+                     f"(exit {c.returncode}): {j.stdout[:600]}")
+        except ValueError as e:
+            fail(f"check --fuzz-only --json printed no JSON ({e}): {j.stdout[:300]!r}")
         c = run([a.th, "check", "--results", os.path.join(out, "results.json"), "--allow-slice"],
                 cwd=a.source)
         hold("check beside fuzz.json", c.stdout, summary)
