@@ -171,6 +171,10 @@ static unsigned char lk_seen[LK_MAX_INSNS];	/* instructions stepped since the hi
 /* This run's hits, and how many of them left the function (the
  * replay's chain says so: tests/fuzz_campaign.cmake). */
 static volatile unsigned lk_hits, lk_returned;
+/* This process's HANG runs by how they were found: proven from the
+ * breakpoint, proven at the first tick, two ticks of the watchdog (said on
+ * stderr at exit, outside replays: a campaign's engine.log). */
+static unsigned long hang_by[3];
 
 static struct th_fz_program prog;
 static struct th_fz_result *cur;
@@ -504,10 +508,21 @@ caught:
 	siglongjmp(run_env, 1);
 }
 
+static void hang_note(void)
+{
+	if (hang_by[0] + hang_by[1] + hang_by[2])
+		fprintf(stderr, "th-fuzz: HANG runs: %lu proven from the breakpoint on " TH_FZ_LOCKUP_FUNC
+			", %lu at the watchdog's first tick, %lu by its second tick\n",
+			hang_by[0], hang_by[1], hang_by[2]);
+}
+
 /* The int3s on lock_timer_base's entries, once the handlers are in. */
 static void lk_bp_init(void)
 {
 	const char *why = NULL;
+
+	if (!opts.tee)
+		atexit(hang_note);
 
 	for (size_t i = 0; i < n_lk && n_entry < LK_MAX_ENTRIES; i++)
 		if (lk_insn[i].entry)
@@ -1852,6 +1867,7 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 			    "counters, which it never reads) and leaves every register as it was, so it never ends (v4.14 lock_timer_base() waits for TIMER_MIGRATING "
 			    "to clear, or for the base's lock)", sep, (unsigned long)caught_pc,
 			    caught_lockup_insns);
+			hang_by[caught_lockup == 2 ? 0 : 1]++;
 			if (caught_lockup == 2)
 				put(&e, "; proven from the breakpoint on its entry, %u steps after it, "
 				    "before the watchdog's first tick", caught_lockup_after);
@@ -1859,6 +1875,7 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 				put(&e, "; proven at the watchdog's first tick");
 		} else if (sig == SIGXCPU) {
 			more_severe(&o, TH_HANG);
+			hang_by[2]++;
 			put(&e, "%sthe run used %d ms of CPU (watchdog), pc 0x%lx", sep, TH_FZ_WATCHDOG_MS,
 			    (unsigned long)caught_pc);
 		} else if (sig == SIGABRT) {
