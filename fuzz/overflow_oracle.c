@@ -102,9 +102,9 @@ static volatile sig_atomic_t have_watch;
  * and reports "BUG: soft lockup"; it only observes). v4.14's
  * lock_timer_base() re-reads timer->flags until TIMER_MIGRATING is clear;
  * an overwrite that left it set spins there for ever, nobody else running to
- * clear it. At the first watchdog tick of a run whose pc is in that loop,
- * the run is single-stepped (EFLAGS.TF: a SIGTRAP, TRAP_TRACE, after each
- * instruction), every instruction one the binary reader knows to change
+ * clear it. From the breakpoint on its entry (below), or else at the
+ * first watchdog tick of a run whose pc is in that loop, the run is
+ * single-stepped (EFLAGS.TF: a SIGTRAP, TRAP_TRACE, after each instruction), every instruction one the binary reader knows to change
  * only registers and flags, or the engine's coverage counters, which the
  * model never reads (th_fz_func_insns()); back at the first pc with
  * every general-purpose register and the flags as they were, the turn
