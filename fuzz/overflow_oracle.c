@@ -102,9 +102,9 @@ static volatile sig_atomic_t have_watch;
  * and reports "BUG: soft lockup"; it only observes). v4.14's
  * lock_timer_base() re-reads timer->flags until TIMER_MIGRATING is clear;
  * an overwrite that left it set spins there for ever, nobody else running to
- * clear it. At the first watchdog tick of a run whose pc is in that loop,
- * the run is single-stepped (EFLAGS.TF: a SIGTRAP, TRAP_TRACE, after each
- * instruction), every instruction one the binary reader knows to change
+ * clear it. From the breakpoint on its entry (below), or else at the
+ * first watchdog tick of a run whose pc is in that loop, the run is
+ * single-stepped (EFLAGS.TF: a SIGTRAP, TRAP_TRACE, after each instruction), every instruction one the binary reader knows to change
  * only registers and flags, or the engine's coverage counters, which the
  * model never reads (th_fz_func_insns()); back at the first pc with
  * every general-purpose register and the flags as they were, the turn
@@ -129,8 +129,52 @@ static volatile uint64_t lk_regs[16], lk_efl;
 #define EFL_STATUS 0x8d5UL
 static volatile unsigned lk_live, lk_set;
 static volatile uintptr_t lk_prev;
+/* 1 proven at the watchdog's first tick, 2 from the breakpoint on the
+ * entry (below), so many steps after it. */
 static volatile sig_atomic_t caught_lockup;
-static volatile unsigned caught_lockup_insns;
+static volatile unsigned caught_lockup_insns, caught_lockup_after;
+
+/*
+ * Sooner than the tick: a CPU-time timer fires only at the scheduler's tick
+ * (HZ 250: 4 ms), and a spinning run spent that much before the watchdog
+ * looked, against 30-80 us for a normal run. lock_timer_base() is entered
+ * only for flags that name no running base (the cold path), so a software
+ * breakpoint (int3) on each entry of it costs a normal run nothing, no
+ * syscall, no trap. At a hit the entry's own byte goes back (the model runs
+ * its own code, unchanged), and the run is single-stepped from the entry
+ * with EFLAGS.TF: every instruction may run (the prologue stores), and at
+ * the first instruction of the function that comes round again and
+ * changes only registers and flags, the proof above starts there (a turn
+ * back to that pc with every register as it was). A turn that does not
+ * repeat seeks on; the run leaving the function, LK_SEEK_MAX steps, or the
+ * run ending, stops the stepping and puts the int3 back. A run that only
+ * passes through (flags naming a CPU that is not possible: the template's
+ * base) returns and goes on. The bytes are written through /proc/self/mem
+ * (the text stays read-only). Hardware breakpoints (perf_event_open,
+ * HW_BREAKPOINT_X) would not patch code, but on the machine this was built
+ * on (a Firecracker guest) they never fire: perf_event_open succeeds and
+ * the event's count stays 0, and gdb's hbreak never stops either. Without
+ * /proc/self/mem the watchdog's first tick proves the spin, as before (said
+ * once on stderr).
+ */
+#define LK_MAX_ENTRIES 8
+#define LK_SEEK_MAX 2048
+static int lk_mem = -1;
+static uintptr_t lk_entry[LK_MAX_ENTRIES];
+static unsigned char lk_orig[LK_MAX_ENTRIES];
+static size_t n_entry;
+static volatile sig_atomic_t lk_armed;	/* the int3s are in place */
+static volatile sig_atomic_t lk_seek;	/* stepping from a hit */
+static volatile sig_atomic_t lk_proving;	/* ... and a turn is being proved */
+static volatile unsigned lk_total;	/* steps since the hit */
+static unsigned char lk_seen[LK_MAX_INSNS];	/* instructions stepped since the hit */
+/* This run's hits, and how many of them left the function (the
+ * replay's chain says so: tests/fuzz_campaign.cmake). */
+static volatile unsigned lk_hits, lk_returned;
+/* This process's HANG runs by how they were found: proven from the
+ * breakpoint, proven at the first tick, two ticks of the watchdog (said on
+ * stderr at exit, outside replays: a campaign's engine.log). */
+static unsigned long hang_by[3];
 
 static struct th_fz_program prog;
 static struct th_fz_result *cur;
@@ -301,16 +345,115 @@ lk_step(uintptr_t pc, ucontext_t *u)
 	return 0;
 }
 
+/* Write the entries' int3s (on) or their own bytes. Async-signal-safe. */
+__attribute__((no_sanitize("address", "undefined"))) static int lk_arm(int on)
+{
+	int ok = 1;
+
+	for (size_t i = 0; i < n_entry; i++) {
+		unsigned char b = on ? 0xcc : lk_orig[i];
+
+		ok &= syscall(SYS_pwrite64, lk_mem, &b, 1, (off_t)lk_entry[i]) == 1;
+	}
+	lk_armed = on && ok;
+	return ok;
+}
+
+__attribute__((no_sanitize("address", "undefined"))) static int lk_index(uintptr_t pc)
+{
+	for (size_t i = 0; i < n_lk; i++)
+		if (lk_insn[i].pc == pc)
+			return (int)i;
+	return -1;
+}
+
+/* The stepping from a hit ends: no proof; the int3s go back. */
+__attribute__((no_sanitize("address", "undefined"))) TH_NO_KCFI static void lk_stop(ucontext_t *u)
+{
+	lk_stepping = 0;
+	lk_seek = 0;
+	lk_proving = 0;
+	u->uc_mcontext.gregs[REG_EFL] &= ~EFL_TF;
+	lk_arm(1);
+}
+
+/* A SIGTRAP of an int3 (SI_KERNEL, pc after it): one of the entries'?
+ * Then its byte goes back, and the stepping starts there. */
+__attribute__((no_sanitize("address", "undefined"))) TH_NO_KCFI static int
+lk_hit(uintptr_t pc, ucontext_t *u)
+{
+	size_t i;
+
+	if (!lk_armed)
+		return 0;
+	for (i = 0; i < n_entry && lk_entry[i] + 1 != pc; i++)
+		;
+	if (i == n_entry)
+		return 0;
+	lk_arm(0);
+	if (in_window)
+		lk_hits++;
+	u->uc_mcontext.gregs[REG_RIP] = (greg_t)(pc - 1);
+	for (size_t k = 0; k < n_lk; k++)
+		lk_seen[k] = 0;
+	lk_total = 0;
+	lk_proving = 0;
+	lk_exec = exec_id;
+	lk_seek = 1;
+	lk_stepping = 1;
+	u->uc_mcontext.gregs[REG_EFL] |= EFL_TF;
+	return 1;
+}
+
+/* A step's SIGTRAP while seeking from a hit. Return: 1 proven. */
+__attribute__((no_sanitize("address", "undefined"))) TH_NO_KCFI static int
+lk_trace(uintptr_t pc, ucontext_t *u)
+{
+	int idx = lk_index(pc);
+
+	lk_total++;
+	if (!in_window || lk_exec != exec_id || idx < 0 || lk_total > LK_SEEK_MAX) {
+		if (in_window && lk_exec == exec_id && idx < 0)
+			lk_returned++;
+		lk_stop(u);
+		return 0;
+	}
+	if (lk_proving) {
+		if (lk_step(pc, u))
+			return 1;
+		if (lk_stepping)
+			return 0;	/* the turn goes on */
+		lk_proving = 0;	/* not a repeat: seek on */
+	}
+	lk_stepping = 1;
+	if (lk_seen[idx] && !lk_insn[idx].writes) {
+		lk_start(pc, u);
+		lk_proving = 1;
+	} else {
+		lk_seen[idx] = 1;
+		u->uc_mcontext.gregs[REG_EFL] |= EFL_TF;
+	}
+	return 0;
+}
+
 __attribute__((no_sanitize("address", "undefined"))) TH_NO_KCFI static void
 on_signal(int sig, siginfo_t *si, void *uc)
 {
 	uintptr_t pc = context_pc(uc);
 
+	/* Ours whether or not a run is on: never chained. */
+	if (sig == SIGTRAP && si->si_code == SI_KERNEL && lk_hit(pc, uc))
+		return;
 	if (sig == SIGTRAP && si->si_code == TRAP_TRACE && lk_stepping) {
-		if (!lk_step(pc, uc))
+		int via_bp = lk_seek;
+
+		if (!(via_bp ? lk_trace(pc, uc) : lk_step(pc, uc)))
 			return;
-		caught_lockup = 1;
+		caught_lockup = via_bp ? 2 : 1;
 		caught_lockup_insns = lk_steps;
+		caught_lockup_after = lk_total;
+		lk_seek = 0;
+		lk_proving = 0;
 		sig = SIGXCPU;	/* a HANG, as the watchdog's */
 		goto caught;
 	}
@@ -324,6 +467,8 @@ on_signal(int sig, siginfo_t *si, void *uc)
 		 * same run at two ticks is a HANG. */
 		if (watch_seen != exec_id) {
 			watch_seen = exec_id;
+			if (lk_seek && lk_stepping && lk_exec == exec_id)
+				return;	/* stepping from the breakpoint already */
 			lk_stepping = 0;
 			if (n_lk && lk_pure(pc))
 				lk_start(pc, uc);
@@ -363,6 +508,59 @@ caught:
 	siglongjmp(run_env, 1);
 }
 
+static void hang_note(void)
+{
+	if (hang_by[0] + hang_by[1] + hang_by[2])
+		fprintf(stderr, "th-fuzz: HANG runs: %lu proven from the breakpoint on " TH_FZ_LOCKUP_FUNC
+			", %lu at the watchdog's first tick, %lu by its second tick\n",
+			hang_by[0], hang_by[1], hang_by[2]);
+}
+
+/* The int3s on lock_timer_base's entries, once the handlers are in. */
+static void lk_bp_init(void)
+{
+	const char *why = NULL;
+
+	if (!opts.tee)
+		atexit(hang_note);
+
+	for (size_t i = 0; i < n_lk && n_entry < LK_MAX_ENTRIES; i++)
+		if (lk_insn[i].entry)
+			lk_entry[n_entry++] = lk_insn[i].pc;
+	if (getenv("TH_FUZZ_NO_LOCKUP_BP"))
+		why = "TH_FUZZ_NO_LOCKUP_BP is set";
+	else if (!n_entry)
+		why = "no " TH_FZ_LOCKUP_FUNC " in this binary";
+	else if ((lk_mem = open("/proc/self/mem", O_RDWR | O_CLOEXEC)) < 0)
+		why = "/proc/self/mem cannot be opened for writing";
+	for (size_t i = 0; !why && i < n_entry; i++) {
+		unsigned char b = 0;
+
+		if (pread(lk_mem, &b, 1, (off_t)lk_entry[i]) != 1 || b == 0xcc)
+			why = "its entry cannot be read";
+		lk_orig[i] = b;
+	}
+	if (!why) {
+		unsigned char b = 0;
+
+		if (!lk_arm(1) || pread(lk_mem, &b, 1, (off_t)lk_entry[0]) != 1 || b != 0xcc ||
+		    *(const volatile unsigned char *)lk_entry[0] != 0xcc)
+			why = "/proc/self/mem does not write the text";
+	}
+	if (why) {
+		if (lk_mem >= 0) {
+			lk_arm(0);
+			close(lk_mem);
+		}
+		lk_mem = -1;
+		lk_armed = 0;
+		n_entry = 0;
+		if (n_lk)
+			fprintf(stderr, "th-fuzz: no breakpoint on " TH_FZ_LOCKUP_FUNC " (%s): a soft lockup "
+				"there is proven at the watchdog's first tick\n", why);
+	}
+}
+
 TH_NO_KCFI static void install_handlers(void)
 {
 	static int done;
@@ -391,6 +589,7 @@ TH_NO_KCFI static void install_handlers(void)
 		its.it_value = its.it_interval;
 		have_watch = timer_settime(watch, 0, &its, NULL) == 0;
 	}
+	lk_bp_init();
 }
 
 /* ---- set-up -------------------------------------------------------------------------- */
@@ -1668,8 +1867,15 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 			    "counters, which it never reads) and leaves every register as it was, so it never ends (v4.14 lock_timer_base() waits for TIMER_MIGRATING "
 			    "to clear, or for the base's lock)", sep, (unsigned long)caught_pc,
 			    caught_lockup_insns);
+			hang_by[caught_lockup == 2 ? 0 : 1]++;
+			if (caught_lockup == 2)
+				put(&e, "; proven from the breakpoint on its entry, %u steps after it, "
+				    "before the watchdog's first tick", caught_lockup_after);
+			else
+				put(&e, "; proven at the watchdog's first tick");
 		} else if (sig == SIGXCPU) {
 			more_severe(&o, TH_HANG);
+			hang_by[2]++;
 			put(&e, "%sthe run used %d ms of CPU (watchdog), pc 0x%lx", sep, TH_FZ_WATCHDOG_MS,
 			    (unsigned long)caught_pc);
 		} else if (sig == SIGABRT) {
@@ -1721,6 +1927,9 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 	}
 	if (seen.lost)
 		put(&e, " (some victim lines were lost)");
+	if (opts.tee && lk_hits)	/* a replay: whether the run went through the cold path */
+		put(&e, " (" TH_FZ_LOCKUP_FUNC " entered %u time%s at its breakpoint, left %u)", lk_hits,
+		    lk_hits == 1 ? "" : "s", lk_returned);
 
 	chain_id(r->chain_id, sizeof(r->chain_id));
 	r->outcome = o;
@@ -1811,6 +2020,15 @@ void th_fz_exec(const uint8_t *data, size_t size, struct th_fz_result *r)
 	}
 	caught_sig = 0;
 	caught_lockup = 0;
+	lk_hits = lk_returned = 0;
+	if (n_entry && !lk_armed) {
+		/* The last run ended while stepping from a hit (proven, or
+		 * stopped by a fault or the watchdog). */
+		lk_seek = 0;
+		lk_proving = 0;
+		lk_stepping = 0;
+		lk_arm(1);
+	}
 	caught_gp_cr4 = 0;
 	caught_have_regs = 0;
 	extra_site = 0;

@@ -157,6 +157,7 @@ size_t th_fz_func_insns(const char *name, struct th_fz_insn *out, size_t max)
 				break;
 			out[n].pc = (uintptr_t)v + bias;
 			out[n].len = (unsigned char)in.len;
+			out[n].entry = v == s->addr;
 			/* The code running is the file's (no breakpoint, no patch). */
 			out[n].writes = (unsigned char)in.writes;
 			out[n].flags_read = (unsigned short)in.flags_read;

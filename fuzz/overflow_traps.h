@@ -77,6 +77,7 @@ struct th_fz_insn {
 	uintptr_t pc;		/* run time */
 	unsigned char len;
 	unsigned char writes;	/* 1 unless known to change only registers and flags */
+	unsigned char entry;	/* the first instruction of its symbol */
 	unsigned short flags_read, flags_written;	/* cfi/binread.h struct th_insn */
 };
 

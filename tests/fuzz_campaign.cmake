@@ -193,16 +193,34 @@ if(TARGET th-fuzz-overflow-legacy-none)
   set_tests_properties(fuzz.plan.build PROPERTIES LABELS fuzz TIMEOUT 60)
 endif()
 
-# The watchdog proves the soft lockup at its first tick (overflow_oracle.c):
-# the direct overwrite's .data (0x347872) is .flags in the 4.15 layout,
-# TIMER_MIGRATING set, and mod_timer()'s lock_timer_base() spins for ever.
+# The watchdog proves the soft lockup (overflow_oracle.c): the direct
+# overwrite's .data (0x347872) is .flags in the 4.15 layout, TIMER_MIGRATING
+# set, and mod_timer()'s lock_timer_base() spins for ever. The proof starts
+# at the breakpoint on its entry (the evidence says so); with the breakpoint
+# off, at the watchdog's first tick. A run that only passes through
+# lock_timer_base (.flags = 5: a CPU below NR_CPUS with no base, the
+# template's; the timer migrates and fires write_cr4 on the timer, #GP) is
+# stepped from the breakpoint, leaves the function, and is not HANG.
 if(TARGET th-fuzz-overflow-modern-none)
   add_test(NAME fuzz.overflow.lockup
     COMMAND $<TARGET_FILE:th-fuzz-overflow-modern-none>
             ${PROJECT_SOURCE_DIR}/fuzz/corpora/overflow-findings/legacy-direct.bin)
   set_tests_properties(fuzz.overflow.lockup PROPERTIES LABELS fuzz TIMEOUT 60
     ENVIRONMENT TH_FUZZ_REPLAY=1
-    PASS_REGULAR_EXPRESSION "outcome=HANG sig=HANG:-[^\n]*soft lockup: spinning in lock_timer_base at pc 0x")
+    PASS_REGULAR_EXPRESSION "outcome=HANG sig=HANG:-[^\n]*soft lockup: spinning in lock_timer_base at pc 0x[^\n]*; proven from the breakpoint on its entry, [0-9]+ steps after it, before the watchdog's first tick")
+  add_test(NAME fuzz.overflow.lockup.tick
+    COMMAND $<TARGET_FILE:th-fuzz-overflow-modern-none>
+            ${PROJECT_SOURCE_DIR}/fuzz/corpora/overflow-findings/legacy-direct.bin)
+  set_tests_properties(fuzz.overflow.lockup.tick PROPERTIES LABELS fuzz TIMEOUT 60
+    ENVIRONMENT "TH_FUZZ_REPLAY=1;TH_FUZZ_NO_LOCKUP_BP=1"
+    PASS_REGULAR_EXPRESSION "no breakpoint on lock_timer_base \\(TH_FUZZ_NO_LOCKUP_BP is set\\)[^\n]*\n(.*\n)*outcome=HANG sig=HANG:-[^\n]*soft lockup: spinning in lock_timer_base at pc 0x[^\n]*; proven at the watchdog's first tick")
+  add_test(NAME fuzz.overflow.lockup.pass
+    COMMAND $<TARGET_FILE:th-fuzz-overflow-modern-none>
+            ${CMAKE_CURRENT_LIST_DIR}/data/fuzz/lockup-pass-cpu5.bin)
+  set_tests_properties(fuzz.overflow.lockup.pass PROPERTIES LABELS fuzz TIMEOUT 60
+    ENVIRONMENT TH_FUZZ_REPLAY=1
+    PASS_REGULAR_EXPRESSION "outcome=CRASHED sig=CRASHED:- [^\n]*#GP\\(0\\)[^\n]*\\(lock_timer_base entered 1 time at its breakpoint, left 1\\)"
+    FAIL_REGULAR_EXPRESSION "HANG|soft lockup")
 endif()
 
 # The report: report.md gains the section when fuzz.json is beside the results.
