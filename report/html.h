@@ -28,5 +28,8 @@ extern const struct th_html_color th_html_palette[TH_OUTCOME_COUNT];
  * (BLOCKED_CFI or DETECTED, of the attack cells that ran). */
 void th_html_chart_outcomes(FILE *out, const struct th_results *res);
 void th_html_chart_defences(FILE *out, const struct th_results *res);
+/* The outcome chart's numbers as a table, folded (details): what the
+ * chart shows, for a screen reader. */
+void th_html_chart_outcomes_table(FILE *out, const struct th_results *res);
 
 #endif

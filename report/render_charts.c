@@ -2,7 +2,9 @@
 /*
  * report.html's charts, as inline SVG: drawn from the cells, sized in
  * viewBox units so they scale to the page (a phone included), every mark
- * with a <title> that says what it counts. No script.
+ * with a <title> that says what it counts, and none whose meaning rests on
+ * colour alone (the outcome bars carry symbols and counts in text, the heat
+ * map its percentages). No script.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "card.h"
@@ -17,20 +19,23 @@
 
 #define OW 400		/* viewBox width */
 #define OX0 64		/* bars start here; variant labels end left of it */
-#define OBAR 10		/* bar height */
+#define OBAR 12		/* bar height */
+#define OCNT 12		/* the counts line under a bar */
+#define OSYM 9		/* a segment this wide or wider carries its symbol */
 
-void th_html_chart_outcomes(FILE *out, const struct th_results *res)
+/* The cells of each config and variant by observed outcome; NULL when out
+ * of memory. */
+static unsigned (*outcome_counts(const struct th_results *res,
+				 unsigned (**tot)[TH_VARIANT_COUNT]))[TH_VARIANT_COUNT][TH_OUTCOME_COUNT]
 {
 	size_t nc = res->nconfigs;
 	unsigned (*n)[TH_VARIANT_COUNT][TH_OUTCOME_COUNT] = calloc(nc ? nc : 1, sizeof(*n));
-	unsigned (*tot)[TH_VARIANT_COUNT] = calloc(nc ? nc : 1, sizeof(*tot));
-	int h = 4;
 
-	if (!n || !tot) {
+	*tot = calloc(nc ? nc : 1, sizeof(**tot));
+	if (!n || !*tot) {
 		free(n);
-		free(tot);
-		fputs("<p>(chart not drawn: out of memory)</p>\n", out);
-		return;
+		free(*tot);
+		return NULL;
 	}
 	for (size_t i = 0; i < res->ncells; i++) {
 		const struct th_cell *c = res->cells[i];
@@ -38,8 +43,27 @@ void th_html_chart_outcomes(FILE *out, const struct th_results *res)
 
 		if (k < nc) {
 			n[k][c->variant][th_cell_observed(c)]++;
-			tot[k][c->variant]++;
+			(*tot)[k][c->variant]++;
 		}
+	}
+	return n;
+}
+
+/* Colour is never the only signal: a segment wide enough carries the
+ * outcome's symbol (the grid's), and under every bar a line names each of
+ * its segments, left to right, by symbol and count ("B 160, D 12, . 8"),
+ * however narrow; th_html_chart_outcomes_table gives the same numbers as a
+ * table for a screen reader, to which the SVG is one image. */
+void th_html_chart_outcomes(FILE *out, const struct th_results *res)
+{
+	size_t nc = res->nconfigs;
+	unsigned (*tot)[TH_VARIANT_COUNT];
+	unsigned (*n)[TH_VARIANT_COUNT][TH_OUTCOME_COUNT] = outcome_counts(res, &tot);
+	int h = 4;
+
+	if (!n) {
+		fputs("<p>(chart not drawn: out of memory)</p>\n", out);
+		return;
 	}
 	for (size_t k = 0; k < nc; k++) {
 		int nv = 0;
@@ -47,7 +71,7 @@ void th_html_chart_outcomes(FILE *out, const struct th_results *res)
 		for (int v = 0; v < TH_VARIANT_COUNT; v++)
 			nv += tot[k][v] != 0;
 		if (nv)
-			h += 16 + nv * (OBAR + 3) + 6;
+			h += 16 + nv * (OBAR + OCNT + 3) + 6;
 	}
 	fprintf(out, "<svg class=\"chart\" viewBox=\"0 0 %d %d\" role=\"img\" "
 		"aria-labelledby=\"chart-outcomes-t\"><title id=\"chart-outcomes-t\">Outcomes of the "
@@ -67,11 +91,12 @@ void th_html_chart_outcomes(FILE *out, const struct th_results *res)
 		y += 16;
 		for (int v = 0; v < TH_VARIANT_COUNT; v++) {
 			double x = OX0, w = OW - OX0 - 2;
+			bool first = true;
 
 			if (!tot[k][v])
 				continue;
-			fprintf(out, "<text class=\"vl\" x=\"%d\" y=\"%d\">%s</text>", OX0 - 4, y + OBAR - 1,
-				th_variant_kernel((enum th_variant)v));
+			fprintf(out, "<g class=\"bar\"><text class=\"vl\" x=\"%d\" y=\"%d\">%s</text>",
+				OX0 - 4, y + OBAR - 2, th_variant_kernel((enum th_variant)v));
 			for (int o = 0; o < TH_OUTCOME_COUNT; o++) {
 				double sw = w * n[k][v][o] / tot[k][v];
 
@@ -85,14 +110,69 @@ void th_html_chart_outcomes(FILE *out, const struct th_results *res)
 					th_variant_kernel((enum th_variant)v),
 					th_variant_name((enum th_variant)v), th_outcome_name((enum th_outcome)o),
 					n[k][v][o], tot[k][v]);
+				/* The symbol in the text colour of its outcome's
+				 * badge (the striped UNSUPPORTED is a plain grey
+				 * here: dark text). */
+				if (sw >= OSYM) {
+					fprintf(out, "<text class=\"sy\" x=\"%.2f\" y=\"%d\" fill=\"%s\" "
+						"aria-hidden=\"true\">", x + sw / 2, y + OBAR - 2,
+						o == TH_UNSUPPORTED ? "#222" : th_html_palette[o].fg);
+					th_html_text(out, (char[]){ th_outcome_symbol((enum th_outcome)o), 0 });
+					fputs("</text>", out);
+				}
 				x += sw;
 			}
-			fputc('\n', out);
-			y += OBAR + 3;
+			fprintf(out, "<text class=\"sc\" x=\"%d\" y=\"%d\">", OX0, y + OBAR + OCNT - 2);
+			for (int o = 0; o < TH_OUTCOME_COUNT; o++) {
+				if (!n[k][v][o])
+					continue;
+				fprintf(out, "%s%c %u", first ? "" : ", ", th_outcome_symbol((enum th_outcome)o),
+					n[k][v][o]);
+				first = false;
+			}
+			fputs("</text></g>\n", out);
+			y += OBAR + OCNT + 3;
 		}
 		y += 6;
 	}
 	fputs("</svg>\n", out);
+	free(n);
+	free(tot);
+}
+
+void th_html_chart_outcomes_table(FILE *out, const struct th_results *res)
+{
+	unsigned (*tot)[TH_VARIANT_COUNT];
+	unsigned (*n)[TH_VARIANT_COUNT][TH_OUTCOME_COUNT] = outcome_counts(res, &tot);
+	bool on[TH_OUTCOME_COUNT] = { false };
+
+	if (!n)
+		return;
+	for (size_t k = 0; k < res->nconfigs; k++)
+		for (int v = 0; v < TH_VARIANT_COUNT; v++)
+			for (int o = 0; o < TH_OUTCOME_COUNT; o++)
+				on[o] |= n[k][v][o] != 0;
+	fputs("<details class=\"chartdata\"><summary>The chart as a table</summary>\n"
+	      "<div class=\"scroll\"><table>\n<thead><tr><th scope=\"col\">config</th>"
+	      "<th scope=\"col\">API</th><th scope=\"col\">cells</th>", out);
+	for (int o = 0; o < TH_OUTCOME_COUNT; o++)
+		if (on[o])
+			fprintf(out, "<th scope=\"col\">%s</th>", th_outcome_name((enum th_outcome)o));
+	fputs("</tr></thead>\n<tbody>\n", out);
+	for (size_t k = 0; k < res->nconfigs; k++)
+		for (int v = 0; v < TH_VARIANT_COUNT; v++) {
+			if (!tot[k][v])
+				continue;
+			fputs("<tr><th scope=\"row\">", out);
+			th_html_text(out, res->configs[k].name);
+			fprintf(out, "</th><td>%s</td><td class=\"n\">%u</td>",
+				th_variant_kernel((enum th_variant)v), tot[k][v]);
+			for (int o = 0; o < TH_OUTCOME_COUNT; o++)
+				if (on[o])
+					fprintf(out, "<td class=\"n\">%u</td>", n[k][v][o]);
+			fputs("</tr>\n", out);
+		}
+	fputs("</tbody>\n</table></div>\n</details>\n", out);
 	free(n);
 	free(tot);
 }

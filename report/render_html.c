@@ -7,8 +7,8 @@
  * colour-coded grid whose headers stay in view, the configs and the run.
  * Laid out for a phone's width as for a desktop's. Every text taken from
  * the model is escaped; every outcome shown comes from a cell, and each grid
- * cell carries its outcome, counts, expectation, verdict and evidence in its
- * tooltip.
+ * cell's outcome, counts, expectation, verdict and evidence are one click,
+ * tap or keystroke away (grid_toolchain says how, without a script).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "card.h"
@@ -182,6 +182,8 @@ static void style(FILE *out)
 	      "svg .cr{font-size:11px;font-weight:600;text-anchor:end}\n"
 	      "svg .hv{font-size:11px;text-anchor:middle;fill:#1f2328}\n"
 	      "svg .hv.dark{fill:#fff}svg .hv.none{fill:#8c959f}\n"
+	      "svg .sy{font-size:10px;font-weight:700;text-anchor:middle}\n"
+	      "svg .sc{font-size:10px;fill:#57606a}\n"
 	      ".legend{display:flex;flex-wrap:wrap;gap:.2em .5em;margin:.3em 0;font-size:.85em}\n"
 	      /* The grid: headers and attack names stay in view while it scrolls. */
 	      ".gridwrap{overflow:auto;max-height:85vh;border:1px solid #d0d7de}\n"
@@ -205,6 +207,16 @@ static void style(FILE *out)
 	      "td.reg,span.reg{box-shadow:inset 0 0 0 3px #000}\n"
 	      "table.grid tbody tr:hover th.a{background:#fff8c5}\n"
 	      "td.missing{background:#fff}\n"
+	      /* A cell is a link to its evidence, which shows only when a link
+	       * leads to it (:target). */
+	      "table.grid td.c a{display:block;color:inherit;text-decoration:none;line-height:1.7em}\n"
+	      "table.grid th.a a{color:inherit}\n"
+	      ".ev{display:none;border:2px solid #0969da;border-radius:6px;padding:.4em .8em;"
+	      "margin:.6em 0;scroll-margin-top:1em}\n"
+	      ".ev:target,.ev:has(:target){display:block}\n"
+	      ".ev ul{margin:.3em 0;padding-left:1.2em}\n"
+	      ".ev li{white-space:pre-line;overflow-wrap:anywhere;margin:.3em 0}\n"
+	      ".ev li:target{background:#fff8c5;outline:2px solid #d4a72c}\n"
 	      "@media (max-width:40em){body{padding:.6em .7em 2em;font-size:14px}"
 	      ".vrow .gen,.vrow .cfg{min-width:0}.card{padding:.6em .7em}}\n", out);
 	for (int i = 0; i < TH_OUTCOME_COUNT; i++) {
@@ -255,7 +267,8 @@ static void cell_badges(FILE *out, const struct th_cell *c, bool with_verdict)
 			th_cell_expected_text(c, exp, sizeof(exp)));
 }
 
-/* "ATTACK variant/config on toolchain\noutcome: ...": a grid cell's tooltip. */
+/* "ATTACK variant/config on toolchain\noutcome: ...": a grid cell's entry in its
+ * row's evidence (grid_evidence), shown with white-space:pre-line. */
 static void cell_tooltip(FILE *out, const struct th_cell *c)
 {
 	char buf[200];
@@ -678,11 +691,15 @@ static void charts(FILE *out, const struct th_results *res)
 	fputs("<h2 id=\"charts\">At a glance</h2>\n<figure>\n", out);
 	th_html_chart_outcomes(out, res);
 	fputs("<figcaption>Outcomes of every cell of each config, per API generation (4.14, the "
-	      "4.14-rc3 shim, 4.15): all attacks, techniques and toolchains. Hover a bar for its "
-	      "counts.</figcaption>\n<div class=\"legend\">", out);
+	      "4.14-rc3 shim, 4.15): all attacks, techniques and toolchains. Under each bar, its "
+	      "segments left to right by symbol and count; a wide segment carries its symbol."
+	      "</figcaption>\n<div class=\"legend\">", out);
 	for (int i = 0; i < TH_OUTCOME_COUNT; i++)
-		badge(out, (enum th_outcome)i, false, NULL);
-	fputs("</div>\n</figure>\n<figure>\n", out);
+		badge(out, (enum th_outcome)i, false,
+		      (char[]){ ' ', '(', th_outcome_symbol((enum th_outcome)i), ')', 0 });
+	fputs("</div>\n", out);
+	th_html_chart_outcomes_table(out, res);
+	fputs("</figure>\n<figure>\n", out);
 	th_html_chart_defences(out, res);
 	fputs("<figcaption>Which defence stops which technique: the share of attack cells (control "
 	      "runs, and cells that could not run, left out) where a defence named itself "
@@ -1033,6 +1050,51 @@ static void legend(FILE *out)
 	      "results</th></tr>\n</tbody>\n</table></div>\n", out);
 }
 
+/* The cell of row's attack at variant v and column k of the grid, or NULL. */
+static const struct th_cell *grid_cell(const struct th_results *res, const struct grid *g,
+				       const struct th_toolchain *tc, const struct th_cell *row,
+				       int v, size_t k)
+{
+	return th_results_find_cell(res, row->platform, row->attack, (enum th_variant)v,
+				    res->configs[g->cols[k]].name, tc->name);
+}
+
+/* Each row's evidence, after its grid: a block per attack (id eT-R) with an
+ * entry per cell (eT-R-N), each hidden until a link leads to it (CSS
+ * :target; the page has no script). */
+static void grid_evidence(FILE *out, const struct th_results *res, const struct grid *g,
+			  const struct th_toolchain *tc, size_t idx, const struct th_cell **rows,
+			  size_t nrows)
+{
+	fputs("<div class=\"evs\">\n", out);
+	for (size_t r = 0; r < nrows; r++) {
+		size_t n = 0;
+
+		fprintf(out, "<div class=\"ev\" id=\"e%zu-%zu\"><p><strong>", idx + 1,
+			r + 1);
+		text(out, rows[r]->attack);
+		fputs("</strong> on ", out);
+		text(out, tc->name);
+		fputs(": every cell, with its evidence</p>\n<ul>\n", out);
+		for (int v = 0; v < TH_VARIANT_COUNT; v++) {
+			if (!g->var_on[v])
+				continue;
+			for (size_t k = 0; k < g->ncols; k++) {
+				const struct th_cell *c = grid_cell(res, g, tc, rows[r], v, k);
+
+				if (!c)
+					continue;
+				fprintf(out, "<li id=\"e%zu-%zu-%zu\">", idx + 1, r + 1, ++n);
+				cell_tooltip(out, c);
+				fputs("</li>\n", out);
+			}
+		}
+		fprintf(out, "</ul>\n<p><a href=\"#g%zu-%zu\">Back to the grid</a></p></div>\n",
+			idx + 1, r + 1);
+	}
+	fputs("</div>\n", out);
+}
+
 static int grid_toolchain(FILE *out, const struct th_results *res, const struct th_cell **all,
 			  const struct grid *g, const struct th_toolchain *tc, size_t idx)
 {
@@ -1109,17 +1171,27 @@ static int grid_toolchain(FILE *out, const struct th_results *res, const struct 
 			text(out, strcmp(row->timing, "-") ? row->timing : "no timing");
 			fputs("</th></tr>\n", out);
 		}
-		fputs("<tr><th scope=\"row\" class=\"a\">", out);
+		/* Reaching a cell's evidence without hover, and without a
+		 * tab stop per cell (9,240 in a full run) or a script (the
+		 * page's policy forbids one): the attack's name is a link,
+		 * one tab stop per row, to the row's evidence, every cell in
+		 * it as text; each cell is a link (out of the tab order) to
+		 * its own entry, for a tap or a click. A screen reader meets
+		 * the cells as links, in the table (its headers name the
+		 * cell), with their symbol. The entries replace the tooltips
+		 * that held the same text (a cell has no title now), so the
+		 * page grows only by the links and entries' markup. */
+		fprintf(out, "<tr id=\"g%zu-%zu\"><th scope=\"row\" class=\"a\"><a href=\"#e%zu-%zu\">",
+			idx + 1, r + 1, idx + 1, r + 1);
 		text(out, row->attack);
-		fputs("</th>", out);
+		fputs("</a></th>", out);
+		size_t n = 0;
+
 		for (int v = 0; v < TH_VARIANT_COUNT; v++) {
 			if (!g->var_on[v])
 				continue;
 			for (size_t k = 0; k < g->ncols; k++) {
-				const struct th_cell *c = th_results_find_cell(res, row->platform, row->attack,
-									       (enum th_variant)v,
-									       res->configs[g->cols[k]].name,
-									       tc->name);
+				const struct th_cell *c = grid_cell(res, g, tc, row, v, k);
 				const char *vs = k ? "" : " vs";
 
 				if (!c) {
@@ -1129,16 +1201,15 @@ static int grid_toolchain(FILE *out, const struct th_results *res, const struct 
 				enum th_outcome o = th_cell_observed(c);
 				bool reg = th_report_shown_verdict(c) == TH_VERDICT_REGRESSION;
 
-				fprintf(out, "<td class=\"c o-%s%s%s\" title=\"", th_outcome_name(o),
-					reg ? " reg" : "", vs);
-				cell_tooltip(out, c);
-				fprintf(out, "\">%c%s</td>", th_outcome_symbol(o),
-					reg ? "!" : th_report_kinds(c) > 1 ? "*" : "");
+				fprintf(out, "<td class=\"c o-%s%s%s\"><a href=\"#e%zu-%zu-%zu\" tabindex=\"-1\">"
+					"%c%s</a></td>", th_outcome_name(o), reg ? " reg" : "", vs, idx + 1, r + 1,
+					++n, th_outcome_symbol(o), reg ? "!" : th_report_kinds(c) > 1 ? "*" : "");
 			}
 		}
 		fputs("</tr>\n", out);
 	}
 	fputs("</tbody>\n</table></div>\n", out);
+	grid_evidence(out, res, g, tc, idx, rows, nrows);
 	free(rows);
 	return 0;
 }
@@ -1150,9 +1221,10 @@ static int matrix(FILE *out, const struct th_results *res, const struct th_cell 
 
 	fputs("<h2 id=\"matrix\">Matrix</h2>\n<p>One grid per toolchain: a row per attack, grouped "
 	      "by technique and timing; a column per config, grouped by variant. A cell shows its "
-	      "observed (most severe) outcome; hover over it for the counts, the expectation, the "
-	      "verdict and the evidence. The grid scrolls in its box; its headers stay in view."
-	      "</p>\n<details><summary>Legend</summary>\n", out);
+	      "observed (most severe) outcome. Click or tap a cell for its counts, expectation, "
+	      "verdict and evidence; from the keyboard, an attack's name (one tab stop per row) "
+	      "leads to every cell of its row with their evidence. The grid scrolls in its box; "
+	      "its headers stay in view.</p>\n<details><summary>Legend</summary>\n", out);
 	legend(out);
 	fputs("</details>\n", out);
 	if (grid_layout(res, &g))

@@ -19,6 +19,15 @@ For each page, at a desktop width (1280 px) and a phone's (412 px):
   - the page is never wider than the window (nothing cut off on a phone);
   - the grid's headers stay in view when the grid scrolls;
   - the headline findings are collapsible (details/summary);
+  - colour is never the only signal: under each bar of the outcome chart a
+    line names every segment by symbol and count (checked against the
+    segment's own title), symbols inside the segments are at WCAG AA
+    against them, and the chart's numbers are also a table;
+  - a grid cell's evidence is reachable without hover, and without a tab
+    stop per cell: at most one tab stop per row of the grid; Enter on the
+    focused attack name shows that row's evidence (every cell in it, as
+    text); a tap (412 px) or a click (1280 px) on a cell shows its own
+    entry, naming its outcome; no entry is shown before that;
 and a screenshot of the first screen is written to DIR/<page>-<width>.png.
 Exit 0, or 1 naming every failure.
 """
@@ -37,6 +46,7 @@ import websocket
 
 failures = []
 sticky_seen = set()     # widths at which a scrolling grid kept its headers
+evidence_seen = set()   # widths at which a cell's evidence was reached
 
 
 def fail(what):
@@ -147,6 +157,22 @@ CHECKS = r"""
               width: rb.width, answer: !!row.querySelector('.o, .muted')};
     });
   }
+  // The outcome chart: each bar's counts line against its segments.
+  const sym = {};
+  for (const b of document.querySelectorAll('.legend span.o')) {
+    const m = b.textContent.match(/^(\S+) \((.)\)$/);
+    if (m) sym[m[1]] = m[2];
+  }
+  r.bars = [...document.querySelectorAll('svg.chart g.bar')].map(g => {
+    const want = [...g.querySelectorAll('rect')].map(x => {
+      const m = x.querySelector('title').textContent.match(/: (\S+) in (\d+) of/);
+      return m ? (sym[m[1]] || '?' + m[1]) + ' ' + m[2] : '?';
+    }).join(', ');
+    const sc = g.querySelector('text.sc');
+    return {want, got: sc ? sc.textContent : null};
+  });
+  r.barsBad = r.bars.filter(x => x.want !== x.got).slice(0, 3);
+  r.chartTable = document.querySelectorAll('details.chartdata table tbody tr').length;
   r.charts = [...document.querySelectorAll('svg.chart')].map(s => {
     const b = s.getBoundingClientRect();
     // Every label inside the chart's box: none cut by its edge.
@@ -180,6 +206,22 @@ CHECKS = r"""
     if (cs.backgroundImage !== 'none') bgs = bgs.concat(rgb(cs.backgroundImage));
     if (!bgs.length) bgs = [[255, 255, 255]];
     r.contrast[key] = Math.min(...bgs.map(b => ratio(fg, b)));
+  }
+  // A segment's symbol against the segment.
+  for (const t of document.querySelectorAll('svg.chart text.sy')) {
+    const rect = t.previousElementSibling, key = 'svg ' + rect.getAttribute('class');
+    if (key in r.contrast) continue;
+    r.contrast[key] = ratio(rgb(getComputedStyle(t).fill)[0], rgb(getComputedStyle(rect).fill)[0]);
+  }
+  // The grid's tab stops, its cells' links, and no evidence shown yet.
+  const g0 = document.querySelector('.gridwrap');
+  if (g0) {
+    r.gridRows = g0.querySelectorAll('tbody th.a').length;
+    r.gridStops = [...g0.querySelectorAll('a[href], button, input, [tabindex]')]
+      .filter(e => e.tabIndex >= 0).length;
+    r.cellsNoLink = [...g0.querySelectorAll('td.c:not(.missing)')]
+      .filter(td => !td.querySelector('a[href^="#e"]')).length;
+    r.evShown = [...document.querySelectorAll('.ev')].filter(e => e.getClientRects().length).length;
   }
   // Sticky: scroll the first grid's box and see where its header row is.
   const wrap = document.querySelector('.gridwrap');
@@ -263,6 +305,19 @@ def check(b, html, shots, width, height, mobile):
         fail(f"{where}: text below WCAG AA contrast (4.5:1) on: {low}")
     if not r["contrast"]:
         fail(f"{where}: no outcome badge or grid cell measured")
+    if not r["bars"]:
+        fail(f"{where}: the outcome chart has no bars (g.bar)")
+    if r["barsBad"]:
+        fail(f"{where}: an outcome bar's counts line does not name its segments: {r['barsBad']}")
+    if r["chartTable"] < 1:
+        fail(f"{where}: the outcome chart's numbers are not also a table (details.chartdata)")
+    if "gridRows" in r:
+        if r["gridStops"] > r["gridRows"]:
+            fail(f"{where}: the grid has {r['gridStops']} tab stops for {r['gridRows']} rows")
+        if r["cellsNoLink"]:
+            fail(f"{where}: {r['cellsNoLink']} grid cell(s) lead to no evidence")
+        if r["evShown"]:
+            fail(f"{where}: {r['evShown']} evidence block(s) shown before any was asked for")
     if r["findings"] < 9:
         fail(f"{where}: {r['findings']} collapsible findings, want the 9 headline questions")
     # A grid taller than its box scrolls in it, headers and names in view.
@@ -278,7 +333,95 @@ def check(b, html, shots, width, height, mobile):
     path = os.path.join(shots, f"{name}-{width}.png")
     with open(path, "wb") as f:
         f.write(base64.b64decode(shot["data"]))
+    if r.get("gridRows"):
+        evidence(b, where, width, mobile)
     print(f"{where}: checked; first screen in {path}")
+
+
+SHOWN = r"""
+(() => {
+  const t = document.querySelector(':target');
+  if (!t) return null;
+  const ev = t.closest('.ev');
+  return {id: t.id, shown: t.getClientRects().length > 0 && !!ev && ev.getClientRects().length > 0,
+          text: t.innerText, entries: ev ? ev.querySelectorAll('li').length : 0,
+          focused: document.activeElement === t};
+})()
+"""
+
+
+def key(b, name, code, vk):
+    for kind in ("keyDown", "keyUp"):
+        b.call("Input.dispatchKeyEvent", type=kind, key=name, code=code,
+               windowsVirtualKeyCode=vk, nativeVirtualKeyCode=vk,
+               **({"text": "\r"} if kind == "keyDown" and name == "Enter" else {}))
+    time.sleep(0.2)
+
+
+def evidence(b, where, width, mobile):
+    """A cell's evidence without hover: Enter on the first row's attack name
+    (focused, as Tab reaches it), then a tap or a click on a cell of the
+    second row."""
+    row = b.js("""(() => {
+      const a = document.querySelector('.gridwrap tbody th.a a');
+      if (!a) return {focused: false, tab: -1};
+      a.focus();
+      const tr = a.closest('tr');
+      return {href: a.getAttribute('href'), attack: a.textContent, focused: document.activeElement === a,
+              tab: a.tabIndex, cells: tr.querySelectorAll('td.c a').length};
+    })()""")
+    if not row["focused"] or row["tab"] < 0:
+        fail(f"{where}: the grid's first attack name cannot take the keyboard's focus: {row}")
+        return
+    key(b, "Enter", "Enter", 13)
+    t = b.js(SHOWN)
+    if not t or "#" + t["id"] != row["href"] or not t["shown"]:
+        fail(f"{where}: Enter on {row['attack']!r} does not show its row's evidence "
+             f"({row['href']}): {t and {k: t[k] for k in ('id', 'shown')}}")
+        return
+    if (row["attack"] not in t["text"] or t["entries"] != row["cells"] or
+            t["text"].count("evidence: ") != row["cells"]):
+        fail(f"{where}: the evidence of {row['attack']!r} does not hold its {row['cells']} "
+             f"cells ({t['entries']} entries): {t['text'][:300]!r}")
+        return
+    cell = b.js("""(() => {
+      const rows = document.querySelectorAll('.gridwrap tbody tr:not(.g)');
+      const a = (rows[1] || rows[0]).querySelector('td.c a');
+      if (!a) return {hit: false};
+      a.scrollIntoView({block: 'center', inline: 'end'});
+      const x = a.getBoundingClientRect();
+      const cx = x.left + x.width / 2, cy = x.top + x.height / 2;
+      const o = [...a.closest('td').classList].find(c => c.startsWith('o-'));
+      return {href: a.getAttribute('href'), outcome: o && o.slice(2), x: cx, y: cy,
+              hit: document.elementFromPoint(cx, cy) === a,
+              attack: a.closest('tr').querySelector('th.a').textContent};
+    })()""")
+    if not cell["hit"]:
+        fail(f"{where}: a grid cell is covered where it would be tapped: {cell}")
+        return
+    if mobile:
+        b.call("Emulation.setTouchEmulationEnabled", enabled=True)
+        pt = [{"x": cell["x"], "y": cell["y"]}]
+        b.call("Input.dispatchTouchEvent", type="touchStart", touchPoints=pt)
+        b.call("Input.dispatchTouchEvent", type="touchEnd", touchPoints=[])
+        b.call("Emulation.setTouchEmulationEnabled", enabled=False)
+    else:
+        for kind in ("mousePressed", "mouseReleased"):
+            b.call("Input.dispatchMouseEvent", type=kind, x=cell["x"], y=cell["y"],
+                   button="left", clickCount=1)
+    time.sleep(0.3)
+    t = b.js(SHOWN)
+    outcome = cell["outcome"]
+    how = "tap" if mobile else "click"
+    if not t or "#" + t["id"] != cell["href"] or not t["shown"]:
+        fail(f"{where}: a {how} on a cell of {cell['attack']!r} does not show its evidence "
+             f"({cell['href']}): {t and {k: t[k] for k in ('id', 'shown')}}")
+    elif (not t["text"].startswith(cell["attack"] + " ") or
+          f"outcome: {outcome}" not in t["text"] or "evidence: " not in t["text"]):
+        fail(f"{where}: the entry a {how} shows is not the cell's ({outcome}): "
+             f"{t['text'][:300]!r}")
+    else:
+        evidence_seen.add(width)
 
 
 def main():
@@ -316,6 +459,8 @@ def main():
     finally:
         b.close()
     for width in (1280, 412):
+        if width not in evidence_seen:
+            fail(f"no page showed a grid cell's evidence by keyboard and {'tap' if width < 500 else 'click'} at {width} px")
         if width not in sticky_seen:
             fail(f"no page had a grid tall enough to show its headers stay in view at {width} px")
     if failures:

@@ -1589,7 +1589,8 @@ static bool shown_regression(const struct th_cell *c)
 	       th_verdict(th_cell_observed(c), c->expected, TH_OUTCOME_INVALID) == TH_VERDICT_REGRESSION;
 }
 
-/* A grid cell: its class and the start of its tooltip (the cell, its outcome). */
+/* A grid cell: its class and the start of its entry in its row's evidence
+ * (the cell, its outcome). */
 static void assert_html_cell(const char *html, const struct th_cell *c)
 {
 	char want[1024];
@@ -1597,7 +1598,7 @@ static void assert_html_cell(const char *html, const struct th_cell *c)
 
 	snprintf(want, sizeof(want), "<td class=\"c o-%s%s", th_outcome_name(o), shown_regression(c) ? " reg" : "");
 	assert_contains(html, want);
-	snprintf(want, sizeof(want), "title=\"%s %s/%s on %s&#10;outcome: %s&#10;", c->attack,
+	snprintf(want, sizeof(want), "\">%s %s/%s on %s&#10;outcome: %s&#10;", c->attack,
 		 th_variant_name(c->variant), c->config, c->toolchain, th_outcome_name(o));
 	assert_contains(html, want);
 }
@@ -1616,11 +1617,18 @@ static void html_escapes_and_shows_every_cell(void **state)
 	assert_not_contains(h, "<link");
 	assert_not_contains(h, "src=");
 	assert_not_contains(h, "href=\"http");
-	/* The evidence, escaped in the text (verbatim) and in the tooltip. */
+	/* The evidence, escaped in the text (verbatim) and in the cell's entry. */
 	assert_contains(h, "<pre>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;q&#39;\n"
 			   "line &lt;b&gt;2&lt;/b&gt; # not a directive</pre>");
 	assert_contains(h, "evidence: &lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; "
-			   "&#39;q&#39;&#10;line &lt;b&gt;2&lt;/b&gt; # not a directive\">H</td>");
+			   "&#39;q&#39;&#10;line &lt;b&gt;2&lt;/b&gt; # not a directive</li>");
+	/* A cell links to its entry, out of the tab order; the attack's name
+	 * to its row's; no tooltip holds the evidence. */
+	assert_contains(h, "tabindex=\"-1\">H</a></td>");
+	assert_contains(h, "<th scope=\"row\" class=\"a\"><a href=\"#e1-1\">");
+	assert_contains(h, "<div class=\"ev\" id=\"e1-1\">");
+	assert_contains(h, "<li id=\"e1-1-1\">");
+	assert_not_contains(h, "\" title=\"MEMCPY");
 	assert_not_contains(h, "<b>2");
 	assert_contains(h, "<span class=\"no\">no</span>: probe: &lt;kcfi&gt; &amp; &quot;missing&quot;");
 	assert_contains(h, "AddressSanitizer &lt;asan&gt; &amp; co");
@@ -1637,9 +1645,9 @@ static void html_escapes_and_shows_every_cell(void **state)
 	assert_contains(h, "<th scope=\"colgroup\" class=\"v vs\" colspan=\"5\">modern</th>");
 	assert_contains(h, "<tr class=\"g\"><th scope=\"rowgroup\" colspan=\"16\">memcpy-intra, pending</th></tr>");
 	assert_contains(h, "<th scope=\"col\" class=\"cfg\" title=\"-O2 -fsanitize=kcfi\">kcfi</th>");
-	assert_contains(h, "<td class=\"c o-CRASHED vs\" title=");	/* runs disagreed ... */
+	assert_contains(h, "<td class=\"c o-CRASHED vs\"><a href=\"#e");	/* runs disagreed ... */
 	assert_contains(h, "runs: 5 (CRASHED 2, NO_EFFECT 3)&#10;expected: CRASHED&#10;verdict: pass");
-	assert_contains(h, "\">C*</td>");
+	assert_contains(h, "\">C*</a></td>");
 	free(h);
 	th_results_free(r);
 }
@@ -1652,10 +1660,11 @@ static void html_regression_framed(void **state)
 
 	for (size_t i = 0; i < r->ncells; i++)
 		assert_html_cell(h, r->cells[i]);
-	assert_contains(h, "<td class=\"c o-HIJACKED reg\" title=\"MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 "
+	assert_contains(h, "<td class=\"c o-HIJACKED reg\"><a href=\"#e");
+	assert_contains(h, "\">MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 "
 			   "modern/cfi-icall on clang-14&#10;outcome: HIJACKED&#10;runs: 1 (BLOCKED_CFI 1)"
 			   "&#10;expected: BLOCKED_CFI&#10;verdict: regression&#10;");
-	assert_contains(h, "\">H!</td>");
+	assert_contains(h, "\">H!</a></td>");
 	assert_contains(h, "<strong>1 regression</strong> (framed in black)");
 	assert_contains(h, "<tr class=\"regrow\"><td><code>MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4</code></td>"
 			   "<td>modern</td><td>cfi-icall</td><td><span class=\"o o-HIJACKED reg\">HIJACKED"
