@@ -7,6 +7,7 @@
  */
 #define _GNU_SOURCE
 #include "check.h"
+#include "check_json.h"
 #include "results.h"
 #include "report_internal.h"
 
@@ -36,22 +37,6 @@ struct judge {
 	size_t fmlen;
 	const char *fkind;
 };
-
-/* A JSON string of s; text that is not UTF-8 with its other bytes as '?'. */
-static json_t *jstr(const char *s)
-{
-	json_t *v = json_string(s ? s : "");
-	char *copy;
-
-	if (v || !s || !(copy = strdup(s)))
-		return v;
-	for (unsigned char *p = (unsigned char *)copy; *p; p++)
-		if (*p >= 0x80)
-			*p = '?';
-	v = json_string(copy);
-	free(copy);
-	return v;
-}
 
 /* A finding of kind ("regression", "missing", ...) begins: the stream its
  * text goes to ("kind: " already written on a line of out; with --json, a
@@ -83,7 +68,7 @@ static json_t *fdone(struct judge *j)
 	o = json_object();
 	if (o) {
 		json_object_set_new(o, "kind", json_string(j->fkind));
-		json_object_set_new(o, "message", jstr(j->fmbuf ? j->fmbuf : ""));
+		json_object_set_new(o, "message", th_check_jstr(j->fmbuf ? j->fmbuf : ""));
 		if (json_array_append_new(j->jf, o))
 			o = NULL;
 	}
@@ -114,11 +99,11 @@ static void jcell_key(json_t *o, const char *platform, const char *attack, enum 
 		json_decref(k);
 		return;
 	}
-	json_object_set_new(k, "platform", jstr(platform ? platform : TH_PLATFORM_MODEL));
-	json_object_set_new(k, "attack", jstr(attack));
+	json_object_set_new(k, "platform", th_check_jstr(platform ? platform : TH_PLATFORM_MODEL));
+	json_object_set_new(k, "attack", th_check_jstr(attack));
 	json_object_set_new(k, "variant", json_string(th_variant_name(v)));
-	json_object_set_new(k, "config", jstr(config));
-	json_object_set_new(k, "toolchain", jstr(toolchain));
+	json_object_set_new(k, "config", th_check_jstr(config));
+	json_object_set_new(k, "toolchain", th_check_jstr(toolchain));
 	json_object_set_new(o, "cell", k);
 }
 
@@ -134,7 +119,7 @@ static void jexpected(json_t *o, th_outcome_set set, const char *where)
 					   json_string(th_outcome_name(worst)));
 	if (th_outcome_set_size(set) > 1)
 		json_object_set_new(o, "expected_set", jset(set));
-	json_object_set_new(o, "rule", where ? jstr(where) : json_null());
+	json_object_set_new(o, "rule", where ? th_check_jstr(where) : json_null());
 }
 
 /* A judged cell's data: its key, expectation, observed outcome, counts,
@@ -164,7 +149,7 @@ static void jcell(const struct judge *j, json_t *o, const struct th_cell *c)
 		json_object_set_new(o, "baseline", b ? json_string(th_outcome_name(th_cell_observed(b))) :
 					       json_null());
 	}
-	json_object_set_new(o, "evidence", jstr(c->evidence));
+	json_object_set_new(o, "evidence", th_check_jstr(c->evidence));
 }
 
 /* "ATTACK variant/config/toolchain", and " on PLATFORM" for a real kernel's. */
@@ -639,8 +624,8 @@ static void lost_defences(struct judge *j)
 				fputc(')', f);
 			}
 			if ((o = fdone(j))) {
-				json_object_set_new(o, "config", jstr(cfg->name));
-				json_object_set_new(o, "toolchain", jstr(tc));
+				json_object_set_new(o, "config", th_check_jstr(cfg->name));
+				json_object_set_new(o, "toolchain", th_check_jstr(tc));
 			}
 		}
 	}
@@ -819,7 +804,7 @@ static void judge_agreement(struct judge *j, const struct th_agreement *rows, si
 				th_outcome_name(row->model));
 			jrow(o = fdone(j), row);
 			if (o)
-				json_object_set_new(o, "rule", jstr(df->where));
+				json_object_set_new(o, "rule", th_check_jstr(df->where));
 			continue;
 		}
 		if (row->reason) {
@@ -837,7 +822,7 @@ static void judge_agreement(struct judge *j, const struct th_agreement *rows, si
 				fputc(')', f);
 				jrow(o = fdone(j), row);
 				if (o)
-					json_object_set_new(o, "rule", jstr(row->rule));
+					json_object_set_new(o, "rule", th_check_jstr(row->rule));
 			}
 			continue;
 		}
@@ -859,7 +844,7 @@ static void judge_agreement(struct judge *j, const struct th_agreement *rows, si
 		put_evidence(f, "kernel", kc);
 		jrow(o = fdone(j), row);
 		if (o && df)
-			json_object_set_new(o, "rule", jstr(df->where));
+			json_object_set_new(o, "rule", th_check_jstr(df->where));
 	}
 	/* A declaration no pair of cells uses declares nothing observed: in a
 	 * whole run (a slice may lack the model's side), stale too. */
@@ -890,7 +875,7 @@ static void judge_agreement(struct judge *j, const struct th_agreement *rows, si
 		th_report_put_line(f, df->toolchain);
 		fprintf(f, ", but no pair of %s's and the model's cells is such a cell", on);
 		if ((o = fdone(j)))
-			json_object_set_new(o, "rule", jstr(df->where));
+			json_object_set_new(o, "rule", th_check_jstr(df->where));
 	}
 	free(used);
 }
@@ -1012,7 +997,7 @@ static void put_json(struct judge *j, json_t *doc, bool slice)
 	json_object_set_new(doc, "slice", json_boolean(slice));
 	json_object_set_new(doc, "partial", json_boolean(r->partial));
 	if (r->partial)
-		json_object_set_new(doc, "interrupted", jstr(r->interrupted ? r->interrupted : ""));
+		json_object_set_new(doc, "interrupted", th_check_jstr(r->interrupted ? r->interrupted : ""));
 	json_object_set_new(doc, "findings", j->jf);
 	j->jf = NULL;
 }

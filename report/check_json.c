@@ -15,9 +15,7 @@ struct th_check_json {
 	json_t *errors;
 };
 
-/* A string of the gate's text (escaped by it: ASCII, or UTF-8 passed on);
- * bytes that are not UTF-8 as '?'. */
-static json_t *jstr(const char *s)
+json_t *th_check_jstr(const char *s)
 {
 	json_t *v = json_string(s ? s : "");
 	char *copy;
@@ -34,7 +32,7 @@ static json_t *jstr(const char *s)
 
 static json_t *str_or_null(const char *s)
 {
-	return s ? jstr(s) : json_null();
+	return s ? th_check_jstr(s) : json_null();
 }
 
 static const char *status_name(int rc)
@@ -66,7 +64,7 @@ void *th_check_json_results(struct th_check_json *cj, const char *path, const ch
 	}
 	json_object_set_new(e, "path", str_or_null(expect_path));
 	json_object_set_new(e, "sha256", str_or_null(expect_sha256));
-	json_object_set_new(r, "path", jstr(path));
+	json_object_set_new(r, "path", th_check_jstr(path));
 	json_object_set_new(r, "expectations", e);
 	json_object_set_new(r, "baseline", str_or_null(baseline));
 	json_decref(cj->results);
@@ -98,7 +96,7 @@ void th_check_json_fuzz(struct th_check_json *cj, const char *path, const char *
 		json_decref(fl);
 		return;
 	}
-	json_object_set_new(f, "path", jstr(path));
+	json_object_set_new(f, "path", th_check_jstr(path));
 	json_object_set_new(f, "expectations", str_or_null(expect));
 	json_object_set_new(f, "plan", str_or_null(plan));
 	json_object_set_new(f, "exit", json_integer(rc));
@@ -134,7 +132,7 @@ void th_check_json_fuzz(struct th_check_json *cj, const char *path, const char *
 			json_object_set_new(o, "gate", json_string("fuzz"));
 			json_object_set_new(o, "kind", json_string(strcmp(fuzz_kinds[i], "expected") ?
 								   fuzz_kinds[i] : "declared finding"));
-			json_object_set_new(o, "message", jstr(msg));
+			json_object_set_new(o, "message", th_check_jstr(msg));
 			free(msg);
 			json_array_append_new(fl, o);
 			break;
@@ -154,7 +152,7 @@ void th_check_json_errors(struct th_check_json *cj, const char *text)
 		char *line = strndup(p, len);
 
 		if (line && len)
-			json_array_append_new(cj->errors, jstr(line));
+			json_array_append_new(cj->errors, th_check_jstr(line));
 		free(line);
 		p += len + (p[len] == '\n');
 	}

@@ -8,11 +8,16 @@
 #ifndef TH_REPORT_CHECK_JSON_H
 #define TH_REPORT_CHECK_JSON_H
 
+#include <jansson.h>
 #include <stdio.h>
 
 #define TH_CHECK_JSON_SCHEMA "timerharness/check/v1"
 
 struct th_check_json;
+
+/* A JSON string of the gate's text (escaped by it: ASCII, or UTF-8 passed
+ * on); bytes that are not UTF-8 as '?'; NULL as "". NULL: out of memory. */
+json_t *th_check_jstr(const char *s);
 
 /* What the fuzzing gate counted (report/check_fuzz.h fills it). */
 struct th_check_fuzz_counts {
