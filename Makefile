@@ -6,9 +6,11 @@
 #   make cflite ClusterFuzzLite's build.sh in OSS-Fuzz's environment: the address
 #               build in full, a seed of every fuzzer (make test configures
 #               every sanitizer only)
+#   make golden record the report goldens again (tests/golden/report/) after a
+#               meant change of an output; commit the diff with the reason
 #   make kernel the real kernel beside the model: Linux 6.1 built with the unit
 #               (kernel/build), one QEMU boot per cell, into out/results.json, gated
-.PHONY: all deps build test cflite demo bench fuzz kernel clean
+.PHONY: all deps build test cflite golden demo bench fuzz kernel clean
 
 PRESETS = $(shell scripts/toolchains)
 FIRST   = $(firstword $(PRESETS))
@@ -39,6 +41,11 @@ test: build
 # The test presets leave out the label cflite-build (tests/fuzz.cmake).
 cflite: build
 	@ctest --test-dir build/$(NEWEST) -L cflite-build --output-on-failure
+
+# tests/golden.py: every format of `timerharness report` of each case of
+# tests/golden/cases.tsv, written where the golden.report.* tests compare.
+golden: build
+	@python3 tests/golden.py update --th $(TH)
 
 # The last screen is the answer: the campaigns run first, so that the
 # matrix's verdict shows them beside its cells (out/fuzz.json beside
