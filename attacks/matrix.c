@@ -1208,7 +1208,6 @@ int th_matrix_main(const struct th_matrix_opts *o)
 		if (wrc) {
 			fprintf(stderr, "timerharness matrix: %s; the previous results in %s are kept\n",
 				m.err, m.out_dir);
-			th_render_detach();
 			matrix_free(&m);
 			return TH_MATRIX_NOT_WRITTEN;
 		}
@@ -1228,7 +1227,6 @@ int th_matrix_main(const struct th_matrix_opts *o)
 		printf("matrix: a %s of the plan, written apart from a full run's results\n",
 		       o->shard_count ? "shard" : "slice");
 	th_render_outputs_line(stdout, m.out_dir);
-	th_render_detach();
 	if (fflush(stdout) || ferror(stdout)) {
 		fprintf(stderr, "timerharness matrix: standard output: %s (the files in %s are written)\n",
 			strerror(errno), m.out_dir);

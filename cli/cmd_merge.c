@@ -64,8 +64,8 @@ int th_cli_merge(int argc, char **argv)
 	const char *out = NULL, *v, **names = calloc((size_t)argc, sizeof(*names));
 	struct th_results **in = calloc((size_t)argc, sizeof(*in)), *merged = NULL;
 	size_t n = 0;
-	char err[2048];
-	int bad = 0, quiet = 0, rc = 2;
+	char err[2048], warn[2048];
+	int bad = 0, quiet = 0, rc = 2, lock = -1;
 
 	if (!names || !in) {
 		fprintf(stderr, "timerharness merge: out of memory\n");
@@ -111,13 +111,24 @@ int th_cli_merge(int argc, char **argv)
 		goto done;
 	}
 	signal(SIGXFSZ, SIG_IGN);
-	if (th_render_output_set(merged, out, err, sizeof(err))) {
+	/* One writer of out at a time, as matrix and kernel. */
+	if ((lock = th_render_lock_dir(out, "merge", err, sizeof(err))) < 0) {
+		fprintf(stderr, "timerharness merge: %s\n", err);
+		goto done;
+	}
+	/* As matrix writes a run's set: the campaigns and the bench's figures
+	 * lying in out (they are not the shards', which merge never combines)
+	 * join the merged reports, so that they are what `timerharness report`
+	 * renders from the merged results.json. */
+	if (th_render_write_set(merged, out, warn, sizeof(warn), err, sizeof(err))) {
 		fprintf(stderr, "timerharness merge: %s; the previous results in %s are kept\n", err, out);
 		rc = 1;
 		goto done;
 	}
-	if (th_render_sarif_cap_note(merged, err, sizeof(err)) > 0)
-		fprintf(stderr, "timerharness merge: %s\n", err);
+	for (char *p = warn, *nl; *p; p = nl ? nl + 1 : p + strlen(p)) {
+		nl = strchr(p, '\n');
+		fprintf(stderr, "timerharness merge: %.*s\n", nl ? (int)(nl - p) : (int)strlen(p), p);
+	}
 	if (!quiet)
 		th_render_verdict(stdout, merged, th_render_color_ok(STDOUT_FILENO));
 	printf("merge: %zu files, %zu cells", n, merged->ncells);
@@ -133,6 +144,7 @@ int th_cli_merge(int argc, char **argv)
 	th_render_outputs_line(stdout, out);
 	rc = fflush(stdout) ? 1 : 0;
 done:
+	th_render_unlock_dir(lock, out);
 	for (size_t i = 0; in && i < n; i++)
 		th_results_free(in[i]);
 	th_results_free(merged);

@@ -113,15 +113,10 @@ int th_cli_report(int argc, char **argv)
 		return 2;
 	}
 	/* The campaigns beside the results, if any, join report.md and .html. */
-	if (th_render_fuzz_attach_beside(res, results, err, sizeof(err))) {
+	if (th_results_load_fuzz_beside(res, results, err, sizeof(err)) ||
+	    /* So do the bench's figures beside them (bench.json, bench-configs-*.json). */
+	    th_results_load_bench_beside(res, results, err, sizeof(err))) {
 		fprintf(stderr, "timerharness report: %s\n", err);
-		th_results_free(res);
-		return 2;
-	}
-	/* So do the bench's figures beside them (bench.json, bench-configs-*.json). */
-	if (th_render_bench_attach_beside(res, results, err, sizeof(err))) {
-		fprintf(stderr, "timerharness report: %s\n", err);
-		th_render_fuzz_attach(NULL, NULL);
 		th_results_free(res);
 		return 2;
 	}
@@ -137,8 +132,6 @@ int th_cli_report(int argc, char **argv)
 	/* Code scanning keeps 5,000 results of a run: said when the log is cut. */
 	if (!rc && f == TH_RENDER_SARIF && th_render_sarif_cap_note(res, err, sizeof(err)) > 0)
 		fprintf(stderr, "timerharness report: %s\n", err);
-	th_render_fuzz_attach(NULL, NULL);
-	th_render_bench_attach(NULL, NULL);
 	th_results_free(res);
 	if (rc) {
 		fprintf(stderr, "timerharness report: %s\n", err);

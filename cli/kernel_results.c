@@ -237,7 +237,6 @@ int th_kernel_results_write(struct th_results *dst, const char *out, const char 
 		       targets[k].vmlinux ? targets[k].vmlinux : "");
 	printf("kernel: %zu cells into %s (console logs: %s/kernel/<config>/<cell>.log)\n", nrs, path, out);
 	th_render_verdict(stdout, dst, 0);
-	th_render_detach();
 	rc = herr ? 3 : 0;
 	if (herr)
 		fprintf(stderr, "timerharness kernel: %zu cells are HARNESS_ERROR (check fails on them)\n", herr);

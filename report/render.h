@@ -190,18 +190,17 @@ void th_render_unlock_dir(int fd, const char *dir);
 /**
  * th_render_write_set() - results.json and every report into dir, as
  * `matrix` writes them: the campaigns (fuzz.json) and the bench's files
- * lying beside dir/results.json are attached to the reports, then
+ * lying beside dir/results.json are read into res's sections
+ * (th_results_load_fuzz_beside(), th_results_load_bench_beside()), then
  * th_render_output_set() writes the set (all of it, or none replaced).
  * A file beside it that does not load is left out of the reports, one line
  * each in warn ("DIR/fuzz.json: ...: the campaigns are left out of the
- * reports"; "" when none). The files stay attached to res for the verdict
- * screen until th_render_detach(). Call with dir locked
- * (th_render_lock_dir). Return: 0, or -1 with err set.
+ * reports"; "" when none). The sections stay in res, for the verdict
+ * screen. Call with dir locked (th_render_lock_dir). Return: 0, or -1 with
+ * err set.
  */
-int th_render_write_set(const struct th_results *res, const char *dir, char *warn, size_t warnlen,
+int th_render_write_set(struct th_results *res, const char *dir, char *warn, size_t warnlen,
 			char *err, size_t errlen);
-/* Forget what th_render_write_set() attached. */
-void th_render_detach(void);
 
 /* May path be written by th_render_format_file()? It must not exist or be
  * a regular file (a symbolic link, a device node, a FIFO or a directory is

@@ -10,35 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static struct {
-	const struct th_results *res;
-	const struct th_bench_set *s;
-	struct th_bench_set *owned;
-} att;
-
-void th_render_bench_attach(const struct th_results *res, const struct th_bench_set *s)
-{
-	th_bench_set_free(att.owned);
-	att.owned = NULL;
-	att.res = res ? th_report_origin(res) : NULL;
-	att.s = s;
-}
-
-int th_render_bench_attach_beside(const struct th_results *res, const char *results_path,
-				  char *err, size_t errlen)
-{
-	struct th_bench_set *s;
-
-	th_render_bench_attach(NULL, NULL);
-	if (th_bench_set_load_beside(results_path, &s, err, errlen))
-		return -1;
-	if (s) {
-		th_render_bench_attach(res, s);
-		att.owned = s;
-	}
-	return 0;
-}
-
 /* ---- one writer for both formats ---- */
 
 struct w {
@@ -459,12 +430,16 @@ int th_render_bench_markdown(FILE *out, const struct th_results *res)
 {
 	struct w w = { out, false };
 
-	return att.s && att.res == th_report_origin(res) ? section(&w, att.s) : 0;
+	const struct th_bench_set *s = th_report_origin(res)->bench;
+
+	return s ? section(&w, s) : 0;
 }
 
 int th_render_bench_html(FILE *out, const struct th_results *res)
 {
 	struct w w = { out, true };
 
-	return att.s && att.res == th_report_origin(res) ? section(&w, att.s) : 0;
+	const struct th_bench_set *s = th_report_origin(res)->bench;
+
+	return s ? section(&w, s) : 0;
 }

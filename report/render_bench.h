@@ -18,18 +18,8 @@
 #include "bench_figures.h"
 #include "results.h"
 
-/* Render s with res from now on (NULL: nothing). Not owned. */
-void th_render_bench_attach(const struct th_results *res, const struct th_bench_set *s);
-
-/*
- * Attach the bench's files beside results_path, if there are any (then
- * owned and freed by the next attach).
- * Return: 0 (none there, or loaded), -1 with err when one exists but is
- * invalid (nothing attached).
- */
-int th_render_bench_attach_beside(const struct th_results *res, const char *results_path,
-				  char *err, size_t errlen);
-
+/* The sections show the model's bench figures (res->bench, read by
+ * th_results_load_bench_beside()); none: nothing. */
 /* The section, for the renderers (one call each). Return: 0, -1 on a write error. */
 int th_render_bench_markdown(FILE *out, const struct th_results *res);
 int th_render_bench_html(FILE *out, const struct th_results *res);

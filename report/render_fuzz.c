@@ -12,41 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 
-static struct {
-	const struct th_results *res;
-	const struct th_fz_summary *s;
-	struct th_fz_summary *owned;
-} att;
-
-void th_render_fuzz_attach(const struct th_results *res, const struct th_fz_summary *s)
-{
-	th_fz_summary_free(att.owned);
-	att.owned = NULL;
-	att.res = res ? th_report_origin(res) : NULL;
-	att.s = s;
-}
-
-int th_render_fuzz_attach_beside(const struct th_results *res, const char *results_path,
-				 char *err, size_t errlen)
-{
-	char path[4096];
-	struct th_fz_summary *s;
-
-	th_render_fuzz_attach(NULL, NULL);
-	th_fz_summary_beside(results_path, path, sizeof(path));
-	if (access(path, F_OK))
-		return 0;
-	if (th_fz_summary_load(path, &s, err, errlen))
-		return -1;
-	th_render_fuzz_attach(res, s);
-	att.owned = s;
-	return 0;
-}
-
 static const struct th_fz_summary *summary_for(const struct th_results *res)
 {
-	/* A renderer's view of res shows what is attached to res. */
-	return att.s && att.res == th_report_origin(res) ? att.s : NULL;
+	/* A renderer's view of res (one platform's cells) shows the model's. */
+	return th_report_origin(res)->fuzz;
 }
 
 const struct th_fz_summary *th_render_fuzz_summary(const struct th_results *res)
@@ -423,12 +392,11 @@ int th_render_fuzz_rerender(const char *results_path, const char *fuzz_path, cha
 		 results_path, slash ? "/" : "");
 	/* The bench's figures beside the results stay in the reports; one that
 	 * no longer loads stops the re-render (the old reports kept), said. */
-	if (th_render_bench_attach_beside(res, results_path, err, errlen))
+	if (th_results_load_bench_beside(res, results_path, err, errlen))
 		goto out;
-	th_render_fuzz_attach(res, s);
+	th_results_set_fuzz(res, s);
+	s = NULL;
 	rc = th_render_markdown(res, md, err, errlen) || th_render_html(res, html, err, errlen) ? -1 : 0;
-	th_render_fuzz_attach(NULL, NULL);
-	th_render_bench_attach(NULL, NULL);
 out:
 	th_fz_summary_free(s);
 	th_results_free(res);

@@ -16,19 +16,8 @@
 #include "fuzz_summary.h"
 #include "results.h"
 
-/* Render s with res from now on (NULL: nothing). Not owned. */
-void th_render_fuzz_attach(const struct th_results *res, const struct th_fz_summary *s);
-
-/*
- * Attach the fuzz.json beside results_path, if there is one (the attached
- * summary is then owned and freed by the next attach).
- * Return: 0 (none there, or loaded), -1 with err when it exists but is
- * invalid (nothing attached).
- */
-int th_render_fuzz_attach_beside(const struct th_results *res, const char *results_path,
-				 char *err, size_t errlen);
-
-/* The summary attached to res (NULL: none), for the verdict card. */
+/* The model's campaigns (res->fuzz of the results res is a view of; NULL:
+ * none), for the verdict card. */
 const struct th_fz_summary *th_render_fuzz_summary(const struct th_results *res);
 
 /* The section, for the renderers (one call each). Return: 0, -1 on a write error. */

@@ -169,7 +169,7 @@ static void warn_add(char *warn, size_t n, const char *e, const char *what)
 		snprintf(warn + len, n - len, "%s%s: %s", len ? "\n" : "", e, what);
 }
 
-int th_render_write_set(const struct th_results *res, const char *dir, char *warn, size_t warnlen,
+int th_render_write_set(struct th_results *res, const char *dir, char *warn, size_t warnlen,
 			char *err, size_t errlen)
 {
 	char rpath[4096], e[768];
@@ -177,9 +177,9 @@ int th_render_write_set(const struct th_results *res, const char *dir, char *war
 	if (warnlen)
 		*warn = '\0';
 	snprintf(rpath, sizeof(rpath), "%s/results.json", dir);
-	if (th_render_fuzz_attach_beside(res, rpath, e, sizeof(e)))
+	if (th_results_load_fuzz_beside(res, rpath, e, sizeof(e)))
 		warn_add(warn, warnlen, e, "the campaigns are left out of the reports");
-	if (th_render_bench_attach_beside(res, rpath, e, sizeof(e)))
+	if (th_results_load_bench_beside(res, rpath, e, sizeof(e)))
 		warn_add(warn, warnlen, e, "the bench's figures are left out of the reports");
 	if (th_render_sarif_cap_note(res, e, sizeof(e)) > 0) {
 		size_t len = strlen(warn);
@@ -188,10 +188,4 @@ int th_render_write_set(const struct th_results *res, const char *dir, char *war
 			snprintf(warn + len, warnlen - len, "%s%s", len ? "\n" : "", e);
 	}
 	return th_render_output_set(res, dir, err, errlen);
-}
-
-void th_render_detach(void)
-{
-	th_render_fuzz_attach(NULL, NULL);
-	th_render_bench_attach(NULL, NULL);
 }

@@ -3,6 +3,8 @@
  * of cells by (platform, attack, variant, config, toolchain). */
 #define _POSIX_C_SOURCE 200809L
 #include "results.h"
+#include "bench_figures.h"
+#include "fuzz_summary.h"
 #include "reach.h"
 #include "report_internal.h"
 
@@ -334,6 +336,8 @@ void th_results_free(struct th_results *res)
 	if (!res)
 		return;
 	th_reach_section_free(res->reach);
+	th_fz_summary_free(res->fuzz);
+	th_bench_set_free(res->bench);
 	free(res->version);
 	free(res->created);
 	free(res->interrupted);

@@ -276,6 +276,9 @@ struct th_shard {
 	size_t nindexes;
 };
 
+struct th_fz_summary;
+struct th_bench_set;
+
 struct th_results {
 	char *version;
 	char *created;
@@ -302,6 +305,13 @@ struct th_results {
 	size_t nmetrics;
 	/* The optional "reach" section (report/reach.h); NULL when absent. */
 	struct th_reach_section *reach;
+	/* The sections kept in files beside results.json, read by
+	 * th_results_load_fuzz_beside() and th_results_load_bench_beside(): the
+	 * campaigns (fuzz.json, report/fuzz_summary.h) and the bench's figures
+	 * (bench.json, bench-configs-*.json; report/bench_figures.h). NULL:
+	 * none beside, or not read. Owned: th_results_free() frees them. */
+	struct th_fz_summary *fuzz;
+	struct th_bench_set *bench;
 	/* Real-kernel platforms, by th_results_add_platform(). */
 	struct th_platform *platforms;
 	size_t nplatforms;
@@ -599,5 +609,20 @@ int th_results_write(const struct th_results *res, const char *path,
  */
 int th_results_load(const char *path, struct th_results **res,
 		    char *err, size_t errlen);
+
+/*
+ * The sections beside the results: th_results_load_fuzz_beside() reads the
+ * fuzz.json beside results_path into res->fuzz, th_results_load_bench_beside()
+ * the bench's files beside it into res->bench (what was there before is
+ * freed first). Return: 0 (none there: the section NULL; or read), -1 with
+ * err when one is there but does not load (the section NULL).
+ */
+int th_results_load_fuzz_beside(struct th_results *res, const char *results_path,
+				char *err, size_t errlen);
+int th_results_load_bench_beside(struct th_results *res, const char *results_path,
+				 char *err, size_t errlen);
+/* Give res a section (NULL: none); res owns it from now on. */
+void th_results_set_fuzz(struct th_results *res, struct th_fz_summary *s);
+void th_results_set_bench(struct th_results *res, struct th_bench_set *s);
 
 #endif

@@ -73,7 +73,6 @@ int main(int argc, char **argv)
 	    th_render_write_set(dst, dir, warn, sizeof(warn), err, sizeof(err)))
 		goto out;
 	th_render_verdict(stdout, dst, 0);
-	th_render_detach();
 	rc = 0;
 out:
 	if (rc)

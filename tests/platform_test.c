@@ -982,7 +982,6 @@ static void output_set_locked(void **state)
 
 	assert_int_equal(th_render_write_set(r, dir, warn, sizeof(warn), err, sizeof(err)), 0);
 	assert_string_equal(warn, "");
-	th_render_detach();
 	for (size_t i = 0; th_render_set_name(i); i++) {
 		char p[400];
 

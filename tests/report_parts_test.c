@@ -749,7 +749,7 @@ static void verdict_fuzz(void **state)
 	fz_campaign(s, TH_VARIANT_MODERN, "cfi-icall", 1033665, 49075,
 		    "HIJACKED:WRITE_CR4_VIA_FOREIGN_CALLBACK", 7.2);
 	fz_campaign(s, TH_VARIANT_MODERN, "kcfi", 1107625, 6761, NULL, 0);
-	th_render_fuzz_attach(r, s);
+	th_results_set_fuzz(r, s);
 	v = verdict_text(r);
 	for (char *l = v, *e; *l; l = e + 1, lines++) {
 		e = strchr(l, '\n');
@@ -789,8 +789,8 @@ static void verdict_fuzz(void **state)
 	assert_contains(v, "4.0M runs,\n  PARTIAL: interrupted):\n");
 	free(v);
 	s->partial = false;
-	/* Detached: not run again. */
-	th_render_fuzz_attach(NULL, NULL);
+	/* A model without campaigns: not run again (s taken back, freed below). */
+	r->fuzz = NULL;
 	v = verdict_text(r);
 	assert_contains(v, "Fuzzing campaigns: not run\n");
 	free(v);
@@ -835,7 +835,7 @@ static void fuzz_section_escaped(void **state)
 	assert_non_null(s);
 	assert_non_null(th_fz_summary_add_campaign(s, &in, err, sizeof(err)));
 	fz_campaign(s, TH_VARIANT_LEGACY, "cfi-icall", 1000, 10, "HIJACKED:WRITE_CR4_VIA_RING_TIMER", 0.5);
-	th_render_fuzz_attach(r, s);
+	th_results_set_fuzz(r, s);
 	f = open_memstream(&md, &len);
 	assert_int_equal(th_render_fuzz_markdown(f, r), 0);
 	fclose(f);
@@ -843,7 +843,7 @@ static void fuzz_section_escaped(void **state)
 	assert_null(strchr(md, '\x1b'));
 	assert_null(strstr(md, "\xe2\x80\xae"));
 	free(md);
-	th_render_fuzz_attach(NULL, NULL);
+	r->fuzz = NULL; /* taken back: freed below */
 	th_fz_summary_free(s);
 	th_results_free(r);
 }
