@@ -12,6 +12,7 @@
 #include "report/outcome.h"
 #include "report/results.h"
 #include "sha256.h"
+#include "lib/tsv.h"
 
 enum { COL_ATTACK, COL_VARIANT, COL_CONFIG, COL_TOOLCHAIN, COL_OUTCOME, COL_REASON, NCOLS };
 static const char *const col_names[NCOLS] = { "attack", "variant", "config",
@@ -158,40 +159,34 @@ __attribute__((format(printf, 5, 6))) static int fail(char *err, size_t n, const
 	return -1;
 }
 
-/* Split text into n TAB-separated fields (the last one may not hold a
- * TAB); names[] for the message. Return: 0, or -1 via fail(). */
-static int split(char *text, char **col, int ncols, const char *const *names, const char *what,
-		 const char *path, unsigned long line, char *err, size_t n)
+/* The row's fields (lib/tsv.h split them in its buffer), copied into one
+ * block the rule owns (col[0] is it), then the four cell globs checked;
+ * names[] for the messages. Return: 0, or -1 via fail(). */
+static int own_fields(char **col, int ncols, const char *const *names, const char *path,
+		      unsigned long line, char *err, size_t n)
 {
-	char *p = text;
+	size_t total = 0;
+	char *block, *p;
 
+	for (int i = 0; i < ncols; i++)
+		total += strlen(col[i]) + 1;
+	if (!(block = p = malloc(total)))
+		return fail(err, n, path, line, "out of memory");
 	for (int i = 0; i < ncols; i++) {
-		char *tab = strchr(p, '\t');
+		size_t len = strlen(col[i]) + 1;
 
+		memcpy(p, col[i], len);
 		col[i] = p;
-		if (i == ncols - 1)
-			break;
-		if (!tab) {
-			char list[160] = "";
-
-			for (int k = 0; k < ncols; k++)
-				snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s",
-					 k ? " " : "", names[k]);
-			return fail(err, n, path, line,
-				    "%d TAB-separated field(s), expected %d%s: %s (missing '%s')",
-				    i + 1, ncols, what, list, names[i + 1]);
-		}
-		*tab = 0;
-		p = tab + 1;
+		p += len;
 	}
-	if (strchr(col[ncols - 1], '\t'))
-		return fail(err, n, path, line,
-			    "more than %d TAB-separated fields (a TAB inside the reason?)", ncols);
 	for (int i = 0; i < COL_OUTCOME; i++)
-		if (!valid_globs(col[i]))
-			return fail(err, n, path, line,
-				    "empty %s glob '%s' (use * for any; comma-separated alternatives must not be empty)",
-				    names[i], col[i]);
+		if (!valid_globs(col[i])) {
+			fail(err, n, path, line,
+			     "empty %s glob '%s' (use * for any; comma-separated alternatives must not be empty)",
+			     names[i], col[i]);
+			free(block);
+			return -1;
+		}
 	return 0;
 }
 
@@ -225,35 +220,47 @@ static int outcome_set_col(const char *s, th_outcome_set *set, const char *path,
 	return fail(err, n, path, line, "%s", why);
 }
 
-/* Parse one rule line into r (takes ownership of text). */
-static int parse_line(char *text, struct rule *r, const char *path, unsigned long line,
-		      char *err, size_t n)
+/* One rule from its row's fields (r->col, split by th_tsv_fields()): r owns
+ * them on success. */
+static int parse_line(struct rule *r, const char *path, unsigned long line, char *err, size_t n)
 {
-	if (split(text, r->col, NCOLS, col_names, "", path, line, err, n) ||
-	    outcome_set_col(r->col[COL_OUTCOME], &r->set, path, line, err, n))
+	if (own_fields(r->col, NCOLS, col_names, path, line, err, n))
 		return -1;
-	if (!*r->col[COL_REASON])
-		return fail(err, n, path, line, "empty reason: say why this outcome is expected");
+	if (outcome_set_col(r->col[COL_OUTCOME], &r->set, path, line, err, n) ||
+	    (!*r->col[COL_REASON] &&
+	     fail(err, n, path, line, "empty reason: say why this outcome is expected"))) {
+		free(r->col[0]);
+		return -1;
+	}
 	return 0;
 }
 
 static const char *const dcol_names[NDCOLS] = { "attack", "variant", "config", "toolchain",
 						"model_outcome", "kernel_outcome", "reason" };
 
-/* Parse one line of a @differs section into d (takes ownership of text). */
-static int parse_difference(char *text, struct difference *d, const char *path,
-			    unsigned long line, char *err, size_t n)
+/* One row of a @differs section from its fields (d->col): d owns them on
+ * success. */
+static int parse_difference(struct difference *d, const char *path, unsigned long line,
+			    char *err, size_t n)
 {
-	if (split(text, d->col, NDCOLS, dcol_names, " in a @differs section", path, line, err, n) ||
-	    outcome_col(d->col[DCOL_MODEL], "model ", path, line, err, n) ||
-	    outcome_col(d->col[DCOL_KERNEL], "kernel ", path, line, err, n))
+	if (own_fields(d->col, NDCOLS, dcol_names, path, line, err, n))
 		return -1;
-	if (!strcmp(d->col[DCOL_MODEL], d->col[DCOL_KERNEL]))
-		return fail(err, n, path, line, "model and kernel outcomes are both %s: that is no "
-			    "difference (a @differs row declares two different outcomes)", d->col[DCOL_MODEL]);
-	if (!*d->col[DCOL_REASON])
-		return fail(err, n, path, line, "empty reason: say why the real kernel differs from the model");
+	if (outcome_col(d->col[DCOL_MODEL], "model ", path, line, err, n) ||
+	    outcome_col(d->col[DCOL_KERNEL], "kernel ", path, line, err, n))
+		goto bad;
+	if (!strcmp(d->col[DCOL_MODEL], d->col[DCOL_KERNEL])) {
+		fail(err, n, path, line, "model and kernel outcomes are both %s: that is no "
+		     "difference (a @differs row declares two different outcomes)", d->col[DCOL_MODEL]);
+		goto bad;
+	}
+	if (!*d->col[DCOL_REASON]) {
+		fail(err, n, path, line, "empty reason: say why the real kernel differs from the model");
+		goto bad;
+	}
 	return 0;
+bad:
+	free(d->col[0]);
+	return -1;
 }
 
 /* A directive: "@platform GLOBS" (the rules that follow apply to those
@@ -306,40 +313,28 @@ static int directive(char *line_text, const char **platform, int *differs, const
 
 int th_expect_load(const char *path, char *err, size_t n)
 {
-	FILE *f = fopen(path, "r");
-	char *buf = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	unsigned long line = 0;
+	struct th_tsv t;
 	struct th_sha256 h;
 	/* Before any @platform, rules are the model's. */
 	const char *platform = "model";
-	int differs = 0;
+	int differs = 0, got;
 
-	if (!f) {
-		snprintf(err, n, "%s: %s", path, strerror(errno));
+	if (th_tsv_open(&t, path, err, n))
 		return -1;
-	}
+	/* Every line goes into the hash, comments too. */
+	t.keep_comments = 1;
 	th_expect_free();
 	th_sha256_init(&h);
-	while ((len = getline(&buf, &cap, f)) >= 0) {
+	while ((got = th_tsv_next(&t, err, n)) > 0) {
+		const unsigned long line = t.line;
 		struct rule r;
-		char *s;
 
-		th_sha256_update(&h, buf, (size_t)len);
-		line++;
-		while (len > 0 && (buf[len - 1] == '\n' || buf[len - 1] == '\r'))
-			buf[--len] = 0;
-		if (!len || buf[0] == '#')
+		th_sha256_update(&h, t.raw, t.raw_len);
+		if (!t.len || t.buf[0] == '#' || strspn(t.buf, " \t") >= t.len)
 			continue;
-		if (strspn(buf, " \t") == (size_t)len)
-			continue;
-		if (strlen(buf) != (size_t)len) {
-			fail(err, n, path, line, "NUL byte in the line");
-			goto bad;
-		}
-		if (buf[0] == '@') {
-			if (directive(buf, &platform, &differs, path, line, err, n))
+		if (t.buf[0] == '@') {
+			t.buf[t.len] = 0;
+			if (directive(t.buf, &platform, &differs, path, line, err, n))
 				goto bad;
 			continue;
 		}
@@ -347,14 +342,11 @@ int th_expect_load(const char *path, char *err, size_t n)
 			struct difference d;
 
 			memset(&d, 0, sizeof(d));
-			if (!(s = strdup(buf))) {
-				snprintf(err, n, "%s:%lu: out of memory", path, line);
+			if (th_tsv_fields(&t, d.col, NDCOLS, "attack variant config toolchain "
+					  "model_outcome kernel_outcome reason, in a @differs section",
+					  err, n) ||
+			    parse_difference(&d, path, line, err, n))
 				goto bad;
-			}
-			if (parse_difference(s, &d, path, line, err, n)) {
-				free(s);
-				goto bad;
-			}
 			snprintf(d.where, sizeof(d.where), "%s:%lu", path, line);
 			d.platform = platform;
 			if (table.ndiffs == table.capdiffs) {
@@ -362,7 +354,7 @@ int th_expect_load(const char *path, char *err, size_t n)
 				struct difference *nd = realloc(table.diffs, ncap * sizeof(*nd));
 
 				if (!nd) {
-					free(s);
+					free(d.col[0]);
 					snprintf(err, n, "%s:%lu: out of memory", path, line);
 					goto bad;
 				}
@@ -372,16 +364,11 @@ int th_expect_load(const char *path, char *err, size_t n)
 			table.diffs[table.ndiffs++] = d;
 			continue;
 		}
-		s = strdup(buf);
-		if (!s) {
-			snprintf(err, n, "%s:%lu: out of memory", path, line);
-			goto bad;
-		}
 		memset(&r, 0, sizeof(r));
-		if (parse_line(s, &r, path, line, err, n)) {
-			free(s);
+		if (th_tsv_fields(&t, r.col, NCOLS, "attack variant config toolchain outcome reason",
+				  err, n) ||
+		    parse_line(&r, path, line, err, n))
 			goto bad;
-		}
 		snprintf(r.where, sizeof(r.where), "%s:%lu", path, line);
 		r.platform = platform;
 		if (table.n == table.cap) {
@@ -389,7 +376,7 @@ int th_expect_load(const char *path, char *err, size_t n)
 			struct rule *nr = realloc(table.rules, ncap * sizeof(*nr));
 
 			if (!nr) {
-				free(s);
+				free(r.col[0]);
 				snprintf(err, n, "%s:%lu: out of memory", path, line);
 				goto bad;
 			}
@@ -398,16 +385,13 @@ int th_expect_load(const char *path, char *err, size_t n)
 		}
 		table.rules[table.n++] = r;
 	}
-	if (ferror(f)) {
-		snprintf(err, n, "%s: read error: %s", path, strerror(errno));
+	if (got < 0)
+		goto bad;
+	if (!table.n) {
+		snprintf(err, n, "%s:%lu: no rules (every line is a comment or blank)", path, t.line);
 		goto bad;
 	}
-	free(buf);
-	fclose(f);
-	if (!table.n) {
-		snprintf(err, n, "%s:%lu: no rules (every line is a comment or blank)", path, line);
-		return -1;
-	}
+	th_tsv_close(&t);
 	th_sha256_hex(&h, table.sha256);
 	if (!(table.path = strdup(path))) {
 		snprintf(err, n, "%s: out of memory", path);
@@ -416,8 +400,7 @@ int th_expect_load(const char *path, char *err, size_t n)
 	}
 	return 0;
 bad:
-	free(buf);
-	fclose(f);
+	th_tsv_close(&t);
 	th_expect_free();
 	return -1;
 }

@@ -101,7 +101,7 @@ static void registry_design_names(void **state)
 	static const char *const payloads[] = {
 		"none", "func+data:write_cr4", "func:write_cr4", "func:same-class", "func:ptr-class",
 		"func:other-proto", "func:mid-function", "func:data-address", "data:fake-object",
-		/* Inside CFI's reach (cfi/reach.h). */
+		/* Inside CFI's reach (cfi/target_set.h). */
 		"func:foreign-callback", "func:not-address-taken", "func:raw-body",
 		/* The pending timer's list pointers (fuzz/ found them). */
 		"list:forged-timer", "list:hlist-del",
@@ -442,12 +442,14 @@ static void expect_loader_errors(void **state)
 
 	(void)state;
 	expect_error("fields.tsv", "# c\n*\t*\t*\t*\tHIJACKED\tok\n*\t*\t*\tHIJACKED\twhy\n", "3",
-		     "5 TAB-separated field(s), expected 6");
+		     "5 TAB-separated fields, expected 6 (attack variant config toolchain outcome "
+		     "reason)");
 	expect_error("outcome.tsv", "\n*\t*\t*\t*\tPWNED\twhy\n", "2", "unknown outcome 'PWNED'");
 	expect_error("reason.tsv", "*\t*\t*\t*\tHIJACKED\t\n", "1", "empty reason");
 	expect_error("glob.tsv", "*\t\t*\t*\tHIJACKED\twhy\n", "1", "empty variant glob");
 	expect_error("comma.tsv", "*\tlegacy,\t*\t*\tHIJACKED\twhy\n", "1", "empty variant glob");
-	expect_error("extra.tsv", "*\t*\t*\t*\tHIJACKED\twhy\textra\n", "1", "more than 6");
+	expect_error("extra.tsv", "*\t*\t*\t*\tHIJACKED\twhy\textra\n", "1",
+		     "7 TAB-separated fields, expected 6");
 	expect_error("empty.tsv", "# only a comment\n\n", "2", "no rules");
 	/* A probabilistic cell's set of outcomes. */
 	expect_error("setorder.tsv", "*\t*\t*\t*\tHIJACKED\tok\n*\t*\t*\t*\tCRASHED|HIJACKED\twhy\n", "2",
@@ -643,8 +645,8 @@ static void expect_directive_errors(void **state)
 	expect_error("six.tsv",
 		     "*\t*\t*\t*\tNO_EFFECT\tok\n@platform linux-*\n@differs\n"
 		     "A_1\tmodern\tkcfi\t*\tBLOCKED_CFI\twhy\n", "4",
-		     "6 TAB-separated field(s), expected 7 in a @differs section: attack variant config "
-		     "toolchain model_outcome kernel_outcome reason (missing 'reason')");
+		     "6 TAB-separated fields, expected 7 (attack variant config toolchain "
+		     "model_outcome kernel_outcome reason, in a @differs section)");
 	expect_error("same.tsv",
 		     "*\t*\t*\t*\tNO_EFFECT\tok\n@platform linux-*\n@differs\n"
 		     "A_1\tmodern\tkcfi\t*\tCRASHED\tCRASHED\twhy\n", "4", "that is no difference");
@@ -663,7 +665,7 @@ static void expect_directive_errors(void **state)
 		     "A_1\t\tkcfi\t*\tCRASHED\tNO_EFFECT\twhy\n", "4", "empty variant glob");
 	expect_error("dextra.tsv",
 		     "*\t*\t*\t*\tNO_EFFECT\tok\n@platform linux-*\n@differs\n"
-		     "A_1\tmodern\tkcfi\t*\tCRASHED\tNO_EFFECT\twhy\textra\n", "4", "more than 7");
+		     "A_1\tmodern\tkcfi\t*\tCRASHED\tNO_EFFECT\twhy\textra\n", "4", "8 TAB-separated fields, expected 7");
 	/* A @differs section is not a rule: a file of differences only has none. */
 	expect_error("onlydiff.tsv", "@platform linux-*\n@differs\nA\t*\t*\t*\tCRASHED\tNO_EFFECT\twhy\n",
 		     "3", "no rules");
