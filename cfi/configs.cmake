@@ -138,6 +138,24 @@ endfunction()
 # per compiler and flags; <out_reason> is empty when ok, else the compiler's
 # own first error line ("clang: error: unsupported argument 'kcfi' to option
 # 'fsanitize='"). Acceptance is not support: the probes decide that.
+# th_config_scheme(<config> <out>): the check the config puts at an indirect
+# call (call_timer_fn's), from what its flags mean: cfi-icall (every
+# cfi-icall config and defence-in-depth), kcfi, function (-fsanitize=function
+# checks C calls from clang 17; before, it does nothing) or none. The tests
+# that compare the binary reader's view with it (tests/cfi.cmake,
+# tests/reach.cmake) read it here, once.
+function(th_config_scheme config out)
+  set(s none)
+  if(config MATCHES "^cfi-icall|^defence-in-depth$")
+    set(s cfi-icall)
+  elseif(config STREQUAL "kcfi")
+    set(s kcfi)
+  elseif(config STREQUAL "fsanitize-function" AND TH_CLANG_MAJOR GREATER_EQUAL 17)
+    set(s function)
+  endif()
+  set(${out} ${s} PARENT_SCOPE)
+endfunction()
+
 function(th_config_supported config out_ok out_reason)
   th_config_flags("${config}" 1 cflags ldflags)
   string(MD5 key "${CMAKE_C_COMPILER};${CMAKE_C_COMPILER_VERSION};${cflags};${ldflags}")

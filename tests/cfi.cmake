@@ -80,7 +80,7 @@ foreach(config none cfi-icall cfi-icall-diag kcfi asan)
   endforeach()
 endforeach()
 
-# ---- the binary reader (cfi/binread.h) on this toolchain's attack binaries ----------
+# ---- the binary reader (binread/binread.h) on this toolchain's attack binaries ----------
 add_executable(th-binread-test ${CMAKE_CURRENT_LIST_DIR}/cfi_binread_test.c)
 target_link_libraries(th-binread-test PRIVATE th_binread ${_th_cmocka})
 target_compile_options(th-binread-test PRIVATE ${TH_WARN_FLAGS})
@@ -89,21 +89,9 @@ function(th_binread_test name)
   add_test(NAME cfi.binread.${name} COMMAND th-binread-test ${ARGN})
   set_tests_properties(cfi.binread.${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS cfi)
 endfunction()
-# The check each config puts at call_timer_fn, from what the flags mean:
-# -fsanitize=function checks C calls from clang 17 (before, it does nothing).
-set(_th_fn_scheme none)
-if(TH_CLANG_MAJOR GREATER_EQUAL 17)
-  set(_th_fn_scheme function)
-endif()
+# The check each config puts at call_timer_fn (th_config_scheme, cfi/configs.cmake).
 foreach(config none asan cfi-icall cfi-icall-diag cfi-icall-generalized defence-in-depth kcfi fsanitize-function)
-  set(_scheme none)
-  if(config MATCHES "^cfi-icall|^defence-in-depth$")
-    set(_scheme cfi-icall)
-  elseif(config STREQUAL "kcfi")
-    set(_scheme kcfi)
-  elseif(config STREQUAL "fsanitize-function")
-    set(_scheme ${_th_fn_scheme})
-  endif()
+  th_config_scheme(${config} _scheme)
   foreach(variant legacy transitional modern)
     if(TARGET th-attack-${variant}-${config})
       th_binread_test(site.${variant}.${config} site $<TARGET_FILE:th-attack-${variant}-${config}>

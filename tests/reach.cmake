@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 #
-# Tests of CFI's reach (cfi/reach.h) and `timerharness reach`, on this
+# Tests of CFI's reach (cfi/target_set.h) and `timerharness reach`, on this
 # toolchain's attack binaries. Included by tests/CMakeLists.txt.
 # One add_test per case and binary; a case that needs what this toolchain
 # lacks exits 77 (skipped).
@@ -26,21 +26,9 @@ function(th_reach_test name)
   set_tests_properties(reach.${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS reach)
 endfunction()
 
-# The check each config puts at call_timer_fn (as tests/cfi.cmake):
-# -fsanitize=function checks C calls from clang 17.
-set(_th_reach_fn_scheme none)
-if(TH_CLANG_MAJOR GREATER_EQUAL 17)
-  set(_th_reach_fn_scheme function)
-endif()
+# The check each config puts at call_timer_fn (th_config_scheme, cfi/configs.cmake).
 foreach(config none cfi-icall cfi-icall-diag cfi-icall-generalized defence-in-depth kcfi fsanitize-function)
-  set(_scheme none)
-  if(config MATCHES "^cfi-icall|^defence-in-depth$")
-    set(_scheme cfi-icall)
-  elseif(config STREQUAL "kcfi")
-    set(_scheme kcfi)
-  elseif(config STREQUAL "fsanitize-function")
-    set(_scheme ${_th_reach_fn_scheme})
-  endif()
+  th_config_scheme(${config} _scheme)
   foreach(variant legacy transitional modern)
     if(TARGET th-attack-${variant}-${config})
       th_reach_test(set.${variant}.${config} set $<TARGET_FILE:th-attack-${variant}-${config}>
@@ -181,7 +169,7 @@ else()
 
   pkg_check_modules(TH_REACH_SAN_LIBS REQUIRED IMPORTED_TARGET libelf capstone)
   add_executable(th-reach-san-test ${CMAKE_CURRENT_LIST_DIR}/reach_test.c
-    ${PROJECT_SOURCE_DIR}/cfi/binread_elf.c ${PROJECT_SOURCE_DIR}/cfi/binread_x86.c
+    ${PROJECT_SOURCE_DIR}/binread/binread_elf.c ${PROJECT_SOURCE_DIR}/binread/binread_x86.c
     ${PROJECT_SOURCE_DIR}/cfi/reach.c ${PROJECT_SOURCE_DIR}/cfi/reach_verify.c)
   target_include_directories(th-reach-san-test PRIVATE ${TH_REACH_CMOCKA_INCLUDE} ${PROJECT_SOURCE_DIR})
   target_compile_options(th-reach-san-test PRIVATE ${TH_WARN_FLAGS} -O1 -fno-omit-frame-pointer
