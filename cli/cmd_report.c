@@ -24,19 +24,10 @@ static void report_usage(FILE *f)
 		"\n"
 		"Renders a results file (schema " TH_RESULTS_SCHEMA ") in one format; md and\n"
 		"html also show fuzz.json, bench.json and bench-configs-*.json found beside it.\n"
-		"  --results  the results to render (default " DEFAULT_RESULTS ")\n"
-		"  --format   md      Markdown: run facts, configs, counts, headline findings, matrix\n"
-		"             html    one self-contained page; the matrix as a colour-coded grid\n"
-		"             junit   JUnit XML: a testcase per cell, failure on regression\n"
-		"             sarif   SARIF 2.1.0 for code scanning: a result per regressed cell\n"
-		"                     (error) or new cell of a severe outcome (warning); none when\n"
-		"                     the gate passes\n"
-		"             ktap    KTAP version 1: a test per toolchain, a subtest per cell\n"
-		"             matrix  the terminal matrix (coloured on a terminal unless NO_COLOR is set)\n"
-		"             verdict the verdict screen matrix ends with: does CFI stop the\n"
-		"                     CVE-2017-7308 overwrite on each API generation, totals\n"
-		"             codequality  GitLab's Code Quality report: sarif's findings, for a\n"
-		"                     merge request's widget; [] when the gate passes\n"
+		"  --results  the results to render (default " DEFAULT_RESULTS ")\n");
+	th_render_format_usage(f, "  --format   ", "             ");
+	fprintf(f,
+		"  --list-formats  the format names, one a line, and nothing else\n"
 		"  --out      the file to write, replaced atomically and keeping its mode; only a\n"
 		"             regular file is replaced (never a symbolic link, a device node, a\n"
 		"             FIFO or a directory); - (default) is standard output\n"
@@ -66,6 +57,10 @@ int th_cli_report(int argc, char **argv)
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
 			report_usage(stdout);
 			return 0;
+		} else if (!strcmp(argv[i], "--list-formats")) {
+			for (int k = 0; k < TH_RENDER_FORMAT_COUNT; k++)
+				puts(th_render_format_name((enum th_render_format)k));
+			return fflush(stdout) ? 1 : 0;
 		} else if ((v = th_optval(argc, argv, &i, "report", "--results", &bad))) {
 			results = v;
 		} else if ((v = th_optval(argc, argv, &i, "report", "--format", &bad))) {
@@ -80,8 +75,11 @@ int th_cli_report(int argc, char **argv)
 		}
 	}
 	if (!format) {
-		fprintf(stderr, "timerharness report: --format is required (md, html, junit, sarif, "
-			"ktap, matrix, verdict or codequality; see --help)\n");
+		fputs("timerharness report: --format is required (", stderr);
+		for (int k = 0; k < TH_RENDER_FORMAT_COUNT; k++)
+			fprintf(stderr, "%s%s", k ? (k + 1 < TH_RENDER_FORMAT_COUNT ? ", " : " or ") : "",
+				th_render_format_name((enum th_render_format)k));
+		fputs("; see --help)\n", stderr);
 		return 2;
 	}
 	f = th_render_format_parse(format);

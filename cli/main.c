@@ -45,9 +45,9 @@ static void usage(FILE *f)
 		"         [--bzimage FILE --dotconfig FILE [--vmlinux FILE] --name CONFIG]\n"
 		"        boot each real-kernel cell (kernel/cells.tsv) under QEMU; its cells go\n"
 		"        into DIR/results.json beside the model's\n"
-		"  report [--results FILE] --format md|html|junit|sarif|ktap|matrix|verdict\n"
-		"         [--out FILE|-]\n"
-		"        render results.json in another format\n"
+		"  report [--results FILE] --format FORMAT [--out FILE|-] | --list-formats\n"
+		"        render results.json in another format (Markdown, HTML, JUnit, SARIF,\n"
+		"        KTAP...: --list-formats names them, report --help says what each is)\n"
 #endif
 #ifdef TH_HAVE_FUZZ
 		"  fuzz [--variant V,..] [--config C,..] [--toolchain T,..] [--time S] [--jobs N]\n"

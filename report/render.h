@@ -223,6 +223,9 @@ enum th_render_format {
 
 /* The format's name; NULL when invalid. */
 const char *th_render_format_name(enum th_render_format f);
+/* What each format is, as `report --help` lists them: the first line after
+ * first ("  --format   "), the others after indent (as wide). */
+void th_render_format_usage(FILE *f, const char *first, const char *indent);
 /* Exact name; TH_RENDER_FORMAT_INVALID for anything else. */
 enum th_render_format th_render_format_parse(const char *s);
 

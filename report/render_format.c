@@ -29,19 +29,50 @@ int th_render_color_ok(int fd)
 	return isatty(fd) && !(nc && *nc);
 }
 
+/* Every format, once: its name, its renderer and what `report --help` says
+ * of it (continuation lines start at the description's column). A format is
+ * added here, in render.h's enum and in its own file; `report` and the
+ * goldens (tests/golden.py, which asks `report --list-formats`) follow. */
 static const struct {
 	const char *name;
 	th_report_render_fn *to;
+	const char *help;
 } formats[TH_RENDER_FORMAT_COUNT] = {
-	[TH_RENDER_MARKDOWN] = { "md", th_render_markdown_to },
-	[TH_RENDER_HTML] = { "html", th_render_html_to },
-	[TH_RENDER_JUNIT] = { "junit", th_render_junit_to },
-	[TH_RENDER_SARIF] = { "sarif", th_render_sarif_to },
-	[TH_RENDER_KTAP] = { "ktap", th_render_ktap_to },
-	[TH_RENDER_MATRIX] = { "matrix", matrix_to },
-	[TH_RENDER_VERDICT] = { "verdict", verdict_to },
-	[TH_RENDER_CODEQUALITY] = { "codequality", th_render_codequality_to },
+	[TH_RENDER_MARKDOWN] = { "md", th_render_markdown_to,
+		"Markdown: run facts, configs, counts, headline findings, matrix" },
+	[TH_RENDER_HTML] = { "html", th_render_html_to,
+		"one self-contained page; the matrix as a colour-coded grid" },
+	[TH_RENDER_JUNIT] = { "junit", th_render_junit_to,
+		"JUnit XML: a testcase per cell, failure on regression" },
+	[TH_RENDER_SARIF] = { "sarif", th_render_sarif_to,
+		"SARIF 2.1.0 for code scanning: a result per regressed cell\n"
+		"(error) or new cell of a severe outcome (warning); none when\n"
+		"the gate passes" },
+	[TH_RENDER_KTAP] = { "ktap", th_render_ktap_to,
+		"KTAP version 1: a test per toolchain, a subtest per cell" },
+	[TH_RENDER_MATRIX] = { "matrix", matrix_to,
+		"the terminal matrix (coloured on a terminal unless NO_COLOR is set)" },
+	[TH_RENDER_VERDICT] = { "verdict", verdict_to,
+		"the verdict screen matrix ends with: does CFI stop the\n"
+		"CVE-2017-7308 overwrite on each API generation, totals" },
+	[TH_RENDER_CODEQUALITY] = { "codequality", th_render_codequality_to,
+		"GitLab's Code Quality report: sarif's findings, for a\n"
+		"merge request's widget; [] when the gate passes" },
 };
+
+void th_render_format_usage(FILE *f, const char *first, const char *indent)
+{
+	for (int i = 0; i < TH_RENDER_FORMAT_COUNT; i++) {
+		const char *h = formats[i].help;
+		int w = (int)strlen(formats[i].name);
+
+		/* The name in a column of 7, or 1 space past a longer one. */
+		fprintf(f, "%s%s%*s", i ? indent : first, formats[i].name, w < 8 ? 8 - w : 2, "");
+		for (const char *nl; (nl = strchr(h, '\n')); h = nl + 1)
+			fprintf(f, "%.*s\n%s        ", (int)(nl - h), h, indent);
+		fprintf(f, "%s\n", h);
+	}
+}
 
 const char *th_render_format_name(enum th_render_format f)
 {

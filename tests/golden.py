@@ -9,7 +9,8 @@ testdata, with its update switch).
 Each case of tests/golden/cases.tsv is a results file from tests/data,
 copied as results.json into an empty directory with the files named beside
 it (so the reports pick up fuzz.json and bench*.json exactly as a run's
-out/ does); `TH report --format F` of it, for every format, must equal
+out/ does); `TH report --format F` of it, for every format the binary lists
+(`report --list-formats`: a new format needs only its golden), must equal
 tests/golden/report/<case>/<file>. A format the renderer adds without a
 golden, or a golden without its format, is a failure: update says which
 files it wrote. Exit 0 when every output is as recorded, 1 otherwise.
@@ -25,8 +26,9 @@ import tempfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 DATA = os.path.join(HERE, "data")
 GOLDEN = os.path.join(HERE, "golden")
-# format -> the file its golden is kept in
-FORMATS = {
+# format -> the file its golden is kept in; a format the binary lists
+# (report --list-formats) and this table does not is kept as report.<name>
+FILES = {
     "md": "report.md",
     "html": "report.html",
     "junit": "junit.xml",
@@ -58,13 +60,22 @@ def load_cases():
     return cases
 
 
-def render(th, results, beside, work):
+def formats(th):
+    p = subprocess.run([th, "report", "--list-formats"], capture_output=True, text=True)
+    names = p.stdout.split()
+    if p.returncode != 0 or not names:
+        raise SystemExit(f"golden.py: {th} report --list-formats: exit {p.returncode}, "
+                         f"{len(names)} names: {p.stderr.strip()}")
+    return {n: FILES.get(n, "report." + n) for n in names}
+
+
+def render(th, fmts, results, beside, work):
     shutil.copyfile(os.path.join(DATA, results), os.path.join(work, "results.json"))
     for b in beside:
         shutil.copyfile(os.path.join(DATA, b), os.path.join(work, os.path.basename(b)))
     env = dict(os.environ, NO_COLOR="1", LC_ALL="C")
     out = {}
-    for fmt, name in FORMATS.items():
+    for fmt, name in fmts.items():
         dest = os.path.join(work, "out." + name)
         p = subprocess.run([th, "report", "--results", os.path.join(work, "results.json"),
                             "--format", fmt, "--out", dest],
@@ -84,6 +95,7 @@ def main():
     a = ap.parse_args()
     cases = load_cases()
     names = a.case or sorted(cases)
+    fmts = formats(a.th)
     bad = 0
     for name in names:
         if name not in cases:
@@ -92,7 +104,7 @@ def main():
         gdir = os.path.join(GOLDEN, "report", name)
         with tempfile.TemporaryDirectory(prefix="th-golden.") as work:
             try:
-                got = render(a.th, results, beside, work)
+                got = render(a.th, fmts, results, beside, work)
             except RuntimeError as e:
                 print(f"{name}: {e}")
                 bad += 1
@@ -138,7 +150,7 @@ def main():
               f"run `make golden` and commit the diff with the reason")
         return 1
     if a.mode == "check":
-        print(f"golden.py: {len(names)} case(s) x {len(FORMATS)} formats as recorded")
+        print(f"golden.py: {len(names)} case(s) x {len(fmts)} formats as recorded")
     return 0
 
 
