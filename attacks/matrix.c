@@ -30,7 +30,7 @@
 #include "config_table.h"
 #include "expect.h"
 #include "manifest.h"
-#include "privileged.h"
+#include "runner/privileged.h"
 #include "probe_judge.h"
 #include "reach_collect.h"
 #include "render.h"

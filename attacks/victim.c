@@ -19,7 +19,7 @@
 #include "runner/contract.h"
 #include "layout.h"
 #include "slab.h"
-#include "x86_cr4.h"
+#include "runner/x86_cr4.h"
 
 /* The register (victim.h): a section of its own, so that the fuzz target's
  * #pragma clang section does not put it in the world it restores. */
@@ -78,7 +78,7 @@ static void cr4_load(unsigned long val)
 
 /*
  * MOV to CR4 (Intel SDM Vol. 2B, MOV—Move to/from Control Registers): a
- * value the CPU refuses (attacks/x86_cr4.h) is #GP(0) at the instruction.
+ * value the CPU refuses (runner/x86_cr4.h) is #GP(0) at the instruction.
  * That fault is the real one: the mov itself is executed, at CPL 3, where
  * it always raises #GP(0) (SIGSEGV, si_code SI_KERNEL), its operand in the
  * register its encoding names, for the runner (cfi/classify.c) and the fuzz

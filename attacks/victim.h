@@ -42,7 +42,7 @@
  * The CPU's CR4: a register, not memory. No store instruction reaches it;
  * only MOV to CR4 (th_mov_to_cr4(), native_write_cr4()'s one instruction)
  * changes it, and refuses a value the CPU does not accept with #GP(0)
- * (attacks/x86_cr4.h: the SDM's rules). Modelled as a page of its own,
+ * (runner/x86_cr4.h: the SDM's rules). Modelled as a page of its own,
  * read-only from start-up, that th_mov_to_cr4() alone opens around its one
  * store: a data write aimed at it faults, and a list write or a callback's
  * store elsewhere cannot change it. The runner reads it at exit (the state

@@ -8,8 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attacks/x86_cr4.h"
-#include "binread.h"
+#include "runner/x86_cr4.h"
+#include "binread/binread.h"
 #include "obs_text.h"
 
 #define EV 512

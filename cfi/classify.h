@@ -11,7 +11,7 @@
  *    a sanitizer's check-failure handler guarding that dispatch, and the
  *    simulated machine's privileged state at exit (its state map,
  *    runner/contract.h, against the binary's initial values);
- *  - from the binary (cfi/binread.h): which instructions are the checks
+ *  - from the binary (binread/binread.h): which instructions are the checks
  *    guarding that function's indirect call, and which function a target is;
  *  - from the exit status: the sanitizer runtimes exit with this run's codes
  *    (obs.san_exitcode, obs.san_exitcode), so a report counts only with
@@ -65,7 +65,7 @@
 
 #include <stddef.h>
 
-#include "cfi/binread.h"
+#include "binread/binread.h"
 #include "report/outcome.h"
 #include "runner/child.h"
 

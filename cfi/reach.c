@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /* Target sets of indirect call sites (reach.h), on top of the binary reader. */
-#include "reach.h"
+#include "target_set.h"
 
 #include <elf.h>
 #include <inttypes.h>

@@ -6,9 +6,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "attacks/privileged.h"
+#include "runner/privileged.h"
 #include "config_table.h"
-#include "reach.h"
+#include "target_set.h"
 #include "report/reach.h"
 
 int th_reach_wanted(const char *config)

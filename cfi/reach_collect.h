@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * From an attack binary to the results' reach section: cfi/reach.h's target
+ * From an attack binary to the results' reach section: cfi/target_set.h's target
  * set of call_timer_fn and llvm-cfi-verify's verdicts, as report/reach.h
  * entries. Called by the matrix runner for each binary it was built with.
  */
@@ -35,9 +35,9 @@ int th_reach_collect(struct th_results *res, const char *toolchain, const char *
  * entry of the same (platform, toolchain, modern, config) is never
  * replaced; the model's entry of that toolchain and config stays beside it.
  * Members are marked by @privileged (@npriv names; NULL: the kernel's,
- * attacks/privileged.h TH_KERNEL_PRIVILEGED), every member is a
+ * runner/privileged.h TH_KERNEL_PRIVILEGED), every member is a
  * container-confusion candidate, and the entry's uses say what each
- * container gives (cfi/reach.h). llvm-cfi-verify is not run (it reads
+ * container gives (cfi/target_set.h). llvm-cfi-verify is not run (it reads
  * cfi-icall's jump tables, not kCFI).
  * Return: 0, or -1 with @err (the platform not a declared kernel's, not a
  * readable ELF, no call_timer_fn or not exactly one indirect call in it, no

@@ -12,7 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "reach.h"
+#include "target_set.h"
 
 extern char **environ;
 

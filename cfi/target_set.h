@@ -56,7 +56,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "binread.h"
+#include "binread/binread.h"
 
 /* Names point into the binary's symbol table: valid while it is open. */
 struct th_reach_member {

@@ -2,7 +2,7 @@
 /*
  * `timerharness reach --binary FILE --function NAME`: what the indirect calls
  * of one function of a linked x86-64 binary can still call under its CFI
- * (cfi/reach.h does the work). For a binary the user brings: their own kCFI
+ * (cfi/target_set.h does the work). For a binary the user brings: their own kCFI
  * or cfi-icall build.
  *
  * Exit: 0 listed; 2 bad input: usage, not a readable x86-64 ELF, no symbol
@@ -14,8 +14,8 @@
 #include <string.h>
 
 #include "args.h"
-#include "attacks/privileged.h"
-#include "cfi/reach.h"
+#include "runner/privileged.h"
+#include "cfi/target_set.h"
 #include "cli.h"
 
 #define CMD "reach"

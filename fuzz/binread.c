@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * binread: the binary reader (cfi/binread_elf.c, cfi/binread_x86.c) and the
+ * binread: the binary reader (binread/binread_elf.c, binread/binread_x86.c) and the
  * target sets of a function's indirect calls (cfi/reach.c) on any file, as
  * `timerharness reach --binary FILE` reads one a user brings.
  *
@@ -25,8 +25,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cfi/binread.h"
-#include "cfi/reach.h"
+#include "binread/binread.h"
+#include "cfi/target_set.h"
 #include "fuzz.h"
 
 #define TH_FUZZ_TARGET "binread"

@@ -21,7 +21,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#include "attacks/x86_cr4.h"
+#include "runner/x86_cr4.h"
 #include "cfi/hardening.h"
 #include "overflow_traps.h"
 #include "th/timer_base.h"
@@ -600,7 +600,7 @@ TH_NO_KCFI static void install_handlers(void)
  * object a victim pointer leads to: it counts as itself, without the slack.
  * With the slack every literal below 4 GiB looked like an address near the
  * low shadow and was made non-canonical: a CR4 value such as 0x407f0 could
- * not be written under ASan (attacks/x86_cr4.h: MOV to CR4 of the
+ * not be written under ASan (runner/x86_cr4.h: MOV to CR4 of the
  * non-canonical result raises #GP(0)).
  */
 static int asan_shadow(unsigned long lo, unsigned long hi)
@@ -2126,7 +2126,7 @@ void __ubsan_on_report(void)
 		o = TH_DETECTED;
 	} else if ((!strcmp(kind, "function-type-mismatch") || !strcmp(kind, "function")) &&
 		   (extra_site = th_fz_traps_is_dispatch_report(&traps, file, line))) {
-		/* The check guarding call_timer_fn's indirect call (cfi/binread.h
+		/* The check guarding call_timer_fn's indirect call (binread/binread.h
 		 * read its handler's source location from the binary), or
 		 * deferred_timer_fn's. The call it stopped: the handler's
 		 * argument cannot be read in-process (the matrix reads it at a

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cfi/binread.h"
+#include "binread/binread.h"
 
 /* Defined by the linker at the ELF header of the executable. */
 extern const char __ehdr_start[] __attribute__((weak, visibility("hidden")));

@@ -2,7 +2,7 @@
 /*
  * The exact checks that guard the wheel's indirect call: the CFI guards of
  * call_timer_fn(), read from the running binary (/proc/self/exe) once at
- * start-up by the project's binary reader (cfi/binread.h: libelf and
+ * start-up by the project's binary reader (binread/binread.h: libelf and
  * capstone, the function executed symbolically, so the check is found from
  * what it computes, not matched as a byte pattern). A SIGILL/SIGTRAP counts
  * as BLOCKED_CFI only when its pc (from the signal's ucontext) is one of the
@@ -22,7 +22,7 @@
 
 struct th_fz_traps {
 	uintptr_t pc[TH_FZ_TRAPS_MAX];		/* trap guards, run-time addresses */
-	/* The register (cfi/binread.h enum th_reg, x86 encoding order) that
+	/* The register (binread/binread.h enum th_reg, x86 encoding order) that
 	 * holds the call target at each trap guard, as the binary reader
 	 * decoded the check (the matrix reads the same one from the stopped
 	 * child, runner/child.c); TH_NOREG (-1) when it does not say. */
@@ -71,14 +71,14 @@ int th_fz_traps_is_dispatch_report(const struct th_fz_traps *t, const char *file
  */
 size_t th_fz_runtime_ranges(uintptr_t (*ranges)[2], size_t max);
 
-/* One instruction of the running binary, as cfi/binread.h th_bin_insn()
+/* One instruction of the running binary, as binread/binread.h th_bin_insn()
  * decodes it from the file (and the process holds the same bytes). */
 struct th_fz_insn {
 	uintptr_t pc;		/* run time */
 	unsigned char len;
 	unsigned char writes;	/* 1 unless known to change only registers and flags */
 	unsigned char entry;	/* the first instruction of its symbol */
-	unsigned short flags_read, flags_written;	/* cfi/binread.h struct th_insn */
+	unsigned short flags_read, flags_written;	/* binread/binread.h struct th_insn */
 };
 
 /*

@@ -1331,7 +1331,7 @@ static void kernel_section(const struct w *w, const struct th_reach_entry **v, s
 	txt(w, "Read from each real kernel's vmlinux (built with CONFIG_CFI_CLANG): every function "
 	       "entry of the kernel put through the check that guards the indirect call in ");
 	code(w, "call_timer_fn");
-	txt(w, ". Privileged: the kernel's own (attacks/privileged.h, TH_KERNEL_PRIVILEGED).");
+	txt(w, ". Privileged: the kernel's own (runner/privileged.h, TH_KERNEL_PRIVILEGED).");
 	para(w, false);
 	list(w, true);
 	for (size_t i = 0; i < n; i++) {
@@ -1382,7 +1382,7 @@ static int render(const struct w *w, const struct th_results *res)
 	}
 	heading(w, 2, "reach", "What the timer dispatch can still call");
 	para(w, true);
-	txt(w, "Read from each built attack binary (cfi/reach.h): every function entry of the "
+	txt(w, "Read from each built attack binary (cfi/target_set.h): every function entry of the "
 	       "binary is put through the check that guards the indirect call in ");
 	code(w, "call_timer_fn");
 	txt(w, ", as the binary reader decodes and executes it; the set is what it lets through. "

@@ -2,7 +2,7 @@
 /*
  * The `reach` section of results.json: what the timer dispatch's indirect
  * call (call_timer_fn) can still call, per toolchain x variant x config, as
- * cfi/reach.h read it from the built attack binary; and, where LLVM's
+ * cfi/target_set.h read it from the built attack binary; and, where LLVM's
  * llvm-cfi-verify ran on it, the tool's verdicts beside binread's.
  *
  *   reach: [{platform, toolchain, variant, config, binary, function, scheme, check,
@@ -23,7 +23,7 @@
  *   entries are the model's, as its cells are.
  * - count: members, a member being a function entry the call site's check
  *   admits; functions_total: the binary's function entries. privileged: the
- *   members that are the victim's privileged functions (attacks/privileged.h),
+ *   members that are the victim's privileged functions (runner/privileged.h),
  *   the same ones as the members marked privileged.
  * - name: the symbol at the admitted address (null when none names it);
  *   body: where a cfi-icall jump-table entry forwards to (`f.cfi`), or null.
@@ -32,7 +32,7 @@
  *   kcfi, executable addresses that are no function's entry but pass.
  * - hops: a member's own indirect call that admits a privileged function,
  *   its target relative to that member's first argument ("*(arg0 - 16)").
- * - uses: what container confusion gives (cfi/reach.h): a member's calls
+ * - uses: what container confusion gives (cfi/target_set.h): a member's calls
  *   whose target or argument registers are computed from the memory around
  *   its first argument, "wake_up_process(rdi = *(arg0 + 40))"; indirect
  *   ones with their check ("kcfi 0x12345678"). Written by

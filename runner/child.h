@@ -26,7 +26,7 @@
  *    signal-delivery-stop, never delivered), and when its pc is in the
  *    function of that name (or its LTO copy, name.llvm.N) a turn of its
  *    loop is single-stepped from there, each instruction decoded from the
- *    binary (cfi/binread.h th_bin_insn()) before it runs: a turn that stays
+ *    binary (binread/binread.h th_bin_insn()) before it runs: a turn that stays
  *    in the function, writes no memory (no store, push, call, syscall: an
  *    allow-list) and comes back to the same pc with every register as it
  *    was (general-purpose, flags, segments, the whole XSAVE state) starts
@@ -48,7 +48,7 @@
 #include <sys/types.h>
 #include <time.h>
 
-#include "cfi/binread.h"
+#include "binread/binread.h"
 #include "runner/contract.h"
 
 /* Per stream; a child printing more is cut (the protocol lines come first). */

@@ -18,6 +18,11 @@
  * initial value from the file (.data) and its final value from the process
  * at its exit (ptrace), so a program cannot print its way to a clean state.
  * Fixed-size names: the array needs no relocation, the file holds it as is.
+ *
+ * Beside it, what the program and its observers agree a state change means:
+ * which functions are privileged (runner/privileged.h) and which values the
+ * CPU loads into CR4 (runner/x86_cr4.h); the victim (attacks/), the
+ * classifier (cfi/) and the fuzz oracle (fuzz/) read the same rules.
  */
 #ifndef TH_RUNNER_CONTRACT_H
 #define TH_RUNNER_CONTRACT_H

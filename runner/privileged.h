@@ -2,11 +2,11 @@
 /*
  * The simulated kernel's privileged functions (victim.h): what an attacker
  * wants the timer to call. A function of this list in a call site's target
- * set (cfi/reach.h) is what the report marks privileged. Variant-independent:
+ * set (cfi/target_set.h) is what the report marks privileged. Variant-independent:
  * also read by the runner, `timerharness reach` and the tests.
  */
-#ifndef TH_ATTACKS_PRIVILEGED_H
-#define TH_ATTACKS_PRIVILEGED_H
+#ifndef TH_RUNNER_PRIVILEGED_H
+#define TH_RUNNER_PRIVILEGED_H
 
 #define TH_VICTIM_PRIVILEGED \
 	"write_cr4", "write_cr4_direct", "commit_creds_stub", "call_usermodehelper_stub"

@@ -25,8 +25,8 @@
  * (the kernel's CR3 with PCIDE clear holds no PCD/PWT), so PCIDE 0 -> 1 is
  * not refused for that reason; LA57 cannot change because it is reserved.
  */
-#ifndef TH_ATTACKS_X86_CR4_H
-#define TH_ATTACKS_X86_CR4_H
+#ifndef TH_RUNNER_X86_CR4_H
+#define TH_RUNNER_X86_CR4_H
 
 #include <stddef.h>
 #include <stdint.h>

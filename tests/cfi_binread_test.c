@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Tests of the binary reader (cfi/binread.h) on the real attack binaries of
+ * Tests of the binary reader (binread/binread.h) on the real attack binaries of
  * this toolchain: `th-binread-test <case> [args...]`, one CTest test per case
  * and binary (tests/cfi.cmake). Every expectation is derived from what the
  * source says, not from what the reader printed:
@@ -29,7 +29,7 @@
 
 #include <cmocka.h>
 
-#include "cfi/binread.h"
+#include "binread/binread.h"
 
 static int g_argc;
 static char **g_argv;

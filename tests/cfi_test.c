@@ -33,8 +33,8 @@
 
 #include <cmocka.h>
 
-#include "attacks/x86_cr4.h"
-#include "cfi/binread.h"
+#include "runner/x86_cr4.h"
+#include "binread/binread.h"
 #include "cfi/classify.h"
 #include "cfi/config_table.h"
 #include "cfi/probe_judge.h"
@@ -338,7 +338,7 @@ static void classify_target_beats_crash(void **state)
 	assert_outcome(TH_HIJACKED, classify(&o, 1, ev, sizeof(ev)));
 }
 
-/* The CPU's rules for MOV to CR4 (attacks/x86_cr4.h, Intel SDM Vol. 3A 2.5). */
+/* The CPU's rules for MOV to CR4 (runner/x86_cr4.h, Intel SDM Vol. 3A 2.5). */
 static void cr4_gp_rules(void **state)
 {
 	char why[160];

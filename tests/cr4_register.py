@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""CR4 is a register (attacks/victim.h, attacks/x86_cr4.h), on real runs of
+"""CR4 is a register (attacks/victim.h, runner/x86_cr4.h), on real runs of
 the matrix: every payload that reaches write_cr4 or write_cr4_direct, or
 writes through the timer's list pointers, on every variant, under `none`
 and (where this toolchain has it) `kcfi`.
@@ -27,7 +27,7 @@ import sys
 
 ATTACKS = ("*_FUNC_WRITE_CR4,*_FUNC_DATA_WRITE_CR4,*_FUNC_NOT_ADDRESS_TAKEN,*_FUNC_MID_FUNCTION,"
            "*_FUNC_FOREIGN_CALLBACK,*_LIST_FORGED_TIMER,*_LIST_HLIST_DEL,*_FUNC_DATA_ADDRESS")
-# attacks/x86_cr4.h: the bits the simulated CPU implements.
+# runner/x86_cr4.h: the bits the simulated CPU implements.
 IMPLEMENTED = 0x7ff | (1 << 13) | (1 << 14) | (1 << 16) | (1 << 17) | (1 << 18) | \
     (1 << 20) | (1 << 21) | (1 << 22)
 PAE = 1 << 5

@@ -4,7 +4,7 @@
 # make it deferred_timer_fn (under cfi-icall both callbacks are entries of
 # one jump table), and func/data planted in front of the timer run write_cr4
 # with the attacker's bytes (data = 0x407f0: a value the CPU loads,
-# attacks/x86_cr4.h). Which bytes depends on the binary's layout, so the
+# runner/x86_cr4.h). Which bytes depends on the binary's layout, so the
 # template's INDEX write (its length at byte 2, its value from byte 16) is
 # set here from the binary's own symbol table; the replay must be
 # HIJACKED:WRITE_CR4_407F0_VIA_FOREIGN_CALLBACK (0x407f0, the goal's value).

@@ -27,8 +27,8 @@ layers below it, never above):
   bench              figures
   cli                parse and dispatch
 
-Rules: (1) the folder-level graph, without the edges allowed below, has no
-cycle and no edge upward; (2) each source file's includes resolve to one
+Rules: (1) the folder-level graph has no cycle (every edge counted, the
+allowed ones too), and no edge upward but those allowed below; (2) each source file's includes resolve to one
 file (no two headers of one name picked by -I order); (3) every line of
 tests/layering-allowed.txt is a violation that still exists, so the list
 only shrinks. Quote includes only (<...> is the system's). Resolution: the
@@ -209,12 +209,12 @@ def main():
     for key in sorted(set(allowed) - set(found)):
         print(f"mended, remove its line from tests/layering-allowed.txt: {key}")
         bad += 1
-    for c in cycles(edges, set(allowed)):
+    for c in cycles(edges, set()):
         print("cycle: " + " -> ".join(c))
         bad += 1
     if bad:
         return 1
-    print(f"layering.py: no new violation, {len(allowed)} listed to mend; the graph without them has no cycle")
+    print(f"layering.py: the folder graph has no cycle; no new violation, {len(allowed)} listed to mend")
     return 0
 
 

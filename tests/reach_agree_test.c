@@ -2,7 +2,7 @@
 /*
  * The static target set, proven by behaviour:
  *   th-reach-agree-test <binary> <config>
- * For the timer dispatch of one attack binary, cfi/reach.h computes which
+ * For the timer dispatch of one attack binary, cfi/target_set.h computes which
  * functions its check admits. Each is then attacked for real: the binary's
  * own heap-neighbour overwrite of a pending timer, aimed with --aim NAME
  * (attacks/main.c) at that function, run and classified exactly as a matrix
@@ -33,9 +33,9 @@
 
 #include <cmocka.h>
 
-#include "attacks/privileged.h"
+#include "runner/privileged.h"
 #include "cfi/classify.h"
-#include "cfi/reach.h"
+#include "cfi/target_set.h"
 #include "runner/child.h"
 
 /* The overwrite that is aimed: heap-neighbour on a pending timer, whose

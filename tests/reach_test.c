@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Tests of CFI's reach (cfi/reach.h) on this toolchain's attack binaries:
+ * Tests of CFI's reach (cfi/target_set.h) on this toolchain's attack binaries:
  * `th-reach-test <case> [args...]`, one CTest test per case and binary
  * (tests/reach.cmake). The set is computed by executing the call site's
  * check on every function entry; each case checks it against what the
@@ -28,8 +28,8 @@
 
 #include <cmocka.h>
 
-#include "attacks/privileged.h"
-#include "cfi/reach.h"
+#include "runner/privileged.h"
+#include "cfi/target_set.h"
 
 static int g_argc;
 static char **g_argv;
