@@ -2,6 +2,7 @@
 /* "What the wheel and the defences cost" in report.md and report.html (render_bench.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "render_bench.h"
+#include "doc.h"
 #include "html.h"
 #include "report_internal.h"
 
@@ -11,99 +12,6 @@
 #include <string.h>
 
 /* ---- one writer for both formats ---- */
-
-struct w {
-	FILE *out;
-	bool html;
-};
-
-/* Text from a file. */
-static void text(struct w *w, const char *s)
-{
-	if (w->html)
-		th_html_text(w->out, s);
-	else
-		th_report_md_text(w->out, s);
-}
-
-/* A name from a file, as code. */
-static void code(struct w *w, const char *s)
-{
-	if (w->html) {
-		fputs("<code>", w->out);
-		th_html_text(w->out, s);
-		fputs("</code>", w->out);
-	} else {
-		th_report_md_code(w->out, s, true);
-	}
-}
-
-/* Markup of ours: the same in both formats but for these. */
-static void para(struct w *w)
-{
-	fputs(w->html ? "<p>" : "", w->out);
-}
-
-static void end_para(struct w *w)
-{
-	fputs(w->html ? "</p>\n" : "\n\n", w->out);
-}
-
-static void strong(struct w *w, const char *s)
-{
-	fprintf(w->out, w->html ? "<strong>%s</strong>" : "**%s**", s);
-}
-
-static void table_head(struct w *w, const char *const *heads, size_t n)
-{
-	if (w->html) {
-		fputs("<div class=\"scroll\"><table>\n<thead><tr>", w->out);
-		for (size_t i = 0; i < n; i++)
-			fprintf(w->out, "<th scope=\"col\">%s</th>", heads[i]);
-		fputs("</tr></thead>\n", w->out);
-		return;
-	}
-	fputc('|', w->out);
-	for (size_t i = 0; i < n; i++)
-		fprintf(w->out, " %s |", heads[i]);
-	fputs("\n|", w->out);
-	for (size_t i = 0; i < n; i++)
-		fputs("---|", w->out);
-	fputc('\n', w->out);
-}
-
-static void row_begin(struct w *w)
-{
-	fputs(w->html ? "<tr>" : "|", w->out);
-}
-
-static void cell_begin(struct w *w)
-{
-	fputs(w->html ? "<td>" : " ", w->out);
-}
-
-static void cell_end(struct w *w)
-{
-	fputs(w->html ? "</td>" : " |", w->out);
-}
-
-/* A cell of our own text (figures). */
-static void cell(struct w *w, const char *s)
-{
-	cell_begin(w);
-	fputs(s, w->out);
-	cell_end(w);
-}
-
-static void row_end(struct w *w)
-{
-	fputs(w->html ? "</tr>\n" : "\n", w->out);
-}
-
-static void table_end(struct w *w)
-{
-	fputs(w->html ? "</table></div>\n" : "\n", w->out);
-}
 
 /* A file's own name: where it lies is the reader's business. */
 static const char *file_name(const char *path)
@@ -157,7 +65,7 @@ static size_t dispatch_sizes(const struct th_bench_configs *c, long long *ns, si
 	return n;
 }
 
-static void dispatch_table(struct w *w, const struct th_bench_configs *c)
+static void dispatch_table(struct th_doc *w, const struct th_bench_configs *c)
 {
 	static const int impls[] = { TH_BENCH_MODERN, TH_BENCH_LEGACY };
 	const char *heads[12];
@@ -176,7 +84,7 @@ static void dispatch_table(struct w *w, const struct th_bench_configs *c)
 	else
 		snprintf(hb[nn], sizeof(hb[nn]), "instructions per fired timer");
 	heads[nh++] = hb[nn];
-	table_head(w, heads, nh);
+	th_doc_table_head(w, heads, nh);
 	for (size_t v = 0; v < sizeof(impls) / sizeof(impls[0]); v++)
 		for (size_t k = 0; k < c->nconfigs; k++) {
 			const struct th_bench_cfg_cell *e = NULL, *base;
@@ -186,11 +94,11 @@ static void dispatch_table(struct w *w, const struct th_bench_configs *c)
 				any |= cfg_cell(c, k, impls[v], TH_BENCH_EXPIRE, ns[i]) != NULL;
 			if (!any)
 				continue;	/* not run in this build */
-			row_begin(w);
-			cell_begin(w);
-			code(w, c->configs[k].name);
-			cell_end(w);
-			cell(w, th_bench_impl_names[impls[v]]);
+			th_doc_row_begin(w);
+			th_doc_cell_begin(w);
+			th_doc_code(w, c->configs[k].name);
+			th_doc_cell_end(w);
+			th_doc_cell(w, th_bench_impl_names[impls[v]]);
 			for (size_t i = 0; i < nn; i++) {
 				e = cfg_cell(c, k, impls[v], TH_BENCH_EXPIRE, ns[i]);
 				if (!e)
@@ -203,34 +111,34 @@ static void dispatch_table(struct w *w, const struct th_bench_configs *c)
 					snprintf(b, sizeof(b), "%.1f (%+.1f%%, runs %+.1f%% .. %+.1f%%)", e->ns,
 						 100 * (e->ratio - 1), 100 * (e->ratio_min - 1),
 						 100 * (e->ratio_max - 1));
-				cell(w, b);
+				th_doc_cell(w, b);
 			}
 			e = count_n ? cfg_cell(c, k, impls[v], TH_BENCH_EXPIRE, count_n) : NULL;
 			base = count_n ? cfg_cell(c, c->base, impls[v], TH_BENCH_EXPIRE, count_n) : NULL;
 			if (!e || isnan(e->instructions)) {
-				cell_begin(w);
+				th_doc_cell_begin(w);
 				if (strcmp(c->configs[k].instructions, "counted")) {
 					/* Why not, as the bench said it ("not counted: ..."). */
-					text(w, c->configs[k].instructions);
+					th_doc_text(w, c->configs[k].instructions);
 				} else {
 					fputs("-", w->out);
 				}
-				cell_end(w);
+				th_doc_cell_end(w);
 			} else {
 				if (k == c->base || !base || isnan(base->instructions))
 					snprintf(b, sizeof(b), "%.1f", e->instructions);
 				else
 					snprintf(b, sizeof(b), "%.1f (%+.1f)", e->instructions,
 						 e->instructions - base->instructions);
-				cell(w, b);
+				th_doc_cell(w, b);
 			}
-			row_end(w);
+			th_doc_row_end(w);
 		}
-	table_end(w);
+	th_doc_table_end(w);
 }
 
 /* Where the dispatch loop sits against ConFIRM's median, as bench --configs says. */
-static void confirm_line(struct w *w, const struct th_bench_configs *c)
+static void confirm_line(struct th_doc *w, const struct th_bench_configs *c)
 {
 	long long ns[8], count_n;
 	size_t nn = dispatch_sizes(c, ns, 8, &count_n);
@@ -238,7 +146,7 @@ static void confirm_line(struct w *w, const struct th_bench_configs *c)
 
 	if (!nn || c->nconfigs < 2)
 		return;
-	para(w);
+	th_doc_para(w);
 	fprintf(w->out, "Against ConFIRM's ~%.0f%% median overhead for LLVM CFI on indirect-call "
 		"microbenchmarks (Xu et al., USENIX Security 2019), the dispatch loop (modern, "
 		"N = %lld):", 100 * c->confirm_median, ns[nn - 1]);
@@ -249,7 +157,7 @@ static void confirm_line(struct w *w, const struct th_bench_configs *c)
 			continue;
 		fputs(first ? " " : "; ", w->out);
 		first = false;
-		code(w, c->configs[k].name);
+		th_doc_code(w, c->configs[k].name);
 		if (!e || isnan(e->ratio))
 			fputs(" not measured", w->out);
 		else
@@ -257,23 +165,23 @@ static void confirm_line(struct w *w, const struct th_bench_configs *c)
 				e->ratio - 1 > c->confirm_median ? "above" : "within");
 	}
 	fputc('.', w->out);
-	end_para(w);
+	th_doc_end_para(w);
 }
 
-static void configs_part(struct w *w, const struct th_bench_configs *c)
+static void configs_part(struct th_doc *w, const struct th_bench_configs *c)
 {
 	char b[200];
 
-	para(w);
-	strong(w, "The timer dispatch per config");
+	th_doc_para(w);
+	th_doc_strong(w, "The timer dispatch per config");
 	fputs(" (", w->out);
-	code(w, file_name(c->path));
+	th_doc_code(w, file_name(c->path));
 	snprintf(b, sizeof(b), ": %lld interleaved run%s of %lld repetition%s, created ", c->runs,
 		 c->runs == 1 ? "" : "s", c->reps, c->reps == 1 ? "" : "s");
 	fputs(b, w->out);
-	text(w, c->created);
+	th_doc_text(w, c->created);
 	fputs(" on ", w->out);
-	text(w, c->hostname);
+	th_doc_text(w, c->hostname);
 	fputs("). ", w->out);
 	fputs(w->html ? "<code>expire</code>" : "`expire`", w->out);
 	fputs(", per fired timer: each callback called through ", w->out);
@@ -281,7 +189,7 @@ static void configs_part(struct w *w, const struct th_bench_configs *c)
 	fputs(", where the CFI check sits. ns/op is the median over the runs; against none, the "
 	      "median of the ratios taken within each run, with their range; instructions counted by "
 	      "callgrind, against none's.", w->out);
-	end_para(w);
+	th_doc_end_para(w);
 	dispatch_table(w, c);
 	confirm_line(w, c);
 }
@@ -296,23 +204,23 @@ static const struct th_bench_cell *bench_cell(const struct th_bench *b, long lon
 	return NULL;
 }
 
-static void bench_part(struct w *w, const struct th_bench *b)
+static void bench_part(struct th_doc *w, const struct th_bench *b)
 {
 	const char *heads[1 + TH_BENCH_NOP];
 	char buf[200];
 
-	para(w);
-	strong(w, "The wheel against the heap");
+	th_doc_para(w);
+	th_doc_strong(w, "The wheel against the heap");
 	fputs(" (", w->out);
-	code(w, file_name(b->path));
+	th_doc_code(w, file_name(b->path));
 	fputs(": config ", w->out);
-	code(w, b->config);
+	th_doc_code(w, b->config);
 	snprintf(buf, sizeof(buf), ", %s order, %lld repetition%s%s, created ", b->order, b->reps,
 		 b->reps == 1 ? "" : "s", b->quick ? " (--quick)" : "");
 	fputs(buf, w->out);
-	text(w, b->created);
+	th_doc_text(w, b->created);
 	fputs(" on ", w->out);
-	text(w, b->hostname);
+	th_doc_text(w, b->hostname);
 	fputs("). Each wheel entry is its ratio to the heap's ns/op taken within each repetition "
 	      "(the median; below 1x the wheel is faster), its median ns/op in thread CPU time and "
 	      "its instructions per op", w->out);
@@ -321,12 +229,12 @@ static void bench_part(struct w *w, const struct th_bench *b)
 		fputs(buf, w->out);
 	} else {
 		fputs(" (not counted: ", w->out);
-		text(w, b->instr_status);
+		th_doc_text(w, b->instr_status);
 		fputc(')', w->out);
 	}
 	fputs(". add, mod and del per call; expire (all due at once) and step (run every tick) per "
 	      "timer.", w->out);
-	end_para(w);
+	th_doc_end_para(w);
 	heads[0] = "implementation";
 	for (int op = 0; op < TH_BENCH_NOP; op++)
 		heads[1 + op] = th_bench_op_names[op];
@@ -334,14 +242,14 @@ static void bench_part(struct w *w, const struct th_bench *b)
 		long long n = b->sizes[si].n;
 
 		snprintf(buf, sizeof(buf), "N = %lld", n);
-		para(w);
+		th_doc_para(w);
 		fputs(buf, w->out);
 		snprintf(buf, sizeof(buf), " (lateness in jiffies: the wheel at most %lld, stepped at "
 			 "most %lld; the heap stepped at most %lld)", b->sizes[si].wheel.max,
 			 b->sizes[si].wheel_stepped.max, b->sizes[si].heap_stepped.max);
 		fputs(buf, w->out);
-		end_para(w);
-		table_head(w, heads, 1 + TH_BENCH_NOP);
+		th_doc_end_para(w);
+		th_doc_table_head(w, heads, 1 + TH_BENCH_NOP);
 		for (int im = 0; im < TH_BENCH_NIMPL; im++) {
 			bool any = false;
 
@@ -349,14 +257,14 @@ static void bench_part(struct w *w, const struct th_bench *b)
 				any |= bench_cell(b, n, im, op) != NULL;
 			if (!any)
 				continue;
-			row_begin(w);
-			cell(w, th_bench_impl_names[im]);
+			th_doc_row_begin(w);
+			th_doc_cell(w, th_bench_impl_names[im]);
 			for (int op = 0; op < TH_BENCH_NOP; op++) {
 				const struct th_bench_cell *c = bench_cell(b, n, im, op);
 				int len = 0;
 
 				if (!c || isnan(c->ns)) {
-					cell(w, "-");
+					th_doc_cell(w, "-");
 					continue;
 				}
 				if (im != TH_BENCH_HEAP && !isnan(c->ratio_to_heap))
@@ -368,11 +276,11 @@ static void bench_part(struct w *w, const struct th_bench *b)
 							c->instructions, c->whole_phase ? ", whole phase" : "");
 				if (im != TH_BENCH_HEAP && !isnan(c->ratio_to_heap))
 					snprintf(buf + len, sizeof(buf) - (size_t)len, ")");
-				cell(w, buf);
+				th_doc_cell(w, buf);
 			}
-			row_end(w);
+			th_doc_row_end(w);
 		}
-		table_end(w);
+		th_doc_table_end(w);
 	}
 }
 
@@ -383,7 +291,7 @@ static int by_toolchain(const void *a, const void *b)
 	return th_report_natcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-static int section(struct w *w, const struct th_bench_set *s)
+static int section(struct th_doc *w, const struct th_bench_set *s)
 {
 	const char **tcs = calloc(s->nconfigs + 2, sizeof(*tcs));
 	size_t ntc = 0;
@@ -404,17 +312,17 @@ static int section(struct w *w, const struct th_bench_set *s)
 	fputs(w->html ? "<h2 id=\"cost\">What the wheel and the defences cost</h2>\n<p>"
 		      : "## What the wheel and the defences cost\n\n", w->out);
 	fputs("The figures of ", w->out);
-	code(w, "timerharness bench");
+	th_doc_code(w, "timerharness bench");
 	fputs(" (bench.json) and ", w->out);
-	code(w, "timerharness bench --configs");
+	th_doc_code(w, "timerharness bench --configs");
 	fputs(" (bench-configs-*.json) beside these results, as they wrote them: medians of "
 	      "thread CPU time, ratios taken within one run, instructions per op counted by "
 	      "valgrind's callgrind. Times belong to the machine that ran the bench; instruction "
 	      "counts do not.", w->out);
-	end_para(w);
+	th_doc_end_para(w);
 	for (size_t t = 0; t < ntc; t++) {
 		fputs(w->html ? "<h3>" : "### ", w->out);
-		text(w, tcs[t]);
+		th_doc_text(w, tcs[t]);
 		fputs(w->html ? "</h3>\n" : "\n\n", w->out);
 		for (size_t i = 0; i < s->nconfigs; i++)
 			if (!strcmp(s->configs[i]->toolchain, tcs[t]))
@@ -428,7 +336,7 @@ static int section(struct w *w, const struct th_bench_set *s)
 
 int th_render_bench_markdown(FILE *out, const struct th_results *res)
 {
-	struct w w = { out, false };
+	struct th_doc w = { .out = out, .html = false };
 
 	const struct th_bench_set *s = th_report_origin(res)->bench;
 
@@ -437,7 +345,7 @@ int th_render_bench_markdown(FILE *out, const struct th_results *res)
 
 int th_render_bench_html(FILE *out, const struct th_results *res)
 {
-	struct w w = { out, true };
+	struct th_doc w = { .out = out, .html = true };
 
 	const struct th_bench_set *s = th_report_origin(res)->bench;
 

@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "render_fuzz.h"
 #include "render_bench.h"
+#include "doc.h"
 #include "html.h"
 #include "render.h"
 #include "report_internal.h"
@@ -70,23 +71,17 @@ static size_t variant_sigs(const struct th_fz_summary *s, enum th_variant v, str
 	return n;
 }
 
-/* ---- Markdown ---- */
+/* ---- one writer for both formats (doc.h) ---- */
 
-/* Text from the summary: Markdown's escaping, every unsafe character visible. */
-static void md_text(FILE *out, const char *s)
-{
-	th_report_md_text(out, s);
-}
-
-/* A chain in a fenced block, one step a line (its parts are " | "-separated). */
-static void md_chain(FILE *out, const char *chain)
+/* A chain, one step a line (its parts are " | "-separated), kept as it is. */
+static void chain_block(struct th_doc *d, const char *chain)
 {
 	char *lines = NULL;
 	size_t len = 0;
 	FILE *m = open_memstream(&lines, &len);
 
 	if (!m) {
-		th_report_md_fence(out, chain);
+		th_doc_pre(d, chain);
 		return;
 	}
 	for (const char *p = chain; *p; p++) {
@@ -99,56 +94,87 @@ static void md_chain(FILE *out, const char *chain)
 	}
 	if (fclose(m)) {
 		free(lines);
-		th_report_md_fence(out, chain);
+		th_doc_pre(d, chain);
 		return;
 	}
-	th_report_md_fence(out, lines);
+	th_doc_pre(d, lines);
 	free(lines);
 }
 
-static void md_first(FILE *out, const struct th_fz_first *f, long long executions)
+static void first_cell(struct th_doc *d, const struct th_fz_first *f, long long executions)
 {
+	th_doc_cell_begin(d);
 	if (f->reached)
-		fprintf(out, "%.3f s (%lld execs)", f->seconds, f->executions);
+		fprintf(d->out, "%.3f s (%lld execs)", f->seconds, f->executions);
 	else
-		fprintf(out, "none in %lld execs", executions);
+		fprintf(d->out, "none in %lld execs", executions);
+	th_doc_cell_end(d);
 }
 
-static void md_campaign_row(FILE *out, const struct th_fz_campaign *c)
+static void campaign_row(struct th_doc *d, const struct th_fz_campaign *c)
 {
-	fputs("| ", out);
-	th_report_md_code(out, c->config, true);
-	fputs(" | ", out);
-	md_text(out, c->toolchain);
+	char fig[128];
+
+	th_doc_row_begin(d);
+	th_doc_cell_begin(d);
+	th_doc_code(d, c->config);
+	th_doc_cell_end(d);
+	th_doc_cell_begin(d);
+	th_doc_text(d, c->toolchain);
 	if (strcmp(c->engine, "libfuzzer")) {
-		fputs(" (", out);
-		md_text(out, c->engine);
-		fputc(')', out);
+		th_doc_raw(d, " (");
+		th_doc_text(d, c->engine);
+		th_doc_raw(d, ")");
 	}
-	fputs(" | ", out);
+	th_doc_cell_end(d);
 	if (strcmp(c->status, "ran")) {
-		md_text(out, c->status);
-		fputs(": ", out);
-		md_text(out, c->reason);
-		for (int i = 0; i < 8; i++)
-			fputs(" |", out);
-		fputc('\n', out);
+		/* Not run: why, across the figures' nine columns. */
+		fputs(d->html ? "<td colspan=\"9\">" : " ", d->out);
+		th_doc_text(d, c->status);
+		th_doc_raw(d, ": ");
+		th_doc_text(d, c->reason);
+		th_doc_cell_end(d);
+		for (int i = 1; !d->html && i < 9; i++)
+			th_doc_raw(d, " |");
+		th_doc_row_end(d);
 		return;
 	}
-	fprintf(out, "%lld | %.0f (%.0f per CPU s) | ", c->executions, c->exec_per_second,
-		c->cpu_seconds > 0 ? (double)c->executions / c->cpu_seconds : 0.0);
-	md_first(out, &c->first_hijack, c->executions);
-	fputs(" | ", out);
+	snprintf(fig, sizeof(fig), "%lld", c->executions);
+	th_doc_cell(d, fig);
+	snprintf(fig, sizeof(fig), "%.0f (%.0f per CPU s)", c->exec_per_second,
+		 c->cpu_seconds > 0 ? (double)c->executions / c->cpu_seconds : 0.0);
+	th_doc_cell(d, fig);
+	first_cell(d, &c->first_hijack, c->executions);
 	if (c->goal_reached.reached)
-		fprintf(out, "%.2f s", c->goal_reached.seconds);
+		snprintf(fig, sizeof(fig), "%.2f s", c->goal_reached.seconds);
 	else
-		fputs("not reached", out);
-	fprintf(out, " | %lld | %lld | %lld | %lld | %zu |\n", c->outcomes[TH_BLOCKED_CFI],
-		c->outcomes[TH_CRASHED] + c->outcomes[TH_HANG], c->outcomes[TH_REDIRECTED],
-		c->outcomes[TH_PRIVILEGED_WRITE], c->nfindings);
+		snprintf(fig, sizeof(fig), "not reached");
+	th_doc_cell(d, fig);
+	{
+		const long long n[4] = { c->outcomes[TH_BLOCKED_CFI],
+					 c->outcomes[TH_CRASHED] + c->outcomes[TH_HANG],
+					 c->outcomes[TH_REDIRECTED], c->outcomes[TH_PRIVILEGED_WRITE] };
+
+		for (int i = 0; i < 4; i++) {
+			snprintf(fig, sizeof(fig), "%lld", n[i]);
+			th_doc_cell(d, fig);
+		}
+	}
+	snprintf(fig, sizeof(fig), "%zu", c->nfindings);
+	th_doc_cell(d, fig);
+	th_doc_row_end(d);
 }
 
-static void md_variant(FILE *out, const struct th_fz_summary *s, enum th_variant v)
+static const char *const heads_md[] = {
+	"config", "toolchain", "executions", "exec/s", "first hijack", "write\\_cr4(0x407f0)",
+	"BLOCKED\\_CFI", "CRASHED+HANG", "REDIRECTED", "PRIVILEGED\\_WRITE", "findings"
+};
+static const char *const heads_html[] = {
+	"config", "toolchain", "executions", "exec/s", "first hijack", "write_cr4(0x407f0)",
+	"BLOCKED_CFI", "CRASHED+HANG", "REDIRECTED", "PRIVILEGED_WRITE", "findings"
+};
+
+static void variant_part(struct th_doc *d, const struct th_fz_summary *s, enum th_variant v)
 {
 	char verdict[4096];
 	struct sig_row rows[128];
@@ -159,218 +185,116 @@ static void md_variant(FILE *out, const struct th_fz_summary *s, enum th_variant
 		any |= s->campaigns[i].variant == v;
 	if (!any)
 		return;
-	fprintf(out, "### %s\n\n", generation[v]);
-	fputs("| config | toolchain | executions | exec/s | first hijack | write\\_cr4(0x407f0) | "
-	      "BLOCKED\\_CFI | CRASHED+HANG | REDIRECTED | PRIVILEGED\\_WRITE | findings |\n"
-	      "|---|---|---|---|---|---|---|---|---|---|---|\n", out);
+	th_doc_heading(d, 3, NULL, generation[v]);
+	th_doc_table_head(d, d->html ? heads_html : heads_md, sizeof(heads_md) / sizeof(heads_md[0]));
 	for (size_t i = 0; i < s->ncampaigns; i++)
 		if (s->campaigns[i].variant == v)
-			md_campaign_row(out, &s->campaigns[i]);
-	fputc('\n', out);
+			campaign_row(d, &s->campaigns[i]);
+	th_doc_table_end(d);
 	if (th_fz_verdict(s, v, verdict, sizeof(verdict))) {
-		fputs("**Verdict.** ", out);
-		md_text(out, verdict);
-		fputs("\n\n", out);
+		th_doc_para(d);
+		th_doc_strong(d, "Verdict.");
+		th_doc_raw(d, " ");
+		th_doc_text(d, verdict);
+		th_doc_end_para(d);
 	}
 	if (!nrows) {
-		fputs("No finding: no run reached a privileged target or changed the privileged state.\n\n", out);
+		th_doc_para(d);
+		th_doc_raw(d, "No finding: no run reached a privileged target or changed the privileged "
+			   "state.");
+		th_doc_end_para(d);
 		return;
 	}
+	th_doc_list_begin(d);
 	for (size_t r = 0; r < nrows; r++) {
 		const struct th_fz_finding *f = rows[r].f;
 		int first = 1;
 
-		fprintf(out, "- **%s** ", th_outcome_name(f->outcome));
-		th_report_md_code(out, f->chain_id, false);
-		fputs(", found on", out);
-		for (size_t i = 0; i < s->ncampaigns; i++) {
-			const struct th_fz_campaign *c = &s->campaigns[i];
-
-			if (c->variant != v)
-				continue;
-			for (size_t k = 0; k < c->nfindings; k++) {
-				const struct th_fz_finding *g = &c->findings[k];
-
-				if (strcmp(g->sig, f->sig))
-					continue;
-				fprintf(out, "%s ", first ? "" : ";");
-				th_report_md_code(out, c->config, false);
-				fputc('/', out);
-				md_text(out, c->toolchain);
-				fprintf(out, " after %.3f s (%lld execs)%s", g->first_seconds, g->first_executions,
-					g->reproduced ? "" : ", replayed to this signature but not the one "
-							     "the run reported");
-				first = 0;
-			}
-		}
-		fputs(". Reproducer ", out);
-		th_report_md_code(out, f->reproducer, false);
-		fputs(" (of ", out);
-		th_report_md_code(out, rows[r].c->config, false);
-		fputs("). Chain:\n\n", out);
-		md_chain(out, f->chain);
-	}
-}
-
-int th_render_fuzz_markdown(FILE *out, const struct th_results *res)
-{
-	const struct th_fz_summary *s = summary_for(res);
-
-	if (!s)
-		return 0;
-	fputs("## Fuzzing campaigns\n\n", out);
-	fputs(intro, out);
-	fprintf(out, " %zu campaigns of %.0f s each, created ", s->ncampaigns, s->budget_seconds);
-	md_text(out, s->created);
-	fputs(" UTC (schema `" TH_FUZZ_SCHEMA "`).\n\n", out);
-	if (s->partial) {
-		fputs("> **Partial**: the campaigns were interrupted (", out);
-		md_text(out, s->interrupted ? s->interrupted : "?");
-		fputs("); campaigns not listed did not run.\n\n", out);
-	}
-	for (int v = 0; v < TH_VARIANT_COUNT; v++)
-		md_variant(out, s, (enum th_variant)v);
-	return ferror(out) ? -1 : 0;
-}
-
-/* ---- HTML ---- */
-
-static void html_first(FILE *out, const struct th_fz_first *f, long long executions)
-{
-	if (f->reached)
-		fprintf(out, "%.3f s (%lld execs)", f->seconds, f->executions);
-	else
-		fprintf(out, "none in %lld execs", executions);
-}
-
-static void html_variant(FILE *out, const struct th_fz_summary *s, enum th_variant v)
-{
-	char verdict[4096];
-	struct sig_row rows[128];
-	size_t nrows = variant_sigs(s, v, rows, sizeof(rows) / sizeof(rows[0]));
-	int any = 0;
-
-	for (size_t i = 0; i < s->ncampaigns; i++)
-		any |= s->campaigns[i].variant == v;
-	if (!any)
-		return;
-	fputs("<h3>", out);
-	th_html_text(out, generation[v]);
-	fputs("</h3>\n<div class=\"scroll\"><table>\n<tr><th scope=\"col\">config</th><th scope=\"col\">toolchain</th><th scope=\"col\">executions</th><th scope=\"col\">exec/s</th>"
-	      "<th scope=\"col\">first hijack</th><th scope=\"col\">write_cr4(0x407f0)</th><th scope=\"col\">BLOCKED_CFI</th>"
-	      "<th scope=\"col\">CRASHED+HANG</th><th scope=\"col\">REDIRECTED</th><th scope=\"col\">PRIVILEGED_WRITE</th><th scope=\"col\">findings</th></tr>\n",
-	      out);
-	for (size_t i = 0; i < s->ncampaigns; i++) {
-		const struct th_fz_campaign *c = &s->campaigns[i];
-
-		if (c->variant != v)
-			continue;
-		fputs("<tr><td><code>", out);
-		th_html_text(out, c->config);
-		fputs("</code></td><td>", out);
-		th_html_text(out, c->toolchain);
-		if (strcmp(c->engine, "libfuzzer")) {
-			fputs(" (", out);
-			th_html_text(out, c->engine);
-			fputc(')', out);
-		}
-		fputs("</td>", out);
-		if (strcmp(c->status, "ran")) {
-			fputs("<td colspan=\"9\">", out);
-			th_html_text(out, c->status);
-			fputs(": ", out);
-			th_html_text(out, c->reason);
-			fputs("</td></tr>\n", out);
-			continue;
-		}
-		fprintf(out, "<td>%lld</td><td>%.0f (%.0f per CPU s)</td><td>", c->executions, c->exec_per_second,
-			c->cpu_seconds > 0 ? (double)c->executions / c->cpu_seconds : 0.0);
-		html_first(out, &c->first_hijack, c->executions);
-		fputs("</td><td>", out);
-		if (c->goal_reached.reached)
-			fprintf(out, "%.2f s", c->goal_reached.seconds);
-		else
-			fputs("not reached", out);
-		fprintf(out, "</td><td>%lld</td><td>%lld</td><td>%lld</td><td>%lld</td><td>%zu</td></tr>\n",
-			c->outcomes[TH_BLOCKED_CFI], c->outcomes[TH_CRASHED] + c->outcomes[TH_HANG],
-			c->outcomes[TH_REDIRECTED], c->outcomes[TH_PRIVILEGED_WRITE], c->nfindings);
-	}
-	fputs("</table></div>\n", out);
-	if (th_fz_verdict(s, v, verdict, sizeof(verdict))) {
-		fputs("<p><strong>Verdict.</strong> ", out);
-		th_html_text(out, verdict);
-		fputs("</p>\n", out);
-	}
-	if (!nrows) {
-		fputs("<p>No finding: no run hijacked a target or changed the privileged state.</p>\n", out);
-		return;
-	}
-	fputs("<ul>\n", out);
-	for (size_t r = 0; r < nrows; r++) {
-		const struct th_fz_finding *f = rows[r].f;
-		int first = 1;
-
-		fprintf(out, "<li><strong>%s</strong> <code>", th_outcome_name(f->outcome));
-		th_html_text(out, f->chain_id);
-		fputs("</code>, found on", out);
+		th_doc_item_begin(d);
+		th_doc_strong(d, th_outcome_name(f->outcome));
+		th_doc_raw(d, " ");
+		th_doc_code(d, f->chain_id);
+		th_doc_raw(d, ", found on");
 		for (size_t i = 0; i < s->ncampaigns; i++) {
 			const struct th_fz_campaign *c = &s->campaigns[i];
 
 			for (size_t k = 0; c->variant == v && k < c->nfindings; k++) {
-				if (strcmp(c->findings[k].sig, f->sig))
+				const struct th_fz_finding *g = &c->findings[k];
+
+				if (strcmp(g->sig, f->sig))
 					continue;
-				fprintf(out, "%s <code>", first ? "" : ";");
-				th_html_text(out, c->config);
-				fputs("</code>/", out);
-				th_html_text(out, c->toolchain);
-				fprintf(out, " after %.3f s (%lld execs)", c->findings[k].first_seconds,
-					c->findings[k].first_executions);
+				th_doc_raw(d, first ? " " : "; ");
+				th_doc_code(d, c->config);
+				th_doc_raw(d, "/");
+				th_doc_text(d, c->toolchain);
+				fprintf(d->out, " after %.3f s (%lld execs)%s", g->first_seconds,
+					g->first_executions, g->reproduced ? "" :
+					", replayed to this signature but not the one the run reported");
 				first = 0;
 			}
 		}
-		fputs(". Reproducer <code>", out);
-		th_html_text(out, f->reproducer);
-		fputs("</code>.<pre>", out);
-		for (const char *p = f->chain; *p; p++) {
-			if (!strncmp(p, " | ", 3)) {
-				fputs("\n  | ", out);
-				p += 2;
-			} else {
-				char one[2] = { *p, 0 };
-
-				th_html_text(out, one);
-			}
-		}
-		fputs("</pre></li>\n", out);
+		th_doc_raw(d, ". Reproducer ");
+		th_doc_code(d, f->reproducer);
+		th_doc_raw(d, " (of ");
+		th_doc_code(d, rows[r].c->config);
+		/* Markdown: the fence after a blank line, inside the item. */
+		th_doc_raw(d, d->html ? "). Chain:" : "). Chain:\n\n");
+		chain_block(d, f->chain);
+		if (d->html)
+			th_doc_raw(d, "</li>\n");
 	}
-	fputs("</ul>\n", out);
+	if (d->html)
+		th_doc_list_end(d);
+}
+
+static int section(struct th_doc *d, const struct th_fz_summary *s)
+{
+	th_doc_heading(d, 2, "fuzzing", "Fuzzing campaigns");
+	th_doc_para(d);
+	/* The intro is ours; its `code` spans are Markdown's, dropped in HTML. */
+	if (!d->html) {
+		th_doc_raw(d, intro);
+	} else {
+		for (const char *p = intro; *p; p++) {
+			char one[2] = { *p, 0 };
+
+			if (*p != '`')
+				th_doc_text(d, one);
+		}
+	}
+	fprintf(d->out, " %zu campaigns of %.0f s each, created ", s->ncampaigns, s->budget_seconds);
+	th_doc_text(d, s->created);
+	th_doc_raw(d, " UTC (schema ");
+	th_doc_code(d, TH_FUZZ_SCHEMA);
+	th_doc_raw(d, ").");
+	th_doc_end_para(d);
+	if (s->partial) {
+		th_doc_raw(d, d->html ? "<p>" : "> ");
+		th_doc_strong(d, "Partial");
+		th_doc_raw(d, ": the campaigns were interrupted (");
+		th_doc_text(d, s->interrupted ? s->interrupted : "?");
+		th_doc_raw(d, "); campaigns not listed did not run.");
+		th_doc_end_para(d);
+	}
+	for (int v = 0; v < TH_VARIANT_COUNT; v++)
+		variant_part(d, s, (enum th_variant)v);
+	return ferror(d->out) ? -1 : 0;
+}
+
+int th_render_fuzz_markdown(FILE *out, const struct th_results *res)
+{
+	struct th_doc d = { .out = out, .html = false };
+	const struct th_fz_summary *s = summary_for(res);
+
+	return s ? section(&d, s) : 0;
 }
 
 int th_render_fuzz_html(FILE *out, const struct th_results *res)
 {
+	struct th_doc d = { .out = out, .html = true };
 	const struct th_fz_summary *s = summary_for(res);
 
-	if (!s)
-		return 0;
-	fputs("<h2 id=\"fuzzing\">Fuzzing campaigns</h2>\n<p>", out);
-	for (const char *p = intro; *p; p++) {
-		if (*p == '`')
-			continue;
-		char one[2] = { *p, 0 };
-
-		th_html_text(out, one);
-	}
-	fprintf(out, " %zu campaigns of %.0f s each, created ", s->ncampaigns, s->budget_seconds);
-	th_html_text(out, s->created);
-	fputs(" UTC.</p>\n", out);
-	if (s->partial) {
-		fputs("<p><strong>Partial</strong>: the campaigns were interrupted (", out);
-		th_html_text(out, s->interrupted ? s->interrupted : "?");
-		fputs(").</p>\n", out);
-	}
-	for (int v = 0; v < TH_VARIANT_COUNT; v++)
-		html_variant(out, s, (enum th_variant)v);
-	return ferror(out) ? -1 : 0;
+	return s ? section(&d, s) : 0;
 }
 
 /* ---- after a campaign ---- */

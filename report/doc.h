@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One document writer, two back ends: a section of report.md and
+ * report.html is written once, against these calls, and comes out as
+ * Markdown or as HTML (Kconfig's confdata.c: one walk over one model, the
+ * printer passed in). Text from a file goes through th_doc_text() or
+ * th_doc_code(), escaped for the format; markup of ours (a heading, a
+ * table, a list) through the rest.
+ */
+#ifndef TH_REPORT_DOC_H
+#define TH_REPORT_DOC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+struct th_doc {
+	FILE *out;
+	bool html;
+	bool in_table;	/* Markdown: a '|' in code is escaped inside a table */
+};
+
+/* Text from a file: Markdown's escaping (every unsafe character visible), or HTML's. */
+void th_doc_text(struct th_doc *d, const char *s);
+/* A name from a file, as inline code. */
+void th_doc_code(struct th_doc *d, const char *s);
+/* Text of ours, the same in both formats (no markup, nothing to escape). */
+void th_doc_raw(struct th_doc *d, const char *s);
+/* A heading of ours: "### text" or "<h3 id=...>text</h3>" (id: NULL for none). */
+void th_doc_heading(struct th_doc *d, int level, const char *id, const char *text);
+/* A heading whose text is from a file. */
+void th_doc_heading_text(struct th_doc *d, int level, const char *text);
+void th_doc_para(struct th_doc *d);
+void th_doc_end_para(struct th_doc *d);
+/* Ours, emphasised: "**s**" or "<strong>s</strong>". */
+void th_doc_strong(struct th_doc *d, const char *s);
+/* A table: its column heads (ours), rows of cells. */
+void th_doc_table_head(struct th_doc *d, const char *const *heads, size_t n);
+void th_doc_row_begin(struct th_doc *d);
+void th_doc_cell_begin(struct th_doc *d);
+void th_doc_cell_end(struct th_doc *d);
+/* A cell of our own text (figures). */
+void th_doc_cell(struct th_doc *d, const char *s);
+/* One cell across n columns: HTML's colspan; Markdown's n-1 empty cells after. */
+void th_doc_cell_span_end(struct th_doc *d, int n);
+void th_doc_row_end(struct th_doc *d);
+void th_doc_table_end(struct th_doc *d);
+/* A bulleted list. */
+void th_doc_list_begin(struct th_doc *d);
+void th_doc_item_begin(struct th_doc *d);
+void th_doc_item_end(struct th_doc *d);
+void th_doc_list_end(struct th_doc *d);
+/* Text from a file, as a block kept as it is (a fence, or <pre>). */
+void th_doc_pre(struct th_doc *d, const char *s);
+
+#endif
