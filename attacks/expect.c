@@ -8,9 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/check.h"
-#include "report/outcome.h"
-#include "report/results.h"
+#include "results/difference.h"
+#include "results/outcome.h"
+#include "results/results.h"
 #include "sha256.h"
 #include "lib/tsv.h"
 
@@ -87,7 +87,7 @@ size_t th_expect_count_on(const char *platform)
 	return n;
 }
 
-/* An outcome of the vocabulary (report/outcome.h), but not HARNESS_ERROR:
+/* An outcome of the vocabulary (results/outcome.h), but not HARNESS_ERROR:
  * that says the harness failed, never what an attack should do. */
 static int valid_outcome(const char *s)
 {

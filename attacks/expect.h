@@ -12,10 +12,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "report/outcome.h"
+#include "results/outcome.h"
 
-struct th_check_difference;	/* report/check.h */
-struct th_results;		/* report/results.h */
+struct th_check_difference;	/* results/difference.h */
+struct th_results;		/* results/results.h */
 
 /*
  * Load (replacing any earlier table). Return: 0, or -1 with
@@ -62,7 +62,7 @@ bool th_expect_difference_on(size_t i, const char *platform);
 /* The first row whose platform and cell globs match: its index, or -1. */
 long th_expect_differs(const char *platform, const char *attack, const char *variant,
 		       const char *config, const char *toolchain);
-/* report/results.h's th_difference_fn over the rows (ctx unused): true
+/* results/results.h's th_difference_fn over the rows (ctx unused): true
  * when the first matching row declares exactly (model, kernel). */
 bool th_expect_declared_difference(void *ctx, const char *platform, const char *attack,
 				   const char *variant, const char *config, const char *toolchain,

@@ -34,8 +34,6 @@
 #include "probe_judge.h"
 #include "reach_collect.h"
 #include "render.h"
-#include "render_bench.h"
-#include "render_fuzz.h"
 #include "results.h"
 #include "runner/child.h"
 #include "lib/tsv.h"

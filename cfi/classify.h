@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Classification of one cell run: what the runner observed of the child
- * (runner/child.h) -> an outcome (report/outcome.h) and one line of evidence,
+ * (runner/child.h) -> an outcome (results/outcome.h) and one line of evidence,
  * the decisive observation.
  *
  * What the classifier trusts, and from where:
@@ -66,7 +66,7 @@
 #include <stddef.h>
 
 #include "binread/binread.h"
-#include "report/outcome.h"
+#include "results/outcome.h"
 #include "runner/child.h"
 
 /* The wheel's dispatch: the function whose indirect call CFI must guard. */

@@ -9,7 +9,7 @@
 #include "runner/privileged.h"
 #include "config_table.h"
 #include "target_set.h"
-#include "report/reach.h"
+#include "results/reach.h"
 
 int th_reach_wanted(const char *config)
 {

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * From an attack binary to the results' reach section: cfi/target_set.h's target
- * set of call_timer_fn and llvm-cfi-verify's verdicts, as report/reach.h
+ * set of call_timer_fn and llvm-cfi-verify's verdicts, as results/reach.h
  * entries. Called by the matrix runner for each binary it was built with.
  */
 #ifndef TH_CFI_REACH_COLLECT_H
@@ -9,7 +9,7 @@
 
 #include <stddef.h>
 
-#include "report/results.h"
+#include "results/results.h"
 
 /* Is @config one whose reach the results record: a CFI config (its cflags
  * name -fsanitize=cfi-icall, kcfi or function) or none, the baseline? */

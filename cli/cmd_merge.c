@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* `timerharness merge`: load the parts, report/merge.c joins them, write
+/* `timerharness merge`: load the parts, results/merge.c joins them, write
  * the set as matrix does. */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>

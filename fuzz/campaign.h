@@ -2,7 +2,7 @@
 /*
  * `timerharness fuzz`: fuzzing campaigns of the overflow target, one per
  * variant x config x toolchain built (the build's fuzz-manifest.tsv), each
- * with a time budget, summarised in DIR/fuzz.json (report/fuzz_summary.h).
+ * with a time budget, summarised in DIR/fuzz.json (results/fuzz_summary.h).
  *
  * A campaign runs the engine in-process (libFuzzer: CFI blocks, wheel crashes
  * and hangs are caught and counted inside the target, which is measured to be

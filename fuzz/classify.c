@@ -42,7 +42,7 @@
 #include "cfi/classify.h"
 #include "cfi/config_table.h"
 #include "fuzz.h"
-#include "report/outcome.h"
+#include "results/outcome.h"
 
 #define TH_FUZZ_TARGET "classify"
 

@@ -8,7 +8,7 @@
  * first four fields taken as a cell (attack, variant, config, toolchain),
  * and for a few fixed cells, th_expect_lookup() finds a rule exactly when
  * th_expect_where() names one, at "FILE:LINE", and the outcome it declares
- * is one of report/outcome.h's names, or a set of them ("HIJACKED|CRASHED").
+ * is one of results/outcome.h's names, or a set of them ("HIJACKED|CRASHED").
  */
 #define _GNU_SOURCE
 #include <stdio.h>

@@ -135,7 +135,7 @@ function(th_fuzz_overflow_add variant config)
   add_executable(${name}
     ${_fz}/overflow.c ${_fz}/overflow_world.c ${_fz}/overflow_world_base.c ${_fz}/overflow_drive.c
     ${_fz}/overflow_oracle.c ${_fz}/overflow_session.c ${_fz}/overflow_traps.c
-    ${PROJECT_SOURCE_DIR}/report/outcome.c ${layout})
+    ${PROJECT_SOURCE_DIR}/results/outcome.c ${layout})
   target_include_directories(${name} PRIVATE
     ${_fz} ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/attacks ${_fz_core}/include)
   target_compile_definitions(${name} PRIVATE

@@ -93,7 +93,7 @@
 #include <stdint.h>
 
 #include "overflow_drive.h"
-#include "report/outcome.h"
+#include "results/outcome.h"
 
 /* A run using this much CPU time is a HANG (a forged list can cycle). */
 #define TH_FZ_WATCHDOG_MS 5

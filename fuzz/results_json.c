@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * results_json: results.json (report/results.h) from load to every output.
+ * results_json: results.json (results/results.h) from load to every output.
  *
  * Input: the bytes of a results.json.
  * Oracle:

@@ -19,7 +19,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "report/outcome.h"
+#include "results/outcome.h"
 
 /* How the boot ended, as the host saw QEMU. */
 enum th_boot_end {

@@ -71,7 +71,7 @@ void th_card_free(struct th_card *card);
 void th_card_counts_text(const struct th_card_row *row, char *buf, size_t n);
 
 /* What a variant's call site can still reach under a config, from the
- * results' reach section (report/reach.h), on the newest toolchain that
+ * results' reach section (results/reach.h), on the newest toolchain that
  * has an entry for it. */
 struct th_card_reach {
 	const char *toolchain;		/* NULL: the results hold no such entry */

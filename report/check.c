@@ -633,7 +633,7 @@ static void lost_defences(struct judge *j)
 
 /* ---- a real kernel beside the model ---- */
 
-/* The checkout's declarations as report/results.h's th_difference_fn. */
+/* The checkout's declarations as results/results.h's th_difference_fn. */
 static bool decl_declared(void *ctx, const char *platform, const char *attack, const char *variant,
 			  const char *config, const char *toolchain, enum th_outcome model,
 			  enum th_outcome kernel, const char **reason, const char **rule)

@@ -7,6 +7,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "results/difference.h"
+
 #define TH_CHECK_DEFAULT_RESULTS "out/results.json"
 
 /* Exit statuses. When several apply, the first in this order wins: bad
@@ -21,15 +23,6 @@ enum {
 	TH_CHECK_HARNESS_ERROR = 3,	/* a cell the harness could not run or observe */
 };
 
-/* A declared difference between a real kernel's cell and the model's
- * (expected.tsv's @differs rows; attacks/expect.h). */
-struct th_check_difference {
-	const char *platforms;	/* the @platform globs it is under */
-	const char *attack, *variant, *config, *toolchain;	/* globs */
-	const char *model, *kernel;	/* the two outcomes' names */
-	const char *reason;
-	const char *where;	/* "FILE:LINE" */
-};
 
 /*
  * What the results are judged against: the declaration, never the file.

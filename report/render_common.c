@@ -24,51 +24,6 @@ const struct th_support *th_report_cell_support(const struct th_results *res,
 	return cfg ? th_config_support(cfg, c->toolchain) : NULL;
 }
 
-/* ---- sorted views ---- */
-
-const void **th_report_sorted_ptrs(const void *base, size_t n, size_t sz,
-				   int (*cmp)(const void *, const void *), int *oom)
-{
-	const void **p;
-
-	*oom = 0;
-	if (!n)
-		return NULL;
-	p = malloc(n * sizeof(*p));
-	if (!p) {
-		*oom = 1;
-		return NULL;
-	}
-	for (size_t i = 0; i < n; i++)
-		p[i] = (const char *)base + i * sz;
-	qsort(p, n, sizeof(*p), cmp);
-	return p;
-}
-
-static int cmp_tc(const void *a, const void *b)
-{
-	return th_report_natcmp((*(const struct th_toolchain *const *)a)->name,
-				(*(const struct th_toolchain *const *)b)->name);
-}
-
-const struct th_toolchain **th_report_sorted_toolchains(const struct th_results *res, int *oom)
-{
-	return (const struct th_toolchain **)th_report_sorted_ptrs(
-		res->toolchains, res->ntoolchains, sizeof(*res->toolchains), cmp_tc, oom);
-}
-
-static int cmp_metric(const void *a, const void *b)
-{
-	return strcmp((*(const struct th_metric *const *)a)->name,
-		      (*(const struct th_metric *const *)b)->name);
-}
-
-const struct th_metric **th_report_sorted_metrics(const struct th_results *res, int *oom)
-{
-	return (const struct th_metric **)th_report_sorted_ptrs(
-		res->metrics, res->nmetrics, sizeof(*res->metrics), cmp_metric, oom);
-}
-
 /* ---- display order ---- */
 
 /* technique, timing, attack, variant, config position, toolchain; a total

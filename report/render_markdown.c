@@ -443,7 +443,7 @@ static int full_matrix(FILE *out, const struct th_results *res, const struct th_
 	return 0;
 }
 
-/* Inline code for the reach section (report/reach.c), safe in its tables. */
+/* Inline code for the reach section (results/reach.c), safe in its tables. */
 static void reach_code(FILE *out, const char *s)
 {
 	th_report_md_code(out, s, true);

@@ -21,7 +21,7 @@ endif()
 string(JOIN "," _th_configs_csv ${TH_CONFIGS})
 add_executable(th-attacks-test
   ${PROJECT_SOURCE_DIR}/tests/attacks_test.c
-  ${PROJECT_SOURCE_DIR}/report/outcome.c)
+  ${PROJECT_SOURCE_DIR}/results/outcome.c)
 target_include_directories(th-attacks-test PRIVATE ${TH_CMOCKA_INCLUDE} ${PROJECT_SOURCE_DIR})
 target_link_libraries(th-attacks-test PRIVATE th_expect th_registry ${TH_CMOCKA_LIB})
 target_compile_options(th-attacks-test PRIVATE ${TH_WARN_FLAGS})

@@ -24,7 +24,7 @@
 #include "kernel_plan.h"
 #include "registry.h"
 #include "report/check.h"
-#include "report/outcome.h"
+#include "results/outcome.h"
 
 static const char *const variants[] = { "legacy", "transitional", "modern" };
 #define NVARIANTS (sizeof(variants) / sizeof(variants[0]))

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: MIT
 # The bench's figures beside results.json in report.md and report.html
-# (report/bench_figures.c, report/render_bench.c), one test per case of
+# (results/bench_figures.c, report/render_bench.c), one test per case of
 # tests/bench_report.py; the fixtures are tests/data/bench (make_fixtures.py).
 # schema and real read what bench.quick, bench.own_program and bench.configs
 # wrote: the files `timerharness bench --json` really produces.

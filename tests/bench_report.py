@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """The bench's figures beside results.json in the reports
-(report/bench_figures.c, report/render_bench.c), one case a run:
+(results/bench_figures.c, report/render_bench.c), one case a run:
 
   bench_report.py section --th TH --data DIR --results FILE --work DIR
       with the fixtures of DIR/good beside the results, report.md's and

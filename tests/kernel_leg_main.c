@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * What the kernel command does with its cells, through the API it calls
- * (report/results.h, report/render.h, attacks/expect.h), without a kernel:
+ * (results/results.h, report/render.h, attacks/expect.h), without a kernel:
  * a real kernel's run of one platform put into DIR/results.json beside the
  * model's cells, judged by the expectations, and the set written as
  * `matrix` writes it. tests/kernel_leg.cmake then gates it with `check`.

@@ -19,7 +19,7 @@ layers below it, never above):
                      program run by it relies on (token, state map, what is
                      privileged, CR4's bits)
   results            the data contract: outcomes, the results model and its
-                     sections, JSON in and out (today still inside report/)
+                     sections, JSON in and out
   cfi                what a defence does: classify, target sets, probes
   attacks            the victim program, what is attacked, its expectations
   fuzz kernel        the victim searched by fuzzers; booted in a real kernel

@@ -93,7 +93,7 @@ def fixtures(data, th):
     return [p for p in sorted(glob.glob(os.path.join(data, "*.json"))) if loads(th, p)]
 
 
-# ---- the outcome a renderer shows (report/verdict.c) ----
+# ---- the outcome a renderer shows (results/verdict.c) ----
 def observed(cell):
     worst = None
     counts = cell.get("counts", {})

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A real kernel beside the model (report/results.h, "Platforms"): the
+ * A real kernel beside the model (results/results.h, "Platforms"): the
  * platform of a cell and the platforms section through the writer and the
  * strict loader, the key, merge, th_results_replace_platform, the
  * agreement, every renderer, the output set's lock, and `check` judging a

@@ -20,8 +20,8 @@
 #include <cmocka.h>
 
 #include "cfi/reach_collect.h"
-#include "report/reach.h"
-#include "report/results.h"
+#include "results/reach.h"
+#include "results/results.h"
 
 static const char *binary, *out;
 

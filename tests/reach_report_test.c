@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The reach section of results.json (report/reach.h): written and read back
+ * The reach section of results.json (results/reach.h): written and read back
  * unchanged, refused where it is inconsistent (each error naming the
  * place), and rendered into report.md / report.html with the answer the
  * entries and cells give. `th-reach-report-test <case>`.
@@ -17,9 +17,9 @@
 
 #include <cmocka.h>
 
-#include "report/reach.h"
+#include "results/reach.h"
 #include "report/render.h"
-#include "report/results.h"
+#include "results/results.h"
 
 #define assert_contains(hay, needle)                                                 \
 	do {                                                                         \

@@ -2494,7 +2494,7 @@ static void output_set_all_or_none(void **state)
 	th_results_free(r);
 }
 
-/* The results schema (docs/schema) names the outcomes of report/outcome.h,
+/* The results schema (docs/schema) names the outcomes of results/outcome.h,
  * all of them, in severity order: a new outcome cannot be written before
  * the published contract says what it is. */
 static void schema_names_the_outcomes(void **state)

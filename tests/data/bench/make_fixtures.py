@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """The bench fixtures of tests/bench_report.py: figures beside results.json
-(report/bench_figures.h). Invented test data, not measurements. Run from this
+(results/bench_figures.h). Invented test data, not measurements. Run from this
 directory: python3 make_fixtures.py
 
   good/bench.json                  timerharness/bench/v1, clang-22, N = 1000 and 100000

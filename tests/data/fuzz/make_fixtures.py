@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """The fuzz.json fixtures of tests/fuzz_campaign.cmake (schema timerharness/fuzz/v1,
-report/fuzz_summary.h), the build they name (build/<toolchain>/fuzz-manifest.tsv,
+results/fuzz_summary.h), the build they name (build/<toolchain>/fuzz-manifest.tsv,
 as fuzz/overflow.cmake writes it) and the reproducers they record
 (fuzz/<run>/...). Run from this directory: python3 make_fixtures.py
 

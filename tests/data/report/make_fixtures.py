@@ -413,7 +413,7 @@ gvariant("gate_controls.json", controls)
 # itself is the version before platforms: no "platform" anywhere, its cells
 # the model's) and a real kernel's cells: kcfi as the model, none differing
 # as declared, and a cell the model has no cell of. Its agreement is what the
-# cells give (report/platform.c).
+# cells give (results/platform.c).
 LINUX = "linux-6.1.192"
 
 

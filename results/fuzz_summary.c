@@ -3,7 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "fuzz_summary.h"
 #include "json_load.h"
-#include "report_internal.h"
+#include "results_internal.h"
 
 #include <errno.h>
 #include <jansson.h>

@@ -6,7 +6,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "results.h"
-#include "report_internal.h"
+#include "results_internal.h"
 
 #include <jansson.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "bench_figures.h"
 #include "json_load.h"
-#include "report_internal.h"
+#include "results_internal.h"
 
 #include <dirent.h>
 #include <errno.h>

@@ -3,7 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "merge.h"
 #include "reach.h"
-#include "report_internal.h"
+#include "results_internal.h"
 
 #include <jansson.h>
 

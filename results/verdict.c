@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Verdicts: an observed outcome against its expectation and a baseline. */
 #include "results.h"
-#include "report_internal.h"
+#include "results_internal.h"
 
 #include <string.h>
 

@@ -6,7 +6,7 @@
 #include "bench_figures.h"
 #include "fuzz_summary.h"
 #include "reach.h"
-#include "report_internal.h"
+#include "results_internal.h"
 
 #include <ctype.h>
 #include <stdarg.h>

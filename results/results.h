@@ -53,7 +53,7 @@
  *                  cell alone), expected_line (the line of the expectations
  *                  file that declares it, or null)}]
  *   reach        optional: what the timer dispatch can still call, per
- *                toolchain, variant and config (report/reach.h)
+ *                toolchain, variant and config (results/reach.h)
  *   agreement    optional: [{attack, variant, config, toolchain, platform,
  *                  model_outcome, kernel_outcome, agrees, reason, rule}]: a
  *                row per real-kernel cell whose (attack, variant, config,
@@ -257,7 +257,7 @@ struct th_metric {
 };
 
 struct th_cell_index;
-struct th_reach_section;	/* report/reach.h */
+struct th_reach_section;	/* results/reach.h */
 
 /* What the matrix was asked to run: comma-separated lists as given, NULL
  * for everything (attacks: fnmatch globs on attack IDs, case-insensitive). */
@@ -303,12 +303,12 @@ struct th_results {
 	size_t ncells;
 	struct th_metric *metrics;
 	size_t nmetrics;
-	/* The optional "reach" section (report/reach.h); NULL when absent. */
+	/* The optional "reach" section (results/reach.h); NULL when absent. */
 	struct th_reach_section *reach;
 	/* The sections kept in files beside results.json, read by
 	 * th_results_load_fuzz_beside() and th_results_load_bench_beside(): the
-	 * campaigns (fuzz.json, report/fuzz_summary.h) and the bench's figures
-	 * (bench.json, bench-configs-*.json; report/bench_figures.h). NULL:
+	 * campaigns (fuzz.json, results/fuzz_summary.h) and the bench's figures
+	 * (bench.json, bench-configs-*.json; results/bench_figures.h). NULL:
 	 * none beside, or not read. Owned: th_results_free() frees them. */
 	struct th_fz_summary *fuzz;
 	struct th_bench_set *bench;

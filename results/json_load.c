@@ -2,7 +2,7 @@
 /* The strict JSON loaders' shared pieces (json_load.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "json_load.h"
-#include "report_internal.h"
+#include "results_internal.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -2,7 +2,7 @@
 /* The `reach` section of results.json (reach.h): model, JSON, rendering. */
 #define _POSIX_C_SOURCE 200809L
 #include "reach.h"
-#include "report_internal.h"
+#include "results_internal.h"
 
 #include <jansson.h>
 #include <stdarg.h>

@@ -4,7 +4,7 @@
 #include "results.h"
 #include "reach.h"
 #include "json_load.h"
-#include "report_internal.h"
+#include "results_internal.h"
 
 #include <errno.h>
 #include <fcntl.h>
