@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #define _GNU_SOURCE
 #include "child.h"
+#include "fork_server.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <sys/ptrace.h>
 #include <sys/random.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
@@ -31,7 +33,8 @@
  * are closed after this long. */
 #define PIPE_GRACE_S	1.0
 
-enum { PHASE_UNTRACED, PHASE_FIRST_STOP, PHASE_RUNNING };
+/* PHASE_FORK_STOP: forked by a server, before its first (SIGSTOP) stop. */
+enum { PHASE_UNTRACED, PHASE_FIRST_STOP, PHASE_FORK_STOP, PHASE_RUNNING };
 enum { BP_ENTRY, BP_HANDLER };
 
 /* ---- waking up on a child's state change -------------------------------------------- */
@@ -135,8 +138,10 @@ static void make_ties(struct th_child_obs *o)
 
 /* ---- spawning ------------------------------------------------------------------------- */
 
+/* @srv_fd >= 0: a fork server's socket (at TH_FSRV_FD), and no CPU limit:
+ * each of its runs sets its own at the fork. */
 static void child_setup(const struct th_child_opts *o, const struct th_child_obs *t, int out,
-			int err, int exec_fail, const char *const argv[])
+			int err, int exec_fail, const char *const argv[], int srv_fd)
 {
 	struct rlimit core = { 0, 0 }, fsize = { 64 << 20, 64 << 20 };
 	struct rlimit cpu = { (rlim_t)o->timeout + 2, (rlim_t)o->timeout + 3 };
@@ -147,7 +152,10 @@ static void child_setup(const struct th_child_opts *o, const struct th_child_obs
 	dup2(err, 2);
 	setrlimit(RLIMIT_CORE, &core);
 	setrlimit(RLIMIT_FSIZE, &fsize);
-	setrlimit(RLIMIT_CPU, &cpu);
+	if (srv_fd < 0)
+		setrlimit(RLIMIT_CPU, &cpu);
+	else if (dup2(srv_fd, TH_FSRV_FD) != TH_FSRV_FD)
+		_exit(EXIT_NO_EXEC);
 	if (o->cap_memory) {
 		struct rlimit as = { CHILD_AS_LIMIT, CHILD_AS_LIMIT };
 
@@ -183,7 +191,8 @@ static void child_setup(const struct th_child_opts *o, const struct th_child_obs
 	_exit(EXIT_NO_EXEC);
 }
 
-int th_child_spawn(struct th_child *c, const char *const argv[], const struct th_child_opts *o)
+static int spawn(struct th_child *c, const char *const argv[], const struct th_child_opts *o,
+		 int srv_fd)
 {
 	int out[2], err[2], ex[2], saved;
 
@@ -220,7 +229,7 @@ int th_child_spawn(struct th_child *c, const char *const argv[], const struct th
 		goto fail_err;
 	}
 	if (c->pid == 0)
-		child_setup(o, &c->obs, out[1], err[1], ex[1], argv);
+		child_setup(o, &c->obs, out[1], err[1], ex[1], argv, srv_fd);
 	setpgid(c->pid, c->pid);
 	close(out[1]);
 	close(err[1]);
@@ -246,6 +255,11 @@ fail_bin:
 	c->binary = NULL;
 	errno = saved;
 	return -1;
+}
+
+int th_child_spawn(struct th_child *c, const char *const argv[], const struct th_child_opts *o)
+{
+	return spawn(c, argv, o, -1);
 }
 
 /* ---- output ------------------------------------------------------------------------------ */
@@ -428,7 +442,7 @@ static void on_exit_stop(struct th_child *c)
 	const struct th_sym *map;
 	struct th_state_field f;
 
-	if (!c->opts.state_map || !c->bin || !c->obs.execed)
+	if (!c->opts.state_map || !c->bin || !c->obs.execed || c->own)
 		return;
 	if (th_bin_find_syms(c->bin, c->opts.state_map, &map, 1) != 1) {
 		harness_error(c, "%s has no state map (symbol %s)", c->binary, c->opts.state_map);
@@ -760,15 +774,44 @@ static int on_stop(struct th_child *c, int status)
 	if (c->phase == PHASE_FIRST_STOP) {
 		/* The SIGTRAP a traced exec raises (no options yet): the program is
 		 * mapped, nothing of it has run. Later execs stop as events. */
+		long opt = PTRACE_O_EXITKILL | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT;
+
+		/* A server's forks arrive traced, its breakpoints in them. */
+		if (c->own)
+			opt |= PTRACE_O_TRACEFORK;
 		c->phase = PHASE_RUNNING;
-		if (ptrace(PTRACE_SETOPTIONS, c->pid, NULL,
-			   (void *)(PTRACE_O_EXITKILL | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT)))
+		if (ptrace(PTRACE_SETOPTIONS, c->pid, NULL, (void *)opt))
 			harness_error(c, "ptrace(PTRACE_SETOPTIONS): %s", strerror(errno));
 		if (sig != SIGTRAP) {
 			harness_error(c, "the first stop of the child was signal %d, not its exec", sig);
 			return sig;
 		}
 		on_exec(c);
+		return 0;
+	}
+	if (c->phase == PHASE_FORK_STOP) {
+		/* A server's fork, auto-attached: its SIGSTOP, before anything of
+		 * the run. The options an exec'd child has: its own forks are
+		 * not traced. */
+		c->phase = PHASE_RUNNING;
+		if (ptrace(PTRACE_SETOPTIONS, c->pid, NULL,
+			   (void *)(PTRACE_O_EXITKILL | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT)))
+			harness_error(c, "ptrace(PTRACE_SETOPTIONS): %s", strerror(errno));
+		if (sig != SIGSTOP || event) {
+			harness_error(c, "the first stop of the forked run was signal %d (event %d), "
+				      "not its SIGSTOP", sig, event);
+			return event ? 0 : sig;
+		}
+		return 0;
+	}
+	if (event == PTRACE_EVENT_FORK && c->own) {
+		unsigned long pid = 0;
+
+		if (!ptrace(PTRACE_GETEVENTMSG, c->pid, NULL, &pid) && pid &&
+		    c->own->nborn < sizeof(c->own->born) / sizeof(c->own->born[0]))
+			c->own->born[c->own->nborn++] = (pid_t)pid;
+		else if (!c->own->failed)
+			snprintf(c->own->why, sizeof(c->own->why), "forked a process the runner lost");
 		return 0;
 	}
 	if (event == PTRACE_EVENT_EXEC) {
@@ -836,8 +879,10 @@ static void reaped(struct th_child *c, int status)
 	c->reaped = true;
 	c->status = status;
 	clock_gettime(CLOCK_MONOTONIC, &c->end);
-	/* Anything the group left holding the pipes goes too. */
-	kill(-c->pid, SIGKILL);
+	/* Anything the group left holding the pipes goes too; a server's
+	 * group holds its forks before they take their own. */
+	if (!c->own)
+		kill(-c->pid, SIGKILL);
 	for (int k = 0; k < 2; k++)
 		if (c->fd[k] >= 0)
 			drain(c, k);
@@ -879,57 +924,447 @@ static void collect(struct th_child *c)
 	}
 }
 
-void th_child_pump(struct th_child *cs, int n)
+/* ---- fork servers ------------------------------------------------------------------ */
+
+/* A server was killed or died with runs asked: a fork it made may have
+ * arrived traced and never been named (its PTRACE_EVENT_FORK lost with it). */
+static bool orphans_possible;
+
+/* Kill a traced process of ours and wait for its end (a stop on the way
+ * is let go). */
+static void discard(pid_t pid)
 {
-	struct pollfd pfd[65];
-	int map[65][2], np = 0, wait_ms = -1;
+	int status;
+
+	if (pid <= 0)
+		return;
+	kill(pid, SIGKILL);
+	for (;;) {
+		pid_t w = waitpid(pid, &status, __WALL);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w != pid || WIFEXITED(status) || WIFSIGNALED(status))
+			return;
+		ptrace(PTRACE_CONT, pid, NULL, NULL);
+	}
+}
+
+/* A run its server never forked: a harness error, never an outcome. */
+static void abandon(struct th_child *c, const char *why)
+{
+	c->srv = NULL;
+	c->reaped = true;
+	c->status = 0;
+	clock_gettime(CLOCK_MONOTONIC, &c->end);
+	for (int k = 0; k < 2; k++)
+		if (c->fd[k] >= 0) {
+			close(c->fd[k]);
+			c->fd[k] = -1;
+		}
+	harness_error(c, "%s", why);
+	c->obs.traced = 0;
+}
+
+static void fsrv_fail(struct th_fsrv *s, struct th_child *cs, int n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void fsrv_fail(struct th_fsrv *s, struct th_child *cs, int n, const char *fmt, ...)
+{
+	char why[512], err[160] = "";
+	va_list ap;
+
+	if (!s->failed) {
+		va_start(ap, fmt);
+		vsnprintf(s->why, sizeof(s->why), fmt, ap);
+		va_end(ap);
+	}
+	s->failed = true;
+	if (s->sock >= 0) {
+		close(s->sock);
+		s->sock = -1;
+	}
+	/* The server only, never its group: runs it forked keep theirs until
+	 * they take their own. */
+	if (s->proc.pid > 0 && !s->proc.reaped)
+		kill(s->proc.pid, SIGKILL);
+	for (unsigned k = 0; k < s->nborn; k++)
+		discard(s->born[k]);
+	s->nborn = 0;
+	if (s->npending)
+		orphans_possible = true;
+	s->npending = 0;
+	if (s->proc.buf[1])
+		snprintf(err, sizeof(err), ": %.*s", (int)strcspn(s->proc.buf[1], "\n"), s->proc.buf[1]);
+	snprintf(why, sizeof(why), "fork server %s (pid %d) %s%s, before forking this run",
+		 s->proc.binary ? s->proc.binary : "?", (int)s->proc.pid, s->why, err);
+	for (int i = 0; i < n; i++)
+		if (cs[i].srv == s)
+			abandon(&cs[i], why);
+}
+
+/* A fork of @s becomes the run it was asked for. */
+static void adopt(struct th_child *c, struct th_fsrv *s, pid_t pid)
+{
+	const struct th_child *p = &s->proc;
+
+	c->srv = NULL;
+	c->pid = pid;
+	c->obs.pid = pid;
+	c->phase = PHASE_FORK_STOP;
+	c->probe_at = c->opts.lockup_ms / 1000.0;
+	clock_gettime(CLOCK_MONOTONIC, &c->start);
+	/* What on_exec() found in the server, the same in its copy. */
+	c->obs.execed = 1;
+	c->obs.bias = p->obs.bias;
+	c->bin = p->bin;
+	c->sites = p->sites;
+	memcpy(c->bps, p->bps, sizeof(c->bps));
+	c->nbps = p->nbps;
+	if (p->obs.harness_error[0])
+		harness_error(c, "fork server: %s", p->obs.harness_error);
+	s->nforked++;
+}
+
+/* The forks @s made, to the runs asked, in the order asked. */
+static void fsrv_give(struct th_fsrv *s, struct th_child *cs, int n)
+{
+	for (unsigned k = 0; k < s->nborn; k++) {
+		pid_t pid = s->born[k];
+		uint32_t id;
+		int i;
+
+		if (!s->npending) {
+			s->nborn -= k;
+			memmove(s->born, s->born + k, s->nborn * sizeof(s->born[0]));
+			fsrv_fail(s, cs, n, "forked a process no run asked for");
+			return;
+		}
+		id = s->fifo[s->head];
+		s->head = (s->head + 1) % TH_FSRV_PENDING;
+		s->npending--;
+		for (i = 0; i < n && !(cs[i].srv == s && cs[i].req_id == id); i++)
+			;
+		if (i < n)
+			adopt(&cs[i], s, pid);
+		else
+			discard(pid); /* its run was dropped meanwhile */
+	}
+	s->nborn = 0;
+}
+
+/* Is @pid one of ours, or a fork a live server made (its event not seen yet)? */
+static bool pid_known(pid_t pid, struct th_child *cs, int n, struct th_fsrv **ss, int ns)
+{
+	char path[64], buf[512], *rp;
+	int ppid = -1;
+	FILE *f;
+
+	for (int i = 0; i < n; i++)
+		if (cs[i].pid == pid)
+			return true;
+	for (int j = 0; j < ns; j++)
+		if (ss[j] && ss[j]->proc.pid == pid)
+			return true;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	if ((f = fopen(path, "re"))) {
+		if (fgets(buf, sizeof(buf), f) && (rp = strrchr(buf, ')')))
+			sscanf(rp + 1, " %*c %d", &ppid);
+		fclose(f);
+	}
+	for (int j = 0; j < ns; j++)
+		if (ss[j] && !ss[j]->failed && ss[j]->proc.pid == ppid)
+			return true;
+	return false;
+}
+
+/* Forks of a failed server that arrived traced, unnamed: killed and reaped
+ * (else stopped for ever, until this process ends: PTRACE_O_EXITKILL). */
+static void sweep_orphans(struct th_child *cs, int n, struct th_fsrv **ss, int ns)
+{
+	for (int k = 0; k < 8; k++) {
+		siginfo_t si;
+
+		memset(&si, 0, sizeof(si));
+		if (waitid(P_ALL, 0, &si, WEXITED | WSTOPPED | WNOHANG | WNOWAIT | __WALL) ||
+		    !si.si_pid || pid_known(si.si_pid, cs, n, ss, ns))
+			return;
+		discard(si.si_pid);
+	}
+}
+
+bool th_fsrv_capable(const char *binary)
+{
+	const struct th_sym *sym;
+	char err[512], abi[sizeof(TH_FSRV_ABI)];
+	struct th_bin *b = th_bin_cached(binary, err, sizeof(err));
+
+	return b && th_bin_find_syms(b, TH_FSRV_ABI_SYMBOL, &sym, 1) == 1 &&
+	       sym->size >= sizeof(abi) && !th_bin_read(b, sym->addr, abi, sizeof(abi)) &&
+	       !memcmp(abi, TH_FSRV_ABI, sizeof(abi));
+}
+
+int th_fsrv_start(struct th_fsrv *s, const char *binary, const struct th_child_opts *o)
+{
+	const char *argv[] = { binary, TH_FSRV_ARG, NULL };
+	struct th_child_opts so = *o;
+	int sv[2], saved;
+
+	memset(s, 0, sizeof(*s));
+	s->sock = -1;
+	if (!o->trace) {
+		errno = EINVAL;	/* its forks are found by tracing it */
+		return -1;
+	}
+	/* Never timed out itself (a run it does not fork is: th_child_pump_fsrv),
+	 * no soft-lockup probes: it runs no cell. */
+	so.timeout = 1e9;
+	so.lockup_func = NULL;
+	so.lockup_ms = 0;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+		return -1;
+	s->proc.own = s;
+	if (spawn(&s->proc, argv, &so, sv[1])) {
+		saved = errno;
+		close(sv[0]);
+		close(sv[1]);
+		memset(s, 0, sizeof(*s));
+		s->sock = -1;
+		errno = saved;
+		return -1;
+	}
+	s->proc.own = s;	/* spawn() cleared it */
+	close(sv[1]);
+	s->sock = sv[0];
+	return 0;
+}
+
+int th_child_spawn_fsrv(struct th_child *c, struct th_fsrv *s, const char *const argv[],
+			const struct th_child_opts *o)
+{
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(2 * sizeof(int))];
+	} cm;
+	char msg[sizeof(struct th_fsrv_req) + TH_FSRV_MAX_BYTES];
+	struct th_fsrv_req rq = { .magic = TH_FSRV_ABI };
+	size_t len = sizeof(rq);
+	int out[2], err[2], wr[2], saved;
+	struct iovec iov;
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cm.buf,
+			     .msg_controllen = sizeof(cm.buf) };
+	struct cmsghdr *ch;
+
+	memset(c, 0, sizeof(*c));
+	c->fd[0] = c->fd[1] = c->exec_fd = -1;
+	c->stepping = -1;
+	c->opts = *o;
+	c->timeout = o->timeout;
+	make_ties(&c->obs);
+	c->obs.trap.site = c->obs.trap.guard = -1;
+	c->obs.handler_site = c->obs.handler_guard = -1;
+	/* The runtimes read exitcode= at the server's start (child.h). */
+	c->obs.san_exitcode = s->proc.obs.san_exitcode;
+	if (s->failed || s->why[0] || s->sock < 0 || s->npending == TH_FSRV_PENDING) {
+		errno = s->npending == TH_FSRV_PENDING ? EAGAIN : EPIPE;
+		return -1;
+	}
+	if (sigchld_setup())
+		return -1;
+	rq.id = s->next_id++;
+	rq.cpu_soft = (uint32_t)o->timeout + 2;
+	rq.cpu_hard = (uint32_t)o->timeout + 3;
+	memcpy(rq.token, c->obs.token, TH_TOKEN_LEN);
+	for (; argv[rq.argc]; rq.argc++) {
+		size_t k = strlen(argv[rq.argc]) + 1;
+
+		if (rq.argc == TH_FSRV_MAX_ARGS || len + k > sizeof(msg)) {
+			errno = E2BIG;
+			return -1;
+		}
+		memcpy(msg + len, argv[rq.argc], k);
+		len += k;
+	}
+	memcpy(msg, &rq, sizeof(rq));
+	if (!(c->binary = strdup(argv[0])))
+		return -1;
+	if (pipe2(out, O_CLOEXEC)) {
+		saved = errno;
+		goto fail_bin;
+	}
+	if (pipe2(err, O_CLOEXEC)) {
+		saved = errno;
+		close(out[0]);
+		close(out[1]);
+		goto fail_bin;
+	}
+	iov = (struct iovec){ msg, len };
+	ch = CMSG_FIRSTHDR(&mh);
+	ch->cmsg_level = SOL_SOCKET;
+	ch->cmsg_type = SCM_RIGHTS;
+	ch->cmsg_len = CMSG_LEN(sizeof(wr));
+	wr[0] = out[1];
+	wr[1] = err[1];
+	memcpy(CMSG_DATA(ch), wr, sizeof(wr));
+	while (sendmsg(s->sock, &mh, MSG_NOSIGNAL) < 0) {
+		if (errno == EINTR)
+			continue;
+		saved = errno;
+		/* Its end of the socket is gone: it is dying. The pump sees it
+		 * end and fails it, with the runs it holds; nothing more is
+		 * asked of it. */
+		close(s->sock);
+		s->sock = -1;
+		for (int k = 0; k < 2; k++) {
+			close(out[k]);
+			close(err[k]);
+		}
+		goto fail_bin;
+	}
+	close(out[1]);
+	close(err[1]);
+	c->fd[0] = out[0];
+	c->fd[1] = err[0];
+	fcntl(c->fd[0], F_SETFL, O_NONBLOCK);
+	fcntl(c->fd[1], F_SETFL, O_NONBLOCK);
+	c->srv = s;
+	c->req_id = rq.id;
+	s->fifo[(s->head + s->npending++) % TH_FSRV_PENDING] = rq.id;
+	s->nasked++;
+	c->phase = PHASE_FORK_STOP;
+	/* Until the fork, the time limit counts the wait for it. */
+	clock_gettime(CLOCK_MONOTONIC, &c->start);
+	return 0;
+fail_bin:
+	free(c->binary);
+	c->binary = NULL;
+	errno = saved;
+	return -1;
+}
+
+bool th_fsrv_idle(const struct th_fsrv *s)
+{
+	return !s->npending && !s->nborn;
+}
+
+void th_fsrv_stop(struct th_fsrv *s)
+{
+	if (s->sock >= 0)
+		close(s->sock);
+	s->sock = -1;
+	for (unsigned k = 0; k < s->nborn; k++)
+		discard(s->born[k]);
+	if (s->npending)
+		orphans_possible = true;
+	if (s->proc.pid > 0 && !s->proc.reaped)
+		discard(s->proc.pid);
+	th_child_free(&s->proc);
+	memset(s, 0, sizeof(*s));
+	s->sock = -1;
+}
+
+void th_child_abort(struct th_child *c)
+{
+	if (c->srv) {
+		abandon(c, "dropped before its server forked it");
+	} else if (c->pid > 0 && !c->reaped) {
+		kill(-c->pid, SIGKILL);
+		discard(c->pid);
+	}
+	th_child_free(c);
+}
+
+/* ---- the pump ------------------------------------------------------------------------ */
+
+#define PUMP_FDS 192
+
+/* @c's pipes into the poll set, and how long it lets the pump sleep. */
+static void pump_add(struct th_child *c, int who, const struct timespec *now, struct pollfd *pfd,
+		     int (*map)[2], int *np, int *wait_ms)
+{
+	if (c->reaped && seconds(&c->end, now) > PIPE_GRACE_S)
+		for (int k = 0; k < 2; k++)
+			if (c->fd[k] >= 0) {
+				close(c->fd[k]);
+				c->fd[k] = -1;
+			}
+	for (int k = 0; k < 2 && *np < PUMP_FDS - 1; k++)
+		if (c->fd[k] >= 0) {
+			pfd[*np] = (struct pollfd){ .fd = c->fd[k], .events = POLLIN };
+			map[*np][0] = who;
+			map[(*np)++][1] = k;
+		}
+	if (!c->reaped && !c->timed_out && !c->lockup) {
+		double left = c->timeout - seconds(&c->start, now);
+		int ms;
+
+		/* The next soft-lockup probe, when it comes first. */
+		if (c->opts.trace && c->opts.lockup_func && c->opts.lockup_ms && !c->probe_sent &&
+		    c->probe_at - seconds(&c->start, now) < left)
+			left = c->probe_at - seconds(&c->start, now);
+		ms = left <= 0 ? 0 : left > 3600 ? 3600 * 1000 : (int)(left * 1000) + 1;
+		if (*wait_ms < 0 || ms < *wait_ms)
+			*wait_ms = ms;
+	} else if (c->fd[0] >= 0 || c->fd[1] >= 0) {
+		/* Reaped (or killed), pipes still open: wake up for the grace. */
+		if (*wait_ms < 0 || *wait_ms > 100)
+			*wait_ms = 100;
+	}
+}
+
+void th_child_pump_fsrv(struct th_child *cs, int n, struct th_fsrv **ss, int ns)
+{
+	struct pollfd pfd[PUMP_FDS];
+	int map[PUMP_FDS][2], np = 0, wait_ms = -1;
 	struct timespec now;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	for (int i = 0; i < n; i++) {
-		struct th_child *c = &cs[i];
-
-		if (!c->pid)
-			continue;
-		if (c->reaped && seconds(&c->end, &now) > PIPE_GRACE_S)
-			for (int k = 0; k < 2; k++)
-				if (c->fd[k] >= 0) {
-					close(c->fd[k]);
-					c->fd[k] = -1;
-				}
-		for (int k = 0; k < 2 && np < 64; k++)
-			if (c->fd[k] >= 0) {
-				pfd[np] = (struct pollfd){ .fd = c->fd[k], .events = POLLIN };
-				map[np][0] = i;
-				map[np++][1] = k;
-			}
-		if (!c->reaped && !c->timed_out && !c->lockup) {
-			double left = c->timeout - seconds(&c->start, &now);
-			int ms;
-
-			/* The next soft-lockup probe, when it comes first. */
-			if (c->opts.trace && c->opts.lockup_func && c->opts.lockup_ms && !c->probe_sent &&
-			    c->probe_at - seconds(&c->start, &now) < left)
-				left = c->probe_at - seconds(&c->start, &now);
-			ms = left <= 0 ? 0 : (int)(left * 1000) + 1;
-			if (wait_ms < 0 || ms < wait_ms)
-				wait_ms = ms;
-		} else if (c->fd[0] >= 0 || c->fd[1] >= 0) {
-			/* Reaped (or killed), pipes still open: wake up for the grace. */
-			if (wait_ms < 0 || wait_ms > 100)
-				wait_ms = 100;
-		}
-	}
+	for (int i = 0; i < n; i++)
+		if (cs[i].pid || cs[i].srv)
+			pump_add(&cs[i], i, &now, pfd, map, &np, &wait_ms);
+	for (int j = 0; j < ns; j++)
+		if (ss[j] && ss[j]->proc.pid)
+			pump_add(&ss[j]->proc, n + j, &now, pfd, map, &np, &wait_ms);
 	pfd[np] = (struct pollfd){ .fd = sigchld_pipe[0], .events = POLLIN };
 	if (poll(pfd, (nfds_t)np + 1, wait_ms) > 0)
 		for (int j = 0; j < np; j++)
 			if (pfd[j].revents)
-				drain(&cs[map[j][0]], map[j][1]);
+				drain(map[j][0] < n ? &cs[map[j][0]] : &ss[map[j][0] - n]->proc, map[j][1]);
 	sigchld_drain();
 	clock_gettime(CLOCK_MONOTONIC, &now);
+	/* The servers first: their forks become runs before the runs' stops. */
+	for (int j = 0; j < ns; j++) {
+		struct th_fsrv *s = ss[j];
+
+		if (!s || !s->proc.pid)
+			continue;
+		collect(&s->proc);
+		if (!s->failed && s->why[0]) {
+			char why[sizeof(s->why)];
+
+			snprintf(why, sizeof(why), "%s", s->why);
+			fsrv_fail(s, cs, n, "%s", why);
+		}
+		fsrv_give(s, cs, n);
+		if (s->proc.reaped && !s->failed) {
+			char st[64];
+
+			if (WIFSIGNALED(s->proc.status))
+				th_signal_name(WTERMSIG(s->proc.status), st, sizeof(st));
+			else
+				snprintf(st, sizeof(st), "exit %d", WEXITSTATUS(s->proc.status));
+			fsrv_fail(s, cs, n, "ended (%s)", st);
+		}
+	}
 	for (int i = 0; i < n; i++) {
 		struct th_child *c = &cs[i];
 
+		if (c->srv) {
+			/* Asked, not forked: a server that does not fork within the
+			 * run's time limit is hung. */
+			if (seconds(&c->start, &now) > c->timeout)
+				fsrv_fail(c->srv, cs, n, "forked nothing in %.0f s", c->timeout);
+			continue;
+		}
 		if (!c->pid)
 			continue;
 		collect(c);
@@ -940,6 +1375,13 @@ void th_child_pump(struct th_child *cs, int n)
 			kill(c->pid, SIGKILL);
 		}
 	}
+	if (orphans_possible)
+		sweep_orphans(cs, n, ss, ns);
+}
+
+void th_child_pump(struct th_child *cs, int n)
+{
+	th_child_pump_fsrv(cs, n, NULL, 0);
 }
 
 void th_child_observe(struct th_child_obs *o, const struct th_child *c, const char *config,
