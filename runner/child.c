@@ -156,6 +156,10 @@ static void child_setup(const struct th_child_opts *o, const struct th_child_obs
 		setrlimit(RLIMIT_CPU, &cpu);
 	else if (dup2(srv_fd, TH_FSRV_FD) != TH_FSRV_FD)
 		_exit(EXIT_NO_EXEC);
+	/* A server binds every symbol at its start, not each run on its
+	 * first calls (runner/fork_server.h: the server takes it out again). */
+	if (srv_fd >= 0)
+		setenv("LD_BIND_NOW", "1", 1);
 	if (o->cap_memory) {
 		struct rlimit as = { CHILD_AS_LIMIT, CHILD_AS_LIMIT };
 
@@ -908,27 +912,41 @@ static void reaped(struct th_child *c, int status)
 }
 
 /* Every state change @c has pending. */
+static void handle_status(struct th_child *c, int status)
+{
+	if (WIFSTOPPED(status)) {
+		int sig = on_stop(c, status);
+
+		if (sig != -2)
+			resume(c, sig);
+	} else if (WIFEXITED(status) || WIFSIGNALED(status)) {
+		reaped(c, status);
+	}
+}
+
 static void collect(struct th_child *c)
 {
 	int status;
 	pid_t r;
 
-	while (!c->reaped && (r = waitpid(c->pid, &status, WNOHANG | __WALL)) == c->pid) {
-		if (WIFSTOPPED(status)) {
-			int sig = on_stop(c, status);
-
-			if (sig != -2)
-				resume(c, sig);
-		} else if (WIFEXITED(status) || WIFSIGNALED(status))
-			reaped(c, status);
-	}
+	while (!c->reaped && (r = waitpid(c->pid, &status, WNOHANG | __WALL)) == c->pid)
+		handle_status(c, status);
 }
 
 /* ---- fork servers ------------------------------------------------------------------ */
 
-/* A server was killed or died with runs asked: a fork it made may have
- * arrived traced and never been named (its PTRACE_EVENT_FORK lost with it). */
-static bool orphans_possible;
+/* The pump of servers waits for any child (waitpid(-1)): a state change of
+ * a pid not known yet is kept here until the server's PTRACE_EVENT_FORK
+ * names it (the fork's SIGSTOP may come first). One never named (a fork of
+ * a server killed before its event was seen) is killed after STASH_AGE_S. */
+#define STASH_MAX	64
+#define STASH_AGE_S	2.0
+static struct {
+	pid_t pid;
+	int status;
+	struct timespec at;
+} stash[STASH_MAX];
+static unsigned nstash;
 
 /* Kill a traced process of ours and wait for its end (a stop on the way
  * is let go). */
@@ -990,8 +1008,6 @@ static void fsrv_fail(struct th_fsrv *s, struct th_child *cs, int n, const char 
 	for (unsigned k = 0; k < s->nborn; k++)
 		discard(s->born[k]);
 	s->nborn = 0;
-	if (s->npending)
-		orphans_possible = true;
 	s->npending = 0;
 	if (s->proc.buf[1])
 		snprintf(err, sizeof(err), ": %.*s", (int)strcspn(s->proc.buf[1], "\n"), s->proc.buf[1]);
@@ -1025,6 +1041,8 @@ static void adopt(struct th_child *c, struct th_fsrv *s, pid_t pid)
 	s->nforked++;
 }
 
+static void unstash(struct th_child *c);
+
 /* The forks @s made, to the runs asked, in the order asked. */
 static void fsrv_give(struct th_fsrv *s, struct th_child *cs, int n)
 {
@@ -1044,51 +1062,85 @@ static void fsrv_give(struct th_fsrv *s, struct th_child *cs, int n)
 		s->npending--;
 		for (i = 0; i < n && !(cs[i].srv == s && cs[i].req_id == id); i++)
 			;
-		if (i < n)
+		if (i < n) {
 			adopt(&cs[i], s, pid);
-		else
+			unstash(&cs[i]);
+		} else
 			discard(pid); /* its run was dropped meanwhile */
 	}
 	s->nborn = 0;
 }
 
-/* Is @pid one of ours, or a fork a live server made (its event not seen yet)? */
-static bool pid_known(pid_t pid, struct th_child *cs, int n, struct th_fsrv **ss, int ns)
+/* Statuses kept for @c's pid, in the order they came. */
+static void unstash(struct th_child *c)
 {
-	char path[64], buf[512], *rp;
-	int ppid = -1;
-	FILE *f;
+	unsigned k = 0;
 
-	for (int i = 0; i < n; i++)
-		if (cs[i].pid == pid)
-			return true;
-	for (int j = 0; j < ns; j++)
-		if (ss[j] && ss[j]->proc.pid == pid)
-			return true;
-	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
-	if ((f = fopen(path, "re"))) {
-		if (fgets(buf, sizeof(buf), f) && (rp = strrchr(buf, ')')))
-			sscanf(rp + 1, " %*c %d", &ppid);
-		fclose(f);
-	}
-	for (int j = 0; j < ns; j++)
-		if (ss[j] && !ss[j]->failed && ss[j]->proc.pid == ppid)
-			return true;
-	return false;
+	while (k < nstash)
+		if (stash[k].pid == c->pid) {
+			int status = stash[k].status;
+
+			memmove(&stash[k], &stash[k + 1], (--nstash - k) * sizeof(stash[0]));
+			handle_status(c, status);
+		} else {
+			k++;
+		}
 }
 
-/* Forks of a failed server that arrived traced, unnamed: killed and reaped
- * (else stopped for ever, until this process ends: PTRACE_O_EXITKILL). */
-static void sweep_orphans(struct th_child *cs, int n, struct th_fsrv **ss, int ns)
+static void stash_add(pid_t pid, int status)
 {
-	for (int k = 0; k < 8; k++) {
-		siginfo_t si;
+	if (nstash == STASH_MAX) {
+		discard(stash[0].pid);	/* the oldest: never named, or it would be gone */
+		memmove(&stash[0], &stash[1], --nstash * sizeof(stash[0]));
+	}
+	stash[nstash].pid = pid;
+	stash[nstash].status = status;
+	clock_gettime(CLOCK_MONOTONIC, &stash[nstash++].at);
+}
 
-		memset(&si, 0, sizeof(si));
-		if (waitid(P_ALL, 0, &si, WEXITED | WSTOPPED | WNOHANG | WNOWAIT | __WALL) ||
-		    !si.si_pid || pid_known(si.si_pid, cs, n, ss, ns))
-			return;
-		discard(si.si_pid);
+/* Forks never named: killed and waited for (else stopped for ever, until
+ * this process ends: PTRACE_O_EXITKILL). */
+static void stash_expire(const struct timespec *now)
+{
+	unsigned k = 0;
+
+	while (k < nstash)
+		if (seconds(&stash[k].at, now) > STASH_AGE_S) {
+			pid_t pid = stash[k].pid;
+			int status = stash[k].status;
+
+			memmove(&stash[k], &stash[k + 1], (--nstash - k) * sizeof(stash[0]));
+			if (!WIFEXITED(status) && !WIFSIGNALED(status))
+				discard(pid);
+		} else {
+			k++;
+		}
+}
+
+/* Every state change of every child, each to its own (cells, servers),
+ * the forks a server makes given to their runs as they are seen. */
+static void collect_all(struct th_child *cs, int n, struct th_fsrv **ss, int ns)
+{
+	int status;
+	pid_t w;
+
+	while ((w = waitpid(-1, &status, WNOHANG | __WALL)) > 0) {
+		struct th_child *c = NULL;
+		struct th_fsrv *s = NULL;
+
+		for (int i = 0; i < n && !c; i++)
+			if (cs[i].pid == w && !cs[i].reaped)
+				c = &cs[i];
+		for (int j = 0; j < ns && !c; j++)
+			if (ss[j] && ss[j]->proc.pid == w && !ss[j]->proc.reaped)
+				c = &(s = ss[j])->proc;
+		if (!c) {
+			stash_add(w, status);
+			continue;
+		}
+		handle_status(c, status);
+		if (s)
+			fsrv_give(s, cs, n);
 	}
 }
 
@@ -1253,8 +1305,6 @@ void th_fsrv_stop(struct th_fsrv *s)
 	s->sock = -1;
 	for (unsigned k = 0; k < s->nborn; k++)
 		discard(s->born[k]);
-	if (s->npending)
-		orphans_possible = true;
 	if (s->proc.pid > 0 && !s->proc.reaped)
 		discard(s->proc.pid);
 	th_child_free(&s->proc);
@@ -1331,13 +1381,15 @@ void th_child_pump_fsrv(struct th_child *cs, int n, struct th_fsrv **ss, int ns)
 				drain(map[j][0] < n ? &cs[map[j][0]] : &ss[map[j][0] - n]->proc, map[j][1]);
 	sigchld_drain();
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	/* The servers first: their forks become runs before the runs' stops. */
+	/* With servers: one waitpid(-1) for all; their forks become runs
+	 * as they are seen. */
+	if (ss)
+		collect_all(cs, n, ss, ns);
 	for (int j = 0; j < ns; j++) {
 		struct th_fsrv *s = ss[j];
 
 		if (!s || !s->proc.pid)
 			continue;
-		collect(&s->proc);
 		if (!s->failed && s->why[0]) {
 			char why[sizeof(s->why)];
 
@@ -1367,7 +1419,8 @@ void th_child_pump_fsrv(struct th_child *cs, int n, struct th_fsrv **ss, int ns)
 		}
 		if (!c->pid)
 			continue;
-		collect(c);
+		if (!ss)
+			collect(c);
 		maybe_probe(c, seconds(&c->start, &now));
 		if (!c->reaped && !c->timed_out && !c->lockup && seconds(&c->start, &now) > c->timeout) {
 			c->timed_out = true;
@@ -1375,8 +1428,8 @@ void th_child_pump_fsrv(struct th_child *cs, int n, struct th_fsrv **ss, int ns)
 			kill(c->pid, SIGKILL);
 		}
 	}
-	if (orphans_possible)
-		sweep_orphans(cs, n, ss, ns);
+	if (nstash)
+		stash_expire(&now);
 }
 
 void th_child_pump(struct th_child *cs, int n)

@@ -13,7 +13,9 @@
  * th_fork_server() into main() with that argv: the run is main()'s, as if
  * exec'd with it. The server itself never runs a cell, never writes to a
  * cell's fds, never allocates (the children start from its memory), and
- * reaps its children. At the socket's end it exits 0; on a malformed
+ * reaps its children. The runner starts it with LD_BIND_NOW=1 (every
+ * symbol bound once, at its start, not in each run) and it takes that out
+ * of its environment before serving. At the socket's end it exits 0; on a malformed
  * request it exits TH_FSRV_EXIT_BAD, saying why on its stderr.
  *
  * What the runner judges still comes from outside (ptrace, exit status,

@@ -11,7 +11,8 @@
 cmake_minimum_required(VERSION 3.25)
 file(REMOVE_RECURSE ${OUT})
 file(MAKE_DIRECTORY ${OUT})
-set(common matrix --build-root ${BUILD} --quiet --timeout 5 --jobs 2)
+# Not --quiet: the line of how the runs ran (forked, exec'd) is the summary's.
+set(common matrix --build-root ${BUILD} --timeout 5 --jobs 2)
 
 function(run dir rc_var err_var)
   execute_process(COMMAND ${TH} ${common} --out ${OUT}/${dir} ${ARGN}
@@ -31,13 +32,16 @@ function(outcomes dir prefix)
   math(EXPR last "${n} - 1")
   set(keys "")
   foreach(i RANGE ${last})
+    # One cell's object out of the document, then its fields (parsing
+    # the whole document for each field is slow).
+    string(JSON cell GET "${json}" cells ${i})
     set(key "")
     foreach(f attack variant config toolchain)
-      string(JSON v GET "${json}" cells ${i} ${f})
+      string(JSON v GET "${cell}" ${f})
       string(APPEND key "${v}|")
     endforeach()
-    string(JSON o GET "${json}" cells ${i} outcome)
-    string(JSON e GET "${json}" cells ${i} evidence)
+    string(JSON o GET "${cell}" outcome)
+    string(JSON e GET "${cell}" evidence)
     list(APPEND keys "${key}")
     set(${prefix}_${i} "${o}" PARENT_SCOPE)
     set(${prefix}_ev_${i} "${e}" PARENT_SCOPE)
