@@ -8,8 +8,9 @@
  *    TH_CHILD_OUT_CAP), a time limit, resource limits;
  *  - ties to this run: a per-run token (environment TH_RUN_TOKEN) the child
  *    puts in its protocol lines, and per-run exit codes for the sanitizer
- *    runtimes (ASAN_OPTIONS / UBSAN_OPTIONS exitcode=), so a report printed
- *    without the runtime's own exit is not a report;
+ *    runtimes (ASAN_OPTIONS / UBSAN_OPTIONS exitcode=; per server for a run
+ *    a fork server made, below), so a report printed without the runtime's
+ *    own exit is not a report;
  *  - with opts.trace, ptrace (PTRACE_TRACEME, PTRACE_O_EXITKILL): at the
  *    signal-delivery-stop of the first SIGILL, SIGTRAP, SIGSEGV, SIGBUS or
  *    SIGFPE the kernel raised (si_code > 0: not kill(2) or raise(3)) the
