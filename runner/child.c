@@ -830,18 +830,19 @@ static int on_stop(struct th_child *c, int status)
 		return 0;
 	if (ptrace(PTRACE_GETSIGINFO, c->pid, NULL, &si))
 		return 0; /* a group-stop: nothing to deliver */
+	if (sig == SIGTRAP && c->stepping >= 0 && si.si_code == TRAP_TRACE) {
+		/* Stepped over the breakpoint's instruction: plant it again
+		 * (no registers needed: one ptrace call fewer a breakpoint). */
+		poke_byte(c->pid, c->bps[c->stepping].addr, 0xcc, NULL);
+		c->stepping = -1;
+		return 0;
+	}
 	if (ptrace(PTRACE_GETREGS, c->pid, NULL, &r))
 		return sig;
 	/* The soft-lockup probe's own SIGSTOP: sent by this process (a
 	 * program's own raise(SIGSTOP) has its pid), never delivered. */
 	if (sig == SIGSTOP && c->probe_sent && si.si_code == SI_USER && si.si_pid == getpid())
 		return on_probe(c, &r);
-	if (sig == SIGTRAP && c->stepping >= 0 && si.si_code == TRAP_TRACE) {
-		/* Stepped over the breakpoint's instruction: plant it again. */
-		poke_byte(c->pid, c->bps[c->stepping].addr, 0xcc, NULL);
-		c->stepping = -1;
-		return 0;
-	}
 	if (c->stepping >= 0) {
 		/* Another stop came first (the instruction faulted): plant it again. */
 		poke_byte(c->pid, c->bps[c->stepping].addr, 0xcc, NULL);
