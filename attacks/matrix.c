@@ -3,7 +3,9 @@
  * `timerharness matrix`: discover what each toolchain's build produced
  * (build/<preset>/th-manifest.tsv), probe which configs really work there,
  * run every cell in its own child process (time limit, resource limits,
- * process group), classify what it did, and write results.json + report.md.
+ * process group; a fork of its binary's fork server, or an exec with
+ * --no-fork-server: run_jobs(), runner/child.h), classify what it did, and
+ * write results.json + report.md.
  */
 #define _GNU_SOURCE
 #include "matrix.h"
