@@ -32,7 +32,7 @@ add_test(NAME matrix.lockup
           -P ${CMAKE_CURRENT_SOURCE_DIR}/matrix_lockup.cmake)
 set_tests_properties(matrix.lockup PROPERTIES SKIP_REGULAR_EXPRESSION "SKIP: this build has no randstruct")
 # Fork servers against an exec per run (tests/matrix_fsrv.cmake says what each checks).
-foreach(case same_outcomes server_killed hang)
+foreach(case same_outcomes server_killed hang no_server_mode)
   add_test(NAME matrix.fsrv.${case}
     COMMAND ${CMAKE_COMMAND} -DTH=${TH_BIN} -DBUILD=${CMAKE_BINARY_DIR} -DOUT=${TH_MOUT}/fsrv-${case}
             -DCASE=${case} -P ${CMAKE_CURRENT_SOURCE_DIR}/matrix_fsrv.cmake)
