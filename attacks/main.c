@@ -10,6 +10,10 @@
  *               run one attack with .function at the symbol NAME of this
  *               image (attacks/sysmap.h) instead of its payload's target;
  *               2 for a NAME the symbol table does not have
+ *   --fork-server
+ *               serve runs on the socket at fd 198 (runner/fork_server.h):
+ *               each is a fork that goes on below with its own argv, as if
+ *               exec'd with it (the matrix's default way to run cells)
  * Hidden cells for the runner's own tests (not in --list): SELFTEST_HANG
  * (spins forever), SELFTEST_SEGV (writes through NULL).
  */
@@ -19,6 +23,7 @@
 #include "attack.h"
 #include "cfi/trap_report.h"
 #include "registry.h"
+#include "runner/fork_server.h"
 #include "sysmap.h"
 #include "victim.h"
 
@@ -97,6 +102,8 @@ static int run(const char *id)
 
 int main(int argc, char **argv)
 {
+	/* In server mode, returns in each forked run with that run's argv. */
+	th_fork_server(&argc, &argv);
 	th_install_trap_reporter();
 	if (argc == 2 && !strcmp(argv[1], "--list"))
 		return list();

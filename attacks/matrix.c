@@ -3,7 +3,9 @@
  * `timerharness matrix`: discover what each toolchain's build produced
  * (build/<preset>/th-manifest.tsv), probe which configs really work there,
  * run every cell in its own child process (time limit, resource limits,
- * process group), classify what it did, and write results.json + report.md.
+ * process group; a fork of its binary's fork server, or an exec with
+ * --no-fork-server: run_jobs(), runner/child.h), classify what it did, and
+ * write results.json + report.md.
  */
 #define _GNU_SOURCE
 #include "matrix.h"
@@ -423,6 +425,29 @@ struct probe_memo {
 	char reason[1024];
 };
 
+/* ---- fork servers (runner/child.h): see run_jobs() ---------------------- */
+/* Live at once: the runs of one binary come together in the plan, a
+ * randstruct cell's seeds (five) one after another. */
+#define MAX_SERVERS	8
+/* A binary whose server fails this often runs its other cells by exec. */
+#define MAX_SERVER_FAILURES	3
+
+struct server_bin {
+	const char *binary;	/* the manifest's string */
+	bool capable;		/* has the mode (runner/fork_server.h) */
+	unsigned failures;
+};
+
+struct servers {
+	struct th_fsrv *s[MAX_SERVERS];		/* NULL: a free slot */
+	double used[MAX_SERVERS];		/* last asked, for eviction */
+	struct server_bin *bins;
+	size_t nbins;
+	unsigned started, failed, exec_runs, fsrv_runs;
+	long kill_after;			/* TH_MATRIX_FSRV_KILL (tests): 0 none */
+	unsigned long asked;
+};
+
 struct matrix {
 	const struct th_matrix_opts *o;
 	struct th_manifest b;
@@ -436,6 +461,7 @@ struct matrix {
 	int jobs_n;
 	int lock_fd;		/* -1: not locked */
 	const char *out_dir;	/* --out, or the default for a full run or a slice */
+	struct servers servers;	/* fork servers of the run (run_jobs) */
 	bool slice;		/* part of the plan only (a selection or a shard) */
 	char err[2048];
 };
@@ -846,6 +872,99 @@ static void record_run(struct matrix *m, const struct job *jb, struct th_child *
 	cp->runs_done++;
 }
 
+/* ---- fork servers (runner/child.h) --------------------------------------- */
+static struct server_bin *server_bin(struct servers *sv, const char *binary)
+{
+	for (size_t i = 0; i < sv->nbins; i++)
+		if (!strcmp(sv->bins[i].binary, binary))
+			return &sv->bins[i];
+	sv->bins = th_xrealloc(sv->bins, (sv->nbins + 1) * sizeof(*sv->bins));
+	sv->bins[sv->nbins] = (struct server_bin){ .binary = binary,
+						   .capable = th_fsrv_capable(binary) };
+	return &sv->bins[sv->nbins++];
+}
+
+/* The live server of @binary, started if need be; NULL: run it by exec
+ * (no server mode, too many failures, no slot free, or it cannot start). */
+static struct th_fsrv *server_for(struct servers *sv, const char *binary,
+				  const struct th_child_opts *opts)
+{
+	struct server_bin *sb = server_bin(sv, binary);
+	int slot = -1;
+
+	if (!sb->capable || sb->failures >= MAX_SERVER_FAILURES)
+		return NULL;
+	for (int k = 0; k < MAX_SERVERS; k++) {
+		struct th_fsrv *s = sv->s[k];
+
+		if (s && !s->failed && !s->why[0] && s->sock >= 0 && !strcmp(s->proc.binary, binary)) {
+			sv->used[k] = now_s();
+			return s;
+		}
+	}
+	for (int k = 0; k < MAX_SERVERS && slot < 0; k++)
+		if (!sv->s[k])
+			slot = k;
+	/* Else the least recently asked idle one makes room. */
+	for (int k = 0; k < MAX_SERVERS && !(slot >= 0 && !sv->s[slot]); k++) {
+		struct th_fsrv *s = sv->s[k];
+
+		if (s->failed || s->why[0] || s->sock < 0 || !th_fsrv_idle(s))
+			continue;
+		if (slot < 0 || sv->used[k] < sv->used[slot])
+			slot = k;
+	}
+	if (slot < 0)
+		return NULL;
+	if (sv->s[slot])
+		th_fsrv_stop(sv->s[slot]);
+	else
+		sv->s[slot] = th_xrealloc(NULL, sizeof(*sv->s[slot]));
+	if (th_fsrv_start(sv->s[slot], binary, opts)) {
+		fprintf(stderr, "timerharness matrix: cannot start a fork server of %s: %s (its runs by exec)\n",
+			binary, strerror(errno));
+		free(sv->s[slot]);
+		sv->s[slot] = NULL;
+		sb->failures = MAX_SERVER_FAILURES;
+		return NULL;
+	}
+	sv->started++;
+	sv->used[slot] = now_s();
+	return sv->s[slot];
+}
+
+/* Failed servers, once their process is gone: counted, said, freed. */
+static void servers_reap(struct servers *sv)
+{
+	for (int k = 0; k < MAX_SERVERS; k++) {
+		struct th_fsrv *s = sv->s[k];
+		struct server_bin *sb;
+
+		if (!s || !s->failed || !th_child_done(&s->proc))
+			continue;
+		sb = server_bin(sv, s->proc.binary);
+		sv->failed++;
+		fprintf(stderr, "timerharness matrix: the fork server of %s (pid %d) %s; the runs it "
+			"held are harness errors%s\n", s->proc.binary, (int)s->proc.pid, s->why,
+			++sb->failures < MAX_SERVER_FAILURES ? ", another serves the rest"
+							      : "; its other runs by exec");
+		th_fsrv_stop(s);
+		free(s);
+		sv->s[k] = NULL;
+	}
+}
+
+static void servers_free(struct servers *sv)
+{
+	for (int k = 0; k < MAX_SERVERS; k++)
+		if (sv->s[k]) {
+			th_fsrv_stop(sv->s[k]);
+			free(sv->s[k]);
+			sv->s[k] = NULL;
+		}
+	free(sv->bins);
+}
+
 /* Every job, at most jobs_n at a time, until done or interrupted. */
 static void run_jobs(struct matrix *m)
 {
@@ -857,8 +976,12 @@ static void run_jobs(struct matrix *m)
 	bool tty = m->o->progress;
 	double t0 = now_s();
 	int nrun = 0;
+	struct servers *sv = &m->servers;
+	const char *kill_env = getenv("TH_MATRIX_FSRV_KILL");
 
 	memset(running, 0, sizeof(running));
+	/* Tests only: SIGKILL the server that gets the Nth request, just after. */
+	sv->kill_after = kill_env ? strtol(kill_env, NULL, 10) : 0;
 	if (!tty)
 		fprintf(stderr, "matrix: %zu runs of %zu cells with %d jobs\n", m->njobs, m->ncells,
 			m->jobs_n);
@@ -879,14 +1002,22 @@ static void run_jobs(struct matrix *m)
 				.lockup_func = TH_MATRIX_LOCKUP_FUNC, .lockup_ms = m->o->lockup_ms,
 			};
 
-			if (th_child_spawn(&running[nrun], argv, &opts)) {
+			struct th_fsrv *s = m->o->fork_server ? server_for(sv, jb->binary, &opts) : NULL;
+
+			/* A server that cannot take it (it has just died): by exec. */
+			if (s && !th_child_spawn_fsrv(&running[nrun], s, argv, &opts)) {
+				sv->fsrv_runs++;
+				if (++sv->asked == (unsigned long)sv->kill_after)
+					kill(s->proc.pid, SIGKILL);
+			} else if (sv->exec_runs++, th_child_spawn(&running[nrun], argv, &opts)) {
 				snprintf(m->err, sizeof(m->err), "fork: %s", strerror(errno));
 				interrupted = -1;
 				break;
 			}
 			rjob[nrun++] = jb;
 		}
-		th_child_pump(running, nrun);
+		th_child_pump_fsrv(running, nrun, sv->s, MAX_SERVERS);
+		servers_reap(sv);
 		for (int i = 0; i < nrun; i++) {
 			if (!th_child_done(&running[i]))
 				continue;
@@ -900,11 +1031,9 @@ static void run_jobs(struct matrix *m)
 		}
 		progress(tty, t0, done, m->njobs, counts, false);
 	}
-	for (int i = 0; i < nrun; i++) {
-		kill(-running[i].pid, SIGKILL);
-		waitpid(running[i].pid, NULL, 0);
-		th_child_free(&running[i]);
-	}
+	for (int i = 0; i < nrun; i++)
+		th_child_abort(&running[i]);
+	servers_free(sv);
 	progress(tty, t0, done, m->njobs, counts, true);
 	sigaction(SIGINT, &old_int, NULL);
 	sigaction(SIGTERM, &old_term, NULL);
@@ -965,6 +1094,8 @@ static char *rerun_command(const struct matrix *m, const struct cellplan *cp)
 		fprintf(f, " --timeout %.0f", o->timeout);
 	if (o->lockup_ms != o->default_lockup_ms)
 		fprintf(f, " --lockup-ms %u", o->lockup_ms);
+	if (!o->fork_server)
+		fputs(" --no-fork-server", f);
 	if (fclose(f)) {
 		free(buf);
 		return NULL;
@@ -1041,6 +1172,9 @@ static void throughput_line(const struct matrix *m, double seconds)
 	}
 	fprintf(stderr, "matrix: %zu cells in %.1f s (%.0f a second); CPU %.1f s user, %.1f s system\n",
 		m->ncells, seconds, seconds > 0 ? (double)m->ncells / seconds : 0, user, sys);
+	fprintf(stderr, "matrix: %zu runs: %u forked by %u fork servers (%u failed), %u exec'd%s\n",
+		m->njobs, m->servers.fsrv_runs, m->servers.started, m->servers.failed,
+		m->servers.exec_runs, m->o->fork_server ? "" : " (--no-fork-server)");
 }
 
 static void add_metrics(struct matrix *m, double seconds)

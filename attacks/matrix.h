@@ -28,6 +28,9 @@ struct th_matrix_opts {
 	int use_color;			/* ANSI colours on stdout */
 	int progress;			/* a live progress line on stderr (a terminal) */
 	int selftests;			/* add SELFTEST_HANG and SELFTEST_SEGV cells */
+	int fork_server;		/* runs forked by a server per attack binary
+					 * (runner/child.h struct th_fsrv); 0: an exec
+					 * per run (--no-fork-server) */
 	unsigned shard_index;		/* --shard I/N: run the cells of shard I (1..N) */
 	unsigned shard_count;		/* 0: not sharded */
 	int replace;			/* a slice may replace a full run's results */

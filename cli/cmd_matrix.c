@@ -21,7 +21,7 @@ static void matrix_usage(FILE *f, const struct th_paths *p)
 		"                           [--attack GLOB,..] [--shard I/N] [--jobs N] [--timeout S]\n"
 		"                           [--lockup-ms MS] [--out DIR] [--replace] [--build-root DIR]\n"
 		"                           [--expect FILE]\n"
-		"                           [--selftests] [--grid] [--quiet]\n"
+		"                           [--selftests] [--no-fork-server] [--grid] [--quiet]\n"
 		"\n"
 		"Runs every cell (attack x variant x config x toolchain) in its own process and\n"
 		"writes, as one set, DIR/results.json (schema " TH_RESULTS_SCHEMA "),\n"
@@ -56,6 +56,12 @@ static void matrix_usage(FILE *f, const struct th_paths *p)
 		"  --expect      declared expectations (default %s); its path and SHA-256\n"
 		"                are recorded in results.json\n"
 		"  --selftests   also run the runner's self-test cells SELFTEST_HANG, SELFTEST_SEGV\n"
+		"  --no-fork-server\n"
+		"                an exec of the attack binary per run, as before fork servers:\n"
+		"                by default each binary is exec'd once, in its --fork-server\n"
+		"                mode, and forks each run (its own process all the same,\n"
+		"                traced, limited and judged as an exec'd one; ASLR and the\n"
+		"                sanitizers' exitcode are then per server, not per run)\n"
 		"  --grid        also print the terminal matrix (one symbol per cell; wide)\n"
 		"  --quiet       no verdict screen: the summary lines only\n"
 		"Progress goes to standard error: one line rewritten in place on a terminal, a\n"
@@ -77,7 +83,7 @@ static void matrix_usage(FILE *f, const struct th_paths *p)
 int th_cli_matrix(int argc, char **argv)
 {
 	struct th_paths p;
-	struct th_matrix_opts o = { .timeout = 10, .lockup_ms = TH_MATRIX_LOCKUP_MS };
+	struct th_matrix_opts o = { .timeout = 10, .lockup_ms = TH_MATRIX_LOCKUP_MS, .fork_server = 1 };
 	char self[PATH_MAX], err[256];
 	const char *v;
 	long x;
@@ -132,6 +138,8 @@ int th_cli_matrix(int argc, char **argv)
 			o.replace = 1;
 		} else if (!strcmp(argv[i], "--selftests")) {
 			o.selftests = 1;
+		} else if (!strcmp(argv[i], "--no-fork-server")) {
+			o.fork_server = 0;
 		} else {
 			fprintf(stderr, "timerharness matrix: unknown argument '%s' (see --help)\n", argv[i]);
 			return 2;

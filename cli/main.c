@@ -26,7 +26,7 @@ static void usage(FILE *f)
 		"  matrix [--toolchain T,..] [--config C,..] [--variant V,..] [--attack GLOB,..]\n"
 		"         [--shard I/N] [--jobs N] [--timeout S] [--lockup-ms MS] [--out DIR]\n"
 		"         [--replace] [--build-root DIR] [--expect FILE] [--selftests] [--grid]\n"
-		"         [--quiet]\n"
+		"         [--no-fork-server] [--quiet]\n"
 		"        run every attack cell; writes results.json and its reports to DIR,\n"
 		"        then prints the verdict\n"
 		"  check [--results FILE] [--baseline FILE] [--expect FILE] [--kernel DIR]\n"

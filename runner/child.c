@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 #define _GNU_SOURCE
 #include "child.h"
+#include "fork_server.h"
 
 #include <elf.h>
 #include <errno.h>
@@ -15,6 +16,7 @@
 #include <sys/ptrace.h>
 #include <sys/random.h>
 #include <sys/resource.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/uio.h>
@@ -31,7 +33,8 @@
  * are closed after this long. */
 #define PIPE_GRACE_S	1.0
 
-enum { PHASE_UNTRACED, PHASE_FIRST_STOP, PHASE_RUNNING };
+/* PHASE_FORK_STOP: forked by a server, before its first (SIGSTOP) stop. */
+enum { PHASE_UNTRACED, PHASE_FIRST_STOP, PHASE_FORK_STOP, PHASE_RUNNING };
 enum { BP_ENTRY, BP_HANDLER };
 
 /* ---- waking up on a child's state change -------------------------------------------- */
@@ -135,8 +138,10 @@ static void make_ties(struct th_child_obs *o)
 
 /* ---- spawning ------------------------------------------------------------------------- */
 
+/* @srv_fd >= 0: a fork server's socket (at TH_FSRV_FD), and no CPU limit:
+ * each of its runs sets its own at the fork. */
 static void child_setup(const struct th_child_opts *o, const struct th_child_obs *t, int out,
-			int err, int exec_fail, const char *const argv[])
+			int err, int exec_fail, const char *const argv[], int srv_fd)
 {
 	struct rlimit core = { 0, 0 }, fsize = { 64 << 20, 64 << 20 };
 	struct rlimit cpu = { (rlim_t)o->timeout + 2, (rlim_t)o->timeout + 3 };
@@ -147,7 +152,14 @@ static void child_setup(const struct th_child_opts *o, const struct th_child_obs
 	dup2(err, 2);
 	setrlimit(RLIMIT_CORE, &core);
 	setrlimit(RLIMIT_FSIZE, &fsize);
-	setrlimit(RLIMIT_CPU, &cpu);
+	if (srv_fd < 0)
+		setrlimit(RLIMIT_CPU, &cpu);
+	else if (dup2(srv_fd, TH_FSRV_FD) != TH_FSRV_FD)
+		_exit(EXIT_NO_EXEC);
+	/* A server binds every symbol at its start, not each run on its
+	 * first calls (runner/fork_server.h: the server takes it out again). */
+	if (srv_fd >= 0)
+		setenv("LD_BIND_NOW", "1", 1);
 	if (o->cap_memory) {
 		struct rlimit as = { CHILD_AS_LIMIT, CHILD_AS_LIMIT };
 
@@ -183,7 +195,8 @@ static void child_setup(const struct th_child_opts *o, const struct th_child_obs
 	_exit(EXIT_NO_EXEC);
 }
 
-int th_child_spawn(struct th_child *c, const char *const argv[], const struct th_child_opts *o)
+static int spawn(struct th_child *c, const char *const argv[], const struct th_child_opts *o,
+		 int srv_fd)
 {
 	int out[2], err[2], ex[2], saved;
 
@@ -220,7 +233,7 @@ int th_child_spawn(struct th_child *c, const char *const argv[], const struct th
 		goto fail_err;
 	}
 	if (c->pid == 0)
-		child_setup(o, &c->obs, out[1], err[1], ex[1], argv);
+		child_setup(o, &c->obs, out[1], err[1], ex[1], argv, srv_fd);
 	setpgid(c->pid, c->pid);
 	close(out[1]);
 	close(err[1]);
@@ -246,6 +259,11 @@ fail_bin:
 	c->binary = NULL;
 	errno = saved;
 	return -1;
+}
+
+int th_child_spawn(struct th_child *c, const char *const argv[], const struct th_child_opts *o)
+{
+	return spawn(c, argv, o, -1);
 }
 
 /* ---- output ------------------------------------------------------------------------------ */
@@ -428,7 +446,7 @@ static void on_exit_stop(struct th_child *c)
 	const struct th_sym *map;
 	struct th_state_field f;
 
-	if (!c->opts.state_map || !c->bin || !c->obs.execed)
+	if (!c->opts.state_map || !c->bin || !c->obs.execed || c->own)
 		return;
 	if (th_bin_find_syms(c->bin, c->opts.state_map, &map, 1) != 1) {
 		harness_error(c, "%s has no state map (symbol %s)", c->binary, c->opts.state_map);
@@ -760,15 +778,44 @@ static int on_stop(struct th_child *c, int status)
 	if (c->phase == PHASE_FIRST_STOP) {
 		/* The SIGTRAP a traced exec raises (no options yet): the program is
 		 * mapped, nothing of it has run. Later execs stop as events. */
+		long opt = PTRACE_O_EXITKILL | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT;
+
+		/* A server's forks arrive traced, its breakpoints in them. */
+		if (c->own)
+			opt |= PTRACE_O_TRACEFORK;
 		c->phase = PHASE_RUNNING;
-		if (ptrace(PTRACE_SETOPTIONS, c->pid, NULL,
-			   (void *)(PTRACE_O_EXITKILL | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT)))
+		if (ptrace(PTRACE_SETOPTIONS, c->pid, NULL, (void *)opt))
 			harness_error(c, "ptrace(PTRACE_SETOPTIONS): %s", strerror(errno));
 		if (sig != SIGTRAP) {
 			harness_error(c, "the first stop of the child was signal %d, not its exec", sig);
 			return sig;
 		}
 		on_exec(c);
+		return 0;
+	}
+	if (c->phase == PHASE_FORK_STOP) {
+		/* A server's fork, auto-attached: its SIGSTOP, before anything of
+		 * the run. The options an exec'd child has: its own forks are
+		 * not traced. */
+		c->phase = PHASE_RUNNING;
+		if (ptrace(PTRACE_SETOPTIONS, c->pid, NULL,
+			   (void *)(PTRACE_O_EXITKILL | PTRACE_O_TRACEEXEC | PTRACE_O_TRACEEXIT)))
+			harness_error(c, "ptrace(PTRACE_SETOPTIONS): %s", strerror(errno));
+		if (sig != SIGSTOP || event) {
+			harness_error(c, "the first stop of the forked run was signal %d (event %d), "
+				      "not its SIGSTOP", sig, event);
+			return event ? 0 : sig;
+		}
+		return 0;
+	}
+	if (event == PTRACE_EVENT_FORK && c->own) {
+		unsigned long pid = 0;
+
+		if (!ptrace(PTRACE_GETEVENTMSG, c->pid, NULL, &pid) && pid &&
+		    c->own->nborn < sizeof(c->own->born) / sizeof(c->own->born[0]))
+			c->own->born[c->own->nborn++] = (pid_t)pid;
+		else if (!c->own->failed)
+			snprintf(c->own->why, sizeof(c->own->why), "forked a process the runner lost");
 		return 0;
 	}
 	if (event == PTRACE_EVENT_EXEC) {
@@ -783,18 +830,19 @@ static int on_stop(struct th_child *c, int status)
 		return 0;
 	if (ptrace(PTRACE_GETSIGINFO, c->pid, NULL, &si))
 		return 0; /* a group-stop: nothing to deliver */
+	if (sig == SIGTRAP && c->stepping >= 0 && si.si_code == TRAP_TRACE) {
+		/* Stepped over the breakpoint's instruction: plant it again
+		 * (no registers needed: one ptrace call fewer a breakpoint). */
+		poke_byte(c->pid, c->bps[c->stepping].addr, 0xcc, NULL);
+		c->stepping = -1;
+		return 0;
+	}
 	if (ptrace(PTRACE_GETREGS, c->pid, NULL, &r))
 		return sig;
 	/* The soft-lockup probe's own SIGSTOP: sent by this process (a
 	 * program's own raise(SIGSTOP) has its pid), never delivered. */
 	if (sig == SIGSTOP && c->probe_sent && si.si_code == SI_USER && si.si_pid == getpid())
 		return on_probe(c, &r);
-	if (sig == SIGTRAP && c->stepping >= 0 && si.si_code == TRAP_TRACE) {
-		/* Stepped over the breakpoint's instruction: plant it again. */
-		poke_byte(c->pid, c->bps[c->stepping].addr, 0xcc, NULL);
-		c->stepping = -1;
-		return 0;
-	}
 	if (c->stepping >= 0) {
 		/* Another stop came first (the instruction faulted): plant it again. */
 		poke_byte(c->pid, c->bps[c->stepping].addr, 0xcc, NULL);
@@ -836,8 +884,10 @@ static void reaped(struct th_child *c, int status)
 	c->reaped = true;
 	c->status = status;
 	clock_gettime(CLOCK_MONOTONIC, &c->end);
-	/* Anything the group left holding the pipes goes too. */
-	kill(-c->pid, SIGKILL);
+	/* Anything the group left holding the pipes goes too; a server's
+	 * group holds its forks before they take their own. */
+	if (!c->own)
+		kill(-c->pid, SIGKILL);
 	for (int k = 0; k < 2; k++)
 		if (c->fd[k] >= 0)
 			drain(c, k);
@@ -863,76 +913,515 @@ static void reaped(struct th_child *c, int status)
 }
 
 /* Every state change @c has pending. */
+static void handle_status(struct th_child *c, int status)
+{
+	if (WIFSTOPPED(status)) {
+		int sig = on_stop(c, status);
+
+		if (sig != -2)
+			resume(c, sig);
+	} else if (WIFEXITED(status) || WIFSIGNALED(status)) {
+		reaped(c, status);
+	}
+}
+
 static void collect(struct th_child *c)
 {
 	int status;
 	pid_t r;
 
-	while (!c->reaped && (r = waitpid(c->pid, &status, WNOHANG | __WALL)) == c->pid) {
-		if (WIFSTOPPED(status)) {
-			int sig = on_stop(c, status);
+	while (!c->reaped && (r = waitpid(c->pid, &status, WNOHANG | __WALL)) == c->pid)
+		handle_status(c, status);
+}
 
-			if (sig != -2)
-				resume(c, sig);
-		} else if (WIFEXITED(status) || WIFSIGNALED(status))
-			reaped(c, status);
+/* ---- fork servers ------------------------------------------------------------------ */
+
+/* The pump of servers waits for any child (waitpid(-1)): a state change of
+ * a pid not known yet is kept here until the server's PTRACE_EVENT_FORK
+ * names it (the fork's SIGSTOP may come first). One never named (a fork of
+ * a server killed before its event was seen) is killed after STASH_AGE_S. */
+#define STASH_MAX	64
+#define STASH_AGE_S	2.0
+static struct {
+	pid_t pid;
+	int status;
+	struct timespec at;
+} stash[STASH_MAX];
+static unsigned nstash;
+
+/* Kill a traced process of ours and wait for its end (a stop on the way
+ * is let go). */
+static void discard(pid_t pid)
+{
+	int status;
+
+	if (pid <= 0)
+		return;
+	kill(pid, SIGKILL);
+	for (;;) {
+		pid_t w = waitpid(pid, &status, __WALL);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w != pid || WIFEXITED(status) || WIFSIGNALED(status))
+			return;
+		ptrace(PTRACE_CONT, pid, NULL, NULL);
 	}
 }
 
-void th_child_pump(struct th_child *cs, int n)
+/* A run its server never forked: a harness error, never an outcome. */
+static void abandon(struct th_child *c, const char *why)
 {
-	struct pollfd pfd[65];
-	int map[65][2], np = 0, wait_ms = -1;
+	c->srv = NULL;
+	c->reaped = true;
+	c->status = 0;
+	clock_gettime(CLOCK_MONOTONIC, &c->end);
+	for (int k = 0; k < 2; k++)
+		if (c->fd[k] >= 0) {
+			close(c->fd[k]);
+			c->fd[k] = -1;
+		}
+	harness_error(c, "%s", why);
+	c->obs.traced = 0;
+}
+
+static void fsrv_fail(struct th_fsrv *s, struct th_child *cs, int n, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+static void fsrv_fail(struct th_fsrv *s, struct th_child *cs, int n, const char *fmt, ...)
+{
+	char why[512], err[160] = "";
+	va_list ap;
+
+	if (!s->failed) {
+		va_start(ap, fmt);
+		vsnprintf(s->why, sizeof(s->why), fmt, ap);
+		va_end(ap);
+	}
+	s->failed = true;
+	if (s->sock >= 0) {
+		close(s->sock);
+		s->sock = -1;
+	}
+	/* The server only, never its group: runs it forked keep theirs until
+	 * they take their own. */
+	if (s->proc.pid > 0 && !s->proc.reaped)
+		kill(s->proc.pid, SIGKILL);
+	for (unsigned k = 0; k < s->nborn; k++)
+		discard(s->born[k]);
+	s->nborn = 0;
+	s->npending = 0;
+	if (s->proc.buf[1])
+		snprintf(err, sizeof(err), ": %.*s", (int)strcspn(s->proc.buf[1], "\n"), s->proc.buf[1]);
+	snprintf(why, sizeof(why), "fork server %s (pid %d) %s%s, before forking this run",
+		 s->proc.binary ? s->proc.binary : "?", (int)s->proc.pid, s->why, err);
+	for (int i = 0; i < n; i++)
+		if (cs[i].srv == s)
+			abandon(&cs[i], why);
+}
+
+/* A fork of @s becomes the run it was asked for. */
+static void adopt(struct th_child *c, struct th_fsrv *s, pid_t pid)
+{
+	const struct th_child *p = &s->proc;
+
+	c->srv = NULL;
+	c->pid = pid;
+	c->obs.pid = pid;
+	c->phase = PHASE_FORK_STOP;
+	c->probe_at = c->opts.lockup_ms / 1000.0;
+	clock_gettime(CLOCK_MONOTONIC, &c->start);
+	/* What on_exec() found in the server, the same in its copy. */
+	c->obs.execed = 1;
+	c->obs.bias = p->obs.bias;
+	c->bin = p->bin;
+	c->sites = p->sites;
+	memcpy(c->bps, p->bps, sizeof(c->bps));
+	c->nbps = p->nbps;
+	if (p->obs.harness_error[0])
+		harness_error(c, "fork server: %s", p->obs.harness_error);
+	s->nforked++;
+}
+
+static void unstash(struct th_child *c);
+
+/* The forks @s made, to the runs asked, in the order asked. */
+static void fsrv_give(struct th_fsrv *s, struct th_child *cs, int n)
+{
+	for (unsigned k = 0; k < s->nborn; k++) {
+		pid_t pid = s->born[k];
+		uint32_t id;
+		int i;
+
+		if (!s->npending) {
+			s->nborn -= k;
+			memmove(s->born, s->born + k, s->nborn * sizeof(s->born[0]));
+			fsrv_fail(s, cs, n, "forked a process no run asked for");
+			return;
+		}
+		id = s->fifo[s->head];
+		s->head = (s->head + 1) % TH_FSRV_PENDING;
+		s->npending--;
+		for (i = 0; i < n && !(cs[i].srv == s && cs[i].req_id == id); i++)
+			;
+		if (i < n) {
+			adopt(&cs[i], s, pid);
+			unstash(&cs[i]);
+		} else
+			discard(pid); /* its run was dropped meanwhile */
+	}
+	s->nborn = 0;
+}
+
+/* Statuses kept for @c's pid, in the order they came. */
+static void unstash(struct th_child *c)
+{
+	unsigned k = 0;
+
+	while (k < nstash)
+		if (stash[k].pid == c->pid) {
+			int status = stash[k].status;
+
+			memmove(&stash[k], &stash[k + 1], (--nstash - k) * sizeof(stash[0]));
+			handle_status(c, status);
+		} else {
+			k++;
+		}
+}
+
+static void stash_add(pid_t pid, int status)
+{
+	if (nstash == STASH_MAX) {
+		discard(stash[0].pid);	/* the oldest: never named, or it would be gone */
+		memmove(&stash[0], &stash[1], --nstash * sizeof(stash[0]));
+	}
+	stash[nstash].pid = pid;
+	stash[nstash].status = status;
+	clock_gettime(CLOCK_MONOTONIC, &stash[nstash++].at);
+}
+
+/* Forks never named: killed and waited for (else stopped for ever, until
+ * this process ends: PTRACE_O_EXITKILL). */
+static void stash_expire(const struct timespec *now)
+{
+	unsigned k = 0;
+
+	while (k < nstash)
+		if (seconds(&stash[k].at, now) > STASH_AGE_S) {
+			pid_t pid = stash[k].pid;
+			int status = stash[k].status;
+
+			memmove(&stash[k], &stash[k + 1], (--nstash - k) * sizeof(stash[0]));
+			if (!WIFEXITED(status) && !WIFSIGNALED(status))
+				discard(pid);
+		} else {
+			k++;
+		}
+}
+
+/* Every state change of every child, each to its own (cells, servers),
+ * the forks a server makes given to their runs as they are seen. */
+static void collect_all(struct th_child *cs, int n, struct th_fsrv **ss, int ns)
+{
+	int status;
+	pid_t w;
+
+	while ((w = waitpid(-1, &status, WNOHANG | __WALL)) > 0) {
+		struct th_child *c = NULL;
+		struct th_fsrv *s = NULL;
+
+		for (int i = 0; i < n && !c; i++)
+			if (cs[i].pid == w && !cs[i].reaped)
+				c = &cs[i];
+		for (int j = 0; j < ns && !c; j++)
+			if (ss[j] && ss[j]->proc.pid == w && !ss[j]->proc.reaped)
+				c = &(s = ss[j])->proc;
+		if (!c) {
+			stash_add(w, status);
+			continue;
+		}
+		handle_status(c, status);
+		if (s)
+			fsrv_give(s, cs, n);
+	}
+}
+
+bool th_fsrv_capable(const char *binary)
+{
+	const struct th_sym *sym;
+	char err[512], abi[sizeof(TH_FSRV_ABI)];
+	struct th_bin *b = th_bin_cached(binary, err, sizeof(err));
+
+	return b && th_bin_find_syms(b, TH_FSRV_ABI_SYMBOL, &sym, 1) == 1 &&
+	       sym->size >= sizeof(abi) && !th_bin_read(b, sym->addr, abi, sizeof(abi)) &&
+	       !memcmp(abi, TH_FSRV_ABI, sizeof(abi));
+}
+
+int th_fsrv_start(struct th_fsrv *s, const char *binary, const struct th_child_opts *o)
+{
+	const char *argv[] = { binary, TH_FSRV_ARG, NULL };
+	struct th_child_opts so = *o;
+	int sv[2], saved;
+
+	memset(s, 0, sizeof(*s));
+	s->sock = -1;
+	if (!o->trace) {
+		errno = EINVAL;	/* its forks are found by tracing it */
+		return -1;
+	}
+	/* Never timed out itself (a run it does not fork is: th_child_pump_fsrv),
+	 * no soft-lockup probes: it runs no cell. */
+	so.timeout = 1e9;
+	so.lockup_func = NULL;
+	so.lockup_ms = 0;
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv))
+		return -1;
+	s->proc.own = s;
+	if (spawn(&s->proc, argv, &so, sv[1])) {
+		saved = errno;
+		close(sv[0]);
+		close(sv[1]);
+		memset(s, 0, sizeof(*s));
+		s->sock = -1;
+		errno = saved;
+		return -1;
+	}
+	s->proc.own = s;	/* spawn() cleared it */
+	close(sv[1]);
+	s->sock = sv[0];
+	return 0;
+}
+
+int th_child_spawn_fsrv(struct th_child *c, struct th_fsrv *s, const char *const argv[],
+			const struct th_child_opts *o)
+{
+	union {
+		struct cmsghdr h;
+		char buf[CMSG_SPACE(2 * sizeof(int))];
+	} cm;
+	char msg[sizeof(struct th_fsrv_req) + TH_FSRV_MAX_BYTES];
+	struct th_fsrv_req rq = { .magic = TH_FSRV_ABI };
+	size_t len = sizeof(rq);
+	int out[2], err[2], wr[2], saved;
+	struct iovec iov;
+	struct msghdr mh = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = cm.buf,
+			     .msg_controllen = sizeof(cm.buf) };
+	struct cmsghdr *ch;
+
+	memset(c, 0, sizeof(*c));
+	c->fd[0] = c->fd[1] = c->exec_fd = -1;
+	c->stepping = -1;
+	c->opts = *o;
+	c->timeout = o->timeout;
+	make_ties(&c->obs);
+	c->obs.trap.site = c->obs.trap.guard = -1;
+	c->obs.handler_site = c->obs.handler_guard = -1;
+	/* The runtimes read exitcode= at the server's start (child.h). */
+	c->obs.san_exitcode = s->proc.obs.san_exitcode;
+	if (s->failed || s->why[0] || s->sock < 0 || s->npending == TH_FSRV_PENDING) {
+		errno = s->npending == TH_FSRV_PENDING ? EAGAIN : EPIPE;
+		return -1;
+	}
+	if (sigchld_setup())
+		return -1;
+	rq.id = s->next_id++;
+	rq.cpu_soft = (uint32_t)o->timeout + 2;
+	rq.cpu_hard = (uint32_t)o->timeout + 3;
+	memcpy(rq.token, c->obs.token, TH_TOKEN_LEN);
+	for (; argv[rq.argc]; rq.argc++) {
+		size_t k = strlen(argv[rq.argc]) + 1;
+
+		if (rq.argc == TH_FSRV_MAX_ARGS || len + k > sizeof(msg)) {
+			errno = E2BIG;
+			return -1;
+		}
+		memcpy(msg + len, argv[rq.argc], k);
+		len += k;
+	}
+	memcpy(msg, &rq, sizeof(rq));
+	if (!(c->binary = strdup(argv[0])))
+		return -1;
+	if (pipe2(out, O_CLOEXEC)) {
+		saved = errno;
+		goto fail_bin;
+	}
+	if (pipe2(err, O_CLOEXEC)) {
+		saved = errno;
+		close(out[0]);
+		close(out[1]);
+		goto fail_bin;
+	}
+	iov = (struct iovec){ msg, len };
+	ch = CMSG_FIRSTHDR(&mh);
+	ch->cmsg_level = SOL_SOCKET;
+	ch->cmsg_type = SCM_RIGHTS;
+	ch->cmsg_len = CMSG_LEN(sizeof(wr));
+	wr[0] = out[1];
+	wr[1] = err[1];
+	memcpy(CMSG_DATA(ch), wr, sizeof(wr));
+	while (sendmsg(s->sock, &mh, MSG_NOSIGNAL) < 0) {
+		if (errno == EINTR)
+			continue;
+		saved = errno;
+		/* Its end of the socket is gone: it is dying. The pump sees it
+		 * end and fails it, with the runs it holds; nothing more is
+		 * asked of it. */
+		close(s->sock);
+		s->sock = -1;
+		for (int k = 0; k < 2; k++) {
+			close(out[k]);
+			close(err[k]);
+		}
+		goto fail_bin;
+	}
+	close(out[1]);
+	close(err[1]);
+	c->fd[0] = out[0];
+	c->fd[1] = err[0];
+	fcntl(c->fd[0], F_SETFL, O_NONBLOCK);
+	fcntl(c->fd[1], F_SETFL, O_NONBLOCK);
+	c->srv = s;
+	c->req_id = rq.id;
+	s->fifo[(s->head + s->npending++) % TH_FSRV_PENDING] = rq.id;
+	s->nasked++;
+	c->phase = PHASE_FORK_STOP;
+	/* Until the fork, the time limit counts the wait for it. */
+	clock_gettime(CLOCK_MONOTONIC, &c->start);
+	return 0;
+fail_bin:
+	free(c->binary);
+	c->binary = NULL;
+	errno = saved;
+	return -1;
+}
+
+bool th_fsrv_idle(const struct th_fsrv *s)
+{
+	return !s->npending && !s->nborn;
+}
+
+void th_fsrv_stop(struct th_fsrv *s)
+{
+	if (s->sock >= 0)
+		close(s->sock);
+	s->sock = -1;
+	for (unsigned k = 0; k < s->nborn; k++)
+		discard(s->born[k]);
+	if (s->proc.pid > 0 && !s->proc.reaped)
+		discard(s->proc.pid);
+	th_child_free(&s->proc);
+	memset(s, 0, sizeof(*s));
+	s->sock = -1;
+}
+
+void th_child_abort(struct th_child *c)
+{
+	if (c->srv) {
+		abandon(c, "dropped before its server forked it");
+	} else if (c->pid > 0 && !c->reaped) {
+		kill(-c->pid, SIGKILL);
+		discard(c->pid);
+	}
+	th_child_free(c);
+}
+
+/* ---- the pump ------------------------------------------------------------------------ */
+
+#define PUMP_FDS 192
+
+/* @c's pipes into the poll set, and how long it lets the pump sleep. */
+static void pump_add(struct th_child *c, int who, const struct timespec *now, struct pollfd *pfd,
+		     int (*map)[2], int *np, int *wait_ms)
+{
+	if (c->reaped && seconds(&c->end, now) > PIPE_GRACE_S)
+		for (int k = 0; k < 2; k++)
+			if (c->fd[k] >= 0) {
+				close(c->fd[k]);
+				c->fd[k] = -1;
+			}
+	for (int k = 0; k < 2 && *np < PUMP_FDS - 1; k++)
+		if (c->fd[k] >= 0) {
+			pfd[*np] = (struct pollfd){ .fd = c->fd[k], .events = POLLIN };
+			map[*np][0] = who;
+			map[(*np)++][1] = k;
+		}
+	if (!c->reaped && !c->timed_out && !c->lockup) {
+		double left = c->timeout - seconds(&c->start, now);
+		int ms;
+
+		/* The next soft-lockup probe, when it comes first. */
+		if (c->opts.trace && c->opts.lockup_func && c->opts.lockup_ms && !c->probe_sent &&
+		    c->probe_at - seconds(&c->start, now) < left)
+			left = c->probe_at - seconds(&c->start, now);
+		ms = left <= 0 ? 0 : left > 3600 ? 3600 * 1000 : (int)(left * 1000) + 1;
+		if (*wait_ms < 0 || ms < *wait_ms)
+			*wait_ms = ms;
+	} else if (c->fd[0] >= 0 || c->fd[1] >= 0) {
+		/* Reaped (or killed), pipes still open: wake up for the grace. */
+		if (*wait_ms < 0 || *wait_ms > 100)
+			*wait_ms = 100;
+	}
+}
+
+void th_child_pump_fsrv(struct th_child *cs, int n, struct th_fsrv **ss, int ns)
+{
+	struct pollfd pfd[PUMP_FDS];
+	int map[PUMP_FDS][2], np = 0, wait_ms = -1;
 	struct timespec now;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	for (int i = 0; i < n; i++) {
-		struct th_child *c = &cs[i];
-
-		if (!c->pid)
-			continue;
-		if (c->reaped && seconds(&c->end, &now) > PIPE_GRACE_S)
-			for (int k = 0; k < 2; k++)
-				if (c->fd[k] >= 0) {
-					close(c->fd[k]);
-					c->fd[k] = -1;
-				}
-		for (int k = 0; k < 2 && np < 64; k++)
-			if (c->fd[k] >= 0) {
-				pfd[np] = (struct pollfd){ .fd = c->fd[k], .events = POLLIN };
-				map[np][0] = i;
-				map[np++][1] = k;
-			}
-		if (!c->reaped && !c->timed_out && !c->lockup) {
-			double left = c->timeout - seconds(&c->start, &now);
-			int ms;
-
-			/* The next soft-lockup probe, when it comes first. */
-			if (c->opts.trace && c->opts.lockup_func && c->opts.lockup_ms && !c->probe_sent &&
-			    c->probe_at - seconds(&c->start, &now) < left)
-				left = c->probe_at - seconds(&c->start, &now);
-			ms = left <= 0 ? 0 : (int)(left * 1000) + 1;
-			if (wait_ms < 0 || ms < wait_ms)
-				wait_ms = ms;
-		} else if (c->fd[0] >= 0 || c->fd[1] >= 0) {
-			/* Reaped (or killed), pipes still open: wake up for the grace. */
-			if (wait_ms < 0 || wait_ms > 100)
-				wait_ms = 100;
-		}
-	}
+	for (int i = 0; i < n; i++)
+		if (cs[i].pid || cs[i].srv)
+			pump_add(&cs[i], i, &now, pfd, map, &np, &wait_ms);
+	for (int j = 0; j < ns; j++)
+		if (ss[j] && ss[j]->proc.pid)
+			pump_add(&ss[j]->proc, n + j, &now, pfd, map, &np, &wait_ms);
 	pfd[np] = (struct pollfd){ .fd = sigchld_pipe[0], .events = POLLIN };
 	if (poll(pfd, (nfds_t)np + 1, wait_ms) > 0)
 		for (int j = 0; j < np; j++)
 			if (pfd[j].revents)
-				drain(&cs[map[j][0]], map[j][1]);
+				drain(map[j][0] < n ? &cs[map[j][0]] : &ss[map[j][0] - n]->proc, map[j][1]);
 	sigchld_drain();
 	clock_gettime(CLOCK_MONOTONIC, &now);
+	/* With servers: one waitpid(-1) for all; their forks become runs
+	 * as they are seen. */
+	if (ss)
+		collect_all(cs, n, ss, ns);
+	for (int j = 0; j < ns; j++) {
+		struct th_fsrv *s = ss[j];
+
+		if (!s || !s->proc.pid)
+			continue;
+		if (!s->failed && s->why[0]) {
+			char why[sizeof(s->why)];
+
+			snprintf(why, sizeof(why), "%s", s->why);
+			fsrv_fail(s, cs, n, "%s", why);
+		}
+		fsrv_give(s, cs, n);
+		if (s->proc.reaped && !s->failed) {
+			char st[64];
+
+			if (WIFSIGNALED(s->proc.status))
+				th_signal_name(WTERMSIG(s->proc.status), st, sizeof(st));
+			else
+				snprintf(st, sizeof(st), "exit %d", WEXITSTATUS(s->proc.status));
+			fsrv_fail(s, cs, n, "ended (%s)", st);
+		}
+	}
 	for (int i = 0; i < n; i++) {
 		struct th_child *c = &cs[i];
 
+		if (c->srv) {
+			/* Asked, not forked: a server that does not fork within the
+			 * run's time limit is hung. */
+			if (seconds(&c->start, &now) > c->timeout)
+				fsrv_fail(c->srv, cs, n, "forked nothing in %.0f s", c->timeout);
+			continue;
+		}
 		if (!c->pid)
 			continue;
-		collect(c);
+		if (!ss)
+			collect(c);
 		maybe_probe(c, seconds(&c->start, &now));
 		if (!c->reaped && !c->timed_out && !c->lockup && seconds(&c->start, &now) > c->timeout) {
 			c->timed_out = true;
@@ -940,6 +1429,13 @@ void th_child_pump(struct th_child *cs, int n)
 			kill(c->pid, SIGKILL);
 		}
 	}
+	if (nstash)
+		stash_expire(&now);
+}
+
+void th_child_pump(struct th_child *cs, int n)
+{
+	th_child_pump_fsrv(cs, n, NULL, 0);
 }
 
 void th_child_observe(struct th_child_obs *o, const struct th_child *c, const char *config,

@@ -8,8 +8,9 @@
  *    TH_CHILD_OUT_CAP), a time limit, resource limits;
  *  - ties to this run: a per-run token (environment TH_RUN_TOKEN) the child
  *    puts in its protocol lines, and per-run exit codes for the sanitizer
- *    runtimes (ASAN_OPTIONS / UBSAN_OPTIONS exitcode=), so a report printed
- *    without the runtime's own exit is not a report;
+ *    runtimes (ASAN_OPTIONS / UBSAN_OPTIONS exitcode=; per server for a run
+ *    a fork server made, below), so a report printed without the runtime's
+ *    own exit is not a report;
  *  - with opts.trace, ptrace (PTRACE_TRACEME, PTRACE_O_EXITKILL): at the
  *    signal-delivery-stop of the first SIGILL, SIGTRAP, SIGSEGV, SIGBUS or
  *    SIGFPE the kernel raised (si_code > 0: not kill(2) or raise(3)) the
@@ -38,6 +39,34 @@
  * waits in poll(2) on the children's pipes and on a SIGCHLD self-pipe (ptrace
  * stops arrive as SIGCHLD too), never sleeping past a state change or the
  * next time limit. It installs a SIGCHLD handler (SA_RESTART) on first use.
+ *
+ * A fork server (struct th_fsrv; the program's side: runner/fork_server.h)
+ * pays the exec, the loading and the runtimes' start once per binary: the
+ * server is spawned and traced as a child is (PTRACE_TRACEME at its exec,
+ * then PTRACE_O_TRACEFORK too), the breakpoints are planted in it once and
+ * its load address read once, and each run is a request on its socket
+ * (argv, token, CPU limit; the run's stdout and stderr pipes, made here, as
+ * SCM_RIGHTS). The server forks; the child arrives traced (the server's
+ * PTRACE_EVENT_FORK names it, then its own SIGSTOP), with the server's
+ * breakpoints in its copy of memory, and from there it is a child as
+ * above: its own process group, its pipes, rlimits (RLIMIT_CPU counts
+ * from 0 at the fork; the address-space cap is the server's, set before its
+ * exec as for a child), the time limit from the fork and the kill of its
+ * group, the soft-lockup proof, the state map read at its exit, the first
+ * trap, the same options (never PTRACE_O_TRACEFORK: a run's own children are
+ * not traced, as at an exec). What differs, and where:
+ *  - the sanitizer runtimes read ASAN_OPTIONS/UBSAN_OPTIONS once, at the
+ *    server's start: exitcode= is random per server, not per run (each
+ *    run's obs.san_exitcode is its server's), so a report still needs the
+ *    runtime's own exit; TH_RUN_TOKEN is still per run;
+ *  - address-space layout (ASLR) is the server's: every run of one server
+ *    has the same addresses, where an exec draws them per run;
+ *  - obs.seconds counts from the fork, not from before an exec.
+ * A server that dies, stops forking (no fork within the run's time limit)
+ * or forks what was not asked is killed and marked failed: every run it
+ * still held (asked, not forked) is a harness error naming it, never an
+ * outcome; runs already forked are processes of their own and go on. Its
+ * caller starts another for the runs left.
  */
 #ifndef TH_RUNNER_CHILD_H
 #define TH_RUNNER_CHILD_H
@@ -161,8 +190,11 @@ struct th_bp {
 	int site, guard;
 };
 
+struct th_fsrv;
+
 struct th_child {
-	pid_t pid;			/* 0: slot not in use */
+	pid_t pid;			/* 0: slot not in use, or asked of a server and
+					 * not forked yet (srv set) */
 	int fd[2];			/* stdout, stderr; -1 when closed */
 	int exec_fd;			/* reads the errno of a failed exec; -1 */
 	char *buf[2];
@@ -185,7 +217,27 @@ struct th_child {
 	const struct th_func_sites *sites;
 	struct th_bp bps[TH_SITE_MAX_GUARDS + 2];
 	size_t nbps;
+	/* fork server */
+	struct th_fsrv *srv;		/* asked of this server, not forked yet */
+	uint32_t req_id;
+	struct th_fsrv *own;		/* this process is that server */
 	struct th_child_obs obs;	/* filled as it runs */
+};
+
+#define TH_FSRV_PENDING 64
+
+/* One fork server: a traced process of one binary, forking runs on request. */
+struct th_fsrv {
+	struct th_child proc;		/* the server itself (proc.pid 0: none) */
+	int sock;			/* requests; -1 once closed */
+	uint32_t next_id;
+	uint32_t fifo[TH_FSRV_PENDING];	/* ids asked, not forked, in order */
+	unsigned head, npending;
+	pid_t born[TH_FSRV_PENDING];	/* forks seen, not yet given to a run */
+	unsigned nborn;
+	unsigned nforked, nasked;
+	bool failed;			/* dead, hung or misbehaving: ask nothing more */
+	char why[200];			/* why it failed */
 };
 
 /*
@@ -208,6 +260,34 @@ void th_child_observe(struct th_child_obs *o, const struct th_child *c, const ch
 
 /* Close and free; the slot is reusable. */
 void th_child_free(struct th_child *c);
+
+/* Kill @c (and its group), wait for it, free it; a run still waiting for
+ * its server is dropped. Safe on a free slot. */
+void th_child_abort(struct th_child *c);
+
+/* Does @binary have the fork-server mode (runner/fork_server.h)? */
+bool th_fsrv_capable(const char *binary);
+
+/* Start a server of @binary: traced as @o says (trace, site_func,
+ * state_map: the breakpoints and load address every run inherits;
+ * cap_memory: the server's address space, which its runs inherit).
+ * Return: 0, or -1 (errno; nothing left open). */
+int th_fsrv_start(struct th_fsrv *s, const char *binary, const struct th_child_opts *o);
+
+/* Ask @s for a run of @argv (argv[0] its binary), observed as th_child_spawn()
+ * with @o would. Return: 0, or -1 (errno; the server failed: s->why). */
+int th_child_spawn_fsrv(struct th_child *c, struct th_fsrv *s, const char *const argv[],
+			const struct th_child_opts *o);
+
+/* th_child_pump() over @cs and the servers @ss (NULL: a free slot) they
+ * were asked of. */
+void th_child_pump_fsrv(struct th_child *cs, int n, struct th_fsrv **ss, int ns);
+
+/* Holds no run that was asked and not forked. */
+bool th_fsrv_idle(const struct th_fsrv *s);
+
+/* Close its socket, kill it (never its runs), wait for it, free it. */
+void th_fsrv_stop(struct th_fsrv *s);
 
 /* Spawn and pump one child to completion. Return: 0, or -1 (errno). */
 int th_child_run(struct th_child *c, const char *const argv[], const struct th_child_opts *o);
