@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <ucontext.h>
@@ -23,7 +24,9 @@
 
 #include "attacks/x86_cr4.h"
 #include "cfi/hardening.h"
+#include "attacks/victim.h"
 #include "overflow_traps.h"
+#include "runner/contract.h"
 #include "th/timer_base.h"
 
 /* The executable's code, for the watchdog (cut a runaway run only in our
@@ -34,8 +37,9 @@ extern const char __executable_start[], etext[];
 #define sigev_notify_thread_id _sigev_un._tid
 #endif
 
-/* Bytes the victim may write in one run before lines are lost (F_SETPIPE_SZ). */
-#define PIPE_BYTES (1 << 20)
+/* Bytes the victim may write between two reads before lines are lost (the
+ * pipe's F_SETPIPE_SZ it replaces). */
+#define EMIT_BYTES (1 << 20)
 #define LINE_MAX_ 1024
 /* Where a literal stops looking like an address: beyond this distance from
  * every mapping of the process at start-up. */
@@ -43,7 +47,13 @@ extern const char __executable_start[], etext[];
 #define MAX_CLUSTERS 64
 
 static struct th_fz_oracle_opts opts;
-static int pipe_r = -1, orig_stdout = -1;
+static int orig_stdout = STDOUT_FILENO;
+/* The victim's protocol lines: th_emit() appends to it (no write(2)); each
+ * read takes all of it. */
+static char emit_buf[EMIT_BYTES];
+static struct th_emit_mem emit = { .buf = emit_buf, .cap = EMIT_BYTES };
+struct th_emit_mem *th_emit_mem = &emit;
+static uint64_t token_state;
 static struct th_fz_traps traps;
 /* The sanitizer runtimes' code: the watchdog waits while a run is there. */
 static uintptr_t runtime[8192][2];
@@ -648,8 +658,6 @@ static void read_clusters(void)
 
 int th_fz_oracle_init(const struct th_fz_oracle_opts *o, char *err, size_t n)
 {
-	int p[2];
-
 	opts = *o;
 	snprintf(goal_what, sizeof(goal_what), "WRITE_CR4_%lX", th_fz_goal_cr4_value());
 	if (th_fz_world_init(err, n))
@@ -679,29 +687,23 @@ int th_fz_oracle_init(const struct th_fz_oracle_opts *o, char *err, size_t n)
 	read_clusters();
 	nruntime = th_fz_runtime_ranges(runtime, sizeof(runtime) / sizeof(runtime[0]));
 	n_lk = th_fz_func_insns(TH_FZ_LOCKUP_FUNC, lk_insn, LK_MAX_INSNS);
-	/* The victim's protocol lines (attacks/victim.c th_emit(), fd 1) go to
-	 * a pipe only this oracle reads. */
-	if (pipe2(p, O_CLOEXEC | O_NONBLOCK)) {
-		snprintf(err, n, "pipe: %s", strerror(errno));
-		return -1;
-	}
-	fcntl(p[1], F_SETPIPE_SZ, PIPE_BYTES);
-	fflush(stdout);
-	orig_stdout = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-	if (orig_stdout < 0 || dup2(p[1], STDOUT_FILENO) < 0) {
-		snprintf(err, n, "redirecting fd 1: %s", strerror(errno));
-		return -1;
-	}
-	close(p[1]);
-	pipe_r = p[0];
+	/* The victim's protocol lines (attacks/victim.c th_emit()) go to
+	 * emit_buf, each with the run's token, drawn from this seed on. */
+	if (getrandom(&token_state, sizeof(token_state), 0) != sizeof(token_state))
+		token_state = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+	token_state |= 1;
 #ifdef TH_FZ_CAPTURE_STDERR
-	if (pipe2(p, O_CLOEXEC | O_NONBLOCK)) {
-		snprintf(err, n, "pipe: %s", strerror(errno));
-		return -1;
+	{
+		int p[2];
+
+		if (pipe2(p, O_CLOEXEC | O_NONBLOCK)) {
+			snprintf(err, n, "pipe: %s", strerror(errno));
+			return -1;
+		}
+		err_r = p[0];
+		err_w = p[1];
+		orig_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
 	}
-	err_r = p[0];
-	err_w = p[1];
-	orig_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
 #endif
 	return 0;
 }
@@ -1615,6 +1617,36 @@ static void legit_line(const char *line)
 	}
 }
 
+/* A new run's token: 16 lower-case hex digits (runner/contract.h), from
+ * xorshift64 (no syscall). */
+static void new_token(void)
+{
+	static const char hex[] = "0123456789abcdef";
+	uint64_t x = token_state;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	token_state = x;
+	for (int i = 0; i < TH_TOKEN_LEN; i++)
+		emit.token[i] = hex[(x >> (4 * i)) & 15];
+	emit.token[TH_TOKEN_LEN] = 0;
+}
+
+/* "run=<this run's token> " at p: th_emit() wrote the line in this run.
+ * Byte by byte, volatile: never a comparison the engine hooks. */
+static int own_token(const char *p)
+{
+	const volatile char *q = p;
+
+	if (q[0] != 'r' || q[1] != 'u' || q[2] != 'n' || q[3] != '=')
+		return 0;
+	for (int i = 0; i < TH_TOKEN_LEN; i++)
+		if (q[4 + i] != emit.token[i])
+			return 0;
+	return q[4 + TH_TOKEN_LEN] == ' ';
+}
+
 static void on_line(const char *line, size_t len)
 {
 	if (opts.tee && orig_stdout >= 0) {
@@ -1625,36 +1657,32 @@ static void on_line(const char *line, size_t len)
 		if (write(orig_stdout, buf, len + 1) < 0)
 			(void)0;
 	}
-	if (!strncmp(line, "TH-TARGET: ", 11))
+	if (!strncmp(line, "TH-TARGET: ", 11) && own_token(line + 11))
 		target_line(line);
-	else if (!strncmp(line, "TH-LEGIT: ", 10))
+	else if (!strncmp(line, "TH-LEGIT: ", 10) && own_token(line + 10))
 		legit_line(line);
 }
 
 /* Read what the victim wrote so far; judge each complete line. */
 static void drain(int final)
 {
-	static char buf[64 * 1024];
+	size_t end = emit.len;
 
-	for (;;) {
-		ssize_t got = read(pipe_r, buf, sizeof(buf));
-
-		if (got <= 0)
-			break;
-		for (ssize_t i = 0; i < got; i++) {
-			if (buf[i] == '\n') {
-				seen.carry[seen.carry_len] = 0;
-				on_line(seen.carry, seen.carry_len);
-				seen.carry_len = 0;
-			} else if (seen.carry_len + 1 < sizeof(seen.carry)) {
-				seen.carry[seen.carry_len++] = buf[i];
-			} else {
-				seen.lost = 1;
-			}
+	if (end > emit.cap)
+		end = emit.cap;
+	for (size_t i = 0; i < end; i++) {
+		if (emit_buf[i] == '\n') {
+			seen.carry[seen.carry_len] = 0;
+			on_line(seen.carry, seen.carry_len);
+			seen.carry_len = 0;
+		} else if (seen.carry_len + 1 < sizeof(seen.carry)) {
+			seen.carry[seen.carry_len++] = emit_buf[i];
+		} else {
+			seen.lost = 1;
 		}
-		if ((size_t)got < sizeof(buf))
-			break;
 	}
+	/* All read: the space is free again, as a pipe's once read. */
+	emit.len = 0;
 	if (final && seen.carry_len) {
 		seen.carry[seen.carry_len] = 0;
 		on_line(seen.carry, seen.carry_len);
@@ -2034,6 +2062,8 @@ void th_fz_exec(const uint8_t *data, size_t size, struct th_fz_result *r)
 	extra_site = 0;
 	extra_target_known = 0;
 	exec_id++;
+	emit.len = 0;
+	new_token();
 	cur = r;
 	window_open();
 #if TH_FZ_OWN_STACK

@@ -7,8 +7,12 @@
  *
  * What it trusts:
  *  - the targets' own reports (TH-TARGET/TH-LEGIT lines, attacks/victim.c),
- *    read from a pipe that is the process's fd 1: a write(2) cannot be
- *    forged by a wild write;
+ *    appended by th_emit() to a buffer of the oracle's (th_emit_mem,
+ *    attacks/victim.h) outside the world, where no planted pointer leads
+ *    (a wild write stays in the world, below); a line counts only with
+ *    this run's token after its kind (run=<16 hex digits>, fresh each run,
+ *    compared where the engine does not see it), so bytes that got there
+ *    otherwise are no report;
  *  - the attacker's program as decoded (harness memory, outside the world):
  *    which bytes it wrote where, which of them were its own literals;
  *  - signals, with the pc from their ucontext, and the trap addresses read
@@ -123,10 +127,11 @@ struct th_fz_oracle_opts {
 	int verbose_chain;	/* describe every run's chain (replay), not only findings */
 };
 
-/* Set up the world, the pipe on fd 1, the trap set. Return: 0 or -1 with err. */
+/* Set up the world, the victim's report buffer, the trap set. Return: 0 or
+ * -1 with err. */
 int th_fz_oracle_init(const struct th_fz_oracle_opts *o, char *err, size_t n);
 
-/* The original stdout (fd 1 is the victim's pipe). */
+/* Where replays print (fd 1: the victim's lines go to the oracle's buffer). */
 int th_fz_oracle_stdout(void);
 
 /* The dispatch traps found at start-up. */
