@@ -213,12 +213,35 @@ static char goal_what[32];
 #define TH_FZ_OWN_STACK 1
 #endif
 #define TH_FZ_STACK (64 * 1024)
-#if TH_FZ_OWN_STACK
-static ucontext_t exec_uc, run_uc, run_tmpl;
-#endif
 static void run_window(void);
 static unsigned char *run_stack;	/* its guard page, then TH_FZ_STACK bytes */
 static size_t guard_bytes;
+/* The signal mask the engine runs with; a signal whose context had another
+ * (its handler's mask, kept by the siglongjmp) sets caught_mask_changed. */
+static sigset_t run_mask;
+static volatile sig_atomic_t caught_mask_changed;
+
+#if TH_FZ_OWN_STACK
+/*
+ * fn() on the victim's stack (top: 16-byte aligned), then back on this one:
+ * what makecontext()/swapcontext() did, without their two rt_sigprocmask
+ * calls a run (the mask a run starts with is the engine's, unchanged; a
+ * fault's siglongjmp() lands in fn's frame, which returns here). x86-64:
+ * rbx (callee-saved) keeps this stack's pointer across the call.
+ */
+__attribute__((noinline)) TH_NO_KCFI static void call_on_stack(void (*fn)(void), void *top)
+{
+	__asm__ volatile("mov %%rsp, %%rbx\n\t"
+			 "mov %[top], %%rsp\n\t"
+			 "call *%[fn]\n\t"
+			 "mov %%rbx, %%rsp\n\t"
+			 : [top] "+r"(top), [fn] "+r"(fn)
+			 :
+			 : "rbx", "rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11", "memory", "cc",
+			   "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",
+			   "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+}
+#endif
 
 TH_NO_KCFI static uintptr_t context_pc(const void *uctx)
 {
@@ -498,6 +521,19 @@ on_signal(int sig, siginfo_t *si, void *uc)
 	}
 caught:
 	in_window = 0;
+	{
+		/* The kernel's 8 bytes of the mask the signal came in: the
+		 * handler's (SA_NODEFER, no sa_mask), which the siglongjmp()
+		 * keeps. */
+		const ucontext_t *u = uc;
+		const volatile unsigned char *a = (const void *)&u->uc_sigmask;
+		const unsigned char *b = (const void *)&run_mask;
+		int same = 1;
+
+		for (int i = 0; i < 8; i++)
+			same &= a[i] == b[i];
+		caught_mask_changed = !same;
+	}
 	caught_sig = sig;
 	caught_pc = pc;
 	caught_addr = (uintptr_t)si->si_addr;
@@ -582,6 +618,7 @@ TH_NO_KCFI static void install_handlers(void)
 	if (done)
 		return;
 	done = 1;
+	sigprocmask(SIG_SETMASK, NULL, &run_mask);
 	sigaltstack(&ss, NULL);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_signal;
@@ -681,7 +718,6 @@ int th_fz_oracle_init(const struct th_fz_oracle_opts *o, char *err, size_t n)
 		snprintf(err, n, "the victim's stack: %s", strerror(errno));
 		return -1;
 	}
-	getcontext(&run_tmpl);	/* the signal mask and the rest, once */
 #endif
 	/* After the victim's stack is mapped: an address in it is an address. */
 	read_clusters();
@@ -2047,6 +2083,7 @@ void th_fz_exec(const uint8_t *data, size_t size, struct th_fz_result *r)
 		return;
 	}
 	caught_sig = 0;
+	caught_mask_changed = 0;
 	caught_lockup = 0;
 	lk_hits = lk_returned = 0;
 	if (n_entry && !lk_armed) {
@@ -2067,15 +2104,14 @@ void th_fz_exec(const uint8_t *data, size_t size, struct th_fz_result *r)
 	cur = r;
 	window_open();
 #if TH_FZ_OWN_STACK
-	run_uc = run_tmpl;
-	run_uc.uc_stack.ss_sp = run_stack + guard_bytes;
-	run_uc.uc_stack.ss_size = TH_FZ_STACK;
-	run_uc.uc_link = &exec_uc;
-	makecontext(&run_uc, run_window, 0);
-	swapcontext(&exec_uc, &run_uc);
+	call_on_stack(run_window, run_stack + guard_bytes + TH_FZ_STACK);
 #else
 	run_window();
 #endif
+	/* A signal ended the run with a mask the engine does not run with
+	 * (raise() blocks all while it sends): the one syscall back. */
+	if (caught_sig && caught_mask_changed)
+		sigprocmask(SIG_SETMASK, &run_mask, NULL);
 	window_close();
 	drain(1);
 	judge(r, TH_OUTCOME_INVALID, NULL);
@@ -2083,7 +2119,9 @@ void th_fz_exec(const uint8_t *data, size_t size, struct th_fz_result *r)
 }
 
 /* The run itself; a fault or the watchdog comes back to its sigsetjmp(),
- * on the same stack. */
+ * on the same stack, without a signal-mask syscall (sigsetjmp(env, 0): the
+ * mask is restored after the window, only when the signal's context had
+ * another, caught_mask_changed). */
 static void run_window(void)
 {
 	if (sigsetjmp(run_env, 0) == 0) {
