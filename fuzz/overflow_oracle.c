@@ -112,7 +112,7 @@ static volatile sig_atomic_t have_watch;
  * and reports "BUG: soft lockup"; it only observes). v4.14's
  * lock_timer_base() re-reads timer->flags until TIMER_MIGRATING is clear;
  * an overwrite that left it set spins there for ever, nobody else running to
- * clear it. From the breakpoint on its entry (below), or else at the
+ * clear it. From a breakpoint on a jump back in it (below), or else at the
  * first watchdog tick of a run whose pc is in that loop, the run is
  * single-stepped (EFLAGS.TF: a SIGTRAP, TRAP_TRACE, after each instruction), every instruction one the binary reader knows to change
  * only registers and flags, or the engine's coverage counters, which the
@@ -139,27 +139,30 @@ static volatile uint64_t lk_regs[16], lk_efl;
 #define EFL_STATUS 0x8d5UL
 static volatile unsigned lk_live, lk_set;
 static volatile uintptr_t lk_prev;
-/* 1 proven at the watchdog's first tick, 2 from the breakpoint on the
- * entry (below), so many steps after it. */
+/* 1 proven at the watchdog's first tick, 2 from a breakpoint on a jump
+ * back (below), so many steps after it. */
 static volatile sig_atomic_t caught_lockup;
 static volatile unsigned caught_lockup_insns, caught_lockup_after;
 
 /*
  * Sooner than the tick: a CPU-time timer fires only at the scheduler's tick
  * (HZ 250: 4 ms), and a spinning run spent that much before the watchdog
- * looked, against 30-80 us for a normal run. lock_timer_base() is entered
- * only for flags that name no running base (the cold path), so a software
- * breakpoint (int3) on each entry of it costs a normal run nothing, no
- * syscall, no trap. At a hit the entry's own byte goes back (the model runs
- * its own code, unchanged), and the run is single-stepped from the entry
- * with EFLAGS.TF: every instruction may run (the prologue stores), and at
- * the first instruction of the function that comes round again and
- * changes only registers and flags, the proof above starts there (a turn
- * back to that pc with every register as it was). A turn that does not
- * repeat seeks on; the run leaving the function, LK_SEEK_MAX steps, or the
- * run ending, stops the stepping and puts the int3 back. A run that only
- * passes through (flags naming a CPU that is not possible: the template's
- * base) returns and goes on. The bytes are written through /proc/self/mem
+ * looked, against 30-80 us for a normal run. A software breakpoint (int3)
+ * sits on each jump back of lock_timer_base() (read from the binary: the
+ * end of a turn of its loops, the TIMER_MIGRATING wait and the base lock's
+ * wait); its straight path (flags that name a CPU, the lock free) never
+ * jumps back, so a normal run, and one that only passes through it (flags
+ * naming a CPU that is not possible: the template's base), meet no trap
+ * and no syscall. (On its entry, as before, each of those cost a trap and
+ * about twenty single steps: most of the oracle's CPU time.) At a hit the
+ * jump's own byte goes back (the model runs its own code, unchanged), and
+ * the run is single-stepped from the jump with EFLAGS.TF: where it lands,
+ * a whole turn already run, the proof above starts when that instruction
+ * changes only registers and flags (else at the first such instruction
+ * that comes round again): a turn back to that pc with every register as
+ * it was. A turn that does not repeat seeks on; the run leaving the
+ * function, LK_SEEK_MAX steps, or the run ending, stops the stepping and
+ * puts the int3s back. The bytes are written through /proc/self/mem
  * (the text stays read-only). Hardware breakpoints (perf_event_open,
  * HW_BREAKPOINT_X) would not patch code, but on the machine this was built
  * on (a Firecracker guest) they never fire: perf_event_open succeeds and
@@ -167,12 +170,13 @@ static volatile unsigned caught_lockup_insns, caught_lockup_after;
  * /proc/self/mem the watchdog's first tick proves the spin, as before (said
  * once on stderr).
  */
-#define LK_MAX_ENTRIES 8
+#define LK_MAX_BP 8
 #define LK_SEEK_MAX 2048
 static int lk_mem = -1;
-static uintptr_t lk_entry[LK_MAX_ENTRIES];
-static unsigned char lk_orig[LK_MAX_ENTRIES];
-static size_t n_entry;
+static uintptr_t lk_bp[LK_MAX_BP], lk_bp_to[LK_MAX_BP];	/* the jumps back, their targets */
+static unsigned char lk_orig[LK_MAX_BP];
+static size_t n_bp;
+static volatile uintptr_t lk_landing;	/* the target of the jump that hit */
 static volatile sig_atomic_t lk_armed;	/* the int3s are in place */
 static volatile sig_atomic_t lk_seek;	/* stepping from a hit */
 static volatile sig_atomic_t lk_proving;	/* ... and a turn is being proved */
@@ -383,10 +387,10 @@ __attribute__((no_sanitize("address", "undefined"))) static int lk_arm(int on)
 {
 	int ok = 1;
 
-	for (size_t i = 0; i < n_entry; i++) {
+	for (size_t i = 0; i < n_bp; i++) {
 		unsigned char b = on ? 0xcc : lk_orig[i];
 
-		ok &= syscall(SYS_pwrite64, lk_mem, &b, 1, (off_t)lk_entry[i]) == 1;
+		ok &= syscall(SYS_pwrite64, lk_mem, &b, 1, (off_t)lk_bp[i]) == 1;
 	}
 	lk_armed = on && ok;
 	return ok;
@@ -419,10 +423,11 @@ lk_hit(uintptr_t pc, ucontext_t *u)
 
 	if (!lk_armed)
 		return 0;
-	for (i = 0; i < n_entry && lk_entry[i] + 1 != pc; i++)
+	for (i = 0; i < n_bp && lk_bp[i] + 1 != pc; i++)
 		;
-	if (i == n_entry)
+	if (i == n_bp)
 		return 0;
+	lk_landing = lk_bp_to[i];
 	lk_arm(0);
 	if (in_window)
 		lk_hits++;
@@ -459,7 +464,7 @@ lk_trace(uintptr_t pc, ucontext_t *u)
 		lk_proving = 0;	/* not a repeat: seek on */
 	}
 	lk_stepping = 1;
-	if (lk_seen[idx] && !lk_insn[idx].writes) {
+	if ((lk_seen[idx] || (lk_total == 1 && pc == lk_landing)) && !lk_insn[idx].writes) {
 		lk_start(pc, u);
 		lk_proving = 1;
 	} else {
@@ -570,27 +575,29 @@ static void lk_bp_init(void)
 	if (!opts.tee)
 		atexit(hang_note);
 
-	for (size_t i = 0; i < n_lk && n_entry < LK_MAX_ENTRIES; i++)
-		if (lk_insn[i].entry)
-			lk_entry[n_entry++] = lk_insn[i].pc;
+	for (size_t i = 0; i < n_lk && n_bp < LK_MAX_BP; i++)
+		if (lk_insn[i].back_to) {
+			lk_bp_to[n_bp] = lk_insn[i].back_to;
+			lk_bp[n_bp++] = lk_insn[i].pc;
+		}
 	if (getenv("TH_FUZZ_NO_LOCKUP_BP"))
 		why = "TH_FUZZ_NO_LOCKUP_BP is set";
-	else if (!n_entry)
-		why = "no " TH_FZ_LOCKUP_FUNC " in this binary";
+	else if (!n_bp)
+		why = n_lk ? "no jump back in " TH_FZ_LOCKUP_FUNC : "no " TH_FZ_LOCKUP_FUNC " in this binary";
 	else if ((lk_mem = open("/proc/self/mem", O_RDWR | O_CLOEXEC)) < 0)
 		why = "/proc/self/mem cannot be opened for writing";
-	for (size_t i = 0; !why && i < n_entry; i++) {
+	for (size_t i = 0; !why && i < n_bp; i++) {
 		unsigned char b = 0;
 
-		if (pread(lk_mem, &b, 1, (off_t)lk_entry[i]) != 1 || b == 0xcc)
-			why = "its entry cannot be read";
+		if (pread(lk_mem, &b, 1, (off_t)lk_bp[i]) != 1 || b == 0xcc)
+			why = "its code cannot be read";
 		lk_orig[i] = b;
 	}
 	if (!why) {
 		unsigned char b = 0;
 
-		if (!lk_arm(1) || pread(lk_mem, &b, 1, (off_t)lk_entry[0]) != 1 || b != 0xcc ||
-		    *(const volatile unsigned char *)lk_entry[0] != 0xcc)
+		if (!lk_arm(1) || pread(lk_mem, &b, 1, (off_t)lk_bp[0]) != 1 || b != 0xcc ||
+		    *(const volatile unsigned char *)lk_bp[0] != 0xcc)
 			why = "/proc/self/mem does not write the text";
 	}
 	if (why) {
@@ -600,7 +607,7 @@ static void lk_bp_init(void)
 		}
 		lk_mem = -1;
 		lk_armed = 0;
-		n_entry = 0;
+		n_bp = 0;
 		if (n_lk)
 			fprintf(stderr, "th-fuzz: no breakpoint on " TH_FZ_LOCKUP_FUNC " (%s): a soft lockup "
 				"there is proven at the watchdog's first tick\n", why);
@@ -1933,7 +1940,7 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 			    caught_lockup_insns);
 			hang_by[caught_lockup == 2 ? 0 : 1]++;
 			if (caught_lockup == 2)
-				put(&e, "; proven from the breakpoint on its entry, %u steps after it, "
+				put(&e, "; proven from the breakpoint on its jump back, %u steps after it, "
 				    "before the watchdog's first tick", caught_lockup_after);
 			else
 				put(&e, "; proven at the watchdog's first tick");
@@ -1992,7 +1999,7 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 	if (seen.lost)
 		put(&e, " (some victim lines were lost)");
 	if (opts.tee && lk_hits)	/* a replay: whether the run went through the cold path */
-		put(&e, " (" TH_FZ_LOCKUP_FUNC " entered %u time%s at its breakpoint, left %u)", lk_hits,
+		put(&e, " (" TH_FZ_LOCKUP_FUNC " jumped back %u time%s at its breakpoints, left %u)", lk_hits,
 		    lk_hits == 1 ? "" : "s", lk_returned);
 
 	chain_id(r->chain_id, sizeof(r->chain_id));
@@ -2086,7 +2093,7 @@ void th_fz_exec(const uint8_t *data, size_t size, struct th_fz_result *r)
 	caught_mask_changed = 0;
 	caught_lockup = 0;
 	lk_hits = lk_returned = 0;
-	if (n_entry && !lk_armed) {
+	if (n_bp && !lk_armed) {
 		/* The last run ended while stepping from a hit (proven, or
 		 * stopped by a fault or the watchdog). */
 		lk_seek = 0;
