@@ -2007,7 +2007,13 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 	r->goal = seen.goal;
 	snprintf(r->sig, sizeof(r->sig), "%s:%s", th_outcome_name(o), r->chain_id);
 
-	/* The chain: the program, then what happened, then through what. */
+	/* The chain: the program, then what happened, then through what.
+	 * Written for a replay and for the runs it is read from (a finding's
+	 * record, a harness error's message); any other run's would be thrown
+	 * away unread (overflow_session.c), and it is most of the formatting. */
+	if (!opts.tee && !opts.verbose_chain && o != TH_HIJACKED && o != TH_PRIVILEGED_WRITE &&
+	    o != TH_REDIRECTED && o != TH_HARNESS_ERROR)
+		return;
 	put(&b, "%s: ", TH_ATK_VARIANT);
 	for (int i = 0; i < prog.nops; i++) {
 		if (!prog.op[i].started)

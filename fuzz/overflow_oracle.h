@@ -115,7 +115,8 @@ struct th_fz_result {
 	char sig[TH_FZ_CHAIN_ID_MAX + 32];
 	/* The chain in full, on one line: the program's writes (technique,
 	 * offsets, planted values), what ran with what, through which
-	 * callback, what changed; and the evidence of the outcome. */
+	 * callback, what changed; and the evidence of the outcome. Empty
+	 * outside a replay but for a finding or a harness error (verbose_chain). */
 	char chain[2048];
 	int goal;		/* write_cr4(0x407f0) was hijacked (a WRITE_CR4_407F0 step) */
 	int died;		/* decided in a sanitizer's hook: the process ends */
@@ -124,7 +125,8 @@ struct th_fz_result {
 struct th_fz_oracle_opts {
 	int no_leak;		/* ignore relocations (the attacker without a leak) */
 	int tee;		/* copy the victim's lines to the original stdout */
-	int verbose_chain;	/* describe every run's chain (replay), not only findings */
+	int verbose_chain;	/* describe every run's chain, not only findings and harness
+				 * errors (tee: a replay does) */
 };
 
 /* Set up the world, the victim's report buffer, the trap set. Return: 0 or
