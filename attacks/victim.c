@@ -145,6 +145,7 @@ static const char *run_token(void)
 
 void th_emit(const char *fmt, ...)
 {
+	struct th_emit_mem *mem = &th_emit_mem ? th_emit_mem : NULL;
 	char buf[1024], text[1000];
 	const char *p = buf, *colon;
 	va_list ap;
@@ -163,7 +164,7 @@ void th_emit(const char *fmt, ...)
 	colon = strstr(text, ": ");
 	if (!strncmp(text, "TH-", 3) && colon)
 		n = snprintf(buf, sizeof(buf) - 1, "%.*s run=%s %s", (int)(colon - text + 1), text,
-			     run_token(), colon + 2);
+			     mem ? mem->token : run_token(), colon + 2);
 	else
 		n = snprintf(buf, sizeof(buf) - 1, "%s", text);
 	if (n < 0)
@@ -171,6 +172,19 @@ void th_emit(const char *fmt, ...)
 	if ((size_t)n > sizeof(buf) - 2)
 		n = (int)sizeof(buf) - 2;
 	buf[n++] = '\n';
+	if (mem) {
+		/* The fuzz oracle's buffer: the line whole, then its length
+		 * published (a run cut in between loses the line, as a
+		 * write(2) never made). */
+		size_t at = mem->len;
+
+		if (at <= mem->cap && (size_t)n <= mem->cap - at) {
+			memcpy(mem->buf + at, buf, (size_t)n);
+			__atomic_signal_fence(__ATOMIC_SEQ_CST);
+			mem->len = at + (size_t)n;
+		}
+		return;
+	}
 	/* One write(2): a line is never split or interleaved, whatever the
 	 * process does next (dies by a trap, aborts, is killed). */
 	while (n > 0) {

@@ -175,8 +175,25 @@ const char *victim_addr_name(uintptr_t addr);
 /* ---- harness instrumentation (not part of the simulated kernel) ------------- */
 
 /* printk for the protocol: format into a stack buffer, put the run's token
- * after "TH-<KIND>:", newlines in the text to blanks, add '\n', one write(2). */
+ * after "TH-<KIND>:", newlines in the text to blanks, add '\n', one write(2);
+ * or, in the fuzz target, one append to th_emit_mem. */
 void th_emit(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * The fuzz target's report buffer (fuzz/overflow_oracle.c, outside the
+ * victim's world: no planted pointer reaches it). When the program defines
+ * it, th_emit() appends each whole line there, with this token, instead of
+ * write(2) (the line and its content as on fd 1): no syscall per line. A
+ * line that does not fit in cap - len is dropped whole, as a full
+ * non-blocking pipe refuses it. Weak: the attack binaries have none.
+ */
+struct th_emit_mem {
+	char *buf;
+	size_t cap;
+	volatile size_t len;
+	char token[16 + 1];	/* TH_TOKEN_LEN hex digits (runner/contract.h) */
+};
+extern struct th_emit_mem *th_emit_mem __attribute__((weak));
 
 /*
  * What the attacker chose, recorded before the trigger: the function it aims

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/random.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <ucontext.h>
@@ -23,7 +24,9 @@
 
 #include "runner/x86_cr4.h"
 #include "cfi/hardening.h"
+#include "attacks/victim.h"
 #include "overflow_traps.h"
+#include "runner/contract.h"
 #include "th/timer_base.h"
 
 /* The executable's code, for the watchdog (cut a runaway run only in our
@@ -34,8 +37,9 @@ extern const char __executable_start[], etext[];
 #define sigev_notify_thread_id _sigev_un._tid
 #endif
 
-/* Bytes the victim may write in one run before lines are lost (F_SETPIPE_SZ). */
-#define PIPE_BYTES (1 << 20)
+/* Bytes the victim may write between two reads before lines are lost (the
+ * pipe's F_SETPIPE_SZ it replaces). */
+#define EMIT_BYTES (1 << 20)
 #define LINE_MAX_ 1024
 /* Where a literal stops looking like an address: beyond this distance from
  * every mapping of the process at start-up. */
@@ -43,7 +47,13 @@ extern const char __executable_start[], etext[];
 #define MAX_CLUSTERS 64
 
 static struct th_fz_oracle_opts opts;
-static int pipe_r = -1, orig_stdout = -1;
+static int orig_stdout = STDOUT_FILENO;
+/* The victim's protocol lines: th_emit() appends to it (no write(2)); each
+ * read takes all of it. */
+static char emit_buf[EMIT_BYTES];
+static struct th_emit_mem emit = { .buf = emit_buf, .cap = EMIT_BYTES };
+struct th_emit_mem *th_emit_mem = &emit;
+static uint64_t token_state;
 static struct th_fz_traps traps;
 /* The sanitizer runtimes' code: the watchdog waits while a run is there. */
 static uintptr_t runtime[8192][2];
@@ -102,7 +112,7 @@ static volatile sig_atomic_t have_watch;
  * and reports "BUG: soft lockup"; it only observes). v4.14's
  * lock_timer_base() re-reads timer->flags until TIMER_MIGRATING is clear;
  * an overwrite that left it set spins there for ever, nobody else running to
- * clear it. From the breakpoint on its entry (below), or else at the
+ * clear it. From a breakpoint on a jump back in it (below), or else at the
  * first watchdog tick of a run whose pc is in that loop, the run is
  * single-stepped (EFLAGS.TF: a SIGTRAP, TRAP_TRACE, after each instruction), every instruction one the binary reader knows to change
  * only registers and flags, or the engine's coverage counters, which the
@@ -129,27 +139,30 @@ static volatile uint64_t lk_regs[16], lk_efl;
 #define EFL_STATUS 0x8d5UL
 static volatile unsigned lk_live, lk_set;
 static volatile uintptr_t lk_prev;
-/* 1 proven at the watchdog's first tick, 2 from the breakpoint on the
- * entry (below), so many steps after it. */
+/* 1 proven at the watchdog's first tick, 2 from a breakpoint on a jump
+ * back (below), so many steps after it. */
 static volatile sig_atomic_t caught_lockup;
 static volatile unsigned caught_lockup_insns, caught_lockup_after;
 
 /*
  * Sooner than the tick: a CPU-time timer fires only at the scheduler's tick
  * (HZ 250: 4 ms), and a spinning run spent that much before the watchdog
- * looked, against 30-80 us for a normal run. lock_timer_base() is entered
- * only for flags that name no running base (the cold path), so a software
- * breakpoint (int3) on each entry of it costs a normal run nothing, no
- * syscall, no trap. At a hit the entry's own byte goes back (the model runs
- * its own code, unchanged), and the run is single-stepped from the entry
- * with EFLAGS.TF: every instruction may run (the prologue stores), and at
- * the first instruction of the function that comes round again and
- * changes only registers and flags, the proof above starts there (a turn
- * back to that pc with every register as it was). A turn that does not
- * repeat seeks on; the run leaving the function, LK_SEEK_MAX steps, or the
- * run ending, stops the stepping and puts the int3 back. A run that only
- * passes through (flags naming a CPU that is not possible: the template's
- * base) returns and goes on. The bytes are written through /proc/self/mem
+ * looked, against 30-80 us for a normal run. A software breakpoint (int3)
+ * sits on each jump back of lock_timer_base() (read from the binary: the
+ * end of a turn of its loops, the TIMER_MIGRATING wait and the base lock's
+ * wait); its straight path (flags that name a CPU, the lock free) never
+ * jumps back, so a normal run, and one that only passes through it (flags
+ * naming a CPU that is not possible: the template's base), meet no trap
+ * and no syscall. (On its entry, as before, each of those cost a trap and
+ * about twenty single steps: most of the oracle's CPU time.) At a hit the
+ * jump's own byte goes back (the model runs its own code, unchanged), and
+ * the run is single-stepped from the jump with EFLAGS.TF: where it lands,
+ * a whole turn already run, the proof above starts when that instruction
+ * changes only registers and flags (else at the first such instruction
+ * that comes round again): a turn back to that pc with every register as
+ * it was. A turn that does not repeat seeks on; the run leaving the
+ * function, LK_SEEK_MAX steps, or the run ending, stops the stepping and
+ * puts the int3s back. The bytes are written through /proc/self/mem
  * (the text stays read-only). Hardware breakpoints (perf_event_open,
  * HW_BREAKPOINT_X) would not patch code, but on the machine this was built
  * on (a Firecracker guest) they never fire: perf_event_open succeeds and
@@ -157,12 +170,13 @@ static volatile unsigned caught_lockup_insns, caught_lockup_after;
  * /proc/self/mem the watchdog's first tick proves the spin, as before (said
  * once on stderr).
  */
-#define LK_MAX_ENTRIES 8
+#define LK_MAX_BP 8
 #define LK_SEEK_MAX 2048
 static int lk_mem = -1;
-static uintptr_t lk_entry[LK_MAX_ENTRIES];
-static unsigned char lk_orig[LK_MAX_ENTRIES];
-static size_t n_entry;
+static uintptr_t lk_bp[LK_MAX_BP], lk_bp_to[LK_MAX_BP];	/* the jumps back, their targets */
+static unsigned char lk_orig[LK_MAX_BP];
+static size_t n_bp;
+static volatile uintptr_t lk_landing;	/* the target of the jump that hit */
 static volatile sig_atomic_t lk_armed;	/* the int3s are in place */
 static volatile sig_atomic_t lk_seek;	/* stepping from a hit */
 static volatile sig_atomic_t lk_proving;	/* ... and a turn is being proved */
@@ -203,12 +217,35 @@ static char goal_what[32];
 #define TH_FZ_OWN_STACK 1
 #endif
 #define TH_FZ_STACK (64 * 1024)
-#if TH_FZ_OWN_STACK
-static ucontext_t exec_uc, run_uc, run_tmpl;
-#endif
 static void run_window(void);
 static unsigned char *run_stack;	/* its guard page, then TH_FZ_STACK bytes */
 static size_t guard_bytes;
+/* The signal mask the engine runs with; a signal whose context had another
+ * (its handler's mask, kept by the siglongjmp) sets caught_mask_changed. */
+static sigset_t run_mask;
+static volatile sig_atomic_t caught_mask_changed;
+
+#if TH_FZ_OWN_STACK
+/*
+ * fn() on the victim's stack (top: 16-byte aligned), then back on this one:
+ * what makecontext()/swapcontext() did, without their two rt_sigprocmask
+ * calls a run (the mask a run starts with is the engine's, unchanged; a
+ * fault's siglongjmp() lands in fn's frame, which returns here). x86-64:
+ * rbx (callee-saved) keeps this stack's pointer across the call.
+ */
+__attribute__((noinline)) TH_NO_KCFI static void call_on_stack(void (*fn)(void), void *top)
+{
+	__asm__ volatile("mov %%rsp, %%rbx\n\t"
+			 "mov %[top], %%rsp\n\t"
+			 "call *%[fn]\n\t"
+			 "mov %%rbx, %%rsp\n\t"
+			 : [top] "+r"(top), [fn] "+r"(fn)
+			 :
+			 : "rbx", "rax", "rcx", "rdx", "rsi", "rdi", "r8", "r9", "r10", "r11", "memory", "cc",
+			   "xmm0", "xmm1", "xmm2", "xmm3", "xmm4", "xmm5", "xmm6", "xmm7", "xmm8", "xmm9",
+			   "xmm10", "xmm11", "xmm12", "xmm13", "xmm14", "xmm15");
+}
+#endif
 
 TH_NO_KCFI static uintptr_t context_pc(const void *uctx)
 {
@@ -350,10 +387,10 @@ __attribute__((no_sanitize("address", "undefined"))) static int lk_arm(int on)
 {
 	int ok = 1;
 
-	for (size_t i = 0; i < n_entry; i++) {
+	for (size_t i = 0; i < n_bp; i++) {
 		unsigned char b = on ? 0xcc : lk_orig[i];
 
-		ok &= syscall(SYS_pwrite64, lk_mem, &b, 1, (off_t)lk_entry[i]) == 1;
+		ok &= syscall(SYS_pwrite64, lk_mem, &b, 1, (off_t)lk_bp[i]) == 1;
 	}
 	lk_armed = on && ok;
 	return ok;
@@ -386,10 +423,11 @@ lk_hit(uintptr_t pc, ucontext_t *u)
 
 	if (!lk_armed)
 		return 0;
-	for (i = 0; i < n_entry && lk_entry[i] + 1 != pc; i++)
+	for (i = 0; i < n_bp && lk_bp[i] + 1 != pc; i++)
 		;
-	if (i == n_entry)
+	if (i == n_bp)
 		return 0;
+	lk_landing = lk_bp_to[i];
 	lk_arm(0);
 	if (in_window)
 		lk_hits++;
@@ -426,7 +464,7 @@ lk_trace(uintptr_t pc, ucontext_t *u)
 		lk_proving = 0;	/* not a repeat: seek on */
 	}
 	lk_stepping = 1;
-	if (lk_seen[idx] && !lk_insn[idx].writes) {
+	if ((lk_seen[idx] || (lk_total == 1 && pc == lk_landing)) && !lk_insn[idx].writes) {
 		lk_start(pc, u);
 		lk_proving = 1;
 	} else {
@@ -488,6 +526,19 @@ on_signal(int sig, siginfo_t *si, void *uc)
 	}
 caught:
 	in_window = 0;
+	{
+		/* The kernel's 8 bytes of the mask the signal came in: the
+		 * handler's (SA_NODEFER, no sa_mask), which the siglongjmp()
+		 * keeps. */
+		const ucontext_t *u = uc;
+		const volatile unsigned char *a = (const void *)&u->uc_sigmask;
+		const unsigned char *b = (const void *)&run_mask;
+		int same = 1;
+
+		for (int i = 0; i < 8; i++)
+			same &= a[i] == b[i];
+		caught_mask_changed = !same;
+	}
 	caught_sig = sig;
 	caught_pc = pc;
 	caught_addr = (uintptr_t)si->si_addr;
@@ -524,27 +575,29 @@ static void lk_bp_init(void)
 	if (!opts.tee)
 		atexit(hang_note);
 
-	for (size_t i = 0; i < n_lk && n_entry < LK_MAX_ENTRIES; i++)
-		if (lk_insn[i].entry)
-			lk_entry[n_entry++] = lk_insn[i].pc;
+	for (size_t i = 0; i < n_lk && n_bp < LK_MAX_BP; i++)
+		if (lk_insn[i].back_to) {
+			lk_bp_to[n_bp] = lk_insn[i].back_to;
+			lk_bp[n_bp++] = lk_insn[i].pc;
+		}
 	if (getenv("TH_FUZZ_NO_LOCKUP_BP"))
 		why = "TH_FUZZ_NO_LOCKUP_BP is set";
-	else if (!n_entry)
-		why = "no " TH_FZ_LOCKUP_FUNC " in this binary";
+	else if (!n_bp)
+		why = n_lk ? "no jump back in " TH_FZ_LOCKUP_FUNC : "no " TH_FZ_LOCKUP_FUNC " in this binary";
 	else if ((lk_mem = open("/proc/self/mem", O_RDWR | O_CLOEXEC)) < 0)
 		why = "/proc/self/mem cannot be opened for writing";
-	for (size_t i = 0; !why && i < n_entry; i++) {
+	for (size_t i = 0; !why && i < n_bp; i++) {
 		unsigned char b = 0;
 
-		if (pread(lk_mem, &b, 1, (off_t)lk_entry[i]) != 1 || b == 0xcc)
-			why = "its entry cannot be read";
+		if (pread(lk_mem, &b, 1, (off_t)lk_bp[i]) != 1 || b == 0xcc)
+			why = "its code cannot be read";
 		lk_orig[i] = b;
 	}
 	if (!why) {
 		unsigned char b = 0;
 
-		if (!lk_arm(1) || pread(lk_mem, &b, 1, (off_t)lk_entry[0]) != 1 || b != 0xcc ||
-		    *(const volatile unsigned char *)lk_entry[0] != 0xcc)
+		if (!lk_arm(1) || pread(lk_mem, &b, 1, (off_t)lk_bp[0]) != 1 || b != 0xcc ||
+		    *(const volatile unsigned char *)lk_bp[0] != 0xcc)
 			why = "/proc/self/mem does not write the text";
 	}
 	if (why) {
@@ -554,7 +607,7 @@ static void lk_bp_init(void)
 		}
 		lk_mem = -1;
 		lk_armed = 0;
-		n_entry = 0;
+		n_bp = 0;
 		if (n_lk)
 			fprintf(stderr, "th-fuzz: no breakpoint on " TH_FZ_LOCKUP_FUNC " (%s): a soft lockup "
 				"there is proven at the watchdog's first tick\n", why);
@@ -572,6 +625,7 @@ TH_NO_KCFI static void install_handlers(void)
 	if (done)
 		return;
 	done = 1;
+	sigprocmask(SIG_SETMASK, NULL, &run_mask);
 	sigaltstack(&ss, NULL);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_sigaction = on_signal;
@@ -648,8 +702,6 @@ static void read_clusters(void)
 
 int th_fz_oracle_init(const struct th_fz_oracle_opts *o, char *err, size_t n)
 {
-	int p[2];
-
 	opts = *o;
 	snprintf(goal_what, sizeof(goal_what), "WRITE_CR4_%lX", th_fz_goal_cr4_value());
 	if (th_fz_world_init(err, n))
@@ -673,35 +725,28 @@ int th_fz_oracle_init(const struct th_fz_oracle_opts *o, char *err, size_t n)
 		snprintf(err, n, "the victim's stack: %s", strerror(errno));
 		return -1;
 	}
-	getcontext(&run_tmpl);	/* the signal mask and the rest, once */
 #endif
 	/* After the victim's stack is mapped: an address in it is an address. */
 	read_clusters();
 	nruntime = th_fz_runtime_ranges(runtime, sizeof(runtime) / sizeof(runtime[0]));
 	n_lk = th_fz_func_insns(TH_FZ_LOCKUP_FUNC, lk_insn, LK_MAX_INSNS);
-	/* The victim's protocol lines (attacks/victim.c th_emit(), fd 1) go to
-	 * a pipe only this oracle reads. */
-	if (pipe2(p, O_CLOEXEC | O_NONBLOCK)) {
-		snprintf(err, n, "pipe: %s", strerror(errno));
-		return -1;
-	}
-	fcntl(p[1], F_SETPIPE_SZ, PIPE_BYTES);
-	fflush(stdout);
-	orig_stdout = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
-	if (orig_stdout < 0 || dup2(p[1], STDOUT_FILENO) < 0) {
-		snprintf(err, n, "redirecting fd 1: %s", strerror(errno));
-		return -1;
-	}
-	close(p[1]);
-	pipe_r = p[0];
+	/* The victim's protocol lines (attacks/victim.c th_emit()) go to
+	 * emit_buf, each with the run's token, drawn from this seed on. */
+	if (getrandom(&token_state, sizeof(token_state), 0) != sizeof(token_state))
+		token_state = (uint64_t)time(NULL) ^ ((uint64_t)getpid() << 32);
+	token_state |= 1;
 #ifdef TH_FZ_CAPTURE_STDERR
-	if (pipe2(p, O_CLOEXEC | O_NONBLOCK)) {
-		snprintf(err, n, "pipe: %s", strerror(errno));
-		return -1;
+	{
+		int p[2];
+
+		if (pipe2(p, O_CLOEXEC | O_NONBLOCK)) {
+			snprintf(err, n, "pipe: %s", strerror(errno));
+			return -1;
+		}
+		err_r = p[0];
+		err_w = p[1];
+		orig_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
 	}
-	err_r = p[0];
-	err_w = p[1];
-	orig_stderr = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
 #endif
 	return 0;
 }
@@ -1615,6 +1660,36 @@ static void legit_line(const char *line)
 	}
 }
 
+/* A new run's token: 16 lower-case hex digits (runner/contract.h), from
+ * xorshift64 (no syscall). */
+static void new_token(void)
+{
+	static const char hex[] = "0123456789abcdef";
+	uint64_t x = token_state;
+
+	x ^= x << 13;
+	x ^= x >> 7;
+	x ^= x << 17;
+	token_state = x;
+	for (int i = 0; i < TH_TOKEN_LEN; i++)
+		emit.token[i] = hex[(x >> (4 * i)) & 15];
+	emit.token[TH_TOKEN_LEN] = 0;
+}
+
+/* "run=<this run's token> " at p: th_emit() wrote the line in this run.
+ * Byte by byte, volatile: never a comparison the engine hooks. */
+static int own_token(const char *p)
+{
+	const volatile char *q = p;
+
+	if (q[0] != 'r' || q[1] != 'u' || q[2] != 'n' || q[3] != '=')
+		return 0;
+	for (int i = 0; i < TH_TOKEN_LEN; i++)
+		if (q[4 + i] != emit.token[i])
+			return 0;
+	return q[4 + TH_TOKEN_LEN] == ' ';
+}
+
 static void on_line(const char *line, size_t len)
 {
 	if (opts.tee && orig_stdout >= 0) {
@@ -1625,36 +1700,32 @@ static void on_line(const char *line, size_t len)
 		if (write(orig_stdout, buf, len + 1) < 0)
 			(void)0;
 	}
-	if (!strncmp(line, "TH-TARGET: ", 11))
+	if (!strncmp(line, "TH-TARGET: ", 11) && own_token(line + 11))
 		target_line(line);
-	else if (!strncmp(line, "TH-LEGIT: ", 10))
+	else if (!strncmp(line, "TH-LEGIT: ", 10) && own_token(line + 10))
 		legit_line(line);
 }
 
 /* Read what the victim wrote so far; judge each complete line. */
 static void drain(int final)
 {
-	static char buf[64 * 1024];
+	size_t end = emit.len;
 
-	for (;;) {
-		ssize_t got = read(pipe_r, buf, sizeof(buf));
-
-		if (got <= 0)
-			break;
-		for (ssize_t i = 0; i < got; i++) {
-			if (buf[i] == '\n') {
-				seen.carry[seen.carry_len] = 0;
-				on_line(seen.carry, seen.carry_len);
-				seen.carry_len = 0;
-			} else if (seen.carry_len + 1 < sizeof(seen.carry)) {
-				seen.carry[seen.carry_len++] = buf[i];
-			} else {
-				seen.lost = 1;
-			}
+	if (end > emit.cap)
+		end = emit.cap;
+	for (size_t i = 0; i < end; i++) {
+		if (emit_buf[i] == '\n') {
+			seen.carry[seen.carry_len] = 0;
+			on_line(seen.carry, seen.carry_len);
+			seen.carry_len = 0;
+		} else if (seen.carry_len + 1 < sizeof(seen.carry)) {
+			seen.carry[seen.carry_len++] = emit_buf[i];
+		} else {
+			seen.lost = 1;
 		}
-		if ((size_t)got < sizeof(buf))
-			break;
 	}
+	/* All read: the space is free again, as a pipe's once read. */
+	emit.len = 0;
 	if (final && seen.carry_len) {
 		seen.carry[seen.carry_len] = 0;
 		on_line(seen.carry, seen.carry_len);
@@ -1869,7 +1940,7 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 			    caught_lockup_insns);
 			hang_by[caught_lockup == 2 ? 0 : 1]++;
 			if (caught_lockup == 2)
-				put(&e, "; proven from the breakpoint on its entry, %u steps after it, "
+				put(&e, "; proven from the breakpoint on its jump back, %u steps after it, "
 				    "before the watchdog's first tick", caught_lockup_after);
 			else
 				put(&e, "; proven at the watchdog's first tick");
@@ -1928,7 +1999,7 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 	if (seen.lost)
 		put(&e, " (some victim lines were lost)");
 	if (opts.tee && lk_hits)	/* a replay: whether the run went through the cold path */
-		put(&e, " (" TH_FZ_LOCKUP_FUNC " entered %u time%s at its breakpoint, left %u)", lk_hits,
+		put(&e, " (" TH_FZ_LOCKUP_FUNC " jumped back %u time%s at its breakpoints, left %u)", lk_hits,
 		    lk_hits == 1 ? "" : "s", lk_returned);
 
 	chain_id(r->chain_id, sizeof(r->chain_id));
@@ -1936,7 +2007,13 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 	r->goal = seen.goal;
 	snprintf(r->sig, sizeof(r->sig), "%s:%s", th_outcome_name(o), r->chain_id);
 
-	/* The chain: the program, then what happened, then through what. */
+	/* The chain: the program, then what happened, then through what.
+	 * Written for a replay and for the runs it is read from (a finding's
+	 * record, a harness error's message); any other run's would be thrown
+	 * away unread (overflow_session.c), and it is most of the formatting. */
+	if (!opts.tee && !opts.verbose_chain && o != TH_HIJACKED && o != TH_PRIVILEGED_WRITE &&
+	    o != TH_REDIRECTED && o != TH_HARNESS_ERROR)
+		return;
 	put(&b, "%s: ", TH_ATK_VARIANT);
 	for (int i = 0; i < prog.nops; i++) {
 		if (!prog.op[i].started)
@@ -2019,9 +2096,10 @@ void th_fz_exec(const uint8_t *data, size_t size, struct th_fz_result *r)
 		return;
 	}
 	caught_sig = 0;
+	caught_mask_changed = 0;
 	caught_lockup = 0;
 	lk_hits = lk_returned = 0;
-	if (n_entry && !lk_armed) {
+	if (n_bp && !lk_armed) {
 		/* The last run ended while stepping from a hit (proven, or
 		 * stopped by a fault or the watchdog). */
 		lk_seek = 0;
@@ -2034,18 +2112,19 @@ void th_fz_exec(const uint8_t *data, size_t size, struct th_fz_result *r)
 	extra_site = 0;
 	extra_target_known = 0;
 	exec_id++;
+	emit.len = 0;
+	new_token();
 	cur = r;
 	window_open();
 #if TH_FZ_OWN_STACK
-	run_uc = run_tmpl;
-	run_uc.uc_stack.ss_sp = run_stack + guard_bytes;
-	run_uc.uc_stack.ss_size = TH_FZ_STACK;
-	run_uc.uc_link = &exec_uc;
-	makecontext(&run_uc, run_window, 0);
-	swapcontext(&exec_uc, &run_uc);
+	call_on_stack(run_window, run_stack + guard_bytes + TH_FZ_STACK);
 #else
 	run_window();
 #endif
+	/* A signal ended the run with a mask the engine does not run with
+	 * (raise() blocks all while it sends): the one syscall back. */
+	if (caught_sig && caught_mask_changed)
+		sigprocmask(SIG_SETMASK, &run_mask, NULL);
 	window_close();
 	drain(1);
 	judge(r, TH_OUTCOME_INVALID, NULL);
@@ -2053,7 +2132,9 @@ void th_fz_exec(const uint8_t *data, size_t size, struct th_fz_result *r)
 }
 
 /* The run itself; a fault or the watchdog comes back to its sigsetjmp(),
- * on the same stack. */
+ * on the same stack, without a signal-mask syscall (sigsetjmp(env, 0): the
+ * mask is restored after the window, only when the signal's context had
+ * another, caught_mask_changed). */
 static void run_window(void)
 {
 	if (sigsetjmp(run_env, 0) == 0) {

@@ -7,8 +7,12 @@
  *
  * What it trusts:
  *  - the targets' own reports (TH-TARGET/TH-LEGIT lines, attacks/victim.c),
- *    read from a pipe that is the process's fd 1: a write(2) cannot be
- *    forged by a wild write;
+ *    appended by th_emit() to a buffer of the oracle's (th_emit_mem,
+ *    attacks/victim.h) outside the world, where no planted pointer leads
+ *    (a wild write stays in the world, below); a line counts only with
+ *    this run's token after its kind (run=<16 hex digits>, fresh each run,
+ *    compared where the engine does not see it), so bytes that got there
+ *    otherwise are no report;
  *  - the attacker's program as decoded (harness memory, outside the world):
  *    which bytes it wrote where, which of them were its own literals;
  *  - signals, with the pc from their ucontext, and the trap addresses read
@@ -111,7 +115,8 @@ struct th_fz_result {
 	char sig[TH_FZ_CHAIN_ID_MAX + 32];
 	/* The chain in full, on one line: the program's writes (technique,
 	 * offsets, planted values), what ran with what, through which
-	 * callback, what changed; and the evidence of the outcome. */
+	 * callback, what changed; and the evidence of the outcome. Empty
+	 * outside a replay but for a finding or a harness error (verbose_chain). */
 	char chain[2048];
 	int goal;		/* write_cr4(0x407f0) was hijacked (a WRITE_CR4_407F0 step) */
 	int died;		/* decided in a sanitizer's hook: the process ends */
@@ -120,13 +125,15 @@ struct th_fz_result {
 struct th_fz_oracle_opts {
 	int no_leak;		/* ignore relocations (the attacker without a leak) */
 	int tee;		/* copy the victim's lines to the original stdout */
-	int verbose_chain;	/* describe every run's chain (replay), not only findings */
+	int verbose_chain;	/* describe every run's chain, not only findings and harness
+				 * errors (tee: a replay does) */
 };
 
-/* Set up the world, the pipe on fd 1, the trap set. Return: 0 or -1 with err. */
+/* Set up the world, the victim's report buffer, the trap set. Return: 0 or
+ * -1 with err. */
 int th_fz_oracle_init(const struct th_fz_oracle_opts *o, char *err, size_t n);
 
-/* The original stdout (fd 1 is the victim's pipe). */
+/* Where replays print (fd 1: the victim's lines go to the oracle's buffer). */
 int th_fz_oracle_stdout(void);
 
 /* The dispatch traps found at start-up. */

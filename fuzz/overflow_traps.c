@@ -131,6 +131,26 @@ size_t th_fz_elf_object_size(const char *name)
 extern unsigned char __start___sancov_cntrs[] __attribute__((weak, visibility("hidden")));
 extern unsigned char __stop___sancov_cntrs[] __attribute__((weak, visibility("hidden")));
 
+/* The direct target of a jump as capstone prints it ("jne 0x1f4d"), or 0. */
+static uint64_t jump_target(const char *text)
+{
+	const char *p = text;
+	uint64_t v = 0;
+
+	while (*p && *p != ' ')
+		p++;
+	if (p[0] != ' ' || p[1] != '0' || p[2] != 'x' || !p[3])
+		return 0;
+	for (p += 3; *p; p++) {
+		int d = *p >= '0' && *p <= '9' ? *p - '0' : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10 : -1;
+
+		if (d < 0)
+			return 0;
+		v = v * 16 + (uint64_t)d;
+	}
+	return v;
+}
+
 size_t th_fz_func_insns(const char *name, struct th_fz_insn *out, size_t max)
 {
 	uintptr_t cntrs_lo = (uintptr_t)__start___sancov_cntrs, cntrs_hi = (uintptr_t)__stop___sancov_cntrs;
@@ -151,6 +171,7 @@ size_t th_fz_func_insns(const char *name, struct th_fz_insn *out, size_t max)
 		for (uint64_t v = s->addr; v < s->addr + s->size && n < max;) {
 			struct th_insn in;
 			unsigned char file[16];
+			uint64_t to;
 
 			if (th_bin_insn(b, v, &in) || !in.len || in.len > sizeof(file) ||
 			    th_bin_read(b, v, file, in.len))
@@ -158,6 +179,10 @@ size_t th_fz_func_insns(const char *name, struct th_fz_insn *out, size_t max)
 			out[n].pc = (uintptr_t)v + bias;
 			out[n].len = (unsigned char)in.len;
 			out[n].entry = v == s->addr;
+			/* "jmp 0x<file address>", "jne 0x...": a jump back to
+			 * an instruction of the symbol ends a turn of a loop. */
+			to = in.text[0] == 'j' ? jump_target(in.text) : 0;
+			out[n].back_to = to && to <= v && to >= s->addr ? (uintptr_t)to + bias : 0;
 			/* The code running is the file's (no breakpoint, no patch). */
 			out[n].writes = (unsigned char)in.writes;
 			out[n].flags_read = (unsigned short)in.flags_read;

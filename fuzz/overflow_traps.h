@@ -78,6 +78,9 @@ struct th_fz_insn {
 	unsigned char len;
 	unsigned char writes;	/* 1 unless known to change only registers and flags */
 	unsigned char entry;	/* the first instruction of its symbol */
+	/* A direct jump back within its symbol (the end of a loop's turn):
+	 * where it goes, at run time; 0 for any other instruction. */
+	uintptr_t back_to;
 	unsigned short flags_read, flags_written;	/* binread/binread.h struct th_insn */
 };
 
