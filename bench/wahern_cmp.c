@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The modern wheel against wahern/timeout (github.com/wahern/timeout), one
- * process, the same draws: an instruction and cache-simulation count for
- * bench/README.md, "Against wahern/timeout". Not built by CMake (it needs
+ * process, the same draws: the timings, instruction counts and cache and
+ * branch simulations of bench/README.md, "Against wahern/timeout". Not built by CMake (it needs
  * wahern's timeout.c, which is not in this tree); the build and the
  * valgrind commands are in the README.
  *
@@ -10,9 +10,9 @@
  *   wahern_cmp time N REPS [shuffled|array|fresh [DMIN]]
  *
  * Every timer is set up (untimed), then armed at now + d_add[i] in visiting
- * order (cmp_add); `mod` then re-arms each pending timer to now + d_mod[i]
- * (cmp_mod), `del` deletes each (cmp_del). Only the phase asked for is
- * collected: valgrind --toggle-collect=cmp_<op>. Draws: bench.c's splitmix64
+ * order (cmp_add_*); `mod` then re-arms each pending timer to now + d_mod[i]
+ * (cmp_mod_*), `del` deletes each (cmp_del_*). Only the phase asked for is
+ * collected: valgrind --toggle-collect=cmp_<op>_<modern|wahern>. Draws: bench.c's splitmix64
  * stream for N and seed 42, d in [1, 2^20); now = TH_INITIAL_JIFFIES(1000)
  * for both (wahern's clock is moved there first with timeouts_update()).
  * DMIN (default 1) narrows the draws to [DMIN, 2^20): 262144 puts every
@@ -202,7 +202,7 @@ static double cpu_ns(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1e9 + ts.tv_nsec;
+	return (double)ts.tv_sec * 1e9 + (double)ts.tv_nsec;
 }
 
 /* ns per op of add, mod, del over @rounds fresh structures. */
@@ -302,6 +302,10 @@ int main(int argc, char **argv)
 	op = !strcmp(argv[3], "add") ? 0 : !strcmp(argv[3], "mod") ? 1 : 2;
 	if (argc > 5)
 		dmin = strtoul(argv[5], NULL, 0);
+	if (!n || dmin < 1 || dmin >= SPREAD) {
+		fprintf(stderr, "wahern_cmp: N must be > 0 and DMIN in [1, 2^20)\n");
+		return 2;
+	}
 	state = 42 ^ ((uint64_t)n * 0xd1b54a32d192ed03ULL);	/* bench.c's stream for N */
 	d_add = malloc(n * sizeof(*d_add));
 	d_mod = malloc(n * sizeof(*d_mod));
