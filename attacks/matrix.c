@@ -1214,7 +1214,7 @@ static void add_metrics(struct matrix *m, double seconds)
 				       err, sizeof(err));
 }
 
-/* The results' reach section (report/reach.h): what call_timer_fn can still
+/* The results' reach section (results/reach.h): what call_timer_fn can still
  * call in each CFI (and none) attack binary of the run, randstruct builds
  * aside (cfi/reach_collect.h). A binary that cannot be read is named on
  * stderr and left out: the section informs, the cells are what is gated. */

@@ -2,7 +2,7 @@
 /*
  * The overflow target's oracle: runs one attacker program against the victim
  * world and says what happened, in the matrix's vocabulary
- * (report/outcome.h), to the matrix's standard of proof. Built without
+ * (results/outcome.h), to the matrix's standard of proof. Built without
  * coverage or comparison tracing: it handles victim addresses.
  *
  * What it trusts:

@@ -311,7 +311,7 @@ static void print_result(const struct th_fz_result *r)
 }
 
 /* A privileged target ran (HIJACKED, REDIRECTED), or the privileged state
- * changed (PRIVILEGED_WRITE): report/fuzz_summary.h th_fz_is_finding(). */
+ * changed (PRIVILEGED_WRITE): results/fuzz_summary.h th_fz_is_finding(). */
 static int is_finding(enum th_outcome o)
 {
 	return o == TH_HIJACKED || o == TH_PRIVILEGED_WRITE || o == TH_REDIRECTED;
