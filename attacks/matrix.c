@@ -9,6 +9,7 @@
  */
 #define _GNU_SOURCE
 #include "matrix.h"
+#include "lib/clock.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -121,14 +122,6 @@ static volatile sig_atomic_t interrupted;
 static void on_sigint(int sig)
 {
 	interrupted = sig;
-}
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* ---- the plan ------------------------------------------------------------ */
@@ -329,7 +322,7 @@ static void progress(bool tty, double t0, size_t done, size_t total, const unsig
 {
 	static double last;
 	static int quarter;
-	double t = now_s(), el = t - t0;
+	double t = th_now_s(), el = t - t0;
 	int pct = total ? (int)(100.0 * (double)done / (double)total) : 100;
 	char line[512];
 	int len, w;
@@ -898,7 +891,7 @@ static struct th_fsrv *server_for(struct servers *sv, const char *binary,
 		struct th_fsrv *s = sv->s[k];
 
 		if (s && !s->failed && !s->why[0] && s->sock >= 0 && !strcmp(s->proc.binary, binary)) {
-			sv->used[k] = now_s();
+			sv->used[k] = th_now_s();
 			return s;
 		}
 	}
@@ -929,7 +922,7 @@ static struct th_fsrv *server_for(struct servers *sv, const char *binary,
 		return NULL;
 	}
 	sv->started++;
-	sv->used[slot] = now_s();
+	sv->used[slot] = th_now_s();
 	return sv->s[slot];
 }
 
@@ -974,7 +967,7 @@ static void run_jobs(struct matrix *m)
 	size_t next = 0, done = 0;
 	unsigned counts[TH_OUTCOME_COUNT] = { 0 };
 	bool tty = m->o->progress;
-	double t0 = now_s();
+	double t0 = th_now_s();
 	int nrun = 0;
 	struct servers *sv = &m->servers;
 	const char *kill_env = getenv("TH_MATRIX_FSRV_KILL");
@@ -1300,7 +1293,7 @@ static void matrix_free(struct matrix *m)
 int th_matrix_main(const struct th_matrix_opts *o)
 {
 	struct matrix m = { .o = o, .lock_fd = -1 };
-	double t0 = now_s();
+	double t0 = th_now_s();
 	long harness;
 	bool stdout_lost = false;
 
@@ -1320,9 +1313,9 @@ int th_matrix_main(const struct th_matrix_opts *o)
 	}
 	if (!interrupted)
 		reach_section(&m);
-	add_metrics(&m, now_s() - t0);
+	add_metrics(&m, th_now_s() - t0);
 	if (!o->quiet)
-		throughput_line(&m, now_s() - t0);
+		throughput_line(&m, th_now_s() - t0);
 	keep_real_kernels(&m);
 	/* All of the run's files, or none: the previous set stays whole. The
 	 * campaigns of `timerharness fuzz` and the bench's figures beside the
@@ -1351,7 +1344,7 @@ int th_matrix_main(const struct th_matrix_opts *o)
 	/* The verdict's first line says what ran and how long. */
 	if (o->quiet || interrupted)
 		printf("matrix: %zu cells, %zu runs in %.1f s with %d jobs%s\n", m.ncells, m.njobs,
-		       now_s() - t0, m.jobs_n, interrupted ? " (INTERRUPTED: partial results)" : "");
+		       th_now_s() - t0, m.jobs_n, interrupted ? " (INTERRUPTED: partial results)" : "");
 	if (harness)
 		printf("matrix: %ld cell%s could not be run or observed (HARNESS_ERROR)\n", harness,
 		       harness == 1 ? "" : "s");

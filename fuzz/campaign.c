@@ -2,6 +2,7 @@
 /* `timerharness fuzz` (campaign.h): plan, run, re-check, summarise. */
 #define _GNU_SOURCE
 #include "campaign.h"
+#include "lib/clock.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -41,14 +42,6 @@
 #define GRACE_S 3.0
 
 /* ---- small helpers --------------------------------------------------------------- */
-
-static double now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
-}
 
 static int mkdirs(const char *path)
 {
@@ -375,7 +368,7 @@ static int replay(const struct campaign *c, const char *input, enum th_outcome *
 	char *env[] = { "TH_FUZZ_REPLAY=1", NULL, NULL };
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
-	double until = now_s() + REPLAY_TIMEOUT_S;
+	double until = th_now_s() + REPLAY_TIMEOUT_S;
 	pid_t pid;
 	int status = 0;
 	const char *res, *ch;
@@ -395,7 +388,7 @@ static int replay(const struct campaign *c, const char *input, enum th_outcome *
 	}
 	for (;;) {
 		struct pollfd pf = { p[0], POLLIN, 0 };
-		int left = (int)((until - now_s()) * 1000);
+		int left = (int)((until - th_now_s()) * 1000);
 
 		if (left <= 0) {
 			kill(-pid, SIGKILL);
@@ -521,7 +514,7 @@ static void save_finding(struct campaign *c, const char *artifact, enum th_outco
 	f->sig = th_xstrdup(sig);
 	f->outcome = o;
 	f->chain_id = th_xstrdup(colon ? colon + 1 : "-");
-	f->first_seconds = in ? (in->t > 0 ? in->t : 0) : now_s() - c->t0;
+	f->first_seconds = in ? (in->t > 0 ? in->t : 0) : th_now_s() - c->t0;
 	f->first_executions = in ? in->execs : c->rec.executions;
 	f->reproducer = rel;
 	memcpy(f->sha256, hash, sizeof(f->sha256));
@@ -601,7 +594,7 @@ static void recheck(struct campaign *c, const struct proc *p)
  * budget; it saves every crash and goes on, so nothing restarts it. */
 static int start_afl(struct campaign *c, const struct th_fz_opts *o)
 {
-	double left = c->deadline - now_s();
+	double left = c->deadline - th_now_s();
 	char *secs = th_xasprintf("%d", (int)ceil(left > 1 ? left : 1));
 	char *seed = th_xasprintf("%lu", c->seed++);
 	char *outd = th_xasprintf("%s/afl", c->dir);
@@ -652,7 +645,7 @@ static void read_afl_coverage(struct campaign *c)
 
 static int start_libfuzzer(struct campaign *c, const struct th_fz_opts *o)
 {
-	double left = c->deadline - now_s();
+	double left = c->deadline - th_now_s();
 	char *secs = th_xasprintf("-max_total_time=%d", (int)ceil(left > 1 ? left : 1));
 	char *art = th_xasprintf("-artifact_prefix=%s/", c->artifacts);
 	char *seed = th_xasprintf("-seed=%lu", c->seed++);
@@ -700,7 +693,7 @@ static int start_campaign(struct campaign *c, const struct th_fz_opts *o)
 		fprintf(stderr, "timerharness fuzz: cannot create %s: %s\n", c->dir, strerror(errno));
 		return -1;
 	}
-	c->t0 = now_s();
+	c->t0 = th_now_s();
 	c->deadline = c->t0 + o->seconds;
 	c->phase = RUNNING;
 	return start_engine(c, o);
@@ -721,11 +714,11 @@ static void engine_ended(struct campaign *c, const struct th_fz_opts *o)
 	else
 		read_afl_coverage(c);
 	c->pid = 0;
-	if (strcmp(c->rec.engine, "afl") && !interrupted && c->deadline - now_s() > 0.5) {
+	if (strcmp(c->rec.engine, "afl") && !interrupted && c->deadline - th_now_s() > 0.5) {
 		if (!start_engine(c, o))
 			return;
 	}
-	c->t_end = now_s();
+	c->t_end = th_now_s();
 	c->phase = DONE;
 }
 
@@ -734,7 +727,7 @@ static void finish_record(struct campaign *c)
 	struct th_fz_campaign *r = &c->rec;
 
 	totals(c);
-	r->seconds = (c->phase == DONE ? c->t_end : now_s()) - c->t0;
+	r->seconds = (c->phase == DONE ? c->t_end : th_now_s()) - c->t0;
 	if (r->seconds < 0)
 		r->seconds = 0;
 	r->exec_per_second = r->seconds > 0 ? (double)r->executions / r->seconds : 0;
@@ -837,7 +830,7 @@ static void progress(struct campaign *cs, size_t n, double t0, int final)
 {
 	long long ex = 0, out[TH_OUTCOME_COUNT] = { 0 };
 	int done = 0, running = 0, finds = 0;
-	double el = now_s() - t0;
+	double el = th_now_s() - t0;
 	int tty = isatty(STDERR_FILENO);
 
 	for (size_t i = 0; i < n; i++) {
@@ -979,7 +972,7 @@ int th_fz_campaigns_main(const struct th_fz_opts *o)
 	size_t n = 0, next = 0;
 	char err[1024];
 	int jobs = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
-	double t0 = now_s(), last_progress = 0;
+	double t0 = th_now_s(), last_progress = 0;
 	struct sigaction sa;
 	int rc = 0, runnable = 0, lock;
 
@@ -1069,15 +1062,15 @@ int th_fz_campaigns_main(const struct th_fz_opts *o)
 				engine_ended(c, o);
 				continue;
 			}
-			if (interrupted || now_s() > c->kill_at) {
+			if (interrupted || th_now_s() > c->kill_at) {
 				kill(-c->pid, c->killed ? SIGKILL : SIGTERM);
 				c->killed = 1;
-				c->kill_at = now_s() + 2;
+				c->kill_at = th_now_s() + 2;
 			}
 		}
-		if (!o->quiet && now_s() - last_progress >= (isatty(STDERR_FILENO) ? 1.0 : 10.0)) {
+		if (!o->quiet && th_now_s() - last_progress >= (isatty(STDERR_FILENO) ? 1.0 : 10.0)) {
 			progress(cs, n, t0, 0);
-			last_progress = now_s();
+			last_progress = th_now_s();
 		}
 		poll(NULL, 0, 50);
 	}
@@ -1092,7 +1085,7 @@ int th_fz_campaigns_main(const struct th_fz_opts *o)
 					cs[i].rec.cpu_seconds += (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
 								 (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
 				read_stats(&cs[i]);
-				cs[i].t_end = now_s();
+				cs[i].t_end = th_now_s();
 				cs[i].phase = DONE;
 			}
 		if (write_summary(cs, n, o, interrupted == SIGINT ? "SIGINT" : "SIGTERM")) {

@@ -45,6 +45,7 @@
 #include <unistd.h>
 
 #include "fuzz.h"
+#include "../lib/clock.h"
 
 /* Optional: only some targets have one-time setup. */
 __attribute__((weak)) int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -257,19 +258,6 @@ static enum end run_forked(const char *path, unsigned timeout, char *how, size_t
 	return END_CLEAN;
 }
 
-static double clock_s(clockid_t id)
-{
-	struct timespec ts;
-
-	clock_gettime(id, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static double now_s(void)
-{
-	return clock_s(CLOCK_MONOTONIC);
-}
-
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -286,8 +274,8 @@ static void bench(const struct inputs *in, double seconds)
 {
 	uint8_t **data = calloc(in->n, sizeof(*data));
 	size_t *size = calloc(in->n, sizeof(*size)), passes = 0, cap = 64;
-	double *rate = malloc(cap * sizeof(*rate)), start = now_s(), t;
-	double cpu0 = clock_s(CLOCK_PROCESS_CPUTIME_ID);
+	double *rate = malloc(cap * sizeof(*rate)), start = th_now_s(), t;
+	double cpu0 = th_clock_s(CLOCK_PROCESS_CPUTIME_ID);
 
 	if (!data || !size || !rate) {
 		fprintf(stderr, "replay: out of memory\n");
@@ -297,12 +285,12 @@ static void bench(const struct inputs *in, double seconds)
 		if (!(data[i] = slurp(in->path[i], &size[i])))
 			exit(2);
 	do {
-		double c0 = clock_s(CLOCK_PROCESS_CPUTIME_ID), c;
+		double c0 = th_clock_s(CLOCK_PROCESS_CPUTIME_ID), c;
 
 		for (size_t i = 0; i < in->n; i++)
 			LLVMFuzzerTestOneInput(data[i], size[i]);
-		c = clock_s(CLOCK_PROCESS_CPUTIME_ID);
-		t = now_s();
+		c = th_clock_s(CLOCK_PROCESS_CPUTIME_ID);
+		t = th_now_s();
 		if (passes == cap) {
 			cap *= 2;
 			rate = realloc(rate, cap * sizeof(*rate));
@@ -314,7 +302,7 @@ static void bench(const struct inputs *in, double seconds)
 	qsort(rate, passes, sizeof(*rate), cmp_double);
 	printf("replay: bench: %zu inputs x %zu passes = %zu executions in %.2f s (%.2f s CPU): "
 	       "median %.0f exec/s per CPU second (min %.0f, max %.0f); %.0f exec/s wall clock\n",
-	       in->n, passes, in->n * passes, t - start, clock_s(CLOCK_PROCESS_CPUTIME_ID) - cpu0,
+	       in->n, passes, in->n * passes, t - start, th_clock_s(CLOCK_PROCESS_CPUTIME_ID) - cpu0,
 	       rate[passes / 2], rate[0], rate[passes - 1], (double)(in->n * passes) / (t - start));
 	for (size_t i = 0; i < in->n; i++)
 		free(data[i]);
@@ -402,7 +390,7 @@ int main(int argc, char **argv)
 	if (!fork_each)
 		install_death_notes();
 
-	t0 = now_s();
+	t0 = th_now_s();
 	for (size_t k = 0; k < in.n; k++) {
 		char how[128];
 		enum end got;
@@ -424,7 +412,7 @@ int main(int argc, char **argv)
 		}
 	}
 	fprintf(stderr, "replay: %zu input%s, %zu not %s, %.2f s\n", in.n, in.n == 1 ? "" : "s",
-		bad, end_name[want], now_s() - t0);
+		bad, end_name[want], th_now_s() - t0);
 	if (bad)
 		return 1;
 	if (bench_s)
