@@ -2,13 +2,15 @@
 # SPDX-License-Identifier: MIT
 """Every output checked by the consumer it is for.
 
-  outputs.py results --schema-dir DIR --th TH --data DIR ROOT...
+  outputs.py results --schema-dir DIR --th TH --data DIR [--runs-only|--fixtures-only] ROOT...
       every results.json under the ROOTs, and every fixture the loader
       accepts, validates against docs/schema/results.schema.json; every
       fixture the loader refuses for a reason a schema can state, does not;
       every fuzz.json under the ROOTs, and each --fuzz FILE, validates
       against fuzz.schema.json; each --fuzz-invalid FILE (a summary the
       loader refuses for a reason a schema can state) does not.
+      --runs-only leaves out the fixtures of --data, --fixtures-only the
+      ROOTs (make test checks the fixtures with one toolchain only).
   outputs.py junit --xsd XSD... [--source SRC] --th TH --data DIR ROOT...
       every junit.xml under the ROOTs, and the JUnit of every fixture,
       validates against each XSD (xmllint --schema), and names the
@@ -185,10 +187,13 @@ def cmd_results(a):
             jsonschema.validators.validator_for(doc).check_schema(doc)
         except jsonschema.exceptions.SchemaError as e:
             fail(f"{path}: not a valid JSON Schema: {e.message[:300]}")
-    files = found(a.roots, "results.json")
-    if not files:
+    files = [] if a.fixtures_only else found(a.roots, "results.json")
+    if not files and not a.fixtures_only:
         fail("no results.json under " + ", ".join(a.roots) + ": nothing was checked")
-    for path in files + fixtures(a.data, a.th):
+    fx = [] if a.runs_only else fixtures(a.data, a.th)
+    if not fx and not a.runs_only:
+        fail(f"no fixture of {a.data} the loader accepts: nothing was checked")
+    for path in files + fx:
         with open(path) as f:
             doc = json.load(f)
         errs = sorted(v.iter_errors(doc), key=lambda e: list(e.absolute_path))
@@ -210,7 +215,7 @@ def cmd_results(a):
     with open(os.path.join(a.schema_dir, "fuzz.schema.json")) as f:
         fz = json.load(f)
     fv = jsonschema.validators.validator_for(fz)(fz)
-    fuzz = found(a.roots, "fuzz.json") + a.fuzz
+    fuzz = ([] if a.fixtures_only else found(a.roots, "fuzz.json")) + a.fuzz
     for path in fuzz:
         with open(path) as f:
             doc = json.load(f)
@@ -220,7 +225,7 @@ def cmd_results(a):
         with open(path) as f:
             if fv.is_valid(json.load(f)):
                 fail(f"{path}: the loader refuses it, the fuzz schema accepts it")
-    ncheck = check_json(a, files + fixtures(a.data, a.th))
+    ncheck = check_json(a, files + fx)
     print(f"results: {len(files)} results.json, {len(fuzz)} fuzz.json and the fixtures "
           f"validate against their schemas; check --json of {ncheck} of them against "
           f"check.schema.json, agreeing with check's lines")
@@ -604,6 +609,9 @@ def main():
     sub.choices["results"].add_argument("--invalid", action="append", default=[])
     sub.choices["results"].add_argument("--fuzz", action="append", default=[])
     sub.choices["results"].add_argument("--fuzz-invalid", action="append", default=[])
+    only = sub.choices["results"].add_mutually_exclusive_group()
+    only.add_argument("--runs-only", action="store_true")
+    only.add_argument("--fixtures-only", action="store_true")
     sub.choices["junit"].add_argument("--xsd", action="append", required=True)
     sub.choices["junit"].add_argument("--source")
     sub.choices["sarif"].add_argument("--schema", required=True)
