@@ -10,7 +10,8 @@
       against fuzz.schema.json; each --fuzz-invalid FILE (a summary the
       loader refuses for a reason a schema can state) does not.
       --runs-only leaves out the fixtures of --data, --fixtures-only the
-      ROOTs (make test checks the fixtures with one toolchain only).
+      ROOTs (make test checks the fixtures with one toolchain only); every
+      command takes them.
   outputs.py junit --xsd XSD... [--source SRC] --th TH --data DIR ROOT...
       every junit.xml under the ROOTs, and the JUnit of every fixture,
       validates against each XSD (xmllint --schema), and names the
@@ -90,8 +91,14 @@ def render(th, path, fmt):
     return r.stdout
 
 
+RUNS_ONLY = False       # --runs-only: no fixture of --data
+FIXTURES_ONLY = False   # --fixtures-only: no ROOT, so no run's file
+
+
 def fixtures(data, th):
     """The fixtures the loader accepts."""
+    if RUNS_ONLY:
+        return []
     return [p for p in sorted(glob.glob(os.path.join(data, "*.json"))) if loads(th, p)]
 
 
@@ -299,7 +306,7 @@ def check_json(a, paths):
 # ---- JUnit against Jenkins' and Ant's XSDs ----
 def cmd_junit(a):
     docs = [(p, None) for p in found(a.roots, "junit.xml")]
-    if not docs:
+    if not docs and not FIXTURES_ONLY:
         fail("no junit.xml under " + ", ".join(a.roots))
     with tempfile.TemporaryDirectory() as tmp:
         for p in fixtures(a.data, a.th):
@@ -393,7 +400,7 @@ def cmd_sarif(a):
     v = jsonschema.Draft4Validator(schema)
     logs = [(p, False) for p in found(a.roots, "report.sarif")]
     clean = set(found(a.clean, "report.sarif")) if a.clean else set()
-    if not logs or (a.clean and not clean):
+    if (not logs and not FIXTURES_ONLY) or (a.clean and not clean):
         fail("no report.sarif to check (or none under --clean)")
     texts = {p: open(p, "rb").read() for p, _ in logs}
     sources = {p: os.path.join(os.path.dirname(p), "results.json") for p in texts}
@@ -605,13 +612,13 @@ def main():
         p.add_argument("--th", required=True)
         p.add_argument("--data", required=True)
         p.add_argument("roots", nargs="*")
+        only = p.add_mutually_exclusive_group()
+        only.add_argument("--runs-only", action="store_true")
+        only.add_argument("--fixtures-only", action="store_true")
     sub.choices["results"].add_argument("--schema-dir", required=True)
     sub.choices["results"].add_argument("--invalid", action="append", default=[])
     sub.choices["results"].add_argument("--fuzz", action="append", default=[])
     sub.choices["results"].add_argument("--fuzz-invalid", action="append", default=[])
-    only = sub.choices["results"].add_mutually_exclusive_group()
-    only.add_argument("--runs-only", action="store_true")
-    only.add_argument("--fixtures-only", action="store_true")
     sub.choices["junit"].add_argument("--xsd", action="append", required=True)
     sub.choices["junit"].add_argument("--source")
     sub.choices["sarif"].add_argument("--schema", required=True)
@@ -620,6 +627,10 @@ def main():
     sub.choices["ktap"].add_argument("--parser", required=True)
     sub.choices["codequality"].add_argument("--clean", action="append", default=[])
     a = ap.parse_args()
+    global RUNS_ONLY, FIXTURES_ONLY
+    RUNS_ONLY, FIXTURES_ONLY = a.runs_only, a.fixtures_only
+    if FIXTURES_ONLY and a.roots:
+        ap.error("--fixtures-only takes no ROOT")
     globals()["cmd_" + a.cmd](a)
     if failures:
         print(f"{len(failures)} failure(s)", file=sys.stderr)
