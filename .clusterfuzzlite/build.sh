@@ -5,7 +5,10 @@
 # regression, into $OUT with <f>_seed_corpus.zip, <f>.dict and <f>.options.
 # Runs in the builder image (Dockerfile) from the source tree, with CC, CXX,
 # CFLAGS, CXXFLAGS, LIB_FUZZING_ENGINE, OUT, SRC and WORK set by OSS-Fuzz;
-# tests/fuzz_cflite.cmake runs it the same way on this machine (make test).
+# tests/fuzz_cflite.cmake runs it the same way on this machine (make cflite;
+# make test runs --configure-only for every sanitizer). With
+# TIMERHARNESS_FUZZ_CFLITE the tree configures the fuzz targets and their
+# libraries only (the top-level CMakeLists.txt).
 #
 # What ships: wheel_diff and the parser targets (trace_lang, results_json,
 # expected_tsv, classify, manifest_tsv, binread: the binary reader on the

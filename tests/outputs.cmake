@@ -35,22 +35,37 @@ foreach(f no_sha256 no_run bad_run no_selection unknown_field unknown_variant un
   list(APPEND _fuzz --fuzz-invalid ${_fz}/${f}.json)
 endforeach()
 
+# The preset's own runs, and apart the fixtures (the same files whichever
+# clang built the tree: label toolchain-independent, tests/CMakeLists.txt).
 add_test(NAME outputs.results_schema
-  COMMAND ${_py} results ${_common} --schema-dir ${CMAKE_SOURCE_DIR}/docs/schema ${_invalid} ${_fuzz}
+  COMMAND ${_py} results ${_common} --schema-dir ${CMAKE_SOURCE_DIR}/docs/schema --runs-only
           ${_out} ${CMAKE_CURRENT_BINARY_DIR}/fuzz_run ${CMAKE_CURRENT_BINARY_DIR}/fuzz_interrupt)
-add_test(NAME outputs.junit_schemas
-  COMMAND ${_py} junit ${_common} --xsd ${CMAKE_CURRENT_SOURCE_DIR}/data/junit/junit-10.xsd
-          --xsd ${CMAKE_CURRENT_SOURCE_DIR}/data/junit/JUnit.xsd --source ${CMAKE_SOURCE_DIR} ${_out})
+add_test(NAME outputs.results_schema.fixtures
+  COMMAND ${_py} results ${_common} --schema-dir ${CMAKE_SOURCE_DIR}/docs/schema --fixtures-only
+          ${_invalid} ${_fuzz})
+set_tests_properties(outputs.results_schema.fixtures PROPERTIES LABELS outputs TIMEOUT 300)
+# Each below in two: the preset's own runs (--runs-only), and the fixtures
+# of tests/data/report rendered and checked the same way (--fixtures-only,
+# outputs.<name>.fixtures: label toolchain-independent, tests/CMakeLists.txt).
+set(_junit junit ${_common} --xsd ${CMAKE_CURRENT_SOURCE_DIR}/data/junit/junit-10.xsd
+           --xsd ${CMAKE_CURRENT_SOURCE_DIR}/data/junit/JUnit.xsd --source ${CMAKE_SOURCE_DIR})
+add_test(NAME outputs.junit_schemas COMMAND ${_py} ${_junit} --runs-only ${_out})
+add_test(NAME outputs.junit_schemas.fixtures COMMAND ${_py} ${_junit} --fixtures-only)
 # matrix.gate's run passes the gate: its SARIF must have no result at all.
-add_test(NAME outputs.sarif
-  COMMAND ${_py} sarif ${_common} --schema ${CMAKE_CURRENT_SOURCE_DIR}/data/sarif/sarif-schema-2.1.0.json
-          --source ${CMAKE_SOURCE_DIR} --clean ${_out}/gate ${_out})
+set(_sarif sarif ${_common} --schema ${CMAKE_CURRENT_SOURCE_DIR}/data/sarif/sarif-schema-2.1.0.json
+           --source ${CMAKE_SOURCE_DIR})
+add_test(NAME outputs.sarif COMMAND ${_py} ${_sarif} --runs-only --clean ${_out}/gate ${_out})
+add_test(NAME outputs.sarif.fixtures COMMAND ${_py} ${_sarif} --fixtures-only)
 # GitLab's Code Quality report: its shape, SARIF's findings, [] for a run
 # that passed the gate.
 add_test(NAME outputs.codequality
-  COMMAND ${_py} codequality ${_common} --clean ${_out}/gate ${_out})
-add_test(NAME outputs.ktap_kunit
-  COMMAND ${_py} ktap ${_common} --parser ${CMAKE_CURRENT_SOURCE_DIR}/data/kunit ${_out})
+  COMMAND ${_py} codequality ${_common} --runs-only --clean ${_out}/gate ${_out})
+add_test(NAME outputs.codequality.fixtures COMMAND ${_py} codequality ${_common} --fixtures-only)
+set(_ktap ktap ${_common} --parser ${CMAKE_CURRENT_SOURCE_DIR}/data/kunit)
+add_test(NAME outputs.ktap_kunit COMMAND ${_py} ${_ktap} --runs-only ${_out})
+add_test(NAME outputs.ktap_kunit.fixtures COMMAND ${_py} ${_ktap} --fixtures-only)
+set_tests_properties(outputs.junit_schemas.fixtures outputs.sarif.fixtures outputs.codequality.fixtures
+  outputs.ktap_kunit.fixtures PROPERTIES LABELS outputs TIMEOUT 300)
 # report.html in headless Chromium at a desktop's and a phone's width: no
 # console error, no request, the verdict first, the charts drawn, nothing cut
 # off, sticky grid headers; screenshots in build/<preset>/screenshots.

@@ -2,13 +2,16 @@
 # SPDX-License-Identifier: MIT
 """Every output checked by the consumer it is for.
 
-  outputs.py results --schema-dir DIR --th TH --data DIR ROOT...
+  outputs.py results --schema-dir DIR --th TH --data DIR [--runs-only|--fixtures-only] ROOT...
       every results.json under the ROOTs, and every fixture the loader
       accepts, validates against docs/schema/results.schema.json; every
       fixture the loader refuses for a reason a schema can state, does not;
       every fuzz.json under the ROOTs, and each --fuzz FILE, validates
       against fuzz.schema.json; each --fuzz-invalid FILE (a summary the
       loader refuses for a reason a schema can state) does not.
+      --runs-only leaves out the fixtures of --data, --fixtures-only the
+      ROOTs (make test checks the fixtures with one toolchain only); every
+      command takes them.
   outputs.py junit --xsd XSD... [--source SRC] --th TH --data DIR ROOT...
       every junit.xml under the ROOTs, and the JUnit of every fixture,
       validates against each XSD (xmllint --schema), and names the
@@ -88,8 +91,14 @@ def render(th, path, fmt):
     return r.stdout
 
 
+RUNS_ONLY = False       # --runs-only: no fixture of --data
+FIXTURES_ONLY = False   # --fixtures-only: no ROOT, so no run's file
+
+
 def fixtures(data, th):
     """The fixtures the loader accepts."""
+    if RUNS_ONLY:
+        return []
     return [p for p in sorted(glob.glob(os.path.join(data, "*.json"))) if loads(th, p)]
 
 
@@ -185,10 +194,13 @@ def cmd_results(a):
             jsonschema.validators.validator_for(doc).check_schema(doc)
         except jsonschema.exceptions.SchemaError as e:
             fail(f"{path}: not a valid JSON Schema: {e.message[:300]}")
-    files = found(a.roots, "results.json")
-    if not files:
+    files = [] if a.fixtures_only else found(a.roots, "results.json")
+    if not files and not a.fixtures_only:
         fail("no results.json under " + ", ".join(a.roots) + ": nothing was checked")
-    for path in files + fixtures(a.data, a.th):
+    fx = [] if a.runs_only else fixtures(a.data, a.th)
+    if not fx and not a.runs_only:
+        fail(f"no fixture of {a.data} the loader accepts: nothing was checked")
+    for path in files + fx:
         with open(path) as f:
             doc = json.load(f)
         errs = sorted(v.iter_errors(doc), key=lambda e: list(e.absolute_path))
@@ -210,7 +222,7 @@ def cmd_results(a):
     with open(os.path.join(a.schema_dir, "fuzz.schema.json")) as f:
         fz = json.load(f)
     fv = jsonschema.validators.validator_for(fz)(fz)
-    fuzz = found(a.roots, "fuzz.json") + a.fuzz
+    fuzz = ([] if a.fixtures_only else found(a.roots, "fuzz.json")) + a.fuzz
     for path in fuzz:
         with open(path) as f:
             doc = json.load(f)
@@ -220,7 +232,7 @@ def cmd_results(a):
         with open(path) as f:
             if fv.is_valid(json.load(f)):
                 fail(f"{path}: the loader refuses it, the fuzz schema accepts it")
-    ncheck = check_json(a, files + fixtures(a.data, a.th))
+    ncheck = check_json(a, files + fx)
     print(f"results: {len(files)} results.json, {len(fuzz)} fuzz.json and the fixtures "
           f"validate against their schemas; check --json of {ncheck} of them against "
           f"check.schema.json, agreeing with check's lines")
@@ -294,7 +306,7 @@ def check_json(a, paths):
 # ---- JUnit against Jenkins' and Ant's XSDs ----
 def cmd_junit(a):
     docs = [(p, None) for p in found(a.roots, "junit.xml")]
-    if not docs:
+    if not docs and not FIXTURES_ONLY:
         fail("no junit.xml under " + ", ".join(a.roots))
     with tempfile.TemporaryDirectory() as tmp:
         for p in fixtures(a.data, a.th):
@@ -388,7 +400,7 @@ def cmd_sarif(a):
     v = jsonschema.Draft4Validator(schema)
     logs = [(p, False) for p in found(a.roots, "report.sarif")]
     clean = set(found(a.clean, "report.sarif")) if a.clean else set()
-    if not logs or (a.clean and not clean):
+    if (not logs and not FIXTURES_ONLY) or (a.clean and not clean):
         fail("no report.sarif to check (or none under --clean)")
     texts = {p: open(p, "rb").read() for p, _ in logs}
     sources = {p: os.path.join(os.path.dirname(p), "results.json") for p in texts}
@@ -600,6 +612,9 @@ def main():
         p.add_argument("--th", required=True)
         p.add_argument("--data", required=True)
         p.add_argument("roots", nargs="*")
+        only = p.add_mutually_exclusive_group()
+        only.add_argument("--runs-only", action="store_true")
+        only.add_argument("--fixtures-only", action="store_true")
     sub.choices["results"].add_argument("--schema-dir", required=True)
     sub.choices["results"].add_argument("--invalid", action="append", default=[])
     sub.choices["results"].add_argument("--fuzz", action="append", default=[])
@@ -612,6 +627,10 @@ def main():
     sub.choices["ktap"].add_argument("--parser", required=True)
     sub.choices["codequality"].add_argument("--clean", action="append", default=[])
     a = ap.parse_args()
+    global RUNS_ONLY, FIXTURES_ONLY
+    RUNS_ONLY, FIXTURES_ONLY = a.runs_only, a.fixtures_only
+    if FIXTURES_ONLY and a.roots:
+        ap.error("--fixtures-only takes no ROOT")
     globals()["cmd_" + a.cmd](a)
     if failures:
         print(f"{len(failures)} failure(s)", file=sys.stderr)
