@@ -926,31 +926,38 @@ static struct th_fsrv *server_for(struct servers *sv, const char *binary,
 	return sv->s[slot];
 }
 
-/* Failed servers, once their process is gone: counted, said, freed. */
+/* A failed server: counted, said, stopped, freed. */
+static void server_failed(struct servers *sv, int k)
+{
+	struct th_fsrv *s = sv->s[k];
+	struct server_bin *sb = server_bin(sv, s->proc.binary);
+
+	sv->failed++;
+	fprintf(stderr, "timerharness matrix: the fork server of %s (pid %d) %s; the runs it "
+		"held are harness errors%s\n", s->proc.binary, (int)s->proc.pid, s->why,
+		++sb->failures < MAX_SERVER_FAILURES ? ", another serves the rest"
+						      : "; its other runs by exec");
+	th_fsrv_stop(s);
+	free(s);
+	sv->s[k] = NULL;
+}
+
+/* Failed servers, once their process is gone. */
 static void servers_reap(struct servers *sv)
 {
-	for (int k = 0; k < MAX_SERVERS; k++) {
-		struct th_fsrv *s = sv->s[k];
-		struct server_bin *sb;
-
-		if (!s || !s->failed || !th_child_done(&s->proc))
-			continue;
-		sb = server_bin(sv, s->proc.binary);
-		sv->failed++;
-		fprintf(stderr, "timerharness matrix: the fork server of %s (pid %d) %s; the runs it "
-			"held are harness errors%s\n", s->proc.binary, (int)s->proc.pid, s->why,
-			++sb->failures < MAX_SERVER_FAILURES ? ", another serves the rest"
-							      : "; its other runs by exec");
-		th_fsrv_stop(s);
-		free(s);
-		sv->s[k] = NULL;
-	}
+	for (int k = 0; k < MAX_SERVERS; k++)
+		if (sv->s[k] && sv->s[k]->failed && th_child_done(&sv->s[k]->proc))
+			server_failed(sv, k);
 }
 
 static void servers_free(struct servers *sv)
 {
 	for (int k = 0; k < MAX_SERVERS; k++)
-		if (sv->s[k]) {
+		if (sv->s[k] && sv->s[k]->failed)
+			/* The run ended before its process was collected: a
+			 * failure all the same, counted and said. */
+			server_failed(sv, k);
+		else if (sv->s[k]) {
 			th_fsrv_stop(sv->s[k]);
 			free(sv->s[k]);
 			sv->s[k] = NULL;
