@@ -1146,14 +1146,18 @@ static long collect(struct matrix *m)
 	return harness;
 }
 
-static double cpu_seconds(int who)
+/* This process's CPU time and its reaped children's, user and system. */
+static void cpu_split(double *user, double *sys)
 {
-	struct rusage ru;
+	struct rusage self, kids;
 
-	if (getrusage(who, &ru))
-		return 0;
-	return (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
-	       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6;
+	*user = *sys = 0;
+	if (getrusage(RUSAGE_SELF, &self) || getrusage(RUSAGE_CHILDREN, &kids))
+		return;
+	*user = (double)self.ru_utime.tv_sec + self.ru_utime.tv_usec / 1e6 +
+		(double)kids.ru_utime.tv_sec + kids.ru_utime.tv_usec / 1e6;
+	*sys = (double)self.ru_stime.tv_sec + self.ru_stime.tv_usec / 1e6 +
+	       (double)kids.ru_stime.tv_sec + kids.ru_stime.tv_usec / 1e6;
 }
 
 /* "matrix: 9240 cells in 84.2 s (110 a second); CPU 40.1 s user, 38.0 s
@@ -1161,15 +1165,9 @@ static double cpu_seconds(int who)
  * children's CPU time (creating, loading and tracing each run) included. */
 static void throughput_line(const struct matrix *m, double seconds)
 {
-	struct rusage self, kids;
-	double user = 0, sys = 0;
+	double user, sys;
 
-	if (!getrusage(RUSAGE_SELF, &self) && !getrusage(RUSAGE_CHILDREN, &kids)) {
-		user = (double)self.ru_utime.tv_sec + self.ru_utime.tv_usec / 1e6 +
-		       (double)kids.ru_utime.tv_sec + kids.ru_utime.tv_usec / 1e6;
-		sys = (double)self.ru_stime.tv_sec + self.ru_stime.tv_usec / 1e6 +
-		      (double)kids.ru_stime.tv_sec + kids.ru_stime.tv_usec / 1e6;
-	}
+	cpu_split(&user, &sys);
 	fprintf(stderr, "matrix: %zu cells in %.1f s (%.0f a second); CPU %.1f s user, %.1f s system\n",
 		m->ncells, seconds, seconds > 0 ? (double)m->ncells / seconds : 0, user, sys);
 	fprintf(stderr, "matrix: %zu runs: %u forked by %u fork servers (%u failed), %u exec'd%s\n",
@@ -1182,13 +1180,13 @@ static void add_metrics(struct matrix *m, double seconds)
 	char name[128], err[256];
 	double build = 0;
 	bool build_known = true;
+	double user, sys;
 
 	/* Wall and CPU time over the same span; every child has been waited
 	 * for, so RUSAGE_CHILDREN holds all of them. */
+	cpu_split(&user, &sys);
 	th_results_set_metric_real(m->res, "run_seconds", seconds, err, sizeof(err));
-	th_results_set_metric_real(m->res, "run_cpu_seconds",
-				   cpu_seconds(RUSAGE_SELF) + cpu_seconds(RUSAGE_CHILDREN), err,
-				   sizeof(err));
+	th_results_set_metric_real(m->res, "run_cpu_seconds", user + sys, err, sizeof(err));
 	th_results_set_metric_int(m->res, "runs", (long long)m->njobs, err, sizeof(err));
 	th_results_set_metric_int(m->res, "jobs", m->jobs_n, err, sizeof(err));
 	/* The cold build of each build tree the run used, when it was measured. */
