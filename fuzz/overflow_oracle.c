@@ -106,6 +106,9 @@ static const int caught_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, 
 static char altstack[256 * 1024] __attribute__((aligned(16)));
 static timer_t watch;		/* the watchdog: this thread's CPU time */
 static volatile sig_atomic_t have_watch;
+/* A sanitizer's report callback is running (__ubsan_on_report,
+ * __asan_on_error): the watchdog does not cut it. */
+static volatile sig_atomic_t reporting;
 
 /*
  * The soft lockup (kernel/watchdog.c: watchdog_timer_fn() sees a CPU stuck
@@ -474,6 +477,16 @@ lk_trace(uintptr_t pc, ucontext_t *u)
 	return 0;
 }
 
+/* The interrupted code ran on the signal stack: one of our handlers (a
+ * run never does: it runs on its own stack or the process's). */
+__attribute__((no_sanitize("address", "undefined"))) static int on_altstack(const void *uctx)
+{
+	const ucontext_t *u = uctx;
+	uintptr_t sp = (uintptr_t)u->uc_mcontext.gregs[REG_RSP];
+
+	return sp >= (uintptr_t)altstack && sp < (uintptr_t)altstack + sizeof(altstack);
+}
+
 __attribute__((no_sanitize("address", "undefined"))) TH_NO_KCFI static void
 on_signal(int sig, siginfo_t *si, void *uc)
 {
@@ -502,7 +515,29 @@ on_signal(int sig, siginfo_t *si, void *uc)
 	}
 	if (sig == SIGXCPU) {
 		/* A tick every TH_FZ_WATCHDOG_MS of this thread's CPU time: the
-		 * same run at two ticks is a HANG. */
+		 * same run at two ticks in the model's code is a HANG. Never
+		 * cut inside a sanitizer's runtime (it may hold a lock) or a
+		 * handler of ours: look again soon, not a whole period later
+		 * (timer_settime() is async-signal-safe). */
+		struct itimerspec soon = { .it_interval = { 0, TH_FZ_WATCHDOG_MS * 1000000L },
+					   .it_value = { 0, 50 * 1000L } };
+
+		if (in_runtime(pc) || on_altstack(uc) || reporting) {
+			/* A sanitizer's report (UBSan symbolizes for
+			 * milliseconds: -fsanitize=function's BLOCKED_CFI),
+			 * our handlers (single steps, a tick while one
+			 * returns: SA_NODEFER): the harness observing, not
+			 * the model running. The count starts again:
+			 * a look soon after a report used to land in the
+			 * report's callback, in code of the executable, at
+			 * the second tick: 13 of 400 replays of
+			 * legacy-fake-timer.bin on modern/fsanitize-function
+			 * were judged HANG. */
+			watch_seen = 0;
+			if (have_watch)
+				timer_settime(watch, 0, &soon, NULL);
+			return;
+		}
 		if (watch_seen != exec_id) {
 			watch_seen = exec_id;
 			if (lk_seek && lk_stepping && lk_exec == exec_id)
@@ -512,13 +547,10 @@ on_signal(int sig, siginfo_t *si, void *uc)
 				lk_start(pc, uc);
 			return;
 		}
-		if (pc < (uintptr_t)__executable_start || pc >= (uintptr_t)etext || in_runtime(pc)) {
-			/* In libc or a sanitizer's runtime (a loop that writes
-			 * lines is mostly there): look again soon, not a whole
-			 * period later (timer_settime() is async-signal-safe). */
-			struct itimerspec soon = { .it_interval = { 0, TH_FZ_WATCHDOG_MS * 1000000L },
-						   .it_value = { 0, 50 * 1000L } };
-
+		if (pc < (uintptr_t)__executable_start || pc >= (uintptr_t)etext) {
+			/* In libc, called by the model (a loop that writes
+			 * lines is mostly there): its time counts, but look
+			 * again soon, to cut the run in its own code. */
 			if (have_watch)
 				timer_settime(watch, 0, &soon, NULL);
 			return;
@@ -2098,6 +2130,7 @@ void th_fz_exec(const uint8_t *data, size_t size, struct th_fz_result *r)
 	caught_sig = 0;
 	caught_mask_changed = 0;
 	caught_lockup = 0;
+	reporting = 0;
 	lk_hits = lk_returned = 0;
 	if (n_bp && !lk_armed) {
 		/* The last run ended while stepping from a hit (proven, or
@@ -2185,6 +2218,7 @@ static int running_fn(uintptr_t *fn)
 void __asan_on_error(void);
 void __asan_on_error(void)
 {
+	reporting = 1;
 	death(TH_DETECTED, "AddressSanitizer report (the process ends, as in the matrix)");
 }
 
@@ -2200,6 +2234,7 @@ void __ubsan_on_report(void)
 	char *addr = NULL, why[400];
 	enum th_outcome o = TH_CRASHED;
 
+	reporting = 1;
 	if (__ubsan_get_current_report_data)
 		__ubsan_get_current_report_data(&kind, &msg, &file, &line, &col, &addr);
 	/* ubsan_checks.inc: the report kinds of array-bounds and function. */
