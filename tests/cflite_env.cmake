@@ -45,5 +45,8 @@ function(th_cflite_env sanitizer dir cc cxx)
   set(ENV{ARCHITECTURE} x86_64)
   # base-builder's: unsigned-integer-overflow is a coverage signal there.
   set(ENV{UBSAN_OPTIONS} silence_unsigned_overflow=1)
+  # A coverage build's programs that run during the build (build.sh) write
+  # their profile into the work folder, not default.profraw in the checkout.
+  set(ENV{LLVM_PROFILE_FILE} ${dir}/work/%p.profraw)
   unset(ENV{MAKEFLAGS})
 endfunction()
