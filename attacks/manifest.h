@@ -9,7 +9,7 @@
  * A relative path is relative to the manifest's directory (an installed
  * tree's manifest, written by CMake's install rules).
  * `make build` leaves the cold build's wall time beside it
- * (th-cold-build-seconds). Read by attacks/matrix.c; fuzzed by
+ * (th-cold-build-seconds). Read by loops/matrix.c; fuzzed by
  * fuzz/manifest_tsv.c.
  */
 #ifndef TH_ATTACKS_MANIFEST_H

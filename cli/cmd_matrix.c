@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* `timerharness matrix`: options, then attacks/matrix.c does the work. */
+/* `timerharness matrix`: options, then loops/matrix.c does the work. */
 #define _GNU_SOURCE
 #include <limits.h>
 #include <stdio.h>

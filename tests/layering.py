@@ -23,6 +23,7 @@ layers below it, never above):
   cfi                what a defence does: classify, target sets, probes
   attacks            the victim program, what is attacked, its expectations
   fuzz kernel        the victim searched by fuzzers; booted in a real kernel
+  loops              the run loops (matrix, campaigns): fill a model, never render
   report             views and the gate over the model
   bench              figures
   cli                parse and dispatch
@@ -49,6 +50,7 @@ LAYERS = [
     ["cfi"],
     ["attacks"],
     ["fuzz", "kernel"],
+    ["loops"],
     ["report"],
     ["bench"],
     ["cli"],

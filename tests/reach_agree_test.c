@@ -167,7 +167,7 @@ static int landed_yes(const char *out)
 static int attack(const char *binary, const char *config, const struct target *t)
 {
 	const char *argv[] = { binary, "--run", ATTACK, "--aim", t->name, NULL };
-	/* As attacks/matrix.c runs a cell. */
+	/* As loops/matrix.c runs a cell. */
 	const struct th_child_opts opts = {
 		.timeout = LIMIT, .cap_memory = strcmp(config, "asan") != 0, .trace = true,
 		.site_func = TH_CFI_SITE_FUNC, .state_map = TH_STATE_MAP_SYMBOL,

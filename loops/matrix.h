@@ -4,8 +4,8 @@
  * its own child process, classified by cfi/, judged against attacks'
  * declared expectations, written to results.json by report/.
  */
-#ifndef TH_ATTACKS_MATRIX_H
-#define TH_ATTACKS_MATRIX_H
+#ifndef TH_LOOPS_MATRIX_H
+#define TH_LOOPS_MATRIX_H
 
 #include <stddef.h>
 

@@ -29,18 +29,18 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "classify.h"
-#include "config_table.h"
-#include "expect.h"
-#include "manifest.h"
-#include "runner/privileged.h"
-#include "probe_judge.h"
-#include "reach_collect.h"
-#include "render.h"
-#include "results.h"
-#include "runner/child.h"
+#include "attacks/expect.h"
+#include "attacks/manifest.h"
+#include "cfi/classify.h"
+#include "cfi/config_table.h"
+#include "cfi/probe_judge.h"
+#include "cfi/reach_collect.h"
 #include "lib/tsv.h"
 #include "lib/xalloc.h"
+#include "report/render.h"
+#include "results/results.h"
+#include "runner/child.h"
+#include "runner/privileged.h"
 
 
 static int check_duplicate_tools(const struct th_manifest *b, char *err, size_t n)
