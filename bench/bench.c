@@ -58,6 +58,7 @@
 #include "bench_impl.h"
 #include "th/compiler.h"
 #include "th/timer_base.h"
+#include "lib/stats.h"
 
 #ifndef TH_BENCH_CONFIG
 #define TH_BENCH_CONFIG "none"	/* the hardening config the wheel was built with */
@@ -195,19 +196,6 @@ static uint64_t cpu_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, unsigned int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* What one clock read costs: the median gap between back-to-back reads. */
 static double clock_overhead(void)
 {
@@ -220,7 +208,7 @@ static double clock_overhead(void)
 		gap[i] = (double)(now - prev);
 		prev = now;
 	}
-	return median(gap, 501);
+	return th_median(gap, 501);
 }
 
 static double clock_ns;
@@ -406,7 +394,7 @@ static int measure_size(unsigned int si, const struct options *o, struct arena *
 
 				for (uint32_t r = 0; r < nr; r++)
 					tmp[r] = el[(size_t)r * NR_OP + op] / w.n;
-				NS(im, op)[rep] = median(tmp, nr);
+				NS(im, op)[rep] = th_median(tmp, nr);
 			}
 		}
 	}
@@ -416,13 +404,13 @@ static int measure_size(unsigned int si, const struct options *o, struct arena *
 		for (int op = 0; op < NR_OP; op++) {
 			for (unsigned int rep = 0; rep < reps; rep++)
 				tmp[rep] = NS(im, op)[rep] / NS(IMPL_HEAP, op)[rep];
-			res->c[im][op].ratio = impl_on(im) ? median(tmp, reps) : NAN;
+			res->c[im][op].ratio = impl_on(im) ? th_median(tmp, reps) : NAN;
 		}
 	for (int im = 0; im < NR_IMPL; im++)
 		for (int op = 0; op < NR_OP; op++) {
 			struct cell *c = &res->c[im][op];
 
-			c->med = median(NS(im, op), reps);	/* sorts them */
+			c->med = th_median(NS(im, op), reps);	/* sorts them */
 			c->min = NS(im, op)[0];
 			c->max = NS(im, op)[reps - 1];
 			c->instr = NAN;
@@ -848,7 +836,7 @@ static void print_noise(const struct options *o, const struct results *res)
 			}
 	printf("  noise   (max - min) / median over the %u repetitions: %.0f%% in the median cell,\n"
 	       "          worst %.0f%% (%s %s, N = %s)\n",
-	       o->reps, 100 * median(rel, n), 100 * worst, impls[wim]->name, op_name[wop],
+	       o->reps, 100 * th_median(rel, n), 100 * worst, impls[wim]->name, op_name[wop],
 	       fmt_short(o->sizes[wsi], nb, sizeof(nb)));
 }
 

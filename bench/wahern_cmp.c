@@ -35,6 +35,7 @@
 #include "th/compiler.h"
 #include "th/timer_modern.h"
 #include "timeout.h"
+#include "lib/stats.h"
 
 #define SPREAD (1UL << 20)
 
@@ -231,19 +232,6 @@ static void time_impl(int modern, uint32_t rounds, double ns[3])
 		ns[o] /= (double)rounds * n;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int k)
-{
-	qsort(v, (size_t)k, sizeof(*v), cmp_double);
-	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
-}
-
 /* Each repetition times both (the order alternating), the ratio taken
  * within it; the medians over @reps are printed. */
 static void time_both(int reps)
@@ -274,14 +262,14 @@ static void time_both(int reps)
 		}
 	}
 	for (int o = 0; o < 3; o++) {
-		double mm = median(m[o], reps), wm = median(w[o], reps), lo, hi;
+		double mm = th_median(m[o], (size_t)reps), wm = th_median(w[o], (size_t)reps), lo, hi;
 
-		qsort(q[o], (size_t)reps, sizeof(double), cmp_double);
+		qsort(q[o], (size_t)reps, sizeof(double), th_cmp_double);
 		lo = q[o][0];
 		hi = q[o][reps - 1];
-		/* median() sorted m[] and w[]: [0] is the fastest repetition. */
+		/* th_median() sorted m[] and w[]: [0] is the fastest repetition. */
 		printf("n=%u %s: modern %.1f ns, wahern %.1f ns, modern/wahern %.2fx (%.2f-%.2f), "
-		       "fastest %.1f / %.1f = %.2fx, %d reps\n", n, ops[o], mm, wm, median(q[o], reps),
+		       "fastest %.1f / %.1f = %.2fx, %d reps\n", n, ops[o], mm, wm, th_median(q[o], (size_t)reps),
 		       lo, hi, m[o][0], w[o][0], m[o][0] / w[o][0], reps);
 	}
 }

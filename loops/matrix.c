@@ -35,6 +35,7 @@
 #include "cfi/config_table.h"
 #include "cfi/probe_judge.h"
 #include "cfi/reach_collect.h"
+#include "lib/text.h"
 #include "lib/tsv.h"
 #include "lib/xalloc.h"
 #include "results/results.h"
@@ -181,19 +182,6 @@ static const char *next_item(const char **p, size_t *len)
 	*len = strcspn(item, ",");
 	*p = item + *len + (item[*len] == ',');
 	return item;
-}
-
-/* Is @name an item of @list? A NULL list holds everything. */
-static bool in_list(const char *list, const char *name)
-{
-	size_t n = strlen(name), len;
-
-	if (!list)
-		return true;
-	for (const char *p = list, *item; (item = next_item(&p, &len));)
-		if (len == n && !strncmp(item, name, n))
-			return true;
-	return false;
 }
 
 /* A list that is given names something: `--config=` selects no cell, and
@@ -600,7 +588,7 @@ static int plan_variant(struct th_matrix *m, const char *tool, const char *varia
 		char reason[1024], broken[1024] = "";
 		enum support support;
 
-		if (!in_list(o->configs, c->name))
+		if (!th_list_has(o->configs, c->name))
 			continue;
 		support = config_support(m, tool, c, variant, reason, sizeof(reason));
 		nbins = cell_binaries(&m->b, tool, c->name, variant, bins, 64);
@@ -760,14 +748,14 @@ static int plan(struct th_matrix *m)
 	m->slice = th_results_is_slice(m->res);
 	m->out_dir = o->out_dir ? o->out_dir : m->slice ? TH_MATRIX_SLICE_OUT : TH_MATRIX_OUT;
 	for (size_t i = 0; i < m->b.ntools; i++)
-		if (in_list(o->toolchains, m->b.tools[i].name) &&
+		if (th_list_has(o->toolchains, m->b.tools[i].name) &&
 		    th_results_add_toolchain(m->res, m->b.tools[i].name, m->b.tools[i].version,
 					     m->b.tools[i].path, m->err, sizeof(m->err)))
 			return -1;
 	for (const struct th_config_info *c = th_configs; c < th_configs + th_config_count; c++) {
 		char flags[1024];
 
-		if (!in_list(o->configs, c->name))
+		if (!th_list_has(o->configs, c->name))
 			continue;
 		th_matrix_config_flags(c, flags, sizeof(flags));
 		if (th_results_add_config(m->res, c->name, flags, c->description,
@@ -775,10 +763,10 @@ static int plan(struct th_matrix *m)
 			return -1;
 	}
 	for (size_t ti = 0; ti < m->b.ntools; ti++) {
-		if (!in_list(o->toolchains, m->b.tools[ti].name))
+		if (!th_list_has(o->toolchains, m->b.tools[ti].name))
 			continue;
 		for (int vi = 0; vi < 3; vi++)
-			if (in_list(o->variants, VARIANTS[vi]) &&
+			if (th_list_has(o->variants, VARIANTS[vi]) &&
 			    plan_variant(m, m->b.tools[ti].name, VARIANTS[vi]))
 				return -1;
 	}
@@ -1182,8 +1170,8 @@ static void reach_section(struct th_matrix *m)
 
 		if (strcmp(mb->kind, "attack") || strcmp(mb->status, "built") || *mb->seed ||
 		    !th_results_find_toolchain(m->res, mb->toolchain) || !th_reach_wanted(mb->config) ||
-		    (m->o->configs && !in_list(m->o->configs, mb->config)) ||
-		    (m->o->variants && !in_list(m->o->variants, mb->variant)))
+		    (m->o->configs && !th_list_has(m->o->configs, mb->config)) ||
+		    (m->o->variants && !th_list_has(m->o->variants, mb->variant)))
 			continue;
 		if (th_reach_collect(m->res, mb->toolchain, mb->variant, mb->config, mb->path, priv,
 				     sizeof(priv) / sizeof(priv[0]), err, sizeof(err)))

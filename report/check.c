@@ -10,6 +10,7 @@
 #include "check_json.h"
 #include "results.h"
 #include "report_internal.h"
+#include "lib/text.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -656,11 +657,6 @@ static bool same_row_key(const struct th_agreement *a, const struct th_agreement
 	       !strcmp(a->platform, b->platform);
 }
 
-static bool same_str(const char *a, const char *b)
-{
-	return (!a && !b) || (a && b && !strcmp(a, b));
-}
-
 static void put_row(FILE *out, const struct th_agreement *r)
 {
 	put_cell_name(out, r->platform, r->attack, r->variant, r->config, r->toolchain);
@@ -724,7 +720,7 @@ static void doctored_agreement(struct judge *j, const struct th_agreement *rows,
 			jrow(fdone(j), c);
 			continue;
 		}
-		if (same_str(st->reason, c->reason) && same_str(st->rule, c->rule))
+		if (th_same_str(st->reason, c->reason) && th_same_str(st->rule, c->rule))
 			continue;
 		if (!same_file) {
 			j->other_expect++;
