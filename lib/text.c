@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "text.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 bool th_list_has(const char *list, const char *name)
@@ -24,4 +25,11 @@ bool th_list_has(const char *list, const char *name)
 bool th_same_str(const char *a, const char *b)
 {
 	return (!a && !b) || (a && b && !strcmp(a, b));
+}
+
+unsigned th_where_line(const char *where)
+{
+	const char *colon = where ? strrchr(where, ':') : NULL;
+
+	return colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 0;
 }

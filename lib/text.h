@@ -9,6 +9,10 @@
  * every name (the option was not given); an empty item matches nothing. */
 bool th_list_has(const char *list, const char *name);
 
+/* The LINE of a "FILE:LINE" position (an expectation rule's); 0 when
+ * where is NULL or has no ':'. */
+unsigned th_where_line(const char *where);
+
 /* a and b are the same string, or both NULL. */
 bool th_same_str(const char *a, const char *b);
 

@@ -365,14 +365,6 @@ static bool attack_matches(const char *globs, const char *id)
 	return false;
 }
 
-/* The line of a "FILE:LINE" rule position; 0 when there is none. */
-static unsigned where_line(const char *where)
-{
-	const char *colon = where ? strrchr(where, ':') : NULL;
-
-	return colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 0;
-}
-
 /* ---- one run of the matrix ------------------------------------------------ */
 enum support { SUPPORTED, NOT_SUPPORTED, PROBE_FAILED };
 
@@ -625,7 +617,7 @@ static int plan_variant(struct th_matrix *m, const char *tool, const char *varia
 			};
 			cp->expected_set = th_expect_set_on(NULL, a->id, variant, c->name, tool);
 			cp->expected = th_outcome_set_worst(cp->expected_set);
-			cp->expected_line = where_line(th_expect_where(a->id, variant, c->name, tool));
+			cp->expected_line = th_where_line(th_expect_where(a->id, variant, c->name, tool));
 			if (a->na) {
 				cp->fixed = TH_NOT_APPLICABLE;
 				snprintf(cp->evidence, sizeof(cp->evidence), "%s", a->na_reason);

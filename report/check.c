@@ -334,14 +334,6 @@ static bool selected(const struct judge *j, const char *attack, enum th_variant 
 
 /* ---- findings ---- */
 
-/* The line of a "FILE:LINE" rule position; 0 when there is none. */
-static unsigned where_line(const char *where)
-{
-	const char *colon = where ? strrchr(where, ':') : NULL;
-
-	return colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 0;
-}
-
 /* What a cell stored about its declaration, before check replaced it. */
 struct stored {
 	th_outcome_set expected;	/* the stored expected (and expected_set) */
@@ -361,7 +353,7 @@ static void redeclare(struct judge *j, const struct th_cell **cells, struct stor
 		stored[i] = (struct stored){ th_cell_expected_set(c), c->expected_line };
 		c->expected = th_outcome_set_worst(set);
 		c->expected_set = th_outcome_set_size(set) > 1 ? set : 0;
-		c->expected_line = where_line(j->d->where(c->platform, c->attack,
+		c->expected_line = th_where_line(j->d->where(c->platform, c->attack,
 							  th_variant_name(c->variant), c->config,
 							  c->toolchain));
 	}
