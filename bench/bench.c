@@ -227,16 +227,6 @@ static double timed(const struct bench_impl *im, void *timers, const struct benc
 
 /* ---- workload ------------------------------------------------------------------ */
 
-/* splitmix64: seeds, draws and the shuffle; plenty for uniform deltas. */
-static uint64_t rng_next(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static uint32_t rounds_for(uint32_t n)
 {
 	uint32_t r;
@@ -264,8 +254,8 @@ static void workload_init(struct bench_work *w, struct arena *a, uint32_t n,
 	for (uint32_t i = 0; i < n; i++) {
 		unsigned long be;
 
-		a->d_add[i] = (uint32_t)(1 + rng_next(&state) % (SPREAD - 1));
-		a->d_mod[i] = (uint32_t)(1 + rng_next(&state) % (SPREAD - 1));
+		a->d_add[i] = (uint32_t)(1 + th_splitmix64(&state) % (SPREAD - 1));
+		a->d_mod[i] = (uint32_t)(1 + th_splitmix64(&state) % (SPREAD - 1));
 		a->order[i] = i;
 		/* Armed on a fresh wheel (clk = start): the bucket is collected
 		 * at the bucket expiry; the last of them ends every expiry run. */
@@ -275,7 +265,7 @@ static void workload_init(struct bench_work *w, struct arena *a, uint32_t n,
 	}
 	if (o->shuffled)
 		for (uint32_t i = n - 1; i > 0; i--) {
-			uint32_t j = (uint32_t)(rng_next(&state) % (i + 1)), t = a->order[i];
+			uint32_t j = (uint32_t)(th_splitmix64(&state) % (i + 1)), t = a->order[i];
 
 			a->order[i] = a->order[j];
 			a->order[j] = t;

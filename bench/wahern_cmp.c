@@ -39,15 +39,6 @@
 
 #define SPREAD (1UL << 20)
 
-static uint64_t rng_next(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 static uint32_t n, *d_add, *d_mod, *order;
 static unsigned long dmin = 1;
 static int fresh;	/* time: new draws for every round (the same for both) */
@@ -66,8 +57,8 @@ static void fire(struct modern_timer_list *t)
 static void draw(uint64_t *state)
 {
 	for (uint32_t i = 0; i < n; i++) {
-		d_add[i] = (uint32_t)(dmin + rng_next(state) % (SPREAD - dmin));
-		d_mod[i] = (uint32_t)(dmin + rng_next(state) % (SPREAD - dmin));
+		d_add[i] = (uint32_t)(dmin + th_splitmix64(state) % (SPREAD - dmin));
+		d_mod[i] = (uint32_t)(dmin + th_splitmix64(state) % (SPREAD - dmin));
 	}
 }
 
@@ -304,7 +295,7 @@ int main(int argc, char **argv)
 	fresh = argc > 4 && !strcmp(argv[4], "fresh");
 	if (argc > 4 && !strcmp(argv[4], "shuffled"))
 		for (uint32_t i = n - 1; i > 0; i--) {
-			uint32_t j = (uint32_t)(rng_next(&state) % (i + 1)), t = order[i];
+			uint32_t j = (uint32_t)(th_splitmix64(&state) % (i + 1)), t = order[i];
 
 			order[i] = order[j];
 			order[j] = t;
