@@ -5,6 +5,8 @@
 #include "html.h"
 #include "report_internal.h"
 
+#include <stdarg.h>
+
 void th_doc_text(struct th_doc *d, const char *s)
 {
 	if (d->html)
@@ -24,34 +26,49 @@ void th_doc_code(struct th_doc *d, const char *s)
 	}
 }
 
+void th_doc_textf(struct th_doc *d, const char *fmt, ...)
+{
+	char buf[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	th_doc_text(d, buf);
+}
+
 void th_doc_raw(struct th_doc *d, const char *s)
 {
 	fputs(s, d->out);
 }
 
-void th_doc_heading(struct th_doc *d, int level, const char *id, const char *text)
+/* A heading: the level's marks, the text (escaped when it is a file's), the end. */
+static void heading(struct th_doc *d, int level, const char *id, const char *text, bool escape)
 {
-	if (!d->html) {
-		fprintf(d->out, "%.*s %s\n\n", level, "######", text);
-		return;
-	}
-	if (id)
-		fprintf(d->out, "<h%d id=\"%s\">%s</h%d>\n", level, id, text, level);
-	else
-		fprintf(d->out, "<h%d>%s</h%d>\n", level, text, level);
-}
-
-void th_doc_heading_text(struct th_doc *d, int level, const char *text)
-{
-	if (d->html)
-		fprintf(d->out, "<h%d>", level);
-	else
+	if (!d->html)
 		fprintf(d->out, "%.*s ", level, "######");
-	th_doc_text(d, text);
+	else if (id)
+		fprintf(d->out, "<h%d id=\"%s\">", level, id);
+	else
+		fprintf(d->out, "<h%d>", level);
+	if (escape)
+		th_doc_text(d, text);
+	else
+		fputs(text, d->out);
 	if (d->html)
 		fprintf(d->out, "</h%d>\n", level);
 	else
 		fputs("\n\n", d->out);
+}
+
+void th_doc_heading(struct th_doc *d, int level, const char *id, const char *text)
+{
+	heading(d, level, id, text, false);
+}
+
+void th_doc_heading_text(struct th_doc *d, int level, const char *id, const char *text)
+{
+	heading(d, level, id, text, true);
 }
 
 void th_doc_para(struct th_doc *d)
@@ -69,23 +86,47 @@ void th_doc_strong(struct th_doc *d, const char *s)
 	fprintf(d->out, d->html ? "<strong>%s</strong>" : "**%s**", s);
 }
 
-void th_doc_table_head(struct th_doc *d, const char *const *heads, size_t n)
+void th_doc_strong_begin(struct th_doc *d)
+{
+	fputs(d->html ? "<strong>" : "**", d->out);
+}
+
+void th_doc_strong_end(struct th_doc *d)
+{
+	fputs(d->html ? "</strong>" : "**", d->out);
+}
+
+/* In its own scroll box: a phone scrolls the table, not the page. */
+static void table_head(struct th_doc *d, const char *const *heads, size_t n, bool escape)
 {
 	d->in_table = true;
+	fputs(d->html ? "<div class=\"scroll\"><table>\n<thead><tr>" : "|", d->out);
+	for (size_t i = 0; i < n; i++) {
+		fputs(d->html ? "<th scope=\"col\">" : " ", d->out);
+		if (escape)
+			th_doc_text(d, heads[i]);
+		else
+			fputs(heads[i], d->out);
+		fputs(d->html ? "</th>" : " |", d->out);
+	}
 	if (d->html) {
-		fputs("<div class=\"scroll\"><table>\n<thead><tr>", d->out);
-		for (size_t i = 0; i < n; i++)
-			fprintf(d->out, "<th scope=\"col\">%s</th>", heads[i]);
-		fputs("</tr></thead>\n", d->out);
+		fputs(d->tbody ? "</tr></thead>\n<tbody>\n" : "</tr></thead>\n", d->out);
 		return;
 	}
-	fputc('|', d->out);
-	for (size_t i = 0; i < n; i++)
-		fprintf(d->out, " %s |", heads[i]);
 	fputs("\n|", d->out);
 	for (size_t i = 0; i < n; i++)
 		fputs("---|", d->out);
 	fputc('\n', d->out);
+}
+
+void th_doc_table_head(struct th_doc *d, const char *const *heads, size_t n)
+{
+	table_head(d, heads, n, false);
+}
+
+void th_doc_table_head_text(struct th_doc *d, const char *const *heads, size_t n)
+{
+	table_head(d, heads, n, true);
 }
 
 void th_doc_row_begin(struct th_doc *d)
@@ -118,6 +159,8 @@ void th_doc_row_end(struct th_doc *d)
 void th_doc_table_end(struct th_doc *d)
 {
 	d->in_table = false;
+	if (d->html && d->tbody)
+		fputs("</tbody>\n", d->out);
 	fputs(d->html ? "</table></div>\n" : "\n", d->out);
 }
 

@@ -14,10 +14,10 @@
 #include "card.h"
 #include "headlines.h"
 #include "html.h"
-#include "reach.h"
 #include "render.h"
 #include "render_bench.h"
 #include "render_fuzz.h"
+#include "render_reach.h"
 #include "report_internal.h"
 
 #include <stdbool.h>
@@ -581,8 +581,7 @@ static void reach_lines(FILE *out, const struct th_results *res)
 			for (size_t k = 0, shown = 0; k < e->nmembers; k++)
 				if (e->members[k].privileged) {
 					fputs(shown++ ? ", " : "", out);
-					text(out, e->members[k].name ? e->members[k].name :
-						  e->members[k].body ? e->members[k].body : "?");
+					text(out, th_reach_member_name(&e->members[k]));
 				}
 		} else {
 			fputs("none privileged", out);
@@ -1439,7 +1438,7 @@ static int html_page(FILE *out, const struct th_results *res, char *err, size_t 
 	for (size_t h = 0; h < th_nheadlines; h++)
 		if (headline(out, res, all, &th_headlines[h], tcs, ntc))
 			goto oom;
-	if (differences(out, res, all, tcs, ntc) || th_reach_render_html(out, res, text, code) ||
+	if (differences(out, res, all, tcs, ntc) || th_render_reach(&(struct th_doc){ .out = out, .html = true }, res) ||
 	    th_render_fuzz_html(out, res) || th_render_bench_html(out, res) ||
 	    matrix(out, res, all, tcs, ntc) || kernel_sections(out, th_report_origin(res)))
 		goto oom;

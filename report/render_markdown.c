@@ -6,10 +6,10 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "headlines.h"
-#include "reach.h"
 #include "render.h"
 #include "render_bench.h"
 #include "render_fuzz.h"
+#include "render_reach.h"
 #include "report_internal.h"
 
 #include <stdbool.h>
@@ -443,12 +443,6 @@ static int full_matrix(FILE *out, const struct th_results *res, const struct th_
 	return 0;
 }
 
-/* Inline code for the reach section (results/reach.c), safe in its tables. */
-static void reach_code(FILE *out, const char *s)
-{
-	th_report_md_code(out, s, true);
-}
-
 /* ---- a real kernel beside the model ---- */
 
 /* "HIJACKED" plain, for a table. */
@@ -698,7 +692,7 @@ static int markdown_model(FILE *out, const struct th_results *res, const struct 
 		if (render_headline(out, res, all, &th_headlines[h], tcs, ntc))
 			goto oom;
 	if (render_differences(out, res, all, tcs, ntc) ||
-	    th_reach_render_markdown(out, res, md_text, reach_code) || th_render_fuzz_markdown(out, res) ||
+	    th_render_reach(&(struct th_doc){ .out = out }, res) || th_render_fuzz_markdown(out, res) ||
 	    th_render_bench_markdown(out, res) ||
 	    full_matrix(out, res, all, tcs, ntc))
 		goto oom;
