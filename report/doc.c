@@ -134,6 +134,14 @@ void th_doc_row_begin(struct th_doc *d)
 	fputs(d->html ? "<tr>" : "|", d->out);
 }
 
+void th_doc_row_begin_mark(struct th_doc *d, const char *cls)
+{
+	if (d->html)
+		fprintf(d->out, "<tr class=\"%s\">", cls);
+	else
+		fputc('|', d->out);
+}
+
 void th_doc_cell_begin(struct th_doc *d)
 {
 	fputs(d->html ? "<td>" : " ", d->out);
@@ -151,6 +159,21 @@ void th_doc_cell(struct th_doc *d, const char *s)
 	th_doc_cell_end(d);
 }
 
+void th_doc_cell_span_begin(struct th_doc *d, int n)
+{
+	if (d->html)
+		fprintf(d->out, "<td colspan=\"%d\">", n);
+	else
+		fputc(' ', d->out);
+}
+
+void th_doc_cell_span_end(struct th_doc *d, int n)
+{
+	th_doc_cell_end(d);
+	for (int i = 1; !d->html && i < n; i++)
+		fputs(" |", d->out);
+}
+
 void th_doc_row_end(struct th_doc *d)
 {
 	fputs(d->html ? "</tr>\n" : "\n", d->out);
@@ -162,6 +185,24 @@ void th_doc_table_end(struct th_doc *d)
 	if (d->html && d->tbody)
 		fputs("</tbody>\n", d->out);
 	fputs(d->html ? "</table></div>\n" : "\n", d->out);
+}
+
+void th_doc_outcome(struct th_doc *d, enum th_outcome o)
+{
+	if (!th_outcome_name(o))
+		fputs(d->html ? "<span class=\"muted\">none</span>" : "none", d->out);
+	else if (d->html)
+		th_html_badge(d->out, o, false, NULL);
+	else
+		fputs(th_outcome_name(o), d->out);
+}
+
+void th_doc_cell_outcome(struct th_doc *d, const struct th_cell *c, bool with_verdict)
+{
+	if (d->html)
+		th_html_cell_badges(d->out, c, with_verdict);
+	else
+		th_report_md_cell(d->out, c, with_verdict);
 }
 
 void th_doc_list_begin(struct th_doc *d)

@@ -14,6 +14,8 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "results.h"
+
 struct th_doc {
 	FILE *out;
 	bool html;
@@ -51,14 +53,25 @@ void th_doc_table_head(struct th_doc *d, const char *const *heads, size_t n);
 /* The same, the heads escaped as text (a name from a file, or a '_'). */
 void th_doc_table_head_text(struct th_doc *d, const char *const *heads, size_t n);
 void th_doc_row_begin(struct th_doc *d);
+/* A row marked for the eye: HTML's <tr class="cls">; Markdown has no mark. */
+void th_doc_row_begin_mark(struct th_doc *d, const char *cls);
 void th_doc_cell_begin(struct th_doc *d);
 void th_doc_cell_end(struct th_doc *d);
 /* A cell of our own text (figures). */
 void th_doc_cell(struct th_doc *d, const char *s);
-/* One cell across n columns: HTML's colspan; Markdown's n-1 empty cells after. */
+/* One cell across n columns: HTML's colspan; Markdown has none, so n-1
+ * empty cells follow it. */
+void th_doc_cell_span_begin(struct th_doc *d, int n);
 void th_doc_cell_span_end(struct th_doc *d, int n);
 void th_doc_row_end(struct th_doc *d);
 void th_doc_table_end(struct th_doc *d);
+/* An outcome: its name (Markdown), a coloured badge (HTML); no outcome
+ * (TH_OUTCOME_INVALID): "none", muted in HTML. */
+void th_doc_outcome(struct th_doc *d, enum th_outcome o);
+/* A cell's observed outcome, or the counts when its runs disagreed;
+ * with_verdict adds "(regression; expected X)" (th_report_md_cell(),
+ * th_html_cell_badges()). */
+void th_doc_cell_outcome(struct th_doc *d, const struct th_cell *c, bool with_verdict);
 /* A bulleted list. */
 void th_doc_list_begin(struct th_doc *d);
 void th_doc_item_begin(struct th_doc *d);

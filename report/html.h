@@ -4,6 +4,7 @@
 #ifndef TH_REPORT_HTML_H
 #define TH_REPORT_HTML_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "results.h"
@@ -13,6 +14,14 @@
  * (report_internal.h); in an attribute a newline is kept as &#10;. */
 void th_html_text(FILE *out, const char *s);
 void th_html_attr(FILE *out, const char *s);
+
+/* An outcome as a coloured badge (reg: framed, a regression), suffix after
+ * its name ("" or NULL for none). */
+void th_html_badge(FILE *out, enum th_outcome o, bool reg, const char *suffix);
+/* A cell's observed outcome as a badge, or one badge per outcome with its
+ * count when the runs disagreed; with_verdict adds "(regression; expected
+ * X)". Markdown's: th_report_md_cell(). */
+void th_html_cell_badges(FILE *out, const struct th_cell *c, bool with_verdict);
 
 /* Severe outcomes in reds and purples, defences in greens, neutral greys;
  * an outcome is always also named or shown by its symbol, so colour is

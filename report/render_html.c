@@ -19,6 +19,7 @@
 #include "render_fuzz.h"
 #include "render_reach.h"
 #include "report_internal.h"
+#include "sections.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -233,7 +234,7 @@ static void style(FILE *out)
 
 /* ---- pieces ---- */
 
-static void badge(FILE *out, enum th_outcome o, bool reg, const char *suffix)
+void th_html_badge(FILE *out, enum th_outcome o, bool reg, const char *suffix)
 {
 	fprintf(out, "<span class=\"o o-%s%s\">%s%s</span>", th_outcome_name(o), reg ? " reg" : "",
 		th_outcome_name(o), suffix ? suffix : "");
@@ -241,7 +242,7 @@ static void badge(FILE *out, enum th_outcome o, bool reg, const char *suffix)
 
 /* The observed outcome as a badge, or one badge per outcome with its count
  * when the runs disagreed; with_verdict adds "(regression; expected X)". */
-static void cell_badges(FILE *out, const struct th_cell *c, bool with_verdict)
+void th_html_cell_badges(FILE *out, const struct th_cell *c, bool with_verdict)
 {
 	enum th_verdict v = th_report_shown_verdict(c);
 	bool reg = with_verdict && v == TH_VERDICT_REGRESSION;
@@ -254,11 +255,11 @@ static void cell_badges(FILE *out, const struct th_cell *c, bool with_verdict)
 			snprintf(n, sizeof(n), " %u/%u", c->counts[i], c->runs);
 			if (!first)
 				fputc(' ', out);
-			badge(out, (enum th_outcome)i, reg && (enum th_outcome)i == th_cell_observed(c), n);
+			th_html_badge(out, (enum th_outcome)i, reg && (enum th_outcome)i == th_cell_observed(c), n);
 			first = 0;
 		}
 	} else {
-		badge(out, th_cell_observed(c), reg, NULL);
+		th_html_badge(out, th_cell_observed(c), reg, NULL);
 	}
 	char exp[200];
 
@@ -398,7 +399,7 @@ static void card_row(FILE *out, const char *label, const struct th_card_row *r, 
 	if (r->worst == TH_OUTCOME_INVALID)
 		fputs("<span class=\"muted\">not run</span>", out);
 	else
-		badge(out, r->worst, false, NULL);
+		th_html_badge(out, r->worst, false, NULL);
 	fputs("</span>", out);
 	if (r->ncells) {
 		th_card_counts_text(r, counts, sizeof(counts));
@@ -438,7 +439,7 @@ static void card_cells(FILE *out, const struct th_card_row *rows, size_t n, cons
 			fputs("</td><td>", out);
 			text(out, c->toolchain);
 			fputs("</td><td>", out);
-			cell_badges(out, c, true);
+			th_html_cell_badges(out, c, true);
 			fputs("</td><td><code>", out);
 			text(out, *c->evidence ? c->evidence : "(no evidence recorded)");
 			fputs("</code></td></tr>\n", out);
@@ -474,7 +475,7 @@ static void fuzz_lines(FILE *out, const struct th_results *res)
 		text(out, line);
 		fputs("</span><span class=\"big\">", out);
 		if (g.own) {
-			badge(out, TH_HIJACKED, false, NULL);
+			th_html_badge(out, TH_HIJACKED, false, NULL);
 			snprintf(line, sizeof(line), "under %zu of %zu, first after %.2f s", g.own, g.configs,
 				 g.first);
 		} else {
@@ -694,7 +695,7 @@ static void charts(FILE *out, const struct th_results *res)
 	      "segments left to right by symbol and count; a wide segment carries its symbol."
 	      "</figcaption>\n<div class=\"legend\">", out);
 	for (int i = 0; i < TH_OUTCOME_COUNT; i++)
-		badge(out, (enum th_outcome)i, false,
+		th_html_badge(out, (enum th_outcome)i, false,
 		      (char[]){ ' ', '(', th_outcome_symbol((enum th_outcome)i), ')', 0 });
 	fputs("</div>\n", out);
 	th_html_chart_outcomes_table(out, res);
@@ -799,7 +800,7 @@ static int summary(FILE *out, const struct th_results *res, const struct th_tool
 		th_report_count(res, tcs[t]->name, per[t]);
 	for (int i = 0; i < TH_OUTCOME_COUNT; i++) {
 		fputs("<tr><td>", out);
-		badge(out, (enum th_outcome)i, false, NULL);
+		th_html_badge(out, (enum th_outcome)i, false, NULL);
 		fputs("</td>", out);
 		for (size_t t = 0; t < ntc; t++)
 			fprintf(out, "<td class=\"n\">%u</td>", per[t][i]);
@@ -863,7 +864,7 @@ static void row_cells(FILE *out, const struct th_results *res, const struct th_c
 							       row->config, tcs[t]->name);
 		fputs("<td>", out);
 		if (c)
-			cell_badges(out, c, with_verdict);
+			th_html_cell_badges(out, c, with_verdict);
 		else
 			fputs("<span class=\"muted\">not run</span>", out);
 		fputs("</td>", out);
@@ -889,7 +890,7 @@ static void observed_line(FILE *out, const struct th_cell **cells, size_t n,
 			if (!counts[i])
 				continue;
 			fputs(first ? " " : ", ", out);
-			badge(out, (enum th_outcome)i, false, NULL);
+			th_html_badge(out, (enum th_outcome)i, false, NULL);
 			fprintf(out, " in %u cell%s", counts[i], counts[i] == 1 ? "" : "s");
 			first = 0;
 		}
@@ -950,7 +951,7 @@ static int headline(FILE *out, const struct th_results *res, const struct th_cel
 		fputs(" on ", out);
 		text(out, c->toolchain);
 		fputs(": ", out);
-		cell_badges(out, c, false);
+		th_html_cell_badges(out, c, false);
 		fputs("</div>\n<pre>", out);
 		text(out, *c->evidence ? c->evidence : "(no evidence recorded)");
 		fputs("</pre>\n", out);
@@ -1123,7 +1124,7 @@ static int grid_toolchain(FILE *out, const struct th_results *res, const struct 
 		if (!counts[i])
 			continue;
 		fputs(first ? " " : ", ", out);
-		badge(out, (enum th_outcome)i, false, NULL);
+		th_html_badge(out, (enum th_outcome)i, false, NULL);
 		fprintf(out, " %u", counts[i]);
 		first = 0;
 	}
@@ -1238,153 +1239,6 @@ static int matrix(FILE *out, const struct th_results *res, const struct th_cell 
 	return 0;
 }
 
-/* ---- a real kernel beside the model ---- */
-
-static void outcome_badge(FILE *out, enum th_outcome o)
-{
-	if (th_outcome_name(o))
-		badge(out, o, false, NULL);
-	else
-		fputs("<span class=\"muted\">none</span>", out);
-}
-
-/* Each real-kernel platform: what it is, its cells beside the model's (the
- * agreement, computed from the cells), then its cells. */
-static int kernel_sections(FILE *out, const struct th_results *res)
-{
-	struct th_agreement *rows;
-	size_t nrows, np;
-	int oom;
-	const char **names = th_report_kernel_platforms(res, &np, &oom);
-
-	if (oom)
-		return -1;
-	if (!np)
-		return 0;
-	if (th_results_agreement(res, NULL, NULL, &rows, &nrows, NULL, 0)) {
-		free(names);
-		return -1;
-	}
-	fputs("<h2 id=\"kernel\">Real kernel</h2>\n<p>The same attacks on a real Linux kernel, "
-	      "booted under QEMU once per cell, its serial console classified into the same "
-	      "outcomes; each cell beside the model's cell of the same attack, variant, config and "
-	      "toolchain. Where the two differ, <code>timerharness check</code> fails unless "
-	      "<code>attacks/expected.tsv</code> declares the difference (<code>@differs</code>)."
-	      "</p>\n", out);
-	for (size_t p = 0; p < np; p++) {
-		const struct th_platform *pf = th_results_find_platform(res, names[p]);
-		struct th_agreement_counts k;
-		struct th_results view;
-		size_t shown = 0;
-		int oomc;
-
-		th_report_agreement_counts(res, rows, nrows, names[p], &k);
-		fputs("<h3>", out);
-		text(out, pf->name);
-		fputs("</h3>\n<ul>\n<li>Kernel: ", out);
-		text(out, *pf->source ? pf->source : "source not recorded");
-		fputs("</li>\n<li>Compiler: ", out);
-		text(out, *pf->compiler ? pf->compiler : "not recorded");
-		fputs("</li>\n<li>QEMU: ", out);
-		text(out, *pf->qemu ? pf->qemu : "not recorded");
-		fputs(", CPU ", out);
-		text(out, *pf->cpu ? pf->cpu : "not recorded");
-		if (pf->boot_seconds_median >= 0)
-			fprintf(out, ", boot %.2f s (median)", pf->boot_seconds_median);
-		fputs("</li>\n<li>Kernel configs:", out);
-		for (size_t c = 0; c < pf->nconfigs; c++) {
-			fputs(c ? "; " : " ", out);
-			code(out, pf->configs[c].name);
-			fputs(": ", out);
-			code(out, pf->configs[c].kconfig);
-		}
-		fprintf(out, "%s</li>\n</ul>\n<p class=\"gate\">%zu cell%s: %zu agree with the model, "
-			"%zu declared difference%s, %s%zu disagree%s", pf->nconfigs ? "" : " none", k.cells,
-			k.cells == 1 ? "" : "s",
-			k.agree, k.declared, k.declared == 1 ? "" : "s", k.disagree ? "<strong>" : "",
-			k.disagree, k.disagree ? "</strong>" : "");
-		if (k.alone)
-			fprintf(out, ", %zu without a model cell", k.alone);
-		fputs(".</p>\n", out);
-		for (size_t i = 0; i < nrows; i++) {
-			const struct th_agreement *r = &rows[i];
-
-			if (strcmp(r->platform, pf->name))
-				continue;
-			if (!shown++)
-				fputs("<div class=\"scroll\"><table>\n<thead><tr><th scope=\"col\">attack</th><th scope=\"col\">variant"
-				      "</th><th scope=\"col\">config</th><th scope=\"col\">toolchain</th><th scope=\"col\">model</th><th scope=\"col\">kernel</th>"
-				      "<th scope=\"col\">agreement</th></tr></thead>\n<tbody>\n", out);
-			fputs(r->agrees || r->reason ? "<tr><td>" : "<tr class=\"regrow\"><td>", out);
-			code(out, r->attack);
-			fprintf(out, "</td><td>%s</td><td>", th_variant_name(r->variant));
-			text(out, r->config);
-			fputs("</td><td>", out);
-			text(out, r->toolchain);
-			fputs("</td><td>", out);
-			outcome_badge(out, r->model);
-			fputs("</td><td>", out);
-			outcome_badge(out, r->kernel);
-			fputs("</td><td>", out);
-			if (r->agrees) {
-				fputs("agrees", out);
-			} else if (r->reason) {
-				fputs("declared difference: ", out);
-				text(out, r->reason);
-				fputs(" (", out);
-				code(out, r->rule);
-				fputc(')', out);
-			} else {
-				fputs("<strong>disagrees</strong> (not declared)", out);
-			}
-			fputs("</td></tr>\n", out);
-		}
-		fputs(shown ? "</tbody>\n</table></div>\n" : "<p>No cell of the model has the same "
-		      "attack, variant, config and toolchain.</p>\n", out);
-		if (th_report_view(res, pf->name, &view)) {
-			th_agreement_free(rows, nrows);
-			free(names);
-			return -1;
-		}
-		const struct th_cell **cells = th_report_display_cells(&view, &oomc);
-
-		fprintf(out, "<details><summary>Its %zu cells, with their evidence</summary>\n",
-			view.ncells);
-		if (view.ncells)
-			fputs("<div class=\"scroll\"><table>\n<thead><tr><th scope=\"col\">attack</th><th scope=\"col\">variant</th>"
-			      "<th scope=\"col\">config</th><th scope=\"col\">toolchain</th><th scope=\"col\">outcome</th><th scope=\"col\">evidence</th></tr>"
-			      "</thead>\n<tbody>\n", out);
-		for (size_t i = 0; cells && i < view.ncells; i++) {
-			const struct th_cell *c = cells[i];
-
-			fputs("<tr><td>", out);
-			code(out, c->attack);
-			fprintf(out, "</td><td>%s</td><td>", th_variant_name(c->variant));
-			text(out, c->config);
-			fputs("</td><td>", out);
-			text(out, c->toolchain);
-			fputs("</td><td>", out);
-			cell_badges(out, c, true);
-			fputs("</td><td>", out);
-			text(out, *c->evidence ? c->evidence : "(none recorded)");
-			fputs("</td></tr>\n", out);
-		}
-		fputs(view.ncells ? "</tbody>\n</table></div>\n</details>\n" :
-		      "<p>None: the results declare the platform but hold none of its cells.</p>\n"
-		      "</details>\n", out);
-		free(cells);
-		th_report_view_free(&view);
-		if (oomc) {
-			th_agreement_free(rows, nrows);
-			free(names);
-			return -1;
-		}
-	}
-	th_agreement_free(rows, nrows);
-	free(names);
-	return 0;
-}
-
 /* ---- the page ---- */
 
 static int html_page(FILE *out, const struct th_results *res, char *err, size_t errlen);
@@ -1440,7 +1294,8 @@ static int html_page(FILE *out, const struct th_results *res, char *err, size_t 
 			goto oom;
 	if (differences(out, res, all, tcs, ntc) || th_render_reach(&(struct th_doc){ .out = out, .html = true }, res) ||
 	    th_render_fuzz_html(out, res) || th_render_bench_html(out, res) ||
-	    matrix(out, res, all, tcs, ntc) || kernel_sections(out, th_report_origin(res)))
+	    matrix(out, res, all, tcs, ntc) ||
+	    th_section_kernel(&(struct th_doc){ .out = out, .html = true }, th_report_origin(res)))
 		goto oom;
 	configs(out, res, tcs, ntc);
 	if (summary(out, res, tcs, ntc))

@@ -11,6 +11,7 @@
 #include "render_fuzz.h"
 #include "render_reach.h"
 #include "report_internal.h"
+#include "sections.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -117,7 +118,7 @@ void th_report_md_fence(FILE *out, const char *s)
 
 /* "HIJACKED", "NO_EFFECT 3/5, CRASHED 2/5"; with verdict: "**HIJACKED**
  * (regression; expected BLOCKED_CFI)". */
-static void cell_text(FILE *out, const struct th_cell *c, bool with_verdict)
+void th_report_md_cell(FILE *out, const struct th_cell *c, bool with_verdict)
 {
 	enum th_outcome o = th_cell_observed(c);
 	enum th_verdict v = th_report_shown_verdict(c);
@@ -184,7 +185,7 @@ static void table_row(FILE *out, const struct th_results *res, const struct th_c
 							       row->config, tcs[t]->name);
 		fputc(' ', out);
 		if (c)
-			cell_text(out, c, with_verdict);
+			th_report_md_cell(out, c, with_verdict);
 		else
 			fputs("not run", out);
 		fputs(" |", out);
@@ -250,7 +251,7 @@ static int render_headline(FILE *out, const struct th_results *res, const struct
 		fputs(" on ", out);
 		md_text(out, c->toolchain);
 		fputs(": ", out);
-		cell_text(out, c, false);
+		th_report_md_cell(out, c, false);
 		fputs("\n\n", out);
 		th_report_md_fence(out, c->evidence);
 	}
@@ -430,7 +431,7 @@ static int full_matrix(FILE *out, const struct th_results *res, const struct th_
 						res->configs[cols[k]].name, tcs[t]->name);
 					fputc(' ', out);
 					if (c)
-						cell_text(out, c, true);
+						th_report_md_cell(out, c, true);
 					fputs(" |", out);
 				}
 				fputc('\n', out);
@@ -440,143 +441,6 @@ static int full_matrix(FILE *out, const struct th_results *res, const struct th_
 			free(rows);
 		}
 	}
-	return 0;
-}
-
-/* ---- a real kernel beside the model ---- */
-
-/* "HIJACKED" plain, for a table. */
-static const char *oname(enum th_outcome o)
-{
-	return th_outcome_name(o) ? th_outcome_name(o) : "none";
-}
-
-/* Each real-kernel platform: what it is, its cells beside the model's
- * (the agreement, computed from the cells), then its cells. */
-static int kernel_sections(FILE *out, const struct th_results *res)
-{
-	struct th_agreement *rows;
-	size_t nrows, np;
-	int oom;
-	const char **names = th_report_kernel_platforms(res, &np, &oom);
-
-	if (oom)
-		return -1;
-	if (!np)
-		return 0;
-	if (th_results_agreement(res, NULL, NULL, &rows, &nrows, NULL, 0)) {
-		free(names);
-		return -1;
-	}
-	fputs("## Real kernel\n\nThe same attacks on a real Linux kernel, booted under QEMU once per "
-	      "cell, its serial console classified into the same outcomes. Each cell beside the "
-	      "model's cell of the same attack, variant, config and toolchain: where the two "
-	      "differ, `timerharness check` fails unless `attacks/expected.tsv` declares the "
-	      "difference (`@differs`).\n\n", out);
-	for (size_t p = 0; p < np; p++) {
-		const struct th_platform *pf = th_results_find_platform(res, names[p]);
-		struct th_agreement_counts k;
-		struct th_results view;
-		size_t shown = 0;
-		int oomc;
-
-		th_report_agreement_counts(res, rows, nrows, names[p], &k);
-		fputs("### ", out);
-		md_text(out, pf->name);
-		fputs("\n\n- Kernel: ", out);
-		md_text(out, *pf->source ? pf->source : "source not recorded");
-		fputs("\n- Compiler: ", out);
-		md_text(out, *pf->compiler ? pf->compiler : "not recorded");
-		fputs("\n- QEMU: ", out);
-		md_text(out, *pf->qemu ? pf->qemu : "not recorded");
-		fputs(", CPU ", out);
-		md_text(out, *pf->cpu ? pf->cpu : "not recorded");
-		if (pf->boot_seconds_median >= 0)
-			fprintf(out, ", boot %.2f s (median)", pf->boot_seconds_median);
-		fputs("\n- Kernel configs:", out);
-		for (size_t c = 0; c < pf->nconfigs; c++) {
-			fputs(c ? "; " : " ", out);
-			th_report_md_code(out, pf->configs[c].name, false);
-			fputs(": ", out);
-			th_report_md_code(out, pf->configs[c].kconfig, false);
-		}
-		fprintf(out, "%s\n- %zu cell%s: %zu agree with the model, %zu declared difference%s, "
-			"%zu disagree", pf->nconfigs ? "" : " none", k.cells, k.cells == 1 ? "" : "s",
-			k.agree, k.declared,
-			k.declared == 1 ? "" : "s", k.disagree);
-		if (k.alone)
-			fprintf(out, ", %zu without a model cell", k.alone);
-		fputs("\n\n#### Beside the model\n\n", out);
-		for (size_t i = 0; i < nrows; i++) {
-			const struct th_agreement *r = &rows[i];
-
-			if (strcmp(r->platform, pf->name))
-				continue;
-			if (!shown++)
-				fputs("| attack | variant | config | toolchain | model | kernel | agreement |\n"
-				      "|---|---|---|---|---|---|---|\n", out);
-			fputs("| ", out);
-			th_report_md_code(out, r->attack, true);
-			fprintf(out, " | %s | ", th_variant_name(r->variant));
-			md_text(out, r->config);
-			fputs(" | ", out);
-			md_text(out, r->toolchain);
-			fprintf(out, " | %s | %s | ", oname(r->model), oname(r->kernel));
-			if (r->agrees) {
-				fputs("agrees", out);
-			} else if (r->reason) {
-				fputs("declared difference: ", out);
-				md_text(out, r->reason);
-				fputs(" (", out);
-				th_report_md_code(out, r->rule, true);
-				fputc(')', out);
-			} else {
-				fputs("**disagrees** (not declared)", out);
-			}
-			fputs(" |\n", out);
-		}
-		fputs(shown ? "\n" : "No cell of the model has the same attack, variant, config and "
-		      "toolchain.\n\n", out);
-		if (th_report_view(res, pf->name, &view)) {
-			th_agreement_free(rows, nrows);
-			free(names);
-			return -1;
-		}
-		const struct th_cell **cells = th_report_display_cells(&view, &oomc);
-
-		fputs("#### Cells\n\n", out);
-		if (!view.ncells)
-			fputs("None: the results declare the platform but hold none of its cells.\n\n", out);
-		else
-			fputs("| attack | variant | config | toolchain | outcome | evidence |\n"
-			      "|---|---|---|---|---|---|\n", out);
-		for (size_t i = 0; cells && i < view.ncells; i++) {
-			const struct th_cell *c = cells[i];
-
-			fputs("| ", out);
-			th_report_md_code(out, c->attack, true);
-			fprintf(out, " | %s | ", th_variant_name(c->variant));
-			md_text(out, c->config);
-			fputs(" | ", out);
-			md_text(out, c->toolchain);
-			fputs(" | ", out);
-			cell_text(out, c, true);
-			fputs(" | ", out);
-			md_text(out, *c->evidence ? c->evidence : "(none recorded)");
-			fputs(" |\n", out);
-		}
-		if (view.ncells)
-			fputc('\n', out);
-		free(cells);
-		th_report_view_free(&view);
-		if (oomc) {
-			th_agreement_free(rows, nrows);
-			free(names);
-			return -1;
-		}
-	}
-	th_agreement_free(rows, nrows);
-	free(names);
 	return 0;
 }
 
@@ -593,7 +457,7 @@ int th_render_markdown_to(FILE *out, const struct th_results *res, char *err, si
 		return th_report_errf(err, errlen, "out of memory");
 	rc = markdown_model(out, &view, th_report_origin(res), err, errlen);
 	th_report_view_free(&view);
-	if (!rc && kernel_sections(out, th_report_origin(res)))
+	if (!rc && th_section_kernel(&(struct th_doc){ .out = out }, th_report_origin(res)))
 		return th_report_errf(err, errlen, "out of memory");
 	if (!rc && ferror(out))
 		return th_report_errf(err, errlen, "cannot write the Markdown report");
