@@ -9,15 +9,19 @@
  * the model is escaped; every outcome shown comes from a cell, and each grid
  * cell's outcome, counts, expectation, verdict and evidence are one click,
  * tap or keystroke away (grid_toolchain says how, without a script).
+ *
+ * The page is its head and style around sections.c's table walked in
+ * order; this file holds HTML's escaping and the rows only report.html
+ * writes its own way (th_html_*: the header, the card, the nav, the charts,
+ * the folded findings, the grid, the configs and the run).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "card.h"
 #include "headlines.h"
 #include "html.h"
+#include "reach.h"
 #include "render.h"
-#include "render_bench.h"
 #include "render_fuzz.h"
-#include "render_reach.h"
 #include "report_internal.h"
 #include "sections.h"
 
@@ -1239,77 +1243,112 @@ static int matrix(FILE *out, const struct th_results *res, const struct th_cell 
 	return 0;
 }
 
-/* ---- the page ---- */
+/* ---- report.html's own sections (rows of sections.c) ---- */
 
-static int html_page(FILE *out, const struct th_results *res, char *err, size_t errlen);
-
-int th_render_html_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
+int th_html_header(struct th_doc *d, const struct th_section_ctx *c)
 {
-	struct th_results view;
-	int rc;
-
-	/* The model's cells as ever; each real kernel's in its own section. */
-	if (th_report_view(res, TH_PLATFORM_MODEL, &view))
-		return th_report_errf(err, errlen, "out of memory");
-	rc = html_page(out, &view, err, errlen);
-	th_report_view_free(&view);
-	return rc;
+	header(d->out, c->res, c->tcs, c->ntc);
+	return 0;
 }
 
-static int html_page(FILE *out, const struct th_results *res, char *err, size_t errlen)
+int th_html_card(struct th_doc *d, const struct th_section_ctx *c)
 {
-	int oom, oom_cells;
-	size_t ntc = res->ntoolchains;
-	const struct th_toolchain **tcs = th_report_sorted_toolchains(res, &oom);
-	const struct th_cell **all = th_report_display_cells(res, &oom_cells);
+	return verdict_card(d->out, c->res, c->all);
+}
 
-	if (oom || oom_cells)
-		goto oom;
+int th_html_nav(struct th_doc *d, const struct th_section_ctx *c)
+{
+	th_sections_nav(d, c);
+	return 0;
+}
+
+int th_html_charts(struct th_doc *d, const struct th_section_ctx *c)
+{
+	charts(d->out, c->res);
+	return 0;
+}
+
+int th_html_findings(struct th_doc *d, const struct th_section_ctx *c)
+{
+	fputs("<h2 id=\"findings\">Headline findings</h2>\n<p>Each question is answered only by "
+	      "the cells it names, as they were observed in this run; &quot;not run&quot; means the "
+	      "results hold no such cell. Open one for its cells and their evidence.</p>\n", d->out);
+	for (size_t h = 0; h < th_nheadlines; h++)
+		if (headline(d->out, c->res, c->all, &th_headlines[h], c->tcs, c->ntc))
+			return -1;
+	return 0;
+}
+
+int th_html_differences(struct th_doc *d, const struct th_section_ctx *c)
+{
+	return differences(d->out, c->res, c->all, c->tcs, c->ntc);
+}
+
+int th_html_matrix(struct th_doc *d, const struct th_section_ctx *c)
+{
+	return matrix(d->out, c->res, c->all, c->tcs, c->ntc);
+}
+
+int th_html_configs(struct th_doc *d, const struct th_section_ctx *c)
+{
+	configs(d->out, c->res, c->tcs, c->ntc);
+	return 0;
+}
+
+int th_html_run(struct th_doc *d, const struct th_section_ctx *c)
+{
+	return summary(d->out, c->res, c->tcs, c->ntc);
+}
+
+/* ---- the page ---- */
+
+/* The page around the sections: its head (title, style), then
+ * sections.c's table walked in order. */
+static int html_page(FILE *out, const struct th_section_ctx *c)
+{
+	struct th_doc d = { .out = out, .html = true };
+
 	/* No script, no request: the policy says so, and a browser enforces it. */
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
 	      "style-src 'unsafe-inline'\">\n"
 	      "<title>timerharness results: ", out);
-	text(out, res->host.hostname ? res->host.hostname : "?");
+	text(out, c->res->host.hostname ? c->res->host.hostname : "?");
 	fputs(", ", out);
-	text(out, res->created ? res->created : "?");
+	text(out, c->res->created ? c->res->created : "?");
 	fputs("</title>\n", out);
 	style(out);
 	fputs("</head>\n<body>\n<main>\n", out);
-	header(out, res, tcs, ntc);
-	if (verdict_card(out, res, all))
-		goto oom;
-	fputs("<nav><a href=\"#charts\">At a glance</a><a href=\"#findings\">Headline findings</a>"
-	      "<a href=\"#matrix\">Matrix</a>", out);
-	if (res->nplatforms)
-		fputs("<a href=\"#kernel\">Real kernel</a>", out);
-	fputs("<a href=\"#configs\">Configs</a><a href=\"#run\">The run</a></nav>\n", out);
-	charts(out, res);
-	fputs("<h2 id=\"findings\">Headline findings</h2>\n<p>Each question is answered only by "
-	      "the cells it names, as they were observed in this run; &quot;not run&quot; means the "
-	      "results hold no such cell. Open one for its cells and their evidence.</p>\n", out);
-	for (size_t h = 0; h < th_nheadlines; h++)
-		if (headline(out, res, all, &th_headlines[h], tcs, ntc))
-			goto oom;
-	if (differences(out, res, all, tcs, ntc) || th_render_reach(&(struct th_doc){ .out = out, .html = true }, res) ||
-	    th_render_fuzz_html(out, res) || th_render_bench_html(out, res) ||
-	    matrix(out, res, all, tcs, ntc) ||
-	    th_section_kernel(&(struct th_doc){ .out = out, .html = true }, th_report_origin(res)))
-		goto oom;
-	configs(out, res, tcs, ntc);
-	if (summary(out, res, tcs, ntc))
-		goto oom;
+	if (th_sections_write(&d, c))
+		return -1;
 	fputs("</main>\n</body>\n</html>\n", out);
-	free(tcs);
-	free(all);
+	return 0;
+}
+
+/* The model's cells as ever (a view of res without the real kernels');
+ * each real kernel's in its own section. */
+int th_render_html_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
+{
+	struct th_section_ctx c = { .full = th_report_origin(res) };
+	struct th_results view;
+	int oom, oom_cells, rc;
+
+	if (th_report_view(res, TH_PLATFORM_MODEL, &view))
+		return th_report_errf(err, errlen, "out of memory");
+	c.res = &view;
+	c.ntc = view.ntoolchains;
+	c.tcs = th_report_sorted_toolchains(&view, &oom);
+	c.all = th_report_display_cells(&view, &oom_cells);
+	rc = oom || oom_cells || html_page(out, &c);
+	free(c.tcs);
+	free(c.all);
+	th_report_view_free(&view);
+	if (rc)
+		return th_report_errf(err, errlen, "out of memory");
 	if (ferror(out))
 		return th_report_errf(err, errlen, "cannot write the HTML report");
 	return 0;
-oom:
-	free(tcs);
-	free(all);
-	return th_report_errf(err, errlen, "out of memory");
 }
 
 int th_render_html(const struct th_results *res, const char *path, char *err, size_t errlen)

@@ -3,13 +3,18 @@
  * report.md. The headline findings (headlines.c) are questions, each answered
  * only by the cells its selector picks from the model: the text around them is
  * fixed, every outcome and every piece of evidence comes from a cell.
+ *
+ * The document is sections.c's table walked in order; this file holds
+ * Markdown's escaping and the rows only report.md writes its own way
+ * (th_md_*: the title, the verdict screen, the run, configs, counts,
+ * findings, differences and full matrix). The rest are written once for
+ * both formats (section_kernel.c, render_reach.c, render_fuzz.c,
+ * render_bench.c).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "headlines.h"
 #include "render.h"
-#include "render_bench.h"
 #include "render_fuzz.h"
-#include "render_reach.h"
 #include "report_internal.h"
 #include "sections.h"
 
@@ -444,61 +449,48 @@ static int full_matrix(FILE *out, const struct th_results *res, const struct th_
 	return 0;
 }
 
-static int markdown_model(FILE *out, const struct th_results *res, const struct th_results *full,
-			  char *err, size_t errlen);
+/* ---- report.md's own sections (rows of sections.c) ---- */
 
-int th_render_markdown_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
+int th_md_title(struct th_doc *d, const struct th_section_ctx *c)
 {
-	struct th_results view;
-	int rc;
-
-	/* The model's cells as ever; each real kernel's below them. */
-	if (th_report_view(res, TH_PLATFORM_MODEL, &view))
-		return th_report_errf(err, errlen, "out of memory");
-	rc = markdown_model(out, &view, th_report_origin(res), err, errlen);
-	th_report_view_free(&view);
-	if (!rc && th_section_kernel(&(struct th_doc){ .out = out }, th_report_origin(res)))
-		return th_report_errf(err, errlen, "out of memory");
-	if (!rc && ferror(out))
-		return th_report_errf(err, errlen, "cannot write the Markdown report");
-	return rc;
-}
-
-static int markdown_model(FILE *out, const struct th_results *res, const struct th_results *full,
-			  char *err, size_t errlen)
-{
-	int oom, oom_cells;
-	size_t ntc = res->ntoolchains;
-	const struct th_toolchain **tcs = th_report_sorted_toolchains(res, &oom);
-	const struct th_cell **all = th_report_display_cells(res, &oom_cells);
-
-	if (oom || oom_cells)
-		goto oom;
+	FILE *out = d->out;
 
 	fputs("# timerharness results\n\n", out);
-	if (res->partial) {
+	if (c->res->partial) {
 		fputs("> **Partial run**: interrupted (", out);
-		md_text(out, res->interrupted ? res->interrupted : "?");
+		md_text(out, c->res->interrupted ? c->res->interrupted : "?");
 		fputs("). Cells not listed were not run.\n\n", out);
 	}
-	/* The answer first: the verdict screen matrix ends with. */
-	{
-		char *v = NULL;
-		size_t vlen = 0;
-		FILE *vf = open_memstream(&v, &vlen);
+	return 0;
+}
 
-		if (!vf)
-			goto oom;
-		int vr = th_render_verdict(vf, full, 0);
+/* The answer first: the verdict screen matrix ends with, on every
+ * platform's cells. */
+int th_md_verdict(struct th_doc *d, const struct th_section_ctx *c)
+{
+	char *v = NULL;
+	size_t vlen = 0;
+	FILE *vf = open_memstream(&v, &vlen);
+	int vr;
 
-		if (fclose(vf) || vr) {
-			free(v);
-			goto oom;
-		}
-		fputs("## Verdict\n\n", out);
-		th_report_md_fence(out, v);
+	if (!vf)
+		return -1;
+	vr = th_render_verdict(vf, c->full, 0);
+	if (fclose(vf) || vr) {
 		free(v);
+		return -1;
 	}
+	fputs("## Verdict\n\n", d->out);
+	th_report_md_fence(d->out, v);
+	free(v);
+	return 0;
+}
+
+int th_md_run(struct th_doc *d, const struct th_section_ctx *c)
+{
+	const struct th_results *res = c->res;
+	FILE *out = d->out;
+
 	fputs("## The run\n\n- Created: ", out);
 	md_text(out, res->created ? res->created : "?");
 	fputs(" (UTC)\n- Host: ", out);
@@ -508,67 +500,108 @@ static int markdown_model(FILE *out, const struct th_results *res, const struct 
 	fprintf(out, ", %d CPUs\n- timerharness ", res->host.cpus);
 	md_text(out, res->version ? res->version : "?");
 	fputs(", results schema `" TH_RESULTS_SCHEMA "`\n- Toolchains:", out);
-	for (size_t t = 0; t < ntc; t++) {
+	for (size_t t = 0; t < c->ntc; t++) {
 		fprintf(out, "%s ", t ? "," : "");
-		md_text(out, tcs[t]->name);
+		md_text(out, c->tcs[t]->name);
 		fputs(" (", out);
-		md_text(out, *tcs[t]->version ? tcs[t]->version : "version unknown");
-		if (*tcs[t]->path) {
+		md_text(out, *c->tcs[t]->version ? c->tcs[t]->version : "version unknown");
+		if (*c->tcs[t]->path) {
 			fputs(", ", out);
-			th_report_md_code(out, tcs[t]->path, false);
+			th_report_md_code(out, c->tcs[t]->path, false);
 		}
 		fputc(')', out);
 	}
-	fputs(ntc ? "\n\n" : " none\n\n", out);
+	fputs(c->ntc ? "\n\n" : " none\n\n", out);
+	return 0;
+}
+
+int th_md_configs(struct th_doc *d, const struct th_section_ctx *c)
+{
+	const struct th_results *res = c->res;
+	FILE *out = d->out;
 
 	fputs("## Configs\n\n| config | flags | description |", out);
-	toolchain_heads(out, tcs, ntc);
+	toolchain_heads(out, c->tcs, c->ntc);
 	fputs("\n|---|---|---|", out);
-	for (size_t t = 0; t < ntc; t++)
+	for (size_t t = 0; t < c->ntc; t++)
 		fputs("---|", out);
 	fputc('\n', out);
 	for (size_t i = 0; i < res->nconfigs; i++) {
-		const struct th_config *c = &res->configs[i];
+		const struct th_config *cfg = &res->configs[i];
 
 		fputs("| ", out);
-		th_report_md_code(out, c->name, true);
+		th_report_md_code(out, cfg->name, true);
 		fputs(" | ", out);
-		if (*c->flags)
-			th_report_md_code(out, c->flags, true);
+		if (*cfg->flags)
+			th_report_md_code(out, cfg->flags, true);
 		fputs(" | ", out);
-		md_text(out, c->description);
+		md_text(out, cfg->description);
 		fputs(" |", out);
-		for (size_t t = 0; t < ntc; t++) {
+		for (size_t t = 0; t < c->ntc; t++) {
 			fputc(' ', out);
-			support_text(out, c, tcs[t]->name);
+			support_text(out, cfg, c->tcs[t]->name);
 			fputs(" |", out);
 		}
 		fputc('\n', out);
 	}
-	fputs("\n## Summary\n\n", out);
-	if (counts_table(out, res, tcs, ntc) || metrics_table(out, res))
-		goto oom;
+	fputc('\n', out);
+	return 0;
+}
 
+int th_md_summary(struct th_doc *d, const struct th_section_ctx *c)
+{
+	fputs("## Summary\n\n", d->out);
+	return counts_table(d->out, c->res, c->tcs, c->ntc) || metrics_table(d->out, c->res) ? -1 : 0;
+}
+
+int th_md_findings(struct th_doc *d, const struct th_section_ctx *c)
+{
 	fputs("## Headline findings\n\nEach question is answered only by the cells it names, as "
 	      "they were observed in this run; \"not run\" means the results hold no such cell.\n\n",
-	      out);
+	      d->out);
 	for (size_t h = 0; h < th_nheadlines; h++)
-		if (render_headline(out, res, all, &th_headlines[h], tcs, ntc))
-			goto oom;
-	if (render_differences(out, res, all, tcs, ntc) ||
-	    th_render_reach(&(struct th_doc){ .out = out }, res) || th_render_fuzz_markdown(out, res) ||
-	    th_render_bench_markdown(out, res) ||
-	    full_matrix(out, res, all, tcs, ntc))
-		goto oom;
-	free(tcs);
-	free(all);
+		if (render_headline(d->out, c->res, c->all, &th_headlines[h], c->tcs, c->ntc))
+			return -1;
+	return 0;
+}
+
+int th_md_differences(struct th_doc *d, const struct th_section_ctx *c)
+{
+	return render_differences(d->out, c->res, c->all, c->tcs, c->ntc);
+}
+
+int th_md_matrix(struct th_doc *d, const struct th_section_ctx *c)
+{
+	return full_matrix(d->out, c->res, c->all, c->tcs, c->ntc);
+}
+
+/* ---- the document ---- */
+
+/* The model's cells as ever (a view of res without the real kernels');
+ * each real kernel's in its own section, below them: sections.c's table,
+ * walked in order. */
+int th_render_markdown_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
+{
+	struct th_doc d = { .out = out };
+	struct th_section_ctx c = { .full = th_report_origin(res) };
+	struct th_results view;
+	int oom, oom_cells, rc;
+
+	if (th_report_view(res, TH_PLATFORM_MODEL, &view))
+		return th_report_errf(err, errlen, "out of memory");
+	c.res = &view;
+	c.ntc = view.ntoolchains;
+	c.tcs = th_report_sorted_toolchains(&view, &oom);
+	c.all = th_report_display_cells(&view, &oom_cells);
+	rc = oom || oom_cells || th_sections_write(&d, &c);
+	free(c.tcs);
+	free(c.all);
+	th_report_view_free(&view);
+	if (rc)
+		return th_report_errf(err, errlen, "out of memory");
 	if (ferror(out))
 		return th_report_errf(err, errlen, "cannot write the Markdown report");
 	return 0;
-oom:
-	free(tcs);
-	free(all);
-	return th_report_errf(err, errlen, "out of memory");
 }
 
 int th_render_markdown(const struct th_results *res, const char *path, char *err, size_t errlen)
