@@ -42,6 +42,33 @@ void th_doc_raw(struct th_doc *d, const char *s)
 	fputs(s, d->out);
 }
 
+void th_doc_prose(struct th_doc *d, const char *s)
+{
+	bool in_code = false;
+
+	if (!d->html) {
+		fputs(s, d->out);
+		return;
+	}
+	for (const char *p = s; *p; p++) {
+		char one[2] = { *p, 0 };
+
+		if (*p == '`') {
+			fputs(in_code ? "</code>" : "<code>", d->out);
+			in_code = !in_code;
+			continue;
+		}
+		th_html_text(d->out, one);
+	}
+	if (in_code)
+		fputs("</code>", d->out);
+}
+
+void th_doc_muted(struct th_doc *d, const char *s)
+{
+	fprintf(d->out, d->html ? "<span class=\"muted\">%s</span>" : "%s", s);
+}
+
 /* A heading: the level's marks, the text (escaped when it is a file's), the end. */
 static void heading(struct th_doc *d, int level, const char *id, const char *text, bool escape)
 {

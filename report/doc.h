@@ -37,6 +37,11 @@ void th_doc_code(struct th_doc *d, const char *s);
 __attribute__((format(printf, 2, 3))) void th_doc_textf(struct th_doc *d, const char *fmt, ...);
 /* Text of ours, the same in both formats (no markup, nothing to escape). */
 void th_doc_raw(struct th_doc *d, const char *s);
+/* A fixed text of ours (headlines.c) whose `names` are Markdown's code
+ * spans: as it is in Markdown, the spans as <code> in HTML. */
+void th_doc_prose(struct th_doc *d, const char *s);
+/* Text of ours, shown dimmed: as it is in Markdown, a muted <span> in HTML. */
+void th_doc_muted(struct th_doc *d, const char *s);
 /* A heading of ours: "### text" or "<h3 id=...>text</h3>" (id: NULL for none). */
 void th_doc_heading(struct th_doc *d, int level, const char *id, const char *text);
 /* A heading whose text is from a file, escaped (id: ours, or NULL). */

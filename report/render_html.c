@@ -17,7 +17,6 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "card.h"
-#include "headlines.h"
 #include "html.h"
 #include "reach.h"
 #include "render.h"
@@ -82,25 +81,6 @@ void th_html_text(FILE *out, const char *s)
 void th_html_attr(FILE *out, const char *s)
 {
 	attr(out, s);
-}
-
-/* A fixed text of headlines.c: `names` become <code>. */
-static void prose(FILE *out, const char *s)
-{
-	bool in_code = false;
-
-	for (const char *p = s; *p; p++) {
-		if (*p == '`') {
-			fputs(in_code ? "</code>" : "<code>", out);
-			in_code = !in_code;
-			continue;
-		}
-		char one[2] = { *p, 0 };
-
-		text(out, one);
-	}
-	if (in_code)
-		fputs("</code>", out);
 }
 
 static void code(FILE *out, const char *s)
@@ -844,181 +824,6 @@ static int summary(FILE *out, const struct th_results *res, const struct th_tool
 	return 0;
 }
 
-static void row_table_head(FILE *out, const struct th_toolchain **tcs, size_t ntc,
-			   const char *extra)
-{
-	fputs("<div class=\"scroll\"><table>\n<thead><tr><th scope=\"col\">attack</th><th scope=\"col\">variant</th>"
-	      "<th scope=\"col\">config</th>", out);
-	toolchain_heads(out, tcs, ntc);
-	if (extra)
-		fprintf(out, "<th scope=\"col\">%s</th>", extra);
-	fputs("</tr></thead>\n<tbody>\n", out);
-}
-
-static void row_cells(FILE *out, const struct th_results *res, const struct th_cell *row,
-		      const struct th_toolchain **tcs, size_t ntc, bool with_verdict)
-{
-	fputs("<td>", out);
-	code(out, row->attack);
-	fprintf(out, "</td><td>%s</td><td>", th_variant_name(row->variant));
-	text(out, row->config);
-	fputs("</td>", out);
-	for (size_t t = 0; t < ntc; t++) {
-		const struct th_cell *c = th_results_find_cell(res, row->platform, row->attack, row->variant,
-							       row->config, tcs[t]->name);
-		fputs("<td>", out);
-		if (c)
-			th_html_cell_badges(out, c, with_verdict);
-		else
-			fputs("<span class=\"muted\">not run</span>", out);
-		fputs("</td>", out);
-	}
-}
-
-/* "Observed: clang-14: HIJACKED in 2 cells; ..." in a <p>, or (in a
- * finding's summary) a <span class="ans">. */
-static void observed_line(FILE *out, const struct th_cell **cells, size_t n,
-			  const struct th_toolchain **tcs, size_t ntc, bool span)
-{
-	fputs(span ? "<span class=\"ans\">Observed:" : "<p>Observed:", out);
-	for (size_t t = 0; t < ntc; t++) {
-		unsigned counts[TH_OUTCOME_COUNT];
-		unsigned total = th_headline_observed(cells, n, tcs[t]->name, counts);
-
-		fprintf(out, "%s <strong>", t ? ";" : "");
-		text(out, tcs[t]->name);
-		fputs("</strong>:", out);
-		if (!total)
-			fputs(" not run", out);
-		for (int i = 0, first = 1; i < TH_OUTCOME_COUNT; i++) {
-			if (!counts[i])
-				continue;
-			fputs(first ? " " : ", ", out);
-			th_html_badge(out, (enum th_outcome)i, false, NULL);
-			fprintf(out, " in %u cell%s", counts[i], counts[i] == 1 ? "" : "s");
-			first = 0;
-		}
-	}
-	fputs(span ? ".</span>" : ".</p>\n", out);
-}
-
-/* Evidence lists this long start folded. */
-#define EVIDENCE_OPEN_MAX 6
-
-static int headline(FILE *out, const struct th_results *res, const struct th_cell **all,
-		    const struct th_headline *h, const struct th_toolchain **tcs, size_t ntc)
-{
-	int oom;
-	size_t n;
-	const struct th_cell **cells = th_headline_cells(all, res->ncells, h, &n, &oom);
-
-	if (oom)
-		return -1;
-	/* Folded: the question and what was observed; the cells and their
-	 * evidence when opened. */
-	fputs("<details class=\"finding\"><summary><h3>", out);
-	prose(out, h->title);
-	fputs("</h3>", out);
-	if (!n)
-		fputs("<span class=\"ans\">Observed: not run (the results hold no such cell).</span>", out);
-	else
-		observed_line(out, cells, n, tcs, ntc, true);
-	fputs("</summary>\n<p>Cells: ", out);
-	prose(out, h->about);
-	fputs("</p>\n", out);
-	if (h->note) {
-		fputs("<p class=\"banner\">", out);
-		prose(out, h->note);
-		fputs("</p>\n", out);
-	}
-	if (!n) {
-		fputs("</details>\n", out);
-		return 0;
-	}
-	row_table_head(out, tcs, ntc, NULL);
-	for (size_t i = 0; i < n; i++) {
-		if (i && th_headline_same_row(cells[i - 1], cells[i]))
-			continue;
-		fputs("<tr>", out);
-		row_cells(out, res, cells[i], tcs, ntc, false);
-		fputs("</tr>\n", out);
-	}
-	fprintf(out, "</tbody>\n</table></div>\n<details%s><summary>Evidence, verbatim (%zu cell%s)"
-		"</summary>\n", n <= EVIDENCE_OPEN_MAX ? " open" : "", n, n == 1 ? "" : "s");
-	for (size_t i = 0; i < n; i++) {
-		const struct th_cell *c = cells[i];
-
-		fputs("<div>", out);
-		code(out, c->attack);
-		fprintf(out, " %s/", th_variant_name(c->variant));
-		text(out, c->config);
-		fputs(" on ", out);
-		text(out, c->toolchain);
-		fputs(": ", out);
-		th_html_cell_badges(out, c, false);
-		fputs("</div>\n<pre>", out);
-		text(out, *c->evidence ? c->evidence : "(no evidence recorded)");
-		fputs("</pre>\n", out);
-	}
-	fputs("</details>\n</details>\n", out);
-	free(cells);
-	return 0;
-}
-
-static int differences(FILE *out, const struct th_results *res, const struct th_cell **all,
-		       const struct th_toolchain **tcs, size_t ntc)
-{
-	size_t n, unsup;
-	int oom, listed = 0;
-	struct th_diff_row *rows = th_headline_differences(all, res->ncells, &n, &unsup, &oom);
-
-	if (oom)
-		return -1;
-	/* Open when there is something to see: a regression is never folded. */
-	fprintf(out, "<details class=\"finding\"%s><summary><h3>", n ? " open" : "");
-	prose(out, th_differences_title);
-	fprintf(out, "</h3><span class=\"ans\">%zu row%s listed.</span></summary>\n<p>Cells: ", n,
-		n == 1 ? "" : "s");
-	prose(out, th_differences_about);
-	fputs("</p>\n", out);
-	if (n)
-		row_table_head(out, tcs, ntc, "why listed");
-	for (size_t i = 0; i < n; i++) {
-		fputs(rows[i].regressed ? "<tr class=\"regrow\">" : "<tr>", out);
-		row_cells(out, res, rows[i].cell, tcs, ntc, true);
-		fprintf(out, "<td>%s%s%s</td></tr>\n", rows[i].regressed ? "<strong>regression</strong>" : "",
-			rows[i].regressed && rows[i].differs ? ", " : "",
-			rows[i].differs ? "differs between toolchains" : "");
-	}
-	fputs(n ? "</tbody>\n</table></div>\n"
-		: "<p>Observed: no cell regressed and no outcome differs between toolchains.</p>\n", out);
-	if (unsup) {
-		fprintf(out, "<p>%zu more (attack, variant, config) rows differ only because a config "
-			"is unsupported on a toolchain:", unsup);
-		for (size_t c = 0; c < res->nconfigs; c++) {
-			const struct th_config *cfg = &res->configs[c];
-
-			for (size_t s = 0; s < cfg->nsupport; s++) {
-				if (cfg->support[s].supported)
-					continue;
-				fprintf(out, "%s ", listed++ ? ";" : "");
-				code(out, cfg->name);
-				fputs(" on ", out);
-				text(out, cfg->support[s].toolchain);
-				if (*cfg->support[s].reason) {
-					fputs(" (", out);
-					text(out, cfg->support[s].reason);
-					fputc(')', out);
-				}
-			}
-		}
-		fputs(listed ? ".</p>\n" : " (no config is marked unsupported).</p>\n", out);
-	}
-	fputs("</details>\n", out);
-	free(rows);
-	return 0;
-}
-
 /* ---- the grid ---- */
 
 /* Columns shared by every toolchain's grid, so the grids line up. */
@@ -1266,22 +1071,6 @@ int th_html_charts(struct th_doc *d, const struct th_section_ctx *c)
 {
 	charts(d->out, c->res);
 	return 0;
-}
-
-int th_html_findings(struct th_doc *d, const struct th_section_ctx *c)
-{
-	fputs("<h2 id=\"findings\">Headline findings</h2>\n<p>Each question is answered only by "
-	      "the cells it names, as they were observed in this run; &quot;not run&quot; means the "
-	      "results hold no such cell. Open one for its cells and their evidence.</p>\n", d->out);
-	for (size_t h = 0; h < th_nheadlines; h++)
-		if (headline(d->out, c->res, c->all, &th_headlines[h], c->tcs, c->ntc))
-			return -1;
-	return 0;
-}
-
-int th_html_differences(struct th_doc *d, const struct th_section_ctx *c)
-{
-	return differences(d->out, c->res, c->all, c->tcs, c->ntc);
 }
 
 int th_html_matrix(struct th_doc *d, const struct th_section_ctx *c)

@@ -12,7 +12,6 @@
  * render_bench.c).
  */
 #define _POSIX_C_SOURCE 200809L
-#include "headlines.h"
 #include "render.h"
 #include "render_fuzz.h"
 #include "report_internal.h"
@@ -159,161 +158,6 @@ static void toolchain_heads(FILE *out, const struct th_toolchain **tcs, size_t n
 		md_text(out, tcs[t]->name);
 		fputs(" |", out);
 	}
-}
-
-/* ---- headlines (selection: headlines.c) ---- */
-
-static void table_head(FILE *out, const struct th_toolchain **tcs, size_t ntc, const char *extra)
-{
-	fputs("| attack | variant | config |", out);
-	toolchain_heads(out, tcs, ntc);
-	if (extra)
-		fprintf(out, " %s |", extra);
-	fputs("\n|---|---|---|", out);
-	for (size_t t = 0; t < ntc; t++)
-		fputs("---|", out);
-	if (extra)
-		fputs("---|", out);
-	fputc('\n', out);
-}
-
-static void table_row(FILE *out, const struct th_results *res, const struct th_cell *row,
-		      const struct th_toolchain **tcs, size_t ntc, bool with_verdict)
-{
-	fputs("| ", out);
-	th_report_md_code(out, row->attack, true);
-	fprintf(out, " | %s | ", th_variant_name(row->variant));
-	md_text(out, row->config);
-	fputs(" |", out);
-	for (size_t t = 0; t < ntc; t++) {
-		const struct th_cell *c = th_results_find_cell(res, row->platform, row->attack, row->variant,
-							       row->config, tcs[t]->name);
-		fputc(' ', out);
-		if (c)
-			th_report_md_cell(out, c, with_verdict);
-		else
-			fputs("not run", out);
-		fputs(" |", out);
-	}
-}
-
-static void observed_line(FILE *out, const struct th_cell **cells, size_t n,
-			  const struct th_toolchain **tcs, size_t ntc)
-{
-	fputs("Observed:", out);
-	for (size_t t = 0; t < ntc; t++) {
-		unsigned counts[TH_OUTCOME_COUNT];
-		unsigned total = th_headline_observed(cells, n, tcs[t]->name, counts);
-
-		fprintf(out, "%s **", t ? ";" : "");
-		md_text(out, tcs[t]->name);
-		fputs("**:", out);
-		if (!total)
-			fputs(" not run", out);
-		for (int i = 0, first = 1; i < TH_OUTCOME_COUNT; i++) {
-			if (!counts[i])
-				continue;
-			fprintf(out, "%s %s in %u cell%s", first ? "" : ",",
-				th_outcome_name((enum th_outcome)i), counts[i], counts[i] == 1 ? "" : "s");
-			first = 0;
-		}
-	}
-	fputs(".\n\n", out);
-}
-
-static int render_headline(FILE *out, const struct th_results *res, const struct th_cell **all,
-			   const struct th_headline *h, const struct th_toolchain **tcs, size_t ntc)
-{
-	int oom;
-	size_t n;
-	const struct th_cell **cells = th_headline_cells(all, res->ncells, h, &n, &oom);
-
-	if (oom)
-		return -1;
-	fprintf(out, "### %s\n\nCells: %s\n\n", h->title, h->about);
-	if (h->note)
-		fprintf(out, "%s\n\n", h->note);
-	if (!n) {
-		fputs("Observed: not run (the results hold no such cell).\n\n", out);
-		return 0;
-	}
-	observed_line(out, cells, n, tcs, ntc);
-	table_head(out, tcs, ntc, NULL);
-	for (size_t i = 0; i < n; i++) {
-		/* Display order puts a row's toolchains next to each other. */
-		if (i && th_headline_same_row(cells[i - 1], cells[i]))
-			continue;
-		table_row(out, res, cells[i], tcs, ntc, false);
-		fputc('\n', out);
-	}
-	fputs("\nEvidence, verbatim:\n\n", out);
-	for (size_t i = 0; i < n; i++) {
-		const struct th_cell *c = cells[i];
-
-		th_report_md_code(out, c->attack, false);
-		fprintf(out, " %s/", th_variant_name(c->variant));
-		md_text(out, c->config);
-		fputs(" on ", out);
-		md_text(out, c->toolchain);
-		fputs(": ", out);
-		th_report_md_cell(out, c, false);
-		fputs("\n\n", out);
-		th_report_md_fence(out, c->evidence);
-	}
-	free(cells);
-	return 0;
-}
-
-/* (i): rows that regressed or differ between toolchains. Differences caused
- * only by an unsupported config are summed up below the table instead of
- * filling it. */
-static int render_differences(FILE *out, const struct th_results *res, const struct th_cell **all,
-			      const struct th_toolchain **tcs, size_t ntc)
-{
-	size_t n, unsup;
-	int oom;
-	struct th_diff_row *rows = th_headline_differences(all, res->ncells, &n, &unsup, &oom);
-
-	if (oom)
-		return -1;
-	fprintf(out, "### %s\n\nCells: %s\n\n", th_differences_title, th_differences_about);
-	for (size_t i = 0; i < n; i++) {
-		if (!i)
-			table_head(out, tcs, ntc, "why listed");
-		table_row(out, res, rows[i].cell, tcs, ntc, true);
-		fprintf(out, " %s%s%s |\n", rows[i].regressed ? "regression" : "",
-			rows[i].regressed && rows[i].differs ? ", " : "",
-			rows[i].differs ? "differs between toolchains" : "");
-	}
-	if (!n)
-		fputs("Observed: no cell regressed and no outcome differs between toolchains.\n", out);
-	fputc('\n', out);
-	if (unsup) {
-		fprintf(out, "%zu more (attack, variant, config) rows differ only because a config is "
-			"unsupported on a toolchain:", unsup);
-		int listed = 0;
-
-		for (size_t c = 0; c < res->nconfigs; c++) {
-			const struct th_config *cfg = &res->configs[c];
-
-			for (size_t s = 0; s < cfg->nsupport; s++) {
-				if (cfg->support[s].supported)
-					continue;
-				fprintf(out, "%s ", listed++ ? ";" : "");
-				th_report_md_code(out, cfg->name, false);
-				fputs(" on ", out);
-				md_text(out, cfg->support[s].toolchain);
-				if (*cfg->support[s].reason) {
-					fputs(" (", out);
-					md_text(out, cfg->support[s].reason);
-					fputc(')', out);
-				}
-			}
-		}
-		fputs(listed ? ".\n\n" : " (no config is marked unsupported).\n\n", out);
-	}
-	free(rows);
-	return 0;
 }
 
 /* ---- the document ---- */
@@ -552,22 +396,6 @@ int th_md_summary(struct th_doc *d, const struct th_section_ctx *c)
 {
 	fputs("## Summary\n\n", d->out);
 	return counts_table(d->out, c->res, c->tcs, c->ntc) || metrics_table(d->out, c->res) ? -1 : 0;
-}
-
-int th_md_findings(struct th_doc *d, const struct th_section_ctx *c)
-{
-	fputs("## Headline findings\n\nEach question is answered only by the cells it names, as "
-	      "they were observed in this run; \"not run\" means the results hold no such cell.\n\n",
-	      d->out);
-	for (size_t h = 0; h < th_nheadlines; h++)
-		if (render_headline(d->out, c->res, c->all, &th_headlines[h], c->tcs, c->ntc))
-			return -1;
-	return 0;
-}
-
-int th_md_differences(struct th_doc *d, const struct th_section_ctx *c)
-{
-	return render_differences(d->out, c->res, c->all, c->tcs, c->ntc);
 }
 
 int th_md_matrix(struct th_doc *d, const struct th_section_ctx *c)

@@ -10,11 +10,9 @@
  *     its header, the verdict card, the <nav> and the charts (inline SVG),
  *     and ends with the configs and the run (its counts in it). The same
  *     facts, in each document's order: a row each.
- *   - the findings, the differences and the matrix are in both, at the
- *     same place, written apart: HTML folds a finding in <details> with its
- *     answer in the summary and badges for outcomes, and its matrix is a
- *     colour grid with the evidence a link away; Markdown's are flat
- *     tables. Their rows pick the format's writer (per_format()).
+ *   - the matrix is in both, at the same place, written apart: HTML's is a
+ *     colour grid per toolchain with the evidence a link away, Markdown's a
+ *     table per toolchain and variant; its row picks the format's writer.
  * A new section: its file (a function of struct th_doc) and a row here.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -67,16 +65,6 @@ static bool has_kernel(const struct th_section_ctx *c)
 
 /* ---- rows the two formats write apart ---- */
 
-static int findings(struct th_doc *d, const struct th_section_ctx *c)
-{
-	return d->html ? th_html_findings(d, c) : th_md_findings(d, c);
-}
-
-static int differences(struct th_doc *d, const struct th_section_ctx *c)
-{
-	return d->html ? th_html_differences(d, c) : th_md_differences(d, c);
-}
-
 static int matrix(struct th_doc *d, const struct th_section_ctx *c)
 {
 	return d->html ? th_html_matrix(d, c) : th_md_matrix(d, c);
@@ -96,8 +84,8 @@ const struct th_section th_sections[] = {
 	{ "configs",	 "Configs",			MD,   false, NULL,	 th_md_configs },
 	{ "summary",	 "Summary",			MD,   false, NULL,	 th_md_summary },
 	{ "charts",	 "At a glance",			HTML, true,  NULL,	 th_html_charts },
-	{ "findings",	 "Headline findings",		BOTH, true,  NULL,	 findings },
-	{ "differences", "Differences",			BOTH, false, NULL,	 differences },
+	{ "findings",	 "Headline findings",		BOTH, true,  NULL,	 th_section_findings },
+	{ "differences", "Differences",			BOTH, false, NULL,	 th_section_differences },
 	{ "reach",	 "What the timer dispatch can still call", BOTH, false, has_reach, th_section_reach },
 	{ "fuzzing",	 "Fuzzing campaigns",		BOTH, false, has_fuzz,	 th_section_fuzz },
 	{ "cost",	 "What the wheel and the defences cost", BOTH, false, has_bench, th_section_bench },
