@@ -5,6 +5,7 @@
 #include "doc.h"
 #include "html.h"
 #include "report_internal.h"
+#include "sections.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -332,20 +333,10 @@ static int section(struct th_doc *w, const struct th_bench_set *s)
 	return ferror(w->out) ? -1 : 0;
 }
 
-int th_render_bench_markdown(FILE *out, const struct th_results *res)
+/* sections.c's row: the bench's section in d's format. */
+int th_section_bench(struct th_doc *d, const struct th_section_ctx *c)
 {
-	struct th_doc w = { .out = out, .html = false };
+	const struct th_bench_set *s = th_report_origin(c->res)->bench;
 
-	const struct th_bench_set *s = th_report_origin(res)->bench;
-
-	return s ? section(&w, s) : 0;
-}
-
-int th_render_bench_html(FILE *out, const struct th_results *res)
-{
-	struct th_doc w = { .out = out, .html = true };
-
-	const struct th_bench_set *s = th_report_origin(res)->bench;
-
-	return s ? section(&w, s) : 0;
+	return s ? section(d, s) : 0;
 }

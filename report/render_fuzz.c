@@ -7,6 +7,7 @@
 #include "html.h"
 #include "render.h"
 #include "report_internal.h"
+#include "sections.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -274,6 +275,14 @@ static int section(struct th_doc *d, const struct th_fz_summary *s)
 	for (int v = 0; v < TH_VARIANT_COUNT; v++)
 		variant_part(d, s, (enum th_variant)v);
 	return ferror(d->out) ? -1 : 0;
+}
+
+/* sections.c's row: the campaigns' section in d's format. */
+int th_section_fuzz(struct th_doc *d, const struct th_section_ctx *c)
+{
+	const struct th_fz_summary *s = summary_for(c->res);
+
+	return s ? section(d, s) : 0;
 }
 
 int th_render_fuzz_markdown(FILE *out, const struct th_results *res)

@@ -287,23 +287,6 @@ static void cell_tooltip(FILE *out, const struct th_cell *c)
 	attr(out, *c->evidence ? c->evidence : "(none recorded)");
 }
 
-static void support_cell(FILE *out, const struct th_config *cfg, const char *tc)
-{
-	const struct th_support *s = th_config_support(cfg, tc);
-
-	fputs("<td>", out);
-	if (!s) {
-		fputs("<span class=\"muted\">not probed</span></td>", out);
-		return;
-	}
-	fputs(s->supported ? "<span class=\"yes\">yes</span>" : "<span class=\"no\">no</span>", out);
-	if (*s->reason) {
-		fputs(": ", out);
-		text(out, s->reason);
-	}
-	fputs("</td>", out);
-}
-
 static void toolchain_heads(FILE *out, const struct th_toolchain **tcs, size_t ntc)
 {
 	for (size_t t = 0; t < ntc; t++) {
@@ -691,32 +674,6 @@ static void charts(FILE *out, const struct th_results *res)
 	      "timing and toolchain.</figcaption>\n</figure>\n", out);
 }
 
-static void configs(FILE *out, const struct th_results *res, const struct th_toolchain **tcs,
-		    size_t ntc)
-{
-	fputs("<h2 id=\"configs\">Configs</h2>\n<p>Each config's flags, and whether a behaviour "
-	      "probe showed it at work on each toolchain.</p>\n<div class=\"scroll\"><table>\n"
-	      "<thead><tr><th scope=\"col\">config</th><th scope=\"col\">flags</th><th scope=\"col\">description</th>", out);
-	toolchain_heads(out, tcs, ntc);
-	fputs("</tr></thead>\n<tbody>\n", out);
-	for (size_t i = 0; i < res->nconfigs; i++) {
-		const struct th_config *c = &res->configs[i];
-
-		fputs("<tr><td>", out);
-		code(out, c->name);
-		fputs("</td><td>", out);
-		if (*c->flags)
-			code(out, c->flags);
-		fputs("</td><td>", out);
-		text(out, c->description);
-		fputs("</td>", out);
-		for (size_t t = 0; t < ntc; t++)
-			support_cell(out, c, tcs[t]->name);
-		fputs("</tr>\n", out);
-	}
-	fputs("</tbody>\n</table></div>\n", out);
-}
-
 static int summary(FILE *out, const struct th_results *res, const struct th_toolchain **tcs,
 		   size_t ntc)
 {
@@ -1076,12 +1033,6 @@ int th_html_charts(struct th_doc *d, const struct th_section_ctx *c)
 int th_html_matrix(struct th_doc *d, const struct th_section_ctx *c)
 {
 	return matrix(d->out, c->res, c->all, c->tcs, c->ntc);
-}
-
-int th_html_configs(struct th_doc *d, const struct th_section_ctx *c)
-{
-	configs(d->out, c->res, c->tcs, c->ntc);
-	return 0;
 }
 
 int th_html_run(struct th_doc *d, const struct th_section_ctx *c)

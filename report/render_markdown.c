@@ -162,21 +162,6 @@ static void toolchain_heads(FILE *out, const struct th_toolchain **tcs, size_t n
 
 /* ---- the document ---- */
 
-static void support_text(FILE *out, const struct th_config *cfg, const char *tc)
-{
-	const struct th_support *s = th_config_support(cfg, tc);
-
-	if (!s) {
-		fputs("not probed", out);
-		return;
-	}
-	fputs(s->supported ? "yes" : "**no**", out);
-	if (*s->reason) {
-		fputs(": ", out);
-		md_text(out, s->reason);
-	}
-}
-
 static int counts_table(FILE *out, const struct th_results *res,
 			const struct th_toolchain **tcs, size_t ntc)
 {
@@ -356,39 +341,6 @@ int th_md_run(struct th_doc *d, const struct th_section_ctx *c)
 		fputc(')', out);
 	}
 	fputs(c->ntc ? "\n\n" : " none\n\n", out);
-	return 0;
-}
-
-int th_md_configs(struct th_doc *d, const struct th_section_ctx *c)
-{
-	const struct th_results *res = c->res;
-	FILE *out = d->out;
-
-	fputs("## Configs\n\n| config | flags | description |", out);
-	toolchain_heads(out, c->tcs, c->ntc);
-	fputs("\n|---|---|---|", out);
-	for (size_t t = 0; t < c->ntc; t++)
-		fputs("---|", out);
-	fputc('\n', out);
-	for (size_t i = 0; i < res->nconfigs; i++) {
-		const struct th_config *cfg = &res->configs[i];
-
-		fputs("| ", out);
-		th_report_md_code(out, cfg->name, true);
-		fputs(" | ", out);
-		if (*cfg->flags)
-			th_report_md_code(out, cfg->flags, true);
-		fputs(" | ", out);
-		md_text(out, cfg->description);
-		fputs(" |", out);
-		for (size_t t = 0; t < c->ntc; t++) {
-			fputc(' ', out);
-			support_text(out, cfg, c->tcs[t]->name);
-			fputs(" |", out);
-		}
-		fputc('\n', out);
-	}
-	fputc('\n', out);
 	return 0;
 }
 

@@ -6,6 +6,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "render_reach.h"
 #include "report_internal.h"
+#include "sections.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -482,6 +483,12 @@ static void kernel_section(struct th_doc *d, const struct th_reach_entry **v, si
 }
 
 static int render(struct th_doc *d, const struct th_results *res);
+
+/* sections.c's row: the reach section in d's format. */
+int th_section_reach(struct th_doc *d, const struct th_section_ctx *c)
+{
+	return th_render_reach(d, c->res);
+}
 
 int th_render_reach(struct th_doc *d, const struct th_results *res)
 {

@@ -16,30 +16,12 @@
  * A new section: its file (a function of struct th_doc) and a row here.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "render_bench.h"
+#include "reach.h"
 #include "render_fuzz.h"
-#include "render_reach.h"
 #include "report_internal.h"
 #include "sections.h"
 
 #include <stdlib.h>
-
-/* ---- the sections written once, as rows ---- */
-
-int th_section_reach(struct th_doc *d, const struct th_section_ctx *c)
-{
-	return th_render_reach(d, c->res);
-}
-
-int th_section_fuzz(struct th_doc *d, const struct th_section_ctx *c)
-{
-	return d->html ? th_render_fuzz_html(d->out, c->res) : th_render_fuzz_markdown(d->out, c->res);
-}
-
-int th_section_bench(struct th_doc *d, const struct th_section_ctx *c)
-{
-	return d->html ? th_render_bench_html(d->out, c->res) : th_render_bench_markdown(d->out, c->res);
-}
 
 /* ---- whether the model has a section ---- */
 
@@ -81,7 +63,7 @@ const struct th_section th_sections[] = {
 	{ "verdict",	 "Verdict",			HTML, false, NULL,	 th_html_card },
 	{ "nav",	 NULL,				HTML, false, NULL,	 th_html_nav },
 	{ "run",	 "The run",			MD,   false, NULL,	 th_md_run },
-	{ "configs",	 "Configs",			MD,   false, NULL,	 th_md_configs },
+	{ "configs",	 "Configs",			MD,   false, NULL,	 th_section_configs },
 	{ "summary",	 "Summary",			MD,   false, NULL,	 th_md_summary },
 	{ "charts",	 "At a glance",			HTML, true,  NULL,	 th_html_charts },
 	{ "findings",	 "Headline findings",		BOTH, true,  NULL,	 th_section_findings },
@@ -91,7 +73,7 @@ const struct th_section th_sections[] = {
 	{ "cost",	 "What the wheel and the defences cost", BOTH, false, has_bench, th_section_bench },
 	{ "matrix",	 "Matrix",			BOTH, true,  NULL,	 matrix },
 	{ "kernel",	 "Real kernel",			BOTH, true,  has_kernel, th_section_kernel },
-	{ "configs",	 "Configs",			HTML, true,  NULL,	 th_html_configs },
+	{ "configs",	 "Configs",			HTML, true,  NULL,	 th_section_configs },
 	{ "run",	 "The run",			HTML, true,  NULL,	 th_html_run },
 };
 

@@ -59,14 +59,16 @@ void th_sections_nav(struct th_doc *d, const struct th_section_ctx *c);
  * From c->full, every platform's cells. Nothing when there is no real
  * kernel. Return: 0, or -1 (out of memory). */
 int th_section_kernel(struct th_doc *d, const struct th_section_ctx *c);
+/* The configs and their support per toolchain (section_configs.c). */
+int th_section_configs(struct th_doc *d, const struct th_section_ctx *c);
 /* The headline findings (headlines.c's questions, each answered by the
  * cells its selector picks: the cells and their evidence verbatim), and
  * the rows that regressed or differ between toolchains
  * (section_findings.c). */
 int th_section_findings(struct th_doc *d, const struct th_section_ctx *c);
 int th_section_differences(struct th_doc *d, const struct th_section_ctx *c);
-/* The reach section (render_reach.h), the fuzz campaigns (render_fuzz.h),
- * the bench's figures (render_bench.h). */
+/* The reach section (render_reach.c), the fuzz campaigns (render_fuzz.c),
+ * the bench's figures (render_bench.c). */
 int th_section_reach(struct th_doc *d, const struct th_section_ctx *c);
 int th_section_fuzz(struct th_doc *d, const struct th_section_ctx *c);
 int th_section_bench(struct th_doc *d, const struct th_section_ctx *c);
@@ -74,22 +76,20 @@ int th_section_bench(struct th_doc *d, const struct th_section_ctx *c);
 /* ---- sections each format writes its own way ---- */
 
 /* report.md (render_markdown.c): its title and the verdict screen, the
- * run, the configs, the outcome counts and metrics, the full matrix as a
- * table per toolchain and variant. */
+ * run, the outcome counts and metrics, the full matrix as a table per
+ * toolchain and variant. */
 int th_md_title(struct th_doc *d, const struct th_section_ctx *c);
 int th_md_verdict(struct th_doc *d, const struct th_section_ctx *c);
 int th_md_run(struct th_doc *d, const struct th_section_ctx *c);
-int th_md_configs(struct th_doc *d, const struct th_section_ctx *c);
 int th_md_summary(struct th_doc *d, const struct th_section_ctx *c);
 int th_md_matrix(struct th_doc *d, const struct th_section_ctx *c);
 /* report.html (render_html.c): its header, the verdict card, the <nav>,
- * the charts (inline SVG), the colour grid, the configs and the run. */
+ * the charts (inline SVG), the colour grid, the run (with the counts). */
 int th_html_header(struct th_doc *d, const struct th_section_ctx *c);
 int th_html_card(struct th_doc *d, const struct th_section_ctx *c);
 int th_html_nav(struct th_doc *d, const struct th_section_ctx *c);
 int th_html_charts(struct th_doc *d, const struct th_section_ctx *c);
 int th_html_matrix(struct th_doc *d, const struct th_section_ctx *c);
-int th_html_configs(struct th_doc *d, const struct th_section_ctx *c);
 int th_html_run(struct th_doc *d, const struct th_section_ctx *c);
 
 #endif
