@@ -9,7 +9,8 @@
  *     the run, the configs and the outcome counts; report.html opens with
  *     its header, the verdict card, the <nav> and the charts (inline SVG),
  *     and ends with the configs and the run (its counts in it). The same
- *     facts, in each document's order: a row each.
+ *     facts, in each document's order: a row each (the configs are one
+ *     function, section_configs.c, in two places).
  *   - the matrix is in both, at the same place, written apart: HTML's is a
  *     colour grid per toolchain with the evidence a link away, Markdown's a
  *     table per toolchain and variant; its row picks the format's writer.
@@ -56,6 +57,7 @@ static int matrix(struct th_doc *d, const struct th_section_ctx *c)
 #define HTML	TH_SECTION_HTML
 #define BOTH	TH_SECTION_BOTH
 
+/* id, title (the nav's link text), formats, in the nav, has it, writer */
 const struct th_section th_sections[] = {
 	{ "title",	 "timerharness results",	MD,   false, NULL,	 th_md_title },
 	{ "verdict",	 "Verdict",			MD,   false, NULL,	 th_md_verdict },
