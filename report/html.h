@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* What report.html's parts share (render_html.c, render_charts.c): escaping
- * and the outcome colours. Not part of the public API. */
+/* What report.html's parts share (render_html.c, render_charts.c, doc.c,
+ * section_matrix.c): escaping, badges and the outcome colours. Not part of
+ * the public API. */
 #ifndef TH_REPORT_HTML_H
 #define TH_REPORT_HTML_H
 

@@ -1,15 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report.md. The headline findings (headlines.c) are questions, each answered
- * only by the cells its selector picks from the model: the text around them is
- * fixed, every outcome and every piece of evidence comes from a cell.
- *
- * The document is sections.c's table walked in order; this file holds
- * Markdown's escaping and the rows only report.md writes its own way
- * (th_md_*: the title, the verdict screen, the run, configs, counts,
- * findings, differences and full matrix). The rest are written once for
- * both formats (section_kernel.c, render_reach.c, render_fuzz.c,
- * render_bench.c).
+ * report.md: sections.c's table walked in order. This file holds
+ * Markdown's escaping, a cell's outcome in Markdown, and the rows only
+ * report.md has (th_md_*: the title, the verdict screen, the run, the
+ * outcome counts and metrics). The sections both documents have are in
+ * their own files (section_*.c, render_reach.c, render_fuzz.c,
+ * render_bench.c); the headline findings (headlines.c) among them.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "render.h"
@@ -221,63 +217,6 @@ static int metrics_table(FILE *out, const struct th_results *res)
 	return 0;
 }
 
-static int full_matrix(FILE *out, const struct th_results *res, const struct th_cell **all,
-		       const struct th_toolchain **tcs, size_t ntc)
-{
-	fputs("## Full matrix\n\nOne table per toolchain and variant; a cell holds the observed "
-	      "outcome, or the counts over runs when they disagreed (randstruct seeds).\n\n", out);
-	for (size_t t = 0; t < ntc; t++) {
-		for (int v = 0; v < TH_VARIANT_COUNT; v++) {
-			size_t nrows, ncols;
-			int oom;
-			const struct th_cell **rows = th_report_attack_rows(all, res->ncells, tcs[t]->name,
-									    (enum th_variant)v, &nrows, &oom);
-			if (oom)
-				return -1;
-			if (!nrows)
-				continue;
-			size_t *cols = th_report_config_columns(res, tcs[t]->name, (enum th_variant)v,
-								NULL, &ncols);
-
-			if (!cols) {
-				free(rows);
-				return -1;
-			}
-			fputs("### ", out);
-			md_text(out, tcs[t]->name);
-			fprintf(out, ", %s\n\n| attack |", th_variant_name((enum th_variant)v));
-			for (size_t k = 0; k < ncols; k++) {
-				fputc(' ', out);
-				md_text(out, res->configs[cols[k]].name);
-				fputs(" |", out);
-			}
-			fputs("\n|---|", out);
-			for (size_t k = 0; k < ncols; k++)
-				fputs("---|", out);
-			fputc('\n', out);
-			for (size_t r = 0; r < nrows; r++) {
-				fputs("| ", out);
-				th_report_md_code(out, rows[r]->attack, true);
-				fputs(" |", out);
-				for (size_t k = 0; k < ncols; k++) {
-					const struct th_cell *c = th_results_find_cell(
-						res, rows[r]->platform, rows[r]->attack, (enum th_variant)v,
-						res->configs[cols[k]].name, tcs[t]->name);
-					fputc(' ', out);
-					if (c)
-						th_report_md_cell(out, c, true);
-					fputs(" |", out);
-				}
-				fputc('\n', out);
-			}
-			fputc('\n', out);
-			free(cols);
-			free(rows);
-		}
-	}
-	return 0;
-}
-
 /* ---- report.md's own sections (rows of sections.c) ---- */
 
 int th_md_title(struct th_doc *d, const struct th_section_ctx *c)
@@ -348,11 +287,6 @@ int th_md_summary(struct th_doc *d, const struct th_section_ctx *c)
 {
 	fputs("## Summary\n\n", d->out);
 	return counts_table(d->out, c->res, c->tcs, c->ntc) || metrics_table(d->out, c->res) ? -1 : 0;
-}
-
-int th_md_matrix(struct th_doc *d, const struct th_section_ctx *c)
-{
-	return full_matrix(d->out, c->res, c->all, c->tcs, c->ntc);
 }
 
 /* ---- the document ---- */

@@ -13,7 +13,8 @@
  *     function, section_configs.c, in two places).
  *   - the matrix is in both, at the same place, written apart: HTML's is a
  *     colour grid per toolchain with the evidence a link away, Markdown's a
- *     table per toolchain and variant; its row picks the format's writer.
+ *     table per toolchain and variant; its one row (section_matrix.c)
+ *     picks the format's writer.
  * A new section: its file (a function of struct th_doc) and a row here.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -48,11 +49,6 @@ static bool has_kernel(const struct th_section_ctx *c)
 
 /* ---- rows the two formats write apart ---- */
 
-static int matrix(struct th_doc *d, const struct th_section_ctx *c)
-{
-	return d->html ? th_html_matrix(d, c) : th_md_matrix(d, c);
-}
-
 #define MD	TH_SECTION_MD
 #define HTML	TH_SECTION_HTML
 #define BOTH	TH_SECTION_BOTH
@@ -73,7 +69,7 @@ const struct th_section th_sections[] = {
 	{ "reach",	 "What the timer dispatch can still call", BOTH, false, has_reach, th_section_reach },
 	{ "fuzzing",	 "Fuzzing campaigns",		BOTH, false, has_fuzz,	 th_section_fuzz },
 	{ "cost",	 "What the wheel and the defences cost", BOTH, false, has_bench, th_section_bench },
-	{ "matrix",	 "Matrix",			BOTH, true,  NULL,	 matrix },
+	{ "matrix",	 "Matrix",			BOTH, true,  NULL,	 th_section_matrix },
 	{ "kernel",	 "Real kernel",			BOTH, true,  has_kernel, th_section_kernel },
 	{ "configs",	 "Configs",			HTML, true,  NULL,	 th_section_configs },
 	{ "run",	 "The run",			HTML, true,  NULL,	 th_html_run },

@@ -59,6 +59,9 @@ void th_sections_nav(struct th_doc *d, const struct th_section_ctx *c);
  * From c->full, every platform's cells. Nothing when there is no real
  * kernel. Return: 0, or -1 (out of memory). */
 int th_section_kernel(struct th_doc *d, const struct th_section_ctx *c);
+/* The matrix: a table per toolchain and variant (report.md), a colour
+ * grid per toolchain (report.html) (section_matrix.c). */
+int th_section_matrix(struct th_doc *d, const struct th_section_ctx *c);
 /* The configs and their support per toolchain (section_configs.c). */
 int th_section_configs(struct th_doc *d, const struct th_section_ctx *c);
 /* The headline findings (headlines.c's questions, each answered by the
@@ -76,20 +79,17 @@ int th_section_bench(struct th_doc *d, const struct th_section_ctx *c);
 /* ---- sections each format writes its own way ---- */
 
 /* report.md (render_markdown.c): its title and the verdict screen, the
- * run, the outcome counts and metrics, the full matrix as a table per
- * toolchain and variant. */
+ * run, the outcome counts and metrics. */
 int th_md_title(struct th_doc *d, const struct th_section_ctx *c);
 int th_md_verdict(struct th_doc *d, const struct th_section_ctx *c);
 int th_md_run(struct th_doc *d, const struct th_section_ctx *c);
 int th_md_summary(struct th_doc *d, const struct th_section_ctx *c);
-int th_md_matrix(struct th_doc *d, const struct th_section_ctx *c);
 /* report.html (render_html.c): its header, the verdict card, the <nav>,
- * the charts (inline SVG), the colour grid, the run (with the counts). */
+ * the charts (inline SVG), the run (with the counts). */
 int th_html_header(struct th_doc *d, const struct th_section_ctx *c);
 int th_html_card(struct th_doc *d, const struct th_section_ctx *c);
 int th_html_nav(struct th_doc *d, const struct th_section_ctx *c);
 int th_html_charts(struct th_doc *d, const struct th_section_ctx *c);
-int th_html_matrix(struct th_doc *d, const struct th_section_ctx *c);
 int th_html_run(struct th_doc *d, const struct th_section_ctx *c);
 
 #endif
