@@ -15,6 +15,8 @@
  * (report_internal.h); in an attribute a newline is kept as &#10;. */
 void th_html_text(FILE *out, const char *s);
 void th_html_attr(FILE *out, const char *s);
+/* Text as inline <code>. */
+void th_html_code(FILE *out, const char *s);
 
 /* An outcome as a coloured badge (reg: framed, a regression), suffix after
  * its name ("" or NULL for none). */

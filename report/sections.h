@@ -84,8 +84,8 @@ int th_md_title(struct th_doc *d, const struct th_section_ctx *c);
 int th_md_verdict(struct th_doc *d, const struct th_section_ctx *c);
 int th_md_run(struct th_doc *d, const struct th_section_ctx *c);
 int th_md_summary(struct th_doc *d, const struct th_section_ctx *c);
-/* report.html (render_html.c): its header, the verdict card, the <nav>,
- * the charts (inline SVG), the run (with the counts). */
+/* report.html (render_html.c): its header, the <nav>, the charts (inline
+ * SVG), the run (with the counts); the verdict card (section_card.c). */
 int th_html_header(struct th_doc *d, const struct th_section_ctx *c);
 int th_html_card(struct th_doc *d, const struct th_section_ctx *c);
 int th_html_nav(struct th_doc *d, const struct th_section_ctx *c);
