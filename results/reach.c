@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "reach.h"
 #include "results_internal.h"
+#include "json_load.h"
 
 #include <jansson.h>
 #include <stdarg.h>
@@ -296,11 +297,6 @@ static int put(json_t *o, const char *k, json_t *v)
 	return v ? json_object_set_new(o, k, v) : -1;
 }
 
-static json_t *str_or_null(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
 /* An address: an integer, or above INT64_MAX (a kernel's, 0xffffffff81...)
  * "0x" and 16 hex digits, as a JSON integer is signed 64-bit. */
 static json_t *addr_json(unsigned long long a)
@@ -365,13 +361,13 @@ static json_t *entry_to_json(const struct th_reach_entry *e)
 		bad |= !x;
 		if (bad)
 			break;
-		bad |= put(x, "name", str_or_null(m->name));
-		bad |= put(x, "body", str_or_null(m->body));
+		bad |= put(x, "name", th_json_str_or_null(m->name));
+		bad |= put(x, "body", th_json_str_or_null(m->body));
 		bad |= put(x, "privileged", json_boolean(m->privileged));
 		bad |= put(x, "unchecked", json_boolean(m->unchecked));
 		bad |= json_array_append_new(members, x);
 		if (m->privileged)
-			bad |= json_array_append_new(priv, str_or_null(m->name ? m->name : m->body));
+			bad |= json_array_append_new(priv, th_json_str_or_null(m->name ? m->name : m->body));
 	}
 	for (size_t i = 0; !bad && i < e->nhops; i++) {
 		const struct th_reach_hop_r *h = &e->hops[i];
