@@ -310,13 +310,6 @@ static void print_result(const struct th_fz_result *r)
 		put_line(th_fz_oracle_stdout(), line, (size_t)n < sizeof(line) ? (size_t)n : sizeof(line) - 1);
 }
 
-/* A privileged target ran (HIJACKED, REDIRECTED), or the privileged state
- * changed (PRIVILEGED_WRITE): results/fuzz_summary.h th_fz_is_finding(). */
-static int is_finding(enum th_outcome o)
-{
-	return o == TH_HIJACKED || o == TH_PRIVILEGED_WRITE || o == TH_REDIRECTED;
-}
-
 static void count(const struct th_fz_result *r)
 {
 	s.execs++;
@@ -369,7 +362,7 @@ int th_fz_session_one(const uint8_t *data, size_t size)
 	/* A signature not known here may be by now: AFL++ forks each run's
 	 * process from one that read the file at start, and a sibling may
 	 * have reported it since (the file is read again, rarely: a finding). */
-	if (is_finding(r.outcome) && !is_known(r.sig) && (read_known(), !is_known(r.sig))) {
+	if (th_outcome_got_through(r.outcome) && !is_known(r.sig) && (read_known(), !is_known(r.sig))) {
 		record_finding(&r);
 		flush_stats();
 		fprintf(stderr, "timerharness overflow: FINDING %s\n  chain: %s\n", r.sig, r.chain);
@@ -391,7 +384,7 @@ void th_fz_session_death(const struct th_fz_result *r)
 		print_result(r);
 		return;
 	}
-	if (is_finding(r->outcome) && !is_known(r->sig))
+	if (th_outcome_got_through(r->outcome) && !is_known(r->sig))
 		record_finding(r);
 	if (s.stats_fd >= 0) {
 		char line[256];

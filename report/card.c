@@ -75,13 +75,6 @@ static bool selects(const struct th_cell *c, enum th_variant v, const char *payl
 				  !strcmp(c->timing, TH_CARD_CVE_TIMING)));
 }
 
-/* A target ran, or the privileged state changed (PRIVILEGED_WRITE, also
- * with no target: list:hlist-del): what "not stopped" means on the card. */
-static bool target_ran(enum th_outcome o)
-{
-	return o == TH_HIJACKED || o == TH_PRIVILEGED_WRITE || o == TH_REDIRECTED;
-}
-
 /* Is config an item of a row's "a/b" list? */
 static bool in_row(const char *configs, const char *config)
 {
@@ -182,7 +175,7 @@ static int add_rows(const struct th_cell **cells, size_t ncells, enum th_variant
 			if (*pc[m].not_run)
 				append(row.not_run, sizeof(row.not_run), "; ", pc[m].not_run);
 		}
-		if ((keep_all || target_ran(row.worst)) &&
+		if ((keep_all || th_outcome_got_through(row.worst)) &&
 		    push_row(&row, cells, ncells, keep_all, rows, nrows))
 			return -1;
 	}

@@ -202,11 +202,6 @@ static const char *oname(enum th_outcome o)
 	return o == TH_OUTCOME_INVALID ? "none" : th_outcome_name(o);
 }
 
-static bool real(enum th_outcome o)
-{
-	return o >= 0 && o < TH_UNSUPPORTED;
-}
-
 /* ---- the declaration ---- */
 
 /* The declared outcome or set ("HIJACKED|CRASHED"); 0 when none (or the
@@ -590,7 +585,7 @@ static void lost_defences(struct judge *j)
 			for (int v = 0; v < TH_VARIANT_COUNT; v++)
 				for (size_t a = 0; a < d->nattacks; a++)
 					if (selected(j, d->attacks[a], v, cfg->name, tc) &&
-					    real(declared(j, TH_PLATFORM_MODEL, d->attacks[a], v, cfg->name,
+					    th_outcome_ran(declared(j, TH_PLATFORM_MODEL, d->attacks[a], v, cfg->name,
 							  tc))) {
 						if (!nreal++)
 							first = declared_where(j, TH_PLATFORM_MODEL, d->attacks[a],

@@ -29,6 +29,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "render.h"
 #include "report_internal.h"
+#include "json_load.h"
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -256,15 +257,11 @@ int th_render_sarif_cap_note(const struct th_results *res, char *buf, size_t n)
 	return 1;
 }
 
-/* Setters that fail on a NULL value (out of memory, or not UTF-8). */
-static int set(json_t *o, const char *k, json_t *v)
-{
-	return v ? json_object_set_new(o, k, v) : -1;
-}
-
+/* Setters that fail on a NULL value (out of memory, or not UTF-8):
+ * results/json_load.h th_json_put(), and for a string: */
 static int set_str(json_t *o, const char *k, const char *s)
 {
-	return set(o, k, s ? json_string(s) : json_null());
+	return th_json_put(o, k, s ? json_string(s) : json_null());
 }
 
 static json_t *text_obj(const char *s)
@@ -293,19 +290,19 @@ static json_t *rule_json(const struct rule *r)
 	}
 	bad |= set_str(o, "id", r->id);
 	bad |= set_str(o, "name", r->name);
-	bad |= set(o, "shortDescription", text_obj(r->text));
-	bad |= set(o, "fullDescription", text_obj(r->full));
-	bad |= set(o, "help", text_obj(r->full));
+	bad |= th_json_put(o, "shortDescription", text_obj(r->text));
+	bad |= th_json_put(o, "fullDescription", text_obj(r->full));
+	bad |= th_json_put(o, "help", text_obj(r->full));
 	/* What a regressed cell of the rule is; a new one is a warning. */
 	bad |= set_str(cfg, "level", "error");
-	bad |= set(o, "defaultConfiguration", cfg);
+	bad |= th_json_put(o, "defaultConfiguration", cfg);
 	for (int i = 0; r->tags[i]; i++)
 		bad |= json_array_append_new(tags, json_string(r->tags[i]));
-	bad |= set(props, "tags", tags);
+	bad |= th_json_put(props, "tags", tags);
 	if (r->severity)
 		bad |= set_str(props, "security-severity", r->severity);
 	bad |= set_str(props, "precision", "very-high");
-	bad |= set(o, "properties", props);
+	bad |= th_json_put(o, "properties", props);
 	if (bad) {
 		json_decref(o);
 		return NULL;
@@ -437,19 +434,19 @@ static json_t *location_json(const struct th_results *res, const struct th_cell 
 		return NULL;
 	}
 	bad |= artifact(art, res);
-	bad |= set(phys, "artifactLocation", art);
+	bad |= th_json_put(phys, "artifactLocation", art);
 	if (c->expected_line) {
-		bad |= set(region, "startLine", json_integer(c->expected_line));
-		bad |= set(phys, "region", region);
+		bad |= th_json_put(region, "startLine", json_integer(c->expected_line));
+		bad |= th_json_put(phys, "region", region);
 	} else {
 		json_decref(region);
 	}
-	bad |= set(loc, "physicalLocation", phys);
+	bad |= th_json_put(loc, "physicalLocation", phys);
 	bad |= set_str(logical, "name", c->attack);
 	bad |= set_str(logical, "fullyQualifiedName", fqn);
 	bad |= set_str(logical, "kind", "function");
 	bad |= json_array_append_new(logicals, logical);
-	bad |= set(loc, "logicalLocations", logicals);
+	bad |= th_json_put(loc, "logicalLocations", logicals);
 	free(fqn);
 	if (bad) {
 		json_decref(loc);
@@ -501,12 +498,12 @@ static json_t *cell_json(const struct th_cell *c)
 				      th_cell_expected_text(c, exp, sizeof(exp)) : NULL);
 	bad |= set_str(o, "verdict", th_verdict_name(th_report_shown_verdict(c)));
 	if (c->expected_line)
-		bad |= set(o, "expectedLine", json_integer(c->expected_line));
-	bad |= set(o, "runs", json_integer(c->runs));
+		bad |= th_json_put(o, "expectedLine", json_integer(c->expected_line));
+	bad |= th_json_put(o, "runs", json_integer(c->runs));
 	for (int i = 0; i < TH_OUTCOME_COUNT; i++)
 		if (c->counts[i])
-			bad |= set(counts, th_outcome_name((enum th_outcome)i), json_integer(c->counts[i]));
-	bad |= set(o, "counts", counts);
+			bad |= th_json_put(counts, th_outcome_name((enum th_outcome)i), json_integer(c->counts[i]));
+	bad |= th_json_put(o, "counts", counts);
 	bad |= set_str(o, "evidence", c->evidence);
 	/* As run from the repository's root. */
 	if (*c->rerun) {
@@ -543,12 +540,12 @@ static json_t *result_json(const struct th_results *res, const struct finding *f
 		return NULL;
 	}
 	bad |= set_str(o, "ruleId", r->id);
-	bad |= set(o, "ruleIndex", json_integer(fd->rule));
+	bad |= th_json_put(o, "ruleIndex", json_integer(fd->rule));
 	bad |= set_str(o, "level", fd->error ? "error" : "warning");
 	bad |= set_str(o, "baselineState", "new");
-	bad |= set(o, "message", msg);
+	bad |= th_json_put(o, "message", msg);
 	bad |= json_array_append_new(locs, location_json(res, c));
-	bad |= set(o, "locations", locs);
+	bad |= th_json_put(o, "locations", locs);
 	/* One alert per cell across runs and toolchains: code scanning matches
 	 * results by primaryLocationLineHash, which would otherwise be the
 	 * declaring line's (shared by many cells, and changed by an edit). */
@@ -556,7 +553,7 @@ static json_t *result_json(const struct th_results *res, const struct finding *f
 	fnv1a_hex(key, hash);
 	bad |= set_str(fp, "primaryLocationLineHash", hash);
 	bad |= set_str(fp, "timerharnessCell/v2", key);
-	bad |= set(o, "partialFingerprints", fp);
+	bad |= th_json_put(o, "partialFingerprints", fp);
 	bad |= set_str(props, "attack", c->attack);
 	bad |= set_str(props, "technique", c->technique);
 	bad |= set_str(props, "timing", c->timing);
@@ -569,9 +566,9 @@ static json_t *result_json(const struct th_results *res, const struct finding *f
 		bad |= json_array_append_new(tcs, json_string(fd->cells[i]->toolchain));
 		bad |= json_array_append_new(jcells, cell_json(fd->cells[i]));
 	}
-	bad |= set(props, "toolchains", tcs);
-	bad |= set(props, "cells", jcells);
-	bad |= set(o, "properties", props);
+	bad |= th_json_put(props, "toolchains", tcs);
+	bad |= th_json_put(props, "cells", jcells);
+	bad |= th_json_put(o, "properties", props);
 	if (bad) {
 		json_decref(o);
 		return NULL;
@@ -587,7 +584,7 @@ static int notify(json_t *notes, const char *level, const char *text)
 
 	if (note) {
 		bad |= set_str(note, "level", level);
-		bad |= set(note, "message", text_obj(text));
+		bad |= th_json_put(note, "message", text_obj(text));
 	}
 	return bad | json_array_append_new(notes, note);	/* NULL note: fails */
 }
@@ -625,12 +622,12 @@ static json_t *run_json(const struct th_results *res)
 	bad |= set_str(driver, "version", res->version ? res->version : "");
 	for (size_t i = 0; i < NRULES; i++)
 		bad |= json_array_append_new(jrules, rule_json(&rules[i]));
-	bad |= set(driver, "rules", jrules);
-	bad |= set(tool, "driver", driver);
-	bad |= set(run, "tool", tool);
+	bad |= th_json_put(driver, "rules", jrules);
+	bad |= th_json_put(tool, "driver", driver);
+	bad |= th_json_put(run, "tool", tool);
 
 	/* An interrupted run did not check every cell: not a successful one. */
-	bad |= set(inv0, "executionSuccessful", json_boolean(!res->partial));
+	bad |= th_json_put(inv0, "executionSuccessful", json_boolean(!res->partial));
 	if (res->partial) {
 		char text[512];
 
@@ -645,23 +642,23 @@ static json_t *run_json(const struct th_results *res)
 		bad |= notify(notes, "warning", text);
 	}
 	if (json_array_size(notes))
-		bad |= set(inv0, "toolExecutionNotifications", notes);
+		bad |= th_json_put(inv0, "toolExecutionNotifications", notes);
 	else
 		json_decref(notes);
 	bad |= json_array_append_new(inv, inv0);
-	bad |= set(run, "invocations", inv);
+	bad |= th_json_put(run, "invocations", inv);
 
 	for (size_t i = 0; i < shown; i++)
 		bad |= json_array_append_new(results, result_json(res, &f[i]));
-	bad |= set(run, "results", results);
+	bad |= th_json_put(run, "results", results);
 
 	bad |= set_str(props, "schema", TH_RESULTS_SCHEMA);
 	bad |= set_str(props, "created", res->created);
-	bad |= set(props, "partial", json_boolean(res->partial));
+	bad |= th_json_put(props, "partial", json_boolean(res->partial));
 	bad |= set_str(host, "hostname", res->host.hostname);
 	bad |= set_str(host, "kernel", res->host.kernel);
-	bad |= set(host, "cpus", json_integer(res->host.cpus));
-	bad |= set(props, "host", host);
+	bad |= th_json_put(host, "cpus", json_integer(res->host.cpus));
+	bad |= th_json_put(props, "host", host);
 	for (size_t i = 0; i < res->ntoolchains; i++) {
 		json_t *t = json_object();
 
@@ -672,12 +669,12 @@ static json_t *run_json(const struct th_results *res)
 		bad |= set_str(t, "version", res->toolchains[i].version);
 		bad |= json_array_append_new(tcs, t);
 	}
-	bad |= set(props, "toolchains", tcs);
-	bad |= set(props, "cells", json_integer((json_int_t)res->ncells));
+	bad |= th_json_put(props, "toolchains", tcs);
+	bad |= th_json_put(props, "cells", json_integer((json_int_t)res->ncells));
 	/* How many findings there were, and how many the log leaves out. */
-	bad |= set(props, "findings", json_integer((json_int_t)nf));
-	bad |= set(props, "findingsOmitted", json_integer((json_int_t)(nf - shown)));
-	bad |= set(run, "properties", props);
+	bad |= th_json_put(props, "findings", json_integer((json_int_t)nf));
+	bad |= th_json_put(props, "findingsOmitted", json_integer((json_int_t)(nf - shown)));
+	bad |= th_json_put(run, "properties", props);
 	free(cells);
 	free(f);
 	if (bad) {
@@ -700,7 +697,7 @@ int th_render_sarif_to(FILE *out, const struct th_results *res, char *err, size_
 		bad |= set_str(root, "$schema", SARIF_SCHEMA);
 		bad |= set_str(root, "version", "2.1.0");
 		bad |= json_array_append_new(runs, run_json(res));
-		bad |= set(root, "runs", runs);
+		bad |= th_json_put(root, "runs", runs);
 		runs = NULL;
 	}
 	if (!bad)
@@ -769,9 +766,9 @@ static json_t *cq_issue(const struct th_results *res, const struct finding *fd)
 	bad |= set_str(o, "fingerprint", hash);
 	bad |= set_str(o, "severity", cq_severity(fd));
 	bad |= set_str(loc, "path", path);
-	bad |= set(lines, "begin", json_integer(c->expected_line ? c->expected_line : 1));
-	bad |= set(loc, "lines", lines);
-	bad |= set(o, "location", loc);
+	bad |= th_json_put(lines, "begin", json_integer(c->expected_line ? c->expected_line : 1));
+	bad |= th_json_put(loc, "lines", lines);
+	bad |= th_json_put(o, "location", loc);
 	free(text);
 	if (bad) {
 		json_decref(o);

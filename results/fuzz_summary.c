@@ -23,7 +23,7 @@
 
 bool th_fz_is_finding(enum th_outcome o)
 {
-	return o == TH_HIJACKED || o == TH_PRIVILEGED_WRITE || o == TH_REDIRECTED;
+	return th_outcome_got_through(o);
 }
 
 size_t th_fz_chain_steps(const char *chain_id, enum th_outcome o, struct th_fz_step *out, size_t max)
@@ -679,11 +679,6 @@ int th_fz_campaign_add_finding(struct th_fz_campaign *c, const struct th_fz_find
 
 /* ---- model -> JSON ---- */
 
-static int put(json_t *o, const char *k, json_t *v)
-{
-	return v ? json_object_set_new(o, k, v) : -1;
-}
-
 static json_t *first_json(const struct th_fz_first *f)
 {
 	json_t *o;
@@ -691,8 +686,8 @@ static json_t *first_json(const struct th_fz_first *f)
 	if (!f->reached)
 		return json_null();
 	o = json_object();
-	if (o && (put(o, "seconds", json_real(f->seconds)) ||
-		  put(o, "executions", json_integer(f->executions)))) {
+	if (o && (th_json_put(o, "seconds", json_real(f->seconds)) ||
+		  th_json_put(o, "executions", json_integer(f->executions)))) {
 		json_decref(o);
 		return NULL;
 	}
@@ -704,46 +699,46 @@ static json_t *campaign_json(const struct th_fz_campaign *c)
 	json_t *o = json_object(), *cov = json_object(), *outs = json_object(), *fs = json_array();
 	int bad = !o || !cov || !outs || !fs;
 
-	bad |= put(o, "target", json_string(c->target));
-	bad |= put(o, "variant", json_string(th_variant_name(c->variant) ? th_variant_name(c->variant) : ""));
-	bad |= put(o, "config", json_string(c->config));
-	bad |= put(o, "toolchain", json_string(c->toolchain));
-	bad |= put(o, "engine", json_string(c->engine));
-	bad |= put(o, "status", json_string(c->status));
-	bad |= put(o, "reason", json_string(c->reason));
-	bad |= put(o, "options", json_string(c->options));
-	bad |= put(o, "seconds", json_real(c->seconds));
-	bad |= put(o, "cpu_seconds", json_real(c->cpu_seconds));
-	bad |= put(o, "executions", json_integer(c->executions));
-	bad |= put(o, "exec_per_second", json_real(c->exec_per_second));
-	bad |= put(o, "restarts", json_integer(c->restarts));
-	bad |= put(cov, "edges", json_integer(c->edges));
-	bad |= put(cov, "features", json_integer(c->features));
-	bad |= put(cov, "corpus", json_integer(c->corpus));
+	bad |= th_json_put(o, "target", json_string(c->target));
+	bad |= th_json_put(o, "variant", json_string(th_variant_name(c->variant) ? th_variant_name(c->variant) : ""));
+	bad |= th_json_put(o, "config", json_string(c->config));
+	bad |= th_json_put(o, "toolchain", json_string(c->toolchain));
+	bad |= th_json_put(o, "engine", json_string(c->engine));
+	bad |= th_json_put(o, "status", json_string(c->status));
+	bad |= th_json_put(o, "reason", json_string(c->reason));
+	bad |= th_json_put(o, "options", json_string(c->options));
+	bad |= th_json_put(o, "seconds", json_real(c->seconds));
+	bad |= th_json_put(o, "cpu_seconds", json_real(c->cpu_seconds));
+	bad |= th_json_put(o, "executions", json_integer(c->executions));
+	bad |= th_json_put(o, "exec_per_second", json_real(c->exec_per_second));
+	bad |= th_json_put(o, "restarts", json_integer(c->restarts));
+	bad |= th_json_put(cov, "edges", json_integer(c->edges));
+	bad |= th_json_put(cov, "features", json_integer(c->features));
+	bad |= th_json_put(cov, "corpus", json_integer(c->corpus));
 	bad |= json_object_set(o, "coverage", cov);
-	bad |= put(o, "first_hijack", first_json(&c->first_hijack));
-	bad |= put(o, "goal_reached", first_json(&c->goal_reached));
+	bad |= th_json_put(o, "first_hijack", first_json(&c->first_hijack));
+	bad |= th_json_put(o, "goal_reached", first_json(&c->goal_reached));
 	for (int i = 0; i < TH_OUTCOME_COUNT; i++)
 		if (c->outcomes[i])
-			bad |= put(outs, th_outcome_name((enum th_outcome)i), json_integer(c->outcomes[i]));
+			bad |= th_json_put(outs, th_outcome_name((enum th_outcome)i), json_integer(c->outcomes[i]));
 	bad |= json_object_set(o, "outcomes", outs);
-	bad |= put(o, "rechecked", json_integer(c->rechecked));
-	bad |= put(o, "disagreements", json_integer(c->disagreements));
+	bad |= th_json_put(o, "rechecked", json_integer(c->rechecked));
+	bad |= th_json_put(o, "disagreements", json_integer(c->disagreements));
 	for (size_t i = 0; !bad && i < c->nfindings; i++) {
 		const struct th_fz_finding *f = &c->findings[i];
 		json_t *fo = json_object();
 
 		bad |= !fo;
-		bad |= put(fo, "sig", json_string(f->sig));
-		bad |= put(fo, "outcome", json_string(th_outcome_name(f->outcome)));
-		bad |= put(fo, "chain_id", json_string(f->chain_id));
-		bad |= put(fo, "first_seconds", json_real(f->first_seconds));
-		bad |= put(fo, "first_executions", json_integer(f->first_executions));
-		bad |= put(fo, "reproducer", json_string(f->reproducer));
-		bad |= put(fo, "sha256", json_string(f->sha256));
-		bad |= put(fo, "replayed", json_string(th_outcome_name(f->replayed)));
-		bad |= put(fo, "reproduced", json_boolean(f->reproduced));
-		bad |= put(fo, "chain", json_string(f->chain));
+		bad |= th_json_put(fo, "sig", json_string(f->sig));
+		bad |= th_json_put(fo, "outcome", json_string(th_outcome_name(f->outcome)));
+		bad |= th_json_put(fo, "chain_id", json_string(f->chain_id));
+		bad |= th_json_put(fo, "first_seconds", json_real(f->first_seconds));
+		bad |= th_json_put(fo, "first_executions", json_integer(f->first_executions));
+		bad |= th_json_put(fo, "reproducer", json_string(f->reproducer));
+		bad |= th_json_put(fo, "sha256", json_string(f->sha256));
+		bad |= th_json_put(fo, "replayed", json_string(th_outcome_name(f->replayed)));
+		bad |= th_json_put(fo, "reproduced", json_boolean(f->reproduced));
+		bad |= th_json_put(fo, "chain", json_string(f->chain));
 		bad |= json_array_append_new(fs, fo);
 	}
 	bad |= json_object_set(o, "findings", fs);
@@ -762,18 +757,18 @@ static json_t *to_json(const struct th_fz_summary *s)
 	json_t *root = json_object(), *host = json_object(), *cs = json_array();
 	int bad = !root || !host || !cs;
 
-	bad |= put(root, "schema", json_string(TH_FUZZ_SCHEMA));
-	bad |= put(root, "version", json_string(s->version));
-	bad |= put(root, "created", json_string(s->created));
-	bad |= put(root, "partial", json_boolean(s->partial));
-	bad |= put(root, "interrupted", s->partial ? json_string(s->interrupted ? s->interrupted : "?")
+	bad |= th_json_put(root, "schema", json_string(TH_FUZZ_SCHEMA));
+	bad |= th_json_put(root, "version", json_string(s->version));
+	bad |= th_json_put(root, "created", json_string(s->created));
+	bad |= th_json_put(root, "partial", json_boolean(s->partial));
+	bad |= th_json_put(root, "interrupted", s->partial ? json_string(s->interrupted ? s->interrupted : "?")
 						   : json_null());
-	bad |= put(host, "hostname", json_string(s->host.hostname));
-	bad |= put(host, "kernel", json_string(s->host.kernel));
-	bad |= put(host, "cpus", json_integer(s->host.cpus));
+	bad |= th_json_put(host, "hostname", json_string(s->host.hostname));
+	bad |= th_json_put(host, "kernel", json_string(s->host.kernel));
+	bad |= th_json_put(host, "cpus", json_integer(s->host.cpus));
 	bad |= json_object_set(root, "host", host);
-	bad |= put(root, "budget_seconds", json_real(s->budget_seconds));
-	bad |= put(root, "goal", json_string(s->goal));
+	bad |= th_json_put(root, "budget_seconds", json_real(s->budget_seconds));
+	bad |= th_json_put(root, "goal", json_string(s->goal));
 	{
 		json_t *sel = json_object();
 		const char *k[] = { "targets", "variants", "configs", "toolchains" };
@@ -782,10 +777,10 @@ static json_t *to_json(const struct th_fz_summary *s)
 
 		bad |= !sel;
 		for (int i = 0; sel && i < 4; i++)
-			bad |= put(sel, k[i], v[i] ? json_string(v[i]) : json_null());
-		bad |= sel ? put(root, "selection", sel) : -1;
+			bad |= th_json_put(sel, k[i], v[i] ? json_string(v[i]) : json_null());
+		bad |= sel ? th_json_put(root, "selection", sel) : -1;
 	}
-	bad |= put(root, "run", json_string(s->run ? s->run : ""));
+	bad |= th_json_put(root, "run", json_string(s->run ? s->run : ""));
 	for (size_t i = 0; !bad && i < s->ncampaigns; i++)
 		bad |= json_array_append_new(cs, campaign_json(&s->campaigns[i]));
 	bad |= json_object_set(root, "campaigns", cs);

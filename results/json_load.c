@@ -47,3 +47,8 @@ json_t *th_json_str_or_null(const char *s)
 {
 	return s ? json_string(s) : json_null();
 }
+
+int th_json_put(json_t *o, const char *key, json_t *v)
+{
+	return v ? json_object_set_new(o, key, v) : -1;
+}

@@ -26,6 +26,9 @@ int th_jload_err(const struct th_jload *l, const char *where, const char *fmt, .
 int th_jload_only(const struct th_jload *l, const json_t *o, const char *where,
 		  const char *const *keys, int all_required);
 
+/* json_object_set_new() that also fails on a NULL value (out of memory,
+ * or a string that is not UTF-8). Return: 0, or -1. */
+int th_json_put(json_t *o, const char *key, json_t *v);
 /* s as a JSON string, NULL as null (a new reference). */
 json_t *th_json_str_or_null(const char *s);
 

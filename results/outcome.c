@@ -150,3 +150,13 @@ char *th_outcome_set_format(th_outcome_set s, char *buf, unsigned long n)
 						th_outcome_name((enum th_outcome)o));
 	return buf;
 }
+
+bool th_outcome_got_through(enum th_outcome o)
+{
+	return o == TH_HIJACKED || o == TH_PRIVILEGED_WRITE || o == TH_REDIRECTED;
+}
+
+bool th_outcome_ran(enum th_outcome o)
+{
+	return o >= 0 && o < TH_UNSUPPORTED;
+}

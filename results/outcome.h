@@ -7,6 +7,8 @@
 #ifndef TH_REPORT_OUTCOME_H
 #define TH_REPORT_OUTCOME_H
 
+#include <stdbool.h>
+
 enum th_outcome {
 	TH_HIJACKED,
 	TH_PRIVILEGED_WRITE,
@@ -35,6 +37,13 @@ enum th_outcome th_outcome_parse(const char *s);
 char th_outcome_symbol(enum th_outcome o);
 /* One line of the legend: what the outcome means. */
 const char *th_outcome_meaning(enum th_outcome o);
+/* The attack got through: a target ran (HIJACKED, REDIRECTED) or the
+ * privileged state changed (PRIVILEGED_WRITE, also with no target: a
+ * campaign's finding, "not stopped" on the verdict card. */
+bool th_outcome_got_through(enum th_outcome o);
+/* An outcome of the attack: the cell ran and was observed (not
+ * UNSUPPORTED, NOT_APPLICABLE, HARNESS_ERROR or invalid). */
+bool th_outcome_ran(enum th_outcome o);
 /* a is strictly more severe than b (both valid). UNSUPPORTED,
  * NOT_APPLICABLE and HARNESS_ERROR are never more severe than anything. */
 int th_outcome_more_severe(enum th_outcome a, enum th_outcome b);

@@ -292,11 +292,6 @@ const struct th_reach_entry **th_reach_sorted(const struct th_results *res, int 
 
 /* ---- JSON out ------------------------------------------------------------------------------- */
 
-static int put(json_t *o, const char *k, json_t *v)
-{
-	return v ? json_object_set_new(o, k, v) : -1;
-}
-
 /* An address: an integer, or above INT64_MAX (a kernel's, 0xffffffff81...)
  * "0x" and 16 hex digits, as a JSON integer is signed 64-bit. */
 static json_t *addr_json(unsigned long long a)
@@ -321,23 +316,23 @@ static json_t *verify_to_json(const struct th_reach_verify_r *v)
 		bad |= !x;
 		if (bad)
 			break;
-		bad |= put(x, "address", addr_json(in->address));
-		bad |= put(x, "status", json_string(in->status));
-		bad |= put(x, "function", json_string(in->function));
-		bad |= put(x, "ours", json_string(in->ours));
-		bad |= put(x, "disagree", json_boolean(in->disagree));
-		bad |= put(x, "why", json_string(in->why));
+		bad |= th_json_put(x, "address", addr_json(in->address));
+		bad |= th_json_put(x, "status", json_string(in->status));
+		bad |= th_json_put(x, "function", json_string(in->function));
+		bad |= th_json_put(x, "ours", json_string(in->ours));
+		bad |= th_json_put(x, "disagree", json_boolean(in->disagree));
+		bad |= th_json_put(x, "why", json_string(in->why));
 		bad |= json_array_append_new(a, x);
 	}
 	if (!bad) {
-		bad |= put(o, "tool", json_string(v->tool));
-		bad |= put(o, "total", json_integer(v->total));
-		bad |= put(o, "protected", json_integer(v->protected_));
-		bad |= put(o, "unprotected", json_integer(v->unprotected));
-		bad |= put(o, "ours_protected", json_integer(v->ours_protected));
-		bad |= put(o, "ours_switch", json_integer(v->ours_switch));
-		bad |= put(o, "ours_unprotected", json_integer(v->ours_unprotected));
-		bad |= put(o, "disagreements", json_integer(v->disagreements));
+		bad |= th_json_put(o, "tool", json_string(v->tool));
+		bad |= th_json_put(o, "total", json_integer(v->total));
+		bad |= th_json_put(o, "protected", json_integer(v->protected_));
+		bad |= th_json_put(o, "unprotected", json_integer(v->unprotected));
+		bad |= th_json_put(o, "ours_protected", json_integer(v->ours_protected));
+		bad |= th_json_put(o, "ours_switch", json_integer(v->ours_switch));
+		bad |= th_json_put(o, "ours_unprotected", json_integer(v->ours_unprotected));
+		bad |= th_json_put(o, "disagreements", json_integer(v->disagreements));
 		bad |= json_object_set(o, "instructions", a);
 	}
 	json_decref(a);
@@ -361,10 +356,10 @@ static json_t *entry_to_json(const struct th_reach_entry *e)
 		bad |= !x;
 		if (bad)
 			break;
-		bad |= put(x, "name", th_json_str_or_null(m->name));
-		bad |= put(x, "body", th_json_str_or_null(m->body));
-		bad |= put(x, "privileged", json_boolean(m->privileged));
-		bad |= put(x, "unchecked", json_boolean(m->unchecked));
+		bad |= th_json_put(x, "name", th_json_str_or_null(m->name));
+		bad |= th_json_put(x, "body", th_json_str_or_null(m->body));
+		bad |= th_json_put(x, "privileged", json_boolean(m->privileged));
+		bad |= th_json_put(x, "unchecked", json_boolean(m->unchecked));
 		bad |= json_array_append_new(members, x);
 		if (m->privileged)
 			bad |= json_array_append_new(priv, th_json_str_or_null(m->name ? m->name : m->body));
@@ -376,11 +371,11 @@ static json_t *entry_to_json(const struct th_reach_entry *e)
 		bad |= !x;
 		if (bad)
 			break;
-		bad |= put(x, "via", json_string(h->via));
-		bad |= put(x, "site", addr_json(h->site));
-		bad |= put(x, "scheme", json_string(h->scheme));
-		bad |= put(x, "reaches", json_string(h->reaches));
-		bad |= put(x, "origin", json_string(h->origin));
+		bad |= th_json_put(x, "via", json_string(h->via));
+		bad |= th_json_put(x, "site", addr_json(h->site));
+		bad |= th_json_put(x, "scheme", json_string(h->scheme));
+		bad |= th_json_put(x, "reaches", json_string(h->reaches));
+		bad |= th_json_put(x, "origin", json_string(h->origin));
 		bad |= json_array_append_new(hops, x);
 	}
 	for (size_t i = 0; !bad && i < e->nuses; i++) {
@@ -390,33 +385,33 @@ static json_t *entry_to_json(const struct th_reach_entry *e)
 		bad |= !x;
 		if (bad)
 			break;
-		bad |= put(x, "via", json_string(u->via));
-		bad |= put(x, "site", addr_json(u->site));
-		bad |= put(x, "call", json_string(u->call));
-		bad |= put(x, "indirect", json_boolean(u->indirect));
-		bad |= put(x, "check", json_string(u->check));
+		bad |= th_json_put(x, "via", json_string(u->via));
+		bad |= th_json_put(x, "site", addr_json(u->site));
+		bad |= th_json_put(x, "call", json_string(u->call));
+		bad |= th_json_put(x, "indirect", json_boolean(u->indirect));
+		bad |= th_json_put(x, "check", json_string(u->check));
 		bad |= json_array_append_new(uses, x);
 	}
 	if (!bad) {
-		bad |= put(o, "platform", json_string(e->platform));
-		bad |= put(o, "toolchain", json_string(e->toolchain));
-		bad |= put(o, "variant", json_string(th_variant_name(e->variant)));
-		bad |= put(o, "config", json_string(e->config));
-		bad |= put(o, "binary", json_string(e->binary));
-		bad |= put(o, "function", json_string(e->function));
-		bad |= put(o, "scheme", json_string(e->scheme));
-		bad |= put(o, "check", json_string(e->check));
-		bad |= put(o, "functions_total", json_integer((json_int_t)e->functions_total));
-		bad |= put(o, "count", json_integer((json_int_t)e->nmembers));
-		bad |= put(o, "unchecked", json_integer((json_int_t)e->unchecked));
-		bad |= put(o, "undecided", json_integer((json_int_t)e->undecided));
-		bad |= put(o, "other_admitted", json_integer((json_int_t)e->other_admitted));
+		bad |= th_json_put(o, "platform", json_string(e->platform));
+		bad |= th_json_put(o, "toolchain", json_string(e->toolchain));
+		bad |= th_json_put(o, "variant", json_string(th_variant_name(e->variant)));
+		bad |= th_json_put(o, "config", json_string(e->config));
+		bad |= th_json_put(o, "binary", json_string(e->binary));
+		bad |= th_json_put(o, "function", json_string(e->function));
+		bad |= th_json_put(o, "scheme", json_string(e->scheme));
+		bad |= th_json_put(o, "check", json_string(e->check));
+		bad |= th_json_put(o, "functions_total", json_integer((json_int_t)e->functions_total));
+		bad |= th_json_put(o, "count", json_integer((json_int_t)e->nmembers));
+		bad |= th_json_put(o, "unchecked", json_integer((json_int_t)e->unchecked));
+		bad |= th_json_put(o, "undecided", json_integer((json_int_t)e->undecided));
+		bad |= th_json_put(o, "other_admitted", json_integer((json_int_t)e->other_admitted));
 		bad |= json_object_set(o, "privileged", priv);
 		bad |= json_object_set(o, "members", members);
 		bad |= json_object_set(o, "hops", hops);
 		if (e->nuses)	/* optional: the matrix's entries have none */
 			bad |= json_object_set(o, "uses", uses);
-		bad |= put(o, "cfi_verify", e->verify ? verify_to_json(e->verify) : json_null());
+		bad |= th_json_put(o, "cfi_verify", e->verify ? verify_to_json(e->verify) : json_null());
 	}
 	json_decref(members);
 	json_decref(hops);

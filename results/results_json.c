@@ -180,12 +180,6 @@ int th_report_write_atomic(const char *path, const char *buf, size_t len,
 
 /* ---- model -> JSON ---- */
 
-/* json_object_set_new that also fails on a NULL value. */
-static int put(json_t *o, const char *k, json_t *v)
-{
-	return v ? json_object_set_new(o, k, v) : -1;
-}
-
 /* A comma list as a JSON array of strings; NULL (everything) as null. */
 static json_t *list_to_json(const char *list)
 {
@@ -235,23 +229,23 @@ static json_t *cell_to_json(const struct th_cell *c, char *err, size_t errlen)
 	}
 	for (int i = 0; counts && i < TH_OUTCOME_COUNT; i++)
 		if (c->counts[i])
-			bad |= put(counts, th_outcome_name((enum th_outcome)i),
+			bad |= th_json_put(counts, th_outcome_name((enum th_outcome)i),
 				   json_integer(c->counts[i]));
 	bad |= !o || !counts;
 	if (!bad) {
-		bad |= put(o, "attack", json_string(c->attack));
-		bad |= put(o, "technique", json_string(c->technique));
-		bad |= put(o, "timing", json_string(c->timing));
-		bad |= put(o, "payload", json_string(c->payload));
-		bad |= put(o, "variant", json_string(v));
-		bad |= put(o, "config", json_string(c->config));
-		bad |= put(o, "toolchain", json_string(c->toolchain));
-		bad |= put(o, "platform", json_string(c->platform));
-		bad |= put(o, "outcome", json_string(out));
-		bad |= put(o, "runs", json_integer(c->runs));
+		bad |= th_json_put(o, "attack", json_string(c->attack));
+		bad |= th_json_put(o, "technique", json_string(c->technique));
+		bad |= th_json_put(o, "timing", json_string(c->timing));
+		bad |= th_json_put(o, "payload", json_string(c->payload));
+		bad |= th_json_put(o, "variant", json_string(v));
+		bad |= th_json_put(o, "config", json_string(c->config));
+		bad |= th_json_put(o, "toolchain", json_string(c->toolchain));
+		bad |= th_json_put(o, "platform", json_string(c->platform));
+		bad |= th_json_put(o, "outcome", json_string(out));
+		bad |= th_json_put(o, "runs", json_integer(c->runs));
 		bad |= json_object_set(o, "counts", counts);
-		bad |= put(o, "evidence", json_string(c->evidence));
-		bad |= put(o, "expected", th_json_str_or_null(th_outcome_name(c->expected)));
+		bad |= th_json_put(o, "evidence", json_string(c->evidence));
+		bad |= th_json_put(o, "expected", th_json_str_or_null(th_outcome_name(c->expected)));
 		/* A probabilistic cell's declared set, most severe first (its
 		 * first member is expected): written only for a set. */
 		if (th_outcome_set_size(c->expected_set) > 1) {
@@ -261,15 +255,15 @@ static json_t *cell_to_json(const struct th_cell *c, char *err, size_t errlen)
 				if (c->expected_set & TH_OUTCOME_BIT(i))
 					bad |= json_array_append_new(set, json_string(
 						th_outcome_name((enum th_outcome)i)));
-			bad |= put(o, "expected_set", set);
+			bad |= th_json_put(o, "expected_set", set);
 		}
-		bad |= put(o, "verdict", json_string(verdict));
+		bad |= th_json_put(o, "verdict", json_string(verdict));
 		/* Written when recorded: a file from before them round-trips. */
 		if (c->seconds >= 0)
-			bad |= put(o, "seconds", json_real(c->seconds));
+			bad |= th_json_put(o, "seconds", json_real(c->seconds));
 		if (*c->rerun)
-			bad |= put(o, "rerun", json_string(c->rerun));
-		bad |= put(o, "expected_line", c->expected_line ? json_integer(c->expected_line) :
+			bad |= th_json_put(o, "rerun", json_string(c->rerun));
+		bad |= th_json_put(o, "expected_line", c->expected_line ? json_integer(c->expected_line) :
 					       json_null());
 	}
 	json_decref(counts);
@@ -305,17 +299,17 @@ static json_t *platforms_to_json(const struct th_results *res)
 		for (size_t k = 0; !bad && k < p->nconfigs; k++) {
 			json_t *c = json_object();
 
-			bad |= put(c, "name", json_string(p->configs[k].name));
-			bad |= put(c, "kconfig", json_string(p->configs[k].kconfig));
+			bad |= th_json_put(c, "name", json_string(p->configs[k].name));
+			bad |= th_json_put(c, "kconfig", json_string(p->configs[k].kconfig));
 			bad |= json_array_append_new(cfgs, c);
 		}
-		bad |= put(o, "name", json_string(p->name));
-		bad |= put(o, "source", json_string(p->source));
-		bad |= put(o, "compiler", json_string(p->compiler));
-		bad |= put(o, "qemu", json_string(p->qemu));
-		bad |= put(o, "cpu", json_string(p->cpu));
-		bad |= put(o, "configs", cfgs);
-		bad |= put(o, "boot_seconds_median", p->boot_seconds_median >= 0 ?
+		bad |= th_json_put(o, "name", json_string(p->name));
+		bad |= th_json_put(o, "source", json_string(p->source));
+		bad |= th_json_put(o, "compiler", json_string(p->compiler));
+		bad |= th_json_put(o, "qemu", json_string(p->qemu));
+		bad |= th_json_put(o, "cpu", json_string(p->cpu));
+		bad |= th_json_put(o, "configs", cfgs);
+		bad |= th_json_put(o, "boot_seconds_median", p->boot_seconds_median >= 0 ?
 			   json_real(p->boot_seconds_median) : json_null());
 		bad |= json_array_append_new(arr, o);
 	}
@@ -337,16 +331,16 @@ static json_t *agreement_to_json(const struct th_results *res)
 		const struct th_agreement *r = &res->agreement[i];
 		json_t *o = json_object();
 
-		bad |= put(o, "attack", json_string(r->attack));
-		bad |= put(o, "variant", json_string(th_variant_name(r->variant)));
-		bad |= put(o, "config", json_string(r->config));
-		bad |= put(o, "toolchain", json_string(r->toolchain));
-		bad |= put(o, "platform", json_string(r->platform));
-		bad |= put(o, "model_outcome", json_string(th_outcome_name(r->model)));
-		bad |= put(o, "kernel_outcome", json_string(th_outcome_name(r->kernel)));
-		bad |= put(o, "agrees", json_boolean(r->agrees));
-		bad |= put(o, "reason", th_json_str_or_null(r->reason));
-		bad |= put(o, "rule", th_json_str_or_null(r->rule));
+		bad |= th_json_put(o, "attack", json_string(r->attack));
+		bad |= th_json_put(o, "variant", json_string(th_variant_name(r->variant)));
+		bad |= th_json_put(o, "config", json_string(r->config));
+		bad |= th_json_put(o, "toolchain", json_string(r->toolchain));
+		bad |= th_json_put(o, "platform", json_string(r->platform));
+		bad |= th_json_put(o, "model_outcome", json_string(th_outcome_name(r->model)));
+		bad |= th_json_put(o, "kernel_outcome", json_string(th_outcome_name(r->kernel)));
+		bad |= th_json_put(o, "agrees", json_boolean(r->agrees));
+		bad |= th_json_put(o, "reason", th_json_str_or_null(r->reason));
+		bad |= th_json_put(o, "rule", th_json_str_or_null(r->rule));
 		bad |= json_array_append_new(arr, o);
 	}
 	if (bad) {
@@ -368,41 +362,41 @@ static json_t *to_json(const struct th_results *res, char *err, size_t errlen)
 
 	if (bad)
 		goto out;
-	bad |= put(root, "schema", json_string(TH_RESULTS_SCHEMA));
-	bad |= put(root, "version", json_string(res->version ? res->version : ""));
-	bad |= put(root, "created", json_string(res->created ? res->created : ""));
-	bad |= put(root, "partial", json_boolean(res->partial));
-	bad |= put(root, "interrupted", th_json_str_or_null(res->partial ? res->interrupted : NULL));
-	bad |= put(host, "hostname", json_string(res->host.hostname ? res->host.hostname : ""));
-	bad |= put(host, "kernel", json_string(res->host.kernel ? res->host.kernel : ""));
-	bad |= put(host, "cpus", json_integer(res->host.cpus));
+	bad |= th_json_put(root, "schema", json_string(TH_RESULTS_SCHEMA));
+	bad |= th_json_put(root, "version", json_string(res->version ? res->version : ""));
+	bad |= th_json_put(root, "created", json_string(res->created ? res->created : ""));
+	bad |= th_json_put(root, "partial", json_boolean(res->partial));
+	bad |= th_json_put(root, "interrupted", th_json_str_or_null(res->partial ? res->interrupted : NULL));
+	bad |= th_json_put(host, "hostname", json_string(res->host.hostname ? res->host.hostname : ""));
+	bad |= th_json_put(host, "kernel", json_string(res->host.kernel ? res->host.kernel : ""));
+	bad |= th_json_put(host, "cpus", json_integer(res->host.cpus));
 	bad |= json_object_set(root, "host", host);
 	if (!bad && res->expect_path) {
 		json_t *e = json_object();
 
-		bad |= put(e, "path", json_string(res->expect_path));
-		bad |= put(e, "sha256", json_string(res->expect_sha256 ? res->expect_sha256 : ""));
-		bad |= put(root, "expectations", e);
+		bad |= th_json_put(e, "path", json_string(res->expect_path));
+		bad |= th_json_put(e, "sha256", json_string(res->expect_sha256 ? res->expect_sha256 : ""));
+		bad |= th_json_put(root, "expectations", e);
 	}
 	if (!bad && res->has_selection) {
 		const struct th_selection *sel = &res->selection;
 		json_t *o = json_object();
 
-		bad |= put(o, "toolchains", list_to_json(sel->toolchains));
-		bad |= put(o, "configs", list_to_json(sel->configs));
-		bad |= put(o, "variants", list_to_json(sel->variants));
-		bad |= put(o, "attacks", list_to_json(sel->attacks));
-		bad |= put(o, "selftests", json_boolean(sel->selftests));
-		bad |= put(root, "selection", o);
+		bad |= th_json_put(o, "toolchains", list_to_json(sel->toolchains));
+		bad |= th_json_put(o, "configs", list_to_json(sel->configs));
+		bad |= th_json_put(o, "variants", list_to_json(sel->variants));
+		bad |= th_json_put(o, "attacks", list_to_json(sel->attacks));
+		bad |= th_json_put(o, "selftests", json_boolean(sel->selftests));
+		bad |= th_json_put(root, "selection", o);
 	}
 	if (!bad && res->shard.count) {
 		json_t *o = json_object(), *idx = json_array();
 
 		for (size_t i = 0; idx && i < res->shard.nindexes; i++)
 			bad |= json_array_append_new(idx, json_integer(res->shard.indexes[i]));
-		bad |= put(o, "count", json_integer(res->shard.count));
-		bad |= put(o, "indexes", idx);
-		bad |= put(root, "shard", o);
+		bad |= th_json_put(o, "count", json_integer(res->shard.count));
+		bad |= th_json_put(o, "indexes", idx);
+		bad |= th_json_put(root, "shard", o);
 	}
 
 	tp = th_report_sorted_toolchains(res, &oom);
@@ -411,9 +405,9 @@ static json_t *to_json(const struct th_results *res, char *err, size_t errlen)
 		const struct th_toolchain *t = tp[i];
 		json_t *o = json_object();
 
-		bad |= put(o, "name", json_string(t->name));
-		bad |= put(o, "version", json_string(t->version));
-		bad |= put(o, "path", json_string(t->path));
+		bad |= th_json_put(o, "name", json_string(t->name));
+		bad |= th_json_put(o, "version", json_string(t->version));
+		bad |= th_json_put(o, "path", json_string(t->path));
 		bad |= json_array_append_new(tcs, o);
 	}
 	bad |= json_object_set(root, "toolchains", tcs);
@@ -429,23 +423,23 @@ static json_t *to_json(const struct th_results *res, char *err, size_t errlen)
 			const struct th_support *s = sp[j];
 			json_t *so = json_object();
 
-			bad |= put(so, "supported", json_boolean(s->supported));
-			bad |= put(so, "reason", json_string(s->reason));
-			bad |= put(sup, s->toolchain, so);
+			bad |= th_json_put(so, "supported", json_boolean(s->supported));
+			bad |= th_json_put(so, "reason", json_string(s->reason));
+			bad |= th_json_put(sup, s->toolchain, so);
 		}
 		free(sp);
 		sp = NULL;
-		bad |= put(o, "name", json_string(c->name));
-		bad |= put(o, "flags", json_string(c->flags));
-		bad |= put(o, "description", json_string(c->description));
-		bad |= put(o, "support", sup);
+		bad |= th_json_put(o, "name", json_string(c->name));
+		bad |= th_json_put(o, "flags", json_string(c->flags));
+		bad |= th_json_put(o, "description", json_string(c->description));
+		bad |= th_json_put(o, "support", sup);
 		bad |= json_array_append_new(cfgs, o);
 	}
 	bad |= json_object_set(root, "configs", cfgs);
 	if (!bad && res->nplatforms) {
 		json_t *pl = platforms_to_json(res);
 
-		bad |= !pl || put(root, "platforms", pl);
+		bad |= !pl || th_json_put(root, "platforms", pl);
 	}
 
 	mp = th_report_sorted_metrics(res, &oom);
@@ -453,7 +447,7 @@ static json_t *to_json(const struct th_results *res, char *err, size_t errlen)
 	for (size_t i = 0; !bad && i < res->nmetrics; i++) {
 		const struct th_metric *m = mp[i];
 
-		bad |= put(metrics, m->name,
+		bad |= th_json_put(metrics, m->name,
 			   m->type == TH_METRIC_INT ? json_integer(m->i) :
 			   m->type == TH_METRIC_REAL ? json_real(m->d) : json_string(m->s));
 	}
@@ -475,12 +469,12 @@ static json_t *to_json(const struct th_results *res, char *err, size_t errlen)
 
 		if (!r)
 			goto out;
-		bad |= put(root, "reach", r);
+		bad |= th_json_put(root, "reach", r);
 	}
 	if (!bad && res->has_agreement) {
 		json_t *a = agreement_to_json(res);
 
-		bad |= !a || put(root, "agreement", a);
+		bad |= !a || th_json_put(root, "agreement", a);
 	}
 	if (!bad)
 		goto done;

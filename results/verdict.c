@@ -25,12 +25,6 @@ enum th_verdict th_verdict_parse(const char *s)
 	return TH_VERDICT_INVALID;
 }
 
-/* A real outcome: the cell ran (not UNSUPPORTED/NOT_APPLICABLE/invalid). */
-static int real(enum th_outcome o)
-{
-	return o >= 0 && o < TH_UNSUPPORTED;
-}
-
 enum th_verdict th_verdict_set(enum th_outcome observed, th_outcome_set seen,
 			       th_outcome_set expected, enum th_outcome baseline)
 {
@@ -40,9 +34,9 @@ enum th_verdict th_verdict_set(enum th_outcome observed, th_outcome_set seen,
 	/* The harness failed: nothing was measured, and that is never green. */
 	if (observed == TH_HARNESS_ERROR)
 		return TH_VERDICT_REGRESSION;
-	if (real(baseline)) {
+	if (th_outcome_ran(baseline)) {
 		/* Coverage loss goes red: the baseline measured this cell. */
-		if (!real(observed))
+		if (!th_outcome_ran(observed))
 			return TH_VERDICT_REGRESSION;
 		if (th_outcome_more_severe(observed, baseline))
 			return TH_VERDICT_REGRESSION;
@@ -51,11 +45,11 @@ enum th_verdict th_verdict_set(enum th_outcome observed, th_outcome_set seen,
 	}
 	/* Could not run: lost coverage where the declaration says the cell
 	 * runs (a toolchain lost a defence), else nothing to judge. */
-	if (!real(observed))
-		return real(worst) ? TH_VERDICT_REGRESSION : TH_VERDICT_PASS;
+	if (!th_outcome_ran(observed))
+		return th_outcome_ran(worst) ? TH_VERDICT_REGRESSION : TH_VERDICT_PASS;
 	if (!th_outcome_name(worst))
 		return TH_VERDICT_NEW;
-	if (!real(worst))
+	if (!th_outcome_ran(worst))
 		return TH_VERDICT_NEW;
 	/* Every run: more severe than the whole set, or an outcome inside the
 	 * set's span that it does not name, is not what was declared. */
@@ -73,7 +67,7 @@ enum th_verdict th_verdict_set(enum th_outcome observed, th_outcome_set seen,
 enum th_verdict th_verdict(enum th_outcome observed, enum th_outcome expected,
 			   enum th_outcome baseline)
 {
-	return th_verdict_set(observed, real(observed) ? TH_OUTCOME_BIT(observed) : 0,
+	return th_verdict_set(observed, th_outcome_ran(observed) ? TH_OUTCOME_BIT(observed) : 0,
 			      th_outcome_name(expected) ? TH_OUTCOME_BIT(expected) : 0, baseline);
 }
 
