@@ -210,13 +210,8 @@ file(WRITE ${TH_FUZZ_MANIFEST}
 string(JOIN ", " _fz_b ${_fz_built})
 message(STATUS "timerharness fuzz: ${TIMERHARNESS_TOOLCHAIN}: overflow built for ${_fz_b}")
 
-# The campaign runner behind `timerharness fuzz` (cli/cmd_fuzz.c).
-if(TARGET th_report)
-  add_library(th_fuzz_campaign STATIC ${_fz}/campaign.c)
-  target_include_directories(th_fuzz_campaign PUBLIC ${_fz} ${PROJECT_SOURCE_DIR}/report)
-  target_link_libraries(th_fuzz_campaign PUBLIC th_report m)
-  target_compile_options(th_fuzz_campaign PRIVATE ${TH_WARN_FLAGS})
-endif()
+# The campaign loop behind `timerharness fuzz` runs these binaries: it is
+# loops/campaign.c, in th_loops.
 
 # ---- make test: replay, no campaigns ----------------------------------------------
 # Every saved input on every binary of this toolchain, in a fresh process,
