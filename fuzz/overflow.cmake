@@ -217,10 +217,10 @@ message(STATUS "timerharness fuzz: ${TIMERHARNESS_TOOLCHAIN}: overflow built for
 # Every saved input on every binary of this toolchain, in a fresh process,
 # against fuzz/expected.tsv's replay rules: the seeds in one test a binary,
 # each regression input (corpora/overflow-findings/*.bin) in its own.
-if(TARGET th_report)
+if(TARGET th_fuzz_decl)
   add_executable(th-fuzz-replay-check ${_fz}/overflow_replay_check.c)
-  target_include_directories(th-fuzz-replay-check PRIVATE ${_fz} ${PROJECT_SOURCE_DIR}/report)
-  target_link_libraries(th-fuzz-replay-check PRIVATE th_report)
+  target_include_directories(th-fuzz-replay-check PRIVATE ${_fz})
+  target_link_libraries(th-fuzz-replay-check PRIVATE th_fuzz_decl)
   target_compile_options(th-fuzz-replay-check PRIVATE ${TH_WARN_FLAGS})
   set_target_properties(th-fuzz-replay-check PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${_fz_bin}")
 

@@ -21,9 +21,9 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fuzz/fuzz_plan.h"
 #include "fuzz/overflow_session.h"
 #include "lib/xalloc.h"
-#include "report/fuzz_plan.h"
 #include "results/fuzz_summary.h"
 #include "results/results.h"
 #include "results/sha256.h"
@@ -102,7 +102,7 @@ static int in_list(const char *list, const char *name)
 
 /* ---- the build: fuzz-manifest.tsv --------------------------------------------------- */
 
-/* The fuzz builds (report/fuzz_plan.h reads their fuzz-manifest.tsv, as the
+/* The fuzz builds (fuzz/fuzz_plan.h reads their fuzz-manifest.tsv, as the
  * campaigns' gate does). */
 static struct th_fz_build *build;
 
@@ -1069,6 +1069,7 @@ int th_fz_campaigns_run(struct th_fz_run *r)
 	remove_other_runs(o);
 	return 0;
 }
+
 size_t th_fz_campaigns_count(const struct th_fz_run *r)
 {
 	return r->n;
