@@ -58,6 +58,7 @@
 #include "bench_impl.h"
 #include "th/compiler.h"
 #include "th/timer_base.h"
+#include "lib/stats.h"
 
 #ifndef TH_BENCH_CONFIG
 #define TH_BENCH_CONFIG "none"	/* the hardening config the wheel was built with */
@@ -195,19 +196,6 @@ static uint64_t cpu_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-static double median(double *v, unsigned int n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 /* What one clock read costs: the median gap between back-to-back reads. */
 static double clock_overhead(void)
 {
@@ -220,7 +208,7 @@ static double clock_overhead(void)
 		gap[i] = (double)(now - prev);
 		prev = now;
 	}
-	return median(gap, 501);
+	return th_median(gap, 501);
 }
 
 static double clock_ns;
@@ -238,16 +226,6 @@ static double timed(const struct bench_impl *im, void *timers, const struct benc
 }
 
 /* ---- workload ------------------------------------------------------------------ */
-
-/* splitmix64: seeds, draws and the shuffle; plenty for uniform deltas. */
-static uint64_t rng_next(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 static uint32_t rounds_for(uint32_t n)
 {
@@ -276,8 +254,8 @@ static void workload_init(struct bench_work *w, struct arena *a, uint32_t n,
 	for (uint32_t i = 0; i < n; i++) {
 		unsigned long be;
 
-		a->d_add[i] = (uint32_t)(1 + rng_next(&state) % (SPREAD - 1));
-		a->d_mod[i] = (uint32_t)(1 + rng_next(&state) % (SPREAD - 1));
+		a->d_add[i] = (uint32_t)(1 + th_splitmix64(&state) % (SPREAD - 1));
+		a->d_mod[i] = (uint32_t)(1 + th_splitmix64(&state) % (SPREAD - 1));
 		a->order[i] = i;
 		/* Armed on a fresh wheel (clk = start): the bucket is collected
 		 * at the bucket expiry; the last of them ends every expiry run. */
@@ -287,7 +265,7 @@ static void workload_init(struct bench_work *w, struct arena *a, uint32_t n,
 	}
 	if (o->shuffled)
 		for (uint32_t i = n - 1; i > 0; i--) {
-			uint32_t j = (uint32_t)(rng_next(&state) % (i + 1)), t = a->order[i];
+			uint32_t j = (uint32_t)(th_splitmix64(&state) % (i + 1)), t = a->order[i];
 
 			a->order[i] = a->order[j];
 			a->order[j] = t;
@@ -406,7 +384,7 @@ static int measure_size(unsigned int si, const struct options *o, struct arena *
 
 				for (uint32_t r = 0; r < nr; r++)
 					tmp[r] = el[(size_t)r * NR_OP + op] / w.n;
-				NS(im, op)[rep] = median(tmp, nr);
+				NS(im, op)[rep] = th_median(tmp, nr);
 			}
 		}
 	}
@@ -416,13 +394,13 @@ static int measure_size(unsigned int si, const struct options *o, struct arena *
 		for (int op = 0; op < NR_OP; op++) {
 			for (unsigned int rep = 0; rep < reps; rep++)
 				tmp[rep] = NS(im, op)[rep] / NS(IMPL_HEAP, op)[rep];
-			res->c[im][op].ratio = impl_on(im) ? median(tmp, reps) : NAN;
+			res->c[im][op].ratio = impl_on(im) ? th_median(tmp, reps) : NAN;
 		}
 	for (int im = 0; im < NR_IMPL; im++)
 		for (int op = 0; op < NR_OP; op++) {
 			struct cell *c = &res->c[im][op];
 
-			c->med = median(NS(im, op), reps);	/* sorts them */
+			c->med = th_median(NS(im, op), reps);	/* sorts them */
 			c->min = NS(im, op)[0];
 			c->max = NS(im, op)[reps - 1];
 			c->instr = NAN;
@@ -848,7 +826,7 @@ static void print_noise(const struct options *o, const struct results *res)
 			}
 	printf("  noise   (max - min) / median over the %u repetitions: %.0f%% in the median cell,\n"
 	       "          worst %.0f%% (%s %s, N = %s)\n",
-	       o->reps, 100 * median(rel, n), 100 * worst, impls[wim]->name, op_name[wop],
+	       o->reps, 100 * th_median(rel, n), 100 * worst, impls[wim]->name, op_name[wop],
 	       fmt_short(o->sizes[wsi], nb, sizeof(nb)));
 }
 

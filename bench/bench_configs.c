@@ -17,6 +17,8 @@
  */
 #define _GNU_SOURCE
 #include "bench_configs.h"
+#include "lib/stats.h"
+#include "lib/text.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -139,22 +141,6 @@ int th_bench_wants_configs(int argc, char **argv)
 }
 
 /* @name in the comma list @list? */
-static bool in_list(const char *list, const char *name)
-{
-	size_t n = strlen(name);
-
-	for (const char *p = list; *p;) {
-		size_t len = strcspn(p, ",");
-
-		if (len == n && !strncmp(p, name, n))
-			return true;
-		p += len;
-		if (*p == ',')
-			p++;
-	}
-	return false;
-}
-
 /* Why @config was not built here ("kcfi: clang: error: ..."), or NULL. */
 static const char *skipped_reason(const char *config, char *buf, size_t n)
 {
@@ -282,7 +268,7 @@ static int parse(int argc, char **argv, struct opts *o)
 	for (int k = 0; k < o->nconfigs; k++) {
 		char why[512];
 
-		if (in_list(TH_BENCH_CONFIGS_BUILT, o->configs[k]))
+		if (th_list_has(TH_BENCH_CONFIGS_BUILT, o->configs[k]))
 			continue;
 		if (skipped_reason(o->configs[k], why, sizeof(why)))
 			return bad("--configs: %s is not built by %s: %s", o->configs[k], TH_TOOLCHAIN, why);
@@ -454,13 +440,6 @@ static int run_config(const struct opts *o, const char *dir, const char *config,
 
 /* ---- figures ------------------------------------------------------------------------ */
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 /* Median, min and max of the non-NaN values of v[0..n); NaN when none. */
 static void stats(double *v, unsigned n, double *med, double *lo, double *hi)
 {
@@ -473,8 +452,7 @@ static void stats(double *v, unsigned n, double *med, double *lo, double *hi)
 		*med = *lo = *hi = NAN;
 		return;
 	}
-	qsort(v, k, sizeof(*v), cmp_double);
-	*med = k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+	*med = th_median(v, k);
 	*lo = v[0];
 	*hi = v[k - 1];
 }

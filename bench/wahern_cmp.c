@@ -35,17 +35,9 @@
 #include "th/compiler.h"
 #include "th/timer_modern.h"
 #include "timeout.h"
+#include "lib/stats.h"
 
 #define SPREAD (1UL << 20)
-
-static uint64_t rng_next(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
 
 static uint32_t n, *d_add, *d_mod, *order;
 static unsigned long dmin = 1;
@@ -65,8 +57,8 @@ static void fire(struct modern_timer_list *t)
 static void draw(uint64_t *state)
 {
 	for (uint32_t i = 0; i < n; i++) {
-		d_add[i] = (uint32_t)(dmin + rng_next(state) % (SPREAD - dmin));
-		d_mod[i] = (uint32_t)(dmin + rng_next(state) % (SPREAD - dmin));
+		d_add[i] = (uint32_t)(dmin + th_splitmix64(state) % (SPREAD - dmin));
+		d_mod[i] = (uint32_t)(dmin + th_splitmix64(state) % (SPREAD - dmin));
 	}
 }
 
@@ -231,19 +223,6 @@ static void time_impl(int modern, uint32_t rounds, double ns[3])
 		ns[o] /= (double)rounds * n;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-static double median(double *v, int k)
-{
-	qsort(v, (size_t)k, sizeof(*v), cmp_double);
-	return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
-}
-
 /* Each repetition times both (the order alternating), the ratio taken
  * within it; the medians over @reps are printed. */
 static void time_both(int reps)
@@ -274,14 +253,14 @@ static void time_both(int reps)
 		}
 	}
 	for (int o = 0; o < 3; o++) {
-		double mm = median(m[o], reps), wm = median(w[o], reps), lo, hi;
+		double mm = th_median(m[o], (size_t)reps), wm = th_median(w[o], (size_t)reps), lo, hi;
 
-		qsort(q[o], (size_t)reps, sizeof(double), cmp_double);
+		qsort(q[o], (size_t)reps, sizeof(double), th_cmp_double);
 		lo = q[o][0];
 		hi = q[o][reps - 1];
-		/* median() sorted m[] and w[]: [0] is the fastest repetition. */
+		/* th_median() sorted m[] and w[]: [0] is the fastest repetition. */
 		printf("n=%u %s: modern %.1f ns, wahern %.1f ns, modern/wahern %.2fx (%.2f-%.2f), "
-		       "fastest %.1f / %.1f = %.2fx, %d reps\n", n, ops[o], mm, wm, median(q[o], reps),
+		       "fastest %.1f / %.1f = %.2fx, %d reps\n", n, ops[o], mm, wm, th_median(q[o], (size_t)reps),
 		       lo, hi, m[o][0], w[o][0], m[o][0] / w[o][0], reps);
 	}
 }
@@ -316,7 +295,7 @@ int main(int argc, char **argv)
 	fresh = argc > 4 && !strcmp(argv[4], "fresh");
 	if (argc > 4 && !strcmp(argv[4], "shuffled"))
 		for (uint32_t i = n - 1; i > 0; i--) {
-			uint32_t j = (uint32_t)(rng_next(&state) % (i + 1)), t = order[i];
+			uint32_t j = (uint32_t)(th_splitmix64(&state) % (i + 1)), t = order[i];
 
 			order[i] = order[j];
 			order[j] = t;

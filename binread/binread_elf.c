@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "binread_internal.h"
+#include "lib/stats.h"
 
 const char *th_reg_name(int reg)
 {
@@ -62,16 +63,9 @@ static int load_file(struct th_bin *b, const char *path, char *err, size_t n)
 	return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 static int cmp_rel(const void *a, const void *b)
 {
-	return cmp_u64(&((const struct th_bin_rel *)a)->where, &((const struct th_bin_rel *)b)->where);
+	return th_cmp_u64(&((const struct th_bin_rel *)a)->where, &((const struct th_bin_rel *)b)->where);
 }
 
 /* qsort() with nothing to sort may be given a NULL base: that is undefined
@@ -261,7 +255,7 @@ static int index_sections(struct th_bin *b, char *err, size_t n)
 			return -1;
 	}
 	sort(b->rel, b->nrel, sizeof(*b->rel), cmp_rel);
-	sort(b->kcfi, b->nkcfi, sizeof(*b->kcfi), cmp_u64);
+	sort(b->kcfi, b->nkcfi, sizeof(*b->kcfi), th_cmp_u64);
 	if (b->nkcfi)
 		b->cfi_schemes |= 1u << TH_CFI_KCFI;
 	return 0;
@@ -609,7 +603,7 @@ size_t th_bin_funcs_at(const struct th_bin *b, uint64_t vaddr, const struct th_s
 
 int th_bin_is_kcfi_trap(const struct th_bin *b, uint64_t vaddr)
 {
-	return b->nkcfi && bsearch(&vaddr, b->kcfi, b->nkcfi, sizeof(*b->kcfi), cmp_u64) != NULL;
+	return b->nkcfi && bsearch(&vaddr, b->kcfi, b->nkcfi, sizeof(*b->kcfi), th_cmp_u64) != NULL;
 }
 
 size_t th_bin_kcfi_trap_count(const struct th_bin *b)

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Target sets of indirect call sites (reach.h), on top of the binary reader. */
 #include "target_set.h"
+#include "lib/stats.h"
 
 #include <elf.h>
 #include <inttypes.h>
@@ -75,13 +76,6 @@ static const struct th_sym *entry_symbol(const struct th_bin *b, uint64_t addr)
 
 /* ---- candidates: every function entry in an executable segment ------------------------- */
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 struct addrs {
 	uint64_t *v;
 	size_t n, cap;
@@ -107,7 +101,7 @@ static void addrs_unique(struct addrs *a)
 	size_t k = 0;
 
 	if (a->n > 1)	/* never qsort(NULL, 0): the base is declared nonnull */
-		qsort(a->v, a->n, sizeof(*a->v), cmp_u64);
+		qsort(a->v, a->n, sizeof(*a->v), th_cmp_u64);
 	for (size_t i = 0; i < a->n; i++)
 		if (!k || a->v[k - 1] != a->v[i])
 			a->v[k++] = a->v[i];
@@ -116,7 +110,7 @@ static void addrs_unique(struct addrs *a)
 
 static int addrs_has(const struct addrs *a, uint64_t x)
 {
-	return a->n && bsearch(&x, a->v, a->n, sizeof(*a->v), cmp_u64) != NULL;
+	return a->n && bsearch(&x, a->v, a->n, sizeof(*a->v), th_cmp_u64) != NULL;
 }
 
 static int candidates(const struct th_bin *b, struct addrs *out)

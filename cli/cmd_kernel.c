@@ -4,7 +4,9 @@
  * cell of kernel/cells.tsv on each kernel built by kernel/build (or on the
  * user's own bzImage), classifies the serial console (kernel/console.h) and
  * puts the cells, platform "linux-<release>", into <out>/results.json beside
- * the model's, re-rendering every report.
+ * the model's, re-rendering every report. The plan, the boots and the cells
+ * into the model are the loop's (loops/kernel_leg.h); here the options,
+ * out's lock, and writing and showing the set (report/render.h).
  *
  * `timerharness kernel classify --cell ID --payload P --token T [--end E] LOG`
  * classifies one captured console log (the goldens of tests/data/kernel/).
@@ -24,10 +26,9 @@
 #include "args.h"
 #include "cli.h"
 #include "kernel/console.h"
-#include "attacks/kernel_plan.h"
 #include "kernel/run.h"
+#include "loops/kernel_leg.h"
 #include "expect.h"
-#include "kernel_results.h"
 #include "paths.h"
 #include "render.h"
 #include "results.h"
@@ -145,26 +146,6 @@ static int cmd_classify(int argc, char **argv)
 	return fflush(stdout) ? 1 : 0;
 }
 
-/* @name as execv() needs it: a path, or searched in PATH. Return: 0. */
-static int find_program(const char *name, char *path, size_t n)
-{
-	const char *dirs = getenv("PATH");
-
-	if (strchr(name, '/')) {
-		snprintf(path, n, "%s", name);
-		return access(path, X_OK);
-	}
-	while (dirs && *dirs) {
-		size_t len = strcspn(dirs, ":");
-
-		snprintf(path, n, "%.*s/%s", (int)len, len ? dirs : ".", name);
-		if (!access(path, X_OK))
-			return 0;
-		dirs += len + (dirs[len] == ':');
-	}
-	return -1;
-}
-
 static void progress(void *arg, size_t done, size_t total, const struct th_kernel_result *r)
 {
 	(void)arg;
@@ -173,17 +154,52 @@ static void progress(void *arg, size_t done, size_t total, const struct th_kerne
 	fflush(stdout);
 }
 
+/*
+ * Print what th_kernel_leg_run() put into @dst once the set is written:
+ * the kernels, where the cells and logs went, the verdict. Return: the
+ * command's exit status.
+ */
+static int write_and_show(const struct th_kernel_leg *leg, struct th_results *dst,
+			  const char *out)
+{
+	char err[2048] = "", warn[2048] = "";
+	int rc;
+
+	if (th_render_write_set(dst, out, warn, sizeof(warn), err, sizeof(err))) {
+		fprintf(stderr, "timerharness kernel: %s\n", err);
+		fflush(stdout);
+		return 2;
+	}
+	for (char *p = warn, *nl; *p; p = nl ? nl + 1 : p + strlen(p)) {
+		nl = strchr(p, '\n');
+		fprintf(stderr, "timerharness kernel: %.*s\n", nl ? (int)(nl - p) : (int)strlen(p), p);
+	}
+	for (size_t k = 0; k < leg->ntargets; k++) {
+		const struct th_kernel_target *t = &leg->targets[k];
+
+		printf("kernel: %s: linux-%s, %s, %s%s%s\n", t->config, t->release, t->toolchain,
+		       t->kconfig, t->vmlinux ? ", " : "", t->vmlinux ? t->vmlinux : "");
+	}
+	printf("kernel: %zu cells into %s/results.json (console logs: %s/kernel/<config>/<cell>.log)\n",
+	       leg->nrs, out, out);
+	th_render_verdict(stdout, dst, 0);
+	rc = leg->harness_errors ? 3 : 0;
+	if (leg->harness_errors)
+		fprintf(stderr, "timerharness kernel: %zu cells are HARNESS_ERROR (check fails on them)\n",
+			leg->harness_errors);
+	fflush(stdout);
+	return rc;
+}
+
 int th_cli_kernel(int argc, char **argv)
 {
 	const char *configs = NULL, *cells = NULL, *out = "out", *qemu = "qemu-system-x86_64";
 	const char *cpu = "max", *build = TH_KERNEL_BUILD, *bz = NULL, *dotconfig = NULL;
 	const char *vmlinux = NULL, *name = NULL;
 	long jobs = sysconf(_SC_NPROCESSORS_ONLN), timeout = 60;
-	struct th_kernel_plan plan;
-	struct th_kernel_target *targets = NULL;
-	struct th_kernel_result *rs = NULL;
-	size_t ntargets = 0, nrs = 0;
-	char err[1024], path[4096], path2[4096], initrd[4096], qemu_path[4096];
+	struct th_kernel_leg_opts o;
+	struct th_kernel_leg leg;
+	char err[2048], path[4096];
 	struct th_results *dst = NULL;
 	struct th_paths paths;
 	int bad = 0, rc, lock = -1;
@@ -241,59 +257,15 @@ int th_cli_kernel(int argc, char **argv)
 		fprintf(stderr, "timerharness kernel: --config names the kernels of kernel/build; with --bzimage, --name says the config\n");
 		return 2;
 	}
-	snprintf(path, sizeof(path), "%s/cells.tsv", TH_KERNEL_DIR);
-	snprintf(path2, sizeof(path2), "%s/configs", TH_KERNEL_DIR);
-	if (th_kernel_plan_load(TH_KERNEL_DIR, &plan, err, sizeof(err))) {
-		fprintf(stderr, "timerharness kernel: %s\n", err);
-		return 2;
-	}
-	if (cells) {
-		size_t hit = 0;
-
-		for (size_t c = 0; c < plan.ncells; c++)
-			hit += th_kernel_cell_selected(plan.cells[c].attack, cells);
-		if (!hit) {
-			fprintf(stderr, "timerharness kernel: --cells %s selects no cell of %s\n", cells, path);
-			th_kernel_plan_free(&plan);
-			return 2;
-		}
-	}
-	targets = calloc(plan.nconfigs + 1, sizeof(*targets));
-	if (!targets) {
-		th_kernel_plan_free(&plan);
-		return 2;
-	}
-	rc = 0;
-	if (bz) {
-		if (th_kernel_target_load(&targets[0], name, NULL, bz, dotconfig, vmlinux, err, sizeof(err)))
-			rc = 2;
-		else
-			ntargets = 1;
-	} else {
-		for (size_t k = 0; k < plan.nconfigs && !rc; k++) {
-			char dir[4096];
-
-			if (configs && !th_kernel_cell_selected(plan.configs[k], configs))
-				continue;
-			snprintf(dir, sizeof(dir), "%s/%s", build, plan.configs[k]);
-			if (th_kernel_target_load(&targets[ntargets], plan.configs[k], dir, NULL, NULL, NULL,
-						  err, sizeof(err)))
-				rc = 2;
-			else
-				ntargets++;
-		}
-		if (!rc && !ntargets) {
-			snprintf(err, sizeof(err), "--config %s names no config of %s", configs, path2);
-			rc = 2;
-		}
-	}
-	if (rc) {
-		fprintf(stderr, "timerharness kernel: %s\n", err);
-		goto done;
-	}
-	if (find_program(qemu, qemu_path, sizeof(qemu_path))) {
-		fprintf(stderr, "timerharness kernel: %s: not found or not executable (scripts/install-deps installs Debian's qemu-system-x86; --qemu PATH another)\n",
-			qemu);
+	o = (struct th_kernel_leg_opts){
+		.kernel_dir = TH_KERNEL_DIR, .build = build, .configs = configs, .cells = cells,
+		.qemu = qemu, .cpu = cpu, .jobs = (unsigned)jobs, .timeout = (double)timeout,
+		.bzimage = bz, .dotconfig = dotconfig, .vmlinux = vmlinux, .name = name,
+		.progress = progress,
+	};
+	if (th_kernel_leg_plan(&leg, &o, err, sizeof(err))) {
+		if (err[0])
+			fprintf(stderr, "timerharness kernel: %s\n", err);
 		rc = 2;
 		goto done;
 	}
@@ -329,30 +301,16 @@ int th_cli_kernel(int argc, char **argv)
 		rc = 2;
 		goto done;
 	}
-	snprintf(initrd, sizeof(initrd), "%s/initramfs.cpio", build);
-	snprintf(path, sizeof(path), "%s/kernel", out);
-	{
-		struct th_kernel_run_opts o = {
-			.qemu = qemu_path, .initrd = initrd, .cpu = cpu, .timeout = (double)timeout,
-			.quiet = 10,
-			.jobs = (unsigned)jobs, .log_dir = path, .progress = progress,
-		};
-
-		if (th_kernel_run(&o, &plan, cells, targets, ntargets, &rs, &nrs, err, sizeof(err))) {
-			fprintf(stderr, "timerharness kernel: %s\n", err);
-			rc = 2;
-			goto done;
-		}
+	if (th_kernel_leg_run(&leg, dst, out, err, sizeof(err))) {
+		fprintf(stderr, "timerharness kernel: %s\n", err);
+		rc = 2;
+		goto done;
 	}
-	rc = th_kernel_results_write(dst, out, bz ? NULL : build, qemu_path, cells, targets, ntargets, rs, nrs);
+	rc = write_and_show(&leg, dst, out);
 done:
 	th_results_free(dst);
 	th_expect_free();
 	th_render_unlock_dir(lock, out);
-	free(rs);
-	for (size_t k = 0; k < ntargets; k++)
-		th_kernel_target_free(&targets[k]);
-	free(targets);
-	th_kernel_plan_free(&plan);
+	th_kernel_leg_free(&leg);
 	return rc;
 }

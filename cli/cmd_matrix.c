@@ -1,7 +1,13 @@
 /* SPDX-License-Identifier: MIT */
-/* `timerharness matrix`: options, then loops/matrix.c does the work. */
+/*
+ * `timerharness matrix`: options; the out folder locked; loops/matrix.c
+ * runs the cells into a results model; report/ writes its set and shows
+ * its verdict.
+ */
 #define _GNU_SOURCE
+#include <errno.h>
 #include <limits.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +15,8 @@
 
 #include "args.h"
 #include "cli.h"
+#include "lib/clock.h"
+#include "lib/fs.h"
 #include "matrix.h"
 #include "paths.h"
 #include "render.h"
@@ -80,11 +88,114 @@ static void matrix_usage(FILE *f, const struct th_paths *p)
 		TH_SHARD_MAX, TH_MATRIX_LOCKUP_MS, p->build_root, p->expect);
 }
 
+/* The set written, the verdict shown; the lines the verdict leaves out. */
+static int show(const struct th_matrix_opts *o, struct th_matrix *m, bool grid, bool use_color)
+{
+	struct th_results *res = th_matrix_results(m);
+	const char *dir = th_matrix_out_dir(m);
+	struct th_matrix_stats st;
+	char warn[2048], err[2048];
+	int wrc;
+
+	th_matrix_stats(m, &st);
+	/* All of the run's files, or none: the previous set stays whole. The
+	 * campaigns of `timerharness fuzz` and the bench's figures beside the
+	 * results are shown with them (the reports' sections, the verdict's
+	 * lines), as `report` and `check` take them; one that does not load is
+	 * left out, said. */
+	wrc = th_render_write_set(res, dir, warn, sizeof(warn), err, sizeof(err));
+	for (char *p = warn, *nl; *p; p = nl ? nl + 1 : p + strlen(p)) {
+		nl = strchr(p, '\n');
+		fprintf(stderr, "timerharness matrix: %.*s\n", nl ? (int)(nl - p) : (int)strlen(p), p);
+	}
+	if (wrc) {
+		fprintf(stderr, "timerharness matrix: %s; the previous results in %s are kept\n", err, dir);
+		return TH_MATRIX_NOT_WRITTEN;
+	}
+	if (grid)
+		th_render_matrix(stdout, res, use_color);
+	if (!o->quiet)
+		th_render_verdict(stdout, res, use_color);
+	/* The verdict's first line says what ran and how long. */
+	if (o->quiet || st.interrupted != TH_MATRIX_RAN_ALL)
+		printf("matrix: %zu cells, %zu runs in %.1f s with %d jobs%s\n", st.ncells, st.nruns,
+		       th_now_s() - st.started, st.jobs,
+		       st.interrupted != TH_MATRIX_RAN_ALL ? " (INTERRUPTED: partial results)" : "");
+	if (st.harness)
+		printf("matrix: %ld cell%s could not be run or observed (HARNESS_ERROR)\n", st.harness,
+		       st.harness == 1 ? "" : "s");
+	if (st.slice && !o->out_dir)
+		printf("matrix: a %s of the plan, written apart from a full run's results\n",
+		       o->shard_count ? "shard" : "slice");
+	th_render_outputs_line(stdout, dir);
+	if (fflush(stdout) || ferror(stdout)) {
+		fprintf(stderr, "timerharness matrix: standard output: %s (the files in %s are written)\n",
+			strerror(errno), dir);
+		if (st.interrupted == TH_MATRIX_RAN_ALL && !st.harness)
+			return TH_MATRIX_STDOUT_LOST;
+	}
+	if (st.interrupted == TH_MATRIX_STOPPED_BY_HARNESS || st.harness)
+		return TH_MATRIX_HARNESS_ERROR;
+	return st.interrupted ? TH_MATRIX_INTERRUPTED : TH_MATRIX_OK;
+}
+
+/*
+ * Plan; lock the out folder (one writer of a set at a time: the lock is
+ * held from before the run reads the results it replaces until its set is
+ * written, and released however the process ends); check that every file
+ * of the set can be replaced, now and not after the run; run; write and
+ * show.
+ */
+static int run(const struct th_matrix_opts *o, bool grid, bool use_color)
+{
+	struct th_matrix *m;
+	const char *dir;
+	char err[2048];
+	int lock = -1, rc = TH_MATRIX_BAD_INPUT;
+
+	if (!(m = th_matrix_plan(o, err, sizeof(err)))) {
+		fprintf(stderr, "timerharness matrix: %s\n", err);
+		return TH_MATRIX_BAD_INPUT;
+	}
+	dir = th_matrix_out_dir(m);
+	if (th_mkdir_p(dir)) {
+		if (errno == ENOTDIR)
+			snprintf(err, sizeof(err), "%s is not a directory", dir);
+		else
+			snprintf(err, sizeof(err), "cannot create %s: %s", dir, strerror(errno));
+		goto bad;
+	}
+	if ((lock = th_render_lock_dir(dir, "matrix", err, sizeof(err))) < 0 ||
+	    th_matrix_check_out(m, err, sizeof(err)))
+		goto bad;
+	for (size_t i = 0; th_render_set_name(i); i++) {
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s/%s", dir, th_render_set_name(i));
+		if (th_render_out_ok(path, err, sizeof(err)))
+			goto bad;
+	}
+	if (th_matrix_run(m, err, sizeof(err)) < 0) {
+		fprintf(stderr, "timerharness matrix: %s (nothing written)\n", err);
+		rc = TH_MATRIX_NOT_WRITTEN;
+		goto done;
+	}
+	rc = show(o, m, grid, use_color);
+	goto done;
+bad:
+	fprintf(stderr, "timerharness matrix: %s\n", err);
+done:
+	th_matrix_free(m);
+	th_render_unlock_dir(lock, dir);
+	return rc;
+}
+
 int th_cli_matrix(int argc, char **argv)
 {
 	struct th_paths p;
 	struct th_matrix_opts o = { .timeout = 10, .lockup_ms = TH_MATRIX_LOCKUP_MS, .fork_server = 1 };
 	char self[PATH_MAX], err[256];
+	int grid = 0;
 	const char *v;
 	long x;
 	int bad = 0;
@@ -133,7 +244,7 @@ int th_cli_matrix(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--quiet")) {
 			o.quiet = 1;
 		} else if (!strcmp(argv[i], "--grid")) {
-			o.grid = 1;
+			grid = 1;
 		} else if (!strcmp(argv[i], "--replace")) {
 			o.replace = 1;
 		} else if (!strcmp(argv[i], "--selftests")) {
@@ -159,7 +270,6 @@ int th_cli_matrix(int argc, char **argv)
 		self[n] = '\0';
 		o.self = self;
 	}
-	o.use_color = th_render_color_ok(STDOUT_FILENO);
 	o.progress = isatty(STDERR_FILENO);
-	return th_matrix_main(&o);
+	return run(&o, grid, th_render_color_ok(STDOUT_FILENO));
 }

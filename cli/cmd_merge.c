@@ -12,6 +12,7 @@
 
 #include "args.h"
 #include "cli.h"
+#include "lib/fs.h"
 #include "merge.h"
 #include "render.h"
 #include "results.h"
@@ -36,27 +37,6 @@ static void merge_usage(FILE *f)
 	      "  --quiet  no verdict screen\n"
 	      "Exit: 0 written; 1 could not write (the previous set in DIR is kept); 2 bad\n"
 	      "input.\n", f);
-}
-
-static int mkdir_p(const char *dir)
-{
-	char tmp[4096];
-	struct stat st;
-
-	if (snprintf(tmp, sizeof(tmp), "%s", dir) >= (int)sizeof(tmp))
-		return errno = ENAMETOOLONG, -1;
-	for (char *p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		(void)mkdir(tmp, 0777);
-		*p = '/';
-	}
-	if (mkdir(tmp, 0777) && errno != EEXIST)
-		return -1;
-	if (stat(tmp, &st))
-		return -1;
-	return S_ISDIR(st.st_mode) ? 0 : (errno = ENOTDIR, -1);
 }
 
 int th_cli_merge(int argc, char **argv)
@@ -106,7 +86,7 @@ int th_cli_merge(int argc, char **argv)
 		fprintf(stderr, "timerharness merge: %s (nothing written)\n", err);
 		goto done;
 	}
-	if (mkdir_p(out)) {
+	if (th_mkdir_p(out)) {
 		fprintf(stderr, "timerharness merge: --out %s: %s\n", out, strerror(errno));
 		goto done;
 	}

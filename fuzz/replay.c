@@ -46,6 +46,7 @@
 
 #include "fuzz.h"
 #include "../lib/clock.h"
+#include "../lib/stats.h"
 
 /* Optional: only some targets have one-time setup. */
 __attribute__((weak)) int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -258,13 +259,6 @@ static enum end run_forked(const char *path, unsigned timeout, char *how, size_t
 	return END_CLEAN;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * Executions per second over the inputs: the median of timed passes, per
  * second of this process's CPU time (what one core does, whatever else
@@ -299,7 +293,7 @@ static void bench(const struct inputs *in, double seconds)
 		}
 		rate[passes++] = (double)in->n / (c - c0 > 1e-9 ? c - c0 : 1e-9);
 	} while (t - start < seconds);
-	qsort(rate, passes, sizeof(*rate), cmp_double);
+	qsort(rate, passes, sizeof(*rate), th_cmp_double);
 	printf("replay: bench: %zu inputs x %zu passes = %zu executions in %.2f s (%.2f s CPU): "
 	       "median %.0f exec/s per CPU second (min %.0f, max %.0f); %.0f exec/s wall clock\n",
 	       in->n, passes, in->n * passes, t - start, th_clock_s(CLOCK_PROCESS_CPUTIME_ID) - cpu0,

@@ -3,7 +3,7 @@
  * The real-kernel leg's run loop: one QEMU boot per cell x kernel config,
  * several at once (runner/child.h: own process group, output captured, a
  * time limit), each console classified (console.h). No results model here:
- * the caller (cli/cmd_kernel.c) turns the results into cells.
+ * the caller (loops/kernel_leg.c) turns the results into cells.
  */
 #ifndef TH_KERNEL_RUN_H
 #define TH_KERNEL_RUN_H

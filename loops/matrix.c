@@ -35,9 +35,9 @@
 #include "cfi/config_table.h"
 #include "cfi/probe_judge.h"
 #include "cfi/reach_collect.h"
+#include "lib/text.h"
 #include "lib/tsv.h"
 #include "lib/xalloc.h"
-#include "report/render.h"
 #include "results/results.h"
 #include "runner/child.h"
 #include "runner/privileged.h"
@@ -182,19 +182,6 @@ static const char *next_item(const char **p, size_t *len)
 	*len = strcspn(item, ",");
 	*p = item + *len + (item[*len] == ',');
 	return item;
-}
-
-/* Is @name an item of @list? A NULL list holds everything. */
-static bool in_list(const char *list, const char *name)
-{
-	size_t n = strlen(name), len;
-
-	if (!list)
-		return true;
-	for (const char *p = list, *item; (item = next_item(&p, &len));)
-		if (len == n && !strncmp(item, name, n))
-			return true;
-	return false;
 }
 
 /* A list that is given names something: `--config=` selects no cell, and
@@ -378,37 +365,6 @@ static bool attack_matches(const char *globs, const char *id)
 	return false;
 }
 
-static int mkdir_p(const char *dir, char *err, size_t n)
-{
-	char tmp[4096];
-	struct stat st;
-
-	snprintf(tmp, sizeof(tmp), "%s", dir);
-	for (char *p = tmp + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			mkdir(tmp, 0777);
-			*p = '/';
-		}
-	if (mkdir(tmp, 0777) && errno != EEXIST) {
-		snprintf(err, n, "cannot create %s: %s", dir, strerror(errno));
-		return -1;
-	}
-	if (stat(tmp, &st) || !S_ISDIR(st.st_mode)) {
-		snprintf(err, n, "%s is not a directory", dir);
-		return -1;
-	}
-	return 0;
-}
-
-/* The line of a "FILE:LINE" rule position; 0 when there is none. */
-static unsigned where_line(const char *where)
-{
-	const char *colon = where ? strrchr(where, ':') : NULL;
-
-	return colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 0;
-}
-
 /* ---- one run of the matrix ------------------------------------------------ */
 enum support { SUPPORTED, NOT_SUPPORTED, PROBE_FAILED };
 
@@ -441,7 +397,7 @@ struct servers {
 	unsigned long asked;
 };
 
-struct matrix {
+struct th_matrix {
 	const struct th_matrix_opts *o;
 	struct th_manifest b;
 	struct th_results *res;
@@ -452,10 +408,11 @@ struct matrix {
 	struct probe_memo *memo;
 	size_t nmemo;
 	int jobs_n;
-	int lock_fd;		/* -1: not locked */
 	const char *out_dir;	/* --out, or the default for a full run or a slice */
 	struct servers servers;	/* fork servers of the run (run_jobs) */
 	bool slice;		/* part of the plan only (a selection or a shard) */
+	double t0;		/* th_now_s() when th_matrix_plan() began */
+	long harness;		/* cells that could not be run or observed */
 	char err[2048];
 };
 
@@ -469,7 +426,7 @@ struct matrix {
  * known (the harness failed, the toolchain did not). Memoised per
  * toolchain x config.
  */
-static enum support config_support(struct matrix *m, const char *tool,
+static enum support config_support(struct th_matrix *m, const char *tool,
 				   const struct th_config_info *c, const char *variant,
 				   char *reason, size_t n)
 {
@@ -547,7 +504,7 @@ static enum support config_support(struct matrix *m, const char *tool,
 	return state;
 }
 
-static struct cellplan *add_cell(struct matrix *m)
+static struct cellplan *add_cell(struct th_matrix *m)
 {
 	if (m->ncells == m->capcells) {
 		m->capcells = m->capcells ? 2 * m->capcells : 1024;
@@ -576,7 +533,7 @@ static size_t cell_binaries(const struct th_manifest *b, const char *tool, const
 }
 
 /* One job per binary of the cell. */
-static void add_jobs(struct matrix *m, struct cellplan *cp, const struct th_mbin *const *bins,
+static void add_jobs(struct th_matrix *m, struct cellplan *cp, const struct th_mbin *const *bins,
 		     size_t nbins)
 {
 	for (size_t k = 0; k < nbins; k++) {
@@ -591,7 +548,7 @@ static void add_jobs(struct matrix *m, struct cellplan *cp, const struct th_mbin
 }
 
 /* The cells of one toolchain x variant: every config, every attack. */
-static int plan_variant(struct matrix *m, const char *tool, const char *variant)
+static int plan_variant(struct th_matrix *m, const char *tool, const char *variant)
 {
 	const struct th_matrix_opts *o = m->o;
 	const struct th_mbin *list_bin = find_bin(&m->b, "attack", tool, "none", variant, NULL);
@@ -623,7 +580,7 @@ static int plan_variant(struct matrix *m, const char *tool, const char *variant)
 		char reason[1024], broken[1024] = "";
 		enum support support;
 
-		if (!in_list(o->configs, c->name))
+		if (!th_list_has(o->configs, c->name))
 			continue;
 		support = config_support(m, tool, c, variant, reason, sizeof(reason));
 		nbins = cell_binaries(&m->b, tool, c->name, variant, bins, 64);
@@ -660,7 +617,7 @@ static int plan_variant(struct matrix *m, const char *tool, const char *variant)
 			};
 			cp->expected_set = th_expect_set_on(NULL, a->id, variant, c->name, tool);
 			cp->expected = th_outcome_set_worst(cp->expected_set);
-			cp->expected_line = where_line(th_expect_where(a->id, variant, c->name, tool));
+			cp->expected_line = th_where_line(th_expect_where(a->id, variant, c->name, tool));
 			if (a->na) {
 				cp->fixed = TH_NOT_APPLICABLE;
 				snprintf(cp->evidence, sizeof(cp->evidence), "%s", a->na_reason);
@@ -712,20 +669,11 @@ void th_matrix_config_flags(const struct th_config_info *c, char *out, size_t n)
 	out[len] = '\0';
 }
 
-/* One run at a time per output directory: two would mix their files. The
- * lock (flock, released when the process ends however it ends) is held
- * until the run's files are written. */
-static int lock_out_dir(struct matrix *m)
-{
-	m->lock_fd = th_render_lock_dir(m->out_dir, "matrix", m->err, sizeof(m->err));
-	return m->lock_fd < 0 ? -1 : 0;
-}
-
 /* A slice or a shard never silently replaces a full run's results (those
  * `make demo` wrote, say): it goes to its own directory unless --out
  * names one, and a named one holding a full run is refused unless
  * --replace. Called with the directory locked. */
-static int keeps_full_results(struct matrix *m)
+static int keeps_full_results(struct th_matrix *m)
 {
 	struct th_results *old;
 	char path[4096], e[256];
@@ -750,7 +698,7 @@ static int keeps_full_results(struct matrix *m)
 
 /* Everything the user named must exist, and the plan must be complete,
  * before anything runs or is written. */
-static int plan(struct matrix *m)
+static int plan(struct th_matrix *m)
 {
 	const struct th_matrix_opts *o = m->o;
 	const char *config_names[64], *tool_names[16];
@@ -792,14 +740,14 @@ static int plan(struct matrix *m)
 	m->slice = th_results_is_slice(m->res);
 	m->out_dir = o->out_dir ? o->out_dir : m->slice ? TH_MATRIX_SLICE_OUT : TH_MATRIX_OUT;
 	for (size_t i = 0; i < m->b.ntools; i++)
-		if (in_list(o->toolchains, m->b.tools[i].name) &&
+		if (th_list_has(o->toolchains, m->b.tools[i].name) &&
 		    th_results_add_toolchain(m->res, m->b.tools[i].name, m->b.tools[i].version,
 					     m->b.tools[i].path, m->err, sizeof(m->err)))
 			return -1;
 	for (const struct th_config_info *c = th_configs; c < th_configs + th_config_count; c++) {
 		char flags[1024];
 
-		if (!in_list(o->configs, c->name))
+		if (!th_list_has(o->configs, c->name))
 			continue;
 		th_matrix_config_flags(c, flags, sizeof(flags));
 		if (th_results_add_config(m->res, c->name, flags, c->description,
@@ -807,10 +755,10 @@ static int plan(struct matrix *m)
 			return -1;
 	}
 	for (size_t ti = 0; ti < m->b.ntools; ti++) {
-		if (!in_list(o->toolchains, m->b.tools[ti].name))
+		if (!th_list_has(o->toolchains, m->b.tools[ti].name))
 			continue;
 		for (int vi = 0; vi < 3; vi++)
-			if (in_list(o->variants, VARIANTS[vi]) &&
+			if (th_list_has(o->variants, VARIANTS[vi]) &&
 			    plan_variant(m, m->b.tools[ti].name, VARIANTS[vi]))
 				return -1;
 	}
@@ -820,24 +768,12 @@ static int plan(struct matrix *m)
 		snprintf(m->err, sizeof(m->err), "the selection holds no cell: nothing to run");
 		return -1;
 	}
-	if (mkdir_p(m->out_dir, m->err, sizeof(m->err)) || lock_out_dir(m) ||
-	    keeps_full_results(m))
-		return -1;
-	/* A file of the set that cannot be replaced is found now, not after
-	 * the run. */
-	for (size_t i = 0; th_render_set_name(i); i++) {
-		char path[4096];
-
-		snprintf(path, sizeof(path), "%s/%s", m->out_dir, th_render_set_name(i));
-		if (th_render_out_ok(path, m->err, sizeof(m->err)))
-			return -1;
-	}
 	return 0;
 }
 
 /* A finished run: classify it, count it in its cell, keep its evidence if
  * it is the cell's most severe. */
-static void record_run(struct matrix *m, const struct job *jb, struct th_child *c, unsigned *counts)
+static void record_run(struct th_matrix *m, const struct job *jb, struct th_child *c, unsigned *counts)
 {
 	struct cellplan *cp = &m->cells[jb->cell];
 	struct th_child_obs obs;
@@ -966,7 +902,7 @@ static void servers_free(struct servers *sv)
 }
 
 /* Every job, at most jobs_n at a time, until done or interrupted. */
-static void run_jobs(struct matrix *m)
+static void run_jobs(struct th_matrix *m)
 {
 	struct sigaction sa = { .sa_handler = on_sigint }, old_int, old_term;
 	struct th_child running[32];
@@ -1061,7 +997,7 @@ static void put_word(FILE *f, const char *s)
  * its selection, and every option of this run that is not the default
  * (the build, the expectations, the time limit). Its results go where a
  * slice goes by default, so the rerun never replaces these. */
-static char *rerun_command(const struct matrix *m, const struct cellplan *cp)
+static char *rerun_command(const struct th_matrix *m, const struct cellplan *cp)
 {
 	const struct th_matrix_opts *o = m->o;
 	char *buf = NULL;
@@ -1105,7 +1041,7 @@ static char *rerun_command(const struct matrix *m, const struct cellplan *cp)
 
 /* Every finished cell into the model (all of them unless interrupted).
  * Return: how many cells are harness errors, or -1 (m->err set). */
-static long collect(struct matrix *m)
+static long collect(struct th_matrix *m)
 {
 	long harness = 0;
 
@@ -1163,7 +1099,7 @@ static void cpu_split(double *user, double *sys)
 /* "matrix: 9240 cells in 84.2 s (110 a second); CPU 40.1 s user, 38.0 s
  * system" on standard error (80 columns up to 99,999 cells): the throughput of the run, the
  * children's CPU time (creating, loading and tracing each run) included. */
-static void throughput_line(const struct matrix *m, double seconds)
+static void throughput_line(const struct th_matrix *m, double seconds)
 {
 	double user, sys;
 
@@ -1175,7 +1111,7 @@ static void throughput_line(const struct matrix *m, double seconds)
 		m->servers.exec_runs, m->o->fork_server ? "" : " (--no-fork-server)");
 }
 
-static void add_metrics(struct matrix *m, double seconds)
+static void add_metrics(struct th_matrix *m, double seconds)
 {
 	char name[128], err[256];
 	double build = 0;
@@ -1216,7 +1152,7 @@ static void add_metrics(struct matrix *m, double seconds)
  * call in each CFI (and none) attack binary of the run, randstruct builds
  * aside (cfi/reach_collect.h). A binary that cannot be read is named on
  * stderr and left out: the section informs, the cells are what is gated. */
-static void reach_section(struct matrix *m)
+static void reach_section(struct th_matrix *m)
 {
 	static const char *const priv[] = { TH_VICTIM_PRIVILEGED };
 	char err[1024];
@@ -1226,8 +1162,8 @@ static void reach_section(struct matrix *m)
 
 		if (strcmp(mb->kind, "attack") || strcmp(mb->status, "built") || *mb->seed ||
 		    !th_results_find_toolchain(m->res, mb->toolchain) || !th_reach_wanted(mb->config) ||
-		    (m->o->configs && !in_list(m->o->configs, mb->config)) ||
-		    (m->o->variants && !in_list(m->o->variants, mb->variant)))
+		    (m->o->configs && !th_list_has(m->o->configs, mb->config)) ||
+		    (m->o->variants && !th_list_has(m->o->variants, mb->variant)))
 			continue;
 		if (th_reach_collect(m->res, mb->toolchain, mb->variant, mb->config, mb->path, priv,
 				     sizeof(priv) / sizeof(priv[0]), err, sizeof(err)))
@@ -1243,7 +1179,7 @@ static void reach_section(struct matrix *m)
  * its agreement is with the model's new cells. A platform that cannot be
  * kept (another toolchain version, a config's other flags) is named.
  * Called with the directory locked. */
-static void keep_real_kernels(struct matrix *m)
+static void keep_real_kernels(struct th_matrix *m)
 {
 	char path[4096], e[1024];
 	struct th_results *old;
@@ -1286,84 +1222,85 @@ static void keep_real_kernels(struct matrix *m)
 	th_results_free(old);
 }
 
-static void matrix_free(struct matrix *m)
+void th_matrix_free(struct th_matrix *m)
 {
+	if (!m)
+		return;
 	th_results_free(m->res);
 	free(m->cells);
 	free(m->jobs);
 	free(m->memo);
-	th_render_unlock_dir(m->lock_fd, m->out_dir);
+	free(m);
 }
 
-int th_matrix_main(const struct th_matrix_opts *o)
+struct th_matrix *th_matrix_plan(const struct th_matrix_opts *o, char *err, size_t errlen)
 {
-	struct matrix m = { .o = o, .lock_fd = -1 };
-	double t0 = th_now_s();
-	long harness;
-	bool stdout_lost = false;
+	struct th_matrix *m = calloc(1, sizeof(*m));
 
-	m.jobs_n = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (m.jobs_n > 32)
-		m.jobs_n = 32;
-	if (plan(&m)) {
-		fprintf(stderr, "timerharness matrix: %s\n", m.err);
-		matrix_free(&m);
-		return TH_MATRIX_BAD_INPUT;
+	if (!m) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
 	}
-	run_jobs(&m);
-	if ((harness = collect(&m)) < 0) {
-		fprintf(stderr, "timerharness matrix: %s (nothing written)\n", m.err);
-		matrix_free(&m);
-		return TH_MATRIX_NOT_WRITTEN;
+	m->o = o;
+	m->t0 = th_now_s();
+	m->jobs_n = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (m->jobs_n > 32)
+		m->jobs_n = 32;
+	if (plan(m)) {
+		snprintf(err, errlen, "%s", m->err);
+		th_matrix_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+const char *th_matrix_out_dir(const struct th_matrix *m)
+{
+	return m->out_dir;
+}
+
+int th_matrix_check_out(struct th_matrix *m, char *err, size_t errlen)
+{
+	if (keeps_full_results(m)) {
+		snprintf(err, errlen, "%s", m->err);
+		return -1;
+	}
+	return 0;
+}
+
+long th_matrix_run(struct th_matrix *m, char *err, size_t errlen)
+{
+	double t0 = m->t0;
+	long harness;
+
+	run_jobs(m);
+	if ((harness = collect(m)) < 0) {
+		snprintf(err, errlen, "%s", m->err);
+		return -1;
 	}
 	if (!interrupted)
-		reach_section(&m);
-	add_metrics(&m, th_now_s() - t0);
-	if (!o->quiet)
-		throughput_line(&m, th_now_s() - t0);
-	keep_real_kernels(&m);
-	/* All of the run's files, or none: the previous set stays whole. The
-	 * campaigns of `timerharness fuzz` and the bench's figures beside the
-	 * results are shown with them (the reports' sections, the verdict's
-	 * lines), as `report` and `check` take them; one that does not load is
-	 * left out, said. */
-	{
-		char warn[2048];
-		int wrc = th_render_write_set(m.res, m.out_dir, warn, sizeof(warn), m.err, sizeof(m.err));
+		reach_section(m);
+	add_metrics(m, th_now_s() - t0);
+	if (!m->o->quiet)
+		throughput_line(m, th_now_s() - t0);
+	keep_real_kernels(m);
+	m->harness = harness;
+	return harness;
+}
 
-		for (char *p = warn, *nl; *p; p = nl ? nl + 1 : p + strlen(p)) {
-			nl = strchr(p, '\n');
-			fprintf(stderr, "timerharness matrix: %.*s\n", nl ? (int)(nl - p) : (int)strlen(p), p);
-		}
-		if (wrc) {
-			fprintf(stderr, "timerharness matrix: %s; the previous results in %s are kept\n",
-				m.err, m.out_dir);
-			matrix_free(&m);
-			return TH_MATRIX_NOT_WRITTEN;
-		}
-	}
-	if (o->grid)
-		th_render_matrix(stdout, m.res, o->use_color);
-	if (!o->quiet)
-		th_render_verdict(stdout, m.res, o->use_color);
-	/* The verdict's first line says what ran and how long. */
-	if (o->quiet || interrupted)
-		printf("matrix: %zu cells, %zu runs in %.1f s with %d jobs%s\n", m.ncells, m.njobs,
-		       th_now_s() - t0, m.jobs_n, interrupted ? " (INTERRUPTED: partial results)" : "");
-	if (harness)
-		printf("matrix: %ld cell%s could not be run or observed (HARNESS_ERROR)\n", harness,
-		       harness == 1 ? "" : "s");
-	if (m.slice && !o->out_dir)
-		printf("matrix: a %s of the plan, written apart from a full run's results\n",
-		       o->shard_count ? "shard" : "slice");
-	th_render_outputs_line(stdout, m.out_dir);
-	if (fflush(stdout) || ferror(stdout)) {
-		fprintf(stderr, "timerharness matrix: standard output: %s (the files in %s are written)\n",
-			strerror(errno), m.out_dir);
-		stdout_lost = true;
-	}
-	matrix_free(&m);
-	if (interrupted == -1 || harness)
-		return TH_MATRIX_HARNESS_ERROR;
-	return interrupted ? TH_MATRIX_INTERRUPTED : stdout_lost ? TH_MATRIX_STDOUT_LOST : TH_MATRIX_OK;
+struct th_results *th_matrix_results(const struct th_matrix *m)
+{
+	return m->res;
+}
+
+void th_matrix_stats(const struct th_matrix *m, struct th_matrix_stats *st)
+{
+	st->ncells = m->ncells;
+	st->nruns = m->njobs;
+	st->jobs = m->jobs_n;
+	st->started = m->t0;
+	st->slice = m->slice;
+	st->harness = m->harness;
+	st->interrupted = interrupted == -1 ? TH_MATRIX_STOPPED_BY_HARNESS
+			  : interrupted ? TH_MATRIX_STOPPED_BY_SIGNAL : TH_MATRIX_RAN_ALL;
 }

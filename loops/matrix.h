@@ -2,7 +2,8 @@
 /*
  * The matrix runner: every cell (attack x variant x config x toolchain) in
  * its own child process, classified by cfi/, judged against attacks'
- * declared expectations, written to results.json by report/.
+ * declared expectations, into a results model (results/) that the CLI
+ * writes and shows with report/.
  */
 #ifndef TH_LOOPS_MATRIX_H
 #define TH_LOOPS_MATRIX_H
@@ -23,9 +24,7 @@ struct th_matrix_opts {
 	double timeout;			/* seconds per run */
 	unsigned lockup_ms;		/* soft-lockup probes every this many ms of wall
 					 * time (runner/child.h); 0: none */
-	int quiet;			/* no verdict screen on stdout */
-	int grid;			/* the terminal matrix on stdout too */
-	int use_color;			/* ANSI colours on stdout */
+	int quiet;			/* no throughput lines on stderr */
 	int progress;			/* a live progress line on stderr (a terminal) */
 	int selftests;			/* add SELFTEST_HANG and SELFTEST_SEGV cells */
 	int fork_server;		/* runs forked by a server per attack binary
@@ -75,8 +74,57 @@ enum {
 extern const char *const th_matrix_selftests[];
 extern const size_t th_matrix_nselftests;
 
-/* Return: one of the statuses above. */
-int th_matrix_main(const struct th_matrix_opts *opts);
+/*
+ * The matrix as a loop that fills a results model and never renders: the
+ * CLI (cli/cmd_matrix.c) takes the out folder's lock between planning and
+ * running, and writes and shows the model after.
+ *
+ * th_matrix_plan() - read the builds and the declaration and plan every
+ * cell (probing each config's support); nothing run, nothing written.
+ * Return: the planned run, or NULL with err set (bad input: exit
+ * TH_MATRIX_BAD_INPUT).
+ *
+ * th_matrix_out_dir() - where its set goes: opts->out_dir, or the default
+ * of a full run or of a slice.
+ *
+ * th_matrix_check_out() - refuse a slice that would replace a full run's
+ * results in the out folder (unless opts->replace). Call it with the
+ * folder locked (report/render.h th_render_lock_dir()), and keep
+ * the lock until the set is written: th_matrix_run() reads the real
+ * kernels' cells of the results it replaces. Return: 0, or -1 with err set.
+ *
+ * th_matrix_run() - run every cell (until done, or SIGINT/SIGTERM) and fill
+ * the model: cells, reach section, metrics, the real kernels' cells kept.
+ * Says its throughput on stderr (not with opts->quiet). Return: the number
+ * of cells that could not be run or observed (HARNESS_ERROR), or -1 with
+ * err set when the model could not be filled (nothing to write).
+ */
+struct th_matrix;
+struct th_results;
+
+struct th_matrix *th_matrix_plan(const struct th_matrix_opts *opts, char *err, size_t errlen);
+const char *th_matrix_out_dir(const struct th_matrix *m);
+int th_matrix_check_out(struct th_matrix *m, char *err, size_t errlen);
+long th_matrix_run(struct th_matrix *m, char *err, size_t errlen);
+/* The model th_matrix_run() filled; owned by m. */
+struct th_results *th_matrix_results(const struct th_matrix *m);
+void th_matrix_free(struct th_matrix *m);
+
+/* How the run went, for the lines after the verdict and the exit status. */
+enum th_matrix_end {
+	TH_MATRIX_RAN_ALL,
+	TH_MATRIX_STOPPED_BY_SIGNAL,	/* SIGINT/SIGTERM: partial results */
+	TH_MATRIX_STOPPED_BY_HARNESS,	/* a run could not be started: partial */
+};
+struct th_matrix_stats {
+	size_t ncells, nruns;
+	int jobs;
+	double started;			/* lib/clock.h th_now_s() at the plan */
+	int slice;			/* a slice or a shard of the plan */
+	long harness;			/* HARNESS_ERROR cells */
+	enum th_matrix_end interrupted;
+};
+void th_matrix_stats(const struct th_matrix *m, struct th_matrix_stats *st);
 
 struct th_config_info;	/* cfi/config_table.h */
 /* A config's flags as results.json records them (cfi/configs.tsv's, with

@@ -10,6 +10,7 @@
 #include "check_json.h"
 #include "results.h"
 #include "report_internal.h"
+#include "lib/text.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -333,14 +334,6 @@ static bool selected(const struct judge *j, const char *attack, enum th_variant 
 
 /* ---- findings ---- */
 
-/* The line of a "FILE:LINE" rule position; 0 when there is none. */
-static unsigned where_line(const char *where)
-{
-	const char *colon = where ? strrchr(where, ':') : NULL;
-
-	return colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 0;
-}
-
 /* What a cell stored about its declaration, before check replaced it. */
 struct stored {
 	th_outcome_set expected;	/* the stored expected (and expected_set) */
@@ -360,7 +353,7 @@ static void redeclare(struct judge *j, const struct th_cell **cells, struct stor
 		stored[i] = (struct stored){ th_cell_expected_set(c), c->expected_line };
 		c->expected = th_outcome_set_worst(set);
 		c->expected_set = th_outcome_set_size(set) > 1 ? set : 0;
-		c->expected_line = where_line(j->d->where(c->platform, c->attack,
+		c->expected_line = th_where_line(j->d->where(c->platform, c->attack,
 							  th_variant_name(c->variant), c->config,
 							  c->toolchain));
 	}
@@ -656,11 +649,6 @@ static bool same_row_key(const struct th_agreement *a, const struct th_agreement
 	       !strcmp(a->platform, b->platform);
 }
 
-static bool same_str(const char *a, const char *b)
-{
-	return (!a && !b) || (a && b && !strcmp(a, b));
-}
-
 static void put_row(FILE *out, const struct th_agreement *r)
 {
 	put_cell_name(out, r->platform, r->attack, r->variant, r->config, r->toolchain);
@@ -724,7 +712,7 @@ static void doctored_agreement(struct judge *j, const struct th_agreement *rows,
 			jrow(fdone(j), c);
 			continue;
 		}
-		if (same_str(st->reason, c->reason) && same_str(st->rule, c->rule))
+		if (th_same_str(st->reason, c->reason) && th_same_str(st->rule, c->rule))
 			continue;
 		if (!same_file) {
 			j->other_expect++;

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE
 #include "check_json.h"
 #include "check.h"
+#include "json_load.h"
 
 #include <jansson.h>
 #include <stdlib.h>
@@ -28,11 +29,6 @@ json_t *th_check_jstr(const char *s)
 	v = json_string(copy);
 	free(copy);
 	return v;
-}
-
-static json_t *str_or_null(const char *s)
-{
-	return s ? th_check_jstr(s) : json_null();
 }
 
 static const char *status_name(int rc)
@@ -62,11 +58,11 @@ void *th_check_json_results(struct th_check_json *cj, const char *path, const ch
 		json_decref(e);
 		return NULL;
 	}
-	json_object_set_new(e, "path", str_or_null(expect_path));
-	json_object_set_new(e, "sha256", str_or_null(expect_sha256));
+	json_object_set_new(e, "path", th_json_str_or_null(expect_path));
+	json_object_set_new(e, "sha256", th_json_str_or_null(expect_sha256));
 	json_object_set_new(r, "path", th_check_jstr(path));
 	json_object_set_new(r, "expectations", e);
-	json_object_set_new(r, "baseline", str_or_null(baseline));
+	json_object_set_new(r, "baseline", th_json_str_or_null(baseline));
 	json_decref(cj->results);
 	cj->results = r;
 	return r;
@@ -97,8 +93,8 @@ void th_check_json_fuzz(struct th_check_json *cj, const char *path, const char *
 		return;
 	}
 	json_object_set_new(f, "path", th_check_jstr(path));
-	json_object_set_new(f, "expectations", str_or_null(expect));
-	json_object_set_new(f, "plan", str_or_null(plan));
+	json_object_set_new(f, "expectations", th_json_str_or_null(expect));
+	json_object_set_new(f, "plan", th_json_str_or_null(plan));
 	json_object_set_new(f, "exit", json_integer(rc));
 	if (c) {
 		json_object_set_new(c, "campaigns", json_integer(k->campaigns));

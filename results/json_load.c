@@ -42,3 +42,8 @@ int th_jload_only(const struct th_jload *l, const json_t *o, const char *where,
 			return th_jload_err(l, where, "missing field \"%s\"", *a);
 	return 0;
 }
+
+json_t *th_json_str_or_null(const char *s)
+{
+	return s ? json_string(s) : json_null();
+}

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What the strict JSON loaders of report/ share (results_json.c,
+ * What the strict JSON loaders of the model share (results_json.c,
  * fuzz_summary.c, bench_figures.c): where an error is, and which fields an
- * object may and must have. Every error reads "FILE: PLACE: what".
+ * object may and must have. Every error reads "FILE: PLACE: what". And
+ * what the writers share (results.json, reach, check's --json).
  */
 #ifndef TH_REPORT_JSON_LOAD_H
 #define TH_REPORT_JSON_LOAD_H
@@ -24,5 +25,8 @@ int th_jload_err(const struct th_jload *l, const char *where, const char *fmt, .
  * all_required, holds every one of them. Return: 0, or th_jload_err(). */
 int th_jload_only(const struct th_jload *l, const json_t *o, const char *where,
 		  const char *const *keys, int all_required);
+
+/* s as a JSON string, NULL as null (a new reference). */
+json_t *th_json_str_or_null(const char *s);
 
 #endif

@@ -4,6 +4,7 @@
 #include "merge.h"
 #include "reach.h"
 #include "results_internal.h"
+#include "lib/text.h"
 
 #include <jansson.h>
 
@@ -12,11 +13,6 @@
 #include <string.h>
 
 #define FAIL(...) do { th_report_errf(err, errlen, __VA_ARGS__); goto fail; } while (0)
-
-static bool same_str(const char *a, const char *b)
-{
-	return (!a && !b) || (a && b && !strcmp(a, b));
-}
 
 /* The selection's lists in a fixed order, for comparing and joining. */
 static const char *const list_names[] = { "toolchains", "configs", "variants", "attacks" };
@@ -282,7 +278,7 @@ static int merge_selection(struct th_results *out, struct th_results *const *in,
 					      names[f], s->selftests ? "with" : "without", names[0],
 					      sel.selftests ? "with" : "without");
 		for (int i = 0; i < 4; i++) {
-			if (same_str(*list_slot(s, i), *list_slot(&in[0]->selection, i)))
+			if (th_same_str(*list_slot(s, i), *list_slot(&in[0]->selection, i)))
 				continue;
 			if (differs >= 0 && differs != i)
 				return th_report_errf(err, errlen, "%s differs from %s in its selection's %s and "
@@ -478,7 +474,7 @@ int th_results_merge(struct th_results *const *in, const char *const *names, siz
 		if (!in[f]->expect_path || !in[f]->has_selection)
 			FAIL("%s records no %s: not made by this timerharness's matrix", names[f],
 			     !in[f]->expect_path ? "expectations file" : "selection");
-		if (!same_str(in[f]->version, in[0]->version))
+		if (!th_same_str(in[f]->version, in[0]->version))
 			FAIL("%s was made by timerharness %s, %s by %s: one version at a time", names[f],
 			     in[f]->version, names[0], in[0]->version);
 		if (strcmp(in[f]->expect_sha256, in[0]->expect_sha256))

@@ -186,11 +186,6 @@ static int put(json_t *o, const char *k, json_t *v)
 	return v ? json_object_set_new(o, k, v) : -1;
 }
 
-static json_t *str_or_null(const char *s)
-{
-	return s ? json_string(s) : json_null();
-}
-
 /* A comma list as a JSON array of strings; NULL (everything) as null. */
 static json_t *list_to_json(const char *list)
 {
@@ -256,7 +251,7 @@ static json_t *cell_to_json(const struct th_cell *c, char *err, size_t errlen)
 		bad |= put(o, "runs", json_integer(c->runs));
 		bad |= json_object_set(o, "counts", counts);
 		bad |= put(o, "evidence", json_string(c->evidence));
-		bad |= put(o, "expected", str_or_null(th_outcome_name(c->expected)));
+		bad |= put(o, "expected", th_json_str_or_null(th_outcome_name(c->expected)));
 		/* A probabilistic cell's declared set, most severe first (its
 		 * first member is expected): written only for a set. */
 		if (th_outcome_set_size(c->expected_set) > 1) {
@@ -350,8 +345,8 @@ static json_t *agreement_to_json(const struct th_results *res)
 		bad |= put(o, "model_outcome", json_string(th_outcome_name(r->model)));
 		bad |= put(o, "kernel_outcome", json_string(th_outcome_name(r->kernel)));
 		bad |= put(o, "agrees", json_boolean(r->agrees));
-		bad |= put(o, "reason", str_or_null(r->reason));
-		bad |= put(o, "rule", str_or_null(r->rule));
+		bad |= put(o, "reason", th_json_str_or_null(r->reason));
+		bad |= put(o, "rule", th_json_str_or_null(r->rule));
 		bad |= json_array_append_new(arr, o);
 	}
 	if (bad) {
@@ -377,7 +372,7 @@ static json_t *to_json(const struct th_results *res, char *err, size_t errlen)
 	bad |= put(root, "version", json_string(res->version ? res->version : ""));
 	bad |= put(root, "created", json_string(res->created ? res->created : ""));
 	bad |= put(root, "partial", json_boolean(res->partial));
-	bad |= put(root, "interrupted", str_or_null(res->partial ? res->interrupted : NULL));
+	bad |= put(root, "interrupted", th_json_str_or_null(res->partial ? res->interrupted : NULL));
 	bad |= put(host, "hostname", json_string(res->host.hostname ? res->host.hostname : ""));
 	bad |= put(host, "kernel", json_string(res->host.kernel ? res->host.kernel : ""));
 	bad |= put(host, "cpus", json_integer(res->host.cpus));

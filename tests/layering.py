@@ -30,9 +30,12 @@ layers below it, never above):
 
 Rules: (1) the folder-level graph has no cycle (every edge counted, the
 allowed ones too), and no edge upward but those allowed below; (2) each source file's includes resolve to one
-file (no two headers of one name picked by -I order); (3) every line of
-tests/layering-allowed.txt is a violation that still exists, so the list
-only shrinks. Quote includes only (<...> is the system's). Resolution: the
+file (no two headers of one name picked by -I order); (3) a small function
+(2 to 15 lines of body) is defined once: no two files of the tree hold one
+of the same parameters and body (comments, blanks and its own name aside),
+the copied helper one definition in lib/ (or the layer both use) replaces;
+(4) every line of tests/layering-allowed.txt is a violation that still
+exists, so the list only shrinks. Quote includes only (<...> is the system's). Resolution: the
 including file's folder, then the tree's root, then timer_core/include,
 then the one source file of that name anywhere.
 """
@@ -109,8 +112,47 @@ def scan(root):
     return edges, problems
 
 
+FUNC = re.compile(r"^(?:static\s+)?(?:inline\s+)?(?:__attribute__\(\([^\n]*?\)\)\s*)*"
+                  r"(?:const\s+)?[A-Za-z_][\w\s*]*?\b([A-Za-z_]\w*)\(([^;{]*?)\)\s*\n\{\n(.*?)\n\}\n",
+                  re.S | re.M)
+
+
+def _norm(text, name):
+    text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
+    text = re.sub(r"//[^\n]*", "", text)
+    return " ".join(re.sub(r"\b%s\b" % re.escape(name), "SELF", text).split())
+
+
+def same_bodies(root):
+    """Small functions defined twice, in two files: (key, text) each."""
+    seen = collections.defaultdict(list)
+    for p in sorted(f for f in sources(root) if f.endswith(".c")):
+        with open(os.path.join(root, p), encoding="utf-8", errors="replace") as f:
+            s = f.read()
+        for m in FUNC.finditer(s):
+            name, params, body = m.groups()
+            if not 2 <= sum(1 for line in body.split("\n") if line.strip()) <= 15:
+                continue
+            line = s.count("\n", 0, m.start()) + 1
+            seen[_norm(params, name) + "|" + _norm(body, name)].append((p, line, name))
+    out = []
+    for defs in seen.values():
+        files = sorted({d[0] for d in defs})
+        if len(files) < 2:
+            continue    # one file's variants (#if branches, two targets of one body)
+        first = min(defs)
+        for d in sorted(defs):
+            if d[0] == first[0]:
+                continue
+            out.append((f"same-body {first[0]}:{first[2]} ~ {d[0]}:{d[2]}",
+                        f"{d[0]}:{d[1]}: {d[2]}() is {first[2]}() of {first[0]}:{first[1]} again: "
+                        "define it once (lib/, or the layer both use)"))
+    return out
+
+
 def violations(root):
     edges, problems = scan(root)
+    problems += same_bodies(root)
     out = {}
     for p, tgt, n in edges:
         a, b = p.split("/")[0], tgt.split("/")[0]
@@ -159,6 +201,8 @@ def selftest():
         "report/reach.h": "",
         "report/ok.c": '#include "reach.h"\n#include "cfi/reach.h"\n#include "lib/a.h"\n',
         "cli/c.c": '#include "reach.h"\n',
+        "lib/x.c": "static int twice(int a)\n{\n\tint b = a * 2;\n\n\treturn b + 1;\n}\n",
+        "report/y.c": "/* a copy */\nstatic int again(int a)\n{\n\tint b = a * 2;  /* x */\n\treturn b + 1;\n}\n",
     }
     with tempfile.TemporaryDirectory(prefix="th-layering.") as d:
         for p, text in tree.items():
@@ -166,14 +210,15 @@ def selftest():
             with open(os.path.join(d, p), "w") as f:
                 f.write(text)
         edges, found = violations(d)
-        want = {"up lib/a.h -> cli/b.h", "twice reach.h", "ambiguous cli/c.c reach.h"}
+        want = {"up lib/a.h -> cli/b.h", "twice reach.h", "ambiguous cli/c.c reach.h",
+                "same-body lib/x.c:twice ~ report/y.c:again"}
         cyc = cycles(edges, set())
     if set(found) != want or not any(c[0] in ("lib", "cli") for c in cyc):
         print(f"layering.py selftest: found {sorted(found)}, cycles {cyc}; expected {sorted(want)} "
               "and the cycle lib -> cli -> lib")
         return 1
-    print("layering.py selftest: the upward include, the name twice, the ambiguous include and "
-          "the cycle are found")
+    print("layering.py selftest: the upward include, the name twice, the ambiguous include, "
+          "the function defined twice and the cycle are found")
     return 0
 
 

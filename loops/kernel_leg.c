@@ -1,22 +1,46 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The booted cells into the results model: one platform per kernel release
- * ("linux-6.1.192"), put beside the model's cells of DIR/results.json
- * (th_results_replace_platform), judged by the checkout's expectations
- * (attacks/expected.tsv's @platform rules and @differs rows), and the whole
- * set written as `matrix` writes it, under the same lock.
+ * The real-kernel leg's loop (kernel_leg.h): the plan, the boots, and the
+ * booted cells into the results model: one platform per kernel release
+ * ("linux-6.1.192"), put beside the model's cells of the out folder's
+ * results.json (th_results_replace_platform), judged by the checkout's
+ * expectations (attacks/expected.tsv's @platform rules and @differs rows).
+ * Writing the set and showing the verdict are the CLI's (cli/cmd_kernel.c),
+ * which holds out's lock from loading its results.json until the set is
+ * written.
  */
 #define _GNU_SOURCE
-#include "kernel_results.h"
+#include "kernel_leg.h"
 
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "attacks/expect.h"
 #include "cfi/reach_collect.h"
-#include "expect.h"
-#include "render.h"
-#include "results.h"
+#include "results/results.h"
+
+/* @name as execv() needs it: a path, or searched in PATH. Return: 0. */
+static int find_program(const char *name, char *path, size_t n)
+{
+	const char *dirs = getenv("PATH");
+
+	if (strchr(name, '/')) {
+		snprintf(path, n, "%s", name);
+		return access(path, X_OK);
+	}
+	while (dirs && *dirs) {
+		size_t len = strcspn(dirs, ":");
+
+		snprintf(path, n, "%.*s/%s", (int)len, len ? dirs : ".", name);
+		if (!access(path, X_OK))
+			return 0;
+		dirs += len + (dirs[len] == ':');
+	}
+	return -1;
+}
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -189,63 +213,119 @@ static int fill(struct th_results *src, const struct th_results *dst, const char
 	return 0;
 }
 
-int th_kernel_results_write(struct th_results *dst, const char *out, const char *build,
-			    const char *qemu, const char *globs,
-			    const struct th_kernel_target *targets, size_t ntargets,
-			    const struct th_kernel_result *rs, size_t nrs)
+int th_kernel_leg_plan(struct th_kernel_leg *leg, const struct th_kernel_leg_opts *o,
+		       char *err, size_t n)
 {
-	struct th_results *src = NULL;
-	char err[2048] = "", warn[2048] = "", path[4096];
-	size_t herr = 0, i, k;
-	int rc;
+	char path[4096], path2[4096];
 
-	for (i = 0; i < nrs; i++)
-		herr += rs[i].v.outcome == TH_HARNESS_ERROR;
-	snprintf(path, sizeof(path), "%s/results.json", out);
-	for (k = 0; k < ntargets; k++) {
+	memset(leg, 0, sizeof(*leg));
+	leg->o_ = o;
+	err[0] = '\0';
+	snprintf(path, sizeof(path), "%s/cells.tsv", o->kernel_dir);
+	snprintf(path2, sizeof(path2), "%s/configs", o->kernel_dir);
+	if (th_kernel_plan_load(o->kernel_dir, &leg->plan, err, n))
+		return -1;
+	if (o->cells) {
+		size_t hit = 0;
+
+		for (size_t c = 0; c < leg->plan.ncells; c++)
+			hit += th_kernel_cell_selected(leg->plan.cells[c].attack, o->cells);
+		if (!hit) {
+			snprintf(err, n, "--cells %s selects no cell of %s", o->cells, path);
+			return -1;
+		}
+	}
+	/* err stays "": the command has always exited 2 here without a word. */
+	leg->targets = calloc(leg->plan.nconfigs + 1, sizeof(*leg->targets));
+	if (!leg->targets)
+		return -1;
+	if (o->bzimage) {
+		if (th_kernel_target_load(&leg->targets[0], o->name, NULL, o->bzimage, o->dotconfig,
+					  o->vmlinux, err, n))
+			return -1;
+		leg->ntargets = 1;
+	} else {
+		for (size_t k = 0; k < leg->plan.nconfigs; k++) {
+			char dir[4096];
+
+			if (o->configs && !th_kernel_cell_selected(leg->plan.configs[k], o->configs))
+				continue;
+			snprintf(dir, sizeof(dir), "%s/%s", o->build, leg->plan.configs[k]);
+			if (th_kernel_target_load(&leg->targets[leg->ntargets], leg->plan.configs[k], dir,
+						  NULL, NULL, NULL, err, n))
+				return -1;
+			leg->ntargets++;
+		}
+		if (!leg->ntargets) {
+			snprintf(err, n, "--config %s names no config of %s", o->configs, path2);
+			return -1;
+		}
+	}
+	if (find_program(o->qemu, leg->qemu, sizeof(leg->qemu))) {
+		snprintf(err, n, "%s: not found or not executable (scripts/install-deps installs Debian's qemu-system-x86; --qemu PATH another)",
+			 o->qemu);
+		return -1;
+	}
+	return 0;
+}
+
+int th_kernel_leg_run(struct th_kernel_leg *leg, struct th_results *dst, const char *out,
+		      char *err, size_t n)
+{
+	const struct th_kernel_leg_opts *o = leg->o_;
+	/* Your own kernel has no kernel/build directory to say its source. */
+	const char *build = o->bzimage ? NULL : o->build;
+	char initrd[4096], logs[4096];
+	struct th_kernel_run_opts ro = {
+		.qemu = leg->qemu, .initrd = initrd, .cpu = o->cpu, .timeout = o->timeout,
+		.quiet = 10,
+		.jobs = o->jobs, .log_dir = logs, .progress = o->progress, .arg = o->arg,
+	};
+	struct th_results *src = NULL;
+	size_t i, k;
+
+	snprintf(initrd, sizeof(initrd), "%s/initramfs.cpio", o->build);
+	snprintf(logs, sizeof(logs), "%s/kernel", out);
+	if (th_kernel_run(&ro, &leg->plan, o->cells, leg->targets, leg->ntargets, &leg->rs, &leg->nrs,
+			  err, n))
+		return -1;
+	leg->harness_errors = 0;
+	for (i = 0; i < leg->nrs; i++)
+		leg->harness_errors += leg->rs[i].v.outcome == TH_HARNESS_ERROR;
+	for (k = 0; k < leg->ntargets; k++) {
+		const struct th_kernel_target *t = &leg->targets[k];
 		char platform[160];
 		bool seen = false;
 
 		for (i = 0; i < k; i++)
-			seen |= !strcmp(targets[i].release, targets[k].release);
+			seen |= !strcmp(leg->targets[i].release, t->release);
 		if (seen)
 			continue;
-		snprintf(platform, sizeof(platform), "linux-%s", targets[k].release);
+		snprintf(platform, sizeof(platform), "linux-%s", t->release);
 		src = th_results_create(dst->version);
 		if (!src) {
-			snprintf(err, sizeof(err), "out of memory");
-			goto fail;
+			snprintf(err, n, "out of memory");
+			return -1;
 		}
-		if (fill(src, dst, platform, targets[k].release, qemu, build, out, targets, ntargets, rs,
-			 nrs, globs, err, sizeof(err)) ||
-		    th_results_replace_platform(dst, src, platform, err, sizeof(err)))
-			goto fail;
+		if (fill(src, dst, platform, t->release, leg->qemu, build, out, leg->targets,
+			 leg->ntargets, leg->rs, leg->nrs, o->cells, err, n) ||
+		    th_results_replace_platform(dst, src, platform, err, n)) {
+			th_results_free(src);
+			return -1;
+		}
 		th_results_free(src);
-		src = NULL;
 	}
-	if (th_expect_judge_results(dst, err, sizeof(err)) ||
-	    th_results_set_count_metrics(dst, err, sizeof(err)) ||
-	    th_render_write_set(dst, out, warn, sizeof(warn), err, sizeof(err)))
-		goto fail;
-	for (char *p = warn, *nl; *p; p = nl ? nl + 1 : p + strlen(p)) {
-		nl = strchr(p, '\n');
-		fprintf(stderr, "timerharness kernel: %.*s\n", nl ? (int)(nl - p) : (int)strlen(p), p);
-	}
-	for (k = 0; k < ntargets; k++)
-		printf("kernel: %s: linux-%s, %s, %s%s%s\n", targets[k].config, targets[k].release,
-		       targets[k].toolchain, targets[k].kconfig, targets[k].vmlinux ? ", " : "",
-		       targets[k].vmlinux ? targets[k].vmlinux : "");
-	printf("kernel: %zu cells into %s (console logs: %s/kernel/<config>/<cell>.log)\n", nrs, path, out);
-	th_render_verdict(stdout, dst, 0);
-	rc = herr ? 3 : 0;
-	if (herr)
-		fprintf(stderr, "timerharness kernel: %zu cells are HARNESS_ERROR (check fails on them)\n", herr);
-	goto done;
-fail:
-	fprintf(stderr, "timerharness kernel: %s\n", err);
-	rc = 2;
-done:
-	th_results_free(src);
-	fflush(stdout);
-	return rc;
+	if (th_expect_judge_results(dst, err, n) || th_results_set_count_metrics(dst, err, n))
+		return -1;
+	return 0;
+}
+
+void th_kernel_leg_free(struct th_kernel_leg *leg)
+{
+	free(leg->rs);
+	for (size_t k = 0; k < leg->ntargets; k++)
+		th_kernel_target_free(&leg->targets[k]);
+	free(leg->targets);
+	th_kernel_plan_free(&leg->plan);
+	memset(leg, 0, sizeof(*leg));
 }

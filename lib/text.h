@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: MIT */
+/* Small string helpers of every folder. */
+#ifndef TH_LIB_TEXT_H
+#define TH_LIB_TEXT_H
+
+#include <stdbool.h>
+
+/* Is name an item of list ("a,b,c", as --config takes)? A NULL list holds
+ * every name (the option was not given); an empty item matches nothing. */
+bool th_list_has(const char *list, const char *name);
+
+/* The LINE of a "FILE:LINE" position (an expectation rule's); 0 when
+ * where is NULL or has no ':'. */
+unsigned th_where_line(const char *where);
+
+/* a and b are the same string, or both NULL. */
+bool th_same_str(const char *a, const char *b);
+
+#endif
