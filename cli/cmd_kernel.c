@@ -166,9 +166,10 @@ static int write_and_show(const struct th_kernel_leg *leg, struct th_results *ds
 	int rc;
 
 	if (th_render_write_set(dst, out, warn, sizeof(warn), err, sizeof(err))) {
-		fprintf(stderr, "timerharness kernel: %s\n", err);
+		/* The usage's 1: could not write (it said 2, bad input, before). */
+		fprintf(stderr, "timerharness kernel: %s; the previous results in %s are kept\n", err, out);
 		fflush(stdout);
-		return 2;
+		return 1;
 	}
 	for (char *p = warn, *nl; *p; p = nl ? nl + 1 : p + strlen(p)) {
 		nl = strchr(p, '\n');

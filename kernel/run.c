@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lib/fs.h"
 #include "runner/child.h"
 
 /* ---- a built kernel ------------------------------------------------------------ */
@@ -226,22 +227,6 @@ struct job {
 	bool running;
 };
 
-static int mkdirs(const char *path)
-{
-	char buf[4096], *p;
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(buf, 0755) && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(buf, 0755) && errno != EEXIST ? -1 : 0;
-}
-
 static int start(struct job *j, const struct th_kernel_run_opts *o)
 {
 	const struct th_kernel_result *r = j->r;
@@ -307,7 +292,7 @@ static void finish(struct job *j, const struct th_kernel_run_opts *o)
 	th_console_classify(obs.out, obs.out_len, &cc, end, end == TH_BOOT_FAILED ? qerr : NULL, &r->v);
 	snprintf(dir, sizeof(dir), "%s/%s", o->log_dir, r->target->config);
 	snprintf(r->log, sizeof(r->log), "%s/%s.log", dir, r->cell->attack);
-	if (!mkdirs(dir) && (f = fopen(r->log, "w"))) {
+	if (!th_mkdir_p(dir) && (f = fopen(r->log, "w"))) {
 		fprintf(f, "# timerharness kernel: %s on %s (%s), token %s, %s in %.2f s\n",
 			r->cell->attack, r->target->config, r->target->bzimage, j->token,
 			end == TH_BOOT_TIMEOUT ? "time limit" : end == TH_BOOT_FAILED ? "QEMU failed" : "QEMU exited",

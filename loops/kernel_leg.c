@@ -21,6 +21,7 @@
 #include "attacks/expect.h"
 #include "cfi/reach_collect.h"
 #include "results/results.h"
+#include "lib/stats.h"
 
 /* @name as execv() needs it: a path, or searched in PATH. Return: 0. */
 static int find_program(const char *name, char *path, size_t n)
@@ -40,13 +41,6 @@ static int find_program(const char *name, char *path, size_t n)
 		dirs += len + (dirs[len] == ':');
 	}
 	return -1;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return x < y ? -1 : x > y;
 }
 
 /* "QEMU emulator version 7.2.15 (...)": QEMU's own first line. */
@@ -101,7 +95,7 @@ static int fill(struct th_results *src, const struct th_results *dst, const char
 		if (!strcmp(rs[i].target->release, release) && rs[i].v.outcome != TH_HANG &&
 		    rs[i].v.outcome != TH_HARNESS_ERROR)
 			secs[nsecs++] = rs[i].seconds;
-	qsort(secs, nsecs, sizeof(*secs), cmp_double);
+	qsort(secs, nsecs, sizeof(*secs), th_cmp_double);
 	for (k = 0; k < ntargets && !first; k++)
 		if (!strcmp(targets[k].release, release))
 			first = &targets[k];

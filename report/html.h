@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
-/* What report.html's parts share (render_html.c, render_charts.c): escaping
- * and the outcome colours. Not part of the public API. */
+/* What report.html's parts share (render_html.c, render_charts.c, doc.c,
+ * section_matrix.c): escaping, badges and the outcome colours. Not part of
+ * the public API. */
 #ifndef TH_REPORT_HTML_H
 #define TH_REPORT_HTML_H
 
+#include <stdbool.h>
 #include <stdio.h>
 
 #include "results.h"
@@ -13,6 +15,16 @@
  * (report_internal.h); in an attribute a newline is kept as &#10;. */
 void th_html_text(FILE *out, const char *s);
 void th_html_attr(FILE *out, const char *s);
+/* Text as inline <code>. */
+void th_html_code(FILE *out, const char *s);
+
+/* An outcome as a coloured badge (reg: framed, a regression), suffix after
+ * its name ("" or NULL for none). */
+void th_html_badge(FILE *out, enum th_outcome o, bool reg, const char *suffix);
+/* A cell's observed outcome as a badge, or one badge per outcome with its
+ * count when the runs disagreed; with_verdict adds "(regression; expected
+ * X)". Markdown's: th_report_md_cell(). */
+void th_html_cell_badges(FILE *out, const struct th_cell *c, bool with_verdict);
 
 /* Severe outcomes in reds and purples, defences in greens, neutral greys;
  * an outcome is always also named or shown by its symbol, so colour is

@@ -5,6 +5,7 @@
 #include "doc.h"
 #include "html.h"
 #include "report_internal.h"
+#include "sections.h"
 
 #include <math.h>
 #include <stdbool.h>
@@ -183,9 +184,9 @@ static void configs_part(struct th_doc *w, const struct th_bench_configs *c)
 	fputs(" on ", w->out);
 	th_doc_text(w, c->hostname);
 	fputs("). ", w->out);
-	fputs(w->html ? "<code>expire</code>" : "`expire`", w->out);
+	th_doc_code(w, "expire");
 	fputs(", per fired timer: each callback called through ", w->out);
-	fputs(w->html ? "<code>call_timer_fn</code>" : "`call_timer_fn`", w->out);
+	th_doc_code(w, "call_timer_fn");
 	fputs(", where the CFI check sits. ns/op is the median over the runs; against none, the "
 	      "median of the ratios taken within each run, with their range; instructions counted by "
 	      "callgrind, against none's.", w->out);
@@ -309,8 +310,8 @@ static int section(struct th_doc *w, const struct th_bench_set *s)
 			tcs[ntc++] = s->configs[i]->toolchain;
 	}
 	qsort(tcs, ntc, sizeof(*tcs), by_toolchain);
-	fputs(w->html ? "<h2 id=\"cost\">What the wheel and the defences cost</h2>\n<p>"
-		      : "## What the wheel and the defences cost\n\n", w->out);
+	th_doc_heading(w, 2, "cost", "What the wheel and the defences cost");
+	th_doc_para(w);
 	fputs("The figures of ", w->out);
 	th_doc_code(w, "timerharness bench");
 	fputs(" (bench.json) and ", w->out);
@@ -321,9 +322,7 @@ static int section(struct th_doc *w, const struct th_bench_set *s)
 	      "counts do not.", w->out);
 	th_doc_end_para(w);
 	for (size_t t = 0; t < ntc; t++) {
-		fputs(w->html ? "<h3>" : "### ", w->out);
-		th_doc_text(w, tcs[t]);
-		fputs(w->html ? "</h3>\n" : "\n\n", w->out);
+		th_doc_heading_text(w, 3, NULL, tcs[t]);
 		for (size_t i = 0; i < s->nconfigs; i++)
 			if (!strcmp(s->configs[i]->toolchain, tcs[t]))
 				configs_part(w, s->configs[i]);
@@ -334,20 +333,10 @@ static int section(struct th_doc *w, const struct th_bench_set *s)
 	return ferror(w->out) ? -1 : 0;
 }
 
-int th_render_bench_markdown(FILE *out, const struct th_results *res)
+/* sections.c's row: the bench's section in d's format. */
+int th_section_bench(struct th_doc *d, const struct th_section_ctx *c)
 {
-	struct th_doc w = { .out = out, .html = false };
+	const struct th_bench_set *s = th_report_origin(c->res)->bench;
 
-	const struct th_bench_set *s = th_report_origin(res)->bench;
-
-	return s ? section(&w, s) : 0;
-}
-
-int th_render_bench_html(FILE *out, const struct th_results *res)
-{
-	struct th_doc w = { .out = out, .html = true };
-
-	const struct th_bench_set *s = th_report_origin(res)->bench;
-
-	return s ? section(&w, s) : 0;
+	return s ? section(d, s) : 0;
 }

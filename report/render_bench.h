@@ -18,10 +18,8 @@
 #include "bench_figures.h"
 #include "results.h"
 
-/* The sections show the model's bench figures (res->bench, read by
+/* The section is sections.c's row th_section_bench() (sections.h): the
+ * model's bench figures (res->bench, read by
  * th_results_load_bench_beside()); none: nothing. */
-/* The section, for the renderers (one call each). Return: 0, -1 on a write error. */
-int th_render_bench_markdown(FILE *out, const struct th_results *res);
-int th_render_bench_html(FILE *out, const struct th_results *res);
 
 #endif

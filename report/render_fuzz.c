@@ -7,6 +7,7 @@
 #include "html.h"
 #include "render.h"
 #include "report_internal.h"
+#include "sections.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -129,13 +130,11 @@ static void campaign_row(struct th_doc *d, const struct th_fz_campaign *c)
 	th_doc_cell_end(d);
 	if (strcmp(c->status, "ran")) {
 		/* Not run: why, across the figures' nine columns. */
-		fputs(d->html ? "<td colspan=\"9\">" : " ", d->out);
+		th_doc_cell_span_begin(d, 9);
 		th_doc_text(d, c->status);
 		th_doc_raw(d, ": ");
 		th_doc_text(d, c->reason);
-		th_doc_cell_end(d);
-		for (int i = 1; !d->html && i < 9; i++)
-			th_doc_raw(d, " |");
+		th_doc_cell_span_end(d, 9);
 		th_doc_row_end(d);
 		return;
 	}
@@ -165,11 +164,8 @@ static void campaign_row(struct th_doc *d, const struct th_fz_campaign *c)
 	th_doc_row_end(d);
 }
 
-static const char *const heads_md[] = {
-	"config", "toolchain", "executions", "exec/s", "first hijack", "write\\_cr4(0x407f0)",
-	"BLOCKED\\_CFI", "CRASHED+HANG", "REDIRECTED", "PRIVILEGED\\_WRITE", "findings"
-};
-static const char *const heads_html[] = {
+/* Escaped per format (th_doc_table_head_text): Markdown's '\_', HTML's '_'. */
+static const char *const heads[] = {
 	"config", "toolchain", "executions", "exec/s", "first hijack", "write_cr4(0x407f0)",
 	"BLOCKED_CFI", "CRASHED+HANG", "REDIRECTED", "PRIVILEGED_WRITE", "findings"
 };
@@ -186,7 +182,7 @@ static void variant_part(struct th_doc *d, const struct th_fz_summary *s, enum t
 	if (!any)
 		return;
 	th_doc_heading(d, 3, NULL, generation[v]);
-	th_doc_table_head(d, d->html ? heads_html : heads_md, sizeof(heads_md) / sizeof(heads_md[0]));
+	th_doc_table_head_text(d, heads, sizeof(heads) / sizeof(heads[0]));
 	for (size_t i = 0; i < s->ncampaigns; i++)
 		if (s->campaigns[i].variant == v)
 			campaign_row(d, &s->campaigns[i]);
@@ -279,6 +275,14 @@ static int section(struct th_doc *d, const struct th_fz_summary *s)
 	for (int v = 0; v < TH_VARIANT_COUNT; v++)
 		variant_part(d, s, (enum th_variant)v);
 	return ferror(d->out) ? -1 : 0;
+}
+
+/* sections.c's row: the campaigns' section in d's format. */
+int th_section_fuzz(struct th_doc *d, const struct th_section_ctx *c)
+{
+	const struct th_fz_summary *s = summary_for(c->res);
+
+	return s ? section(d, s) : 0;
 }
 
 int th_render_fuzz_markdown(FILE *out, const struct th_results *res)

@@ -8,17 +8,21 @@
  * Laid out for a phone's width as for a desktop's. Every text taken from
  * the model is escaped; every outcome shown comes from a cell, and each grid
  * cell's outcome, counts, expectation, verdict and evidence are one click,
- * tap or keystroke away (grid_toolchain says how, without a script).
+ * tap or keystroke away (section_matrix.c's grid_toolchain says how,
+ * without a script).
+ *
+ * The page is its head and style around sections.c's table walked in
+ * order; this file holds HTML's escaping, its badges, and the rows only
+ * report.html has (th_html_*: the header, the nav, the charts, the run;
+ * the card is section_card.c). The sections both documents have are in
+ * their own files (section_*.c, render_reach.c, render_fuzz.c,
+ * render_bench.c).
  */
 #define _POSIX_C_SOURCE 200809L
-#include "card.h"
-#include "headlines.h"
 #include "html.h"
-#include "reach.h"
 #include "render.h"
-#include "render_bench.h"
-#include "render_fuzz.h"
 #include "report_internal.h"
+#include "sections.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -79,26 +83,7 @@ void th_html_attr(FILE *out, const char *s)
 	attr(out, s);
 }
 
-/* A fixed text of headlines.c: `names` become <code>. */
-static void prose(FILE *out, const char *s)
-{
-	bool in_code = false;
-
-	for (const char *p = s; *p; p++) {
-		if (*p == '`') {
-			fputs(in_code ? "</code>" : "<code>", out);
-			in_code = !in_code;
-			continue;
-		}
-		char one[2] = { *p, 0 };
-
-		text(out, one);
-	}
-	if (in_code)
-		fputs("</code>", out);
-}
-
-static void code(FILE *out, const char *s)
+void th_html_code(FILE *out, const char *s)
 {
 	fputs("<code>", out);
 	text(out, s);
@@ -233,7 +218,7 @@ static void style(FILE *out)
 
 /* ---- pieces ---- */
 
-static void badge(FILE *out, enum th_outcome o, bool reg, const char *suffix)
+void th_html_badge(FILE *out, enum th_outcome o, bool reg, const char *suffix)
 {
 	fprintf(out, "<span class=\"o o-%s%s\">%s%s</span>", th_outcome_name(o), reg ? " reg" : "",
 		th_outcome_name(o), suffix ? suffix : "");
@@ -241,7 +226,7 @@ static void badge(FILE *out, enum th_outcome o, bool reg, const char *suffix)
 
 /* The observed outcome as a badge, or one badge per outcome with its count
  * when the runs disagreed; with_verdict adds "(regression; expected X)". */
-static void cell_badges(FILE *out, const struct th_cell *c, bool with_verdict)
+void th_html_cell_badges(FILE *out, const struct th_cell *c, bool with_verdict)
 {
 	enum th_verdict v = th_report_shown_verdict(c);
 	bool reg = with_verdict && v == TH_VERDICT_REGRESSION;
@@ -254,69 +239,17 @@ static void cell_badges(FILE *out, const struct th_cell *c, bool with_verdict)
 			snprintf(n, sizeof(n), " %u/%u", c->counts[i], c->runs);
 			if (!first)
 				fputc(' ', out);
-			badge(out, (enum th_outcome)i, reg && (enum th_outcome)i == th_cell_observed(c), n);
+			th_html_badge(out, (enum th_outcome)i, reg && (enum th_outcome)i == th_cell_observed(c), n);
 			first = 0;
 		}
 	} else {
-		badge(out, th_cell_observed(c), reg, NULL);
+		th_html_badge(out, th_cell_observed(c), reg, NULL);
 	}
 	char exp[200];
 
 	if (with_verdict && (v == TH_VERDICT_REGRESSION || v == TH_VERDICT_IMPROVEMENT))
 		fprintf(out, " (%s; expected %s)", th_verdict_name(v),
 			th_cell_expected_text(c, exp, sizeof(exp)));
-}
-
-/* "ATTACK variant/config on toolchain\noutcome: ...": a grid cell's entry in its
- * row's evidence (grid_evidence), shown with white-space:pre-line. */
-static void cell_tooltip(FILE *out, const struct th_cell *c)
-{
-	char buf[200];
-	const char *exp = th_cell_expected_text(c, buf, sizeof(buf));
-
-	attr(out, c->attack);
-	fprintf(out, " %s/", th_variant_name(c->variant));
-	attr(out, c->config);
-	fputs(" on ", out);
-	attr(out, c->toolchain);
-	fprintf(out, "&#10;outcome: %s&#10;runs: %u", th_outcome_name(th_cell_observed(c)), c->runs);
-	if (c->runs) {
-		fputs(" (", out);
-		for (int i = 0, first = 1; i < TH_OUTCOME_COUNT; i++) {
-			if (!c->counts[i])
-				continue;
-			fprintf(out, "%s%s %u", first ? "" : ", ", th_outcome_name((enum th_outcome)i),
-				c->counts[i]);
-			first = 0;
-		}
-		fputc(')', out);
-	}
-	fprintf(out, "&#10;expected: %s&#10;verdict: %s&#10;payload: ", exp ? exp : "none",
-		th_verdict_name(th_report_shown_verdict(c)));
-	attr(out, c->payload);
-	fputs(", technique: ", out);
-	attr(out, c->technique);
-	fputs(", timing: ", out);
-	attr(out, c->timing);
-	fputs("&#10;evidence: ", out);
-	attr(out, *c->evidence ? c->evidence : "(none recorded)");
-}
-
-static void support_cell(FILE *out, const struct th_config *cfg, const char *tc)
-{
-	const struct th_support *s = th_config_support(cfg, tc);
-
-	fputs("<td>", out);
-	if (!s) {
-		fputs("<span class=\"muted\">not probed</span></td>", out);
-		return;
-	}
-	fputs(s->supported ? "<span class=\"yes\">yes</span>" : "<span class=\"no\">no</span>", out);
-	if (*s->reason) {
-		fputs(": ", out);
-		text(out, s->reason);
-	}
-	fputs("</td>", out);
 }
 
 static void toolchain_heads(FILE *out, const struct th_toolchain **tcs, size_t ntc)
@@ -365,327 +298,6 @@ static void header(FILE *out, const struct th_results *res, const struct th_tool
 		      "what it ran.</p>\n", out);
 }
 
-/* The "could not run" note every row of rows[0..n) shares, or NULL. */
-static const char *shared_note(const struct th_card_row *rows, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		if (strcmp(rows[i].not_run, rows[0].not_run))
-			return NULL;
-	return n && *rows[0].not_run ? rows[0].not_run : NULL;
-}
-
-static void note_line(FILE *out, const char *note)
-{
-	if (!note)
-		return;
-	fputs("<p class=\"cnt\">Could not run: ", out);
-	text(out, note);
-	fputs("</p>\n", out);
-}
-
-/* One row of the card: the generation (or payload), the configs, the
- * answer in large, how many cells gave it, what could not run (unless
- * every row says the same: said once, under them). */
-static void card_row(FILE *out, const char *label, const struct th_card_row *r, bool note)
-{
-	char counts[160];
-
-	fputs("<div class=\"vrow\"><span class=\"gen\">", out);
-	text(out, label);
-	fputs("</span><span class=\"cfg\">", out);
-	text(out, r->configs);
-	fputs("</span><span class=\"big\">", out);
-	if (r->worst == TH_OUTCOME_INVALID)
-		fputs("<span class=\"muted\">not run</span>", out);
-	else
-		badge(out, r->worst, false, NULL);
-	fputs("</span>", out);
-	if (r->ncells) {
-		th_card_counts_text(r, counts, sizeof(counts));
-		fputs("<span class=\"cnt\">", out);
-		text(out, counts);
-		fputs("</span>", out);
-	}
-	if (note && *r->not_run) {
-		fputs("<span class=\"cnt\">could not run: ", out);
-		text(out, r->not_run);
-		fputs("</span>", out);
-	}
-	fputs("</div>\n", out);
-}
-
-/* The cells a card row stands on, folded: outcome and evidence verbatim. */
-static void card_cells(FILE *out, const struct th_card_row *rows, size_t n, const char *what)
-{
-	size_t total = 0;
-
-	for (size_t i = 0; i < n; i++)
-		total += rows[i].n;
-	if (!total)
-		return;
-	fprintf(out, "<details><summary>The %zu cell%s that answer %s</summary>\n"
-		"<div class=\"scroll\"><table>\n<thead><tr><th scope=\"col\">attack</th><th scope=\"col\">variant</th>"
-		"<th scope=\"col\">config</th><th scope=\"col\">toolchain</th><th scope=\"col\">outcome</th><th scope=\"col\">evidence</th></tr></thead>\n"
-		"<tbody>\n", total, total == 1 ? "" : "s", what);
-	for (size_t i = 0; i < n; i++) {
-		for (size_t k = 0; k < rows[i].n; k++) {
-			const struct th_cell *c = rows[i].cells[k];
-
-			fputs("<tr><td>", out);
-			code(out, c->attack);
-			fprintf(out, "</td><td>%s</td><td>", th_variant_name(c->variant));
-			text(out, c->config);
-			fputs("</td><td>", out);
-			text(out, c->toolchain);
-			fputs("</td><td>", out);
-			cell_badges(out, c, true);
-			fputs("</td><td><code>", out);
-			text(out, *c->evidence ? c->evidence : "(no evidence recorded)");
-			fputs("</code></td></tr>\n", out);
-		}
-	}
-	fputs("</tbody>\n</table></div>\n</details>\n", out);
-}
-
-/* What the campaigns of fuzz.json beside the results found, one sentence
- * per API generation (the section "Fuzzing campaigns" further down has
- * every chain); "not run" without one. */
-static void fuzz_lines(FILE *out, const struct th_results *res)
-{
-	const struct th_fz_summary *s = th_render_fuzz_summary(res);
-	char line[1024], a[32], b[32];
-	bool any = false;
-
-	for (int v = 0; s && v < TH_VARIANT_COUNT; v++) {
-		struct th_fz_generation g;
-
-		if (!th_fz_generation(s, (enum th_variant)v, &g))
-			continue;
-		if (!any)
-			fprintf(out, "<h3><a href=\"#fuzzing\">Fuzzing the overwrite</a>: the timer's own "
-				"call%s</h3>\n", s->partial ? " (PARTIAL: the campaigns were interrupted)" : "");
-		any = true;
-		snprintf(line, sizeof(line), "%s %s", th_variant_kernel((enum th_variant)v),
-			 v == TH_VARIANT_TRANSITIONAL ? "(rc3 shim)" : th_variant_name((enum th_variant)v));
-		fputs("<div class=\"vrow\"><span class=\"gen\">", out);
-		text(out, line);
-		snprintf(line, sizeof(line), "%zu config%s", g.configs, g.configs == 1 ? "" : "s");
-		fputs("</span><span class=\"cfg\">", out);
-		text(out, line);
-		fputs("</span><span class=\"big\">", out);
-		if (g.own) {
-			badge(out, TH_HIJACKED, false, NULL);
-			snprintf(line, sizeof(line), "under %zu of %zu, first after %.2f s", g.own, g.configs,
-				 g.first);
-		} else {
-			fputs("never hijacked", out);
-			th_report_short_count(g.runs, a, sizeof(a));
-			th_report_short_count(g.blocks, b, sizeof(b));
-			snprintf(line, sizeof(line), "%s runs, %s CFI blocks", a, b);
-		}
-		fputs("</span><span class=\"cnt\">", out);
-		text(out, line);
-		if (!g.own && th_fz_own_call_by_construction((enum th_variant)v)) {
-			struct th_fz_reach r[32];
-			size_t ncfi, nr = th_fz_reach(s, (enum th_variant)v, r, sizeof(r) / sizeof(r[0]), &ncfi);
-
-			text(out, " (by construction: its call gets the timer, never bytes the attacker wrote)");
-			if (ncfi) {
-				text(out, nr ? "; under CFI it still reached: " :
-					       "; under CFI: no privileged write or redirect found");
-				for (size_t k = 0; k < nr; k++) {
-					text(out, k ? ", " : "");
-					text(out, r[k].label);
-				}
-			}
-		}
-		if (g.foreign) {
-			snprintf(line, sizeof(line), "; through deferred_timer_fn: HIJACKED under %zu of %zu",
-				 g.foreign, g.configs);
-			text(out, line);
-		}
-		fputs("</span></div>\n", out);
-	}
-	if (!any) {
-		fputs("<p class=\"other\"><strong>Fuzzing campaigns:</strong> not run "
-		      "<span class=\"cnt\">(no fuzz.json beside these results)</span></p>\n", out);
-		return;
-	}
-	fputs("<details><summary>What the campaigns found, in full</summary>\n", out);
-	for (int v = 0; v < TH_VARIANT_COUNT; v++) {
-		if (!th_fz_verdict(s, (enum th_variant)v, line, sizeof(line)))
-			continue;
-		fputs("<p class=\"other\">", out);
-		text(out, line);
-		fputs("</p>\n", out);
-	}
-	fputs("</details>\n", out);
-}
-
-/* What 4.15's call site can still call under the card's configs, read from
- * the binaries (the reach section, further down); "not run" without one. */
-static void reach_lines(FILE *out, const struct th_results *res)
-{
-	static const char *const cfgs[TH_CARD_NCONFIGS] = TH_CARD_CONFIGS;
-	struct th_card_reach r;
-	bool any = false;
-	char buf[64];
-
-	for (int k = 0; k < TH_CARD_NCONFIGS; k++) {
-		th_card_reach(res, TH_VARIANT_MODERN, cfgs[k], &r);
-		if (!r.toolchain)
-			continue;
-		if (!any)
-			fputs("<h3>What 4.15's <code>call_timer_fn</code> can still call</h3>\n", out);
-		any = true;
-		fputs("<div class=\"vrow\"><span class=\"gen\">4.15 modern</span><span class=\"cfg\">", out);
-		text(out, cfgs[k]);
-		snprintf(buf, sizeof(buf), "%zu of %zu functions", r.members, r.functions);
-		fputs("</span><span class=\"big\">", out);
-		text(out, buf);
-		fputs("</span><span class=\"cnt\">", out);
-		if (r.privileged) {
-			fputs("privileged: ", out);
-			text(out, r.names);
-		} else {
-			fputs("none privileged", out);
-		}
-		if (*r.hops) {
-			fputs("; one call further, ", out);
-			text(out, r.hops);
-		}
-		fputs(" (", out);
-		text(out, r.toolchain);
-		fputs(")</span></div>\n", out);
-	}
-	/* A real kernel's entries: a row each, naming the platform. */
-	for (size_t i = 0; res->reach && i < res->reach->n; i++) {
-		const struct th_reach_entry *e = &res->reach->entries[i];
-		size_t np = th_reach_privileged_count(e);
-
-		if (!th_reach_is_kernel(e))
-			continue;
-		if (!any)
-			fputs("<h3>What <code>call_timer_fn</code> can still call</h3>\n", out);
-		any = true;
-		fputs("<div class=\"vrow\"><span class=\"gen\">", out);
-		text(out, e->platform);
-		fputs(" (real kernel)</span><span class=\"cfg\">", out);
-		text(out, e->config);
-		snprintf(buf, sizeof(buf), "%zu of %zu functions", e->nmembers, e->functions_total);
-		fputs("</span><span class=\"big\">", out);
-		text(out, buf);
-		fputs("</span><span class=\"cnt\">", out);
-		if (np) {
-			fputs("privileged: ", out);
-			for (size_t k = 0, shown = 0; k < e->nmembers; k++)
-				if (e->members[k].privileged) {
-					fputs(shown++ ? ", " : "", out);
-					text(out, e->members[k].name ? e->members[k].name :
-						  e->members[k].body ? e->members[k].body : "?");
-				}
-		} else {
-			fputs("none privileged", out);
-		}
-		fputs(" (", out);
-		text(out, e->toolchain);
-		fputs(")</span></div>\n", out);
-	}
-	if (any)
-		fputs("<p class=\"cnt\">Read from the built binaries: <a href=\"#reach\">what the "
-		      "timer dispatch can still call</a>.</p>\n", out);
-	else
-		fputs("<p class=\"other\"><strong>CFI reach at the timer call site:</strong> not run "
-		      "<span class=\"cnt\">(these results hold no target set)</span></p>\n", out);
-}
-
-/* "Real kernel (linux-6.1.192): 38 cells, 30 agree with the model, ...":
- * a line per real-kernel platform, its table below (#kernel). */
-static int kernel_card_lines(FILE *out, const struct th_results *res)
-{
-	const struct th_results *o = th_report_origin(res);
-	struct th_agreement *rows;
-	size_t nrows;
-
-	if (!o->nplatforms)
-		return 0;
-	if (th_results_agreement(o, NULL, NULL, &rows, &nrows, NULL, 0))
-		return -1;
-	for (size_t p = 0; p < o->nplatforms; p++) {
-		struct th_agreement_counts k;
-
-		th_report_agreement_counts(o, rows, nrows, o->platforms[p].name, &k);
-		fputs("<p class=\"cnt\"><a href=\"#kernel\">Real kernel</a> (", out);
-		text(out, o->platforms[p].name);
-		fprintf(out, "): %zu cell%s, %zu agree with the model, %zu declared difference%s, %s%zu "
-			"disagree%s", k.cells, k.cells == 1 ? "" : "s", k.agree, k.declared, k.declared == 1 ? "" : "s",
-			k.disagree ? "<strong>" : "", k.disagree, k.disagree ? "</strong>" : "");
-		if (k.alone)
-			fprintf(out, ", %zu without a model cell", k.alone);
-		fputs(".</p>\n", out);
-	}
-	th_agreement_free(rows, nrows);
-	return 0;
-}
-
-/* The verdict, first: the question the project answers, row by row, with
- * the cells behind each answer one click away. */
-static int verdict_card(FILE *out, const struct th_results *res, const struct th_cell **all)
-{
-	struct th_card card;
-	char label[64];
-	unsigned v[TH_VERDICT_COUNT] = { 0 };
-
-	if (th_card_build(all, res->ncells, &card))
-		return -1;
-	fputs("<section class=\"card\" id=\"verdict\">\n<h2>Does type-based CFI stop "
-	      "CVE-2017-7308's overwrite of a timer?</h2>\n<p class=\"q\">The overwrite as the exploit "
-	      "made it (technique <code>" TH_CARD_CVE_TECHNIQUE "</code>, timing <code>"
-	      TH_CARD_CVE_TIMING "</code>: the ring's retire timer armed first, then a frame "
-	      "written past a ring block into the next socket) points <code>.function</code> at "
-	      "<code>write_cr4</code>, and on 4.14 <code>.data</code> at the attacker's CR4 "
-	      "value; asked on each API generation under the CFI a kernel ships.</p>\n", out);
-	fputs("<div class=\"cve\">\n", out);
-	for (size_t i = 0; i < card.ncve; i++) {
-		enum th_variant va = card.cve[i].variant;
-
-		snprintf(label, sizeof(label), "%s %s", th_variant_kernel(va),
-			 va == TH_VARIANT_TRANSITIONAL ? "(rc3 shim)" : th_variant_name(va));
-		card_row(out, label, &card.cve[i], !shared_note(card.cve, card.ncve));
-	}
-	fputs("</div>\n", out);
-	note_line(out, shared_note(card.cve, card.ncve));
-	card_cells(out, card.cve, card.ncve, "it");
-	fputs("<h3>What 4.15 + CFI does not stop</h3>\n", out);
-	if (!card.nstill)
-		fputs("<p class=\"cnt\">With no other payload did the attacker's target run on 4.15 "
-		      "under cfi-icall or kcfi (in these results).</p>\n", out);
-	for (size_t i = 0; i < card.nstill; i++)
-		card_row(out, card.still[i].payload, &card.still[i],
-			 !shared_note(card.still, card.nstill));
-	note_line(out, shared_note(card.still, card.nstill));
-	if (card.nstill)
-		card_cells(out, card.still, card.nstill, "it");
-	/* Sections other parts of a run add to the results; until a run
-	 * records them, the card says they were not run. */
-	reach_lines(out, res);
-	fuzz_lines(out, res);
-	if (kernel_card_lines(out, res)) {
-		th_card_free(&card);
-		return -1;
-	}
-	for (size_t i = 0; i < res->ncells; i++)
-		v[th_report_shown_verdict(res->cells[i])]++;
-	fprintf(out, "<p class=\"gate\">Against the declared expectations: %u pass, %s%u "
-		"regression%s%s, %u improvement, %u new (as stored; <code>timerharness check</code> "
-		"recomputes them).</p>\n</section>\n", v[TH_VERDICT_PASS],
-		v[TH_VERDICT_REGRESSION] ? "<strong>" : "", v[TH_VERDICT_REGRESSION],
-		v[TH_VERDICT_REGRESSION] == 1 ? "" : "s", v[TH_VERDICT_REGRESSION] ? "</strong>" : "",
-		v[TH_VERDICT_IMPROVEMENT], v[TH_VERDICT_NEW]);
-	th_card_free(&card);
-	return 0;
-}
-
 static void charts(FILE *out, const struct th_results *res)
 {
 	fputs("<h2 id=\"charts\">At a glance</h2>\n<figure>\n", out);
@@ -695,7 +307,7 @@ static void charts(FILE *out, const struct th_results *res)
 	      "segments left to right by symbol and count; a wide segment carries its symbol."
 	      "</figcaption>\n<div class=\"legend\">", out);
 	for (int i = 0; i < TH_OUTCOME_COUNT; i++)
-		badge(out, (enum th_outcome)i, false,
+		th_html_badge(out, (enum th_outcome)i, false,
 		      (char[]){ ' ', '(', th_outcome_symbol((enum th_outcome)i), ')', 0 });
 	fputs("</div>\n", out);
 	th_html_chart_outcomes_table(out, res);
@@ -705,32 +317,6 @@ static void charts(FILE *out, const struct th_results *res)
 	      "runs, and cells that could not run, left out) where a defence named itself "
 	      "(<code>BLOCKED_CFI</code> or <code>DETECTED</code>), over every variant, payload, "
 	      "timing and toolchain.</figcaption>\n</figure>\n", out);
-}
-
-static void configs(FILE *out, const struct th_results *res, const struct th_toolchain **tcs,
-		    size_t ntc)
-{
-	fputs("<h2 id=\"configs\">Configs</h2>\n<p>Each config's flags, and whether a behaviour "
-	      "probe showed it at work on each toolchain.</p>\n<div class=\"scroll\"><table>\n"
-	      "<thead><tr><th scope=\"col\">config</th><th scope=\"col\">flags</th><th scope=\"col\">description</th>", out);
-	toolchain_heads(out, tcs, ntc);
-	fputs("</tr></thead>\n<tbody>\n", out);
-	for (size_t i = 0; i < res->nconfigs; i++) {
-		const struct th_config *c = &res->configs[i];
-
-		fputs("<tr><td>", out);
-		code(out, c->name);
-		fputs("</td><td>", out);
-		if (*c->flags)
-			code(out, c->flags);
-		fputs("</td><td>", out);
-		text(out, c->description);
-		fputs("</td>", out);
-		for (size_t t = 0; t < ntc; t++)
-			support_cell(out, c, tcs[t]->name);
-		fputs("</tr>\n", out);
-	}
-	fputs("</tbody>\n</table></div>\n", out);
 }
 
 static int summary(FILE *out, const struct th_results *res, const struct th_toolchain **tcs,
@@ -760,16 +346,16 @@ static int summary(FILE *out, const struct th_results *res, const struct th_tool
 		text(out, *tcs[t]->version ? tcs[t]->version : "version unknown");
 		if (*tcs[t]->path) {
 			fputs(", ", out);
-			code(out, tcs[t]->path);
+			th_html_code(out, tcs[t]->path);
 		}
 		fputc(')', out);
 	}
 	fputs(ntc ? "</li>\n" : " none</li>\n", out);
 	if (res->expect_path) {
 		fputs("<li>Expectations: ", out);
-		code(out, res->expect_path);
+		th_html_code(out, res->expect_path);
 		fputs(" (SHA-256 ", out);
-		code(out, res->expect_sha256);
+		th_html_code(out, res->expect_sha256);
 		fputs(")</li>\n", out);
 	}
 	if (th_results_is_slice(res)) {
@@ -782,7 +368,7 @@ static int summary(FILE *out, const struct th_results *res, const struct th_tool
 			if (!lists[i])
 				continue;
 			fprintf(out, " %s ", names[i]);
-			code(out, lists[i]);
+			th_html_code(out, lists[i]);
 			fputc(';', out);
 		}
 		if (res->shard.count) {
@@ -800,7 +386,7 @@ static int summary(FILE *out, const struct th_results *res, const struct th_tool
 		th_report_count(res, tcs[t]->name, per[t]);
 	for (int i = 0; i < TH_OUTCOME_COUNT; i++) {
 		fputs("<tr><td>", out);
-		badge(out, (enum th_outcome)i, false, NULL);
+		th_html_badge(out, (enum th_outcome)i, false, NULL);
 		fputs("</td>", out);
 		for (size_t t = 0; t < ntc; t++)
 			fprintf(out, "<td class=\"n\">%u</td>", per[t][i]);
@@ -840,622 +426,80 @@ static int summary(FILE *out, const struct th_results *res, const struct th_tool
 	return 0;
 }
 
-static void row_table_head(FILE *out, const struct th_toolchain **tcs, size_t ntc,
-			   const char *extra)
+/* ---- report.html's own sections (rows of sections.c) ---- */
+
+int th_html_header(struct th_doc *d, const struct th_section_ctx *c)
 {
-	fputs("<div class=\"scroll\"><table>\n<thead><tr><th scope=\"col\">attack</th><th scope=\"col\">variant</th>"
-	      "<th scope=\"col\">config</th>", out);
-	toolchain_heads(out, tcs, ntc);
-	if (extra)
-		fprintf(out, "<th scope=\"col\">%s</th>", extra);
-	fputs("</tr></thead>\n<tbody>\n", out);
-}
-
-static void row_cells(FILE *out, const struct th_results *res, const struct th_cell *row,
-		      const struct th_toolchain **tcs, size_t ntc, bool with_verdict)
-{
-	fputs("<td>", out);
-	code(out, row->attack);
-	fprintf(out, "</td><td>%s</td><td>", th_variant_name(row->variant));
-	text(out, row->config);
-	fputs("</td>", out);
-	for (size_t t = 0; t < ntc; t++) {
-		const struct th_cell *c = th_results_find_cell(res, row->platform, row->attack, row->variant,
-							       row->config, tcs[t]->name);
-		fputs("<td>", out);
-		if (c)
-			cell_badges(out, c, with_verdict);
-		else
-			fputs("<span class=\"muted\">not run</span>", out);
-		fputs("</td>", out);
-	}
-}
-
-/* "Observed: clang-14: HIJACKED in 2 cells; ..." in a <p>, or (in a
- * finding's summary) a <span class="ans">. */
-static void observed_line(FILE *out, const struct th_cell **cells, size_t n,
-			  const struct th_toolchain **tcs, size_t ntc, bool span)
-{
-	fputs(span ? "<span class=\"ans\">Observed:" : "<p>Observed:", out);
-	for (size_t t = 0; t < ntc; t++) {
-		unsigned counts[TH_OUTCOME_COUNT];
-		unsigned total = th_headline_observed(cells, n, tcs[t]->name, counts);
-
-		fprintf(out, "%s <strong>", t ? ";" : "");
-		text(out, tcs[t]->name);
-		fputs("</strong>:", out);
-		if (!total)
-			fputs(" not run", out);
-		for (int i = 0, first = 1; i < TH_OUTCOME_COUNT; i++) {
-			if (!counts[i])
-				continue;
-			fputs(first ? " " : ", ", out);
-			badge(out, (enum th_outcome)i, false, NULL);
-			fprintf(out, " in %u cell%s", counts[i], counts[i] == 1 ? "" : "s");
-			first = 0;
-		}
-	}
-	fputs(span ? ".</span>" : ".</p>\n", out);
-}
-
-/* Evidence lists this long start folded. */
-#define EVIDENCE_OPEN_MAX 6
-
-static int headline(FILE *out, const struct th_results *res, const struct th_cell **all,
-		    const struct th_headline *h, const struct th_toolchain **tcs, size_t ntc)
-{
-	int oom;
-	size_t n;
-	const struct th_cell **cells = th_headline_cells(all, res->ncells, h, &n, &oom);
-
-	if (oom)
-		return -1;
-	/* Folded: the question and what was observed; the cells and their
-	 * evidence when opened. */
-	fputs("<details class=\"finding\"><summary><h3>", out);
-	prose(out, h->title);
-	fputs("</h3>", out);
-	if (!n)
-		fputs("<span class=\"ans\">Observed: not run (the results hold no such cell).</span>", out);
-	else
-		observed_line(out, cells, n, tcs, ntc, true);
-	fputs("</summary>\n<p>Cells: ", out);
-	prose(out, h->about);
-	fputs("</p>\n", out);
-	if (h->note) {
-		fputs("<p class=\"banner\">", out);
-		prose(out, h->note);
-		fputs("</p>\n", out);
-	}
-	if (!n) {
-		fputs("</details>\n", out);
-		return 0;
-	}
-	row_table_head(out, tcs, ntc, NULL);
-	for (size_t i = 0; i < n; i++) {
-		if (i && th_headline_same_row(cells[i - 1], cells[i]))
-			continue;
-		fputs("<tr>", out);
-		row_cells(out, res, cells[i], tcs, ntc, false);
-		fputs("</tr>\n", out);
-	}
-	fprintf(out, "</tbody>\n</table></div>\n<details%s><summary>Evidence, verbatim (%zu cell%s)"
-		"</summary>\n", n <= EVIDENCE_OPEN_MAX ? " open" : "", n, n == 1 ? "" : "s");
-	for (size_t i = 0; i < n; i++) {
-		const struct th_cell *c = cells[i];
-
-		fputs("<div>", out);
-		code(out, c->attack);
-		fprintf(out, " %s/", th_variant_name(c->variant));
-		text(out, c->config);
-		fputs(" on ", out);
-		text(out, c->toolchain);
-		fputs(": ", out);
-		cell_badges(out, c, false);
-		fputs("</div>\n<pre>", out);
-		text(out, *c->evidence ? c->evidence : "(no evidence recorded)");
-		fputs("</pre>\n", out);
-	}
-	fputs("</details>\n</details>\n", out);
-	free(cells);
+	header(d->out, c->res, c->tcs, c->ntc);
 	return 0;
 }
 
-static int differences(FILE *out, const struct th_results *res, const struct th_cell **all,
-		       const struct th_toolchain **tcs, size_t ntc)
+int th_html_nav(struct th_doc *d, const struct th_section_ctx *c)
 {
-	size_t n, unsup;
-	int oom, listed = 0;
-	struct th_diff_row *rows = th_headline_differences(all, res->ncells, &n, &unsup, &oom);
-
-	if (oom)
-		return -1;
-	/* Open when there is something to see: a regression is never folded. */
-	fprintf(out, "<details class=\"finding\"%s><summary><h3>", n ? " open" : "");
-	prose(out, th_differences_title);
-	fprintf(out, "</h3><span class=\"ans\">%zu row%s listed.</span></summary>\n<p>Cells: ", n,
-		n == 1 ? "" : "s");
-	prose(out, th_differences_about);
-	fputs("</p>\n", out);
-	if (n)
-		row_table_head(out, tcs, ntc, "why listed");
-	for (size_t i = 0; i < n; i++) {
-		fputs(rows[i].regressed ? "<tr class=\"regrow\">" : "<tr>", out);
-		row_cells(out, res, rows[i].cell, tcs, ntc, true);
-		fprintf(out, "<td>%s%s%s</td></tr>\n", rows[i].regressed ? "<strong>regression</strong>" : "",
-			rows[i].regressed && rows[i].differs ? ", " : "",
-			rows[i].differs ? "differs between toolchains" : "");
-	}
-	fputs(n ? "</tbody>\n</table></div>\n"
-		: "<p>Observed: no cell regressed and no outcome differs between toolchains.</p>\n", out);
-	if (unsup) {
-		fprintf(out, "<p>%zu more (attack, variant, config) rows differ only because a config "
-			"is unsupported on a toolchain:", unsup);
-		for (size_t c = 0; c < res->nconfigs; c++) {
-			const struct th_config *cfg = &res->configs[c];
-
-			for (size_t s = 0; s < cfg->nsupport; s++) {
-				if (cfg->support[s].supported)
-					continue;
-				fprintf(out, "%s ", listed++ ? ";" : "");
-				code(out, cfg->name);
-				fputs(" on ", out);
-				text(out, cfg->support[s].toolchain);
-				if (*cfg->support[s].reason) {
-					fputs(" (", out);
-					text(out, cfg->support[s].reason);
-					fputc(')', out);
-				}
-			}
-		}
-		fputs(listed ? ".</p>\n" : " (no config is marked unsupported).</p>\n", out);
-	}
-	fputs("</details>\n", out);
-	free(rows);
+	th_sections_nav(d, c);
 	return 0;
 }
 
-/* ---- the grid ---- */
-
-/* Columns shared by every toolchain's grid, so the grids line up. */
-struct grid {
-	bool var_on[TH_VARIANT_COUNT];
-	size_t *cols;		/* config indexes with any cell */
-	size_t ncols;
-};
-
-static int grid_layout(const struct th_results *res, struct grid *g)
+int th_html_charts(struct th_doc *d, const struct th_section_ctx *c)
 {
-	memset(g, 0, sizeof(*g));
-	g->cols = th_report_config_columns(res, NULL, TH_VARIANT_INVALID, g->var_on, &g->ncols);
-	return g->cols ? 0 : -1;
-}
-
-static void legend(FILE *out)
-{
-	fputs("<div class=\"scroll\"><table class=\"grid\">\n<tbody>\n", out);
-	for (int i = 0; i < TH_OUTCOME_COUNT; i++) {
-		enum th_outcome o = (enum th_outcome)i;
-
-		fprintf(out, "<tr><td class=\"c o-%s\">%c</td><th scope=\"row\" class=\"a\">%s: ", th_outcome_name(o),
-			th_outcome_symbol(o), th_outcome_name(o));
-		text(out, th_outcome_meaning(o));
-		fputs("</th></tr>\n", out);
-	}
-	fputs("<tr><td class=\"c o-HIJACKED reg\">H!</td><th scope=\"row\" class=\"a\">black frame and "
-	      "<code>!</code>: the cell regressed (observed more severe than expected, or outside its declared set)</th></tr>\n"
-	      "<tr><td class=\"c o-CRASHED\">C*</td><th scope=\"row\" class=\"a\"><code>*</code>: the runs "
-	      "disagreed (randstruct seeds); the most severe outcome is shown</th></tr>\n"
-	      "<tr><td class=\"c missing\"></td><th scope=\"row\" class=\"a\">blank: no such cell in the "
-	      "results</th></tr>\n</tbody>\n</table></div>\n", out);
-}
-
-/* The cell of row's attack at variant v and column k of the grid, or NULL. */
-static const struct th_cell *grid_cell(const struct th_results *res, const struct grid *g,
-				       const struct th_toolchain *tc, const struct th_cell *row,
-				       int v, size_t k)
-{
-	return th_results_find_cell(res, row->platform, row->attack, (enum th_variant)v,
-				    res->configs[g->cols[k]].name, tc->name);
-}
-
-/* Each row's evidence, after its grid: a block per attack (id eT-R) with an
- * entry per cell (eT-R-N), each hidden until a link leads to it (CSS
- * :target; the page has no script). */
-static void grid_evidence(FILE *out, const struct th_results *res, const struct grid *g,
-			  const struct th_toolchain *tc, size_t idx, const struct th_cell **rows,
-			  size_t nrows)
-{
-	fputs("<div class=\"evs\">\n", out);
-	for (size_t r = 0; r < nrows; r++) {
-		size_t n = 0;
-
-		fprintf(out, "<div class=\"ev\" id=\"e%zu-%zu\"><p><strong>", idx + 1,
-			r + 1);
-		text(out, rows[r]->attack);
-		fputs("</strong> on ", out);
-		text(out, tc->name);
-		fputs(": every cell, with its evidence</p>\n<ul>\n", out);
-		for (int v = 0; v < TH_VARIANT_COUNT; v++) {
-			if (!g->var_on[v])
-				continue;
-			for (size_t k = 0; k < g->ncols; k++) {
-				const struct th_cell *c = grid_cell(res, g, tc, rows[r], v, k);
-
-				if (!c)
-					continue;
-				fprintf(out, "<li id=\"e%zu-%zu-%zu\">", idx + 1, r + 1, ++n);
-				cell_tooltip(out, c);
-				fputs("</li>\n", out);
-			}
-		}
-		fprintf(out, "</ul>\n<p><a href=\"#g%zu-%zu\">Back to the grid</a></p></div>\n",
-			idx + 1, r + 1);
-	}
-	fputs("</div>\n", out);
-}
-
-static int grid_toolchain(FILE *out, const struct th_results *res, const struct th_cell **all,
-			  const struct grid *g, const struct th_toolchain *tc, size_t idx)
-{
-	unsigned counts[TH_OUTCOME_COUNT];
-	size_t nrows, ncells, nreg = 0;
-	int oom;
-	const struct th_cell **rows = th_report_attack_rows(all, res->ncells, tc->name,
-							    TH_VARIANT_INVALID, &nrows, &oom);
-	if (oom)
-		return -1;
-	for (size_t i = 0; i < res->ncells; i++)
-		nreg += !strcmp(res->cells[i]->toolchain, tc->name) &&
-			th_report_shown_verdict(res->cells[i]) == TH_VERDICT_REGRESSION;
-	ncells = th_report_count(res, tc->name, counts);
-	fprintf(out, "<h3 id=\"matrix-%zu\">", idx + 1);
-	text(out, tc->name);
-	fputs(" (", out);
-	text(out, *tc->version ? tc->version : "version unknown");
-	fputs(")</h3>\n", out);
-	if (!ncells) {
-		fputs("<p>No cells.</p>\n", out);
-		free(rows);
-		return 0;
-	}
-	fprintf(out, "<p>%zu cells:", ncells);
-	for (int i = 0, first = 1; i < TH_OUTCOME_COUNT; i++) {
-		if (!counts[i])
-			continue;
-		fputs(first ? " " : ", ", out);
-		badge(out, (enum th_outcome)i, false, NULL);
-		fprintf(out, " %u", counts[i]);
-		first = 0;
-	}
-	if (nreg)
-		fprintf(out, ". <strong>%zu regression%s</strong> (framed in black)", nreg,
-			nreg == 1 ? "" : "s");
-	fputs(".</p>\n", out);
-
-	/* Head: variant groups over config names; both rows, and the attack
-	 * names, stay in view while the grid scrolls in its box. */
-	fputs("<div class=\"gridwrap\"><table class=\"grid\">\n<thead>\n<tr class=\"vh\">"
-	      "<th scope=\"col\" class=\"a\" rowspan=\"2\">attack</th>", out);
-	for (int v = 0; v < TH_VARIANT_COUNT; v++)
-		if (g->var_on[v])
-			fprintf(out, "<th scope=\"colgroup\" class=\"v vs\" colspan=\"%zu\">%s</th>", g->ncols,
-				th_variant_name((enum th_variant)v));
-	fputs("</tr>\n<tr class=\"ch\">", out);
-	for (int v = 0; v < TH_VARIANT_COUNT; v++) {
-		if (!g->var_on[v])
-			continue;
-		for (size_t k = 0; k < g->ncols; k++) {
-			const struct th_config *cfg = &res->configs[g->cols[k]];
-
-			fprintf(out, "<th scope=\"col\" class=\"cfg%s\" title=\"", k ? "" : " vs");
-			attr(out, *cfg->flags ? cfg->flags : cfg->name);
-			fputs("\">", out);
-			text(out, cfg->name);
-			fputs("</th>", out);
-		}
-	}
-	fputs("</tr>\n</thead>\n<tbody>\n", out);
-
-	size_t span = 1;
-
-	for (int v = 0; v < TH_VARIANT_COUNT; v++)
-		span += g->var_on[v] ? g->ncols : 0;
-	for (size_t r = 0; r < nrows; r++) {
-		const struct th_cell *row = rows[r];
-
-		if (!r || !th_report_same_group(rows[r - 1], row)) {
-			fprintf(out, "<tr class=\"g\"><th scope=\"rowgroup\" colspan=\"%zu\">", span);
-			text(out, row->technique);
-			fputs(", ", out);
-			text(out, strcmp(row->timing, "-") ? row->timing : "no timing");
-			fputs("</th></tr>\n", out);
-		}
-		/* Reaching a cell's evidence without hover, and without a
-		 * tab stop per cell (9,240 in a full run) or a script (the
-		 * page's policy forbids one): the attack's name is a link,
-		 * one tab stop per row, to the row's evidence, every cell in
-		 * it as text; each cell is a link (out of the tab order) to
-		 * its own entry, for a tap or a click. A screen reader meets
-		 * the cells as links, in the table (its headers name the
-		 * cell), with their symbol. The entries replace the tooltips
-		 * that held the same text (a cell has no title now), so the
-		 * page grows only by the links and entries' markup. */
-		fprintf(out, "<tr id=\"g%zu-%zu\"><th scope=\"row\" class=\"a\"><a href=\"#e%zu-%zu\">",
-			idx + 1, r + 1, idx + 1, r + 1);
-		text(out, row->attack);
-		fputs("</a></th>", out);
-		size_t n = 0;
-
-		for (int v = 0; v < TH_VARIANT_COUNT; v++) {
-			if (!g->var_on[v])
-				continue;
-			for (size_t k = 0; k < g->ncols; k++) {
-				const struct th_cell *c = grid_cell(res, g, tc, row, v, k);
-				const char *vs = k ? "" : " vs";
-
-				if (!c) {
-					fprintf(out, "<td class=\"c missing%s\"></td>", vs);
-					continue;
-				}
-				enum th_outcome o = th_cell_observed(c);
-				bool reg = th_report_shown_verdict(c) == TH_VERDICT_REGRESSION;
-
-				fprintf(out, "<td class=\"c o-%s%s%s\"><a href=\"#e%zu-%zu-%zu\" tabindex=\"-1\">"
-					"%c%s</a></td>", th_outcome_name(o), reg ? " reg" : "", vs, idx + 1, r + 1,
-					++n, th_outcome_symbol(o), reg ? "!" : th_report_kinds(c) > 1 ? "*" : "");
-			}
-		}
-		fputs("</tr>\n", out);
-	}
-	fputs("</tbody>\n</table></div>\n", out);
-	grid_evidence(out, res, g, tc, idx, rows, nrows);
-	free(rows);
+	charts(d->out, c->res);
 	return 0;
 }
 
-static int matrix(FILE *out, const struct th_results *res, const struct th_cell **all,
-		  const struct th_toolchain **tcs, size_t ntc)
+int th_html_run(struct th_doc *d, const struct th_section_ctx *c)
 {
-	struct grid g;
-
-	fputs("<h2 id=\"matrix\">Matrix</h2>\n<p>One grid per toolchain: a row per attack, grouped "
-	      "by technique and timing; a column per config, grouped by variant. A cell shows its "
-	      "observed (most severe) outcome. Click or tap a cell for its counts, expectation, "
-	      "verdict and evidence; from the keyboard, an attack's name (one tab stop per row) "
-	      "leads to every cell of its row with their evidence. The grid scrolls in its box; "
-	      "its headers stay in view.</p>\n<details><summary>Legend</summary>\n", out);
-	legend(out);
-	fputs("</details>\n", out);
-	if (grid_layout(res, &g))
-		return -1;
-	for (size_t t = 0; t < ntc; t++) {
-		if (grid_toolchain(out, res, all, &g, tcs[t], t)) {
-			free(g.cols);
-			return -1;
-		}
-	}
-	free(g.cols);
-	return 0;
-}
-
-/* ---- a real kernel beside the model ---- */
-
-static void outcome_badge(FILE *out, enum th_outcome o)
-{
-	if (th_outcome_name(o))
-		badge(out, o, false, NULL);
-	else
-		fputs("<span class=\"muted\">none</span>", out);
-}
-
-/* Each real-kernel platform: what it is, its cells beside the model's (the
- * agreement, computed from the cells), then its cells. */
-static int kernel_sections(FILE *out, const struct th_results *res)
-{
-	struct th_agreement *rows;
-	size_t nrows, np;
-	int oom;
-	const char **names = th_report_kernel_platforms(res, &np, &oom);
-
-	if (oom)
-		return -1;
-	if (!np)
-		return 0;
-	if (th_results_agreement(res, NULL, NULL, &rows, &nrows, NULL, 0)) {
-		free(names);
-		return -1;
-	}
-	fputs("<h2 id=\"kernel\">Real kernel</h2>\n<p>The same attacks on a real Linux kernel, "
-	      "booted under QEMU once per cell, its serial console classified into the same "
-	      "outcomes; each cell beside the model's cell of the same attack, variant, config and "
-	      "toolchain. Where the two differ, <code>timerharness check</code> fails unless "
-	      "<code>attacks/expected.tsv</code> declares the difference (<code>@differs</code>)."
-	      "</p>\n", out);
-	for (size_t p = 0; p < np; p++) {
-		const struct th_platform *pf = th_results_find_platform(res, names[p]);
-		struct th_agreement_counts k;
-		struct th_results view;
-		size_t shown = 0;
-		int oomc;
-
-		th_report_agreement_counts(res, rows, nrows, names[p], &k);
-		fputs("<h3>", out);
-		text(out, pf->name);
-		fputs("</h3>\n<ul>\n<li>Kernel: ", out);
-		text(out, *pf->source ? pf->source : "source not recorded");
-		fputs("</li>\n<li>Compiler: ", out);
-		text(out, *pf->compiler ? pf->compiler : "not recorded");
-		fputs("</li>\n<li>QEMU: ", out);
-		text(out, *pf->qemu ? pf->qemu : "not recorded");
-		fputs(", CPU ", out);
-		text(out, *pf->cpu ? pf->cpu : "not recorded");
-		if (pf->boot_seconds_median >= 0)
-			fprintf(out, ", boot %.2f s (median)", pf->boot_seconds_median);
-		fputs("</li>\n<li>Kernel configs:", out);
-		for (size_t c = 0; c < pf->nconfigs; c++) {
-			fputs(c ? "; " : " ", out);
-			code(out, pf->configs[c].name);
-			fputs(": ", out);
-			code(out, pf->configs[c].kconfig);
-		}
-		fprintf(out, "%s</li>\n</ul>\n<p class=\"gate\">%zu cell%s: %zu agree with the model, "
-			"%zu declared difference%s, %s%zu disagree%s", pf->nconfigs ? "" : " none", k.cells,
-			k.cells == 1 ? "" : "s",
-			k.agree, k.declared, k.declared == 1 ? "" : "s", k.disagree ? "<strong>" : "",
-			k.disagree, k.disagree ? "</strong>" : "");
-		if (k.alone)
-			fprintf(out, ", %zu without a model cell", k.alone);
-		fputs(".</p>\n", out);
-		for (size_t i = 0; i < nrows; i++) {
-			const struct th_agreement *r = &rows[i];
-
-			if (strcmp(r->platform, pf->name))
-				continue;
-			if (!shown++)
-				fputs("<div class=\"scroll\"><table>\n<thead><tr><th scope=\"col\">attack</th><th scope=\"col\">variant"
-				      "</th><th scope=\"col\">config</th><th scope=\"col\">toolchain</th><th scope=\"col\">model</th><th scope=\"col\">kernel</th>"
-				      "<th scope=\"col\">agreement</th></tr></thead>\n<tbody>\n", out);
-			fputs(r->agrees || r->reason ? "<tr><td>" : "<tr class=\"regrow\"><td>", out);
-			code(out, r->attack);
-			fprintf(out, "</td><td>%s</td><td>", th_variant_name(r->variant));
-			text(out, r->config);
-			fputs("</td><td>", out);
-			text(out, r->toolchain);
-			fputs("</td><td>", out);
-			outcome_badge(out, r->model);
-			fputs("</td><td>", out);
-			outcome_badge(out, r->kernel);
-			fputs("</td><td>", out);
-			if (r->agrees) {
-				fputs("agrees", out);
-			} else if (r->reason) {
-				fputs("declared difference: ", out);
-				text(out, r->reason);
-				fputs(" (", out);
-				code(out, r->rule);
-				fputc(')', out);
-			} else {
-				fputs("<strong>disagrees</strong> (not declared)", out);
-			}
-			fputs("</td></tr>\n", out);
-		}
-		fputs(shown ? "</tbody>\n</table></div>\n" : "<p>No cell of the model has the same "
-		      "attack, variant, config and toolchain.</p>\n", out);
-		if (th_report_view(res, pf->name, &view)) {
-			th_agreement_free(rows, nrows);
-			free(names);
-			return -1;
-		}
-		const struct th_cell **cells = th_report_display_cells(&view, &oomc);
-
-		fprintf(out, "<details><summary>Its %zu cells, with their evidence</summary>\n",
-			view.ncells);
-		if (view.ncells)
-			fputs("<div class=\"scroll\"><table>\n<thead><tr><th scope=\"col\">attack</th><th scope=\"col\">variant</th>"
-			      "<th scope=\"col\">config</th><th scope=\"col\">toolchain</th><th scope=\"col\">outcome</th><th scope=\"col\">evidence</th></tr>"
-			      "</thead>\n<tbody>\n", out);
-		for (size_t i = 0; cells && i < view.ncells; i++) {
-			const struct th_cell *c = cells[i];
-
-			fputs("<tr><td>", out);
-			code(out, c->attack);
-			fprintf(out, "</td><td>%s</td><td>", th_variant_name(c->variant));
-			text(out, c->config);
-			fputs("</td><td>", out);
-			text(out, c->toolchain);
-			fputs("</td><td>", out);
-			cell_badges(out, c, true);
-			fputs("</td><td>", out);
-			text(out, *c->evidence ? c->evidence : "(none recorded)");
-			fputs("</td></tr>\n", out);
-		}
-		fputs(view.ncells ? "</tbody>\n</table></div>\n</details>\n" :
-		      "<p>None: the results declare the platform but hold none of its cells.</p>\n"
-		      "</details>\n", out);
-		free(cells);
-		th_report_view_free(&view);
-		if (oomc) {
-			th_agreement_free(rows, nrows);
-			free(names);
-			return -1;
-		}
-	}
-	th_agreement_free(rows, nrows);
-	free(names);
-	return 0;
+	return summary(d->out, c->res, c->tcs, c->ntc);
 }
 
 /* ---- the page ---- */
 
-static int html_page(FILE *out, const struct th_results *res, char *err, size_t errlen);
-
-int th_render_html_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
+/* The page around the sections: its head (title, style), then
+ * sections.c's table walked in order. */
+static int html_page(FILE *out, const struct th_section_ctx *c)
 {
-	struct th_results view;
-	int rc;
+	struct th_doc d = { .out = out, .html = true };
 
-	/* The model's cells as ever; each real kernel's in its own section. */
-	if (th_report_view(res, TH_PLATFORM_MODEL, &view))
-		return th_report_errf(err, errlen, "out of memory");
-	rc = html_page(out, &view, err, errlen);
-	th_report_view_free(&view);
-	return rc;
-}
-
-static int html_page(FILE *out, const struct th_results *res, char *err, size_t errlen)
-{
-	int oom, oom_cells;
-	size_t ntc = res->ntoolchains;
-	const struct th_toolchain **tcs = th_report_sorted_toolchains(res, &oom);
-	const struct th_cell **all = th_report_display_cells(res, &oom_cells);
-
-	if (oom || oom_cells)
-		goto oom;
 	/* No script, no request: the policy says so, and a browser enforces it. */
 	fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
 	      "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
 	      "style-src 'unsafe-inline'\">\n"
 	      "<title>timerharness results: ", out);
-	text(out, res->host.hostname ? res->host.hostname : "?");
+	text(out, c->res->host.hostname ? c->res->host.hostname : "?");
 	fputs(", ", out);
-	text(out, res->created ? res->created : "?");
+	text(out, c->res->created ? c->res->created : "?");
 	fputs("</title>\n", out);
 	style(out);
 	fputs("</head>\n<body>\n<main>\n", out);
-	header(out, res, tcs, ntc);
-	if (verdict_card(out, res, all))
-		goto oom;
-	fputs("<nav><a href=\"#charts\">At a glance</a><a href=\"#findings\">Headline findings</a>"
-	      "<a href=\"#matrix\">Matrix</a>", out);
-	if (res->nplatforms)
-		fputs("<a href=\"#kernel\">Real kernel</a>", out);
-	fputs("<a href=\"#configs\">Configs</a><a href=\"#run\">The run</a></nav>\n", out);
-	charts(out, res);
-	fputs("<h2 id=\"findings\">Headline findings</h2>\n<p>Each question is answered only by "
-	      "the cells it names, as they were observed in this run; &quot;not run&quot; means the "
-	      "results hold no such cell. Open one for its cells and their evidence.</p>\n", out);
-	for (size_t h = 0; h < th_nheadlines; h++)
-		if (headline(out, res, all, &th_headlines[h], tcs, ntc))
-			goto oom;
-	if (differences(out, res, all, tcs, ntc) || th_reach_render_html(out, res, text, code) ||
-	    th_render_fuzz_html(out, res) || th_render_bench_html(out, res) ||
-	    matrix(out, res, all, tcs, ntc) || kernel_sections(out, th_report_origin(res)))
-		goto oom;
-	configs(out, res, tcs, ntc);
-	if (summary(out, res, tcs, ntc))
-		goto oom;
+	if (th_sections_write(&d, c))
+		return -1;
 	fputs("</main>\n</body>\n</html>\n", out);
-	free(tcs);
-	free(all);
+	return 0;
+}
+
+/* The model's cells as ever (a view of res without the real kernels');
+ * each real kernel's in its own section. */
+int th_render_html_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
+{
+	struct th_section_ctx c = { .full = th_report_origin(res) };
+	struct th_results view;
+	int oom, oom_cells, rc;
+
+	if (th_report_view(res, TH_PLATFORM_MODEL, &view))
+		return th_report_errf(err, errlen, "out of memory");
+	c.res = &view;
+	c.ntc = view.ntoolchains;
+	c.tcs = th_report_sorted_toolchains(&view, &oom);
+	c.all = th_report_display_cells(&view, &oom_cells);
+	rc = oom || oom_cells || html_page(out, &c);
+	free(c.tcs);
+	free(c.all);
+	th_report_view_free(&view);
+	if (rc)
+		return th_report_errf(err, errlen, "out of memory");
 	if (ferror(out))
 		return th_report_errf(err, errlen, "cannot write the HTML report");
 	return 0;
-oom:
-	free(tcs);
-	free(all);
-	return th_report_errf(err, errlen, "out of memory");
 }
 
 int th_render_html(const struct th_results *res, const char *path, char *err, size_t errlen)

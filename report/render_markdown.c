@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * report.md. The headline findings (headlines.c) are questions, each answered
- * only by the cells its selector picks from the model: the text around them is
- * fixed, every outcome and every piece of evidence comes from a cell.
+ * report.md: sections.c's table walked in order. This file holds
+ * Markdown's escaping, a cell's outcome in Markdown, and the rows only
+ * report.md has (th_md_*: the title, the verdict screen, the run, the
+ * outcome counts and metrics). The sections both documents have are in
+ * their own files (section_*.c, render_reach.c, render_fuzz.c,
+ * render_bench.c); the headline findings (headlines.c) among them.
  */
 #define _POSIX_C_SOURCE 200809L
-#include "headlines.h"
-#include "reach.h"
 #include "render.h"
-#include "render_bench.h"
 #include "render_fuzz.h"
 #include "report_internal.h"
+#include "sections.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -117,7 +118,7 @@ void th_report_md_fence(FILE *out, const char *s)
 
 /* "HIJACKED", "NO_EFFECT 3/5, CRASHED 2/5"; with verdict: "**HIJACKED**
  * (regression; expected BLOCKED_CFI)". */
-static void cell_text(FILE *out, const struct th_cell *c, bool with_verdict)
+void th_report_md_cell(FILE *out, const struct th_cell *c, bool with_verdict)
 {
 	enum th_outcome o = th_cell_observed(c);
 	enum th_verdict v = th_report_shown_verdict(c);
@@ -155,177 +156,7 @@ static void toolchain_heads(FILE *out, const struct th_toolchain **tcs, size_t n
 	}
 }
 
-/* ---- headlines (selection: headlines.c) ---- */
-
-static void table_head(FILE *out, const struct th_toolchain **tcs, size_t ntc, const char *extra)
-{
-	fputs("| attack | variant | config |", out);
-	toolchain_heads(out, tcs, ntc);
-	if (extra)
-		fprintf(out, " %s |", extra);
-	fputs("\n|---|---|---|", out);
-	for (size_t t = 0; t < ntc; t++)
-		fputs("---|", out);
-	if (extra)
-		fputs("---|", out);
-	fputc('\n', out);
-}
-
-static void table_row(FILE *out, const struct th_results *res, const struct th_cell *row,
-		      const struct th_toolchain **tcs, size_t ntc, bool with_verdict)
-{
-	fputs("| ", out);
-	th_report_md_code(out, row->attack, true);
-	fprintf(out, " | %s | ", th_variant_name(row->variant));
-	md_text(out, row->config);
-	fputs(" |", out);
-	for (size_t t = 0; t < ntc; t++) {
-		const struct th_cell *c = th_results_find_cell(res, row->platform, row->attack, row->variant,
-							       row->config, tcs[t]->name);
-		fputc(' ', out);
-		if (c)
-			cell_text(out, c, with_verdict);
-		else
-			fputs("not run", out);
-		fputs(" |", out);
-	}
-}
-
-static void observed_line(FILE *out, const struct th_cell **cells, size_t n,
-			  const struct th_toolchain **tcs, size_t ntc)
-{
-	fputs("Observed:", out);
-	for (size_t t = 0; t < ntc; t++) {
-		unsigned counts[TH_OUTCOME_COUNT];
-		unsigned total = th_headline_observed(cells, n, tcs[t]->name, counts);
-
-		fprintf(out, "%s **", t ? ";" : "");
-		md_text(out, tcs[t]->name);
-		fputs("**:", out);
-		if (!total)
-			fputs(" not run", out);
-		for (int i = 0, first = 1; i < TH_OUTCOME_COUNT; i++) {
-			if (!counts[i])
-				continue;
-			fprintf(out, "%s %s in %u cell%s", first ? "" : ",",
-				th_outcome_name((enum th_outcome)i), counts[i], counts[i] == 1 ? "" : "s");
-			first = 0;
-		}
-	}
-	fputs(".\n\n", out);
-}
-
-static int render_headline(FILE *out, const struct th_results *res, const struct th_cell **all,
-			   const struct th_headline *h, const struct th_toolchain **tcs, size_t ntc)
-{
-	int oom;
-	size_t n;
-	const struct th_cell **cells = th_headline_cells(all, res->ncells, h, &n, &oom);
-
-	if (oom)
-		return -1;
-	fprintf(out, "### %s\n\nCells: %s\n\n", h->title, h->about);
-	if (h->note)
-		fprintf(out, "%s\n\n", h->note);
-	if (!n) {
-		fputs("Observed: not run (the results hold no such cell).\n\n", out);
-		return 0;
-	}
-	observed_line(out, cells, n, tcs, ntc);
-	table_head(out, tcs, ntc, NULL);
-	for (size_t i = 0; i < n; i++) {
-		/* Display order puts a row's toolchains next to each other. */
-		if (i && th_headline_same_row(cells[i - 1], cells[i]))
-			continue;
-		table_row(out, res, cells[i], tcs, ntc, false);
-		fputc('\n', out);
-	}
-	fputs("\nEvidence, verbatim:\n\n", out);
-	for (size_t i = 0; i < n; i++) {
-		const struct th_cell *c = cells[i];
-
-		th_report_md_code(out, c->attack, false);
-		fprintf(out, " %s/", th_variant_name(c->variant));
-		md_text(out, c->config);
-		fputs(" on ", out);
-		md_text(out, c->toolchain);
-		fputs(": ", out);
-		cell_text(out, c, false);
-		fputs("\n\n", out);
-		th_report_md_fence(out, c->evidence);
-	}
-	free(cells);
-	return 0;
-}
-
-/* (i): rows that regressed or differ between toolchains. Differences caused
- * only by an unsupported config are summed up below the table instead of
- * filling it. */
-static int render_differences(FILE *out, const struct th_results *res, const struct th_cell **all,
-			      const struct th_toolchain **tcs, size_t ntc)
-{
-	size_t n, unsup;
-	int oom;
-	struct th_diff_row *rows = th_headline_differences(all, res->ncells, &n, &unsup, &oom);
-
-	if (oom)
-		return -1;
-	fprintf(out, "### %s\n\nCells: %s\n\n", th_differences_title, th_differences_about);
-	for (size_t i = 0; i < n; i++) {
-		if (!i)
-			table_head(out, tcs, ntc, "why listed");
-		table_row(out, res, rows[i].cell, tcs, ntc, true);
-		fprintf(out, " %s%s%s |\n", rows[i].regressed ? "regression" : "",
-			rows[i].regressed && rows[i].differs ? ", " : "",
-			rows[i].differs ? "differs between toolchains" : "");
-	}
-	if (!n)
-		fputs("Observed: no cell regressed and no outcome differs between toolchains.\n", out);
-	fputc('\n', out);
-	if (unsup) {
-		fprintf(out, "%zu more (attack, variant, config) rows differ only because a config is "
-			"unsupported on a toolchain:", unsup);
-		int listed = 0;
-
-		for (size_t c = 0; c < res->nconfigs; c++) {
-			const struct th_config *cfg = &res->configs[c];
-
-			for (size_t s = 0; s < cfg->nsupport; s++) {
-				if (cfg->support[s].supported)
-					continue;
-				fprintf(out, "%s ", listed++ ? ";" : "");
-				th_report_md_code(out, cfg->name, false);
-				fputs(" on ", out);
-				md_text(out, cfg->support[s].toolchain);
-				if (*cfg->support[s].reason) {
-					fputs(" (", out);
-					md_text(out, cfg->support[s].reason);
-					fputc(')', out);
-				}
-			}
-		}
-		fputs(listed ? ".\n\n" : " (no config is marked unsupported).\n\n", out);
-	}
-	free(rows);
-	return 0;
-}
-
 /* ---- the document ---- */
-
-static void support_text(FILE *out, const struct th_config *cfg, const char *tc)
-{
-	const struct th_support *s = th_config_support(cfg, tc);
-
-	if (!s) {
-		fputs("not probed", out);
-		return;
-	}
-	fputs(s->supported ? "yes" : "**no**", out);
-	if (*s->reason) {
-		fputs(": ", out);
-		md_text(out, s->reason);
-	}
-}
 
 static int counts_table(FILE *out, const struct th_results *res,
 			const struct th_toolchain **tcs, size_t ntc)
@@ -386,261 +217,48 @@ static int metrics_table(FILE *out, const struct th_results *res)
 	return 0;
 }
 
-static int full_matrix(FILE *out, const struct th_results *res, const struct th_cell **all,
-		       const struct th_toolchain **tcs, size_t ntc)
+/* ---- report.md's own sections (rows of sections.c) ---- */
+
+int th_md_title(struct th_doc *d, const struct th_section_ctx *c)
 {
-	fputs("## Full matrix\n\nOne table per toolchain and variant; a cell holds the observed "
-	      "outcome, or the counts over runs when they disagreed (randstruct seeds).\n\n", out);
-	for (size_t t = 0; t < ntc; t++) {
-		for (int v = 0; v < TH_VARIANT_COUNT; v++) {
-			size_t nrows, ncols;
-			int oom;
-			const struct th_cell **rows = th_report_attack_rows(all, res->ncells, tcs[t]->name,
-									    (enum th_variant)v, &nrows, &oom);
-			if (oom)
-				return -1;
-			if (!nrows)
-				continue;
-			size_t *cols = th_report_config_columns(res, tcs[t]->name, (enum th_variant)v,
-								NULL, &ncols);
-
-			if (!cols) {
-				free(rows);
-				return -1;
-			}
-			fputs("### ", out);
-			md_text(out, tcs[t]->name);
-			fprintf(out, ", %s\n\n| attack |", th_variant_name((enum th_variant)v));
-			for (size_t k = 0; k < ncols; k++) {
-				fputc(' ', out);
-				md_text(out, res->configs[cols[k]].name);
-				fputs(" |", out);
-			}
-			fputs("\n|---|", out);
-			for (size_t k = 0; k < ncols; k++)
-				fputs("---|", out);
-			fputc('\n', out);
-			for (size_t r = 0; r < nrows; r++) {
-				fputs("| ", out);
-				th_report_md_code(out, rows[r]->attack, true);
-				fputs(" |", out);
-				for (size_t k = 0; k < ncols; k++) {
-					const struct th_cell *c = th_results_find_cell(
-						res, rows[r]->platform, rows[r]->attack, (enum th_variant)v,
-						res->configs[cols[k]].name, tcs[t]->name);
-					fputc(' ', out);
-					if (c)
-						cell_text(out, c, true);
-					fputs(" |", out);
-				}
-				fputc('\n', out);
-			}
-			fputc('\n', out);
-			free(cols);
-			free(rows);
-		}
-	}
-	return 0;
-}
-
-/* Inline code for the reach section (results/reach.c), safe in its tables. */
-static void reach_code(FILE *out, const char *s)
-{
-	th_report_md_code(out, s, true);
-}
-
-/* ---- a real kernel beside the model ---- */
-
-/* "HIJACKED" plain, for a table. */
-static const char *oname(enum th_outcome o)
-{
-	return th_outcome_name(o) ? th_outcome_name(o) : "none";
-}
-
-/* Each real-kernel platform: what it is, its cells beside the model's
- * (the agreement, computed from the cells), then its cells. */
-static int kernel_sections(FILE *out, const struct th_results *res)
-{
-	struct th_agreement *rows;
-	size_t nrows, np;
-	int oom;
-	const char **names = th_report_kernel_platforms(res, &np, &oom);
-
-	if (oom)
-		return -1;
-	if (!np)
-		return 0;
-	if (th_results_agreement(res, NULL, NULL, &rows, &nrows, NULL, 0)) {
-		free(names);
-		return -1;
-	}
-	fputs("## Real kernel\n\nThe same attacks on a real Linux kernel, booted under QEMU once per "
-	      "cell, its serial console classified into the same outcomes. Each cell beside the "
-	      "model's cell of the same attack, variant, config and toolchain: where the two "
-	      "differ, `timerharness check` fails unless `attacks/expected.tsv` declares the "
-	      "difference (`@differs`).\n\n", out);
-	for (size_t p = 0; p < np; p++) {
-		const struct th_platform *pf = th_results_find_platform(res, names[p]);
-		struct th_agreement_counts k;
-		struct th_results view;
-		size_t shown = 0;
-		int oomc;
-
-		th_report_agreement_counts(res, rows, nrows, names[p], &k);
-		fputs("### ", out);
-		md_text(out, pf->name);
-		fputs("\n\n- Kernel: ", out);
-		md_text(out, *pf->source ? pf->source : "source not recorded");
-		fputs("\n- Compiler: ", out);
-		md_text(out, *pf->compiler ? pf->compiler : "not recorded");
-		fputs("\n- QEMU: ", out);
-		md_text(out, *pf->qemu ? pf->qemu : "not recorded");
-		fputs(", CPU ", out);
-		md_text(out, *pf->cpu ? pf->cpu : "not recorded");
-		if (pf->boot_seconds_median >= 0)
-			fprintf(out, ", boot %.2f s (median)", pf->boot_seconds_median);
-		fputs("\n- Kernel configs:", out);
-		for (size_t c = 0; c < pf->nconfigs; c++) {
-			fputs(c ? "; " : " ", out);
-			th_report_md_code(out, pf->configs[c].name, false);
-			fputs(": ", out);
-			th_report_md_code(out, pf->configs[c].kconfig, false);
-		}
-		fprintf(out, "%s\n- %zu cell%s: %zu agree with the model, %zu declared difference%s, "
-			"%zu disagree", pf->nconfigs ? "" : " none", k.cells, k.cells == 1 ? "" : "s",
-			k.agree, k.declared,
-			k.declared == 1 ? "" : "s", k.disagree);
-		if (k.alone)
-			fprintf(out, ", %zu without a model cell", k.alone);
-		fputs("\n\n#### Beside the model\n\n", out);
-		for (size_t i = 0; i < nrows; i++) {
-			const struct th_agreement *r = &rows[i];
-
-			if (strcmp(r->platform, pf->name))
-				continue;
-			if (!shown++)
-				fputs("| attack | variant | config | toolchain | model | kernel | agreement |\n"
-				      "|---|---|---|---|---|---|---|\n", out);
-			fputs("| ", out);
-			th_report_md_code(out, r->attack, true);
-			fprintf(out, " | %s | ", th_variant_name(r->variant));
-			md_text(out, r->config);
-			fputs(" | ", out);
-			md_text(out, r->toolchain);
-			fprintf(out, " | %s | %s | ", oname(r->model), oname(r->kernel));
-			if (r->agrees) {
-				fputs("agrees", out);
-			} else if (r->reason) {
-				fputs("declared difference: ", out);
-				md_text(out, r->reason);
-				fputs(" (", out);
-				th_report_md_code(out, r->rule, true);
-				fputc(')', out);
-			} else {
-				fputs("**disagrees** (not declared)", out);
-			}
-			fputs(" |\n", out);
-		}
-		fputs(shown ? "\n" : "No cell of the model has the same attack, variant, config and "
-		      "toolchain.\n\n", out);
-		if (th_report_view(res, pf->name, &view)) {
-			th_agreement_free(rows, nrows);
-			free(names);
-			return -1;
-		}
-		const struct th_cell **cells = th_report_display_cells(&view, &oomc);
-
-		fputs("#### Cells\n\n", out);
-		if (!view.ncells)
-			fputs("None: the results declare the platform but hold none of its cells.\n\n", out);
-		else
-			fputs("| attack | variant | config | toolchain | outcome | evidence |\n"
-			      "|---|---|---|---|---|---|\n", out);
-		for (size_t i = 0; cells && i < view.ncells; i++) {
-			const struct th_cell *c = cells[i];
-
-			fputs("| ", out);
-			th_report_md_code(out, c->attack, true);
-			fprintf(out, " | %s | ", th_variant_name(c->variant));
-			md_text(out, c->config);
-			fputs(" | ", out);
-			md_text(out, c->toolchain);
-			fputs(" | ", out);
-			cell_text(out, c, true);
-			fputs(" | ", out);
-			md_text(out, *c->evidence ? c->evidence : "(none recorded)");
-			fputs(" |\n", out);
-		}
-		if (view.ncells)
-			fputc('\n', out);
-		free(cells);
-		th_report_view_free(&view);
-		if (oomc) {
-			th_agreement_free(rows, nrows);
-			free(names);
-			return -1;
-		}
-	}
-	th_agreement_free(rows, nrows);
-	free(names);
-	return 0;
-}
-
-static int markdown_model(FILE *out, const struct th_results *res, const struct th_results *full,
-			  char *err, size_t errlen);
-
-int th_render_markdown_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
-{
-	struct th_results view;
-	int rc;
-
-	/* The model's cells as ever; each real kernel's below them. */
-	if (th_report_view(res, TH_PLATFORM_MODEL, &view))
-		return th_report_errf(err, errlen, "out of memory");
-	rc = markdown_model(out, &view, th_report_origin(res), err, errlen);
-	th_report_view_free(&view);
-	if (!rc && kernel_sections(out, th_report_origin(res)))
-		return th_report_errf(err, errlen, "out of memory");
-	if (!rc && ferror(out))
-		return th_report_errf(err, errlen, "cannot write the Markdown report");
-	return rc;
-}
-
-static int markdown_model(FILE *out, const struct th_results *res, const struct th_results *full,
-			  char *err, size_t errlen)
-{
-	int oom, oom_cells;
-	size_t ntc = res->ntoolchains;
-	const struct th_toolchain **tcs = th_report_sorted_toolchains(res, &oom);
-	const struct th_cell **all = th_report_display_cells(res, &oom_cells);
-
-	if (oom || oom_cells)
-		goto oom;
+	FILE *out = d->out;
 
 	fputs("# timerharness results\n\n", out);
-	if (res->partial) {
+	if (c->res->partial) {
 		fputs("> **Partial run**: interrupted (", out);
-		md_text(out, res->interrupted ? res->interrupted : "?");
+		md_text(out, c->res->interrupted ? c->res->interrupted : "?");
 		fputs("). Cells not listed were not run.\n\n", out);
 	}
-	/* The answer first: the verdict screen matrix ends with. */
-	{
-		char *v = NULL;
-		size_t vlen = 0;
-		FILE *vf = open_memstream(&v, &vlen);
+	return 0;
+}
 
-		if (!vf)
-			goto oom;
-		int vr = th_render_verdict(vf, full, 0);
+/* The answer first: the verdict screen matrix ends with, on every
+ * platform's cells. */
+int th_md_verdict(struct th_doc *d, const struct th_section_ctx *c)
+{
+	char *v = NULL;
+	size_t vlen = 0;
+	FILE *vf = open_memstream(&v, &vlen);
+	int vr;
 
-		if (fclose(vf) || vr) {
-			free(v);
-			goto oom;
-		}
-		fputs("## Verdict\n\n", out);
-		th_report_md_fence(out, v);
+	if (!vf)
+		return -1;
+	vr = th_render_verdict(vf, c->full, 0);
+	if (fclose(vf) || vr) {
 		free(v);
+		return -1;
 	}
+	fputs("## Verdict\n\n", d->out);
+	th_report_md_fence(d->out, v);
+	free(v);
+	return 0;
+}
+
+int th_md_run(struct th_doc *d, const struct th_section_ctx *c)
+{
+	const struct th_results *res = c->res;
+	FILE *out = d->out;
+
 	fputs("## The run\n\n- Created: ", out);
 	md_text(out, res->created ? res->created : "?");
 	fputs(" (UTC)\n- Host: ", out);
@@ -650,67 +268,54 @@ static int markdown_model(FILE *out, const struct th_results *res, const struct 
 	fprintf(out, ", %d CPUs\n- timerharness ", res->host.cpus);
 	md_text(out, res->version ? res->version : "?");
 	fputs(", results schema `" TH_RESULTS_SCHEMA "`\n- Toolchains:", out);
-	for (size_t t = 0; t < ntc; t++) {
+	for (size_t t = 0; t < c->ntc; t++) {
 		fprintf(out, "%s ", t ? "," : "");
-		md_text(out, tcs[t]->name);
+		md_text(out, c->tcs[t]->name);
 		fputs(" (", out);
-		md_text(out, *tcs[t]->version ? tcs[t]->version : "version unknown");
-		if (*tcs[t]->path) {
+		md_text(out, *c->tcs[t]->version ? c->tcs[t]->version : "version unknown");
+		if (*c->tcs[t]->path) {
 			fputs(", ", out);
-			th_report_md_code(out, tcs[t]->path, false);
+			th_report_md_code(out, c->tcs[t]->path, false);
 		}
 		fputc(')', out);
 	}
-	fputs(ntc ? "\n\n" : " none\n\n", out);
+	fputs(c->ntc ? "\n\n" : " none\n\n", out);
+	return 0;
+}
 
-	fputs("## Configs\n\n| config | flags | description |", out);
-	toolchain_heads(out, tcs, ntc);
-	fputs("\n|---|---|---|", out);
-	for (size_t t = 0; t < ntc; t++)
-		fputs("---|", out);
-	fputc('\n', out);
-	for (size_t i = 0; i < res->nconfigs; i++) {
-		const struct th_config *c = &res->configs[i];
+int th_md_summary(struct th_doc *d, const struct th_section_ctx *c)
+{
+	fputs("## Summary\n\n", d->out);
+	return counts_table(d->out, c->res, c->tcs, c->ntc) || metrics_table(d->out, c->res) ? -1 : 0;
+}
 
-		fputs("| ", out);
-		th_report_md_code(out, c->name, true);
-		fputs(" | ", out);
-		if (*c->flags)
-			th_report_md_code(out, c->flags, true);
-		fputs(" | ", out);
-		md_text(out, c->description);
-		fputs(" |", out);
-		for (size_t t = 0; t < ntc; t++) {
-			fputc(' ', out);
-			support_text(out, c, tcs[t]->name);
-			fputs(" |", out);
-		}
-		fputc('\n', out);
-	}
-	fputs("\n## Summary\n\n", out);
-	if (counts_table(out, res, tcs, ntc) || metrics_table(out, res))
-		goto oom;
+/* ---- the document ---- */
 
-	fputs("## Headline findings\n\nEach question is answered only by the cells it names, as "
-	      "they were observed in this run; \"not run\" means the results hold no such cell.\n\n",
-	      out);
-	for (size_t h = 0; h < th_nheadlines; h++)
-		if (render_headline(out, res, all, &th_headlines[h], tcs, ntc))
-			goto oom;
-	if (render_differences(out, res, all, tcs, ntc) ||
-	    th_reach_render_markdown(out, res, md_text, reach_code) || th_render_fuzz_markdown(out, res) ||
-	    th_render_bench_markdown(out, res) ||
-	    full_matrix(out, res, all, tcs, ntc))
-		goto oom;
-	free(tcs);
-	free(all);
+/* The model's cells as ever (a view of res without the real kernels');
+ * each real kernel's in its own section, below them: sections.c's table,
+ * walked in order. */
+int th_render_markdown_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
+{
+	struct th_doc d = { .out = out };
+	struct th_section_ctx c = { .full = th_report_origin(res) };
+	struct th_results view;
+	int oom, oom_cells, rc;
+
+	if (th_report_view(res, TH_PLATFORM_MODEL, &view))
+		return th_report_errf(err, errlen, "out of memory");
+	c.res = &view;
+	c.ntc = view.ntoolchains;
+	c.tcs = th_report_sorted_toolchains(&view, &oom);
+	c.all = th_report_display_cells(&view, &oom_cells);
+	rc = oom || oom_cells || th_sections_write(&d, &c);
+	free(c.tcs);
+	free(c.all);
+	th_report_view_free(&view);
+	if (rc)
+		return th_report_errf(err, errlen, "out of memory");
 	if (ferror(out))
 		return th_report_errf(err, errlen, "cannot write the Markdown report");
 	return 0;
-oom:
-	free(tcs);
-	free(all);
-	return th_report_errf(err, errlen, "out of memory");
 }
 
 int th_render_markdown(const struct th_results *res, const char *path, char *err, size_t errlen)

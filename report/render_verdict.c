@@ -9,7 +9,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "card.h"
-#include "reach.h"
+#include "render_reach.h"
 #include "render.h"
 #include "report_internal.h"
 

@@ -107,5 +107,9 @@ void th_report_md_code(FILE *out, const char *s, bool in_table);
 /* A ```text block: the lines as they are but for their unsafe characters
  * (a CR shown), the fence longer than any backtick run inside. */
 void th_report_md_fence(FILE *out, const char *s);
+/* A cell's outcome in Markdown: "HIJACKED", "NO_EFFECT 3/5, CRASHED 2/5";
+ * with_verdict: "**HIJACKED** (regression; expected BLOCKED_CFI)". HTML's:
+ * th_html_cell_badges(). */
+void th_report_md_cell(FILE *out, const struct th_cell *c, bool with_verdict);
 
 #endif

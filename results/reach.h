@@ -137,6 +137,13 @@ int th_reach_add_use(struct th_reach_entry *e, const char *via, unsigned long lo
 int th_reach_set_text(char **field, const char *s);
 
 size_t th_reach_privileged_count(const struct th_reach_entry *e);
+/* Does e's call site have a check (its scheme neither "none" nor "unknown")? */
+bool th_reach_checked(const struct th_reach_entry *e);
+/* A member as named: its symbol, else its body, else "?". */
+const char *th_reach_member_name(const struct th_reach_member_r *m);
+/* The entries in output order (the model's first, then each real kernel's);
+ * malloc'd, res->reach->n of them; NULL when none (*oom tells them apart). */
+const struct th_reach_entry **th_reach_sorted(const struct th_results *res, int *oom);
 /* The entry for (platform, toolchain, variant, config), NULL when none;
  * platform NULL means the model. */
 const struct th_reach_entry *th_reach_find_on(const struct th_results *res, const char *platform,
@@ -147,11 +154,6 @@ const struct th_reach_entry *th_reach_find(const struct th_results *res, const c
 					   enum th_variant variant, const char *config);
 /* Is e a real kernel's entry (its platform not the model)? */
 bool th_reach_is_kernel(const struct th_reach_entry *e);
-/* A real kernel's entry in one line of plain text, for the verdict screen
- * and card: "linux-6.1.192 (real kernel): call_timer_fn can reach 28 of
- * 61234 functions (clang-22 modern kcfi), none privileged". Return: 0, or
- * -1 when truncated. */
-int th_reach_kernel_line(const struct th_reach_entry *e, char *buf, size_t n);
 
 void th_reach_section_free(struct th_reach_section *s);
 
@@ -168,15 +170,6 @@ struct json_t *th_reach_to_json(const struct th_results *res, char *err, size_t 
 int th_reach_from_json(const struct json_t *j, struct th_results *res, bool need_platform,
 		       char *err, size_t errlen);
 
-/* The section in a report, with the renderer's own escapers (text: plain
- * text; code: an inline code span). It answers "what can the 4.15 call
- * site still reach, and does any path get to write_cr4?" from the entries
- * and the cells whose payload is func:foreign-callback. Nothing is written
- * when res has no reach section. Return: 0, or -1 (out of memory). */
-typedef void th_reach_put_fn(FILE *out, const char *s);
-int th_reach_render_markdown(FILE *out, const struct th_results *res, th_reach_put_fn *text,
-			     th_reach_put_fn *code);
-int th_reach_render_html(FILE *out, const struct th_results *res, th_reach_put_fn *text,
-			 th_reach_put_fn *code);
+/* The section in the reports: report/render_reach.h. */
 
 #endif

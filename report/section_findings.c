@@ -1,0 +1,332 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The headline findings and the differences (headlines.h picks their
+ * cells), one walk for report.md and report.html (sections.h). The two
+ * formats share the tables, the observed line and the evidence; they part
+ * where HTML folds: a finding is a <details> whose summary holds the
+ * question and the answer, where Markdown gives a heading, the cells'
+ * description and the answer below it. Those branches say so.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "headlines.h"
+#include "report_internal.h"
+#include "sections.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Evidence lists this long start folded in HTML. */
+#define EVIDENCE_OPEN_MAX 6
+
+/* "Observed: clang-14: HIJACKED in 2 cells; ...": a paragraph, or (in an
+ * HTML finding's summary) a <span class="ans">. */
+static void observed_line(struct th_doc *d, const struct th_cell **cells, size_t n,
+			  const struct th_section_ctx *c, bool span)
+{
+	if (span)
+		th_doc_raw(d, "<span class=\"ans\">");
+	else
+		th_doc_para(d);
+	th_doc_raw(d, "Observed:");
+	for (size_t t = 0; t < c->ntc; t++) {
+		unsigned counts[TH_OUTCOME_COUNT];
+		unsigned total = th_headline_observed(cells, n, c->tcs[t]->name, counts);
+
+		th_doc_raw(d, t ? "; " : " ");
+		th_doc_strong_begin(d);
+		th_doc_text(d, c->tcs[t]->name);
+		th_doc_strong_end(d);
+		th_doc_raw(d, ":");
+		if (!total)
+			th_doc_raw(d, " not run");
+		for (int i = 0, first = 1; i < TH_OUTCOME_COUNT; i++) {
+			if (!counts[i])
+				continue;
+			th_doc_raw(d, first ? " " : ", ");
+			th_doc_outcome(d, (enum th_outcome)i);
+			fprintf(d->out, " in %u cell%s", counts[i], counts[i] == 1 ? "" : "s");
+			first = 0;
+		}
+	}
+	th_doc_raw(d, ".");
+	if (span)
+		th_doc_raw(d, "</span>");
+	else
+		th_doc_end_para(d);
+}
+
+/* The head of a table of rows: attack, variant, config, a column per
+ * toolchain, and extra (NULL: none). */
+static int row_table_head(struct th_doc *d, const struct th_section_ctx *c, const char *extra)
+{
+	const char **heads = calloc(4 + c->ntc, sizeof(*heads));
+	size_t n = 0;
+
+	if (!heads)
+		return -1;
+	heads[n++] = "attack";
+	heads[n++] = "variant";
+	heads[n++] = "config";
+	for (size_t t = 0; t < c->ntc; t++)
+		heads[n++] = c->tcs[t]->name;
+	if (extra)
+		heads[n++] = extra;
+	th_doc_table_head_text(d, heads, n);
+	free(heads);
+	return 0;
+}
+
+/* A row's cells (the row itself begun and ended by the caller): its
+ * attack, variant and config, then each toolchain's cell. */
+static void row_cells(struct th_doc *d, const struct th_section_ctx *c, const struct th_cell *row,
+		      bool with_verdict)
+{
+	th_doc_cell_begin(d);
+	th_doc_code(d, row->attack);
+	th_doc_cell_end(d);
+	th_doc_cell(d, th_variant_name(row->variant));
+	th_doc_cell_begin(d);
+	th_doc_text(d, row->config);
+	th_doc_cell_end(d);
+	for (size_t t = 0; t < c->ntc; t++) {
+		const struct th_cell *x = th_results_find_cell(c->res, row->platform, row->attack,
+							       row->variant, row->config, c->tcs[t]->name);
+
+		th_doc_cell_begin(d);
+		if (x)
+			th_doc_cell_outcome(d, x, with_verdict);
+		else
+			th_doc_muted(d, "not run");
+		th_doc_cell_end(d);
+	}
+}
+
+/* Each cell's evidence, verbatim: folded in HTML when the list is long. */
+static void evidence(struct th_doc *d, const struct th_cell **cells, size_t n)
+{
+	if (d->html)
+		fprintf(d->out, "<details%s><summary>Evidence, verbatim (%zu cell%s)</summary>\n",
+			n <= EVIDENCE_OPEN_MAX ? " open" : "", n, n == 1 ? "" : "s");
+	else
+		th_doc_raw(d, "Evidence, verbatim:\n\n");
+	for (size_t i = 0; i < n; i++) {
+		const struct th_cell *c = cells[i];
+
+		th_doc_raw(d, d->html ? "<div>" : "");
+		/* Outside a table: a '|' in the name needs no escape. */
+		th_doc_code(d, c->attack);
+		fprintf(d->out, " %s/", th_variant_name(c->variant));
+		th_doc_text(d, c->config);
+		th_doc_raw(d, " on ");
+		th_doc_text(d, c->toolchain);
+		th_doc_raw(d, ": ");
+		th_doc_cell_outcome(d, c, false);
+		/* Markdown's fence says "(no evidence recorded)" itself. */
+		if (d->html) {
+			th_doc_raw(d, "</div>\n");
+			th_doc_pre(d, *c->evidence ? c->evidence : "(no evidence recorded)");
+		} else {
+			th_doc_raw(d, "\n\n");
+			th_doc_pre(d, c->evidence);
+		}
+	}
+	th_doc_raw(d, d->html ? "</details>\n" : "");
+}
+
+/* A finding: Markdown's heading and cells' description, or HTML's folded
+ * <details> whose summary is the question and what was observed. */
+static void finding_head(struct th_doc *d, const char *title, const char *about,
+			 const char *note, bool open, void (*answer)(struct th_doc *d, const void *x),
+			 const void *x)
+{
+	if (!d->html) {
+		fprintf(d->out, "### %s\n\nCells: %s\n\n", title, about);
+		if (note)
+			fprintf(d->out, "%s\n\n", note);
+		return;
+	}
+	fprintf(d->out, "<details class=\"finding\"%s><summary><h3>", open ? " open" : "");
+	th_doc_prose(d, title);
+	th_doc_raw(d, "</h3>");
+	answer(d, x);
+	th_doc_raw(d, "</summary>\n<p>Cells: ");
+	th_doc_prose(d, about);
+	th_doc_raw(d, "</p>\n");
+	if (note) {
+		th_doc_raw(d, "<p class=\"banner\">");
+		th_doc_prose(d, note);
+		th_doc_raw(d, "</p>\n");
+	}
+}
+
+struct headline_answer {
+	const struct th_cell **cells;
+	size_t n;
+	const struct th_section_ctx *c;
+};
+
+static void headline_answer(struct th_doc *d, const void *x)
+{
+	const struct headline_answer *a = x;
+
+	if (!a->n)
+		th_doc_raw(d, "<span class=\"ans\">Observed: not run (the results hold no such "
+			   "cell).</span>");
+	else
+		observed_line(d, a->cells, a->n, a->c, true);
+}
+
+static int headline(struct th_doc *d, const struct th_section_ctx *c, const struct th_headline *h)
+{
+	int oom;
+	size_t n;
+	const struct th_cell **cells = th_headline_cells(c->all, c->res->ncells, h, &n, &oom);
+	struct headline_answer a = { cells, n, c };
+
+	if (oom)
+		return -1;
+	finding_head(d, h->title, h->about, h->note, false, headline_answer, &a);
+	if (!n) {
+		/* HTML said it in the summary. */
+		th_doc_raw(d, d->html ? "</details>\n" :
+			   "Observed: not run (the results hold no such cell).\n\n");
+		return 0;
+	}
+	if (!d->html)
+		observed_line(d, cells, n, c, false);
+	if (row_table_head(d, c, NULL)) {
+		free(cells);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		/* Display order puts a row's toolchains next to each other. */
+		if (i && th_headline_same_row(cells[i - 1], cells[i]))
+			continue;
+		th_doc_row_begin(d);
+		row_cells(d, c, cells[i], false);
+		th_doc_row_end(d);
+	}
+	th_doc_table_end(d);
+	evidence(d, cells, n);
+	th_doc_raw(d, d->html ? "</details>\n" : "");
+	free(cells);
+	return 0;
+}
+
+static int findings(struct th_doc *d, const struct th_section_ctx *c)
+{
+	th_doc_heading(d, 2, "findings", "Headline findings");
+	th_doc_para(d);
+	th_doc_raw(d, "Each question is answered only by the cells it names, as they were observed "
+		   "in this run; ");
+	th_doc_raw(d, d->html ? "&quot;not run&quot;" : "\"not run\"");
+	th_doc_raw(d, " means the results hold no such cell.");
+	th_doc_raw(d, d->html ? " Open one for its cells and their evidence." : "");
+	th_doc_end_para(d);
+	for (size_t h = 0; h < th_nheadlines; h++)
+		if (headline(d, c, &th_headlines[h]))
+			return -1;
+	return 0;
+}
+
+int th_section_findings(struct th_doc *d, const struct th_section_ctx *c)
+{
+	/* Its tables have a <tbody>, as report.html's own always had. */
+	struct th_doc s = *d;
+
+	s.tbody = true;
+	return findings(&s, c);
+}
+
+static void differences_answer(struct th_doc *d, const void *x)
+{
+	size_t n = *(const size_t *)x;
+
+	fprintf(d->out, "<span class=\"ans\">%zu row%s listed.</span>", n, n == 1 ? "" : "s");
+}
+
+/* The configs some toolchain does not support, after "...unsupported on a
+ * toolchain:". Return: how many. */
+static int unsupported(struct th_doc *d, const struct th_results *res)
+{
+	int listed = 0;
+
+	for (size_t c = 0; c < res->nconfigs; c++) {
+		const struct th_config *cfg = &res->configs[c];
+
+		for (size_t s = 0; s < cfg->nsupport; s++) {
+			if (cfg->support[s].supported)
+				continue;
+			th_doc_raw(d, listed++ ? "; " : " ");
+			th_doc_code(d, cfg->name);
+			th_doc_raw(d, " on ");
+			th_doc_text(d, cfg->support[s].toolchain);
+			if (*cfg->support[s].reason) {
+				th_doc_raw(d, " (");
+				th_doc_text(d, cfg->support[s].reason);
+				th_doc_raw(d, ")");
+			}
+		}
+	}
+	return listed;
+}
+
+/* Rows that regressed or differ between toolchains. Differences caused
+ * only by an unsupported config are summed up below the table instead of
+ * filling it. */
+static int differences(struct th_doc *d, const struct th_section_ctx *c)
+{
+	size_t n, unsup;
+	int oom;
+	struct th_diff_row *rows = th_headline_differences(c->all, c->res->ncells, &n, &unsup, &oom);
+
+	if (oom)
+		return -1;
+	/* HTML: open when there is something to see; a regression is never folded. */
+	finding_head(d, th_differences_title, th_differences_about, NULL, n != 0,
+		     differences_answer, &n);
+	if (n && row_table_head(d, c, "why listed")) {
+		free(rows);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (rows[i].regressed)
+			th_doc_row_begin_mark(d, "regrow");
+		else
+			th_doc_row_begin(d);
+		row_cells(d, c, rows[i].cell, true);
+		th_doc_cell_begin(d);
+		/* In bold in HTML only, where the row is marked too. */
+		if (rows[i].regressed)
+			th_doc_raw(d, d->html ? "<strong>regression</strong>" : "regression");
+		th_doc_raw(d, rows[i].regressed && rows[i].differs ? ", " : "");
+		th_doc_raw(d, rows[i].differs ? "differs between toolchains" : "");
+		th_doc_cell_end(d);
+		th_doc_row_end(d);
+	}
+	if (n) {
+		th_doc_table_end(d);
+	} else {
+		th_doc_para(d);
+		th_doc_raw(d, "Observed: no cell regressed and no outcome differs between toolchains.");
+		th_doc_end_para(d);
+	}
+	if (unsup) {
+		th_doc_para(d);
+		fprintf(d->out, "%zu more (attack, variant, config) rows differ only because a config "
+			"is unsupported on a toolchain:", unsup);
+		th_doc_raw(d, unsupported(d, c->res) ? "." : " (no config is marked unsupported).");
+		th_doc_end_para(d);
+	}
+	th_doc_raw(d, d->html ? "</details>\n" : "");
+	free(rows);
+	return 0;
+}
+
+int th_section_differences(struct th_doc *d, const struct th_section_ctx *c)
+{
+	struct th_doc s = *d;
+
+	s.tbody = true;
+	return differences(&s, c);
+}

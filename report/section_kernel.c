@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The real-kernel section of report.md and report.html (sections.h): one
+ * walk for both formats. Where the two formats lay it out differently (the
+ * agreement line, the cells folded in HTML), the branch says so.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "report_internal.h"
+#include "sections.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static const char *const agree_heads[] = { "attack", "variant", "config", "toolchain",
+					   "model", "kernel", "agreement" };
+static const char *const cell_heads[] = { "attack", "variant", "config", "toolchain",
+					  "outcome", "evidence" };
+
+/* What the kernel is: source, compiler, QEMU and CPU, configs. */
+static void facts(struct th_doc *d, const struct th_platform *pf)
+{
+	th_doc_list_begin(d);
+	th_doc_item_begin(d);
+	th_doc_raw(d, "Kernel: ");
+	th_doc_text(d, *pf->source ? pf->source : "source not recorded");
+	th_doc_item_end(d);
+	th_doc_item_begin(d);
+	th_doc_raw(d, "Compiler: ");
+	th_doc_text(d, *pf->compiler ? pf->compiler : "not recorded");
+	th_doc_item_end(d);
+	th_doc_item_begin(d);
+	th_doc_raw(d, "QEMU: ");
+	th_doc_text(d, *pf->qemu ? pf->qemu : "not recorded");
+	th_doc_raw(d, ", CPU ");
+	th_doc_text(d, *pf->cpu ? pf->cpu : "not recorded");
+	if (pf->boot_seconds_median >= 0)
+		fprintf(d->out, ", boot %.2f s (median)", pf->boot_seconds_median);
+	th_doc_item_end(d);
+	th_doc_item_begin(d);
+	th_doc_raw(d, "Kernel configs:");
+	for (size_t c = 0; c < pf->nconfigs; c++) {
+		th_doc_raw(d, c ? "; " : " ");
+		th_doc_code(d, pf->configs[c].name);
+		th_doc_raw(d, ": ");
+		th_doc_code(d, pf->configs[c].kconfig);
+	}
+	th_doc_raw(d, pf->nconfigs ? "" : " none");
+}
+
+/*
+ * "38 cells: 30 agree with the model, ...": in Markdown the list's last
+ * item, then a heading over the table; in HTML the gate's paragraph after
+ * the list, the disagreements in bold, the table under it with no heading.
+ */
+static void counts(struct th_doc *d, const struct th_agreement_counts *k)
+{
+	if (d->html) {
+		th_doc_item_end(d);
+		th_doc_list_end(d);
+		th_doc_raw(d, "<p class=\"gate\">");
+	} else {
+		th_doc_item_end(d);
+		th_doc_item_begin(d);
+	}
+	fprintf(d->out, "%zu cell%s: %zu agree with the model, %zu declared difference%s, ", k->cells,
+		k->cells == 1 ? "" : "s", k->agree, k->declared, k->declared == 1 ? "" : "s");
+	if (d->html && k->disagree)
+		fprintf(d->out, "<strong>%zu disagree</strong>", k->disagree);
+	else
+		fprintf(d->out, "%zu disagree", k->disagree);
+	if (k->alone)
+		fprintf(d->out, ", %zu without a model cell", k->alone);
+	if (d->html) {
+		th_doc_raw(d, ".");
+		th_doc_end_para(d);
+	} else {
+		th_doc_item_end(d);
+		th_doc_list_end(d);
+		th_doc_heading(d, 4, NULL, "Beside the model");
+	}
+}
+
+/* Each of the platform's cells beside the model's of the same attack,
+ * variant, config and toolchain; a disagreement not declared marked. */
+static void beside(struct th_doc *d, const struct th_agreement *rows, size_t nrows,
+		   const char *platform)
+{
+	size_t shown = 0;
+
+	for (size_t i = 0; i < nrows; i++) {
+		const struct th_agreement *r = &rows[i];
+
+		if (strcmp(r->platform, platform))
+			continue;
+		if (!shown++)
+			th_doc_table_head(d, agree_heads, sizeof(agree_heads) / sizeof(agree_heads[0]));
+		if (r->agrees || r->reason)
+			th_doc_row_begin(d);
+		else
+			th_doc_row_begin_mark(d, "regrow");
+		th_doc_cell_begin(d);
+		th_doc_code(d, r->attack);
+		th_doc_cell_end(d);
+		th_doc_cell(d, th_variant_name(r->variant));
+		th_doc_cell_begin(d);
+		th_doc_text(d, r->config);
+		th_doc_cell_end(d);
+		th_doc_cell_begin(d);
+		th_doc_text(d, r->toolchain);
+		th_doc_cell_end(d);
+		th_doc_cell_begin(d);
+		th_doc_outcome(d, r->model);
+		th_doc_cell_end(d);
+		th_doc_cell_begin(d);
+		th_doc_outcome(d, r->kernel);
+		th_doc_cell_end(d);
+		th_doc_cell_begin(d);
+		if (r->agrees) {
+			th_doc_raw(d, "agrees");
+		} else if (r->reason) {
+			th_doc_raw(d, "declared difference: ");
+			th_doc_text(d, r->reason);
+			th_doc_raw(d, " (");
+			th_doc_code(d, r->rule);
+			th_doc_raw(d, ")");
+		} else {
+			th_doc_strong(d, "disagrees");
+			th_doc_raw(d, " (not declared)");
+		}
+		th_doc_cell_end(d);
+		th_doc_row_end(d);
+	}
+	if (shown) {
+		th_doc_table_end(d);
+		return;
+	}
+	th_doc_para(d);
+	th_doc_raw(d, "No cell of the model has the same attack, variant, config and toolchain.");
+	th_doc_end_para(d);
+}
+
+/* The platform's own cells with their evidence: under a heading in
+ * Markdown, folded (details) in HTML. */
+static int cells(struct th_doc *d, const struct th_results *res, const char *platform)
+{
+	struct th_results view;
+	const struct th_cell **all;
+	int oom;
+
+	if (th_report_view(res, platform, &view))
+		return -1;
+	all = th_report_display_cells(&view, &oom);
+	if (d->html)
+		fprintf(d->out, "<details><summary>Its %zu cells, with their evidence</summary>\n",
+			view.ncells);
+	else
+		th_doc_heading(d, 4, NULL, "Cells");
+	if (!view.ncells) {
+		th_doc_para(d);
+		th_doc_raw(d, "None: the results declare the platform but hold none of its cells.");
+		th_doc_end_para(d);
+	} else {
+		th_doc_table_head(d, cell_heads, sizeof(cell_heads) / sizeof(cell_heads[0]));
+	}
+	for (size_t i = 0; all && i < view.ncells; i++) {
+		const struct th_cell *c = all[i];
+
+		th_doc_row_begin(d);
+		th_doc_cell_begin(d);
+		th_doc_code(d, c->attack);
+		th_doc_cell_end(d);
+		th_doc_cell(d, th_variant_name(c->variant));
+		th_doc_cell_begin(d);
+		th_doc_text(d, c->config);
+		th_doc_cell_end(d);
+		th_doc_cell_begin(d);
+		th_doc_text(d, c->toolchain);
+		th_doc_cell_end(d);
+		th_doc_cell_begin(d);
+		th_doc_cell_outcome(d, c, true);
+		th_doc_cell_end(d);
+		th_doc_cell_begin(d);
+		th_doc_text(d, *c->evidence ? c->evidence : "(none recorded)");
+		th_doc_cell_end(d);
+		th_doc_row_end(d);
+	}
+	if (view.ncells)
+		th_doc_table_end(d);
+	if (d->html)
+		th_doc_raw(d, "</details>\n");
+	free(all);
+	th_report_view_free(&view);
+	return oom ? -1 : 0;
+}
+
+static int section(struct th_doc *d, const struct th_results *res)
+{
+	struct th_agreement *rows;
+	size_t nrows, np;
+	int oom, rc = 0;
+	const char **names = th_report_kernel_platforms(res, &np, &oom);
+
+	if (oom)
+		return -1;
+	if (!np)
+		return 0;
+	if (th_results_agreement(res, NULL, NULL, &rows, &nrows, NULL, 0)) {
+		free(names);
+		return -1;
+	}
+	th_doc_heading(d, 2, "kernel", "Real kernel");
+	th_doc_para(d);
+	/* The two intros were worded apart; each keeps its words. */
+	th_doc_raw(d, "The same attacks on a real Linux kernel, booted under QEMU once per cell, its "
+		   "serial console classified into the same outcomes");
+	th_doc_raw(d, d->html ? "; each" : ". Each");
+	th_doc_raw(d, " cell beside the model's cell of the same attack, variant, config and "
+		   "toolchain");
+	th_doc_raw(d, d->html ? ". Where" : ": where");
+	th_doc_raw(d, " the two differ, ");
+	th_doc_code(d, "timerharness check");
+	th_doc_raw(d, " fails unless ");
+	th_doc_code(d, "attacks/expected.tsv");
+	th_doc_raw(d, " declares the difference (");
+	th_doc_code(d, "@differs");
+	th_doc_raw(d, ").");
+	th_doc_end_para(d);
+	for (size_t p = 0; p < np && !rc; p++) {
+		const struct th_platform *pf = th_results_find_platform(res, names[p]);
+		struct th_agreement_counts k;
+
+		th_report_agreement_counts(res, rows, nrows, names[p], &k);
+		th_doc_heading_text(d, 3, NULL, pf->name);
+		facts(d, pf);
+		counts(d, &k);
+		beside(d, rows, nrows, pf->name);
+		rc = cells(d, res, pf->name);
+	}
+	th_agreement_free(rows, nrows);
+	free(names);
+	return rc;
+}
+
+int th_section_kernel(struct th_doc *d, const struct th_section_ctx *c)
+{
+	/* Its tables have a <tbody>, as report.html's own always had. */
+	struct th_doc s = *d;
+
+	s.tbody = true;
+	return section(&s, c->full);
+}

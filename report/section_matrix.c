@@ -1,0 +1,342 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The matrix (sections.h): every cell of the model. Both formats have it at
+ * the same place and write it apart, since the two are different views:
+ * report.md a table per toolchain and variant, a row per attack, the
+ * outcome (or the counts over runs) in each config's column; report.html a
+ * colour-coded grid per toolchain whose headers stay in view, each cell a
+ * link to its evidence (no script).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "html.h"
+#include "report_internal.h"
+#include "sections.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- report.md: a table per toolchain and variant ---- */
+
+static int full_matrix(FILE *out, const struct th_results *res, const struct th_cell **all,
+		       const struct th_toolchain **tcs, size_t ntc)
+{
+	fputs("## Full matrix\n\nOne table per toolchain and variant; a cell holds the observed "
+	      "outcome, or the counts over runs when they disagreed (randstruct seeds).\n\n", out);
+	for (size_t t = 0; t < ntc; t++) {
+		for (int v = 0; v < TH_VARIANT_COUNT; v++) {
+			size_t nrows, ncols;
+			int oom;
+			const struct th_cell **rows = th_report_attack_rows(all, res->ncells, tcs[t]->name,
+									    (enum th_variant)v, &nrows, &oom);
+			if (oom)
+				return -1;
+			if (!nrows)
+				continue;
+			size_t *cols = th_report_config_columns(res, tcs[t]->name, (enum th_variant)v,
+								NULL, &ncols);
+
+			if (!cols) {
+				free(rows);
+				return -1;
+			}
+			fputs("### ", out);
+			th_report_md_text(out, tcs[t]->name);
+			fprintf(out, ", %s\n\n| attack |", th_variant_name((enum th_variant)v));
+			for (size_t k = 0; k < ncols; k++) {
+				fputc(' ', out);
+				th_report_md_text(out, res->configs[cols[k]].name);
+				fputs(" |", out);
+			}
+			fputs("\n|---|", out);
+			for (size_t k = 0; k < ncols; k++)
+				fputs("---|", out);
+			fputc('\n', out);
+			for (size_t r = 0; r < nrows; r++) {
+				fputs("| ", out);
+				th_report_md_code(out, rows[r]->attack, true);
+				fputs(" |", out);
+				for (size_t k = 0; k < ncols; k++) {
+					const struct th_cell *c = th_results_find_cell(
+						res, rows[r]->platform, rows[r]->attack, (enum th_variant)v,
+						res->configs[cols[k]].name, tcs[t]->name);
+					fputc(' ', out);
+					if (c)
+						th_report_md_cell(out, c, true);
+					fputs(" |", out);
+				}
+				fputc('\n', out);
+			}
+			fputc('\n', out);
+			free(cols);
+			free(rows);
+		}
+	}
+	return 0;
+}
+
+/* ---- report.html: a grid per toolchain ---- */
+
+/* "ATTACK variant/config on toolchain\noutcome: ...": a grid cell's entry in its
+ * row's evidence (grid_evidence), shown with white-space:pre-line. */
+static void cell_tooltip(FILE *out, const struct th_cell *c)
+{
+	char buf[200];
+	const char *exp = th_cell_expected_text(c, buf, sizeof(buf));
+
+	th_html_attr(out, c->attack);
+	fprintf(out, " %s/", th_variant_name(c->variant));
+	th_html_attr(out, c->config);
+	fputs(" on ", out);
+	th_html_attr(out, c->toolchain);
+	fprintf(out, "&#10;outcome: %s&#10;runs: %u", th_outcome_name(th_cell_observed(c)), c->runs);
+	if (c->runs) {
+		fputs(" (", out);
+		for (int i = 0, first = 1; i < TH_OUTCOME_COUNT; i++) {
+			if (!c->counts[i])
+				continue;
+			fprintf(out, "%s%s %u", first ? "" : ", ", th_outcome_name((enum th_outcome)i),
+				c->counts[i]);
+			first = 0;
+		}
+		fputc(')', out);
+	}
+	fprintf(out, "&#10;expected: %s&#10;verdict: %s&#10;payload: ", exp ? exp : "none",
+		th_verdict_name(th_report_shown_verdict(c)));
+	th_html_attr(out, c->payload);
+	fputs(", technique: ", out);
+	th_html_attr(out, c->technique);
+	fputs(", timing: ", out);
+	th_html_attr(out, c->timing);
+	fputs("&#10;evidence: ", out);
+	th_html_attr(out, *c->evidence ? c->evidence : "(none recorded)");
+}
+
+/* Columns shared by every toolchain's grid, so the grids line up. */
+struct grid {
+	bool var_on[TH_VARIANT_COUNT];
+	size_t *cols;		/* config indexes with any cell */
+	size_t ncols;
+};
+
+static int grid_layout(const struct th_results *res, struct grid *g)
+{
+	memset(g, 0, sizeof(*g));
+	g->cols = th_report_config_columns(res, NULL, TH_VARIANT_INVALID, g->var_on, &g->ncols);
+	return g->cols ? 0 : -1;
+}
+
+static void legend(FILE *out)
+{
+	fputs("<div class=\"scroll\"><table class=\"grid\">\n<tbody>\n", out);
+	for (int i = 0; i < TH_OUTCOME_COUNT; i++) {
+		enum th_outcome o = (enum th_outcome)i;
+
+		fprintf(out, "<tr><td class=\"c o-%s\">%c</td><th scope=\"row\" class=\"a\">%s: ", th_outcome_name(o),
+			th_outcome_symbol(o), th_outcome_name(o));
+		th_html_text(out, th_outcome_meaning(o));
+		fputs("</th></tr>\n", out);
+	}
+	fputs("<tr><td class=\"c o-HIJACKED reg\">H!</td><th scope=\"row\" class=\"a\">black frame and "
+	      "<code>!</code>: the cell regressed (observed more severe than expected, or outside its declared set)</th></tr>\n"
+	      "<tr><td class=\"c o-CRASHED\">C*</td><th scope=\"row\" class=\"a\"><code>*</code>: the runs "
+	      "disagreed (randstruct seeds); the most severe outcome is shown</th></tr>\n"
+	      "<tr><td class=\"c missing\"></td><th scope=\"row\" class=\"a\">blank: no such cell in the "
+	      "results</th></tr>\n</tbody>\n</table></div>\n", out);
+}
+
+/* The cell of row's attack at variant v and column k of the grid, or NULL. */
+static const struct th_cell *grid_cell(const struct th_results *res, const struct grid *g,
+				       const struct th_toolchain *tc, const struct th_cell *row,
+				       int v, size_t k)
+{
+	return th_results_find_cell(res, row->platform, row->attack, (enum th_variant)v,
+				    res->configs[g->cols[k]].name, tc->name);
+}
+
+/* Each row's evidence, after its grid: a block per attack (id eT-R) with an
+ * entry per cell (eT-R-N), each hidden until a link leads to it (CSS
+ * :target; the page has no script). */
+static void grid_evidence(FILE *out, const struct th_results *res, const struct grid *g,
+			  const struct th_toolchain *tc, size_t idx, const struct th_cell **rows,
+			  size_t nrows)
+{
+	fputs("<div class=\"evs\">\n", out);
+	for (size_t r = 0; r < nrows; r++) {
+		size_t n = 0;
+
+		fprintf(out, "<div class=\"ev\" id=\"e%zu-%zu\"><p><strong>", idx + 1,
+			r + 1);
+		th_html_text(out, rows[r]->attack);
+		fputs("</strong> on ", out);
+		th_html_text(out, tc->name);
+		fputs(": every cell, with its evidence</p>\n<ul>\n", out);
+		for (int v = 0; v < TH_VARIANT_COUNT; v++) {
+			if (!g->var_on[v])
+				continue;
+			for (size_t k = 0; k < g->ncols; k++) {
+				const struct th_cell *c = grid_cell(res, g, tc, rows[r], v, k);
+
+				if (!c)
+					continue;
+				fprintf(out, "<li id=\"e%zu-%zu-%zu\">", idx + 1, r + 1, ++n);
+				cell_tooltip(out, c);
+				fputs("</li>\n", out);
+			}
+		}
+		fprintf(out, "</ul>\n<p><a href=\"#g%zu-%zu\">Back to the grid</a></p></div>\n",
+			idx + 1, r + 1);
+	}
+	fputs("</div>\n", out);
+}
+
+static int grid_toolchain(FILE *out, const struct th_results *res, const struct th_cell **all,
+			  const struct grid *g, const struct th_toolchain *tc, size_t idx)
+{
+	unsigned counts[TH_OUTCOME_COUNT];
+	size_t nrows, ncells, nreg = 0;
+	int oom;
+	const struct th_cell **rows = th_report_attack_rows(all, res->ncells, tc->name,
+							    TH_VARIANT_INVALID, &nrows, &oom);
+	if (oom)
+		return -1;
+	for (size_t i = 0; i < res->ncells; i++)
+		nreg += !strcmp(res->cells[i]->toolchain, tc->name) &&
+			th_report_shown_verdict(res->cells[i]) == TH_VERDICT_REGRESSION;
+	ncells = th_report_count(res, tc->name, counts);
+	fprintf(out, "<h3 id=\"matrix-%zu\">", idx + 1);
+	th_html_text(out, tc->name);
+	fputs(" (", out);
+	th_html_text(out, *tc->version ? tc->version : "version unknown");
+	fputs(")</h3>\n", out);
+	if (!ncells) {
+		fputs("<p>No cells.</p>\n", out);
+		free(rows);
+		return 0;
+	}
+	fprintf(out, "<p>%zu cells:", ncells);
+	for (int i = 0, first = 1; i < TH_OUTCOME_COUNT; i++) {
+		if (!counts[i])
+			continue;
+		fputs(first ? " " : ", ", out);
+		th_html_badge(out, (enum th_outcome)i, false, NULL);
+		fprintf(out, " %u", counts[i]);
+		first = 0;
+	}
+	if (nreg)
+		fprintf(out, ". <strong>%zu regression%s</strong> (framed in black)", nreg,
+			nreg == 1 ? "" : "s");
+	fputs(".</p>\n", out);
+
+	/* Head: variant groups over config names; both rows, and the attack
+	 * names, stay in view while the grid scrolls in its box. */
+	fputs("<div class=\"gridwrap\"><table class=\"grid\">\n<thead>\n<tr class=\"vh\">"
+	      "<th scope=\"col\" class=\"a\" rowspan=\"2\">attack</th>", out);
+	for (int v = 0; v < TH_VARIANT_COUNT; v++)
+		if (g->var_on[v])
+			fprintf(out, "<th scope=\"colgroup\" class=\"v vs\" colspan=\"%zu\">%s</th>", g->ncols,
+				th_variant_name((enum th_variant)v));
+	fputs("</tr>\n<tr class=\"ch\">", out);
+	for (int v = 0; v < TH_VARIANT_COUNT; v++) {
+		if (!g->var_on[v])
+			continue;
+		for (size_t k = 0; k < g->ncols; k++) {
+			const struct th_config *cfg = &res->configs[g->cols[k]];
+
+			fprintf(out, "<th scope=\"col\" class=\"cfg%s\" title=\"", k ? "" : " vs");
+			th_html_attr(out, *cfg->flags ? cfg->flags : cfg->name);
+			fputs("\">", out);
+			th_html_text(out, cfg->name);
+			fputs("</th>", out);
+		}
+	}
+	fputs("</tr>\n</thead>\n<tbody>\n", out);
+
+	size_t span = 1;
+
+	for (int v = 0; v < TH_VARIANT_COUNT; v++)
+		span += g->var_on[v] ? g->ncols : 0;
+	for (size_t r = 0; r < nrows; r++) {
+		const struct th_cell *row = rows[r];
+
+		if (!r || !th_report_same_group(rows[r - 1], row)) {
+			fprintf(out, "<tr class=\"g\"><th scope=\"rowgroup\" colspan=\"%zu\">", span);
+			th_html_text(out, row->technique);
+			fputs(", ", out);
+			th_html_text(out, strcmp(row->timing, "-") ? row->timing : "no timing");
+			fputs("</th></tr>\n", out);
+		}
+		/* Reaching a cell's evidence without hover, and without a
+		 * tab stop per cell (9,240 in a full run) or a script (the
+		 * page's policy forbids one): the attack's name is a link,
+		 * one tab stop per row, to the row's evidence, every cell in
+		 * it as text; each cell is a link (out of the tab order) to
+		 * its own entry, for a tap or a click. A screen reader meets
+		 * the cells as links, in the table (its headers name the
+		 * cell), with their symbol. The entries replace the tooltips
+		 * that held the same text (a cell has no title now), so the
+		 * page grows only by the links and entries' markup. */
+		fprintf(out, "<tr id=\"g%zu-%zu\"><th scope=\"row\" class=\"a\"><a href=\"#e%zu-%zu\">",
+			idx + 1, r + 1, idx + 1, r + 1);
+		th_html_text(out, row->attack);
+		fputs("</a></th>", out);
+		size_t n = 0;
+
+		for (int v = 0; v < TH_VARIANT_COUNT; v++) {
+			if (!g->var_on[v])
+				continue;
+			for (size_t k = 0; k < g->ncols; k++) {
+				const struct th_cell *c = grid_cell(res, g, tc, row, v, k);
+				const char *vs = k ? "" : " vs";
+
+				if (!c) {
+					fprintf(out, "<td class=\"c missing%s\"></td>", vs);
+					continue;
+				}
+				enum th_outcome o = th_cell_observed(c);
+				bool reg = th_report_shown_verdict(c) == TH_VERDICT_REGRESSION;
+
+				fprintf(out, "<td class=\"c o-%s%s%s\"><a href=\"#e%zu-%zu-%zu\" tabindex=\"-1\">"
+					"%c%s</a></td>", th_outcome_name(o), reg ? " reg" : "", vs, idx + 1, r + 1,
+					++n, th_outcome_symbol(o), reg ? "!" : th_report_kinds(c) > 1 ? "*" : "");
+			}
+		}
+		fputs("</tr>\n", out);
+	}
+	fputs("</tbody>\n</table></div>\n", out);
+	grid_evidence(out, res, g, tc, idx, rows, nrows);
+	free(rows);
+	return 0;
+}
+
+static int matrix(FILE *out, const struct th_results *res, const struct th_cell **all,
+		  const struct th_toolchain **tcs, size_t ntc)
+{
+	struct grid g;
+
+	fputs("<h2 id=\"matrix\">Matrix</h2>\n<p>One grid per toolchain: a row per attack, grouped "
+	      "by technique and timing; a column per config, grouped by variant. A cell shows its "
+	      "observed (most severe) outcome. Click or tap a cell for its counts, expectation, "
+	      "verdict and evidence; from the keyboard, an attack's name (one tab stop per row) "
+	      "leads to every cell of its row with their evidence. The grid scrolls in its box; "
+	      "its headers stay in view.</p>\n<details><summary>Legend</summary>\n", out);
+	legend(out);
+	fputs("</details>\n", out);
+	if (grid_layout(res, &g))
+		return -1;
+	for (size_t t = 0; t < ntc; t++) {
+		if (grid_toolchain(out, res, all, &g, tcs[t], t)) {
+			free(g.cols);
+			return -1;
+		}
+	}
+	free(g.cols);
+	return 0;
+}
+
+int th_section_matrix(struct th_doc *d, const struct th_section_ctx *c)
+{
+	if (d->html)
+		return matrix(d->out, c->res, c->all, c->tcs, c->ntc);
+	return full_matrix(d->out, c->res, c->all, c->tcs, c->ntc);
+}

@@ -1,0 +1,109 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The table of report.md's and report.html's sections (sections.h), in the
+ * order both documents walk it. A row written once for both formats names
+ * the function that writes it against doc.h; a row of one format is a part
+ * only that format has, or one the two lay out too differently to share
+ * their bytes:
+ *   - report.md opens with its title and the verdict screen as text, then
+ *     the run, the configs and the outcome counts; report.html opens with
+ *     its header, the verdict card, the <nav> and the charts (inline SVG),
+ *     and ends with the configs and the run (its counts in it). The same
+ *     facts, in each document's order: a row each (the configs are one
+ *     function, section_configs.c, in two places).
+ *   - the matrix is in both, at the same place, written apart: HTML's is a
+ *     colour grid per toolchain with the evidence a link away, Markdown's a
+ *     table per toolchain and variant; its one row (section_matrix.c)
+ *     picks the format's writer.
+ * A new section: its file (a function of struct th_doc) and a row here.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "reach.h"
+#include "render_fuzz.h"
+#include "report_internal.h"
+#include "sections.h"
+
+#include <stdlib.h>
+
+/* ---- whether the model has a section ---- */
+
+static bool has_reach(const struct th_section_ctx *c)
+{
+	return c->res->reach && c->res->reach->n;
+}
+
+static bool has_fuzz(const struct th_section_ctx *c)
+{
+	return th_render_fuzz_summary(c->res) != NULL;
+}
+
+static bool has_bench(const struct th_section_ctx *c)
+{
+	return c->full->bench != NULL;
+}
+
+static bool has_kernel(const struct th_section_ctx *c)
+{
+	return c->full->nplatforms != 0;
+}
+
+/* ---- rows the two formats write apart ---- */
+
+#define MD	TH_SECTION_MD
+#define HTML	TH_SECTION_HTML
+#define BOTH	TH_SECTION_BOTH
+
+/* id, title (the nav's link text), formats, in the nav, has it, writer */
+const struct th_section th_sections[] = {
+	{ "title",	 "timerharness results",	MD,   false, NULL,	 th_md_title },
+	{ "verdict",	 "Verdict",			MD,   false, NULL,	 th_md_verdict },
+	{ "header",	 "timerharness",		HTML, false, NULL,	 th_html_header },
+	{ "verdict",	 "Verdict",			HTML, false, NULL,	 th_html_card },
+	{ "nav",	 NULL,				HTML, false, NULL,	 th_html_nav },
+	{ "run",	 "The run",			MD,   false, NULL,	 th_md_run },
+	{ "configs",	 "Configs",			MD,   false, NULL,	 th_section_configs },
+	{ "summary",	 "Summary",			MD,   false, NULL,	 th_md_summary },
+	{ "charts",	 "At a glance",			HTML, true,  NULL,	 th_html_charts },
+	{ "findings",	 "Headline findings",		BOTH, true,  NULL,	 th_section_findings },
+	{ "differences", "Differences",			BOTH, false, NULL,	 th_section_differences },
+	{ "reach",	 "What the timer dispatch can still call", BOTH, false, has_reach, th_section_reach },
+	{ "fuzzing",	 "Fuzzing campaigns",		BOTH, false, has_fuzz,	 th_section_fuzz },
+	{ "cost",	 "What the wheel and the defences cost", BOTH, false, has_bench, th_section_bench },
+	{ "matrix",	 "Matrix",			BOTH, true,  NULL,	 th_section_matrix },
+	{ "kernel",	 "Real kernel",			BOTH, true,  has_kernel, th_section_kernel },
+	{ "configs",	 "Configs",			HTML, true,  NULL,	 th_section_configs },
+	{ "run",	 "The run",			HTML, true,  NULL,	 th_html_run },
+};
+
+const size_t th_nsections = sizeof(th_sections) / sizeof(th_sections[0]);
+
+static unsigned format_of(const struct th_doc *d)
+{
+	return d->html ? TH_SECTION_HTML : TH_SECTION_MD;
+}
+
+int th_sections_write(struct th_doc *d, const struct th_section_ctx *c)
+{
+	for (size_t i = 0; i < th_nsections; i++) {
+		const struct th_section *s = &th_sections[i];
+
+		if (!(s->formats & format_of(d)) || (s->has && !s->has(c)))
+			continue;
+		if (s->write(d, c))
+			return -1;
+	}
+	return 0;
+}
+
+void th_sections_nav(struct th_doc *d, const struct th_section_ctx *c)
+{
+	th_doc_raw(d, "<nav>");
+	for (size_t i = 0; i < th_nsections; i++) {
+		const struct th_section *s = &th_sections[i];
+
+		if (!s->nav || !(s->formats & format_of(d)) || (s->has && !s->has(c)))
+			continue;
+		fprintf(d->out, "<a href=\"#%s\">%s</a>", s->id, s->title);
+	}
+	th_doc_raw(d, "</nav>\n");
+}
