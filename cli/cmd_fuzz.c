@@ -1,12 +1,21 @@
 /* SPDX-License-Identifier: MIT */
-/* `timerharness fuzz`: options, then the campaign runner (fuzz/campaign.h). */
+/*
+ * `timerharness fuzz`: options; then the campaign loop (loops/campaign.h)
+ * with the out folder locked, and what it shows; then the reports beside
+ * the summary re-rendered (report/), the lock still held.
+ */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "args.h"
-#include "campaign.h"
 #include "cli.h"
+#include "lib/xalloc.h"
+#include "loops/campaign.h"
+#include "report/render.h"
+#include "report/render_fuzz.h"
 
 static void fuzz_usage(FILE *f)
 {
@@ -46,6 +55,146 @@ static void fuzz_usage(FILE *f)
 		TH_BUILD_ROOT, TH_FUZZ_SEEDS);
 }
 
+/* ---- the screen: the loop shows nothing itself -------------------------------------------- */
+
+static void show_start(int runnable, size_t unsupported, int jobs, void *arg)
+{
+	const struct th_fz_opts *o = arg;
+	char line[4352];
+
+	snprintf(line, sizeof(line), "fuzz: %d campaigns of %.0f s, %d at a time (about %.0f s); "
+		 "%zu unsupported; out %s", runnable, o->seconds, jobs,
+		 ceil((double)runnable / jobs) * o->seconds, unsupported, o->out_dir);
+	th_report_put_wrapped(stderr, "", line);
+}
+
+static void show_progress(const struct th_fz_progress *p, int final, void *arg)
+{
+	int tty = isatty(STDERR_FILENO);
+	double el = p->seconds;
+
+	(void)arg;
+	/* One line of at most 80 columns (rewritten in place on a terminal):
+	 * time, campaigns, executions and rate, findings, and as many of the
+	 * outcomes so far as fit, most severe first (fuzz.json has them all). */
+	static const enum th_outcome shown[] = { TH_HIJACKED, TH_PRIVILEGED_WRITE, TH_BLOCKED_CFI,
+						 TH_REDIRECTED, TH_CRASHED, TH_DETECTED, TH_HANG };
+	char head[160], tail[48], outs[160] = "", run[32] = "", a[32], b[32];
+	size_t room;
+
+	th_report_short_count(p->executions, a, sizeof(a));
+	th_report_short_count(el > 0 ? (long long)(p->executions / el) : 0, b, sizeof(b));
+	if (p->running)
+		snprintf(run, sizeof(run), ", %d running", p->running);
+	snprintf(head, sizeof(head), "fuzz: %.0f s, %d/%zu done%s | %s execs, %s/s", el, p->done,
+		 p->campaigns, run, a, b);
+	snprintf(tail, sizeof(tail), " | %d finding%s", p->findings, p->findings == 1 ? "" : "s");
+	room = strlen(head) + strlen(tail) < TH_VERDICT_WIDTH ?
+	       TH_VERDICT_WIDTH - strlen(head) - strlen(tail) : 0;
+	for (size_t k = 0; k < sizeof(shown) / sizeof(shown[0]); k++) {
+		char item[64], c[32];
+
+		if (!p->outcomes[shown[k]])
+			continue;
+		th_report_short_count(p->outcomes[shown[k]], c, sizeof(c));
+		snprintf(item, sizeof(item), "%s%s %s", *outs ? ", " : " | ", th_outcome_name(shown[k]), c);
+		if (strlen(outs) + strlen(item) > room)
+			break;
+		strcat(outs, item);
+	}
+	fprintf(stderr, "%s%s%s%s%s%s", tty ? "\r" : "", head, outs, tail, tty ? "\033[K" : "",
+		tty && !final ? "" : "\n");
+}
+
+/* Each campaign's figures, wrapped within 80 columns, then where they went. */
+static void show_figures(const struct th_fz_run *run, const struct th_fz_opts *o)
+{
+	for (size_t i = 0; i < th_fz_campaigns_count(run); i++) {
+		int nfnd;
+		const struct th_fz_campaign *r = th_fz_campaigns_record(run, i, &nfnd);
+		char line[1024], a[32], b[32], c[32], d[32];
+		size_t len;
+
+		if (strcmp(r->status, "ran"))
+			continue;
+		th_report_short_count(r->executions, a, sizeof(a));
+		th_report_short_count((long long)r->exec_per_second, b, sizeof(b));
+		th_report_short_count(r->cpu_seconds > 0 ? (long long)(r->executions / r->cpu_seconds) : 0,
+				      c, sizeof(c));
+		len = (size_t)snprintf(line, sizeof(line), "%s/%s on %s: %s execs, %s exec/s (%s per "
+				       "CPU s); ", th_variant_name(r->variant), r->config, r->toolchain,
+				       a, b, c);
+		th_report_short_count(r->first_hijack.executions, d, sizeof(d));
+		if (r->first_hijack.reached)
+			len += (size_t)snprintf(line + len, sizeof(line) - len,
+						"first hijack after %.3f s (%s execs)",
+						r->first_hijack.seconds, d);
+		else
+			len += (size_t)snprintf(line + len, sizeof(line) - len, "no hijack in %s execs", a);
+		if (r->goal_reached.reached && len < sizeof(line))
+			len += (size_t)snprintf(line + len, sizeof(line) - len,
+						"; write_cr4(0x407f0) after %.2f s", r->goal_reached.seconds);
+		th_report_short_count(r->outcomes[TH_BLOCKED_CFI], d, sizeof(d));
+		if (len < sizeof(line))
+			snprintf(line + len, sizeof(line) - len, "; %s CFI blocks, %d finding%s", d,
+				 nfnd, nfnd == 1 ? "" : "s");
+		th_report_put_wrapped(stderr, "  ", line);
+	}
+	char line[4200];
+
+	snprintf(line, sizeof(line), "wrote %s/%s", o->out_dir, TH_FUZZ_FILE);
+	th_report_put_wrapped(stderr, "", line);
+}
+
+/* ---- the run ---------------------------------------------------------------------------- */
+
+/* The report beside the summary gains its campaigns (results.json, if there). */
+static void rerender(const char *out_dir)
+{
+	char *results = th_xasprintf("%s/results.json", out_dir);
+	char *fuzz = th_xasprintf("%s/%s", out_dir, TH_FUZZ_FILE);
+	char err[1024];
+
+	if (!access(results, R_OK) && th_render_fuzz_rerender(results, fuzz, err, sizeof(err)))
+		fprintf(stderr, "timerharness fuzz: report not updated: %s\n", err);
+	free(results);
+	free(fuzz);
+}
+
+static int fuzz_run(struct th_fz_opts *o, int quiet)
+{
+	struct th_fz_run *run;
+	char err[1024];
+	int rc, lock;
+
+	if (!quiet) {
+		o->show_start = show_start;
+		o->show_progress = show_progress;
+		o->show_arg = o;
+	}
+	rc = th_fz_campaigns_plan(o, &run);
+	if (rc)
+		return rc;
+	/* One writer of DIR at a time, as matrix and kernel (the same lock):
+	 * taken before the loop makes its run's directory, held until the
+	 * summary is written and the reports re-rendered, and released however
+	 * the process ends. */
+	lock = th_render_lock_dir(o->out_dir, "fuzz", err, sizeof(err));
+	if (lock < 0) {
+		fprintf(stderr, "timerharness fuzz: %s\n", err);
+		th_fz_campaigns_free(run);
+		return 2;
+	}
+	rc = th_fz_campaigns_run(run);
+	if (!rc)
+		rerender(o->out_dir);
+	close(lock);
+	if (!rc && !quiet)
+		show_figures(run, o);
+	th_fz_campaigns_free(run);
+	return rc;
+}
+
 int th_cli_fuzz(int argc, char **argv)
 {
 	struct th_fz_opts o = {
@@ -54,7 +203,7 @@ int th_cli_fuzz(int argc, char **argv)
 	};
 	const char *v;
 	long x;
-	int bad = 0;
+	int bad = 0, quiet = 0;
 
 	for (int i = 1; i < argc && !bad; i++) {
 		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -96,7 +245,7 @@ int th_cli_fuzz(int argc, char **argv)
 		} else if (!strcmp(argv[i], "--no-leak")) {
 			o.no_leak = 1;
 		} else if (!strcmp(argv[i], "--quiet")) {
-			o.quiet = 1;
+			quiet = 1;
 		} else {
 			fprintf(stderr, "timerharness fuzz: unknown argument '%s' (see --help)\n", argv[i]);
 			return 2;
@@ -108,5 +257,5 @@ int th_cli_fuzz(int argc, char **argv)
 		fprintf(stderr, "timerharness fuzz: --out must not be empty\n");
 		return 2;
 	}
-	return th_fz_campaigns_main(&o);
+	return fuzz_run(&o, quiet);
 }

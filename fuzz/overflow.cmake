@@ -210,22 +210,17 @@ file(WRITE ${TH_FUZZ_MANIFEST}
 string(JOIN ", " _fz_b ${_fz_built})
 message(STATUS "timerharness fuzz: ${TIMERHARNESS_TOOLCHAIN}: overflow built for ${_fz_b}")
 
-# The campaign runner behind `timerharness fuzz` (cli/cmd_fuzz.c).
-if(TARGET th_report)
-  add_library(th_fuzz_campaign STATIC ${_fz}/campaign.c)
-  target_include_directories(th_fuzz_campaign PUBLIC ${_fz} ${PROJECT_SOURCE_DIR}/report)
-  target_link_libraries(th_fuzz_campaign PUBLIC th_report m)
-  target_compile_options(th_fuzz_campaign PRIVATE ${TH_WARN_FLAGS})
-endif()
+# The campaign loop behind `timerharness fuzz` runs these binaries: it is
+# loops/campaign.c, in th_loops.
 
 # ---- make test: replay, no campaigns ----------------------------------------------
 # Every saved input on every binary of this toolchain, in a fresh process,
 # against fuzz/expected.tsv's replay rules: the seeds in one test a binary,
 # each regression input (corpora/overflow-findings/*.bin) in its own.
-if(TARGET th_report)
+if(TARGET th_fuzz_decl)
   add_executable(th-fuzz-replay-check ${_fz}/overflow_replay_check.c)
-  target_include_directories(th-fuzz-replay-check PRIVATE ${_fz} ${PROJECT_SOURCE_DIR}/report)
-  target_link_libraries(th-fuzz-replay-check PRIVATE th_report)
+  target_include_directories(th-fuzz-replay-check PRIVATE ${_fz})
+  target_link_libraries(th-fuzz-replay-check PRIVATE th_fuzz_decl)
   target_compile_options(th-fuzz-replay-check PRIVATE ${TH_WARN_FLAGS})
   set_target_properties(th-fuzz-replay-check PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${_fz_bin}")
 

@@ -88,7 +88,7 @@
  * chain ID; several are each followed by their own outcome and joined by
  * _THEN_: FORCE_CLOSE_VIA_RING_TIMER_REDIRECTED_THEN_WRITE_CR4_VIA_FORGED_TIMER_HIJACKED.
  * So no target that ran is left out of a signature, and fuzz/expected.tsv
- * judges each step by itself (report/fuzz_expect.h).
+ * judges each step by itself (fuzz/fuzz_expect.h).
  */
 #ifndef TH_FUZZ_OVERFLOW_ORACLE_H
 #define TH_FUZZ_OVERFLOW_ORACLE_H

@@ -6,8 +6,8 @@
 #define _POSIX_C_SOURCE 200809L
 #include "check_fuzz.h"
 #include "check.h"
-#include "fuzz_expect.h"
-#include "fuzz_plan.h"
+#include "fuzz/fuzz_expect.h"
+#include "fuzz/fuzz_plan.h"
 #include "fuzz_summary.h"
 #include "report_internal.h"
 #include "sha256.h"

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * fuzz.json, schema timerharness/fuzz/v1: what `timerharness fuzz` found,
- * beside results.json. Written by the campaign runner (fuzz/campaign.c), read
+ * beside results.json. Written by the campaign loop (loops/campaign.c), read
  * by `check` (check_fuzz.c) and the renderers (render_fuzz.c); nothing else is
  * a source of truth for campaigns.
  *

@@ -6,8 +6,8 @@
  * fuzz-manifest.tsv of each preset): which toolchains exist, and which
  * campaigns each could build. Read by `check` (check_fuzz.c).
  */
-#ifndef TH_REPORT_FUZZ_PLAN_H
-#define TH_REPORT_FUZZ_PLAN_H
+#ifndef TH_FUZZ_FUZZ_PLAN_H
+#define TH_FUZZ_FUZZ_PLAN_H
 
 #include <stdbool.h>
 #include <stddef.h>

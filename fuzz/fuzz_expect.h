@@ -7,8 +7,8 @@
  * (fuzz/overflow_replay_check.c); derived from first principles, never from
  * an observation.
  */
-#ifndef TH_REPORT_FUZZ_EXPECT_H
-#define TH_REPORT_FUZZ_EXPECT_H
+#ifndef TH_FUZZ_FUZZ_EXPECT_H
+#define TH_FUZZ_FUZZ_EXPECT_H
 
 #include <stddef.h>
 

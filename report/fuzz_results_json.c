@@ -1,6 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * results_json: results.json (results/results.h) from load to every output.
+ * A fuzz target of report/'s views and gate, so it lies beside them; it is
+ * built, packaged and replayed as every target is (fuzz/CMakeLists.txt,
+ * th_fuzz_add MAIN), its corpus and dictionary under fuzz/.
  *
  * Input: the bytes of a results.json.
  * Oracle:

@@ -2,7 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "fuzz_expect.h"
 #include "fuzz_summary.h"
-#include "report_internal.h"
+#include "results_internal.h"
 #include "lib/tsv.h"
 
 #include <errno.h>

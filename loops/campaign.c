@@ -21,14 +21,12 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "fuzz_plan.h"
+#include "fuzz/fuzz_plan.h"
+#include "fuzz/overflow_session.h"
 #include "lib/xalloc.h"
-#include "fuzz_summary.h"
-#include "overflow_session.h"
-#include "render.h"
-#include "render_fuzz.h"
-#include "results.h"
-#include "sha256.h"
+#include "results/fuzz_summary.h"
+#include "results/results.h"
+#include "results/sha256.h"
 
 #define MAX_PIDS 4096
 #define LINE_MAX_ 8192
@@ -104,7 +102,7 @@ static int in_list(const char *list, const char *name)
 
 /* ---- the build: fuzz-manifest.tsv --------------------------------------------------- */
 
-/* The fuzz builds (report/fuzz_plan.h reads their fuzz-manifest.tsv, as the
+/* The fuzz builds (fuzz/fuzz_plan.h reads their fuzz-manifest.tsv, as the
  * campaigns' gate does). */
 static struct th_fz_build *build;
 
@@ -811,27 +809,12 @@ static void remove_other_runs(const struct th_fz_opts *o)
 	free(top);
 }
 
-/* The report beside the summary gains its campaigns (results.json, if there). */
-static void rerender(const struct th_fz_opts *o)
-{
-	char *results = th_xasprintf("%s/results.json", o->out_dir);
-	char *fuzz = th_xasprintf("%s/%s", o->out_dir, TH_FUZZ_FILE);
-	char err[1024];
-
-	if (!access(results, R_OK) && th_render_fuzz_rerender(results, fuzz, err, sizeof(err)))
-		fprintf(stderr, "timerharness fuzz: report not updated: %s\n", err);
-	free(results);
-	free(fuzz);
-}
-
 /* ---- progress ----------------------------------------------------------------------------- */
 
-static void progress(struct campaign *cs, size_t n, double t0, int final)
+/* How far the run is, for the caller's screen (th_fz_opts.show_progress). */
+static void progress(struct campaign *cs, size_t n, double t0, int final, const struct th_fz_opts *o)
 {
-	long long ex = 0, out[TH_OUTCOME_COUNT] = { 0 };
-	int done = 0, running = 0, finds = 0;
-	double el = th_now_s() - t0;
-	int tty = isatty(STDERR_FILENO);
+	struct th_fz_progress p = { .seconds = th_now_s() - t0, .campaigns = n };
 
 	for (size_t i = 0; i < n; i++) {
 		struct campaign *c = &cs[i];
@@ -840,43 +823,14 @@ static void progress(struct campaign *cs, size_t n, double t0, int final)
 			continue;
 		read_stats(c);
 		totals(c);
-		done += c->phase == DONE;
-		running += c->phase == RUNNING;
-		finds += c->nfnd;
-		ex += c->rec.executions;
+		p.done += c->phase == DONE;
+		p.running += c->phase == RUNNING;
+		p.findings += c->nfnd;
+		p.executions += c->rec.executions;
 		for (int k = 0; k < TH_OUTCOME_COUNT; k++)
-			out[k] += c->rec.outcomes[k];
+			p.outcomes[k] += c->rec.outcomes[k];
 	}
-	/* One line of at most 80 columns (rewritten in place on a terminal):
-	 * time, campaigns, executions and rate, findings, and as many of the
-	 * outcomes so far as fit, most severe first (fuzz.json has them all). */
-	static const enum th_outcome shown[] = { TH_HIJACKED, TH_PRIVILEGED_WRITE, TH_BLOCKED_CFI,
-						 TH_REDIRECTED, TH_CRASHED, TH_DETECTED, TH_HANG };
-	char head[160], tail[48], outs[160] = "", run[32] = "", a[32], b[32];
-	size_t room;
-
-	th_report_short_count(ex, a, sizeof(a));
-	th_report_short_count(el > 0 ? (long long)(ex / el) : 0, b, sizeof(b));
-	if (running)
-		snprintf(run, sizeof(run), ", %d running", running);
-	snprintf(head, sizeof(head), "fuzz: %.0f s, %d/%zu done%s | %s execs, %s/s", el, done, n, run,
-		 a, b);
-	snprintf(tail, sizeof(tail), " | %d finding%s", finds, finds == 1 ? "" : "s");
-	room = strlen(head) + strlen(tail) < TH_VERDICT_WIDTH ?
-	       TH_VERDICT_WIDTH - strlen(head) - strlen(tail) : 0;
-	for (size_t k = 0; k < sizeof(shown) / sizeof(shown[0]); k++) {
-		char item[64], c[32];
-
-		if (!out[shown[k]])
-			continue;
-		th_report_short_count(out[shown[k]], c, sizeof(c));
-		snprintf(item, sizeof(item), "%s%s %s", *outs ? ", " : " | ", th_outcome_name(shown[k]), c);
-		if (strlen(outs) + strlen(item) > room)
-			break;
-		strcat(outs, item);
-	}
-	fprintf(stderr, "%s%s%s%s%s%s", tty ? "\r" : "", head, outs, tail, tty ? "\033[K" : "",
-		tty && !final ? "" : "\n");
+	o->show_progress(&p, final, o->show_arg);
 }
 
 /* ---- main ------------------------------------------------------------------------------------ */
@@ -966,37 +920,54 @@ static int plan(struct campaign **out, size_t *nout, const struct th_fz_opts *o,
 	return 0;
 }
 
-int th_fz_campaigns_main(const struct th_fz_opts *o)
-{
-	struct campaign *cs = NULL;
-	size_t n = 0, next = 0;
-	char err[1024];
-	int jobs = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
-	double t0 = th_now_s(), last_progress = 0;
-	struct sigaction sa;
-	int rc = 0, runnable = 0, lock;
+struct th_fz_run {
+	const struct th_fz_opts *o;
+	struct campaign *cs;
+	size_t n;
+	int jobs;
+	double t0;
+};
 
+int th_fz_campaigns_plan(const struct th_fz_opts *o, struct th_fz_run **out)
+{
+	struct th_fz_run *r = th_xrealloc(NULL, sizeof(*r));
+	char err[1024];
+
+	memset(r, 0, sizeof(*r));
+	r->o = o;
+	r->jobs = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
+	r->t0 = th_now_s();
 	th_fz_run_new(run_rel, sizeof(run_rel));
-	if (th_fz_build_load(o->build_root, &build, err, sizeof(err)) || plan(&cs, &n, o, err, sizeof(err))) {
+	if (th_fz_build_load(o->build_root, &build, err, sizeof(err)) ||
+	    plan(&r->cs, &r->n, o, err, sizeof(err))) {
 		fprintf(stderr, "timerharness fuzz: %s\n", err);
+		th_fz_campaigns_free(r);
 		return 2;
 	}
 	if (access(o->seeds_dir, R_OK)) {
 		fprintf(stderr, "timerharness fuzz: seed corpus %s: %s\n", o->seeds_dir, strerror(errno));
+		th_fz_campaigns_free(r);
 		return 2;
 	}
+	/* Made here, before the caller locks it: the lock's file lies in it. */
 	if (mkdirs(o->out_dir)) {
 		fprintf(stderr, "timerharness fuzz: cannot create %s: %s\n", o->out_dir, strerror(errno));
+		th_fz_campaigns_free(r);
 		return 1;
 	}
-	/* One writer of DIR at a time, as matrix and kernel (the same lock):
-	 * held until the summary is written and the reports re-rendered, and
-	 * released however the process ends. */
-	lock = th_render_lock_dir(o->out_dir, "fuzz", err, sizeof(err));
-	if (lock < 0) {
-		fprintf(stderr, "timerharness fuzz: %s\n", err);
-		return 2;
-	}
+	*out = r;
+	return 0;
+}
+
+int th_fz_campaigns_run(struct th_fz_run *r)
+{
+	const struct th_fz_opts *o = r->o;
+	struct campaign *cs = r->cs;
+	size_t n = r->n, next = 0;
+	int jobs = r->jobs, runnable = 0;
+	double last_progress = 0;
+	struct sigaction sa;
+
 	/* This run's own directory, new: never one a summary may name. */
 	{
 		char *top = th_xasprintf("%s/fuzz", o->out_dir), *own = th_xasprintf("%s/%s", o->out_dir, run_rel);
@@ -1007,21 +978,13 @@ int th_fz_campaigns_main(const struct th_fz_opts *o)
 				errno == EEXIST ? " (a run of this pid in this second: run again)" : "");
 		free(top);
 		free(own);
-		if (bad) {
-			close(lock);
+		if (bad)
 			return 1;
-		}
 	}
 	for (size_t i = 0; i < n; i++)
 		runnable += !strcmp(cs[i].rec.status, "ran");
-	if (!o->quiet) {
-		char line[4352];
-
-		snprintf(line, sizeof(line), "fuzz: %d campaigns of %.0f s, %d at a time (about %.0f s); "
-			 "%zu unsupported; out %s", runnable, o->seconds, jobs,
-			 ceil((double)runnable / jobs) * o->seconds, n - (size_t)runnable, o->out_dir);
-		th_report_put_wrapped(stderr, "", line);
-	}
+	if (o->show_start)
+		o->show_start(runnable, n - (size_t)runnable, jobs, o->show_arg);
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_interrupt;
 	sigaction(SIGINT, &sa, NULL);
@@ -1068,14 +1031,14 @@ int th_fz_campaigns_main(const struct th_fz_opts *o)
 				c->kill_at = th_now_s() + 2;
 			}
 		}
-		if (!o->quiet && th_now_s() - last_progress >= (isatty(STDERR_FILENO) ? 1.0 : 10.0)) {
-			progress(cs, n, t0, 0);
+		if (o->show_progress && th_now_s() - last_progress >= (isatty(STDERR_FILENO) ? 1.0 : 10.0)) {
+			progress(cs, n, r->t0, 0, o);
 			last_progress = th_now_s();
 		}
 		poll(NULL, 0, 50);
 	}
-	if (!o->quiet)
-		progress(cs, n, t0, 1);
+	if (o->show_progress)
+		progress(cs, n, r->t0, 1, o);
 	if (interrupted) {
 		for (size_t i = 0; i < n; i++)
 			if (cs[i].phase == RUNNING && cs[i].pid) {
@@ -1096,56 +1059,47 @@ int th_fz_campaigns_main(const struct th_fz_opts *o)
 			fprintf(stderr, "timerharness fuzz: interrupted; partial summary in %s/%s\n",
 				o->out_dir, TH_FUZZ_FILE);
 		}
-		close(lock);
 		return 130;
 	}
 	if (write_summary(cs, n, o, NULL)) {
 		fprintf(stderr, "timerharness fuzz: the previous summary is kept; this run's files are in "
 			"%s/%s\n", o->out_dir, run_rel);
-		close(lock);
 		return 1;
 	}
 	remove_other_runs(o);
-	rerender(o);
-	close(lock);
-	if (!o->quiet) {
-		for (size_t i = 0; i < n; i++) {
-			struct th_fz_campaign *r = &cs[i].rec;
+	return 0;
+}
 
-			if (strcmp(r->status, "ran"))
-				continue;
-			/* A campaign's figures, wrapped within 80 columns. */
-			char line[1024], a[32], b[32], c[32], d[32];
-			size_t len;
+size_t th_fz_campaigns_count(const struct th_fz_run *r)
+{
+	return r->n;
+}
 
-			th_report_short_count(r->executions, a, sizeof(a));
-			th_report_short_count((long long)r->exec_per_second, b, sizeof(b));
-			th_report_short_count(r->cpu_seconds > 0 ? (long long)(r->executions / r->cpu_seconds) : 0,
-					      c, sizeof(c));
-			len = (size_t)snprintf(line, sizeof(line), "%s/%s on %s: %s execs, %s exec/s (%s per "
-					       "CPU s); ", th_variant_name(r->variant), r->config, r->toolchain,
-					       a, b, c);
-			th_report_short_count(r->first_hijack.executions, d, sizeof(d));
-			if (r->first_hijack.reached)
-				len += (size_t)snprintf(line + len, sizeof(line) - len,
-							"first hijack after %.3f s (%s execs)",
-							r->first_hijack.seconds, d);
-			else
-				len += (size_t)snprintf(line + len, sizeof(line) - len, "no hijack in %s execs",
-							a);
-			if (r->goal_reached.reached && len < sizeof(line))
-				len += (size_t)snprintf(line + len, sizeof(line) - len,
-							"; write_cr4(0x407f0) after %.2f s", r->goal_reached.seconds);
-			th_report_short_count(r->outcomes[TH_BLOCKED_CFI], d, sizeof(d));
-			if (len < sizeof(line))
-				snprintf(line + len, sizeof(line) - len, "; %s CFI blocks, %d finding%s", d,
-					 cs[i].nfnd, cs[i].nfnd == 1 ? "" : "s");
-			th_report_put_wrapped(stderr, "  ", line);
-		}
-		char line[4200];
+const struct th_fz_campaign *th_fz_campaigns_record(const struct th_fz_run *r, size_t i, int *nfindings)
+{
+	*nfindings = r->cs[i].nfnd;
+	return &r->cs[i].rec;
+}
 
-		snprintf(line, sizeof(line), "wrote %s/%s", o->out_dir, TH_FUZZ_FILE);
-		th_report_put_wrapped(stderr, "", line);
+/* The plan's paths, the campaigns and the build they point into. */
+void th_fz_campaigns_free(struct th_fz_run *r)
+{
+	for (size_t i = 0; r && i < r->n; i++) {
+		struct campaign *c = &r->cs[i];
+
+		free(c->dir);
+		free(c->corpus);
+		free(c->artifacts);
+		free(c->findings_dir);
+		free(c->log);
+		free(c->stats);
+		free(c->known);
+		free(c->recheck_log);
+		free(c->rel);
 	}
-	return rc;
+	if (r)
+		free(r->cs);
+	free(r);
+	th_fz_build_free(build);
+	build = NULL;
 }
