@@ -461,6 +461,12 @@ const char *th_expect_lookup(const char *attack, const char *variant, const char
 	return th_expect_lookup_on("model", attack, variant, config, toolchain, reason);
 }
 
+const char *th_expect_outcome_on(const char *platform, const char *attack, const char *variant,
+				 const char *config, const char *toolchain)
+{
+	return th_expect_lookup_on(platform, attack, variant, config, toolchain, NULL);
+}
+
 const char *th_expect_where(const char *attack, const char *variant, const char *config,
 			    const char *toolchain)
 {

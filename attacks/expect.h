@@ -38,6 +38,10 @@ const char *th_expect_lookup_on(const char *platform, const char *attack, const 
  * "HIJACKED|CRASHED": a probabilistic cell's); 0 when no rule matches. */
 th_outcome_set th_expect_set_on(const char *platform, const char *attack, const char *variant,
 				const char *config, const char *toolchain);
+/* th_expect_lookup_on() without the reason: the gate's declaration
+ * (report/check.h struct th_check_decl's expect). */
+const char *th_expect_outcome_on(const char *platform, const char *attack, const char *variant,
+				 const char *config, const char *toolchain);
 /* "FILE:LINE" of the rule th_expect_lookup_on() would use, or NULL. */
 const char *th_expect_where_on(const char *platform, const char *attack, const char *variant,
 			       const char *config, const char *toolchain);

@@ -98,12 +98,6 @@ static void check_usage(const char *expect, const char *kernel, const char *fuzz
 	       );
 }
 
-static const char *expect_outcome(const char *platform, const char *attack, const char *variant,
-				  const char *config, const char *toolchain)
-{
-	return th_expect_lookup_on(platform, attack, variant, config, toolchain, NULL);
-}
-
 #ifdef TH_HAVE_FUZZ
 /* The campaigns too (report/check_fuzz.h), the two statuses combined in
  * check.h's order: bad input, then regression, then harness error. */
@@ -305,7 +299,7 @@ int th_cli_check(int argc, char **argv)
 
 	struct th_check_decl d = {
 		.expect_path = th_expect_path(), .expect_sha256 = th_expect_sha256(),
-		.expect = expect_outcome, .where = th_expect_where_on,
+		.expect = th_expect_outcome_on, .where = th_expect_where_on,
 		.attacks = attacks, .nattacks = th_attack_count,
 		.configs = configs, .nconfigs = th_config_count,
 		.selftests = th_matrix_selftests, .nselftests = th_matrix_nselftests,

@@ -7,6 +7,7 @@
 #include "results_internal.h"
 #include "results.h"
 #include "lib/tsv.h"
+#include "lib/text.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -268,11 +269,6 @@ static int load_manifest(struct th_fz_build *b, const char *path, char *err, siz
 	return got < 0 ? -1 : 0;
 }
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int th_fz_build_load(const char *root, struct th_fz_build **out, char *err, size_t n)
 {
 	struct th_fz_build *b = calloc(1, sizeof(*b));
@@ -329,7 +325,7 @@ int th_fz_build_load(const char *root, struct th_fz_build **out, char *err, size
 			 "--build-root DIR", root);
 		goto out;
 	}
-	qsort(names, nnames, sizeof(*names), cmp_str);
+	qsort(names, nnames, sizeof(*names), th_cmp_str);
 	for (size_t i = 0; i < nnames; i++) {
 		snprintf(path, sizeof(path), "%s/%s/fuzz-manifest.tsv", root, names[i]);
 		if (load_manifest(b, path, err, n))

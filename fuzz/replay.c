@@ -47,6 +47,7 @@
 #include "fuzz.h"
 #include "../lib/clock.h"
 #include "../lib/stats.h"
+#include "../lib/text.h"
 
 /* Optional: only some targets have one-time setup. */
 __attribute__((weak)) int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -114,11 +115,6 @@ static void add_input(struct inputs *in, const char *path)
 	}
 }
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static int collect(struct inputs *in, const char *path)
 {
 	struct stat st;
@@ -151,7 +147,7 @@ static int collect(struct inputs *in, const char *path)
 		}
 	}
 	closedir(d);
-	qsort(in->path + first, in->n - first, sizeof(*in->path), by_name);
+	qsort(in->path + first, in->n - first, sizeof(*in->path), th_cmp_str);
 	return 0;
 }
 

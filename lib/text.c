@@ -33,3 +33,8 @@ unsigned th_where_line(const char *where)
 
 	return colon ? (unsigned)strtoul(colon + 1, NULL, 10) : 0;
 }
+
+int th_cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}

@@ -13,6 +13,9 @@ bool th_list_has(const char *list, const char *name);
  * where is NULL or has no ':'. */
 unsigned th_where_line(const char *where);
 
+/* qsort(3)'s comparison of two char * (by strcmp), ascending. */
+int th_cmp_str(const void *a, const void *b);
+
 /* a and b are the same string, or both NULL. */
 bool th_same_str(const char *a, const char *b);
 

@@ -27,6 +27,7 @@
 #include "results/fuzz_summary.h"
 #include "results/results.h"
 #include "results/sha256.h"
+#include "lib/fs.h"
 
 #define MAX_PIDS 4096
 #define LINE_MAX_ 8192
@@ -40,23 +41,6 @@
 #define GRACE_S 3.0
 
 /* ---- small helpers --------------------------------------------------------------- */
-
-static int mkdirs(const char *path)
-{
-	char *p = th_xstrdup(path);
-
-	for (char *s = p + 1; *s; s++)
-		if (*s == '/') {
-			*s = 0;
-			if (mkdir(p, 0755) && errno != EEXIST) {
-				free(p);
-				return -1;
-			}
-			*s = '/';
-		}
-	free(p);
-	return mkdir(path, 0755) && errno != EEXIST ? -1 : 0;
-}
 
 /* rm -r of the contents of a directory this runner made (symbolic links
  * removed, never followed). */
@@ -687,7 +671,7 @@ static int start_engine(struct campaign *c, const struct th_fz_opts *o)
 static int start_campaign(struct campaign *c, const struct th_fz_opts *o)
 {
 	remove_tree(c->dir);
-	if (mkdirs(c->corpus) || mkdirs(c->artifacts) || mkdirs(c->findings_dir)) {
+	if (th_mkdir_p(c->corpus) || th_mkdir_p(c->artifacts) || th_mkdir_p(c->findings_dir)) {
 		fprintf(stderr, "timerharness fuzz: cannot create %s: %s\n", c->dir, strerror(errno));
 		return -1;
 	}
@@ -950,7 +934,7 @@ int th_fz_campaigns_plan(const struct th_fz_opts *o, struct th_fz_run **out)
 		return 2;
 	}
 	/* Made here, before the caller locks it: the lock's file lies in it. */
-	if (mkdirs(o->out_dir)) {
+	if (th_mkdir_p(o->out_dir)) {
 		fprintf(stderr, "timerharness fuzz: cannot create %s: %s\n", o->out_dir, strerror(errno));
 		th_fz_campaigns_free(r);
 		return 1;
@@ -971,7 +955,7 @@ int th_fz_campaigns_run(struct th_fz_run *r)
 	/* This run's own directory, new: never one a summary may name. */
 	{
 		char *top = th_xasprintf("%s/fuzz", o->out_dir), *own = th_xasprintf("%s/%s", o->out_dir, run_rel);
-		int bad = mkdirs(top) || mkdir(own, 0755);
+		int bad = th_mkdir_p(top) || mkdir(own, 0755);
 
 		if (bad)
 			fprintf(stderr, "timerharness fuzz: cannot create %s: %s%s\n", own, strerror(errno),

@@ -49,12 +49,6 @@ static const char *const gate_selftests[] = { "SELFTEST_HANG" };
 static struct th_check_decl decl;
 static char in_path[4096], out_path[4096], out2_path[4096], expect_path[4096];
 
-static const char *gate_expect(const char *platform, const char *attack, const char *variant,
-			       const char *config, const char *toolchain)
-{
-	return th_expect_lookup_on(platform, attack, variant, config, toolchain, NULL);
-}
-
 /* The whole of a file we wrote. */
 static char *slurp(const char *path, size_t *len)
 {
@@ -122,7 +116,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 		TH_FUZZ_FAIL("the compiled-in declaration does not load: %s", err);
 	decl = (struct th_check_decl){
 		.expect_path = th_expect_path(), .expect_sha256 = th_expect_sha256(),
-		.expect = gate_expect, .where = th_expect_where_on,
+		.expect = th_expect_outcome_on, .where = th_expect_where_on,
 		.attacks = gate_attacks, .nattacks = 3, .configs = gate_configs, .nconfigs = 3,
 		.selftests = gate_selftests, .nselftests = 1,
 	};

@@ -4,6 +4,7 @@
 #include "bench_figures.h"
 #include "json_load.h"
 #include "results_internal.h"
+#include "lib/text.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -468,11 +469,6 @@ void th_bench_set_free(struct th_bench_set *s)
 	free(s);
 }
 
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int th_bench_set_load_beside(const char *results_path, struct th_bench_set **out, char *err,
 			     size_t errlen)
 {
@@ -510,7 +506,7 @@ int th_bench_set_load_beside(const char *results_path, struct th_bench_set **out
 		nnames++;
 	}
 	closedir(d);
-	qsort(names, nnames, sizeof(*names), by_name);
+	qsort(names, nnames, sizeof(*names), th_cmp_str);
 	snprintf(path, sizeof(path), "%s/%s", dir, TH_BENCH_FILE);
 	if (!nnames && access(path, F_OK)) {
 		rc = 0;
