@@ -138,6 +138,20 @@ static void make_ties(struct th_child_obs *o)
 
 /* ---- spawning ------------------------------------------------------------------------- */
 
+/* A child not started yet, by exec (spawn) or by a fork server
+ * (th_fsrv_run): no descriptor, no site seen, the options its run keeps. */
+static void child_init(struct th_child *c, const struct th_child_opts *o)
+{
+	memset(c, 0, sizeof(*c));
+	c->fd[0] = c->fd[1] = c->exec_fd = -1;
+	c->stepping = -1;
+	c->opts = *o;
+	c->timeout = o->timeout;
+	make_ties(&c->obs);
+	c->obs.trap.site = c->obs.trap.guard = -1;
+	c->obs.handler_site = c->obs.handler_guard = -1;
+}
+
 /* @srv_fd >= 0: a fork server's socket (at TH_FSRV_FD), and no CPU limit:
  * each of its runs sets its own at the fork. */
 static void child_setup(const struct th_child_opts *o, const struct th_child_obs *t, int out,
@@ -200,14 +214,7 @@ static int spawn(struct th_child *c, const char *const argv[], const struct th_c
 {
 	int out[2], err[2], ex[2], saved;
 
-	memset(c, 0, sizeof(*c));
-	c->fd[0] = c->fd[1] = c->exec_fd = -1;
-	c->stepping = -1;
-	c->opts = *o;
-	c->timeout = o->timeout;
-	make_ties(&c->obs);
-	c->obs.trap.site = c->obs.trap.guard = -1;
-	c->obs.handler_site = c->obs.handler_guard = -1;
+	child_init(c, o);
 	if (sigchld_setup())
 		return -1;
 	if (!(c->binary = strdup(argv[0])))
@@ -1207,14 +1214,7 @@ int th_child_spawn_fsrv(struct th_child *c, struct th_fsrv *s, const char *const
 			     .msg_controllen = sizeof(cm.buf) };
 	struct cmsghdr *ch;
 
-	memset(c, 0, sizeof(*c));
-	c->fd[0] = c->fd[1] = c->exec_fd = -1;
-	c->stepping = -1;
-	c->opts = *o;
-	c->timeout = o->timeout;
-	make_ties(&c->obs);
-	c->obs.trap.site = c->obs.trap.guard = -1;
-	c->obs.handler_site = c->obs.handler_guard = -1;
+	child_init(c, o);
 	/* The runtimes read exitcode= at the server's start (child.h). */
 	c->obs.san_exitcode = s->proc.obs.san_exitcode;
 	if (s->failed || s->why[0] || s->sock < 0 || s->npending == TH_FSRV_PENDING) {
