@@ -596,12 +596,7 @@ static int start_afl(struct campaign *c, const struct th_fz_opts *o)
 	free(outd);
 	free(stats);
 	free(known);
-	if (c->pid < 0)
-		return -1;
-	c->rec.restarts++;
-	c->kill_at = c->deadline + GRACE_S;
-	c->killed = 0;
-	return 0;
+	return c->pid < 0 ? -1 : 0;
 }
 
 /* edges_found and corpus_count of AFL++'s fuzzer_stats. */
@@ -655,17 +650,19 @@ static int start_libfuzzer(struct campaign *c, const struct th_fz_opts *o)
 	free(seed);
 	free(stats);
 	free(known);
-	if (c->pid < 0)
+	return c->pid < 0 ? -1 : 0;
+}
+
+/* The engine started once more (c->pid), whichever it is: its restarts
+ * counted, its kill time set. */
+static int start_engine(struct campaign *c, const struct th_fz_opts *o)
+{
+	if (strcmp(c->rec.engine, "afl") ? start_libfuzzer(c, o) : start_afl(c, o))
 		return -1;
 	c->rec.restarts++;
 	c->kill_at = c->deadline + GRACE_S;
 	c->killed = 0;
 	return 0;
-}
-
-static int start_engine(struct campaign *c, const struct th_fz_opts *o)
-{
-	return strcmp(c->rec.engine, "afl") ? start_libfuzzer(c, o) : start_afl(c, o);
 }
 
 static int start_campaign(struct campaign *c, const struct th_fz_opts *o)
