@@ -26,6 +26,7 @@
 #include "cfi/hardening.h"
 #include "attacks/victim.h"
 #include "overflow_traps.h"
+#include "lib/sbuf.h"
 #include "runner/contract.h"
 #include "th/timer_base.h"
 
@@ -1058,25 +1059,6 @@ static int reachable(uintptr_t x)
 
 /* ---- describing addresses ------------------------------------------------------------- */
 
-struct sbuf {
-	char *p;
-	size_t n, len;
-};
-
-__attribute__((format(printf, 2, 3))) static void put(struct sbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int w;
-
-	if (b->len + 1 >= b->n)
-		return;
-	va_start(ap, fmt);
-	w = vsnprintf(b->p + b->len, b->n - b->len, fmt, ap);
-	va_end(ap);
-	if (w > 0)
-		b->len = b->len + (size_t)w < b->n ? b->len + (size_t)w : b->n - 1;
-}
-
 static const char *ring_field(size_t off)
 {
 	const struct th_fz_ring_layout *l = th_fz_ring_layout();
@@ -1107,7 +1089,7 @@ static const char *ring_field(size_t off)
 }
 
 /* "ring+16 (entry.next)", "ring-24", "current_cred+4", "write_cr4", "0x..." */
-static void describe(struct sbuf *b, uintptr_t a)
+static void describe(struct th_sbuf *b, uintptr_t a)
 {
 	const struct th_fz_leak_entry *t = th_fz_world_leaks();
 	const struct th_fz_ring_layout *l = th_fz_ring_layout();
@@ -1122,16 +1104,16 @@ static void describe(struct sbuf *b, uintptr_t a)
 			    (best < 0 || t[i].addr > t[best].addr))
 				best = i;
 		if (best >= 0) {
-			put(b, a == t[best].addr ? "&%s" : "&%s+%zu", t[best].name, (size_t)(a - t[best].addr));
+			th_sbuf_put(b, a == t[best].addr ? "&%s" : "&%s+%zu", t[best].name, (size_t)(a - t[best].addr));
 			return;
 		}
 	}
 	if (a >= ring && a < ring + l->size + 64) {
-		put(b, "ring+%zu (%s)", (size_t)(a - ring), ring_field(a - ring));
+		th_sbuf_put(b, "ring+%zu (%s)", (size_t)(a - ring), ring_field(a - ring));
 		return;
 	}
 	if (a < ring && ring - a <= TH_FZ_ADDEND_MAX) {
-		put(b, "ring-%zu", (size_t)(ring - a));
+		th_sbuf_put(b, "ring-%zu", (size_t)(ring - a));
 		return;
 	}
 	for (int i = TH_FZ_LEAK_SIM_CPU; i < TH_FZ_LEAK_RING_VALUE; i++) {
@@ -1140,11 +1122,11 @@ static void describe(struct sbuf *b, uintptr_t a)
 		if (i == TH_FZ_LEAK_WHEEL && a >= t[i].addr + offsetof(struct timer_base, vectors)) {
 			size_t off = a - t[i].addr - offsetof(struct timer_base, vectors);
 
-			put(b, "timer_base.vectors[%zu]%s", off / sizeof(struct hlist_head),
+			th_sbuf_put(b, "timer_base.vectors[%zu]%s", off / sizeof(struct hlist_head),
 			    off % sizeof(struct hlist_head) ? "+" : "");
 			return;
 		}
-		put(b, a == t[i].addr ? "%s" : "%s+%zu", t[i].name, (size_t)(a - t[i].addr));
+		th_sbuf_put(b, a == t[i].addr ? "%s" : "%s+%zu", t[i].name, (size_t)(a - t[i].addr));
 		return;
 	}
 	{
@@ -1153,69 +1135,69 @@ static void describe(struct sbuf *b, uintptr_t a)
 
 		th_fz_world_slab(&first, &stride, &nslots);
 		if (a >= first && a < first + stride * nslots) {
-			put(b, "slab slot %zu+%zu", (size_t)(a - first) / stride, (size_t)(a - first) % stride);
+			th_sbuf_put(b, "slab slot %zu+%zu", (size_t)(a - first) / stride, (size_t)(a - first) % stride);
 			return;
 		}
 	}
-	put(b, "0x%lx", (unsigned long)a);
+	th_sbuf_put(b, "0x%lx", (unsigned long)a);
 }
 
-static void put_bytes(struct sbuf *b, const uint8_t *p, size_t n)
+static void put_bytes(struct th_sbuf *b, const uint8_t *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
-		put(b, "%02x", p[i]);
+		th_sbuf_put(b, "%02x", p[i]);
 }
 
 /* One op, as the chain tells it. */
-static void describe_op(struct sbuf *b, const struct th_fz_op *op)
+static void describe_op(struct th_sbuf *b, const struct th_fz_op *op)
 {
 	const char *tech = th_fz_op_technique(op->kind);
 
 	switch (op->kind) {
 	case TH_FZ_OP_ARM:
-		put(b, "arm (mod_timer = %ld)", op->ret);
+		th_sbuf_put(b, "arm (mod_timer = %ld)", op->ret);
 		return;
 	case TH_FZ_OP_RUN:
-		put(b, "run %u jiffies (%ld fired)", op->arg % 80, op->ret);
+		th_sbuf_put(b, "run %u jiffies (%ld fired)", op->arg % 80, op->ret);
 		return;
 	case TH_FZ_OP_MOD:
-		put(b, "mod_timer(+%u) = %ld", op->arg % 80, op->ret);
+		th_sbuf_put(b, "mod_timer(+%u) = %ld", op->arg % 80, op->ret);
 		return;
 	case TH_FZ_OP_FREE:
-		put(b, "free the ring (timer %s)", "maybe pending");
+		th_sbuf_put(b, "free the ring (timer %s)", "maybe pending");
 		return;
 	default:
 		break;
 	}
-	put(b, "%s %zu B at ", tech ? tech : "set-name (legitimate)", op->ran ? op->written : op->n);
+	th_sbuf_put(b, "%s %zu B at ", tech ? tech : "set-name (legitimate)", op->ran ? op->written : op->n);
 	if (!op->ran) {
-		put(b, "the %s", op->kind == TH_FZ_OP_NEIGHBOUR ? "msg" : "ring");
+		th_sbuf_put(b, "the %s", op->kind == TH_FZ_OP_NEIGHBOUR ? "msg" : "ring");
 		return;
 	}
 	if (op->dest)
 		describe(b, op->dest);
 	else
-		put(b, "nowhere (slab full)");
+		th_sbuf_put(b, "nowhere (slab full)");
 	if (!op->written)
 		return;
-	put(b, " [");
+	th_sbuf_put(b, " [");
 	int shown = 0;
 
 	for (int j = 0; j < op->nreloc; j++) {
 		if ((size_t)op->reloc[j].pos >= op->written)
 			continue;
-		put(b, "%s", shown++ ? ", " : "");
+		th_sbuf_put(b, "%s", shown++ ? ", " : "");
 		describe(b, op->dest + op->reloc[j].pos);
-		put(b, " = ");
+		th_sbuf_put(b, " = ");
 		describe(b, op->reloc[j].value);
 		if ((size_t)op->reloc[j].pos + 8 > op->written)
-			put(b, " (its first %zu bytes: the string ends there)", op->written - op->reloc[j].pos);
+			th_sbuf_put(b, " (its first %zu bytes: the string ends there)", op->written - op->reloc[j].pos);
 	}
-	put(b, "%sbytes ", shown ? "; " : "");
+	th_sbuf_put(b, "%sbytes ", shown ? "; " : "");
 	put_bytes(b, op->bytes, op->written < 48 ? op->written : 48);
-	put(b, "%s]", op->written > 48 ? ".." : "");
+	th_sbuf_put(b, "%s]", op->written > 48 ? ".." : "");
 	if (op->neutralised)
-		put(b, " (%d literal or composed address%s made non-canonical)", op->neutralised,
+		th_sbuf_put(b, " (%d literal or composed address%s made non-canonical)", op->neutralised,
 		    op->neutralised == 1 ? "" : "es");
 }
 
@@ -1497,7 +1479,7 @@ static void add_step(const char *what, const char *how, enum th_outcome o, const
  * A later run in the same op may undo an earlier one's effect: that one is
  * then not counted (never the other way round).
  */
-static int target_effect(const struct ran *r, const char *line, uint64_t v, struct sbuf *b)
+static int target_effect(const struct ran *r, const char *line, uint64_t v, struct th_sbuf *b)
 {
 	const struct th_fz_priv *p0 = th_fz_world_priv_initial();
 	struct th_fz_priv now;
@@ -1506,19 +1488,19 @@ static int target_effect(const struct ran *r, const char *line, uint64_t v, stru
 	switch (r->t) {
 	case T_WRITE_CR4:
 		if (now.cr4 == v && v != p0->cr4) {
-			put(b, "; loaded: CR4 0x%lx -> 0x%lx", p0->cr4, now.cr4);
+			th_sbuf_put(b, "; loaded: CR4 0x%lx -> 0x%lx", p0->cr4, now.cr4);
 			return 1;
 		}
-		put(b, now.cr4 == v ? "; no effect: CR4 held 0x%lx already" :
+		th_sbuf_put(b, now.cr4 == v ? "; no effect: CR4 held 0x%lx already" :
 				      "; no effect seen: CR4 is 0x%lx", now.cr4);
 		return 0;
 	case T_COMMIT_CREDS:
 		if (now.uid == seen.cred_uid && now.gid == seen.cred_gid && now.euid == seen.cred_euid &&
 		    (now.uid != p0->uid || now.gid != p0->gid || now.euid != p0->euid)) {
-			put(b, "; installed: the current cred uid %u gid %u euid %u", now.uid, now.gid, now.euid);
+			th_sbuf_put(b, "; installed: the current cred uid %u gid %u euid %u", now.uid, now.gid, now.euid);
 			return 1;
 		}
-		put(b, "; no effect seen: the current cred is uid %u gid %u euid %u%s", now.uid, now.gid,
+		th_sbuf_put(b, "; no effect seen: the current cred is uid %u gid %u euid %u%s", now.uid, now.gid,
 		    now.euid, now.uid == p0->uid && now.gid == p0->gid && now.euid == p0->euid ?
 		    ", as before the run" : "");
 		return 0;
@@ -1531,20 +1513,20 @@ static int target_effect(const struct ran *r, const char *line, uint64_t v, stru
 			peek_bytes(&closed, (const void *)(uintptr_t)(ring + l->closed), sizeof(closed));
 			peek_bytes(&owner, (const void *)(uintptr_t)(ring + l->owner_uid), sizeof(owner));
 		}
-		put(b, "; ");
+		th_sbuf_put(b, "; ");
 		if (closed == 1 && owner == 0) {
-			put(b, "closed the ring at ");
+			th_sbuf_put(b, "closed the ring at ");
 			describe(b, (uintptr_t)ring);
-			put(b, ", its owner uid 0");
+			th_sbuf_put(b, ", its owner uid 0");
 			return 1;
 		}
-		put(b, "no effect: no ring at ");
+		th_sbuf_put(b, "no effect: no ring at ");
 		describe(b, (uintptr_t)ring);
-		put(b, " closed with owner uid 0 (its writes faulted, or no ring is there)");
+		th_sbuf_put(b, " closed with owner uid 0 (its writes faulted, or no ring is there)");
 		return 0;
 	}
 	case T_USERMODEHELPER:
-		put(b, "; the helper it starts (the model stops at the path, read in full)");
+		th_sbuf_put(b, "; the helper it starts (the model stops at the path, read in full)");
 		return 1;
 	case T_COUNT:
 		break;
@@ -1555,7 +1537,7 @@ static int target_effect(const struct ran *r, const char *line, uint64_t v, stru
 static void target_line(const char *line)
 {
 	struct ran r;
-	struct sbuf b = { r.what, sizeof(r.what), 0 };
+	struct th_sbuf b = { r.what, sizeof(r.what), 0 };
 	char name[64];
 	uint64_t v = 0, ptr = 0, usage = 0, uid = 0, gid = 0, euid = 0;
 	int t;
@@ -1581,7 +1563,7 @@ static void target_line(const char *line)
 		field_num(line, "val", &v);
 		r.arg = (uintptr_t)v;
 		judge_slot(&r, 1, v);
-		put(&b, "write_cr4(0x%lx)", (unsigned long)v);
+		th_sbuf_put(&b, "write_cr4(0x%lx)", (unsigned long)v);
 		/* Compared in instrumented code (value profiling sees the
 		 * distance), only for a value the attacker wrote. */
 		if (r.hijacked && th_fz_goal_cr4((unsigned long)v))
@@ -1592,7 +1574,7 @@ static void target_line(const char *line)
 			field_num(line, "timer", &v);
 		r.arg = (uintptr_t)v;
 		judge_slot(&r, 1, v);
-		put(&b, "ring_force_close(0x%lx)", (unsigned long)v);
+		th_sbuf_put(&b, "ring_force_close(0x%lx)", (unsigned long)v);
 		break;
 	case T_COMMIT_CREDS: {
 		uint32_t want[4];
@@ -1611,9 +1593,9 @@ static void target_line(const char *line)
 		/* struct cred: usage, uid, gid, euid (attacks/victim.h). */
 		r.hijacked = literal_at((uintptr_t)ptr, sizeof(want), want);
 		judge_slot(&r, 0, 0);
-		put(&b, "commit_creds_stub(");
+		th_sbuf_put(&b, "commit_creds_stub(");
 		describe(&b, (uintptr_t)ptr);
-		put(&b, ": usage=0x%x uid=%u gid=%u euid=%u)", want[0], want[1], want[2], want[3]);
+		th_sbuf_put(&b, ": usage=0x%x uid=%u gid=%u euid=%u)", want[0], want[1], want[2], want[3]);
 		seen.have_cred = 1;
 		seen.cred_uid = want[1];
 		seen.cred_gid = want[2];
@@ -1629,18 +1611,18 @@ static void target_line(const char *line)
 		r.len = len + 1;
 		r.hijacked = len > 0 && literal_at((uintptr_t)ptr, len, path);
 		judge_slot(&r, 0, 0);
-		put(&b, "call_usermodehelper_stub(");
+		th_sbuf_put(&b, "call_usermodehelper_stub(");
 		describe(&b, (uintptr_t)ptr);
-		put(&b, ": \"");
+		th_sbuf_put(&b, ": \"");
 		for (size_t i = 0; i < len; i++) {
 			unsigned char c = (unsigned char)path[i];
 
 			if (c >= 0x20 && c < 0x7f && c != '"' && c != '\\')
-				put(&b, "%c", c);
+				th_sbuf_put(&b, "%c", c);
 			else
-				put(&b, "\\x%02x", c);
+				th_sbuf_put(&b, "\\x%02x", c);
 		}
-		put(&b, "\")");
+		th_sbuf_put(&b, "\")");
 		break;
 	}
 	case T_COUNT:
@@ -1656,7 +1638,7 @@ static void target_line(const char *line)
 		if (r.arg < x + 16 && x < r.arg + len)
 			r.hijacked = 0;
 	}
-	put(&b, r.hijacked ? ", the argument is the attacker's own bytes" :
+	th_sbuf_put(&b, r.hijacked ? ", the argument is the attacker's own bytes" :
 			     ", an argument the attacker did not write");
 	r.effect = target_effect(&r, line, v, &b);
 	/* HIJACKED: the attacker's argument and the target's effect; a
@@ -1810,24 +1792,24 @@ static const char *via_state(void)
 	return "LIST";
 }
 
-static void put_priv(struct sbuf *b, const struct th_fz_priv *a, const struct th_fz_priv *z)
+static void put_priv(struct th_sbuf *b, const struct th_fz_priv *a, const struct th_fz_priv *z)
 {
 	const char *sep = " ";
 
 	if (a->cr4 != z->cr4) {
-		put(b, "%sCR4 0x%lx -> 0x%lx", sep, a->cr4, z->cr4);
+		th_sbuf_put(b, "%sCR4 0x%lx -> 0x%lx", sep, a->cr4, z->cr4);
 		sep = ", ";
 	}
 	if (a->uid != z->uid) {
-		put(b, "%suid %u -> %u", sep, a->uid, z->uid);
+		th_sbuf_put(b, "%suid %u -> %u", sep, a->uid, z->uid);
 		sep = ", ";
 	}
 	if (a->gid != z->gid) {
-		put(b, "%sgid %u -> %u", sep, a->gid, z->gid);
+		th_sbuf_put(b, "%sgid %u -> %u", sep, a->gid, z->gid);
 		sep = ", ";
 	}
 	if (a->euid != z->euid)
-		put(b, "%seuid %u -> %u", sep, a->euid, z->euid);
+		th_sbuf_put(b, "%seuid %u -> %u", sep, a->euid, z->euid);
 }
 
 static const char *signame(int sig)
@@ -1886,10 +1868,10 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 	const struct th_fz_priv *p0 = th_fz_world_priv_initial();
 	struct th_fz_priv p1;
 	int priv, sig = caught_sig;
-	struct sbuf b = { r->chain, sizeof(r->chain), 0 };
+	struct th_sbuf b = { r->chain, sizeof(r->chain), 0 };
 	enum th_outcome o = TH_NO_EFFECT;
 	char evidence[1400] = "";
-	struct sbuf e = { evidence, sizeof(evidence), 0 };
+	struct th_sbuf e = { evidence, sizeof(evidence), 0 };
 	int c4, cr;
 
 	th_fz_world_priv(&p1);
@@ -1909,11 +1891,11 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 	for (int i = 0; i < nsteps; i++) {
 		more_severe(&o, steps[i].outcome);
 		if (steps[i].target)
-			put(&e, "%s%s", e.len ? "; then " : "ran: ", steps[i].what_text);
+			th_sbuf_put(&e, "%s%s", e.len ? "; then " : "ran: ", steps[i].what_text);
 	}
 	if (priv) {
 		more_severe(&o, TH_PRIVILEGED_WRITE);
-		put(&e, "%sprivileged state changed:", e.len ? "; " : "");
+		th_sbuf_put(&e, "%sprivileged state changed:", e.len ? "; " : "");
 		put_priv(&e, p0, &p1);
 	}
 	if (extra != TH_OUTCOME_INVALID) {
@@ -1924,14 +1906,14 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 			 extra_target == th_fz_world_legit_fn();
 
 		more_severe(&o, fp ? TH_FALSE_POSITIVE : extra);
-		put(&e, "%s%s", e.len ? "; " : "", extra_why);
+		th_sbuf_put(&e, "%s%s", e.len ? "; " : "", extra_why);
 		if (extra == TH_BLOCKED_CFI && extra_site == 1) {
-			put(&e, ", call target ");
+			th_sbuf_put(&e, ", call target ");
 			if (extra_target_known)
 				describe(&e, extra_target);
 			else
-				put(&e, "unknown (no running timer)");
-			put(&e, " (the running timer's .function)%s",
+				th_sbuf_put(&e, "unknown (no running timer)");
+			th_sbuf_put(&e, " (the running timer's .function)%s",
 			    fp ? ": the legitimate callback, stopped" : "");
 		}
 	} else if (sig) {
@@ -1951,35 +1933,35 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 
 			more_severe(&o, fp ? TH_FALSE_POSITIVE : TH_BLOCKED_CFI);
 			if (site == 1)
-				put(&e, "%s%s at pc 0x%lx, a CFI trap guarding %s's indirect call (%s)", sep,
+				th_sbuf_put(&e, "%s%s at pc 0x%lx, a CFI trap guarding %s's indirect call (%s)", sep,
 				    signame(sig), (unsigned long)caught_pc, TH_FZ_DISPATCH_FUNC, traps.how);
 			else
-				put(&e, "%s%s at pc 0x%lx, a CFI trap guarding deferred_timer_fn's func(data) call",
+				th_sbuf_put(&e, "%s%s at pc 0x%lx, a CFI trap guarding deferred_timer_fn's func(data) call",
 				    sep, signame(sig), (unsigned long)caught_pc);
 			if (known) {
-				put(&e, ", call target ");
+				th_sbuf_put(&e, ", call target ");
 				describe(&e, target);
-				put(&e, " (%s)%s", th_fz_reg_name(reg), fp ? ": the legitimate callback, stopped" : "");
+				th_sbuf_put(&e, " (%s)%s", th_fz_reg_name(reg), fp ? ": the legitimate callback, stopped" : "");
 			} else {
-				put(&e, ", call target not read (the reader names no register at this guard)");
+				th_sbuf_put(&e, ", call target not read (the reader names no register at this guard)");
 			}
 		} else if (sig == SIGXCPU && caught_lockup) {
 			more_severe(&o, TH_HANG);
-			put(&e, "%ssoft lockup: spinning in " TH_FZ_LOCKUP_FUNC " at pc 0x%lx: a turn of its "
+			th_sbuf_put(&e, "%ssoft lockup: spinning in " TH_FZ_LOCKUP_FUNC " at pc 0x%lx: a turn of its "
 			    "loop, %u instructions single-stepped, writes no memory (but the engine's coverage "
 			    "counters, which it never reads) and leaves every register as it was, so it never ends (v4.14 lock_timer_base() waits for TIMER_MIGRATING "
 			    "to clear, or for the base's lock)", sep, (unsigned long)caught_pc,
 			    caught_lockup_insns);
 			hang_by[caught_lockup == 2 ? 0 : 1]++;
 			if (caught_lockup == 2)
-				put(&e, "; proven from the breakpoint on its jump back, %u steps after it, "
+				th_sbuf_put(&e, "; proven from the breakpoint on its jump back, %u steps after it, "
 				    "before the watchdog's first tick", caught_lockup_after);
 			else
-				put(&e, "; proven at the watchdog's first tick");
+				th_sbuf_put(&e, "; proven at the watchdog's first tick");
 		} else if (sig == SIGXCPU) {
 			more_severe(&o, TH_HANG);
 			hang_by[2]++;
-			put(&e, "%sthe run used %d ms of CPU (watchdog), pc 0x%lx", sep, TH_FZ_WATCHDOG_MS,
+			th_sbuf_put(&e, "%sthe run used %d ms of CPU (watchdog), pc 0x%lx", sep, TH_FZ_WATCHDOG_MS,
 			    (unsigned long)caught_pc);
 		} else if (sig == SIGABRT) {
 #ifdef TH_FZ_CAPTURE_STDERR
@@ -1991,47 +1973,47 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 				size_t len = strcspn(rep, "\n");
 
 				more_severe(&o, TH_DETECTED);
-				put(&e, "%sSIGABRT after \"%.*s\"", sep, (int)(len < 300 ? len : 300), rep);
+				th_sbuf_put(&e, "%sSIGABRT after \"%.*s\"", sep, (int)(len < 300 ? len : 300), rep);
 			} else
 #endif
 			{
 				more_severe(&o, TH_CRASHED);
-				put(&e, "%sSIGABRT with no FORTIFY report", sep);
+				th_sbuf_put(&e, "%sSIGABRT with no FORTIFY report", sep);
 			}
 		} else if (sig == SIGSEGV && run_stack && caught_addr >= (uintptr_t)run_stack &&
 			   caught_addr < (uintptr_t)run_stack + guard_bytes) {
 			more_severe(&o, TH_CRASHED);
-			put(&e, "%sSIGSEGV at pc 0x%lx: the victim's stack (%d KB, a kernel stack's order) "
+			th_sbuf_put(&e, "%sSIGSEGV at pc 0x%lx: the victim's stack (%d KB, a kernel stack's order) "
 				"overflowed", sep, (unsigned long)caught_pc, TH_FZ_STACK / 1024);
 		} else if (sig == SIGSEGV && caught_gp_cr4) {
 			char why[160];
 
 			more_severe(&o, TH_CRASHED);
 			if (th_x86_cr4_gp(caught_cr4_val, why, sizeof(why)))
-				put(&e, "%s#GP(0) at pc 0x%lx: mov to CR4 of 0x%llx, %s (Intel SDM Vol. 3A 2.5): "
+				th_sbuf_put(&e, "%s#GP(0) at pc 0x%lx: mov to CR4 of 0x%llx, %s (Intel SDM Vol. 3A 2.5): "
 					"native_write_cr4() oopses, CR4 unchanged", sep, (unsigned long)caught_pc,
 				    (unsigned long long)caught_cr4_val, why);
 			else
-				put(&e, "%s#GP(0) at pc 0x%lx: mov to CR4 of 0x%llx, a value the CPU loads: "
+				th_sbuf_put(&e, "%s#GP(0) at pc 0x%lx: mov to CR4 of 0x%llx, a value the CPU loads: "
 					"the model's check was jumped over (user mode cannot load CR4)", sep,
 				    (unsigned long)caught_pc, (unsigned long long)caught_cr4_val);
 		} else {
 			more_severe(&o, TH_CRASHED);
-			put(&e, "%s%s at pc 0x%lx, address 0x%lx%s", sep, signame(sig),
+			th_sbuf_put(&e, "%s%s at pc 0x%lx, address 0x%lx%s", sep, signame(sig),
 			    (unsigned long)caught_pc, (unsigned long)caught_addr,
 			    (sig == SIGILL || sig == SIGTRAP) ? ", not a dispatch trap" : "");
 		}
 	} else if (!seen.legit && !seen.stray && !seen.targets) {
 		more_severe(&o, TH_TIMER_LOST);
-		put(&e, "%sthe run ended and no callback ran", e.len ? "; " : "");
+		th_sbuf_put(&e, "%sthe run ended and no callback ran", e.len ? "; " : "");
 	} else if (o == TH_NO_EFFECT) {
-		put(&e, seen.legit ? "the legitimate callback ran on its own ring" :
+		th_sbuf_put(&e, seen.legit ? "the legitimate callback ran on its own ring" :
 				     "the legitimate callback ran on a corrupted argument");
 	}
 	if (seen.lost)
-		put(&e, " (some victim lines were lost)");
+		th_sbuf_put(&e, " (some victim lines were lost)");
 	if (opts.tee && lk_hits)	/* a replay: whether the run went through the cold path */
-		put(&e, " (" TH_FZ_LOCKUP_FUNC " jumped back %u time%s at its breakpoints, left %u)", lk_hits,
+		th_sbuf_put(&e, " (" TH_FZ_LOCKUP_FUNC " jumped back %u time%s at its breakpoints, left %u)", lk_hits,
 		    lk_hits == 1 ? "" : "s", lk_returned);
 
 	chain_id(r->chain_id, sizeof(r->chain_id));
@@ -2046,44 +2028,44 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 	if (!opts.tee && !opts.verbose_chain && o != TH_HIJACKED && o != TH_PRIVILEGED_WRITE &&
 	    o != TH_REDIRECTED && o != TH_HARNESS_ERROR)
 		return;
-	put(&b, "%s: ", TH_ATK_VARIANT);
+	th_sbuf_put(&b, "%s: ", TH_ATK_VARIANT);
 	for (int i = 0; i < prog.nops; i++) {
 		if (!prog.op[i].started)
 			continue;
-		put(&b, "%s", i ? "; " : "");
+		th_sbuf_put(&b, "%s", i ? "; " : "");
 		describe_op(&b, &prog.op[i]);
 		if (!prog.op[i].ran)
-			put(&b, " (stopped there)");
+			th_sbuf_put(&b, " (stopped there)");
 	}
-	put(&b, "%s%s", prog.nops ? "; " : "", prog.implicit_arm ? "victim arms the timer; " : "");
-	put(&b, "run the wheel | %s", evidence);
+	th_sbuf_put(&b, "%s%s", prog.nops ? "; " : "", prog.implicit_arm ? "victim arms the timer; " : "");
+	th_sbuf_put(&b, "run the wheel | %s", evidence);
 	for (int i = 0; i < nsteps; i++) {
 		const struct step *x = &steps[i];
 
-		put(&b, " | %s_VIA_%s: ", x->what, x->how);
+		th_sbuf_put(&b, " | %s_VIA_%s: ", x->what, x->how);
 		if (x->foreign) {
-			put(&b, "through deferred_timer_fn, another subsystem's timer callback of the call "
+			th_sbuf_put(&b, "through deferred_timer_fn, another subsystem's timer callback of the call "
 				"site's type, planted in .function: its container's func/data are the 16 bytes "
 				"before the timer (func at ");
 			describe(&b, x->slot);
-			put(&b, ")");
+			th_sbuf_put(&b, ")");
 		} else if (x->target && x->has_slot) {
-			put(&b, "through %s", !strcmp(x->how, "RING_TIMER") ?
+			th_sbuf_put(&b, "through %s", !strcmp(x->how, "RING_TIMER") ?
 			    "the ring's own retire_blk_timer (.function at " : "a forged timer_list (.function at ");
 			describe(&b, x->slot);
 			if (strcmp(x->how, "RING_TIMER")) {
 				/* .function is 24 bytes into a timer_list, both layouts. */
-				put(&b, ", the timer at ");
+				th_sbuf_put(&b, ", the timer at ");
 				describe(&b, x->slot - (th_fz_ring_layout()->function - th_fz_ring_layout()->timer));
 			}
-			put(&b, ")");
+			th_sbuf_put(&b, ")");
 		} else if (x->target) {
-			put(&b, "through a timer the oracle could not name");
+			th_sbuf_put(&b, "through a timer the oracle could not name");
 		} else if (!strcmp(x->what, "CR4")) {
-			put(&b, "CR4 changed and no write_cr4 reported: the model is broken (only its MOV to "
+			th_sbuf_put(&b, "CR4 changed and no write_cr4 reported: the model is broken (only its MOV to "
 				"CR4 loads the register)");
 		} else {
-			put(&b, "%s", !strcmp(x->how, "CALLBACK") ?
+			th_sbuf_put(&b, "%s", !strcmp(x->how, "CALLBACK") ?
 			    "the legitimate callback writing through a planted cur_block" :
 			    "the wheel's list code (__hlist_del/hlist_add) writing through planted entry pointers");
 		}

@@ -4,6 +4,7 @@
 #include "fuzz_summary.h"
 #include "json_load.h"
 #include "results_internal.h"
+#include "lib/sbuf.h"
 
 #include <errno.h>
 #include <jansson.h>
@@ -102,35 +103,16 @@ bool th_fz_foreign_hijack(const struct th_fz_finding *f)
 	return hijack_step(f, true);
 }
 
-struct vbuf {
-	char *p;
-	size_t n, len;
-};
-
-__attribute__((format(printf, 2, 3))) static void vput(struct vbuf *b, const char *fmt, ...)
-{
-	va_list ap;
-	int w;
-
-	if (b->len + 1 >= b->n)
-		return;
-	va_start(ap, fmt);
-	w = vsnprintf(b->p + b->len, b->n - b->len, fmt, ap);
-	va_end(ap);
-	if (w > 0)
-		b->len = b->len + (size_t)w < b->n ? b->len + (size_t)w : b->n - 1;
-}
-
 /* config, or config/toolchain when the summary has several toolchains. */
-static void vcamp(struct vbuf *b, const struct th_fz_summary *s, const struct th_fz_campaign *c)
+static void vcamp(struct th_sbuf *b, const struct th_fz_summary *s, const struct th_fz_campaign *c)
 {
 	int several = 0;
 
 	for (size_t i = 0; i < s->ncampaigns; i++)
 		several |= strcmp(s->campaigns[i].toolchain, c->toolchain) != 0;
-	vput(b, several ? "%s/%s" : "%s", c->config, c->toolchain);
+	th_sbuf_put(b, several ? "%s/%s" : "%s", c->config, c->toolchain);
 	if (strcmp(c->engine, "libfuzzer"))
-		vput(b, " (%s)", c->engine);
+		th_sbuf_put(b, " (%s)", c->engine);
 }
 
 bool th_fz_own_call_by_construction(enum th_variant v)
@@ -147,7 +129,7 @@ static void changed_to(const char *chain, char *out, size_t n)
 {
 	static const char key[] = "privileged state changed:";
 	const char *p = NULL;
-	struct vbuf b = { out, n, 0 };
+	struct th_sbuf b = { out, n, 0 };
 
 	if (n)
 		out[0] = 0;
@@ -162,7 +144,7 @@ static void changed_to(const char *chain, char *out, size_t n)
 
 		if (sscanf(p, " %15[A-Za-z0-9] %*s -> %31[0-9a-fx]%n", name, to, &used) != 2 || !used)
 			return;
-		vput(&b, "%s%s %s", b.len ? ", " : "", name, to);
+		th_sbuf_put(&b, "%s%s %s", b.len ? ", " : "", name, to);
 		p += used;
 		if (strncmp(p, ", ", 2))
 			return;
@@ -190,7 +172,7 @@ static const char *step_function(const char *id)
 static void add_config(char *list, size_t n, const struct th_fz_summary *s, const struct th_fz_campaign *c)
 {
 	char name[96];
-	struct vbuf one = { name, sizeof(name), 0 }, all = { list, n, strlen(list) };
+	struct th_sbuf one = { name, sizeof(name), 0 }, all = { list, n, strlen(list) };
 	size_t ln;
 
 	vcamp(&one, s, c);
@@ -198,7 +180,7 @@ static void add_config(char *list, size_t n, const struct th_fz_summary *s, cons
 	for (const char *q = list; (q = strstr(q, name)); q += ln)
 		if ((q == list || (q >= list + 2 && q[-1] == ' ' && q[-2] == ',')) && (q[ln] == ',' || !q[ln]))
 			return;
-	vput(&all, "%s%s", all.len ? ", " : "", name);
+	th_sbuf_put(&all, "%s%s", all.len ? ", " : "", name);
 }
 
 size_t th_fz_reach(const struct th_fz_summary *s, enum th_variant v, struct th_fz_reach *out, size_t max,
@@ -249,25 +231,25 @@ size_t th_fz_reach(const struct th_fz_summary *s, enum th_variant v, struct th_f
 	for (size_t m = 0; m < n; m++) {
 		struct th_fz_reach *r = &out[m];
 		const char *fn = step_function(r->step);
-		struct vbuf sb = { r->label, sizeof(r->label), 0 };
+		struct th_sbuf sb = { r->label, sizeof(r->label), 0 };
 
 		if (!fn)
-			vput(&sb, "%s via %s", r->changed[0] ? r->changed : "privileged state changed",
+			th_sbuf_put(&sb, "%s via %s", r->changed[0] ? r->changed : "privileged state changed",
 			     strstr(r->step, "_VIA_CALLBACK") ? "the legitimate callback's write" :
 			     strstr(r->step, "_VIA_LIST") ? "the list's writes" : "a write no target made");
 		else if (r->outcome == TH_PRIVILEGED_WRITE)
-			vput(&sb, "%s via %s", r->changed[0] ? r->changed : "privileged state changed", fn);
+			th_sbuf_put(&sb, "%s via %s", r->changed[0] ? r->changed : "privileged state changed", fn);
 		else
-			vput(&sb, "%s %s", fn, r->outcome == TH_HIJACKED ? "HIJACKED" : "redirected");
+			th_sbuf_put(&sb, "%s %s", fn, r->outcome == TH_HIJACKED ? "HIJACKED" : "redirected");
 		if (ends_with(r->step, "_VIA_FOREIGN_CALLBACK"))
-			vput(&sb, " (through deferred_timer_fn)");
+			th_sbuf_put(&sb, " (through deferred_timer_fn)");
 	}
 	return n;
 }
 
 size_t th_fz_verdict(const struct th_fz_summary *s, enum th_variant v, char *buf, size_t n)
 {
-	struct vbuf b = { buf, n, 0 };
+	struct th_sbuf b = { buf, n, 0 };
 	const char *writes[32], *redirects[32];
 	size_t nwrites = 0, nredirects = 0, ncamp = 0;
 	int sep, wrote = 0, own = 0;
@@ -278,7 +260,7 @@ size_t th_fz_verdict(const struct th_fz_summary *s, enum th_variant v, char *buf
 		ncamp += s->campaigns[i].variant == v && !strcmp(s->campaigns[i].status, "ran");
 	if (!ncamp)
 		return 0;
-	vput(&b, "%s: ", th_variant_name(v));
+	th_sbuf_put(&b, "%s: ", th_variant_name(v));
 	/* The timer's own call hijacked: where, how soon; where not, after how much. */
 	for (int found = 1; found >= 0; found--) {
 		sep = 0;
@@ -295,14 +277,14 @@ size_t th_fz_verdict(const struct th_fz_summary *s, enum th_variant v, char *buf
 			if ((first >= 0) != found)
 				continue;
 			own |= found;
-			vput(&b, "%s", sep ? ", " : found ? "hijacked through the timer's own call on " :
+			th_sbuf_put(&b, "%s", sep ? ", " : found ? "hijacked through the timer's own call on " :
 				 wrote ? "; not on " : "no hijack through the timer's own call on ");
 			wrote = 1;
 			vcamp(&b, s, c);
 			if (found)
-				vput(&b, " (%.2f s)", first);
+				th_sbuf_put(&b, " (%.2f s)", first);
 			else
-				vput(&b, " (%lld executions, %lld CFI blocks)", c->executions,
+				th_sbuf_put(&b, " (%lld executions, %lld CFI blocks)", c->executions,
 				     c->outcomes[TH_BLOCKED_CFI]);
 			sep = 1;
 		}
@@ -311,13 +293,13 @@ size_t th_fz_verdict(const struct th_fz_summary *s, enum th_variant v, char *buf
 		struct th_fz_reach r[32];
 		size_t ncfi, nr = th_fz_reach(s, v, r, sizeof(r) / sizeof(r[0]), &ncfi);
 
-		vput(&b, ", as the oracle is built: the 4.15 call passes the timer itself, never bytes the "
+		th_sbuf_put(&b, ", as the oracle is built: the 4.15 call passes the timer itself, never bytes the "
 			 "attacker wrote, so no run through the timer's own call can be HIJACKED");
 		if (ncfi) {
-			vput(&b, "; under CFI (the %zu campaign%s whose runs a check stopped) %s", ncfi,
+			th_sbuf_put(&b, "; under CFI (the %zu campaign%s whose runs a check stopped) %s", ncfi,
 			     ncfi == 1 ? "" : "s", nr ? "it still reached: " : "no privileged write or redirect was found");
 			for (size_t k = 0; k < nr; k++)
-				vput(&b, "%s%s (%s %s, on %s)", k ? "; " : "", r[k].label, r[k].step,
+				th_sbuf_put(&b, "%s%s (%s %s, on %s)", k ? "; " : "", r[k].label, r[k].step,
 				     th_outcome_name(r[k].outcome), r[k].configs);
 		}
 	}
@@ -334,7 +316,7 @@ size_t th_fz_verdict(const struct th_fz_summary *s, enum th_variant v, char *buf
 			foreign |= th_fz_foreign_hijack(&c->findings[k]);
 		if (!foreign)
 			continue;
-		vput(&b, "%s", sep ? ", " : "; hijacked through another subsystem's callback "
+		th_sbuf_put(&b, "%s", sep ? ", " : "; hijacked through another subsystem's callback "
 					    "(deferred_timer_fn) on ");
 		vcamp(&b, s, c);
 		sep = 1;
@@ -362,10 +344,10 @@ size_t th_fz_verdict(const struct th_fz_summary *s, enum th_variant v, char *buf
 		}
 	}
 	for (size_t w = 0; w < nwrites; w++)
-		vput(&b, "%s%s", w ? ", " : "; privileged writes (PRIVILEGED_WRITE): ", writes[w]);
+		th_sbuf_put(&b, "%s%s", w ? ", " : "; privileged writes (PRIVILEGED_WRITE): ", writes[w]);
 	for (size_t w = 0; w < nredirects; w++)
-		vput(&b, "%s%s", w ? ", " : "; targets redirected (REDIRECTED): ", redirects[w]);
-	vput(&b, ".");
+		th_sbuf_put(&b, "%s%s", w ? ", " : "; targets redirected (REDIRECTED): ", redirects[w]);
+	th_sbuf_put(&b, ".");
 	return b.len;
 }
 
