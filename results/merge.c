@@ -520,8 +520,6 @@ int th_results_merge(struct th_results *const *in, const char *const *names, siz
 	for (size_t f = 0; f < n; f++) {
 		for (size_t i = 0; i < in[f]->ncells; i++) {
 			const struct th_cell *c = in[f]->cells[i];
-			struct th_cell *d;
-
 			bool model = th_platform_is_model(c->platform);
 
 			/* Shards split the model's plan; a real kernel's cells are
@@ -542,20 +540,8 @@ int th_results_merge(struct th_results *const *in, const char *const *names, siz
 				     model ? "" : c->platform, names[g], names[f]);
 			}
 			/* As stored: the counts, outcome and verdict the file says. */
-			struct th_cell_in ci = {
-				.attack = c->attack, .technique = c->technique, .timing = c->timing,
-				.payload = c->payload, .variant = c->variant, .config = c->config,
-				.toolchain = c->toolchain, .outcome = c->outcome, .evidence = c->evidence,
-				.expected = c->expected, .expected_set = c->expected_set,
-				.seconds = c->seconds > 0 ? c->seconds : 0,
-				.rerun = c->rerun, .expected_line = c->expected_line, .platform = c->platform,
-			};
-			if (!(d = th_results_add_cell(r, &ci, e, sizeof(e))))
+			if (!th_results_copy_cell(r, c, NULL, e, sizeof(e)))
 				FAIL("%s: %s", names[f], e);
-			memcpy(d->counts, c->counts, sizeof(d->counts));
-			d->runs = c->runs;
-			d->verdict = c->verdict;
-			d->seconds = c->seconds;
 		}
 	}
 	e[0] = '\0';

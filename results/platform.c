@@ -114,6 +114,34 @@ const char **th_report_kernel_platforms(const struct th_results *res, size_t *n,
 	return names;
 }
 
+int th_report_kernels(const struct th_results *res, const char ***names, size_t *np,
+		      struct th_agreement **rows, size_t *nrows)
+{
+	int oom;
+
+	*rows = NULL;
+	*nrows = 0;
+	*names = th_report_kernel_platforms(res, np, &oom);
+	if (oom)
+		return -1;
+	if (!*np)
+		return 0;
+	if (th_results_agreement(res, NULL, NULL, rows, nrows, NULL, 0)) {
+		free(*names);
+		*names = NULL;
+		*np = 0;
+		return -1;
+	}
+	return 0;
+}
+
+void th_report_kernels_free(const char **names, struct th_agreement *rows, size_t nrows)
+{
+	if (rows)
+		th_agreement_free(rows, nrows);
+	free(names);
+}
+
 /* ---- the agreement ---- */
 
 static void row_free(struct th_agreement *r)
@@ -467,25 +495,12 @@ int th_results_replace_platform(struct th_results *dst, const struct th_results 
 		goto fail;
 	for (size_t i = 0; i < src->ncells; i++) {
 		const struct th_cell *c = src->cells[i];
-		struct th_cell *d;
 
 		if (strcmp(c->platform, platform))
 			continue;
 		/* As stored: the counts, outcome and verdict src says. */
-		struct th_cell_in ci = {
-			.attack = c->attack, .technique = c->technique, .timing = c->timing,
-			.payload = c->payload, .variant = c->variant, .config = c->config,
-			.toolchain = c->toolchain, .outcome = c->outcome, .evidence = c->evidence,
-			.expected = c->expected, .expected_set = c->expected_set,
-			.seconds = c->seconds > 0 ? c->seconds : 0,
-			.rerun = c->rerun, .expected_line = c->expected_line, .platform = platform,
-		};
-		if (!(d = th_results_add_cell(r, &ci, e, sizeof(e))))
+		if (!th_results_copy_cell(r, c, platform, e, sizeof(e)))
 			goto fail;
-		memcpy(d->counts, c->counts, sizeof(d->counts));
-		d->runs = c->runs;
-		d->verdict = c->verdict;
-		d->seconds = c->seconds;
 	}
 	/* The interrupted reason: the other parts' as they were, this
 	 * platform's from this run. */

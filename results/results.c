@@ -1030,6 +1030,29 @@ struct th_cell *th_results_add_cell(struct th_results *res,
 	return c;
 }
 
+struct th_cell *th_results_copy_cell(struct th_results *res, const struct th_cell *c,
+				     const char *platform, char *err, size_t errlen)
+{
+	struct th_cell_in ci = {
+		.attack = c->attack, .technique = c->technique, .timing = c->timing,
+		.payload = c->payload, .variant = c->variant, .config = c->config,
+		.toolchain = c->toolchain, .outcome = c->outcome, .evidence = c->evidence,
+		.expected = c->expected, .expected_set = c->expected_set,
+		.seconds = c->seconds > 0 ? c->seconds : 0,
+		.rerun = c->rerun, .expected_line = c->expected_line,
+		.platform = platform ? platform : c->platform,
+	};
+	struct th_cell *d = th_results_add_cell(res, &ci, err, errlen);
+
+	if (!d)
+		return NULL;
+	memcpy(d->counts, c->counts, sizeof(d->counts));
+	d->runs = c->runs;
+	d->verdict = c->verdict;
+	d->seconds = c->seconds;
+	return d;
+}
+
 int th_cell_record_run(struct th_cell *c, enum th_outcome o, char *err, size_t errlen)
 {
 	if (!th_outcome_name(o))

@@ -56,6 +56,13 @@ void th_report_discard(struct th_report_staged *st);
 int th_report_write_atomic(const char *path, const char *buf, size_t len,
 			   char *err, size_t errlen);
 
+/* c (a cell of another model) added to res as stored: its counts, runs,
+ * outcome, verdict and seconds as the file says them, on platform (NULL:
+ * c's own). merge and a real kernel's cells kept (th_results_replace_platform).
+ * Return: the new cell, or NULL with err set. */
+struct th_cell *th_results_copy_cell(struct th_results *res, const struct th_cell *c,
+				     const char *platform, char *err, size_t errlen);
+
 /* results.json's text (validated as th_results_write does); malloc'd. */
 int th_results_serialise(const struct th_results *res, char **buf, size_t *len,
 			 char *err, size_t errlen);
@@ -86,6 +93,15 @@ const char *th_report_view_platform(const struct th_results *res);
 /* The real-kernel platforms with cells or an entry, in output order:
  * malloc'd names (borrowed strings), NULL when none (*oom tells apart). */
 const char **th_report_kernel_platforms(const struct th_results *res, size_t *n, int *oom);
+/* Those platforms' names (th_report_kernel_platforms) and every real-kernel
+ * cell's agreement with the model (th_results_agreement), what a kernel
+ * section or line shows. Return: 0, with *np 0 and nothing allocated when
+ * there is no real kernel; -1 out of memory. Free both with
+ * th_report_kernels_free(). */
+struct th_agreement;
+int th_report_kernels(const struct th_results *res, const char ***names, size_t *np,
+		      struct th_agreement **rows, size_t *nrows);
+void th_report_kernels_free(const char **names, struct th_agreement *rows, size_t nrows);
 
 /* A deep copy of res through its JSON (what the loader accepts), without
  * the cells, agreement rows and reach entries of drop_platform (NULL:
