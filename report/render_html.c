@@ -477,29 +477,10 @@ static int html_page(FILE *out, const struct th_section_ctx *c)
 	return 0;
 }
 
-/* The model's cells as ever (a view of res without the real kernels');
- * each real kernel's in its own section. */
+/* The model's cells as ever; each real kernel's in its own section. */
 int th_render_html_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
 {
-	struct th_section_ctx c = { .full = th_report_origin(res) };
-	struct th_results view;
-	int oom, oom_cells, rc;
-
-	if (th_report_view(res, TH_PLATFORM_MODEL, &view))
-		return th_report_errf(err, errlen, "out of memory");
-	c.res = &view;
-	c.ntc = view.ntoolchains;
-	c.tcs = th_report_sorted_toolchains(&view, &oom);
-	c.all = th_report_display_cells(&view, &oom_cells);
-	rc = oom || oom_cells || html_page(out, &c);
-	free(c.tcs);
-	free(c.all);
-	th_report_view_free(&view);
-	if (rc)
-		return th_report_errf(err, errlen, "out of memory");
-	if (ferror(out))
-		return th_report_errf(err, errlen, "cannot write the HTML report");
-	return 0;
+	return th_sections_document(out, res, html_page, "HTML", err, errlen);
 }
 
 int th_render_html(const struct th_results *res, const char *path, char *err, size_t errlen)

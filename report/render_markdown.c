@@ -291,31 +291,19 @@ int th_md_summary(struct th_doc *d, const struct th_section_ctx *c)
 
 /* ---- the document ---- */
 
-/* The model's cells as ever (a view of res without the real kernels');
- * each real kernel's in its own section, below them: sections.c's table,
- * walked in order. */
-int th_render_markdown_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
+/* sections.c's table, walked in order. */
+static int markdown_page(FILE *out, const struct th_section_ctx *c)
 {
 	struct th_doc d = { .out = out };
-	struct th_section_ctx c = { .full = th_report_origin(res) };
-	struct th_results view;
-	int oom, oom_cells, rc;
 
-	if (th_report_view(res, TH_PLATFORM_MODEL, &view))
-		return th_report_errf(err, errlen, "out of memory");
-	c.res = &view;
-	c.ntc = view.ntoolchains;
-	c.tcs = th_report_sorted_toolchains(&view, &oom);
-	c.all = th_report_display_cells(&view, &oom_cells);
-	rc = oom || oom_cells || th_sections_write(&d, &c);
-	free(c.tcs);
-	free(c.all);
-	th_report_view_free(&view);
-	if (rc)
-		return th_report_errf(err, errlen, "out of memory");
-	if (ferror(out))
-		return th_report_errf(err, errlen, "cannot write the Markdown report");
-	return 0;
+	return th_sections_write(&d, c);
+}
+
+/* The model's cells as ever; each real kernel's in its own section, below
+ * them. */
+int th_render_markdown_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
+{
+	return th_sections_document(out, res, markdown_page, "Markdown", err, errlen);
 }
 
 int th_render_markdown(const struct th_results *res, const char *path, char *err, size_t errlen)

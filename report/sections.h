@@ -47,6 +47,13 @@ struct th_section {
 extern const struct th_section th_sections[];
 extern const size_t th_nsections;
 
+/* report.md or report.html of res, written by page(): the model's cells
+ * as ever (a view of res without the real kernels'), each real kernel's
+ * in its own section. what: the format, for the error ("cannot write the
+ * Markdown report"). Return: 0, or -1 with err set. */
+int th_sections_document(FILE *out, const struct th_results *res,
+			 int (*page)(FILE *out, const struct th_section_ctx *c), const char *what,
+			 char *err, size_t errlen);
 /* Write every row of d's format, in order. Return: 0, or -1. */
 int th_sections_write(struct th_doc *d, const struct th_section_ctx *c);
 /* report.html's <nav>: a link per row with nav that the model has. */
