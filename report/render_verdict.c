@@ -277,17 +277,12 @@ static int kernel_lines(FILE *out, const struct th_results *res)
 {
 	struct th_agreement *rows;
 	size_t nrows, np;
-	int oom;
-	const char **names = th_report_kernel_platforms(res, &np, &oom);
+	const char **names;
 
-	if (oom)
+	if (th_report_kernels(res, &names, &np, &rows, &nrows))
 		return -1;
 	if (!np)
 		return 0;
-	if (th_results_agreement(res, NULL, NULL, &rows, &nrows, NULL, 0)) {
-		free(names);
-		return -1;
-	}
 	for (size_t p = 0; p < np; p++) {
 		struct th_agreement_counts k;
 		char line[512], more[64] = "";
@@ -301,8 +296,7 @@ static int kernel_lines(FILE *out, const struct th_results *res)
 			 more);
 		th_report_put_wrapped(out, "", line);
 	}
-	th_agreement_free(rows, nrows);
-	free(names);
+	th_report_kernels_free(names, rows, nrows);
 	return 0;
 }
 

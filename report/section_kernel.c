@@ -11,6 +11,23 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* A cell's key, the first four columns of both tables: attack (code),
+ * variant, config, toolchain. */
+static void key_cells(struct th_doc *d, const char *attack, enum th_variant variant,
+		      const char *config, const char *toolchain)
+{
+	th_doc_cell_begin(d);
+	th_doc_code(d, attack);
+	th_doc_cell_end(d);
+	th_doc_cell(d, th_variant_name(variant));
+	th_doc_cell_begin(d);
+	th_doc_text(d, config);
+	th_doc_cell_end(d);
+	th_doc_cell_begin(d);
+	th_doc_text(d, toolchain);
+	th_doc_cell_end(d);
+}
+
 static const char *const agree_heads[] = { "attack", "variant", "config", "toolchain",
 					   "model", "kernel", "agreement" };
 static const char *const cell_heads[] = { "attack", "variant", "config", "toolchain",
@@ -98,16 +115,7 @@ static void beside(struct th_doc *d, const struct th_agreement *rows, size_t nro
 			th_doc_row_begin(d);
 		else
 			th_doc_row_begin_mark(d, "regrow");
-		th_doc_cell_begin(d);
-		th_doc_code(d, r->attack);
-		th_doc_cell_end(d);
-		th_doc_cell(d, th_variant_name(r->variant));
-		th_doc_cell_begin(d);
-		th_doc_text(d, r->config);
-		th_doc_cell_end(d);
-		th_doc_cell_begin(d);
-		th_doc_text(d, r->toolchain);
-		th_doc_cell_end(d);
+		key_cells(d, r->attack, r->variant, r->config, r->toolchain);
 		th_doc_cell_begin(d);
 		th_doc_outcome(d, r->model);
 		th_doc_cell_end(d);
@@ -166,16 +174,7 @@ static int cells(struct th_doc *d, const struct th_results *res, const char *pla
 		const struct th_cell *c = all[i];
 
 		th_doc_row_begin(d);
-		th_doc_cell_begin(d);
-		th_doc_code(d, c->attack);
-		th_doc_cell_end(d);
-		th_doc_cell(d, th_variant_name(c->variant));
-		th_doc_cell_begin(d);
-		th_doc_text(d, c->config);
-		th_doc_cell_end(d);
-		th_doc_cell_begin(d);
-		th_doc_text(d, c->toolchain);
-		th_doc_cell_end(d);
+		key_cells(d, c->attack, c->variant, c->config, c->toolchain);
 		th_doc_cell_begin(d);
 		th_doc_cell_outcome(d, c, true);
 		th_doc_cell_end(d);
@@ -197,17 +196,13 @@ static int section(struct th_doc *d, const struct th_results *res)
 {
 	struct th_agreement *rows;
 	size_t nrows, np;
-	int oom, rc = 0;
-	const char **names = th_report_kernel_platforms(res, &np, &oom);
+	const char **names;
+	int rc = 0;
 
-	if (oom)
+	if (th_report_kernels(res, &names, &np, &rows, &nrows))
 		return -1;
 	if (!np)
 		return 0;
-	if (th_results_agreement(res, NULL, NULL, &rows, &nrows, NULL, 0)) {
-		free(names);
-		return -1;
-	}
 	th_doc_heading(d, 2, "kernel", "Real kernel");
 	th_doc_para(d);
 	/* The two intros were worded apart; each keeps its words. */
@@ -236,8 +231,7 @@ static int section(struct th_doc *d, const struct th_results *res)
 		beside(d, rows, nrows, pf->name);
 		rc = cells(d, res, pf->name);
 	}
-	th_agreement_free(rows, nrows);
-	free(names);
+	th_report_kernels_free(names, rows, nrows);
 	return rc;
 }
 
