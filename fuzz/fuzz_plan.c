@@ -152,23 +152,6 @@ fail:
 	return -1;
 }
 
-/* Is name an item of the comma list? */
-static bool in_names(const char *list, const char *name)
-{
-	size_t len = strlen(name);
-
-	for (const char *q = list; *q;) {
-		size_t k = strcspn(q, ",");
-
-		if (k == len && !strncmp(q, name, len))
-			return true;
-		q += k;
-		if (*q == ',')
-			q++;
-	}
-	return false;
-}
-
 const struct th_fz_plan_row *th_fz_plan_campaign(const struct th_fz_plan *p, const char *target,
 						 const char *variant, const char *config,
 						 const char *toolchain)
@@ -177,7 +160,7 @@ const struct th_fz_plan_row *th_fz_plan_campaign(const struct th_fz_plan *p, con
 		const struct th_fz_plan_row *r = &p->rows[i];
 
 		if (r->kind == TH_FZ_PLAN_CAMPAIGN && !strcmp(r->target, target) &&
-		    in_names(r->variant, variant) && in_names(r->config, config) &&
+		    th_list_has(r->variant, variant) && th_list_has(r->config, config) &&
 		    th_fz_glob_match(r->toolchain, toolchain))
 			return r;
 	}
