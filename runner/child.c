@@ -66,12 +66,13 @@ static int sigchld_setup(void)
 	return sigaction(SIGCHLD, &sa, NULL);
 }
 
+/* One read: a wake-up left behind (a SIGCHLD after it) wakes poll(2) again. */
 static void sigchld_drain(void)
 {
 	char buf[256];
 
-	while (read(sigchld_pipe[0], buf, sizeof(buf)) > 0)
-		;
+	if (read(sigchld_pipe[0], buf, sizeof(buf)) < 0)
+		(void)0; /* empty (EAGAIN): nothing to do */
 }
 
 static double seconds(const struct timespec *a, const struct timespec *b)
@@ -275,11 +276,16 @@ int th_child_spawn(struct th_child *c, const char *const argv[], const struct th
 
 /* ---- output ------------------------------------------------------------------------------ */
 
-static void drain(struct th_child *c, int k)
+static void drain(struct th_child *c, int k, bool to_end)
 {
 	char tmp[65536];
 	ssize_t r;
 
+	/* Until a read comes back short: the pipe is empty then, and poll(2)
+	 * (level-triggered) wakes the pump for what comes next; no read ends
+	 * in EAGAIN on a pipe that had a few bytes (a syscall each, about
+	 * 30 a run). @to_end (the child reaped): on to its end or EAGAIN, so
+	 * that a pipe nobody else holds is closed now, not a pump later. */
 	while ((r = read(c->fd[k], tmp, sizeof(tmp))) > 0) {
 		size_t keep = (size_t)r;
 		char *grown;
@@ -299,6 +305,8 @@ static void drain(struct th_child *c, int k)
 		memcpy(c->buf[k] + c->len[k], tmp, keep);
 		c->len[k] += keep;
 		c->buf[k][c->len[k]] = '\0';
+		if (!to_end && (size_t)r < sizeof(tmp))
+			return;
 	}
 	if (r == 0 || (r < 0 && errno != EAGAIN && errno != EINTR)) {
 		close(c->fd[k]);
@@ -897,7 +905,7 @@ static void reaped(struct th_child *c, int status)
 		kill(-c->pid, SIGKILL);
 	for (int k = 0; k < 2; k++)
 		if (c->fd[k] >= 0)
-			drain(c, k);
+			drain(c, k, true);
 	/* The exec pipe: closed by the exec (nothing in it), or the errno of a
 	 * failed one. Not the exit code: a program may exit 127 itself. */
 	if (c->exec_fd >= 0) {
@@ -1376,11 +1384,13 @@ void th_child_pump_fsrv(struct th_child *cs, int n, struct th_fsrv **ss, int ns)
 		if (ss[j] && ss[j]->proc.pid)
 			pump_add(&ss[j]->proc, n + j, &now, pfd, map, &np, &wait_ms);
 	pfd[np] = (struct pollfd){ .fd = sigchld_pipe[0], .events = POLLIN };
-	if (poll(pfd, (nfds_t)np + 1, wait_ms) > 0)
+	if (poll(pfd, (nfds_t)np + 1, wait_ms) > 0) {
 		for (int j = 0; j < np; j++)
 			if (pfd[j].revents)
-				drain(map[j][0] < n ? &cs[map[j][0]] : &ss[map[j][0] - n]->proc, map[j][1]);
-	sigchld_drain();
+				drain(map[j][0] < n ? &cs[map[j][0]] : &ss[map[j][0] - n]->proc, map[j][1], false);
+		if (pfd[np].revents)
+			sigchld_drain();
+	}
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	/* With servers: one waitpid(-1) for all; their forks become runs
 	 * as they are seen. */
