@@ -44,7 +44,7 @@ struct th_matrix_opts {
 /* The spin a cell's soft lockup is proven in: the model's v4.14
  * lock_timer_base() (timer_core/wheel_impl.h), noinline. */
 #define TH_MATRIX_LOCKUP_FUNC "lock_timer_base"
-#define TH_MATRIX_LOCKUP_MS 300
+#define TH_MATRIX_LOCKUP_MS 20
 
 /* Where results go: a full run, and a slice or shard unless --out says. */
 #define TH_MATRIX_OUT "out"
