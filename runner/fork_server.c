@@ -14,6 +14,12 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+/* sanitizer/common_interface_defs.h, in every runtime that reports (ASan,
+ * UBSan standalone); weak: absent from a build without one. */
+extern int __sanitizer_get_module_and_offset_for_pc(void *pc, char *module_path,
+						     size_t module_path_len, void **pc_offset)
+	__attribute__((weak));
+
 /* Kept by the linker and LTO: the runner's test for the mode. */
 TH_STATE_MAP_ATTR const char th_fork_server_abi[] = TH_FSRV_ABI;
 
@@ -70,6 +76,19 @@ int th_fork_server(int *argc, char ***argv)
 	unsetenv("LD_BIND_NOW");
 	/* Children's exits stay pending, not a signal stop per run for the
 	 * tracer: each child gets the mask back. */
+	/* A sanitizer report names a pc's module and offset (symbolize=0): its
+	 * runtime reads /proc/self/maps into its list of modules once, at the
+	 * first lookup, and keeps it. Looked up here, every run starts with
+	 * the list the server's (and so its own) memory has, instead of each
+	 * report reading and parsing the maps again: what the report says is
+	 * the same, the modules being the same. */
+	if (__sanitizer_get_module_and_offset_for_pc) {
+		char module[8];
+		void *offset;
+
+		__sanitizer_get_module_and_offset_for_pc((void *)th_fork_server, module,
+							 sizeof(module), &offset);
+	}
 	sigemptyset(&chld);
 	sigaddset(&chld, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &chld, &old);
