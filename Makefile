@@ -88,6 +88,7 @@ fuzz: build
 # `timerharness matrix` or `timerharness report`.
 bench: build
 	@mkdir -p out
+	build/$(FIRST)/bench/th-bench-floor
 	$(TH) bench --json out/bench.json
 	@set -e; for p in $(PRESETS); do \
 		c=$$(build/$$p/cli/timerharness bench --configs --help | sed -n 's/.*Built for this toolchain: //p'); \

@@ -53,3 +53,18 @@ add_test(NAME bench.json_symlink
           "-DCMD=sh;-c;ln -sfn \"$1\" \"$2\" && exec \"$0\" bench --json \"$2\";${_bench};${_bdir}/target;${_bdir}/link"
           -DSENTINEL=${_bdir}/target -DRC=2 "-DSTDERR_REGEX=/link: exists and is not a regular file"
           -P ${TH_RUN_EXPECT})
+
+# th-bench-floor prints each of its seven figures, a number on each line,
+# and refuses what it cannot take (exit 2, saying what).
+set(_floor $<TARGET_FILE:th-bench-floor>)
+set(_num "[0-9]+(\\.[0-9]+)?")
+add_test(NAME bench.floor
+  COMMAND ${CMAKE_COMMAND} "-DCMD=${_floor};--reps;1;--scale;1" -DRC=0
+          "-DSTDOUT_REGEX=^th-bench-floor: median of 1 samples each[^\n]*\nprocess [^\n]* +${_num} us\nprocesses, two [^\n]* +${_num} a second in all\npage first read [^\n]* +${_num} us\npage first written [^\n]* +${_num} us\nptrace stop [^\n]* +${_num} us\nSIGSEGV caught[^\n]* +${_num} us\nsystem call [^\n]* +${_num} us\n$"
+          -P ${TH_RUN_EXPECT})
+add_test(NAME bench.floor_bad_reps
+  COMMAND ${CMAKE_COMMAND} "-DCMD=${_floor};--reps;0" -DRC=2
+          "-DSTDERR_REGEX=--reps: '0' is not a number in range" -P ${TH_RUN_EXPECT})
+add_test(NAME bench.floor_unknown
+  COMMAND ${CMAKE_COMMAND} "-DCMD=${_floor};--fast" -DRC=2
+          "-DSTDERR_REGEX=unknown argument '--fast'" -P ${TH_RUN_EXPECT})
