@@ -3,6 +3,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <stdbool.h>
 #include <inttypes.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -37,61 +39,220 @@ static int on_path(const char *prog)
 	return 0;
 }
 
+/* Start @argv with its stdout on a pipe (stderr discarded). Return: 0 with
+ * *@pid and *@fd (the pipe's read end), or -1 (errno). */
+static int start_capture(char *const argv[], pid_t *pid, int *fd)
+{
+	posix_spawn_file_actions_t fa;
+	int p[2], rc;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -1;
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, p[1], STDOUT_FILENO);
+	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+	rc = posix_spawnp(pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(p[1]);
+	if (rc) {
+		close(p[0]);
+		errno = rc;
+		return -1;
+	}
+	*fd = p[0];
+	return 0;
+}
+
+/* What a capture has read so far. */
+struct capbuf {
+	char *buf;
+	size_t len, cap;
+};
+
+/* One read of @fd into @c. Return: bytes read, 0 at its end (or when the
+ * 64 MiB bound is reached: a longer report is cut), -1 (errno). */
+static ssize_t read_some(int fd, struct capbuf *c)
+{
+	ssize_t r;
+
+	if (c->len + 1 >= c->cap) {
+		size_t cap = c->cap ? 2 * c->cap : 65536;
+		char *g = cap <= (64u << 20) ? realloc(c->buf, cap) : NULL;
+
+		if (!g)
+			return 0;
+		c->buf = g;
+		c->cap = cap;
+	}
+	while ((r = read(fd, c->buf + c->len, c->cap - 1 - c->len)) < 0 && errno == EINTR)
+		;
+	if (r > 0)
+		c->len += (size_t)r;
+	return r;
+}
+
+static int wait_for(pid_t pid, int *status)
+{
+	while (waitpid(pid, status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return 0;
+}
+
 /* Run @argv, stdout captured (stderr discarded). Return: 0 with *@out
  * (malloc'd, NUL-terminated) and *@status, or -1 (errno). */
 static int capture(char *const argv[], char **out, int *status)
 {
-	posix_spawn_file_actions_t fa;
-	int fd[2];
+	struct capbuf c = { NULL, 0, 0 };
 	pid_t pid;
-	size_t len = 0, cap = 65536;
-	char *buf = malloc(cap);
-	int rc;
+	int fd;
 
 	*out = NULL;
-	if (!buf || pipe2(fd, O_CLOEXEC)) {
-		free(buf);
+	if (start_capture(argv, &pid, &fd))
+		return -1;
+	while (read_some(fd, &c) > 0)
+		;
+	close(fd);
+	if (wait_for(pid, status) || (!c.buf && !(c.buf = malloc(1)))) {
+		free(c.buf);
 		return -1;
 	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, fd[1], STDOUT_FILENO);
-	posix_spawn_file_actions_addopen(&fa, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-	rc = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(fd[1]);
-	if (rc) {
-		close(fd[0]);
-		free(buf);
-		errno = rc;
-		return -1;
-	}
-	for (;;) {
-		ssize_t r;
-
-		if (len + 1 == cap) {
-			char *g = cap < (64u << 20) ? realloc(buf, 2 * cap) : NULL;
-
-			if (!g)
-				break;	/* bounded: a longer report is cut */
-			buf = g;
-			cap *= 2;
-		}
-		r = read(fd[0], buf + len, cap - 1 - len);
-		if (r < 0 && errno == EINTR)
-			continue;
-		if (r <= 0)
-			break;
-		len += (size_t)r;
-	}
-	close(fd[0]);
-	buf[len] = 0;
-	while (waitpid(pid, status, 0) < 0)
-		if (errno != EINTR) {
-			free(buf);
-			return -1;
-		}
-	*out = buf;
+	c.buf[c.len] = 0;
+	*out = c.buf;
 	return 0;
+}
+
+/* ---- outputs run ahead (th_cfiv_prefetch) ---- */
+
+struct fetched {
+	char *path;
+	struct stat st;		/* the file the tool read */
+	char *out;
+	int status;
+};
+static struct fetched *fetched;
+static size_t nfetched;
+
+static const char *default_tool(void);
+
+static bool same_file(const struct stat *a, const struct stat *b)
+{
+	return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size &&
+	       a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+}
+
+void th_cfiv_prefetch(const char *const *paths, size_t n, unsigned jobs)
+{
+	struct run {
+		size_t i;
+		pid_t pid;
+		int fd;
+		struct stat st;
+		struct capbuf c;
+	} run[8];
+	const char *tool = default_tool();
+	size_t next = 0;
+	unsigned nrun = 0;
+
+	th_cfiv_prefetch_drop();
+	if (!tool || !n || !(fetched = calloc(n, sizeof(*fetched))))
+		return;
+	if (jobs < 1)
+		jobs = 1;
+	if (jobs > sizeof(run) / sizeof(run[0]))
+		jobs = sizeof(run) / sizeof(run[0]);
+	while (next < n || nrun) {
+		struct pollfd pfd[8];
+
+		while (nrun < jobs && next < n) {
+			struct run *r = &run[nrun];
+			char *argv[] = { (char *)tool, (char *)paths[next], NULL };
+
+			memset(r, 0, sizeof(*r));
+			r->i = next++;
+			/* A file that cannot be run on is left to th_cfiv_run(),
+			 * which says why. */
+			if (!stat(paths[r->i], &r->st) && !start_capture(argv, &r->pid, &r->fd))
+				nrun++;
+		}
+		if (!nrun)
+			break;
+		for (unsigned k = 0; k < nrun; k++)
+			pfd[k] = (struct pollfd){ .fd = run[k].fd, .events = POLLIN };
+		if (poll(pfd, nrun, -1) < 0 && errno != EINTR)
+			break;
+		for (unsigned k = 0; k < nrun; k++) {
+			struct run *r = &run[k];
+			struct fetched *f;
+			int status;
+
+			if (!pfd[k].revents || read_some(r->fd, &r->c) > 0)
+				continue;
+			close(r->fd);
+			f = &fetched[nfetched];
+			if (!r->c.buf)
+				r->c.buf = malloc(1);
+			if (!wait_for(r->pid, &status) && r->c.buf && (f->path = strdup(paths[r->i]))) {
+				r->c.buf[r->c.len] = 0;
+				f->st = r->st;
+				f->out = r->c.buf;
+				f->status = status;
+				nfetched++;
+			} else {
+				free(r->c.buf);
+			}
+			run[k] = run[--nrun];
+			pfd[k] = pfd[nrun];
+			k--;
+		}
+	}
+	/* Stopped early (poll failed): the rest are run by th_cfiv_run(). */
+	for (unsigned k = 0; k < nrun; k++) {
+		int status;
+
+		close(run[k].fd);
+		wait_for(run[k].pid, &status);
+		free(run[k].c.buf);
+	}
+}
+
+void th_cfiv_prefetch_drop(void)
+{
+	for (size_t i = 0; i < nfetched; i++) {
+		free(fetched[i].path);
+		free(fetched[i].out);
+	}
+	free(fetched);
+	fetched = NULL;
+	nfetched = 0;
+}
+
+size_t th_cfiv_prefetched(void)
+{
+	size_t held = 0;
+
+	for (size_t i = 0; i < nfetched; i++)
+		held += fetched[i].out != NULL;
+	return held;
+}
+
+/* The output fetched ahead for @path, if the file is still the one the
+ * tool read: taken (the caller frees it). */
+static char *take_fetched(const char *path, int *status)
+{
+	struct stat st;
+
+	if (stat(path, &st))
+		return NULL;
+	for (size_t i = 0; i < nfetched; i++)
+		if (fetched[i].out && !strcmp(fetched[i].path, path) && same_file(&fetched[i].st, &st)) {
+			char *out = fetched[i].out;
+
+			fetched[i].out = NULL;
+			*status = fetched[i].status;
+			return out;
+		}
+	return NULL;
 }
 
 /* Our verdict on the indirect jump or call at @addr. */
@@ -165,24 +326,34 @@ static unsigned count_after(const char *out, const char *label)
 	return p ? (unsigned)strtoul(p + strlen(label), NULL, 10) : 0;
 }
 
-int th_cfiv_run(struct th_bin *b, const char *tool, struct th_cfiv *v, char *err, size_t n)
+/* The first of llvm-cfi-verify-22, llvm-cfi-verify on PATH, or NULL. */
+static const char *default_tool(void)
 {
 	static const char *const tools[] = { "llvm-cfi-verify-22", "llvm-cfi-verify" };
+
+	for (size_t i = 0; i < sizeof(tools) / sizeof(tools[0]); i++)
+		if (on_path(tools[i]))
+			return tools[i];
+	return NULL;
+}
+
+int th_cfiv_run(struct th_bin *b, const char *tool, struct th_cfiv *v, char *err, size_t n)
+{
 	char *argv[3], *out = NULL;
 	int status;
 	size_t cap = 0;
+	bool given = tool != NULL;
 
 	memset(v, 0, sizeof(*v));
-	for (size_t i = 0; !tool && i < sizeof(tools) / sizeof(tools[0]); i++)
-		if (on_path(tools[i]))
-			tool = tools[i];
+	if (!tool)
+		tool = default_tool();
 	if (!tool)
 		return 0;
 	snprintf(v->tool, sizeof(v->tool), "%s", tool);
 	argv[0] = (char *)tool;
 	argv[1] = (char *)th_bin_path(b);
 	argv[2] = NULL;
-	if (capture(argv, &out, &status)) {
+	if ((given || !(out = take_fetched(argv[1], &status))) && capture(argv, &out, &status)) {
 		snprintf(err, n, "%s: cannot run %s: %s", th_bin_path(b), tool, strerror(errno));
 		return -1;
 	}

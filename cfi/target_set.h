@@ -192,4 +192,19 @@ struct th_cfiv {
 int th_cfiv_run(struct th_bin *b, const char *tool, struct th_cfiv *out, char *err, size_t n);
 void th_cfiv_free(struct th_cfiv *v);
 
+/*
+ * Run the default tool (th_cfiv_run's NULL) on each of @paths, @jobs (1-8)
+ * at once, and keep what each printed: th_cfiv_run(b, NULL, ..) of a binary
+ * at one of those paths then reads that, once, instead of running the tool
+ * (a file changed since, by its size, time or inode, is run again). What
+ * the tool printed is judged there as when run there. The matrix calls it
+ * before its reach section, with its --jobs: the runs are over, the CPUs
+ * free. A path the tool cannot be started on is left to th_cfiv_run().
+ * th_cfiv_prefetch_drop() frees what was not read.
+ */
+void th_cfiv_prefetch(const char *const *paths, size_t n, unsigned jobs);
+void th_cfiv_prefetch_drop(void);
+/* How many fetched outputs are held, not read yet. */
+size_t th_cfiv_prefetched(void);
+
 #endif

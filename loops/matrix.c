@@ -35,6 +35,7 @@
 #include "cfi/config_table.h"
 #include "cfi/probe_judge.h"
 #include "cfi/reach_collect.h"
+#include "cfi/target_set.h"
 #include "lib/text.h"
 #include "lib/tsv.h"
 #include "lib/xalloc.h"
@@ -1152,24 +1153,39 @@ static void add_metrics(struct th_matrix *m, double seconds)
  * call in each CFI (and none) attack binary of the run, randstruct builds
  * aside (cfi/reach_collect.h). A binary that cannot be read is named on
  * stderr and left out: the section informs, the cells are what is gated. */
+static bool reach_wanted(const struct th_matrix *m, const struct th_mbin *mb)
+{
+	return !strcmp(mb->kind, "attack") && !strcmp(mb->status, "built") && !*mb->seed &&
+	       th_results_find_toolchain(m->res, mb->toolchain) && th_reach_wanted(mb->config) &&
+	       (!m->o->configs || th_list_has(m->o->configs, mb->config)) &&
+	       (!m->o->variants || th_list_has(m->o->variants, mb->variant));
+}
+
 static void reach_section(struct th_matrix *m)
 {
 	static const char *const priv[] = { TH_VICTIM_PRIVILEGED };
+	const char **verify = th_xrealloc(NULL, (m->b.nbins + 1) * sizeof(*verify));
+	size_t nverify = 0;
 	char err[1024];
 
+	/* llvm-cfi-verify on the CFI builds, --jobs at once, ahead of the
+	 * sequential reading below (cfi/target_set.h th_cfiv_prefetch). */
+	for (size_t i = 0; i < m->b.nbins; i++)
+		if (reach_wanted(m, &m->b.bins[i]) && strcmp(m->b.bins[i].config, "none"))
+			verify[nverify++] = m->b.bins[i].path;
+	th_cfiv_prefetch(verify, nverify, (unsigned)m->jobs_n);
+	free(verify);
 	for (size_t i = 0; i < m->b.nbins; i++) {
 		const struct th_mbin *mb = &m->b.bins[i];
 
-		if (strcmp(mb->kind, "attack") || strcmp(mb->status, "built") || *mb->seed ||
-		    !th_results_find_toolchain(m->res, mb->toolchain) || !th_reach_wanted(mb->config) ||
-		    (m->o->configs && !th_list_has(m->o->configs, mb->config)) ||
-		    (m->o->variants && !th_list_has(m->o->variants, mb->variant)))
+		if (!reach_wanted(m, mb))
 			continue;
 		if (th_reach_collect(m->res, mb->toolchain, mb->variant, mb->config, mb->path, priv,
 				     sizeof(priv) / sizeof(priv[0]), err, sizeof(err)))
 			fprintf(stderr, "timerharness matrix: reach: %s (left out of the reach section)\n",
 				err);
 	}
+	th_cfiv_prefetch_drop();
 }
 
 /* The real kernels' cells of the results this run replaces are not the

@@ -47,6 +47,15 @@ foreach(config none cfi-icall cfi-icall-diag cfi-icall-generalized defence-in-de
   endforeach()
 endforeach()
 
+# llvm-cfi-verify's output fetched ahead (the matrix's reach section) is what
+# a run of its own gives, read once; a file changed since is run again.
+if(TARGET th-attack-legacy-cfi-icall)
+  th_reach_test(verify.prefetch prefetch $<TARGET_FILE:th-attack-legacy-cfi-icall>
+    ${CMAKE_CURRENT_BINARY_DIR}/reach-prefetch-copy)
+else()
+  th_reach_test(verify.prefetch skip "no cfi-icall build")
+endif()
+
 # ---- `timerharness reach` ----------------------------------------------------------
 set(_th_reach_cli $<TARGET_FILE:timerharness>;reach)
 add_test(NAME reach.cli.cfi-icall

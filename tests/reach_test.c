@@ -25,6 +25,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -328,6 +331,64 @@ static void verify(void **state)
 	th_bin_close(b);
 }
 
+/* prefetch <binary> <copy>: the tool's output fetched ahead is what
+ * th_cfiv_run() reads, once, and the same as a run of its own; a file
+ * changed since is run again; a path that is not there is left out. */
+static void same_cfiv(const struct th_cfiv *a, const struct th_cfiv *b)
+{
+	assert_string_equal(a->tool, b->tool);
+	assert_int_equal(a->total, b->total);
+	assert_int_equal(a->ninsns, b->ninsns);
+	assert_int_equal(a->disagreements, b->disagreements);
+	for (size_t i = 0; i < a->ninsns; i++) {
+		assert_int_equal(a->insns[i].addr, b->insns[i].addr);
+		assert_string_equal(a->insns[i].status, b->insns[i].status);
+		assert_string_equal(a->insns[i].ours, b->insns[i].ours);
+	}
+}
+
+static void prefetch(void **state)
+{
+	const char *copy = arg(1);
+	char cmd[8192], err[512];
+	const char *paths[] = { copy, "/nonexistent/th-no-binary" };
+	struct th_cfiv direct, ahead, again;
+	struct th_bin *b;
+	struct timespec later[2] = { { 0, UTIME_OMIT }, { 1000000000, 0 } };
+	int rc;
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "cp '%s' '%s'", arg(0), copy);
+	assert_int_equal(system(cmd), 0);
+	b = open_bin(copy);
+	rc = th_cfiv_run(b, NULL, &direct, err, sizeof(err));
+	if (rc < 0)
+		fail_msg("%s", err);
+	if (rc == 0) {
+		th_bin_close(b);
+		skip();
+	}
+	th_cfiv_prefetch(paths, 2, 2);
+	assert_int_equal(th_cfiv_prefetched(), 1);
+	assert_int_equal(th_cfiv_run(b, NULL, &ahead, err, sizeof(err)), 1);
+	assert_int_equal(th_cfiv_prefetched(), 0);
+	same_cfiv(&direct, &ahead);
+	/* Fetched, then the file's time changes: not read, run again. */
+	th_cfiv_prefetch(paths, 2, 1);
+	assert_int_equal(th_cfiv_prefetched(), 1);
+	assert_int_equal(utimensat(AT_FDCWD, copy, later, 0), 0);
+	assert_int_equal(th_cfiv_run(b, NULL, &again, err, sizeof(err)), 1);
+	assert_int_equal(th_cfiv_prefetched(), 1);
+	same_cfiv(&direct, &again);
+	th_cfiv_prefetch_drop();
+	assert_int_equal(th_cfiv_prefetched(), 0);
+	th_cfiv_free(&direct);
+	th_cfiv_free(&ahead);
+	th_cfiv_free(&again);
+	th_bin_close(b);
+	unlink(copy);
+}
+
 /* ---- a binary laid out as a vmlinux (tests/reach_kernel_like.c) -------------------- */
 
 static const char *const kernel_priv[] = { "native_write_cr4", "commit_creds" };
@@ -491,7 +552,7 @@ int main(int argc, char **argv)
 		const char *name;
 		CMUnitTestFunction fn;
 	} cases[] = {
-		{ "set", set }, { "verify", verify }, { "kernel_like", kernel_like },
+		{ "set", set }, { "verify", verify }, { "prefetch", prefetch }, { "kernel_like", kernel_like },
 		{ "big_segment", big_segment }, { "doubled", doubled }, { "traps_twice", traps_twice },
 	};
 
