@@ -269,7 +269,11 @@ set_tests_properties(reach.vmlinux PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LA
 # reach-perf/), then times reach (median of 5 runs): 40000 kcfi functions,
 # all of the timer's type (every one a member whose code is read), and 60000
 # without CFI (the "no CFI" answer). A regression to quadratic work exceeds
-# the limit by far (these took 35 s and 16 s before).
+# the limit by far (these took 35 s and 16 s before). Not RUN_SERIAL: the
+# medians are 0.71 s and 0.16 s against limits of 8 s and 5 s (quiet, one
+# run each), so a test running beside them cannot bring them near; in a
+# fresh tree their time is compiling the generated sources, which then
+# overlaps the other tests (issue 18).
 if(_kl_rc EQUAL 0)
   add_test(NAME reach.perf.kcfi-40k
     COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/reach_perf.py --cc ${CMAKE_C_COMPILER}
@@ -283,4 +287,4 @@ add_test(NAME reach.perf.nocfi-60k
           --th $<TARGET_FILE:timerharness> --dir ${CMAKE_BINARY_DIR}/tests/reach-perf
           --functions 60000 --cfi none --runs 5 --limit 5)
 set_tests_properties(reach.perf.kcfi-40k reach.perf.nocfi-60k PROPERTIES
-  TIMEOUT 600 LABELS "reach;perf" RUN_SERIAL TRUE)
+  TIMEOUT 600 LABELS "reach;perf")
