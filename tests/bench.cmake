@@ -35,18 +35,21 @@ add_test(NAME bench.json_not_a_file
   COMMAND ${CMAKE_COMMAND} "-DCMD=${_bench};bench;--json;/dev/null" -DRC=2
           "-DSTDERR_REGEX=--json /dev/null: exists and is not a regular file" -P ${TH_RUN_EXPECT})
 
-# Bad arguments: exit 2 and say what.
-foreach(case "order|--order;random|--order: expected array or shuffled, got 'random'"
-              "step|--step;0|--step: expected a whole number of jiffies"
-              "sizes|--sizes;1000,1000|--sizes: 1000 twice"
-              "unknown|--fast|unknown argument '--fast'")
+# Bad arguments: exit 2 and say what (timerharness bench, th-bench-floor).
+set(_floor $<TARGET_FILE:th-bench-floor>)
+foreach(case "bad_order|${_bench};bench;--order;random|--order: expected array or shuffled, got 'random'"
+              "bad_step|${_bench};bench;--step;0|--step: expected a whole number of jiffies"
+              "bad_sizes|${_bench};bench;--sizes;1000,1000|--sizes: 1000 twice"
+              "bad_unknown|${_bench};bench;--fast|unknown argument '--fast'"
+              "floor_bad_reps|${_floor};--reps;0|--reps: '0' is not a number in range"
+              "floor_bad_scale|${_floor};--scale;101|--scale: '101' is not a number in range"
+              "floor_unknown|${_floor};--fast|unknown argument '--fast'")
   string(REPLACE "|" ";" parts "${case}")
   list(GET parts 0 name)
   list(GET parts -1 regex)
   list(REMOVE_AT parts 0 -1)
-  add_test(NAME bench.bad_${name}
-    COMMAND ${CMAKE_COMMAND} "-DCMD=${_bench};bench;${parts}" -DRC=2 "-DSTDERR_REGEX=${regex}"
-            -P ${TH_RUN_EXPECT})
+  add_test(NAME bench.${name}
+    COMMAND ${CMAKE_COMMAND} "-DCMD=${parts}" -DRC=2 "-DSTDERR_REGEX=${regex}" -P ${TH_RUN_EXPECT})
 endforeach()
 add_test(NAME bench.json_symlink
   COMMAND ${CMAKE_COMMAND}
@@ -54,17 +57,10 @@ add_test(NAME bench.json_symlink
           -DSENTINEL=${_bdir}/target -DRC=2 "-DSTDERR_REGEX=/link: exists and is not a regular file"
           -P ${TH_RUN_EXPECT})
 
-# th-bench-floor prints each of its seven figures, a number on each line,
-# and refuses what it cannot take (exit 2, saying what).
-set(_floor $<TARGET_FILE:th-bench-floor>)
+# th-bench-floor prints each of its seven figures, a number on each line
+# (its bad input: above).
 set(_num "[0-9]+(\\.[0-9]+)?")
 add_test(NAME bench.floor
   COMMAND ${CMAKE_COMMAND} "-DCMD=${_floor};--reps;1;--scale;1" -DRC=0
           "-DSTDOUT_REGEX=^th-bench-floor: median of 1 samples each[^\n]*\nprocess [^\n]* +${_num} us\nprocesses, two [^\n]* +${_num} a second in all\npage first read [^\n]* +${_num} us\npage first written [^\n]* +${_num} us\nptrace stop [^\n]* +${_num} us\nSIGSEGV caught[^\n]* +${_num} us\nsystem call [^\n]* +${_num} us\n$"
           -P ${TH_RUN_EXPECT})
-add_test(NAME bench.floor_bad_reps
-  COMMAND ${CMAKE_COMMAND} "-DCMD=${_floor};--reps;0" -DRC=2
-          "-DSTDERR_REGEX=--reps: '0' is not a number in range" -P ${TH_RUN_EXPECT})
-add_test(NAME bench.floor_unknown
-  COMMAND ${CMAKE_COMMAND} "-DCMD=${_floor};--fast" -DRC=2
-          "-DSTDERR_REGEX=unknown argument '--fast'" -P ${TH_RUN_EXPECT})
