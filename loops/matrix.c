@@ -1149,10 +1149,8 @@ static void add_metrics(struct th_matrix *m, double seconds)
 				       err, sizeof(err));
 }
 
-/* The results' reach section (results/reach.h): what call_timer_fn can still
- * call in each CFI (and none) attack binary of the run, randstruct builds
- * aside (cfi/reach_collect.h). A binary that cannot be read is named on
- * stderr and left out: the section informs, the cells are what is gated. */
+/* An attack binary of this run whose reach the section records: a CFI
+ * config's or none's, randstruct builds aside. */
 static bool reach_wanted(const struct th_matrix *m, const struct th_mbin *mb)
 {
 	return !strcmp(mb->kind, "attack") && !strcmp(mb->status, "built") && !*mb->seed &&
@@ -1161,6 +1159,10 @@ static bool reach_wanted(const struct th_matrix *m, const struct th_mbin *mb)
 	       (!m->o->variants || th_list_has(m->o->variants, mb->variant));
 }
 
+/* The results' reach section (results/reach.h): what call_timer_fn can still
+ * call in each CFI (and none) attack binary of the run, randstruct builds
+ * aside (cfi/reach_collect.h). A binary that cannot be read is named on
+ * stderr and left out: the section informs, the cells are what is gated. */
 static void reach_section(struct th_matrix *m)
 {
 	static const char *const priv[] = { TH_VICTIM_PRIVILEGED };
