@@ -106,9 +106,9 @@ static double forks_two(unsigned n)
 }
 
 /* Microseconds a page for a fresh child's first touch of @pages pages its
- * parent wrote, by reading (@write 0) or writing, less a child that
+ * parent wrote, by reading (@by_write 0) or writing, less a child that
  * touches none. */
-static double touch(unsigned char *m, unsigned pages, int write, unsigned n)
+static double touch(unsigned char *m, unsigned pages, int by_write, unsigned n)
 {
 	double t[2];
 
@@ -125,7 +125,7 @@ static double touch(unsigned char *m, unsigned pages, int write, unsigned n)
 				unsigned s = 0;
 
 				for (unsigned k = 0; with && k < pages; k++) {
-					if (write)
+					if (by_write)
 						v[(size_t)k * PAGE] = 2;
 					else
 						s += v[(size_t)k * PAGE];
