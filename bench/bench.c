@@ -58,6 +58,7 @@
 #include "bench_impl.h"
 #include "th/compiler.h"
 #include "th/timer_base.h"
+#include "lib/proc.h"
 #include "lib/stats.h"
 
 #ifndef TH_BENCH_CONFIG
@@ -611,15 +612,14 @@ static void count_instructions(const struct options *o, struct results *res)
 	if (status) {
 		snprintf(res->instr_status, sizeof(res->instr_status), "not counted: valgrind: %s%s",
 			 strerror(status), status == ENOENT ? " (install valgrind)" : "");
-	} else {
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-		if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-			snprintf(res->instr_status, sizeof(res->instr_status),
-				 "not counted: valgrind exited with %d (its output: %s)",
-				 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), log);
-			keep_log = true;
-		}
+	} else if (th_wait_child(pid, &status)) {
+		snprintf(res->instr_status, sizeof(res->instr_status), "not counted: waitpid: %s",
+			 strerror(errno));
+	} else if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		snprintf(res->instr_status, sizeof(res->instr_status),
+			 "not counted: valgrind exited with %d (its output: %s)",
+			 WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status), log);
+		keep_log = true;
 	}
 	for (int part = 1;; part++) {
 		char path[96];

@@ -17,6 +17,7 @@
  */
 #define _GNU_SOURCE
 #include "bench_configs.h"
+#include "lib/proc.h"
 #include "lib/stats.h"
 #include "lib/text.h"
 
@@ -319,9 +320,8 @@ static int run_logged(char *const argv[], const char *log)
 		errno = rc;
 		return -1;
 	}
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
+	if (th_wait_child(pid, &st))
+		return -1;
 	return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
 }
 

@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "lib/clock.h"
+#include "lib/proc.h"
 #include "lib/stats.h"
 
 #define MAX_REPS 101
@@ -51,9 +52,8 @@ static void reap(pid_t pid)
 {
 	int st;
 
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			die("waitpid");
+	if (th_wait_child(pid, &st))
+		die("waitpid");
 	if (!WIFEXITED(st))
 		errno = ECHILD, die("a child did not exit");
 }

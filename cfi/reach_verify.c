@@ -14,6 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "lib/proc.h"
 #include "target_set.h"
 
 extern char **environ;
@@ -91,14 +92,6 @@ static ssize_t read_some(int fd, struct capbuf *c)
 	return r;
 }
 
-static int wait_for(pid_t pid, int *status)
-{
-	while (waitpid(pid, status, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return 0;
-}
-
 /* Run @argv, stdout captured (stderr discarded). Return: 0 with *@out
  * (malloc'd, NUL-terminated) and *@status, or -1 (errno). */
 static int capture(char *const argv[], char **out, int *status)
@@ -113,7 +106,7 @@ static int capture(char *const argv[], char **out, int *status)
 	while (read_some(fd, &c) > 0)
 		;
 	close(fd);
-	if (wait_for(pid, status) || (!c.buf && !(c.buf = malloc(1)))) {
+	if (th_wait_child(pid, status) || (!c.buf && !(c.buf = malloc(1)))) {
 		free(c.buf);
 		return -1;
 	}
@@ -192,7 +185,7 @@ void th_cfiv_prefetch(const char *const *paths, size_t n, unsigned jobs)
 			f = &fetched[nfetched];
 			if (!r->c.buf)
 				r->c.buf = malloc(1);
-			if (!wait_for(r->pid, &status) && r->c.buf && (f->path = strdup(paths[r->i]))) {
+			if (!th_wait_child(r->pid, &status) && r->c.buf && (f->path = strdup(paths[r->i]))) {
 				r->c.buf[r->c.len] = 0;
 				f->st = r->st;
 				f->out = r->c.buf;
@@ -211,7 +204,7 @@ void th_cfiv_prefetch(const char *const *paths, size_t n, unsigned jobs)
 		int status;
 
 		close(run[k].fd);
-		wait_for(run[k].pid, &status);
+		th_wait_child(run[k].pid, &status);
 		free(run[k].c.buf);
 	}
 }

@@ -46,6 +46,7 @@
 
 #include "fuzz.h"
 #include "../lib/clock.h"
+#include "../lib/proc.h"
 #include "../lib/stats.h"
 #include "../lib/text.h"
 
@@ -230,11 +231,10 @@ static enum end run_forked(const char *path, unsigned timeout, char *how, size_t
 		alarm(timeout);
 		_exit(run_one(path) ? 3 : 0);
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR) {
-			snprintf(how, n, "waitpid: %s", strerror(errno));
-			return END_ERROR;
-		}
+	if (th_wait_child(pid, &status)) {
+		snprintf(how, n, "waitpid: %s", strerror(errno));
+		return END_ERROR;
+	}
 	if (WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM) {
 		snprintf(how, n, "still running after %u s", timeout);
 		return END_TIMEOUT;
