@@ -32,7 +32,7 @@ static void support(struct th_doc *d, const struct th_config *cfg, const char *t
 	}
 }
 
-static int configs(struct th_doc *d, const struct th_section_ctx *c)
+int th_section_configs(struct th_doc *d, const struct th_section_ctx *c)
 {
 	const char **heads = calloc(3 + c->ntc, sizeof(*heads));
 	size_t n = 0;
@@ -77,13 +77,4 @@ static int configs(struct th_doc *d, const struct th_section_ctx *c)
 	}
 	th_doc_table_end(d);
 	return 0;
-}
-
-int th_section_configs(struct th_doc *d, const struct th_section_ctx *c)
-{
-	/* Its table has a <tbody>, as report.html's own always had. */
-	struct th_doc s = *d;
-
-	s.tbody = true;
-	return configs(&s, c);
 }

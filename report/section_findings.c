@@ -213,7 +213,7 @@ static int headline(struct th_doc *d, const struct th_section_ctx *c, const stru
 	return 0;
 }
 
-static int findings(struct th_doc *d, const struct th_section_ctx *c)
+int th_section_findings(struct th_doc *d, const struct th_section_ctx *c)
 {
 	th_doc_heading(d, 2, "findings", "Headline findings");
 	th_doc_para(d);
@@ -229,14 +229,6 @@ static int findings(struct th_doc *d, const struct th_section_ctx *c)
 	return 0;
 }
 
-int th_section_findings(struct th_doc *d, const struct th_section_ctx *c)
-{
-	/* Its tables have a <tbody>, as report.html's own always had. */
-	struct th_doc s = *d;
-
-	s.tbody = true;
-	return findings(&s, c);
-}
 
 static void differences_answer(struct th_doc *d, const void *x)
 {
@@ -274,7 +266,7 @@ static int unsupported(struct th_doc *d, const struct th_results *res)
 /* Rows that regressed or differ between toolchains. Differences caused
  * only by an unsupported config are summed up below the table instead of
  * filling it. */
-static int differences(struct th_doc *d, const struct th_section_ctx *c)
+int th_section_differences(struct th_doc *d, const struct th_section_ctx *c)
 {
 	size_t n, unsup;
 	int oom;
@@ -321,12 +313,4 @@ static int differences(struct th_doc *d, const struct th_section_ctx *c)
 	th_doc_raw(d, d->html ? "</details>\n" : "");
 	free(rows);
 	return 0;
-}
-
-int th_section_differences(struct th_doc *d, const struct th_section_ctx *c)
-{
-	struct th_doc s = *d;
-
-	s.tbody = true;
-	return differences(&s, c);
 }

@@ -237,9 +237,5 @@ static int section(struct th_doc *d, const struct th_results *res)
 
 int th_section_kernel(struct th_doc *d, const struct th_section_ctx *c)
 {
-	/* Its tables have a <tbody>, as report.html's own always had. */
-	struct th_doc s = *d;
-
-	s.tbody = true;
-	return section(&s, c->full);
+	return section(d, c->full);
 }

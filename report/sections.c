@@ -53,26 +53,26 @@ static bool has_kernel(const struct th_section_ctx *c)
 #define HTML	TH_SECTION_HTML
 #define BOTH	TH_SECTION_BOTH
 
-/* id, title (the nav's link text), formats, in the nav, has it, writer */
+/* id, title (the nav's link text), formats, in the nav, <tbody>, has it, writer */
 const struct th_section th_sections[] = {
-	{ "title",	 "timerharness results",	MD,   false, NULL,	 th_md_title },
-	{ "verdict",	 "Verdict",			MD,   false, NULL,	 th_md_verdict },
-	{ "header",	 "timerharness",		HTML, false, NULL,	 th_html_header },
-	{ "verdict",	 "Verdict",			HTML, false, NULL,	 th_html_card },
-	{ "nav",	 NULL,				HTML, false, NULL,	 th_html_nav },
-	{ "run",	 "The run",			MD,   false, NULL,	 th_md_run },
-	{ "configs",	 "Configs",			MD,   false, NULL,	 th_section_configs },
-	{ "summary",	 "Summary",			MD,   false, NULL,	 th_md_summary },
-	{ "charts",	 "At a glance",			HTML, true,  NULL,	 th_html_charts },
-	{ "findings",	 "Headline findings",		BOTH, true,  NULL,	 th_section_findings },
-	{ "differences", "Differences",			BOTH, false, NULL,	 th_section_differences },
-	{ "reach",	 "What the timer dispatch can still call", BOTH, false, has_reach, th_section_reach },
-	{ "fuzzing",	 "Fuzzing campaigns",		BOTH, false, has_fuzz,	 th_section_fuzz },
-	{ "cost",	 "What the wheel and the defences cost", BOTH, false, has_bench, th_section_bench },
-	{ "matrix",	 "Matrix",			BOTH, true,  NULL,	 th_section_matrix },
-	{ "kernel",	 "Real kernel",			BOTH, true,  has_kernel, th_section_kernel },
-	{ "configs",	 "Configs",			HTML, true,  NULL,	 th_section_configs },
-	{ "run",	 "The run",			HTML, true,  NULL,	 th_html_run },
+	{ "title",	 "timerharness results",	MD,   false, false, NULL,	 th_md_title },
+	{ "verdict",	 "Verdict",			MD,   false, false, NULL,	 th_md_verdict },
+	{ "header",	 "timerharness",		HTML, false, false, NULL,	 th_html_header },
+	{ "verdict",	 "Verdict",			HTML, false, false, NULL,	 th_html_card },
+	{ "nav",	 NULL,				HTML, false, false, NULL,	 th_html_nav },
+	{ "run",	 "The run",			MD,   false, false, NULL,	 th_md_run },
+	{ "configs",	 "Configs",			MD,   false, true,  NULL,	 th_section_configs },
+	{ "summary",	 "Summary",			MD,   false, false, NULL,	 th_md_summary },
+	{ "charts",	 "At a glance",			HTML, true,  false, NULL,	 th_html_charts },
+	{ "findings",	 "Headline findings",		BOTH, true,  true,  NULL,	 th_section_findings },
+	{ "differences", "Differences",			BOTH, false, true,  NULL,	 th_section_differences },
+	{ "reach",	 "What the timer dispatch can still call", BOTH, false, true,  has_reach, th_section_reach },
+	{ "fuzzing",	 "Fuzzing campaigns",		BOTH, false, false, has_fuzz,	 th_section_fuzz },
+	{ "cost",	 "What the wheel and the defences cost", BOTH, false, false, has_bench, th_section_bench },
+	{ "matrix",	 "Matrix",			BOTH, true,  false, NULL,	 th_section_matrix },
+	{ "kernel",	 "Real kernel",			BOTH, true,  true,  has_kernel, th_section_kernel },
+	{ "configs",	 "Configs",			HTML, true,  true,  NULL,	 th_section_configs },
+	{ "run",	 "The run",			HTML, true,  false, NULL,	 th_html_run },
 };
 
 const size_t th_nsections = sizeof(th_sections) / sizeof(th_sections[0]);
@@ -89,8 +89,15 @@ int th_sections_write(struct th_doc *d, const struct th_section_ctx *c)
 
 		if (!(s->formats & format_of(d)) || (s->has && !s->has(c)))
 			continue;
-		if (s->write(d, c))
+		if (s->tbody) {
+			struct th_doc t = *d;
+
+			t.tbody = true;
+			if (s->write(&t, c))
+				return -1;
+		} else if (s->write(d, c)) {
 			return -1;
+		}
 	}
 	return 0;
 }

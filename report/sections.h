@@ -37,6 +37,9 @@ struct th_section {
 	const char *title;	/* its heading as report.html's <nav> links to it */
 	unsigned formats;	/* TH_SECTION_* */
 	bool nav;		/* linked from report.html's <nav> */
+	/* HTML: its tables' rows in a <tbody> (struct th_doc's tbody: the
+	 * sections report.html always wrote so; the others' bytes are kept). */
+	bool tbody;
 	/* Does the model have it? NULL: always. A section without it is
 	 * neither written nor linked. */
 	bool (*has)(const struct th_section_ctx *c);
