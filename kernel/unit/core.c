@@ -186,11 +186,20 @@ static int th_run(const struct th_cell_def *c)
 		local_bh_disable();
 		th_overflow(v.write_from, img.bytes, img.len);
 		landed = !memcmp(v.write_from, img.bytes, img.len);
-		local_bh_enable();
-		/* LKDTM: say whether the primitive worked before anything runs. */
+		/*
+		 * LKDTM: say whether the primitive worked before anything runs,
+		 * so before local_bh_enable(): it runs pending softirqs
+		 * (kernel/softirq.c: __local_bh_enable_ip() -> do_softirq()),
+		 * and a pending timer already due would be called by
+		 * run_timer_softirq() -> call_timer_fn() first, its CALL line
+		 * and the kernel's report ahead of this one on the console,
+		 * where the host reads nothing before the write as the
+		 * attack's. printk() is fine with softirqs off.
+		 */
 		th_say("WRITE %s: .function=%pS entry.next=%px entry.pprev=%px\n",
 		       landed ? "landed" : "missed", v.timer->function, v.timer->entry.next,
 		       v.timer->entry.pprev);
+		local_bh_enable();
 		if (!landed)
 			return -EIO;
 	} else {
