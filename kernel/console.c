@@ -2,7 +2,8 @@
 /*
  * Console classification (console.h). One pass collects the facts, in
  * console order; then the rules below decide, most severe first. Every rule
- * names the line it rests on in the evidence.
+ * names the line it rests on in the evidence, and every CFI report that is
+ * not this cell's block is said after it.
  */
 #include "kernel/console.h"
 
@@ -11,14 +12,44 @@
 #include <string.h>
 
 #define TH_LINE_MAX	1024
+#define TH_REPORTS	8
+
+enum report_kind {
+	R_KCFI,		/* "CFI failure at <caller>+off (target: ...)" */
+	R_FINEIBT,	/* "CFI failure at __cfi_<callee>+0xd (target: <callee>+0x0)" */
+	R_POISONED,	/* FineIBT at a sealed callee: an invalid opcode, RIP __cfi_<callee> */
+	R_IBT,		/* "Missing ENDBR: <landing>" (the CPU's check, kernel/cet.c) */
+};
+
+/* What came first after a report. */
+enum report_end {
+	E_OPEN,		/* nothing yet */
+	E_OOPS,		/* an oops: the kernel stopped (if at the check) */
+	E_WARNED,	/* a WARNING at the report's own address: it went on */
+	E_RETURNED,	/* the watched call returned: it went on */
+	E_UNIT,		/* the unit printed on (its wait ended): it went on */
+	E_CLOSED,	/* the unit's write came first: before the attack */
+};
+
+struct report {
+	enum report_kind kind;
+	long line;
+	char text[300];		/* from "CFI failure at", verbatim */
+	char site[96];		/* the check's address, as %pS */
+	char target[96];	/* the call's target it names, "" none */
+	enum report_end end;
+	bool want_rip;
+	char oops[200], rip[96];	/* the oops that ended it */
+};
 
 struct facts {
 	long cell_line, write_line, end_line;	/* line numbers; -1: not seen */
 	bool cell_mismatch, unknown, setup_failed, missed, none_write;
 	char setup[TH_LINE_MAX], write[TH_LINE_MAX];
-	/* The first call_timer_fn call after the write, and its return. */
+	char written[96];		/* WRITE landed's .function= */
+	/* The first call the unit saw after the write, and its return. */
 	long call_line, return_line;
-	char call[TH_LINE_MAX];
+	char site[64], call[TH_LINE_MAX];
 	char legit[96];
 	bool woken;			/* the sleeper woke: nothing but the payload wakes it */
 	char woken_line[TH_LINE_MAX];
@@ -28,11 +59,14 @@ struct facts {
 	char state[TH_LINE_MAX];
 	int pending;			/* from STATE: -1 unknown */
 	int calls;
-	/* The kernel's own, after the write. */
-	long cfi_line, oops_line, panic_line;
-	char cfi[TH_LINE_MAX], oops[TH_LINE_MAX], rip[96];
+	/* The kernel's own. CFI reports from the start; the rest after the write. */
+	struct report reports[TH_REPORTS];
+	int nreports;
+	long oops_line, panic_line;
+	char oops[TH_LINE_MAX], rip[96];
 	bool userspace;
 	char last[TH_LINE_MAX];		/* the last non-empty line, for HARNESS_ERROR */
+	char notes[600];		/* what is said after the rule's evidence */
 };
 
 /* Printable ASCII only; everything else as \xNN (or cut). */
@@ -63,6 +97,11 @@ static bool starts(const char *s, const char *p)
 	return !strncmp(s, p, strlen(p));
 }
 
+static bool digit(char c)
+{
+	return c >= '0' && c <= '9';
+}
+
 /* "[    1.234567] " (CONFIG_PRINTK_TIME) before a kernel line. */
 static const char *skip_time(const char *s)
 {
@@ -70,11 +109,56 @@ static const char *skip_time(const char *s)
 
 	if (*p != '[')
 		return s;
-	for (p++; *p == ' ' || (*p >= '0' && *p <= '9') || *p == '.'; p++)
+	for (p++; *p == ' ' || digit(*p) || *p == '.'; p++)
 		;
 	if (*p != ']')
 		return s;
 	return p[1] == ' ' ? p + 2 : p + 1;
+}
+
+/*
+ * What a capture puts before the kernel's line, read through so that a
+ * console from anywhere is read as QEMU's serial port gives it:
+ * /dev/kmsg's "6,339,5140900,-;", dmesg -r's "<6>", the time stamp,
+ * CONFIG_PRINTK_CALLER's "[    T1] " or "[    C0] ", and journalctl -k's or
+ * syslog's "Dec 06 04:00:00 host kernel: ". None of them makes a line the
+ * unit's: that takes the token right after.
+ */
+static const char *skip_capture(const char *s)
+{
+	const char *p = s, *k;
+
+	if (digit(*p)) {		/* /dev/kmsg: prio,seq,usec,flags;text */
+		int commas = 0;
+
+		for (k = p; *k && *k != ';' && (digit(*k) || *k == ',' || *k == '-' ||
+						 (*k >= 'a' && *k <= 'z')); k++)
+			commas += *k == ',';
+		if (*k == ';' && commas >= 3)
+			p = k + 1;
+	}
+	if (*p == '<') {		/* dmesg -r: <prio> */
+		for (k = p + 1; digit(*k); k++)
+			;
+		if (*k == '>' && k > p + 1)
+			p = k + 1;
+	}
+	/* journalctl -k, syslog: a date, a host, "kernel: " within 64 bytes */
+	if ((k = strstr(p, " kernel: ")) && k - p < 64 && k > p && p[0] != '[' &&
+	    (digit(p[0]) || (p[0] >= 'A' && p[0] <= 'Z' && p[3] == ' ')))
+		p = k + strlen(" kernel: ");
+	p = skip_time(p);
+	if (p[0] == '[' && (p[1] == ' ' || p[1] == 'T' || p[1] == 'C')) {
+		for (k = p + 1; *k == ' '; k++)
+			;
+		if ((*k == 'T' || *k == 'C') && digit(k[1])) {
+			for (k++; digit(*k); k++)
+				;
+			if (*k == ']')
+				p = k[1] == ' ' ? k + 2 : k + 1;
+		}
+	}
+	return p;
 }
 
 /* Copy the symbol at s (up to a space, ';' or ')') into dst. */
@@ -87,6 +171,46 @@ static void symbol_at(char *dst, size_t n, const char *s)
 		i++;
 	}
 	dst[i] = '\0';
+}
+
+/* The function's name of a %pS ("native_write_cr4+0x0/0x7c"). */
+static void sym_name(char *dst, size_t n, const char *s)
+{
+	size_t l = strcspn(s, "+/");
+
+	snprintf(dst, n, "%.*s", (int)l, s);
+}
+
+/* Is %pS @s at its function's entry ("+0x0/", or no offset)? */
+static bool at_entry(const char *s)
+{
+	const char *p = s + strcspn(s, "+/");
+
+	return *p != '+' || starts(p, "+0x0/") || !strcmp(p, "+0x0");
+}
+
+/*
+ * Do two %pS name the same place? Name and offset; and the size, when both
+ * give it (the same kernel prints the same size for a function).
+ */
+static bool same_place(const char *a, const char *b)
+{
+	size_t la = strcspn(a, "/"), lb = strcspn(b, "/");
+
+	if (!*a || !*b || la != lb || strncmp(a, b, la))
+		return false;
+	return !a[la] || !b[lb] || !strcmp(a + la, b + lb);
+}
+
+/* Is %pS @site in the preamble FineIBT puts before @target ("__cfi_<name>")? */
+static bool in_preamble_of(const char *site, const char *target)
+{
+	char name[96], pre[112];
+
+	sym_name(name, sizeof(name), target);
+	snprintf(pre, sizeof(pre), "__cfi_%s", name);
+	sym_name(name, sizeof(name), site);
+	return *target && !strcmp(name, pre);
 }
 
 static bool is_oops(const char *s)
@@ -105,8 +229,65 @@ static bool is_oops(const char *s)
 	return false;
 }
 
+static void note(struct facts *f, const char *fmt, ...)
+{
+	size_t o = strlen(f->notes);
+	va_list ap;
+
+	if (o + 8 >= sizeof(f->notes))
+		return;
+	if (o)
+		o += (size_t)snprintf(f->notes + o, sizeof(f->notes) - o, "; ");
+	va_start(ap, fmt);
+	vsnprintf(f->notes + o, sizeof(f->notes) - o, fmt, ap);
+	va_end(ap);
+}
+
+/* Every report still open ends with @e (the first thing after it). */
+static void end_reports(struct facts *f, enum report_end e, const char *oops)
+{
+	for (int i = 0; i < f->nreports; i++) {
+		struct report *r = &f->reports[i];
+
+		if (r->end != E_OPEN)
+			continue;
+		r->end = e;
+		if (e == E_OOPS) {
+			snprintf(r->oops, sizeof(r->oops), "%s", oops);
+			r->want_rip = true;
+		}
+	}
+}
+
+static bool open_report(const struct facts *f)
+{
+	for (int i = 0; i < f->nreports; i++)
+		if (f->reports[i].end == E_OPEN)
+			return true;
+	return false;
+}
+
+static struct report *add_report(struct facts *f, enum report_kind k, long ln, const char *text)
+{
+	struct report *r;
+
+	if (f->nreports >= TH_REPORTS)
+		return NULL;
+	r = &f->reports[f->nreports++];
+	memset(r, 0, sizeof(*r));
+	r->kind = k;
+	r->line = ln;
+	r->end = E_OPEN;
+	snprintf(r->text, sizeof(r->text), "%s", text);
+	return r;
+}
+
 static void unit_line(struct facts *f, const char *s, long ln, const struct th_console_cell *c)
 {
+	/* The unit's run went on past its wait: a report before this did
+	 * not stop the kernel. */
+	if (starts(s, "EFFECT ") || starts(s, "STATE ") || starts(s, "END "))
+		end_reports(f, E_UNIT, NULL);
 	if (starts(s, "CELL ")) {
 		size_t idl = strlen(c->attack);
 
@@ -127,8 +308,13 @@ static void unit_line(struct facts *f, const char *s, long ln, const struct th_c
 		if (l && !f->legit[0])
 			symbol_at(f->legit, sizeof(f->legit), l + 7);
 	} else if (starts(s, "WRITE landed")) {
+		const char *w = strstr(s, ".function=");
+
 		f->write_line = ln;
 		snprintf(f->write, sizeof(f->write), "%s", s);
+		if (w)
+			symbol_at(f->written, sizeof(f->written), w + strlen(".function="));
+		end_reports(f, E_CLOSED, NULL);
 	} else if (starts(s, "WRITE missed")) {
 		f->missed = true;
 		snprintf(f->write, sizeof(f->write), "%s", s);
@@ -136,15 +322,23 @@ static void unit_line(struct facts *f, const char *s, long ln, const struct th_c
 		f->write_line = ln;
 		f->none_write = true;
 		snprintf(f->write, sizeof(f->write), "%s", s);
-	} else if (starts(s, "CALL call_timer_fn -> ")) {
+		end_reports(f, E_CLOSED, NULL);
+	} else if (starts(s, "CALL ") && strstr(s, " -> ")) {
+		/* "CALL call_timer_fn -> fn+0x0/0x4 (timer ...)": the site the
+		 * unit watches, at the kernel's own tracepoint before its call. */
+		const char *arrow = strstr(s, " -> ");
+
 		f->calls++;
 		if (f->call_line < 0 && f->write_line >= 0) {
 			f->call_line = ln;
-			snprintf(f->call, sizeof(f->call), "%s", s + strlen("CALL call_timer_fn -> "));
+			snprintf(f->site, sizeof(f->site), "%.*s", (int)(arrow - s - 5), s + 5);
+			snprintf(f->call, sizeof(f->call), "%s", arrow + 4);
 		}
-	} else if (starts(s, "RETURN call_timer_fn")) {
-		if (f->call_line >= 0 && f->return_line < 0)
+	} else if (starts(s, "RETURN ")) {
+		if (f->call_line >= 0 && f->return_line < 0) {
 			f->return_line = ln;
+			end_reports(f, E_RETURNED, NULL);
+		}
 	} else if (starts(s, "EFFECT th-sleeper woken")) {
 		f->woken = true;
 		snprintf(f->woken_line, sizeof(f->woken_line), "%s", s);
@@ -166,22 +360,84 @@ static void unit_line(struct facts *f, const char *s, long ln, const struct th_c
 	}
 }
 
+/*
+ * "CFI failure at <site> (target: <target>; expected type: 0x...)" or
+ * "(no target information)": report_cfi_failure(), kernel/cfi.c, for kCFI
+ * (site: the caller's check) and FineIBT (site: "__cfi_<callee>+0xd", the
+ * callee's preamble: arch/x86/kernel/alternative.c).
+ */
+static void cfi_report(struct facts *f, const char *p, long ln)
+{
+	struct report *r = add_report(f, R_KCFI, ln, p);
+	const char *t;
+
+	if (!r)
+		return;
+	symbol_at(r->site, sizeof(r->site), p + strlen("CFI failure at "));
+	if ((t = strstr(p, "(target: ")))
+		symbol_at(r->target, sizeof(r->target), t + strlen("(target: "));
+	if (starts(r->site, "__cfi_"))
+		r->kind = R_FINEIBT;
+}
+
 static void kernel_line(struct facts *f, const char *s, long ln)
 {
 	const char *p;
+	struct report *r;
 
 	if (starts(s, "timerharness-init: userspace reached"))
 		f->userspace = true;
+	if ((p = strstr(s, "CFI failure at "))) {
+		cfi_report(f, p, ln);
+		return;
+	}
+	if ((p = strstr(s, "Missing ENDBR: "))) {
+		/* arch/x86/kernel/cet.c: the CPU's IBT found no ENDBR where an
+		 * indirect call landed; BUG(), or a WARNING under ibt=warn. */
+		if ((r = add_report(f, R_IBT, ln, p))) {
+			symbol_at(r->site, sizeof(r->site), p + strlen("Missing ENDBR: "));
+			snprintf(r->target, sizeof(r->target), "%s", r->site);
+		}
+		return;
+	}
+	if ((p = strstr(s, "WARNING: CPU: ")) && (p = strstr(p, " at "))) {
+		/* __warn(): "at <sym>" or "at <file>:<line> <sym>". A WARNING
+		 * at a report's own address is the report going on. */
+		char at[96];
+		const char *sp;
+
+		p += 4;
+		sp = strchr(p, ' ');
+		symbol_at(at, sizeof(at), sp && memchr(p, ':', (size_t)(sp - p)) ? sp + 1 : p);
+		for (int i = 0; i < f->nreports; i++)
+			if (f->reports[i].end == E_OPEN && same_place(f->reports[i].site, at))
+				f->reports[i].end = E_WARNED;
+		return;
+	}
 	if (f->write_line < 0)
-		return;		/* before the write, nothing is the attack's */
-	if ((p = strstr(s, "CFI failure at ")) && f->cfi_line < 0) {
-		f->cfi_line = ln;
-		snprintf(f->cfi, sizeof(f->cfi), "%s", p);
-	} else if (f->oops_line < 0 && is_oops(s)) {
-		f->oops_line = ln;
-		snprintf(f->oops, sizeof(f->oops), "%s", s);
-	} else if (f->oops_line >= 0 && !f->rip[0] && (p = strstr(s, "RIP: 0010:"))) {
-		symbol_at(f->rip, sizeof(f->rip), p + strlen("RIP: 0010:"));
+		return;		/* before the write, no oops is the attack's */
+	if (is_oops(s)) {
+		/* FineIBT at a callee whose preamble the kernel poisoned
+		 * (a sealed function): no report, only the trap; kept as a
+		 * report if its RIP is such a preamble (read below). */
+		if (!open_report(f) && strstr(s, "invalid opcode"))
+			add_report(f, R_POISONED, ln, s);
+		end_reports(f, E_OOPS, s);
+		if (f->oops_line < 0) {
+			f->oops_line = ln;
+			snprintf(f->oops, sizeof(f->oops), "%s", s);
+		}
+	} else if ((p = strstr(s, "RIP: 0010:"))) {
+		char rip[96];
+
+		symbol_at(rip, sizeof(rip), p + strlen("RIP: 0010:"));
+		for (int i = 0; i < f->nreports; i++)
+			if (f->reports[i].want_rip) {
+				snprintf(f->reports[i].rip, sizeof(f->reports[i].rip), "%s", rip);
+				f->reports[i].want_rip = false;
+			}
+		if (f->oops_line >= 0 && !f->rip[0])
+			snprintf(f->rip, sizeof(f->rip), "%s", rip);
 	} else if (f->panic_line < 0 && strstr(s, "Kernel panic - not syncing")) {
 		f->panic_line = ln;
 		if (f->oops_line < 0) {
@@ -217,7 +473,7 @@ static void collect(struct facts *f, const char *log, size_t n, const struct th_
 		clean(line, sizeof(line), raw, strlen(raw));
 		ln++;
 		i = j + 1;
-		s = skip_time(line);
+		s = skip_capture(line);
 		if (!*s)
 			continue;
 		snprintf(f->last, sizeof(f->last), "%s", s);
@@ -226,6 +482,100 @@ static void collect(struct facts *f, const char *log, size_t n, const struct th_
 		else if (!starts(s, "timerharness "))
 			kernel_line(f, s, ln);
 	}
+	/* A poisoned-preamble trap is a report only at such a preamble. */
+	for (int k = 0; k < f->nreports; k++) {
+		struct report *r = &f->reports[k];
+
+		if (r->kind == R_POISONED) {
+			size_t o = strlen(r->text);
+
+			snprintf(r->site, sizeof(r->site), "%s", r->rip);
+			snprintf(r->text + o, sizeof(r->text) - o, " at %s", r->rip);
+			if (!starts(r->rip, "__cfi_")) {
+				memmove(r, r + 1, (size_t)(f->nreports - k - 1) * sizeof(*r));
+				f->nreports--;
+				k--;
+			}
+		}
+	}
+}
+
+/*
+ * Why report @r is not the block of the call the unit watched to @want,
+ * or NULL when it is that call's report: after the write, after the unit's
+ * CALL line for that call and before its return, at that site (kCFI) or
+ * at @want's own preamble (FineIBT, IBT), naming @want.
+ */
+static const char *not_this_call(const struct facts *f, const struct report *r,
+				 const char *want, char *buf, size_t n)
+{
+	char name[96], call[96];
+
+	if (r->end == E_CLOSED || r->line < f->write_line)
+		return "before the unit's write";
+	if (f->call_line < 0 || r->line < f->call_line)
+		return "before the unit saw the watched call";
+	if (f->return_line >= 0 && r->line > f->return_line)
+		return "after the watched call returned";
+	if (!want[0])
+		return "the unit did not say what it wrote";
+	symbol_at(call, sizeof(call), f->call);
+	if (!same_place(call, want)) {
+		snprintf(buf, n, "the watched call went to %s, not to the %s written", call, want);
+		return buf;
+	}
+	switch (r->kind) {
+	case R_KCFI:
+		sym_name(name, sizeof(name), r->site);
+		if (strcmp(name, f->site)) {
+			snprintf(buf, n, "at another call site than the %s the unit watched", f->site);
+			return buf;
+		}
+		break;
+	case R_FINEIBT:
+	case R_POISONED:
+		if (!at_entry(want) || !in_preamble_of(r->site, want)) {
+			snprintf(buf, n, "FineIBT reports at the callee, and this is not %s's preamble", want);
+			return buf;
+		}
+		break;
+	case R_IBT:
+		if (!same_place(r->site, want) && !(at_entry(want) && in_preamble_of(r->site, want))) {
+			snprintf(buf, n, "IBT reports where the call landed, and this is not %s", want);
+			return buf;
+		}
+		break;
+	}
+	if (r->kind == R_POISONED)
+		return NULL;	/* the preamble names the target */
+	if (!r->target[0])
+		return "it names no target";
+	if (!same_place(r->target, want) && r->kind != R_IBT) {
+		snprintf(buf, n, "it names another target than the %s the unit wrote", want);
+		return buf;
+	}
+	return NULL;
+}
+
+/* Did the kernel stop at @r's check (an oops there), not go on? */
+static bool stopped_at(const struct report *r)
+{
+	if (r->end != E_OOPS)
+		return false;
+	switch (r->kind) {
+	case R_KCFI:
+		return same_place(r->rip, r->site);
+	case R_FINEIBT:
+		/* The trap is the ud2 in the preamble; decode_fineibt_insn()
+		 * may move the registers' ip on to the target before die(). */
+		return same_place(r->rip, r->site) || same_place(r->rip, r->target);
+	case R_POISONED:
+		return true;
+	case R_IBT:
+		/* cet.c's BUG() right after its report. */
+		return strstr(r->oops, "kernel BUG at arch/x86/kernel/") != NULL;
+	}
+	return false;
 }
 
 static void say(struct th_console_verdict *v, enum th_outcome o, const char *fmt, ...)
@@ -238,27 +588,152 @@ static void say(struct th_console_verdict *v, enum th_outcome o, const char *fmt
 	va_end(ap);
 }
 
+/* The rules, once the boot, the unit and the write happened as planned. */
+static void judge(struct facts *f, const struct th_console_cell *cell, enum th_boot_end end,
+		  struct th_console_verdict *v)
+{
+	const struct report *proof = NULL, *went_on = NULL, *open = NULL, *own = NULL;
+	const char *want = f->none_write ? f->legit : f->written;
+	bool attacker_call, legit_call;
+	char name[96];
+
+	(void)cell;
+	attacker_call = f->call_line >= 0 && strcmp(v->call_target, f->legit) != 0;
+	legit_call = !strcmp(want, f->legit);
+	sym_name(name, sizeof(name), v->call_target);
+	for (int i = 0; i < f->nreports; i++) {
+		const struct report *r = &f->reports[i];
+		char buf[200], tname[96];
+		const char *why = not_this_call(f, r, want, buf, sizeof(buf));
+
+		if (r->line > f->write_line) {
+			v->cfi_failure = true;
+			sym_name(tname, sizeof(tname), r->site);
+			/* A check inside the target itself: it ran. */
+			if (attacker_call && !own && r->line > f->call_line && name[0] &&
+			    !strcmp(tname, name))
+				own = r;
+		}
+		if (why) {
+			if (r != own)
+				note(f, "a CFI report that is not this cell's block (%s): %.200s", why, r->text);
+		} else if (stopped_at(r)) {
+			if (!proof)
+				proof = r;
+		} else if (r->end == E_OPEN) {
+			open = r;
+		} else {
+			went_on = r;
+			note(f, "the kernel reported this call and went on (%s): %.200s",
+			     r->end == E_WARNED ? "a WARNING, not an oops: CONFIG_CFI_PERMISSIVE or ibt=warn" :
+			     r->end == E_RETURNED ? "the call returned" :
+			     r->end == E_UNIT ? "the unit's run went on after it" :
+			     "the oops after it is not at the check",
+			     r->text);
+		}
+	}
+	v->cfi_block = proof != NULL;
+	v->cfi_went_on = went_on != NULL;
+
+	/* ---- what the kernel did, most severe first ---- */
+	if (f->uid_changed) {
+		say(v, TH_PRIVILEGED_WRITE, "no call redirected; the wheel's own list code wrote the cred: %.200s%s%.100s",
+		    f->cred_line, f->oops_line >= 0 ? "; then: " : "", f->oops_line >= 0 ? f->oops : "");
+		return;
+	}
+	if (proof) {
+		enum th_outcome o = legit_call ? TH_FALSE_POSITIVE : TH_BLOCKED_CFI;
+
+		if (proof->kind == R_KCFI && f->none_write)
+			say(v, o, "control run, yet kCFI stopped a call: %.300s", proof->text);
+		else if (proof->kind == R_KCFI && legit_call)
+			say(v, o, "kCFI stopped the legitimate call: %.300s", proof->text);
+		else if (proof->kind == R_KCFI)
+			say(v, o, "%.400s", proof->text);
+		else if (proof->kind == R_FINEIBT)
+			say(v, o, "FineIBT, which reports at the callee's preamble, stopped %.60s's call to %.100s: %.300s",
+			    f->site, want, proof->text);
+		else if (proof->kind == R_POISONED)
+			say(v, o, "FineIBT, which reports at the callee's preamble, stopped %.60s's call to %.100s at its poisoned preamble (a sealed function: no \"CFI failure\" line): %.300s",
+			    f->site, want, proof->text);
+		else
+			say(v, o, "IBT, which reports where the call lands, stopped %.60s's call to %.100s: %.200s, then: %.200s",
+			    f->site, want, proof->text, proof->oops);
+		return;
+	}
+	if (open) {
+		say(v, TH_HARNESS_ERROR, "a CFI report names this cell's call, but the console shows neither the kernel stopping at its check (an oops there) nor going on: %.300s",
+		    open->text);
+		return;
+	}
+	if (attacker_call && (f->return_line >= 0 || (own && stopped_at(own)))) {
+		if (f->woken)
+			say(v, TH_HIJACKED, "%.60s called %.100s, which woke the task the attacker wrote after the timer: %.200s",
+			    f->site, v->call_target, f->woken_line);
+		else if (f->return_line >= 0)
+			say(v, TH_REDIRECTED, "%.60s called %.100s with the timer, and it returned%s",
+			    f->site, v->call_target, f->released ? " (it marked the neighbour released)" : "");
+		else
+			say(v, TH_REDIRECTED, "%.60s called %.100s with the timer; CFI then stopped the target's own indirect call: %.250s",
+			    f->site, v->call_target, own->text);
+		return;
+	}
+	if (f->oops_line >= 0) {
+		if (attacker_call)
+			say(v, TH_CRASHED, "%.60s called %.100s, then: %.200s%s%s",
+			    f->site, v->call_target, f->oops, f->rip[0] ? " at " : "", f->rip);
+		else
+			say(v, TH_CRASHED, "%.300s%s%s", f->oops, f->rip[0] ? " at " : "", f->rip);
+		return;
+	}
+	if (attacker_call && end == TH_BOOT_TIMEOUT) {
+		/* The kernel's own tracepoint saw the attacker's target entered;
+		 * then nothing, not even an oops, until the host's time limit. */
+		say(v, TH_HANG, "%.60s called %.100s, which never returned: no line, oops or panic from the kernel after it (10 s of silence, or the time limit)",
+		    f->site, v->call_target);
+		return;
+	}
+	if (attacker_call) {
+		say(v, TH_HARNESS_ERROR, "%.60s called %.100s, which never returned, and the boot ended with no oops",
+		    f->site, v->call_target);
+		return;
+	}
+	if (f->end_line < 0) {
+		say(v, TH_HARNESS_ERROR, "the unit never finished the cell (%s); last line: %.200s",
+		    end == TH_BOOT_TIMEOUT ? "time limit reached" : "boot ended", f->last);
+		return;
+	}
+	if (f->call_line >= 0) {
+		say(v, TH_NO_EFFECT, "%.60s called the legitimate %.100s", f->site, v->call_target);
+		return;
+	}
+	if (f->pending == 0)
+		say(v, TH_TIMER_LOST, "the timer left the wheel without a call: %.200s", f->state);
+	else
+		say(v, TH_NO_EFFECT, "the timer was never called within the unit's wait: %.200s", f->state);
+}
+
 void th_console_classify(const char *log, size_t n, const struct th_console_cell *cell,
 			 enum th_boot_end end, const char *qemu_error,
 			 struct th_console_verdict *v)
 {
 	struct facts f;
-	bool attacker_call;
 
 	memset(v, 0, sizeof(*v));
 	memset(&f, 0, sizeof(f));
 	f.cell_line = f.write_line = f.end_line = f.call_line = f.return_line = -1;
-	f.cfi_line = f.oops_line = f.panic_line = -1;
+	f.oops_line = f.panic_line = -1;
 	f.pending = -1;
 	if (log && n)
 		collect(&f, log, n, cell);
 	v->unit_seen = f.cell_line >= 0;
 	v->write_landed = f.write_line >= 0 && !f.none_write;
-	v->cfi_failure = f.cfi_line >= 0;
 	v->oops = f.oops_line >= 0;
 	v->userspace = f.userspace;
 	snprintf(v->legit, sizeof(v->legit), "%s", f.legit);
 	snprintf(v->rip, sizeof(v->rip), "%s", f.rip);
+	snprintf(v->site, sizeof(v->site), "%s", f.site);
+	snprintf(v->written, sizeof(v->written), "%s", f.written);
 	if (f.call_line >= 0)
 		symbol_at(v->call_target, sizeof(v->call_target), f.call);
 
@@ -291,66 +766,10 @@ void th_console_classify(const char *log, size_t n, const struct th_console_cell
 		    end == TH_BOOT_TIMEOUT ? "time limit reached" : "boot ended", f.last);
 		return;
 	}
+	judge(&f, cell, end, v);
+	if (f.notes[0]) {
+		size_t o = strlen(v->evidence);
 
-	attacker_call = f.call_line >= 0 && strcmp(v->call_target, f.legit) != 0;
-
-	/* ---- what the kernel did, most severe first ---- */
-	if (f.uid_changed) {
-		say(v, TH_PRIVILEGED_WRITE, "no call redirected; the wheel's own list code wrote the cred: %.200s%s%.100s",
-		    f.cred_line, f.oops_line >= 0 ? "; then: " : "", f.oops_line >= 0 ? f.oops : "");
-		return;
+		snprintf(v->evidence + o, sizeof(v->evidence) - o, "; %s", f.notes);
 	}
-	if (attacker_call && (f.return_line >= 0 || (f.cfi_line > f.call_line &&
-						    !strstr(f.cfi, "CFI failure at call_timer_fn")))) {
-		if (f.woken)
-			say(v, TH_HIJACKED, "call_timer_fn called %.100s, which woke the task the attacker wrote after the timer: %.200s",
-			    v->call_target, f.woken_line);
-		else if (f.return_line >= 0)
-			say(v, TH_REDIRECTED, "call_timer_fn called %.100s with the timer, and it returned%s",
-			    v->call_target, f.released ? " (it marked the neighbour released)" : "");
-		else
-			say(v, TH_REDIRECTED, "call_timer_fn called %.100s with the timer; kCFI then stopped its own indirect call: %.250s",
-			    v->call_target, f.cfi);
-		return;
-	}
-	if (f.cfi_line >= 0) {
-		if (f.none_write)
-			say(v, TH_FALSE_POSITIVE, "control run, yet kCFI stopped a call: %.300s", f.cfi);
-		else
-			say(v, TH_BLOCKED_CFI, "%.400s", f.cfi);
-		return;
-	}
-	if (f.oops_line >= 0) {
-		if (attacker_call)
-			say(v, TH_CRASHED, "call_timer_fn called %.100s, then: %.200s%s%s",
-			    v->call_target, f.oops, f.rip[0] ? " at " : "", f.rip);
-		else
-			say(v, TH_CRASHED, "%.300s%s%s", f.oops, f.rip[0] ? " at " : "", f.rip);
-		return;
-	}
-	if (attacker_call && end == TH_BOOT_TIMEOUT) {
-		/* The kernel's own tracepoint saw the attacker's target entered;
-		 * then nothing, not even an oops, until the host's time limit. */
-		say(v, TH_HANG, "call_timer_fn called %.100s, which never returned: no line, oops or panic from the kernel after it (10 s of silence, or the time limit)",
-		    v->call_target);
-		return;
-	}
-	if (attacker_call) {
-		say(v, TH_HARNESS_ERROR, "call_timer_fn called %.100s, which never returned, and the boot ended with no oops",
-		    v->call_target);
-		return;
-	}
-	if (f.end_line < 0) {
-		say(v, TH_HARNESS_ERROR, "the unit never finished the cell (%s); last line: %.200s",
-		    end == TH_BOOT_TIMEOUT ? "time limit reached" : "boot ended", f.last);
-		return;
-	}
-	if (f.call_line >= 0) {
-		say(v, TH_NO_EFFECT, "call_timer_fn called the legitimate %.100s", v->call_target);
-		return;
-	}
-	if (f.pending == 0)
-		say(v, TH_TIMER_LOST, "the timer left the wheel without a call: %.200s", f.state);
-	else
-		say(v, TH_NO_EFFECT, "the timer was never called within the unit's wait: %.200s", f.state);
 }

@@ -1,17 +1,40 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The real kernel's serial console, classified in the project's outcomes
- * (docs/outcomes.md; kernel/README.md says how each is observed).
+ * (docs/outcomes.md; kernel/README.md says how each is observed). The same
+ * for a console captured anywhere: QEMU's serial port here, a real
+ * machine's serial line, dmesg, journalctl -k (the line prefixes they add
+ * are read through).
  *
  * Two kinds of line count: the test unit's (kernel/unit/), each
  * "timerharness <token>: ..." with this boot's token, which states facts
- * (the write landed, what call_timer_fn called, kernel state read after);
- * and the kernel's own: "CFI failure at call_timer_fn+..." (kCFI's
- * report_cfi_failure()), an oops ("general protection fault", "BUG: ...",
- * "invalid opcode") and its "RIP: 0010:sym+off/size". Nothing else on the
- * console (a line without the token, garbage, a payload's bytes) decides
- * anything. syzkaller's pkg/report is the model; its goldens are
- * tests/data/kernel/console/.
+ * (the write landed and what it wrote, what call_timer_fn called, kernel
+ * state read after); and the kernel's own: a CFI report (kCFI's and
+ * FineIBT's "CFI failure at ..." from report_cfi_failure(), kernel/cfi.c;
+ * IBT's "Missing ENDBR: ..."), a "WARNING: ... at ..." (__warn(),
+ * kernel/panic.c: what a permissive check prints before going on), an oops
+ * ("general protection fault", "BUG: ...", "invalid opcode") and its
+ * "RIP: 0010:sym+off/size". Nothing else on the console (a line without
+ * the token, garbage, a payload's bytes) decides anything.
+ *
+ * The token is random per boot and on the kernel's command line (the host
+ * passes it there), so the console itself shows it ("Kernel command line:
+ * ..."): it proves which boot a unit line came from, and keeps out lines
+ * from anything that does not know it (a stale log, another boot, bytes a
+ * payload writes without reading the command line). It is not a secret
+ * from code running in that kernel; no payload here prints.
+ *
+ * BLOCKED_CFI is a proof, never a guess: a CFI report after the unit's
+ * write, after the unit saw the watched call site (the CALL line) head for
+ * the target the unit wrote, that names that site (kCFI: the check is in
+ * the caller) or that target's own preamble (FineIBT, 6.2+: the check is
+ * in the callee, "__cfi_<target>+0xd"; a sealed target's poisoned
+ * preamble gives a bare invalid opcode there), and the target written; and
+ * the kernel stopped there (the oops at the check). A report that names
+ * another site or target, came before the write, or after which the call
+ * went on (CONFIG_CFI_PERMISSIVE, ibt=warn: a WARNING, then the call) is
+ * evidence, never this cell's block. syzkaller's pkg/report is the model;
+ * its goldens are tests/data/kernel/console/.
  */
 #ifndef TH_KERNEL_CONSOLE_H
 #define TH_KERNEL_CONSOLE_H
@@ -34,14 +57,19 @@ struct th_console_cell {
 	const char *token;	/* this boot's timerharness.token= */
 };
 
-#define TH_CONSOLE_EVIDENCE	512
+#define TH_CONSOLE_EVIDENCE	1024
 
 struct th_console_verdict {
 	enum th_outcome outcome;
 	char evidence[TH_CONSOLE_EVIDENCE];	/* printable ASCII, one line */
 	/* Facts, for the report and tests. */
-	bool unit_seen, write_landed, cfi_failure, oops, userspace;
-	char call_target[96];		/* first call_timer_fn target, "" none */
+	bool unit_seen, write_landed, oops, userspace;
+	bool cfi_failure;		/* a CFI report after the write, any */
+	bool cfi_block;			/* one of them is this cell's call stopped */
+	bool cfi_went_on;		/* one named this cell's call, which went on */
+	char site[64];			/* the call site the unit watched, "" none */
+	char call_target[96];		/* its first call's target, "" none */
+	char written[96];		/* the .function the write left, "" none */
 	char legit[96];			/* the victim's legitimate callback */
 	char rip[96];			/* the oops's RIP symbol, "" none */
 };

@@ -8,6 +8,11 @@ the boot ended); NAME.want is `timerharness kernel classify`'s answer,
 Linux 6.1 with the unit; hostile-*.log are made from them to try the
 classifier: unit lines with another token, a CFI line before the write, a
 boot that stopped after the write, garbage, QEMU failing, the wrong cell.
+forged-*.log and made-*.log are made by tests/kernel_console_forge.py (its
+docstring says each): a forged console is a CFI report that is not the
+cell's block (another site, another target, the call went on after it:
+CONFIG_CFI_PERMISSIVE) and may never be BLOCKED_CFI; a made console is a
+block in a form no boot here gives yet (FineIBT's, IBT's) and must be.
 syzkaller's pkg/report goldens are the model.
 
 usage: kernel_console.py TIMERHARNESS DIR [--update]
@@ -69,6 +74,13 @@ def main():
         elif name.startswith("hostile-") and got.split("\t")[0] not in ("HARNESS_ERROR", "NO_EFFECT"):
             # What a hostile log may earn: nothing from the attack.
             print(f"{path}: a made-up console earned {got.split(chr(9))[0]}")
+            failed += 1
+        elif name.startswith("forged-") and got.split("\t")[0] == "BLOCKED_CFI":
+            # A CFI report that is not this cell's call stopped is evidence.
+            print(f"{path}: a report that is not the cell's block earned BLOCKED_CFI")
+            failed += 1
+        elif name.startswith("made-") and got.split("\t")[0] != "BLOCKED_CFI":
+            print(f"{path}: a block in FineIBT's or IBT's form was not read as one")
             failed += 1
     print(f"{len(logs) - failed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
