@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "binread_internal.h"
+#include "lib/fs.h"
 #include "lib/stats.h"
 
 const char *th_reg_name(int reg)
@@ -39,15 +40,17 @@ const char *th_cfi_scheme_name(enum th_cfi_scheme s)
 static int load_file(struct th_bin *b, const char *path, char *err, size_t n)
 {
 	struct stat st;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	const char *why;
+	/* Never blocks: a FIFO or a device is refused before it is read. */
+	int fd = th_open_read(path, &why);
 	void *p;
 
 	if (fd < 0) {
-		snprintf(err, n, "%s: cannot open: %s", path, strerror(errno));
+		snprintf(err, n, "%s: cannot open: %s", path, why);
 		return -1;
 	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size <= 0) {
-		snprintf(err, n, "%s: not a regular, non-empty file", path);
+	if (fstat(fd, &st) || st.st_size <= 0) {
+		snprintf(err, n, "%s: an empty file, not an ELF binary", path);
 		close(fd);
 		return -1;
 	}

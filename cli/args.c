@@ -5,6 +5,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+
+#include "lib/fs.h"
+#include "lib/text.h"
 
 const char *th_optval(int argc, char **argv, int *i, const char *cmd, const char *name, int *bad)
 {
@@ -37,4 +41,18 @@ int th_optnum(const char *cmd, const char *name, const char *v, long lo, long hi
 	}
 	*out = x;
 	return 0;
+}
+
+int th_optpath(FILE *err, const char *cmd, const char *name, const char *path,
+	       enum th_optpath_kind kind)
+{
+	struct stat st;
+
+	if (stat(path, &st) || (kind == TH_OPT_DIR ? S_ISDIR(st.st_mode) : S_ISREG(st.st_mode)))
+		return 0;
+	fprintf(err, "timerharness %s: %s%s", cmd, name, *name ? " " : "");
+	th_put_escaped(err, path);
+	fprintf(err, ": %s, not a %s\n", th_file_kind(st.st_mode),
+		kind == TH_OPT_DIR ? "directory" : "regular file");
+	return -1;
 }

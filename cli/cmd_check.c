@@ -164,6 +164,32 @@ static int check_fuzz(int rc, const struct th_check_opts *o, const char *fuzz, c
 }
 #endif
 
+/* Each path option given (or its default) that is there is of the kind it
+ * names (args.h's th_optpath); the fuzz options NULL when not given.
+ * Return: 0, or -1 when one was said. */
+static int optpaths(FILE *err, const struct th_check_opts *o, const char *expect,
+		    const char *kernel, const char *fuzz, const char *fuzz_only,
+		    const char *fuzz_expect, const char *fuzz_plan, const char *build_root)
+{
+	const struct { const char *name, *path; enum th_optpath_kind kind; } a[] = {
+		{ "--results", fuzz_only ? NULL : o->results ? o->results : TH_CHECK_DEFAULT_RESULTS,
+		  TH_OPT_FILE },
+		{ "--baseline", o->baseline, TH_OPT_FILE },
+		{ "--expect", fuzz_only ? NULL : expect, TH_OPT_FILE },
+		{ "--kernel", fuzz_only ? NULL : kernel, TH_OPT_DIR },
+		{ "--fuzz", fuzz && strcmp(fuzz, "none") ? fuzz : NULL, TH_OPT_FILE },
+		{ "--fuzz-only", fuzz_only, TH_OPT_FILE },
+		{ "--fuzz-expect", fuzz_expect, TH_OPT_FILE },
+		{ "--fuzz-plan", fuzz_plan, TH_OPT_FILE },
+		{ "--build-root", build_root, TH_OPT_DIR },
+	};
+
+	for (size_t i = 0; i < sizeof(a) / sizeof(a[0]); i++)
+		if (a[i].path && th_optpath(err, "check", a[i].name, a[i].path, a[i].kind))
+			return -1;
+	return 0;
+}
+
 int th_cli_check(int argc, char **argv)
 {
 	struct th_check_opts o = { 0 };
@@ -261,6 +287,17 @@ int th_cli_check(int argc, char **argv)
 	attacks = NULL;
 	configs = NULL;
 	memset(&kp, 0, sizeof(kp));
+	/* Never read what would block or never end (a FIFO, /dev/zero): said
+	 * with the option's name, bad input. */
+#ifdef TH_HAVE_FUZZ
+	rc = optpaths(errf, &o, expect, kernel, fuzz, fuzz_only, fuzz_expect, fuzz_plan, build_root);
+#else
+	rc = optpaths(errf, &o, expect, kernel, NULL, NULL, NULL, NULL, NULL);
+#endif
+	if (rc) {
+		rc = TH_CHECK_BAD_INPUT;
+		goto done;
+	}
 #ifdef TH_HAVE_FUZZ
 	if (fuzz_only) {
 		struct th_check_fuzz_opts fo = { .fuzz = fuzz_only, .expect = fuzz_expect,

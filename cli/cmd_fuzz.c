@@ -257,5 +257,10 @@ int th_cli_fuzz(int argc, char **argv)
 		fprintf(stderr, "timerharness fuzz: --out must not be empty\n");
 		return 2;
 	}
+	/* Never read what would block or never end (a FIFO, /dev/zero). */
+	if (th_optpath(stderr, "fuzz", "--build-root", o.build_root, TH_OPT_DIR) ||
+	    th_optpath(stderr, "fuzz", "--seeds", o.seeds_dir, TH_OPT_DIR) ||
+	    th_optpath(stderr, "fuzz", "--out", o.out_dir, TH_OPT_DIR))
+		return 2;
 	return fuzz_run(&o, quiet);
 }

@@ -8,8 +8,10 @@
  * into the model are the loop's (loops/kernel_leg.h); here the options,
  * out's lock, and writing and showing the set (report/render.h).
  *
- * `timerharness kernel classify --cell ID --payload P --token T [--end E] LOG`
- * classifies one captured console log (the goldens of tests/data/kernel/).
+ * `timerharness kernel classify [--cell ID] [--token T] [--end E] LOG`
+ * classifies one console captured anywhere (QEMU here, a real machine's
+ * serial line, dmesg; the goldens of tests/data/kernel/): the cell and the
+ * token default to the console's own kernel command line.
  *
  * Exit: 0 every cell booted and observed; 1 results could not be written;
  * 2 bad input (usage, no kernel or QEMU, a kernel without the unit or that
@@ -24,6 +26,7 @@
 #include <unistd.h>
 
 #include "args.h"
+#include "lib/fs.h"
 #include "cli.h"
 #include "kernel/console.h"
 #include "kernel/run.h"
@@ -48,7 +51,7 @@ static void usage(FILE *f)
 		"usage: timerharness kernel [--config C,..] [--cells GLOB,..] [--jobs N] [--timeout S]\n"
 		"                           [--out DIR] [--qemu PATH] [--cpu MODEL] [--build DIR]\n"
 		"       timerharness kernel --bzimage FILE --dotconfig FILE [--vmlinux FILE] --name CONFIG ..\n"
-		"       timerharness kernel classify --cell ID --payload P --token T [--end exited|timeout|failed] LOG\n"
+		"       timerharness kernel classify [--cell ID] [--token T] [--end exited|timeout|failed] LOG\n"
 		"  boot each cell of kernel/cells.tsv on each kernel built by kernel/build\n"
 		"  (build/kernel/<config>) under QEMU, classify its serial console, and put\n"
 		"  the cells (platform linux-<release>) into DIR/results.json beside the\n"
@@ -62,16 +65,23 @@ static void usage(FILE *f)
 		"  --cpu        QEMU's -cpu (default max: the CR4 features 6.1 pins)\n"
 		"  --bzimage, --dotconfig, --vmlinux, --name: your own kernel, built with the\n"
 		"               unit (kernel/README.md, \"Bring your own kernel\"); --name is\n"
-		"               the config it is judged as (kcfi or none)\n"
+		"               the config it is judged as (kcfi or none; a kernel with\n"
+		"               CONFIG_CFI_PERMISSIVE=y blocks nothing: none)\n"
+		"  classify     one console captured anywhere (QEMU, a real machine's serial\n"
+		"               line, dmesg, journalctl -k; - reads standard input), printed\n"
+		"               as OUTCOME<TAB>evidence; --cell and --token default to the\n"
+		"               console's own \"Kernel command line:\"; --end timeout when the\n"
+		"               machine printed nothing more and you gave up on it\n"
 		"exit: 0 observed; 1 could not write; 2 bad input (nothing written);\n"
 		"      3 written, some cells are HARNESS_ERROR\n");
 }
 
 static int cmd_classify(int argc, char **argv)
 {
-	const char *cell = NULL, *payload = "-", *token = NULL, *end = "exited", *file = NULL;
+	const char *cell = NULL, *payload = "-", *token = NULL, *end = "exited", *file = NULL, *why;
 	struct th_console_cell cc;
 	struct th_console_verdict v;
+	char ecell[96] = "", etoken[96] = "", berr[512];
 	enum th_boot_end e;
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
@@ -100,8 +110,8 @@ static int cmd_classify(int argc, char **argv)
 		} else
 			file = argv[i];
 	}
-	if (!cell || !token || !file) {
-		fprintf(stderr, "timerharness kernel classify: needs --cell, --token and a LOG\n");
+	if (!file) {
+		fprintf(stderr, "timerharness kernel classify: needs a LOG (a console; - for standard input)\n");
 		return 2;
 	}
 	if (!strcmp(end, "exited"))
@@ -114,9 +124,12 @@ static int cmd_classify(int argc, char **argv)
 		fprintf(stderr, "timerharness kernel classify: --end is exited, timeout or failed, not '%s'\n", end);
 		return 2;
 	}
-	f = strcmp(file, "-") ? fopen(file, "rb") : stdin;
-	if (!f) {
-		fprintf(stderr, "timerharness kernel classify: %s: %s\n", file, strerror(errno));
+	if (!strcmp(file, "-"))
+		f = stdin;
+	else if (th_optpath(stderr, CMD " classify", "", file, TH_OPT_FILE))
+		return 2;
+	else if (!(f = th_fopen_read(file, "rb", &why))) {
+		fprintf(stderr, "timerharness kernel classify: %s: %s\n", file, why);
 		return 2;
 	}
 	for (;;) {
@@ -139,7 +152,21 @@ static int cmd_classify(int argc, char **argv)
 	}
 	if (f != stdin)
 		fclose(f);
-	cc = (struct th_console_cell){ cell, payload, token };
+	/* A console from anywhere: what the host would say, from its own
+	 * kernel command line (kernel/console.h). */
+	snprintf(ecell, sizeof(ecell), "%s", cell ? cell : "");
+	snprintf(etoken, sizeof(etoken), "%s", token ? token : "");
+	if (!cell || !token) {
+		if (th_console_boot_args(buf, len, ecell, sizeof(ecell), etoken, sizeof(etoken), berr,
+					 sizeof(berr))) {
+			fprintf(stderr, "timerharness kernel classify: %s: %s\n", file, berr);
+			free(buf);
+			return 2;
+		}
+		fprintf(stderr, "timerharness kernel classify: %s: cell %s, token %s: from its kernel command line\n",
+			file, ecell, etoken);
+	}
+	cc = (struct th_console_cell){ ecell, payload, etoken };
 	th_console_classify(buf, len, &cc, e, e == TH_BOOT_FAILED ? "as given (--end failed)" : NULL, &v);
 	free(buf);
 	printf("%s\t%s\n", th_outcome_name(v.outcome), v.evidence);
@@ -258,6 +285,13 @@ int th_cli_kernel(int argc, char **argv)
 		fprintf(stderr, "timerharness kernel: --config names the kernels of kernel/build; with --bzimage, --name says the config\n");
 		return 2;
 	}
+	/* Never read what would block or never end (a FIFO, /dev/zero). */
+	if ((bz && th_optpath(stderr, CMD, "--bzimage", bz, TH_OPT_FILE)) ||
+	    (dotconfig && th_optpath(stderr, CMD, "--dotconfig", dotconfig, TH_OPT_FILE)) ||
+	    (vmlinux && th_optpath(stderr, CMD, "--vmlinux", vmlinux, TH_OPT_FILE)) ||
+	    th_optpath(stderr, CMD, "--build", build, TH_OPT_DIR) ||
+	    th_optpath(stderr, CMD, "--out", out, TH_OPT_DIR))
+		return 2;
 	o = (struct th_kernel_leg_opts){
 		.kernel_dir = TH_KERNEL_DIR, .build = build, .configs = configs, .cells = cells,
 		.qemu = qemu, .cpu = cpu, .jobs = (unsigned)jobs, .timeout = (double)timeout,

@@ -264,6 +264,11 @@ int th_cli_matrix(int argc, char **argv)
 		fprintf(stderr, "timerharness matrix: --out must not be empty\n");
 		return 2;
 	}
+	/* Never read what would block or never end (a FIFO, /dev/zero). */
+	if (th_optpath(stderr, "matrix", "--expect", o.expect_path, TH_OPT_FILE) ||
+	    th_optpath(stderr, "matrix", "--build-root", o.build_root, TH_OPT_DIR) ||
+	    (o.out_dir && th_optpath(stderr, "matrix", "--out", o.out_dir, TH_OPT_DIR)))
+		return 2;
 	/* Each cell's rerun command names this very program. */
 	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
 	if (n > 0) {

@@ -76,6 +76,12 @@ int th_cli_merge(int argc, char **argv)
 			!n ? "name the results files to merge" : "--out DIR is required");
 		goto done;
 	}
+	/* Never read what would block or never end (a FIFO, /dev/zero). */
+	for (size_t i = 0; i < n; i++)
+		if (th_optpath(stderr, "merge", "", names[i], TH_OPT_FILE))
+			goto done;
+	if (th_optpath(stderr, "merge", "--out", out, TH_OPT_DIR))
+		goto done;
 	for (size_t i = 0; i < n; i++) {
 		if (th_results_load(names[i], &in[i], err, sizeof(err))) {
 			fprintf(stderr, "timerharness merge: %s\n", err);

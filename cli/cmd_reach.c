@@ -222,6 +222,8 @@ int th_cli_reach(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
+	if (th_optpath(stderr, CMD, "--binary", binary, TH_OPT_FILE))
+		return 2;
 	if (th_bin_open(binary, &b, err, sizeof(err))) {
 		fprintf(stderr, "timerharness reach: %s\n", err);
 		return 2;

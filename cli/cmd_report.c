@@ -92,6 +92,9 @@ int th_cli_report(int argc, char **argv)
 			*results ? "--out" : "--results");
 		return 2;
 	}
+	/* Never read what would block or never end (a FIFO, /dev/zero). */
+	if (th_optpath(stderr, "report", "--results", results, TH_OPT_FILE))
+		return 2;
 	if (strcmp(out, "-")) {
 		/* Refused before anything is rendered; checked again when replaced. */
 		if (th_render_out_ok(out, err, sizeof(err))) {

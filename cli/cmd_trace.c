@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /* `timerharness trace`: options, then timer_core/trace.c does the work. */
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "args.h"
+#include "lib/fs.h"
 #include "cli.h"
 #include "trace.h"
 
@@ -41,7 +41,7 @@ static void trace_usage(FILE *f)
 int th_cli_trace(int argc, char **argv)
 {
 	struct th_trace_opts opts = { .variant = &th_trace_legacy, .hz = 1000 };
-	const char *path = NULL, *v;
+	const char *path = NULL, *v, *why;
 	FILE *in;
 	int ret, bad = 0;
 
@@ -85,8 +85,10 @@ int th_cli_trace(int argc, char **argv)
 	if (!path || !strcmp(path, "-")) {
 		in = stdin;
 		path = "<stdin>";
-	} else if (!(in = fopen(path, "r"))) {
-		fprintf(stderr, "timerharness trace: %s: %s\n", path, strerror(errno));
+	} else if (th_optpath(stderr, "trace", "", path, TH_OPT_FILE)) {
+		return 2;
+	} else if (!(in = th_fopen_read(path, "r", &why))) {
+		fprintf(stderr, "timerharness trace: %s: %s\n", path, why);
 		return 2;
 	}
 	opts.out_name = "stdout";

@@ -19,7 +19,8 @@
 
 static char *slurp_line(const char *path)
 {
-	FILE *f = fopen(path, "r");
+	const char *why;
+	FILE *f = th_fopen_read(path, "r", &why);
 	char buf[512];
 
 	if (!f)
@@ -36,7 +37,8 @@ static char *slurp_line(const char *path)
 /* The value of CONFIG_<name>= in .config (quotes removed), or NULL. */
 static char *kconfig_value(const char *dotconfig, const char *name)
 {
-	FILE *f = fopen(dotconfig, "r");
+	const char *why;
+	FILE *f = th_fopen_read(dotconfig, "r", &why);
 	char buf[1024], *v = NULL;
 	size_t nl = strlen(name);
 
@@ -59,9 +61,17 @@ static char *kconfig_value(const char *dotconfig, const char *name)
 	return v;
 }
 
-static int readable(const char *p)
+/* A regular file we may read (a FIFO or /dev/zero given as a kernel's
+ * file is refused here, never read); else false with @why set. */
+static bool readable(const char *p, const char **why)
 {
-	return access(p, R_OK) == 0;
+	if (!th_is_regular(p, why))
+		return false;
+	if (access(p, R_OK)) {
+		*why = strerror(errno);
+		return false;
+	}
+	return true;
 }
 
 int th_kernel_target_load(struct th_kernel_target *t, const char *config, const char *dir,
@@ -70,6 +80,7 @@ int th_kernel_target_load(struct th_kernel_target *t, const char *config, const 
 {
 	char path[4096], *cfi, *unit, *clang, *gcc;
 	char dc[4096];
+	const char *why;
 
 	memset(t, 0, sizeof(*t));
 	t->config = strdup(config);
@@ -78,7 +89,7 @@ int th_kernel_target_load(struct th_kernel_target *t, const char *config, const 
 		t->bzimage = strdup(path);
 		snprintf(dc, sizeof(dc), "%s/.config", dir);
 		snprintf(path, sizeof(path), "%s/vmlinux", dir);
-		t->vmlinux = readable(path) ? strdup(path) : NULL;
+		t->vmlinux = readable(path, &why) ? strdup(path) : NULL;
 		snprintf(path, sizeof(path), "%s/include/config/kernel.release", dir);
 		t->release = slurp_line(path);
 	} else {
@@ -91,24 +102,23 @@ int th_kernel_target_load(struct th_kernel_target *t, const char *config, const 
 		snprintf(err, n, "out of memory");
 		return -1;
 	}
-	if (!readable(t->bzimage)) {
-		snprintf(err, n, "%s: %s%s", t->bzimage, strerror(errno),
+	if (!readable(t->bzimage, &why)) {
+		snprintf(err, n, "%s: %s%s", t->bzimage, why,
 			 dir ? " (build it: make kernel, or kernel/build)" : "");
 		return -1;
 	}
-	if (!readable(dc)) {
-		snprintf(err, n, "%s: %s (the kernel's .config says what it was built with)", dc,
-			 strerror(errno));
+	if (!readable(dc, &why)) {
+		snprintf(err, n, "%s: %s (the kernel's .config says what it was built with)", dc, why);
 		return -1;
 	}
-	if (vmlinux && !readable(vmlinux)) {
-		snprintf(err, n, "%s: %s", vmlinux, strerror(errno));
+	if (vmlinux && !readable(vmlinux, &why)) {
+		snprintf(err, n, "%s: %s", vmlinux, why);
 		return -1;
 	}
 	if (!t->release) {
 		/* Bring your own: the release is in the .config's banner line,
 		 * "# Linux/x86 6.1.192 Kernel Configuration". */
-		FILE *f = fopen(dc, "r");
+		FILE *f = th_fopen_read(dc, "r", &why);
 		char buf[256];
 
 		while (f && fgets(buf, sizeof(buf), f)) {

@@ -38,3 +38,37 @@ int th_cmp_str(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
+
+void th_put_escaped(FILE *f, const char *s)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if (*p == '\\')
+			fputs("\\\\", f);
+		else if (*p < 0x20 || *p == 0x7f)
+			fprintf(f, "\\x%02x", *p);
+		else
+			fputc(*p, f);
+}
+
+char *th_escape(char *buf, size_t n, const char *s)
+{
+	size_t k = 0;
+
+	if (!n)
+		return buf;
+	for (const unsigned char *p = (const unsigned char *)s; *p && k + 1 < n; p++) {
+		int w;
+
+		if (*p == '\\')
+			w = snprintf(buf + k, n - k, "\\\\");
+		else if (*p < 0x20 || *p == 0x7f)
+			w = snprintf(buf + k, n - k, "\\x%02x", *p);
+		else
+			w = snprintf(buf + k, n - k, "%c", *p);
+		if (w < 0 || (size_t)w >= n - k)
+			break;
+		k += (size_t)w;
+	}
+	buf[k] = '\0';
+	return buf;
+}

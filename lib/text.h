@@ -4,6 +4,8 @@
 #define TH_LIB_TEXT_H
 
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
 
 /* Is name an item of list ("a,b,c", as --config takes)? A NULL list holds
  * every name (the option was not given); an empty item matches nothing. */
@@ -18,5 +20,14 @@ int th_cmp_str(const void *a, const void *b);
 
 /* a and b are the same string, or both NULL. */
 bool th_same_str(const char *a, const char *b);
+
+/* @s for a terminal or a log: every control byte (ESC, newline, DEL) and
+ * the backslash written as \xNN and \\, never raw; the rest as it is. For
+ * names and paths a user or a file gave. */
+void th_put_escaped(FILE *f, const char *s);
+
+/* th_put_escaped() into buf (n bytes, cut short and NUL-terminated).
+ * Return: buf. */
+char *th_escape(char *buf, size_t n, const char *s);
 
 #endif

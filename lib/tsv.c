@@ -2,6 +2,7 @@
 /* The project's TSV reader: tsv.h. */
 #define _POSIX_C_SOURCE 200809L
 #include "lib/tsv.h"
+#include "lib/fs.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -22,19 +23,15 @@ int th_tsv_init(struct th_tsv *t, FILE *f, const char *path, char *err, size_t n
 
 int th_tsv_open(struct th_tsv *t, const char *path, char *err, size_t n)
 {
-	FILE *f = fopen(path, "r");
-	struct stat st;
+	const char *why;
+	/* Never blocks: a FIFO, a device or a directory is refused, said. */
+	FILE *f = th_fopen_read(path, "r", &why);
 
-	if (f && !fstat(fileno(f), &st) && S_ISDIR(st.st_mode)) {
-		fclose(f);
-		f = NULL;
-		errno = EISDIR;
-	}
 	if (!f) {
 		int e = errno;
 
 		memset(t, 0, sizeof(*t));
-		snprintf(err, n, "%s: %s", path, strerror(e));
+		snprintf(err, n, "%s: %s", path, why);
 		errno = e;
 		return -1;
 	}

@@ -925,8 +925,16 @@ int th_fz_campaigns_plan(const struct th_fz_opts *o, struct th_fz_run **out)
 		th_fz_campaigns_free(r);
 		return 2;
 	}
-	if (access(o->seeds_dir, R_OK)) {
-		fprintf(stderr, "timerharness fuzz: seed corpus %s: %s\n", o->seeds_dir, strerror(errno));
+	/* A directory, or every engine would start on nothing (a FIFO, a file). */
+	struct stat sst;
+	const char *why = NULL;
+
+	if (stat(o->seeds_dir, &sst) || access(o->seeds_dir, R_OK))
+		why = strerror(errno);
+	else if (!S_ISDIR(sst.st_mode))
+		why = "not a directory";
+	if (why) {
+		fprintf(stderr, "timerharness fuzz: seed corpus %s: %s\n", o->seeds_dir, why);
 		th_fz_campaigns_free(r);
 		return 2;
 	}

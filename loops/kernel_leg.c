@@ -21,6 +21,7 @@
 #include "attacks/expect.h"
 #include "cfi/reach_collect.h"
 #include "results/results.h"
+#include "lib/fs.h"
 #include "lib/stats.h"
 
 /* @name as execv() needs it: a path, or searched in PATH. Return: 0. */
@@ -62,13 +63,14 @@ static void qemu_version(const char *qemu, char *out, size_t n)
 static void kernel_source(const char *build, const struct th_kernel_target *t, char *out, size_t n)
 {
 	char path[4096];
+	const char *why;
 	FILE *f;
 
 	snprintf(out, n, "your own kernel: %s", t->bzimage);
 	if (!build)
 		return;
 	snprintf(path, sizeof(path), "%s/source.txt", build);
-	if ((f = fopen(path, "r"))) {
+	if ((f = th_fopen_read(path, "r", &why))) {
 		if (fgets(out, (int)n, f))
 			out[strcspn(out, "\r\n")] = '\0';
 		fclose(f);

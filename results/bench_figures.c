@@ -4,6 +4,7 @@
 #include "bench_figures.h"
 #include "json_load.h"
 #include "results_internal.h"
+#include "lib/fs.h"
 #include "lib/text.h"
 
 #include <dirent.h>
@@ -124,12 +125,18 @@ static json_t *open_json(struct th_jload *l, const char *schema)
 	json_t *root, *s;
 	struct stat st;
 
-	if (stat(l->file, &st))
-		return th_jload_err(l, "", "cannot open: %s", strerror(errno)), NULL;
-	if (!S_ISREG(st.st_mode) || !st.st_size)
-		return th_jload_err(l, "", S_ISREG(st.st_mode) ? "empty file, not the bench's figures" :
-			    "not a regular file"), NULL;
-	root = json_load_file(l->file, JSON_REJECT_DUPLICATES, &je);
+	const char *why;
+	int fd;
+
+	/* Never blocks: a FIFO or a device (/dev/zero) is refused, not read. */
+	if ((fd = th_open_read(l->file, &why)) < 0)
+		return th_jload_err(l, "", "cannot open: %s", why), NULL;
+	if (fstat(fd, &st) || !st.st_size) {
+		close(fd);
+		return th_jload_err(l, "", "empty file, not the bench's figures"), NULL;
+	}
+	root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &je);
+	close(fd);
 	if (!root)
 		return th_jload_err(l, "", "not JSON: line %d column %d: %s", je.line, je.column, je.text), NULL;
 	s = json_object_get(root, "schema");

@@ -4,6 +4,7 @@
 #include "fuzz_summary.h"
 #include "json_load.h"
 #include "results_internal.h"
+#include "lib/fs.h"
 #include "lib/sbuf.h"
 
 #include <errno.h>
@@ -1158,13 +1159,19 @@ int th_fz_summary_load(const char *path, struct th_fz_summary **out, char *err, 
 	json_t *root;
 	struct stat st;
 
+	const char *why;
+	int fd;
+
 	*out = NULL;
-	if (stat(path, &st))
-		return th_jload_err(&l, "", "cannot open: %s", strerror(errno));
-	if (!S_ISREG(st.st_mode) || !st.st_size)
-		return th_jload_err(&l, "", S_ISREG(st.st_mode) ? "empty file, not a campaign summary" :
-			    "not a regular file");
-	root = json_load_file(path, JSON_REJECT_DUPLICATES, &je);
+	/* Never blocks: a FIFO or a device (/dev/zero) is refused, not read. */
+	if ((fd = th_open_read(path, &why)) < 0)
+		return th_jload_err(&l, "", "cannot open: %s", why);
+	if (fstat(fd, &st) || !st.st_size) {
+		close(fd);
+		return th_jload_err(&l, "", "empty file, not a campaign summary");
+	}
+	root = json_loadfd(fd, JSON_REJECT_DUPLICATES, &je);
+	close(fd);
 	if (!root)
 		return th_jload_err(&l, "", "not JSON: line %d column %d: %s", je.line, je.column, je.text);
 	int rc = from_json(&l, root, out);

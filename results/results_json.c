@@ -5,6 +5,7 @@
 #include "reach.h"
 #include "json_load.h"
 #include "results_internal.h"
+#include "lib/fs.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -1297,14 +1298,18 @@ int th_results_load(const char *path, struct th_results **res, char *err, size_t
 	FILE *f;
 	int rc;
 
+	const char *why;
+
 	*res = NULL;
-	f = fopen(path, "rb");
+	/* Never blocks: a FIFO or a device (/dev/zero) is refused, not read. */
+	f = th_fopen_read(path, "rb", &why);
+	if (!f && errno == EISDIR)
+		return th_jload_err(&l, "", "is a directory, not a results file");
 	if (!f)
-		return th_jload_err(&l, "", "cannot open: %s", strerror(errno));
-	if (fstat(fileno(f), &st) == 0 && (S_ISDIR(st.st_mode) || (S_ISREG(st.st_mode) && !st.st_size))) {
+		return th_jload_err(&l, "", "cannot open: %s", why);
+	if (fstat(fileno(f), &st) == 0 && !st.st_size) {
 		fclose(f);
-		return th_jload_err(&l, "", S_ISDIR(st.st_mode) ? "is a directory, not a results file" :
-			    "empty file, not a results file");
+		return th_jload_err(&l, "", "empty file, not a results file");
 	}
 	root = json_loadf(f, JSON_REJECT_DUPLICATES, &je);
 	fclose(f);

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-# Tests of lib/: the TSV reader every table of the project is read with.
+# Tests of lib/: the TSV reader every table of the project is read with, the
+# reading open every input file of the commands goes through (fs.h), escapes.
 find_library(TH_CMOCKA_LIB cmocka)
 find_path(TH_CMOCKA_INCLUDE cmocka.h)
 if(NOT TH_CMOCKA_LIB OR NOT TH_CMOCKA_INCLUDE)
@@ -14,4 +15,8 @@ set_target_properties(th-lib-test PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_B
 foreach(case rows_and_comments field_counts long_line_whole nul_byte open_errors)
   add_test(NAME lib.tsv.${case} COMMAND th-lib-test ${case})
   set_tests_properties(lib.tsv.${case} PROPERTIES LABELS lib TIMEOUT 60)
+endforeach()
+foreach(case open_read_never_blocks escape)
+  add_test(NAME lib.${case} COMMAND th-lib-test ${case})
+  set_tests_properties(lib.${case} PROPERTIES LABELS lib TIMEOUT 10)
 endforeach()

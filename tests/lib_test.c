@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /* lib/: the TSV reader (lib/tsv.h) on the inputs every table of the project
  * may meet: comments, CRLF, empty fields, long lines, NUL bytes, a count of
- * fields that differs, a directory. */
+ * fields that differs, a directory; and lib/fs.h's reading open on what
+ * would block (a FIFO with no writer, /dev/zero) and lib/text.h's escape. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,7 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <cmocka.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
+#include "lib/fs.h"
+#include "lib/text.h"
 #include "lib/tsv.h"
 
 /* A stream over @text (@len bytes: it may hold a NUL). */
@@ -124,6 +131,60 @@ static void open_errors(void **state)
 	assert_int_equal(th_tsv_open(&t, "/", err, sizeof(err)), -1);
 	assert_string_equal(err, "/: Is a directory");
 	th_tsv_close(&t);	/* a failed open leaves nothing to close; harmless */
+	/* Refused, not read for ever. */
+	assert_int_equal(th_tsv_open(&t, "/dev/zero", err, sizeof(err)), -1);
+	assert_string_equal(err, "/dev/zero: a character device, not a regular file");
+}
+
+/* A FIFO without a writer would hold a plain open(2) for ever (the test's
+ * time limit says so if it does); /dev/zero, a directory would never end. */
+static void open_read_never_blocks(void **state)
+{
+	char dir[] = "/tmp/th-lib-test-XXXXXX", fifo[64], file[64];
+	const char *why = NULL;
+	FILE *f;
+	int fd;
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	snprintf(file, sizeof(file), "%s/file", dir);
+	assert_int_equal(mkfifo(fifo, 0600), 0);
+	assert_int_equal(th_open_read(fifo, &why), -1);
+	assert_int_equal(errno, EINVAL);
+	assert_string_equal(why, "a FIFO, not a regular file");
+	assert_null(th_fopen_read("/dev/zero", "rb", &why));
+	assert_string_equal(why, "a character device, not a regular file");
+	assert_null(th_fopen_read(dir, "r", &why));
+	assert_int_equal(errno, EISDIR);
+	assert_false(th_is_regular(fifo, &why));
+	assert_string_equal(why, "a FIFO, not a regular file");
+	assert_false(th_is_regular("/nonexistent/x", &why));
+	assert_int_equal(errno, ENOENT);
+	/* A regular file opens, blocking as any other descriptor. */
+	f = fopen(file, "w");
+	assert_non_null(f);
+	fputs("x\n", f);
+	fclose(f);
+	assert_true(th_is_regular(file, &why));
+	fd = th_open_read(file, &why);
+	assert_true(fd >= 0);
+	assert_int_equal(fcntl(fd, F_GETFL) & O_NONBLOCK, 0);
+	close(fd);
+	unlink(fifo);
+	unlink(file);
+	rmdir(dir);
+}
+
+static void escape(void **state)
+{
+	char buf[16];
+
+	(void)state;
+	assert_string_equal(th_escape(buf, sizeof(buf), "a\x1b[2J\\b"), "a\\x1b[2J\\\\b");
+	/* Cut short, never in the middle of an escape. */
+	assert_string_equal(th_escape(buf, 6, "ab\n"), "ab");
+	assert_string_equal(th_escape(buf, 7, "ab\n"), "ab\\x0a");
 }
 
 int main(int argc, char **argv)
@@ -134,6 +195,8 @@ int main(int argc, char **argv)
 		cmocka_unit_test(long_line_whole),
 		cmocka_unit_test(nul_byte),
 		cmocka_unit_test(open_errors),
+		cmocka_unit_test(open_read_never_blocks),
+		cmocka_unit_test(escape),
 	};
 
 	if (argc > 1)
