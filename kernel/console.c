@@ -773,3 +773,80 @@ void th_console_classify(const char *log, size_t n, const struct th_console_cell
 		snprintf(v->evidence + o, sizeof(v->evidence) - o, "; %s", f.notes);
 	}
 }
+
+/* The value of " @key=" in a command line, into dst. Return: found. */
+static bool boot_arg(const char *line, const char *key, char *dst, size_t n)
+{
+	size_t kl = strlen(key);
+
+	for (const char *p = line; (p = strstr(p, key)); p += kl)
+		if (p == line || p[-1] == ' ') {
+			size_t l = strcspn(p + kl, " ");
+
+			snprintf(dst, n, "%.*s", (int)l, p + kl);
+			return l > 0;
+		}
+	return false;
+}
+
+/* One value of a boot argument across the console's boots. */
+static int one_value(const char *key, char *have, size_t n, const char *found, char *err,
+		     size_t en)
+{
+	if (!have[0]) {
+		snprintf(have, n, "%s", found);
+		return 0;
+	}
+	if (strcmp(have, found)) {
+		snprintf(err, en, "the console holds boots with %s%s and %s%s: name the one to classify (--%s)",
+			 key, have, key, found, strstr(key, "token") ? "token" : "cell");
+		return -1;
+	}
+	return 0;
+}
+
+int th_console_boot_args(const char *log, size_t n, char *cell, size_t cn, char *token, size_t tn,
+			 char *err, size_t en)
+{
+	char fcell[96] = "", ftoken[96] = "";
+	size_t i = 0;
+
+	while (log && i < n) {
+		size_t j = i, len;
+		char raw[TH_LINE_MAX], line[TH_LINE_MAX], v[96];
+		const char *s;
+
+		while (j < n && log[j] != '\n')
+			j++;
+		len = j - i;
+		while (len && log[i + len - 1] == '\r')
+			len--;
+		if (len >= sizeof(raw))
+			len = sizeof(raw) - 1;
+		memcpy(raw, log + i, len);
+		raw[len] = '\0';
+		i = j + 1;
+		clean(line, sizeof(line), raw, strlen(raw));
+		s = skip_capture(line);
+		if (!starts(s, "Kernel command line: "))
+			continue;
+		s += strlen("Kernel command line: ");
+		/* Only what was not named: one boot's may be in a log of many. */
+		if (!cell[0] && boot_arg(s, "timerharness.cell=", v, sizeof(v)) &&
+		    one_value("timerharness.cell=", fcell, sizeof(fcell), v, err, en))
+			return -1;
+		if (!token[0] && boot_arg(s, "timerharness.token=", v, sizeof(v)) &&
+		    one_value("timerharness.token=", ftoken, sizeof(ftoken), v, err, en))
+			return -1;
+	}
+	if ((!cell[0] && !fcell[0]) || (!token[0] && !ftoken[0])) {
+		snprintf(err, en, "no \"Kernel command line:\" with timerharness.%s= on the console: name it (--%s)",
+			 !token[0] && !ftoken[0] ? "token" : "cell", !token[0] && !ftoken[0] ? "token" : "cell");
+		return -1;
+	}
+	if (!cell[0])
+		snprintf(cell, cn, "%s", fcell);
+	if (!token[0])
+		snprintf(token, tn, "%s", ftoken);
+	return 0;
+}

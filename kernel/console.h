@@ -84,4 +84,16 @@ void th_console_classify(const char *log, size_t n, const struct th_console_cell
 			 enum th_boot_end end, const char *qemu_error,
 			 struct th_console_verdict *v);
 
+/*
+ * What the host would have told th_console_classify(), read from the
+ * console itself: the kernel's "Kernel command line: ..." (init/main.c
+ * prints it at boot) with timerharness.cell=ID and timerharness.token=T,
+ * for a console captured without the host (a real machine, another
+ * hypervisor, a board's serial log). @cell and @token are filled only
+ * where empty. Return: 0; -1 with the reason in @err when the console has
+ * no such line or holds boots with different values (name them then).
+ */
+int th_console_boot_args(const char *log, size_t n, char *cell, size_t cn, char *token, size_t tn,
+			 char *err, size_t en);
+
 #endif

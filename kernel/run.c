@@ -78,7 +78,7 @@ int th_kernel_target_load(struct th_kernel_target *t, const char *config, const 
 			  const char *bzimage, const char *dotconfig, const char *vmlinux,
 			  char *err, size_t n)
 {
-	char path[4096], *cfi, *unit, *clang, *gcc;
+	char path[4096], *cfi, *perm, *unit, *clang, *gcc;
 	char dc[4096];
 	const char *why;
 
@@ -159,12 +159,16 @@ int th_kernel_target_load(struct th_kernel_target *t, const char *config, const 
 		return -1;
 	}
 	cfi = kconfig_value(dc, "CONFIG_CFI_CLANG");
+	perm = kconfig_value(dc, "CONFIG_CFI_PERMISSIVE");
 	unit = kconfig_value(dc, "CONFIG_TIMERHARNESS");
 	t->cfi = cfi && !strcmp(cfi, "y");
+	t->cfi_permissive = t->cfi && perm && !strcmp(perm, "y");
 	t->unit = unit && !strcmp(unit, "y");
 	free(cfi);
+	free(perm);
 	free(unit);
 	snprintf(t->kconfig, sizeof(t->kconfig), "%s",
+		 t->cfi_permissive ? "CONFIG_CFI_CLANG=y CONFIG_CFI_PERMISSIVE=y (reports a failed check, then calls)" :
 		 t->cfi ? "CONFIG_CFI_CLANG=y" : "# CONFIG_CFI_CLANG is not set");
 	if (!t->unit) {
 		snprintf(err, n, "%s: CONFIG_TIMERHARNESS is not y: this kernel has no timerharness unit (kernel/README.md: adding it to your tree)",
@@ -175,7 +179,19 @@ int th_kernel_target_load(struct th_kernel_target *t, const char *config, const 
 		snprintf(err, n, "%s: config kcfi without CONFIG_CFI_CLANG=y: the defence is lost", dc);
 		return -1;
 	}
-	if (!strcmp(config, "none") && t->cfi) {
+	/*
+	 * CONFIG_CFI_PERMISSIVE: report_cfi_failure() (kernel/cfi.c) prints
+	 * the report, __warn()s and returns BUG_TRAP_TYPE_WARN, and
+	 * handle_bug() (arch/x86/kernel/traps.c) steps over the ud2: the call
+	 * is made. Such a kernel blocks nothing: it is judged as none (its
+	 * reports kept as the cells' evidence), never as a CFI config.
+	 */
+	if (t->cfi_permissive && strcmp(config, "none")) {
+		snprintf(err, n, "%s: config %s with CONFIG_CFI_PERMISSIVE=y: that kernel reports a failed check and makes the call anyway, so it blocks nothing (judge it as none: --name none)",
+			 dc, config);
+		return -1;
+	}
+	if (!strcmp(config, "none") && t->cfi && !t->cfi_permissive) {
 		snprintf(err, n, "%s: config none with CONFIG_CFI_CLANG=y", dc);
 		return -1;
 	}

@@ -23,6 +23,7 @@ struct th_kernel_target {
 	char *compiler;		/* CONFIG_CC_VERSION_TEXT */
 	char *toolchain;	/* "clang-22" (CONFIG_CLANG_VERSION), "gcc-12" */
 	bool cfi;		/* CONFIG_CFI_CLANG=y */
+	bool cfi_permissive;	/* and CONFIG_CFI_PERMISSIVE=y: blocks nothing */
 	bool unit;		/* CONFIG_TIMERHARNESS=y */
 	char kconfig[160];	/* the CFI line of its .config, as the report shows it */
 };
@@ -33,7 +34,9 @@ struct th_kernel_target {
  * and @dotconfig (bring your own; @vmlinux may be NULL). Checks that
  * the kernel has the unit, and that a config named "kcfi" has
  * CONFIG_CFI_CLANG=y and one named "none" does not (a lost defence is an
- * error, never a quiet green). Return: 0, or -1 with the reason in @err.
+ * error, never a quiet green); a CONFIG_CFI_PERMISSIVE=y kernel, which
+ * reports and makes the call anyway, is "none" or an error. Return: 0,
+ * or -1 with the reason in @err.
  */
 int th_kernel_target_load(struct th_kernel_target *t, const char *config, const char *dir,
 			  const char *bzimage, const char *dotconfig, const char *vmlinux,

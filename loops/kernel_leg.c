@@ -140,12 +140,13 @@ static int fill(struct th_results *src, const struct th_results *dst, const char
 	}
 	/* What the kernel's own call_timer_fn can still call, read from the
 	 * vmlinux that was booted (cfi/reach_collect.h): only a kCFI kernel
-	 * has a check there; without one every function is a target. */
+	 * has a check there; without one, or with a permissive one (it
+	 * reports and calls), every function is a target. */
 	for (k = 0; k < ntargets; k++) {
 		const struct th_kernel_target *t = &targets[k];
 		char e[1024];
 
-		if (strcmp(t->release, release) || !t->cfi || !t->vmlinux)
+		if (strcmp(t->release, release) || !t->cfi || t->cfi_permissive || !t->vmlinux)
 			continue;
 		if (th_reach_collect_vmlinux(src, platform, t->toolchain, t->config, t->vmlinux, NULL, 0,
 					     e, sizeof(e))) {

@@ -45,6 +45,12 @@ file(WRITE ${WORK}/nounit/initramfs.cpio "")
 fake_build(${WORK}/lost/kcfi FALSE TRUE)
 fake_build(${WORK}/lost/none FALSE TRUE)
 file(WRITE ${WORK}/lost/initramfs.cpio "")
+# CONFIG_CFI_PERMISSIVE reports and calls on: never kcfi, and none may be one.
+fake_build(${WORK}/permissive/kcfi TRUE TRUE)
+file(APPEND ${WORK}/permissive/kcfi/.config "CONFIG_CFI_PERMISSIVE=y\n")
+fake_build(${WORK}/permissive/none TRUE TRUE)
+file(APPEND ${WORK}/permissive/none/.config "CONFIG_CFI_PERMISSIVE=y\n")
+file(WRITE ${WORK}/permissive/initramfs.cpio "")
 
 run(unknown_option 2 "unknown argument '--bogus'" --bogus)
 run(no_build 2 "bzImage: No such file or directory.*make kernel" --build ${WORK}/absent --out ${WORK}/out)
@@ -54,7 +60,24 @@ run(lost_defence 2 "config kcfi without CONFIG_CFI_CLANG=y: the defence is lost"
 run(cells_none 2 "selects no cell" --build ${WORK}/good --cells 'NOPE*' --out ${WORK}/out)
 run(config_none 2 "names no config" --build ${WORK}/good --config nope --out ${WORK}/out)
 run(own_partial 2 "needs --bzimage, --dotconfig and --name together" --bzimage ${WORK}/good/kcfi/arch/x86/boot/bzImage)
-run(classify_args 2 "needs --cell, --token and a LOG" classify --cell X)
+run(permissive_kcfi 2 "kcfi/.config: config kcfi with CONFIG_CFI_PERMISSIVE=y: .*blocks nothing \\(judge it as none"
+    --build ${WORK}/permissive --out ${WORK}/out)
+# As none it is taken (refused here only for want of a QEMU, which comes later).
+run(permissive_none 2 "not found or not executable" --build ${WORK}/permissive --config none
+    --qemu ${WORK}/no-such-qemu --out ${WORK}/out)
+run(classify_args 2 "needs a LOG" classify --cell X)
+# A console from anywhere: the cell and token from its own kernel command line.
+run(classify_own_args 0 "^BLOCKED_CFI\tCFI failure at call_timer_fn.*cell MEMCPY_INTRA_PENDING_FUNC_WRITE_CR4, token 9fc476cc34de5222: from its kernel command line"
+    classify ${DATA}/console/kcfi-MEMCPY_INTRA_PENDING_FUNC_WRITE_CR4.log)
+run(classify_no_token 2 "no \"Kernel command line:\" with timerharness.token= on the console: name it \\(--token\\)"
+    classify ${DATA}/console/hostile-garbage.log)
+file(READ ${DATA}/console/kcfi-MEMCPY_INTRA_PENDING_FUNC_WRITE_CR4.log one)
+file(READ ${DATA}/console/kcfi-MEMCPY_INTRA_PENDING_FUNC_SAME_CLASS.log two)
+file(WRITE ${WORK}/two-boots.log "${one}${two}")
+run(classify_two_boots 2 "boots with timerharness.cell=MEMCPY_INTRA_PENDING_FUNC_WRITE_CR4 and timerharness.cell=MEMCPY_INTRA_PENDING_FUNC_SAME_CLASS: name the one to classify \\(--cell\\)"
+    classify ${WORK}/two-boots.log)
+run(classify_one_of_two 0 "^REDIRECTED\tcall_timer_fn called th_neighbour_release"
+    classify --cell MEMCPY_INTRA_PENDING_FUNC_SAME_CLASS --token 2c04a3b0e0c3eb54 ${WORK}/two-boots.log)
 run(classify_end 2 "--end is exited, timeout or failed" classify --cell X --token t --end sideways ${WORK}/out/results.json)
 # A results.json that does not load is said before any boot, and kept.
 run(results_bad 2 "results.json" --build ${WORK}/good --qemu ${DATA}/fake-qemu --out ${WORK}/out)

@@ -25,6 +25,24 @@ import sys
 HEADER = re.compile(r"^# timerharness kernel: (\S+) on (\S+) \(.*\), token (\w+), "
                     r"(QEMU exited|time limit|QEMU failed) in ")
 END = {"QEMU exited": "exited", "time limit": "timeout", "QEMU failed": "failed"}
+# A console captured elsewhere than QEMU's serial port, line by line: each
+# must be classified as the serial console is (kernel/console.c reads these
+# prefixes through).
+CAPTURES = {
+    "dmesg": lambda l: b"[    1.234567] " + l,
+    "dmesg -r": lambda l: b"<6>[    1.234567] " + l,
+    "/dev/kmsg": lambda l: b"6,1234,1234567,-;" + l,
+    "journalctl -k": lambda l: b"Dec 06 04:00:00 testbox kernel: " + l,
+    "CONFIG_PRINTK_CALLER": lambda l: b"[    1.234567][    T1] " + l,
+}
+# Consoles whose own kernel command line names the boot the header names:
+# classified without --cell and --token, they must say the same.
+OWN_ARGS = ("kcfi-", "none-", "forged-", "made-")
+
+
+def classify(th, args, data=None):
+    r = subprocess.run([th, "kernel", "classify"] + args, input=data, capture_output=True)
+    return r.returncode, r.stdout.decode("ascii", "replace"), r.stderr.decode(errors="replace")
 
 
 def main():
@@ -71,7 +89,8 @@ def main():
         if got != want:
             print(f"{path}:\n  want {want!r}\n  got  {got!r}")
             failed += 1
-        elif name.startswith("hostile-") and got.split("\t")[0] not in ("HARNESS_ERROR", "NO_EFFECT"):
+            continue
+        if name.startswith("hostile-") and got.split("\t")[0] not in ("HARNESS_ERROR", "NO_EFFECT"):
             # What a hostile log may earn: nothing from the attack.
             print(f"{path}: a made-up console earned {got.split(chr(9))[0]}")
             failed += 1
@@ -82,6 +101,20 @@ def main():
         elif name.startswith("made-") and got.split("\t")[0] != "BLOCKED_CFI":
             print(f"{path}: a block in FineIBT's or IBT's form was not read as one")
             failed += 1
+        with open(path, "rb") as f:
+            raw = f.read()
+        for how, wrap in CAPTURES.items():
+            data = b"\n".join(wrap(l) for l in raw.split(b"\n"))
+            rc, out, err = classify(th, ["--cell", attack, "--token", token, "--end", END[end], "-"], data)
+            if (rc, out) != (0, want):
+                print(f"{path}, as {how} gives it: exit {rc} {err}\n  want {want!r}\n  got  {out!r}")
+                failed += 1
+        if name.startswith(OWN_ARGS):
+            rc, out, err = classify(th, ["--end", END[end], path])
+            if (rc, out) != (0, want) or f"token {token}:" not in err:
+                print(f"{path}, its cell and token from its command line: exit {rc} {err}\n"
+                      f"  want {want!r}\n  got  {out!r}")
+                failed += 1
     print(f"{len(logs) - failed} passed, {failed} failed")
     sys.exit(1 if failed else 0)
 
