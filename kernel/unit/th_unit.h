@@ -9,8 +9,11 @@
  * trace_timer_expire_entry/exit points in kernel/time/timer.c), and the
  * kernel state it reads afterwards. The host (kernel/console.c) decides the
  * outcome from those lines and the kernel's own (CFI failure, oops, RIP).
- * Every unit line carries the boot's timerharness.token=, which only the
- * host knows, so nothing else on the console can pass for one.
+ * Every unit line carries the boot's timerharness.token=, random per boot.
+ * It is on the kernel's command line, which the console also shows, so it
+ * proves which boot a line came from and keeps out what never read it (a
+ * stale log, another boot, a payload's bytes); it is no secret from code
+ * running in this kernel, and no payload here prints.
  */
 #ifndef TH_UNIT_H
 #define TH_UNIT_H
