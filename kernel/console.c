@@ -662,7 +662,8 @@ static void judge(struct facts *f, const struct th_console_cell *cell, enum th_b
 		return;
 	}
 	if (open) {
-		say(v, TH_HARNESS_ERROR, "a CFI report names this cell's call, but the console shows neither the kernel stopping at its check (an oops there) nor going on: %.300s",
+		/* die() prints the oops at KERN_DEFAULT: "quiet" hides it. */
+		say(v, TH_HARNESS_ERROR, "a CFI report names this cell's call, but the console shows neither the kernel stopping at its check (an oops there) nor going on (cut off, or a console loglevel that hides the oops: boot with loglevel=7): %.300s",
 		    open->text);
 		return;
 	}
