@@ -19,6 +19,7 @@
  * HARNESS_ERROR.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,6 +28,7 @@
 
 #include "args.h"
 #include "lib/fs.h"
+#include "lib/text.h"
 #include "cli.h"
 #include "kernel/console.h"
 #include "kernel/run.h"
@@ -44,6 +46,27 @@
 #ifndef TH_KERNEL_BUILD
 #define TH_KERNEL_BUILD "build/kernel"
 #endif
+
+#define KERNEL "timerharness kernel: "
+#define CLASSIFY "timerharness kernel classify: "
+
+/* A line of the command on @f: @prefix, then the message with every
+ * control byte (line breaks too) and backslash escaped (\x1b, \\): the
+ * names, releases, paths and a console's words in it come from files and
+ * users. */
+__attribute__((format(printf, 3, 4))) static void say(FILE *f, const char *prefix,
+						       const char *fmt, ...)
+{
+	char line[8192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	fputs(prefix, f);
+	th_put_escaped(f, line);
+	fputc('\n', f);
+}
 
 static void usage(FILE *f)
 {
@@ -102,7 +125,7 @@ static int cmd_classify(int argc, char **argv)
 		else if (bad)
 			return 2;
 		else if (argv[i][0] == '-' && argv[i][1]) {
-			fprintf(stderr, "timerharness kernel classify: unknown option '%s'\n", argv[i]);
+			say(stderr, CLASSIFY, "unknown option '%s'", argv[i]);
 			return 2;
 		} else if (file) {
 			fprintf(stderr, "timerharness kernel classify: one LOG only\n");
@@ -121,7 +144,7 @@ static int cmd_classify(int argc, char **argv)
 	else if (!strcmp(end, "failed"))
 		e = TH_BOOT_FAILED;
 	else {
-		fprintf(stderr, "timerharness kernel classify: --end is exited, timeout or failed, not '%s'\n", end);
+		say(stderr, CLASSIFY, "--end is exited, timeout or failed, not '%s'", end);
 		return 2;
 	}
 	if (!strcmp(file, "-"))
@@ -129,7 +152,7 @@ static int cmd_classify(int argc, char **argv)
 	else if (th_optpath(stderr, CMD " classify", "", file, TH_OPT_FILE))
 		return 2;
 	else if (!(f = th_fopen_read(file, "rb", &why))) {
-		fprintf(stderr, "timerharness kernel classify: %s: %s\n", file, why);
+		say(stderr, CLASSIFY, "%s: %s", file, why);
 		return 2;
 	}
 	for (;;) {
@@ -159,12 +182,12 @@ static int cmd_classify(int argc, char **argv)
 	if (!cell || !token) {
 		if (th_console_boot_args(buf, len, ecell, sizeof(ecell), etoken, sizeof(etoken), berr,
 					 sizeof(berr))) {
-			fprintf(stderr, "timerharness kernel classify: %s: %s\n", file, berr);
+			say(stderr, CLASSIFY, "%s: %s", file, berr);
 			free(buf);
 			return 2;
 		}
-		fprintf(stderr, "timerharness kernel classify: %s: cell %s, token %s: from its kernel command line\n",
-			file, ecell, etoken);
+		say(stderr, CLASSIFY, "%s: cell %s, token %s: from its kernel command line", file, ecell,
+		    etoken);
 	}
 	cc = (struct th_console_cell){ ecell, payload, etoken };
 	th_console_classify(buf, len, &cc, e, e == TH_BOOT_FAILED ? "as given (--end failed)" : NULL, &v);
@@ -194,22 +217,22 @@ static int write_and_show(const struct th_kernel_leg *leg, struct th_results *ds
 
 	if (th_render_write_set(dst, out, warn, sizeof(warn), err, sizeof(err))) {
 		/* The usage's 1: could not write (it said 2, bad input, before). */
-		fprintf(stderr, "timerharness kernel: %s; the previous results in %s are kept\n", err, out);
+		say(stderr, KERNEL, "%s; the previous results in %s are kept", err, out);
 		fflush(stdout);
 		return 1;
 	}
 	for (char *p = warn, *nl; *p; p = nl ? nl + 1 : p + strlen(p)) {
 		nl = strchr(p, '\n');
-		fprintf(stderr, "timerharness kernel: %.*s\n", nl ? (int)(nl - p) : (int)strlen(p), p);
+		say(stderr, KERNEL, "%.*s", nl ? (int)(nl - p) : (int)strlen(p), p);
 	}
 	for (size_t k = 0; k < leg->ntargets; k++) {
 		const struct th_kernel_target *t = &leg->targets[k];
 
-		printf("kernel: %s: linux-%s, %s, %s%s%s\n", t->config, t->release, t->toolchain,
-		       t->kconfig, t->vmlinux ? ", " : "", t->vmlinux ? t->vmlinux : "");
+		say(stdout, "kernel: ", "%s: linux-%s, %s, %s%s%s", t->config, t->release, t->toolchain,
+		    t->kconfig, t->vmlinux ? ", " : "", t->vmlinux ? t->vmlinux : "");
 	}
-	printf("kernel: %zu cells into %s/results.json (console logs: %s/kernel/<config>/<cell>.log)\n",
-	       leg->nrs, out, out);
+	say(stdout, "kernel: ", "%zu cells into %s/results.json (console logs: %s/kernel/<config>/<cell>.log)",
+	    leg->nrs, out, out);
 	th_render_verdict(stdout, dst, 0);
 	rc = leg->harness_errors ? 3 : 0;
 	if (leg->harness_errors)
@@ -270,7 +293,8 @@ int th_cli_kernel(int argc, char **argv)
 		} else if (bad) {
 			return 2;
 		} else {
-			fprintf(stderr, "timerharness kernel: unknown argument '%s'\n\n", argv[i]);
+			say(stderr, KERNEL, "unknown argument '%s'", argv[i]);
+			fputc('\n', stderr);
 			usage(stderr);
 			return 2;
 		}
@@ -300,7 +324,7 @@ int th_cli_kernel(int argc, char **argv)
 	};
 	if (th_kernel_leg_plan(&leg, &o, err, sizeof(err))) {
 		if (err[0])
-			fprintf(stderr, "timerharness kernel: %s\n", err);
+			say(stderr, KERNEL, "%s", err);
 		rc = 2;
 		goto done;
 	}
@@ -314,30 +338,30 @@ int th_cli_kernel(int argc, char **argv)
 		goto done;
 	}
 	if (mkdir(out, 0755) && errno != EEXIST) {
-		fprintf(stderr, "timerharness kernel: %s: %s\n", out, strerror(errno));
+		say(stderr, KERNEL, "%s: %s", out, strerror(errno));
 		rc = 1;
 		goto done;
 	}
 	snprintf(path, sizeof(path), "%s/results.json", out);
 	if ((lock = th_render_lock_dir(out, "kernel", err, sizeof(err))) < 0 ||
 	    th_expect_load(paths.expect, err, sizeof(err))) {
-		fprintf(stderr, "timerharness kernel: %s\n", err);
+		say(stderr, KERNEL, "%s", err);
 		rc = 2;
 		goto done;
 	}
 	if (access(path, F_OK)) {
-		fprintf(stderr, "timerharness kernel: %s: %s: the real kernel's cells go beside the model's (timerharness matrix --out %s first; make kernel does)\n",
-			path, strerror(errno), out);
+		say(stderr, KERNEL, "%s: %s: the real kernel's cells go beside the model's (timerharness matrix --out %s first; make kernel does)",
+		    path, strerror(errno), out);
 		rc = 2;
 		goto done;
 	}
 	if (th_results_load(path, &dst, err, sizeof(err))) {
-		fprintf(stderr, "timerharness kernel: %s\n", err);
+		say(stderr, KERNEL, "%s", err);
 		rc = 2;
 		goto done;
 	}
 	if (th_kernel_leg_run(&leg, dst, out, err, sizeof(err))) {
-		fprintf(stderr, "timerharness kernel: %s\n", err);
+		say(stderr, KERNEL, "%s", err);
 		rc = 2;
 		goto done;
 	}

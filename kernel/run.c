@@ -80,7 +80,7 @@ int th_kernel_target_load(struct th_kernel_target *t, const char *config, const 
 {
 	char path[4096], *cfi, *perm, *unit, *clang, *gcc;
 	char dc[4096];
-	const char *why;
+	const char *why, *rel_from = dc;	/* where the release was read */
 
 	memset(t, 0, sizeof(*t));
 	t->config = strdup(config);
@@ -92,6 +92,8 @@ int th_kernel_target_load(struct th_kernel_target *t, const char *config, const 
 		t->vmlinux = readable(path, &why) ? strdup(path) : NULL;
 		snprintf(path, sizeof(path), "%s/include/config/kernel.release", dir);
 		t->release = slurp_line(path);
+		if (t->release)
+			rel_from = path;
 	} else {
 		t->bzimage = strdup(bzimage);
 		snprintf(dc, sizeof(dc), "%s", dotconfig);
@@ -137,6 +139,18 @@ int th_kernel_target_load(struct th_kernel_target *t, const char *config, const 
 				 dc);
 			return -1;
 		}
+	}
+	/* It names the platform, linux-<release>, in every file and message:
+	 * a release as uname -r prints one, no control byte, blank or '/'. */
+	for (const unsigned char *p = (const unsigned char *)t->release; *p; p++)
+		if (*p <= ' ' || *p >= 0x7f || *p == '/') {
+			snprintf(err, n, "%s: kernel release '%.64s' has a control character, a blank or a '/': not a release",
+				 rel_from, t->release);
+			return -1;
+		}
+	if (!*t->release) {
+		snprintf(err, n, "%s: empty kernel release", rel_from);
+		return -1;
 	}
 	t->compiler = kconfig_value(dc, "CONFIG_CC_VERSION_TEXT");
 	clang = kconfig_value(dc, "CONFIG_CLANG_VERSION");

@@ -210,6 +210,28 @@ static int fill(struct th_results *src, const struct th_results *dst, const char
 	return 0;
 }
 
+/* --name is a config of @configs (kernel/configs/<name>.config), never a
+ * path. Return: 0, or -1 with err set (raw: its printer escapes it). */
+static int check_name(const struct th_kernel_leg *leg, const char *name, const char *configs,
+		      char *err, size_t n)
+{
+	char list[512] = "";
+	size_t len = 0;
+
+	for (size_t k = 0; k < leg->plan.nconfigs; k++)
+		if (!strcmp(name, leg->plan.configs[k]))
+			return 0;
+	if (strchr(name, '/') || strstr(name, "..")) {
+		snprintf(err, n, "--name '%.200s': a config's name, not a path (no '/', no '..')", name);
+		return -1;
+	}
+	for (size_t k = 0; k < leg->plan.nconfigs && len < sizeof(list); k++)
+		len += (size_t)snprintf(list + len, sizeof(list) - len, "%s%s", k ? ", " : "",
+					leg->plan.configs[k]);
+	snprintf(err, n, "--name '%.200s' is not a kernel config of %s (%s)", name, configs, list);
+	return -1;
+}
+
 int th_kernel_leg_plan(struct th_kernel_leg *leg, const struct th_kernel_leg_opts *o,
 		       char *err, size_t n)
 {
@@ -237,6 +259,11 @@ int th_kernel_leg_plan(struct th_kernel_leg *leg, const struct th_kernel_leg_opt
 	if (!leg->targets)
 		return -1;
 	if (o->bzimage) {
+		/* The config it is judged as names its cells and its logs' folder
+		 * (DIR/kernel/<name>/): one of the plan's, checked before anything
+		 * is read, booted or written. */
+		if (check_name(leg, o->name, path2, err, n))
+			return -1;
 		if (th_kernel_target_load(&leg->targets[0], o->name, NULL, o->bzimage, o->dotconfig,
 					  o->vmlinux, err, n))
 			return -1;

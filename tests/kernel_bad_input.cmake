@@ -85,3 +85,50 @@ file(GLOB booted ${WORK}/out/kernel/*/*.log)
 if(booted)
   message(SEND_ERROR "results_bad: booted before refusing: ${booted}")
 endif()
+
+# Your own kernel's --name is a config of kernel/configs/, checked before any
+# boot (exit 2): nothing booted or written, though --out holds results a boot
+# would join (the kcfi run first shows it would), no file outside --out for
+# a name with a path in it; a name or a .config's release with a control
+# character is printed escaped (\x1b), never raw.
+string(ASCII 27 esc)
+file(WRITE ${WORK}/good/esc.config "# Linux/x86 6.1.192${esc}[2J Kernel Configuration\nCONFIG_CLANG_VERSION=220108\nCONFIG_TIMERHARNESS=y\nCONFIG_CFI_CLANG=y\n")
+function(named name want regex)
+  set(out ${WORK}/named/out)
+  file(REMOVE_RECURSE ${WORK}/named)
+  file(MAKE_DIRECTORY ${out})
+  file(COPY_FILE ${DATA}/../report/small.json ${out}/results.json)
+  execute_process(COMMAND ${TH} kernel --bzimage ${WORK}/good/kcfi/arch/x86/boot/bzImage
+                          --dotconfig ${WORK}/good/kcfi/.config --build ${WORK}/good
+                          --qemu ${DATA}/fake-qemu --out ${out} --cells MEMCPY_INTRA_PENDING_NONE
+                          --timeout 5 ${ARGN}
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
+  if(NOT rc STREQUAL want)
+    message(SEND_ERROR "${name}: exit ${rc}, want ${want}\n${o}${e}")
+  elseif(NOT "${o}${e}" MATCHES "${regex}")
+    message(SEND_ERROR "${name}: output does not match '${regex}':\n${o}${e}")
+  endif()
+  if("${o}${e}" MATCHES "${esc}")
+    message(SEND_ERROR "${name}: a raw ESC in the output:\n${o}${e}")
+  endif()
+  file(GLOB_RECURSE logs ${WORK}/named/*.log)
+  if(want STREQUAL "0" AND NOT logs)
+    message(SEND_ERROR "${name}: the control booted nothing: the refusals below prove nothing")
+  elseif(NOT want STREQUAL "0")
+    if(logs)
+      message(SEND_ERROR "${name}: booted before refusing: ${logs}")
+    endif()
+    file(READ ${out}/results.json after)
+    file(READ ${DATA}/../report/small.json before)
+    if(NOT after STREQUAL before)
+      message(SEND_ERROR "${name}: bad input changed ${out}/results.json")
+    endif()
+  endif()
+endfunction()
+named(name_control 0 "kernel: kcfi: linux-6.1.192" --name kcfi)
+named(name_unknown 2 "--name 'asan' is not a kernel config of [^\n]*configs \\(kcfi, none\\)" --name asan)
+named(name_path 2 "--name '../escaped': a config's name, not a path" --name ../escaped)
+named(name_dotdot 2 "--name '..': a config's name, not a path" --name ..)
+named(name_escaped 2 "--name 'x\\\\x1b\\[31m' is not a kernel config" --name "x${esc}[31m")
+named(release_escaped 2 "esc.config: kernel release '6.1.192\\\\x1b\\[2J' has a control character"
+      --name kcfi --dotconfig ${WORK}/good/esc.config)
