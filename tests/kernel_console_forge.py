@@ -10,8 +10,9 @@ the write changed, as the file's third line says:
                  classifier: a CFI report at another site, one at
                  call_timer_fn naming another target, a report after which
                  the call went on (CONFIG_CFI_PERMISSIVE's WARNING, the
-                 call's return); none may be BLOCKED_CFI
-                 (tests/kernel_console.py checks it);
+                 call's return), the legitimate call of a control run
+                 (kcfi-MEMCPY_INTRA_BEFORE_ARM_NONE.log) stopped; none may be
+                 BLOCKED_CFI (tests/kernel_console.py checks it);
   made-fineibt-* FineIBT's reports (6.2+: the check in the callee's
                  preamble), as measured on 6.12 under QEMU
                  (../shared/KERNEL-FACTS.md): "CFI failure at
@@ -34,6 +35,7 @@ import re
 import sys
 
 BASE = "kcfi-MEMCPY_INTRA_PENDING_FUNC_WRITE_CR4.log"
+CONTROL = "kcfi-MEMCPY_INTRA_BEFORE_ARM_NONE.log"
 SITE = "call_timer_fn+0x47/0xd3"
 CR4 = "native_write_cr4+0x0/0x7c"
 CR4_612 = "native_write_cr4+0x0/0x90"      # 6.12's size (KERNEL-FACTS.md)
@@ -113,6 +115,17 @@ def main():
            unit(token, "STATE calls=1 returns=1 pending=0"),
            unit(token, "END MEMCPY_INTRA_PENDING_FUNC_WRITE_CR4 0"),
            "timerharness-init: userspace reached, rebooting", ""])
+
+    # A control run whose legitimate call kCFI stops: FALSE_POSITIVE, the
+    # report proving it, never the attack's block.
+    with open(os.path.join(d, CONTROL)) as f:
+        ctl = f.read().split("\n")
+    call = next(i for i, l in enumerate(ctl) if ": CALL call_timer_fn -> " in l)
+    write(d, "forged-control-stopped.log",
+          [ctl[0], ctl[1], f"# made from {CONTROL}: the legitimate call stopped by its check"] +
+          ctl[2:call + 1] +
+          [f"CFI failure at {SITE} (target: th_neighbour_tick+0x0/0x4; expected type: 0x91b4a83a)"] +
+          after)
 
     # ---- FineIBT, 6.12's forms ----
     def fine(ls):
