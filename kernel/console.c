@@ -387,11 +387,14 @@ static void kernel_line(struct facts *f, const char *s, long ln)
 
 	if (starts(s, "timerharness-init: userspace reached"))
 		f->userspace = true;
-	if ((p = strstr(s, "CFI failure at "))) {
-		cfi_report(f, p, ln);
+	/* A report is a line of its own (printk starts a record), never
+	 * text inside another line, which anything may print. */
+	if (starts(s, "CFI failure at ")) {
+		cfi_report(f, s, ln);
 		return;
 	}
-	if ((p = strstr(s, "Missing ENDBR: "))) {
+	if (starts(s, "Missing ENDBR: ")) {
+		p = s;
 		/* arch/x86/kernel/cet.c: the CPU's IBT found no ENDBR where an
 		 * indirect call landed; BUG(), or a WARNING under ibt=warn. */
 		if ((r = add_report(f, R_IBT, ln, p))) {
@@ -400,7 +403,7 @@ static void kernel_line(struct facts *f, const char *s, long ln)
 		}
 		return;
 	}
-	if ((p = strstr(s, "WARNING: CPU: ")) && (p = strstr(p, " at "))) {
+	if (starts(s, "WARNING: CPU: ") && (p = strstr(s, " at "))) {
 		/* __warn(): "at <sym>" or "at <file>:<line> <sym>". A WARNING
 		 * at a report's own address is the report going on. */
 		char at[96];

@@ -10,7 +10,8 @@ the write changed, as the file's third line says:
                  classifier: a CFI report at another site, one at
                  call_timer_fn naming another target, a report after which
                  the call went on (CONFIG_CFI_PERMISSIVE's WARNING, the
-                 call's return), the legitimate call of a control run
+                 call's return), a report inside another line, the
+                 legitimate call of a control run
                  (kcfi-MEMCPY_INTRA_BEFORE_ARM_NONE.log) stopped; none may be
                  BLOCKED_CFI (tests/kernel_console.py checks it);
   made-fineibt-* FineIBT's reports (6.2+: the check in the callee's
@@ -94,6 +95,9 @@ def main():
     write(d, "forged-cfi-other-target.log",
           header(lines, "kcfi", "the report at call_timer_fn names another target") + body +
           [report.replace(f"target: {CR4}", "target: some_driver_fn+0x0/0x40")] + after)
+    write(d, "forged-cfi-inside-a-line.log",
+          header(lines, "kcfi", "the report is text inside another line, as any printer could write it")
+          + body + ["th-payload: " + report] + after)
     # CONFIG_CFI_PERMISSIVE: report_cfi_failure() (kernel/cfi.c) __warn()s and
     # the call goes on: on TCG native_write_cr4() of the timer's address
     # then spins in QEMU (no output: the host's time limit); on hardware #GP.
