@@ -1,5 +1,6 @@
 #!/bin/sh
-# Ctrl-C during `timerharness fuzz`: exit 130 and a valid partial summary.
+# Ctrl-C during `timerharness fuzz`: exit 130, a valid partial summary, and
+# no lock file left (DIR/.timerharness.lock).
 #   fuzz_interrupt.sh TIMERHARNESS BUILD TOOLCHAIN DIR FUZZ_CHECK EXPECTED PLAN
 set -u
 th=$1 build=$2 tool=$3 dir=$4 check=$5 expect=$6 plan=$7
@@ -12,6 +13,7 @@ kill -INT "$pid"
 wait "$pid"
 rc=$?
 [ "$rc" -eq 130 ] || { echo "exit $rc, expected 130"; exit 1; }
+[ ! -e "$dir/.timerharness.lock" ] || { echo "an interrupted run left $dir/.timerharness.lock"; exit 1; }
 "$check" --plan "$plan" --build-root "$build" "$dir/fuzz.json" "$expect" > "$dir/check.out" 2>&1
 rc=$?
 grep -q "interrupted (SIGINT)" "$dir/check.out" || { echo "no partial verdict:"; cat "$dir/check.out"; exit 1; }

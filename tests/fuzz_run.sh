@@ -1,6 +1,7 @@
 #!/bin/sh
 # `timerharness fuzz` end to end on this build (tests/fuzz_campaign.cmake):
-#   1. a short run writes fuzz.json and its run directory; check judges it
+#   1. a short run writes fuzz.json and its run directory and removes its
+#      lock file (out/.timerharness.lock); check judges it
 #      (its reproducers are there with the SHA-256 recorded: not bad input,
 #      not a harness error; a slice fails without --allow-slice);
 #   2. a second writer of the same --out (fuzz, matrix) is refused while a
@@ -25,6 +26,7 @@ hashes() { (cd "$out" && find fuzz.json "fuzz/$runs" -type f | LC_ALL=C sort | x
 # 1. A run, judged.
 fuzz --time 2 > "$dir/run1.log" 2>&1 || fail "fuzz exit $?: $(cat "$dir/run1.log")"
 [ -f "$out/fuzz.json" ] || fail "no fuzz.json"
+[ ! -e "$out/.timerharness.lock" ] || fail "a finished run left $out/.timerharness.lock (docs/outputs.md: it removes it)"
 runs=$(ls "$out/fuzz")
 [ "$(echo "$runs" | wc -l)" -eq 1 ] || fail "run directories: $runs"
 gate --allow-slice > "$dir/check1.out" 2>&1
@@ -78,6 +80,7 @@ gate --allow-slice > "$dir/check2.out" 2>&1
 [ $? -eq "$rc1" ] || fail "the previous summary judged otherwise after SIGKILL: $(cat "$dir/check2.out")"
 [ "$(ls "$out/fuzz" | wc -l)" -eq 2 ] || fail "the killed run left no directory of its own: $(ls "$out/fuzz")"
 fuzz --time 1 > "$dir/run3.log" 2>&1 || fail "fuzz after the kill: exit $?: $(cat "$dir/run3.log")"
+[ ! -e "$out/.timerharness.lock" ] || fail "the run after the kill left the lock file it took over"
 [ "$(ls "$out/fuzz" | wc -l)" -eq 1 ] && [ "$(ls "$out/fuzz")" != "$runs" ] ||
 	fail "run directories after the next run: $(ls "$out/fuzz") (was $runs)"
 
