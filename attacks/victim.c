@@ -13,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/types.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include "cfi/fortify_field.h"
@@ -28,8 +30,26 @@ __attribute__((section("th_cpu_regs"), aligned(TH_CPU_REGS_PAGE))) struct th_cpu
 };
 _Static_assert(sizeof(cpu_regs) == TH_CPU_REGS_PAGE, "the register owns its page, nothing else does");
 struct th_cpu_state sim_cpu = { .cr4_shadow = TH_CR4_INITIAL };
-struct cred current_cred = { .usage = 1, .uid = TH_USER_UID, .gid = TH_USER_UID,
-			     .euid = TH_USER_UID };
+/* kernel/user.c root_user and the attacker's own user_struct. */
+static struct user_struct root_user = { .__count = 1, .processes = 1 };
+static struct user_struct attacker_user = { .__count = 1, .processes = 1 };
+/* kernel/cred.c init_cred (usage 4), the idle task's; the attacker's cred
+ * is its task's real_cred and cred both (usage 2). */
+static struct cred init_cred = {
+	.usage = 4,
+	.cap_permitted = { { ~0u, ~0u } }, .cap_effective = { { ~0u, ~0u } },
+	.cap_bset = { { ~0u, ~0u } }, .user = &root_user,
+};
+struct cred current_cred = { .usage = 2, .uid = TH_USER_UID, .gid = TH_USER_UID,
+			     .suid = TH_USER_UID, .sgid = TH_USER_UID, .euid = TH_USER_UID,
+			     .egid = TH_USER_UID, .fsuid = TH_USER_UID, .fsgid = TH_USER_UID,
+			     .user = &attacker_user };
+/* The attacker sleeps until its timer fires (victim.h): TASK_INTERRUPTIBLE. */
+struct task_struct attacker_task = { .state = TASK_INTERRUPTIBLE, .real_cred = &current_cred,
+				     .cred = &current_cred, .comm = "exploit" };
+struct task_struct idle_task = { .state = TASK_RUNNING, .real_cred = &init_cred,
+				 .cred = &init_cred, .comm = "swapper/0" };
+struct task_struct *th_softirq_current = &idle_task;
 struct th_intent th_intent;
 unsigned long th_target_hits, th_legit_hits, th_stray_hits;
 
@@ -41,6 +61,9 @@ TH_STATE_MAP_ATTR const struct th_state_field TH_STATE_MAP[] = {
 	{ "current_cred", "uid", offsetof(struct cred, uid), sizeof(current_cred.uid) },
 	{ "current_cred", "gid", offsetof(struct cred, gid), sizeof(current_cred.gid) },
 	{ "current_cred", "euid", offsetof(struct cred, euid), sizeof(current_cred.euid) },
+	/* Not the tasks' cred pointers: the file holds a pointer before its
+	 * relocation, so no initial value can be read from it (contract.h);
+	 * commit_creds() names the task whose pointer it replaced. */
 	{ "", "", 0, 0 },
 };
 
@@ -122,8 +145,13 @@ _Static_assert(offsetof(struct packet_ring, cur_block) == offsetof(struct atk_ri
 	       "attacker's mirror: ring.cur_block");
 _Static_assert(sizeof(struct packet_ring) == sizeof(struct atk_ring), "attacker's mirror: ring size");
 _Static_assert(offsetof(struct cred, uid) == offsetof(struct atk_cred, uid) &&
-		       offsetof(struct cred, euid) == offsetof(struct atk_cred, euid),
+		       offsetof(struct cred, suid) == offsetof(struct atk_cred, suid),
 	       "attacker's mirror: cred");
+/* v4.14's struct cred on x86-64 with CONFIG_KEYS and CONFIG_SECURITY. */
+_Static_assert(offsetof(struct cred, uid) == 4 && offsetof(struct cred, euid) == 20 &&
+		       offsetof(struct cred, cap_effective) == 56 &&
+		       offsetof(struct cred, user) == 128 && sizeof(struct cred) == 168,
+	       "struct cred as v4.14 lays it out");
 #endif
 _Static_assert(sizeof(struct packet_ring) <= TH_KMALLOC_SIZE, "a ring fits a kmalloc-128 slot");
 
@@ -357,41 +385,220 @@ void write_cr4(unsigned long val)
 		val & X86_CR4_SMEP ? "on" : "off", val & X86_CR4_SMAP ? "on" : "off");
 }
 
-void commit_creds_stub(struct cred *new)
+/*
+ * An oops the model cannot go past: BUG() is ud2 in the kernel
+ * (include/asm-generic/bug.h, arch/x86/include/asm/bug.h), and so here: the
+ * process dies by SIGILL at the ud2 in the function that hit the BUG
+ * (inlined: the runner names that function, as an oops names the kernel's).
+ * @what is the kernel's own line, narrated (the classifier decides from the
+ * trap, never from this line).
+ */
+__attribute__((always_inline, noreturn)) static inline void th_bug(const char *what)
 {
-	struct cred got = *new;
-	unsigned int old_uid = current_cred.uid, old_euid = current_cred.euid;
-	int chosen = aimed_at("commit_creds_stub") && th_intent.kind == TH_INTENT_CRED &&
-		     got.usage == th_intent.cred.usage &&
-		     got.uid == th_intent.cred.uid && got.gid == th_intent.cred.gid &&
-		     got.euid == th_intent.cred.euid;
-
-	th_target_hits++;
-	th_emit("TH-TARGET: name=commit_creds_stub chosen=%d cred=%p usage=0x%x uid=%u gid=%u euid=%u",
-		chosen, (void *)new, got.usage, got.uid, got.gid, got.euid);
-	current_cred.uid = got.uid;
-	current_cred.gid = got.gid;
-	current_cred.euid = got.euid;
-	th_emit("TH-NOTE: commit_creds: current uid %u -> %u, euid %u -> %u", old_uid, got.uid,
-		old_euid, got.euid);
+	th_emit("TH-NOTE: %s", what);
+	__builtin_trap();
 }
 
-int call_usermodehelper_stub(const char *path)
+/*
+ * commit_creds() of v4.14 and v4.15 (kernel/cred.c), as it runs from the
+ * timer softirq: on `current`, the task the timer interrupt hit (the idle
+ * task: victim.h), not the attacker's. In order:
+ *  - BUG_ON(task->cred != old) (holds for either task here);
+ *  - BUG_ON(atomic_read(&new->usage) < 1): usage is an int on 4.14/4.15
+ *    (atomic_long_t since 6.0, where a list poison's first word is negative);
+ *  - get_cred(new): usage + 1, a write into whatever new points at;
+ *  - if (new->user != old->user) atomic_inc(&new->user->processes): ->user
+ *    is read at new + 128, past a ring or a timer (the next slab slot), and
+ *    written through: a NULL or stray pointer faults there;
+ *  - task->real_cred = task->cred = new: the task's credentials ARE the
+ *    object now (no copy), read live from it;
+ *  - the old user's count and the old cred's two references dropped.
+ * dumpability (task->mm: none for a kernel thread) and key_fsuid_changed()
+ * (the old cred's thread keyring: none) change nothing here.
+ */
+int commit_creds(struct cred *new)
+{
+	struct task_struct *task = th_softirq_current;
+	const struct cred *old = task->real_cred;
+	int usage = new->usage;
+	struct user_struct *user;
+	int chosen;
+
+	if (task->cred != old)
+		th_bug("kernel BUG at kernel/cred.c: commit_creds(): task->cred != task->real_cred");
+	if (usage < 1) {
+		char line[160];
+
+		snprintf(line, sizeof(line),
+			 "kernel BUG at kernel/cred.c: commit_creds(%p): BUG_ON(atomic_read(&new->usage) < 1), usage %d (0x%x)",
+			 (void *)new, usage, (unsigned)usage);
+		th_bug(line);
+	}
+	__atomic_fetch_add(&new->usage, 1, __ATOMIC_SEQ_CST);	/* get_cred() */
+	user = new->user;
+	if (user != old->user)
+		__atomic_fetch_add(&user->processes, 1, __ATOMIC_SEQ_CST);
+	task->real_cred = new;
+	task->cred = new;
+	if (user != old->user)
+		__atomic_fetch_sub(&old->user->processes, 1, __ATOMIC_SEQ_CST);
+	((struct cred *)old)->usage -= 2;	/* put_cred(old) twice; init_cred never reaches 0 */
+	/* The attacker's effect: its own task now runs with the cred it
+	 * planted (the bytes it chose, at the object it chose). */
+	chosen = aimed_at("commit_creds") && th_intent.kind == TH_INTENT_CRED &&
+		 task == &attacker_task && usage == th_intent.cred.usage &&
+		 new->uid == th_intent.cred.uid && new->gid == th_intent.cred.gid &&
+		 new->suid == th_intent.cred.suid;
+	th_target_hits++;
+	th_emit("TH-TARGET: name=commit_creds chosen=%d cred=%p usage=%d uid=%u gid=%u euid=%u user=%p task=%s",
+		chosen, (void *)new, usage, new->uid, new->gid, new->euid, (void *)user, task->comm);
+	th_emit("TH-NOTE: commit_creds: %s (the task the timer interrupt hit) now has cred %p: uid %u, euid %u (0x%x)%s",
+		task->comm, (void *)new, new->uid, new->euid, new->euid,
+		task == &attacker_task ? "" : "; the attacker's own cred is unchanged");
+	return 0;
+}
+
+/* glibc's, declared by <sys/uio.h> only under _GNU_SOURCE, which this file
+ * (also #included by the fuzz world after its own headers) cannot set. */
+extern ssize_t process_vm_readv(pid_t pid, const struct iovec *local, unsigned long liovcnt,
+				const struct iovec *remote, unsigned long riovcnt, unsigned long flags);
+
+/* Can the kernel read @n (<= 64) bytes at @p (copy_from_kernel_nofault())?
+ * Asked of the process's own memory with process_vm_readv(2), which fails
+ * with EFAULT instead of faulting: a stray pointer is an error, not a crash. */
+static int th_readable(const void *p, size_t n)
+{
+	char buf[64];
+	struct iovec local = { buf, n };
+	struct iovec remote = { (void *)(uintptr_t)p, n };
+
+	return p && n <= sizeof(buf) &&
+	       process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)n;
+}
+
+/* do_execve()'s count() and copy_strings() on a kernel argv/envp (v4.14
+ * fs/exec.c, the helper's KERNEL_DS): NULL is an empty list; else pointers up
+ * to a NULL, each a readable string. Return: NULL usable, or why not. */
+static const char *exec_strings_fault(char *const *v)
+{
+	static char why[96];
+
+	if (!v)
+		return NULL;
+	for (size_t i = 0; i < 1024; i++) {
+		char *s;
+
+		if (!th_readable(&v[i], sizeof(v[i]))) {
+			snprintf(why, sizeof(why), "-EFAULT reading pointer %zu at %p", i, (void *)&v[i]);
+			return why;
+		}
+		memcpy(&s, &v[i], sizeof(s));
+		if (!s)
+			return NULL;
+		if (!th_readable(s, 1)) {
+			snprintf(why, sizeof(why), "-EFAULT reading string %zu at %p", i, (void *)s);
+			return why;
+		}
+	}
+	return "more than 1024 strings: the model stops counting (the kernel reads on, to a fault or -E2BIG)";
+}
+
+/* kernel/sched/core.c __schedule() -> schedule_debug() -> __schedule_bug():
+ * schedule() with a preempt count raised (in a softirq) prints this and
+ * switches away from inside the softirq; the model stops there. */
+__attribute__((noinline, noreturn)) static void __schedule_bug(const char *who)
+{
+	char line[200];
+
+	snprintf(line, sizeof(line), "BUG: scheduling while atomic: %s/0/0x00000100 (%s)",
+		 th_softirq_current->comm, who);
+	th_bug(line);
+}
+
+/*
+ * call_usermodehelper() of v4.14 (kernel/umh.c), called as a timer
+ * callback: fn(data) sets only the first argument register, so argv, envp
+ * and wait are what rsi, rdx and ecx held at call_timer_fn's call, as on
+ * the kernel. call_usermodehelper_setup() allocates with GFP_ATOMIC only
+ * for UMH_NO_WAIT; call_usermodehelper_exec() queues the work on
+ * system_unbound_wq and, unless UMH_NO_WAIT, sleeps in
+ * wait_for_completion(): in the timer softirq that is "BUG: scheduling
+ * while atomic". With UMH_NO_WAIT the worker later runs
+ * call_usermodehelper_exec_async(): do_execve(path, argv, envp) with
+ * root's credentials, which fails with -EFAULT on an unreadable argv/envp.
+ */
+int call_usermodehelper(const char *path, char **argv, char **envp, int wait)
 {
 	char got[sizeof(th_intent.string)], shown[4 * sizeof(got)];
+	const char *argv_fault, *envp_fault;
 	size_t i;
 	int chosen;
 
-	/* What a kernel would read: the string, bounded for the report. */
-	for (i = 0; i + 1 < sizeof(got) && path[i]; i++)
+	if (!path)
+		return -22;	/* -EINVAL: call_usermodehelper_exec() frees the info */
+	if (wait != UMH_NO_WAIT) {
+		char who[120];
+
+		snprintf(who, sizeof(who), "call_usermodehelper(%p, argv %p, envp %p, wait %d) waits for its helper",
+			 (const void *)path, (void *)argv, (void *)envp, wait);
+		__schedule_bug(who);
+	}
+	/* The worker's getname_kernel(path): a string the kernel can read. */
+	if (!th_readable(path, 1))
+		return -14;	/* -EFAULT, in the worker: nothing runs */
+	for (i = 0; i + 1 < sizeof(got) && th_readable(path + i, 1) && path[i]; i++)
 		got[i] = path[i];
 	got[i] = 0;
-	chosen = aimed_at("call_usermodehelper_stub") && th_intent.kind == TH_INTENT_STRING &&
-		 !strcmp(got, th_intent.string);
+	argv_fault = exec_strings_fault(argv);
+	envp_fault = exec_strings_fault(envp);
+	chosen = aimed_at("call_usermodehelper") && th_intent.kind == TH_INTENT_STRING &&
+		 !strcmp(got, th_intent.string) && !argv_fault && !envp_fault;
 	th_target_hits++;
-	th_emit("TH-TARGET: name=call_usermodehelper_stub chosen=%d path=%p \"%s\"", chosen,
-		(const void *)path, th_escape(shown, sizeof(shown), got, sizeof(got)));
+	th_emit("TH-TARGET: name=call_usermodehelper chosen=%d path=%p \"%s\" argv=%p envp=%p wait=%d",
+		chosen, (const void *)path, th_escape(shown, sizeof(shown), got, sizeof(got)),
+		(void *)argv, (void *)envp, wait);
+	th_emit("TH-NOTE: call_usermodehelper: queued on system_unbound_wq; its worker's do_execve() %s%s%s",
+		argv_fault || envp_fault ? "fails: " : "runs the path as root",
+		argv_fault ? argv_fault : envp_fault ? envp_fault : "",
+		argv_fault || envp_fault ? " (nothing runs)" : "");
 	return 0;
+}
+
+/*
+ * The context switch after the timer softirq. The attacker's timer has
+ * woken it (its sleep ended), so the idle task's schedule() switches to it
+ * and it returns to user mode. v4.14 arch/x86/kernel/process_64.c
+ * __switch_to(): switch_fpu_prepare() saves the outgoing task's FPU state
+ * with XSAVES/XSAVEOPT when the CPU has XSAVE (copy_xregs_to_kernel(),
+ * arch/x86/include/asm/fpu/internal.h), as it does at the attacker's next
+ * switch away; and user code uses SSE everywhere (the x86-64 ABI). So a CR4
+ * without OSXSAVE or OSFXSR stands only until the next FPU use:
+ *  - Intel SDM Vol. 2C XSAVE/XSAVES/XSAVEOPT: #UD "If CR4.OSXSAVE[bit 18] = 0":
+ *    an invalid opcode in the kernel, an oops;
+ *  - Vol. 2 (MOVAPS and every SSE instruction): #UD "If CR4.OSFXSR[bit 9] = 0":
+ *    the attacker's first SSE instruction dies by SIGILL.
+ * Neither toggles a CR4 bit: 4.14 writes its CR4 shadow (cpu_tlbstate.cr4)
+ * back only in cr4_set_bits(), cr4_clear_bits() and cr4_toggle_bits_irqsoff()
+ * (__switch_to_xtra(), when prev and next differ in TIF_NOTSC), none of which
+ * this switch runs: a loaded CR4 stays in the register.
+ */
+__attribute__((noinline)) static void copy_xregs_to_kernel(void)
+{
+	if (!(th_read_cr4() & X86_CR4_OSXSAVE))
+		th_bug("invalid opcode: 0000 [#1] SMP: XSAVES in copy_xregs_to_kernel() with CR4.OSXSAVE clear (switch_fpu_prepare)");
+}
+
+__attribute__((noinline)) static void user_sse_insn(void)
+{
+	if (!(th_read_cr4() & X86_CR4_OSFXSR))
+		th_bug("traps: exploit trap invalid opcode: the attacker's first SSE instruction with CR4.OSFXSR clear: SIGILL");
+}
+
+void th_schedule_after_softirq(void)
+{
+	attacker_task.state = TASK_RUNNING;
+	copy_xregs_to_kernel();		/* none for the idle task; the attacker's next switch */
+	user_sse_insn();
 }
 
 /* The neighbour's callback's work: hand its current block back (status 0). */
@@ -490,8 +697,10 @@ const char *victim_addr_name(uintptr_t a)
 		uintptr_t addr;
 	} known[] = {
 		{ "write_cr4", (uintptr_t)&write_cr4 },
-		{ "commit_creds_stub", (uintptr_t)&commit_creds_stub },
-		{ "call_usermodehelper_stub", (uintptr_t)&call_usermodehelper_stub },
+		{ "commit_creds", (uintptr_t)&commit_creds },
+		{ "call_usermodehelper", (uintptr_t)&call_usermodehelper },
+		{ "process_timeout", (uintptr_t)&process_timeout },
+		{ "attacker_task", (uintptr_t)&attacker_task },
 		{ "neighbour_timer_fn", (uintptr_t)&neighbour_timer_fn },
 		{ "ring_force_close", (uintptr_t)&ring_force_close },
 		{ "write_cr4+4", (uintptr_t)&write_cr4 + 4 },
@@ -663,66 +872,60 @@ void th_report_landed(const struct packet_ring *ring, const struct th_ring_snaps
 
 /* ---- targets inside CFI's reach ------------------------------------------------------ */
 
-/* The deferred call's layout is what puts its func/data over a ring's name:
- * the same distance in front of the timer in both structs. */
-_Static_assert(offsetof(struct deferred_call, timer) == 16 &&
-		       offsetof(struct deferred_call, data) == 8,
-	       "deferred_call: func and data right before the timer");
-#ifndef TH_RANDSTRUCT
-_Static_assert(offsetof(struct packet_ring, retire_blk_timer) == offsetof(struct deferred_call, timer),
-	       "from_timer(dc, &ring->retire_blk_timer, timer) lays func/data over ring->name");
-#endif
-
-static void deferred_call_run(struct deferred_call *dc, const char *how)
+/*
+ * kernel/sched/core.c (v4.14) try_to_wake_up(p, TASK_NORMAL, 0), what
+ * decides its effect: raw_spin_lock_irqsave(&p->pi_lock) (a write into *p:
+ * a stray p faults here), then `if (!(p->state & state)) goto out;`, then
+ * ttwu_do_wakeup()'s p->state = TASK_RUNNING.
+ */
+int wake_up_process(struct task_struct *p)
 {
-	th_emit("TH-NOTE: deferred_timer_fn: %s; running func 0x%lx (data 0x%lx)", how,
-		(unsigned long)(uintptr_t)dc->func, dc->data);
-	dc->func(dc->data);
+	int woken = 0;
+
+	while (__atomic_exchange_n(&p->pi_lock, 1, __ATOMIC_ACQUIRE))
+		;
+	if (p->state & TASK_NORMAL) {
+		p->state = TASK_RUNNING;
+		woken = 1;
+	}
+	__atomic_store_n(&p->pi_lock, 0, __ATOMIC_RELEASE);
+	return woken;
 }
 
-/* The subsystem's own object, set up statically at boot (DEFINE_TIMER()'s
- * __TIMER_INITIALIZER: fields, no code): it is what makes its callback a
- * legitimate, address-taken timer callback of the image. Never armed here. */
-static void deferred_flush(unsigned long data)
+static void process_timeout_wake(struct task_struct *task, const char *how)
 {
-	(void)data;
+	long before = task->state;	/* the first read wake_up_process() makes, and faults on */
+	int woken = wake_up_process(task);
+
+	th_target_hits++;
+	th_emit("TH-TARGET: name=process_timeout chosen=%d task=%p (%s) state %ld -> %ld: %s",
+		aimed_at("process_timeout") && th_intent.kind == TH_INTENT_TASK &&
+			(uintptr_t)task == th_intent.value && woken,
+		(void *)task, how, before, task->state, woken ? "woken" : "not sleeping: nothing to wake");
 }
 
+/* The subsystem's own timer, as schedule_timeout() sets it up (never armed
+ * here): what makes process_timeout an address-taken timer callback of the
+ * image, as it is in a kernel. */
 #if defined(TH_ATK_MODERN)
-void deferred_timer_fn(struct timer_list *t)
+void process_timeout(struct timer_list *t)
 {
-	struct deferred_call *dc = from_timer(dc, t, timer);
+	struct process_timer *timeout = from_timer(timeout, t, timer);
 
-	deferred_call_run(dc, "from_timer() on the timer it got");
+	process_timeout_wake(timeout->task, "from_timer(timeout, t, timer)->task");
 }
 
-__attribute__((used)) static struct deferred_call deferred_boot = {
-	.func = deferred_flush, .timer = { .function = deferred_timer_fn },
-};
-#elif defined(TH_ATK_TRANSITIONAL)
-/* The rc3 convention, as ring_force_close: .data is the timer. */
-void deferred_timer_fn(unsigned long data)
-{
-	struct deferred_call *dc = from_timer(dc, (struct timer_list *)data, timer);
-
-	deferred_call_run(dc, "from_timer() on the timer in .data");
-}
-
-__attribute__((used)) static struct deferred_call deferred_boot = {
-	.func = deferred_flush,
-	.timer = { .function = deferred_timer_fn,
-		   .data = (unsigned long)&deferred_boot.timer },
+__attribute__((used)) static struct process_timer schedule_timeout_boot = {
+	.timer = { .function = process_timeout }, .task = &idle_task,
 };
 #else
-/* 4.14: .data is the object itself. */
-void deferred_timer_fn(unsigned long data)
+void process_timeout(unsigned long data)
 {
-	deferred_call_run((struct deferred_call *)data, ".data taken as its object");
+	process_timeout_wake((struct task_struct *)data, ".data");
 }
 
-__attribute__((used)) static struct deferred_call deferred_boot = {
-	.func = deferred_flush,
-	.timer = { .function = deferred_timer_fn, .data = (unsigned long)&deferred_boot },
+__attribute__((used)) static struct timer_list schedule_timeout_boot = {
+	.function = process_timeout, .data = (unsigned long)&idle_task,
 };
 #endif
 

@@ -33,6 +33,8 @@
 
 /* ---- simulated machine state --------------------------------------------- */
 
+#define X86_CR4_OSFXSR	(1UL << 9)
+#define X86_CR4_OSXSAVE	(1UL << 18)
 #define X86_CR4_SMEP	(1UL << 20)
 #define X86_CR4_SMAP	(1UL << 21)
 /* A typical x86-64 CR4 with SMEP and SMAP on; CVE-2017-7308 wrote 0x407f0. */
@@ -70,16 +72,62 @@ struct th_cpu_state {
 };
 extern struct th_cpu_state sim_cpu;
 
-/* include/linux/cred.h, abridged; __randomize_layout there too. */
+/*
+ * include/linux/cred.h of v4.14 (v4.15's is the same), x86-64, as a
+ * distribution builds it: CONFIG_KEYS=y, CONFIG_SECURITY=y,
+ * CONFIG_DEBUG_CREDENTIALS off. Every member up to ->user, so that a
+ * cred that is not one (a ring, a timer) is read where the kernel reads it:
+ * euid at +20, ->user at +128. __randomize_layout there too.
+ */
+typedef struct { uint32_t cap[2]; } kernel_cap_t;	/* _KERNEL_CAPABILITY_U32S = 2 */
+/* include/linux/sched/user.h (v4.14), its first two members. */
+struct user_struct {
+	int __count;		/* refcount_t */
+	int processes;		/* atomic_t: how many tasks this user has */
+};
 struct cred {
-	unsigned int usage;
-	unsigned int uid;
-	unsigned int gid;
-	unsigned int euid;
+	int usage;		/* atomic_t */
+	unsigned int uid, gid, suid, sgid, euid, egid, fsuid, fsgid;
+	unsigned int securebits;
+	kernel_cap_t cap_inheritable, cap_permitted, cap_effective, cap_bset, cap_ambient;
+	unsigned char jit_keyring;
+	void *session_keyring, *process_keyring, *thread_keyring, *request_key_auth;
+	void *security;
+	struct user_struct *user;
+	void *user_ns;
+	void *group_info;
+	void *rcu[2];		/* struct rcu_head: next, func */
 } __randomize_layout;
 #define TH_USER_UID	1000u
-/* The attacking process's credentials. */
+/* The attacking process's credentials (its task's cred and real_cred). */
 extern struct cred current_cred;
+
+/*
+ * include/linux/sched.h (v4.14), the members the modelled paths use: the
+ * state try_to_wake_up() tests and sets, the lock it takes first, the two
+ * credential pointers commit_creds() replaces.
+ */
+#define TASK_RUNNING		0
+#define TASK_INTERRUPTIBLE	1
+#define TASK_UNINTERRUPTIBLE	2
+#define TASK_NORMAL		(TASK_INTERRUPTIBLE | TASK_UNINTERRUPTIBLE)
+struct task_struct {
+	volatile long state;
+	int pi_lock;		/* raw_spinlock_t */
+	const struct cred *real_cred;
+	const struct cred *cred;
+	char comm[16];
+};
+/*
+ * The two tasks of the simulated CPU. The attacker arms its ring and then
+ * sleeps until the timer has fired (as CVE-2017-7308's exploit waits for
+ * retire_blk_timer), so the timer interrupt finds the CPU idle: the softirq
+ * runs on the idle task's stack, and `current` there is swapper/0, not the
+ * attacker (kernel/softirq.c __do_softirq() runs in whatever task the
+ * interrupt hit). th_softirq_current is that task while the wheel runs.
+ */
+extern struct task_struct attacker_task, idle_task;
+extern struct task_struct *th_softirq_current;
 
 /* ---- the generic neighbour ------------------------------------------------------ */
 
@@ -146,9 +194,16 @@ void *spray_alloc(const void *buf, size_t len);
 int ring_is_live(const void *p);
 
 /* ---- privileged targets ------------------------------------------------------
- * Each one, first thing, emits TH-TARGET: name=<fn> chosen=<0|1> <received>;
+ * Each follows the kernel function it is named after (victim.c cites the
+ * version and file), its checks and effects included: a check the kernel
+ * makes (commit_creds()'s BUG_ON, a sleep in atomic context, a lost FPU
+ * enable bit) ends the run as the kernel's oops would. Each emits
+ * TH-TARGET: name=<fn> chosen=<0|1> <received> once its effect is done, so
+ * a target that oopsed part way has no TARGET line (its TH-NOTE says why);
  * write_cr4 and write_cr4_direct right after their MOV to CR4, which may
  * fault first (#GP(0): the process dies there, as the kernel would oops).
+ * chosen=1 only when the effect is the attacker's: its value loaded, its
+ * own credentials, its path run as root, its task woken.
  * The neighbour's legitimate callback, neighbour_timer_fn, emits TH-LEGIT:
  * intended=1 when it got its own ring; when it did not, it is the
  * attacker's target if the attacker aimed at it (data:fake-object:
@@ -156,8 +211,13 @@ int ring_is_live(const void *p);
  * at (TH-LEGIT: intended=0, e.g. a randstruct miss that hit .data) and goes
  * on as its code does. af_packet.h's callback does the same for sockets. */
 void write_cr4(unsigned long val);			/* native_write_cr4 */
-void commit_creds_stub(struct cred *new);		/* ptr-class */
-int call_usermodehelper_stub(const char *path);	/* other-proto */
+int commit_creds(struct cred *new);			/* ptr-class: kernel/cred.c */
+/* include/linux/umh.h (v4.14) */
+#define UMH_NO_WAIT	0	/* don't wait at all */
+#define UMH_WAIT_EXEC	1	/* wait for the exec, but not the process */
+#define UMH_WAIT_PROC	2	/* wait for the process to complete */
+#define UMH_KILLABLE	4	/* wait for EXEC/PROC killable */
+int call_usermodehelper(const char *path, char **argv, char **envp, int wait);	/* other-proto */
 #if defined(TH_ATK_MODERN)
 void neighbour_timer_fn(struct timer_list *t);
 void ring_force_close(struct timer_list *t);		/* same-class */
@@ -168,6 +228,13 @@ void ring_force_close(unsigned long data);		/* same-class */
 void neighbour_timer_fn(unsigned long data);
 void ring_force_close(unsigned long data);		/* same-class */
 #endif
+
+/*
+ * The context switch after the timer softirq (victim.c): the idle task
+ * gives the CPU to the attacker its timer woke. Where a CR4 the attacker
+ * loaded has lost an FPU enable bit, this is where the CPU says so (#UD).
+ */
+void th_schedule_after_softirq(void);
 
 /* "write_cr4", ... for a code or data address the victim knows, else NULL. */
 const char *victim_addr_name(uintptr_t addr);
@@ -205,12 +272,13 @@ enum th_intent_kind {
 	TH_INTENT_VALUE,	/* the argument value itself */
 	TH_INTENT_CRED,		/* the struct cred the pointer argument points at */
 	TH_INTENT_STRING,	/* the string the pointer argument points at */
+	TH_INTENT_TASK,		/* the task process_timeout() wakes: value is its address */
 };
 struct th_intent {
 	const char *target;	/* "write_cr4", ...; NULL: none (control) */
 	enum th_intent_kind kind;
 	unsigned long value;
-	struct { unsigned int usage, uid, gid, euid; } cred;
+	struct { int usage; unsigned int uid, gid, suid; } cred;	/* the 16 bytes planted */
 	char string[32];
 };
 extern struct th_intent th_intent;
@@ -258,26 +326,27 @@ void th_report_landed(const struct packet_ring *ring, const struct th_ring_snaps
 /* ---- targets inside CFI's reach (issue: what the timer dispatch can still call) ---- */
 
 /*
- * Another subsystem: a deferred call run from a timer, the shape of a
- * tasklet (include/linux/interrupt.h struct tasklet_struct: void
- * (*func)(unsigned long); unsigned long data; run as t->func(t->data) by
- * tasklet_action_common(), kernel/softirq.c) kicked by its own timer. Its
- * function pointer and argument sit in front of its timer: from_timer() on
- * any other timer lays them over the 16 bytes in front of that one (in the
- * packet ring: name[16], which the ring's bugs let the attacker write).
- * Its callback is a legitimate timer callback of the call site's exact
- * type, so type-based CFI admits it; its own call is of write_cr4's type.
+ * Another subsystem's timer callback of the call site's own type:
+ * process_timeout() of kernel/time/timer.c, the timer schedule_timeout()
+ * sets up on its stack. v4.14 (and the 4.14-rc3 tree, where it was not yet
+ * converted): process_timeout(unsigned long __data) wakes the task in
+ * .data. v4.15: struct process_timer { struct timer_list timer; struct
+ * task_struct *task; } and process_timeout(struct timer_list *t) wakes
+ * from_timer(timeout, t, timer)->task, the word right after the timer.
+ * Its only effect is wake_up_process(): it calls nothing indirectly, so
+ * type-based CFI admitting it admits no further call.
  */
-struct deferred_call {
-	void (*func)(unsigned long);
-	unsigned long data;
+struct process_timer {
 	struct timer_list timer;
+	struct task_struct *task;
 };
 #if defined(TH_ATK_MODERN)
-void deferred_timer_fn(struct timer_list *t);
+void process_timeout(struct timer_list *t);
 #else
-void deferred_timer_fn(unsigned long data);
+void process_timeout(unsigned long data);
 #endif
+/* kernel/sched/core.c try_to_wake_up(p, TASK_NORMAL, 0). Return: 1 woken. */
+int wake_up_process(struct task_struct *p);
 
 /*
  * native_write_cr4 as a kernel without paravirt has it: exported to modules

@@ -49,6 +49,7 @@ struct scan {
 	int done;
 	char done_detail[160];
 	char last[160];			/* the last protocol line, for a hang */
+	char last_note[200];		/* the last TH-NOTE's text, for a BUG() */
 	unsigned foreign;		/* TH- lines without this run's token */
 };
 
@@ -118,8 +119,9 @@ static void scan_out(const struct th_child_obs *obs, struct scan *s)
 		} else if (th_protocol_line(obs, &l, "DONE", &r, &rl)) {
 			s->done = 1;
 			copy_rest(s->done_detail, sizeof(s->done_detail), r, rl);
-		} else if (!th_protocol_line(obs, &l, "NOTE", &r, &rl) &&
-			   !th_protocol_line(obs, &l, "TRAP", &r, &rl)) {
+		} else if (th_protocol_line(obs, &l, "NOTE", &r, &rl)) {
+			copy_rest(s->last_note, sizeof(s->last_note), r, rl);
+		} else if (!th_protocol_line(obs, &l, "TRAP", &r, &rl)) {
 			s->foreign++;
 			continue;
 		}
@@ -319,6 +321,48 @@ static int gp_at_mov_cr4(const struct th_child_obs *obs, const char *where, char
 	return 1;
 }
 
+/*
+ * A SIGILL at a ud2 of the binary itself that no check guards: the victim's
+ * BUG() (attacks/victim.c th_bug(), as include/asm-generic/bug.h's: an
+ * invalid opcode, the kernel's oops). Named from the trap and the bytes at
+ * pc; @last, the program's last protocol line, is quoted as its narration
+ * of which BUG it was, never as the proof.
+ */
+static int is_bug_ud2(const struct th_child_obs *obs)
+{
+	const struct th_trap_obs *t = &obs->trap;
+	char err[256];
+	struct th_bin *b;
+
+	if (!obs->have_trap || t->sig != SIGILL || t->file_bytes_match != 1 || t->nbytes < 2 ||
+	    t->bytes[0] != 0x0f || t->bytes[1] != 0x0b)
+		return 0;
+	/* kcfi's checks trap with ud2 too: one .kcfi_traps lists is a check. */
+	b = th_bin_cached(obs->binary, err, sizeof(err));
+	return b && !th_bin_is_kcfi_trap(b, t->vaddr);
+}
+
+static int bug_at_ud2(const struct th_child_obs *obs, const char *where, const char *note,
+		      char *ev, size_t n)
+{
+	const struct th_trap_obs *t = &obs->trap;
+
+	if (!is_bug_ud2(obs))
+		return 0;
+	snprintf(ev, n, "invalid opcode: ud2 at pc 0x%" PRIx64 " (%s), not a check: a BUG(), the kernel's "
+		 "oops%s%s", t->pc, where, note[0] ? "; the program's last note: " : "", note);
+	return 1;
+}
+
+/* A fault that ended the process after a target ran or the privileged state
+ * changed, with no defence's proof: in a kernel, an oops in the timer
+ * softirq (die() panics in interrupt context) or in the switch after it. */
+static int oops_after(const struct th_child_obs *obs)
+{
+	return obs->signaled && (obs->signo == SIGSEGV || obs->signo == SIGBUS ||
+				 obs->signo == SIGILL || obs->signo == SIGFPE);
+}
+
 /* The privileged state at exit against the binary's initial values. */
 static int privileged_write(const struct th_child_obs *obs, char *ev, size_t n)
 {
@@ -511,6 +555,36 @@ enum th_outcome th_classify(const struct th_child_obs *obs, int is_control, char
 		return TH_HARNESS_ERROR;
 	}
 	scan_out(obs, &s);
+	/* What a target did is the attacker's only if the kernel survived it:
+	 * a fault after it (no CFI check's, which is judged below) is an oops
+	 * that ends the machine, and the run is CRASHED with what ran named. */
+	if ((s.target || privileged_write(obs, state, sizeof(state))) && oops_after(obs)) {
+		th_cfi_prove(obs, &cfi);
+		if (!cfi.proven) {
+			char err[256], where[160], crash[EV];
+			struct th_bin *b = th_bin_cached(obs->binary, err, sizeof(err));
+			int exact;
+
+			th_name_target(b, obs->trap.vaddr, where, sizeof(where), &exact);
+			if (!obs->have_trap)
+				snprintf(crash, sizeof(crash), "killed by %s",
+					 th_signal_name(obs->signo, sig, sizeof(sig)));
+			else if (!bug_at_ud2(obs, where, s.last_note, crash, sizeof(crash)) &&
+				 !gp_at_mov_cr4(obs, where, crash, sizeof(crash)))
+				snprintf(crash, sizeof(crash), "%s at pc 0x%" PRIx64 " (%s), address 0x%" PRIx64,
+					 th_signal_name(obs->trap.sig, sig, sizeof(sig)), obs->trap.pc, where,
+					 obs->trap.addr);
+			snprintf(ev, sizeof(ev), "%s%s%s%s; then %s: the kernel does not survive it",
+				 s.target ? "target ran: " : "privileged state changed at exit: ",
+				 s.target ? s.target_detail : state,
+				 s.target && obs->state_read && privileged_write(obs, state, sizeof(state)) ?
+					 "; privileged state changed: " : "",
+				 s.target && obs->state_read && privileged_write(obs, state, sizeof(state)) ?
+					 state : "",
+				 crash);
+			return decide(TH_CRASHED, &s, is_control, ev, evidence, n);
+		}
+	}
 	if (s.target && s.chosen) {
 		snprintf(ev, sizeof(ev), "target ran: %s", s.target_detail);
 		return decide(TH_HIJACKED, &s, is_control, ev, evidence, n);
@@ -546,7 +620,7 @@ enum th_outcome th_classify(const struct th_child_obs *obs, int is_control, char
 		return decide(TH_DETECTED, &s, is_control, ev, evidence, n);
 
 	/* From here: no defence named itself. */
-	if (cfi.ev[0]) {
+	if (cfi.ev[0] && !(obs->signaled && is_bug_ud2(obs))) {
 		snprintf(ev, sizeof(ev), "%s", cfi.ev);
 	} else if (obs->signaled && obs->have_trap) {
 		char err[256], where[160];
@@ -554,7 +628,8 @@ enum th_outcome th_classify(const struct th_child_obs *obs, int is_control, char
 		int exact;
 
 		th_name_target(b, obs->trap.vaddr, where, sizeof(where), &exact);
-		if (!gp_at_mov_cr4(obs, where, ev, sizeof(ev)))
+		if (!bug_at_ud2(obs, where, s.last_note, ev, sizeof(ev)) &&
+		    !gp_at_mov_cr4(obs, where, ev, sizeof(ev)))
 			snprintf(ev, sizeof(ev), "%s at pc 0x%" PRIx64 " (%s), address 0x%" PRIx64,
 				 th_signal_name(obs->trap.sig, sig, sizeof(sig)), obs->trap.pc, where,
 				 obs->trap.addr);
