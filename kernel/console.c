@@ -323,13 +323,13 @@ static void unit_line(struct facts *f, const char *s, long ln, const struct th_c
 		f->none_write = true;
 		snprintf(f->write, sizeof(f->write), "%s", s);
 		end_reports(f, E_CLOSED, NULL);
-	} else if (starts(s, "CALL ") && strstr(s, " -> ")) {
+	} else if (starts(s, "CALL ")) {
 		/* "CALL call_timer_fn -> fn+0x0/0x4 (timer ...)": the site the
 		 * unit watches, at the kernel's own tracepoint before its call. */
-		const char *arrow = strstr(s, " -> ");
+		const char *arrow = strstr(s + 5, " -> ");
 
 		f->calls++;
-		if (f->call_line < 0 && f->write_line >= 0) {
+		if (arrow && f->call_line < 0 && f->write_line >= 0) {
 			f->call_line = ln;
 			snprintf(f->site, sizeof(f->site), "%.*s", (int)(arrow - s - 5), s + 5);
 			snprintf(f->call, sizeof(f->call), "%s", arrow + 4);
