@@ -3,7 +3,9 @@
 # on captured Linux 6.1 boots and on hostile consoles made from them
 # (tests/data/kernel/console: NAME.log, NAME.want; update with
 #   python3 tests/kernel_console.py build/clang-22/cli/timerharness tests/data/kernel/console --update
-# and read the diff), the plan's parser, the command's bad input, and its
+# and read the diff; the forged-* and made-* consoles are made from the real
+# ones by python3 tests/kernel_console_forge.py tests/data/kernel/console),
+# the plan's parser, the command's bad input, and its
 # boot loop driven by a stand-in QEMU (kernel_loop.cmake).
 # The boots themselves are `make kernel` (.ci/run runs it after make test).
 if(TARGET timerharness AND TARGET th_kernel)
