@@ -592,15 +592,13 @@ static void say(struct th_console_verdict *v, enum th_outcome o, const char *fmt
 }
 
 /* The rules, once the boot, the unit and the write happened as planned. */
-static void judge(struct facts *f, const struct th_console_cell *cell, enum th_boot_end end,
-		  struct th_console_verdict *v)
+static void judge(struct facts *f, enum th_boot_end end, struct th_console_verdict *v)
 {
 	const struct report *proof = NULL, *went_on = NULL, *open = NULL, *own = NULL;
 	const char *want = f->none_write ? f->legit : f->written;
 	bool attacker_call, legit_call;
 	char name[96];
 
-	(void)cell;
 	attacker_call = f->call_line >= 0 && strcmp(v->call_target, f->legit) != 0;
 	legit_call = !strcmp(want, f->legit);
 	sym_name(name, sizeof(name), v->call_target);
@@ -618,7 +616,7 @@ static void judge(struct facts *f, const struct th_console_cell *cell, enum th_b
 				own = r;
 		}
 		if (why) {
-			if (r != own)
+			if (r != own || !stopped_at(r))	/* else the evidence says it */
 				note(f, "a CFI report that is not this cell's block (%s): %.200s", why, r->text);
 		} else if (stopped_at(r)) {
 			if (!proof)
@@ -770,7 +768,7 @@ void th_console_classify(const char *log, size_t n, const struct th_console_cell
 		    end == TH_BOOT_TIMEOUT ? "time limit reached" : "boot ended", f.last);
 		return;
 	}
-	judge(&f, cell, end, v);
+	judge(&f, end, v);
 	if (f.notes[0]) {
 		size_t o = strlen(v->evidence);
 
