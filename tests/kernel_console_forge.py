@@ -10,7 +10,8 @@ the write changed, as the file's third line says:
                  classifier: a CFI report at another site, one at
                  call_timer_fn naming another target, a report after which
                  the call went on (CONFIG_CFI_PERMISSIVE's WARNING, the
-                 call's return), a report inside another line, the
+                 call's return), a report inside another line, one in
+                 the redirected target's own code, the
                  legitimate call of a control run
                  (kcfi-MEMCPY_INTRA_BEFORE_ARM_NONE.log) stopped; none may be
                  BLOCKED_CFI (tests/kernel_console.py checks it);
@@ -37,6 +38,7 @@ import sys
 
 BASE = "kcfi-MEMCPY_INTRA_PENDING_FUNC_WRITE_CR4.log"
 CONTROL = "kcfi-MEMCPY_INTRA_BEFORE_ARM_NONE.log"
+SAME_CLASS = "kcfi-MEMCPY_INTRA_PENDING_FUNC_SAME_CLASS.log"
 SITE = "call_timer_fn+0x47/0xd3"
 CR4 = "native_write_cr4+0x0/0x7c"
 CR4_612 = "native_write_cr4+0x0/0x90"      # 6.12's size (KERNEL-FACTS.md)
@@ -130,6 +132,20 @@ def main():
           ctl[2:call + 1] +
           [f"CFI failure at {SITE} (target: th_neighbour_tick+0x0/0x4; expected type: 0x91b4a83a)"] +
           after)
+
+    # The redirected target's own indirect call stopped by its own check:
+    # the target ran (REDIRECTED), the report at its site is not the block.
+    with open(os.path.join(d, SAME_CLASS)) as f:
+        sc = f.read().split("\n")
+    call = next(i for i, l in enumerate(sc) if ": CALL call_timer_fn -> " in l)
+    write(d, "forged-cfi-in-target.log",
+          [sc[0], sc[1], f"# made from {SAME_CLASS}: the target's own check stops its call"] +
+          sc[2:call + 1] +
+          ["CFI failure at th_neighbour_release+0x4/0x8 (target: some_driver_fn+0x0/0x40; "
+           "expected type: 0x91b4a83a)",
+           "invalid opcode: 0000 [#1]",
+           "RIP: 0010:th_neighbour_release+0x4/0x8",
+           "Kernel panic - not syncing: Fatal exception in interrupt", ""])
 
     # ---- FineIBT, 6.12's forms ----
     def fine(ls):
