@@ -67,6 +67,12 @@ int th_func_payload(const char *payload, struct th_victim *v, struct th_image *i
 			img->after = (unsigned long)th_sleeper;
 			img->writes_after = true;
 		}
+	} else if (!strcmp(payload, "func:ptr-class")) {
+		/* kernel/cred.c: int commit_creds(struct cred *new), called
+		 * with the timer as its cred. Not void (struct timer_list *)
+		 * even with pointers generalised: it returns int. */
+		name = "commit_creds";
+		target = kallsyms_lookup_name(name);
 	} else if (!strcmp(payload, "func:not-address-taken")) {
 		name = "th_write_cr4_direct";
 		target = kallsyms_lookup_name(name);
