@@ -87,9 +87,12 @@ static void check_usage(const char *expect, const char *kernel, const char *fuzz
 	       "      2 bad input: unreadable or invalid results, no cells, no recorded\n"
 	       "        expectations or selection, expectations other than the declared ones\n"
 	       "        (by SHA-256), a stored expectation or agreement that is not the one\n"
-	       "        declared and observed, a cell outside the plan, a real kernel's cells\n"
-	       "        without a readable kernel plan, a bad option, or standard output\n"
-	       "        unwritable;\n"
+	       "        declared and observed, a cell whose outcome no run backs (no run,\n"
+	       "        counts that are not its runs, an outcome none of its counts is, no\n"
+	       "        evidence; but UNSUPPORTED and NOT_APPLICABLE), a cell outside the\n"
+	       "        plan, a real kernel's cells without a readable kernel plan, a bad\n"
+	       "        option, a path that is not the file or directory it names (a FIFO,\n"
+	       "        /dev/zero), or standard output unwritable;\n"
 	       "      3 a harness error: a cell the harness could not run or observe.\n"
 	       "When several apply: 2, then 1, then 3.\n", expect, kernel
 #ifdef TH_HAVE_FUZZ

@@ -401,6 +401,49 @@ static void doctored_cells(struct judge *j, const struct th_cell **cells,
 	}
 }
 
+/*
+ * A cell's outcome backed by what was run: at least one run, counts that
+ * sum to the runs, its outcome among them, and evidence. UNSUPPORTED and
+ * NOT_APPLICABLE are said of a cell nothing ran; so is a HARNESS_ERROR the
+ * harness could not start (no run; it fails the gate as one either way),
+ * which still says why. Any other cell without them was written, not
+ * measured: doctored, with the field named.
+ */
+static void unbacked_cells(struct judge *j, const struct th_cell **cells)
+{
+	for (size_t i = 0; i < j->res->ncells; i++) {
+		const struct th_cell *c = cells[i];
+		const char *name = th_outcome_name(c->outcome);
+		unsigned long long sum = 0;
+		bool unrun = c->outcome == TH_UNSUPPORTED || c->outcome == TH_NOT_APPLICABLE;
+		const char *e = c->evidence ? c->evidence : "";
+		FILE *f;
+
+		for (int k = 0; k < TH_OUTCOME_COUNT; k++)
+			sum += c->counts[k];
+		e += strspn(e, " \t\r\n");
+		if (unrun || (c->outcome == TH_HARNESS_ERROR && !c->runs && !sum && *e))
+			continue;
+		if (c->runs >= 1 && sum == c->runs && c->counts[c->outcome] && *e)
+			continue;
+		f = fstart(j, "doctored");
+		j->doctored++;
+		put_cell(f, c);
+		if (c->runs < 1 && c->outcome != TH_HARNESS_ERROR)
+			fprintf(f, ": runs is %u: %s is backed by no run (only UNSUPPORTED and "
+				"NOT_APPLICABLE stand without one)", c->runs, name ? name : "?");
+		else if (sum != c->runs)
+			fprintf(f, ": counts sum to %llu but runs is %u", sum, c->runs);
+		else if (c->runs && !c->counts[c->outcome])
+			fprintf(f, ": outcome %s is not among its counts (no run observed it)",
+				name ? name : "?");
+		else
+			fprintf(f, ": evidence is empty: %s is shown by nothing the run observed",
+				name ? name : "?");
+		jcell(j, fdone(j), c);
+	}
+}
+
 static void cell_line(struct judge *j, const struct th_cell *c, const char *what)
 {
 	const struct th_cell *b = j->base ? th_results_find_cell(j->base, c->platform, c->attack,
@@ -1050,6 +1093,7 @@ int th_check_main(const struct th_check_opts *o, const struct th_check_decl *d, 
 	missing_cells(&j);
 	lost_defences(&j);
 	doctored_cells(&j, cells, stored);
+	unbacked_cells(&j, cells);
 	if (th_results_agreement(j.res, decl_declared, (void *)d, &rows, &nrows, e, sizeof(e))) {
 		fprintf(err, "check: %s\n", e);
 		rc = TH_CHECK_BAD_INPUT;

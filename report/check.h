@@ -97,7 +97,10 @@ struct th_check_opts {
  * Nothing stored is trusted: each cell's expectation is looked up in @d and
  * a stored one that differs is reported as doctored (bad input); the
  * results must record the expectations file the run used, and its SHA-256
- * must be @d's (else bad input); each verdict is recomputed from the
+ * must be @d's (else bad input); a cell whose outcome no run backs (runs 0,
+ * counts that do not sum to them, an outcome none of its counts is, empty
+ * evidence; UNSUPPORTED, NOT_APPLICABLE and a HARNESS_ERROR that never
+ * started aside) is doctored (bad input); each verdict is recomputed from the
  * observed outcome (th_cell_observed), the declared expectation and the
  * baseline (th_verdict). Coverage is judged without a baseline: every cell
  * of the plan must be there (of the recorded selection with allow_slice; a

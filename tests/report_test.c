@@ -880,7 +880,8 @@ static void check_pass(void **state)
 	run_free(&r);
 }
 
-/* An outcome edited behind the counts is still judged by its worst. */
+/* An outcome edited behind the counts is still judged by its worst, and
+ * refused: no run observed it (bad input, over the regression). */
 static void check_doctored_regression(void **state)
 {
 	struct tmp *t = *state;
@@ -894,10 +895,102 @@ static void check_doctored_regression(void **state)
 	th_results_free(m);
 	struct run r = run_check(path, NULL);
 
-	assert_int_equal(r.rc, TH_CHECK_REGRESSION);
+	assert_int_equal(r.rc, TH_CHECK_BAD_INPUT);
 	assert_contains(r.out, ": expected BLOCKED_CFI, observed HIJACKED (counts: BLOCKED_CFI 1/1, which "
 			       "disagree with its outcome field, HIJACKED); evidence: observed BLOCKED_CFI");
-	assert_contains(r.out, ": 53 pass, 1 regression");
+	assert_contains(r.out, "doctored: " GATE_MOD_CFI ": outcome HIJACKED is not among its counts "
+			       "(no run observed it)\n");
+	assert_contains(r.out, ": 53 pass, 1 regression, 1 doctored");
+	run_free(&r);
+}
+
+/* Every way a cell's outcome can be written without a run behind it is
+ * refused, naming the cell and the field; a cell made consistent (a run,
+ * its count, evidence) is judged as observed (a regression, not doctored). */
+static void check_unbacked(void **state)
+{
+	static const struct {
+		const char *attack, *config;
+		enum th_outcome outcome;
+		unsigned runs, count;
+		const char *evidence, *line;
+	} cases[] = {
+		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", "cfi-icall", TH_BLOCKED_CFI, 0, 0,
+		  "observed BLOCKED_CFI", "runs is 0: BLOCKED_CFI is backed by no run (only "
+		  "UNSUPPORTED and NOT_APPLICABLE stand without one)" },
+		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", "kcfi", TH_BLOCKED_CFI, 0, 0, "",
+		  "runs is 0: BLOCKED_CFI is backed by no run" },
+		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", "none", TH_HIJACKED, 1, 1, " \n",
+		  "evidence is empty: HIJACKED is shown by nothing the run observed" },
+		{ "MEMCPY_INTRA_BEFORE_ARM_NONE", "none", TH_NO_EFFECT, 0, 0, "",
+		  "runs is 0: NO_EFFECT is backed by no run" },
+	};
+	struct tmp *t = *state;
+	char err[1024];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct th_results *m = load_ok(DATA("gate.json"));
+		struct th_cell *c = th_results_find_cell(m, NULL, cases[i].attack, TH_VARIANT_MODERN,
+							 cases[i].config, "clang-22");
+		const char *path = tmp_file(t, "unbacked.json");
+		char want[512];
+
+		assert_non_null(c);
+		memset(c->counts, 0, sizeof(c->counts));
+		c->outcome = cases[i].outcome;
+		c->runs = cases[i].runs;
+		c->counts[c->outcome] = cases[i].count;
+		assert_int_equal(th_cell_set_evidence(c, cases[i].evidence, err, sizeof(err)), 0);
+		assert_int_equal(th_results_write(m, path, err, sizeof(err)), 0);
+		th_results_free(m);
+		struct run r = run_check(path, NULL);
+
+		assert_int_equal(r.rc, TH_CHECK_BAD_INPUT);
+		snprintf(want, sizeof(want), "doctored: %s modern/%s/clang-22: %s", cases[i].attack,
+			 cases[i].config, cases[i].line);
+		assert_contains(r.out, want);
+		assert_contains(r.out, ", 1 doctored");
+		assert_contains(r.out, "check: BAD INPUT (exit 2)");
+		run_free(&r);
+	}
+	/* Counts that do not sum to the runs: the loader refuses the file. */
+	struct th_results *m = load_ok(DATA("gate.json"));
+	const char *path = tmp_file(t, "unbacked-sum.json");
+
+	th_results_find_cell(m, NULL, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", TH_VARIANT_MODERN,
+			     "cfi-icall", "clang-22")->runs = 3;
+	assert_int_equal(th_results_write(m, path, err, sizeof(err)), -1);
+	th_results_free(m);
+}
+
+/* The check outside the project: every cell's runs zeroed, its counts and
+ * evidence emptied, whatever outcome it claims. Nothing passes: every cell
+ * but the UNSUPPORTED and NOT_APPLICABLE ones is named. */
+static void check_every_cell_unbacked(void **state)
+{
+	struct tmp *t = *state;
+	char err[1024], want[64];
+	struct th_results *m = load_ok(DATA("gate.json"));
+	const char *path = tmp_file(t, "zeroed.json");
+	size_t named = 0;
+
+	for (size_t i = 0; i < m->ncells; i++) {
+		struct th_cell *c = m->cells[i];
+
+		named += c->outcome != TH_UNSUPPORTED && c->outcome != TH_NOT_APPLICABLE;
+		memset(c->counts, 0, sizeof(c->counts));
+		c->runs = 0;
+		assert_int_equal(th_cell_set_evidence(c, "", err, sizeof(err)), 0);
+	}
+	assert_int_equal(named, 40);	/* of 54: 8 UNSUPPORTED, 6 NOT_APPLICABLE */
+	assert_int_equal(th_results_write(m, path, err, sizeof(err)), 0);
+	th_results_free(m);
+	struct run r = run_check(path, NULL);
+
+	assert_int_equal(r.rc, TH_CHECK_BAD_INPUT);
+	snprintf(want, sizeof(want), ", %zu doctored", named);
+	assert_contains(r.out, want);
+	assert_contains(r.out, "check: BAD INPUT (exit 2)");
 	run_free(&r);
 }
 
@@ -912,8 +1005,14 @@ static void check_json_regression(void **state)
 	const char *path = tmp_file(t, "doctored-json.json");
 	json_error_t je;
 
-	th_results_find_cell(m, NULL, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", TH_VARIANT_MODERN,
-			     "cfi-icall", "clang-22")->outcome = TH_HIJACKED;
+	struct th_cell *c = th_results_find_cell(m, NULL, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4",
+						 TH_VARIANT_MODERN, "cfi-icall", "clang-22");
+
+	/* Doctored consistently (a run, its count, evidence): a regression. */
+	c->outcome = TH_HIJACKED;
+	c->counts[TH_BLOCKED_CFI] = 0;
+	c->counts[TH_HIJACKED] = 1;
+	assert_int_equal(th_cell_set_evidence(c, "observed HIJACKED", err, sizeof(err)), 0);
 	assert_int_equal(th_results_write(m, path, err, sizeof(err)), 0);
 	th_results_free(m);
 
@@ -2546,6 +2645,8 @@ int main(int argc, char **argv)
 		TH_CASE(expected_sets_shown),
 		TH_CASE(check_pass),
 		TH_CASE(check_doctored_regression),
+		TH_CASE(check_unbacked),
+		TH_CASE(check_every_cell_unbacked),
 		TH_CASE(check_json_regression),
 		TH_CASE(check_stored_verdict_ignored),
 		TH_CASE(check_hidden_by_null_expectation),
