@@ -209,6 +209,35 @@ static void diag_text(const struct th_line *l, char *ev, size_t n)
 	th_line_text(&t, ev, n);
 }
 
+/* ASan's report of a fault it caught (SEGV, ILL, ...: a crash, not an
+ * overflow it detected), tied to this run: its kind line into @ev.
+ * Return: 1 if there is one. */
+static int asan_crash(const struct th_child_obs *obs, char *ev, size_t n)
+{
+	const char *pos = obs->err, *end = obs->err ? obs->err + obs->err_len : NULL;
+	char head[48];
+	struct th_line l;
+
+	if (!obs->exited || obs->exit_code != obs->san_exitcode)
+		return 0;
+	snprintf(head, sizeof(head), "==%d==" TH_REPORT_ASAN, (int)obs->pid);
+	while (th_line_next(&pos, end, &l)) {
+		struct th_line k;
+
+		if (!l.complete || !th_line_starts(&l, head))
+			continue;
+		k.p = l.p + strlen(head);
+		k.len = l.len - strlen(head);
+		k.complete = 1;
+		k.has_nul = 0;
+		if (!k.len || !asan_crash_kind(k.p, k.len))
+			return 0;
+		th_line_text(&k, ev, n);
+		return 1;
+	}
+	return 0;
+}
+
 /* Return: 1 a memory-safety report tied to this run (DETECTED), 0 none. */
 static int memory_report(const struct th_child_obs *obs, char *ev, size_t n)
 {
@@ -349,18 +378,25 @@ static int bug_at_ud2(const struct th_child_obs *obs, const char *where, const c
 
 	if (!is_bug_ud2(obs))
 		return 0;
-	snprintf(ev, n, "invalid opcode: ud2 at pc 0x%" PRIx64 " (%s), not a check: a BUG(), the kernel's "
-		 "oops%s%s", t->pc, where, note[0] ? "; the program's last note: " : "", note);
+	snprintf(ev, n, "invalid opcode: ud2 at pc 0x%" PRIx64 " (%s), not a check%s%s%s: a BUG(), the "
+		 "kernel's oops%s%s", t->pc, where, obs->site_func ? " guarding " : "",
+		 obs->site_func ? obs->site_func : "", obs->site_func ? "'s indirect call" : "",
+		 note[0] ? "; the program's last note: " : "", note);
 	return 1;
 }
 
 /* A fault that ended the process after a target ran or the privileged state
  * changed, with no defence's proof: in a kernel, an oops in the timer
  * softirq (die() panics in interrupt context) or in the switch after it. */
+static int asan_crash(const struct th_child_obs *obs, char *ev, size_t n);
+
 static int oops_after(const struct th_child_obs *obs)
 {
-	return obs->signaled && (obs->signo == SIGSEGV || obs->signo == SIGBUS ||
-				 obs->signo == SIGILL || obs->signo == SIGFPE);
+	char ev[8];
+
+	return (obs->signaled && (obs->signo == SIGSEGV || obs->signo == SIGBUS ||
+				  obs->signo == SIGILL || obs->signo == SIGFPE)) ||
+	       asan_crash(obs, ev, sizeof(ev));
 }
 
 /* The privileged state at exit against the binary's initial values. */
@@ -566,7 +602,9 @@ enum th_outcome th_classify(const struct th_child_obs *obs, int is_control, char
 			int exact;
 
 			th_name_target(b, obs->trap.vaddr, where, sizeof(where), &exact);
-			if (!obs->have_trap)
+			if (!obs->signaled && asan_crash(obs, crash + 18, sizeof(crash) - 18))
+				memcpy(crash, "AddressSanitizer: ", 18);
+			else if (!obs->have_trap)
 				snprintf(crash, sizeof(crash), "killed by %s",
 					 th_signal_name(obs->signo, sig, sizeof(sig)));
 			else if (!bug_at_ud2(obs, where, s.last_note, crash, sizeof(crash)) &&

@@ -96,8 +96,37 @@ if(TARGET th-attack-legacy-none AND TARGET th-attack-modern-none AND
   # rc3 shim: .data is the fake ring's timer; the callback gets exactly that.
   th_attacks_e2e(fake_object transitional MEMCPY_INTRA_BEFORE_ARM_DATA_FAKE_OBJECT
     "TH-LANDED: run=- yes data ok .*TH-TARGET: run=- name=neighbour_timer_fn chosen=1 timer=.*current uid now 0")
-  th_attacks_e2e(ptr_class legacy INDEX_INTRA_BEFORE_ARM_FUNC_PTR_CLASS
-    "TH-TARGET: run=- name=commit_creds_stub chosen=1 .* uid=0 ")
+  # func:ptr-class: commit_creds (kernel/cred.c) passes BUG_ON(usage < 1) on
+  # the planted 0x1337, then reads new->user past the ring (the next slot,
+  # zeroed) and atomic_incs through it: a fault at 0x4, before any TARGET.
+  add_test(NAME attacks.e2e.legacy.ptr_class
+    COMMAND ${CMAKE_COMMAND}
+      "-DCMD=sh;-c;\"$0\" --run INDEX_INTRA_BEFORE_ARM_FUNC_PTR_CLASS 1>&2;$<TARGET_FILE:th-attack-legacy-none>"
+      -DRC=139 "-DSTDERR_REGEX=TH-LANDED: run=- yes name ok .*function ok \\(0x[0-9a-f]+ commit_creds\\).*TH-TRAP: run=- sig=11 name=SIGSEGV .* addr=0x4\n"
+      -P ${TH_RUN_EXPECT})
+  set_tests_properties(attacks.e2e.legacy.ptr_class PROPERTIES LABELS attacks TIMEOUT 30)
+  # ... and on CVE-2017-7308's socket, whose first word (the cred's usage) is
+  # 0: BUG_ON(usage < 1), a ud2 in commit_creds.
+  add_test(NAME attacks.e2e.legacy.ring_block.ptr_class
+    COMMAND ${CMAKE_COMMAND}
+      "-DCMD=sh;-c;\"$0\" --run RING_BLOCK_OVERFLOW_PENDING_FUNC_PTR_CLASS 1>&2;$<TARGET_FILE:th-attack-legacy-none>"
+      -DRC=132 "-DSTDERR_REGEX=BUG_ON\\(atomic_read\\(&new->usage\\) < 1\\), usage 0 \\(0x0\\)\nTH-TRAP: run=- sig=4 name=SIGILL .* bytes=0f0b"
+      -P ${TH_RUN_EXPECT})
+  set_tests_properties(attacks.e2e.legacy.ring_block.ptr_class PROPERTIES LABELS attacks TIMEOUT 30)
+  # func:other-proto: call_usermodehelper's wait is what ecx held at the
+  # callback call, not UMH_NO_WAIT: it would sleep in the softirq.
+  add_test(NAME attacks.e2e.legacy.other_proto
+    COMMAND ${CMAKE_COMMAND}
+      "-DCMD=sh;-c;\"$0\" --run MEMCPY_INTRA_BEFORE_ARM_FUNC_OTHER_PROTO 1>&2;$<TARGET_FILE:th-attack-legacy-none>"
+      -DRC=132 "-DSTDERR_REGEX=TH-LANDED: run=- yes name ok .*BUG: scheduling while atomic: swapper/0/0/0x00000100 \\(call_usermodehelper\\(0x[0-9a-f]+, argv 0x[0-9a-f]+, envp 0x[0-9a-f]+, wait -?[1-9][0-9]*\\) waits for its helper\\)\nTH-TRAP: run=- sig=4 name=SIGILL .* bytes=0f0b"
+      -P ${TH_RUN_EXPECT})
+  set_tests_properties(attacks.e2e.legacy.other_proto PROPERTIES LABELS attacks TIMEOUT 30)
+  # func:foreign-callback: process_timeout (kernel/time/timer.c) wakes the
+  # task after the timer (4.15) or in .data (4.14): the attacker's own.
+  th_attacks_e2e(foreign_callback modern MEMCPY_INTRA_BEFORE_ARM_FUNC_FOREIGN_CALLBACK
+    "TH-TARGET: run=- name=process_timeout chosen=1 task=0x[0-9a-f]+ \\(from_timer\\(timeout, t, timer\\)->task\\) state 1 -> 0: woken\n")
+  th_attacks_e2e(foreign_callback legacy INDEX_INTRA_PENDING_FUNC_FOREIGN_CALLBACK
+    "TH-TARGET: run=- name=process_timeout chosen=1 task=0x[0-9a-f]+ \\(.data\\) state 1 -> 0: woken\n")
   # Modern: the callback gets the timer, never the attacker's value: write_cr4's
   # MOV to CR4 of that address (bits 63:32 set) is #GP(0), a SIGSEGV at the mov
   # (0f 22 /4, any REX; sh reports 139), before write_cr4 reports or loads it.
@@ -156,13 +185,13 @@ if(TARGET th-attack-legacy-none AND TARGET th-attack-modern-none AND
   # fake's sk_data_ready, the re-arm; the label after it returned.
   th_attacks_e2e(ring_block.fake_object legacy RING_BLOCK_OVERFLOW_PENDING_DATA_FAKE_OBJECT
     "prb_close_block: last_pkt->tp_next_offset = 0 through pkc->prev = 0x[0-9a-f]+ \\(current_cred.uid\\); current uid now 0\n.*block_status 0x21 .*sk_data_ready\\(sk\\) through the socket at 0x[0-9a-f]+: 0x[0-9a-f]+ \\(sock_def_readable\\)\n.*re-armed the timer .*TH-TARGET: run=- name=prb_retire_rx_blk_timer_expired chosen=1 data=0x[0-9a-f]+ \\(not a socket\\): returned; current uid 0\n")
-  # func:foreign-callback: deferred_timer_fn's container lays func over
-  # blk_fill_in_prog, retire_blk_tov (1000) and version (TPACKET_V3): a
-  # non-canonical address, which the call faults on (#GP: SIGSEGV, address 0).
+  # func:foreign-callback: 4.15's process_timeout takes its task from the word
+  # after retire_blk_timer, the end of struct tpacket_kbdq_core, which the
+  # exploit's frame does not reach: NULL, and wake_up_process() faults on it.
   add_test(NAME attacks.e2e.modern.ring_block.foreign_callback
     COMMAND ${CMAKE_COMMAND}
       "-DCMD=sh;-c;\"$0\" --run RING_BLOCK_OVERFLOW_PENDING_FUNC_FOREIGN_CALLBACK 1>&2;$<TARGET_FILE:th-attack-modern-none>"
-      -DRC=139 "-DSTDERR_REGEX=name missed \\(no buffer in front of retire_blk_timer.*running func 0x203e800000000 \\(data 0x3e8\\)\nTH-TRAP: run=- sig=11 name=SIGSEGV .* addr=0x0"
+      -DRC=139 "-DSTDERR_REGEX=TH-LANDED: run=- yes function ok \\(0x[0-9a-f]+ process_timeout\\).*TH-TRAP: run=- sig=11 name=SIGSEGV .* addr=0x0"
       -P ${TH_RUN_EXPECT})
   set_tests_properties(attacks.e2e.modern.ring_block.foreign_callback PROPERTIES LABELS attacks TIMEOUT 30)
   # strcpy: no zero bytes, so .data is out of reach (.function lands unless its

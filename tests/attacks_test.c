@@ -342,7 +342,7 @@ static void expect_story_cells(void **state)
 		{ "UAF_REALLOC_PENDING_NONE", "transitional", "cfi-icall", "FALSE_POSITIVE" },
 		{ "UAF_REALLOC_PENDING_NONE", "transitional", "kcfi", "FALSE_POSITIVE" },
 		{ "UAF_REALLOC_PENDING_FUNC_SAME_CLASS", "modern", "cfi-icall", "REDIRECTED" },
-		{ "UAF_REALLOC_PENDING_FUNC_PTR_CLASS", "modern", "cfi-icall-generalized", "PRIVILEGED_WRITE" },
+		{ "UAF_REALLOC_PENDING_FUNC_PTR_CLASS", "modern", "cfi-icall-generalized", "BLOCKED_CFI" },
 		/* The shim's check stops the legitimate callback: not a block. */
 		{ "MEMCPY_INTRA_BEFORE_ARM_DATA_FAKE_OBJECT", "transitional", "cfi-icall", "FALSE_POSITIVE" },
 		{ "MEMCPY_INTRA_BEFORE_ARM_DATA_FAKE_OBJECT", "transitional", "kcfi", "FALSE_POSITIVE" },
@@ -371,8 +371,8 @@ static void expect_story_cells(void **state)
 		{ "RING_BLOCK_OVERFLOW_PENDING_FUNC_DATA_WRITE_CR4", "transitional", "kcfi", "FALSE_POSITIVE" },
 		/* tpacket_kbdq_core: ring state in front of the timer, not a buffer. */
 		{ "RING_BLOCK_OVERFLOW_PENDING_FUNC_FOREIGN_CALLBACK", "modern", "kcfi", "CRASHED" },
-		{ "RING_BLOCK_OVERFLOW_PENDING_FUNC_FOREIGN_CALLBACK", "legacy", "none", "CRASHED" },
-		{ "RING_BLOCK_OVERFLOW_PENDING_FUNC_PTR_CLASS", "legacy", "none", "PRIVILEGED_WRITE" },
+		{ "RING_BLOCK_OVERFLOW_PENDING_FUNC_FOREIGN_CALLBACK", "legacy", "none", "HIJACKED" },
+		{ "RING_BLOCK_OVERFLOW_PENDING_FUNC_PTR_CLASS", "legacy", "none", "CRASHED" },
 		/* A forged timer behind the pending one: fn(data) on 4.14, fn(timer) on 4.15. */
 		{ "MEMCPY_INTRA_PENDING_LIST_FORGED_TIMER", "legacy", "cfi-icall", "HIJACKED" },
 		{ "MEMCPY_INTRA_PENDING_LIST_FORGED_TIMER", "transitional", "kcfi", "FALSE_POSITIVE" },
@@ -380,7 +380,10 @@ static void expect_story_cells(void **state)
 		{ "MEMCPY_INTRA_PENDING_LIST_FORGED_TIMER", "modern", "none", "CRASHED" },
 		{ "HEAP_NEIGHBOUR_BEFORE_ARM_LIST_FORGED_TIMER", "legacy", "none", "NO_EFFECT" },
 		/* __hlist_del() through planted pointers: no prototype removes it. */
-		{ "UAF_REALLOC_PENDING_LIST_HLIST_DEL", "modern", "cfi-icall", "PRIVILEGED_WRITE" },
+		{ "UAF_REALLOC_PENDING_LIST_HLIST_DEL", "modern", "cfi-icall", "CRASHED" },
+		{ "UAF_REALLOC_PENDING_LIST_HLIST_DEL", "transitional", "kcfi", "PRIVILEGED_WRITE" },
+		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_PTR_CLASS", "legacy", "none", "CRASHED" },
+		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_OTHER_PROTO", "legacy", "none", "CRASHED" },
 		{ "INDEX_INTRA_BEFORE_ARM_LIST_HLIST_DEL", "modern", "kcfi", "PRIVILEGED_WRITE" },
 		{ "STRCPY_INTRA_PENDING_LIST_HLIST_DEL", "legacy", "none", "CRASHED" },
 	};

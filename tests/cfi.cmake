@@ -42,7 +42,8 @@ foreach(case
     classify_detected_control classify_cfi_diag_untraced classify_exit_nonzero
     classify_exit0_no_done classify_done_legit classify_done_legit_wrong
     classify_done_nonzero_exit classify_asan_line_ends classify_asan_line_ends_cut
-    classify_target_unchosen classify_target_beats_crash classify_privileged_state
+    classify_target_unchosen classify_crash_after_target classify_privileged_state
+    classify_fault_after_target classify_asan_fault_after_target classify_target_then_exit
     cr4_gp_rules classify_gp_mov_cr4
     classify_harness_error classify_evidence_truncated classify_fuzz
     fortify_macro_in_range fortify_macro_field_overflow runner_exec_fails runner_ptrace_denied

@@ -172,6 +172,24 @@ struct classify_row {
 };
 
 static const struct classify_row classify_rows[] = {
+	/* A fault after the target ran (no check's trap): an oops in the timer
+	 * softirq panics, so the attacker keeps nothing: CRASHED, not HIJACKED. */
+	{ .name = "classify_fault_after_target", .config = "none", .exited = 0, .code = SIGSEGV,
+	  .out = "TH-TARGET: run=" TOK " name=write_cr4 chosen=1 val=0x407f0\n",
+	  .err = "", .control = NOT_RUN, .attack = TH_CRASHED,
+	  .has = { "target ran: name=write_cr4 chosen=1", "then killed by SIGSEGV",
+		   "the kernel does not survive it" } },
+	/* ... and ASan's report of that fault (its SEGV handler exits). */
+	{ .name = "classify_asan_fault_after_target", .config = "asan", .exited = 1, .code = SAN,
+	  .out = "TH-TARGET: run=" TOK " name=process_timeout chosen=1 task=0x1000\n",
+	  .err = "==4242==ERROR: AddressSanitizer: SEGV on unknown address 0x000000000004\n",
+	  .control = NOT_RUN, .attack = TH_CRASHED,
+	  .has = { "then AddressSanitizer: SEGV on unknown address", "name=process_timeout chosen=1" } },
+	/* A clean exit after the target: its effect stood. */
+	{ .name = "classify_target_then_exit", .config = "none", .exited = 1, .code = 0,
+	  .out = "TH-TARGET: run=" TOK " name=process_timeout chosen=1 task=0x1000\n"
+		 "TH-DONE: run=" TOK " fired=1\n",
+	  .err = "", .control = NOT_RUN, .attack = TH_HIJACKED, .has = { "target ran: name=process_timeout" } },
 	{ .name = "classify_target_chosen", .config = "none", .exited = 1, .code = 0,
 	  .out = "TH-NOTE: run=" TOK " overwriting\n"
 		 "TH-LANDED: run=" TOK " yes function=write_cr4 data=0x407f0\n"
@@ -326,14 +344,19 @@ static void classify_target_unchosen(void **state)
 	assert_outcome(TH_CRASHED, classify(&o, 0, ev, sizeof(ev)));
 }
 
-static void classify_target_beats_crash(void **state)
+/* A fault after the target ran is an oops after it: the kernel does not
+ * survive it, so the run is CRASHED, naming what ran; a hang (the timeout's
+ * kill) leaves the target's effect standing. */
+static void classify_crash_after_target(void **state)
 {
 	char ev[256];
 	struct th_child_obs o = canned("none", 0, SIGSEGV,
 				       "TH-TARGET: run=" TOK " name=write_cr4 chosen=1 cr4=0x407f0\n", "");
 
 	(void)state;
-	assert_outcome(TH_HIJACKED, classify(&o, 0, ev, sizeof(ev)));
+	assert_outcome(TH_CRASHED, classify(&o, 0, ev, sizeof(ev)));
+	assert_contains(ev, "target ran: name=write_cr4 chosen=1");
+	o.signo = SIGKILL;
 	o.timed_out = 1;
 	assert_outcome(TH_HIJACKED, classify(&o, 1, ev, sizeof(ev)));
 }
@@ -418,10 +441,11 @@ static void classify_gp_mov_cr4(void **state)
 	o.trap.regs[TH_RBX] = 0x407f0;
 	assert_outcome(TH_CRASHED, classify(&o, 0, ev, sizeof(ev)));
 	assert_contains(ev, "a value the CPU loads");
-	/* CR4 read at exit changed: the privileged write decides first. */
+	/* CR4 read at exit changed, then the fault: an oops after the write,
+	 * which the kernel does not survive. */
 	o.state[0].after = 0x407f0;
-	assert_outcome(TH_PRIVILEGED_WRITE, classify(&o, 0, ev, sizeof(ev)));
-	assert_contains(ev, "cpu_regs.cr4 0x3407f0 -> 0x407f0");
+	assert_outcome(TH_CRASHED, classify(&o, 0, ev, sizeof(ev)));
+	assert_contains(ev, "privileged state changed at exit: cpu_regs.cr4 0x3407f0 -> 0x407f0; then #GP(0)");
 }
 
 /* The privileged state read at exit decides over what the child said. */
@@ -797,7 +821,10 @@ static void forge_trap_elsewhere(void **state)
 	(void)state;
 	assert_outcome(TH_CRASHED, forge(&r, "trap-elsewhere", NULL, ev, sizeof(ev)));
 	assert_true(r.obs.have_trap);
-	assert_contains(ev, "in call_timer_fn_prepare: not a check guarding call_timer_fn's indirect call");
+	/* A ud2 no check guards: the program's own BUG(), named as such. */
+	assert_contains(ev, "ud2 at pc");
+	assert_contains(ev, "(call_timer_fn_prepare");
+	assert_contains(ev, "not a check guarding call_timer_fn's indirect call: a BUG()");
 	run_free(&r);
 }
 
@@ -1127,7 +1154,7 @@ static void probe_judge(void **state)
 int main(int argc, char **argv)
 {
 	static const struct CMUnitTest fixed[] = {
-		CASE(config_table), CASE(classify_target_unchosen), CASE(classify_target_beats_crash),
+		CASE(config_table), CASE(classify_target_unchosen), CASE(classify_crash_after_target),
 		CASE(classify_privileged_state), CASE(classify_harness_error),
 		CASE(cr4_gp_rules), CASE(classify_gp_mov_cr4),
 		CASE(classify_evidence_truncated), CASE(classify_fuzz), CASE(fortify_macro_in_range),
