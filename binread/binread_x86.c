@@ -106,6 +106,11 @@ struct flags {
 	int32_t a, b, r;
 };
 
+/* Flags this function did not set by an instruction it models: at its
+ * entry, after a call, after anything else that writes them. Their
+ * operands name no node, so no branch on them is a branch on a target. */
+static const struct flags no_flags = { F_UNKNOWN, 0, -1, -1, -1 };
+
 struct cond {
 	uint64_t at;		/* the branch */
 	unsigned jcc;		/* capstone id */
@@ -453,7 +458,7 @@ static uint64_t eval_node(struct ev_ctx *e, int32_t x)
 	case X_SX: {
 		unsigned from = (unsigned)p->k;
 
-		if (from < 64 && ((a >> (from - 1)) & 1))
+		if (from >= 1 && from < 64 && ((a >> (from - 1)) & 1))
 			a |= ~mask(from);
 		return a & m;
 	}
@@ -467,11 +472,14 @@ static uint64_t eval_node(struct ev_ctx *e, int32_t x)
 static int eval_cond(struct ev_ctx *e, const struct cond *c)
 {
 	const struct flags *f = &c->f;
-	uint64_t a, b, r, m = mask(f->w), top = 1ULL << (f->w - 1);
+	uint64_t a, b, r, m, top;
 	bool cf, zf, sf, of, pf, v;
 
-	if (f->kind == F_UNKNOWN)
+	/* Unknown flags have no width: 1ULL << (0 - 1) was a negative shift. */
+	if (f->kind == F_UNKNOWN || f->w < 1 || f->w > 64)
 		return -1;
+	m = mask(f->w);
+	top = 1ULL << (f->w - 1);
 	ev_start(e);
 	a = eval(e, f->a) & m;
 	b = f->b >= 0 ? eval(e, f->b) & m : 0;
@@ -519,8 +527,13 @@ static int eval_cond(struct ev_ctx *e, const struct cond *c)
 	return v == c->taken;
 }
 
+/* Does c branch on t? Only on flags a compare, a test or an operation it
+ * models set in this function: a branch on flags it did not see set (at
+ * the entry, after a call or a shift) checks nothing, whatever follows. */
 static bool cond_on(const struct arena *ar, const struct cond *c, int32_t t)
 {
+	if (c->f.kind == F_UNKNOWN)
+		return false;
 	return xcontains(ar, c->f.a, t) || xcontains(ar, c->f.b, t) || xcontains(ar, c->f.r, t);
 }
 
@@ -1055,7 +1068,7 @@ static void clobber(struct arena *ar, struct state *s, const struct dinsn *d)
 			s->r[g] = fresh(ar);
 	}
 	if (d->flags_written)
-		s->f.kind = F_UNKNOWN;
+		s->f = no_flags;
 }
 
 /* A call to a function: the System V caller-saved registers are lost. */
@@ -1066,7 +1079,7 @@ static void clobber_call(struct arena *ar, struct state *s)
 
 	for (size_t i = 0; i < sizeof(lost) / sizeof(lost[0]); i++)
 		s->r[lost[i]] = fresh(ar);
-	s->f.kind = F_UNKNOWN;
+	s->f = no_flags;
 }
 
 static bool is_jcc(unsigned id)
@@ -1320,7 +1333,7 @@ static void run_path(struct exec *x, struct state *s)
 			a = read_op(ar, s, d, o0);
 			b = o1 ? read_op(ar, s, d, o1) : mk(ar, X_CONST, 8, -1, -1, 1);
 			write_op(ar, s, o0, mk(ar, op, o0->size * 8u, a, b, 0));
-			s->f.kind = F_UNKNOWN; /* shifts define only some flags */
+			s->f = no_flags; /* shifts define only some flags */
 			break;
 		}
 		case X86_INS_NEG:
@@ -1809,6 +1822,8 @@ struct th_func_sites *th_bin_analyse(struct th_bin *b, const struct th_sym *fn, 
 	for (int r = 0; r < TH_NREGS; r++)
 		s0->r[r] = mk(&an->ar, X_ENTRY, 64, -1, -1, (uint64_t)r);
 	s0->pc = fn->addr;
+	/* What the flags hold at the entry is the caller's, not this code's. */
+	s0->f = no_flags;
 	push(&x, s0);
 	while (x.depth && !x.oom && !an->ar.oom) {
 		struct state *s = malloc(sizeof(*s));

@@ -86,6 +86,28 @@ add_test(NAME reach.cli.not-elf
 add_test(NAME reach.cli.usage
   COMMAND ${CMAKE_COMMAND} "-DCMD=${_th_reach_cli};--binary;x"
           -DRC=2 "-DSTDERR_REGEX=--binary FILE and --function NAME are required" -P ${TH_RUN_EXPECT})
+# A branch decides on the target only through flags the function set
+# (tests/reach_flags.c, hand-made): a je on the entry's flags, or on flags a
+# shift rewrote after the compare, then ud2, then jmp rax, is no check (this
+# binary has no CFI tables: "no CFI", exit 2); the compare on the target is.
+set(_rf_bin ${CMAKE_BINARY_DIR}/tests/th-reach-flags)
+add_custom_command(OUTPUT ${_rf_bin}
+  COMMAND ${CMAKE_C_COMPILER} -nostdlib -static -fno-pic -fno-pie -o ${_rf_bin}
+          ${CMAKE_CURRENT_LIST_DIR}/reach_flags.c
+  DEPENDS ${CMAKE_CURRENT_LIST_DIR}/reach_flags.c VERBATIM)
+add_custom_target(th-reach-flags ALL DEPENDS ${_rf_bin})
+foreach(fn entry_flags clobbered)
+  add_test(NAME reach.cli.flags.${fn}
+    COMMAND ${CMAKE_COMMAND} "-DCMD=${_th_reach_cli};--binary;${_rf_bin};--function;${fn}" -DRC=2
+            "-DSTDERR_REGEX=th-reach-flags: no CFI: no check guards the indirect calls of ${fn}"
+            -P ${TH_RUN_EXPECT})
+endforeach()
+add_test(NAME reach.cli.flags.cmp_set
+  COMMAND ${CMAKE_COMMAND} "-DCMD=${_th_reach_cli};--binary;${_rf_bin};--function;cmp_set" -DRC=0
+          "-DSTDOUT_REGEX=check: cfi-icall: .*; ud2 at 0x" -P ${TH_RUN_EXPECT})
+th_reach_test(flags flags ${_rf_bin})
+set_tests_properties(reach.cli.flags.entry_flags reach.cli.flags.clobbered reach.cli.flags.cmp_set
+  PROPERTIES LABELS reach TIMEOUT 60)
 
 # ---- the static set proven by behaviour: aimed attacks (tests/reach_agree_test.c) ----
 if(TARGET th_cfi)
@@ -197,6 +219,7 @@ else()
   th_reach_san_test(doubled doubled ${_kl_bin}/th-reach-kernel-like)
   th_reach_san_test(kcfi-traps-twice traps_twice ${_kl_bin}/th-reach-kcfi-traps-twice
     ${_kl_bin}/th-reach-kcfi-traps-once)
+  th_reach_san_test(flags.sanitized flags ${_rf_bin})
   set_tests_properties(reach.big-segment reach.doubled PROPERTIES TIMEOUT 20)
   # The command on it: a kernel's privileged names by default (linux_banner),
   # the container-confusion candidates and what their containers give.

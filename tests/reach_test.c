@@ -546,6 +546,40 @@ static void traps_twice(void **state)
 	th_bin_close(one);
 }
 
+/* flags <binary>: tests/reach_flags.c. A je on flags the function did not
+ * set (at its entry; rewritten by a shift after the compare) guards
+ * nothing: the call is unchecked, never a cfi-icall check; the compare on
+ * the target, the control, is one. Run by the sanitized reader too: the
+ * unknown flags once reached eval_cond's 1ULL << (0 - 1). */
+static void flags(void **state)
+{
+	static const struct { const char *fn; enum th_cfi_scheme scheme; size_t nguards; } want[] = {
+		{ "entry_flags", TH_CFI_NONE, 0 },
+		{ "clobbered", TH_CFI_NONE, 0 },
+		{ "cmp_set", TH_CFI_ICALL, 1 },
+	};
+	struct th_bin *b = open_bin(arg(0));
+	char err[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+		const struct th_func_sites *fs = th_bin_call_sites(b, want[i].fn, err, sizeof(err));
+		struct th_reach *r;
+
+		if (!fs)
+			fail_msg("%s: %s", want[i].fn, err);
+		assert_int_equal(fs->nsites, 1);
+		if (fs->sites[0].scheme != want[i].scheme || fs->sites[0].nguards != want[i].nguards)
+			fail_msg("%s: %s with %zu guards, want %s with %zu", want[i].fn,
+				 th_cfi_scheme_name(fs->sites[0].scheme), fs->sites[0].nguards,
+				 th_cfi_scheme_name(want[i].scheme), want[i].nguards);
+		assert_int_equal(th_reach_compute(b, want[i].fn, kernel_priv, 2, &r, err, sizeof(err)), 0);
+		assert_int_equal(r->sites[0].scheme, want[i].scheme);
+		th_reach_free(r);
+	}
+	th_bin_close(b);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -554,6 +588,7 @@ int main(int argc, char **argv)
 	} cases[] = {
 		{ "set", set }, { "verify", verify }, { "prefetch", prefetch }, { "kernel_like", kernel_like },
 		{ "big_segment", big_segment }, { "doubled", doubled }, { "traps_twice", traps_twice },
+		{ "flags", flags },
 	};
 
 	if (argc >= 2 && !strcmp(argv[1], "--list")) {
