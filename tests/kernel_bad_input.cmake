@@ -102,7 +102,7 @@ function(named name want regex)
                           --dotconfig ${WORK}/good/kcfi/.config --build ${WORK}/good
                           --qemu ${DATA}/fake-qemu --out ${out} --cells MEMCPY_INTRA_PENDING_NONE
                           --timeout 5 ${ARGN}
-                  RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
+                  TIMEOUT 60 RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
   if(NOT rc STREQUAL want)
     message(SEND_ERROR "${name}: exit ${rc}, want ${want}\n${o}${e}")
   elseif(NOT "${o}${e}" MATCHES "${regex}")
@@ -136,3 +136,8 @@ named(name_dotdot 2 "--name '..': a config's name, not a path" --name ..)
 named(name_escaped 2 "--name 'x\\\\x1b\\[31m' is not a kernel config" --name "x${esc}[31m")
 named(release_escaped 2 "esc.config: kernel release '6.1.192\\\\x1b\\[2J' has a control character"
       --name kcfi --dotconfig ${WORK}/good/esc.config)
+# An initramfs QEMU would wait on (a FIFO) is refused before any boot.
+file(MAKE_DIRECTORY ${WORK}/fifo-initrd)
+execute_process(COMMAND mkfifo ${WORK}/fifo-initrd/initramfs.cpio)
+named(initrd_fifo 2 "fifo-initrd/initramfs.cpio: a FIFO, not a regular file" --name kcfi
+      --build ${WORK}/fifo-initrd)
