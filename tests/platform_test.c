@@ -1044,6 +1044,33 @@ static void check_kernel_pass(void **state)
 	th_expect_free();
 }
 
+/* A real kernel's cell is backed by its boot as a model cell by its runs:
+ * one written with no run, count or evidence is doctored, named. */
+static void check_kernel_unbacked(void **state)
+{
+	(void)state;
+	load_expect(expect_file(NULL));
+	struct th_results *r = kernel_results();
+	struct th_cell *c = th_results_find_cell(r, LINUX, WCR4, TH_VARIANT_MODERN, "kcfi", "clang-22");
+	char err[512];
+
+	assert_non_null(c);
+	judge(r);
+	memset(c->counts, 0, sizeof(c->counts));
+	c->runs = 0;
+	if (th_cell_set_evidence(c, "", err, sizeof(err)))
+		fail_msg("%s", err);
+	struct run g = check_model(r, true, false);
+
+	if (g.rc != TH_CHECK_BAD_INPUT)
+		fail_msg("rc %d:\n%s%s", g.rc, g.out, g.err);
+	assert_contains(g.out, "doctored: " WCR4 " modern/kcfi/clang-22 on " LINUX ": runs is 0: "
+			"BLOCKED_CFI is backed by no run");
+	run_free(&g);
+	th_results_free(r);
+	th_expect_free();
+}
+
 /* Results without a real kernel's cells are judged as they always were,
  * with a kernel plan or without one. */
 static void check_model_only_unchanged(void **state)
@@ -1337,6 +1364,7 @@ int main(int argc, char **argv)
 		TH_CASE(check_kernel_doctored_agreement),
 		TH_CASE(check_kernel_rules),
 		TH_CASE(check_kernel_without_plan),
+		TH_CASE(check_kernel_unbacked),
 	};
 	int rc;
 
