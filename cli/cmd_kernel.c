@@ -49,6 +49,8 @@
 
 #define KERNEL "timerharness kernel: "
 #define CLASSIFY "timerharness kernel classify: "
+/* The most of a console classify reads. */
+#define CLASSIFY_MAX (64 << 20)
 
 /* A line of the command on @f: @prefix, then the message with every
  * control byte (line breaks too) and backslash escaped (\x1b, \\): the
@@ -158,6 +160,16 @@ static int cmd_classify(int argc, char **argv)
 	for (;;) {
 		size_t got;
 
+		/* Standard input may never end (/dev/zero): one boot's console,
+		 * even a real machine's dmesg, is far less. */
+		if (len >= CLASSIFY_MAX) {
+			say(stderr, CLASSIFY, "%s: more than %d MiB: not one boot's console (cut it to the boot)",
+			    f == stdin ? "standard input" : file, CLASSIFY_MAX >> 20);
+			free(buf);
+			if (f != stdin)
+				fclose(f);
+			return 2;
+		}
 		if (len == cap) {
 			char *nb = realloc(buf, cap = cap ? cap * 2 : 65536);
 

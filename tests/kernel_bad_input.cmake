@@ -79,6 +79,12 @@ run(classify_two_boots 2 "boots with timerharness.cell=MEMCPY_INTRA_PENDING_FUNC
 run(classify_one_of_two 0 "^REDIRECTED\tcall_timer_fn called th_neighbour_release"
     classify --cell MEMCPY_INTRA_PENDING_FUNC_SAME_CLASS --token 2c04a3b0e0c3eb54 ${WORK}/two-boots.log)
 run(classify_end 2 "--end is exited, timeout or failed" classify --cell X --token t --end sideways ${WORK}/out/results.json)
+# Standard input that never ends is cut, said, not read until memory runs out.
+execute_process(COMMAND ${TH} kernel classify --cell X --token t - INPUT_FILE /dev/zero TIMEOUT 30
+                RESULT_VARIABLE rc ERROR_VARIABLE e OUTPUT_QUIET)
+if(NOT rc STREQUAL "2" OR NOT e MATCHES "^timerharness kernel classify: standard input: more than 64 MiB: not one boot's console")
+  message(SEND_ERROR "classify_stdin_zero: exit ${rc}, want 2 and the limit said:\n${e}")
+endif()
 # A results.json that does not load is said before any boot, and kept.
 run(results_bad 2 "results.json" --build ${WORK}/good --qemu ${DATA}/fake-qemu --out ${WORK}/out)
 file(GLOB booted ${WORK}/out/kernel/*/*.log)
