@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "lib/fs.h"
+#include "results/results.h"
 #include "runner/child.h"
 
 /* ---- a built kernel ------------------------------------------------------------ */
@@ -81,6 +82,7 @@ int th_kernel_target_load(struct th_kernel_target *t, const char *config, const 
 	char path[4096], *cfi, *perm, *unit, *clang, *gcc;
 	char dc[4096];
 	const char *why, *rel_from = dc;	/* where the release was read */
+	char plat[80];
 
 	memset(t, 0, sizeof(*t));
 	t->config = strdup(config);
@@ -140,16 +142,14 @@ int th_kernel_target_load(struct th_kernel_target *t, const char *config, const 
 			return -1;
 		}
 	}
-	/* It names the platform, linux-<release>, in every file and message:
-	 * a release as uname -r prints one, no control byte, blank or '/'. */
-	for (const unsigned char *p = (const unsigned char *)t->release; *p; p++)
-		if (*p <= ' ' || *p >= 0x7f || *p == '/') {
-			snprintf(err, n, "%s: kernel release '%.64s' has a control character, a blank or a '/': not a release",
-				 rel_from, t->release);
-			return -1;
-		}
-	if (!*t->release) {
-		snprintf(err, n, "%s: empty kernel release", rel_from);
+	/* It names the platform, linux-<release>, in every file and message,
+	 * as results.h allows one (letters, digits, ._+~-): said now, before
+	 * any boot, not when the cells are added. */
+	snprintf(plat, sizeof(plat), "linux-%.60s", t->release);
+	if (!*t->release || strlen(t->release) > 58 || !th_platform_name_valid(plat)) {
+		snprintf(err, n, "%s: kernel release '%.64s' is not one a platform is named by "
+			 "(linux-<release>: 1 to 58 letters, digits and ._+~-; no control character, "
+			 "blank or '/')", rel_from, t->release);
 		return -1;
 	}
 	t->compiler = kconfig_value(dc, "CONFIG_CC_VERSION_TEXT");

@@ -140,8 +140,13 @@ named(name_unknown 2 "--name 'asan' is not a kernel config of [^\n]*configs \\(k
 named(name_path 2 "--name '../escaped': a config's name, not a path" --name ../escaped)
 named(name_dotdot 2 "--name '..': a config's name, not a path" --name ..)
 named(name_escaped 2 "--name 'x\\\\x1b\\[31m' is not a kernel config" --name "x${esc}[31m")
-named(release_escaped 2 "esc.config: kernel release '6.1.192\\\\x1b\\[2J' has a control character"
+named(release_escaped 2 "esc.config: kernel release '6.1.192\\\\x1b\\[2J' is not one a platform is named by"
       --name kcfi --dotconfig ${WORK}/good/esc.config)
+# A release no platform can be named by is said before the boots, not when
+# their cells are added.
+file(WRITE ${WORK}/good/paren.config "# Linux/x86 6.1.192(x) Kernel Configuration\nCONFIG_CLANG_VERSION=220108\nCONFIG_TIMERHARNESS=y\nCONFIG_CFI_CLANG=y\n")
+named(release_unnamed 2 "paren.config: kernel release '6.1.192\\(x\\)' is not one a platform is named by \\(linux-<release>"
+      --name kcfi --dotconfig ${WORK}/good/paren.config)
 # An initramfs QEMU would wait on (a FIFO) is refused before any boot.
 file(MAKE_DIRECTORY ${WORK}/fifo-initrd)
 execute_process(COMMAND mkfifo ${WORK}/fifo-initrd/initramfs.cpio)
