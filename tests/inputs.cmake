@@ -31,7 +31,10 @@ th_input(reach --binary 2 "^timerharness reach: --binary ${_not_file}\n$"
 if(TARGET th_bench)
   th_input(bench --json 2 "--json %IN%: exists and is not a regular file" bench --quick --json %IN%)
 endif()
-if(TARGET th_report AND TARGET th_expect)
+# The commands cli/CMakeLists.txt builds in, on the same conditions.
+set(_matrix TARGET th_loops AND TARGET th_report AND TARGET th_cfi AND TARGET th_expect
+    AND TARGET th_registry AND TARGET th_manifest)
+if(${_matrix})
   th_input(matrix --expect 2 "^timerharness matrix: --expect ${_not_file}\n$"
            matrix --expect %IN%)
   th_input(matrix --build-root 2 "^timerharness matrix: --build-root ${_not_dir}\n$"
@@ -51,7 +54,7 @@ if(TARGET th_report AND TARGET th_expect)
   th_input(report --out 2 "^timerharness report: --out .*not a regular file"
            report --format md --results %REG% --out %IN%)
 endif()
-if(TARGET th-fuzz-all AND TARGET th_report)
+if(${_matrix} AND TARGET th-fuzz-all)
   foreach(arg --fuzz --fuzz-only --fuzz-expect --fuzz-plan)
     th_input(check ${arg} 2 "^timerharness check: ${arg} ${_not_file}\n$" check ${arg} %IN%)
   endforeach()
@@ -61,7 +64,7 @@ if(TARGET th-fuzz-all AND TARGET th_report)
     th_input(fuzz ${arg} 2 "^timerharness fuzz: ${arg} ${_not_dir}\n$" fuzz ${arg} %IN%)
   endforeach()
 endif()
-if(TARGET th_kernel)
+if(TARGET th_kernel AND TARGET th_loops AND TARGET th_report)
   foreach(arg --bzimage --dotconfig --vmlinux)
     # Your own kernel's other files good; the later value of an option wins.
     th_input(kernel ${arg} 2 "^timerharness kernel: ${arg} ${_not_file}\n$"
