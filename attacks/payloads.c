@@ -344,8 +344,12 @@ void th_payload_build(struct th_plan *plan, const struct atk_ring *base)
 		break;
 	}
 	if (th_aim.name) {
-		/* Aimed: .function at the named symbol, .data left as it is. */
+		/* Aimed: .function at the named symbol, .data (and the word
+		 * after the timer) left as they are. */
 		memset(&th_intent, 0, sizeof(th_intent));
+		plan->sets_data = 0;
+		plan->goal.has_data = 0;
+		plan->sets_after = 0;
 		set_function(plan, th_aim.addr, th_aim.name);
 		th_intent.target = th_aim.name;
 	}

@@ -36,7 +36,7 @@ static void usage(FILE *f)
 		"  binary's CFI (cfi-icall, kcfi, -fsanitize=function), read from the binary:\n"
 		"  every function entry is put through the call site's check as decoded\n"
 		"  --privileged  names to mark (default: the simulated kernel's write_cr4,\n"
-		"                write_cr4_direct, commit_creds_stub, call_usermodehelper_stub;\n"
+		"                write_cr4_direct, commit_creds, call_usermodehelper;\n"
 		"                for a Linux kernel (a vmlinux): native_write_cr4, commit_creds,\n"
 		"                prepare_kernel_cred, ... as docs/cli.md lists)\n"
 		"  --legitimate  the victim's own callbacks: the other members of a checked set\n"

@@ -78,7 +78,7 @@ struct th_card_reach {
 	size_t members, functions;	/* admitted, of the binary's function entries */
 	size_t privileged;		/* members that are privileged targets */
 	char names[256];		/* "write_cr4, write_cr4_direct" */
-	char hops[256];			/* "deferred_timer_fn reaches write_cr4" */
+	char hops[256];			/* "<callback> reaches <targets>" */
 };
 void th_card_reach(const struct th_results *res, enum th_variant v, const char *config,
 		   struct th_card_reach *r);

@@ -535,9 +535,9 @@ static int render(struct th_doc *d, const struct th_results *res)
 	th_doc_text(d, ", ");
 	th_doc_code(d, "write_cr4_direct");
 	th_doc_text(d, ", ");
-	th_doc_code(d, "commit_creds_stub");
+	th_doc_code(d, "commit_creds");
 	th_doc_text(d, ", ");
-	th_doc_code(d, "call_usermodehelper_stub");
+	th_doc_code(d, "call_usermodehelper");
 	th_doc_text(d, ". The tests attack every checked member and a sample outside the set with an "
 		    "aimed overwrite (reach.agree.*): members are never BLOCKED_CFI, the rest always is.");
 	th_doc_end_para(d);

@@ -264,7 +264,7 @@ static void fuzz_lines(FILE *out, const struct th_results *res)
 			}
 		}
 		if (g.foreign && !g.own)
-			fprintf(out, "  %-14s via deferred_timer_fn: HIJACKED under %zu of %zu configs\n", "",
+			fprintf(out, "  %-14s via process_timeout: HIJACKED under %zu of %zu configs\n", "",
 				g.foreign, g.configs);
 	}
 }

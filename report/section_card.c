@@ -154,7 +154,7 @@ static void fuzz_lines(FILE *out, const struct th_results *res)
 			}
 		}
 		if (g.foreign) {
-			snprintf(line, sizeof(line), "; through deferred_timer_fn: HIJACKED under %zu of %zu",
+			snprintf(line, sizeof(line), "; through process_timeout: HIJACKED under %zu of %zu",
 				 g.foreign, g.configs);
 			th_html_text(out, line);
 		}

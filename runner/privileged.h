@@ -9,7 +9,7 @@
 #define TH_RUNNER_PRIVILEGED_H
 
 #define TH_VICTIM_PRIVILEGED \
-	"write_cr4", "write_cr4_direct", "commit_creds_stub", "call_usermodehelper_stub"
+	"write_cr4", "write_cr4_direct", "commit_creds", "call_usermodehelper"
 
 /* A Linux kernel's (`timerharness reach` on a vmlinux, by default): the
  * functions that change privileged state in one call. */

@@ -39,12 +39,11 @@
 #include "runner/child.h"
 
 /* The overwrite that is aimed: heap-neighbour on a pending timer, whose
- * payload also plants a valid deferred call in the ring's name (func =
- * write_cr4, data = 0x407f0). A member that calls through the bytes in
- * front of its timer (deferred_timer_fn) then makes a valid call: what
- * happens after the dispatch let the member through is not what is tested,
- * and with garbage there its own check would stop it, which the classifier
- * of main at the time credited to the dispatch (issue 6). */
+ * payload also plants the word after the timer (the attacker's task, for
+ * process_timeout's from_timer() container): what happens after the
+ * dispatch let a member through is not what is tested, only that the
+ * dispatch's check let it through (the classifier of main at the time once
+ * credited a member's own later check to the dispatch: issue 6). */
 #define ATTACK	"HEAP_NEIGHBOUR_PENDING_FUNC_FOREIGN_CALLBACK"
 #define SAMPLE	6
 #define LIMIT	5.0

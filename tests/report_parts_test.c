@@ -763,7 +763,7 @@ static void verdict_fuzz(void **state)
 			   "  4.15 modern    own call never hijacked: 2.1M runs, 55.8k CFI blocks\n"
 			   "                 (by construction: its call gets the timer, not attacker bytes)\n"
 			   "                 under CFI: no privileged write or redirect found\n"
-			   "                 via deferred_timer_fn: HIJACKED under 1 of 2 configs\n");
+			   "                 via process_timeout: HIJACKED under 1 of 2 configs\n");
 	assert_null(strstr(v, "Fuzzing campaigns: not run"));
 	free(v);
 	/* What it reached, from the findings (a step of a longer chain too). */
@@ -781,7 +781,7 @@ static void verdict_fuzz(void **state)
 	}
 	assert_contains(v, "                 under CFI it still reached: ring_force_close redirected, uid 0,\n"
 			   "                   gid 0 via the list's writes\n"
-			   "                 via deferred_timer_fn: HIJACKED under 1 of 2 configs\n");
+			   "                 via process_timeout: HIJACKED under 1 of 2 configs\n");
 	free(v);
 	/* An interrupted summary says so. */
 	s->partial = true;
