@@ -520,7 +520,8 @@ __attribute__((noinline, noreturn)) static void __schedule_bug(const char *who)
  * callback: fn(data) sets only the first argument register, so argv, envp
  * and wait are what rsi, rdx and ecx held at call_timer_fn's call, as on
  * the kernel. call_usermodehelper_setup() allocates with GFP_ATOMIC only
- * for UMH_NO_WAIT; call_usermodehelper_exec() queues the work on
+ * for UMH_NO_WAIT; call_usermodehelper_exec() reads strlen(path), then queues
+ * the work on
  * system_unbound_wq and, unless UMH_NO_WAIT, sleeps in
  * wait_for_completion(): in the timer softirq that is "BUG: scheduling
  * while atomic". With UMH_NO_WAIT the worker later runs
@@ -536,6 +537,11 @@ int call_usermodehelper(const char *path, char **argv, char **envp, int wait)
 
 	if (!path)
 		return -22;	/* -EINVAL: call_usermodehelper_exec() frees the info */
+	/* call_usermodehelper_exec(): `if (strlen(sub_info->path) == 0) goto
+	 * out;`, in the softirq, before the work is queued: a stray path
+	 * faults here. */
+	if (!strlen(path))
+		return 0;
 	if (wait != UMH_NO_WAIT) {
 		char who[120];
 
@@ -543,10 +549,8 @@ int call_usermodehelper(const char *path, char **argv, char **envp, int wait)
 			 (const void *)path, (void *)argv, (void *)envp, wait);
 		__schedule_bug(who);
 	}
-	/* The worker's getname_kernel(path): a string the kernel can read. */
-	if (!th_readable(path, 1))
-		return -14;	/* -EFAULT, in the worker: nothing runs */
-	for (i = 0; i + 1 < sizeof(got) && th_readable(path + i, 1) && path[i]; i++)
+	/* The worker's getname_kernel(path): the string strlen() just read. */
+	for (i = 0; i + 1 < sizeof(got) && path[i]; i++)
 		got[i] = path[i];
 	got[i] = 0;
 	argv_fault = exec_strings_fault(argv);
@@ -878,12 +882,13 @@ void th_report_landed(const struct packet_ring *ring, const struct th_ring_snaps
  * a stray p faults here), then `if (!(p->state & state)) goto out;`, then
  * ttwu_do_wakeup()'s p->state = TASK_RUNNING.
  */
-int wake_up_process(struct task_struct *p)
+static int try_to_wake_up(struct task_struct *p, long *was)
 {
 	int woken = 0;
 
 	while (__atomic_exchange_n(&p->pi_lock, 1, __ATOMIC_ACQUIRE))
 		;
+	*was = p->state;
 	if (p->state & TASK_NORMAL) {
 		p->state = TASK_RUNNING;
 		woken = 1;
@@ -892,10 +897,17 @@ int wake_up_process(struct task_struct *p)
 	return woken;
 }
 
+int wake_up_process(struct task_struct *p)
+{
+	long was;
+
+	return try_to_wake_up(p, &was);
+}
+
 static void process_timeout_wake(struct task_struct *task, const char *how)
 {
-	long before = task->state;	/* the first read wake_up_process() makes, and faults on */
-	int woken = wake_up_process(task);
+	long before;
+	int woken = try_to_wake_up(task, &before);	/* wake_up_process(task) */
 
 	th_target_hits++;
 	th_emit("TH-TARGET: name=process_timeout chosen=%d task=%p (%s) state %ld -> %ld: %s",

@@ -187,11 +187,12 @@ if(TARGET th-attack-legacy-none AND TARGET th-attack-modern-none AND
     "prb_close_block: last_pkt->tp_next_offset = 0 through pkc->prev = 0x[0-9a-f]+ \\(current_cred.uid\\); current uid now 0\n.*block_status 0x21 .*sk_data_ready\\(sk\\) through the socket at 0x[0-9a-f]+: 0x[0-9a-f]+ \\(sock_def_readable\\)\n.*re-armed the timer .*TH-TARGET: run=- name=prb_retire_rx_blk_timer_expired chosen=1 data=0x[0-9a-f]+ \\(not a socket\\): returned; current uid 0\n")
   # func:foreign-callback: 4.15's process_timeout takes its task from the word
   # after retire_blk_timer, the end of struct tpacket_kbdq_core, which the
-  # exploit's frame does not reach: NULL, and wake_up_process() faults on it.
+  # exploit's frame does not reach: NULL, and wake_up_process() faults on it
+  # (try_to_wake_up()'s first access, p->pi_lock, at +8 in the model's struct).
   add_test(NAME attacks.e2e.modern.ring_block.foreign_callback
     COMMAND ${CMAKE_COMMAND}
       "-DCMD=sh;-c;\"$0\" --run RING_BLOCK_OVERFLOW_PENDING_FUNC_FOREIGN_CALLBACK 1>&2;$<TARGET_FILE:th-attack-modern-none>"
-      -DRC=139 "-DSTDERR_REGEX=TH-LANDED: run=- yes function ok \\(0x[0-9a-f]+ process_timeout\\).*TH-TRAP: run=- sig=11 name=SIGSEGV .* addr=0x0"
+      -DRC=139 "-DSTDERR_REGEX=TH-LANDED: run=- yes function ok \\(0x[0-9a-f]+ process_timeout\\).*TH-TRAP: run=- sig=11 name=SIGSEGV .* addr=0x8"
       -P ${TH_RUN_EXPECT})
   set_tests_properties(attacks.e2e.modern.ring_block.foreign_callback PROPERTIES LABELS attacks TIMEOUT 30)
   # strcpy: no zero bytes, so .data is out of reach (.function lands unless its
