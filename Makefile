@@ -10,7 +10,7 @@
 #               meant change of an output; commit the diff with the reason
 #   make kernel the real kernel beside the model: Linux 6.1 built with the unit
 #               (kernel/build), one QEMU boot per cell, into out/results.json, gated
-.PHONY: all deps build test cflite golden demo bench fuzz kernel clean
+.PHONY: all deps build test check cflite golden demo bench fuzz kernel clean
 
 PRESETS = $(shell scripts/toolchains)
 FIRST   = $(firstword $(PRESETS))
@@ -50,6 +50,11 @@ test: build
 			ctest --test-dir build/$$p -j 2 --output-on-failure -LE '$(TEST_ONCE_EXCLUDE)'; \
 		fi; \
 	done
+
+# The quick subset to run while working: the newest toolchain's tests less
+# the slow (10 s or more here), browser and ClusterFuzzLite ones.
+check: build
+	@ctest --test-dir build/$(NEWEST) -j 2 --output-on-failure -LE 'slow|browser|cflite-build'
 
 # The test presets leave out the label cflite-build (tests/fuzz.cmake).
 cflite: build
