@@ -58,6 +58,7 @@
 #include "bench_impl.h"
 #include "th/compiler.h"
 #include "th/timer_base.h"
+#include "lib/opts.h"
 #include "lib/proc.h"
 #include "lib/stats.h"
 
@@ -1135,15 +1136,15 @@ static int parse_args(int argc, char **argv, struct options *o)
 		bool known = false;
 		uint64_t v;
 
-		if (!strcmp(arg, "-h") || !strcmp(arg, "--help")) {
+		if (!strcmp(arg, "-h") || th_optname(arg, "--help", false)) {
 			usage(stdout);
 			return 1;
 		}
-		if (!strcmp(arg, "--quick")) {
+		if (th_optname(arg, "--quick", false)) {
 			o->quick = true;
 			continue;
 		}
-		if (!strcmp(arg, "--no-instructions")) {
+		if (th_optname(arg, "--no-instructions", false)) {
 			o->instructions = false;
 			continue;
 		}
@@ -1155,7 +1156,7 @@ static int parse_args(int argc, char **argv, struct options *o)
 		eq = strchr(arg, '=');
 		snprintf(name, sizeof(name), "%.*s", eq ? (int)(eq - arg) : (int)strlen(arg), arg);
 		for (size_t k = 0; k < sizeof(valued) / sizeof(*valued); k++)
-			known |= !strcmp(name, valued[k]);
+			known |= th_optname(name, valued[k], true);
 		if (!known)
 			return bad_arg("unknown argument '%s'", arg);
 		if (eq)

@@ -17,6 +17,7 @@
  */
 #define _GNU_SOURCE
 #include "bench_configs.h"
+#include "lib/opts.h"
 #include "lib/proc.h"
 #include "lib/stats.h"
 #include "lib/text.h"
@@ -136,7 +137,7 @@ static void usage(FILE *f)
 int th_bench_wants_configs(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--configs") || !strncmp(argv[i], "--configs=", 10))
+		if (th_optname(argv[i], "--configs", true) || !strncmp(argv[i], "--configs=", 10))
 			return 1;
 	return 0;
 }
@@ -185,7 +186,7 @@ static int parse(int argc, char **argv, struct opts *o)
 	o->runs = 5;
 	o->instructions = true;
 	for (int i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+		if (!strcmp(argv[i], "-h") || th_optname(argv[i], "--help", false)) {
 			usage(stdout);
 			return 1;
 		}
@@ -193,21 +194,22 @@ static int parse(int argc, char **argv, struct opts *o)
 		const char *a = argv[i], *v = NULL, *eq = strchr(a, '=');
 		char name[32];
 
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+		if (!strcmp(a, "-h") || th_optname(a, "--help", false)) {
 			usage(stdout);
 			return 1;
 		}
-		if (!strcmp(a, "--quick")) {
+		if (th_optname(a, "--quick", false)) {
 			quick = true;
 			continue;
 		}
-		if (!strcmp(a, "--no-instructions")) {
+		if (th_optname(a, "--no-instructions", false)) {
 			o->instructions = false;
 			continue;
 		}
 		snprintf(name, sizeof(name), "%.*s", eq ? (int)(eq - a) : (int)strlen(a), a);
-		if (strcmp(name, "--configs") && strcmp(name, "--sizes") && strcmp(name, "--reps") &&
-		    strcmp(name, "--runs") && strcmp(name, "--json"))
+		if (!th_optname(name, "--configs", true) && !th_optname(name, "--sizes", true) &&
+		    !th_optname(name, "--reps", true) && !th_optname(name, "--runs", true) &&
+		    !th_optname(name, "--json", true))
 			return bad("unknown argument '%s' (with --configs)", a);
 		if (eq)
 			v = eq + 1;

@@ -14,10 +14,11 @@ const char *th_optval(int argc, char **argv, int *i, const char *cmd, const char
 {
 	size_t n = strlen(name);
 	const char *a = argv[*i];
+	bool is = th_optname(a, name, true);	/* recorded for completion */
 
-	if (!strncmp(a, name, n) && a[n] == '=')
+	if (!is && !strncmp(a, name, n) && a[n] == '=')
 		return a + n + 1;
-	if (strcmp(a, name))
+	if (!is)
 		return NULL;
 	if (*i + 1 >= argc) {
 		fprintf(stderr, "timerharness %s: %s needs a value (see --help)\n", cmd, name);

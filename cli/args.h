@@ -5,6 +5,8 @@
 
 #include <stdio.h>
 
+#include "lib/opts.h"	/* th_optname(): the flags a parser tests, for completion */
+
 /*
  * The value of `NAME VALUE` or `NAME=VALUE` at argv[*i] (advancing *i past
  * a separate value), else NULL. A NAME with no value says so on stderr,

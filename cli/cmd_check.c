@@ -220,7 +220,7 @@ int th_cli_check(int argc, char **argv)
 	build_root = p.build_root;
 #endif
 	for (int i = 1; i < argc && !bad; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+		if (!strcmp(argv[i], "-h") || th_optname(argv[i], "--help", false)) {
 			check_usage(p.expect, p.kernel, p.fuzz_expect, p.fuzz_plan, p.build_root);
 			return fflush(stdout) ? TH_CHECK_BAD_INPUT : TH_CHECK_OK;
 		} else if ((v = th_optval(argc, argv, &i, "check", "--results", &bad))) {
@@ -245,17 +245,17 @@ int th_cli_check(int argc, char **argv)
 #endif
 		} else if (bad) {
 			break;
-		} else if (!strcmp(argv[i], "--allow-slice")) {
+		} else if (th_optname(argv[i], "--allow-slice", false)) {
 			o.allow_slice = true;
 #ifdef TH_HAVE_FUZZ
-		} else if (!strcmp(argv[i], "--fuzz-allow-slice")) {
+		} else if (th_optname(argv[i], "--fuzz-allow-slice", false)) {
 			fuzz_allow_slice = true;
 #endif
-		} else if (!strcmp(argv[i], "--allow-partial")) {
+		} else if (th_optname(argv[i], "--allow-partial", false)) {
 			o.allow_partial = true;
-		} else if (!strcmp(argv[i], "--verbose") || !strcmp(argv[i], "-v")) {
+		} else if (th_optname(argv[i], "--verbose", false) || !strcmp(argv[i], "-v")) {
 			o.verbose = true;
-		} else if (!strcmp(argv[i], "--json")) {
+		} else if (th_optname(argv[i], "--json", false)) {
 			json = true;
 		} else {
 			fprintf(stderr, "timerharness check: unknown argument '%s' (see --help)\n", argv[i]);

@@ -208,7 +208,7 @@ int th_cli_fuzz(int argc, char **argv)
 	int bad = 0, quiet = 0;
 
 	for (int i = 1; i < argc && !bad; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+		if (!strcmp(argv[i], "-h") || th_optname(argv[i], "--help", false)) {
 			fuzz_usage(stdout);
 			return 0;
 		} else if ((v = th_optval(argc, argv, &i, "fuzz", "--target", &bad))) {
@@ -242,11 +242,11 @@ int th_cli_fuzz(int argc, char **argv)
 			o.seed = (unsigned long)x;
 		} else if (bad) {
 			break;
-		} else if (!strcmp(argv[i], "--value-profile")) {
+		} else if (th_optname(argv[i], "--value-profile", false)) {
 			o.value_profile = 1;
-		} else if (!strcmp(argv[i], "--no-leak")) {
+		} else if (th_optname(argv[i], "--no-leak", false)) {
 			o.no_leak = 1;
-		} else if (!strcmp(argv[i], "--quiet")) {
+		} else if (th_optname(argv[i], "--quiet", false)) {
 			quiet = 1;
 		} else {
 			fprintf(stderr, "timerharness fuzz: unknown argument '%s' (see --help)\n", argv[i]);

@@ -272,7 +272,7 @@ int th_cli_kernel(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *val;
 
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+		if (th_optname(argv[i], "--help", false) || !strcmp(argv[i], "-h")) {
 			usage(stdout);
 			return fflush(stdout) ? 1 : 0;
 		}

@@ -208,7 +208,7 @@ int th_cli_matrix(int argc, char **argv)
 	o.default_timeout = o.timeout;
 	o.default_lockup_ms = o.lockup_ms;
 	for (int i = 1; i < argc && !bad; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+		if (!strcmp(argv[i], "-h") || th_optname(argv[i], "--help", false)) {
 			matrix_usage(stdout, &p);
 			return 0;
 		} else if ((v = th_optval(argc, argv, &i, "matrix", "--toolchain", &bad))) {
@@ -241,15 +241,15 @@ int th_cli_matrix(int argc, char **argv)
 			o.expect_path = v;
 		} else if (bad) {
 			break;
-		} else if (!strcmp(argv[i], "--quiet")) {
+		} else if (th_optname(argv[i], "--quiet", false)) {
 			o.quiet = 1;
-		} else if (!strcmp(argv[i], "--grid")) {
+		} else if (th_optname(argv[i], "--grid", false)) {
 			grid = 1;
-		} else if (!strcmp(argv[i], "--replace")) {
+		} else if (th_optname(argv[i], "--replace", false)) {
 			o.replace = 1;
-		} else if (!strcmp(argv[i], "--selftests")) {
+		} else if (th_optname(argv[i], "--selftests", false)) {
 			o.selftests = 1;
-		} else if (!strcmp(argv[i], "--no-fork-server")) {
+		} else if (th_optname(argv[i], "--no-fork-server", false)) {
 			o.fork_server = 0;
 		} else {
 			fprintf(stderr, "timerharness matrix: unknown argument '%s' (see --help)\n", argv[i]);

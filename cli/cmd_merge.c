@@ -52,7 +52,7 @@ int th_cli_merge(int argc, char **argv)
 		goto done;
 	}
 	for (int i = 1; i < argc && !bad; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+		if (!strcmp(argv[i], "-h") || th_optname(argv[i], "--help", false)) {
 			merge_usage(stdout);
 			rc = fflush(stdout) ? 1 : 0;
 			goto done;
@@ -60,7 +60,7 @@ int th_cli_merge(int argc, char **argv)
 			out = v;
 		} else if (bad) {
 			break;
-		} else if (!strcmp(argv[i], "--quiet")) {
+		} else if (th_optname(argv[i], "--quiet", false)) {
 			quiet = 1;
 		} else if (argv[i][0] == '-' && argv[i][1]) {
 			fprintf(stderr, "timerharness merge: unknown argument '%s' (see --help)\n", argv[i]);

@@ -195,11 +195,11 @@ int th_cli_reach(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *v;
 
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+		if (!strcmp(argv[i], "-h") || th_optname(argv[i], "--help", false)) {
 			usage(stdout);
 			return 0;
 		}
-		if (!strcmp(argv[i], "--all"))
+		if (th_optname(argv[i], "--all", false))
 			all = 1;
 		else if ((v = th_optval(argc, argv, &i, CMD, "--binary", &bad)))
 			binary = v;

@@ -54,10 +54,10 @@ int th_cli_report(int argc, char **argv)
 	int bad = 0, rc;
 
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
+		if (!strcmp(argv[i], "-h") || th_optname(argv[i], "--help", false)) {
 			report_usage(stdout);
 			return 0;
-		} else if (!strcmp(argv[i], "--list-formats")) {
+		} else if (th_optname(argv[i], "--list-formats", false)) {
 			for (int k = 0; k < TH_RENDER_FORMAT_COUNT; k++)
 				puts(th_render_format_name((enum th_render_format)k));
 			return fflush(stdout) ? 1 : 0;

@@ -48,7 +48,7 @@ int th_cli_trace(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
 
-		if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+		if (!strcmp(a, "-h") || th_optname(a, "--help", false)) {
 			trace_usage(stdout);
 			return 0;
 		} else if ((v = th_optval(argc, argv, &i, "trace", "--variant", &bad))) {
@@ -70,7 +70,7 @@ int th_cli_trace(int argc, char **argv)
 			opts.max_fires = (unsigned long)n;
 		} else if (bad) {
 			return 2;
-		} else if (!strcmp(a, "--check")) {
+		} else if (th_optname(a, "--check", false)) {
 			opts.check = true;
 		} else if (a[0] == '-' && a[1]) {
 			fprintf(stderr, "timerharness trace: unknown option '%s' (see --help)\n", a);

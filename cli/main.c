@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "complete.h"
 
 static void usage(FILE *f)
 {
@@ -72,6 +73,11 @@ int main(int argc, char **argv)
 		printf("timerharness " TH_VERSION "\n");
 		return fflush(stdout) ? 1 : 0;
 	}
+	/* For the bash completion (cli/complete.c), not in the help. */
+	if (!strcmp(argv[1], "--complete-options"))
+		return th_cli_complete_options(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "--complete-values"))
+		return th_cli_complete_values(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "trace"))
 		return th_cli_trace(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "bench"))

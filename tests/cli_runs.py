@@ -239,8 +239,10 @@ def case_install(a):
     r = run([th, "check", "--help"])
     expect("(default " + kdir + ")" in r.stdout,
            "the installed check does not judge by the installed kernel plan:\n" + r.stdout)
-    # The man page and the completion, from the installed command's help:
-    # every command and every option its help names; no build path.
+    # The man page, from the installed command's help: every command and
+    # every option its help names; the completion, from its parsers: every
+    # option each parser takes (tests/completion.py drives it in full); no
+    # build path.
     page = os.path.join(prefix, "share", "man", "man1", "timerharness.1")
     comp = os.path.join(prefix, "share", "bash-completion", "completions", "timerharness")
     expect(os.path.exists(page) and os.path.exists(comp), "no installed man page or completion")
@@ -255,9 +257,13 @@ def case_install(a):
         expect(f".SS {c}\n" in roff, f"the man page has no section for {c}")
         for o in set(re.findall(r"(?<![\w-])--[a-z][a-z0-9-]*", run([th, c, "--help"]).stdout)):
             expect(o in shown, f"the man page does not show {c}'s {o}")
-            b = run(["bash", "-c", f'source "$1"; COMP_WORDS=(timerharness {c} {o}); COMP_CWORD=2; '
-                     f'_timerharness; printf "%s\\n" "${{COMPREPLY[@]}}"', "_", comp])
-            expect(o in b.stdout.split(), f"completing 'timerharness {c} {o}' offers {b.stdout!r}")
+    for line in run([th, "--complete-options"]).stdout.splitlines():
+        c, o, _ = line.split("\t")
+        if " " in c or o == "-":
+            continue
+        b = run(["bash", "-c", f'source "$1"; COMP_WORDS=(timerharness {c} {o}); COMP_CWORD=2; '
+                 f'_timerharness; printf "%s\\n" "${{COMPREPLY[@]}}"', "_", comp])
+        expect(o in b.stdout.split(), f"completing 'timerharness {c} {o}' offers {b.stdout!r}")
     # The installed command names its installed files; only `fuzz` still
     # runs the campaigns' binaries of the build tree (they are not
     # installed): its --build-root and --seeds name the checkout.

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Help texts are complete: every option a command's parser accepts (an
-option literal passed to th_optval() or compared with strcmp() in its
-cli/cmd_<command>.c, or in the file its options are parsed in) is in that
-command's --help, and every command is in `timerharness --help`.
+option literal passed to th_optval() or th_optname(), or compared with
+strcmp(), in its cli/cmd_<command>.c, or in the file its options are parsed
+in) is in that command's --help, and every command is in `timerharness
+--help`.
 
   help_complete.py --th TIMERHARNESS --source SRC
 """
@@ -43,7 +44,7 @@ def main():
         for f in files:
             with open(f"{a.source}/{f}") as src:
                 text = src.read()
-            opts |= set(re.findall(r'(?:th_optval\([^;]*?|strcmp\([^,]*, )"(--[a-z][a-z-]*)"', text))
+            opts |= set(re.findall(r'(?:th_optval\([^;]*?|th_optname\([^,]*, |strcmp\([^,]*, )"(--[a-z][a-z-]*)"', text))
             # A table of valued options (bench's "valued[]").
             for table in re.findall(r"valued\[\] = \{([^}]*)\}", text):
                 opts |= set(re.findall(r'"(--[a-z][a-z-]*)"', table))

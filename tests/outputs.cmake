@@ -113,6 +113,13 @@ add_test(NAME outputs.help_complete
   COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/help_complete.py --th $<TARGET_FILE:timerharness>
           --source ${CMAKE_SOURCE_DIR})
 set_tests_properties(outputs.help_complete PROPERTIES LABELS outputs TIMEOUT 60)
+# The bash completion (cli/gen-man.py), driven in bash: each command offers
+# exactly the options its parser accepts, each accepted, and its values
+# from the tables the command reads (docs/cli.md).
+add_test(NAME outputs.completion
+  COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/completion.py --th $<TARGET_FILE:timerharness>
+          --source ${CMAKE_SOURCE_DIR} --build ${CMAKE_BINARY_DIR})
+set_tests_properties(outputs.completion PROPERTIES LABELS outputs TIMEOUT 120)
 # README and docs/ name only files of the repository.
 add_test(NAME outputs.readme_paths
   COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/readme_paths.py ${CMAKE_SOURCE_DIR})
