@@ -14,6 +14,7 @@ The layers, bottom first (a folder includes its own files and those of the
 layers below it, never above):
 
   lib timer_core     helpers; the wheel as the kernel has it
+  tasklet_core       the tasklet family (over timer_core's CPUs and WARN)
   binread            ELF and x86 decoding (runner/ and cfi/ both read binaries)
   runner             run a program, observe it from outside; the contract a
                      program run by it relies on (token, state map, what is
@@ -49,6 +50,7 @@ import sys
 
 LAYERS = [
     ["lib", "timer_core"],
+    ["tasklet_core"],
     ["binread"],
     ["runner"],
     ["results"],
