@@ -34,8 +34,8 @@
 static char path[4096];
 
 /* The simulated kernel's privileged functions and the victim's callback. */
-static const char *const privileged[] = { "write_cr4", "write_cr4_direct", "commit_creds_stub",
-					  "call_usermodehelper_stub" };
+static const char *const privileged[] = { "write_cr4", "write_cr4_direct", "commit_creds",
+					  "call_usermodehelper" };
 static const char *const legitimate[] = { "retire_blk_timer" };
 
 TH_FUZZ_ORACLE static void check_error(const char *what, const char *err)

@@ -146,11 +146,25 @@ static struct packet_ring *ring_of(const struct th_fz_program *p)
 	return p->obj.ring;
 }
 
+/*
+ * The attacker waits for the wheel: it sleeps (th_fz_world_attacker_sleeps()),
+ * the timer softirq runs the due timers, then the CPU switches from the idle
+ * task to the attacker its timer woke: th_schedule_after_softirq()
+ * (attacks/victim.h), right after run_timers(), where the matrix's trigger()
+ * (attacks/techniques.c) calls it. A CR4 that lost OSXSAVE or OSFXSR faults
+ * there, at the next FPU use (an oops: CRASHED).
+ */
 static long run_to(unsigned long j)
 {
 	struct timer_base *base = th_this_base();
+	long fired;
 
-	return base ? run_timers(base, jiffies + j) : -1;
+	if (!base)
+		return -1;
+	th_fz_world_attacker_sleeps();
+	fired = run_timers(base, jiffies + j);
+	th_schedule_after_softirq();
+	return fired;
 }
 
 static void do_op(struct th_fz_program *p, struct th_fz_op *op, int *armed)

@@ -31,6 +31,9 @@
  *              8 * (|addend| % 16) when the op runs (a read leak).
  * After the program the driver arms the timer if nothing did (the victim arms
  * it itself), then runs the wheel far past any expiry the program could set.
+ * Every run of the wheel (RUN and the last) is the attacker sleeping, the
+ * timer softirq, and the switch to the attacker after it
+ * (th_schedule_after_softirq(), attacks/victim.h), as the matrix's trigger().
  *
  * Bytes a relocation produced are addresses; every other byte is a literal
  * the attacker chose. The program keeps both, and the absolute address each

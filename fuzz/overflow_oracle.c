@@ -18,6 +18,7 @@
 #include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/syscall.h>
+#include <sys/uio.h>
 #include <time.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -89,8 +90,8 @@ static volatile uint64_t caught_cr4_val;
  * from the stopped child (runner/child.c). */
 static volatile uint64_t caught_regs[16];
 static volatile sig_atomic_t caught_have_regs;
-/* A -fsanitize=function report: which check (1 call_timer_fn's, 2
- * deferred_timer_fn's func(data)), and the call it stopped. */
+/* A -fsanitize=function report: whether it was call_timer_fn's check (1),
+ * and the call it stopped. */
 static int extra_site, extra_target_known;
 static uintptr_t extra_target;
 
@@ -205,10 +206,9 @@ static char goal_what[32];
 /*
  * The victim runs on a stack of its own, TH_FZ_STACK bytes over a guard
  * page: a kernel stack's order (16 KB there; the victim's th_emit() takes
- * 2 KB a line), so a callback that calls itself (deferred_timer_fn as its
- * own container's func) overflows in about thirty frames, CRASHED, instead
- * of writing thousands of lines into 8 MB of the process's stack for
- * milliseconds of every such input. Not under ASan, whose stack
+ * 2 KB a line), so a run that recurses without end overflows in about
+ * thirty frames, CRASHED, instead of writing thousands of lines into 8 MB
+ * of the process's stack for milliseconds of every such input. Not under ASan, whose stack
  * bookkeeping does not follow a swapcontext() and a siglongjmp() across
  * stacks (its runs are slow anyway); the process's stack is used there.
  */
@@ -1014,26 +1014,6 @@ static int planted(int k, struct slot *s)
 	return 0;
 }
 
-/* The 8 bytes at a (in the world) as they are, when the attacker wrote at
- * least one of them (a planted address whose low byte a later write
- * changed, a cut one): 0 when it wrote none. */
-static int touched_word(uintptr_t a, uint64_t *v)
-{
-	uint8_t b[8];
-	int mine = 0;
-
-	if (!th_fz_world_contains(a, 8))
-		return 0;
-	peek_bytes(b, (const void *)a, 8);
-	for (int i = 0; i < 8; i++) {
-		int lit;
-
-		mine |= last_write(a + (uintptr_t)i, &b[i], &lit) >= 0;
-	}
-	memcpy(v, b, 8);
-	return mine;
-}
-
 /* Is a relocation slot at a planted with v (a strcpy's cut one too)? */
 static int planted_at(uintptr_t a, uintptr_t v)
 {
@@ -1116,8 +1096,8 @@ static void describe(struct th_sbuf *b, uintptr_t a)
 		th_sbuf_put(b, "ring-%zu", (size_t)(ring - a));
 		return;
 	}
-	for (int i = TH_FZ_LEAK_SIM_CPU; i < TH_FZ_LEAK_RING_VALUE; i++) {
-		if (i == TH_FZ_LEAK_RING || !t[i].addr || a < t[i].addr || a >= t[i].addr + t[i].size)
+	for (int i = 0; i < TH_FZ_LEAK_COUNT; i++) {
+		if (t[i].code || i == TH_FZ_LEAK_RING || !t[i].addr || a < t[i].addr || a >= t[i].addr + t[i].size)
 			continue;
 		if (i == TH_FZ_LEAK_WHEEL && a >= t[i].addr + offsetof(struct timer_base, vectors)) {
 			size_t off = a - t[i].addr - offsetof(struct timer_base, vectors);
@@ -1203,15 +1183,16 @@ static void describe_op(struct th_sbuf *b, const struct th_fz_op *op)
 
 /* ---- the victim's lines ---------------------------------------------------------------- */
 
-enum target { T_WRITE_CR4, T_COMMIT_CREDS, T_USERMODEHELPER, T_FORCE_CLOSE, T_COUNT };
+enum target { T_WRITE_CR4, T_COMMIT_CREDS, T_USERMODEHELPER, T_FORCE_CLOSE, T_PROCESS_TIMEOUT, T_COUNT };
 static const struct {
 	const char *name, *chain;
 	enum th_fz_leak leak;
 } targets[T_COUNT] = {
 	[T_WRITE_CR4] = { "write_cr4", "WRITE_CR4", TH_FZ_LEAK_WRITE_CR4 },
-	[T_COMMIT_CREDS] = { "commit_creds_stub", "COMMIT_CREDS", TH_FZ_LEAK_COMMIT_CREDS },
-	[T_USERMODEHELPER] = { "call_usermodehelper_stub", "USERMODEHELPER", TH_FZ_LEAK_USERMODEHELPER },
+	[T_COMMIT_CREDS] = { "commit_creds", "COMMIT_CREDS", TH_FZ_LEAK_COMMIT_CREDS },
+	[T_USERMODEHELPER] = { "call_usermodehelper", "USERMODEHELPER", TH_FZ_LEAK_USERMODEHELPER },
 	[T_FORCE_CLOSE] = { "ring_force_close", "FORCE_CLOSE", TH_FZ_LEAK_FORCE_CLOSE },
+	[T_PROCESS_TIMEOUT] = { "process_timeout", "PROCESS_TIMEOUT", TH_FZ_LEAK_PROCESS_TIMEOUT },
 };
 
 struct ran {
@@ -1224,7 +1205,6 @@ struct ran {
 	int has_slot;
 	uintptr_t slot;		/* where the attacker planted .function */
 	size_t len;		/* pointer targets: bytes read at arg (the string with its NUL) */
-	int foreign;		/* through deferred_timer_fn's container (slot: its func) */
 	enum th_outcome outcome;	/* this run's own: HIJACKED, PRIVILEGED_WRITE, REDIRECTED */
 	char what[480];		/* "write_cr4(0x407f0)", with the evidence and the effect */
 };
@@ -1234,7 +1214,7 @@ struct ran {
  * (target, timer it ran through) once, with the most severe outcome of its
  * runs, then the privileged write no target made (its place among the
  * targets is not observed: it is named after them). They make the chain ID
- * (judge()). At most 5 names x 4 timers + 2 writes exist: never full.
+ * (judge()). At most 7 names x 3 timers + 2 writes exist: never full.
  */
 #define MAX_STEPS 24
 struct step {
@@ -1242,7 +1222,7 @@ struct step {
 	const char *how;	/* "RING_TIMER", ..., "LIST", "CALLBACK", "UNKNOWN" */
 	enum th_outcome outcome;
 	int target;		/* a target that ran (else a write no target made) */
-	int has_slot, foreign;
+	int has_slot;
 	uintptr_t slot;
 	char what_text[480];	/* the first run's description */
 };
@@ -1252,12 +1232,11 @@ static int nsteps;
 static struct {
 	int targets, hijacks, goal;
 	int cr4_lines;		/* write_cr4 reports (each after its MOV to CR4 loaded) */
-	int have_cred;		/* commit_creds_stub reported; the cred it installed: */
-	unsigned int cred_uid, cred_gid, cred_euid;
 	int legit, stray;
 	int have_retire_arg;
 	uintptr_t retire_arg;	/* what the legitimate callback got, last */
 	int lost;		/* lines lost (pipe full) or truncated */
+	char last_note[200];	/* the victim's last TH-NOTE (which BUG() it hit), narration only */
 	char carry[LINE_MAX_];
 	size_t carry_len;
 } seen;
@@ -1309,7 +1288,7 @@ static int field_num(const char *line, const char *key, uint64_t *v)
 	return field_num_at(line, key, v, 0);
 }
 
-/* call_usermodehelper_stub's "\"path\"", escaped by victim.c's escape(). */
+/* call_usermodehelper's "\"path\"", escaped by victim.c's escape(). */
 static size_t unescape_path(const char *line, char *out, size_t n)
 {
 	const char *q = strchr(line, '"');
@@ -1331,17 +1310,48 @@ static size_t unescape_path(const char *line, char *out, size_t n)
 	return o;
 }
 
-/* Find the planted .function slot of target t; for a value target, is the
- * 4.14 layout's .data beside it (slot + 8) the attacker's literal v? */
+/* What a target's argument is, for judge_slot(). */
+enum arg_kind {
+	ARG_BYTES,	/* a pointer whose bytes the caller judges (commit_creds,
+			 * call_usermodehelper); on 4.15 it is the timer */
+	ARG_VALUE,	/* the value itself: the 4.14 layout's .data beside .function */
+	ARG_TASK,	/* process_timeout's task: .data on the 4.14 layout, the word
+			 * right after the timer on 4.15 (struct process_timer) */
+};
+
+/* Where the task process_timeout() wakes lies, for a timer whose .function
+ * is at fslot (kernel/time/timer.c: v4.14 (struct task_struct *)__data;
+ * v4.15 from_timer(timeout, t, timer)->task, attacks/victim.h). */
+static uintptr_t task_word(uintptr_t fslot)
+{
+	const struct th_fz_ring_layout *l = th_fz_ring_layout();
+
+	return l->has_data ? fslot + (l->data - l->function) : fslot - (l->function - l->timer) + l->timer_size;
+}
+
+/* Is the argument of a call through the timer whose .function is at fslot
+ * the attacker's choice: its literal 8 bytes of .data (ARG_VALUE, v), or
+ * the attacker's own task it planted there (ARG_TASK, v the task woken)? */
+static int chosen_arg(enum arg_kind kind, uint64_t v, uintptr_t fslot)
+{
+	if (kind == ARG_VALUE)
+		return literal_at(fslot + 8, 8, &v);
+	if (kind == ARG_TASK)
+		return (uintptr_t)v == th_fz_world_leaks()[TH_FZ_LEAK_TASK].addr &&
+		       planted_at(task_word(fslot), (uintptr_t)v);
+	return 0;
+}
+
 /*
- * Through which timer did target r run, and (value targets, the 4.14
- * layout's fn(data)) was its argument v the attacker's own 8 bytes in .data?
- * Under 4.15 the argument is the timer: its .function slot is known. Under
- * 4.14 the timer is not reported, so the candidates are the planted slots
- * holding the target's entry: the ring's own .function first, then forged
- * timers some planted pointer leads to; .data is 8 bytes past .function.
+ * Through which timer did target r run, and was its argument the
+ * attacker's choice (chosen_arg())? Under 4.15 the argument of a pointer
+ * target is the timer: its .function slot is known. Otherwise (the 4.14
+ * layout's fn(data), or process_timeout, which reports the task it read
+ * and not the timer) the candidates are the planted slots holding the
+ * target's entry: the ring's own .function first, then forged timers some
+ * planted pointer leads to.
  */
-static void judge_slot(struct ran *r, int value_target, uint64_t v)
+static void judge_slot(struct ran *r, enum arg_kind kind, uint64_t v)
 {
 	const struct th_fz_ring_layout *l = th_fz_ring_layout();
 	const uintptr_t fn = th_fz_world_leaks()[targets[r->t].leak].addr;
@@ -1349,43 +1359,9 @@ static void judge_slot(struct ran *r, int value_target, uint64_t v)
 	const uintptr_t fn_off = l->function - l->timer;
 	struct slot s;
 
-	/* A foreign callback: .function = deferred_timer_fn, whose from_timer()
-	 * container (attacks/victim.h struct deferred_call) calls func(data)
-	 * from the 16 bytes in front of the timer: func at timer - 16, data at
-	 * timer - 8. Its argument is chosen on either layout. The .function
-	 * slots: every planted one, then the ring's own when a partial
-	 * overwrite (no leak: its low bytes; under cfi-icall both callbacks
-	 * are entries of one jump table, 8 bytes apart) made it
-	 * deferred_timer_fn. */
-	for (int k = 0, more = 1; more; k++) {
-		uintptr_t dfunc;
-		uint64_t f, cur;
-
-		if (!planted(k, &s)) {
-			more = 0;
-			if (r->foreign || !touched_word(ring_slot, &cur))
-				break;
-			s = (struct slot){ .at = ring_slot, .value = cur };
-		}
-		dfunc = s.at - fn_off - 16;
-		if (s.value != th_fz_world_leaks()[TH_FZ_LEAK_DEFERRED].addr ||
-		    !((attacker_word(dfunc, &f) && f == fn) || planted_at(dfunc, fn) ||
-		      (touched_word(dfunc, &f) && f == fn)))
-			continue;
-		r->has_slot = 1;
-		r->slot = dfunc;
-		r->foreign = 1;
-		if (value_target && literal_at(dfunc + 8, 8, &v)) {
-			r->hijacked = 1;
-			return;
-		}
-	}
-	if (r->foreign)
-		return;
-	if (!l->has_data) {
+	if (!l->has_data && kind != ARG_TASK) {
 		/* The argument is the timer only when the dispatch passed one:
-		 * a timer in the world (else a value from elsewhere, say a
-		 * container's data). */
+		 * a timer in the world (else a value from elsewhere). */
 		if (th_fz_world_contains((uintptr_t)r->arg, l->timer_size)) {
 			r->has_slot = 1;
 			r->slot = r->arg + fn_off;
@@ -1401,7 +1377,7 @@ static void judge_slot(struct ran *r, int value_target, uint64_t v)
 				r->has_slot = 1;
 				r->slot = s.at;
 			}
-			if (value_target && literal_at(s.at + 8, 8, &v)) {
+			if (chosen_arg(kind, v, s.at)) {
 				r->hijacked = 1;
 				r->slot = s.at;
 				return;
@@ -1419,7 +1395,7 @@ static void judge_slot(struct ran *r, int value_target, uint64_t v)
 				r->slot = ring_slot;
 			}
 		}
-		if (r->has_slot && value_target && literal_at(ring_slot + 8, 8, &v))
+		if (r->has_slot && chosen_arg(kind, v, ring_slot))
 			r->hijacked = 1;
 	}
 }
@@ -1429,7 +1405,7 @@ static const char *via_slot(uintptr_t slot);
 /* Through which timer target r ran. */
 static const char *run_how(const struct ran *r)
 {
-	return r->foreign ? "FOREIGN_CALLBACK" : r->has_slot ? via_slot(r->slot) : "UNKNOWN";
+	return r->has_slot ? via_slot(r->slot) : "UNKNOWN";
 }
 
 static void more_severe(enum th_outcome *o, enum th_outcome n)
@@ -1455,7 +1431,6 @@ static void add_step(const char *what, const char *how, enum th_outcome o, const
 	st->outcome = o;
 	st->target = r != NULL;
 	st->has_slot = r ? r->has_slot : 0;
-	st->foreign = r ? r->foreign : 0;
 	st->slot = r ? r->slot : 0;
 	if (r)
 		snprintf(st->what_text, sizeof(st->what_text), "%s", r->what);
@@ -1463,19 +1438,57 @@ static void add_step(const char *what, const char *how, enum th_outcome o, const
 		st->what_text[0] = 0;
 }
 
+/* Can the kernel read n (<= 64) bytes at a? Asked of the process's own
+ * memory with process_vm_readv(2), which fails with EFAULT where a read
+ * would fault (copy_from_kernel_nofault()'s answer, never a fault here). */
+static int readable(uintptr_t a, size_t n)
+{
+	char buf[64];
+	struct iovec local = { buf, n }, remote = { (void *)a, n };
+
+	return a && n <= sizeof(buf) && process_vm_readv(getpid(), &local, 1, &remote, 1, 0) == (ssize_t)n;
+}
+
+/* do_execve()'s count() and copy_strings() of v4.14 fs/exec.c on a kernel
+ * argv/envp (the usermode helper's worker): NULL is an empty list, else
+ * pointers up to a NULL, each to a readable string. Return: 1 usable. */
+static int exec_strings_ok(uintptr_t v)
+{
+	if (!v)
+		return 1;
+	for (size_t i = 0; i < 1024; i++) {
+		uintptr_t str;
+
+		if (!readable(v + i * sizeof(str), sizeof(str)))
+			return 0;
+		peek_bytes(&str, (const void *)(v + i * sizeof(str)), sizeof(str));
+		if (!str)
+			return 1;
+		if (!readable(str, 1))
+			return 0;
+	}
+	return 0;
+}
+
 /*
- * Did target r do what it does? Observed in the world when its line is
- * judged (after the op that ran it; after the run when it faulted), never
- * taken from what it printed:
+ * Did target r do what it does, for the attacker? Observed in the world
+ * when its line is judged (after the op that ran it; after the run when it
+ * faulted), never taken from what it printed but where the model stops:
  *  - write_cr4(v): CR4 holds v, which it did not hold before the run;
- *  - commit_creds_stub(c): the current cred's uid, gid and euid are the
- *    ones it read, and not all of them what they were before the run;
+ *  - commit_creds(c) (kernel/cred.c): the attacker's task runs with c
+ *    (task->cred and ->real_cred are c). It acts on `current`, the task
+ *    the timer interrupt hit: the idle task, never the attacker's
+ *    (attacks/victim.h), so this is not seen in the model as it stands;
  *  - ring_force_close(x): the ring it named (in the world) reads closed 1
  *    and owner uid 0 (it reports first: a NULL or garbage ring faults
  *    before either write);
- *  - call_usermodehelper_stub(p): the helper it would start; the model
- *    stops at the path, which it reports after reading it whole (a path it
- *    cannot read faults before the report).
+ *  - call_usermodehelper(p, argv, envp, UMH_NO_WAIT) (kernel/umh.c): the
+ *    helper its worker starts, as root: the model stops at the exec, which
+ *    runs when argv and envp are NULL or readable string vectors (any other
+ *    wait sleeps in the softirq: a BUG before the report);
+ *  - process_timeout(task) (kernel/time/timer.c): the task it names was
+ *    asleep and is woken (wake_up_process()): the line's "woken", and the
+ *    attacker's task running now when it was that one.
  * A later run in the same op may undo an earlier one's effect: that one is
  * then not counted (never the other way round).
  */
@@ -1483,8 +1496,10 @@ static int target_effect(const struct ran *r, const char *line, uint64_t v, stru
 {
 	const struct th_fz_priv *p0 = th_fz_world_priv_initial();
 	struct th_fz_priv now;
+	struct th_fz_task task;
 
 	th_fz_world_priv(&now);
+	th_fz_world_attacker_task(&task);
 	switch (r->t) {
 	case T_WRITE_CR4:
 		if (now.cr4 == v && v != p0->cr4) {
@@ -1494,16 +1509,19 @@ static int target_effect(const struct ran *r, const char *line, uint64_t v, stru
 		th_sbuf_put(b, now.cr4 == v ? "; no effect: CR4 held 0x%lx already" :
 				      "; no effect seen: CR4 is 0x%lx", now.cr4);
 		return 0;
-	case T_COMMIT_CREDS:
-		if (now.uid == seen.cred_uid && now.gid == seen.cred_gid && now.euid == seen.cred_euid &&
-		    (now.uid != p0->uid || now.gid != p0->gid || now.euid != p0->euid)) {
-			th_sbuf_put(b, "; installed: the current cred uid %u gid %u euid %u", now.uid, now.gid, now.euid);
+	case T_COMMIT_CREDS: {
+		char who[24] = "?";
+
+		field(line, "task", who, sizeof(who));
+		if (task.cred == r->arg && task.real_cred == r->arg) {
+			th_sbuf_put(b, "; installed: the attacker's task runs with it (uid %u gid %u euid %u)",
+			    now.uid, now.gid, now.euid);
 			return 1;
 		}
-		th_sbuf_put(b, "; no effect seen: the current cred is uid %u gid %u euid %u%s", now.uid, now.gid,
-		    now.euid, now.uid == p0->uid && now.gid == p0->gid && now.euid == p0->euid ?
-		    ", as before the run" : "");
+		th_sbuf_put(b, "; installed on %s, the task the timer interrupt hit: the attacker's task still "
+			"runs with its own cred (uid %u gid %u euid %u)", who, now.uid, now.gid, now.euid);
 		return 0;
+	}
 	case T_FORCE_CLOSE: {
 		const struct th_fz_ring_layout *l = th_fz_ring_layout();
 		uint64_t ring = 0;
@@ -1525,9 +1543,36 @@ static int target_effect(const struct ran *r, const char *line, uint64_t v, stru
 		th_sbuf_put(b, " closed with owner uid 0 (its writes faulted, or no ring is there)");
 		return 0;
 	}
-	case T_USERMODEHELPER:
-		th_sbuf_put(b, "; the helper it starts (the model stops at the path, read in full)");
-		return 1;
+	case T_USERMODEHELPER: {
+		/* After the path: the path is text the attacker may have written. */
+		uint64_t argv = 0, envp = 0, wait = 1;
+		int got = field_num_at(line, "argv", &argv, 1) && field_num_at(line, "envp", &envp, 1) &&
+			  field_num_at(line, "wait", &wait, 1);
+
+		if (got && wait == 0 && exec_strings_ok((uintptr_t)argv) && exec_strings_ok((uintptr_t)envp)) {
+			th_sbuf_put(b, "; UMH_NO_WAIT, argv 0x%lx and envp 0x%lx readable: its worker execs the "
+				"path as root (the model stops there)", (unsigned long)argv, (unsigned long)envp);
+			return 1;
+		}
+		if (got && wait == 0)
+			th_sbuf_put(b, "; its worker's do_execve() fails with -EFAULT on argv 0x%lx or envp 0x%lx: "
+				"nothing runs", (unsigned long)argv, (unsigned long)envp);
+		else
+			th_sbuf_put(b, "; no effect: wait %lld is not UMH_NO_WAIT", (long long)wait);
+		return 0;
+	}
+	case T_PROCESS_TIMEOUT: {
+		int woken = strstr(line, ": woken") != NULL;
+
+		if (woken && (uintptr_t)v == th_fz_world_leaks()[TH_FZ_LEAK_TASK].addr &&
+		    task.state == 0 /* TASK_RUNNING */) {
+			th_sbuf_put(b, "; woke the attacker's task (TASK_INTERRUPTIBLE -> TASK_RUNNING)");
+			return 1;
+		}
+		th_sbuf_put(b, woken ? "; woke a task other than the attacker's" :
+				      "; no effect: the task was not sleeping");
+		return 0;
+	}
 	case T_COUNT:
 		break;
 	}
@@ -1562,7 +1607,7 @@ static void target_line(const char *line)
 	case T_WRITE_CR4:
 		field_num(line, "val", &v);
 		r.arg = (uintptr_t)v;
-		judge_slot(&r, 1, v);
+		judge_slot(&r, ARG_VALUE, v);
 		th_sbuf_put(&b, "write_cr4(0x%lx)", (unsigned long)v);
 		/* Compared in instrumented code (value profiling sees the
 		 * distance), only for a value the attacker wrote. */
@@ -1573,33 +1618,34 @@ static void target_line(const char *line)
 		if (!field_num(line, "data", &v))
 			field_num(line, "timer", &v);
 		r.arg = (uintptr_t)v;
-		judge_slot(&r, 1, v);
+		judge_slot(&r, ARG_VALUE, v);
 		th_sbuf_put(&b, "ring_force_close(0x%lx)", (unsigned long)v);
 		break;
 	case T_COMMIT_CREDS: {
-		uint32_t want[4];
+		/* v4.14 struct cred (attacks/victim.h): usage @0, uid @4, gid @8,
+		 * euid @20; the line's usage is what BUG_ON() tested (signed). */
+		uint32_t head[3];
+		uint32_t eu;
 
 		field_num(line, "cred", &ptr);
 		field_num(line, "usage", &usage);
 		field_num(line, "uid", &uid);
 		field_num(line, "gid", &gid);
 		field_num(line, "euid", &euid);
-		want[0] = (uint32_t)usage;
-		want[1] = (uint32_t)uid;
-		want[2] = (uint32_t)gid;
-		want[3] = (uint32_t)euid;
+		head[0] = (uint32_t)usage;
+		head[1] = (uint32_t)uid;
+		head[2] = (uint32_t)gid;
+		eu = (uint32_t)euid;
 		r.arg = (uintptr_t)ptr;
-		r.len = sizeof(want);
-		/* struct cred: usage, uid, gid, euid (attacks/victim.h). */
-		r.hijacked = literal_at((uintptr_t)ptr, sizeof(want), want);
-		judge_slot(&r, 0, 0);
-		th_sbuf_put(&b, "commit_creds_stub(");
+		r.len = 24;
+		/* A cred the attacker chose: the fields commit_creds() read and
+		 * the task would run with, all its own literal bytes. */
+		r.hijacked = literal_at((uintptr_t)ptr, sizeof(head), head) &&
+			     literal_at((uintptr_t)ptr + 20, sizeof(eu), &eu);
+		judge_slot(&r, ARG_BYTES, 0);
+		th_sbuf_put(&b, "commit_creds(");
 		describe(&b, (uintptr_t)ptr);
-		th_sbuf_put(&b, ": usage=0x%x uid=%u gid=%u euid=%u)", want[0], want[1], want[2], want[3]);
-		seen.have_cred = 1;
-		seen.cred_uid = want[1];
-		seen.cred_gid = want[2];
-		seen.cred_euid = want[3];
+		th_sbuf_put(&b, ": usage=%d uid=%u gid=%u euid=%u)", (int)head[0], head[1], head[2], eu);
 		break;
 	}
 	case T_USERMODEHELPER: {
@@ -1610,8 +1656,8 @@ static void target_line(const char *line)
 		r.arg = (uintptr_t)ptr;
 		r.len = len + 1;
 		r.hijacked = len > 0 && literal_at((uintptr_t)ptr, len, path);
-		judge_slot(&r, 0, 0);
-		th_sbuf_put(&b, "call_usermodehelper_stub(");
+		judge_slot(&r, ARG_BYTES, 0);
+		th_sbuf_put(&b, "call_usermodehelper(");
 		describe(&b, (uintptr_t)ptr);
 		th_sbuf_put(&b, ": \"");
 		for (size_t i = 0; i < len; i++) {
@@ -1625,10 +1671,18 @@ static void target_line(const char *line)
 		th_sbuf_put(&b, "\")");
 		break;
 	}
+	case T_PROCESS_TIMEOUT:
+		field_num(line, "task", &v);
+		r.arg = (uintptr_t)v;
+		judge_slot(&r, ARG_TASK, v);
+		th_sbuf_put(&b, "process_timeout(task ");
+		describe(&b, (uintptr_t)v);
+		th_sbuf_put(&b, ")");
+		break;
 	case T_COUNT:
 		break;
 	}
-	if (r.hijacked && r.has_slot && !r.foreign && (r.t == T_COMMIT_CREDS || r.t == T_USERMODEHELPER)) {
+	if (r.hijacked && r.has_slot && (r.t == T_COMMIT_CREDS || r.t == T_USERMODEHELPER)) {
 		/* detach_timer() poisons the expired timer's entry before the call:
 		 * bytes there are the wheel's, whatever the attacker wrote. */
 		const struct th_fz_ring_layout *l = th_fz_ring_layout();
@@ -1638,16 +1692,19 @@ static void target_line(const char *line)
 		if (r.arg < x + 16 && x < r.arg + len)
 			r.hijacked = 0;
 	}
-	th_sbuf_put(&b, r.hijacked ? ", the argument is the attacker's own bytes" :
-			     ", an argument the attacker did not write");
+	th_sbuf_put(&b, r.hijacked ? ", the argument is the attacker's own %s" :
+			     ", an argument the attacker did not %s",
+		    r.t == T_PROCESS_TIMEOUT ? (r.hijacked ? "task, planted" : "plant") :
+		    r.hijacked ? "bytes" : "write");
 	r.effect = target_effect(&r, line, v, &b);
-	/* HIJACKED: the attacker's argument and the target's effect; a
-	 * target that did its work on another argument changed the privileged
-	 * state (write_cr4, commit_creds_stub) or was redirected; one that did
-	 * nothing (faulted at once on a NULL or garbage argument) ran, no more. */
+	/* HIJACKED: the attacker's argument and the target's effect (judge()
+	 * makes it CRASHED when the run then faults: an oops in the softirq);
+	 * a target that did its work on another argument changed the
+	 * privileged state (write_cr4) or was redirected; one that did nothing
+	 * (faulted at once on a NULL or garbage argument) ran, no more. */
 	if (r.hijacked && r.effect)
 		r.outcome = TH_HIJACKED;
-	else if (r.effect && (r.t == T_WRITE_CR4 || r.t == T_COMMIT_CREDS))
+	else if (r.effect && r.t == T_WRITE_CR4)
 		r.outcome = TH_PRIVILEGED_WRITE;
 	else
 		r.outcome = TH_REDIRECTED;
@@ -1718,6 +1775,9 @@ static void on_line(const char *line, size_t len)
 		target_line(line);
 	else if (!strncmp(line, "TH-LEGIT: ", 10) && own_token(line + 10))
 		legit_line(line);
+	else if (!strncmp(line, "TH-NOTE: ", 9) && own_token(line + 9))
+		snprintf(seen.last_note, sizeof(seen.last_note), "%.*s", (int)(len - 9 - 5 - TH_TOKEN_LEN),
+			 line + 9 + 5 + TH_TOKEN_LEN);
 }
 
 /* Read what the victim wrote so far; judge each complete line. */
@@ -1812,6 +1872,23 @@ static void put_priv(struct th_sbuf *b, const struct th_fz_priv *a, const struct
 		th_sbuf_put(b, "%seuid %u -> %u", sep, a->euid, z->euid);
 }
 
+/* A fault: a signal that, in the kernel, is an oops (cfi/classify.c's
+ * oops_after(): SIGSEGV, SIGBUS, SIGILL, SIGFPE; and a SIGTRAP no check
+ * guards). A dispatch trap is judged before this. */
+static int fault_sig(int sig)
+{
+	return sig == SIGSEGV || sig == SIGBUS || sig == SIGILL || sig == SIGFPE || sig == SIGTRAP;
+}
+
+/* Is the instruction at pc (this executable's code) a ud2: BUG() in the
+ * victim (attacks/victim.c th_bug(), include/asm-generic/bug.h)? */
+__attribute__((no_sanitize("address"))) static int bug_ud2(uintptr_t pc)
+{
+	if (pc < (uintptr_t)__executable_start || pc >= (uintptr_t)etext || (uintptr_t)etext - pc < 2)
+		return 0;
+	return ((const volatile unsigned char *)pc)[0] == 0x0f && ((const volatile unsigned char *)pc)[1] == 0x0b;
+}
+
 static const char *signame(int sig)
 {
 	switch (sig) {
@@ -1881,12 +1958,13 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 
 	/* The privileged writes no target made: CR4 changed and no write_cr4
 	 * reported (the model broken: only its MOV to CR4 loads the register,
-	 * attacks/victim.h); the cred other than as the last commit_creds_stub
-	 * left it (the list code's or the legitimate callback's write). */
+	 * attacks/victim.h); the attacker's cred changed (no target writes it:
+	 * commit_creds() replaces the cred pointers of the task the softirq
+	 * interrupted, never the attacker's, attacks/victim.c), the list code's
+	 * or the legitimate callback's write. */
 	if (c4 && !seen.cr4_lines)
 		add_step("CR4", "UNKNOWN", TH_PRIVILEGED_WRITE, NULL);
-	if (cr && !(seen.have_cred && p1.uid == seen.cred_uid && p1.gid == seen.cred_gid &&
-		    p1.euid == seen.cred_euid))
+	if (cr)
 		add_step("CRED", via_state(), TH_PRIVILEGED_WRITE, NULL);
 	for (int i = 0; i < nsteps; i++) {
 		more_severe(&o, steps[i].outcome);
@@ -1932,12 +2010,8 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 			int fp = site == 1 && known && target == th_fz_world_legit_fn();
 
 			more_severe(&o, fp ? TH_FALSE_POSITIVE : TH_BLOCKED_CFI);
-			if (site == 1)
-				th_sbuf_put(&e, "%s%s at pc 0x%lx, a CFI trap guarding %s's indirect call (%s)", sep,
-				    signame(sig), (unsigned long)caught_pc, TH_FZ_DISPATCH_FUNC, traps.how);
-			else
-				th_sbuf_put(&e, "%s%s at pc 0x%lx, a CFI trap guarding deferred_timer_fn's func(data) call",
-				    sep, signame(sig), (unsigned long)caught_pc);
+			th_sbuf_put(&e, "%s%s at pc 0x%lx, a CFI trap guarding %s's indirect call (%s)", sep,
+			    signame(sig), (unsigned long)caught_pc, TH_FZ_DISPATCH_FUNC, traps.how);
 			if (known) {
 				th_sbuf_put(&e, ", call target ");
 				describe(&e, target);
@@ -1997,11 +2071,30 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 				th_sbuf_put(&e, "%s#GP(0) at pc 0x%lx: mov to CR4 of 0x%llx, a value the CPU loads: "
 					"the model's check was jumped over (user mode cannot load CR4)", sep,
 				    (unsigned long)caught_pc, (unsigned long long)caught_cr4_val);
+		} else if (sig == SIGILL && bug_ud2(caught_pc)) {
+			more_severe(&o, TH_CRASHED);
+			th_sbuf_put(&e, "%sinvalid opcode: ud2 at pc 0x%lx, not a dispatch trap: a BUG(), the kernel's "
+				"oops%s%s", sep, (unsigned long)caught_pc,
+			    seen.last_note[0] ? "; the victim's last note: " : "", seen.last_note);
 		} else {
 			more_severe(&o, TH_CRASHED);
 			th_sbuf_put(&e, "%s%s at pc 0x%lx, address 0x%lx%s", sep, signame(sig),
 			    (unsigned long)caught_pc, (unsigned long)caught_addr,
 			    (sig == SIGILL || sig == SIGTRAP) ? ", not a dispatch trap" : "");
+		}
+		/* A fault (no CFI check's) after a target ran or the privileged
+		 * state changed: in a kernel an oops in the timer softirq, or in
+		 * the switch after it, and die() panics in interrupt context: the
+		 * attacker keeps nothing (cfi/classify.c judges the matrix's
+		 * runs alike). Each step is CRASHED at most: no HIJACKED without
+		 * a kernel that survived it. */
+		if (!site && fault_sig(sig) && (nsteps || priv)) {
+			o = TH_CRASHED;
+			for (int i = 0; i < nsteps; i++)
+				if (th_outcome_more_severe(steps[i].outcome, TH_CRASHED))
+					steps[i].outcome = TH_CRASHED;
+			th_sbuf_put(&e, ": the kernel does not survive it%s",
+			    seen.hijacks ? " (what the target did is not the attacker's)" : "");
 		}
 	} else if (!seen.legit && !seen.stray && !seen.targets) {
 		more_severe(&o, TH_TIMER_LOST);
@@ -2018,7 +2111,7 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 
 	chain_id(r->chain_id, sizeof(r->chain_id));
 	r->outcome = o;
-	r->goal = seen.goal;
+	r->goal = seen.goal && o == TH_HIJACKED;
 	snprintf(r->sig, sizeof(r->sig), "%s:%s", th_outcome_name(o), r->chain_id);
 
 	/* The chain: the program, then what happened, then through what.
@@ -2043,13 +2136,7 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 		const struct step *x = &steps[i];
 
 		th_sbuf_put(&b, " | %s_VIA_%s: ", x->what, x->how);
-		if (x->foreign) {
-			th_sbuf_put(&b, "through deferred_timer_fn, another subsystem's timer callback of the call "
-				"site's type, planted in .function: its container's func/data are the 16 bytes "
-				"before the timer (func at ");
-			describe(&b, x->slot);
-			th_sbuf_put(&b, ")");
-		} else if (x->target && x->has_slot) {
+		if (x->target && x->has_slot) {
 			th_sbuf_put(&b, "through %s", !strcmp(x->how, "RING_TIMER") ?
 			    "the ring's own retire_blk_timer (.function at " : "a forged timer_list (.function at ");
 			describe(&b, x->slot);
@@ -2225,8 +2312,7 @@ void __ubsan_on_report(void)
 	} else if ((!strcmp(kind, "function-type-mismatch") || !strcmp(kind, "function")) &&
 		   (extra_site = th_fz_traps_is_dispatch_report(&traps, file, line))) {
 		/* The check guarding call_timer_fn's indirect call (binread/binread.h
-		 * read its handler's source location from the binary), or
-		 * deferred_timer_fn's. The call it stopped: the handler's
+		 * read its handler's source location from the binary). The call it stopped: the handler's
 		 * argument cannot be read in-process (the matrix reads it at a
 		 * breakpoint), but the wheel's expire_timers() loaded it from
 		 * the running timer's .function just before, and nothing has

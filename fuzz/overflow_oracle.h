@@ -18,9 +18,11 @@
  *  - signals, with the pc from their ucontext, and the trap addresses read
  *    from the binary at start-up (overflow_traps.h).
  * It never reads the victim's counters or its recorded intent (a wild write
- * can forge them). The one world state it reads is the simulated privileged
- * state (CR4, the current cred): that state changing IS the
- * PRIVILEGED_WRITE outcome, whoever wrote it. CR4 is a register outside the
+ * can forge them: the TARGET lines' chosen= is the matrix's, never read
+ * here). The world state it reads is the simulated privileged state (CR4,
+ * the cred the attacker's task runs with): that state changing IS the
+ * PRIVILEGED_WRITE outcome, whoever wrote it; and the attacker's task
+ * (its cred pointers, its state), where a target's effect is seen. CR4 is a register outside the
  * world (attacks/victim.h): only write_cr4's MOV to CR4 changes it, and a
  * value the CPU refuses is #GP(0) there (CRASHED), so a CR4 change is always
  * a write_cr4 that ran (the chain names it), never a data write.
@@ -39,19 +41,27 @@
  * never learns an address. A blind pointer then faults (CRASHED) instead of
  * reaching the engine's memory.
  *
- * Outcomes (the most severe observation of the run wins):
+ * Outcomes (the most severe observation of the run wins, but a fault after
+ * a target ran, below):
  *  HIJACKED          a privileged target reported an argument the attacker
- *                    wrote, and did what it does (its effect, observed in the
- *                    world when its line is judged): write_cr4(v) /
+ *                    wrote, did what it does for the attacker (its effect,
+ *                    observed in the world when its line is judged), and the
+ *                    run did not fault after it: write_cr4(v) /
  *                    ring_force_close(v) where v is the attacker's literal 8
  *                    bytes in .data beside the .function it planted (the 4.14
  *                    layout's fn(data)), CR4 now v / the ring it names closed
- *                    with owner uid 0; the cred / path a commit_creds_stub /
- *                    call_usermodehelper_stub read, byte for byte the
- *                    attacker's literals, the cred now installed / the path
- *                    read whole (the helper it starts; the model stops there).
- *                    A target that faults at once on a NULL or garbage
- *                    argument did nothing: REDIRECTED, and the fault;
+ *                    with owner uid 0; commit_creds(c) (kernel/cred.c) on a
+ *                    cred whose usage, uid, gid and euid are the attacker's
+ *                    literals, the attacker's task now running with c (it
+ *                    acts on the task the timer interrupt hit, the idle task
+ *                    in this model: never seen); call_usermodehelper(p, argv,
+ *                    envp, UMH_NO_WAIT) (kernel/umh.c) on the attacker's
+ *                    path with argv and envp NULL or readable (its worker
+ *                    execs it; the model stops there); process_timeout(task)
+ *                    (kernel/time/timer.c) waking the attacker's own task,
+ *                    planted where it reads it (.data on 4.14, the word after
+ *                    the timer on 4.15). A target that faults at once on a
+ *                    NULL or garbage argument did nothing: no TARGET line;
  *  PRIVILEGED_WRITE  CR4 or the cred's uid/gid/euid changed otherwise (CR4:
  *                    write_cr4 loaded a value that is not the attacker's);
  *  REDIRECTED        a privileged target ran, without the attacker's
@@ -59,7 +69,15 @@
  *  CRASHED           SIGSEGV, SIGBUS, SIGFPE, or a SIGILL/SIGTRAP not at a
  *                    dispatch trap, during the run (caught, the world reset);
  *                    a SIGSEGV at write_cr4's MOV to CR4 is its #GP(0),
- *                    named with the value and the SDM's reason;
+ *                    named with the value and the SDM's reason; a ud2 is a
+ *                    BUG() of the victim's (commit_creds()'s BUG_ON, a sleep
+ *                    in the softirq, the #UD of an FPU use after a CR4 load
+ *                    that cleared OSXSAVE or OSFXSR), named with its note.
+ *                    After a target ran or the privileged state changed, such
+ *                    a fault is CRASHED whatever came before, each step at
+ *                    most CRASHED: an oops in the timer softirq (or the switch
+ *                    after it) panics, and the attacker keeps nothing
+ *                    (cfi/classify.c judges the matrix's runs alike);
  *  HANG              the run used TH_FZ_WATCHDOG_MS of CPU (per-thread timer);
  *  TIMER_LOST        the run ended, no callback ran;
  *  FALSE_POSITIVE    a dispatch check stopped the legitimate callback: the
@@ -79,10 +97,10 @@
  * The chain ID names every step of the run, in the order each first
  * happened: a step is WHAT_VIA_HOW, WHAT a target that ran (WRITE_CR4,
  * WRITE_CR4_407F0 for a hijacked write_cr4 of the goal's value,
- * COMMIT_CREDS, USERMODEHELPER, FORCE_CLOSE) or a privileged write no
- * target made (CRED; CR4, the model broken), HOW the timer it ran through
- * (RING_TIMER, FORGED_TIMER, FOREIGN_CALLBACK, UNKNOWN) or what wrote (LIST,
- * CALLBACK; UNKNOWN). Each distinct step is named once, with the most
+ * COMMIT_CREDS, USERMODEHELPER, FORCE_CLOSE, PROCESS_TIMEOUT) or a
+ * privileged write no target made (CRED; CR4, the model broken), HOW the
+ * timer it ran through (RING_TIMER, FORGED_TIMER, UNKNOWN) or what wrote
+ * (LIST, CALLBACK; UNKNOWN). Each distinct step is named once, with the most
  * severe outcome of its runs; the write no target made comes after the
  * targets (its place among them is not observed). One step alone is the
  * chain ID; several are each followed by their own outcome and joined by

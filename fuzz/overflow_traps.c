@@ -11,16 +11,14 @@
 /* Defined by the linker at the ELF header of the executable. */
 extern const char __ehdr_start[] __attribute__((weak, visibility("hidden")));
 
-static const char *const second[] = { "deferred_call_run", "deferred_timer_fn" };
-
-static void add_sites(struct th_fz_traps *t, const struct th_func_sites *fs, uintptr_t bias, int describe)
+static void add_sites(struct th_fz_traps *t, const struct th_func_sites *fs, uintptr_t bias)
 {
 	for (size_t i = 0; i < fs->nsites; i++) {
 		const struct th_call_site *s = &fs->sites[i];
 
 		if (s->from_table)
 			continue;
-		if (s->nguards && describe)
+		if (s->nguards)
 			th_site_describe(s, t->how, sizeof(t->how));
 		for (size_t g = 0; g < s->nguards; g++) {
 			const struct th_guard *gd = &s->guards[g];
@@ -57,20 +55,10 @@ int th_fz_traps_load(const char *path, struct th_fz_traps *t, char *err, size_t 
 	}
 	bias = (uintptr_t)__ehdr_start - (uintptr_t)th_bin_load_vaddr(b);
 	snprintf(t->how, sizeof(t->how), "no check");
-	add_sites(t, fs, bias, 1);
-	t->n_dispatch = t->n;
-	t->nhandlers_dispatch = t->nhandlers;
-	/* The victim's one other dispatch: deferred_timer_fn's func(data)
-	 * (attacks/victim.c deferred_call_run(), maybe inlined into it). */
-	for (size_t k = 0; k < sizeof(second) / sizeof(second[0]); k++) {
-		char e2[256];
-		const struct th_func_sites *f2 = th_bin_call_sites(b, second[k], e2, sizeof(e2));
-
-		if (f2 && f2->nsites) {
-			add_sites(t, f2, bias, 0);
-			break;
-		}
-	}
+	/* The wheel's call is the victim's only indirect call of a timer
+	 * callback: process_timeout(), the other subsystem's callback an
+	 * attacker may plant, calls nothing indirectly (attacks/victim.h). */
+	add_sites(t, fs, bias);
 	th_bin_close(b);
 	return 0;
 }
@@ -79,7 +67,7 @@ int th_fz_traps_is_dispatch(const struct th_fz_traps *t, uintptr_t pc)
 {
 	for (size_t i = 0; i < t->n; i++)
 		if (t->pc[i] == pc)
-			return i < t->n_dispatch ? 1 : 2;
+			return 1;
 	return 0;
 }
 
@@ -106,7 +94,7 @@ int th_fz_traps_is_dispatch_report(const struct th_fz_traps *t, const char *file
 	for (size_t i = 0; i < t->nhandlers; i++)
 		if (t->handler[i].line == line &&
 		    (same_file(file, t->handler[i].file) || same_file(t->handler[i].file, file)))
-			return i < t->nhandlers_dispatch ? 1 : 2;
+			return 1;
 	return 0;
 }
 

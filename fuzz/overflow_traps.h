@@ -28,28 +28,23 @@ struct th_fz_traps {
 	 * child, runner/child.c); TH_NOREG (-1) when it does not say. */
 	int target_reg[TH_FZ_TRAPS_MAX];
 	size_t n;
-	size_t n_dispatch;	/* pc[0..n_dispatch): call_timer_fn's; the rest the
-				 * victim's other dispatch, deferred_timer_fn's func(data) */
 	struct {
 		char file[256];
 		unsigned line;
 	} handler[TH_FZ_TRAPS_MAX];		/* handler guards' source locations */
 	size_t nhandlers;
-	size_t nhandlers_dispatch;	/* handler[0..nhandlers_dispatch): call_timer_fn's */
 	char how[200];		/* "kcfi: hash 0x... at T-4, ud2 at 0x... (.kcfi_traps)" */
 };
 
 /*
- * Read the guards of every indirect call of call_timer_fn (and of the
- * victim's other dispatch, deferred_timer_fn's func(data)) in the binary at
+ * Read the guards of every indirect call of call_timer_fn in the binary at
  * path (NULL: /proc/self/exe, the one running). Return: 0 (t->n and
  * t->nhandlers may be 0: no check there), or -1 with err (unreadable or
  * stripped binary, no such function).
  */
 int th_fz_traps_load(const char *path, struct th_fz_traps *t, char *err, size_t n);
 
-/* Is pc (run time) one of the trap guards? Return: 0 no, 1 call_timer_fn's,
- * 2 deferred_timer_fn's func(data) check. */
+/* Is pc (run time) one of the trap guards? Return: 0 no, 1 call_timer_fn's. */
 int th_fz_traps_is_dispatch(const struct th_fz_traps *t, uintptr_t pc);
 
 /* The register holding the call target at the trap guard pc (x86 encoding
@@ -58,7 +53,7 @@ int th_fz_traps_target_reg(const struct th_fz_traps *t, uintptr_t pc);
 
 /* Is file:line (a sanitizer report's) a handler guard of the dispatch? The
  * file may be given with more directories than the binary recorded.
- * Return: 0 no, 1 call_timer_fn's, 2 deferred_timer_fn's func(data) check. */
+ * Return: 0 no, 1 call_timer_fn's. */
 int th_fz_traps_is_dispatch_report(const struct th_fz_traps *t, const char *file, unsigned line);
 
 /*

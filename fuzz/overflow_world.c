@@ -8,6 +8,11 @@
  */
 #include "overflow_world.h"
 
+/* attacks/victim.c defines th_escape(), and so does lib/text.c (since
+ * bf5d783), which the binary reader's library brings into this binary:
+ * the world's copy is renamed in this file, declaration and definition. */
+#define th_escape th_fz_victim_escape
+
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -129,9 +134,8 @@ static void leaks_static(void)
 	/* Code addresses as numbers: what the attacker writes, never called here.
 	 * Under cfi-icall these are the jump-table entries, as in payloads.c. */
 	set_leak(TH_FZ_LEAK_WRITE_CR4, "write_cr4", (uintptr_t)&write_cr4, 0, 1);
-	set_leak(TH_FZ_LEAK_COMMIT_CREDS, "commit_creds_stub", (uintptr_t)&commit_creds_stub, 0, 1);
-	set_leak(TH_FZ_LEAK_USERMODEHELPER, "call_usermodehelper_stub",
-		 (uintptr_t)&call_usermodehelper_stub, 0, 1);
+	set_leak(TH_FZ_LEAK_COMMIT_CREDS, "commit_creds", (uintptr_t)&commit_creds, 0, 1);
+	set_leak(TH_FZ_LEAK_USERMODEHELPER, "call_usermodehelper", (uintptr_t)&call_usermodehelper, 0, 1);
 	set_leak(TH_FZ_LEAK_RETIRE, "neighbour_timer_fn", (uintptr_t)&neighbour_timer_fn, 0, 1);
 	set_leak(TH_FZ_LEAK_FORCE_CLOSE, "ring_force_close", (uintptr_t)&ring_force_close, 0, 1);
 	set_leak(TH_FZ_LEAK_SIM_CPU, "sim_cpu", (uintptr_t)&sim_cpu, sizeof(sim_cpu), 0);
@@ -140,8 +144,9 @@ static void leaks_static(void)
 	set_leak(TH_FZ_LEAK_MSG, "msg", 0, TH_KMALLOC_SIZE, 0);
 	set_leak(TH_FZ_LEAK_RING2, "ring2", 0, sizeof(struct packet_ring), 0);
 	set_leak(TH_FZ_LEAK_WHEEL, "timer_base", (uintptr_t)&th_fz_wheel, sizeof(th_fz_wheel), 0);
-	set_leak(TH_FZ_LEAK_DEFERRED, "deferred_timer_fn", (uintptr_t)&deferred_timer_fn, 0, 1);
+	set_leak(TH_FZ_LEAK_PROCESS_TIMEOUT, "process_timeout", (uintptr_t)&process_timeout, 0, 1);
 	set_leak(TH_FZ_LEAK_RING_VALUE, "ring-value", 0, 0, 0);
+	set_leak(TH_FZ_LEAK_TASK, "attacker_task", (uintptr_t)&attacker_task, sizeof(attacker_task), 0);
 }
 
 int th_fz_world_is_entry(uintptr_t v)
@@ -282,9 +287,18 @@ int th_fz_world_begin(struct th_fz_objects *o)
 
 void th_fz_world_priv(struct th_fz_priv *now)
 {
+	struct task_struct task;
 	struct cred cred;
+	const void *c = &current_cred;
 
-	th_peek(&cred, &current_cred, sizeof(cred));
+	/* The credentials the attacker's task runs with: task->cred
+	 * (include/linux/cred.h current_cred()), current_cred unless something
+	 * replaced the pointer (commit_creds() on the attacker's task; a wild
+	 * write), read only where the world holds a whole cred. */
+	th_peek(&task, &attacker_task, sizeof(task));
+	if (th_fz_world_contains((uintptr_t)task.cred, sizeof(cred)))
+		c = task.cred;
+	th_peek(&cred, c, sizeof(cred));
 	now->cr4 = th_read_cr4();
 	now->uid = cred.uid;
 	now->gid = cred.gid;
@@ -304,4 +318,23 @@ const struct th_fz_ring_layout *th_fz_ring_layout(void)
 uintptr_t th_fz_world_legit_fn(void)
 {
 	return leaks[TH_FZ_LEAK_RETIRE].addr;
+}
+
+void th_fz_world_attacker_task(struct th_fz_task *t)
+{
+	struct task_struct task;
+
+	th_peek(&task, &attacker_task, sizeof(task));
+	t->state = task.state;
+	t->real_cred = (uintptr_t)task.real_cred;
+	t->cred = (uintptr_t)task.cred;
+}
+
+void th_fz_world_attacker_sleeps(void)
+{
+	/* kernel/time/hrtimer.c do_nanosleep(): set_current_state(TASK_INTERRUPTIBLE)
+	 * before it schedules; the timer's wake-up (or the context switch
+	 * after the softirq, victim.c th_schedule_after_softirq()) makes it
+	 * TASK_RUNNING again. */
+	attacker_task.state = TASK_INTERRUPTIBLE;
 }

@@ -35,8 +35,8 @@
 /* The leak table: what the attacker knows the address of. */
 enum th_fz_leak {
 	TH_FZ_LEAK_WRITE_CR4,		/* code */
-	TH_FZ_LEAK_COMMIT_CREDS,
-	TH_FZ_LEAK_USERMODEHELPER,
+	TH_FZ_LEAK_COMMIT_CREDS,	/* commit_creds (kernel/cred.c) */
+	TH_FZ_LEAK_USERMODEHELPER,	/* call_usermodehelper (kernel/umh.c) */
 	TH_FZ_LEAK_RETIRE,		/* the legitimate callback */
 	TH_FZ_LEAK_FORCE_CLOSE,
 	TH_FZ_LEAK_SIM_CPU,		/* objects */
@@ -45,9 +45,12 @@ enum th_fz_leak {
 	TH_FZ_LEAK_MSG,			/* the msg_buf before it (slot 0) */
 	TH_FZ_LEAK_RING2,		/* another ring (slot 2), never armed */
 	TH_FZ_LEAK_WHEEL,		/* the timer base (its buckets) */
-	TH_FZ_LEAK_DEFERRED,		/* deferred_timer_fn: another subsystem's timer
-					 * callback, of the call site's type (code) */
+	TH_FZ_LEAK_PROCESS_TIMEOUT,	/* process_timeout (kernel/time/timer.c):
+					 * another subsystem's timer callback, of the
+					 * call site's type (code) */
 	TH_FZ_LEAK_RING_VALUE,		/* a value read from the ring (a read leak) */
+	TH_FZ_LEAK_TASK,		/* the attacker's own task_struct (object): what
+					 * process_timeout() wakes when planted */
 	TH_FZ_LEAK_COUNT
 };
 
@@ -91,7 +94,8 @@ void th_fz_world_bounds(uintptr_t *lo, uintptr_t *hi);
  * attacker can name)? */
 int th_fz_world_is_entry(uintptr_t v);
 
-/* The simulated privileged state, read without instrumentation. */
+/* The simulated privileged state, read without instrumentation: CR4 and
+ * the attacker's own cred (attacks/victim.h current_cred). */
 struct th_fz_priv {
 	unsigned long cr4;
 	unsigned int uid, gid, euid;
@@ -110,5 +114,19 @@ const struct th_fz_ring_layout *th_fz_ring_layout(void);
 
 /* The legitimate callback's address (what .function holds unattacked). */
 uintptr_t th_fz_world_legit_fn(void);
+
+/* The attacker's task as the victim left it (attacks/victim.h struct
+ * task_struct): its state and the credentials it runs with, read without
+ * instrumentation. */
+struct th_fz_task {
+	long state;
+	uintptr_t real_cred, cred;
+};
+void th_fz_world_attacker_task(struct th_fz_task *t);
+
+/* The attacker goes to sleep until its timer fires (TASK_INTERRUPTIBLE, as
+ * schedule_timeout_interruptible() and do_nanosleep() set it before they
+ * schedule): before each run of the wheel. */
+void th_fz_world_attacker_sleeps(void);
 
 #endif

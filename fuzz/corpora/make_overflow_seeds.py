@@ -8,8 +8,9 @@ import os
 import struct
 
 OPS = ["ARM", "RUN", "MOD", "NAME", "MEMCPY", "INDEX", "STRCPY", "NEIGHBOUR", "FREE", "SPRAY"]
+# fuzz/overflow_world.h enum th_fz_leak, in order.
 LEAKS = ["WRITE_CR4", "COMMIT_CREDS", "USERMODEHELPER", "RETIRE", "FORCE_CLOSE", "SIM_CPU",
-         "CRED", "RING", "MSG", "RING2", "WHEEL", "DEFERRED", "RING_VALUE"]
+         "CRED", "RING", "MSG", "RING2", "WHEEL", "PROCESS_TIMEOUT", "RING_VALUE", "TASK"]
 op = {n: i for i, n in enumerate(OPS)}
 leak = {n: i for i, n in enumerate(LEAKS)}
 
