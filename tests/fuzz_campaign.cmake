@@ -60,8 +60,9 @@ th_fuzz_gate(modern_hijack 1 "regression: overflow modern/cfi-icall/clang-22: fo
 # ... hidden by deleting its campaign: the plan names it missing.
 th_fuzz_gate(regression_hidden 1 "missing: overflow modern/cfi-icall/clang-22: planned by [^\n]*campaigns.tsv:[0-9]+, not in the summary\n.*12 as declared|missing: overflow modern/cfi-icall/clang-22: planned by [^\n]*, not in the summary.*1 missing" "^$"
   --allow-slice ${_fd}/regression_hidden.json ${_fx})
-# The legacy hijack not found: the search lost its power.
-th_fuzz_gate(required_not_found 1 "regression: overflow legacy/cfi-icall/clang-22: no HIJACKED finding matching WRITE_CR4_\\*VIA_RING_TIMER,WRITE_CR4_\\*VIA_FORGED_TIMER in 1000 executions" "^$"
+# The required finding (the list's write into the cred on 4.14 under
+# cfi-icall) not found: the search lost its power.
+th_fuzz_gate(required_not_found 1 "regression: overflow legacy/cfi-icall/clang-22: no PRIVILEGED_WRITE finding matching CRED_VIA_LIST in 1000 executions" "^$"
   --allow-slice ${_fd}/legacy_no_hijack.json ${_fx})
 # Chains of several steps: each step by its own rule, at its own outcome.
 th_fuzz_gate(steps_declared 0 "found HIJACKED:FORCE_CLOSE_VIA_RING_TIMER_REDIRECTED_THEN_WRITE_CR4_407F0_VIA_FORGED_TIMER_HIJACKED after .*found REDIRECTED:FORCE_CLOSE_VIA_RING_TIMER after .*found PRIVILEGED_WRITE:FORCE_CLOSE_VIA_RING_TIMER_REDIRECTED_THEN_CRED_VIA_LIST_PRIVILEGED_WRITE after .*12 as declared, 0 regressed.*fuzz modern: no hijack through the timer's own call on [^\n]*, as the oracle is built: .*under CFI \\(the [0-9] campaigns whose runs a check stopped\\) it still reached: [^\n]*ring_force_close redirected \\(FORCE_CLOSE_VIA_RING_TIMER REDIRECTED, on cfi-icall" "^$"
@@ -72,11 +73,11 @@ th_fuzz_gate(steps_declared 0 "found HIJACKED:FORCE_CLOSE_VIA_RING_TIMER_REDIREC
 # names are undeclared; a requirement is met by a step, not by the chain.
 th_fuzz_gate(steps_hidden 1 "regression: overflow modern/cfi-icall/clang-22: found PRIVILEGED_WRITE:WRITE_CR4_VIA_RING_TIMER_PRIVILEGED_WRITE_THEN_CRED_VIA_LIST_PRIVILEGED_WRITE, a chain .* does not declare" "^$"
   --allow-slice ${_fd}/steps_hidden.json ${_fx})
-th_fuzz_gate(steps_too_severe 1 "regression: overflow modern/none/clang-22: found HIJACKED:COMMIT_CREDS_VIA_RING_TIMER_HIJACKED_THEN_WRITE_CR4_407F0_VIA_FOREIGN_CALLBACK_HIJACKED, declared at most PRIVILEGED_WRITE" "^$"
+th_fuzz_gate(steps_too_severe 1 "regression: overflow modern/none/clang-22: found HIJACKED:COMMIT_CREDS_VIA_RING_TIMER_HIJACKED_THEN_PROCESS_TIMEOUT_VIA_RING_TIMER_HIJACKED, declared at most REDIRECTED" "^$"
   --allow-slice ${_fd}/steps_too_severe.json ${_fx})
 th_fuzz_gate(steps_more 1 "regression: overflow legacy/cfi-icall/clang-22: found HIJACKED:WRITE_CR4_VIA_RING_TIMER_HIJACKED_THEN_MORE, a chain .* does not declare" "^$"
   --allow-slice ${_fd}/steps_more.json ${_fx})
-th_fuzz_gate(steps_require 1 "regression: overflow legacy/cfi-icall/clang-22: no HIJACKED finding matching WRITE_CR4_" "^$"
+th_fuzz_gate(steps_require 1 "regression: overflow legacy/cfi-icall/clang-22: no PRIVILEGED_WRITE finding matching CRED_VIA_LIST" "^$"
   --allow-slice ${_fd}/steps_require.json ${_fx})
 # 10 of the slice's 12 campaigns deleted; all but 2 of a whole run's; a
 # slice that says it is the whole run.
@@ -129,7 +130,7 @@ th_fuzz_gate(outside_selection 2 "unplanned: overflow legacy/asan/clang-22: outs
 # replaced, a link to another file.
 th_fuzz_gate(reproducer_missing 2 "reproducer: overflow legacy/none/clang-22: HIJACKED:WRITE_CR4_VIA_RING_TIMER: [^\n]*/fuzz/20250101T000000Z-2/clang-22/legacy-none/findings/HIJACKED-WRITE_CR4_VIA_RING_TIMER.bin: missing: the summary names a file that is not there.*5 reproducers not as recorded" "^$"
   ${_fd}/reproducer_missing.json ${_fx})
-th_fuzz_gate(reproducer_mismatch 2 "reproducer: overflow legacy/cfi-icall/clang-22: HIJACKED:WRITE_CR4_VIA_RING_TIMER: [^\n]*/legacy-cfi-icall/findings/HIJACKED-WRITE_CR4_VIA_RING_TIMER.bin: its SHA-256 is [0-9a-f]+\\.\\.\\., the summary records 0000000000000000\\.\\.\\.: not the input that was found.*1 reproducers not as recorded" "^$"
+th_fuzz_gate(reproducer_mismatch 2 "reproducer: overflow legacy/cfi-icall/clang-22: HIJACKED:WRITE_CR4_VIA_RING_TIMER_HIJACKED_THEN_CRED_VIA_LIST_PRIVILEGED_WRITE: [^\n]*/legacy-cfi-icall/findings/HIJACKED-WRITE_CR4_VIA_RING_TIMER_HIJACKED_THEN_CRED_VIA_LIST_PRIVILEGED_WRITE.bin: its SHA-256 is [0-9a-f]+\\.\\.\\., the summary records 0000000000000000\\.\\.\\.: not the input that was found.*1 reproducers not as recorded" "^$"
   ${_fd}/reproducer_mismatch.json ${_fx})
 th_fuzz_gate(reproducer_symlink 2 "reproducer: overflow legacy/cfi-icall/clang-14: [^\n]*: a symbolic link, not the reproducer" "^$"
   ${_fd}/reproducer_symlink.json ${_fx})
@@ -148,7 +149,7 @@ foreach(case
     "rate_mismatch|campaigns\\[21\\]: exec_per_second 1000000.000 is not executions / seconds \\(1000 / 10.200\\)"
     "reported_not_counted|campaigns\\[23\\].findings\\[0\\]: reported by the run \\(reproduced\\), but the campaign counted no PRIVILEGED_WRITE run"
     "finding_removed|campaigns\\[11\\]: 10 HIJACKED runs counted, but no HIJACKED finding and no disagreement between a run and its replay: a finding is missing"
-    "reproducer_elsewhere|campaigns\\[3\\].findings\\[0\\]: reproducer \"fuzz/20250101T000000Z-1/clang-22/legacy-none/findings/HIJACKED-WRITE_CR4_VIA_RING_TIMER.bin\" is not where the run keeps HIJACKED:WRITE_CR4_VIA_RING_TIMER's"
+    "reproducer_elsewhere|campaigns\\[3\\].findings\\[0\\]: reproducer \"fuzz/20250101T000000Z-1/clang-22/legacy-none/findings/HIJACKED-WRITE_CR4_VIA_RING_TIMER.bin\" is not where the run keeps HIJACKED:WRITE_CR4_VIA_RING_TIMER_HIJACKED_THEN_CRED_VIA_LIST_PRIVILEGED_WRITE's"
     "no_sha256|campaigns\\[3\\].findings\\[0\\]: missing field \"sha256\""
     "no_run|missing field \"run\""
     "bad_run|run: run \"../../etc\" is not fuzz/YYYYMMDDTHHMMSSZ-PID"

@@ -65,10 +65,19 @@ CHAINS = {
         "modern: arm (mod_timer = 0); index-intra 14 B at ring+16 (entry.next) [ring+16 (entry.next) = "
         "current_cred+4] | privileged state changed: uid 1000 -> 0 | through the wheel's list code "
         "(__hlist_del/hlist_add) writing through planted entry pointers",
+    "WRITE_CR4_VIA_RING_TIMER_HIJACKED_THEN_CRED_VIA_LIST_PRIVILEGED_WRITE":
+        "legacy: arm (mod_timer = 0); memcpy-intra 56 B at ring+0 (name) [ring+16 (entry.next) = "
+        "current_cred+4, ring+40 (function) = &write_cr4; bytes ..] | ran: write_cr4(0x407f0), the "
+        "argument is the attacker's own bytes | privileged state changed: uid 1000 -> 0 | ...",
     "WRITE_CR4_VIA_FORGED_TIMER":
         "legacy: memcpy-intra 34 B at ring+0 (name) [entry.next = ring-24] | ran: write_cr4(0x407f0) "
         "| through a forged timer_list",
 }
+
+
+# legacy/cfi-icall's finding: the hijack, and the list's write the require
+# rule asks for, in one chain.
+CR4_THEN_LIST = "WRITE_CR4_VIA_RING_TIMER_HIJACKED_THEN_CRED_VIA_LIST_PRIVILEGED_WRITE"
 
 
 def finding(tc, v, c, sig, first_seconds=0.5, first_executions=50, run=RUN):
@@ -112,15 +121,18 @@ def campaign(tc, v, c, findings=(), status="ran", reason="", seconds=10.2, execu
 
 def plan_campaigns(toolchains=TOOLCHAINS, configs=CONFIGS):
     """Every campaign of the plan, with the findings each must have: the 4.14 hijack
-    on legacy under none and cfi-icall (fuzz/expected.tsv's require rules), a
-    declared privileged write on modern/cfi-icall."""
+    on legacy under none and cfi-icall, with the list's write into the cred under
+    cfi-icall (fuzz/expected.tsv's require rule), a declared privileged write on
+    modern/cfi-icall."""
     out = []
     for tc in toolchains:
         for c in configs:
             for v in VARIANTS:
                 if tc == "clang-14" and c == "kcfi":
                     out.append(campaign(tc, v, c, status="unsupported", reason=KCFI_14))
-                elif v == "legacy" and c in ("none", "cfi-icall"):
+                elif v == "legacy" and c == "cfi-icall":
+                    out.append(campaign(tc, v, c, [finding(tc, v, c, "HIJACKED:" + CR4_THEN_LIST)]))
+                elif v == "legacy" and c == "none":
                     out.append(campaign(tc, v, c, [finding(tc, v, c, "HIJACKED:WRITE_CR4_VIA_RING_TIMER")]))
                 elif v == "modern" and c == "cfi-icall" and tc == "clang-22":
                     out.append(campaign(tc, v, c, [finding(tc, v, c, "PRIVILEGED_WRITE:CRED_VIA_LIST", 2.0, 200)]))
@@ -431,22 +443,24 @@ with_findings(d, "modern", "cfi-icall", [step_finding(
     "modern", "cfi-icall",
     "PRIVILEGED_WRITE:WRITE_CR4_VIA_RING_TIMER_PRIVILEGED_WRITE_THEN_CRED_VIA_LIST_PRIVILEGED_WRITE")])
 write("steps_hidden.json", d)
-# commit_creds_stub hijacked on 4.15 without CFI (declared at most
-# PRIVILEGED_WRITE), beside a declared foreign-callback hijack.
+# commit_creds hijacked on 4.15 without CFI (declared at most
+# REDIRECTED: it acts on the interrupted task, never the attacker's), beside a
+# declared hijack through another subsystem's callback (process_timeout).
 d = copy.deepcopy(demo)
 with_findings(d, "modern", "none", [step_finding(
     "modern", "none",
-    "HIJACKED:COMMIT_CREDS_VIA_RING_TIMER_HIJACKED_THEN_WRITE_CR4_407F0_VIA_FOREIGN_CALLBACK_HIJACKED")])
+    "HIJACKED:COMMIT_CREDS_VIA_RING_TIMER_HIJACKED_THEN_PROCESS_TIMEOUT_VIA_RING_TIMER_HIJACKED")])
 write("steps_too_severe.json", d)
 # More steps than the oracle names: declared by no rule.
 d = copy.deepcopy(demo)
 with_findings(d, "legacy", "cfi-icall", find(d, "legacy", "cfi-icall")["findings"] + [step_finding(
     "legacy", "cfi-icall", "HIJACKED:WRITE_CR4_VIA_RING_TIMER_HIJACKED_THEN_MORE")])
 write("steps_more.json", d)
-# The required 4.14 hijack is a step's own: a write_cr4 only redirected
-# through the ring's timer does not meet it, though the chain is HIJACKED.
+# The requirement (the list's write into the cred on 4.14 under cfi-icall)
+# is a step's own: a chain more severe than it, HIJACKED, without that step
+# does not meet it.
 d = copy.deepcopy(demo)
 with_findings(d, "legacy", "cfi-icall", [step_finding(
     "legacy", "cfi-icall",
-    "HIJACKED:WRITE_CR4_VIA_RING_TIMER_REDIRECTED_THEN_WRITE_CR4_407F0_VIA_FOREIGN_CALLBACK_HIJACKED")])
+    "HIJACKED:WRITE_CR4_VIA_RING_TIMER_HIJACKED_THEN_PROCESS_TIMEOUT_VIA_RING_TIMER_HIJACKED")])
 write("steps_require.json", d)
