@@ -73,23 +73,25 @@ size_t th_fz_chain_steps(const char *chain_id, enum th_outcome o, struct th_fz_s
 
 /* ---- the verdict of a generation ----------------------------------------------------- */
 
-static int ends_with(const char *s, const char *suffix)
+/* Is a step's target another subsystem's timer callback of the call site's
+ * type, planted in .function: process_timeout (kernel/time/timer.c), the
+ * oracle's PROCESS_TIMEOUT (fuzz/overflow_oracle.h)? */
+static bool foreign_step(const char *id)
 {
-	size_t a = strlen(s), b = strlen(suffix);
-
-	return a >= b && !strcmp(s + a - b, suffix);
+	return !strncmp(id, "PROCESS_TIMEOUT_", strlen("PROCESS_TIMEOUT_"));
 }
 
 /* Has f a HIJACKED step through another subsystem's callback (foreign), or
- * through the timer's own call: the ring's .function, a forged timer's, or
- * one the oracle could not name (not foreign)? */
+ * of a privileged target through the timer's own call: the ring's
+ * .function, a forged timer's, or one the oracle could not name (not
+ * foreign)? */
 static bool hijack_step(const struct th_fz_finding *f, bool foreign)
 {
 	struct th_fz_step st[TH_FZ_STEPS_MAX];
 	size_t n = f->outcome == TH_HIJACKED ? th_fz_chain_steps(f->chain_id, f->outcome, st, TH_FZ_STEPS_MAX) : 0;
 
 	for (size_t i = 0; i < n; i++)
-		if (st[i].outcome == TH_HIJACKED && ends_with(st[i].id, "_VIA_FOREIGN_CALLBACK") == foreign)
+		if (st[i].outcome == TH_HIJACKED && foreign_step(st[i].id) == foreign)
 			return true;
 	return false;
 }
@@ -159,8 +161,9 @@ static const char *step_function(const char *id)
 	static const struct {
 		const char *what, *fn;
 	} fns[] = {
-		{ "WRITE_CR4_", "write_cr4" },	{ "COMMIT_CREDS_", "commit_creds_stub" },
-		{ "USERMODEHELPER_", "call_usermodehelper_stub" }, { "FORCE_CLOSE_", "ring_force_close" },
+		{ "WRITE_CR4_", "write_cr4" },	{ "COMMIT_CREDS_", "commit_creds" },
+		{ "USERMODEHELPER_", "call_usermodehelper" }, { "FORCE_CLOSE_", "ring_force_close" },
+		{ "PROCESS_TIMEOUT_", "process_timeout" },
 	};
 
 	for (size_t i = 0; i < sizeof(fns) / sizeof(fns[0]); i++)
@@ -206,7 +209,7 @@ size_t th_fz_reach(const struct th_fz_summary *s, enum th_variant v, struct th_f
 			for (size_t j = 0; j < ns; j++) {
 				struct th_fz_reach *r = NULL;
 
-				if (st[j].outcome == TH_HIJACKED && ends_with(st[j].id, "_VIA_FOREIGN_CALLBACK"))
+				if (st[j].outcome == TH_HIJACKED && foreign_step(st[j].id))
 					continue;	/* said apart: another subsystem's callback */
 				for (size_t m = 0; m < n && !r; m++)
 					if (!strcmp(out[m].step, st[j].id))
@@ -242,8 +245,6 @@ size_t th_fz_reach(const struct th_fz_summary *s, enum th_variant v, struct th_f
 			th_sbuf_put(&sb, "%s via %s", r->changed[0] ? r->changed : "privileged state changed", fn);
 		else
 			th_sbuf_put(&sb, "%s %s", fn, r->outcome == TH_HIJACKED ? "HIJACKED" : "redirected");
-		if (ends_with(r->step, "_VIA_FOREIGN_CALLBACK"))
-			th_sbuf_put(&sb, " (through deferred_timer_fn)");
 	}
 	return n;
 }
@@ -318,7 +319,7 @@ size_t th_fz_verdict(const struct th_fz_summary *s, enum th_variant v, char *buf
 		if (!foreign)
 			continue;
 		th_sbuf_put(&b, "%s", sep ? ", " : "; hijacked through another subsystem's callback "
-					    "(deferred_timer_fn) on ");
+					    "(process_timeout: the attacker's task woken) on ");
 		vcamp(&b, s, c);
 		sep = 1;
 	}

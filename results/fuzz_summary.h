@@ -194,13 +194,14 @@ struct th_fz_step {
  * oracle could name), which no rule declares. */
 size_t th_fz_chain_steps(const char *chain_id, enum th_outcome o, struct th_fz_step *out, size_t max);
 
-/* A hijack through the timer's own call: a HIJACKED step through the
- * ring's .function, a forged timer's, or one the oracle could not name (not
- * another subsystem's callback, *_VIA_FOREIGN_CALLBACK). */
+/* A hijack through the timer's own call: a HIJACKED step of a privileged
+ * target through the ring's .function, a forged timer's, or one the oracle
+ * could not name (not another subsystem's callback, PROCESS_TIMEOUT_*). */
 bool th_fz_direct_hijack(const struct th_fz_finding *f);
 
-/* A HIJACKED step through another subsystem's callback (deferred_timer_fn,
- * *_VIA_FOREIGN_CALLBACK). */
+/* A HIJACKED step through another subsystem's timer callback of the call
+ * site's type (process_timeout, PROCESS_TIMEOUT_*: the attacker's task
+ * woken). */
 bool th_fz_foreign_hijack(const struct th_fz_finding *f);
 
 /* What the campaigns of one API generation found, in figures (the verdict
@@ -220,8 +221,9 @@ size_t th_fz_generation(const struct th_fz_summary *s, enum th_variant v, struct
 /* Is the timer's own call of variant v never HIJACKED by construction of
  * the oracle (fuzz/overflow_oracle.c judge_slot())? The 4.15 layout has no
  * .data: the call passes the timer itself, never bytes the attacker wrote,
- * so only another callback's call (deferred_timer_fn's func(data)) can
- * carry the attacker's argument. A figure of "never hijacked" there says
+ * so only another subsystem's callback that reads beyond the timer
+ * (process_timeout's process_timer->task, the word after it) can carry the
+ * attacker's choice. A figure of "never hijacked" there says
  * so beside it. */
 bool th_fz_own_call_by_construction(enum th_variant v);
 
@@ -238,7 +240,7 @@ struct th_fz_reach {
 	char configs[256];	/* "cfi-icall, kcfi" (config/toolchain with several) */
 	char label[192];	/* "uid 0, gid 0 via the list's writes",
 				 * "ring_force_close redirected", "CR4 0x2c via
-				 * write_cr4 (through deferred_timer_fn)" */
+				 * write_cr4" */
 };
 /* Fill out[max]; *ncfi: the campaigns of v under CFI. Return: how many. */
 size_t th_fz_reach(const struct th_fz_summary *s, enum th_variant v, struct th_fz_reach *out, size_t max,

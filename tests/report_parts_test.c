@@ -747,7 +747,7 @@ static void verdict_fuzz(void **state)
 	fz_campaign(s, TH_VARIANT_LEGACY, "cfi-icall", 900000, 30000, "HIJACKED:WRITE_CR4_VIA_RING_TIMER", 0.45);
 	fz_campaign(s, TH_VARIANT_LEGACY, "kcfi", 1000000, 2000, "HIJACKED:WRITE_CR4_VIA_RING_TIMER", 0.23);
 	fz_campaign(s, TH_VARIANT_MODERN, "cfi-icall", 1033665, 49075,
-		    "HIJACKED:WRITE_CR4_VIA_FOREIGN_CALLBACK", 7.2);
+		    "HIJACKED:PROCESS_TIMEOUT_VIA_RING_TIMER", 7.2);
 	fz_campaign(s, TH_VARIANT_MODERN, "kcfi", 1107625, 6761, NULL, 0);
 	th_results_set_fuzz(r, s);
 	v = verdict_text(r);
