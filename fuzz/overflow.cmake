@@ -69,8 +69,8 @@ if(_fz_infra AND _th_fuzz_ossfuzz)
 endif()
 if(_fz_engine STREQUAL "libfuzzer")
   # No stack-depth feature (on by default on Linux): it rewards deeper
-  # stacks, and the deepest are a callback calling itself (deferred_timer_fn
-  # as its own container's func), milliseconds of victim lines per input.
+  # stacks, and the deepest are runs that recurse without end (the victim's
+  # own stack overflows: CRASHED), milliseconds of victim lines per input.
   set(_fz_drive_opts ${_fz_cov} -fno-sanitize-coverage=stack-depth)
   set(_fz_world_opts ${_fz_cov} -fno-sanitize-coverage=trace-cmp,stack-depth)
   set(_fz_oracle_opts "")
@@ -236,15 +236,14 @@ if(TARGET th_fuzz_decl)
       COMMAND th-fuzz-replay-check ${_fz}/expected.tsv ${TIMERHARNESS_TOOLCHAIN} ${_v} ${_c}
               $<TARGET_FILE:${_t}> ${_fz_seeds})
     set_tests_properties(fuzz.overflow.seeds.${_v}.${_c} PROPERTIES LABELS fuzz TIMEOUT 120)
-    # The foreign callback through a one- or two-byte overwrite of
-    # .function: the bytes from this binary's layout and its load address
-    # without randomisation (tests/fuzz_foreign_partial.cmake). Under
-    # cfi-icall-generalized the ring's callback and deferred_timer_fn are
-    # entries of one jump table.
+    # Another subsystem's callback (process_timeout) through a one- or
+    # two-byte overwrite of .function: the bytes from this binary's layout
+    # and its load address without randomisation
+    # (tests/fuzz_foreign_partial.cmake). Under cfi-icall-generalized the
+    # ring's callback and process_timeout are entries of one jump table.
     if(_v STREQUAL "modern" AND _c STREQUAL "cfi-icall-generalized")
       add_test(NAME fuzz.overflow.foreign_partial.${_c}
         COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM} -DBIN=$<TARGET_FILE:${_t}>
-                -DTMPL=${PROJECT_SOURCE_DIR}/tests/data/fuzz/foreign-partial.tmpl
                 -DOUT=${CMAKE_CURRENT_BINARY_DIR}/foreign-partial-${_c}.bin
                 -P ${PROJECT_SOURCE_DIR}/tests/fuzz_foreign_partial.cmake)
       set_tests_properties(fuzz.overflow.foreign_partial.${_c} PROPERTIES LABELS fuzz TIMEOUT 120
