@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "render.h"
 #include "report_internal.h"
+#include "severity.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -62,14 +63,19 @@ struct tally {
 	double seconds;
 };
 
+/* Error or failure: the severity table's (report/severity.def). */
 static bool is_error(const struct th_cell *c)
 {
-	return th_cell_observed(c) == TH_HARNESS_ERROR;
+	const struct th_severity *s = th_severity_of(c);
+
+	return s && s->junit == TH_JU_error;
 }
 
 static bool is_failure(const struct th_cell *c)
 {
-	return !is_error(c) && th_report_shown_verdict(c) == TH_VERDICT_REGRESSION;
+	const struct th_severity *s = th_severity_of(c);
+
+	return s && s->junit == TH_JU_failure;
 }
 
 static bool is_skipped(const struct th_cell *c)
@@ -167,6 +173,14 @@ static void testcase(FILE *out, const struct th_results *res, const struct th_ce
 			fputs(": ", out);
 			xml_attr(out, sp->reason);
 		}
+	}
+	/* Its rank in the severity table: GitHub's and GitLab's words. */
+	{
+		const struct th_severity *s = th_severity_of(c);
+		const char *gh = th_severity_github_rank(s->security_severity);
+
+		fprintf(out, "; severity: %s%s%s (GitLab %s)", s->rule, gh ? ", " : ", not a security finding",
+			gh ? gh : "", th_severity_gitlab_name(s->gitlab));
 	}
 	fputs("\">", out);
 	cell_summary(out, c, false);

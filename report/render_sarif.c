@@ -30,6 +30,7 @@
 #include "render.h"
 #include "report_internal.h"
 #include "json_load.h"
+#include "severity.h"
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -48,93 +49,96 @@
 
 /*
  * Levels: a regressed cell is an error (baselineState "new"); a severe
- * outcome no rule declares (verdict new) is a warning ("new"). Rules keep
- * GitHub's 0.0-10.0 security-severity: only regressions and new findings
- * are results, and those are the alerts a reviewer must see.
+ * outcome no rule declares (verdict new) is a warning ("new"). Which rule a
+ * cell is reported under, and each rule's GitHub security-severity, is the
+ * severity table's (report/severity.def): any cell the gate fails is at
+ * least high, a CFI config's lost block critical, a harness error no
+ * security alert (and the run no successful execution).
  */
 struct rule {
-	enum th_outcome outcome;	/* TH_OUTCOME_INVALID: any regressed cell */
-	const char *id;			/* the outcome's public name */
+	const char *id;			/* the severity table's rule */
 	const char *name;
-	const char *severity;		/* security-severity; NULL: not a security rule */
 	const char *tags[4];		/* NULL-terminated */
 	const char *text;		/* shortDescription */
 	const char *full;		/* fullDescription */
 };
 
+/* In severity order: the log lists the most severe first. */
 static const struct rule rules[] = {
-	{ TH_HIJACKED, "HIJACKED", "TimerCallHijacked", "9.0",
+	{ "CFI_BLOCK_LOST", "CfiBlockLost",
+	  { "security", "control-flow-hijack", "regression", NULL },
+	  "A CFI config no longer blocks a timer overwrite it is declared to block.",
+	  "The cell is declared BLOCKED_CFI (its config's CFI stops the call), and it was not: "
+	  "the attacker's call ran, the process died or hung, or the timer was lost without the "
+	  "CFI check naming itself. Whatever the outcome, the hardening lost a block." },
+	{ "HIJACKED", "TimerCallHijacked",
 	  { "security", "control-flow-hijack", "external/cwe/cwe-787", NULL },
 	  "A timer overwrite called the attacker's function with the attacker's argument.",
 	  "The attack rewrote the timer's callback (and, on the 4.14 layout, its data) and the "
 	  "expiry called the attacker's target with the value, or the bytes behind the pointer, "
 	  "that the attacker chose: a call gadget with a controlled first argument, as in "
 	  "CVE-2017-7308. No defence of this config stopped it." },
-	{ TH_PRIVILEGED_WRITE, "PRIVILEGED_WRITE", "PrivilegedStateWritten", "8.8",
+	{ "PRIVILEGED_WRITE", "PrivilegedStateWritten",
 	  { "security", "privilege-escalation", "external/cwe/cwe-787", NULL },
 	  "A timer overwrite changed the simulated machine's privileged state.",
 	  "CR4 or the current credentials changed although no target ran with the attacker's "
 	  "chosen argument: a write through the wheel's list pointers or through a callback "
 	  "acting on a corrupted object. The effect counts, whatever path produced it." },
-	{ TH_REDIRECTED, "REDIRECTED", "TimerCallRedirected", "7.5",
+	{ "REDIRECTED", "TimerCallRedirected",
 	  { "security", "control-flow-hijack", "external/cwe/cwe-787", NULL },
 	  "A timer overwrite called the attacker's function, with an argument the attacker did not choose.",
 	  "Control flow was diverted to the attacker's target, but its argument was not the "
 	  "attacker's (the 4.15 prototype passes the timer itself). Type-based CFI lets this "
 	  "through when the target has the call site's type." },
-	{ TH_CRASHED, "CRASHED", "CellCrashed", "5.5",
+	{ "REGRESSION", "CellRegressed",
+	  { "security", "regression", "hardening", NULL },
+	  "A cell's outcome regressed.",
+	  "The observed outcome is more severe than the declared expectation or the baseline "
+	  "(a crash, a hang, a lost timer, a new false positive), or a toolchain lost the cell "
+	  "(UNSUPPORTED or NOT_APPLICABLE where it used to run): the gate fails it. A regressed "
+	  "cell that ran the attacker's call or wrote privileged state is reported under that "
+	  "outcome's rule, a lost CFI block under CFI_BLOCK_LOST." },
+	{ "CRASHED", "CellCrashed",
 	  { "security", "memory-corruption", "external/cwe/cwe-787", NULL },
 	  "The cell's process died without a defence naming itself.",
 	  "A fatal signal (SIGSEGV, a wild jump) that no CFI or memory-safety check claimed: the "
 	  "overwrite took effect, but what ran is not shown to be the attacker's choice." },
-	{ TH_HANG, "HANG", "CellHang", "4.0",
+	{ "HANG", "CellHang",
 	  { "security", "denial-of-service", "external/cwe/cwe-835", NULL },
 	  "The cell ran past its time limit.",
 	  "The cell's process was killed at its time limit: the overwrite may have sent the timer "
 	  "wheel or the callback into a loop. Nothing was observed to run or to be stopped." },
-	{ TH_TIMER_LOST, "TIMER_LOST", "TimerLost", "4.0",
+	{ "TIMER_LOST", "TimerLost",
 	  { "security", "denial-of-service", "external/cwe/cwe-787", NULL },
 	  "The victim's timer never fired.",
 	  "The run ended normally but the legitimate callback never ran and no defence named "
 	  "itself: the overwrite made the wheel lose the timer (a silent denial of service)." },
-	{ TH_HARNESS_ERROR, "HARNESS_ERROR", "HarnessError", NULL,
+	{ "HARNESS_ERROR", "HarnessError",
 	  { "harness", "reliability", NULL },
 	  "The harness could not run or observe a cell.",
 	  "A missing binary, a failed exec or an unreadable observation: the cell measured "
-	  "nothing, and the gate fails until it runs." },
-	{ TH_FALSE_POSITIVE, "FALSE_POSITIVE", "DefenceFalsePositive", NULL,
+	  "nothing, the run did not execute successfully, and the gate fails until it runs. "
+	  "Not a security finding." },
+	{ "FALSE_POSITIVE", "DefenceFalsePositive",
 	  { "correctness", "cfi", NULL },
 	  "A defence stopped a legitimate timer call.",
 	  "In a control run (no overwrite), the config stopped the legitimate callback, as "
 	  "type-based CFI does on the 4.14-rc3 timer_setup() cast shim without a trampoline: the "
 	  "hardening breaks working code." },
-	{ TH_OUTCOME_INVALID, "REGRESSION", "CellRegressed", "7.0",
-	  { "security", "regression", "hardening", NULL },
-	  "A cell's outcome regressed.",
-	  "The observed outcome is more severe than the declared expectation or the baseline, or "
-	  "a toolchain lost the cell (UNSUPPORTED or NOT_APPLICABLE where it used to run). Cells "
-	  "with one of the other rules' outcomes are reported under that rule, at level error." },
 };
 
 #define NRULES (sizeof(rules) / sizeof(rules[0]))
 
-/* The rule a cell is reported under, -1 when it is not reported: only a
- * regression or a new cell with a severe outcome; a cell the gate accepts
- * (pass, improvement) is no result. */
+/* The rule a cell is reported under (the severity table's), -1 when it is
+ * not reported: only a regression or a new cell with a severe outcome; a
+ * cell the gate accepts (pass, improvement) is no result. */
 static int rule_of(const struct th_cell *c)
 {
-	enum th_outcome o = th_cell_observed(c);
-	enum th_verdict v = th_report_shown_verdict(c);
+	const struct th_severity *s = th_severity_of(c);
 
-	if (v != TH_VERDICT_REGRESSION && v != TH_VERDICT_NEW)
-		return -1;
-	for (size_t i = 0; i < NRULES; i++)
-		if (rules[i].outcome == o)
+	for (size_t i = 0; s && i < NRULES; i++)
+		if (!strcmp(rules[i].id, s->rule))
 			return (int)i;
-	if (v == TH_VERDICT_REGRESSION)
-		for (size_t i = 0; i < NRULES; i++)
-			if (rules[i].outcome == TH_OUTCOME_INVALID)
-				return (int)i;
 	return -1;
 }
 
@@ -299,8 +303,10 @@ static json_t *rule_json(const struct rule *r)
 	for (int i = 0; r->tags[i]; i++)
 		bad |= json_array_append_new(tags, json_string(r->tags[i]));
 	bad |= th_json_put(props, "tags", tags);
-	if (r->severity)
-		bad |= set_str(props, "security-severity", r->severity);
+	const char *sev = th_severity_of_rule(r->id);
+
+	if (sev && *sev)
+		bad |= set_str(props, "security-severity", sev);
 	bad |= set_str(props, "precision", "very-high");
 	bad |= th_json_put(o, "properties", props);
 	if (bad) {
@@ -626,8 +632,21 @@ static json_t *run_json(const struct th_results *res)
 	bad |= th_json_put(tool, "driver", driver);
 	bad |= th_json_put(run, "tool", tool);
 
-	/* An interrupted run did not check every cell: not a successful one. */
-	bad |= th_json_put(inv0, "executionSuccessful", json_boolean(!res->partial));
+	/* An interrupted run did not check every cell, nor one with a cell the
+	 * harness could not run or observe: not a successful one. */
+	size_t harness = 0;
+
+	for (size_t i = 0; i < res->ncells; i++)
+		harness += th_cell_observed(res->cells[i]) == TH_HARNESS_ERROR;
+	bad |= th_json_put(inv0, "executionSuccessful", json_boolean(!res->partial && !harness));
+	if (harness) {
+		char text[256];
+
+		snprintf(text, sizeof(text), "%zu cell%s could not be run or observed (HARNESS_ERROR): "
+			 "the run failed, the gate fails until %s", harness, harness == 1 ? "" : "s",
+			 harness == 1 ? "it runs" : "they run");
+		bad |= notify(notes, "error", text);
+	}
 	if (res->partial) {
 		char text[512];
 
@@ -726,21 +745,24 @@ int th_render_sarif(const struct th_results *res, const char *path, char *err, s
  * security widgets need Ultimate and a scanner's schema). A JSON array, an
  * issue a finding: description, check_name (the rule), fingerprint (unique:
  * the rule and the cell without its toolchain, so a new toolchain keeps the
- * issue), severity (GitLab's info, minor, major, critical, blocker), and the
+ * issue), severity (GitLab's info, minor, major, critical, blocker: the
+ * severity table's, report/severity.def), and the
  * declaring line of the expectations file, relative to the repository's
  * root. A run that passes the gate is "[]". No cap: GitLab keeps them all.
  */
 static const char *cq_severity(const struct finding *fd)
 {
-	const struct rule *r = &rules[fd->rule];
-	double s = r->severity ? atof(r->severity) : 0;
+	enum th_sev_gitlab g = TH_GL_info;
 
-	if (!fd->error)
-		return "minor";		/* new, not regressed */
-	if (r->outcome == TH_HARNESS_ERROR)
-		return "blocker";	/* the cell measured nothing */
-	/* GitHub's ranking of security-severity, in GitLab's words. */
-	return s >= 9.0 ? "critical" : s >= 7.0 ? "major" : "minor";
+	/* The severity table's, the most severe of the finding's cells (a
+	 * regressed one is at least major, a new one minor). */
+	for (size_t i = 0; i < fd->n; i++) {
+		const struct th_severity *s = th_severity_of(fd->cells[i]);
+
+		if (s && s->gitlab > g)
+			g = s->gitlab;
+	}
+	return th_severity_gitlab_name(g);
 }
 
 static json_t *cq_issue(const struct th_results *res, const struct finding *fd)

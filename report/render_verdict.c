@@ -14,6 +14,7 @@
 #include "report_internal.h"
 
 #include "render_fuzz.h"
+#include "severity.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -300,6 +301,46 @@ static int kernel_lines(FILE *out, const struct th_results *res)
 	return 0;
 }
 
+/* What the gate fails, ranked by the severity table (severity.h), a rule
+ * at a time in its order, the security findings first: "Failing the gate:
+ * CFI_BLOCK_LOST 2 (critical), REGRESSION 1 (high), HARNESS_ERROR 1 (not a
+ * security finding: the run failed)". Nothing when nothing regressed. */
+static void gate_line(FILE *out, const struct th_results *res)
+{
+	size_t nrows, len = 0;
+	const struct th_severity *rows = th_severity_rows(&nrows);
+	char line[1024];
+
+	/* The security findings first, then what is not one (a harness
+	 * error: the run failed). */
+	for (size_t k = 0; k < 2 * nrows; k++) {
+		size_t r = k % nrows, n = 0;
+		bool first = true;
+
+		if (rows[r].verdict != TH_VERDICT_REGRESSION || (k < nrows) != !!*rows[r].security_severity)
+			continue;
+		/* Each rule once, at its first row. */
+		for (size_t j = 0; j < r; j++)
+			first &= strcmp(rows[j].rule, rows[r].rule) != 0;
+		if (!first)
+			continue;
+		for (size_t i = 0; i < res->ncells; i++) {
+			const struct th_severity *s = th_severity_of(res->cells[i]);
+
+			n += s && s->verdict == TH_VERDICT_REGRESSION && !strcmp(s->rule, rows[r].rule);
+		}
+		if (!n || len >= sizeof(line))
+			continue;
+		const char *gh = th_severity_github_rank(rows[r].security_severity);
+
+		len += (size_t)snprintf(line + len, sizeof(line) - len, "%s %s %zu (%s)",
+					len ? "," : "Failing the gate:", rows[r].rule, n,
+					gh ? gh : "not a security finding: the run failed");
+	}
+	if (len)
+		th_report_put_wrapped(out, "", line);
+}
+
 static int verdict_model(FILE *out, const struct th_results *res, int use_color);
 
 int th_render_verdict(FILE *out, const struct th_results *res, int use_color)
@@ -403,6 +444,7 @@ static int verdict_model(FILE *out, const struct th_results *res, int use_color)
 		free(tcs);
 		return -1;
 	}
+	gate_line(out, th_report_origin(res));
 	put_totals(out, res);
 	th_card_free(&card);
 	free(all);

@@ -113,6 +113,12 @@ add_test(NAME outputs.help_complete
   COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/help_complete.py --th $<TARGET_FILE:timerharness>
           --source ${CMAKE_SOURCE_DIR})
 set_tests_properties(outputs.help_complete PROPERTIES LABELS outputs TIMEOUT 60)
+# One severity table (report/severity.def), as docs/outputs.md shows it, and
+# what SARIF, Code Quality, JUnit and the verdict say of doctored runs.
+add_test(NAME outputs.severity
+  COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/severity.py --th $<TARGET_FILE:timerharness>
+          --source ${CMAKE_SOURCE_DIR})
+set_tests_properties(outputs.severity PROPERTIES LABELS outputs TIMEOUT 60)
 # The bash completion (cli/gen-man.py), driven in bash: each command offers
 # exactly the options its parser accepts, each accepted, and its values
 # from the tables the command reads (docs/cli.md).

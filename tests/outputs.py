@@ -370,23 +370,43 @@ def first_rule(rules, cell, platform="model"):
     return None
 
 
-SEVERE = ["HIJACKED", "PRIVILEGED_WRITE", "REDIRECTED", "CRASHED", "HANG", "TIMER_LOST",
-          "FALSE_POSITIVE", "HARNESS_ERROR"]
 GITHUB_MAX_RESULTS = 5000   # docs.github.com: "Only the top 5,000 results will be included"
+
+
+def severity_rows():
+    """The severity table, report/severity.def: (verdict, outcome, when,
+    rule) a row, "any" a wildcard."""
+    path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "report", "severity.def")
+    with open(path) as f:
+        return [tuple(x.strip() for x in m.group(1).split(",")[:4])
+                for m in re.finditer(r"^SEV\(([^)]*)\)", f.read(), re.M)]
+
+
+SEVERITY = severity_rows()
+
+
+def severity_rule(c):
+    """The rule the table ranks a cell under (the first row it matches), or
+    None: a pass, an improvement, a new cell of no row's outcome. A lost CFI
+    block: declared BLOCKED_CFI (or in its declared set), observed not."""
+    v, o = shown_verdict(c), observed(c)
+    declared = c.get("expected_set") or [c.get("expected")]
+    lost = "BLOCKED_CFI" in declared and o != "BLOCKED_CFI"
+    for verdict, outcome, when, rule in SEVERITY:
+        if verdict == v and outcome in ("any", o) and (when == "any" or lost):
+            return rule
+    return None
 
 
 def sarif_findings(doc):
     """What the log must hold, from results.json: one finding per rule and
     (platform, attack, variant, config) over the toolchains, for every cell
-    the gate does not accept: regressed, or new with a severe outcome."""
+    the gate does not accept: regressed, or new with a severe outcome; its
+    rule the severity table's."""
     out = {}
     for c in doc["cells"]:
-        v, o = shown_verdict(c), observed(c)
-        if v == "regression":
-            rule = o if o in SEVERE else "REGRESSION"
-        elif v == "new" and o in SEVERE:
-            rule = o
-        else:
+        rule = severity_rule(c)
+        if rule is None:
             continue
         key = (rule, c.get("platform", "model"), c["attack"], c["variant"], c["config"])
         out.setdefault(key, set()).add(c["toolchain"])

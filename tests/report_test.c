@@ -1627,7 +1627,8 @@ static void junit_output(void **state)
 	assert_contains(x, "\" tests=\"9\" failures=\"1\" errors=\"0\" skipped=\"1\" time=\"0.000\">");
 	assert_contains(x, "<testcase classname=\"timerharness.clang-14.modern.cfi-icall\" "
 			   "name=\"MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4\" time=\"0.000\">\n"
-			   "      <failure type=\"regression\" message=\"observed HIJACKED, expected BLOCKED_CFI\">");
+			   "      <failure type=\"regression\" message=\"observed HIJACKED, expected BLOCKED_CFI; "
+			   "severity: CFI_BLOCK_LOST, critical (GitLab critical)\">");
 	assert_contains(x, "<skipped message=\"UNSUPPORTED: probe: clang 14 has no -fsanitize=kcfi\"/>");
 	assert_contains(x, "\nMEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 modern/kcfi: UNSUPPORTED");
 	assert_contains(x, "`SMEP|SMAP cleared`");
@@ -1905,9 +1906,12 @@ static void sarif_valid_and_levels(void **state)
 	assert_int_equal(json_array_size(results), 1);
 	r = sarif_result(results, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4/modern/cfi-icall");
 	assert_non_null(r);
-	assert_string_equal(jstr(r, "ruleId"), "HIJACKED");
-	assert_string_equal(jstr(json_array_get(rules, (size_t)json_integer_value(json_object_get(r, "ruleIndex"))),
-				 "id"), "HIJACKED");
+	/* Declared BLOCKED_CFI, HIJACKED: the severity table's lost CFI block,
+	 * critical (report/severity.def). */
+	assert_string_equal(jstr(r, "ruleId"), "CFI_BLOCK_LOST");
+	v = json_array_get(rules, (size_t)json_integer_value(json_object_get(r, "ruleIndex")));
+	assert_string_equal(jstr(v, "id"), "CFI_BLOCK_LOST");
+	assert_true(atof(jstr(json_object_get(v, "properties"), "security-severity")) > 9.0);
 	assert_string_equal(jstr(r, "level"), "error");
 	assert_string_equal(jstr(r, "baselineState"), "new");
 	assert_string_equal(jstr(json_object_get(r, "message"), "text"),
@@ -2101,14 +2105,15 @@ static void sarif_result_cap(void **state)
 						  sizeof(err)), 0);
 	assert_int_equal(th_results_add_config(r, "cfi-icall", "-fsanitize=cfi-icall", "cfi", err,
 					       sizeof(err)), 0);
-	/* 4,999 CRASHED and 2 HIJACKED regressions, 1 new HIJACKED: 5,002. */
+	/* 4,999 CRASHED and 2 HIJACKED regressions (declared NO_EFFECT: no
+	 * CFI block lost), 1 new HIJACKED: 5,002. */
 	for (i = 0; i < TH_SARIF_MAX_RESULTS + 2; i++) {
 		struct th_cell_in in = {
 			.attack = attack, .technique = "memcpy-intra", .payload = "func:write_cr4",
 			.variant = TH_VARIANT_MODERN, .config = "cfi-icall", .toolchain = "clang-22",
 			.outcome = i < 2 || i == TH_SARIF_MAX_RESULTS + 1 ? TH_HIJACKED : TH_CRASHED,
 			.runs = 1, .evidence = "x",
-			.expected = i == TH_SARIF_MAX_RESULTS + 1 ? TH_OUTCOME_INVALID : TH_BLOCKED_CFI,
+			.expected = i == TH_SARIF_MAX_RESULTS + 1 ? TH_OUTCOME_INVALID : TH_NO_EFFECT,
 		};
 
 		snprintf(attack, sizeof(attack), "A%05zu", TH_SARIF_MAX_RESULTS + 2 - i);
@@ -2121,10 +2126,11 @@ static void sarif_result_cap(void **state)
 	j = sarif_of(t, r);
 	results = sarif_results(j);
 	assert_int_equal(json_array_size(results), TH_SARIF_MAX_RESULTS);
-	/* The HIJACKED regressions first, the new finding (a warning) left out. */
+	/* The HIJACKED regressions first, then the crashes (REGRESSION), the
+	 * new finding (a warning) left out. */
 	assert_string_equal(jstr(json_array_get(results, 0), "ruleId"), "HIJACKED");
 	assert_string_equal(jstr(json_array_get(results, 1), "ruleId"), "HIJACKED");
-	assert_string_equal(jstr(json_array_get(results, 2), "ruleId"), "CRASHED");
+	assert_string_equal(jstr(json_array_get(results, 2), "ruleId"), "REGRESSION");
 	json_array_foreach(results, i, res)
 		assert_string_equal(jstr(res, "level"), "error");
 	v = json_object_get(sarif_run(j), "properties");
