@@ -46,7 +46,7 @@ test: build
 			echo "== ctest --preset $$p"; \
 			ctest --preset $$p; \
 		else \
-			echo "== ctest --preset $$p, less the toolchain-independent tests (run with $(NEWEST))"; \
+			echo "== ctest --preset $$p, less the toolchain-independent tests"; \
 			ctest --test-dir build/$$p -j 2 --output-on-failure -LE '$(TEST_ONCE_EXCLUDE)'; \
 		fi; \
 	done
@@ -74,7 +74,8 @@ demo: build
 	@$(TH) fuzz $(DEMO_FUZZ) --out out
 	@$(TH) matrix --out out || [ $$? -eq 3 ]
 	@if [ -f build/kernel/initramfs.cpio ]; then $(TH) kernel --out out || [ $$? -eq 3 ]; \
-	else echo "demo: no real-kernel cells: make kernel builds Linux 6.1 with the unit and boots them (about 12 CPU-minutes a config, once)"; fi
+	else echo "demo: no real-kernel cells: make kernel builds Linux with the unit and boots"; \
+	echo "  them (about 12 CPU-minutes a config, once)"; fi
 	@$(TH) check --results out/results.json --fuzz-allow-slice
 # check gates out/fuzz.json beside the matrix's results when both are there;
 # a campaign summary alone is gated by the campaigns' check. The campaigns

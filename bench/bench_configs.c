@@ -110,6 +110,9 @@ __attribute__((format(printf, 1, 2))) static int bad(const char *fmt, ...)
 
 static void usage(FILE *f)
 {
+	const char *built = *TH_BENCH_CONFIGS_BUILT ? TH_BENCH_CONFIGS_BUILT : "none";
+	int col = 46;
+
 	fprintf(f,
 		"usage: timerharness bench --configs C,... [--sizes N,...] [--reps R] [--runs K]\n"
 		"                          [--quick] [--json FILE] [--no-instructions]\n"
@@ -121,7 +124,24 @@ static void usage(FILE *f)
 		"run (median over runs), and instructions per op counted by callgrind.\n"
 		"\n"
 		"  --configs C,...    configs to compare; none (the baseline) is required.\n"
-		"                     Built for this toolchain: %s\n"
+		"                     Built for this toolchain:");
+	/* The configs built, as --configs takes them, wrapped within 80
+	 * columns after a comma. */
+	for (const char *p = built; *p;) {
+		int n = (int)strcspn(p, ",") + (p[strcspn(p, ",")] == ',');
+
+		if (col + n > 80) {
+			fputs("\n                     ", f);
+			col = 21;
+		} else if (p == built) {
+			fputc(' ', f);
+			col++;
+		}
+		fprintf(f, "%.*s", n, p);
+		col += n;
+		p += n;
+	}
+	fprintf(f, "\n"
 		"  --sizes N,...      numbers of pending timers (default 1000,100000; at most %d)\n"
 		"  --reps R           timed repetitions inside each program run (default 3)\n"
 		"  --runs K           interleaved runs of every config (default 5; 1..%d)\n"
@@ -130,8 +150,7 @@ static void usage(FILE *f)
 		"  --no-instructions  skip the callgrind runs\n"
 		"\n"
 		"Exit: 0 ran; 1 a config's program failed; 2 bad arguments or a config not built\n"
-		"here; 3 the output could not be written.\n",
-		*TH_BENCH_CONFIGS_BUILT ? TH_BENCH_CONFIGS_BUILT : "none", MAX_SIZES, MAX_RUNS, SCHEMA);
+		"here; 3 the output could not be written.\n", MAX_SIZES, MAX_RUNS, SCHEMA);
 }
 
 int th_bench_wants_configs(int argc, char **argv)

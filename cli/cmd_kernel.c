@@ -73,10 +73,13 @@ __attribute__((format(printf, 3, 4))) static void say(FILE *f, const char *prefi
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: timerharness kernel [--config C,..] [--cells GLOB,..] [--jobs N] [--timeout S]\n"
-		"                           [--out DIR] [--qemu PATH] [--cpu MODEL] [--build DIR]\n"
-		"       timerharness kernel --bzimage FILE --dotconfig FILE [--vmlinux FILE] --name CONFIG ..\n"
-		"       timerharness kernel classify [--cell ID] [--token T] [--end exited|timeout|failed] LOG\n"
+		"usage: timerharness kernel [--config C,..] [--cells GLOB,..] [--jobs N]\n"
+		"                           [--timeout S] [--out DIR] [--qemu PATH] [--cpu MODEL]\n"
+		"                           [--build DIR]\n"
+		"       timerharness kernel --bzimage FILE --dotconfig FILE [--vmlinux FILE]\n"
+		"                           --name CONFIG ..\n"
+		"       timerharness kernel classify [--cell ID] [--token T]\n"
+		"                           [--end exited|timeout|failed] LOG\n"
 		"  boot each cell of kernel/cells.tsv on each kernel built by kernel/build\n"
 		"  (build/kernel/<config>) under QEMU, classify its serial console, and put\n"
 		"  the cells (platform linux-<release>) into DIR/results.json beside the\n"

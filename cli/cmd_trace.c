@@ -12,8 +12,8 @@
 static void trace_usage(FILE *f)
 {
 	fprintf(f,
-		"usage: timerharness trace [--variant legacy|transitional|modern] [--hz N] [--check]\n"
-		"                          [--max-fires N] [FILE|-]\n"
+		"usage: timerharness trace [--variant legacy|transitional|modern] [--hz N]\n"
+		"                          [--check] [--max-fires N] [FILE|-]\n"
 		"\n"
 		"Reads a wheel trace (one op a line; '#' comments; numbers decimal or 0x-hex):\n"
 		"  start J        set jiffies and the base clock (first op only; default\n"
@@ -25,14 +25,17 @@ static void trace_usage(FILE *f)
 		"  del ID         del_timer()            -> prints 'ret LINE VALUE'\n"
 		"  every ID IV    from now on ID's callback re-arms it at jiffies + IV\n"
 		"  run J          jiffies becomes J, then the wheel runs\n"
-		"A callback prints 'fire CLK ID' (CLK: the base clock whose buckets were collected).\n"
+		"A callback prints 'fire CLK ID' (CLK: the base clock whose buckets were\n"
+		"collected).\n"
 		"\n"
 		"  --variant V    legacy (default), transitional or modern: same output for all\n"
 		"  --hz N         HZ of the wheel (depth 9 if N > 100, else 8); default 1000\n"
-		"  --check        run the wheel's consistency checker after every op and callback\n"
-		"                 (beyond ~1400 timers as often as keeps it linear; always at the end)\n"
-		"  --max-fires N  callbacks one 'run' may fire (default %lu): a timer re-arming\n"
-		"                 itself on a long jump fires without end; more is an error\n"
+		"  --check        run the wheel's consistency checker after every op and\n"
+		"                 callback (beyond ~1400 timers as often as keeps it linear;\n"
+		"                 always at the end)\n"
+		"  --max-fires N  callbacks one 'run' may fire (default %lu): a timer\n"
+		"                 re-arming itself on a long jump fires without end; more is\n"
+		"                 an error\n"
 		"Lines are at most %d bytes.\n"
 		"Exit: 0 ok; 1 the output could not be written; 2 bad input ('FILE:LINE: what\n"
 		"is wrong' on stderr, one line); 3 checker failure.\n", TH_TRACE_MAX_FIRES, TH_TRACE_MAX_LINE);

@@ -56,14 +56,16 @@ def options(text):
 def roff(text):
     """Plain text as a roff no-fill block: backslashes as \\e, hyphens as
     minus signs (\\-: an option copied from the page works), a leading dot
-    or quote escaped, so nothing the help says is a request."""
+    or quote escaped, so nothing the help says is a request. At the left
+    margin (.in 0, then back): the help is laid out for 80 columns, and
+    man's indent of a section's body would push its lines past them."""
     lines = []
     for line in text.rstrip("\n").splitlines():
         line = line.replace("\\", "\\e").replace("-", "\\-")
         if line.startswith((".", "'")):
             line = "\\&" + line
         lines.append(line)
-    return ".nf\n" + "\n".join(lines) + "\n.fi\n"
+    return ".in 0\n.nf\n" + "\n".join(lines) + "\n.fi\n.in\n"
 
 
 def man(th, top, cmds, helps, version, date):

@@ -30,7 +30,8 @@ int th_render_color_ok(int fd)
 }
 
 /* Every format, once: its name, its renderer and what `report --help` says
- * of it (continuation lines start at the description's column). A format is
+ * of it (continuation lines start at the description's column, 21: a line
+ * of it at most 59 characters, so that the help keeps 80 columns). A format is
  * added here, in render.h's enum and in its own file; `report` and the
  * goldens (tests/golden.py, which asks `report --list-formats`) follow. */
 static const struct {
@@ -39,19 +40,21 @@ static const struct {
 	const char *help;
 } formats[TH_RENDER_FORMAT_COUNT] = {
 	[TH_RENDER_MARKDOWN] = { "md", th_render_markdown_to,
-		"Markdown: run facts, configs, counts, headline findings, matrix" },
+		"Markdown: run facts, configs, counts, headline findings,\n"
+		"matrix" },
 	[TH_RENDER_HTML] = { "html", th_render_html_to,
 		"one self-contained page; the matrix as a colour-coded grid" },
 	[TH_RENDER_JUNIT] = { "junit", th_render_junit_to,
 		"JUnit XML: a testcase per cell, failure on regression" },
 	[TH_RENDER_SARIF] = { "sarif", th_render_sarif_to,
 		"SARIF 2.1.0 for code scanning: a result per regressed cell\n"
-		"(error) or new cell of a severe outcome (warning); none when\n"
-		"the gate passes" },
+		"(error) or new cell of a severe outcome (warning); none\n"
+		"when the gate passes" },
 	[TH_RENDER_KTAP] = { "ktap", th_render_ktap_to,
 		"KTAP version 1: a test per toolchain, a subtest per cell" },
 	[TH_RENDER_MATRIX] = { "matrix", matrix_to,
-		"the terminal matrix (coloured on a terminal unless NO_COLOR is set)" },
+		"the terminal matrix (coloured on a terminal unless\n"
+		"NO_COLOR is set)" },
 	[TH_RENDER_VERDICT] = { "verdict", verdict_to,
 		"the verdict screen matrix ends with: does CFI stop the\n"
 		"CVE-2017-7308 overwrite on each API generation, totals" },

@@ -119,6 +119,12 @@ add_test(NAME outputs.severity
   COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/severity.py --th $<TARGET_FILE:timerharness>
           --source ${CMAKE_SOURCE_DIR})
 set_tests_properties(outputs.severity PROPERTIES LABELS outputs TIMEOUT 60)
+# 80 columns: every --help, the man page (cli/gen-man.py, as man shows it)
+# and what the Makefile echoes (docs/cli.md).
+add_test(NAME outputs.help_widths
+  COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/help_widths.py --th $<TARGET_FILE:timerharness>
+          --source ${CMAKE_SOURCE_DIR})
+set_tests_properties(outputs.help_widths PROPERTIES LABELS outputs TIMEOUT 60)
 # The bash completion (cli/gen-man.py), driven in bash: each command offers
 # exactly the options its parser accepts, each accepted, and its values
 # from the tables the command reads (docs/cli.md).
