@@ -206,9 +206,10 @@ def main():
             if len(iss) != 1 or iss[0]["check_name"] != rule or iss[0]["severity"] != row["gitlab"]:
                 fail(f"{what}: Code Quality {[(i['check_name'], i['severity']) for i in iss]}, "
                      f"want {rule} {row['gitlab']}")
+            cls = re.compile(rf"timerharness\.{re.escape(c['toolchain'])}\.([\w-]+\.)?"
+                             rf"{c['variant']}\.{re.escape(c['config'])}")
             tc = [t for t in junit.iter("testcase") if t.get("name") == c["attack"] and
-                  t.get("classname") == f"timerharness.{c['toolchain']}.{c['variant']}."
-                                        f"{c['config']}"]
+                  cls.fullmatch(t.get("classname", ""))]
             el = tc[0].find(row["junit"]) if tc else None
             if el is None or f"severity: {rule}" not in el.get("message", ""):
                 fail(f"{what}: JUnit has no <{row['junit']}> naming {rule}: "
