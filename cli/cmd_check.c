@@ -65,8 +65,9 @@ static void check_usage(const char *expect, const char *kernel, const char *fuzz
 	       "                   (default %s)\n"
 	       "  --fuzz-only FILE judge a campaign summary alone (no results file)\n"
 	       "  --fuzz-allow-slice  judge campaigns run for part of the plan (fuzz --variant,\n"
-	       "                   --config, --toolchain: make demo's and make fuzz's) by their\n"
-	       "                   selection, the results as without it (--allow-slice\n"
+	       "                   --config, --toolchain) by their selection, the results as\n"
+	       "                   without it; needless for a slice its run planned (fuzz\n"
+	       "                   --slice: make demo's and make fuzz's) (--allow-slice\n"
 	       "                   allows both)\n"
 #endif
 	       "  --verbose        list every improvement (a cell less severe than declared,\n"

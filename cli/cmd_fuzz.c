@@ -24,7 +24,7 @@ static void fuzz_usage(FILE *f)
 		"                         [--toolchain T,..] [--time S] [--jobs N]\n"
 		"                         [--engine libfuzzer|afl] [--out DIR] [--build-root DIR]\n"
 		"                         [--seeds DIR] [--value-profile] [--no-leak] [--seed N]\n"
-		"                         [--quiet]\n"
+		"                         [--slice] [--quiet]\n"
 		"\n"
 		"Fuzzing campaigns of the overflow target (fuzz/overflow.c, the attacker), one\n"
 		"per variant x config x toolchain built, each searching for the hijack for\n"
@@ -46,6 +46,10 @@ static void fuzz_usage(FILE *f)
 		"                sooner)\n"
 		"  --no-leak     the attacker without an info leak: relocations ignored\n"
 		"  --seed        the engine's first seed (default: from the clock)\n"
+		"  --slice       the selection (--target, --variant, --config, --toolchain) is\n"
+		"                this run's plan: fuzz.json records it so, and check judges\n"
+		"                the campaigns by it, naming it, without --fuzz-allow-slice\n"
+		"                (every campaign of the slice must be there)\n"
 		"  --quiet       no progress line\n"
 		"A progress line shows executions, exec/s and the outcomes so far. Ctrl-C stops\n"
 		"the engines and writes a partial fuzz.json. One writer of DIR at a time (the\n"
@@ -55,7 +59,8 @@ static void fuzz_usage(FILE *f)
 		"Exit: 0 done; 1 a file could not be written (the previous summary kept);\n"
 		"2 bad input (nothing run), DIR in use; 130 interrupted (partial summary\n"
 		"written). Gate the result with 'timerharness check' (it reads DIR/fuzz.json\n"
-		"beside DIR/results.json; --fuzz-allow-slice for a run of part of the plan).\n",
+		"beside DIR/results.json; a run of part of the plan passes only with --slice\n"
+		"here or --fuzz-allow-slice there).\n",
 		TH_BUILD_ROOT, TH_FUZZ_SEEDS);
 }
 
@@ -252,6 +257,8 @@ int th_cli_fuzz(int argc, char **argv)
 			o.no_leak = 1;
 		} else if (th_optname(argv[i], "--quiet", false)) {
 			quiet = 1;
+		} else if (th_optname(argv[i], "--slice", false)) {
+			o.planned_slice = 1;
 		} else {
 			fprintf(stderr, "timerharness fuzz: unknown argument '%s' (see --help)\n", argv[i]);
 			return 2;
@@ -261,6 +268,11 @@ int th_cli_fuzz(int argc, char **argv)
 		return 2;
 	if (!*o.out_dir) {
 		fprintf(stderr, "timerharness fuzz: --out must not be empty\n");
+		return 2;
+	}
+	if (o.planned_slice && !o.targets && !o.variants && !o.configs && !o.toolchains) {
+		fprintf(stderr, "timerharness fuzz: --slice without --target, --variant, --config or "
+			"--toolchain: the whole plan is no slice\n");
 		return 2;
 	}
 	/* Never read what would block or never end (a FIFO, /dev/zero). */

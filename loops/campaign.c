@@ -730,6 +730,8 @@ static int write_summary(struct campaign *cs, size_t n, const struct th_fz_opts 
 	}
 	s->partial = partial != NULL;
 	s->interrupted = partial ? th_xstrdup(partial) : NULL;
+	/* fuzz --slice: the selection is what this run planned. */
+	s->selection.planned = o->planned_slice;
 	if (th_fz_summary_set_run(s, run_rel, err, sizeof(err)) ||
 	    th_fz_summary_set_selection(s, o->targets, o->variants, o->configs, o->toolchains)) {
 		fprintf(stderr, "timerharness fuzz: %s\n", *err ? err : "out of memory");

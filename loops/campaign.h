@@ -56,6 +56,7 @@ struct th_fz_opts {
 	const char *variants;
 	const char *configs;
 	const char *toolchains;
+	int planned_slice;	/* fuzz --slice: the selection is the run's plan */
 	double seconds;		/* per campaign */
 	int jobs;		/* campaigns at once; 0: online CPUs */
 	const char *engine;	/* "libfuzzer" (default) or "afl" */

@@ -63,6 +63,20 @@ static bool in_selection(const struct th_fz_summary *s, const char *target, cons
 }
 
 /* "configs none,cfi-icall; toolchains clang-22", what the run was asked for. */
+static void put_selection(FILE *out, const struct th_fz_summary *s);
+
+/* " (SLICE: configs ...)", " (the SLICE its run planned: configs ...)" for
+ * a run of fuzz --slice; nothing for the whole plan. */
+static void put_slice(FILE *out, const struct th_fz_summary *s, bool slice)
+{
+	if (!slice)
+		return;
+	fputs(s->selection.planned ? " (the SLICE its run planned: " : " (SLICE: ", out);
+	put_selection(out, s);
+	fputc(')', out);
+}
+
+/* "configs none,cfi-icall; toolchains clang-22", what the run was asked for. */
 static void put_selection(FILE *out, const struct th_fz_summary *s)
 {
 	const char *k[] = { "targets", "variants", "configs", "toolchains" };
@@ -446,10 +460,11 @@ int th_check_fuzz_main(const struct th_check_fuzz_opts *o, FILE *out, FILE *err)
 		t.ok += !bad;
 	}
 	t.missing = missing_campaigns(out, s, p, b);
-	if (slice && !o->allow_slice) {
+	if (slice && !o->allow_slice && !s->selection.planned) {
 		fputs("slice: the campaigns were asked for part of the plan only (", out);
 		put_selection(out, s);
-		fputs("): a slice passes only with --allow-slice\n", out);
+		fputs("): a slice passes only with --allow-slice, or when its run planned it "
+		      "(fuzz --slice)\n", out);
 	}
 	if (s->partial && !o->allow_partial) {
 		fputs("regression: the campaigns were interrupted (", out);
@@ -463,15 +478,15 @@ int th_check_fuzz_main(const struct th_check_fuzz_opts *o, FILE *out, FILE *err)
 	size_t sumlen = 0;
 	FILE *sm = open_memstream(&sum, &sumlen), *so = sm ? sm : out;
 
+	/* Which slice was judged, always: the one the run planned (fuzz
+	 * --slice, recorded in the summary), or one asked for another way. */
 	if (o->beside && !t.harness && !o->verbose) {
-		fprintf(so, "check fuzz: %u campaigns ran: %u as declared, %u regressed", t.ran, t.ok, t.regress);
+		fprintf(so, "check fuzz: %u campaigns ran", t.ran);
+		put_slice(so, s, slice);
+		fprintf(so, ": %u as declared, %u regressed", t.ok, t.regress);
 	} else {
 		fprintf(so, "check fuzz: %zu campaigns (%u ran)", s->ncampaigns, t.ran);
-		if (slice) {
-			fputs(" (SLICE: ", so);
-			put_selection(so, s);
-			fputc(')', so);
-		}
+		put_slice(so, s, slice);
 		if (s->partial) {
 			fputs(" (PARTIAL: ", so);
 			esc(so, s->interrupted);
@@ -522,7 +537,7 @@ int th_check_fuzz_main(const struct th_check_fuzz_opts *o, FILE *out, FILE *err)
 			.findings = t.findings,
 		};
 	rc = t.unplanned || t.reproducers ? TH_CHECK_BAD_INPUT :
-	     t.regress || (t.missing && !partial_ok) || (slice && !o->allow_slice) ||
+	     t.regress || (t.missing && !partial_ok) || (slice && !o->allow_slice && !s->selection.planned) ||
 	     (s->partial && !o->allow_partial) ? TH_CHECK_REGRESSION :
 	     t.harness ? TH_CHECK_HARNESS_ERROR : TH_CHECK_OK;
 out:

@@ -762,6 +762,8 @@ static json_t *to_json(const struct th_fz_summary *s)
 		bad |= !sel;
 		for (int i = 0; sel && i < 4; i++)
 			bad |= th_json_put(sel, k[i], v[i] ? json_string(v[i]) : json_null());
+		if (sel)
+			bad |= th_json_put(sel, "planned", json_boolean(s->selection.planned));
 		bad |= sel ? th_json_put(root, "selection", sel) : -1;
 	}
 	bad |= th_json_put(root, "run", json_string(s->run ? s->run : ""));
@@ -1035,6 +1037,8 @@ static int from_json(struct th_jload *l, const json_t *root, struct th_fz_summar
 					    "host", "budget_seconds", "goal", "selection", "run",
 					    "campaigns", NULL };
 	static const char *const sel_keys[] = { "targets", "variants", "configs", "toolchains", NULL };
+	static const char *const sel_and_planned[] = { "targets", "variants", "configs", "toolchains",
+						       "planned", NULL };
 	static const char *const host_keys[] = { "hostname", "kernel", "cpus", NULL };
 	struct th_fz_summary *s;
 	const char *v;
@@ -1106,11 +1110,24 @@ static int from_json(struct th_jload *l, const json_t *root, struct th_fz_summar
 		goto fail;
 	}
 	j = json_object_get(root, "selection");
-	if (!json_is_object(j) || th_jload_only(l, j, "selection", sel_keys, 1)) {
+	if (!json_is_object(j) || th_jload_only(l, j, "selection", sel_and_planned, 0)) {
 		if (!json_is_object(j))
 			th_jload_err(l, "selection", "must be an object");
 		goto fail;
 	}
+	/* The four lists are required; planned is not (a summary written
+	 * before it is no planned slice). */
+	for (i = 0; sel_keys[i]; i++)
+		if (!json_object_get(j, sel_keys[i])) {
+			th_jload_err(l, "selection", "missing field \"%s\"", sel_keys[i]);
+			goto fail;
+		}
+	x = json_object_get(j, "planned");
+	if (x && !json_is_boolean(x)) {
+		th_jload_err(l, "selection", "\"planned\" must be true or false");
+		goto fail;
+	}
+	s->selection.planned = json_is_true(x);
 	for (i = 0; sel_keys[i]; i++) {
 		char **field[] = { &s->selection.targets, &s->selection.variants, &s->selection.configs,
 				   &s->selection.toolchains };

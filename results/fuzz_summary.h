@@ -14,9 +14,13 @@
  *   host            {hostname, kernel, cpus}
  *   budget_seconds  the time budget of each campaign
  *   goal            the exact hijack timed separately: "write_cr4(0x407f0)"
- *   selection       {targets, variants, configs, toolchains}: what the run was
- *                   asked for (--target, --variant, --config, --toolchain, as
- *                   given), each null when not asked: a slice when any is set
+ *   selection       {targets, variants, configs, toolchains, planned}: what the
+ *                   run was asked for (--target, --variant, --config,
+ *                   --toolchain, as given), each null when not asked: a slice
+ *                   when any is set; planned (optional, false when absent):
+ *                   the run was asked for this slice as its plan (fuzz
+ *                   --slice), so check judges it by it without
+ *                   --fuzz-allow-slice
  *   run             "fuzz/<id>": the directory, relative to the file's, that
  *                   holds this run's campaigns and nothing else's
  *   campaigns       [{
@@ -124,6 +128,7 @@ struct th_fz_summary {
 	/* What the run was asked for, as given; NULL: not asked (everything). */
 	struct {
 		char *targets, *variants, *configs, *toolchains;
+		bool planned;	/* fuzz --slice: this slice is the run's plan */
 	} selection;
 	char *run;		/* "fuzz/<id>", relative to the summary's directory */
 	struct th_fz_campaign *campaigns;

@@ -49,6 +49,15 @@ add_test(NAME fuzz.gate.declared_beside
 set_tests_properties(fuzz.gate.declared_beside PROPERTIES LABELS fuzz TIMEOUT 60)
 th_fuzz_gate(demo_slice_allowed 0 "check fuzz: 12 campaigns \\(12 ran\\) \\(SLICE: configs none,cfi-icall,cfi-icall-generalized,kcfi; toolchains clang-22\\): 12 as declared, 0 regressed" "^$"
   --allow-slice ${_fd}/demo.json ${_fx})
+# The slice its run planned (fuzz --slice, as make demo runs it) passes
+# without --allow-slice, named as such, alone and beside results.json; one
+# of its campaigns gone is missing all the same.
+th_fuzz_gate(demo_planned 0 "check fuzz: 12 campaigns \\(12 ran\\) \\(the SLICE its run planned: configs none,cfi-icall,cfi-icall-generalized,kcfi; toolchains clang-22\\): 12 as declared, 0 regressed" "^$"
+  ${_fd}/demo_planned.json ${_fx})
+th_fuzz_gate(demo_planned_beside 0 "check fuzz: 12 campaigns ran \\(the SLICE its run planned: configs[ \n]+none,cfi-icall,cfi-icall-generalized,kcfi; toolchains clang-22\\): 12 as[ \n]+declared, 0 regressed" "^$"
+  --beside ${_fd}/demo_planned.json ${_fx})
+th_fuzz_gate(demo_planned_short 1 "missing: overflow legacy/kcfi/clang-22: planned by .*check fuzz: 11 campaigns \\(11 ran\\) \\(the SLICE its run planned: .*1 missing" "^$"
+  ${_fd}/demo_planned_short.json ${_fx})
 
 # Regressions and lost coverage: exit 1, each named.
 # A slice is not the whole plan.
@@ -154,6 +163,7 @@ foreach(case
     "no_run|missing field \"run\""
     "bad_run|run: run \"../../etc\" is not fuzz/YYYYMMDDTHHMMSSZ-PID"
     "no_selection|missing field \"selection\""
+    "planned_not_bool|selection: \"planned\" must be true or false"
     "not_json|not JSON: line 1"
     "empty|empty file"
     "wrong_schema|schema is not \"timerharness/fuzz/v1\""
@@ -262,7 +272,8 @@ if(TARGET timerharness AND TARGET th-fuzz-overflow-legacy-none)
       "unknown_config|--config,nope|no overflow build matches"
       "bad_engine|--engine,honggfuzz|--engine must be libfuzzer or afl"
       "bad_time|--time,0|--time needs a number"
-      "unknown_option|--frobnicate|unknown argument '--frobnicate'")
+      "unknown_option|--frobnicate|unknown argument '--frobnicate'"
+      "slice_whole|--slice|--slice without --target, --variant, --config or --toolchain: the whole plan is no slice")
     string(REPLACE "|" ";" case "${case}")
     list(GET case 0 _n)
     list(GET case 1 _a)

@@ -10,7 +10,9 @@
 #      names whole (byte for byte; check answers as before); the next run
 #      removes the killed run's directory;
 #   4. a reproducer removed or changed after the summary: check exit 2,
-#      naming the file.
+#      naming the file;
+#   5. a run that plans its slice (fuzz --slice, as make demo runs): a plain
+#      check answers as check --fuzz-allow-slice does, and names the slice.
 #   fuzz_run.sh TIMERHARNESS BUILD TOOLCHAIN DIR FUZZ_CHECK EXPECTED PLAN
 set -u
 th=$1 build=$2 tool=$3 dir=$4 check=$5 expect=$6 plan=$7
@@ -46,6 +48,24 @@ done
 [ $? -eq 1 ] && grep -q "^slice: " "$dir/cli1s.out" || fail "timerharness check passed a slice: $(cat "$dir/cli1s.out")"
 nfind=$(grep -c '"sha256"' "$out/fuzz.json")
 echo "run 1: check exit $rc1, $nfind findings"
+
+# 5. The slice its run planned: the same campaign with --slice, judged by a
+# plain check as with --fuzz-allow-slice, the slice named.
+planned=$dir/planned
+"$th" fuzz --build-root "$build" --toolchain "$tool" --variant legacy --config none --jobs 1 \
+	--out "$planned" --quiet --seed 7 --time 2 --slice > "$dir/run5.log" 2>&1 ||
+	fail "fuzz --slice exit $?: $(cat "$dir/run5.log")"
+grep -q '"planned": true' "$planned/fuzz.json" || fail "fuzz --slice did not record the slice planned"
+"$th" check --fuzz-only "$planned/fuzz.json" --fuzz-allow-slice --build-root "$build" \
+	> "$dir/cli5a.out" 2>&1
+rc5=$?
+"$th" check --fuzz-only "$planned/fuzz.json" --build-root "$build" > "$dir/cli5.out" 2>&1
+[ $? -eq "$rc5" ] || fail "check of a planned slice answers otherwise than with --fuzz-allow-slice ($rc5): $(cat "$dir/cli5.out")"
+! grep -q "^slice: " "$dir/cli5.out" || fail "check refused the slice its run planned: $(cat "$dir/cli5.out")"
+sed -e ':a' -e 'N' -e '$!ba' -e 's/\n  / /g' "$dir/cli5.out" |
+	grep -q "(the SLICE its run planned: variants legacy; configs none; toolchains $tool)" ||
+	fail "check does not name the slice it judged: $(cat "$dir/cli5.out")"
+echo "run 5: the planned slice, check exit $rc5 as with --fuzz-allow-slice"
 hashes > "$dir/before"
 
 # 2. One writer at a time: a second fuzz, and matrix, refused while it runs.

@@ -194,6 +194,14 @@ demo = doc(plan_campaigns(["clang-22"], DEMO_CONFIGS),
            selection={"targets": None, "variants": None, "configs": ",".join(DEMO_CONFIGS),
                       "toolchains": "clang-22"})
 write("demo.json", demo)
+# The same slice, planned by its run (fuzz --slice): passes without
+# --fuzz-allow-slice; one of its campaigns gone is missing all the same;
+# "planned" is a boolean.
+d = copy.deepcopy(demo); d["selection"]["planned"] = True; write("demo_planned.json", d)
+d = copy.deepcopy(d); d["campaigns"] = [c for c in d["campaigns"]
+                                        if (c["variant"], c["config"]) != ("legacy", "kcfi")]
+write("demo_planned_short.json", d)
+d = copy.deepcopy(demo); d["selection"]["planned"] = "yes"; write("planned_not_bool.json", d)
 
 # ---- regressions and harness errors (exit 1, 3) --------------------------------
 d = copy.deepcopy(demo)
