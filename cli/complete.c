@@ -15,8 +15,9 @@
  *   timerharness --complete-values PARSE OPTION [BUILD_ROOT]
  *	the values OPTION of PARSE takes, one a line, from the tables the
  *	command reads (cfi/configs.tsv's configs, the toolchains built under
- *	BUILD_ROOT or the default, the variants, the report formats, the real
- *	kernel's configs); or "-f" (a file), "-d" (a directory), or nothing
+ *	BUILD_ROOT or the default, the variants, the report formats, the
+ *	configs of the real kernel's plan, attacks/kernel_plan.h); or "-f" (a
+ *	file), "-d" (a directory), or nothing
  *	(a number or a name of the user's). Exit 2 for an option PARSE does
  *	not take.
  *

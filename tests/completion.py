@@ -14,7 +14,8 @@ in bash as a user's TAB drives it, for every command.
     not refused as unknown); a made-up option is refused, so the check can
     fail;
   - the values offered are the tables': --config of matrix the configs of
-    cfi/configs.tsv, of kernel kernel/configs/*.config; --toolchain the
+    cfi/configs.tsv, of kernel the real kernel's plan (kernel/kernels.tsv,
+    or kernel/configs/*.config); --toolchain the
     toolchain built under the --build-root on the line; --variant the three;
     report --format what --list-formats names, each rendered from a fixture;
     a comma list completed item by item, --opt=value as --opt value;
@@ -224,9 +225,17 @@ def main():
                 fail(f"matrix --build-root {build} --toolchain completes {got}, its manifest "
                      f"names {tcs}")
         if "kernel" in parses:
-            kc = sorted(os.path.basename(f)[:-7] for f in
-                        glob.glob(os.path.join(src, "kernel", "configs", "*.config"))
-                        if not f.endswith("/base.config"))
+            # The plan's configs: kernel/kernels.tsv's (its third column)
+            # where there is one, else each kernel/configs/*.config.
+            kt = os.path.join(src, "kernel", "kernels.tsv")
+            if os.path.exists(kt):
+                with open(kt) as f:
+                    kc = sorted({ln.split("\t")[2] for ln in f
+                                 if ln.strip() and not ln.startswith("#")})
+            else:
+                kc = sorted(os.path.basename(f)[:-7] for f in
+                            glob.glob(os.path.join(src, "kernel", "configs", "*.config"))
+                            if not f.endswith("/base.config"))
             got = values(["kernel", "--config"])
             if sorted(got) != kc:
                 fail(f"kernel --config completes {got}, kernel/configs/ has {kc}")
