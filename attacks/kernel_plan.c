@@ -36,6 +36,7 @@ void th_kernel_plan_free(struct th_kernel_plan *p)
 		free((char *)p->configs[i]);
 	free(p->configs);
 	free(p->cells_path);
+	free(p->builds);
 	memset(p, 0, sizeof(*p));
 }
 
@@ -193,15 +194,174 @@ static int load_configs(struct th_kernel_plan *p, const char *dir, char *err, si
 	return 0;
 }
 
+/* A row kept by the plan (its fields point into it). */
+static char *keep_row(struct th_kernel_plan *p, const struct th_tsv *t)
+{
+	char *s;
+
+	if (p->nlines_ % 64 == 0) {
+		char **nl = realloc(p->lines_, (p->nlines_ + 64) * sizeof(*nl));
+
+		if (!nl)
+			return NULL;
+		p->lines_ = nl;
+	}
+	if (!(s = malloc(t->len + 1)))
+		return NULL;
+	memcpy(s, t->buf, t->len + 1);
+	p->lines_[p->nlines_++] = s;
+	return s;
+}
+
+static int add_config(struct th_kernel_plan *p, const char *name, size_t *cap)
+{
+	char *c;
+
+	for (size_t i = 0; i < p->nconfigs; i++)
+		if (!strcmp(p->configs[i], name))
+			return 0;
+	if (p->nconfigs == *cap) {
+		size_t nc = *cap ? 2 * *cap : 8;
+		const char **cs = realloc(p->configs, nc * sizeof(*cs));
+
+		if (!cs)
+			return -1;
+		p->configs = cs;
+		*cap = nc;
+	}
+	if (!(c = strdup(name)))
+		return -1;
+	p->configs[p->nconfigs++] = c;
+	return 0;
+}
+
+/* DIR/kernels.tsv: 1 read, 0 there is none, -1 with err set. */
+static int load_builds(struct th_kernel_plan *p, const char *dir, char *err, size_t n)
+{
+	static const char *const names[] = { "release", "source", "config", "fragment", "boot" };
+	char path[4096], where[4200];
+	struct th_tsv t;
+	size_t cap = 0, capb = 0;
+	int rc = -1, got;
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/kernels.tsv", dir);
+	if (stat(path, &st) && errno == ENOENT)
+		return 0;
+	if (th_tsv_open(&t, path, err, n))
+		return -1;
+	while ((got = th_tsv_next(&t, err, n)) > 0) {
+		char *col[5], *s, frag[4400];
+		struct stat fs;
+		int i;
+
+		snprintf(where, sizeof(where), "%s:%lu", path, t.line);
+		if (th_tsv_fields(&t, col, 5, "release source config fragment boot", err, n))
+			goto out;
+		if (!(s = keep_row(p, &t))) {
+			fail(err, n, where, "out of memory");
+			goto out;
+		}
+		for (i = 0; i < 5; i++)
+			col[i] = s + (col[i] - t.buf);
+		for (i = 0; i < 4; i++)
+			if (!name_ok(col[i]) || strchr(col[i], '/')) {
+				fail(err, n, where, "empty %s, or one with a blank or '/'", names[i]);
+				goto out;
+			}
+		if (!isdigit((unsigned char)col[0][0]) || strspn(col[0], "0123456789.") != strlen(col[0])) {
+			fail(err, n, where, "release '%.40s' is not a series like 6.1", col[0]);
+			goto out;
+		}
+		for (const char *b = col[4]; *b; b++)
+			if ((unsigned char)*b < ' ' || *b == 0x7f || *b == '"' || *b == '\\') {
+				fail(err, n, where, "boot arguments with a control character, a quote or a backslash");
+				goto out;
+			}
+		snprintf(frag, sizeof(frag), "%s/configs/%s.config", dir, col[3]);
+		if (stat(frag, &fs) || !S_ISREG(fs.st_mode)) {
+			fail(err, n, where, "fragment %s: no file %s", col[3], frag);
+			goto out;
+		}
+		for (size_t k = 0; k < p->nbuilds; k++)
+			if (!strcmp(p->builds[k].release, col[0]) && !strcmp(p->builds[k].config, col[2])) {
+				fail(err, n, where, "%s %s is planned twice (first on line %u)", col[0], col[2],
+				     p->builds[k].line);
+				goto out;
+			}
+		if (p->nbuilds == capb) {
+			size_t nc = capb ? 2 * capb : 8;
+			struct th_kernel_build *b = realloc(p->builds, nc * sizeof(*b));
+
+			if (!b) {
+				fail(err, n, where, "out of memory");
+				goto out;
+			}
+			p->builds = b;
+			capb = nc;
+		}
+		p->builds[p->nbuilds++] = (struct th_kernel_build){
+			col[0], col[1], col[2], col[3], th_tsv_value(col[4]), (unsigned)t.line,
+		};
+		if (add_config(p, col[2], &cap)) {
+			fail(err, n, where, "out of memory");
+			goto out;
+		}
+	}
+	if (got < 0)
+		goto out;
+	if (!p->nbuilds) {
+		fail(err, n, path, "no kernel (every line is a comment or blank)");
+		goto out;
+	}
+	qsort(p->configs, p->nconfigs, sizeof(*p->configs), cmp_str);
+	rc = 1;
+out:
+	th_tsv_close(&t);
+	return rc;
+}
+
+/* "linux-6.12.118" is of release "6.12"; "linux-6.1.192" is not. */
+static bool of_release(const char *platform, const char *release)
+{
+	size_t n = strlen(release);
+
+	return !strncmp(platform, "linux-", 6) && !strncmp(platform + 6, release, n) &&
+	       (platform[6 + n] == '\0' || platform[6 + n] == '.');
+}
+
+bool th_kernel_plan_config_on(const struct th_kernel_plan *p, const char *platform,
+			      const char *config)
+{
+	bool known = false;
+
+	for (size_t k = 0; k < p->nbuilds; k++) {
+		if (!of_release(platform, p->builds[k].release))
+			continue;
+		known = true;
+		if (!strcmp(p->builds[k].config, config))
+			return true;
+	}
+	if (known)
+		return false;
+	for (size_t i = 0; i < p->nconfigs; i++)
+		if (!strcmp(p->configs[i], config))
+			return true;
+	return false;
+}
+
 int th_kernel_plan_load(const char *dir, struct th_kernel_plan *p, char *err, size_t n)
 {
+	int got;
+
 	size_t len = strlen(dir) + sizeof("/cells.tsv");
 
 	memset(p, 0, sizeof(*p));
 	if (!(p->cells_path = malloc(len)))
 		return fail(err, n, dir, "out of memory");
 	snprintf(p->cells_path, len, "%s/cells.tsv", dir);
-	if (load_cells(p, err, n) || load_configs(p, dir, err, n))
+	if (load_cells(p, err, n) || (got = load_builds(p, dir, err, n)) < 0 ||
+	    (!got && load_configs(p, dir, err, n)))
 		goto bad;
 	if (!(p->attacks = malloc(p->ncells * sizeof(*p->attacks)))) {
 		fail(err, n, dir, "out of memory");

@@ -9,6 +9,7 @@
 #ifndef TH_ATTACKS_KERNEL_PLAN_H
 #define TH_ATTACKS_KERNEL_PLAN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct th_kernel_cell {
@@ -19,6 +20,16 @@ struct th_kernel_cell {
 	unsigned line;		/* of kernel/cells.tsv */
 };
 
+/* One kernel of DIR/kernels.tsv: a release's config. */
+struct th_kernel_build {
+	const char *release;	/* the series: "6.1", "6.12" */
+	const char *source;	/* Debian's package: linux-source-6.1 */
+	const char *config;	/* judged as: kcfi, fineibt, none */
+	const char *fragment;	/* kernel/configs/<fragment>.config */
+	const char *boot;	/* added to the command line: "cfi=kcfi", "" */
+	unsigned line;
+};
+
 struct th_kernel_plan {
 	struct th_kernel_cell *cells;	/* in file order */
 	size_t ncells;
@@ -26,13 +37,19 @@ struct th_kernel_plan {
 	const char **configs;		/* kernel config names, sorted */
 	size_t nconfigs;
 	char *cells_path;		/* DIR/cells.tsv */
+	/* DIR/kernels.tsv's lines, in file order; none when there is no such
+	 * file: then every config runs on every release. */
+	struct th_kernel_build *builds;
+	size_t nbuilds;
 	/* private */
 	char **lines_;
 	size_t nlines_;
 };
 
 /*
- * Load DIR/cells.tsv and the names of DIR/configs/ *.config (but
+ * Load DIR/cells.tsv and the kernel configs: DIR/kernels.tsv's (release
+ * source config fragment boot; each fragment a DIR/configs/<name>.config),
+ * or, without that file, the names of DIR/configs/ *.config (but
  * base.config). Errors say "FILE:LINE: what" (a line of cells.tsv: too few
  * or many fields, an attack that is not an upper-case ID, a timing that is
  * not one, an empty field, an attack twice) or "FILE: what" (unreadable,
@@ -40,5 +57,12 @@ struct th_kernel_plan {
  */
 int th_kernel_plan_load(const char *dir, struct th_kernel_plan *p, char *err, size_t n);
 void th_kernel_plan_free(struct th_kernel_plan *p);
+
+/* Is @config planned on @platform ("linux-6.12.118")? Its release's lines
+ * of kernels.tsv say (the release "6.12" is the platform's "linux-6.12" or
+ * "linux-6.12.*"); every config when there is no kernels.tsv or the
+ * release is none of its (a kernel of your own). */
+bool th_kernel_plan_config_on(const struct th_kernel_plan *p, const char *platform,
+			      const char *config);
 
 #endif

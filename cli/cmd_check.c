@@ -199,6 +199,12 @@ static int optpaths(FILE *err, const struct th_check_opts *o, const char *expect
 	return 0;
 }
 
+/* check.h's kernel_config_on over the plan's kernel/kernels.tsv. */
+static bool kernel_config_on(const void *arg, const char *platform, const char *config)
+{
+	return th_kernel_plan_config_on(arg, platform, config);
+}
+
 int th_cli_check(int argc, char **argv)
 {
 	struct th_check_opts o = { 0 };
@@ -353,6 +359,7 @@ int th_cli_check(int argc, char **argv)
 		.difference = th_expect_difference, .difference_on = th_expect_difference_on,
 		.kernel_attacks = kp.attacks, .nkernel_attacks = kp.ncells,
 		.kernel_configs = kp.configs, .nkernel_configs = kp.nconfigs,
+		.kernel_config_on = kernel_config_on, .kernel_config_arg = &kp,
 		.kernel_plan = kp.cells_path, .kernel_plan_error = kp.ncells ? NULL : kerr,
 	};
 	if (cj)

@@ -258,6 +258,14 @@ static bool in_list(const char *list, const char *name, bool globs)
 	}
 }
 
+/* A kernel config of the plan, planned on @platform's release. */
+static bool kernel_config_on(const struct th_check_decl *d, const char *platform,
+			     const char *config)
+{
+	return in_names(d->kernel_configs, d->nkernel_configs, config) &&
+	       (!d->kernel_config_on || d->kernel_config_on(d->kernel_config_arg, platform, config));
+}
+
 /* In the plan: the model's, the registry's attacks (and the self-tests when
  * the run added them) x the declared configs; a real kernel's, its plan's
  * attacks x modern x its kernel configs. */
@@ -268,7 +276,7 @@ static bool planned(const struct judge *j, const char *platform, const char *att
 
 	if (!th_platform_is_model(platform))
 		return v == TH_VARIANT_MODERN && in_names(d->kernel_attacks, d->nkernel_attacks, attack) &&
-		       in_names(d->kernel_configs, d->nkernel_configs, config);
+		       kernel_config_on(d, platform, config);
 	return (in_names(d->attacks, d->nattacks, attack) ||
 		(j->res->selection.selftests && in_names(d->selftests, d->nselftests, attack))) &&
 	       in_names(d->configs, d->nconfigs, config);
@@ -283,7 +291,10 @@ static const char *unplanned_why(const struct judge *j, const struct th_cell *c)
 		return !d->nkernel_attacks ? "a real kernel's cell, but no kernel plan to judge it by" :
 		       c->variant != TH_VARIANT_MODERN ? "a real kernel's cells are modern (Linux 6.1)" :
 		       !in_names(d->kernel_configs, d->nkernel_configs, c->config) ?
-		       "not a kernel config of the kernel plan" : "not an attack of the kernel plan";
+		       "not a kernel config of the kernel plan" :
+		       !kernel_config_on(d, c->platform, c->config) ?
+		       "not a kernel config of its release in the kernel plan (kernel/kernels.tsv)" :
+		       "not an attack of the kernel plan";
 	return !in_names(d->configs, d->nconfigs, c->config) ? "not a declared config" :
 	       "not an attack of the registry";
 }
@@ -529,12 +540,16 @@ static void missing_kernel_cells(struct judge *j, const char *platform, const ch
 
 	if (!d->nkernel_attacks)
 		return;
+	size_t nconfigs = 0;
+
+	for (size_t c = 0; c < d->nkernel_configs; c++)
+		nconfigs += kernel_config_on(d, platform, d->kernel_configs[c]);
 	if (!platform_has(r, platform, NULL)) {
 		FILE *f = fstart(j, "missing");
 
-		j->missing += d->nkernel_attacks * d->nkernel_configs;
+		j->missing += d->nkernel_attacks * nconfigs;
 		fprintf(f, "every cell of %s: the results declare the platform but hold "
-			"none of its %zu planned cells (", platform, d->nkernel_attacks * d->nkernel_configs);
+			"none of its %zu planned cells (", platform, d->nkernel_attacks * nconfigs);
 		th_report_put_line(f, d->kernel_plan ? d->kernel_plan : "the kernel plan");
 		fprintf(f, ") (%s)", why);
 		fdone(j);
@@ -547,7 +562,8 @@ static void missing_kernel_cells(struct judge *j, const char *platform, const ch
 			continue;
 		for (size_t c = 0; c < d->nkernel_configs; c++)
 			for (size_t a = 0; a < d->nkernel_attacks; a++)
-				if (!th_results_find_cell(r, platform, d->kernel_attacks[a], TH_VARIANT_MODERN,
+				if (kernel_config_on(d, platform, d->kernel_configs[c]) &&
+				    !th_results_find_cell(r, platform, d->kernel_attacks[a], TH_VARIANT_MODERN,
 							  d->kernel_configs[c], tc))
 					missing_line(j, platform, d->kernel_attacks[a], TH_VARIANT_MODERN,
 						     d->kernel_configs[c], tc, why);

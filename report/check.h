@@ -58,6 +58,10 @@ struct th_check_decl {
 	size_t nkernel_attacks;
 	const char *const *kernel_configs;
 	size_t nkernel_configs;
+	/* Is a kernel config planned on that platform (kernel/kernels.tsv:
+	 * each release its configs)? NULL: every config on every platform. */
+	bool (*kernel_config_on)(const void *arg, const char *platform, const char *config);
+	const void *kernel_config_arg;
 	const char *kernel_plan;
 	/* Why there is no plan (it could not be read), for the message. */
 	const char *kernel_plan_error;
