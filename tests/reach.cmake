@@ -264,7 +264,7 @@ set_tests_properties(reach.cli.privileged-many PROPERTIES LABELS reach TIMEOUT 6
 # ---- a real kCFI vmlinux, when one is given ---------------------------------------------
 # A vmlinux cannot be committed: point -DTIMERHARNESS_VMLINUX=FILE (or, when
 # the test runs, $TH_VMLINUX) at one built with clang and CONFIG_CFI_CLANG;
-# without either, the kcfi vmlinux `make kernel` built (build/kernel/kcfi).
+# without either, the kcfi vmlinux `make kernel` built (build/kernel/6.1/kcfi).
 # tests/reach_vmlinux_check.py reads the __cfi_ preambles and the check's
 # hash with llvm-nm and llvm-objdump and compares reach's set with theirs;
 # without a vmlinux it prints the reason and is skipped.
@@ -275,7 +275,7 @@ find_program(TH_LLVM_NM NAMES llvm-nm-${TH_CLANG_MAJOR} llvm-nm)
 # reads kCFI's checks (clang >= 16, as kcfi itself): clang-14's does not.
 set(_th_kernel_vmlinux "")
 if(TH_CLANG_MAJOR GREATER_EQUAL 16)
-  set(_th_kernel_vmlinux "${PROJECT_SOURCE_DIR}/build/kernel/kcfi/vmlinux")
+  set(_th_kernel_vmlinux "${PROJECT_SOURCE_DIR}/build/kernel/6.1/kcfi/vmlinux")
 endif()
 if(TH_LLVM_OBJDUMP AND TH_LLVM_NM)
   add_test(NAME reach.vmlinux

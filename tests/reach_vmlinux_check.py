@@ -89,7 +89,7 @@ def main():
     if not vmlinux and a.kernel_build and os.path.isfile(a.kernel_build):
         vmlinux = a.kernel_build
     if not vmlinux:
-        print("SKIP: no vmlinux: make kernel builds one (" + (a.kernel_build or "build/kernel/kcfi/vmlinux") +
+        print("SKIP: no vmlinux: make kernel builds one (" + (a.kernel_build or "build/kernel/6.1/kcfi/vmlinux") +
               "); or configure with -DTIMERHARNESS_VMLINUX=FILE or set TH_VMLINUX "
               "(a Linux vmlinux built with clang and CONFIG_CFI_CLANG)")
         return 77
