@@ -73,24 +73,27 @@ __attribute__((format(printf, 3, 4))) static void say(FILE *f, const char *prefi
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: timerharness kernel [--config C,..] [--cells GLOB,..] [--jobs N]\n"
-		"                           [--timeout S] [--out DIR] [--qemu PATH] [--cpu MODEL]\n"
-		"                           [--build DIR]\n"
+		"usage: timerharness kernel [--release R,..] [--config C,..] [--cells GLOB,..]\n"
+		"                           [--jobs N] [--timeout S] [--out DIR] [--qemu PATH]\n"
+		"                           [--cpu MODEL] [--build DIR]\n"
 		"       timerharness kernel --bzimage FILE --dotconfig FILE [--vmlinux FILE]\n"
 		"                           --name CONFIG ..\n"
 		"       timerharness kernel classify [--cell ID] [--token T]\n"
 		"                           [--end exited|timeout|failed] LOG\n"
-		"  boot each cell of kernel/cells.tsv on each kernel built by kernel/build\n"
-		"  (build/kernel/<config>) under QEMU, classify its serial console, and put\n"
-		"  the cells (platform linux-<release>) into DIR/results.json beside the\n"
-		"  model's, with every report re-rendered (default DIR: out)\n"
-		"  --config     kernel configs (kernel/configs/<name>.config; default: all)\n"
+		"  boot each cell of kernel/cells.tsv on each kernel of kernel/kernels.tsv built\n"
+		"  by kernel/build (build/kernel/<release>/<config>) under QEMU, classify its\n"
+		"  serial console, and put the cells (platform linux-<release>) into\n"
+		"  DIR/results.json beside the model's, with every report re-rendered\n"
+		"  (default DIR: out)\n"
+		"  --release    release series of kernel/kernels.tsv (6.1, 6.12; default: all)\n"
+		"  --config     kernel configs (kernel/kernels.tsv's; default: all)\n"
 		"  --cells      fnmatch globs on attack IDs (default: all); a selection\n"
 		"               replaces only the cells it names\n"
 		"  --jobs       boots at once (default: the number of CPUs)\n"
 		"  --timeout    seconds per boot (default 60); a guest silent for 10 s after\n"
 		"               call_timer_fn entered a target is ended then (HANG)\n"
-		"  --cpu        QEMU's -cpu (default max: the CR4 features 6.1 pins)\n"
+		"  --cpu        QEMU's -cpu (default max,la57=off: the CR4 features Linux pins,\n"
+		"               4-level paging as the CVE's machines had; kernel/README.md)\n"
 		"  --bzimage, --dotconfig, --vmlinux, --name: your own kernel, built with the\n"
 		"               unit (kernel/README.md, \"Bring your own kernel\"); --name is\n"
 		"               the config it is judged as (kcfi or none; a kernel with\n"
@@ -242,12 +245,24 @@ static int write_and_show(const struct th_kernel_leg *leg, struct th_results *ds
 	}
 	for (size_t k = 0; k < leg->ntargets; k++) {
 		const struct th_kernel_target *t = &leg->targets[k];
+		double secs = 0, most = 0;
+		size_t boots = 0;
 
-		say(stdout, "kernel: ", "%s: linux-%s, %s, %s%s%s", t->config, t->release, t->toolchain,
-		    t->kconfig, t->vmlinux ? ", " : "", t->vmlinux ? t->vmlinux : "");
+		/* Each kernel's boot time: its boots' QEMU seconds (they run
+		 * --jobs at once, so the kernels' sum is more than the wall). */
+		for (size_t i = 0; i < leg->nrs; i++)
+			if (leg->rs[i].target == t) {
+				secs += leg->rs[i].seconds;
+				most = leg->rs[i].seconds > most ? leg->rs[i].seconds : most;
+				boots++;
+			}
+		say(stdout, "kernel: ", "%s: linux-%s%s%s, %s, %s%s%s: %zu boot%s in %.0f s (longest %.1f s)",
+		    t->config, t->release, t->boot && *t->boot ? " booted " : "",
+		    t->boot ? t->boot : "", t->toolchain, t->kconfig, t->vmlinux ? ", " : "",
+		    t->vmlinux ? t->vmlinux : "", boots, boots == 1 ? "" : "s", secs, most);
 	}
-	say(stdout, "kernel: ", "%zu cells into %s/results.json (console logs: %s/kernel/<config>/<cell>.log)",
-	    leg->nrs, out, out);
+	say(stdout, "kernel: ", "%zu cells into %s/results.json (console logs: %s/kernel/%s<config>/<cell>.log)",
+	    leg->nrs, out, out, leg->ntargets && leg->targets[0].series ? "<release>/" : "");
 	th_render_verdict(stdout, dst, 0);
 	rc = leg->harness_errors ? 3 : 0;
 	if (leg->harness_errors)
@@ -260,8 +275,8 @@ static int write_and_show(const struct th_kernel_leg *leg, struct th_results *ds
 int th_cli_kernel(int argc, char **argv)
 {
 	const char *configs = NULL, *cells = NULL, *out = "out", *qemu = "qemu-system-x86_64";
-	const char *cpu = "max", *build = TH_KERNEL_BUILD, *bz = NULL, *dotconfig = NULL;
-	const char *vmlinux = NULL, *name = NULL;
+	const char *cpu = "max,la57=off", *build = TH_KERNEL_BUILD, *bz = NULL, *dotconfig = NULL;
+	const char *vmlinux = NULL, *name = NULL, *releases = NULL;
 	long jobs = sysconf(_SC_NPROCESSORS_ONLN), timeout = 60;
 	struct th_kernel_leg_opts o;
 	struct th_kernel_leg leg;
@@ -281,6 +296,8 @@ int th_cli_kernel(int argc, char **argv)
 		}
 		if ((val = th_optval(argc, argv, &i, CMD, "--config", &bad)))
 			configs = val;
+		else if ((val = th_optval(argc, argv, &i, CMD, "--release", &bad)))
+			releases = val;
 		else if ((val = th_optval(argc, argv, &i, CMD, "--cells", &bad)))
 			cells = val;
 		else if ((val = th_optval(argc, argv, &i, CMD, "--out", &bad)))
@@ -320,6 +337,10 @@ int th_cli_kernel(int argc, char **argv)
 		fprintf(stderr, "timerharness kernel: your own kernel needs --bzimage, --dotconfig and --name together\n");
 		return 2;
 	}
+	if (bz && releases) {
+		fprintf(stderr, "timerharness kernel: --release names the kernels of kernel/build; your own kernel's release is its own\n");
+		return 2;
+	}
 	if (bz && configs) {
 		fprintf(stderr, "timerharness kernel: --config names the kernels of kernel/build; with --bzimage, --name says the config\n");
 		return 2;
@@ -333,6 +354,7 @@ int th_cli_kernel(int argc, char **argv)
 		return 2;
 	o = (struct th_kernel_leg_opts){
 		.kernel_dir = TH_KERNEL_DIR, .build = build, .configs = configs, .cells = cells,
+		.releases = releases,
 		.qemu = qemu, .cpu = cpu, .jobs = (unsigned)jobs, .timeout = (double)timeout,
 		.bzimage = bz, .dotconfig = dotconfig, .vmlinux = vmlinux, .name = name,
 		.progress = progress,

@@ -172,6 +172,12 @@ int th_kernel_target_load(struct th_kernel_target *t, const char *config, const 
 		snprintf(err, n, "%s: neither CONFIG_CLANG_VERSION nor CONFIG_GCC_VERSION", dc);
 		return -1;
 	}
+	{
+		char *fi = kconfig_value(dc, "CONFIG_FINEIBT");
+
+		t->fineibt = fi && !strcmp(fi, "y");
+		free(fi);
+	}
 	cfi = kconfig_value(dc, "CONFIG_CFI_CLANG");
 	perm = kconfig_value(dc, "CONFIG_CFI_PERMISSIVE");
 	unit = kconfig_value(dc, "CONFIG_TIMERHARNESS");
@@ -191,6 +197,12 @@ int th_kernel_target_load(struct th_kernel_target *t, const char *config, const 
 	}
 	if (!strcmp(config, "kcfi") && !t->cfi) {
 		snprintf(err, n, "%s: config kcfi without CONFIG_CFI_CLANG=y: the defence is lost", dc);
+		return -1;
+	}
+	/* FineIBT (6.2+, arch/x86/kernel/alternative.c) needs CONFIG_FINEIBT,
+	 * which follows from CFI_CLANG, X86_KERNEL_IBT and retpolines. */
+	if (!strcmp(config, "fineibt") && (!t->cfi || !t->fineibt)) {
+		snprintf(err, n, "%s: config fineibt without CONFIG_CFI_CLANG=y and CONFIG_FINEIBT=y: the defence is lost", dc);
 		return -1;
 	}
 	/*
@@ -276,7 +288,8 @@ static int start(struct job *j, const struct th_kernel_run_opts *o)
 
 	new_token(j->token, sizeof(j->token));
 	snprintf(j->append, sizeof(j->append),
-		 "console=ttyS0 panic=-1 oops=panic loglevel=7 timerharness.cell=%s timerharness.token=%s",
+		 "console=ttyS0 panic=-1 oops=panic loglevel=7%s%s timerharness.cell=%s timerharness.token=%s",
+		 r->target->boot && *r->target->boot ? " " : "", r->target->boot ? r->target->boot : "",
 		 r->cell->attack, j->token);
 	argv[a++] = o->qemu;
 	argv[a++] = "-nodefaults";
@@ -307,6 +320,39 @@ static int start(struct job *j, const struct th_kernel_run_opts *o)
 	return 0;
 }
 
+/*
+ * A kernel booted in a CFI mode (cfi=kcfi, cfi=fineibt: 6.2+'s
+ * cfi_parse_cmdline(), arch/x86/kernel/alternative.c) must say it took it:
+ * apply_fineibt() prints "Using kCFI" or "Using FineIBT CFI" (pr_fmt "SMP
+ * alternatives: "), and a kernel that ignored the option (or fell back,
+ * "Something went horribly wrong") is not the config its cells are judged
+ * as: HARNESS_ERROR, never a quiet green.
+ */
+static void boot_mode(struct th_kernel_result *r, const char *out, size_t len)
+{
+	static const struct { const char *arg, *says; } modes[] = {
+		{ "cfi=kcfi", "SMP alternatives: Using kCFI" },
+		{ "cfi=fineibt", "SMP alternatives: Using FineIBT CFI" },
+	};
+	const char *boot = r->target->boot;
+
+	if (!boot || r->v.outcome == TH_HARNESS_ERROR)
+		return;
+	for (size_t i = 0; i < sizeof(modes) / sizeof(modes[0]); i++) {
+		const char *a = strstr(boot, modes[i].arg);
+		size_t al = strlen(modes[i].arg);
+
+		if (!a || (a != boot && a[-1] != ' ') || (a[al] && a[al] != ' '))
+			continue;
+		if (out && memmem(out, len, modes[i].says, strlen(modes[i].says)))
+			continue;
+		r->v.outcome = TH_HARNESS_ERROR;
+		snprintf(r->v.evidence, sizeof(r->v.evidence),
+			 "booted %s, but the console never says \"%s\" (the kernel did not take that CFI mode): not the %s config",
+			 modes[i].arg, modes[i].says, r->target->config);
+	}
+}
+
 static void finish(struct job *j, const struct th_kernel_run_opts *o)
 {
 	struct th_kernel_result *r = j->r;
@@ -330,7 +376,11 @@ static void finish(struct job *j, const struct th_kernel_run_opts *o)
 		qerr[strcspn(qerr, "\n")] = '\0';
 	}
 	th_console_classify(obs.out, obs.out_len, &cc, end, end == TH_BOOT_FAILED ? qerr : NULL, &r->v);
-	snprintf(dir, sizeof(dir), "%s/%s", o->log_dir, r->target->config);
+	boot_mode(r, obs.out, obs.out_len);
+	if (r->target->series)
+		snprintf(dir, sizeof(dir), "%s/%s/%s", o->log_dir, r->target->series, r->target->config);
+	else
+		snprintf(dir, sizeof(dir), "%s/%s", o->log_dir, r->target->config);
 	snprintf(r->log, sizeof(r->log), "%s/%s.log", dir, r->cell->attack);
 	if (!th_mkdir_p(dir) && (f = fopen(r->log, "w"))) {
 		fprintf(f, "# timerharness kernel: %s on %s (%s), token %s, %s in %.2f s\n",

@@ -25,6 +25,11 @@ struct th_kernel_target {
 	bool cfi;		/* CONFIG_CFI_CLANG=y */
 	bool cfi_permissive;	/* and CONFIG_CFI_PERMISSIVE=y: blocks nothing */
 	bool unit;		/* CONFIG_TIMERHARNESS=y */
+	bool fineibt;		/* CONFIG_FINEIBT=y: cfi=fineibt is possible */
+	/* kernel/kernels.tsv's: what the command line adds ("cfi=fineibt";
+	 * "" nothing), and the release series ("6.12"; NULL: your own). */
+	const char *boot;
+	const char *series;
 	char kconfig[160];	/* the CFI line of its .config, as the report shows it */
 };
 
@@ -54,12 +59,13 @@ struct th_kernel_result {
 struct th_kernel_run_opts {
 	const char *qemu;	/* qemu-system-x86_64 */
 	const char *initrd;
-	const char *cpu;	/* -cpu: "max" (kernel/README.md says why) */
+	const char *cpu;	/* -cpu: "max,la57=off" (kernel/README.md says why) */
 	double timeout;		/* per boot, seconds */
 	double quiet;		/* after call_timer_fn entered a target: seconds
 				 * without a console byte that end the boot */
 	unsigned jobs;
-	const char *log_dir;	/* <log_dir>/<config>/<attack>.log */
+	const char *log_dir;	/* <log_dir>/<config>/<attack>.log, or with
+				 * a series <log_dir>/<series>/<config>/... */
 	/* Called after each boot, in completion order. */
 	void (*progress)(void *arg, size_t done, size_t total, const struct th_kernel_result *r);
 	void *arg;

@@ -69,7 +69,12 @@ static void kernel_source(const char *build, const struct th_kernel_target *t, c
 	snprintf(out, n, "your own kernel: %s", t->bzimage);
 	if (!build)
 		return;
-	snprintf(path, sizeof(path), "%s/source.txt", build);
+	/* kernel/build: <build>/<release>/source.txt (kernel/kernels.tsv's
+	 * releases), or <build>/source.txt. */
+	if (t->series)
+		snprintf(path, sizeof(path), "%s/%s/source.txt", build, t->series);
+	else
+		snprintf(path, sizeof(path), "%s/source.txt", build);
 	if ((f = th_fopen_read(path, "r", &why))) {
 		if (fgets(out, (int)n, f))
 			out[strcspn(out, "\r\n")] = '\0';
@@ -79,7 +84,8 @@ static void kernel_source(const char *build, const struct th_kernel_target *t, c
 
 /* The boots of one release into src. Return: 0, or -1 with err set. */
 static int fill(struct th_results *src, const struct th_results *dst, const char *platform,
-		const char *release, const char *qemu, const char *build, const char *out_dir,
+		const char *release, const char *qemu, const char *cpu, const char *build,
+		const char *out_dir,
 		const struct th_kernel_target *targets, size_t ntargets,
 		const struct th_kernel_result *rs, size_t nrs, const char *globs, char *err, size_t n)
 {
@@ -105,7 +111,7 @@ static int fill(struct th_results *src, const struct th_results *dst, const char
 	qemu_version(qemu, qv, sizeof(qv));
 	{
 		struct th_platform_in pin = {
-			platform, source, first->compiler ? first->compiler : first->toolchain, qv, "max",
+			platform, source, first->compiler ? first->compiler : first->toolchain, qv, cpu,
 			nsecs ? secs[nsecs / 2] : -1,
 		};
 
@@ -123,7 +129,16 @@ static int fill(struct th_results *src, const struct th_results *dst, const char
 
 		if (strcmp(t->release, release))
 			continue;
-		if (!cfg) {
+		if (!cfg && !strcmp(t->config, "fineibt")) {
+			/* A kernel's own: the model has no FineIBT (its kcfi is
+			 * the caller's check); the cells are judged by their
+			 * platform's rules, and beside no model cell. */
+			if (!th_results_find_config(src, t->config) &&
+			    th_results_add_config(src, t->config, "",
+						  "the real kernel only: kCFI's type hashes checked in the callee's FineIBT preamble (Linux 6.2+, CONFIG_FINEIBT, booted cfi=fineibt; under QEMU's TCG no ENDBR landing-pad check)",
+						  err, n))
+				return -1;
+		} else if (!cfg) {
 			snprintf(err, n, "%s/results.json has no config %s: the real kernel's cells are judged beside the model's (timerharness matrix --out %s first)",
 				 out_dir, t->config, out_dir);
 			return -1;
@@ -132,7 +147,7 @@ static int fill(struct th_results *src, const struct th_results *dst, const char
 		    th_results_add_toolchain(src, t->toolchain, tc ? tc->version : (t->compiler ? t->compiler : "?"),
 					     tc ? tc->path : "", err, n))
 			return -1;
-		if (!th_results_find_config(src, t->config) &&
+		if (cfg && !th_results_find_config(src, t->config) &&
 		    th_results_add_config(src, cfg->name, cfg->flags, cfg->description, err, n))
 			return -1;
 		if (th_results_add_platform_config(src, platform, t->config, t->kconfig, err, n))
@@ -166,7 +181,8 @@ static int fill(struct th_results *src, const struct th_results *dst, const char
 				continue;
 			for (k = 0; k < nrs && !booted; k++)
 				booted = !strcmp(rs[k].cell->attack, c->attack) &&
-					 !strcmp(rs[k].target->config, c->config);
+					 !strcmp(rs[k].target->config, c->config) &&
+					 !strcmp(rs[k].target->release, release);
 			if (booted)
 				continue;
 			if (!th_results_find_config(src, c->config) || !th_results_find_toolchain(src, c->toolchain)) {
@@ -194,8 +210,12 @@ static int fill(struct th_results *src, const struct th_results *dst, const char
 			continue;
 		snprintf(evidence, sizeof(evidence), "%s%s%s", r->v.evidence, r->log[0] ? "; console: " : "",
 			 r->log);
-		snprintf(rerun, sizeof(rerun), "timerharness kernel --config %s --cells %s --out %s",
-			 r->target->config, r->cell->attack, out_dir);
+		if (r->target->series)
+			snprintf(rerun, sizeof(rerun), "timerharness kernel --release %s --config %s --cells %s --out %s",
+				 r->target->series, r->target->config, r->cell->attack, out_dir);
+		else
+			snprintf(rerun, sizeof(rerun), "timerharness kernel --config %s --cells %s --out %s",
+				 r->target->config, r->cell->attack, out_dir);
 		in = (struct th_cell_in){
 			.attack = r->cell->attack, .technique = r->cell->technique,
 			.timing = r->cell->timing, .payload = r->cell->payload,
@@ -268,6 +288,46 @@ int th_kernel_leg_plan(struct th_kernel_leg *leg, const struct th_kernel_leg_opt
 					  o->vmlinux, err, n))
 			return -1;
 		leg->ntargets = 1;
+	} else if (leg->plan.nbuilds) {
+		/* kernel/kernels.tsv: <build>/<release>/<config>/, each of its
+		 * release (a kernel of another release left there is no
+		 * kernel of this line). */
+		free(leg->targets);
+		leg->targets = calloc(leg->plan.nbuilds + 1, sizeof(*leg->targets));
+		if (!leg->targets)
+			return -1;
+		for (size_t k = 0; k < leg->plan.nbuilds; k++) {
+			const struct th_kernel_build *b = &leg->plan.builds[k];
+			struct th_kernel_target *t = &leg->targets[leg->ntargets];
+			size_t rl = strlen(b->release);
+			char dir[4096];
+
+			if ((o->configs && !th_kernel_cell_selected(b->config, o->configs)) ||
+			    (o->releases && !th_kernel_cell_selected(b->release, o->releases)))
+				continue;
+			snprintf(dir, sizeof(dir), "%s/%s/%s", o->build, b->release, b->config);
+			if (th_kernel_target_load(t, b->config, dir, NULL, NULL, NULL, err, n))
+				return -1;
+			leg->ntargets++;
+			t->boot = b->boot;
+			t->series = b->release;
+			if (strncmp(t->release, b->release, rl) || (t->release[rl] && t->release[rl] != '.')) {
+				snprintf(err, n, "%s: kernel %s, but kernel/kernels.tsv:%u plans %s there (kernel/build builds it)",
+					 dir, t->release, b->line, b->release);
+				return -1;
+			}
+			if (strstr(b->boot, "cfi=fineibt") && !t->fineibt) {
+				snprintf(err, n, "%s: booted cfi=fineibt (kernel/kernels.tsv:%u), but its .config has no CONFIG_FINEIBT=y",
+					 dir, b->line);
+				return -1;
+			}
+		}
+		if (!leg->ntargets) {
+			snprintf(err, n, "--config %s names no config of %s/kernels.tsv (release %s)",
+				 o->configs ? o->configs : "*", o->kernel_dir,
+				 o->releases ? o->releases : "*");
+			return -1;
+		}
 	} else {
 		for (size_t k = 0; k < leg->plan.nconfigs; k++) {
 			char dir[4096];
@@ -331,7 +391,7 @@ int th_kernel_leg_run(struct th_kernel_leg *leg, struct th_results *dst, const c
 			snprintf(err, n, "out of memory");
 			return -1;
 		}
-		if (fill(src, dst, platform, t->release, leg->qemu, build, out, leg->targets,
+		if (fill(src, dst, platform, t->release, leg->qemu, o->cpu, build, out, leg->targets,
 			 leg->ntargets, leg->rs, leg->nrs, o->cells, err, n) ||
 		    th_results_replace_platform(dst, src, platform, err, n)) {
 			th_results_free(src);

@@ -24,8 +24,13 @@ struct th_results;
 
 struct th_kernel_leg_opts {
 	const char *kernel_dir;	/* kernel/: cells.tsv, configs/ */
-	const char *build;	/* kernel/build's: <config>/ and initramfs.cpio */
+	const char *build;	/* kernel/build's: <release>/<config>/ (kernel/
+				 * kernels.tsv; <config>/ without that file) and
+				 * initramfs.cpio */
 	const char *configs;	/* comma-separated fnmatch globs on config names;
+				 * NULL: every one (not with bzimage) */
+	const char *releases;	/* comma-separated fnmatch globs on the release
+				 * series of kernel/kernels.tsv ("6.1", "6.12");
 				 * NULL: every one (not with bzimage) */
 	const char *cells;	/* comma-separated fnmatch globs on attack IDs;
 				 * NULL: every cell */
@@ -64,7 +69,8 @@ int th_kernel_leg_plan(struct th_kernel_leg *leg, const struct th_kernel_leg_opt
 		       char *err, size_t n);
 
 /*
- * Boot the planned cells (console logs into @out/kernel/<config>/<cell>.log)
+ * Boot the planned cells (console logs into @out/kernel/<release>/<config>/
+ * <cell>.log; @out/kernel/<config>/ for your own kernel)
  * and put them into @dst (@out's results.json, loaded by the caller, who
  * holds @out's lock and the loaded expectations, attacks/expect.h) as
  * platform "linux-<release>" cells, replacing that platform's cells (a

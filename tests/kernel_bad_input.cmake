@@ -24,7 +24,13 @@ endfunction()
 
 # run(<name> <want-exit> <regex on stdout+stderr> args...)
 function(run name want regex)
-  execute_process(COMMAND ${TH} kernel ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  # kernel/kernels.tsv's 6.1 kernels: <build>/6.1/<config>/.
+  set(args ${ARGN})
+  list(GET args 0 first)
+  if(NOT first STREQUAL "classify")
+    list(PREPEND args --release 6.1)
+  endif()
+  execute_process(COMMAND ${TH} kernel ${args} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc STREQUAL want)
     message(SEND_ERROR "${name}: exit ${rc}, want ${want}\n${out}${err}")
   elseif(NOT "${out}${err}" MATCHES "${regex}")
@@ -36,20 +42,20 @@ function(run name want regex)
   endif()
 endfunction()
 
-fake_build(${WORK}/good/kcfi TRUE TRUE)
-fake_build(${WORK}/good/none FALSE TRUE)
+fake_build(${WORK}/good/6.1/kcfi TRUE TRUE)
+fake_build(${WORK}/good/6.1/none FALSE TRUE)
 file(WRITE ${WORK}/good/initramfs.cpio "")
-fake_build(${WORK}/nounit/kcfi TRUE FALSE)
-fake_build(${WORK}/nounit/none FALSE FALSE)
+fake_build(${WORK}/nounit/6.1/kcfi TRUE FALSE)
+fake_build(${WORK}/nounit/6.1/none FALSE FALSE)
 file(WRITE ${WORK}/nounit/initramfs.cpio "")
-fake_build(${WORK}/lost/kcfi FALSE TRUE)
-fake_build(${WORK}/lost/none FALSE TRUE)
+fake_build(${WORK}/lost/6.1/kcfi FALSE TRUE)
+fake_build(${WORK}/lost/6.1/none FALSE TRUE)
 file(WRITE ${WORK}/lost/initramfs.cpio "")
 # CONFIG_CFI_PERMISSIVE reports and calls on: never kcfi, and none may be one.
-fake_build(${WORK}/permissive/kcfi TRUE TRUE)
-file(APPEND ${WORK}/permissive/kcfi/.config "CONFIG_CFI_PERMISSIVE=y\n")
-fake_build(${WORK}/permissive/none TRUE TRUE)
-file(APPEND ${WORK}/permissive/none/.config "CONFIG_CFI_PERMISSIVE=y\n")
+fake_build(${WORK}/permissive/6.1/kcfi TRUE TRUE)
+file(APPEND ${WORK}/permissive/6.1/kcfi/.config "CONFIG_CFI_PERMISSIVE=y\n")
+fake_build(${WORK}/permissive/6.1/none TRUE TRUE)
+file(APPEND ${WORK}/permissive/6.1/none/.config "CONFIG_CFI_PERMISSIVE=y\n")
 file(WRITE ${WORK}/permissive/initramfs.cpio "")
 
 run(unknown_option 2 "unknown argument '--bogus'" --bogus)
@@ -59,7 +65,7 @@ run(no_unit 2 "CONFIG_TIMERHARNESS is not y: this kernel has no timerharness uni
 run(lost_defence 2 "config kcfi without CONFIG_CFI_CLANG=y: the defence is lost" --build ${WORK}/lost --out ${WORK}/out)
 run(cells_none 2 "selects no cell" --build ${WORK}/good --cells 'NOPE*' --out ${WORK}/out)
 run(config_none 2 "names no config" --build ${WORK}/good --config nope --out ${WORK}/out)
-run(own_partial 2 "needs --bzimage, --dotconfig and --name together" --bzimage ${WORK}/good/kcfi/arch/x86/boot/bzImage)
+run(own_partial 2 "needs --bzimage, --dotconfig and --name together" --bzimage ${WORK}/good/6.1/kcfi/arch/x86/boot/bzImage)
 run(permissive_kcfi 2 "kcfi/.config: config kcfi with CONFIG_CFI_PERMISSIVE=y: .*blocks nothing \\(judge it as none"
     --build ${WORK}/permissive --out ${WORK}/out)
 # As none it is taken (refused here only for want of a QEMU, which comes later).
@@ -87,7 +93,7 @@ if(NOT rc STREQUAL "2" OR NOT e MATCHES "^timerharness kernel classify: standard
 endif()
 # A results.json that does not load is said before any boot, and kept.
 run(results_bad 2 "results.json" --build ${WORK}/good --qemu ${DATA}/fake-qemu --out ${WORK}/out)
-file(GLOB booted ${WORK}/out/kernel/*/*.log)
+file(GLOB_RECURSE booted ${WORK}/out/kernel/*.log)
 if(booted)
   message(SEND_ERROR "results_bad: booted before refusing: ${booted}")
 endif()
@@ -104,8 +110,8 @@ function(named name want regex)
   file(REMOVE_RECURSE ${WORK}/named)
   file(MAKE_DIRECTORY ${out})
   file(COPY_FILE ${DATA}/../report/small.json ${out}/results.json)
-  execute_process(COMMAND ${TH} kernel --bzimage ${WORK}/good/kcfi/arch/x86/boot/bzImage
-                          --dotconfig ${WORK}/good/kcfi/.config --build ${WORK}/good
+  execute_process(COMMAND ${TH} kernel --bzimage ${WORK}/good/6.1/kcfi/arch/x86/boot/bzImage
+                          --dotconfig ${WORK}/good/6.1/kcfi/.config --build ${WORK}/good
                           --qemu ${DATA}/fake-qemu --out ${out} --cells MEMCPY_INTRA_PENDING_NONE
                           --timeout 5 ${ARGN}
                   TIMEOUT 60 RESULT_VARIABLE rc OUTPUT_VARIABLE o ERROR_VARIABLE e)
@@ -136,7 +142,7 @@ function(named name want regex)
   endif()
 endfunction()
 named(name_control 0 "kernel: kcfi: linux-6.1.192" --name kcfi)
-named(name_unknown 2 "--name 'asan' is not a kernel config of [^\n]*configs \\(kcfi, none\\)" --name asan)
+named(name_unknown 2 "--name 'asan' is not a kernel config of [^\n]*configs \\(fineibt, kcfi, none\\)" --name asan)
 named(name_path 2 "--name '../escaped': a config's name, not a path" --name ../escaped)
 named(name_dotdot 2 "--name '..': a config's name, not a path" --name ..)
 named(name_escaped 2 "--name 'x\\\\x1b\\[31m' is not a kernel config" --name "x${esc}[31m")

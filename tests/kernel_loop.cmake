@@ -19,8 +19,8 @@ function(fake_build dir cfi)
   endif()
   file(WRITE ${dir}/.config "${c}")
 endfunction()
-fake_build(${WORK}/build/kcfi TRUE)
-fake_build(${WORK}/build/none FALSE)
+fake_build(${WORK}/build/6.1/kcfi TRUE)
+fake_build(${WORK}/build/6.1/none FALSE)
 file(WRITE ${WORK}/build/initramfs.cpio "")
 
 # The model's side: a slice of the matrix, this build's attack binaries.
@@ -35,7 +35,7 @@ file(READ ${WORK}/out/results.json before)
 string(JSON nbefore LENGTH "${before}" cells)
 
 set(cells "MEMCPY_INTRA_PENDING_FUNC_WRITE_CR4,MEMCPY_INTRA_PENDING_NONE,MEMCPY_INTRA_PENDING_FUNC_MID_FUNCTION")
-execute_process(COMMAND ${TH} kernel --build ${WORK}/build --qemu ${DATA}/fake-qemu --out ${WORK}/out
+execute_process(COMMAND ${TH} kernel --release 6.1 --build ${WORK}/build --qemu ${DATA}/fake-qemu --out ${WORK}/out
                         --cells ${cells} --timeout 2 --jobs 2
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 3)
@@ -46,7 +46,7 @@ if(NOT err MATCHES "2 cells are HARNESS_ERROR")
 endif()
 foreach(cfg kcfi none)
   foreach(c MEMCPY_INTRA_PENDING_FUNC_WRITE_CR4 MEMCPY_INTRA_PENDING_NONE MEMCPY_INTRA_PENDING_FUNC_MID_FUNCTION)
-    if(NOT EXISTS ${WORK}/out/kernel/${cfg}/${c}.log)
+    if(NOT EXISTS ${WORK}/out/kernel/6.1/${cfg}/${c}.log)
       message(SEND_ERROR "no console log for ${cfg} ${c}")
     endif()
   endforeach()
@@ -97,7 +97,7 @@ if(NOT platform STREQUAL "linux-6.1.192")
 endif()
 
 # A slice of cells boots those alone and keeps the platform's others.
-execute_process(COMMAND ${TH} kernel --build ${WORK}/build --qemu ${DATA}/fake-qemu --out ${WORK}/out
+execute_process(COMMAND ${TH} kernel --release 6.1 --build ${WORK}/build --qemu ${DATA}/fake-qemu --out ${WORK}/out
                         --cells MEMCPY_INTRA_PENDING_NONE --timeout 2
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
 if(NOT rc EQUAL 0)

@@ -28,9 +28,11 @@ static noinline __used void th_write_cr4_direct(unsigned long val)
  * func:mid-function: native_write_cr4() past its first instruction, as the
  * model enters write_cr4. On 6.1 (arch/x86/kernel/cpu/common.c) that
  * instruction is the `mov %reg,%cr4` itself (0f 22 /r, reg = 4, a REX
- * prefix for r8-r15), so the target is the pinning check after it. Only the
- * first instructions this unit can size are accepted: the mov, endbr64,
- * push %rbp; anything else is "TARGET missing", never a guess.
+ * prefix for r8-r15), so the target is the pinning check after it; on a
+ * 6.2+ kernel with IBT the first instruction is its ENDBR (poisoned at boot:
+ * sealed), so the target is that mov. Only the first instructions this unit
+ * can size are accepted: the mov, endbr64 or its poison, push %rbp; anything
+ * else is "TARGET missing", never a guess.
  */
 static unsigned long th_past_first_insn(unsigned long fn)
 {
@@ -41,6 +43,11 @@ static unsigned long th_past_first_insn(unsigned long fn)
 	    (p[rex + 2] & 0xc0) == 0xc0)
 		return fn + rex + 3;
 	if (p[0] == 0xf3 && p[1] == 0x0f && p[2] == 0x1e && p[3] == 0xfa)
+		return fn + 4;
+	/* 6.2+ with IBT: a sealed function's ENDBR, and under FineIBT every
+	 * one, is poisoned at boot to "osp nopl (%rax)" (66 0f 1f 00:
+	 * gen_endbr_poison(), arch/x86/include/asm/ibt.h). */
+	if (p[0] == 0x66 && p[1] == 0x0f && p[2] == 0x1f && p[3] == 0x00)
 		return fn + 4;
 	if (p[0] == 0x55)
 		return fn + 1;

@@ -43,6 +43,8 @@ struct th_victim {
 /* victims.c: 0 or -errno. */
 int th_victim_neighbour(struct th_victim *v);
 int th_victim_packet_ring(struct th_victim *v);
+/* The same-class target (victims.c), found by name with kallsyms. */
+void th_neighbour_release(struct timer_list *t);
 /* For the packet ring: zero list pointers and expiry, as CVE-2017-7308's
  * exploit wrote them (its frame had no better values). */
 bool th_victim_zeroes_list(const struct th_victim *v);
