@@ -106,6 +106,13 @@ def parses(th):
     return out, files
 
 
+def top_options(th, top):
+    """The options the program takes before a command: of those its help
+    names, the ones it answers (exit 0); the others are its commands'."""
+    return [o for o in options(top)
+            if subprocess.run([th, o], capture_output=True).returncode == 0]
+
+
 def completion(top_opts, cmds, th):
     """The bash completion: each command's options exactly as its parser
     takes them; an option's values asked of the program when completed
@@ -233,7 +240,7 @@ def main():
     with open(a.man, "w") as f:
         f.write(man(a.th, top, cmds, helps, version, a.date or "timerharness " + version))
     with open(a.completion, "w") as f:
-        f.write(completion([o for o in options(top)], cmds, a.th))
+        f.write(completion(top_options(a.th, top), cmds, a.th))
     return 0
 
 

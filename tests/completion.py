@@ -19,6 +19,7 @@ in bash as a user's TAB drives it, for every command.
     toolchain built under the --build-root on the line; --variant the three;
     report --format what --list-formats names, each rendered from a fixture;
     a comma list completed item by item, --opt=value as --opt value;
+  - the first word: the commands, --help and --version, nothing else;
   - what issue 31 found: check offers no --config, matrix no --format.
 """
 import argparse
@@ -126,10 +127,17 @@ def main():
         for c in cmds:
             if c not in parses:
                 fail(f"`timerharness --help` lists {c}, --complete-options has no options of it")
-        # The first word: the commands.
+        # The first word: the commands, and the program's own options
+        # (each answered, exit 0), no command's.
         got = set(complete(comp, th, ["timerharness", ""], tmp))
-        if not set(cmds) <= got:
-            fail(f"the first word offers {sorted(got)}, not every command {cmds}")
+        if got != set(cmds) | {"--help", "--version"}:
+            fail(f"the first word offers {sorted(got)}, not the commands {cmds}, --help "
+                 "and --version")
+        for o in complete(comp, th, ["timerharness", "--"], tmp):
+            r = run([th, o])
+            if r.returncode:
+                fail(f"the first word offers {o}, which the program refuses: exit "
+                     f"{r.returncode}: {r.stderr.strip()[:200]}")
         checked = 0
         for p, opts in parses.items():
             words = p.split(" ")
