@@ -153,6 +153,11 @@ static void usage(FILE *f)
 		"here; 3 the output could not be written.\n", MAX_SIZES, MAX_RUNS, SCHEMA);
 }
 
+const char *th_bench_configs_built(void)
+{
+	return TH_BENCH_CONFIGS_BUILT;
+}
+
 int th_bench_wants_configs(int argc, char **argv)
 {
 	for (int i = 1; i < argc; i++)

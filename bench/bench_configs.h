@@ -14,6 +14,10 @@
 /* Is --configs among @argv (then th_bench_configs_main() handles them)? */
 int th_bench_wants_configs(int argc, char **argv);
 
+/* The configs built for this toolchain, comma-separated ("" for none):
+ * what --configs takes (the completion offers them). */
+const char *th_bench_configs_built(void);
+
 /* Return: 0 ran; 1 a config's program failed (or its figures are missing);
  * 2 bad arguments or a config not built for this toolchain; 3 the output
  * could not be written. */

@@ -46,6 +46,9 @@
 #ifdef TH_HAVE_FUZZ
 #include "fuzz/fuzz_plan.h"
 #endif
+#ifdef TH_HAVE_BENCH
+#include "bench_configs.h"
+#endif
 
 /* An argument no parser takes for an option or an operand. */
 #define PROBE "--\x7f"
@@ -155,7 +158,7 @@ int th_cli_complete_options(int argc, char **argv)
 /* ---- values ------------------------------------------------------------------------------ */
 
 enum kind { NONE, FILES, DIRS, LIST, CONFIGS, TOOLCHAINS, VARIANTS, FORMATS, KCONFIGS,
-	    FUZZ_CONFIGS, FUZZ_TOOLCHAINS };
+	    FUZZ_CONFIGS, FUZZ_TOOLCHAINS, BENCH_CONFIGS };
 
 /* What each valued option takes; an option of no row takes a number or a
  * name of the user's (nothing to offer). PARSE NULL: of every parse. */
@@ -177,7 +180,8 @@ static const struct value {
 	{ "report", "--format", FORMATS, NULL },
 	{ "report", "--out", FILES, NULL },
 	{ "bench", "--order", LIST, "array shuffled" },
-	{ "bench --configs", "--configs", CONFIGS, NULL },
+	{ "bench --configs", "--configs", BENCH_CONFIGS, NULL },
+	{ "bench", "--configs", BENCH_CONFIGS, NULL },
 	{ NULL, "--json", FILES, NULL },
 	{ NULL, "--results", FILES, NULL },
 	{ NULL, "--baseline", FILES, NULL },
@@ -362,6 +366,17 @@ int th_cli_complete_values(int argc, char **argv)
 		}
 		break;
 	}
+#endif
+#ifdef TH_HAVE_BENCH
+	case BENCH_CONFIGS:
+		/* The configs bench was built with for this toolchain. */
+		for (const char *s = th_bench_configs_built(); *s;) {
+			size_t n = strcspn(s, ",");
+
+			printf("%.*s\n", (int)n, s);
+			s += n + (s[n] == ',');
+		}
+		break;
 #endif
 #ifdef TH_HAVE_FUZZ
 	case FUZZ_CONFIGS:

@@ -16,7 +16,8 @@ in bash as a user's TAB drives it, for every command.
   - the values offered are the tables': --config of matrix the configs of
     cfi/configs.tsv, of kernel the real kernel's plan (kernel/kernels.tsv,
     or kernel/configs/*.config); --toolchain the
-    toolchain built under the --build-root on the line; --variant the three;
+    toolchain built under the --build-root on the line; bench --configs the
+    configs bench was built with (its help names them); --variant the three;
     report --format what --list-formats names, each rendered from a fixture;
     a comma list completed item by item, --opt=value as --opt value;
   - the first word: the commands, --help and --version, nothing else;
@@ -232,6 +233,15 @@ def main():
             if sorted(got) != tcs:
                 fail(f"matrix --build-root {build} --toolchain completes {got}, its manifest "
                      f"names {tcs}")
+        if "bench --configs" in parses:
+            # The configs bench was built with, as its help names them.
+            h = run([th, "bench", "--configs", "none", "--help"]).stdout
+            m = re.search(r"Built for this toolchain:\s*(\S+(?:\s+\S+,?)*?)\n  --", h)
+            built = re.sub(r"\s+", "", m.group(1)).split(",") if m else None
+            for words in (["bench", "--configs"], ["bench", "--configs", "none", "--configs"]):
+                got = values(words)
+                if built is None or sorted(got) != sorted(built):
+                    fail(f"{' '.join(words)} completes {got}, bench was built with {built}")
         if "kernel" in parses:
             # The plan's configs: kernel/kernels.tsv's (its third column)
             # where there is one, else each kernel/configs/*.config.
