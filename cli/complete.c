@@ -158,7 +158,7 @@ int th_cli_complete_options(int argc, char **argv)
 /* ---- values ------------------------------------------------------------------------------ */
 
 enum kind { NONE, FILES, DIRS, LIST, CONFIGS, TOOLCHAINS, VARIANTS, FORMATS, KCONFIGS,
-	    FUZZ_CONFIGS, FUZZ_TOOLCHAINS, BENCH_CONFIGS };
+	    KRELEASES, FUZZ_CONFIGS, FUZZ_TOOLCHAINS, BENCH_CONFIGS };
 
 /* What each valued option takes; an option of no row takes a number or a
  * name of the user's (nothing to offer). PARSE NULL: of every parse. */
@@ -175,6 +175,7 @@ static const struct value {
 	{ "fuzz", "--engine", LIST, "libfuzzer afl" },
 	{ "fuzz", "--target", LIST, "overflow" },
 	{ "kernel", "--config", KCONFIGS, NULL },
+	{ "kernel", "--release", KRELEASES, NULL },
 	{ "kernel classify", "--end", LIST, "exited timeout failed" },
 	{ "kernel classify", "--payload", FILES, NULL },
 	{ "report", "--format", FORMATS, NULL },
@@ -355,15 +356,25 @@ int th_cli_complete_values(int argc, char **argv)
 		for (int i = 0; i < TH_RENDER_FORMAT_COUNT; i++)
 			puts(th_render_format_name((enum th_render_format)i));
 		break;
-	case KCONFIGS: {
+	case KCONFIGS:
+	case KRELEASES: {
 		struct th_kernel_plan kp;
 		char err[512];
 
-		if (!th_kernel_plan_load(paths.kernel, &kp, err, sizeof(err))) {
-			for (size_t i = 0; i < kp.nconfigs; i++)
-				puts(kp.configs[i]);
-			th_kernel_plan_free(&kp);
+		if (th_kernel_plan_load(paths.kernel, &kp, err, sizeof(err)))
+			break;
+		for (size_t i = 0; v->kind == KCONFIGS && i < kp.nconfigs; i++)
+			puts(kp.configs[i]);
+		/* The release series of kernel/kernels.tsv, each once. */
+		for (size_t i = 0; v->kind == KRELEASES && i < kp.nbuilds; i++) {
+			size_t k = 0;
+
+			while (k < i && strcmp(kp.builds[k].release, kp.builds[i].release))
+				k++;
+			if (k == i)
+				puts(kp.builds[i].release);
 		}
+		th_kernel_plan_free(&kp);
 		break;
 	}
 #endif

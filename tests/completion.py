@@ -257,6 +257,13 @@ def main():
             got = values(["kernel", "--config"])
             if sorted(got) != kc:
                 fail(f"kernel --config completes {got}, kernel/configs/ has {kc}")
+            if os.path.exists(kt):
+                with open(kt) as f:
+                    rel = sorted({ln.split("\t")[0] for ln in f
+                                  if ln.strip() and not ln.startswith("#")})
+                got = values(["kernel", "--release"])
+                if sorted(got) != rel:
+                    fail(f"kernel --release completes {got}, kernel/kernels.tsv has {rel}")
             if "classify" not in values(["kernel"]):
                 fail("kernel's first word does not offer classify")
         print(f"completion: {len(parses)} parsers, {checked} options completed and accepted, "
