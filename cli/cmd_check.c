@@ -64,6 +64,10 @@ static void check_usage(const char *expect, const char *kernel, const char *fuzz
 	       "                   fuzz-manifest.tsv)\n"
 	       "                   (default %s)\n"
 	       "  --fuzz-only FILE judge a campaign summary alone (no results file)\n"
+	       "  --fuzz-no-replay judge the campaigns without replaying each finding's\n"
+	       "                   reproducer with the binary that ran it (no build here);\n"
+	       "                   said on the output; without it a finding that cannot be\n"
+	       "                   replayed is bad input\n"
 	       "  --fuzz-allow-slice  judge campaigns run for part of the plan (fuzz --variant,\n"
 	       "                   --config, --toolchain) by their selection, the results as\n"
 	       "                   without it; needless for a slice its run planned (fuzz\n"
@@ -150,6 +154,9 @@ static int fuzz_gate(struct th_check_fuzz_opts *fo, struct th_check_json *cj, FI
 	return frc;
 }
 
+/* --fuzz-no-replay: the findings' reproducers are not replayed. */
+static bool fuzz_no_replay;
+
 static int check_fuzz(int rc, const struct th_check_opts *o, const char *fuzz, const char *fuzz_expect,
 		      const char *fuzz_plan, const char *build_root, bool fuzz_allow_slice,
 		      struct th_check_json *cj, FILE *err)
@@ -158,7 +165,7 @@ static int check_fuzz(int rc, const struct th_check_opts *o, const char *fuzz, c
 					 .build_root = build_root,
 					 .allow_slice = o->allow_slice || fuzz_allow_slice,
 					 .allow_partial = o->allow_partial, .verbose = o->verbose,
-					 .beside = true };
+					 .beside = true, .no_replay = fuzz_no_replay };
 	int frc;
 
 	if (!fuzz)
@@ -262,6 +269,8 @@ int th_cli_check(int argc, char **argv)
 #ifdef TH_HAVE_FUZZ
 		} else if (th_optname(argv[i], "--fuzz-allow-slice", false)) {
 			fuzz_allow_slice = true;
+		} else if (th_optname(argv[i], "--fuzz-no-replay", false)) {
+			fuzz_no_replay = true;
 #endif
 		} else if (th_optname(argv[i], "--allow-partial", false)) {
 			o.allow_partial = true;
@@ -318,7 +327,8 @@ int th_cli_check(int argc, char **argv)
 		struct th_check_fuzz_opts fo = { .fuzz = fuzz_only, .expect = fuzz_expect,
 						 .plan = fuzz_plan, .build_root = build_root,
 						 .allow_slice = o.allow_slice || fuzz_allow_slice,
-						 .allow_partial = o.allow_partial, .verbose = o.verbose };
+						 .allow_partial = o.allow_partial, .verbose = o.verbose,
+						 .no_replay = fuzz_no_replay };
 		char what[4200];
 
 		rc = fuzz_gate(&fo, cj, errf);

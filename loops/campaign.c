@@ -22,6 +22,7 @@
 #include <unistd.h>
 
 #include "fuzz/fuzz_plan.h"
+#include "fuzz/fuzz_replay.h"
 #include "fuzz/overflow_session.h"
 #include "lib/xalloc.h"
 #include "results/fuzz_summary.h"
@@ -35,8 +36,6 @@
  * is at most TH_FZ_CHAIN_ID_MAX (fuzz/overflow_oracle.h) long. */
 #define SIG_MAX 256
 
-/* A replay that takes longer is a harness failure (one input, one run). */
-#define REPLAY_TIMEOUT_S 30
 /* Grace after the budget before the engine is stopped. */
 #define GRACE_S 3.0
 
@@ -345,73 +344,7 @@ static pid_t spawn(char *const argv[], char *const env_add[], const char *log_pa
 static int replay(const struct campaign *c, const char *input, enum th_outcome *o, char *sig,
 		  size_t sign, char *chain, size_t chn)
 {
-	int p[2];
-	char *argv[] = { c->replay->path, (char *)input, NULL };
-	char *env[] = { "TH_FUZZ_REPLAY=1", NULL, NULL };
-	char *buf = NULL;
-	size_t len = 0, cap = 0;
-	double until = th_now_s() + REPLAY_TIMEOUT_S;
-	pid_t pid;
-	int status = 0;
-	const char *res, *ch;
-
-	*o = TH_HARNESS_ERROR;
-	snprintf(sig, sign, "HARNESS_ERROR:-");
-	snprintf(chain, chn, "the replay printed no result");
-	if (getenv("TH_FUZZ_NO_LEAK") || c->rec.options[0])
-		env[1] = strstr(c->rec.options, "no-leak") ? "TH_FUZZ_NO_LEAK=1" : NULL;
-	if (pipe2(p, O_CLOEXEC))
-		return -1;
-	pid = spawn(argv, env, NULL, p[1]);
-	close(p[1]);
-	if (pid < 0) {
-		close(p[0]);
-		return -1;
-	}
-	for (;;) {
-		struct pollfd pf = { p[0], POLLIN, 0 };
-		int left = (int)((until - th_now_s()) * 1000);
-
-		if (left <= 0) {
-			kill(-pid, SIGKILL);
-			break;
-		}
-		if (poll(&pf, 1, left) <= 0)
-			continue;
-		if (len + 4096 > cap) {
-			cap = cap ? 2 * cap : 16384;
-			buf = realloc(buf, cap);
-			if (!buf)
-				break;
-		}
-		ssize_t got = read(p[0], buf + len, cap - len - 1);
-
-		if (got <= 0)
-			break;
-		len += (size_t)got;
-	}
-	close(p[0]);
-	waitpid(pid, &status, 0);
-	if (!buf)
-		return -1;
-	buf[len] = 0;
-	res = strstr(buf, TH_FZ_RESULT_PREFIX);
-	if (res) {
-		char name[40];
-
-		if (kv(res, "outcome", name, sizeof(name)))
-			*o = th_outcome_parse(name);
-		if (*o == TH_OUTCOME_INVALID)
-			*o = TH_HARNESS_ERROR;
-		kv(res, "sig", sig, sign);
-		ch = strstr(res, " chain=");
-		snprintf(chain, chn, "%s", ch ? ch + 7 : "");
-		chain[strcspn(chain, "\n")] = 0;
-	} else if (WIFSIGNALED(status)) {
-		snprintf(chain, chn, "the replay died by signal %d before its result", WTERMSIG(status));
-	}
-	free(buf);
-	return 0;
+	return th_fz_replay_input(c->replay->path, c->rec.options, input, o, sig, sign, chain, chn);
 }
 
 static void copy_file(const char *from, const char *dir, const char *name)

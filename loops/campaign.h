@@ -96,4 +96,5 @@ const struct th_fz_campaign *th_fz_campaigns_record(const struct th_fz_run *r, s
 
 void th_fz_campaigns_free(struct th_fz_run *r);
 
+
 #endif

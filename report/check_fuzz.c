@@ -9,6 +9,7 @@
 #include "fuzz/fuzz_expect.h"
 #include "fuzz/fuzz_plan.h"
 #include "fuzz_summary.h"
+#include "fuzz/fuzz_replay.h"
 #include "report_internal.h"
 #include "sha256.h"
 
@@ -187,7 +188,76 @@ static int requires_planned(const struct th_fz_expect *e, const struct th_fz_pla
 
 struct tally {
 	unsigned ran, ok, regress, harness, findings, missing, unplanned, reproducers, lost;
+	unsigned replayed, replays_bad, unreplayed, below_floor;
 };
+
+/*
+ * The slowest a campaign of the overflow target can honestly run: its
+ * executions per CPU second, as the summary records them, must reach this.
+ * Measured here (2 cores, loaded by kernel builds, one run of each): the
+ * slowest config, asan, ran some 10^4 a CPU second, the others 10^5
+ * (bench/README.md has the pinned figures); a floor ten times below the
+ * slowest leaves room for a slower machine and still catches executions
+ * cut by hand (a thousandfold cut of any config falls below it).
+ */
+#define FLOOR_EXEC_PER_CPU_S 1000.0
+/* Fresh runs a finding's reproducer gets to replay as recorded. */
+#define REPLAY_TRIES 5
+
+/*
+ * Replay the finding's reproducer with the binary that ran the campaign
+ * (the build's fuzz-manifest.tsv line): it must give the signature the
+ * summary records. @dir holds the summary. Return: 1 replayed as recorded,
+ * 0 not (a `replay:` line), -1 not replayable here (an `unreplayed:` line).
+ */
+static int replay_ok(FILE *out, const char *dir, const struct th_fz_build *b,
+		     const struct th_fz_campaign *c, const struct th_fz_finding *f)
+{
+	const struct th_fz_built *bt = th_fz_build_find(b, c->target, th_variant_name(c->variant),
+							c->config, c->toolchain);
+	char path[8192], sig[256], chain[512];
+	enum th_outcome o;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, f->reproducer);
+	if (!bt || !bt->path || access(bt->path, X_OK)) {
+		line_start(out, "unreplayed", c);
+		fputs(": ", out);
+		esc(out, f->sig);
+		fputs(": the campaign's binary is not here to replay it with (", out);
+		esc(out, bt && bt->path ? bt->path : b->root);
+		fputs(bt ? ")\n" : ": no build of it)\n", out);
+		return -1;
+	}
+	/* An input whose target acts on an address leaves what follows to the
+	 * layout ASLR gave that run (a stray store that lands on a mapped page
+	 * or faults): it may replay otherwise once. The claim is that it does
+	 * what the summary says: seen in any of REPLAY_TRIES fresh runs. */
+	for (int k = 0; k < REPLAY_TRIES; k++) {
+		if (th_fz_replay_input(bt->path, c->options, path, &o, sig, sizeof(sig), chain,
+				       sizeof(chain))) {
+			line_start(out, "unreplayed", c);
+			fputs(": ", out);
+			esc(out, f->sig);
+			fputs(": ", out);
+			esc(out, bt->path);
+			fputs(" could not be started\n", out);
+			return -1;
+		}
+		if (!strcmp(sig, f->sig) && o == f->outcome)
+			return 1;
+	}
+	line_start(out, "replay", c);
+	fputs(": ", out);
+	esc(out, f->sig);
+	fputs(": its reproducer ", out);
+	esc(out, f->reproducer);
+	fputs(" replays to ", out);
+	esc(out, sig);
+	fprintf(out, " in each of %d fresh runs (the last: ", REPLAY_TRIES);
+	esc(out, chain);
+	fputs("): the summary does not say what its input does\n", out);
+	return 0;
+}
 
 /* A campaign of the summary against the plan, the selection and the build.
  * Return: true when it belongs to the run (else an `unplanned:` line). */
@@ -391,8 +461,20 @@ int th_check_fuzz_main(const struct th_check_fuzz_opts *o, FILE *out, FILE *err)
 			t.unplanned++;
 			continue;
 		}
-		for (size_t k = 0; k < c->nfindings; k++)
-			t.reproducers += !reproducer_ok(out, dir, c, &c->findings[k]);
+		for (size_t k = 0; k < c->nfindings; k++) {
+			int r;
+
+			if (!reproducer_ok(out, dir, c, &c->findings[k])) {
+				t.reproducers++;
+				continue;
+			}
+			if (o->no_replay)
+				continue;
+			r = replay_ok(out, dir, b, c, &c->findings[k]);
+			t.replayed += r == 1;
+			t.replays_bad += r == 0;
+			t.unreplayed += r < 0;
+		}
 		if (!strcmp(c->status, "unsupported")) {
 			const struct th_fz_plan_row *r = th_fz_plan_unsupported(p, c->target,
 										 th_variant_name(c->variant),
@@ -437,6 +519,13 @@ int th_check_fuzz_main(const struct th_check_fuzz_opts *o, FILE *out, FILE *err)
 				s->budget_seconds);
 			bad++;
 			t.lost++;
+		} else if (!(c->cpu_seconds > 0) ||
+			   (double)c->executions / c->cpu_seconds < FLOOR_EXEC_PER_CPU_S) {
+			line_start(out, "doctored", c);
+			fprintf(out, ": %lld executions in %.2f CPU seconds, below the floor of %.0f a CPU "
+				"second no campaign of this target runs under: not what a campaign does\n",
+				c->executions, c->cpu_seconds, FLOOR_EXEC_PER_CPU_S);
+			t.below_floor++;
 		}
 		for (size_t k = 0; c->executions && k < e->nrules; k++) {
 			const struct th_fz_rule *r = &e->rules[k];
@@ -502,6 +591,12 @@ int th_check_fuzz_main(const struct th_check_fuzz_opts *o, FILE *out, FILE *err)
 		fprintf(so, ", %u unplanned", t.unplanned);
 	if (t.reproducers)
 		fprintf(so, ", %u reproducers not as recorded", t.reproducers);
+	if (t.replays_bad)
+		fprintf(so, ", %u findings replayed otherwise", t.replays_bad);
+	if (t.unreplayed)
+		fprintf(so, ", %u findings not replayed (no build)", t.unreplayed);
+	if (t.below_floor)
+		fprintf(so, ", %u campaigns below the execution floor", t.below_floor);
 	if (o->beside && !t.harness && !o->verbose) {
 		fprintf(so, "; %u findings%s", t.findings, t.findings ? " (--verbose)" : "");
 	} else {
@@ -514,6 +609,10 @@ int th_check_fuzz_main(const struct th_check_fuzz_opts *o, FILE *out, FILE *err)
 		esc(so, o->expect);
 		fputc(')', so);
 	}
+	if (o->no_replay && t.findings)
+		fputs("; findings not replayed (as asked: no build to replay them)", so);
+	else if (t.replayed && (o->verbose || !o->beside))
+		fprintf(so, "; %u replayed as recorded", t.replayed);
 	if (!sm)
 		fputc('\n', out);
 	else if (!fclose(sm))
@@ -534,10 +633,13 @@ int th_check_fuzz_main(const struct th_check_fuzz_opts *o, FILE *out, FILE *err)
 			.campaigns = (unsigned)s->ncampaigns, .ran = t.ran, .as_declared = t.ok,
 			.regressed = t.regress, .harness_error = t.harness, .missing = t.missing,
 			.lost_coverage = t.lost, .unplanned = t.unplanned, .reproducers = t.reproducers,
-			.findings = t.findings,
+			.findings = t.findings, .replayed_otherwise = t.replays_bad,
+			.unreplayed = t.unreplayed, .below_floor = t.below_floor,
 		};
-	rc = t.unplanned || t.reproducers ? TH_CHECK_BAD_INPUT :
-	     t.regress || (t.missing && !partial_ok) || (slice && !o->allow_slice && !s->selection.planned) ||
+	rc = t.unplanned || t.reproducers || t.replays_bad || t.unreplayed || t.below_floor ?
+		     TH_CHECK_BAD_INPUT :
+	     t.regress || (t.missing && !partial_ok) ||
+	     (slice && !o->allow_slice && !s->selection.planned) ||
 	     (s->partial && !o->allow_partial) ? TH_CHECK_REGRESSION :
 	     t.harness ? TH_CHECK_HARNESS_ERROR : TH_CHECK_OK;
 out:

@@ -18,6 +18,8 @@ struct th_check_fuzz_opts {
 				 * --toolchain) passes, judged by its selection */
 	bool allow_partial;	/* accept an interrupted summary */
 	bool verbose;		/* list every declared finding too */
+	bool no_replay;		/* do not replay the findings' reproducers (no build
+				 * here): said on stdout, never silent */
 	bool beside;		/* judged beside results.json, whose verdict screen
 				 * already says what the campaigns found: no
 				 * per-generation sentences unless verbose */
@@ -41,7 +43,11 @@ struct th_check_fuzz_opts {
  * campaign, must be declared by a `finding` rule at least as severe; every
  * `require` rule must be met by every campaign it matches. Each finding's
  * reproducer must exist beside the summary with its recorded SHA-256 (bad
- * input otherwise). A partial summary fails unless allow_partial (its
+ * input otherwise), and replays, with the build's binary that ran its campaign,
+ * to the signature the summary records (bad input otherwise, and when the
+ * binary is not there, unless no_replay). A campaign whose executions per
+ * CPU second fall below the floor no campaign runs under is doctored (bad
+ * input). A partial summary fails unless allow_partial (its
  * missing campaigns are listed even then); a summary with no campaign that
  * ran is bad input; a campaign that failed or counted a HARNESS_ERROR run
  * is a harness error. One line per judgement on @out, then the counts

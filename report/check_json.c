@@ -76,7 +76,8 @@ void th_check_json_results_exit(struct th_check_json *cj, int rc)
 
 /* The kinds of the campaigns' gate's finding lines (report/check_fuzz.c). */
 static const char *const fuzz_kinds[] = {
-	"regression", "missing", "lost coverage", "unplanned", "reproducer", "harness error",
+	"regression", "missing", "lost coverage", "unplanned", "reproducer", "replay", "unreplayed",
+	"doctored", "harness error",
 	"slice", "partial", "unsupported", "note", "expected", NULL
 };
 
@@ -106,6 +107,9 @@ void th_check_json_fuzz(struct th_check_json *cj, const char *path, const char *
 		json_object_set_new(c, "lost_coverage", json_integer(k->lost_coverage));
 		json_object_set_new(c, "unplanned", json_integer(k->unplanned));
 		json_object_set_new(c, "reproducers", json_integer(k->reproducers));
+		json_object_set_new(c, "replayed_otherwise", json_integer(k->replayed_otherwise));
+		json_object_set_new(c, "unreplayed", json_integer(k->unreplayed));
+		json_object_set_new(c, "below_floor", json_integer(k->below_floor));
 		json_object_set_new(c, "findings", json_integer(k->findings));
 	}
 	json_object_set_new(f, "counts", c ? c : json_null());

@@ -23,6 +23,7 @@ json_t *th_check_jstr(const char *s);
 struct th_check_fuzz_counts {
 	unsigned campaigns, ran, as_declared, regressed, harness_error;
 	unsigned missing, lost_coverage, unplanned, reproducers, findings;
+	unsigned replayed_otherwise, unreplayed, below_floor;
 };
 
 struct th_check_json *th_check_json_create(void);

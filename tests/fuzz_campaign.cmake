@@ -28,7 +28,7 @@ target_compile_options(fuzz_check PRIVATE ${TH_WARN_FLAGS})
 set(_fp ${PROJECT_SOURCE_DIR}/fuzz/campaigns.tsv)
 function(th_fuzz_gate name rc out_regex err_regex)
   add_test(NAME fuzz.gate.${name}
-    COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:fuzz_check>;--plan;${_fp};--build-root;${_fd}/build;${ARGN}"
+    COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:fuzz_check>;--plan;${_fp};--build-root;${_fd}/build;--no-replay;${ARGN}"
             -DRC=${rc} "-DSTDOUT_REGEX=${out_regex}" "-DSTDERR_REGEX=${err_regex}" -P ${_re})
   set_tests_properties(fuzz.gate.${name} PROPERTIES LABELS fuzz TIMEOUT 60)
 endfunction()
@@ -44,8 +44,8 @@ th_fuzz_gate(declared_verbose 0 "expected: overflow legacy/cfi-icall/clang-22: f
 th_fuzz_gate(declared 0 "check fuzz: [0-9]+ campaigns .* [1-9][0-9]* findings, as declared unless listed \\(see --verbose\\).*fuzz legacy: hijacked" "^$"
   ${_fd}/good.json ${_fx})
 add_test(NAME fuzz.gate.declared_beside
-  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:fuzz_check>;--plan;${_fp};--build-root;${_fd}/build;--beside;${_fd}/good.json;${_fx}" -DRC=0
-          "-DSTDOUT_REGEX=unsupported: overflow modern/kcfi/clang-14.*\ncheck fuzz: 51 campaigns ran: 51 as declared, 0 regressed; 5 findings \\(--verbose\\)\n$" "-DSTDOUT_NOT_REGEX=expected: |fuzz legacy" -P ${_re})
+  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:fuzz_check>;--plan;${_fp};--build-root;${_fd}/build;--no-replay;--beside;${_fd}/good.json;${_fx}" -DRC=0
+          "-DSTDOUT_REGEX=unsupported: overflow modern/kcfi/clang-14.*\ncheck fuzz: 51 campaigns ran: 51 as declared, 0 regressed; 5 findings[ \n]+\\(--verbose\\); findings not[ \n]+replayed \\(as asked: no build to replay them\\)\n$" "-DSTDOUT_NOT_REGEX=expected: |fuzz legacy" -P ${_re})
 set_tests_properties(fuzz.gate.declared_beside PROPERTIES LABELS fuzz TIMEOUT 60)
 th_fuzz_gate(demo_slice_allowed 0 "check fuzz: 12 campaigns \\(12 ran\\) \\(SLICE: configs none,cfi-icall,cfi-icall-generalized,kcfi; toolchains clang-22\\): 12 as declared, 0 regressed" "^$"
   --allow-slice ${_fd}/demo.json ${_fx})
@@ -71,7 +71,7 @@ th_fuzz_gate(regression_hidden 1 "missing: overflow modern/cfi-icall/clang-22: p
   --allow-slice ${_fd}/regression_hidden.json ${_fx})
 # The required finding (the list's write into the cred on 4.14 under
 # cfi-icall) not found: the search lost its power.
-th_fuzz_gate(required_not_found 1 "regression: overflow legacy/cfi-icall/clang-22: no PRIVILEGED_WRITE finding matching CRED_VIA_LIST in 1000 executions" "^$"
+th_fuzz_gate(required_not_found 1 "regression: overflow legacy/cfi-icall/clang-22: no PRIVILEGED_WRITE finding matching CRED_VIA_LIST in 500000 executions" "^$"
   --allow-slice ${_fd}/legacy_no_hijack.json ${_fx})
 # Chains of several steps: each step by its own rule, at its own outcome.
 th_fuzz_gate(steps_declared 0 "found HIJACKED:FORCE_CLOSE_VIA_RING_TIMER_REDIRECTED_THEN_WRITE_CR4_407F0_VIA_FORGED_TIMER_HIJACKED after .*found REDIRECTED:FORCE_CLOSE_VIA_RING_TIMER after .*found PRIVILEGED_WRITE:FORCE_CLOSE_VIA_RING_TIMER_REDIRECTED_THEN_CRED_VIA_LIST_PRIVILEGED_WRITE after .*12 as declared, 0 regressed.*fuzz modern: no hijack through the timer's own call on [^\n]*, as the oracle is built: .*under CFI \\(the [0-9] campaigns whose runs a check stopped\\) it still reached: [^\n]*ring_force_close redirected \\(FORCE_CLOSE_VIA_RING_TIMER REDIRECTED, on cfi-icall" "^$"
@@ -148,14 +148,14 @@ foreach(case
     "unsupported_finding|campaigns\\[38\\]: status unsupported, but 0 executions, 0 restarts, 0 rechecked artifacts, 1 findings: a campaign that did not run has none"
     "zero_executions_reported_finding|campaigns\\[3\\].findings\\[0\\]: first found after 50 executions and 0.500 s, beyond the campaign's 0 executions"
     "replayed_mismatch|campaigns\\[5\\].findings\\[0\\]: outcome PRIVILEGED_WRITE but replayed HIJACKED: a finding is what its fresh-process replay gave"
-    "first_hijack_beyond|campaigns\\[3\\]: first_hijack after 5000 executions and 0.500 s, not within the campaign's 1000 executions"
-    "finding_beyond|campaigns\\[3\\].findings\\[0\\]: first found after 5000 executions"
+    "first_hijack_beyond|campaigns\\[3\\]: first_hijack after 5000000 executions and 0.500 s, not within the campaign's 500000 executions"
+    "finding_beyond|campaigns\\[3\\].findings\\[0\\]: first found after 5000000 executions"
     "finding_too_late|campaigns\\[3\\].findings\\[0\\]: first found after 50 executions and 99.000 s, beyond"
     "hijacks_without_first|campaigns\\[3\\]: first_hijack is null, but 10 HIJACKED runs were counted"
     "first_without_hijacks|campaigns\\[5\\]: first_hijack is set, but 0 HIJACKED runs were counted"
     "findings_beyond_rechecked|campaigns\\[3\\]: 1 findings, but 0 artifacts were rechecked"
     "ran_not_started|campaigns\\[21\\]: status ran, but no engine was started \\(restarts 0\\)"
-    "rate_mismatch|campaigns\\[21\\]: exec_per_second 1000000.000 is not executions / seconds \\(1000 / 10.200\\)"
+    "rate_mismatch|campaigns\\[21\\]: exec_per_second 1000000.000 is not executions / seconds \\(500000 / 10.200\\)"
     "reported_not_counted|campaigns\\[23\\].findings\\[0\\]: reported by the run \\(reproduced\\), but the campaign counted no PRIVILEGED_WRITE run"
     "finding_removed|campaigns\\[11\\]: 10 HIJACKED runs counted, but no HIJACKED finding and no disagreement between a run and its replay: a finding is missing"
     "reproducer_elsewhere|campaigns\\[3\\].findings\\[0\\]: reproducer \"fuzz/20250101T000000Z-1/clang-22/legacy-none/findings/HIJACKED-WRITE_CR4_VIA_RING_TIMER.bin\" is not where the run keeps HIJACKED:WRITE_CR4_VIA_RING_TIMER_HIJACKED_THEN_CRED_VIA_LIST_PRIVILEGED_WRITE's"
@@ -168,7 +168,7 @@ foreach(case
     "empty|empty file"
     "wrong_schema|schema is not \"timerharness/fuzz/v1\""
     "unknown_field|campaigns\\[0\\]: unknown field \"surprise\""
-    "counts_mismatch|campaigns\\[0\\].outcomes: counts sum to 1000, but executions is 5"
+    "counts_mismatch|campaigns\\[0\\].outcomes: counts sum to 500000, but executions is 5"
     "counts_overflow|campaigns\\[0\\].outcomes: counts sum past 9223372036854775807"
     "finding_not_a_finding|campaigns\\[3\\].findings\\[0\\]: finding .*: outcome BLOCKED_CFI is not a finding"
     "sig_mismatch|campaigns\\[3\\].findings\\[0\\]: finding \"HIJACKED:SOMETHING_ELSE\": sig must be HIJACKED:WRITE_CR4_VIA_RING_TIMER"
@@ -185,10 +185,10 @@ endforeach()
 th_fuzz_gate(bad_expectations 2 "^$" "nonexistent.tsv" ${_fd}/good.json ${_fd}/nonexistent.tsv)
 # The declarations themselves: a plan that cannot be read, a build that is not there.
 add_test(NAME fuzz.gate.bad_plan
-  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:fuzz_check>;--plan;${_fd}/good.json;--build-root;${_fd}/build;${_fd}/good.json;${_fx}"
+  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:fuzz_check>;--plan;${_fd}/good.json;--build-root;${_fd}/build;--no-replay;${_fd}/good.json;${_fx}"
           -DRC=2 "-DSTDERR_REGEX=good.json:1: 1 TAB-separated field, expected 6 \\(kind target variant config toolchain reason\\)" -P ${_re})
 add_test(NAME fuzz.gate.no_build
-  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:fuzz_check>;--plan;${_fp};--build-root;${_fd}/fuzz;${_fd}/good.json;${_fx}"
+  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:fuzz_check>;--plan;${_fp};--build-root;${_fd}/fuzz;--no-replay;${_fd}/good.json;${_fx}"
           -DRC=2 "-DSTDERR_REGEX=no fuzz build under [^\n]*/fuzz \\(no fuzz-manifest.tsv there or in a preset's directory below it\\)" -P ${_re})
 # A plan that holds less than the build builds: the two are held to each other.
 add_test(NAME fuzz.gate.plan_short

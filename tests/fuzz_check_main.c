@@ -3,7 +3,9 @@
  * The campaigns' gate on its own (tests/fuzz_campaign.cmake): report/check_fuzz.c
  * run on fixtures, apart from `timerharness check` and a results file.
  *   fuzz_check --plan PLAN --build-root DIR [--allow-slice] [--allow-partial]
- *              [--verbose] [--beside] FUZZ.json EXPECTED.tsv
+ *              [--verbose] [--beside] [--no-replay] FUZZ.json EXPECTED.tsv
+ *              (--no-replay: the fixtures' reproducers are bytes, not a
+ *              build's findings: tests/fuzz_run.sh replays real ones)
  *   fuzz_check --plan PLAN --build-root DIR --plan-build
  *              the plan against the build (th_check_fuzz_plan_build): 0 the
  *              same, 1 they differ (each difference a line), 2 unreadable
@@ -28,6 +30,8 @@ int main(int argc, char **argv)
 			o.verbose = true;
 		else if (!strcmp(argv[i], "--beside"))
 			o.beside = true;
+		else if (!strcmp(argv[i], "--no-replay"))
+			o.no_replay = true;
 		else if (!strcmp(argv[i], "--plan-build"))
 			plan_build = 1;
 		else if (!strcmp(argv[i], "--plan") && i + 1 < argc)
@@ -39,7 +43,7 @@ int main(int argc, char **argv)
 	}
 	if (!o.plan || !o.build_root || argc - i != (plan_build ? 0 : 2)) {
 		fprintf(stderr, "usage: fuzz_check --plan PLAN --build-root DIR [--allow-slice] [--allow-partial] "
-			"[--verbose] [--beside] FUZZ.json EXPECTED.tsv\n"
+			"[--verbose] [--beside] [--no-replay] FUZZ.json EXPECTED.tsv\n"
 			"       fuzz_check --plan PLAN --build-root DIR --plan-build\n");
 		return TH_CHECK_BAD_INPUT;
 	}

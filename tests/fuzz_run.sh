@@ -109,6 +109,30 @@ fuzz --time 1 > "$dir/run3.log" 2>&1 || fail "fuzz after the kill: exit $?: $(ca
 [ "$(ls "$out/fuzz" | wc -l)" -eq 1 ] && [ "$(ls "$out/fuzz")" != "$runs" ] ||
 	fail "run directories after the next run: $(ls "$out/fuzz") (was $runs)"
 
+# 5 (before 4, which breaks a reproducer). The findings are replayed with the
+# build's binary, and the rate held against a floor: a copy of the set
+# doctored consistently (a reproducer swapped for another finding's bytes,
+# its sha256 with them; executions cut a thousandfold, every count in step)
+# is bad input, each named; --no-replay says it replayed nothing.
+doc() {
+	rm -rf "$dir/doc-$1" && cp -r "$out" "$dir/doc-$1" &&
+		python3 "$(dirname "$0")/fuzz_doctor.py" "$1" "$dir/doc-$1/fuzz.json"
+}
+if doc swap > "$dir/swap.out"; then
+	"$check" --plan "$plan" --build-root "$build" --allow-slice "$dir/doc-swap/fuzz.json" "$expect" > "$dir/check5.out" 2>&1
+	[ $? -eq 2 ] && grep -q "^replay: .*$(cut -d' ' -f1 "$dir/swap.out"): its reproducer .* replays to $(cut -d' ' -f2 "$dir/swap.out") in each of 5 fresh runs" "$dir/check5.out" ||
+		fail "a swapped reproducer: $(cat "$dir/swap.out") $(cat "$dir/check5.out")"
+	"$check" --plan "$plan" --build-root "$build" --allow-slice --no-replay "$dir/doc-swap/fuzz.json" "$expect" > "$dir/check5n.out" 2>&1
+	grep -q "findings not replayed (as asked" "$dir/check5n.out" ||
+		fail "--no-replay did not say so: $(cat "$dir/check5n.out")"
+else
+	echo "run 3 has no two findings of one campaign: the swap is skipped"
+fi
+doc cut > /dev/null || fail "cannot doctor $out/fuzz.json"
+"$check" --plan "$plan" --build-root "$build" --allow-slice "$dir/doc-cut/fuzz.json" "$expect" > "$dir/check6.out" 2>&1
+[ $? -eq 2 ] && grep -q "^doctored: .* executions in .* CPU seconds, below the floor" "$dir/check6.out" ||
+	fail "executions cut a thousandfold: $(cat "$dir/check6.out")"
+
 # 4. A reproducer gone or changed after the summary was written.
 repro=$(sed -n 's/.*"reproducer": "\([^"]*\)".*/\1/p' "$out/fuzz.json" | head -n 1)
 if [ -z "$repro" ]; then

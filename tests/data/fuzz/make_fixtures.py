@@ -88,9 +88,11 @@ def finding(tc, v, c, sig, first_seconds=0.5, first_executions=50, run=RUN):
             "replayed": outcome, "reproduced": True, "chain": CHAINS[chain_id]}
 
 
-def campaign(tc, v, c, findings=(), status="ran", reason="", seconds=10.2, executions=1000, **kw):
+def campaign(tc, v, c, findings=(), status="ran", reason="", seconds=10.2, executions=500000, **kw):
     """A campaign as the writer makes it: outcomes sum to executions, first_hijack
-    exactly when HIJACKED runs were counted, each finding counted under its outcome."""
+    exactly when HIJACKED runs were counted, each finding counted under its outcome.
+    500000 executions in 9.7 CPU seconds: about 52k a CPU second, the rate of a real
+    campaign of the target (check refuses one below 1000)."""
     findings = list(findings)
     if status != "ran":
         d = {"target": "overflow", "variant": v, "config": c, "toolchain": tc, "engine": "libfuzzer",
@@ -264,7 +266,7 @@ write("zero_executions_reported_finding.json", d)
 # A search cut short in a whole summary.
 d = copy.deepcopy(good)
 x = find(d, "modern", "kcfi")
-x.update(seconds=2.0, exec_per_second=500.0)
+x.update(seconds=2.0, exec_per_second=250000.0, cpu_seconds=1.5)
 write("budget_short.json", d)
 
 # A regression inside a failed campaign; inside one with a HARNESS_ERROR run.
@@ -320,10 +322,10 @@ f = find(d, "modern", "cfi-icall")["findings"][0]
 f["replayed"] = "HIJACKED"
 write("replayed_mismatch.json", d)
 d = copy.deepcopy(good)
-find(d, "legacy", "cfi-icall")["first_hijack"] = {"seconds": 0.5, "executions": 5000}
+find(d, "legacy", "cfi-icall")["first_hijack"] = {"seconds": 0.5, "executions": 5000000}
 write("first_hijack_beyond.json", d)
 d = copy.deepcopy(good)
-find(d, "legacy", "cfi-icall")["findings"][0]["first_executions"] = 5000
+find(d, "legacy", "cfi-icall")["findings"][0]["first_executions"] = 5000000
 write("finding_beyond.json", d)
 d = copy.deepcopy(good)
 find(d, "legacy", "cfi-icall")["findings"][0]["first_seconds"] = 99.0
@@ -345,7 +347,7 @@ find(d, "legacy", "fortify")["exec_per_second"] = 1e6
 write("rate_mismatch.json", d)
 d = copy.deepcopy(good)
 x = find(d, "modern", "fortify")
-x["outcomes"] = {"NO_EFFECT": 1000}
+x["outcomes"] = {"NO_EFFECT": 500000}
 x["findings"] = [finding("clang-22", "modern", "fortify", "PRIVILEGED_WRITE:CRED_VIA_LIST")]
 x["rechecked"] = 1
 write("reported_not_counted.json", d)
