@@ -228,7 +228,7 @@ void th_emit(const char *fmt, ...)
 }
 
 /* Printable, quote-safe copy of at most max bytes of s, up to its NUL. */
-const char *th_escape(char *dst, size_t n, const char *s, size_t max)
+const char *th_escape_max(char *dst, size_t n, const char *s, size_t max)
 {
 	size_t o = 0;
 
@@ -559,7 +559,7 @@ int call_usermodehelper(const char *path, char **argv, char **envp, int wait)
 		 !strcmp(got, th_intent.string) && !argv_fault && !envp_fault;
 	th_target_hits++;
 	th_emit("TH-TARGET: name=call_usermodehelper chosen=%d path=%p \"%s\" argv=%p envp=%p wait=%d",
-		chosen, (const void *)path, th_escape(shown, sizeof(shown), got, sizeof(got)),
+		chosen, (const void *)path, th_escape_max(shown, sizeof(shown), got, sizeof(got)),
 		(void *)argv, (void *)envp, wait);
 	th_emit("TH-NOTE: call_usermodehelper: queued on system_unbound_wq; its worker's do_execve() %s%s%s",
 		argv_fault || envp_fault ? "fails: " : "runs the path as root",
@@ -617,7 +617,7 @@ static void retire_block(struct packet_ring *ring, const char *argname, unsigned
 	if (own) {
 		th_legit_hits++;
 		th_emit("TH-LEGIT: intended=1 ring=%p name=\"%s\" %s=0x%lx", (void *)ring,
-			th_escape(name, sizeof(name), ring->name, sizeof(ring->name)), argname, arg);
+			th_escape_max(name, sizeof(name), ring->name, sizeof(ring->name)), argname, arg);
 	} else if (aimed_at("neighbour_timer_fn")) {
 		th_target_hits++;
 		th_emit("TH-TARGET: name=neighbour_timer_fn chosen=%d %s=0x%lx (%s)",

@@ -358,6 +358,6 @@ void write_cr4_direct(unsigned long val);
 
 /* Escape for the protocol: at most @max bytes of @s up to its NUL, printable
  * and quote-safe, into @dst (@n bytes). */
-const char *th_escape(char *dst, size_t n, const char *s, size_t max);
+const char *th_escape_max(char *dst, size_t n, const char *s, size_t max);
 
 #endif

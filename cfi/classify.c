@@ -395,7 +395,8 @@ static int oops_after(const struct th_child_obs *obs)
 	char ev[8];
 
 	return (obs->signaled && (obs->signo == SIGSEGV || obs->signo == SIGBUS ||
-				  obs->signo == SIGILL || obs->signo == SIGFPE)) ||
+				  obs->signo == SIGILL || obs->signo == SIGFPE ||
+				  obs->signo == SIGTRAP)) ||
 	       asan_crash(obs, ev, sizeof(ev));
 }
 

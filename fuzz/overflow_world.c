@@ -8,11 +8,6 @@
  */
 #include "overflow_world.h"
 
-/* attacks/victim.c defines th_escape(), and so does lib/text.c (since
- * bf5d783), which the binary reader's library brings into this binary:
- * the world's copy is renamed in this file, declaration and definition. */
-#define th_escape th_fz_victim_escape
-
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
