@@ -147,7 +147,12 @@ static void changed_to(const char *chain, char *out, size_t n)
 
 		if (sscanf(p, " %15[A-Za-z0-9] %*s -> %31[0-9a-fx]%n", name, to, &used) != 2 || !used)
 			return;
-		th_sbuf_put(&b, "%s%s %s", b.len ? ", " : "", name, to);
+		/* An id past 16 bits is an address's half or a poison, not a user:
+		 * hex says what it is (0xdead0000, not 3735879680). */
+		if (strspn(to, "0123456789") == strlen(to) && strtoull(to, NULL, 10) > 0xffff)
+			th_sbuf_put(&b, "%s%s 0x%llx", b.len ? ", " : "", name, strtoull(to, NULL, 10));
+		else
+			th_sbuf_put(&b, "%s%s %s", b.len ? ", " : "", name, to);
 		p += used;
 		if (strncmp(p, ", ", 2))
 			return;
