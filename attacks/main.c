@@ -2,7 +2,8 @@
 /*
  * th-attack-<variant>-<config>[-s<seed>]: one attack binary.
  *   --list      every attack of the registry, one a line, TAB-separated:
- *               ID technique timing payload ok|na reason   (reason "-" if ok)
+ *               ID technique timing payload ok|na reason api   (reason "-" if
+ *               ok; api the family of its victim, results/api.def)
  *   --run ID    run one attack; exit 0 at a normal end (TH-DONE), 2 for an
  *               unknown ID, 3 for a NOT_APPLICABLE one
  *   --info      variant=<v> config=<c> seed=<s>
@@ -33,7 +34,7 @@ static int usage(const char *argv0, int status)
 {
 	fprintf(status ? stderr : stdout,
 		"usage: %s --list | --run ID [--aim NAME] | --info\n"
-		"  --list    the attacks: ID technique timing payload ok|na reason (TAB-separated)\n"
+		"  --list    the attacks: ID technique timing payload ok|na reason api (TAB-separated)\n"
 		"  --run ID  run one attack; its protocol lines go to stdout\n"
 		"  --aim NAME  .function at the symbol NAME instead of the payload's target\n"
 		"  --info    variant=%s config=%s seed=%s\n",
@@ -47,9 +48,9 @@ static int list(void)
 		const struct th_attack *a = &th_attacks[i];
 		const char *na = th_attack_na_reason(a, TH_ATK_VARIANT);
 
-		printf("%s\t%s\t%s\t%s\t%s\t%s\n", a->id, th_technique_name(a->technique),
+		printf("%s\t%s\t%s\t%s\t%s\t%s\t%s\n", a->id, th_technique_name(a->technique),
 		       th_timing_name(a->timing), th_payload_name(a->payload), na ? "na" : "ok",
-		       na ? na : "-");
+		       na ? na : "-", th_technique_api(a->technique));
 	}
 	return fflush(stdout) ? 1 : 0;
 }

@@ -25,9 +25,9 @@ const struct th_attack th_attacks[] = {
 };
 const size_t th_attack_count = sizeof(th_attacks) / sizeof(th_attacks[0]);
 
-#define TH_TECH_NAME_(id, name, what, ...) [TH_TECH_##id] = { name, what },
+#define TH_TECH_NAME_(id, name, api, what, ...) [TH_TECH_##id] = { name, api, what },
 static const struct {
-	const char *name, *what;
+	const char *name, *api, *what;
 } technique_names[] = { TH_TECHNIQUES(TH_TECH_NAME_, _) };
 
 #define TH_TIMING_NAME_(id, name, ...) [TH_TIMING_##id] = name,
@@ -47,6 +47,11 @@ const char *th_technique_name(enum th_technique t)
 const char *th_technique_what(enum th_technique t)
 {
 	return (unsigned)t < TH_TECH_COUNT ? technique_names[t].what : NULL;
+}
+
+const char *th_technique_api(enum th_technique t)
+{
+	return (unsigned)t < TH_TECH_COUNT ? technique_names[t].api : NULL;
 }
 
 const char *th_timing_name(enum th_timing t)

@@ -15,19 +15,20 @@
 
 #include <stddef.h>
 
-/* X(ID, "public-name", "what the write primitive is") */
+/* X(ID, "public-name", "api", "what the write primitive is"): api is the
+ * family of the victim it writes into (results/api.def's names). */
 #define TH_TECHNIQUES(X, ...)									\
-	X(MEMCPY_INTRA, "memcpy-intra",								\
+	X(MEMCPY_INTRA, "memcpy-intra", "timer",								\
 	  "linear overflow of name[16] into the timer: memcpy with the caller's length", __VA_ARGS__) \
-	X(INDEX_INTRA, "index-intra",								\
+	X(INDEX_INTRA, "index-intra", "timer",								\
 	  "out-of-bounds index write: name[idx] = byte, idx unchecked", __VA_ARGS__)		\
-	X(STRCPY_INTRA, "strcpy-intra",								\
+	X(STRCPY_INTRA, "strcpy-intra", "timer",								\
 	  "strcpy into name[16]: NUL-terminated, so no zero byte before the end", __VA_ARGS__)	\
-	X(HEAP_NEIGHBOUR, "heap-neighbour",							\
+	X(HEAP_NEIGHBOUR, "heap-neighbour", "timer",							\
 	  "overflow out of the previous slab object (a msg_buf) into the ring", __VA_ARGS__)	\
-	X(UAF_REALLOC, "uaf-realloc",								\
+	X(UAF_REALLOC, "uaf-realloc", "timer",								\
 	  "the ring is freed with its timer pending; a same-size spray refills it", __VA_ARGS__)	\
-	X(RING_BLOCK_OVERFLOW, "ring-block-overflow",						\
+	X(RING_BLOCK_OVERFLOW, "ring-block-overflow", "timer",						\
 	  "CVE-2017-7308 as its exploit did it: a frame written past a ring block into the next socket, whose retire timer is already pending, the list pointers zeroed", __VA_ARGS__)
 
 /* X(ID, "public-name") */
@@ -52,7 +53,7 @@
 	X(LIST_FORGED_TIMER, "list:forged-timer", 0, __VA_ARGS__)	\
 	X(LIST_HLIST_DEL, "list:hlist-del", 0, __VA_ARGS__)
 
-#define TH_ENUM_TECHNIQUE_(id, name, what, ...)	TH_TECH_##id,
+#define TH_ENUM_TECHNIQUE_(id, name, api, what, ...)	TH_TECH_##id,
 #define TH_ENUM_TIMING_(id, name, ...)		TH_TIMING_##id,
 #define TH_ENUM_PAYLOAD_(id, name, data, ...)	TH_PAYLOAD_##id,
 enum th_technique { TH_TECHNIQUES(TH_ENUM_TECHNIQUE_, _) TH_TECH_COUNT };
@@ -72,6 +73,8 @@ extern const size_t th_attack_count;
 /* The public names ("memcpy-intra", "before-arm", "func+data:write_cr4"). */
 const char *th_technique_name(enum th_technique t);
 const char *th_technique_what(enum th_technique t);
+/* The API family ("timer", "tasklet") of the victim an attack writes into. */
+const char *th_technique_api(enum th_technique t);
 const char *th_timing_name(enum th_timing t);
 const char *th_payload_name(enum th_payload p);
 /* Does the payload write .data (absent from the 4.15 layout)? */

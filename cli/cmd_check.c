@@ -224,7 +224,7 @@ int th_cli_check(int argc, char **argv)
 	const char *fuzz_plan = NULL, *build_root;
 	bool fuzz_allow_slice = false;
 #endif
-	const char **attacks, **configs;
+	const char **attacks, **attack_apis, **configs;
 	char err[1024];
 	int bad = 0, rc;
 	bool json = false;
@@ -309,6 +309,7 @@ int th_cli_check(int argc, char **argv)
 		}
 	}
 	attacks = NULL;
+	attack_apis = NULL;
 	configs = NULL;
 	memset(&kp, 0, sizeof(kp));
 	/* Never read what would block or never end (a FIFO, /dev/zero): said
@@ -344,14 +345,17 @@ int th_cli_check(int argc, char **argv)
 		goto done;
 	}
 	attacks = calloc(th_attack_count + 1, sizeof(*attacks));
+	attack_apis = calloc(th_attack_count + 1, sizeof(*attack_apis));
 	configs = calloc(th_config_count + 1, sizeof(*configs));
-	if (!attacks || !configs) {
+	if (!attacks || !attack_apis || !configs) {
 		fprintf(errf, "check: out of memory\n");
 		rc = TH_CHECK_BAD_INPUT;
 		goto done;
 	}
-	for (size_t i = 0; i < th_attack_count; i++)
+	for (size_t i = 0; i < th_attack_count; i++) {
 		attacks[i] = th_attacks[i].id;
+		attack_apis[i] = th_technique_api(th_attacks[i].technique);
+	}
 	for (size_t i = 0; i < th_config_count; i++)
 		configs[i] = th_configs[i].name;
 	/* Read now, needed only when the results hold a real kernel's cells
@@ -362,7 +366,7 @@ int th_cli_check(int argc, char **argv)
 	struct th_check_decl d = {
 		.expect_path = th_expect_path(), .expect_sha256 = th_expect_sha256(),
 		.expect = th_expect_outcome_on, .where = th_expect_where_on,
-		.attacks = attacks, .nattacks = th_attack_count,
+		.attacks = attacks, .nattacks = th_attack_count, .attack_apis = attack_apis,
 		.configs = configs, .nconfigs = th_config_count,
 		.selftests = th_matrix_selftests, .nselftests = th_matrix_nselftests,
 		.differs = th_expect_differs, .ndifferences = th_expect_difference_count(),
@@ -416,6 +420,7 @@ done:
 		}
 	}
 	free(attacks);
+	free(attack_apis);
 	free(configs);
 	th_kernel_plan_free(&kp);
 	th_expect_free();

@@ -128,12 +128,14 @@ static void on_sigint(int sig)
 /* ---- the plan ------------------------------------------------------------ */
 struct attack {
 	char *id, *technique, *timing, *payload;
+	enum th_api api;
 	bool na;
 	char *na_reason;
 };
 
 struct cellplan {
 	char *attack, *technique, *timing, *payload, *variant, *config, *toolchain;
+	enum th_api api;
 	bool control;
 	int runs_total, runs_done;
 	unsigned counts[TH_OUTCOME_COUNT];
@@ -246,7 +248,8 @@ static int list_attacks(const char *binary, struct attack **out, size_t *nout, c
 		th_child_free(&c);
 		return -1;
 	}
-	/* One row an attack: ID technique timing payload ok|na [reason]. */
+	/* One row an attack: ID technique timing payload ok|na [reason [api]]
+	 * (no api: the timer, results/api.def's first row). */
 	if (!(list = fmemopen(c.buf[0], c.len[0], "r")) ||
 	    th_tsv_init(&t, list, binary, err, n)) {
 		if (list)
@@ -257,17 +260,19 @@ static int list_attacks(const char *binary, struct attack **out, size_t *nout, c
 		return -1;
 	}
 	while ((got = th_tsv_next(&t, err, n)) > 0) {
-		char *f[6];
+		char *f[7];
 		struct attack a = { 0 };
-		int k = th_tsv_split(&t, f, 6, err, n);
+		int k = th_tsv_split(&t, f, 7, err, n);
 
-		if (k < 5 || (strcmp(f[4], "ok") && strcmp(f[4], "na"))) {
+		if (k < 5 || (strcmp(f[4], "ok") && strcmp(f[4], "na")) ||
+		    (k == 7 && th_api_parse(f[6]) == TH_API_INVALID)) {
 			if (k >= 0)
 				th_tsv_fail(&t, err, n, "--list: malformed line: ID technique timing payload "
-					    "ok|na [reason] expected");
+					    "ok|na [reason [api]] expected (api: %s)", th_api_names());
 			got = -1;
 			break;
 		}
+		a.api = k == 7 ? th_api_parse(f[6]) : TH_API_TIMER;
 		a.id = th_xstrdup(th_tsv_value(f[0]));
 		a.technique = th_xstrdup(th_tsv_value(f[1]));
 		a.timing = th_xstrdup(th_tsv_value(f[2]));
@@ -611,7 +616,7 @@ static int plan_variant(struct th_matrix *m, const char *tool, const char *varia
 			cp = add_cell(m);
 			*cp = (struct cellplan){
 				.attack = a->id, .technique = a->technique, .timing = a->timing,
-				.payload = a->payload, .variant = (char *)variant,
+				.payload = a->payload, .variant = (char *)variant, .api = a->api,
 				.config = (char *)c->name, .toolchain = (char *)tool,
 				.control = !strcmp(a->payload, "none"),
 				.worst = TH_OUTCOME_INVALID, .fixed = TH_OUTCOME_INVALID,
@@ -827,7 +832,10 @@ static struct th_fsrv *server_for(struct servers *sv, const char *binary,
 	for (int k = 0; k < MAX_SERVERS; k++) {
 		struct th_fsrv *s = sv->s[k];
 
-		if (s && !s->failed && !s->why[0] && s->sock >= 0 && !strcmp(s->proc.binary, binary)) {
+		/* A server watches one dispatch function (a family's). */
+		if (s && !s->failed && !s->why[0] && s->sock >= 0 && !strcmp(s->proc.binary, binary) &&
+		    s->proc.opts.site_func && opts->site_func &&
+		    !strcmp(s->proc.opts.site_func, opts->site_func)) {
 			sv->used[k] = th_now_s();
 			return s;
 		}
@@ -934,7 +942,9 @@ static void run_jobs(struct th_matrix *m)
 			const struct th_child_opts opts = {
 				.timeout = m->o->timeout,
 				.cap_memory = strcmp(m->cells[jb->cell].config, "asan") != 0,
-				.trace = true, .site_func = TH_CFI_SITE_FUNC,
+				/* The family's dispatch (results/api.def): call_timer_fn,
+				 * tasklet_action_common. */
+				.trace = true, .site_func = th_api_dispatch(m->cells[jb->cell].api),
 				.state_map = TH_STATE_MAP_SYMBOL,
 				.lockup_func = TH_MATRIX_LOCKUP_FUNC, .lockup_ms = m->o->lockup_ms,
 			};
@@ -1052,7 +1062,7 @@ static long collect(struct th_matrix *m)
 			.attack = cp->attack, .technique = cp->technique,
 			.timing = *cp->timing ? cp->timing : NULL,
 			.payload = cp->payload, .variant = th_variant_parse(cp->variant),
-			.config = cp->config, .toolchain = cp->toolchain,
+			.api = cp->api, .config = cp->config, .toolchain = cp->toolchain,
 			.evidence = cp->evidence, .expected = cp->expected,
 			.expected_set = cp->expected_set,
 			.seconds = cp->seconds, .expected_line = cp->expected_line,

@@ -64,12 +64,13 @@ static void note(char *buf, size_t n, const struct th_cell *c, enum th_outcome o
 	snprintf(buf + len, n - len, "%s%s", len ? "; " : "", item);
 }
 
-/* The rows' cells: the CVE's are the exploit's technique and timing only;
- * the others any technique. */
+/* The rows' cells: the timer's (the card asks about its overwrite); the
+ * CVE's are the exploit's technique and timing only; the others any
+ * technique. */
 static bool selects(const struct th_cell *c, enum th_variant v, const char *payload,
 		    const char *config, bool exploit_only)
 {
-	return c->variant == v && !strcmp(c->payload, payload) &&
+	return c->api == TH_API_TIMER && c->variant == v && !strcmp(c->payload, payload) &&
 	       (!config || !strcmp(c->config, config)) &&
 	       (!exploit_only || (!strcmp(c->technique, TH_CARD_CVE_TECHNIQUE) &&
 				  !strcmp(c->timing, TH_CARD_CVE_TIMING)));
@@ -227,11 +228,12 @@ int th_card_build(const struct th_cell **cells, size_t ncells, struct th_card *c
 		const struct th_cell *c = cells[i];
 		bool seen = false;
 
-		if (c->variant != TH_VARIANT_MODERN || !strcmp(c->payload, "none") ||
+		if (c->api != TH_API_TIMER || c->variant != TH_VARIANT_MODERN ||
+		    !strcmp(c->payload, "none") ||
 		    !strcmp(c->payload, th_card_cve_payload(TH_VARIANT_MODERN)))
 			continue;
 		for (size_t j = 0; j < i && !seen; j++)
-			seen = cells[j]->variant == TH_VARIANT_MODERN &&
+			seen = cells[j]->api == TH_API_TIMER && cells[j]->variant == TH_VARIANT_MODERN &&
 			       !strcmp(cells[j]->payload, c->payload);
 		if (!seen && add_rows(cells, ncells, TH_VARIANT_MODERN, c->payload, false, &card->still,
 				      &card->nstill))

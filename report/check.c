@@ -383,6 +383,21 @@ static void doctored_cells(struct judge *j, const struct th_cell **cells,
 			fprintf(f, ": %s", unplanned_why(j, c));
 			jcell(j, fdone(j), c);
 		}
+		/* The attack implies its family: a model cell that says another
+		 * was edited (the verdict card reads the family). */
+		for (size_t a = 0; j->d->attack_apis && th_platform_is_model(c->platform) &&
+				   a < j->d->nattacks; a++) {
+			if (strcmp(j->d->attacks[a], c->attack) ||
+			    !strcmp(j->d->attack_apis[a], th_api_name(c->api)))
+				continue;
+			FILE *f = fstart(j, "doctored");
+
+			j->doctored++;
+			put_cell(f, c);
+			fprintf(f, ": api is %s, but its attack writes into a %s", th_api_name(c->api),
+				j->d->attack_apis[a]);
+			jcell(j, fdone(j), c);
+		}
 		/* A line recorded by an older run may be absent (0). */
 		bool line_ok = !stored[i].line || stored[i].line == c->expected_line;
 

@@ -67,6 +67,10 @@ struct th_check_decl {
 	const char *kernel_plan_error;
 	const char *const *attacks;	/* the attack registry's IDs */
 	size_t nattacks;
+	/* attack_apis[i]: the API family of the victim attacks[i] writes into
+	 * (results/api.def's names); a model cell saying another is doctored.
+	 * NULL: not judged. */
+	const char *const *attack_apis;
 	const char *const *configs;	/* every config, in declaration order */
 	size_t nconfigs;
 	/* Cells a run adds only when asked (matrix --selftests). */

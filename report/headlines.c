@@ -88,6 +88,9 @@ static bool in_list(const char *const *list, const char *s)
 
 bool th_headline_selects(const struct th_headline *h, const struct th_cell *c)
 {
+	/* The headlines are the timer's: their text names its fields. */
+	if (c->api != TH_API_TIMER)
+		return false;
 	for (int i = 0; i < h->nsel; i++) {
 		const struct th_selector *s = &h->sel[i];
 

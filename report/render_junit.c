@@ -107,15 +107,15 @@ static void property(FILE *out, const char *name, const char *value)
 	fputs("\"/>\n", out);
 }
 
-/* "ATTACK variant/config: OUTCOME (expected X, verdict v, runs n): evidence" */
+/* "ATTACK api/variant/config: OUTCOME (expected X, verdict v, runs n): evidence" */
 static void cell_summary(FILE *out, const struct th_cell *c, bool attr)
 {
 	char buf[200];
 	const char *exp = th_cell_expected_text(c, buf, sizeof(buf));
 	char head[512];
 
-	snprintf(head, sizeof(head), "%s %s/%s: %s (expected %s, verdict %s, runs %u",
-		 c->attack, th_variant_name(c->variant), c->config,
+	snprintf(head, sizeof(head), "%s %s/%s/%s: %s (expected %s, verdict %s, runs %u",
+		 c->attack, th_api_name(c->api), th_variant_name(c->variant), c->config,
 		 th_outcome_name(th_cell_observed(c)), exp ? exp : "none",
 		 th_verdict_name(th_report_shown_verdict(c)), c->runs);
 	(attr ? xml_attr : xml)(out, head);
@@ -138,7 +138,7 @@ static void testcase(FILE *out, const struct th_results *res, const struct th_ce
 		fputc('.', out);
 	}
 	xml_attr(out, c->toolchain);
-	fprintf(out, ".%s.", th_variant_name(c->variant));
+	fprintf(out, ".%s.%s.", th_api_name(c->api), th_variant_name(c->variant));
 	xml_attr(out, c->config);
 	fputs("\" name=\"", out);
 	xml_attr(out, c->attack);

@@ -2,7 +2,7 @@
 /*
  * KTAP version 1 (the kernel's Documentation/dev-tools/ktap.rst), so kernel
  * test tooling reads the matrix like a KUnit run: a test per toolchain, a
- * subtest per cell named <attack>.<variant>.<config>. ok: pass, improvement,
+ * subtest per cell named <attack>.<api>.<variant>.<config>. ok: pass, improvement,
  * new; not ok: regression; ok # SKIP: UNSUPPORTED, NOT_APPLICABLE. Each
  * result line follows a diagnostic line with what the cell observed.
  *
@@ -111,7 +111,7 @@ static void toolchain(FILE *out, const struct th_results *res, const struct th_c
 		diagnostic(out, c);
 		fprintf(out, INDENT "%s %zu ", regressed ? "not ok" : "ok", ++k);
 		name_part(out, c->attack);
-		fprintf(out, ".%s.", th_variant_name(c->variant));
+		fprintf(out, ".%s.%s.", th_api_name(c->api), th_variant_name(c->variant));
 		name_part(out, c->config);
 		/* A lost cell (UNSUPPORTED where the baseline ran it) is a failure,
 		 * not a skip. */

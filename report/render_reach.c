@@ -93,7 +93,8 @@ static const struct th_cell *foreign_cell(const struct th_results *res, const ch
 		const struct th_cell *c = res->cells[i];
 		int better;
 
-		if (strcmp(c->payload, "func:foreign-callback") || c->variant != TH_VARIANT_MODERN ||
+		if (strcmp(c->payload, "func:foreign-callback") || c->api != TH_API_TIMER ||
+		    c->variant != TH_VARIANT_MODERN ||
 		    strcmp(c->toolchain, tc) || strcmp(c->config, config))
 			continue;
 		if (!best || th_cell_observed(c) != th_cell_observed(best)) {

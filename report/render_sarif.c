@@ -341,7 +341,7 @@ static bool same_judgement(const struct th_cell *a, const struct th_cell *b)
 	       th_report_shown_verdict(a) == th_report_shown_verdict(b) && a->runs == b->runs;
 }
 
-/* "ATTACK variant/config on clang-14 and clang-22: OUTCOME (expected X,
+/* "ATTACK api/variant/config on clang-14 and clang-22: OUTCOME (expected X,
  * verdict v). Evidence: ..." (code scanning titles an alert with the first
  * sentence); the toolchains' judgements and evidence each when they differ. */
 static char *message(const struct finding *fd)
@@ -356,7 +356,8 @@ static char *message(const struct finding *fd)
 		return NULL;
 	for (size_t i = 1; i < fd->n; i++)
 		same &= same_judgement(c, fd->cells[i]);
-	fprintf(f, "%s %s/%s on ", c->attack, th_variant_name(c->variant), c->config);
+	fprintf(f, "%s %s/%s/%s on ", c->attack, th_api_name(c->api), th_variant_name(c->variant),
+		c->config);
 	put_toolchains(f, fd);
 	/* A real kernel's cell says which; the model's as ever. */
 	if (!th_platform_is_model(c->platform))
@@ -462,7 +463,8 @@ static json_t *location_json(const struct th_results *res, const struct th_cell 
 }
 
 /* The cell's identity without its toolchain: "ATTACK/variant/config", and
- * "/linux-6.1.192" for a real kernel's. */
+ * "/linux-6.1.192" for a real kernel's. Not its api: the attack implies it
+ * (docs/results.md), so a timer cell keeps the fingerprint it always had. */
 static void identity_key(const struct th_cell *c, char *key, size_t n)
 {
 	bool model = th_platform_is_model(c->platform);
@@ -564,6 +566,7 @@ static json_t *result_json(const struct th_results *res, const struct finding *f
 	bad |= set_str(props, "technique", c->technique);
 	bad |= set_str(props, "timing", c->timing);
 	bad |= set_str(props, "payload", c->payload);
+	bad |= set_str(props, "api", th_api_name(c->api));
 	bad |= set_str(props, "variant", th_variant_name(c->variant));
 	bad |= set_str(props, "config", c->config);
 	if (!th_platform_is_model(c->platform))

@@ -55,16 +55,17 @@ static void observed_line(struct th_doc *d, const struct th_cell **cells, size_t
 		th_doc_end_para(d);
 }
 
-/* The head of a table of rows: attack, variant, config, a column per
+/* The head of a table of rows: attack, api, variant, config, a column per
  * toolchain, and extra (NULL: none). */
 static int row_table_head(struct th_doc *d, const struct th_section_ctx *c, const char *extra)
 {
-	const char **heads = calloc(4 + c->ntc, sizeof(*heads));
+	const char **heads = calloc(5 + c->ntc, sizeof(*heads));
 	size_t n = 0;
 
 	if (!heads)
 		return -1;
 	heads[n++] = "attack";
+	heads[n++] = "api";
 	heads[n++] = "variant";
 	heads[n++] = "config";
 	for (size_t t = 0; t < c->ntc; t++)
@@ -77,13 +78,14 @@ static int row_table_head(struct th_doc *d, const struct th_section_ctx *c, cons
 }
 
 /* A row's cells (the row itself begun and ended by the caller): its
- * attack, variant and config, then each toolchain's cell. */
+ * attack, api, variant and config, then each toolchain's cell. */
 static void row_cells(struct th_doc *d, const struct th_section_ctx *c, const struct th_cell *row,
 		      bool with_verdict)
 {
 	th_doc_cell_begin(d);
 	th_doc_code(d, row->attack);
 	th_doc_cell_end(d);
+	th_doc_cell(d, th_api_name(row->api));
 	th_doc_cell(d, th_variant_name(row->variant));
 	th_doc_cell_begin(d);
 	th_doc_text(d, row->config);
@@ -115,7 +117,7 @@ static void evidence(struct th_doc *d, const struct th_cell **cells, size_t n)
 		th_doc_raw(d, d->html ? "<div>" : "");
 		/* Outside a table: a '|' in the name needs no escape. */
 		th_doc_code(d, c->attack);
-		fprintf(d->out, " %s/", th_variant_name(c->variant));
+		fprintf(d->out, " %s/%s/", th_api_name(c->api), th_variant_name(c->variant));
 		th_doc_text(d, c->config);
 		th_doc_raw(d, " on ");
 		th_doc_text(d, c->toolchain);

@@ -77,7 +77,7 @@ static int full_matrix(FILE *out, const struct th_results *res, const struct th_
 
 /* ---- report.html: a grid per toolchain ---- */
 
-/* "ATTACK variant/config on toolchain\noutcome: ...": a grid cell's entry in its
+/* "ATTACK api/variant/config on toolchain\noutcome: ...": a grid cell's entry in its
  * row's evidence (grid_evidence), shown with white-space:pre-line. */
 static void cell_tooltip(FILE *out, const struct th_cell *c)
 {
@@ -85,7 +85,7 @@ static void cell_tooltip(FILE *out, const struct th_cell *c)
 	const char *exp = th_cell_expected_text(c, buf, sizeof(buf));
 
 	th_html_attr(out, c->attack);
-	fprintf(out, " %s/", th_variant_name(c->variant));
+	fprintf(out, " %s/%s/", th_api_name(c->api), th_variant_name(c->variant));
 	th_html_attr(out, c->config);
 	fputs(" on ", out);
 	th_html_attr(out, c->toolchain);

@@ -156,6 +156,43 @@ enum th_variant th_variant_parse(const char *s)
 	return TH_VARIANT_INVALID;
 }
 
+static const struct {
+	const char *name, *dispatch;
+} api_rows[TH_API_COUNT] = {
+#define X(id, name, folder, dispatch, kstruct) [TH_API_##id] = { name, dispatch },
+#include "api.def"
+#undef X
+};
+
+const char *th_api_name(enum th_api a)
+{
+	return (a >= 0 && a < TH_API_COUNT) ? api_rows[a].name : NULL;
+}
+
+enum th_api th_api_parse(const char *s)
+{
+	for (int i = 0; s && i < TH_API_COUNT; i++)
+		if (!strcmp(s, api_rows[i].name))
+			return (enum th_api)i;
+	return TH_API_INVALID;
+}
+
+const char *th_api_dispatch(enum th_api a)
+{
+	return (a >= 0 && a < TH_API_COUNT) ? api_rows[a].dispatch : NULL;
+}
+
+const char *th_api_names(void)
+{
+	static char buf[256];
+
+	if (!buf[0])
+		for (int i = 0; i < TH_API_COUNT; i++)
+			snprintf(buf + strlen(buf), sizeof(buf) - strlen(buf), "%s%s",
+				 i ? ", " : "", api_rows[i].name);
+	return buf;
+}
+
 /* ---- cell index: open addressing, linear probing, never shrinks ---- */
 
 struct th_cell_index {
@@ -937,6 +974,9 @@ struct th_cell *th_results_add_cell(struct th_results *res,
 	if (!th_variant_name(in->variant))
 		return th_report_errf(err, errlen, "%s: invalid variant %d", in->attack,
 				      (int)in->variant), NULL;
+	if (!th_api_name(in->api))
+		return th_report_errf(err, errlen, "%s: invalid api %d", in->attack,
+				      (int)in->api), NULL;
 	if (!th_results_find_config(res, in->config))
 		return th_report_errf(err, errlen, "%s: unknown config \"%s\" (add it first)",
 				      in->attack, in->config ? in->config : ""), NULL;
@@ -1005,6 +1045,7 @@ struct th_cell *th_results_add_cell(struct th_results *res,
 	c->config = th_report_strdup(in->config);
 	c->toolchain = th_report_strdup(in->toolchain);
 	c->evidence = th_report_strdup(in->evidence);
+	c->api = in->api;
 	c->variant = in->variant;
 	c->outcome = outcome;
 	c->runs = runs;
@@ -1035,7 +1076,7 @@ struct th_cell *th_results_copy_cell(struct th_results *res, const struct th_cel
 {
 	struct th_cell_in ci = {
 		.attack = c->attack, .technique = c->technique, .timing = c->timing,
-		.payload = c->payload, .variant = c->variant, .config = c->config,
+		.payload = c->payload, .api = c->api, .variant = c->variant, .config = c->config,
 		.toolchain = c->toolchain, .outcome = c->outcome, .evidence = c->evidence,
 		.expected = c->expected, .expected_set = c->expected_set,
 		.seconds = c->seconds > 0 ? c->seconds : 0,

@@ -100,6 +100,24 @@ enum th_variant {
 const char *th_variant_name(enum th_variant v);
 enum th_variant th_variant_parse(const char *s);
 
+/* The API families (results/api.def, one row each): a cell's "api". */
+enum th_api {
+#define X(id, name, folder, dispatch, kstruct) TH_API_##id,
+#include "api.def"
+#undef X
+	TH_API_COUNT,
+	TH_API_INVALID = -1
+};
+
+/* "timer", "tasklet"; NULL when invalid. */
+const char *th_api_name(enum th_api a);
+enum th_api th_api_parse(const char *s);
+/* The family's dispatch function (call_timer_fn, tasklet_action_common):
+ * where its callback is called through a pointer. NULL when invalid. */
+const char *th_api_dispatch(enum th_api a);
+/* "timer, tasklet": every name, for a message. */
+const char *th_api_names(void);
+
 enum th_verdict {
 	TH_VERDICT_PASS,
 	TH_VERDICT_REGRESSION,
@@ -184,6 +202,8 @@ struct th_cell {
 	char *technique;	/* "memcpy-intra", ... */
 	char *timing;		/* "before-arm", "pending" or "-" */
 	char *payload;		/* "func+data:write_cr4", ... */
+	enum th_api api;	/* the family its victim is (TH_API_TIMER: a file
+				 * without "api") */
 	enum th_variant variant;
 	char *config;
 	char *toolchain;
@@ -357,6 +377,9 @@ struct th_cell_in {
 	/* A declared set of outcomes (more than one member; expected becomes
 	 * its most severe), or 0: expected alone. */
 	th_outcome_set expected_set;
+	/* The family (results/api.def); 0, TH_API_TIMER, when not set. Last, so
+	 * that a positional initializer of the fields above still reads. */
+	enum th_api api;
 };
 
 /**

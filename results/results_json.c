@@ -217,13 +217,13 @@ static json_t *cell_to_json(const struct th_cell *c, char *err, size_t errlen)
 {
 	json_t *o = json_object(), *counts = json_object();
 	const char *v = th_variant_name(c->variant), *out = th_outcome_name(c->outcome);
-	const char *verdict = th_verdict_name(c->verdict);
+	const char *verdict = th_verdict_name(c->verdict), *api = th_api_name(c->api);
 	int bad = 0;
 
-	if (!v || !out || !verdict ||
+	if (!v || !api || !out || !verdict ||
 	    (c->expected != TH_OUTCOME_INVALID && !th_outcome_name(c->expected))) {
 		th_report_errf(err, errlen, "cell %s: invalid %s value", c->attack,
-			       !v ? "variant" : !out ? "outcome" : !verdict ? "verdict" : "expected");
+			       !v ? "variant" : !api ? "api" : !out ? "outcome" : !verdict ? "verdict" : "expected");
 		json_decref(o);
 		json_decref(counts);
 		return NULL;
@@ -238,6 +238,7 @@ static json_t *cell_to_json(const struct th_cell *c, char *err, size_t errlen)
 		bad |= th_json_put(o, "technique", json_string(c->technique));
 		bad |= th_json_put(o, "timing", json_string(c->timing));
 		bad |= th_json_put(o, "payload", json_string(c->payload));
+		bad |= th_json_put(o, "api", json_string(api));
 		bad |= th_json_put(o, "variant", json_string(v));
 		bad |= th_json_put(o, "config", json_string(c->config));
 		bad |= th_json_put(o, "toolchain", json_string(c->toolchain));
@@ -991,7 +992,7 @@ static int load_cell(struct th_jload *l, const json_t *o, size_t idx, struct th_
 		     bool need_platform)
 {
 	static const char *const fields[] = {
-		"attack", "technique", "timing", "payload", "variant", "config", "toolchain",
+		"attack", "technique", "timing", "payload", "api", "variant", "config", "toolchain",
 		"platform", "outcome", "runs", "counts", "evidence", "expected", "expected_set",
 		"verdict", "seconds", "rerun", "expected_line", NULL
 	};
@@ -1017,6 +1018,15 @@ static int load_cell(struct th_jload *l, const json_t *o, size_t idx, struct th_
 	if (th_report_timing_rank(in.timing) < 0)
 		return th_jload_err(l, (join(wf, sizeof(wf), w, "timing"), wf),
 			    "unknown timing \"%s\" (before-arm, pending or -)", in.timing);
+	/* A file from before the API families has no "api": its cells are the
+	 * timer's (results/api.def's first row). */
+	if (json_object_get(o, "api")) {
+		if (!(s = sfield(l, o, w, "api")))
+			return -1;
+		if ((in.api = th_api_parse(s)) == TH_API_INVALID)
+			return th_jload_err(l, (join(wf, sizeof(wf), w, "api"), wf),
+				    "unknown api \"%s\" (%s)", s, th_api_names());
+	}
 	if (!(in.payload = name_field(l, o, w, "payload")) || !(s = sfield(l, o, w, "variant")))
 		return -1;
 	if ((in.variant = th_variant_parse(s)) == TH_VARIANT_INVALID)

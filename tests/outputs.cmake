@@ -20,7 +20,7 @@ set(_py ${TH_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/outputs.py)
 set(_common --th $<TARGET_FILE:timerharness> --data ${CMAKE_CURRENT_SOURCE_DIR}/data/report)
 # Fixtures the loader refuses for a reason a JSON Schema can state.
 set(_invalid)
-foreach(f not_json wrong_schema unknown_outcome unknown_verdict unknown_variant missing_field wrong_type
+foreach(f not_json wrong_schema unknown_outcome unknown_verdict unknown_variant unknown_api missing_field wrong_type
           platform_bad_name)
   list(APPEND _invalid --invalid ${f}.json)
 endforeach()

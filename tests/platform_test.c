@@ -911,7 +911,7 @@ static void renderers_show_platform(void **state)
 	assert_contains(html, "<a href=\"#kernel\">Real kernel</a>");
 	assert_contains(html, "declared difference: native_write_cr4 pins");
 	assert_contains(junit, "<testsuite name=\"" LINUX "/clang-22\"");
-	assert_contains(junit, "classname=\"timerharness." LINUX ".clang-22.modern.none\"");
+	assert_contains(junit, "classname=\"timerharness." LINUX ".clang-22.timer.modern.none\"");
 	assert_contains(junit, "<property name=\"platform\" value=\"" LINUX "\"/>");
 	/* The model's suites exactly as without the kernel. */
 	junit_model[strstr(junit_model, "</testsuites>") - junit_model] = '\0';

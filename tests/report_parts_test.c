@@ -146,7 +146,7 @@ static struct th_results *shard_of_gate(unsigned k, unsigned n)
 		struct th_cell_in in = { c->attack, c->technique, c->timing, c->payload, c->variant,
 					 c->config, c->toolchain, c->runs ? TH_OUTCOME_INVALID : c->outcome,
 					 0, c->runs ? c->counts : NULL, c->evidence, c->expected, 0.5,
-					 "rerun", c->expected_line, c->platform, c->expected_set };
+					 "rerun", c->expected_line, c->platform, c->expected_set, c->api };
 		if (!th_results_add_cell(r, &in, err, sizeof(err)))
 			fail_msg("%s", err);
 	}
@@ -416,7 +416,7 @@ static void merge_per_toolchain(void **state)
 						 c->variant, c->config, c->toolchain,
 						 c->runs ? TH_OUTCOME_INVALID : c->outcome, 0,
 						 c->runs ? c->counts : NULL, c->evidence, c->expected, 0,
-						 NULL, 0, NULL, 0 };
+						 NULL, 0, NULL, 0, c->api };
 			assert_non_null(th_results_add_cell(p[t], &in, err, sizeof(err)));
 		}
 	}
@@ -464,12 +464,12 @@ static struct th_results *card_model(void)
 					(enum th_variant)v, cfgs[k], tcs[t],
 					unsup ? TH_UNSUPPORTED : k == 0 ? TH_HIJACKED :
 					modern ? TH_BLOCKED_CFI : TH_HIJACKED, unsup ? 0 : 1, NULL,
-					"evidence", TH_OUTCOME_INVALID, 0, NULL, 0, NULL, 0 };
+					"evidence", TH_OUTCOME_INVALID, 0, NULL, 0, NULL, 0, TH_API_TIMER };
 				struct th_cell_in same = {
 					"MEMCPY_INTRA_BEFORE_ARM_FUNC_SAME_CLASS", "memcpy-intra",
 					"before-arm", "func:same-class", (enum th_variant)v, cfgs[k], tcs[t],
 					unsup ? TH_UNSUPPORTED : TH_REDIRECTED, unsup ? 0 : 1, NULL,
-					"ran the other callback", TH_OUTCOME_INVALID, 0, NULL, 0, NULL, 0 };
+					"ran the other callback", TH_OUTCOME_INVALID, 0, NULL, 0, NULL, 0, TH_API_TIMER };
 				/* Another technique of the CVE payload: not the exploit. */
 				struct th_cell_in other = cve;
 

@@ -174,6 +174,7 @@ static const char *const gate_attacks[] = {
 	"MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4",
 	"MEMCPY_INTRA_BEFORE_ARM_NONE",
 };
+static const char *const gate_apis[] = { "timer", "timer", "timer" };
 static const char *const gate_configs[] = { "none", "cfi-icall", "kcfi" };
 static const char *const gate_selftests[] = { "SELFTEST_HANG" };
 
@@ -192,7 +193,8 @@ static struct th_check_decl gate_decl(void)
 	return (struct th_check_decl){
 		.expect_path = th_expect_path(), .expect_sha256 = th_expect_sha256(),
 		.expect = gate_expect, .where = th_expect_where_on,
-		.attacks = gate_attacks, .nattacks = 3, .configs = gate_configs, .nconfigs = 3,
+		.attacks = gate_attacks, .nattacks = 3, .attack_apis = gate_apis,
+		.configs = gate_configs, .nconfigs = 3,
 		.selftests = gate_selftests, .nselftests = 1,
 	};
 }
@@ -295,19 +297,19 @@ static struct th_results *build_model(int reverse)
 	struct th_cell_in cells[] = {
 		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4", "memcpy-intra", "before-arm",
 		  "func+data:write_cr4", TH_VARIANT_LEGACY, "cfi-icall", "clang-14", TH_HIJACKED, 1,
-		  NULL, "write_cr4(0x407f0) ran\nline two | `tick`", TH_HIJACKED, 0, NULL, 0, NULL, 0 },
+		  NULL, "write_cr4(0x407f0) ran\nline two | `tick`", TH_HIJACKED, 0, NULL, 0, NULL, 0, TH_API_TIMER },
 		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", "memcpy-intra", "before-arm",
 		  "func:write_cr4", TH_VARIANT_MODERN, "cfi-icall", "clang-9", TH_BLOCKED_CFI, 1,
-		  NULL, "trap", TH_BLOCKED_CFI, 0, NULL, 0, NULL, 0 },
+		  NULL, "trap", TH_BLOCKED_CFI, 0, NULL, 0, NULL, 0, TH_API_TIMER },
 		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", "memcpy-intra", "before-arm",
 		  "func:write_cr4", TH_VARIANT_MODERN, "randstruct", "clang-14", TH_OUTCOME_INVALID, 0,
-		  seeds, "seeds 1-5", TH_CRASHED, 0, NULL, 0, NULL, 0 },
+		  seeds, "seeds 1-5", TH_CRASHED, 0, NULL, 0, NULL, 0, TH_API_TIMER },
 		{ "UAF_REALLOC_PENDING_FUNC_SAME_CLASS", "uaf-realloc", "pending", "func:same-class",
 		  TH_VARIANT_TRANSITIONAL, "none", "clang-14", TH_REDIRECTED, 1, NULL,
-		  "bad byte \xff here", TH_OUTCOME_INVALID, 0, NULL, 0, NULL, 0 },
+		  "bad byte \xff here", TH_OUTCOME_INVALID, 0, NULL, 0, NULL, 0, TH_API_TIMER },
 		{ "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", "memcpy-intra", "before-arm",
 		  "func:write_cr4", TH_VARIANT_MODERN, "randstruct", "clang-9", TH_UNSUPPORTED, 0,
-		  NULL, "no randstruct", TH_CRASHED, 0, NULL, 0, NULL, 0 },
+		  NULL, "no randstruct", TH_CRASHED, 0, NULL, 0, NULL, 0, TH_API_TIMER },
 	};
 	size_t n = sizeof(cells) / sizeof(cells[0]);
 
@@ -573,6 +575,43 @@ static void load_unknown_variant(void **state)
 			  "cells[1].variant: unknown variant \"ancient\" (legacy, transitional or modern)");
 }
 
+static void load_unknown_api(void **state)
+{
+	(void)state;
+	expect_load_error(DATA("unknown_api.json"),
+			  "cells[1].api: unknown api \"workqueue\" (timer, tasklet)");
+}
+
+/* A file from before the API families (no "api") reads as the timer's; a
+ * cell's family is written and read back. */
+static void api_round_trip(void **state)
+{
+	struct tmp *t = *state;
+	char err[1024], a[256];
+	struct th_results *r = load_ok(DATA("small.json")), *l;
+	struct th_cell *c;
+	char *x;
+
+	for (size_t i = 0; i < r->ncells; i++)
+		assert_int_equal(r->cells[i]->api, TH_API_TIMER);
+	c = r->cells[0];
+	c->api = TH_API_TASKLET;
+	snprintf(a, sizeof(a), "%s", tmp_file(t, "a.json"));
+	if (th_results_write(r, a, err, sizeof(err)))
+		fail_msg("%s", err);
+	x = slurp(a);
+	assert_non_null(strstr(x, "\"api\": \"tasklet\""));
+	assert_non_null(strstr(x, "\"api\": \"timer\""));
+	l = load_ok(a);
+	assert_int_equal(th_results_find_cell(l, c->platform, c->attack, c->variant, c->config,
+					      c->toolchain)->api, TH_API_TASKLET);
+	assert_string_equal(th_api_dispatch(TH_API_TASKLET), "tasklet_action_common");
+	assert_string_equal(th_api_dispatch(TH_API_TIMER), "call_timer_fn");
+	free(x);
+	th_results_free(l);
+	th_results_free(r);
+}
+
 static void load_unknown_verdict(void **state)
 {
 	(void)state;
@@ -622,7 +661,7 @@ static void add_cell_validates(void **state)
 	struct th_results *r = th_results_create("1");
 	struct th_cell_in in = { "X_ATTACK", "memcpy-intra", "before-arm", "none",
 				 TH_VARIANT_LEGACY, "none", "clang-14", TH_NO_EFFECT, 1, NULL, "",
-				 TH_NO_EFFECT, 0, NULL, 0, NULL, 0 };
+				 TH_NO_EFFECT, 0, NULL, 0, NULL, 0, TH_API_TIMER };
 
 	assert_null(th_results_add_cell(r, &in, err, sizeof(err)));
 	assert_contains(err, "unknown config \"none\"");
@@ -669,7 +708,7 @@ static void record_runs_and_metrics(void **state)
 	struct th_results *r = th_results_create("1");
 	struct th_cell_in in = { "RANDSTRUCT_A", "memcpy-intra", "before-arm", "func:write_cr4",
 				 TH_VARIANT_MODERN, "randstruct", "clang-22", TH_NO_EFFECT, 1, NULL,
-				 "seed 1", TH_CRASHED, 0, NULL, 0, NULL, 0 };
+				 "seed 1", TH_CRASHED, 0, NULL, 0, NULL, 0, TH_API_TIMER };
 
 	assert_int_equal(th_results_add_toolchain(r, "clang-22", "22", "", err, sizeof(err)), 0);
 	assert_int_equal(th_results_add_config(r, "randstruct", "", "", err, sizeof(err)), 0);
@@ -901,6 +940,27 @@ static void check_doctored_regression(void **state)
 	assert_contains(r.out, "doctored: " GATE_MOD_CFI ": outcome HIJACKED is not among its counts "
 			       "(no run observed it)\n");
 	assert_contains(r.out, ": 53 pass, 1 regression, 1 doctored");
+	run_free(&r);
+}
+
+/* A cell whose family is not its attack's was edited: refused (the verdict
+ * card reads the family, so a timer cell moved out of it is not hidden). */
+static void check_doctored_api(void **state)
+{
+	struct tmp *t = *state;
+	char err[1024];
+	struct th_results *m = load_ok(DATA("gate.json"));
+	const char *path = tmp_file(t, "doctored.json");
+
+	th_results_find_cell(m, NULL, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", TH_VARIANT_MODERN, "cfi-icall",
+			     "clang-22")->api = TH_API_TASKLET;
+	assert_int_equal(th_results_write(m, path, err, sizeof(err)), 0);
+	th_results_free(m);
+	struct run r = run_check(path, NULL);
+
+	assert_int_equal(r.rc, TH_CHECK_BAD_INPUT);
+	assert_contains(r.out, "doctored: " GATE_MOD_CFI ": api is tasklet, but its attack writes "
+			       "into a timer\n");
 	run_free(&r);
 }
 
@@ -1466,7 +1526,7 @@ static void markdown_headlines(void **state)
 
 	s = section(md, "a. ");
 	assert_contains(s, "Observed: **clang-14**: HIJACKED in 2 cells; **clang-22**: HIJACKED in 1 cell.");
-	assert_contains(s, "| `MEMCPY_INTRA_PENDING_FUNC_DATA_WRITE_CR4` | legacy | cfi-icall | HIJACKED | not run |");
+	assert_contains(s, "| `MEMCPY_INTRA_PENDING_FUNC_DATA_WRITE_CR4` | timer | legacy | cfi-icall | HIJACKED | not run |");
 	/* Evidence verbatim, newline and backticks included. */
 	assert_contains(s, "```text\noverwrite landed: .function=write_cr4 .data=0x407f0\n"
 			   "write_cr4(0x407f0) ran | CR4 0x3407f0 -> 0x407f0 `SMEP|SMAP cleared`\n```\n");
@@ -1483,14 +1543,14 @@ static void markdown_headlines(void **state)
 	assert_contains(s, "Observed: not run");
 	free(s);
 	s = section(md, "f. ");
-	assert_contains(s, "| `HEAP_NEIGHBOUR_BEFORE_ARM_FUNC_WRITE_CR4` | modern | asan | DETECTED | not run |");
+	assert_contains(s, "| `HEAP_NEIGHBOUR_BEFORE_ARM_FUNC_WRITE_CR4` | timer | modern | asan | DETECTED | not run |");
 	assert_contains(s, "REDIRECTED");
 	free(s);
 	s = section(md, "g. ");
 	assert_contains(s, "only warns; this harness's `fortify` config blocks");
 	free(s);
 	s = section(md, "i. ");
-	assert_contains(s, "| `MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4` | modern | none | REDIRECTED | "
+	assert_contains(s, "| `MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4` | timer | modern | none | REDIRECTED | "
 			   "CRASHED (improvement; expected REDIRECTED) | differs between toolchains |");
 	assert_contains(s, "`kcfi` on clang-14 (probe: clang 14 has no -fsanitize=kcfi)");
 	free(s);
@@ -1509,7 +1569,7 @@ static void markdown_regression_listed(void **state)
 	assert_contains(s, "**clang-14**: HIJACKED in 1 cell, UNSUPPORTED in 1 cell");
 	free(s);
 	s = section(md, "i. ");
-	assert_contains(s, "| `MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4` | modern | cfi-icall | "
+	assert_contains(s, "| `MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4` | timer | modern | cfi-icall | "
 			   "**HIJACKED** (regression; expected BLOCKED_CFI) | BLOCKED_CFI | "
 			   "regression, differs between toolchains |");
 	free(s);
@@ -1595,7 +1655,7 @@ static void matrix_wide_uses_keys(void **state)
 				struct th_cell_in in = { id, "uaf-realloc", "pending", "func:write_cr4",
 							 (enum th_variant)v, cfgs[k], "clang-22",
 							 (enum th_outcome)((a + k) % TH_OUTCOME_COUNT), 1, NULL, "",
-							 TH_OUTCOME_INVALID, 0, NULL, 0, NULL, 0 };
+							 TH_OUTCOME_INVALID, 0, NULL, 0, NULL, 0, TH_API_TIMER };
 				assert_non_null(th_results_add_cell(r, &in, err, sizeof(err)));
 			}
 		}
@@ -1625,12 +1685,12 @@ static void junit_output(void **state)
 	assert_contains(x, "<testsuite name=\"clang-14\" package=\"timerharness\" id=\"0\" "
 			   "timestamp=\"2024-05-01T12:00:00\" hostname=\"");
 	assert_contains(x, "\" tests=\"9\" failures=\"1\" errors=\"0\" skipped=\"1\" time=\"0.000\">");
-	assert_contains(x, "<testcase classname=\"timerharness.clang-14.modern.cfi-icall\" "
+	assert_contains(x, "<testcase classname=\"timerharness.clang-14.timer.modern.cfi-icall\" "
 			   "name=\"MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4\" time=\"0.000\">\n"
 			   "      <failure type=\"regression\" message=\"observed HIJACKED, expected BLOCKED_CFI; "
 			   "severity: CFI_BLOCK_LOST, critical (GitLab critical)\">");
 	assert_contains(x, "<skipped message=\"UNSUPPORTED: probe: clang 14 has no -fsanitize=kcfi\"/>");
-	assert_contains(x, "\nMEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 modern/kcfi: UNSUPPORTED");
+	assert_contains(x, "\nMEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 timer/modern/kcfi: UNSUPPORTED");
 	assert_contains(x, "`SMEP|SMAP cleared`");
 	free(x);
 	th_results_free(r);
@@ -1698,8 +1758,9 @@ static void assert_html_cell(const char *html, const struct th_cell *c)
 
 	snprintf(want, sizeof(want), "<td class=\"c o-%s%s", th_outcome_name(o), shown_regression(c) ? " reg" : "");
 	assert_contains(html, want);
-	snprintf(want, sizeof(want), "\">%s %s/%s on %s&#10;outcome: %s&#10;", c->attack,
-		 th_variant_name(c->variant), c->config, c->toolchain, th_outcome_name(o));
+	snprintf(want, sizeof(want), "\">%s %s/%s/%s on %s&#10;outcome: %s&#10;", c->attack,
+		 th_api_name(c->api), th_variant_name(c->variant), c->config, c->toolchain,
+		 th_outcome_name(o));
 	assert_contains(html, want);
 }
 
@@ -1762,12 +1823,12 @@ static void html_regression_framed(void **state)
 		assert_html_cell(h, r->cells[i]);
 	assert_contains(h, "<td class=\"c o-HIJACKED reg\"><a href=\"#e");
 	assert_contains(h, "\">MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 "
-			   "modern/cfi-icall on clang-14&#10;outcome: HIJACKED&#10;runs: 1 (BLOCKED_CFI 1)"
+			   "timer/modern/cfi-icall on clang-14&#10;outcome: HIJACKED&#10;runs: 1 (BLOCKED_CFI 1)"
 			   "&#10;expected: BLOCKED_CFI&#10;verdict: regression&#10;");
 	assert_contains(h, "\">H!</a></td>");
 	assert_contains(h, "<strong>1 regression</strong> (framed in black)");
 	assert_contains(h, "<tr class=\"regrow\"><td><code>MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4</code></td>"
-			   "<td>modern</td><td>cfi-icall</td><td><span class=\"o o-HIJACKED reg\">HIJACKED"
+			   "<td>timer</td><td>modern</td><td>cfi-icall</td><td><span class=\"o o-HIJACKED reg\">HIJACKED"
 			   "</span> (regression; expected BLOCKED_CFI)</td>");
 	assert_contains(h, "<strong>1 regression</strong>, 1 improvement, 1 new");
 	free(h);
@@ -1915,7 +1976,7 @@ static void sarif_valid_and_levels(void **state)
 	assert_string_equal(jstr(r, "level"), "error");
 	assert_string_equal(jstr(r, "baselineState"), "new");
 	assert_string_equal(jstr(json_object_get(r, "message"), "text"),
-			    "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 modern/cfi-icall on clang-14: HIJACKED "
+			    "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 timer/modern/cfi-icall on clang-14: HIJACKED "
 			    "(expected BLOCKED_CFI, verdict regression). Evidence: SIGILL at 0x401234: "
 			    "ud2 of a cfi-icall check site");
 	{
@@ -2017,7 +2078,7 @@ static void sarif_findings_across_toolchains(void **state)
 	assert_ptr_equal(res, sarif_result(results, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4/modern/cfi-icall"));
 	assert_string_equal(jstr(res, "level"), "error");
 	assert_string_equal(jstr(json_object_get(res, "message"), "text"),
-			    "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 modern/cfi-icall on clang-14 and clang-22: "
+			    "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 timer/modern/cfi-icall on clang-14 and clang-22: "
 			    "HIJACKED (expected BLOCKED_CFI, verdict regression, 2 runs). Evidence on clang-14: "
 			    "SIGILL at 0x401234: ud2 of a cfi-icall check site; on clang-22: SIGILL at 0x401250: "
 			    "ud2 of a cfi-icall check site");
@@ -2223,16 +2284,16 @@ static void ktap_plan_and_results(void **state)
 	/* The regression fails, and fails its toolchain. */
 	assert_contains(k, "    # outcome=HIJACKED runs=1 expected=BLOCKED_CFI verdict=regression "
 			   "evidence=SIGILL at 0x401234: ud2 of a cfi-icall check site\n"
-			   "    not ok 6 MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4.modern.cfi-icall\n");
+			   "    not ok 6 MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4.timer.modern.cfi-icall\n");
 	assert_contains(k, "\nnot ok 1 clang-14\n");
 	assert_contains(k, "\nok 2 clang-22\n");
 	/* UNSUPPORTED is skipped, with the probe's reason. */
-	assert_contains(k, "    ok 7 MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4.modern.kcfi # SKIP UNSUPPORTED: "
+	assert_contains(k, "    ok 7 MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4.timer.modern.kcfi # SKIP UNSUPPORTED: "
 			   "probe: clang 14 has no -fsanitize=kcfi\n");
 	assert_contains(k, "# clang-14 (14.0.6): 9 cells: 7 ok, 1 not ok, 1 skipped\n");
 	/* improvement and new are ok; counts of disagreeing runs are shown. */
 	assert_contains(k, "verdict=improvement evidence=SIGSEGV at 0x0\n"
-			   "    ok 2 MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4.modern.none\n");
+			   "    ok 2 MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4.timer.modern.none\n");
 	assert_contains(k, "expected=none verdict=new ");
 	assert_contains(k, "# outcome=CRASHED counts=CRASHED:2,NO_EFFECT:3 runs=5 ");
 	free(k);
@@ -2241,7 +2302,7 @@ static void ktap_plan_and_results(void **state)
 	k = render_to_text(t, th_render_ktap, DATA("markup.json"), "results.ktap");
 	assert_int_equal(ktap_check(k), 2);
 	assert_contains(k, "evidence=<script>alert(\"x\")</script> & 'q'\\nline <b>2</b> # not a directive\n"
-			   "    ok 2 MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4.legacy.cfi-icall\n");
+			   "    ok 2 MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4.timer.legacy.cfi-icall\n");
 	assert_contains(k, "# SKIP UNSUPPORTED: probe: <kcfi> & \"missing\"\n");
 	assert_not_contains(k, "\nnot ok");
 	assert_not_contains(k, "    not ok");
@@ -2270,7 +2331,7 @@ static void ktap_partial_and_not_applicable(void **state)
 	struct th_cell_in in = { "MEMCPY_INTRA_BEFORE_ARM_DATA_FAKE_OBJECT", "memcpy-intra", "before-arm",
 				 "data:fake-object", TH_VARIANT_MODERN, "none", "clang-22",
 				 TH_NOT_APPLICABLE, 0, NULL, "no .data on the 4.15 layout",
-				 TH_NOT_APPLICABLE, 0, NULL, 0, NULL, 0 };
+				 TH_NOT_APPLICABLE, 0, NULL, 0, NULL, 0, TH_API_TIMER };
 	const char *path = tmp_file(t, "partial.ktap");
 
 	assert_non_null(th_results_add_cell(r, &in, err, sizeof(err)));
@@ -2278,7 +2339,7 @@ static void ktap_partial_and_not_applicable(void **state)
 	char *k = slurp(path);
 	assert_int_equal(ktap_check(k), 2);
 	assert_contains(k, "\n# partial run (interrupted: SIGINT): cells not listed were not run\n1..2\n");
-	const char *l = strstr(k, " MEMCPY_INTRA_BEFORE_ARM_DATA_FAKE_OBJECT.modern.none # SKIP NOT_APPLICABLE: "
+	const char *l = strstr(k, " MEMCPY_INTRA_BEFORE_ARM_DATA_FAKE_OBJECT.timer.modern.none # SKIP NOT_APPLICABLE: "
 				  "no .data on the 4.15 layout\n");
 	assert_non_null(l);
 	while (l > k && l[-1] != '\n')
@@ -2638,6 +2699,8 @@ int main(int argc, char **argv)
 		TH_CASE(load_unknown_config),
 		TH_CASE(load_unknown_toolchain),
 		TH_CASE(load_unknown_variant),
+		TH_CASE(load_unknown_api),
+		TH_CASE(api_round_trip),
 		TH_CASE(load_unknown_verdict),
 		TH_CASE(load_missing_field),
 		TH_CASE(load_wrong_type),
@@ -2651,6 +2714,7 @@ int main(int argc, char **argv)
 		TH_CASE(expected_sets_shown),
 		TH_CASE(check_pass),
 		TH_CASE(check_doctored_regression),
+		TH_CASE(check_doctored_api),
 		TH_CASE(check_unbacked),
 		TH_CASE(check_every_cell_unbacked),
 		TH_CASE(check_json_regression),
