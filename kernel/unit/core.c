@@ -21,6 +21,7 @@
 #include <linux/kernel.h>
 #include <linux/kthread.h>
 #include <linux/moduleparam.h>
+#include <linux/pid.h>	/* task_pid_nr(): linux/sched.h on 6.1, here on 6.12 */
 #include <linux/sched.h>
 #include <linux/string.h>
 #include <trace/events/timer.h>
