@@ -9,6 +9,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define TH_LINE_MAX	1024
@@ -187,6 +188,24 @@ static bool at_entry(const char *s)
 	const char *p = s + strcspn(s, "+/");
 
 	return *p != '+' || starts(p, "+0x0/") || !strcmp(p, "+0x0");
+}
+
+/*
+ * FineIBT's caller calls target-16 (arch/x86/kernel/alternative.c,
+ * cfi_rewrite_callers()): a %pS target less than 16 bytes into its
+ * function ("native_write_cr4+0x4/0x90") is a call that lands inside that
+ * function's own 16-byte __cfi_ preamble, and runs the rest of its check.
+ */
+static bool within_preamble_reach(const char *s)
+{
+	const char *p = s + strcspn(s, "+/");
+	char *end;
+	unsigned long off;
+
+	if (*p != '+')
+		return true;
+	off = strtoul(p + 1, &end, 16);
+	return end != p + 1 && (*end == '/' || !*end) && off < 16;
 }
 
 /*
@@ -537,7 +556,9 @@ static const char *not_this_call(const struct facts *f, const struct report *r,
 		break;
 	case R_FINEIBT:
 	case R_POISONED:
-		if (!at_entry(want) || !in_preamble_of(r->site, want)) {
+		/* At the entry, or less than 16 bytes past it: the call to
+		 * target-16 landed in that same preamble and its check ran. */
+		if (!within_preamble_reach(want) || !in_preamble_of(r->site, want)) {
 			snprintf(buf, n, "FineIBT reports at the callee, and this is not %s's preamble", want);
 			return buf;
 		}
