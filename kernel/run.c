@@ -353,7 +353,9 @@ static void boot_mode(struct th_kernel_result *r, const char *out, size_t len)
 	}
 }
 
-static void finish(struct job *j, const struct th_kernel_run_opts *o)
+/* Return: true when the boot ended before the unit ran and is to be booted
+ * once more (its log kept as <cell>.first.log). */
+static bool finish(struct job *j, const struct th_kernel_run_opts *o)
 {
 	struct th_kernel_result *r = j->r;
 	struct th_child_obs obs;
@@ -399,6 +401,26 @@ static void finish(struct job *j, const struct th_kernel_run_opts *o)
 	}
 	th_child_free(j->child);
 	j->running = false;
+	if (r->v.outcome == TH_HARNESS_ERROR && !r->v.unit_seen && !r->retried && end != TH_BOOT_FAILED) {
+		char first[sizeof(r->log) + 8];
+
+		r->retried = true;
+		snprintf(r->first, sizeof(r->first), "%s", r->v.evidence);
+		if (r->log[0]) {
+			snprintf(first, sizeof(first), "%.*s.first.log", (int)strlen(r->log) - 4, r->log);
+			if (rename(r->log, first))
+				r->log[0] = '\0';
+		}
+		return true;
+	}
+	if (r->retried) {
+		char ev[TH_CONSOLE_EVIDENCE];
+
+		snprintf(ev, sizeof(ev), "%s (the second boot: the first ended before the unit ran: %s; its console: <cell>.first.log)",
+			 r->v.evidence, r->first);
+		snprintf(r->v.evidence, sizeof(r->v.evidence), "%s", ev);
+	}
+	return false;
 }
 
 /*
@@ -498,7 +520,8 @@ int th_kernel_run(const struct th_kernel_run_opts *o, const struct th_kernel_pla
 				watch_quiet(&jobs[k], o);
 		for (k = 0; k < nj; k++)
 			if (jobs[k].running && th_child_done(jobs[k].child)) {
-				finish(&jobs[k], o);
+				if (finish(&jobs[k], o) && !start(&jobs[k], o))
+					continue;	/* booted once more */
 				done++;
 				if (o->progress)
 					o->progress(o->arg, done, total, jobs[k].r);

@@ -54,6 +54,11 @@ struct th_kernel_result {
 	struct th_console_verdict v;
 	double seconds;
 	char log[512];		/* the console log kept on disk */
+	/* A boot that ended before the unit ran (HARNESS_ERROR with no unit
+	 * line: 6.12's FineIBT patching can die of a timer interrupt, see
+	 * kernel/README.md) is booted once more; the first one's evidence. */
+	bool retried;
+	char first[300];
 };
 
 struct th_kernel_run_opts {
