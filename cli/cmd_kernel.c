@@ -223,6 +223,43 @@ static void progress(void *arg, size_t done, size_t total, const struct th_kerne
 }
 
 /*
+ * Two real kernels side by side: each cell of the first linux-* platform
+ * beside the same cell (attack, variant, config, toolchain) of each later
+ * one, the configs both have (6.1 and 6.12: kcfi, none). Printed, not
+ * gated: each kernel is gated against the model and its own rules.
+ */
+static void kernels_side_by_side(const struct th_results *r)
+{
+	for (size_t a = 0; a < r->nplatforms; a++) {
+		for (size_t b = a + 1; b < r->nplatforms; b++) {
+			const char *pa = r->platforms[a].name, *pb = r->platforms[b].name;
+			size_t both = 0, same = 0;
+
+			for (size_t i = 0; i < r->ncells; i++) {
+				const struct th_cell *c = r->cells[i], *d;
+
+				if (!c->platform || strcmp(c->platform, pa))
+					continue;
+				d = th_results_find_cell(r, pb, c->attack, c->variant, c->config, c->toolchain);
+				if (!d)
+					continue;
+				both++;
+				if (th_cell_observed(c) == th_cell_observed(d)) {
+					same++;
+					continue;
+				}
+				say(stdout, "kernel: ", "  %s %s: %s %s, %s %s", c->attack, c->config, pa,
+				    th_outcome_name(th_cell_observed(c)), pb,
+				    th_outcome_name(th_cell_observed(d)));
+			}
+			if (both)
+				say(stdout, "kernel: ", "%s vs %s: %zu cells of the configs both have, %zu the same, %zu differ (listed above)",
+				    pa, pb, both, same, both - same);
+		}
+	}
+}
+
+/*
  * Print what th_kernel_leg_run() put into @dst once the set is written:
  * the kernels, where the cells and logs went, the verdict. Return: the
  * command's exit status.
@@ -264,6 +301,7 @@ static int write_and_show(const struct th_kernel_leg *leg, struct th_results *ds
 	say(stdout, "kernel: ", "%zu cells into %s/results.json (console logs: %s/kernel/%s<config>/<cell>.log)",
 	    leg->nrs, out, out, leg->ntargets && leg->targets[0].series ? "<release>/" : "");
 	th_render_verdict(stdout, dst, 0);
+	kernels_side_by_side(dst);
 	rc = leg->harness_errors ? 3 : 0;
 	if (leg->harness_errors)
 		fprintf(stderr, "timerharness kernel: %zu cells are HARNESS_ERROR (check fails on them)\n",
