@@ -302,6 +302,13 @@ int th_kernel_leg_plan(struct th_kernel_leg *leg, const struct th_kernel_leg_opt
 					  o->vmlinux, err, n))
 			return -1;
 		leg->ntargets = 1;
+		/* A kernel that can run FineIBT chooses its CFI at boot (6.2+:
+		 * cfi=auto takes FineIBT only on an IBT CPU): booted in the mode
+		 * it is judged as, and proved to have taken it (kernel/run.c). */
+		if (leg->targets[0].fineibt && !strcmp(o->name, "kcfi"))
+			leg->targets[0].boot = "cfi=kcfi";
+		else if (leg->targets[0].fineibt && !strcmp(o->name, "fineibt"))
+			leg->targets[0].boot = "cfi=fineibt";
 	} else if (leg->plan.nbuilds) {
 		/* kernel/kernels.tsv: <build>/<release>/<config>/, each of its
 		 * release (a kernel of another release left there is no
