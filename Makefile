@@ -8,8 +8,9 @@
 #               every sanitizer only)
 #   make golden record the report goldens again (tests/golden/report/) after a
 #               meant change of an output; commit the diff with the reason
-#   make kernel the real kernel beside the model: Linux 6.1 built with the unit
-#               (kernel/build), one QEMU boot per cell, into out/results.json, gated
+#   make kernel the real kernel beside the model: Linux 6.1 and 6.12 built with the unit
+#               (kernel/build, cached outside the clone), one QEMU boot per cell, into
+#               out/results.json, gated
 .PHONY: all deps build test check cflite golden demo bench fuzz kernel clean
 
 PRESETS = $(shell scripts/toolchains)
