@@ -354,7 +354,7 @@ static void boot_mode(struct th_kernel_result *r, const char *out, size_t len)
 }
 
 /* Return: true when the boot ended before the unit ran and is to be booted
- * once more (its log kept as <cell>.first.log). */
+ * again (up to TH_KERNEL_BOOTS; its log kept as <cell>.boot<N>.log). */
 static bool finish(struct job *j, const struct th_kernel_run_opts *o)
 {
 	struct th_kernel_result *r = j->r;
@@ -401,23 +401,25 @@ static bool finish(struct job *j, const struct th_kernel_run_opts *o)
 	}
 	th_child_free(j->child);
 	j->running = false;
-	if (r->v.outcome == TH_HARNESS_ERROR && !r->v.unit_seen && !r->retried && end != TH_BOOT_FAILED) {
-		char first[sizeof(r->log) + 8];
+	if (r->v.outcome == TH_HARNESS_ERROR && !r->v.unit_seen && end != TH_BOOT_FAILED &&
+	    r->early + 1 < TH_KERNEL_BOOTS) {
+		char kept[sizeof(r->log) + 16];
 
-		r->retried = true;
-		snprintf(r->first, sizeof(r->first), "%s", r->v.evidence);
+		if (!r->early++)
+			snprintf(r->first, sizeof(r->first), "%s", r->v.evidence);
 		if (r->log[0]) {
-			snprintf(first, sizeof(first), "%.*s.first.log", (int)strlen(r->log) - 4, r->log);
-			if (rename(r->log, first))
+			snprintf(kept, sizeof(kept), "%.*s.boot%u.log", (int)strlen(r->log) - 4, r->log,
+				 r->early);
+			if (rename(r->log, kept))
 				r->log[0] = '\0';
 		}
 		return true;
 	}
-	if (r->retried) {
+	if (r->early) {
 		char ev[TH_CONSOLE_EVIDENCE];
 
-		snprintf(ev, sizeof(ev), "%s (the second boot: the first ended before the unit ran: %s; its console: <cell>.first.log)",
-			 r->v.evidence, r->first);
+		snprintf(ev, sizeof(ev), "%s (boot %u: the %u before it ended before the unit ran, the first: %s; their consoles: <cell>.boot<N>.log)",
+			 r->v.evidence, r->early + 1, r->early, r->first);
 		snprintf(r->v.evidence, sizeof(r->v.evidence), "%s", ev);
 	}
 	return false;

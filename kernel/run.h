@@ -56,10 +56,14 @@ struct th_kernel_result {
 	char log[512];		/* the console log kept on disk */
 	/* A boot that ended before the unit ran (HARNESS_ERROR with no unit
 	 * line: 6.12's FineIBT patching can die of a timer interrupt, see
-	 * kernel/README.md) is booted once more; the first one's evidence. */
-	bool retried;
+	 * kernel/README.md) is booted again, up to TH_KERNEL_BOOTS boots;
+	 * how many ended so, and the first one's evidence. */
+	unsigned early;
 	char first[300];
 };
+
+/* Boots of one cell at most when each ends before the unit runs. */
+#define TH_KERNEL_BOOTS 4
 
 struct th_kernel_run_opts {
 	const char *qemu;	/* qemu-system-x86_64 */
