@@ -95,9 +95,17 @@ fuzz: build
 # out/bench-configs-<preset>.json), where report.md and report.html show
 # them: re-rendered here when out/results.json exists, and by every later
 # `timerharness matrix` or `timerharness report`.
+# The floor, then the matrix timed in the same run: its cells a second over
+# the floor's two processes forking at once (issue 32's measure), the
+# matrix's own outputs under out/bench-matrix (not out/: results kept).
 bench: build
 	@mkdir -p out
-	build/$(FIRST)/bench/th-bench-floor
+	@build/$(FIRST)/bench/th-bench-floor | tee out/bench-floor.txt
+	@floor=$$(sed -n 's/^processes, two forking at once *\([0-9]*\) a second.*/\1/p' out/bench-floor.txt); \
+	cells=$$($(TH) matrix --out out/bench-matrix 2>&1 | sed -n 's/^matrix: [0-9]* cells in [0-9.]* s (\([0-9]*\) a second).*/\1/p'); \
+	[ -n "$$floor" ] && [ -n "$$cells" ] || { echo "bench: no floor or matrix figure" >&2; exit 1; }; \
+	echo "bench: matrix $$cells cells/s, floor $$floor processes/s two at once:"; \
+	echo "bench:   $$(awk -v c=$$cells -v f=$$floor 'BEGIN { printf "%.2f", c / f }')x the floor"
 	$(TH) bench --json out/bench.json
 	@set -e; for p in $(PRESETS); do \
 		c=$$(build/$$p/cli/timerharness bench --configs --help | sed -n 's/.*Built for this toolchain: //p'); \
