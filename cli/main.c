@@ -33,7 +33,7 @@ static void usage(FILE *f)
 		"  check [--results FILE] [--baseline FILE] [--expect FILE] [--kernel DIR]\n"
 		"        [--allow-slice] [--allow-partial] [--verbose] [--fuzz FILE|none]\n"
 		"        [--fuzz-expect FILE] [--fuzz-plan FILE] [--build-root DIR]\n"
-		"        [--fuzz-allow-slice] [--json]\n"
+		"        [--fuzz-allow-slice] [--fuzz-no-replay] [--json]\n"
 		"        or: check --fuzz-only FILE [--fuzz-expect FILE] [--fuzz-plan FILE]\n"
 		"                  [--build-root DIR] [--allow-slice] [--json]\n"
 		"        judge results by the declaration: exit 0 nothing regressed, 1 a\n"

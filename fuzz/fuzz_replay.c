@@ -16,8 +16,7 @@
 #include "fuzz/overflow_session.h"
 #include "lib/clock.h"
 
-/* "key=<value>" of a result line, the value up to a blank. */
-static const char *kv(const char *line, const char *key, char *buf, size_t n)
+const char *th_fz_kv(const char *line, const char *key, char *buf, size_t n)
 {
 	size_t k = strlen(key);
 
@@ -117,11 +116,11 @@ int th_fz_replay_input(const char *binary, const char *options, const char *inpu
 	if (res) {
 		char name[40];
 
-		if (kv(res, "outcome", name, sizeof(name)))
+		if (th_fz_kv(res, "outcome", name, sizeof(name)))
 			*o = th_outcome_parse(name);
 		if (*o == TH_OUTCOME_INVALID)
 			*o = TH_HARNESS_ERROR;
-		kv(res, "sig", sig, sign);
+		th_fz_kv(res, "sig", sig, sign);
 		ch = strstr(res, " chain=");
 		snprintf(chain, chn, "%s", ch ? ch + 7 : "");
 		chain[strcspn(chain, "\n")] = 0;

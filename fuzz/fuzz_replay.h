@@ -28,6 +28,10 @@
  * said in @chain.
  * Return: 0, or -1 when the process could not be started.
  */
+/* "key=<value>" of a result or protocol line, the value up to a blank
+ * (cut to @n - 1 bytes) into @buf. Return: @buf, or NULL when absent. */
+const char *th_fz_kv(const char *line, const char *key, char *buf, size_t n);
+
 int th_fz_replay_input(const char *binary, const char *options, const char *input,
 		       enum th_outcome *o, char *sig, size_t sign, char *chain, size_t chn);
 

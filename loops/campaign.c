@@ -164,28 +164,12 @@ static struct proc *proc_of(struct campaign *c, long pid)
 	return &c->procs[c->nprocs++];
 }
 
-static const char *kv(const char *line, const char *key, char *buf, size_t n)
-{
-	size_t k = strlen(key);
-
-	for (const char *p = line; (p = strstr(p, key)); p += k)
-		if ((p == line || p[-1] == ' ') && p[k] == '=') {
-			size_t len = strcspn(p + k + 1, " \n");
-
-			if (len >= n)
-				len = n - 1;
-			memcpy(buf, p + k + 1, len);
-			buf[len] = 0;
-			return buf;
-		}
-	return NULL;
-}
 
 static unsigned long long kvnum(const char *line, const char *key)
 {
 	char b[40];
 
-	return kv(line, key, b, sizeof(b)) ? strtoull(b, NULL, 10) : 0;
+	return th_fz_kv(line, key, b, sizeof(b)) ? strtoull(b, NULL, 10) : 0;
 }
 
 static void stats_line(struct campaign *c, const char *line)
@@ -205,7 +189,7 @@ static void stats_line(struct campaign *c, const char *line)
 		p->goal_t = kvnum(line, "goal_t");
 	} else if (!strncmp(line, TH_FZ_FINDING_PREFIX, strlen(TH_FZ_FINDING_PREFIX)) ||
 		   !strncmp(line, TH_FZ_DEATH_PREFIX, strlen(TH_FZ_DEATH_PREFIX))) {
-		if (!kv(line, "sig", sig, sizeof(sig)))
+		if (!th_fz_kv(line, "sig", sig, sizeof(sig)))
 			return;
 		snprintf(p->last_sig, sizeof(p->last_sig), "%s", sig);
 		if (strncmp(line, TH_FZ_FINDING_PREFIX, strlen(TH_FZ_FINDING_PREFIX)))
