@@ -21,8 +21,9 @@
  * @options: the campaign's recorded options ("no-leak" replays without the
  *	     leak table, as it ran), or NULL
  *
- * Runs @binary on @input in a fresh process (its own process group) with
- * TH_FUZZ_REPLAY=1 and reads its TH-FUZZ-RESULT line: the outcome into *@o,
+ * Runs @binary on @input in a fresh process (its own process group, ASLR
+ * off: one layout for every replay of an input) with TH_FUZZ_REPLAY=1 and
+ * reads its TH-FUZZ-RESULT line: the outcome into *@o,
  * the signature ("OUTCOME:CHAIN_ID") into @sig, the chain's text into
  * @chain. No result line within TH_FZ_REPLAY_TIMEOUT_S is HARNESS_ERROR,
  * said in @chain.

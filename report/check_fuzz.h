@@ -19,7 +19,8 @@ struct th_check_fuzz_opts {
 	bool allow_partial;	/* accept an interrupted summary */
 	bool verbose;		/* list every declared finding too */
 	bool no_replay;		/* do not replay the findings' reproducers (no build
-				 * here): said on stdout, never silent */
+				 * here), nor hold the run's saved findings against
+				 * the list: said on stdout, never silent */
 	bool beside;		/* judged beside results.json, whose verdict screen
 				 * already says what the campaigns found: no
 				 * per-generation sentences unless verbose */
@@ -46,8 +47,10 @@ struct th_check_fuzz_opts {
  * input otherwise), and replays, with the build's binary that ran its campaign,
  * to the signature the summary records (bad input otherwise, and when the
  * binary is not there, unless no_replay). A campaign whose executions per
- * CPU second fall below the floor no campaign runs under is doctored (bad
- * input). A partial summary fails unless allow_partial (its
+ * CPU second fall below the floor no campaign runs under, or whose CPU
+ * time is under 1% of its wall clock, is doctored (bad input); a finding
+ * the run saved (its findings folder) that the summary does not list is
+ * erased (bad input; not checked with no_replay). A partial summary fails unless allow_partial (its
  * missing campaigns are listed even then); a summary with no campaign that
  * ran is bad input; a campaign that failed or counted a HARNESS_ERROR run
  * is a harness error. One line per judgement on @out, then the counts

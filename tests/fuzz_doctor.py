@@ -6,6 +6,8 @@ only what check replays or measures can tell.
                                   another finding's bytes, its sha256 with them
   fuzz_doctor.py cut FUZZ.json    every campaign's executions (and each count
                                   that must fit in them) cut a thousandfold
+  fuzz_doctor.py erase FUZZ.json  a finding taken out of the list, where another
+                                  of its outcome keeps the counts consistent
 Prints what it did; exit 3 when the summary has nothing to doctor."""
 import json
 import sys
@@ -49,11 +51,22 @@ def cut(d):
     return True
 
 
+def erase(d):
+    for c in d["campaigns"]:
+        fs = c.get("findings", [])
+        for i, a in enumerate(fs):
+            if any(b["outcome"] == a["outcome"] for j, b in enumerate(fs) if j != i):
+                print(a["sig"])
+                del fs[i]
+                return True
+    return False
+
+
 def main():
     what, path = sys.argv[1], sys.argv[2]
     with open(path) as f:
         d = json.load(f)
-    done = swap(path, d) if what == "swap" else cut(d)
+    done = swap(path, d) if what == "swap" else erase(d) if what == "erase" else cut(d)
     if not done:
         sys.exit(3)
     with open(path, "w") as f:

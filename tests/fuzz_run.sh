@@ -128,6 +128,13 @@ if doc swap > "$dir/swap.out"; then
 else
 	echo "run 3 has no two findings of one campaign: the swap is skipped"
 fi
+if doc erase > "$dir/erase.out"; then
+	"$check" --plan "$plan" --build-root "$build" --allow-slice "$dir/doc-erase/fuzz.json" "$expect" > "$dir/check7.out" 2>&1
+	[ $? -eq 2 ] && grep -q "^erased: .*: a finding the run saved that the summary does not list" "$dir/check7.out" ||
+		fail "a finding erased from the list: $(cat "$dir/erase.out") $(cat "$dir/check7.out")"
+else
+	echo "run 3 has no two findings of one outcome in a campaign: the erase is skipped"
+fi
 doc cut > /dev/null || fail "cannot doctor $out/fuzz.json"
 "$check" --plan "$plan" --build-root "$build" --allow-slice "$dir/doc-cut/fuzz.json" "$expect" > "$dir/check6.out" 2>&1
 [ $? -eq 2 ] && grep -q "^doctored: .* executions in .* CPU seconds, below the floor" "$dir/check6.out" ||
