@@ -72,6 +72,15 @@ function(th_attacks_e2e name variant attack regex)
   set_tests_properties(attacks.e2e.${variant}.${name} PROPERTIES
     PASS_REGULAR_EXPRESSION "${regex}" LABELS attacks TIMEOUT 30)
 endfunction()
+# A run that dies by a signal (sh reports 128 + its number, stdout moved to
+# stderr): its lines must match regex.
+function(th_attacks_e2e_dies name variant attack rc regex)
+  add_test(NAME attacks.e2e.${variant}.${name}
+    COMMAND ${CMAKE_COMMAND}
+      "-DCMD=sh;-c;\"$0\" --run ${attack} 1>&2;$<TARGET_FILE:th-attack-${variant}-none>"
+      -DRC=${rc} "-DSTDERR_REGEX=${regex}" -P ${TH_RUN_EXPECT})
+  set_tests_properties(attacks.e2e.${variant}.${name} PROPERTIES LABELS attacks TIMEOUT 30)
+endfunction()
 
 if(TARGET th-attack-legacy-none AND TARGET th-attack-modern-none AND
    TARGET th-attack-transitional-none)
@@ -99,28 +108,16 @@ if(TARGET th-attack-legacy-none AND TARGET th-attack-modern-none AND
   # func:ptr-class: commit_creds (kernel/cred.c) passes BUG_ON(usage < 1) on
   # the planted 0x1337, then reads new->user past the ring (the next slot,
   # zeroed) and atomic_incs through it: a fault at 0x4, before any TARGET.
-  add_test(NAME attacks.e2e.legacy.ptr_class
-    COMMAND ${CMAKE_COMMAND}
-      "-DCMD=sh;-c;\"$0\" --run INDEX_INTRA_BEFORE_ARM_FUNC_PTR_CLASS 1>&2;$<TARGET_FILE:th-attack-legacy-none>"
-      -DRC=139 "-DSTDERR_REGEX=TH-LANDED: run=- yes name ok .*function ok \\(0x[0-9a-f]+ commit_creds\\).*TH-TRAP: run=- sig=11 name=SIGSEGV .* addr=0x4\n"
-      -P ${TH_RUN_EXPECT})
-  set_tests_properties(attacks.e2e.legacy.ptr_class PROPERTIES LABELS attacks TIMEOUT 30)
+  th_attacks_e2e_dies(ptr_class legacy INDEX_INTRA_BEFORE_ARM_FUNC_PTR_CLASS 139
+    "TH-LANDED: run=- yes name ok .*function ok \\(0x[0-9a-f]+ commit_creds\\).*TH-TRAP: run=- sig=11 name=SIGSEGV .* addr=0x4\n")
   # ... and on CVE-2017-7308's socket, whose first word (the cred's usage) is
   # 0: BUG_ON(usage < 1), a ud2 in commit_creds.
-  add_test(NAME attacks.e2e.legacy.ring_block.ptr_class
-    COMMAND ${CMAKE_COMMAND}
-      "-DCMD=sh;-c;\"$0\" --run RING_BLOCK_OVERFLOW_PENDING_FUNC_PTR_CLASS 1>&2;$<TARGET_FILE:th-attack-legacy-none>"
-      -DRC=132 "-DSTDERR_REGEX=BUG_ON\\(atomic_read\\(&new->usage\\) < 1\\), usage 0 \\(0x0\\)\nTH-TRAP: run=- sig=4 name=SIGILL .* bytes=0f0b"
-      -P ${TH_RUN_EXPECT})
-  set_tests_properties(attacks.e2e.legacy.ring_block.ptr_class PROPERTIES LABELS attacks TIMEOUT 30)
+  th_attacks_e2e_dies(ring_block.ptr_class legacy RING_BLOCK_OVERFLOW_PENDING_FUNC_PTR_CLASS 132
+    "BUG_ON\\(atomic_read\\(&new->usage\\) < 1\\), usage 0 \\(0x0\\)\nTH-TRAP: run=- sig=4 name=SIGILL .* bytes=0f0b")
   # func:other-proto: call_usermodehelper's wait is what ecx held at the
   # callback call, not UMH_NO_WAIT: it would sleep in the softirq.
-  add_test(NAME attacks.e2e.legacy.other_proto
-    COMMAND ${CMAKE_COMMAND}
-      "-DCMD=sh;-c;\"$0\" --run MEMCPY_INTRA_BEFORE_ARM_FUNC_OTHER_PROTO 1>&2;$<TARGET_FILE:th-attack-legacy-none>"
-      -DRC=132 "-DSTDERR_REGEX=TH-LANDED: run=- yes name ok .*BUG: scheduling while atomic: swapper/0/0/0x00000100 \\(call_usermodehelper\\(0x[0-9a-f]+, argv 0x[0-9a-f]+, envp 0x[0-9a-f]+, wait -?[1-9][0-9]*\\) waits for its helper\\)\nTH-TRAP: run=- sig=4 name=SIGILL .* bytes=0f0b"
-      -P ${TH_RUN_EXPECT})
-  set_tests_properties(attacks.e2e.legacy.other_proto PROPERTIES LABELS attacks TIMEOUT 30)
+  th_attacks_e2e_dies(other_proto legacy MEMCPY_INTRA_BEFORE_ARM_FUNC_OTHER_PROTO 132
+    "TH-LANDED: run=- yes name ok .*BUG: scheduling while atomic: swapper/0/0/0x00000100 \\(call_usermodehelper\\(0x[0-9a-f]+, argv 0x[0-9a-f]+, envp 0x[0-9a-f]+, wait -?[1-9][0-9]*\\) waits for its helper\\)\nTH-TRAP: run=- sig=4 name=SIGILL .* bytes=0f0b")
   # func:foreign-callback: process_timeout (kernel/time/timer.c) wakes the
   # task after the timer (4.15) or in .data (4.14): the attacker's own.
   th_attacks_e2e(foreign_callback modern MEMCPY_INTRA_BEFORE_ARM_FUNC_FOREIGN_CALLBACK
@@ -130,12 +127,8 @@ if(TARGET th-attack-legacy-none AND TARGET th-attack-modern-none AND
   # Modern: the callback gets the timer, never the attacker's value: write_cr4's
   # MOV to CR4 of that address (bits 63:32 set) is #GP(0), a SIGSEGV at the mov
   # (0f 22 /4, any REX; sh reports 139), before write_cr4 reports or loads it.
-  add_test(NAME attacks.e2e.modern.func_write_cr4
-    COMMAND ${CMAKE_COMMAND}
-      "-DCMD=sh;-c;\"$0\" --run MEMCPY_INTRA_PENDING_FUNC_WRITE_CR4 1>&2;$<TARGET_FILE:th-attack-modern-none>"
-      -DRC=139 "-DSTDERR_REGEX=TH-LANDED: run=- yes .*TH-TRAP: run=- sig=11 name=SIGSEGV pc=0x[0-9a-f]+ ehdr=0x[0-9a-f]+ bytes=(4[0-9a-f])?0f22[26ae][0-7]"
-      -P ${TH_RUN_EXPECT})
-  set_tests_properties(attacks.e2e.modern.func_write_cr4 PROPERTIES LABELS attacks TIMEOUT 30)
+  th_attacks_e2e_dies(func_write_cr4 modern MEMCPY_INTRA_PENDING_FUNC_WRITE_CR4 139
+    "TH-LANDED: run=- yes .*TH-TRAP: run=- sig=11 name=SIGSEGV pc=0x[0-9a-f]+ ehdr=0x[0-9a-f]+ bytes=(4[0-9a-f])?0f22[26ae][0-7]")
   th_attacks_e2e(same_class modern HEAP_NEIGHBOUR_BEFORE_ARM_FUNC_SAME_CLASS
     "TH-TARGET: run=- name=ring_force_close chosen=0 ")
   # list:forged-timer: the expiry walks from the ring's timer (its callback runs
@@ -143,12 +136,8 @@ if(TARGET th-attack-legacy-none AND TARGET th-attack-modern-none AND
   th_attacks_e2e(forged_timer legacy MEMCPY_INTRA_PENDING_LIST_FORGED_TIMER
     "TH-LANDED: run=- yes entry.next ok .*TH-LEGIT: run=- intended=1 .*TH-TARGET: run=- name=write_cr4 chosen=1 val=0x407f0\n.*TH-DONE: run=- fired=2 targets=1 legit=1 ")
   # 4.15: write_cr4 gets the forged timer's address: #GP(0) at its mov.
-  add_test(NAME attacks.e2e.modern.forged_timer
-    COMMAND ${CMAKE_COMMAND}
-      "-DCMD=sh;-c;\"$0\" --run HEAP_NEIGHBOUR_PENDING_LIST_FORGED_TIMER 1>&2;$<TARGET_FILE:th-attack-modern-none>"
-      -DRC=139 "-DSTDERR_REGEX=TH-LEGIT: run=- intended=1 .*TH-TRAP: run=- sig=11 name=SIGSEGV pc=0x[0-9a-f]+ ehdr=0x[0-9a-f]+ bytes=(4[0-9a-f])?0f22[26ae][0-7]"
-      -P ${TH_RUN_EXPECT})
-  set_tests_properties(attacks.e2e.modern.forged_timer PROPERTIES LABELS attacks TIMEOUT 30)
+  th_attacks_e2e_dies(forged_timer modern HEAP_NEIGHBOUR_PENDING_LIST_FORGED_TIMER 139
+    "TH-LEGIT: run=- intended=1 .*TH-TRAP: run=- sig=11 name=SIGSEGV pc=0x[0-9a-f]+ ehdr=0x[0-9a-f]+ bytes=(4[0-9a-f])?0f22[26ae][0-7]")
   # Before arming, mod_timer()'s hlist_add_head() rewrites the planted entry.next.
   th_attacks_e2e(forged_timer_before_arm transitional INDEX_INTRA_BEFORE_ARM_LIST_FORGED_TIMER
     "TH-LANDED: run=- yes entry.next ok .*TH-DONE: run=- fired=1 targets=0 legit=1 stray=0 cr4=0x3407f0 uid=1000\n")
@@ -161,12 +150,8 @@ if(TARGET th-attack-legacy-none AND TARGET th-attack-modern-none AND
   # planted entry.next; *pprev = next made that next the list's head, so the
   # walk goes on into the cred as a timer and faults (the kernel: an oops in
   # the timer softirq).
-  add_test(NAME attacks.e2e.modern.hlist_del
-    COMMAND ${CMAKE_COMMAND}
-      "-DCMD=sh;-c;\"$0\" --run UAF_REALLOC_PENDING_LIST_HLIST_DEL 1>&2;$<TARGET_FILE:th-attack-modern-none>"
-      -DRC=139 "-DSTDERR_REGEX=spray hit the freed slot.*TH-LANDED: run=- yes entry.next ok .*current uid now [0-9][0-9][0-9][0-9][0-9].*TH-TRAP: run=- sig=11 "
-      -P ${TH_RUN_EXPECT})
-  set_tests_properties(attacks.e2e.modern.hlist_del PROPERTIES LABELS attacks TIMEOUT 30)
+  th_attacks_e2e_dies(hlist_del modern UAF_REALLOC_PENDING_LIST_HLIST_DEL 139
+    "spray hit the freed slot.*TH-LANDED: run=- yes entry.next ok .*current uid now [0-9][0-9][0-9][0-9][0-9].*TH-TRAP: run=- sig=11 ")
   # ---- CVE-2017-7308's victim, af_packet's socket (attacks/af_packet.h) ----
   # Control: the attacker's ring (retire timer, 100 ms) and 32 sockets (1000
   # ms) armed; every one fires once, the watched one's run is the TH-LEGIT.
@@ -189,21 +174,13 @@ if(TARGET th-attack-legacy-none AND TARGET th-attack-modern-none AND
   # after retire_blk_timer, the end of struct tpacket_kbdq_core, which the
   # exploit's frame does not reach: NULL, and wake_up_process() faults on it
   # (try_to_wake_up()'s first access, p->pi_lock, at +8 in the model's struct).
-  add_test(NAME attacks.e2e.modern.ring_block.foreign_callback
-    COMMAND ${CMAKE_COMMAND}
-      "-DCMD=sh;-c;\"$0\" --run RING_BLOCK_OVERFLOW_PENDING_FUNC_FOREIGN_CALLBACK 1>&2;$<TARGET_FILE:th-attack-modern-none>"
-      -DRC=139 "-DSTDERR_REGEX=TH-LANDED: run=- yes function ok \\(0x[0-9a-f]+ process_timeout\\).*TH-TRAP: run=- sig=11 name=SIGSEGV .* addr=0x8"
-      -P ${TH_RUN_EXPECT})
-  set_tests_properties(attacks.e2e.modern.ring_block.foreign_callback PROPERTIES LABELS attacks TIMEOUT 30)
+  th_attacks_e2e_dies(ring_block.foreign_callback modern RING_BLOCK_OVERFLOW_PENDING_FUNC_FOREIGN_CALLBACK 139
+    "TH-LANDED: run=- yes function ok \\(0x[0-9a-f]+ process_timeout\\).*TH-TRAP: run=- sig=11 name=SIGSEGV .* addr=0x8")
   # strcpy: no zero bytes, so .data is out of reach (.function lands unless its
   # random address has a zero byte: partial or no), and the non-zero filler in
   # entry crashes the wheel (SIGSEGV: sh reports 139; stdout moved to stderr).
-  add_test(NAME attacks.e2e.legacy.strcpy_partial
-    COMMAND ${CMAKE_COMMAND}
-      "-DCMD=sh;-c;\"$0\" --run STRCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4 1>&2;$<TARGET_FILE:th-attack-legacy-none>"
-      -DRC=139 "-DSTDERR_REGEX=TH-LANDED: run=- (partial|no) .*data missed.*TH-TRAP: run=- sig=11 "
-      -P ${TH_RUN_EXPECT})
-  set_tests_properties(attacks.e2e.legacy.strcpy_partial PROPERTIES LABELS attacks TIMEOUT 30)
+  th_attacks_e2e_dies(strcpy_partial legacy STRCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4 139
+    "TH-LANDED: run=- (partial|no) .*data missed.*TH-TRAP: run=- sig=11 ")
 
   # The binary's interface.
   set(_bin $<TARGET_FILE:th-attack-modern-none>)
