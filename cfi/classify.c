@@ -354,8 +354,8 @@ static int gp_at_mov_cr4(const struct th_child_obs *obs, const char *where, char
  * A SIGILL at a ud2 of the binary itself that no check guards: the victim's
  * BUG() (attacks/victim.c th_bug(), as include/asm-generic/bug.h's: an
  * invalid opcode, the kernel's oops). Named from the trap and the bytes at
- * pc; @last, the program's last protocol line, is quoted as its narration
- * of which BUG it was, never as the proof.
+ * pc; @note, the program's last TH-NOTE, is quoted as its narration of
+ * which BUG it was, never as the proof.
  */
 static int is_bug_ud2(const struct th_child_obs *obs)
 {
@@ -385,11 +385,24 @@ static int bug_at_ud2(const struct th_child_obs *obs, const char *where, const c
 	return 1;
 }
 
+/* What a trap that no defence owns was, named from the process: a BUG()'s
+ * ud2, a MOV to CR4's #GP(0), or the signal at its pc. */
+static void trap_text(const struct th_child_obs *obs, const char *note, char *ev, size_t n)
+{
+	char err[256], where[160], sig[16];
+	struct th_bin *b = th_bin_cached(obs->binary, err, sizeof(err));
+	int exact;
+
+	th_name_target(b, obs->trap.vaddr, where, sizeof(where), &exact);
+	if (!bug_at_ud2(obs, where, note, ev, n) && !gp_at_mov_cr4(obs, where, ev, n))
+		snprintf(ev, n, "%s at pc 0x%" PRIx64 " (%s), address 0x%" PRIx64,
+			 th_signal_name(obs->trap.sig, sig, sizeof(sig)), obs->trap.pc, where,
+			 obs->trap.addr);
+}
+
 /* A fault that ended the process after a target ran or the privileged state
  * changed, with no defence's proof: in a kernel, an oops in the timer
  * softirq (die() panics in interrupt context) or in the switch after it. */
-static int asan_crash(const struct th_child_obs *obs, char *ev, size_t n);
-
 static int oops_after(const struct th_child_obs *obs)
 {
 	char ev[8];
@@ -583,6 +596,7 @@ enum th_outcome th_classify(const struct th_child_obs *obs, int is_control, char
 	char ev[EV], state[EV], sig[16];
 	struct th_cfi_proof cfi;
 	struct scan s;
+	int changed;
 
 	if (!n)
 		return TH_OUTCOME_INVALID;
@@ -595,32 +609,24 @@ enum th_outcome th_classify(const struct th_child_obs *obs, int is_control, char
 	/* What a target did is the attacker's only if the kernel survived it:
 	 * a fault after it (no CFI check's, which is judged below) is an oops
 	 * that ends the machine, and the run is CRASHED with what ran named. */
-	if ((s.target || privileged_write(obs, state, sizeof(state))) && oops_after(obs)) {
+	changed = privileged_write(obs, state, sizeof(state));
+	if ((s.target || changed) && oops_after(obs)) {
 		th_cfi_prove(obs, &cfi);
 		if (!cfi.proven) {
-			char err[256], where[160], crash[EV];
-			struct th_bin *b = th_bin_cached(obs->binary, err, sizeof(err));
-			int exact;
+			char crash[EV];
 
-			th_name_target(b, obs->trap.vaddr, where, sizeof(where), &exact);
 			if (!obs->signaled && asan_crash(obs, crash + 18, sizeof(crash) - 18))
 				memcpy(crash, "AddressSanitizer: ", 18);
 			else if (!obs->have_trap)
 				snprintf(crash, sizeof(crash), "killed by %s",
 					 th_signal_name(obs->signo, sig, sizeof(sig)));
-			else if (!bug_at_ud2(obs, where, s.last_note, crash, sizeof(crash)) &&
-				 !gp_at_mov_cr4(obs, where, crash, sizeof(crash)))
-				snprintf(crash, sizeof(crash), "%s at pc 0x%" PRIx64 " (%s), address 0x%" PRIx64,
-					 th_signal_name(obs->trap.sig, sig, sizeof(sig)), obs->trap.pc, where,
-					 obs->trap.addr);
+			else
+				trap_text(obs, s.last_note, crash, sizeof(crash));
 			snprintf(ev, sizeof(ev), "%s%s%s%s; then %s: the kernel does not survive it",
 				 s.target ? "target ran: " : "privileged state changed at exit: ",
 				 s.target ? s.target_detail : state,
-				 s.target && obs->state_read && privileged_write(obs, state, sizeof(state)) ?
-					 "; privileged state changed: " : "",
-				 s.target && obs->state_read && privileged_write(obs, state, sizeof(state)) ?
-					 state : "",
-				 crash);
+				 s.target && changed ? "; privileged state changed: " : "",
+				 s.target && changed ? state : "", crash);
 			return decide(TH_CRASHED, &s, is_control, ev, evidence, n);
 		}
 	}
@@ -628,7 +634,7 @@ enum th_outcome th_classify(const struct th_child_obs *obs, int is_control, char
 		snprintf(ev, sizeof(ev), "target ran: %s", s.target_detail);
 		return decide(TH_HIJACKED, &s, is_control, ev, evidence, n);
 	}
-	if (privileged_write(obs, state, sizeof(state))) {
+	if (changed) {
 		snprintf(ev, sizeof(ev), "privileged state changed at exit: %s%s%s", state,
 			 s.target ? "; target ran: " : "", s.target ? s.target_detail : "");
 		return decide(TH_PRIVILEGED_WRITE, &s, is_control, ev, evidence, n);
@@ -662,16 +668,7 @@ enum th_outcome th_classify(const struct th_child_obs *obs, int is_control, char
 	if (cfi.ev[0] && !(obs->signaled && is_bug_ud2(obs))) {
 		snprintf(ev, sizeof(ev), "%s", cfi.ev);
 	} else if (obs->signaled && obs->have_trap) {
-		char err[256], where[160];
-		struct th_bin *b = th_bin_cached(obs->binary, err, sizeof(err));
-		int exact;
-
-		th_name_target(b, obs->trap.vaddr, where, sizeof(where), &exact);
-		if (!bug_at_ud2(obs, where, s.last_note, ev, sizeof(ev)) &&
-		    !gp_at_mov_cr4(obs, where, ev, sizeof(ev)))
-			snprintf(ev, sizeof(ev), "%s at pc 0x%" PRIx64 " (%s), address 0x%" PRIx64,
-				 th_signal_name(obs->trap.sig, sig, sizeof(sig)), obs->trap.pc, where,
-				 obs->trap.addr);
+		trap_text(obs, s.last_note, ev, sizeof(ev));
 	} else if (obs->signaled) {
 		snprintf(ev, sizeof(ev), "killed by %s", th_signal_name(obs->signo, sig, sizeof(sig)));
 	} else if (!obs->exited) {

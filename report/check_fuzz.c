@@ -195,11 +195,12 @@ struct tally {
 /*
  * The slowest a campaign of the overflow target can honestly run: its
  * executions per CPU second, as the summary records them, must reach this.
- * Measured here (2 cores, loaded by kernel builds, one run of each): the
- * slowest config, asan, ran some 10^4 a CPU second, the others 10^5
- * (bench/README.md has the pinned figures); a floor ten times below the
- * slowest leaves room for a slower machine and still catches executions
- * cut by hand (a thousandfold cut of any config falls below it).
+ * Measured here, not pinned, loaded by kernel builds, one run each: make
+ * demo's 12 campaigns (none, cfi-icall, cfi-icall-generalized, kcfi; 10 s)
+ * and a kcfi slice of 8 s ran 22k-111k a CPU second (asan and the other
+ * configs not measured); a floor over twenty times below the slowest
+ * leaves room for a slower machine or config and still catches executions
+ * cut by hand (a thousandfold cut of any of them falls below it).
  */
 #define FLOOR_EXEC_PER_CPU_S 1000.0
 /* The least share of its wall clock a campaign's engine spends on the CPU:
