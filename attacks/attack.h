@@ -73,5 +73,8 @@ extern struct th_aim th_aim;
 
 /* Run one attack of the registry in this process. Return: exit status. */
 int th_attack_run(const struct th_attack *a);
+/* The tasklet family's (tasklet_attack.c): an attack whose technique's api
+ * is "tasklet". th_attack_run() hands those over. */
+int th_tasklet_attack_run(const struct th_attack *a);
 
 #endif

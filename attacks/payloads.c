@@ -340,6 +340,9 @@ void th_payload_build(struct th_plan *plan, const struct atk_ring *base)
 		}
 		break;
 	}
+	case TH_PAYLOAD_USE_CALLBACK_WRITE_CR4:
+	case TH_PAYLOAD_LIST_FORGED_TASKLET:
+		/* The tasklet's (tasklet_attack.c); not applicable to a timer. */
 	case TH_PAYLOAD_COUNT:
 		break;
 	}

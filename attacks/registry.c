@@ -22,6 +22,11 @@ const struct th_attack th_attacks[] = {
 	TH_ATTACKS_EVERY_PAYLOAD(UAF_REALLOC, PENDING)
 	/* CVE-2017-7308's exploit armed the timer first (PACKET_RX_RING). */
 	TH_ATTACKS_EVERY_PAYLOAD(RING_BLOCK_OVERFLOW, PENDING)
+	/* The tasklet family (api "tasklet"): the generic neighbour and hso. */
+	TH_ATTACKS_EVERY_PAYLOAD(TASKLET_MEMCPY_INTRA, BEFORE_ARM)
+	TH_ATTACKS_EVERY_PAYLOAD(TASKLET_MEMCPY_INTRA, PENDING)
+	TH_ATTACKS_EVERY_PAYLOAD(HSO_INDEX, BEFORE_ARM)
+	TH_ATTACKS_EVERY_PAYLOAD(HSO_INDEX, PENDING)
 };
 const size_t th_attack_count = sizeof(th_attacks) / sizeof(th_attacks[0]);
 
@@ -77,12 +82,64 @@ const struct th_attack *th_attack_find(const char *id)
 	return NULL;
 }
 
+/* Payloads of one family only: a timer's hlist entry and its callbacks, or
+ * a tasklet's use_callback and singly linked ->next. */
+static const char *family_reason(const struct th_attack *a, int tasklet)
+{
+	switch (a->payload) {
+	case TH_PAYLOAD_DATA_FAKE_OBJECT:
+		return tasklet ? "a timer payload: the tasklet victims' callbacks find their object "
+				 "from the tasklet, not from .data (tasklet_setup())" : NULL;
+	case TH_PAYLOAD_FUNC_FOREIGN_CALLBACK:
+		return tasklet ? "a timer payload: process_timeout() is a timer's callback; no "
+				 "foreign tasklet callback is modelled" : NULL;
+	case TH_PAYLOAD_LIST_FORGED_TIMER:
+		return tasklet ? "a timer payload: a tasklet's list is tasklet_vec, a forged "
+				 "tasklet is list:forged-tasklet" : NULL;
+	case TH_PAYLOAD_LIST_HLIST_DEL:
+		return tasklet ? "a timer payload: tasklet_vec is singly linked (->next only), "
+				 "nothing unlinks through a pprev" : NULL;
+	case TH_PAYLOAD_USE_CALLBACK_WRITE_CR4:
+	case TH_PAYLOAD_LIST_FORGED_TASKLET:
+		return tasklet ? NULL : "a tasklet payload (struct tasklet_struct's use_callback and "
+					"->next); a timer has neither";
+	default:
+		break;
+	}
+	if (a->technique != TH_TECH_HSO_INDEX)
+		return NULL;
+	/* hso_serial's tasklet follows rx_urb_filled[2] and ends the object:
+	 * no buffer of the attacker's in front to plant in, no container
+	 * function of its callback's type modelled. */
+	switch (a->payload) {
+	case TH_PAYLOAD_FUNC_SAME_CLASS:
+	case TH_PAYLOAD_FUNC_RAW_BODY:
+		return "no function of hso_unthrottle_tasklet's type that acts on an hso_serial is "
+		       "modelled beside it (same-class and raw-body are the generic neighbour's)";
+	case TH_PAYLOAD_FUNC_PTR_CLASS:
+	case TH_PAYLOAD_FUNC_OTHER_PROTO:
+		return "nothing to plant: hso_serial has 2 bytes (rx_urb_filled) in front of its "
+		       "tasklet, not a buffer for a fake cred or a path";
+	default:
+		return NULL;
+	}
+}
+
 const char *th_attack_na_reason(const struct th_attack *a, const char *variant)
 {
+	int tasklet;
+	const char *why;
+
 	if (!variant || (strcmp(variant, "legacy") && strcmp(variant, "transitional") &&
 			 strcmp(variant, "modern")))
 		return "unknown variant (legacy, transitional or modern)";
+	tasklet = !strcmp(th_technique_api(a->technique), "tasklet");
+	if ((why = family_reason(a, tasklet)))
+		return why;
 	if (!strcmp(variant, "modern") && th_payload_needs_data(a->payload))
-		return "modern timer_list has no .data (removed in 4.15); the callback gets the timer itself";
+		return tasklet ? "the modern tasklet_struct has no func or .data (tasklet_init() "
+				 "removed); the callback gets the tasklet itself"
+			       : "modern timer_list has no .data (removed in 4.15); the callback gets "
+				 "the timer itself";
 	return NULL;
 }

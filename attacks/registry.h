@@ -29,14 +29,20 @@
 	X(UAF_REALLOC, "uaf-realloc", "timer",								\
 	  "the ring is freed with its timer pending; a same-size spray refills it", __VA_ARGS__)	\
 	X(RING_BLOCK_OVERFLOW, "ring-block-overflow", "timer",						\
-	  "CVE-2017-7308 as its exploit did it: a frame written past a ring block into the next socket, whose retire timer is already pending, the list pointers zeroed", __VA_ARGS__)
+	  "CVE-2017-7308 as its exploit did it: a frame written past a ring block into the next socket, whose retire timer is already pending, the list pointers zeroed", __VA_ARGS__) \
+	X(TASKLET_MEMCPY_INTRA, "tasklet-memcpy-intra", "tasklet",					\
+	  "linear overflow of name[16] into the tasklet_struct right after it: memcpy with the caller's length", __VA_ARGS__) \
+	X(HSO_INDEX, "hso-index", "tasklet",								\
+	  "out-of-bounds index write into struct hso_serial's rx_urb_filled[2] (drivers/net/usb/hso.c), right before unthrottle_tasklet: rx_urb_filled[idx] = byte, idx unchecked", __VA_ARGS__)
 
-/* X(ID, "public-name") */
+/* X(ID, "public-name"). For a tasklet, "before-arm" is before
+ * tasklet_schedule(), "pending" while it is queued (TASKLET_STATE_SCHED). */
 #define TH_TIMINGS(X, ...)				\
 	X(BEFORE_ARM, "before-arm", __VA_ARGS__)	\
 	X(PENDING, "pending", __VA_ARGS__)
 
-/* X(ID, "public-name", needs .data) */
+/* X(ID, "public-name", needs .data). Which family each applies to:
+ * th_attack_na_reason(). */
 #define TH_PAYLOADS(X, ...)						\
 	X(NONE, "none", 0, __VA_ARGS__)					\
 	X(FUNC_DATA_WRITE_CR4, "func+data:write_cr4", 1, __VA_ARGS__)	\
@@ -51,7 +57,9 @@
 	X(FUNC_NOT_ADDRESS_TAKEN, "func:not-address-taken", 0, __VA_ARGS__)	\
 	X(FUNC_RAW_BODY, "func:raw-body", 0, __VA_ARGS__)		\
 	X(LIST_FORGED_TIMER, "list:forged-timer", 0, __VA_ARGS__)	\
-	X(LIST_HLIST_DEL, "list:hlist-del", 0, __VA_ARGS__)
+	X(LIST_HLIST_DEL, "list:hlist-del", 0, __VA_ARGS__)		\
+	X(USE_CALLBACK_WRITE_CR4, "use-callback:write_cr4", 0, __VA_ARGS__)	\
+	X(LIST_FORGED_TASKLET, "list:forged-tasklet", 0, __VA_ARGS__)
 
 #define TH_ENUM_TECHNIQUE_(id, name, api, what, ...)	TH_TECH_##id,
 #define TH_ENUM_TIMING_(id, name, ...)		TH_TIMING_##id,

@@ -514,6 +514,8 @@ int th_attack_run(const struct th_attack *a)
 {
 	struct ctx c;
 
+	if (!strcmp(th_technique_api(a->technique), "tasklet"))
+		return th_tasklet_attack_run(a);
 	memset(&c, 0, sizeof(c));
 	c.a = a;
 	c.pending = a->timing == TH_TIMING_PENDING;

@@ -284,6 +284,19 @@ struct th_eval_ctx {
 int th_site_admits(const struct th_call_site *s, uint64_t target, const struct th_eval_ctx *cx);
 
 /*
+ * The same, for the check that guard @g stands behind: only the paths to @s
+ * that pass @g's branch (the check whose failure side leads to @g). One
+ * call instruction can sit behind several checks (two calls of one
+ * function merged by the compiler, each path with its own type check:
+ * 6.1's tasklet_action_common() under cfi-icall), and a trap at @g was
+ * reached from its own check, whatever the others admit. With no path
+ * through @g's branch: th_site_admits().
+ */
+struct th_guard;
+int th_guard_admits(const struct th_call_site *s, const struct th_guard *g, uint64_t target,
+		    const struct th_eval_ctx *cx);
+
+/*
  * The call target of @s computed from the state at the function's entry
  * (@cx->entry_regs required; memory through @cx->read): what a breakpoint at
  * the entry learns. Return: 0 with *@target (run-time), or -1.

@@ -566,6 +566,43 @@ int th_site_admits(const struct th_call_site *s, uint64_t target, const struct t
 	return unknown ? -1 : 0;
 }
 
+int th_guard_admits(const struct th_call_site *s, const struct th_guard *g, uint64_t target,
+		    const struct th_eval_ctx *cx)
+{
+	const struct site_priv *sp = s->priv;
+	int unknown = 0, through = 0;
+
+	if (!g || !sp || !sp->nev)
+		return th_site_admits(s, target, cx);
+	for (size_t i = 0; i < sp->nev; i++) {
+		const struct event *ev = sp->ev[i];
+		struct ev_ctx e = { sp->b, sp->ar, cx, ev->target, target, false, 0 };
+		int all = 1, passes = 0;
+
+		/* The guard's branch tests this path's own target (a loop's
+		 * earlier turn passes it too, on another target). */
+		for (unsigned k = 0; k < ev->nconds; k++)
+			passes |= ev->conds[k].at == g->branch && (sp->on[i] >> k & 1);
+		if (!passes)
+			continue;
+		through = 1;
+		for (unsigned k = 0; k < ev->nconds && all == 1; k++) {
+			int v;
+
+			if (!(sp->on[i] >> k & 1))
+				continue;
+			v = eval_cond(&e, &ev->conds[k]);
+			all = v < 0 ? -1 : v;
+		}
+		if (all == 1)
+			return 1;
+		unknown |= all < 0;
+	}
+	if (!through)
+		return th_site_admits(s, target, cx);
+	return unknown ? -1 : 0;
+}
+
 int th_call_arg(const struct th_direct_call *c, int argno, const struct th_eval_ctx *cx,
 		uint64_t *val)
 {

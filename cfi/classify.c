@@ -32,7 +32,8 @@ int th_protocol_line(const struct th_child_obs *obs, const struct th_line *l, co
 
 int th_is_legit_callback(const char *name)
 {
-	return name && (!strcmp(name, TH_LEGIT_CALLBACK) || !strcmp(name, TH_LEGIT_CALLBACK_NEIGHBOUR));
+	return name && (!strcmp(name, TH_LEGIT_CALLBACK) || !strcmp(name, TH_LEGIT_CALLBACK_NEIGHBOUR) ||
+			!strcmp(name, TH_LEGIT_TASKLET_NEIGHBOUR) || !strcmp(name, TH_LEGIT_TASKLET_HSO));
 }
 
 /* ---- stdout: the protocol ---------------------------------------------------------------- */

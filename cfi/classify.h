@@ -71,10 +71,14 @@
 
 /* The wheel's dispatch: the function whose indirect call CFI must guard. */
 #define TH_CFI_SITE_FUNC "call_timer_fn"
-/* The victims' own timer callbacks: af_packet's socket's
- * (attacks/af_packet.h) and the generic neighbour's (attacks/victim.h). */
+/* The victims' own callbacks: af_packet's socket's (attacks/af_packet.h)
+ * and the generic neighbour's (attacks/victim.h) timer callbacks. */
 #define TH_LEGIT_CALLBACK "prb_retire_rx_blk_timer_expired"
 #define TH_LEGIT_CALLBACK_NEIGHBOUR "neighbour_timer_fn"
+/* The tasklet victims' (attacks/tasklet_victim.h): the generic tasklet
+ * neighbour's and hso_serial's. */
+#define TH_LEGIT_TASKLET_NEIGHBOUR "neighbour_tasklet_fn"
+#define TH_LEGIT_TASKLET_HSO "hso_unthrottle_tasklet"
 /* Is @name one of them? */
 int th_is_legit_callback(const char *name);
 

@@ -529,15 +529,30 @@ static void on_trap(struct th_child *c, int sig, const siginfo_t *si, const stru
 		const struct th_call_site *site = &c->sites->sites[s];
 
 		for (size_t g = 0; g < site->nguards; g++) {
+			uint64_t target;
+			int admits;
+
 			if (site->guards[g].addr != t->vaddr)
 				continue;
+			/* The check behind this guard (th_guard_admits: a site can
+			 * sit behind several, 6.1's tasklet_action_common()'s two
+			 * calls merged into one); and one trap can guard several
+			 * sites: the check that jumped here refuses the target, so
+			 * a site whose check admits it is kept only while no
+			 * refusing one is found. */
+			if (site->guards[g].target_reg >= 0) {
+				target = t->regs[site->guards[g].target_reg];
+				admits = th_guard_admits(site, &site->guards[g], target, &cx);
+				if (t->site >= 0 && t->target_known && t->admits == 0 && admits != 0)
+					continue;
+				t->target_known = 1;
+				t->target = target;
+				t->admits = admits;
+			} else if (t->site >= 0) {
+				continue;
+			}
 			t->site = (int)s;
 			t->guard = (int)g;
-			if (site->guards[g].target_reg >= 0) {
-				t->target_known = 1;
-				t->target = t->regs[site->guards[g].target_reg];
-				t->admits = th_site_admits(site, t->target, &cx);
-			}
 		}
 	}
 }
