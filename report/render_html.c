@@ -116,6 +116,9 @@ static void style(FILE *out)
 	      "*{box-sizing:border-box}\n"
 	      "body{font:15px/1.5 system-ui,-apple-system,'Segoe UI',Roboto,sans-serif;color:#1f2328;"
 	      "margin:0 auto;padding:1em 1.2em 3em;max-width:76em}\n"
+	      /* A word longer than the line (a finding's name, a path) breaks
+	       * rather than widen the page. */
+	      "main{overflow-wrap:break-word}\n"
 	      "h1{font-size:1.5em;margin:.2em 0}\n"
 	      "h2{font-size:1.3em;border-bottom:1px solid #d0d7de;padding-bottom:.2em;margin-top:2em}\n"
 	      "h3{font-size:1.05em;margin:0;display:inline}\n"
@@ -147,7 +150,7 @@ static void style(FILE *out)
 	      ".card .q{color:#57606a;margin:0 0 .6em;font-size:.92em}\n"
 	      ".vrow{display:flex;flex-wrap:wrap;align-items:baseline;gap:.2em .8em;padding:.35em 0;"
 	      "border-top:1px solid #eaeef2}\n"
-	      ".vrow .gen{font-weight:700;min-width:11.5em}\n"
+	      ".vrow>*{min-width:0}.vrow .gen{font-weight:700;min-width:11.5em}\n"
 	      ".vrow .cfg{font-family:ui-monospace,Menlo,Consolas,monospace;font-size:.88em;"
 	      "min-width:9em}\n"
 	      ".vrow .big{font-size:1.05em}\n"
@@ -171,13 +174,31 @@ static void style(FILE *out)
 	      "svg .sc{font-size:10px;fill:#57606a}\n"
 	      ".legend{display:flex;flex-wrap:wrap;gap:.2em .5em;margin:.3em 0;font-size:.85em}\n"
 	      /* The grid: headers and attack names stay in view while it scrolls. */
-	      ".gridwrap{overflow:auto;max-height:85vh;border:1px solid #d0d7de}\n"
+	      ".gridwrap{overflow:auto;max-height:85vh;border:1px solid #d0d7de;"
+	      "container-type:scroll-state}\n"
+	      /* The cue that the grid goes on to the right, from the box's
+	       * scroll state (no script); the names cast a shadow over what
+	       * scrolled under them. Where a browser cannot tell, the cue is
+	       * always there. */
+	      "table.grid .more{display:none;font:11px/1.3 system-ui,sans-serif;color:#57606a;"
+	      "margin-top:.5em}\n"
+	      "@container scroll-state(scrollable:right){table.grid .more{display:block}}\n"
+	      "@container scroll-state(scrollable:left){table.grid th.a{box-shadow:5px 0 5px -3px "
+	      "rgba(0,0,0,.35)}}\n"
+	      "@supports not (container-type:scroll-state){table.grid .more{display:block}}\n"
 	      "table.grid{font:600 12px/1 ui-monospace,SFMono-Regular,Menlo,Consolas,monospace;margin:0}\n"
 	      "table.grid td,table.grid th{padding:0;border-color:#fff;border-width:1px}\n"
 	      "table.grid td.c{width:2em;min-width:2em;height:1.7em;text-align:center;"
 	      "vertical-align:middle}\n"
-	      "table.grid th.a{font-weight:normal;padding:0 .6em 0 .4em;white-space:nowrap;"
+	      "table.grid th.a{font-weight:normal;padding:0 .6em 0 .4em;"
 	      "vertical-align:middle;background:#fff;position:sticky;left:0;z-index:1}\n"
+	      /* The pinned names: a third of a phone's width at most, broken
+	       * after a '_' (section_matrix.c's grid_name), inside a segment
+	       * only when one alone is longer. */
+	      "table.grid th.a a{display:block;width:max-content;max-width:min(calc(33vw - 2.5em),20em);"
+	      "overflow-wrap:break-word;line-height:1.2;padding:.15em 0}\n"
+	      ".pfx{position:absolute;width:1px;height:1px;overflow:hidden;clip-path:inset(50%);"
+	      "white-space:nowrap}\n"
 	      "table.grid thead th{position:sticky;z-index:2}\n"
 	      "table.grid thead tr.vh th{top:0;height:2em}\n"
 	      "table.grid thead tr.ch th{top:2em}\n"
@@ -187,7 +208,8 @@ static void style(FILE *out)
 	      "table.grid th.cfg{writing-mode:vertical-rl;transform:rotate(180deg);white-space:nowrap;"
 	      "font-weight:normal;padding:.4em .1em;background:#f6f8fa;vertical-align:bottom}\n"
 	      "table.grid tr.g th{text-align:left;padding:.6em 0 .2em .2em;background:#fff;"
-	      "font:600 13px/1.2 system-ui,sans-serif;color:#444;position:sticky;left:0}\n"
+	      "font:600 13px/1.2 system-ui,sans-serif;color:#444}\n"
+	      "table.grid tr.g th span{position:sticky;left:.2em}\n"
 	      "table.grid .vs{border-left:4px solid #fff}\n"
 	      "td.reg,span.reg{box-shadow:inset 0 0 0 3px #000}\n"
 	      "table.grid tbody tr:hover th.a{background:#fff8c5}\n"

@@ -154,6 +154,61 @@ static const struct th_cell *grid_cell(const struct th_results *res, const struc
 				    res->configs[g->cols[k]].name, tc->name);
 }
 
+/* How much of row's attack name its group's header already says: the
+ * technique and timing it begins with, as the name spells them
+ * ("MEMCPY_INTRA_BEFORE_ARM_" of memcpy-intra, before-arm); 0 when the name
+ * does not begin so (the grid then shows it whole). */
+static size_t group_prefix(const struct th_cell *row)
+{
+	const char *parts[] = { row->technique, strcmp(row->timing, "-") ? row->timing : "" };
+	const char *a = row->attack;
+	size_t n = 0;
+
+	for (size_t i = 0; i < sizeof(parts) / sizeof(parts[0]); i++) {
+		if (!*parts[i])
+			continue;
+		for (const char *p = parts[i]; *p; p++, n++) {
+			char want = *p >= 'a' && *p <= 'z' ? (char)(*p - 'a' + 'A') :
+				    *p == '-' || *p == ':' ? '_' : *p;
+
+			if (a[n] != want)
+				return 0;
+		}
+		if (a[n++] != '_')
+			return 0;
+	}
+	return a[n] ? n : 0;
+}
+
+/* A grid row's name: its short form (what the group's header does not
+ * say), a line break allowed after each '_', the prefix kept for a screen
+ * reader and a copy but not shown; the full name in the title and, one tap
+ * or keystroke away, at the head of the row's evidence. */
+static void grid_name(FILE *out, const struct th_cell *row)
+{
+	size_t pre = group_prefix(row);
+	char piece[128];
+
+	if (pre) {
+		snprintf(piece, sizeof(piece), "%.*s", (int)pre, row->attack);
+		fputs("<span class=\"pfx\">", out);
+		th_html_text(out, piece);
+		fputs("</span>", out);
+	}
+	for (const char *p = row->attack + pre; *p;) {
+		size_t w = strcspn(p, "_");
+
+		w += p[w] == '_';
+		if (w >= sizeof(piece))
+			w = sizeof(piece) - 1;
+		snprintf(piece, sizeof(piece), "%.*s", (int)w, p);
+		th_html_text(out, piece);
+		p += w;
+		if (*p)
+			fputs("<wbr>", out);
+	}
+}
+
 /* Each row's evidence, after its grid: a block per attack (id eT-R) with an
  * entry per cell (eT-R-N), each hidden until a link leads to it (CSS
  * :target; the page has no script). */
@@ -230,8 +285,11 @@ static int grid_toolchain(FILE *out, const struct th_results *res, const struct 
 
 	/* Head: variant groups over config names; both rows, and the attack
 	 * names, stay in view while the grid scrolls in its box. */
+	/* The corner says when the grid goes on past its box's right edge
+	 * (CSS: the box's scroll state; no script). */
 	fputs("<div class=\"gridwrap\"><table class=\"grid\">\n<thead>\n<tr class=\"vh\">"
-	      "<th scope=\"col\" class=\"a\" rowspan=\"2\">attack</th>", out);
+	      "<th scope=\"col\" class=\"a\" rowspan=\"2\">attack<span class=\"more\" "
+	      "aria-hidden=\"true\">more columns: scroll &#8594;</span></th>", out);
 	for (int v = 0; v < TH_VARIANT_COUNT; v++)
 		if (g->var_on[v])
 			fprintf(out, "<th scope=\"colgroup\" class=\"v vs\" colspan=\"%zu\">%s</th>", g->ncols,
@@ -260,11 +318,13 @@ static int grid_toolchain(FILE *out, const struct th_results *res, const struct 
 		const struct th_cell *row = rows[r];
 
 		if (!r || !th_report_same_group(rows[r - 1], row)) {
-			fprintf(out, "<tr class=\"g\"><th scope=\"rowgroup\" colspan=\"%zu\">", span);
+			/* The header spans the row; its text stays in view
+			 * when the grid scrolls sideways (CSS: sticky). */
+			fprintf(out, "<tr class=\"g\"><th scope=\"rowgroup\" colspan=\"%zu\"><span>", span);
 			th_html_text(out, row->technique);
 			fputs(", ", out);
 			th_html_text(out, strcmp(row->timing, "-") ? row->timing : "no timing");
-			fputs("</th></tr>\n", out);
+			fputs("</span></th></tr>\n", out);
 		}
 		/* Reaching a cell's evidence without hover, and without a
 		 * tab stop per cell (9,240 in a full run) or a script (the
@@ -276,9 +336,11 @@ static int grid_toolchain(FILE *out, const struct th_results *res, const struct 
 		 * cell), with their symbol. The entries replace the tooltips
 		 * that held the same text (a cell has no title now), so the
 		 * page grows only by the links and entries' markup. */
-		fprintf(out, "<tr id=\"g%zu-%zu\"><th scope=\"row\" class=\"a\"><a href=\"#e%zu-%zu\">",
+		fprintf(out, "<tr id=\"g%zu-%zu\"><th scope=\"row\" class=\"a\"><a href=\"#e%zu-%zu\" title=\"",
 			idx + 1, r + 1, idx + 1, r + 1);
-		th_html_text(out, row->attack);
+		th_html_attr(out, row->attack);
+		fputs("\">", out);
+		grid_name(out, row);
 		fputs("</a></th>", out);
 		size_t n = 0;
 
@@ -315,11 +377,14 @@ static int matrix(FILE *out, const struct th_results *res, const struct th_cell 
 	struct grid g;
 
 	fputs("<h2 id=\"matrix\">Matrix</h2>\n<p>One grid per toolchain: a row per attack, grouped "
-	      "by technique and timing; a column per config, grouped by variant. A cell shows its "
+	      "by technique and timing, named by what its group's header does not say (the full "
+	      "name on hover and at the head of its evidence); a column per config, grouped by "
+	      "variant. A cell shows its "
 	      "observed (most severe) outcome. Click or tap a cell for its counts, expectation, "
 	      "verdict and evidence; from the keyboard, an attack's name (one tab stop per row) "
-	      "leads to every cell of its row with their evidence. The grid scrolls in its box; "
-	      "its headers stay in view.</p>\n<details><summary>Legend</summary>\n", out);
+	      "leads to every cell of its row with their evidence. The grid scrolls in its box "
+	      "(its corner says when more columns are to the right); its headers stay in "
+	      "view.</p>\n<details><summary>Legend</summary>\n", out);
 	legend(out);
 	fputs("</details>\n", out);
 	if (grid_layout(res, &g))

@@ -18,6 +18,12 @@ For each page, at a desktop width (1280 px) and a phone's (412 px):
   - both charts render: SVG with marks, at a readable size;
   - the page is never wider than the window (nothing cut off on a phone);
   - the grid's headers stay in view when the grid scrolls;
+  - the grid fits a phone and a laptop: its pinned attack names take at most
+    a third of its box, each name within its cell (broken, not cut); every
+    column reachable by scrolling the box sideways, clear of the pinned
+    names; a visible cue in its corner while more columns lie to the right,
+    and none when nothing does (the widest grid of all pages: every column
+    reached at 1280 px; a grid wider than its box at 412 px, with its cue);
   - the headline findings are collapsible (details/summary);
   - colour is never the only signal: under each bar of the outcome chart a
     line names every segment by symbol and count (checked against the
@@ -28,7 +34,10 @@ For each page, at a desktop width (1280 px) and a phone's (412 px):
     focused attack name shows that row's evidence (every cell in it, as
     text); a tap (412 px) or a click (1280 px) on a cell shows its own
     entry, naming its outcome; no entry is shown before that;
-and a screenshot of the first screen is written to DIR/<page>-<width>.png.
+and a screenshot of the first screen is written to DIR/<page>-<width>.png,
+and of the first grid, scrolled into view, to DIR/<page>-<width>-grid.png
+(and, when it scrolls sideways, scrolled to its last column:
+DIR/<page>-<width>-grid-end.png).
 Exit 0, or 1 naming every failure.
 """
 import argparse
@@ -47,6 +56,9 @@ import websocket
 failures = []
 sticky_seen = set()     # widths at which a scrolling grid kept its headers
 evidence_seen = set()   # widths at which a cell's evidence was reached
+cue_seen = set()        # widths at which a grid wider than its box said so
+reached = {}            # width -> the most columns of a grid all reached there
+widest = 0              # the most columns of any page's grid
 
 
 def fail(what):
@@ -106,8 +118,9 @@ class Browser:
             self.events.append(msg)
         raise SystemExit(f"FAIL: no {method} in {timeout} s")
 
-    def js(self, expr):
-        r = self.call("Runtime.evaluate", expression=expr, returnByValue=True)
+    def js(self, expr, wait=False):
+        """expr's value; wait: expr is a promise, its value awaited."""
+        r = self.call("Runtime.evaluate", expression=expr, returnByValue=True, awaitPromise=wait)
         if "exceptionDetails" in r:
             raise SystemExit(f"FAIL: evaluating {expr[:60]}: {r['exceptionDetails']}")
         return r["result"].get("value")
@@ -329,13 +342,93 @@ def check(b, html, shots, width, height, mobile):
                  f"{r['stickyDrift']:.0f} px; attack names at {r['nameLeft']:.0f} px)")
         else:
             sticky_seen.add(width)
-    shot = b.call("Page.captureScreenshot", format="png")
     path = os.path.join(shots, f"{name}-{width}.png")
-    with open(path, "wb") as f:
-        f.write(base64.b64decode(shot["data"]))
+    shot(b, path)
     if r.get("gridRows"):
+        grids(b, html, shots, where, width)
         evidence(b, where, width, mobile)
     print(f"{where}: checked; first screen in {path}")
+
+
+# Each grid's fit, in its box: the pinned names' width and overflow, then
+# scrolled to its last column (a frame later: the box's scroll state, which
+# the cue follows, is applied at the next style update) and back.
+GRID = r"""
+(async (i, phase) => {
+  const wrap = document.querySelectorAll('.gridwrap')[i];
+  const frame = () => new Promise(ok => requestAnimationFrame(() => requestAnimationFrame(ok)));
+  const shown = el => !!el && el.getClientRects().length > 0 &&
+    getComputedStyle(el).visibility !== 'hidden';
+  const box = wrap.getBoundingClientRect();
+  const r = {box: Math.round(wrap.clientWidth), full: wrap.scrollWidth};
+  const names = [...wrap.querySelectorAll('tbody th.a')];
+  r.pinned = Math.max(0, ...names.map(x => x.getBoundingClientRect().width));
+  r.cut = names.filter(x => { const a = x.querySelector('a') || x;
+    return a.scrollWidth > a.clientWidth + 1 || x.scrollWidth > x.clientWidth + 1; })
+    .map(x => x.textContent).slice(0, 3);
+  const heads = [...wrap.querySelectorAll('thead tr.ch th')];
+  r.columns = heads.length;
+  const more = wrap.querySelector('thead .more');
+  wrap.scrollLeft = 0; wrap.scrollTop = 0;
+  wrap.scrollIntoView({block: 'start'});
+  await frame();
+  r.cueAtStart = shown(more);
+  if (phase === 'end') {
+    wrap.scrollLeft = wrap.scrollWidth;
+    await frame();
+    const last = heads[heads.length - 1].getBoundingClientRect();
+    const edge = Math.max(0, ...names.map(x => x.getBoundingClientRect().right));
+    r.lastRight = last.right - wrap.getBoundingClientRect().left - wrap.clientLeft;
+    r.lastClear = last.left >= edge - 1;
+    r.lastIn = r.lastRight <= wrap.clientWidth + 1;
+    r.cueAtEnd = shown(more);
+  }
+  return r;
+})
+"""
+
+
+def grids(b, html, shots, where, width):
+    """The grid's fit at this width: names, pinned column, every column
+    reachable, the cue; screenshots of the first grid."""
+    global widest
+    name = os.path.splitext(os.path.basename(html))[0]
+    n = b.js("document.querySelectorAll('.gridwrap').length")
+    for i in range(n):
+        g = b.js(GRID + f"({i}, 'start')", wait=True)
+        if i == 0:
+            shot(b, os.path.join(shots, f"{name}-{width}-grid.png"))
+        scrolls = g["full"] > g["box"] + 1
+        widest = max(widest, g["columns"])
+        if g["pinned"] > g["box"] / 3 + 1:
+            fail(f"{where}: grid {i + 1}'s pinned attack names are {g['pinned']:.0f} px of its "
+                 f"{g['box']} px box (at most a third)")
+        if g["cut"]:
+            fail(f"{where}: grid {i + 1} cuts attack names: {g['cut']}")
+        if scrolls != g["cueAtStart"]:
+            fail(f"{where}: grid {i + 1} is {g['full']} px in a {g['box']} px box, and its cue "
+                 f"that more columns lie to the right is {'not ' if scrolls else ''}shown")
+        e = b.js(GRID + f"({i}, 'end')", wait=True)
+        if i == 0 and scrolls:
+            shot(b, os.path.join(shots, f"{name}-{width}-grid-end.png"))
+        if not (e["lastIn"] and e["lastClear"]):
+            fail(f"{where}: grid {i + 1}'s last column is out of reach: scrolled to the end it "
+                 f"ends at {e['lastRight']:.0f} px of the {g['box']} px box"
+                 f"{'' if e['lastClear'] else ', under the pinned names'}")
+        elif scrolls and e["cueAtEnd"]:
+            fail(f"{where}: grid {i + 1} scrolled to its last column still says more lie to the right")
+        else:
+            reached[width] = max(reached.get(width, 0), g["columns"])
+            if scrolls:
+                cue_seen.add(width)
+        b.js(f"document.querySelectorAll('.gridwrap')[{i}].scrollLeft = 0")
+    b.js("window.scrollTo(0, 0)")
+
+
+def shot(b, path):
+    data = b.call("Page.captureScreenshot", format="png")["data"]
+    with open(path, "wb") as f:
+        f.write(base64.b64decode(data))
 
 
 SHOWN = r"""
@@ -435,7 +528,11 @@ def main():
     pages = []
     for p in a.html:
         if p.endswith(".json"):
-            out = os.path.join(a.shots, os.path.basename(p)[:-5] + ".html")
+            # results.json is named after its directory (fuzz.json beside it).
+            base = os.path.basename(p)[:-5]
+            if base == "results":
+                base = os.path.basename(os.path.dirname(os.path.abspath(p)))
+            out = os.path.join(a.shots, base + ".html")
             subprocess.run([a.th, "report", "--results", p, "--format", "html", "--out", out],
                            check=True)
             p = out
@@ -463,6 +560,11 @@ def main():
             fail(f"no page showed a grid cell's evidence by keyboard and {'tap' if width < 500 else 'click'} at {width} px")
         if width not in sticky_seen:
             fail(f"no page had a grid tall enough to show its headers stay in view at {width} px")
+    if reached.get(1280, 0) < widest:
+        fail(f"the widest grid ({widest} columns) was not reached to its last column at 1280 px "
+             f"(at most {reached.get(1280, 0)})")
+    if 412 not in cue_seen:
+        fail("no grid wider than its box at 412 px showed its cue and its last column")
     if failures:
         print(f"{len(failures)} failure(s)", file=sys.stderr)
         return 1
