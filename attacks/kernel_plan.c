@@ -2,6 +2,7 @@
 #define _GNU_SOURCE
 #include "kernel_plan.h"
 #include "lib/tsv.h"
+#include "results/results.h"
 
 #include <ctype.h>
 #include <dirent.h>
@@ -32,6 +33,7 @@ void th_kernel_plan_free(struct th_kernel_plan *p)
 	free(p->lines_);
 	free(p->cells);
 	free(p->attacks);
+	free(p->variants);
 	for (size_t i = 0; i < p->nconfigs; i++)
 		free((char *)p->configs[i]);
 	free(p->configs);
@@ -60,9 +62,30 @@ static int name_ok(const char *s)
 	return 1;
 }
 
+/*
+ * Every kernel of kernel/kernels.tsv is 6.1 or 6.12: the timer_list of
+ * 4.15+ (fn(timer), no .data: the model's modern timer) and the
+ * tasklet_struct of 5.9+ (include/linux/interrupt.h: use_callback, and the
+ * union of callback and func with data kept; kernel/softirq.c
+ * tasklet_action_common() calls either: the model's transitional tasklet).
+ * A kernel before 5.9, or after the tasklet's func and data are removed,
+ * would have another generation of it.
+ */
+const char *th_kernel_variant(const char *api)
+{
+	switch (th_api_parse(api)) {
+	case TH_API_TIMER:
+		return "modern";
+	case TH_API_TASKLET:
+		return "transitional";
+	default:
+		return NULL;
+	}
+}
+
 static int load_cells(struct th_kernel_plan *p, char *err, size_t n)
 {
-	static const char *const names[] = { "attack", "technique", "timing", "payload" };
+	static const char *const names[] = { "attack", "technique", "timing", "payload", "api" };
 	struct th_tsv t;
 	char where[4200];
 	size_t capcells = 0;
@@ -71,11 +94,12 @@ static int load_cells(struct th_kernel_plan *p, char *err, size_t n)
 	if (th_tsv_open(&t, p->cells_path, err, n))
 		return -1;
 	while ((got = th_tsv_next(&t, err, n)) > 0) {
-		char *col[4], *s;
+		char *col[5], *s;
+		const char *variant;
 		int i;
 
 		snprintf(where, sizeof(where), "%s:%lu", p->cells_path, t.line);
-		if (th_tsv_fields(&t, col, 4, "attack technique timing payload", err, n))
+		if (th_tsv_fields(&t, col, 5, "attack technique timing payload api", err, n))
 			goto out;
 		/* The plan keeps its rows: the cells point into them. */
 		if (!(s = malloc(t.len + 1))) {
@@ -83,7 +107,7 @@ static int load_cells(struct th_kernel_plan *p, char *err, size_t n)
 			goto out;
 		}
 		memcpy(s, t.buf, t.len + 1);
-		for (i = 0; i < 4; i++)
+		for (i = 0; i < 5; i++)
 			col[i] = s + (col[i] - t.buf);
 		if (p->nlines_ % 64 == 0) {
 			char **nl = realloc(p->lines_, (p->nlines_ + 64) * sizeof(*nl));
@@ -100,13 +124,17 @@ static int load_cells(struct th_kernel_plan *p, char *err, size_t n)
 			fail(err, n, where, "attack '%.60s' is not an upper-case ID ([A-Z][A-Z0-9_]*)", col[0]);
 			goto out;
 		}
-		for (i = 1; i < 4; i++)
+		for (i = 1; i < 5; i++)
 			if (!name_ok(col[i])) {
 				fail(err, n, where, "empty %s, or one with a blank", names[i]);
 				goto out;
 			}
 		if (strcmp(col[2], "before-arm") && strcmp(col[2], "pending") && strcmp(col[2], "-")) {
 			fail(err, n, where, "unknown timing '%.40s' (before-arm, pending or -)", col[2]);
+			goto out;
+		}
+		if (!(variant = th_kernel_variant(col[4]))) {
+			fail(err, n, where, "unknown api '%.40s' (%s)", col[4], th_api_names());
 			goto out;
 		}
 		for (size_t k = 0; k < p->ncells; k++)
@@ -126,8 +154,9 @@ static int load_cells(struct th_kernel_plan *p, char *err, size_t n)
 			p->cells = c;
 			capcells = nc;
 		}
-		p->cells[p->ncells++] =
-			(struct th_kernel_cell){ col[0], col[1], col[2], col[3], (unsigned)t.line };
+		p->cells[p->ncells++] = (struct th_kernel_cell){
+			col[0], col[1], col[2], col[3], col[4], variant, (unsigned)t.line,
+		};
 	}
 	if (got < 0)
 		goto out;
@@ -363,12 +392,15 @@ int th_kernel_plan_load(const char *dir, struct th_kernel_plan *p, char *err, si
 	if (load_cells(p, err, n) || (got = load_builds(p, dir, err, n)) < 0 ||
 	    (!got && load_configs(p, dir, err, n)))
 		goto bad;
-	if (!(p->attacks = malloc(p->ncells * sizeof(*p->attacks)))) {
+	if (!(p->attacks = malloc(p->ncells * sizeof(*p->attacks))) ||
+	    !(p->variants = malloc(p->ncells * sizeof(*p->variants)))) {
 		fail(err, n, dir, "out of memory");
 		goto bad;
 	}
-	for (size_t i = 0; i < p->ncells; i++)
+	for (size_t i = 0; i < p->ncells; i++) {
 		p->attacks[i] = p->cells[i].attack;
+		p->variants[i] = p->cells[i].variant;
+	}
 	return 0;
 bad:
 	th_kernel_plan_free(p);

@@ -2,9 +2,12 @@
 /*
  * The real kernel's plan, as `timerharness check` judges a linux-* platform
  * by it: kernel/cells.tsv (one cell a line: attack technique timing
- * payload, TAB-separated; its head says so) x every kernel config of
- * kernel/configs/ (a <name>.config file each; base.config is what every
- * one adds to, not a config). Every cell is the modern variant (Linux 6.1).
+ * payload api, TAB-separated; its head says so) x every kernel config of
+ * kernel/kernels.tsv (or of kernel/configs/: a <name>.config file each;
+ * base.config is what every one adds to, not a config). A cell's variant is
+ * its family's generation on the kernels planned (6.1 and 6.12): the
+ * timer's modern (4.15's timer_list), the tasklet's transitional (5.9's
+ * tasklet_struct, use_callback beside func and data); th_kernel_variant().
  */
 #ifndef TH_ATTACKS_KERNEL_PLAN_H
 #define TH_ATTACKS_KERNEL_PLAN_H
@@ -17,6 +20,8 @@ struct th_kernel_cell {
 	const char *technique;
 	const char *timing;	/* before-arm, pending or - */
 	const char *payload;
+	const char *api;	/* results/api.def's: "timer", "tasklet" */
+	const char *variant;	/* th_kernel_variant(api): "modern", "transitional" */
 	unsigned line;		/* of kernel/cells.tsv */
 };
 
@@ -34,6 +39,7 @@ struct th_kernel_plan {
 	struct th_kernel_cell *cells;	/* in file order */
 	size_t ncells;
 	const char **attacks;		/* cells[i].attack, for report/check.h */
+	const char **variants;		/* cells[i].variant, the same */
 	const char **configs;		/* kernel config names, sorted */
 	size_t nconfigs;
 	char *cells_path;		/* DIR/cells.tsv */
@@ -47,12 +53,19 @@ struct th_kernel_plan {
 };
 
 /*
+ * The variant (the model's generation) of the family @api on the real
+ * kernels of kernel/kernels.tsv: "modern" for the timer, "transitional" for
+ * the tasklet; NULL for a family the plan does not know.
+ */
+const char *th_kernel_variant(const char *api);
+
+/*
  * Load DIR/cells.tsv and the kernel configs: DIR/kernels.tsv's (release
  * source config fragment boot; each fragment a DIR/configs/<name>.config),
  * or, without that file, the names of DIR/configs/ *.config (but
  * base.config). Errors say "FILE:LINE: what" (a line of cells.tsv: too few
  * or many fields, an attack that is not an upper-case ID, a timing that is
- * not one, an empty field, an attack twice) or "FILE: what" (unreadable,
+ * not one, an api that is no family, an empty field, an attack twice) or "FILE: what" (unreadable,
  * no cell, no config). Return: 0, or -1 with err set and *p empty.
  */
 int th_kernel_plan_load(const char *dir, struct th_kernel_plan *p, char *err, size_t n);

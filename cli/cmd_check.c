@@ -372,6 +372,7 @@ int th_cli_check(int argc, char **argv)
 		.differs = th_expect_differs, .ndifferences = th_expect_difference_count(),
 		.difference = th_expect_difference, .difference_on = th_expect_difference_on,
 		.kernel_attacks = kp.attacks, .nkernel_attacks = kp.ncells,
+		.kernel_variants = kp.variants,
 		.kernel_configs = kp.configs, .nkernel_configs = kp.nconfigs,
 		.kernel_config_on = kernel_config_on, .kernel_config_arg = &kp,
 		.kernel_plan = kp.cells_path, .kernel_plan_error = kp.ncells ? NULL : kerr,

@@ -58,6 +58,13 @@ struct facts {
 	char cred_line[TH_LINE_MAX];
 	bool released;
 	char state[TH_LINE_MAX];
+	/* The tasklet's call (kernel/unit/tasklet.c): which branch of
+	 * tasklet_action_common() it took and the argument it passed (CALL),
+	 * CR4 around it (CALL, RETURN), and what the write left in the
+	 * tasklet (WRITE landed); "" or -1 when not said. */
+	int call_cb, written_cb;
+	char call_arg[32], written_data[32], cr4_before[32], cr4_after[32];
+	char pinned[TH_LINE_MAX];	/* "pinned CR4 bits changed: ..." after the write */
 	int pending;			/* from STATE: -1 unknown */
 	int calls;
 	/* The kernel's own. CFI reports from the start; the rest after the write. */
@@ -160,6 +167,28 @@ static const char *skip_capture(const char *s)
 		}
 	}
 	return p;
+}
+
+/* The value of " @key" (e.g. " arg=") in @s, up to a blank, into @dst ("" none). */
+static void key_value(char *dst, size_t n, const char *s, const char *key)
+{
+	const char *p = strstr(s, key);
+
+	if (!p) {
+		dst[0] = '\0';
+		return;
+	}
+	p += strlen(key);
+	snprintf(dst, n, "%.*s", (int)strcspn(p, " "), p);
+}
+
+/* " @key" as 0 or 1; -1 when not said. */
+static int key_flag(const char *s, const char *key)
+{
+	char v[8];
+
+	key_value(v, sizeof(v), s, key);
+	return !strcmp(v, "0") ? 0 : !strcmp(v, "1") ? 1 : -1;
 }
 
 /* Copy the symbol at s (up to a space, ';' or ')') into dst. */
@@ -333,6 +362,9 @@ static void unit_line(struct facts *f, const char *s, long ln, const struct th_c
 		snprintf(f->write, sizeof(f->write), "%s", s);
 		if (w)
 			symbol_at(f->written, sizeof(f->written), w + strlen(".function="));
+		/* A tasklet's: the branch and the data the write left. */
+		f->written_cb = key_flag(s, " use_callback=");
+		key_value(f->written_data, sizeof(f->written_data), s, " data=");
 		end_reports(f, E_CLOSED, NULL);
 	} else if (starts(s, "WRITE missed")) {
 		f->missed = true;
@@ -344,7 +376,10 @@ static void unit_line(struct facts *f, const char *s, long ln, const struct th_c
 		end_reports(f, E_CLOSED, NULL);
 	} else if (starts(s, "CALL ")) {
 		/* "CALL call_timer_fn -> fn+0x0/0x4 (timer ...)": the site the
-		 * unit watches, at the kernel's own tracepoint before its call. */
+		 * unit watches, at the kernel's own tracepoint before its call;
+		 * a tasklet's also says the branch, the argument and CR4:
+		 * "CALL tasklet_action_common -> fn+0x0/0x7c (tasklet ...)
+		 * use_callback=0 arg=0x407f0 func(data) cr4=0x3506f0". */
 		const char *arrow = strstr(s + 5, " -> ");
 
 		f->calls++;
@@ -352,10 +387,14 @@ static void unit_line(struct facts *f, const char *s, long ln, const struct th_c
 			f->call_line = ln;
 			snprintf(f->site, sizeof(f->site), "%.*s", (int)(arrow - s - 5), s + 5);
 			snprintf(f->call, sizeof(f->call), "%s", arrow + 4);
+			f->call_cb = key_flag(s, " use_callback=");
+			key_value(f->call_arg, sizeof(f->call_arg), s, " arg=");
+			key_value(f->cr4_before, sizeof(f->cr4_before), s, " cr4=");
 		}
 	} else if (starts(s, "RETURN ")) {
 		if (f->call_line >= 0 && f->return_line < 0) {
 			f->return_line = ln;
+			key_value(f->cr4_after, sizeof(f->cr4_after), s, " cr4=");
 			end_reports(f, E_RETURNED, NULL);
 		}
 	} else if (starts(s, "EFFECT th-sleeper woken")) {
@@ -368,6 +407,9 @@ static void unit_line(struct facts *f, const char *s, long ln, const struct th_c
 		f->uid_changed = u && strncmp(u + 5, "1000 ", 5);
 	} else if (starts(s, "STATE neighbour ")) {
 		f->released = strstr(s, " released=1") != NULL;
+	} else if (starts(s, "STATE tasklet-neighbour ")) {
+		/* th_tasklet_force_close() marks its container closed. */
+		f->released = strstr(s, " closed=1") != NULL;
 	} else if (starts(s, "STATE calls=")) {
 		const char *p = strstr(s, " pending=");
 
@@ -438,6 +480,10 @@ static void kernel_line(struct facts *f, const char *s, long ln)
 	}
 	if (f->write_line < 0)
 		return;		/* before the write, no oops is the attack's */
+	/* native_write_cr4() (arch/x86/kernel/cpu/common.c, 5.3+): CR4
+	 * pinning put the pinned bits back after the mov, and says so. */
+	if (!f->pinned[0] && strstr(s, "pinned CR4 bits changed"))
+		snprintf(f->pinned, sizeof(f->pinned), "%s", s);
 	if (is_oops(s)) {
 		/* FineIBT at a callee whose preamble the kernel poisoned
 		 * (a sealed function): no report, only the trap; kept as a
@@ -689,6 +735,43 @@ static void judge(struct facts *f, enum th_boot_end end, struct th_console_verdi
 		    open->text);
 		return;
 	}
+	/*
+	 * A tasklet's legacy branch (use_callback 0: t->func(t->data),
+	 * kernel/softirq.c tasklet_action_common()) passes .data, which the
+	 * write set: the target ran with the attacker's argument. Its effect
+	 * for the attacker (a CR4 write: CR4 loaded with that value, read at
+	 * the return), and whether the kernel outlived it, decide: a fault
+	 * after it is CRASHED, as an oops after any target (docs/outcomes.md).
+	 */
+	if (attacker_call && f->call_cb == 0 && f->written_cb == 0 && f->written_data[0] &&
+	    !strcmp(f->call_arg, f->written_data) && f->return_line >= 0) {
+		char steps[600];
+		bool loaded = f->cr4_after[0] && !strcmp(f->cr4_after, f->call_arg);
+
+		snprintf(steps, sizeof(steps), "%.60s called %.100s with the attacker's argument %.30s (func(data): use_callback 0)%s%.200s; CR4 %.30s before the call, %.30s at its return (%s)",
+			 f->site, v->call_target, f->call_arg, f->pinned[0] ? "; " : "", f->pinned,
+			 f->cr4_before[0] ? f->cr4_before : "?", f->cr4_after[0] ? f->cr4_after : "?",
+			 loaded ? "the value was loaded" : "not the value written");
+		if (f->oops_line > f->return_line)
+			say(v, TH_CRASHED, "%s; then: %.200s%s%s", steps, f->oops, f->rip[0] ? " at " : "",
+			    f->rip);
+		else if (loaded)
+			say(v, TH_HIJACKED, "%s", steps);
+		else
+			say(v, TH_REDIRECTED, "%s: the target ran with the chosen argument, but its effect did not stay",
+			    steps);
+		return;
+	}
+	/* Any other tasklet call: its callback branch (callback(t)) passes
+	 * the victim's tasklet, and a func(data) whose data is not what the
+	 * write left is no argument of the attacker's. */
+	if (attacker_call && f->call_cb >= 0 && f->return_line >= 0) {
+		say(v, TH_REDIRECTED, "%.60s called %.100s with %s, and it returned%s", f->site,
+		    v->call_target, f->call_cb ? "the tasklet (callback(t))" :
+		    "data the write did not leave (func(data))",
+		    f->released ? " (it marked the neighbour closed)" : "");
+		return;
+	}
 	if (attacker_call && (f->return_line >= 0 || (own && stopped_at(own)))) {
 		if (f->woken)
 			say(v, TH_HIJACKED, "%.60s called %.100s, which woke the task the attacker wrote after the timer: %.200s",
@@ -747,6 +830,7 @@ void th_console_classify(const char *log, size_t n, const struct th_console_cell
 	f.cell_line = f.write_line = f.end_line = f.call_line = f.return_line = -1;
 	f.oops_line = f.panic_line = -1;
 	f.pending = -1;
+	f.call_cb = f.written_cb = -1;
 	if (log && n)
 		collect(&f, log, n, cell);
 	v->unit_seen = f.cell_line >= 0;

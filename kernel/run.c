@@ -426,10 +426,11 @@ static bool finish(struct job *j, const struct th_kernel_run_opts *o)
 }
 
 /*
- * Once call_timer_fn has entered a target (the unit's CALL line), a guest
- * that prints nothing more for o->quiet seconds has stopped: its deadline
- * becomes that, moved on by every new byte. The runner then ends it as at
- * its time limit, and the classifier says HANG only after such a CALL.
+ * Once the watched dispatch (call_timer_fn, tasklet_action_common) has
+ * entered a target (the unit's CALL line), a guest that prints nothing more
+ * for o->quiet seconds has stopped: its deadline becomes that, moved on by
+ * every new byte. The runner then ends it as at its time limit, and the
+ * classifier says HANG only after such a CALL.
  */
 static void watch_quiet(struct job *j, const struct th_kernel_run_opts *o)
 {
@@ -440,7 +441,7 @@ static void watch_quiet(struct job *j, const struct th_kernel_run_opts *o)
 	if (c->reaped || c->timed_out || o->quiet <= 0)
 		return;
 	if (!j->called) {
-		snprintf(mark, sizeof(mark), "timerharness %s: CALL call_timer_fn -> ", j->token);
+		snprintf(mark, sizeof(mark), "timerharness %s: CALL ", j->token);
 		j->called = c->buf[0] && memmem(c->buf[0], c->len[0], mark, strlen(mark));
 		if (!j->called)
 			return;

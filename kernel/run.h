@@ -70,8 +70,9 @@ struct th_kernel_run_opts {
 	const char *initrd;
 	const char *cpu;	/* -cpu: "max,la57=off" (kernel/README.md says why) */
 	double timeout;		/* per boot, seconds */
-	double quiet;		/* after call_timer_fn entered a target: seconds
-				 * without a console byte that end the boot */
+	double quiet;		/* after the watched dispatch (call_timer_fn,
+				 * tasklet_action_common) entered a target:
+				 * seconds without a console byte that end the boot */
 	unsigned jobs;
 	const char *log_dir;	/* <log_dir>/<config>/<attack>.log, or with
 				 * a series <log_dir>/<series>/<config>/... */

@@ -210,6 +210,7 @@ static int fill(struct th_results *src, const struct th_results *dst, const char
 				.toolchain = c->toolchain, .outcome = TH_OUTCOME_INVALID, .runs = c->runs,
 				.counts = c->counts, .evidence = c->evidence, .expected = TH_OUTCOME_INVALID,
 				.seconds = c->seconds, .rerun = c->rerun, .platform = platform,
+				.api = c->api,
 			};
 			if (!th_results_add_cell(src, &in, err, n))
 				return -1;
@@ -233,10 +234,12 @@ static int fill(struct th_results *src, const struct th_results *dst, const char
 		in = (struct th_cell_in){
 			.attack = r->cell->attack, .technique = r->cell->technique,
 			.timing = r->cell->timing, .payload = r->cell->payload,
-			.variant = TH_VARIANT_MODERN, .config = r->target->config,
+			/* The family's generation on this kernel (kernel/cells.tsv's
+			 * api, attacks/kernel_plan.c): the model's cell it meets. */
+			.variant = th_variant_parse(r->cell->variant), .config = r->target->config,
 			.toolchain = r->target->toolchain, .outcome = r->v.outcome, .runs = 1,
 			.evidence = evidence, .expected = TH_OUTCOME_INVALID, .seconds = r->seconds,
-			.rerun = rerun, .platform = platform,
+			.rerun = rerun, .platform = platform, .api = th_api_parse(r->cell->api),
 		};
 		if (!th_results_add_cell(src, &in, err, n))
 			return -1;

@@ -266,17 +266,33 @@ static bool kernel_config_on(const struct th_check_decl *d, const char *platform
 	       (!d->kernel_config_on || d->kernel_config_on(d->kernel_config_arg, platform, config));
 }
 
+/* The variant the kernel plan gives its attack @a (an index of
+ * kernel_attacks): its family's generation on the real kernels. */
+static enum th_variant kernel_variant(const struct th_check_decl *d, size_t a)
+{
+	return d->kernel_variants ? th_variant_parse(d->kernel_variants[a]) : TH_VARIANT_MODERN;
+}
+
+/* Is @attack in the kernel plan, with variant @v? */
+static bool kernel_attack_is(const struct th_check_decl *d, const char *attack, enum th_variant v)
+{
+	for (size_t a = 0; a < d->nkernel_attacks; a++)
+		if (!strcmp(d->kernel_attacks[a], attack))
+			return kernel_variant(d, a) == v;
+	return false;
+}
+
 /* In the plan: the model's, the registry's attacks (and the self-tests when
  * the run added them) x the declared configs; a real kernel's, its plan's
- * attacks x modern x its kernel configs. */
+ * attacks, each in its family's variant (the timer's modern, the tasklet's
+ * transitional), x its kernel configs. */
 static bool planned(const struct judge *j, const char *platform, const char *attack,
 		    enum th_variant v, const char *config)
 {
 	const struct th_check_decl *d = j->d;
 
 	if (!th_platform_is_model(platform))
-		return v == TH_VARIANT_MODERN && in_names(d->kernel_attacks, d->nkernel_attacks, attack) &&
-		       kernel_config_on(d, platform, config);
+		return kernel_attack_is(d, attack, v) && kernel_config_on(d, platform, config);
 	return (in_names(d->attacks, d->nattacks, attack) ||
 		(j->res->selection.selftests && in_names(d->selftests, d->nselftests, attack))) &&
 	       in_names(d->configs, d->nconfigs, config);
@@ -289,7 +305,10 @@ static const char *unplanned_why(const struct judge *j, const struct th_cell *c)
 
 	if (!th_platform_is_model(c->platform))
 		return !d->nkernel_attacks ? "a real kernel's cell, but no kernel plan to judge it by" :
-		       c->variant != TH_VARIANT_MODERN ? "a real kernel's cells are modern (Linux 6.1)" :
+		       !in_names(d->kernel_attacks, d->nkernel_attacks, c->attack) ?
+		       "not an attack of the kernel plan" :
+		       !kernel_attack_is(d, c->attack, c->variant) ?
+		       "not the variant its family has on the real kernels (the timer's modern, the tasklet's transitional: 6.1 and 6.12)" :
 		       !in_names(d->kernel_configs, d->nkernel_configs, c->config) ?
 		       "not a kernel config of the kernel plan" :
 		       !kernel_config_on(d, c->platform, c->config) ?
@@ -578,9 +597,9 @@ static void missing_kernel_cells(struct judge *j, const char *platform, const ch
 		for (size_t c = 0; c < d->nkernel_configs; c++)
 			for (size_t a = 0; a < d->nkernel_attacks; a++)
 				if (kernel_config_on(d, platform, d->kernel_configs[c]) &&
-				    !th_results_find_cell(r, platform, d->kernel_attacks[a], TH_VARIANT_MODERN,
+				    !th_results_find_cell(r, platform, d->kernel_attacks[a], kernel_variant(d, a),
 							  d->kernel_configs[c], tc))
-					missing_line(j, platform, d->kernel_attacks[a], TH_VARIANT_MODERN,
+					missing_line(j, platform, d->kernel_attacks[a], kernel_variant(d, a),
 						     d->kernel_configs[c], tc, why);
 	}
 }

@@ -56,6 +56,10 @@ struct th_check_decl {
 	 * real kernel's cells are then bad input). */
 	const char *const *kernel_attacks;
 	size_t nkernel_attacks;
+	/* kernel_variants[i]: the variant kernel_attacks[i]'s cells are
+	 * ("modern" for the timer, "transitional" for the tasklet on 6.1 and
+	 * 6.12: attacks/kernel_plan.h); NULL: every one modern. */
+	const char *const *kernel_variants;
 	const char *const *kernel_configs;
 	size_t nkernel_configs;
 	/* Is a kernel config planned on that platform (kernel/kernels.tsv:

@@ -708,7 +708,16 @@ static void kernel_plan_loads(void **state)
 			fail_msg("%s (line %u) is not an attack of the registry", p.cells[i].attack,
 				 p.cells[i].line);
 		assert_string_equal(p.attacks[i], p.cells[i].attack);
+		/* Its family is the registry's, and its variant the one the
+		 * family has on 6.1 and 6.12: the model's cell it meets. */
+		assert_string_equal(p.cells[i].api, th_technique_api(a->technique));
+		assert_string_equal(p.variants[i], p.cells[i].variant);
+		assert_string_equal(p.cells[i].variant,
+				    !strcmp(p.cells[i].api, "tasklet") ? "transitional" : "modern");
 	}
+	assert_string_equal(th_kernel_variant("timer"), "modern");
+	assert_string_equal(th_kernel_variant("tasklet"), "transitional");
+	assert_null(th_kernel_variant("hrtimer"));
 	th_kernel_plan_free(&p);
 }
 
@@ -752,17 +761,19 @@ static void kernel_plan_errors(void **state)
 {
 	static const char *const both[] = { "base.config", "kcfi.config", NULL };
 	static const char *const base_only[] = { "base.config", NULL };
-	const char *ok = "# head\nA_1\tmemcpy-intra\tpending\tnone\n";
+	const char *ok = "# head\nA_1\tmemcpy-intra\tpending\tnone\ttimer\n";
 
 	(void)state;
-	plan_error("# head\nA_1\tmemcpy-intra\tpending\n", both,
-		   "cells.tsv:2: 3 TAB-separated fields, expected 4 (attack technique timing payload)");
-	plan_error("a_1\tmemcpy-intra\tpending\tnone\n", both, "cells.tsv:1: attack 'a_1' is not");
-	plan_error("A_1\tmemcpy-intra\tlater\tnone\n", both, "cells.tsv:1: unknown timing 'later'");
-	plan_error("A_1\t\tpending\tnone\n", both, "cells.tsv:1: empty technique");
-	plan_error("A_1\tm\tpending\tnone\textra\n", both,
-		   "cells.tsv:1: 5 TAB-separated fields, expected 4 (attack technique timing payload)");
-	plan_error("A_1\tm\tpending\tnone\n\nA_1\tm\t-\tx\n", both,
+	plan_error("# head\nA_1\tmemcpy-intra\tpending\tnone\n", both,
+		   "cells.tsv:2: 4 TAB-separated fields, expected 5 (attack technique timing payload api)");
+	plan_error("a_1\tmemcpy-intra\tpending\tnone\ttimer\n", both, "cells.tsv:1: attack 'a_1' is not");
+	plan_error("A_1\tmemcpy-intra\tlater\tnone\ttimer\n", both, "cells.tsv:1: unknown timing 'later'");
+	plan_error("A_1\t\tpending\tnone\ttimer\n", both, "cells.tsv:1: empty technique");
+	plan_error("A_1\tm\tpending\tnone\twheel\n", both,
+		   "cells.tsv:1: unknown api 'wheel' (timer, tasklet)");
+	plan_error("A_1\tm\tpending\tnone\ttimer\textra\n", both,
+		   "cells.tsv:1: 6 TAB-separated fields, expected 5 (attack technique timing payload api)");
+	plan_error("A_1\tm\tpending\tnone\ttimer\n\nA_1\tm\t-\tx\ttasklet\n", both,
 		   "cells.tsv:3: A_1 is planned twice (first on line 1)");
 	plan_error("# nothing\n", both, "cells.tsv: no cell");
 	plan_error(ok, base_only, "/configs: no kernel config");

@@ -5,7 +5,8 @@ tests/data/kernel/console/NAME.log is a console as `timerharness kernel`
 keeps it (its first line: the cell, the config, this boot's token and how
 the boot ended); NAME.want is `timerharness kernel classify`'s answer,
 "OUTCOME<TAB>evidence". kcfi-*.log and none-*.log are real boots of
-Linux 6.1 with the unit; hostile-*.log are made from them to try the
+Linux 6.1 with the unit (fineibt-*.log: 6.12 booted cfi=fineibt);
+hostile-*.log are made from them to try the
 classifier: unit lines with another token, a CFI line before the write, a
 boot that stopped after the write, garbage, QEMU failing, the wrong cell.
 forged-*.log and made-*.log are made by tests/kernel_console_forge.py (its

@@ -22,6 +22,12 @@ the write changed, as the file's third line says:
                  for a target whose preamble the kernel poisoned, a bare
                  invalid opcode with RIP __cfi_<target>+0xd; until a real
                  6.12 boot replaces them;
+  forged-tasklet-* the tasklet's (kernel/unit/tasklet.c, issue 28), made
+                 from kcfi-TASKLET_MEMCPY_INTRA_PENDING_*.log: a kCFI report
+                 at tasklet_action_common naming another target than the
+                 .callback written (not BLOCKED_CFI), and a func(data) call
+                 whose argument is not the data the write left (never the
+                 attacker's argument: not CRASHED with it, not HIJACKED);
   made-ibt-*     what the CPU's own IBT says on a real machine (no TCG):
                  "Missing ENDBR: <where the call landed>", then BUG()
                  (arch/x86/kernel/cet.c).
@@ -189,6 +195,21 @@ def main():
     write(d, "forged-ibt-other-landing.log",
           header(lines, "fineibt", "IBT's #CP where another function begins") + fbody +
           [l.replace("__cfi_native_write_cr4+0x0/0x10", "some_driver_fn+0x0/0x40") for l in ibt])
+
+
+    # ---- the tasklet (issue 28): tasklet_action_common's two calls ----
+    for base, name, what, edit in (
+            ("kcfi-TASKLET_MEMCPY_INTRA_PENDING_FUNC_WRITE_CR4.log", "forged-tasklet-cfi-other-target.log",
+             "the report at tasklet_action_common names another target than the .callback written",
+             lambda l: l.replace("(target: native_write_cr4+0x0/0x7c;", "(target: some_driver_fn+0x0/0x40;")
+             if l.startswith("CFI failure at ") else l),
+            ("kcfi-TASKLET_MEMCPY_INTRA_PENDING_USE_CALLBACK_WRITE_CR4.log",
+             "forged-tasklet-arg-not-written.log",
+             "func(data) is called with another argument than the data the write left",
+             lambda l: l.replace(" arg=0x407f0 func(data)", " arg=0x407f1 func(data)"))):
+        with open(os.path.join(d, base)) as f:
+            tl = f.read().split("\n")
+        write(d, name, [tl[0], tl[1], f"# made from {base}: {what}"] + [edit(l) for l in tl[2:]])
 
 
 if __name__ == "__main__":

@@ -14,7 +14,7 @@ file(MAKE_DIRECTORY ${OUT}/plan/configs)
 set(A MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4)
 set(P linux-6.1.192)
 # The kernel's plan: the one attack, under none.
-file(WRITE ${OUT}/plan/cells.tsv "# attack technique timing payload\n${A}\tmemcpy-intra\tbefore-arm\tfunc:write_cr4\n")
+file(WRITE ${OUT}/plan/cells.tsv "# attack technique timing payload api\n${A}\tmemcpy-intra\tbefore-arm\tfunc:write_cr4\ttimer\n")
 file(WRITE ${OUT}/plan/configs/base.config "CONFIG_64BIT=y\n")
 file(WRITE ${OUT}/plan/configs/none.config "# CONFIG_CFI_CLANG is not set\n")
 # The checkout's expectations, with the kernel's rule and its difference:
@@ -77,10 +77,10 @@ run(${TH} check --results ${OUT}/run/results.json --expect ${OUT}/expected.tsv -
 want(2 "unplanned: the results hold a real kernel's platform but there is no kernel plan to judge it by \\(kernel/cells.tsv and kernel/configs/: [^)]*none/cells.tsv: No such file or directory\\)" "check without a plan")
 
 # The kernel's plan grows: the platform lacks a cell of it.
-file(APPEND ${OUT}/plan/cells.tsv "MEMCPY_INTRA_BEFORE_ARM_NONE\tmemcpy-intra\tbefore-arm\tnone\n")
+file(APPEND ${OUT}/plan/cells.tsv "MEMCPY_INTRA_BEFORE_ARM_NONE\tmemcpy-intra\tbefore-arm\tnone\ttimer\n")
 run(${check})
 want(1 "missing: MEMCPY_INTRA_BEFORE_ARM_NONE modern/none/[^ ]+ on ${P}: declared [A-Za-z_]+, not in the results \\(coverage lost\\)" "check, plan not whole")
-file(WRITE ${OUT}/plan/cells.tsv "${A}\tmemcpy-intra\tbefore-arm\tfunc:write_cr4\n")
+file(WRITE ${OUT}/plan/cells.tsv "${A}\tmemcpy-intra\tbefore-arm\tfunc:write_cr4\ttimer\n")
 
 # The kernel now does what the model does: the declaration is stale.
 run(${LEG} ${OUT}/run ${OUT}/expected.tsv ${P} none ${A} CRASHED)

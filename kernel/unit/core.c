@@ -13,7 +13,8 @@
  * landed, arms or modifies the timer as the victim would, and waits for the
  * wheel. What call_timer_fn() calls is read at trace_timer_expire_entry()
  * and trace_timer_expire_exit() (kernel/time/timer.c), the kernel's own
- * observation points around fn(timer).
+ * observation points around fn(timer). A cell of the tasklet family
+ * (api tasklet) runs in tasklet.c, the same way.
  */
 #include <linux/cred.h>
 #include <linux/delay.h>
@@ -35,11 +36,7 @@ module_param_string(cell, th_cell, sizeof(th_cell), 0444);
 static char th_token[40];
 module_param_string(token, th_token, sizeof(th_token), 0444);
 
-struct th_cell_def {
-	const char *id, *technique, *timing, *payload;
-};
-
-#define TH_CELL(id, technique, timing, payload) { #id, technique, timing, payload },
+#define TH_CELL(id, technique, timing, payload, api) { #id, technique, timing, payload, api },
 static const struct th_cell_def th_cells[] = {
 #include "cells.h"
 };
@@ -252,8 +249,8 @@ static int __init th_init(void)
 		th_say("UNKNOWN cell %s\n", th_cell);
 		return -EINVAL;
 	}
-	th_say("CELL %s technique=%s timing=%s payload=%s\n", c->id, c->technique, c->timing,
-	       c->payload);
+	th_say("CELL %s technique=%s timing=%s payload=%s api=%s\n", c->id, c->technique, c->timing,
+	       c->payload, c->api);
 	th_sleeper = kthread_run(th_sleeper_fn, NULL, "th-sleeper");
 	if (IS_ERR(th_sleeper)) {
 		th_say("SETUP failed: sleeper %ld\n", PTR_ERR(th_sleeper));
@@ -268,7 +265,10 @@ static int __init th_init(void)
 		th_say("SETUP failed: tracepoints %d\n", err);
 		return err;
 	}
-	err = th_run(c);
+	if (!strcmp(c->api, "tasklet"))
+		err = th_tasklet_run(c);
+	else
+		err = th_run(c);
 	th_say("END %s %d\n", c->id, err);
 	return 0;
 }

@@ -34,7 +34,7 @@ static noinline __used void th_write_cr4_direct(unsigned long val)
  * can size are accepted: the mov, endbr64 or its poison, push %rbp; anything
  * else is "TARGET missing", never a guess.
  */
-static unsigned long th_past_first_insn(unsigned long fn)
+unsigned long th_past_first_insn(unsigned long fn)
 {
 	const u8 *p = (const u8 *)fn;
 	int rex = (p[0] & 0xf0) == 0x40;

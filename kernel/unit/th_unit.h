@@ -2,12 +2,14 @@
 /*
  * timerharness's test unit for a real kernel (LKDTM style: core.c holds the
  * table and the run, one file per attack family: func.c, list.c; the
- * victims in victims.c). One cell per boot, named by timerharness.cell=.
+ * victims in victims.c; the tasklet family, its victim and its run in
+ * tasklet.c). One cell per boot, named by timerharness.cell=.
  *
  * The unit states facts, never verdicts: what it wrote and whether the write
  * landed, what call_timer_fn called and with what (from the kernel's own
- * trace_timer_expire_entry/exit points in kernel/time/timer.c), and the
- * kernel state it reads afterwards. The host (kernel/console.c) decides the
+ * trace_timer_expire_entry/exit points in kernel/time/timer.c), or what
+ * tasklet_action_common called (trace_tasklet_entry/exit, kernel/softirq.c),
+ * and the kernel state it reads afterwards. The host (kernel/console.c) decides the
  * outcome from those lines and the kernel's own (CFI failure, oops, RIP).
  * Every unit line carries the boot's timerharness.token=, random per boot.
  * It is on the kernel's command line, which the console also shows, so it
@@ -18,12 +20,18 @@
 #ifndef TH_UNIT_H
 #define TH_UNIT_H
 
+#include <linux/interrupt.h>
 #include <linux/timer.h>
 #include <linux/types.h>
 
 __printf(1, 2) void th_say(const char *fmt, ...);
 
 enum th_timing { TH_BEFORE_ARM, TH_PENDING };
+
+/* A row of cells.h (kernel/cells.tsv); api: "timer", "tasklet". */
+struct th_cell_def {
+	const char *id, *technique, *timing, *payload, *api;
+};
 
 struct th_victim {
 	const char *name;		/* "packet-ring", "neighbour" */
@@ -66,10 +74,20 @@ int th_sleeper_wakeups(void);
 
 /* func.c: .function payloads. 0 or -errno (a target the kernel lacks). */
 int th_func_payload(const char *payload, struct th_victim *v, struct th_image *img);
+/* native_write_cr4 and the like past their first instruction; 0: not one
+ * this unit can size (func:mid-function). */
+unsigned long th_past_first_insn(unsigned long fn);
 /* list.c: list:* payloads. */
 int th_list_payload(const char *payload, struct th_victim *v, struct th_image *img);
 /* After the write of list:hlist-del: the victim's rearm, and what it did. */
 void th_list_after_rearm(struct th_victim *v);
 extern void *th_list_target;	/* where the planted pprev points; NULL: none */
+
+/* tasklet.c: a cell of the tasklet family (api tasklet), whole:
+ * victim, write, tasklet_schedule(), what tasklet_action_common called.
+ * 0 or -errno. */
+int th_tasklet_run(const struct th_cell_def *c);
+/* The tasklet same-class target (tasklet.c), found by name with kallsyms. */
+void th_tasklet_force_close(struct tasklet_struct *t);
 
 #endif
