@@ -396,10 +396,10 @@ static void landed(struct tl_ctx *c)
 
 	victim_bytes(c, after);
 	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
-		unsigned char real[8];
+		unsigned char real[sizeof(c->img.name)];	/* the widest field: name */
 		int same;
 
-		if (!(c->fields & f[i].bit) || !f[i].real)
+		if (!(c->fields & f[i].bit) || !f[i].real || f[i].size > sizeof(real))
 			continue;
 		th_peek(real, f[i].real, f[i].size);
 		same = !memcmp(real, f[i].want, f[i].size);

@@ -153,7 +153,7 @@ static void legit(const char *fn, const void *obj, const struct tasklet_struct *
 static void neighbour_work(struct tasklet_neighbour *n, const char *argname, unsigned long arg)
 {
 	legit("neighbour_tasklet_fn", n, &n->tasklet, argname, arg);
-	th_emit("TH-NOTE: neighbour_tasklet_fn: %s's owner uid %u", tasklet_victim_is_live(n) ? "the neighbour" : "the object", n->owner_uid);
+	th_emit("TH-NOTE: neighbour_tasklet_fn: the neighbour's owner uid is %u", n->owner_uid);
 }
 
 /* hso_unthrottle_tasklet() (hso.c, v6.1): under serial_lock,
