@@ -27,6 +27,17 @@ const char *th_variant_kernel(enum th_variant v)
 	return v >= 0 && v < TH_VARIANT_COUNT ? k[v] : "?";
 }
 
+const char *th_tasklet_kernel(enum th_variant v)
+{
+	static const char *const k[TH_VARIANT_COUNT] = {
+		[TH_VARIANT_LEGACY] = "4.14-5.8",
+		[TH_VARIANT_TRANSITIONAL] = "5.9-6.12",
+		[TH_VARIANT_MODERN] = "no kernel yet",
+	};
+
+	return v >= 0 && v < TH_VARIANT_COUNT ? k[v] : "?";
+}
+
 /* A cell that ran, or that the harness failed to run: it answers. Cells
  * that cannot run (UNSUPPORTED, NOT_APPLICABLE) are named, not counted. */
 static bool answers(enum th_outcome o)
@@ -64,16 +75,16 @@ static void note(char *buf, size_t n, const struct th_cell *c, enum th_outcome o
 	snprintf(buf + len, n - len, "%s%s", len ? "; " : "", item);
 }
 
-/* The rows' cells: the timer's (the card asks about its overwrite); the
- * CVE's are the exploit's technique and timing only; the others any
- * technique. */
-static bool selects(const struct th_cell *c, enum th_variant v, const char *payload,
-		    const char *config, bool exploit_only)
+/* The cells of a row's question (q: its family, technique and timing, any
+ * when NULL) on variant v with payload, under config (any when NULL). The
+ * CVE's rows are the exploit's technique and timing; the others any. */
+static bool selects(const struct th_cell *c, const struct th_card_row *q, enum th_variant v,
+		    const char *payload, const char *config)
 {
-	return c->api == TH_API_TIMER && c->variant == v && !strcmp(c->payload, payload) &&
+	return c->api == q->api && c->variant == v && !strcmp(c->payload, payload) &&
 	       (!config || !strcmp(c->config, config)) &&
-	       (!exploit_only || (!strcmp(c->technique, TH_CARD_CVE_TECHNIQUE) &&
-				  !strcmp(c->timing, TH_CARD_CVE_TIMING)));
+	       (!q->technique || !strcmp(c->technique, q->technique)) &&
+	       (!q->timing || !strcmp(c->timing, q->timing));
 }
 
 /* Is config an item of a row's "a/b" list? */
@@ -100,7 +111,7 @@ static void append(char *buf, size_t n, const char *sep, const char *s)
 
 /* Append row to *rows with the cells answering it (display order). */
 static int push_row(struct th_card_row *row, const struct th_cell **cells, size_t ncells,
-		    bool exploit_only, struct th_card_row **rows, size_t *nrows)
+		    struct th_card_row **rows, size_t *nrows)
 {
 	struct th_card_row *nr;
 
@@ -110,7 +121,7 @@ static int push_row(struct th_card_row *row, const struct th_cell **cells, size_
 	for (size_t i = 0; i < ncells; i++) {
 		const struct th_cell *c = cells[i];
 
-		if (selects(c, row->variant, row->payload, NULL, exploit_only) &&
+		if (selects(c, row, row->variant, row->payload, NULL) &&
 		    answers(th_cell_observed(c)) && in_row(row->configs, c->config))
 			row->cells[row->n++] = c;
 	}
@@ -123,13 +134,14 @@ static int push_row(struct th_card_row *row, const struct th_cell **cells, size_
 	return 0;
 }
 
-/* The rows of (variant, payload) over the card's configs: one per group of
- * configs with the same most severe outcome. keep_all (the CVE's rows):
- * the exploit's cells, every group, and a "not run" row when none ran;
- * else every technique, and only the groups where the attacker's target
- * ran. Appended to *rows. */
-static int add_rows(const struct th_cell **cells, size_t ncells, enum th_variant v,
-		    const char *payload, bool keep_all, struct th_card_row **rows, size_t *nrows)
+/* The rows of (variant, payload) over the card's configs, for q's family,
+ * technique and timing: one per group of configs with the same most severe
+ * outcome. keep_all (the questions' rows): every group, and a "not run" row
+ * when none ran; else only the groups where the attacker's target ran.
+ * Appended to *rows. */
+static int add_rows(const struct th_cell **cells, size_t ncells, const struct th_card_row *q,
+		    enum th_variant v, const char *payload, bool keep_all, struct th_card_row **rows,
+		    size_t *nrows)
 {
 	struct per_config pc[TH_CARD_NCONFIGS];
 	bool grouped[TH_CARD_NCONFIGS] = { false };
@@ -143,7 +155,7 @@ static int add_rows(const struct th_cell **cells, size_t ncells, enum th_variant
 			const struct th_cell *c = cells[i];
 			enum th_outcome o;
 
-			if (!selects(c, v, payload, card_configs[k], keep_all))
+			if (!selects(c, q, v, payload, card_configs[k]))
 				continue;
 			pc[k].seen = true;
 			o = th_cell_observed(c);
@@ -161,7 +173,8 @@ static int add_rows(const struct th_cell **cells, size_t ncells, enum th_variant
 	}
 	/* Configs with the same answer share a row, in config order. */
 	for (int k = 0; k < TH_CARD_NCONFIGS; k++) {
-		struct th_card_row row = { .variant = v, .payload = payload, .worst = pc[k].worst };
+		struct th_card_row row = { .api = q->api, .technique = q->technique, .timing = q->timing,
+					   .variant = v, .payload = payload, .worst = pc[k].worst };
 
 		if (grouped[k] || !pc[k].n)
 			continue;
@@ -177,7 +190,7 @@ static int add_rows(const struct th_cell **cells, size_t ncells, enum th_variant
 				append(row.not_run, sizeof(row.not_run), "; ", pc[m].not_run);
 		}
 		if ((keep_all || th_outcome_got_through(row.worst)) &&
-		    push_row(&row, cells, ncells, keep_all, rows, nrows))
+		    push_row(&row, cells, ncells, rows, nrows))
 			return -1;
 	}
 	if (!*never)
@@ -190,38 +203,59 @@ static int add_rows(const struct th_cell **cells, size_t ncells, enum th_variant
 	if (!keep_all)
 		return 0;
 	/* Nothing ran at all: one row saying what could not. */
-	struct th_card_row row = { .variant = v, .payload = payload, .worst = TH_OUTCOME_INVALID };
+	struct th_card_row row = { .api = q->api, .technique = q->technique, .timing = q->timing,
+				   .variant = v, .payload = payload, .worst = TH_OUTCOME_INVALID };
 
 	snprintf(row.configs, sizeof(row.configs), "%s/%s", card_configs[0], card_configs[1]);
 	snprintf(row.not_run, sizeof(row.not_run), "%s", never);
-	return push_row(&row, cells, ncells, keep_all, rows, nrows);
+	return push_row(&row, cells, ncells, rows, nrows);
+}
+
+/* A question's rows on variant v, every group, and a "not run" row when
+ * the variant is not in the results at all. */
+static int question_rows(const struct th_cell **cells, size_t ncells, const struct th_card_row *q,
+			 enum th_variant v, const char *payload, struct th_card_row **rows,
+			 size_t *nrows)
+{
+	size_t before = *nrows;
+	struct th_card_row *nr;
+
+	if (add_rows(cells, ncells, q, v, payload, true, rows, nrows))
+		return -1;
+	if (*nrows > before)
+		return 0;
+	if (!(nr = realloc(*rows, (*nrows + 1) * sizeof(*nr))))
+		return -1;
+	*rows = nr;
+	nr[*nrows] = (struct th_card_row){ .api = q->api, .technique = q->technique,
+					   .timing = q->timing, .variant = v, .payload = payload,
+					   .worst = TH_OUTCOME_INVALID };
+	snprintf(nr[*nrows].configs, sizeof(nr[0].configs), "%s/%s", card_configs[0], card_configs[1]);
+	(*nrows)++;
+	return 0;
 }
 
 int th_card_build(const struct th_cell **cells, size_t ncells, struct th_card *card)
 {
+	const struct th_card_row cve = { .api = TH_API_TIMER, .technique = TH_CARD_CVE_TECHNIQUE,
+					 .timing = TH_CARD_CVE_TIMING };
+	const struct th_card_row any = { .api = TH_API_TIMER };
+	const struct th_card_row tasklet = { .api = TH_API_TASKLET,
+					     .technique = TH_CARD_TASKLET_TECHNIQUE,
+					     .timing = TH_CARD_TASKLET_TIMING };
+
 	memset(card, 0, sizeof(*card));
-	for (int v = 0; v < TH_VARIANT_COUNT; v++) {
-		size_t before = card->ncve;
-
-		if (add_rows(cells, ncells, (enum th_variant)v, th_card_cve_payload((enum th_variant)v),
-			     true, &card->cve, &card->ncve))
+	for (int v = 0; v < TH_VARIANT_COUNT; v++)
+		if (question_rows(cells, ncells, &cve, (enum th_variant)v,
+				  th_card_cve_payload((enum th_variant)v), &card->cve, &card->ncve))
 			goto oom;
-		if (card->ncve == before) {
-			/* The variant is not in the results: say so. */
-			struct th_card_row *nr = realloc(card->cve, (card->ncve + 1) * sizeof(*nr));
-
-			if (!nr)
-				goto oom;
-			card->cve = nr;
-			card->cve[card->ncve++] = (struct th_card_row){
-				.variant = (enum th_variant)v,
-				.payload = th_card_cve_payload((enum th_variant)v),
-				.worst = TH_OUTCOME_INVALID,
-			};
-			snprintf(card->cve[card->ncve - 1].configs, sizeof(card->cve[0].configs), "%s/%s",
-				 card_configs[0], card_configs[1]);
-		}
-	}
+	for (int v = 0; v < TH_VARIANT_COUNT; v++)
+		if (question_rows(cells, ncells, &tasklet, (enum th_variant)v, TH_CARD_TASKLET_PAYLOAD,
+				  &card->tasklet, &card->ntasklet))
+			goto oom;
+	if (question_rows(cells, ncells, &tasklet, TH_VARIANT_TRANSITIONAL, TH_CARD_TASKLET_KEPT,
+			  &card->tasklet, &card->ntasklet))
+		goto oom;
 	/* Every other payload of 4.15 under the card's configs, first seen
 	 * first (display order groups payloads by technique). */
 	for (size_t i = 0; i < ncells; i++) {
@@ -235,8 +269,8 @@ int th_card_build(const struct th_cell **cells, size_t ncells, struct th_card *c
 		for (size_t j = 0; j < i && !seen; j++)
 			seen = cells[j]->api == TH_API_TIMER && cells[j]->variant == TH_VARIANT_MODERN &&
 			       !strcmp(cells[j]->payload, c->payload);
-		if (!seen && add_rows(cells, ncells, TH_VARIANT_MODERN, c->payload, false, &card->still,
-				      &card->nstill))
+		if (!seen && add_rows(cells, ncells, &any, TH_VARIANT_MODERN, c->payload, false,
+				      &card->still, &card->nstill))
 			goto oom;
 	}
 	return 0;
@@ -251,8 +285,11 @@ void th_card_free(struct th_card *card)
 		free(card->cve[i].cells);
 	for (size_t i = 0; i < card->nstill; i++)
 		free(card->still[i].cells);
+	for (size_t i = 0; i < card->ntasklet; i++)
+		free(card->tasklet[i].cells);
 	free(card->cve);
 	free(card->still);
+	free(card->tasklet);
 	memset(card, 0, sizeof(*card));
 }
 

@@ -25,7 +25,20 @@
 #define TH_CARD_CVE_TECHNIQUE "ring-block-overflow"
 #define TH_CARD_CVE_TIMING "pending"
 
+/* The tasklet's question (issue 28): the overwrite of 6.1's tasklet_struct
+ * that clears use_callback and writes func and data (the downgrade that
+ * tasklet_setup() leaves open), asked on each tasklet generation; and, on
+ * the generation that has use_callback, the function word alone with
+ * use_callback left as the driver set it. The generic neighbour's linear
+ * overflow, while the tasklet is queued. */
+#define TH_CARD_TASKLET_TECHNIQUE "tasklet-memcpy-intra"
+#define TH_CARD_TASKLET_TIMING "pending"
+#define TH_CARD_TASKLET_PAYLOAD "use-callback:write_cr4"
+#define TH_CARD_TASKLET_KEPT "func:write_cr4"
+
 struct th_card_row {
+	enum th_api api;		/* the family asked about */
+	const char *technique, *timing;	/* NULL: any technique, any timing */
 	enum th_variant variant;
 	const char *payload;		/* what .function (and .data) point at */
 	char configs[64];		/* the configs of the row: "cfi-icall/kcfi" */
@@ -49,6 +62,10 @@ struct th_card {
 	 * code, list:hlist-del): what the new prototype does not stop. */
 	struct th_card_row *still;
 	size_t nstill;
+	/* The tasklet's downgrade (TH_CARD_TASKLET_*) on each generation, then
+	 * the function word alone with use_callback kept, on transitional. */
+	struct th_card_row *tasklet;
+	size_t ntasklet;
 };
 
 /* The payload of the CVE's overwrite on a variant: .function and .data
@@ -57,6 +74,9 @@ const char *th_card_cve_payload(enum th_variant v);
 
 /* "4.14", "4.14-rc3", "4.15": the kernel a variant models. */
 const char *th_variant_kernel(enum th_variant v);
+/* "4.14-5.8", "5.9-6.12", "no kernel yet": the kernels a tasklet
+ * generation models (tasklet_core/). */
+const char *th_tasklet_kernel(enum th_variant v);
 
 /**
  * th_card_build() - the card of the cells in display order.

@@ -343,6 +343,51 @@ static void gate_line(FILE *out, const struct th_results *res)
 
 static int verdict_model(FILE *out, const struct th_results *res, int use_color);
 
+/* The tasklet's question, its own block (card.h TH_CARD_TASKLET_*): the
+ * downgrade on each generation, then the function word with use_callback
+ * kept. Nothing when the results hold no tasklet cell. */
+static void tasklet_lines(FILE *out, const struct th_card *card, int use_color, char *said,
+			  size_t n)
+{
+	char label[64];
+	int lw = 0, ow;
+	bool any = false;
+
+	for (size_t i = 0; i < card->ntasklet; i++)
+		any |= card->tasklet[i].worst != TH_OUTCOME_INVALID || *card->tasklet[i].not_run;
+	if (!any)
+		return;
+	fputs("Does type-based CFI stop the same write on a tasklet?\n"
+	      "  (" TH_CARD_TASKLET_TECHNIQUE ", " TH_CARD_TASKLET_TIMING ": 6.1's bytes, use_callback cleared,\n"
+	      "  func = write_cr4, data = 0x407f0; tasklet_setup() where it exists)\n", out);
+	for (size_t i = 0; i < card->ntasklet; i++) {
+		const struct th_card_row *r = &card->tasklet[i];
+
+		if (strcmp(r->payload, TH_CARD_TASKLET_PAYLOAD))
+			snprintf(label, sizeof(label), "%s kept", "use_callback");
+		else
+			snprintf(label, sizeof(label), "%s %s", th_tasklet_kernel(r->variant),
+				 th_variant_name(r->variant));
+		if ((int)strlen(label) > lw)
+			lw = (int)strlen(label);
+	}
+	ow = outcome_width(card->tasklet, card->ntasklet);
+	for (size_t i = 0; i < card->ntasklet; i++) {
+		const struct th_card_row *r = &card->tasklet[i];
+
+		if (strcmp(r->payload, TH_CARD_TASKLET_PAYLOAD)) {
+			fprintf(out, "  %s (%s, %s alone):\n", th_variant_name(r->variant),
+				th_tasklet_kernel(r->variant), r->payload);
+			snprintf(label, sizeof(label), "%s kept", "use_callback");
+		} else {
+			snprintf(label, sizeof(label), "%s %s", th_tasklet_kernel(r->variant),
+				 th_variant_name(r->variant));
+		}
+		row_line(out, label, lw, r, ow, use_color);
+	}
+	not_run_notes(out, card->tasklet, card->ntasklet, said, n);
+}
+
 int th_render_verdict(FILE *out, const struct th_results *res, int use_color)
 {
 	struct th_results view;
@@ -436,6 +481,7 @@ static int verdict_model(FILE *out, const struct th_results *res, int use_color)
 			row_line(out, card.still[i].payload, lw, &card.still[i], ow, use_color);
 		not_run_notes(out, card.still, card.nstill, said, sizeof(said));
 	}
+	tasklet_lines(out, &card, use_color, said, sizeof(said));
 	reach_lines(out, res);
 	fuzz_lines(out, res);
 	if (kernel_lines(out, th_report_origin(res))) {

@@ -103,8 +103,9 @@ static void card_cells(FILE *out, const struct th_card_row *rows, size_t n, cons
 
 /* What the campaigns of fuzz.json beside the results found, one sentence
  * per API generation (the section "Fuzzing campaigns" further down has
- * every chain); "not run" without one. */
-static void fuzz_lines(FILE *out, const struct th_results *res)
+ * every chain), and where the exploit's row above says otherwise, how both
+ * hold (th_card_reconcile()); "not run" without one. */
+static void fuzz_lines(FILE *out, const struct th_results *res, const struct th_card *card)
 {
 	const struct th_fz_summary *s = th_render_fuzz_summary(res);
 	char line[1024], a[32], b[32];
@@ -117,7 +118,8 @@ static void fuzz_lines(FILE *out, const struct th_results *res)
 			continue;
 		if (!any)
 			fprintf(out, "<h3><a href=\"#fuzzing\">Fuzzing the overwrite</a>: the timer's own "
-				"call%s</h3>\n", s->partial ? " (PARTIAL: the campaigns were interrupted)" : "");
+				"call, by any write the campaigns found, not the exploit's alone%s</h3>\n",
+				s->partial ? " (PARTIAL: the campaigns were interrupted)" : "");
 		any = true;
 		snprintf(line, sizeof(line), "%s %s", th_variant_kernel((enum th_variant)v),
 			 v == TH_VARIANT_TRANSITIONAL ? "(rc3 shim)" : th_variant_name((enum th_variant)v));
@@ -159,6 +161,11 @@ static void fuzz_lines(FILE *out, const struct th_results *res)
 			th_html_text(out, line);
 		}
 		fputs("</span></div>\n", out);
+		if (th_card_reconcile(card, res, s, (enum th_variant)v, line, sizeof(line))) {
+			fputs("<p class=\"cnt\">", out);
+			th_html_text(out, line);
+			fputs("</p>\n", out);
+		}
 	}
 	if (!any) {
 		fputs("<p class=\"other\"><strong>Fuzzing campaigns:</strong> not run "
@@ -281,6 +288,42 @@ static int kernel_card_lines(FILE *out, const struct th_results *res)
 	return 0;
 }
 
+/* The tasklet's question (card.h TH_CARD_TASKLET_*), when the results
+ * hold tasklet cells: the downgrade on each generation, then the function
+ * word with use_callback kept. */
+static void tasklet_card(FILE *out, const struct th_card *card)
+{
+	char label[96];
+	bool any = false;
+
+	for (size_t i = 0; i < card->ntasklet; i++)
+		any |= card->tasklet[i].worst != TH_OUTCOME_INVALID || *card->tasklet[i].not_run;
+	if (!any)
+		return;
+	fputs("<h3>Does type-based CFI stop the same write on a tasklet?</h3>\n<p class=\"q\">"
+	      "6.1's <code>struct tasklet_struct</code> keeps <code>func</code> and <code>data</code> "
+	      "beside <code>callback</code>, behind <code>bool use_callback</code>: the overwrite "
+	      "(technique <code>" TH_CARD_TASKLET_TECHNIQUE "</code>, timing <code>"
+	      TH_CARD_TASKLET_TIMING "</code>) clears it and writes <code>func</code> = "
+	      "<code>write_cr4</code>, <code>data</code> = 0x407f0, the same bytes on each "
+	      "generation, against a tasklet set up with <code>tasklet_setup()</code> where it "
+	      "exists.</p>\n<div class=\"cve\">\n", out);
+	for (size_t i = 0; i < card->ntasklet; i++) {
+		const struct th_card_row *r = &card->tasklet[i];
+
+		if (strcmp(r->payload, TH_CARD_TASKLET_PAYLOAD))
+			snprintf(label, sizeof(label), "%s (%s), %s alone, use_callback kept",
+				 th_variant_name(r->variant), th_tasklet_kernel(r->variant), r->payload);
+		else
+			snprintf(label, sizeof(label), "%s (%s)", th_variant_name(r->variant),
+				 th_tasklet_kernel(r->variant));
+		card_row(out, label, r, !shared_note(card->tasklet, card->ntasklet));
+	}
+	fputs("</div>\n", out);
+	note_line(out, shared_note(card->tasklet, card->ntasklet));
+	card_cells(out, card->tasklet, card->ntasklet, "it");
+}
+
 /* The verdict, first: the question the project answers, row by row, with
  * the cells behind each answer one click away. */
 static int verdict_card(FILE *out, const struct th_results *res, const struct th_cell **all)
@@ -319,10 +362,11 @@ static int verdict_card(FILE *out, const struct th_results *res, const struct th
 	note_line(out, shared_note(card.still, card.nstill));
 	if (card.nstill)
 		card_cells(out, card.still, card.nstill, "it");
+	tasklet_card(out, &card);
 	/* Sections other parts of a run add to the results; until a run
 	 * records them, the card says they were not run. */
 	reach_lines(out, res);
-	fuzz_lines(out, res);
+	fuzz_lines(out, res, &card);
 	if (kernel_card_lines(out, res)) {
 		th_card_free(&card);
 		return -1;
