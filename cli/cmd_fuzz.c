@@ -71,9 +71,10 @@ static void show_start(int runnable, size_t unsupported, int jobs, void *arg)
 	const struct th_fz_opts *o = arg;
 	char line[4352];
 
+	/* The folder named as a path ("into out/"): "out out" read as a typo. */
 	snprintf(line, sizeof(line), "fuzz: %d campaigns of %.0f s, %d at a time (about %.0f s); "
-		 "%zu unsupported; out %s", runnable, o->seconds, jobs,
-		 ceil((double)runnable / jobs) * o->seconds, unsupported, o->out_dir);
+		 "%zu unsupported; into %s/%s", runnable, o->seconds, jobs,
+		 ceil((double)runnable / jobs) * o->seconds, unsupported, o->out_dir, TH_FUZZ_FILE);
 	th_report_put_wrapped(stderr, "", line);
 }
 

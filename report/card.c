@@ -2,6 +2,7 @@
 /* The verdict card: rows computed from the cells they select (card.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "card.h"
+#include "fuzz_summary.h"
 #include "reach.h"
 #include "report_internal.h"
 
@@ -343,4 +344,110 @@ void th_card_reach(const struct th_results *res, enum th_variant v, const char *
 	for (size_t h = 0; h < e->nhops && len < sizeof(r->hops); h++)
 		len += (size_t)snprintf(r->hops + len, sizeof(r->hops) - len, "%s%s reaches %s",
 					h ? "; " : "", e->hops[h].via, e->hops[h].reaches);
+}
+
+/* Is item one of list's items, separated by sep? */
+static bool in_list(const char *list, const char *sep, const char *item)
+{
+	size_t l = strlen(item), ls = strlen(sep);
+
+	for (const char *p = list; *p;) {
+		const char *e = strstr(p, sep);
+		size_t w = e ? (size_t)(e - p) : strlen(p);
+
+		if (w == l && !strncmp(p, item, l))
+			return true;
+		p += w + (e ? ls : 0);
+	}
+	return false;
+}
+
+/* The callback a CFI trap stopped, as a cell's evidence names it
+ * ("... call target prb_retire_rx_blk_timer_expired; ..."), into buf; ""
+ * when it names none. */
+static void trapped_target(const char *evidence, char *buf, size_t n)
+{
+	const char *p = evidence ? strstr(evidence, "call target ") : NULL;
+	size_t w;
+
+	*buf = 0;
+	if (!p)
+		return;
+	p += strlen("call target ");
+	w = strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.");
+	if (w && w < n)
+		snprintf(buf, n, "%.*s", (int)w, p);
+}
+
+bool th_card_reconcile(const struct th_card *card, const struct th_results *res,
+		       const struct th_fz_summary *s, enum th_variant v, char *buf, size_t n)
+{
+	const struct th_card_row *row = NULL;
+	char cfgs[256] = "", names[256] = "", counts[160], callee[96] = "";
+	size_t len;
+
+	*buf = 0;
+	if (!s)
+		return false;
+	/* The exploit's own answer: nothing of it got through. */
+	for (size_t i = 0; i < card->ncve; i++) {
+		const struct th_card_row *r = &card->cve[i];
+
+		if (r->variant != v || r->worst == TH_OUTCOME_INVALID)
+			continue;
+		if (r->worst <= TH_REDIRECTED || r->worst == TH_HARNESS_ERROR)
+			return false;
+		row = row ? row : r;
+	}
+	if (!row)
+		return false;
+	/* The campaigns that say otherwise: the timer's own call hijacked in
+	 * a campaign where a CFI check stopped runs (observed, not named in
+	 * advance), each config once. */
+	for (size_t i = 0; i < s->ncampaigns; i++) {
+		const struct th_fz_campaign *c = &s->campaigns[i];
+		bool own = false;
+
+		if (c->variant != v || strcmp(c->status, "ran") ||
+		    !(c->outcomes[TH_BLOCKED_CFI] || c->outcomes[TH_FALSE_POSITIVE]))
+			continue;
+		for (size_t k = 0; k < c->nfindings && !own; k++)
+			own = th_fz_direct_hijack(&c->findings[k]);
+		if (own && !in_list(cfgs, ", ", c->config))
+			append(cfgs, sizeof(cfgs), ", ", c->config);
+	}
+	if (!*cfgs)
+		return false;
+	for (size_t i = 0; i < row->n && !*callee; i++)
+		if (th_cell_observed(row->cells[i]) == TH_FALSE_POSITIVE)
+			trapped_target(row->cells[i]->evidence, callee, sizeof(callee));
+	for (int k = 0; k < TH_CARD_NCONFIGS; k++) {
+		struct th_card_reach r;
+
+		th_card_reach(res, v, card_configs[k], &r);
+		/* Each privileged name once, whichever configs admit it. */
+		for (char *p = r.names, *e; r.privileged && *p; p = *e ? e + 2 : e) {
+			char one[96];
+
+			e = strstr(p, ", ");
+			e = e ? e : p + strlen(p);
+			snprintf(one, sizeof(one), "%.*s", (int)(e - p), p);
+			if (!in_list(names, ", ", one))
+				append(names, sizeof(names), ", ", one);
+		}
+	}
+	th_card_counts_text(row, counts, sizeof(counts));
+	if (row->worst == TH_FALSE_POSITIVE)
+		len = (size_t)snprintf(buf, n, "both hold: as the exploit made it, CFI first trapped a "
+				       "legitimate callback%s%s (FALSE_POSITIVE, %s)", *callee ? ", " : "",
+				       callee, counts);
+	else
+		len = (size_t)snprintf(buf, n, "both hold: as the exploit made it, %s (%s)",
+				       th_outcome_name(row->worst), counts);
+	if (len < n)
+		len += (size_t)snprintf(buf + len, n - len, "; in the campaigns the overwritten call "
+					"itself ran past its check, under %s", cfgs);
+	if (*names && len < n)
+		snprintf(buf + len, n - len, " (the check admits %s)", names);
+	return true;
 }

@@ -103,4 +103,20 @@ struct th_card_reach {
 void th_card_reach(const struct th_results *res, enum th_variant v, const char *config,
 		   struct th_card_reach *r);
 
+/*
+ * th_card_reconcile() - how the exploit's row and the campaigns of variant
+ * v are both true, when they seem not to be: the exploit's own write
+ * (card->cve) got nothing through CFI, while a campaign in which a CFI
+ * check stopped runs still hijacked the timer's own call (s: fuzz.json's
+ * campaigns). One sentence into buf, from the cells (the row's outcome and
+ * counts; a FALSE_POSITIVE's trapped callback, as its evidence names it),
+ * the campaigns (their configs) and the reach (the privileged functions
+ * the call site's check admits under the card's configs).
+ * Return: true when a sentence was written; false when the two agree or
+ * either is missing (buf "").
+ */
+struct th_fz_summary;
+bool th_card_reconcile(const struct th_card *card, const struct th_results *res,
+		       const struct th_fz_summary *s, enum th_variant v, char *buf, size_t n);
+
 #endif

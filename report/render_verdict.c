@@ -195,10 +195,11 @@ static void put_totals(FILE *out, const struct th_results *res)
  * timer's own call was hijacked and how soon, or after how many runs and
  * CFI blocks it never was (on 4.15: by construction, and what the
  * campaigns under CFI still reached, th_fz_reach()), and then whether
- * another subsystem's callback (the foreign-callback chain) was. "not run"
- * without a summary. Every figure is the summary's; its sentences in full
- * are in report.md. */
-static void fuzz_lines(FILE *out, const struct th_results *res)
+ * another subsystem's callback (the foreign-callback chain) was; where the
+ * exploit's row above says otherwise, how both hold (th_card_reconcile()).
+ * "not run" without a summary. Every figure is the summary's; its
+ * sentences in full are in report.md. */
+static void fuzz_lines(FILE *out, const struct th_results *res, const struct th_card *card)
 {
 	const struct th_fz_summary *s = th_render_fuzz_summary(res);
 	char label[64], a[32], b[32], tcs[128] = "";
@@ -228,6 +229,9 @@ static void fuzz_lines(FILE *out, const struct th_results *res)
 		snprintf(head, sizeof(head), "Fuzzing the overwrite (fuzz.json: %s of %.0f s, %s, %s runs%s):",
 			 label, s->budget_seconds, tcs, a, s->partial ? ", PARTIAL: interrupted" : "");
 		th_report_put_wrapped(out, "", head);
+		/* Which question it answers, as the exploit's block says its
+		 * own under its question. */
+		fputs("  (any write the campaigns found, not the exploit's alone)\n", out);
 	}
 	for (int v = 0; v < TH_VARIANT_COUNT; v++) {
 		struct th_fz_generation g;
@@ -267,6 +271,12 @@ static void fuzz_lines(FILE *out, const struct th_results *res)
 		if (g.foreign && !g.own)
 			fprintf(out, "  %-14s via process_timeout: HIJACKED under %zu of %zu configs\n", "",
 				g.foreign, g.configs);
+		{
+			char text[1024];
+
+			if (th_card_reconcile(card, res, s, (enum th_variant)v, text, sizeof(text)))
+				th_report_put_wrapped(out, "                 ", text);
+		}
 	}
 }
 
@@ -483,7 +493,7 @@ static int verdict_model(FILE *out, const struct th_results *res, int use_color)
 	}
 	tasklet_lines(out, &card, use_color, said, sizeof(said));
 	reach_lines(out, res);
-	fuzz_lines(out, res);
+	fuzz_lines(out, res, &card);
 	if (kernel_lines(out, th_report_origin(res))) {
 		th_card_free(&card);
 		free(all);

@@ -182,6 +182,34 @@ if(TARGET th-attack-legacy-none AND TARGET th-attack-modern-none AND
   th_attacks_e2e_dies(strcpy_partial legacy STRCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4 139
     "TH-LANDED: run=- (partial|no) .*data missed.*TH-TRAP: run=- sig=11 ")
 
+  # The tasklet family (attacks/tasklet_attack.c). Every control: the
+  # victim's own callback on its own object, once.
+  foreach(variant legacy transitional modern)
+    foreach(attack TASKLET_MEMCPY_INTRA_BEFORE_ARM TASKLET_MEMCPY_INTRA_PENDING HSO_INDEX_BEFORE_ARM
+        HSO_INDEX_PENDING)
+      string(TOLOWER ${attack} _n)
+      th_attacks_e2e(tasklet.control.${_n} ${variant} ${attack}_NONE
+        "TH-LANDED: run=- no .*TH-LEGIT: run=- intended=1 .*TH-DONE: run=- ran=1 targets=0 legit=1 stray=0 ")
+    endforeach()
+  endforeach()
+  # The downgrade: use_callback cleared on a tasklet_setup() tasklet, func(data)
+  # = write_cr4(0x407f0) (the none build: nothing checks; the gate holds the
+  # CFI configs' cells).
+  th_attacks_e2e(tasklet.use_callback transitional TASKLET_MEMCPY_INTRA_PENDING_USE_CALLBACK_WRITE_CR4
+    "tasklet_setup\\(t, neighbour_tasklet_fn\\).*TH-LANDED: run=- yes use_callback=ok func=ok data=ok;.*TH-TARGET: run=- name=write_cr4 chosen=1 val=0x407f0\n.*TH-DONE: run=- ran=1 targets=1 legit=0 stray=0 cr4=0x407f0 ")
+  # hso_serial's index write: rx_urb_filled[4..] is the tasklet, byte by byte.
+  th_attacks_e2e(tasklet.hso_use_callback legacy HSO_INDEX_BEFORE_ARM_USE_CALLBACK_WRITE_CR4
+    "rx_urb_filled\\[24\\.\\.24\\] = \\.\\.\\.: the tasklet's padding at \\+20.*TH-TARGET: run=- name=write_cr4 chosen=1 val=0x407f0\n")
+  # A forged tasklet reached through ->next: after the victim's own callback.
+  th_attacks_e2e(tasklet.forged transitional TASKLET_MEMCPY_INTRA_PENDING_LIST_FORGED_TASKLET
+    "TH-LANDED: run=- yes next=ok;.*TH-LEGIT: run=- intended=1 .*TH-TARGET: run=- name=write_cr4 chosen=1 val=0x407f0\n.*TH-DONE: run=- ran=2 targets=1 legit=1 ")
+  # Before the schedule, __tasklet_schedule_common()'s t->next = NULL loses it.
+  th_attacks_e2e(tasklet.forged_before_arm transitional TASKLET_MEMCPY_INTRA_BEFORE_ARM_LIST_FORGED_TASKLET
+    "TH-DONE: run=- ran=1 targets=0 legit=1 stray=0 ")
+  add_test(NAME attacks.cli.tasklet_not_applicable
+    COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:th-attack-legacy-none>;--run;HSO_INDEX_PENDING_FUNC_SAME_CLASS" -DRC=3
+            "-DSTDERR_REGEX=not applicable on legacy: no function of hso_unthrottle_tasklet's type" -P ${TH_RUN_EXPECT})
+
   # The binary's interface.
   set(_bin $<TARGET_FILE:th-attack-modern-none>)
   add_test(NAME attacks.cli.info COMMAND th-attack-modern-none --info)

@@ -759,6 +759,7 @@ static void verdict_fuzz(void **state)
 	}
 	assert_true(lines <= 24);
 	assert_contains(v, "Fuzzing the overwrite (fuzz.json: 4 campaigns of 10 s, clang-22, 4.0M runs):\n"
+			   "  (any write the campaigns found, not the exploit's alone)\n"
 			   "  4.14 legacy    own call HIJACKED under 2 of 2 configs, first 0.23 s\n"
 			   "  4.15 modern    own call never hijacked: 2.1M runs, 55.8k CFI blocks\n"
 			   "                 (by construction: its call gets the timer, not attacker bytes)\n"
