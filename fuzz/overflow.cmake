@@ -1,7 +1,13 @@
 # SPDX-License-Identifier: MIT
 #
-# The overflow target (fuzz/overflow.c), one binary per variant x config:
-#   th-fuzz-overflow-<variant>-<config>   libFuzzer; TH_FUZZ_REPLAY=1 replays files
+# The overflow target (fuzz/overflow.c), one binary per API family x variant
+# x config, the family's victim world linked in (fuzz/overflow_world.h):
+#   th-fuzz-overflow-<variant>-<config>   the timer's (fuzz target "overflow":
+#                                          overflow_world_timer.c)
+#   th-fuzz-<api>-<variant>-<config>      every other family's (fuzz target
+#                                          "<api>": the world in fuzz/<api>/,
+#                                          e.g. fuzz/tasklet/)
+# libFuzzer; TH_FUZZ_REPLAY=1 replays files
 # built with the config's own flags (cfi/configs.tsv), like the matrix's attack
 # binaries, for the configs in TH_FUZZ_OVERFLOW_CONFIGS this compiler supports.
 # Every binary, and every config it cannot build, goes into
@@ -22,6 +28,9 @@ set(TH_FUZZ_OVERFLOW_CONFIGS
   none cfi-icall cfi-icall-generalized kcfi fsanitize-function asan bounds fortify defence-in-depth
   CACHE STRING "configs the overflow fuzz target is built for (cfi/configs.tsv names)")
 set(TH_FUZZ_OVERFLOW_VARIANTS legacy transitional modern)
+# The API families with campaigns (results/api.def names): each a world
+# (a third family is a folder fuzz/<api>/ and its name here).
+set(TH_FUZZ_OVERFLOW_FAMILIES timer tasklet)
 set(_fz_bin "${CMAKE_BINARY_DIR}/fuzz")
 set(TH_FUZZ_MANIFEST "${CMAKE_BINARY_DIR}/fuzz-manifest.tsv")
 
@@ -81,13 +90,25 @@ if(_fz_engine STREQUAL "libfuzzer")
   endif()
   set_source_files_properties(${_fz}/overflow.c PROPERTIES COMPILE_OPTIONS "${_fz_cov}")
   set_source_files_properties(${_fz}/overflow_drive.c PROPERTIES COMPILE_OPTIONS "${_fz_drive_opts}")
+  file(GLOB _fz_family_worlds ${_fz}/*/world*.c)
   set_source_files_properties(${_fz}/overflow_world.c ${_fz}/overflow_world_base.c
+    ${_fz}/overflow_world_timer.c ${_fz_family_worlds}
     ${_fz_core}/legacy.c ${_fz_core}/modern.c PROPERTIES COMPILE_OPTIONS "${_fz_world_opts}")
   set_source_files_properties(${_fz}/overflow_oracle.c ${_fz}/overflow_session.c
     ${_fz}/overflow_traps.c PROPERTIES COMPILE_OPTIONS "${_fz_oracle_opts}")
 endif()
 
 set_property(GLOBAL PROPERTY TH_FUZZ_MANIFEST_LINES "")
+# The fuzz target of an API family: "overflow" for the timer (its name
+# before the families), the family's name for every other.
+function(_th_fuzz_family_target api out)
+  if(api STREQUAL "timer")
+    set(${out} overflow PARENT_SCOPE)
+  else()
+    set(${out} ${api} PARENT_SCOPE)
+  endif()
+endfunction()
+
 function(_th_fuzz_manifest target variant config path status reason)
   foreach(v reason)
     if("${${v}}" STREQUAL "")
@@ -102,11 +123,11 @@ endfunction()
 # Inside the fuzz infrastructure: listed in th-fuzz.tsv (no replay binary:
 # TH_FUZZ_REPLAY=1 is this target's replay mode), and packaged for
 # ClusterFuzzLite when TIMERHARNESS_FUZZ_CFLITE_BUILDS names it.
-function(_th_fuzz_register variant config exe)
-  set(n overflow-${variant}-${config})
+function(_th_fuzz_register target variant config exe)
+  set(n ${target}-${variant}-${config})
   set(P TH_FUZZ_${n})
   set_property(GLOBAL APPEND PROPERTY TH_FUZZ_NAMES ${n})
-  set_property(GLOBAL PROPERTY ${P}_TARGET overflow)
+  set_property(GLOBAL PROPERTY ${P}_TARGET ${target})
   set_property(GLOBAL PROPERTY ${P}_VARIANT ${variant})
   set_property(GLOBAL PROPERTY ${P}_CONFIG ${config})
   set_property(GLOBAL PROPERTY ${P}_SEED -)
@@ -118,26 +139,34 @@ function(_th_fuzz_register variant config exe)
   set_property(GLOBAL PROPERTY ${P}_REGRESSIONS "")
   set_property(GLOBAL PROPERTY ${P}_FINDINGS "")
   set_property(GLOBAL PROPERTY ${P}_EXPECT_FUNCTION "")
-  if("overflow:${variant}:${config}" IN_LIST TIMERHARNESS_FUZZ_CFLITE_BUILDS)
+  if("${target}:${variant}:${config}" IN_LIST TIMERHARNESS_FUZZ_CFLITE_BUILDS)
     set_property(GLOBAL APPEND PROPERTY TH_FUZZ_PACKAGE ${n})
   endif()
 endfunction()
 
-# th_fuzz_overflow_add(<variant> <config>): one target binary.
-function(th_fuzz_overflow_add variant config)
-  set(name th-fuzz-overflow-${variant}-${config})
+# th_fuzz_overflow_add(<api> <variant> <config>): one target binary.
+function(th_fuzz_overflow_add api variant config)
+  _th_fuzz_family_target(${api} target)
+  set(name th-fuzz-${target}-${variant}-${config})
   string(TOUPPER ${variant} V)
   th_config_flags(${config} 1 cflags ldflags)
   set(layout ${_fz_core}/legacy.c)
   if(variant STREQUAL "modern")
     set(layout ${_fz_core}/modern.c)
   endif()
+  # The family's world: the timer's beside the shared one; another's, its folder.
+  if(api STREQUAL "timer")
+    set(world ${_fz}/overflow_world_timer.c)
+  else()
+    file(GLOB world ${_fz}/${api}/world*.c)
+  endif()
   add_executable(${name}
     ${_fz}/overflow.c ${_fz}/overflow_world.c ${_fz}/overflow_world_base.c ${_fz}/overflow_drive.c
     ${_fz}/overflow_oracle.c ${_fz}/overflow_session.c ${_fz}/overflow_traps.c
-    ${PROJECT_SOURCE_DIR}/results/outcome.c ${layout})
+    ${PROJECT_SOURCE_DIR}/results/outcome.c ${layout} ${world})
   target_include_directories(${name} PRIVATE
-    ${_fz} ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/attacks ${_fz_core}/include)
+    ${_fz} ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/attacks ${_fz_core}/include
+    ${PROJECT_SOURCE_DIR}/tasklet_core/include)
   target_compile_definitions(${name} PRIVATE
     TH_ATK_${V}=1 TH_ATK_VARIANT="${variant}" TH_ATK_CONFIG="${config}" TH_ATK_SEED="-")
   string(JOIN " " _cf ${cflags})
@@ -164,13 +193,13 @@ function(th_fuzz_overflow_add variant config)
       set_target_properties(${name} PROPERTIES LINKER_LANGUAGE CXX)
     endif()
     add_dependencies(th-fuzz-all ${name})
-    _th_fuzz_register(${variant} ${config} ${name})
+    _th_fuzz_register(${target} ${variant} ${config} ${name})
   else()
     target_link_libraries(${name} PRIVATE th_binread)
   endif()
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${_fz_bin}")
-  _th_fuzz_manifest(overflow ${variant} ${config} "${_fz_bin}/${name}" built "")
-  set_property(GLOBAL APPEND PROPERTY TH_FUZZ_OVERFLOW_BINARIES "${variant}:${config}:${name}")
+  _th_fuzz_manifest(${target} ${variant} ${config} "${_fz_bin}/${name}" built "")
+  set_property(GLOBAL APPEND PROPERTY TH_FUZZ_OVERFLOW_BINARIES "${api}:${variant}:${config}:${name}")
 endfunction()
 
 set(_fz_built "")
@@ -180,22 +209,29 @@ foreach(config IN LISTS TH_FUZZ_OVERFLOW_CONFIGS)
   endif()
   # ClusterFuzzLite's build asks the compiler only about the configs of the
   # builds it ships.
-  set(_fz_variants "")
-  foreach(variant IN LISTS TH_FUZZ_OVERFLOW_VARIANTS)
-    if(_fz_infra AND TIMERHARNESS_FUZZ_CFLITE AND NOT "overflow:${variant}:${config}" IN_LIST TIMERHARNESS_FUZZ_CFLITE_BUILDS)
-      continue()
-    endif()
-    list(APPEND _fz_variants ${variant})
+  set(_fz_builds "")
+  foreach(api IN LISTS TH_FUZZ_OVERFLOW_FAMILIES)
+    _th_fuzz_family_target(${api} _fz_t)
+    foreach(variant IN LISTS TH_FUZZ_OVERFLOW_VARIANTS)
+      if(_fz_infra AND TIMERHARNESS_FUZZ_CFLITE AND NOT "${_fz_t}:${variant}:${config}" IN_LIST TIMERHARNESS_FUZZ_CFLITE_BUILDS)
+        continue()
+      endif()
+      list(APPEND _fz_builds "${api}:${variant}")
+    endforeach()
   endforeach()
-  if(NOT _fz_variants)
+  if(NOT _fz_builds)
     continue()
   endif()
   th_config_supported(${config} ok reason)
-  foreach(variant IN LISTS _fz_variants)
+  foreach(_fz_av IN LISTS _fz_builds)
+    string(REPLACE ":" ";" _fz_av "${_fz_av}")
+    list(GET _fz_av 0 api)
+    list(GET _fz_av 1 variant)
     if(ok)
-      th_fuzz_overflow_add(${variant} ${config})
+      th_fuzz_overflow_add(${api} ${variant} ${config})
     else()
-      _th_fuzz_manifest(overflow ${variant} ${config} - unsupported "${reason}")
+      _th_fuzz_family_target(${api} _fz_t)
+      _th_fuzz_manifest(${_fz_t} ${variant} ${config} - unsupported "${reason}")
     endif()
   endforeach()
   if(ok)
@@ -224,24 +260,36 @@ if(TARGET th_fuzz_decl)
   target_compile_options(th-fuzz-replay-check PRIVATE ${TH_WARN_FLAGS})
   set_target_properties(th-fuzz-replay-check PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${_fz_bin}")
 
-  file(GLOB _fz_seeds CONFIGURE_DEPENDS ${_fz}/corpora/overflow/*)
-  file(GLOB _fz_findings CONFIGURE_DEPENDS ${_fz}/corpora/overflow-findings/*.bin)
+  # Each family's own: the timer's seeds and regression inputs in
+  # corpora/overflow{,-findings}/ against fuzz/expected.tsv; another's in
+  # corpora/<api>{,-findings}/ against fuzz/<api>/expected.tsv.
   get_property(_fz_bins GLOBAL PROPERTY TH_FUZZ_OVERFLOW_BINARIES)
   foreach(_b IN LISTS _fz_bins)
     string(REPLACE ":" ";" _b "${_b}")
-    list(GET _b 0 _v)
-    list(GET _b 1 _c)
-    list(GET _b 2 _t)
-    add_test(NAME fuzz.overflow.seeds.${_v}.${_c}
-      COMMAND th-fuzz-replay-check ${_fz}/expected.tsv ${TIMERHARNESS_TOOLCHAIN} ${_v} ${_c}
-              $<TARGET_FILE:${_t}> ${_fz_seeds})
-    set_tests_properties(fuzz.overflow.seeds.${_v}.${_c} PROPERTIES LABELS fuzz TIMEOUT 120)
+    list(GET _b 0 _a)
+    list(GET _b 1 _v)
+    list(GET _b 2 _c)
+    list(GET _b 3 _t)
+    _th_fuzz_family_target(${_a} _tg)
+    if(_a STREQUAL "timer")
+      set(_fz_exp ${_fz}/expected.tsv)
+    else()
+      set(_fz_exp ${_fz}/${_a}/expected.tsv)
+    endif()
+    file(GLOB _fz_seeds CONFIGURE_DEPENDS ${_fz}/corpora/${_tg}/*)
+    file(GLOB _fz_findings CONFIGURE_DEPENDS ${_fz}/corpora/${_tg}-findings/*.bin)
+    if(_fz_seeds)
+      add_test(NAME fuzz.${_tg}.seeds.${_v}.${_c}
+        COMMAND th-fuzz-replay-check ${_fz_exp} ${TIMERHARNESS_TOOLCHAIN} ${_v} ${_c}
+                $<TARGET_FILE:${_t}> ${_fz_seeds})
+      set_tests_properties(fuzz.${_tg}.seeds.${_v}.${_c} PROPERTIES LABELS fuzz TIMEOUT 120)
+    endif()
     # Another subsystem's callback (process_timeout) through a one- or
     # two-byte overwrite of .function: the bytes from this binary's layout
     # and its load address without randomisation
     # (tests/fuzz_foreign_partial.cmake). Under cfi-icall-generalized the
     # ring's callback and process_timeout are entries of one jump table.
-    if(_v STREQUAL "modern" AND _c STREQUAL "cfi-icall-generalized")
+    if(_a STREQUAL "timer" AND _v STREQUAL "modern" AND _c STREQUAL "cfi-icall-generalized")
       add_test(NAME fuzz.overflow.foreign_partial.${_c}
         COMMAND ${CMAKE_COMMAND} -DNM=${CMAKE_NM} -DBIN=$<TARGET_FILE:${_t}>
                 -DOUT=${CMAKE_CURRENT_BINARY_DIR}/foreign-partial-${_c}.bin
@@ -251,10 +299,10 @@ if(TARGET th_fuzz_decl)
     endif()
     foreach(_f IN LISTS _fz_findings)
       get_filename_component(_n ${_f} NAME_WE)
-      add_test(NAME fuzz.overflow.replay.${_n}.${_v}.${_c}
-        COMMAND th-fuzz-replay-check ${_fz}/expected.tsv ${TIMERHARNESS_TOOLCHAIN} ${_v} ${_c}
+      add_test(NAME fuzz.${_tg}.replay.${_n}.${_v}.${_c}
+        COMMAND th-fuzz-replay-check ${_fz_exp} ${TIMERHARNESS_TOOLCHAIN} ${_v} ${_c}
                 $<TARGET_FILE:${_t}> ${_f})
-      set_tests_properties(fuzz.overflow.replay.${_n}.${_v}.${_c} PROPERTIES LABELS fuzz TIMEOUT 120)
+      set_tests_properties(fuzz.${_tg}.replay.${_n}.${_v}.${_c} PROPERTIES LABELS fuzz TIMEOUT 120)
     endforeach()
   endforeach()
 endif()

@@ -15,9 +15,7 @@
 #include "attacks/attack.h"
 
 #define OP_NAME_(id, name, tech) [TH_FZ_OP_##id] = name,
-#define OP_TECH_(id, name, tech) [TH_FZ_OP_##id] = tech,
 static const char *const op_names[TH_FZ_OP_COUNT] = { TH_FZ_OPS(OP_NAME_) };
-static const char *const op_techs[TH_FZ_OP_COUNT] = { TH_FZ_OPS(OP_TECH_) };
 
 const char *th_fz_op_name(enum th_fz_op_kind k)
 {
@@ -26,7 +24,7 @@ const char *th_fz_op_name(enum th_fz_op_kind k)
 
 const char *th_fz_op_technique(enum th_fz_op_kind k)
 {
-	return k < TH_FZ_OP_COUNT ? op_techs[k] : NULL;
+	return th_fz_world_technique((int)k);
 }
 
 /* ---- decoding ---------------------------------------------------------------------- */
@@ -141,35 +139,19 @@ static void apply_relocs(const struct th_fz_program *p, struct th_fz_op *op)
 
 /* ---- driving ----------------------------------------------------------------------- */
 
-static struct packet_ring *ring_of(const struct th_fz_program *p)
-{
-	return p->obj.ring;
-}
-
 /*
- * The attacker waits for the wheel: it sleeps (th_fz_world_attacker_sleeps()),
- * the timer softirq runs the due timers, then the CPU switches from the idle
- * task to the attacker its timer woke: th_schedule_after_softirq()
- * (attacks/victim.h), right after run_timers(), where the matrix's trigger()
- * (attacks/techniques.c) calls it. A CR4 that lost OSXSAVE or OSFXSR faults
- * there, at the next FPU use (an oops: CRASHED).
+ * Each op is a call of the victim's (overflow_world.h: the world of the
+ * binary's API family says what it does there, and where its bytes went).
+ * Every run is the attacker waiting for the softirq: it sleeps
+ * (th_fz_world_attacker_sleeps()), the softirq runs what is due, then the
+ * CPU switches from the idle task to the attacker its callback woke:
+ * th_schedule_after_softirq() (attacks/victim.h), where the matrix's
+ * trigger() (attacks/techniques.c) calls it. A CR4 that lost OSXSAVE or
+ * OSFXSR faults there, at the next FPU use (an oops: CRASHED).
  */
-static long run_to(unsigned long j)
-{
-	struct timer_base *base = th_this_base();
-	long fired;
-
-	if (!base)
-		return -1;
-	th_fz_world_attacker_sleeps();
-	fired = run_timers(base, jiffies + j);
-	th_schedule_after_softirq();
-	return fired;
-}
-
 static void do_op(struct th_fz_program *p, struct th_fz_op *op, int *armed)
 {
-	struct packet_ring *ring = ring_of(p);
+	const struct th_fz_objects *o = &p->obj;
 	size_t n;
 
 	op->started = 1;
@@ -177,50 +159,44 @@ static void do_op(struct th_fz_program *p, struct th_fz_op *op, int *armed)
 	th_fz_filter_op(op);
 	switch (op->kind) {
 	case TH_FZ_OP_ARM:
-		op->ret = ring_arm(ring);
+		op->ret = th_fz_world_arm(o);
 		*armed = 1;
 		break;
 	case TH_FZ_OP_RUN:
-		op->ret = run_to(op->arg % 80);
+		op->ret = th_fz_world_run(op->arg % 80);
 		break;
 	case TH_FZ_OP_MOD:
-		op->ret = mod_timer(&ring->retire_blk_timer, jiffies + op->arg % 80);
+		op->ret = th_fz_world_mod(o, op->arg % 80);
 		*armed = 1;
 		break;
 	case TH_FZ_OP_NAME:
 		n = op->n < TH_FZ_NAME_LEN ? op->n : TH_FZ_NAME_LEN;
-		op->dest = (uintptr_t)ring->name;
-		op->written = n;
-		ring_set_name(ring, op->bytes, n);
+		op->dest = th_fz_world_set_name(o, op->bytes, n);
+		op->written = op->dest ? n : 0;
 		break;
 	case TH_FZ_OP_MEMCPY:
-		op->dest = (uintptr_t)ring->name;
-		op->written = op->n;
-		ring_set_name(ring, op->bytes, op->n);
+		op->dest = th_fz_world_set_name(o, op->bytes, op->n);
+		op->written = op->dest ? op->n : 0;
 		break;
 	case TH_FZ_OP_INDEX:
 		n = op->n < TH_FZ_INDEX_MAX ? op->n : TH_FZ_INDEX_MAX;
-		op->dest = (uintptr_t)ring->name + op->arg;
-		op->written = n;
-		for (size_t i = 0; i < n; i++)
-			ring_set_byte(ring, op->arg + i, op->bytes[i]);
+		op->dest = th_fz_world_set_bytes(o, op->arg, op->bytes, n);
+		op->written = op->dest ? n : 0;
 		break;
 	case TH_FZ_OP_STRCPY:
 		/* The string ends at the payload's first NUL, or gets one. */
 		op->bytes[op->n] = 0;
 		op->literal[op->n] = 1;
-		op->dest = (uintptr_t)ring->name;
-		op->written = strlen((const char *)op->bytes) + 1;
-		ring_set_name_str(ring, (const char *)op->bytes);
+		op->dest = th_fz_world_set_name_str(o, (const char *)op->bytes);
+		op->written = op->dest ? strlen((const char *)op->bytes) + 1 : 0;
 		break;
 	case TH_FZ_OP_NEIGHBOUR:
-		op->dest = (uintptr_t)((struct msg_buf *)p->obj.msg)->data;
-		op->written = op->n;
-		msg_store(p->obj.msg, op->bytes, op->n);
+		op->dest = th_fz_world_msg_store(o, op->bytes, op->n);
+		op->written = op->dest ? op->n : 0;
 		break;
 	case TH_FZ_OP_FREE:
 		if (!p->freed)
-			ring_release_buggy(ring);
+			th_fz_world_release(o);
 		p->freed = 1;
 		break;
 	case TH_FZ_OP_SPRAY:
@@ -230,7 +206,7 @@ static void do_op(struct th_fz_program *p, struct th_fz_op *op, int *armed)
 			op->bytes[0] = 0;
 			op->literal[0] = 1;
 		}
-		op->dest = (uintptr_t)spray_alloc(op->bytes, n);
+		op->dest = th_fz_world_spray(op->bytes, n);
 		op->written = op->dest ? n : 0;
 		break;
 	case TH_FZ_OP_COUNT:
@@ -251,12 +227,13 @@ void th_fz_drive(struct th_fz_program *p, th_fz_op_hook *after_op)
 			after_op(p, i);
 	}
 	if (!armed) {
-		/* The victim arms its timer itself (packet_set_ring()): an
-		 * attacker who never waited for it wrote before the arm. */
-		ring_arm(ring_of(p));
+		/* The victim arms its timer (schedules its tasklet) itself
+		 * (packet_set_ring()): an attacker who never waited for it
+		 * wrote before the arm. */
+		th_fz_world_arm(&p->obj);
 		p->implicit_arm = 1;
 	}
-	p->fired = run_to(TH_FZ_FINAL_RUN);
+	p->fired = th_fz_world_run(TH_FZ_FINAL_RUN);
 	if (after_op)
 		after_op(p, p->nops);
 }

@@ -57,7 +57,8 @@
  * past the latest MOD). */
 #define TH_FZ_FINAL_RUN		160UL
 
-/* X(ID, "name", technique or NULL when the op is not a write through a bug) */
+/* X(ID, "name", the timer world's technique or NULL when the op is not a write
+ * through a bug; each world names its own: th_fz_world_technique()) */
 #define TH_FZ_OPS(X)							\
 	X(ARM, "arm", NULL)						\
 	X(RUN, "run", NULL)						\

@@ -57,6 +57,8 @@ static struct th_emit_mem emit = { .buf = emit_buf, .cap = EMIT_BYTES };
 struct th_emit_mem *th_emit_mem = &emit;
 static uint64_t token_state;
 static struct th_fz_traps traps;
+/* The world's API family: its dispatch, its steps' names (overflow_world.h). */
+static const struct th_fz_family *fam;
 /* The sanitizer runtimes' code: the watchdog waits while a run is there. */
 static uintptr_t runtime[8192][2];
 static size_t nruntime;
@@ -760,14 +762,15 @@ int th_fz_oracle_init(const struct th_fz_oracle_opts *o, char *err, size_t n)
 	snprintf(goal_what, sizeof(goal_what), "WRITE_CR4_%lX", th_fz_goal_cr4_value());
 	if (th_fz_world_init(err, n))
 		return -1;
-	if (th_fz_traps_load(NULL, &traps, traps_err, sizeof(traps_err))) {
+	fam = th_fz_world_family();
+	if (th_fz_traps_load(NULL, fam->dispatch, &traps, traps_err, sizeof(traps_err))) {
 		snprintf(err, n, "dispatch traps: %s", traps_err);
 		return -1;
 	}
 #if TH_FZ_EXPECT_DISPATCH_TRAPS
 	if (!traps.n && !traps.nhandlers) {
 		snprintf(err, n, "this config checks indirect calls, but no CFI trap was found in %s (%s)",
-			 TH_FZ_DISPATCH_FUNC, traps.how);
+			 traps.func, traps.how);
 		return -1;
 	}
 #endif
@@ -1060,35 +1063,6 @@ static int reachable(uintptr_t x)
 
 /* ---- describing addresses ------------------------------------------------------------- */
 
-static const char *ring_field(size_t off)
-{
-	const struct th_fz_ring_layout *l = th_fz_ring_layout();
-
-	if (off < l->timer)
-		return "name";
-	if (off < l->timer + 8)
-		return "entry.next";
-	if (off < l->timer + 16)
-		return "entry.pprev";
-	if (off < l->function)
-		return "expires";
-	if (off < l->function + 8)
-		return "function";
-	if (l->has_data && off >= l->data && off < l->data + 8)
-		return "data";
-	if (off >= l->flags && off < l->flags + 4)
-		return "flags";
-	if (off >= l->owner_uid && off < l->owner_uid + 4)
-		return "owner_uid";
-	if (off >= l->closed && off < l->closed + 4)
-		return "closed";
-	if (off >= l->cur_block && off < l->cur_block + 8)
-		return "cur_block";
-	if (off >= l->size)
-		return "past the ring";
-	return "padding";
-}
-
 /* "ring+16 (entry.next)", "ring-24", "current_cred+4", "write_cr4", "0x..." */
 static void describe(struct th_sbuf *b, uintptr_t a)
 {
@@ -1110,17 +1084,18 @@ static void describe(struct th_sbuf *b, uintptr_t a)
 		}
 	}
 	if (a >= ring && a < ring + l->size + 64) {
-		th_sbuf_put(b, "ring+%zu (%s)", (size_t)(a - ring), ring_field(a - ring));
+		th_sbuf_put(b, "%s+%zu (%s)", fam->object, (size_t)(a - ring), fam->field(a - ring));
 		return;
 	}
 	if (a < ring && ring - a <= TH_FZ_ADDEND_MAX) {
-		th_sbuf_put(b, "ring-%zu", (size_t)(ring - a));
+		th_sbuf_put(b, "%s-%zu", fam->object, (size_t)(ring - a));
 		return;
 	}
 	for (int i = 0; i < TH_FZ_LEAK_COUNT; i++) {
 		if (t[i].code || i == TH_FZ_LEAK_RING || !t[i].addr || a < t[i].addr || a >= t[i].addr + t[i].size)
 			continue;
-		if (i == TH_FZ_LEAK_WHEEL && a >= t[i].addr + offsetof(struct timer_base, vectors)) {
+		if (i == TH_FZ_LEAK_WHEEL && !strcmp(fam->api, "timer") &&
+		    a >= t[i].addr + offsetof(struct timer_base, vectors)) {
 			size_t off = a - t[i].addr - offsetof(struct timer_base, vectors);
 
 			th_sbuf_put(b, "timer_base.vectors[%zu]%s", off / sizeof(struct hlist_head),
@@ -1170,9 +1145,14 @@ static void describe_op(struct th_sbuf *b, const struct th_fz_op *op)
 	default:
 		break;
 	}
+	if (!tech && op->kind != TH_FZ_OP_NAME) {
+		th_sbuf_put(b, "%s: no such bug in the %s's victim (nothing written)", th_fz_op_name(op->kind),
+		    fam->api);
+		return;
+	}
 	th_sbuf_put(b, "%s %zu B at ", tech ? tech : "set-name (legitimate)", op->ran ? op->written : op->n);
 	if (!op->ran) {
-		th_sbuf_put(b, "the %s", op->kind == TH_FZ_OP_NEIGHBOUR ? "msg" : "ring");
+		th_sbuf_put(b, "the %s", op->kind == TH_FZ_OP_NEIGHBOUR ? "msg" : fam->object);
 		return;
 	}
 	if (op->dest)
@@ -1212,9 +1192,15 @@ static const struct {
 	[T_WRITE_CR4] = { "write_cr4", "WRITE_CR4", TH_FZ_LEAK_WRITE_CR4 },
 	[T_COMMIT_CREDS] = { "commit_creds", "COMMIT_CREDS", TH_FZ_LEAK_COMMIT_CREDS },
 	[T_USERMODEHELPER] = { "call_usermodehelper", "USERMODEHELPER", TH_FZ_LEAK_USERMODEHELPER },
-	[T_FORCE_CLOSE] = { "ring_force_close", "FORCE_CLOSE", TH_FZ_LEAK_FORCE_CLOSE },
+	[T_FORCE_CLOSE] = { NULL /* the family's: target_name() */, "FORCE_CLOSE", TH_FZ_LEAK_FORCE_CLOSE },
 	[T_PROCESS_TIMEOUT] = { "process_timeout", "PROCESS_TIMEOUT", TH_FZ_LEAK_PROCESS_TIMEOUT },
 };
+
+/* The name a target reports itself by (its TH-TARGET line's name=). */
+static const char *target_name(int t)
+{
+	return t == T_FORCE_CLOSE ? fam->force_close : targets[t].name;
+}
 
 struct ran {
 	enum target t;
@@ -1548,20 +1534,20 @@ static int target_effect(const struct ran *r, const char *line, uint64_t v, stru
 		uint64_t ring = 0;
 		unsigned int closed = 0, owner = 1;
 
-		if (field_num(line, "ring", &ring) && th_fz_world_contains((uintptr_t)ring, l->size)) {
+		if (field_num(line, fam->object, &ring) && th_fz_world_contains((uintptr_t)ring, l->size)) {
 			peek_bytes(&closed, (const void *)(uintptr_t)(ring + l->closed), sizeof(closed));
 			peek_bytes(&owner, (const void *)(uintptr_t)(ring + l->owner_uid), sizeof(owner));
 		}
 		th_sbuf_put(b, "; ");
 		if (closed == 1 && owner == 0) {
-			th_sbuf_put(b, "closed the ring at ");
+			th_sbuf_put(b, "closed the %s at ", fam->object);
 			describe(b, (uintptr_t)ring);
 			th_sbuf_put(b, ", its owner uid 0");
 			return 1;
 		}
-		th_sbuf_put(b, "no effect: no ring at ");
+		th_sbuf_put(b, "no effect: no %s at ", fam->object);
 		describe(b, (uintptr_t)ring);
-		th_sbuf_put(b, " closed with owner uid 0 (its writes faulted, or no ring is there)");
+		th_sbuf_put(b, " closed with owner uid 0 (its writes faulted, or no %s is there)", fam->object);
 		return 0;
 	}
 	case T_USERMODEHELPER: {
@@ -1610,12 +1596,12 @@ static void target_line(const char *line)
 
 	if (!field(line, "name", name, sizeof(name)))
 		return;
-	for (t = 0; t < T_COUNT && strcmp(name, targets[t].name); t++)
+	for (t = 0; t < T_COUNT && strcmp(name, target_name(t)); t++)
 		;
 	if (t == T_COUNT) {
 		/* The legitimate callback reported as a target (a forged intent):
 		 * not a privileged target. */
-		if (field_num(line, "data", &v) || field_num(line, "timer", &v)) {
+		if (field_num(line, "data", &v) || field_num(line, "timer", &v) || field_num(line, "t", &v)) {
 			seen.have_retire_arg = 1;
 			seen.retire_arg = (uintptr_t)v;
 		}
@@ -1636,11 +1622,13 @@ static void target_line(const char *line)
 			r.goal = 1;
 		break;
 	case T_FORCE_CLOSE:
-		if (!field_num(line, "data", &v))
-			field_num(line, "timer", &v);
+		/* Its argument: .data (4.14, a tasklet's func), the timer or the
+		 * tasklet (a callback's). */
+		if (!field_num(line, "data", &v) && !field_num(line, "timer", &v))
+			field_num(line, "t", &v);
 		r.arg = (uintptr_t)v;
 		judge_slot(&r, ARG_VALUE, v);
-		th_sbuf_put(&b, "ring_force_close(0x%lx)", (unsigned long)v);
+		th_sbuf_put(&b, "%s(0x%lx)", fam->force_close, (unsigned long)v);
 		break;
 	case T_COMMIT_CREDS: {
 		/* v4.14 struct cred (attacks/victim.h): usage @0, uid @4, gid @8,
@@ -1746,7 +1734,8 @@ static void legit_line(const char *line)
 		seen.legit++;
 	else
 		seen.stray++;
-	if (field_num_at(line, "data", &v, 1) || field_num_at(line, "timer", &v, 1)) {
+	if (field_num_at(line, "data", &v, 1) || field_num_at(line, "timer", &v, 1) ||
+	    field_num_at(line, "t", &v, 1)) {
 		seen.have_retire_arg = 1;
 		seen.retire_arg = (uintptr_t)v;
 	}
@@ -1845,7 +1834,7 @@ static const char *via_slot(uintptr_t slot)
 {
 	uintptr_t ring = th_fz_world_leaks()[TH_FZ_LEAK_RING].addr;
 
-	return slot == ring + th_fz_ring_layout()->function ? "RING_TIMER" : "FORGED_TIMER";
+	return slot == ring + th_fz_ring_layout()->function ? fam->own_how : fam->forged_how;
 }
 
 /* A write to the cred without a target: the legitimate callback's write
@@ -2018,21 +2007,36 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 	} else if (sig) {
 		const char *sep = e.len ? "; then " : "";
 
-		int site = (sig == SIGILL || sig == SIGTRAP) ? th_fz_traps_is_dispatch(&traps, caught_pc) : 0;
+		uint64_t regs[16];
+		uintptr_t target = 0;
+		int reg = -1, site = 0;
 
-		if (site) {
-			/* As the matrix judges a trap (cfi/classify.c): the call
-			 * the check stopped, from the register the binary reader
-			 * names at the guard; the legitimate callback there is a
+		if (sig == SIGILL || sig == SIGTRAP) {
+			for (int i = 0; i < 16; i++)
+				regs[i] = caught_regs[i];
+			site = th_fz_traps_judge(&traps, caught_pc, caught_have_regs ? regs : NULL, &target, &reg);
+		}
+		if (site == 2) {
+			/* A trap of the dispatch whose check admits the call's
+			 * target: no CFI stop (the matrix: "although the check
+			 * admits its target"), a fault no defence owns. */
+			th_sbuf_put(&e, "%s%s at pc 0x%lx, a trap guarding %s's indirect call, although its check "
+			    "admits the call target ", sep, signame(sig), (unsigned long)caught_pc, traps.func);
+			describe(&e, target);
+			th_sbuf_put(&e, " (%s): no CFI stop", th_fz_reg_name(reg));
+			more_severe(&o, TH_CRASHED);
+		} else if (site) {
+			/* As the matrix judges a trap (cfi/classify.c,
+			 * runner/child.c): the call the check behind this guard
+			 * stopped, from the register the binary reader names at
+			 * the guard; the legitimate callback there is a
 			 * FALSE_POSITIVE, whatever the attacker wrote before. */
-			int reg = th_fz_traps_target_reg(&traps, caught_pc);
 			int known = reg >= 0 && caught_have_regs;
-			uintptr_t target = known ? (uintptr_t)caught_regs[reg] : 0;
-			int fp = site == 1 && known && target == th_fz_world_legit_fn();
+			int fp = known && target == th_fz_world_legit_fn();
 
 			more_severe(&o, fp ? TH_FALSE_POSITIVE : TH_BLOCKED_CFI);
 			th_sbuf_put(&e, "%s%s at pc 0x%lx, a CFI trap guarding %s's indirect call (%s)", sep,
-			    signame(sig), (unsigned long)caught_pc, TH_FZ_DISPATCH_FUNC, traps.how);
+			    signame(sig), (unsigned long)caught_pc, traps.func, traps.how);
 			if (known) {
 				th_sbuf_put(&e, ", call target ");
 				describe(&e, target);
@@ -2151,31 +2155,33 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 		if (!prog.op[i].ran)
 			th_sbuf_put(&b, " (stopped there)");
 	}
-	th_sbuf_put(&b, "%s%s", prog.nops ? "; " : "", prog.implicit_arm ? "victim arms the timer; " : "");
-	th_sbuf_put(&b, "run the wheel | %s", evidence);
+	th_sbuf_put(&b, "%s%s%s", prog.nops ? "; " : "", prog.implicit_arm ? fam->arm_text : "",
+	    prog.implicit_arm ? "; " : "");
+	th_sbuf_put(&b, "%s | %s", fam->run_text, evidence);
 	for (int i = 0; i < nsteps; i++) {
 		const struct step *x = &steps[i];
 
 		th_sbuf_put(&b, " | %s_VIA_%s: ", x->what, x->how);
 		if (x->target && x->has_slot) {
-			th_sbuf_put(&b, "through %s", !strcmp(x->how, "RING_TIMER") ?
-			    "the ring's own retire_blk_timer (.function at " : "a forged timer_list (.function at ");
+			th_sbuf_put(&b, "through %s (.function at ", !strcmp(x->how, fam->own_how) ?
+			    fam->own_text : fam->forged_text);
 			describe(&b, x->slot);
-			if (strcmp(x->how, "RING_TIMER")) {
-				/* .function is 24 bytes into a timer_list, both layouts. */
-				th_sbuf_put(&b, ", the timer at ");
+			if (strcmp(x->how, fam->own_how)) {
+				/* .function is 24 bytes into a timer_list, both layouts
+				 * (a tasklet's func or callback too). */
+				th_sbuf_put(&b, ", the %s at ", fam->api);
 				describe(&b, x->slot - (th_fz_ring_layout()->function - th_fz_ring_layout()->timer));
 			}
 			th_sbuf_put(&b, ")");
 		} else if (x->target) {
-			th_sbuf_put(&b, "through a timer the oracle could not name");
+			th_sbuf_put(&b, "through a %s the oracle could not name", fam->api);
 		} else if (!strcmp(x->what, "CR4")) {
 			th_sbuf_put(&b, "CR4 changed and no write_cr4 reported: the model is broken (only its MOV to "
 				"CR4 loads the register)");
 		} else {
 			th_sbuf_put(&b, "%s", !strcmp(x->how, "CALLBACK") ?
 			    "the legitimate callback writing through a planted cur_block" :
-			    "the wheel's list code (__hlist_del/hlist_add) writing through planted entry pointers");
+			    fam->list_text);
 		}
 	}
 }
@@ -2285,24 +2291,6 @@ static void death(enum th_outcome o, const char *why)
 	th_fz_session_death(r);
 }
 
-/* The running timer's .function (the call the dispatch was about to make),
- * when the wheel runs a timer in the world. */
-static int running_fn(uintptr_t *fn)
-{
-	const struct th_fz_ring_layout *l = th_fz_ring_layout();
-	struct timer_base *base = th_this_base();
-	uintptr_t t, at;
-
-	if (!base || !th_fz_world_contains((uintptr_t)base, sizeof(*base)))
-		return 0;
-	peek_bytes(&t, &base->running_timer, sizeof(t));
-	at = t + (l->function - l->timer);
-	if (!t || !th_fz_world_contains(at, sizeof(*fn)))
-		return 0;
-	peek_bytes(fn, (const void *)at, sizeof(*fn));
-	return 1;
-}
-
 /* ASan is about to report (and end the process): a memory-safety check
  * stopped the write or the use. */
 void __asan_on_error(void);
@@ -2340,7 +2328,7 @@ void __ubsan_on_report(void)
 		 * run since that could write it. */
 		o = TH_BLOCKED_CFI;
 		if (extra_site == 1)
-			extra_target_known = running_fn(&extra_target);
+			extra_target_known = fam->running_fn(&extra_target);
 	}
 	snprintf(why, sizeof(why), "UBSan %s report at %s:%u: %s", kind, file, line, msg);
 	death(o, why);

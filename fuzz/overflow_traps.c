@@ -25,6 +25,8 @@ static void add_sites(struct th_fz_traps *t, const struct th_func_sites *fs, uin
 
 			if (gd->kind == TH_GUARD_TRAP && t->n < TH_FZ_TRAPS_MAX) {
 				t->target_reg[t->n] = gd->target_reg;
+				t->site[t->n] = s;
+				t->guard[t->n] = gd;
 				t->pc[t->n++] = (uintptr_t)gd->addr + bias;
 			}
 			else if (gd->kind == TH_GUARD_HANDLER && gd->file[0] &&
@@ -37,7 +39,7 @@ static void add_sites(struct th_fz_traps *t, const struct th_func_sites *fs, uin
 	}
 }
 
-int th_fz_traps_load(const char *path, struct th_fz_traps *t, char *err, size_t n)
+int th_fz_traps_load(const char *path, const char *func, struct th_fz_traps *t, char *err, size_t n)
 {
 	struct th_bin *b;
 	const struct th_func_sites *fs;
@@ -46,20 +48,26 @@ int th_fz_traps_load(const char *path, struct th_fz_traps *t, char *err, size_t 
 	memset(t, 0, sizeof(*t));
 	if (!path)
 		path = "/proc/self/exe";
+	if (!func)
+		func = TH_FZ_DISPATCH_FUNC;
+	snprintf(t->func, sizeof(t->func), "%s", func);
 	if (th_bin_open(path, &b, err, n))
 		return -1;
-	fs = th_bin_call_sites(b, TH_FZ_DISPATCH_FUNC, err, n);
+	fs = th_bin_call_sites(b, func, err, n);
 	if (!fs) {
 		th_bin_close(b);
 		return -1;
 	}
 	bias = (uintptr_t)__ehdr_start - (uintptr_t)th_bin_load_vaddr(b);
 	snprintf(t->how, sizeof(t->how), "no check");
-	/* The wheel's call is the victim's only indirect call of a timer
-	 * callback: process_timeout(), the other subsystem's callback an
-	 * attacker may plant, calls nothing indirectly (attacks/victim.h). */
+	/* The dispatch's call is the victim's only indirect call of its
+	 * family's callback: process_timeout(), the other subsystem's callback
+	 * an attacker may plant, calls nothing indirectly (attacks/victim.h).
+	 * The binary stays open: its sites and guards are the checks judged
+	 * at a trap (th_fz_traps_judge()). */
 	add_sites(t, fs, bias);
-	th_bin_close(b);
+	t->bin_ = b;
+	t->bias_ = bias;
 	return 0;
 }
 
@@ -77,6 +85,55 @@ int th_fz_traps_target_reg(const struct th_fz_traps *t, uintptr_t pc)
 		if (t->pc[i] == pc)
 			return t->target_reg[i] >= 0 && t->target_reg[i] < 16 ? t->target_reg[i] : -1;
 	return -1;
+}
+
+/* The process reads itself: the check's loads (a jump table's bounds, a
+ * kcfi hash before the target) from its own memory. */
+static int self_read(void *ctx, uint64_t addr, void *buf, size_t n)
+{
+	(void)ctx;
+	if (!addr)
+		return -1;
+	memcpy(buf, (const void *)(uintptr_t)addr, n);
+	return 0;
+}
+
+int th_fz_traps_judge(const struct th_fz_traps *t, uintptr_t pc, const uint64_t *regs,
+		      uintptr_t *target, int *reg)
+{
+	const struct th_eval_ctx cx = { t->bias_, self_read, NULL, NULL };
+	int found = 0, refused = 0;
+
+	*target = 0;
+	*reg = -1;
+	for (size_t i = 0; i < t->n; i++) {
+		int r = t->target_reg[i] >= 0 && t->target_reg[i] < 16 ? t->target_reg[i] : -1;
+		uintptr_t v;
+		int admits;
+
+		if (t->pc[i] != pc)
+			continue;
+		if (r < 0 || !regs) {
+			/* No target to judge by: the trap is the check's. */
+			if (!found)
+				*reg = -1;
+			found = 1;
+			refused = 1;
+			continue;
+		}
+		v = (uintptr_t)regs[r];
+		admits = th_guard_admits(t->site[i], t->guard[i], v, &cx);
+		/* A refusing (or unknown) check is kept over an admitting one. */
+		if (!found || (admits != 1 && !refused)) {
+			*target = v;
+			*reg = r;
+		}
+		found = 1;
+		refused |= admits != 1;
+	}
+	if (!found)
+		return 0;
+	return refused ? 1 : 2;
 }
 
 /* Does path end with the file name rec (whole components)? */

@@ -15,8 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* The function that holds the wheel's indirect call (timer_core/legacy.c,
- * modern.c); the name cfi/classify.h proves trap sites against. */
+/* The function that holds the timer wheel's indirect call
+ * (timer_core/legacy.c, modern.c); the name cfi/classify.h proves trap sites
+ * against. A world of another family names its own dispatch
+ * (overflow_world.h th_fz_family: tasklet_action_common). */
 #define TH_FZ_DISPATCH_FUNC "call_timer_fn"
 #define TH_FZ_TRAPS_MAX 16
 
@@ -27,6 +29,9 @@ struct th_fz_traps {
 	 * decoded the check (the matrix reads the same one from the stopped
 	 * child, runner/child.c); TH_NOREG (-1) when it does not say. */
 	int target_reg[TH_FZ_TRAPS_MAX];
+	/* The call site and guard each trap is (binread's, kept open: the
+	 * check behind a guard is evaluated on the trapped target). */
+	const void *site[TH_FZ_TRAPS_MAX], *guard[TH_FZ_TRAPS_MAX];
 	size_t n;
 	struct {
 		char file[256];
@@ -34,26 +39,50 @@ struct th_fz_traps {
 	} handler[TH_FZ_TRAPS_MAX];		/* handler guards' source locations */
 	size_t nhandlers;
 	char how[200];		/* "kcfi: hash 0x... at T-4, ud2 at 0x... (.kcfi_traps)" */
+	char func[64];		/* the dispatch read */
+	void *bin_;		/* the binary, open while the traps are used */
+	uintptr_t bias_;
 };
 
 /*
- * Read the guards of every indirect call of call_timer_fn in the binary at
- * path (NULL: /proc/self/exe, the one running). Return: 0 (t->n and
- * t->nhandlers may be 0: no check there), or -1 with err (unreadable or
- * stripped binary, no such function).
+ * Read the guards of every indirect call of func (the dispatch of the
+ * world's family) in the binary at path (NULL: /proc/self/exe, the one
+ * running), and keep it open. Return: 0 (t->n and t->nhandlers may be 0: no
+ * check there), or -1 with err (unreadable or stripped binary, no such
+ * function).
  */
-int th_fz_traps_load(const char *path, struct th_fz_traps *t, char *err, size_t n);
+int th_fz_traps_load(const char *path, const char *func, struct th_fz_traps *t, char *err, size_t n);
 
-/* Is pc (run time) one of the trap guards? Return: 0 no, 1 call_timer_fn's. */
+/* Is pc (run time) one of the trap guards? Return: 0 no, 1 the dispatch's. */
 int th_fz_traps_is_dispatch(const struct th_fz_traps *t, uintptr_t pc);
 
 /* The register holding the call target at the trap guard pc (x86 encoding
  * order: 0 rax .. 15 r15), or -1: not a guard, or the reader does not say. */
 int th_fz_traps_target_reg(const struct th_fz_traps *t, uintptr_t pc);
 
+/*
+ * A trap at pc with the general-purpose registers regs (x86 encoding order;
+ * NULL: not read), judged as the matrix's runner judges one
+ * (runner/child.c): the trap is a CFI stop only where the check behind it
+ * refuses the call's target, read from the register the reader names at
+ * that guard. One call instruction can sit behind several checks (two calls
+ * of one function merged by the compiler, each path with its own type
+ * check: 6.1's tasklet_action_common() under cfi-icall), and one trap can
+ * stand behind several: each check is evaluated by itself
+ * (th_guard_admits()), and a check that refuses its target is taken over
+ * one that admits it.
+ * Return: 0 pc is no trap guard of the dispatch; 1 a check that refuses
+ * the target (or cannot tell: a load outside the image), *target and *reg
+ * set (*reg -1 and *target 0 when no register is named or regs is NULL);
+ * 2 every check behind pc admits its target (*target, *reg as above): the
+ * trap is no CFI stop.
+ */
+int th_fz_traps_judge(const struct th_fz_traps *t, uintptr_t pc, const uint64_t *regs,
+		      uintptr_t *target, int *reg);
+
 /* Is file:line (a sanitizer report's) a handler guard of the dispatch? The
  * file may be given with more directories than the binary recorded.
- * Return: 0 no, 1 call_timer_fn's. */
+ * Return: 0 no, 1 the dispatch's. */
 int th_fz_traps_is_dispatch_report(const struct th_fz_traps *t, const char *file, unsigned line);
 
 /*

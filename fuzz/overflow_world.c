@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "attacks/victim.h"
+#include "overflow_drive.h"
 #include "overflow_traps.h"
 
 /* ---- harness side (not in the world) ---------------------------------------- */
@@ -126,19 +127,16 @@ static void set_leak(enum th_fz_leak i, const char *name, uintptr_t addr, size_t
 
 static void leaks_static(void)
 {
-	/* Code addresses as numbers: what the attacker writes, never called here.
-	 * Under cfi-icall these are the jump-table entries, as in payloads.c. */
+	/* The wheel (the timer's lists; another family's lists replace it),
+	 * the family's entries (its victim's callbacks and objects), then the
+	 * targets and objects every world has (attacks/victim.h). */
+	set_leak(TH_FZ_LEAK_WHEEL, "timer_base", (uintptr_t)&th_fz_wheel, sizeof(th_fz_wheel), 0);
+	th_fz_family_leaks(set_leak);
 	set_leak(TH_FZ_LEAK_WRITE_CR4, "write_cr4", (uintptr_t)&write_cr4, 0, 1);
 	set_leak(TH_FZ_LEAK_COMMIT_CREDS, "commit_creds", (uintptr_t)&commit_creds, 0, 1);
 	set_leak(TH_FZ_LEAK_USERMODEHELPER, "call_usermodehelper", (uintptr_t)&call_usermodehelper, 0, 1);
-	set_leak(TH_FZ_LEAK_RETIRE, "neighbour_timer_fn", (uintptr_t)&neighbour_timer_fn, 0, 1);
-	set_leak(TH_FZ_LEAK_FORCE_CLOSE, "ring_force_close", (uintptr_t)&ring_force_close, 0, 1);
 	set_leak(TH_FZ_LEAK_SIM_CPU, "sim_cpu", (uintptr_t)&sim_cpu, sizeof(sim_cpu), 0);
 	set_leak(TH_FZ_LEAK_CRED, "current_cred", (uintptr_t)&current_cred, sizeof(current_cred), 0);
-	set_leak(TH_FZ_LEAK_RING, "ring", 0, sizeof(struct packet_ring), 0);
-	set_leak(TH_FZ_LEAK_MSG, "msg", 0, TH_KMALLOC_SIZE, 0);
-	set_leak(TH_FZ_LEAK_RING2, "ring2", 0, sizeof(struct packet_ring), 0);
-	set_leak(TH_FZ_LEAK_WHEEL, "timer_base", (uintptr_t)&th_fz_wheel, sizeof(th_fz_wheel), 0);
 	set_leak(TH_FZ_LEAK_PROCESS_TIMEOUT, "process_timeout", (uintptr_t)&process_timeout, 0, 1);
 	set_leak(TH_FZ_LEAK_RING_VALUE, "ring-value", 0, 0, 0);
 	set_leak(TH_FZ_LEAK_TASK, "attacker_task", (uintptr_t)&attacker_task, sizeof(attacker_task), 0);
@@ -208,8 +206,6 @@ static void copy_bss(unsigned char *copy, int restore)
 	}
 }
 
-#define LAYOUT(f) offsetof(struct packet_ring, f)
-
 int th_fz_world_init(char *err, size_t n)
 {
 	data_size = (size_t)(__stop_th_world_data - __start_th_world_data);
@@ -234,20 +230,7 @@ int th_fz_world_init(char *err, size_t n)
 	priv_initial.uid = current_cred.uid;
 	priv_initial.gid = current_cred.gid;
 	priv_initial.euid = current_cred.euid;
-	ring_layout = (struct th_fz_ring_layout){
-		.size = sizeof(struct packet_ring),
-		.timer = LAYOUT(retire_blk_timer),
-		.timer_size = sizeof(struct timer_list),
-		.function = LAYOUT(retire_blk_timer.function),
-#if TH_ATK_HAS_DATA
-		.data = LAYOUT(retire_blk_timer.data),
-		.has_data = 1,
-#endif
-		.flags = LAYOUT(retire_blk_timer.flags),
-		.owner_uid = LAYOUT(owner_uid),
-		.closed = LAYOUT(closed),
-		.cur_block = LAYOUT(cur_block),
-	};
+	th_fz_family_layout(&ring_layout);
 	if (protect_fast_bases(err, n))
 		return -1;
 	if (data_size > sizeof(pristine_data) || bss_size - (ro_hi - ro_lo) > sizeof(pristine_bss)) {
@@ -267,12 +250,9 @@ int th_fz_world_begin(struct th_fz_objects *o)
 	/* CR4 is not in the world (victim.h: a register, its own read-only
 	 * page): only a write_cr4() of the last run changed it. */
 	th_cpu_reset();
-	/* The slab hands out slots 0, 1, 2 in order (slab.h): msg before ring,
-	 * as heap-neighbour needs, and another ring after it. */
-	o->msg = msg_alloc(64, 1);
-	o->ring = ring_create("eth0-rx");
-	o->ring2 = ring_create("eth1-rx");
-	if (!o->msg || !o->ring || !o->ring2)
+	/* The family's objects: the slab hands out slots 0, 1, 2 in order
+	 * (slab.h): the msg before the victim's object, another after it. */
+	if (th_fz_family_begin(o))
 		return -1;
 	leaks[TH_FZ_LEAK_RING].addr = (uintptr_t)o->ring;
 	leaks[TH_FZ_LEAK_MSG].addr = (uintptr_t)o->msg;
@@ -333,3 +313,4 @@ void th_fz_world_attacker_sleeps(void)
 	 * TASK_RUNNING again. */
 	attacker_task.state = TASK_INTERRUPTIBLE;
 }
+

@@ -61,10 +61,59 @@ struct th_fz_leak_entry {
 	int code;
 };
 
-/* The objects of one execution, created by th_fz_world_begin(). */
+/* The objects of one execution, created by th_fz_world_begin(): the
+ * victim's object (the timer world's ring, the tasklet world's neighbour),
+ * the msg_buf in the slot before it, another victim object after it. */
 struct th_fz_objects {
 	void *ring, *msg, *ring2;
 };
+
+/*
+ * The API family this world's victim is (results/api.def; one world per
+ * family: overflow_world.c the timer's, fuzz/<api>/ every other's), and the
+ * words the oracle names its steps and narrates its chains with. The chain
+ * IDs' HOW of a target that ran through the victim's own callback slot is
+ * own_how, through one a planted list pointer led to forged_how.
+ */
+struct th_fz_family {
+	const char *api;		/* "timer", "tasklet" */
+	const char *dispatch;		/* the function whose indirect call CFI guards */
+	const char *own_how;		/* "RING_TIMER", "NEIGHBOUR_TASKLET" */
+	const char *forged_how;		/* "FORGED_TIMER", "FORGED_TASKLET" */
+	const char *own_text;		/* "the ring's own retire_blk_timer" */
+	const char *forged_text;	/* "a forged timer_list" */
+	const char *object;		/* "ring", "neighbour": how addresses in it are named */
+	const char *force_close;	/* the same-class target: "ring_force_close" */
+	const char *arm_text;		/* "victim arms the timer" */
+	const char *run_text;		/* "run the wheel" */
+	const char *list_text;		/* who writes through planted list pointers */
+	/* The object's field at byte off, for the narration. */
+	const char *(*field)(size_t off);
+	/* The call the dispatch is about to make (the running callback slot),
+	 * read without instrumentation: -fsanitize=function's target. */
+	int (*running_fn)(uintptr_t *fn);
+};
+const struct th_fz_family *th_fz_world_family(void);
+
+/*
+ * The victim's calls an attacker's program makes (overflow_drive.h's ops),
+ * on this execution's objects. Each write returns where its bytes went (0:
+ * this world has no such bug: the op does nothing). run: the attacker
+ * sleeps, the softirq runs what is due by jiffies + j, the switch to the
+ * attacker after it (th_schedule_after_softirq()); its count of callbacks,
+ * -1 refused. technique: the attack technique an op's write is
+ * (attacks/registry.h), NULL when the op writes nothing in this world.
+ */
+long th_fz_world_arm(const struct th_fz_objects *o);
+long th_fz_world_run(unsigned long j);
+long th_fz_world_mod(const struct th_fz_objects *o, unsigned long j);
+uintptr_t th_fz_world_set_name(const struct th_fz_objects *o, const void *p, size_t n);
+uintptr_t th_fz_world_set_bytes(const struct th_fz_objects *o, size_t at, const uint8_t *p, size_t n);
+uintptr_t th_fz_world_set_name_str(const struct th_fz_objects *o, const char *s);
+uintptr_t th_fz_world_msg_store(const struct th_fz_objects *o, const void *p, size_t n);
+void th_fz_world_release(const struct th_fz_objects *o);
+uintptr_t th_fz_world_spray(const void *p, size_t n);
+const char *th_fz_world_technique(int op_kind);
 
 /*
  * Set up the wheel (CPU 0, HZ 1000), switch debugobjects off and WARN
@@ -128,5 +177,25 @@ void th_fz_world_attacker_task(struct th_fz_task *t);
  * schedule_timeout_interruptible() and do_nanosleep() set it before they
  * schedule): before each run of the wheel. */
 void th_fz_world_attacker_sleeps(void);
+
+/* ---- what each family's world provides ---------------------------------------------------
+ * overflow_world.c is every world's: the sections, the pristine copy, the
+ * slab, the privileged state, the targets of attacks/victim.h. A family
+ * adds its victim (overflow_world_timer.c: af_packet's ring and the timer
+ * wheel; fuzz/tasklet/: the tasklet neighbour and the softirq's lists):
+ * the hooks below, th_fz_world_family() and the drive's ops above. */
+
+typedef void th_fz_set_leak_fn(enum th_fz_leak i, const char *name, uintptr_t addr, size_t size,
+			       int code);
+/* Its leak-table entries: TH_FZ_LEAK_RETIRE (the legitimate callback),
+ * FORCE_CLOSE (the same-class target), RING, MSG, RING2 (their sizes; the
+ * addresses come from begin); WHEEL (the lists its dispatch walks) when
+ * they are not the timer wheel's (overflow_world.c's th_fz_wheel). */
+void th_fz_family_leaks(th_fz_set_leak_fn *set);
+/* Its victim object's layout, filled at start-up. */
+void th_fz_family_layout(struct th_fz_ring_layout *l);
+/* Create this execution's objects in the restored world (slab slots 0, 1,
+ * 2: msg, the victim's object, another). Return: 0, or -1 (the slab refused). */
+int th_fz_family_begin(struct th_fz_objects *o);
 
 #endif
