@@ -68,7 +68,8 @@ set_tests_properties(outputs.junit_schemas.fixtures outputs.sarif.fixtures outpu
   outputs.ktap_kunit.fixtures PROPERTIES LABELS outputs TIMEOUT 300)
 # report.html in headless Chromium at a desktop's and a phone's width: no
 # console error, no request, the verdict first, the charts drawn, nothing cut
-# off (long-chain: a finding's 125-character chain ID in a sentence), sticky
+# off (long-chain: a finding's 125-character chain ID in a sentence;
+# shim-fuzz: the card's sentence reconciling the rc3 row and the campaigns), sticky
 # grid headers, the grid's names, pinned column and every column reachable
 # with a cue (two-toolchains: every config of every variant); screenshots in
 # build/<preset>/screenshots.
@@ -83,6 +84,7 @@ if(TH_CHROMIUM)
             ${CMAKE_CURRENT_SOURCE_DIR}/data/report/platform.json
             ${CMAKE_CURRENT_SOURCE_DIR}/data/report/with-fuzz/results.json
             ${CMAKE_CURRENT_SOURCE_DIR}/data/report/long-chain/results.json
+            ${CMAKE_CURRENT_SOURCE_DIR}/data/report/shim-fuzz/results.json
             ${CMAKE_CURRENT_SOURCE_DIR}/data/report/two-toolchains.json)
   set_tests_properties(outputs.html_browser PROPERTIES FIXTURES_REQUIRED th_outputs LABELS outputs
                        TIMEOUT 300)
