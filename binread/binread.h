@@ -297,6 +297,45 @@ int th_guard_admits(const struct th_call_site *s, const struct th_guard *g, uint
 		    const struct th_eval_ctx *cx);
 
 /*
+ * How a call passes the object its target is read from: @s's target is a
+ * word of some object (a load of *(obj + k)), and its first argument is
+ * TH_CALL_ARG_OBJECT: that object itself (t->callback(t), fn(timer)),
+ * TH_CALL_ARG_FIELD: another word of the same object (t->func(t->data)),
+ * TH_CALL_ARG_OTHER: neither (the target not a load, or the argument not
+ * from that object: call_timer_fn(timer, fn, data)'s fn(data)).
+ */
+enum th_call_arg { TH_CALL_ARG_OTHER, TH_CALL_ARG_OBJECT, TH_CALL_ARG_FIELD };
+
+/* "fn(obj)", "fn(obj->word)", "fn(?)". */
+const char *th_call_arg_name(enum th_call_arg a);
+
+/* One call an instruction makes (th_site_calls): its paths of one shape. */
+struct th_site_call {
+	struct th_call_site *site;	/* @s reduced to these paths */
+	enum th_call_arg arg;
+	int64_t target_off;	/* the target is *(obj + target_off) */
+	int64_t arg_off;	/* OBJECT: arg0 = obj + arg_off; FIELD: *(obj + arg_off) */
+	size_t npaths;		/* paths from the entry that make this call */
+	void *own;		/* internal */
+};
+
+/*
+ * The calls the one instruction @s makes, told apart by how each passes its
+ * object (enum th_call_arg): where the compiler merged two calls of one
+ * function into one instruction (tasklet_action_common()'s t->callback(t)
+ * and t->func(t->data), under cfi-icall or with no CFI at all: one
+ * `call rax`, each path with its own type check), each is a call site of
+ * its own: a copy of @s reduced to its paths, its guards those that stand on
+ * them, its scheme, jump table, hash and th_site_admits() that path's check
+ * alone (what th_guard_admits() answers for its guard), never the union.
+ * A site whose paths all pass the object alike is one call, @s as it is.
+ * Return: how many calls (up to @max into @out; each freed with
+ * th_site_call_free(), while @s's analysis lives), 0 when out of memory.
+ */
+size_t th_site_calls(const struct th_call_site *s, struct th_site_call *out, size_t max);
+void th_site_call_free(struct th_site_call *c);
+
+/*
  * The call target of @s computed from the state at the function's entry
  * (@cx->entry_regs required; memory through @cx->read): what a breakpoint at
  * the entry learns. Return: 0 with *@target (run-time), or -1.

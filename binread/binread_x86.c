@@ -1204,7 +1204,30 @@ static int thunk_reg(const struct th_bin *b, uint64_t addr)
 	};
 	const struct th_sym *f = th_bin_func_at(b, addr);
 
-	if (!f || f->name[0] != '_')
+	/* 6.12's thunks are labels inside __x86_indirect_thunk_array
+	 * (SYM_INNER_LABEL: NOTYPE, not FUNC): looked up by name. */
+	if (!f) {
+		for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+			const struct th_sym *arr;
+			char name[64];
+
+			snprintf(name, sizeof(name), "%sarray", prefixes[i]);
+			if (th_bin_find_syms(b, name, &arr, 1) != 1 || addr < arr->addr ||
+			    addr >= arr->addr + arr->size)
+				continue;
+			for (int r = 0; r < TH_NREGS; r++) {
+				const struct th_sym *l;
+
+				if (r == TH_RSP)
+					continue;
+				snprintf(name, sizeof(name), "%s%s", prefixes[i], th_reg_name(r));
+				if (th_bin_find_syms(b, name, &l, 1) && l->addr == addr && !l->absolute)
+					return r;
+			}
+		}
+		return TH_NOREG;
+	}
+	if (f->name[0] != '_')
 		return TH_NOREG;
 	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
 		size_t len = strlen(prefixes[i]);
@@ -1762,7 +1785,11 @@ static void build_sites(struct exec *x, struct th_func_sites *fs)
 		if (d->ops[0].type == X86_OP_IMM) {
 			const struct th_sym *t = th_bin_func_at(x->b, (uint64_t)d->ops[0].imm);
 
-			snprintf(s->insn, sizeof(s->insn), "%s %s", s->is_jump ? "jmp" : "call", t->name);
+			if (t)
+				snprintf(s->insn, sizeof(s->insn), "%s %s", s->is_jump ? "jmp" : "call", t->name);
+			else	/* a thunk that is a label, not a FUNC (thunk_reg) */
+				snprintf(s->insn, sizeof(s->insn), "%s <retpoline thunk: %s>",
+					 s->is_jump ? "jmp" : "call", th_reg_name(reg));
 		} else {
 			snprintf(s->insn, sizeof(s->insn), "%s", d->text);
 		}
@@ -1938,6 +1965,150 @@ void th_func_sites_free(struct th_func_sites *fs)
 	}
 	free(fs->sites);
 	free(fs);
+}
+
+/* ---- one instruction, several calls ---------------------------------------------------- */
+
+const char *th_call_arg_name(enum th_call_arg a)
+{
+	return a == TH_CALL_ARG_OBJECT ? "fn(obj)" : a == TH_CALL_ARG_FIELD ? "fn(obj->word)" : "fn(?)";
+}
+
+/* @x as root + a constant offset: X_ADD/X_SUB of a constant, stripped. */
+static int32_t strip_offset(const struct arena *ar, int32_t x, int64_t *off)
+{
+	*off = 0;
+	while (x >= 0 && (ar->v[x].op == X_ADD || ar->v[x].op == X_SUB) && ar->v[x].b >= 0 &&
+	       ar->v[ar->v[x].b].op == X_CONST) {
+		int64_t k = (int64_t)ar->v[ar->v[x].b].k;
+
+		*off += ar->v[x].op == X_ADD ? k : -k;
+		x = ar->v[x].a;
+	}
+	return x;
+}
+
+/* How the path @ev passes the object its target is read from. */
+static enum th_call_arg event_arg(const struct arena *ar, const struct event *ev, int64_t *toff,
+				  int64_t *aoff)
+{
+	int32_t t = ev->target, a = ev->r[TH_RDI], root;
+
+	*toff = *aoff = 0;
+	if (t < 0 || a < 0 || ar->v[t].op != X_LOAD || ar->v[t].w != 64)
+		return TH_CALL_ARG_OTHER;
+	root = strip_offset(ar, ar->v[t].a, toff);
+	if (strip_offset(ar, a, aoff) == root)
+		return TH_CALL_ARG_OBJECT;
+	if (ar->v[a].op == X_LOAD && ar->v[a].w == 64 && strip_offset(ar, ar->v[a].a, aoff) == root)
+		return TH_CALL_ARG_FIELD;
+	*aoff = 0;
+	return TH_CALL_ARG_OTHER;
+}
+
+/* A copy of a site reduced to some of its paths, and what its priv is. */
+struct site_copy {
+	struct th_call_site s;
+	struct site_priv sp;
+};
+
+size_t th_site_calls(const struct th_call_site *s, struct th_site_call *out, size_t max)
+{
+	const struct site_priv *sp = s->priv;
+	enum th_call_arg shape[3];
+	int64_t toff[3], aoff[3];
+	size_t nshape = 0, made = 0;
+
+	for (size_t i = 0; sp && i < sp->nev; i++) {
+		int64_t to, ao;
+		enum th_call_arg a = event_arg(sp->ar, sp->ev[i], &to, &ao);
+		size_t k = 0;
+
+		while (k < nshape && shape[k] != a)
+			k++;
+		if (k == nshape && nshape < 3) {
+			shape[nshape] = a;
+			toff[nshape] = to;
+			aoff[nshape++] = ao;
+		}
+	}
+	if (nshape <= 1) {
+		struct site_copy *c;
+
+		if (!max)
+			return 1;
+		if (!(c = calloc(1, sizeof(*c))))
+			return 0;
+		c->s = *s;	/* the priv stays the site's own */
+		out[0] = (struct th_site_call){ &c->s, nshape ? shape[0] : TH_CALL_ARG_OTHER,
+						nshape ? toff[0] : 0, nshape ? aoff[0] : 0,
+						sp ? sp->nev : 0, c };
+		return 1;
+	}
+	for (size_t g = 0; g < nshape && made < max; g++) {
+		struct site_copy *c = calloc(1, sizeof(*c));
+		struct th_call_site *cs;
+
+		if (!c || !(c->sp.ev = calloc(sp->nev, sizeof(*c->sp.ev))) ||
+		    !(c->sp.on = calloc(sp->nev, sizeof(*c->sp.on)))) {
+			if (c)
+				free(c->sp.ev);
+			free(c);
+			while (made)
+				th_site_call_free(&out[--made]);
+			return 0;
+		}
+		c->sp.b = sp->b;
+		c->sp.ar = sp->ar;
+		for (size_t i = 0; i < sp->nev; i++) {
+			int64_t to, ao;
+
+			if (event_arg(sp->ar, sp->ev[i], &to, &ao) != shape[g])
+				continue;
+			c->sp.ev[c->sp.nev] = sp->ev[i];
+			c->sp.on[c->sp.nev++] = sp->on[i];
+		}
+		cs = &c->s;
+		*cs = *s;
+		cs->priv = &c->sp;
+		cs->reached = c->sp.nev > 0;
+		/* Its guards: those whose branch one of its paths passes on its
+		 * own target (the check on this path). */
+		cs->nguards = 0;
+		for (size_t k = 0; k < s->nguards; k++) {
+			int on = 0;
+
+			for (size_t i = 0; i < c->sp.nev && !on; i++)
+				for (unsigned q = 0; q < c->sp.ev[i]->nconds && !on; q++)
+					on = c->sp.ev[i]->conds[q].at == s->guards[k].branch &&
+					     (c->sp.on[i] >> q & 1);
+			if (on)
+				cs->guards[cs->nguards++] = s->guards[k];
+		}
+		cs->scheme = TH_CFI_NONE;
+		cs->why[0] = 0;
+		memset(&cs->icall, 0, sizeof(cs->icall));
+		memset(&cs->kcfi, 0, sizeof(cs->kcfi));
+		memset(&cs->function, 0, sizeof(cs->function));
+		classify_site(cs, sp->b, sp->ar, &c->sp);
+		out[made++] = (struct th_site_call){ cs, shape[g], toff[g], aoff[g], c->sp.nev, c };
+	}
+	return made;
+}
+
+void th_site_call_free(struct th_site_call *c)
+{
+	struct site_copy *sc = c ? c->own : NULL;
+
+	if (!sc)
+		return;
+	if (sc->s.priv == &sc->sp) {
+		free(sc->sp.ev);
+		free(sc->sp.on);
+	}
+	free(sc);
+	c->own = NULL;
+	c->site = NULL;
 }
 
 const struct th_guard *th_site_guard_at(const struct th_call_site *s, uint64_t addr)

@@ -553,7 +553,7 @@ int th_reach_compute_opts(struct th_bin *b, const char *func, const struct th_re
 		return -1;
 	r = calloc(1, sizeof(*r));
 	if (!r || candidates(b, &cand) ||
-	    !(r->sites = calloc(fs->nsites ? fs->nsites : 1, sizeof(*r->sites)))) {
+	    !(r->sites = calloc(fs->nsites ? 3 * fs->nsites : 1, sizeof(*r->sites)))) {
 		snprintf(err, n, "%s: out of memory", th_bin_path(b));
 		free(cand.v);
 		th_reach_free(r);
@@ -566,8 +566,23 @@ int th_reach_compute_opts(struct th_bin *b, const char *func, const struct th_re
 	/* fs stays valid while the members are read: they are analysed apart,
 	 * not through binread's cache. */
 	for (size_t i = 0; i < fs->nsites; i++) {
-		r->nsites = i + 1;
-		if (one_site(&c, &fs->sites[i], &cand, &r->sites[i])) {
+		struct th_site_call calls[3];
+		size_t nc = th_site_calls(&fs->sites[i], calls, 3);
+		int bad = !nc;
+
+		/* Each call the instruction makes, its own check's set. */
+		for (size_t k = 0; k < nc; k++) {
+			struct th_reach_site *rs = &r->sites[r->nsites++];
+
+			rs->call = (unsigned)k + 1;
+			rs->ncalls = (unsigned)nc;
+			rs->arg = calls[k].arg;
+			rs->target_off = calls[k].target_off;
+			rs->arg_off = calls[k].arg_off;
+			bad = bad || one_site(&c, calls[k].site, &cand, rs);
+			th_site_call_free(&calls[k]);
+		}
+		if (bad) {
 			snprintf(err, n, "%s: out of memory", th_bin_path(b));
 			free(cand.v);
 			th_reach_free(r);

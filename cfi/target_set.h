@@ -47,6 +47,11 @@
  * callback of the call site's type can still hand control to write_cr4
  * (container confusion, attacks/victim.c foreign_timer_fn).
  *
+ * One call instruction that makes two calls (the compiler merged them, each
+ * path with its own check: tasklet_action_common() under cfi-icall) is two
+ * sites here, one per call (th_site_calls), each with its own check's set:
+ * never the union of the two.
+ *
  * Addresses are file virtual addresses. Names point into the binary's
  * symbol table: keep the th_bin open while they are used. Nothing here prints.
  */
@@ -97,6 +102,14 @@ struct th_reach_hop {
 
 struct th_reach_site {
 	uint64_t addr;		/* the call or jump */
+	/* One instruction can make several calls (th_site_calls: two calls
+	 * the compiler merged, each path behind its own check): each is a
+	 * site of its own here, call of ncalls (1 of 1 for most), with how
+	 * it passes its object: t->callback(t) TH_CALL_ARG_OBJECT,
+	 * t->func(t->data) TH_CALL_ARG_FIELD (the target *(obj + target_off)). */
+	unsigned call, ncalls;
+	enum th_call_arg arg;
+	int64_t target_off, arg_off;
 	char insn[48];
 	int is_jump, from_table;
 	enum th_cfi_scheme scheme;

@@ -75,6 +75,14 @@ static void print_site(const struct th_reach *r, const struct th_reach_site *s, 
 
 	printf("  0x%lx ", (unsigned long)s->addr);
 	put_name(s->insn);
+	/* One instruction, two calls merged by the compiler: each its own. */
+	if (s->ncalls > 1)
+		printf(" (call %u of %u this instruction makes: %s%s, the target *(obj %c %lld))",
+		       s->call, s->ncalls, th_call_arg_name(s->arg),
+		       s->arg == TH_CALL_ARG_OBJECT ? ": the object itself" :
+		       s->arg == TH_CALL_ARG_FIELD ? ": a word of the object" : "",
+		       s->target_off < 0 ? '-' : '+',
+		       (long long)(s->target_off < 0 ? -s->target_off : s->target_off));
 	printf("\n    check: ");
 	put_name(s->check);
 	printf("\n");

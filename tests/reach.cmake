@@ -33,6 +33,9 @@ foreach(config none cfi-icall cfi-icall-diag cfi-icall-generalized defence-in-de
     if(TARGET th-attack-${variant}-${config})
       th_reach_test(set.${variant}.${config} set $<TARGET_FILE:th-attack-${variant}-${config}>
         ${variant} ${config} ${_scheme})
+      # tasklet_action_common's calls, each its own check's set (tests/reach_test.c tasklet).
+      th_reach_test(tasklet.${variant}.${config} tasklet $<TARGET_FILE:th-attack-${variant}-${config}>
+        ${variant} ${config} ${_scheme})
       set(_prot protected)
       if(_scheme STREQUAL "none")
         set(_prot unprotected)
@@ -42,6 +45,7 @@ foreach(config none cfi-icall cfi-icall-diag cfi-icall-generalized defence-in-de
     else()
       th_config_supported(${config} _ok _why)
       th_reach_test(set.${variant}.${config} skip "${config}: ${_why}")
+      th_reach_test(tasklet.${variant}.${config} skip "${config}: ${_why}")
       th_reach_test(verify.${variant}.${config} skip "${config}: ${_why}")
     endif()
   endforeach()

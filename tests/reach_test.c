@@ -569,6 +569,156 @@ static void flags(void **state)
 	th_bin_close(b);
 }
 
+/* The cfi-icall jump table whose __typeid_<T>_global_addr is in @s: its
+ * __typeid_<T>_size_m1 + 1, every member of @s (each a table entry). */
+static void icall_table_is_set(struct th_bin *b, const struct th_reach_site *s)
+{
+	size_t nsyms = th_bin_nsyms(b), tables = 0;
+
+	for (size_t i = 0; i < nsyms; i++) {
+		const struct th_sym *y = th_bin_sym(b, i), *g, *m1;
+		size_t len = strlen(y->name);
+		char ga[256];
+
+		if (strncmp(y->name, "__typeid_", 9) || len <= 17 || strcmp(y->name + len - 8, "_size_m1") ||
+		    !y->absolute)
+			continue;
+		snprintf(ga, sizeof(ga), "%.*s_global_addr", (int)(len - 8), y->name);
+		assert_int_equal(th_bin_find_syms(b, ga, &g, 1), 1);
+		if (!in_set(s, g->addr))
+			continue;
+		m1 = y;
+		tables++;
+		assert_int_equal(s->nmembers, m1->addr + 1);
+	}
+	/* One table: the call's own type's, never the two merged calls' union. */
+	assert_int_equal(tables, 1);
+}
+
+/* tasklet <binary> <variant> <config> <scheme>: tasklet_action_common's
+ * calls as each generation makes them (legacy t->func(t->data), modern
+ * t->callback(t), transitional both), each call's set against its scheme's
+ * own tables; where the compiler merged the two calls into one instruction
+ * (cfi-icall: one `call rax` behind two checks), each call's set is what
+ * th_guard_admits() answers for its guard, and their union is what
+ * th_site_admits() answers for the instruction. */
+static void tasklet(void **state)
+{
+	const char *path = arg(0), *variant = arg(1), *config = arg(2), *scheme = arg(3);
+	struct th_bin *b = open_bin(path);
+	const struct th_func_sites *fs;
+	struct th_reach *r;
+	size_t nsyms = th_bin_nsyms(b), want = strcmp(variant, "transitional") ? 1 : 2;
+	char err[512], what[256];
+	int seen[3] = { 0 };
+
+	(void)state;
+	if (th_reach_compute(b, "tasklet_action_common", privileged, NPRIV, &r, err, sizeof(err)))
+		fail_msg("%s", err);
+	fs = th_bin_call_sites(b, "tasklet_action_common", err, sizeof(err));
+	assert_non_null(fs);
+	assert_int_equal(r->nsites, want);
+	for (size_t i = 0; i < r->nsites; i++) {
+		const struct th_reach_site *s = &r->sites[i];
+		const char *name = s->arg == TH_CALL_ARG_FIELD ? "func" : "callback";
+		int func = s->arg == TH_CALL_ARG_FIELD;
+
+		snprintf(what, sizeof(what), "%s %s tasklet %s (call %u of %u at 0x%llx)", variant, config,
+			 name, s->call, s->ncalls, (unsigned long long)s->addr);
+		print_set(what, r, s);
+		assert_true(s->arg == TH_CALL_ARG_FIELD || s->arg == TH_CALL_ARG_OBJECT);
+		seen[s->arg]++;
+		assert_string_equal(th_cfi_scheme_name(s->scheme), scheme);
+		/* t->func and t->callback: one word of the struct (the union at
+		 * 24 on transitional, func's at 24 on legacy too). */
+		assert_int_equal(s->target_off, 24);
+		if (!strcmp(scheme, "none")) {
+			assert_int_equal(s->nmembers, r->nfunctions);
+			continue;
+		}
+		assert_int_equal(member(s, "write_cr4") != NULL, func);
+		if (member(s, "write_cr4"))
+			assert_true(member(s, "write_cr4")->privileged);
+		assert_null(member(s, "commit_creds"));
+		/* The generation's own callbacks: of the func type on legacy
+		 * (tasklet_init()), of the callback type after (tasklet_setup()). */
+		assert_int_equal(member(s, "neighbour_tasklet_fn") != NULL,
+				 func == !strcmp(variant, "legacy"));
+		if (!strcmp(scheme, "cfi-icall"))
+			icall_table_is_set(b, s);
+		if (!strcmp(scheme, "kcfi")) {
+			const struct th_call_site *site = NULL;
+			size_t preambles = 0;
+
+			for (size_t k = 0; k < fs->nsites; k++)
+				if (fs->sites[k].addr == s->addr)
+					site = &fs->sites[k];
+			assert_non_null(site);
+			/* kcfi keeps the calls apart: one site each. */
+			assert_int_equal(s->ncalls, 1);
+			for (size_t k = 0; k < nsyms; k++) {
+				const struct th_sym *p = th_bin_sym(b, k), *f;
+				int ok;
+				uint32_t h;
+
+				if (strncmp(p->name, "__cfi_", 6) || p->type != STT_FUNC ||
+				    th_bin_find_syms(b, p->name + 6, &f, 1) != 1)
+					continue;
+				h = word_at(b, f->addr - 4, &ok);
+				assert_true(ok);
+				assert_int_equal(in_set(s, f->addr), h == site->kcfi.hash);
+				preambles++;
+			}
+			assert_true(preambles > 0);
+		}
+	}
+	assert_int_equal(seen[TH_CALL_ARG_FIELD], strcmp(variant, "modern") != 0);
+	assert_int_equal(seen[TH_CALL_ARG_OBJECT], strcmp(variant, "legacy") != 0);
+	/* A merged instruction: each call's set is its guard's (th_guard_admits),
+	 * the instruction's (th_site_admits) their union. */
+	for (size_t k = 0; k < fs->nsites; k++) {
+		const struct th_call_site *site = &fs->sites[k];
+		struct th_site_call calls[3];
+		size_t nc = th_site_calls(site, calls, 3);
+
+		assert_true(nc >= 1);
+		if (nc == 2 && strcmp(scheme, "none")) {
+			/* One guard each, its own. */
+			assert_int_equal(calls[0].site->nguards + calls[1].site->nguards, site->nguards);
+			assert_true(calls[0].site->nguards >= 1 && calls[1].site->nguards >= 1);
+			for (size_t i = 0; i < nsyms; i++) {
+				const struct th_sym *f = th_bin_sym(b, i);
+				int u, a0, a1, g0, g1;
+
+				if (f->type != STT_FUNC || f->absolute || !th_bin_is_exec(b, f->addr))
+					continue;
+				u = th_site_admits(site, f->addr, NULL);
+				a0 = th_site_admits(calls[0].site, f->addr, NULL);
+				a1 = th_site_admits(calls[1].site, f->addr, NULL);
+				g0 = th_guard_admits(site, &calls[0].site->guards[0], f->addr, NULL);
+				g1 = th_guard_admits(site, &calls[1].site->guards[0], f->addr, NULL);
+				if (!strcmp(scheme, "cfi-icall")) {
+					assert_int_equal(a0, g0);
+					assert_int_equal(a1, g1);
+				} else {
+					/* -fsanitize=function: a callee without the
+					 * signature skips the hash compare (its guard's
+					 * branch), admitted on its call's paths all the
+					 * same (unchecked). */
+					assert_true(g0 != 1 || a0 == 1);
+					assert_true(g1 != 1 || a1 == 1);
+				}
+				if (u >= 0 && a0 >= 0 && a1 >= 0)
+					assert_int_equal(u, a0 || a1);
+			}
+		}
+		for (size_t i = 0; i < nc; i++)
+			th_site_call_free(&calls[i]);
+	}
+	th_reach_free(r);
+	th_bin_close(b);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -577,7 +727,7 @@ int main(int argc, char **argv)
 	} cases[] = {
 		{ "set", set }, { "verify", verify }, { "prefetch", prefetch }, { "kernel_like", kernel_like },
 		{ "big_segment", big_segment }, { "doubled", doubled }, { "traps_twice", traps_twice },
-		{ "flags", flags },
+		{ "flags", flags }, { "tasklet", tasklet },
 	};
 
 	if (argc >= 2 && !strcmp(argv[1], "--list")) {
