@@ -166,7 +166,8 @@ static void answer(struct th_doc *d, const struct th_results *res,
 		const struct th_cell *shown = NULL;
 		bool first_cfg = true, seen = false;
 
-		if (strcmp(e->toolchain, tc) || e->variant != TH_VARIANT_MODERN || !th_reach_checked(e))
+		if (e->api != TH_API_TIMER || strcmp(e->toolchain, tc) || e->variant != TH_VARIANT_MODERN ||
+		    !th_reach_checked(e))
 			continue;
 		for (size_t k = 0; k < e->nhops; k++) {
 			const struct th_reach_hop_r *h = &e->hops[k];
@@ -176,7 +177,7 @@ static void answer(struct th_doc *d, const struct th_results *res,
 			/* Said once per (callback, origin): the first config that has it. */
 			for (size_t j = 0; j < i && !seen; j++)
 				for (size_t q = 0; q < v[j]->nhops && !seen; q++)
-					seen = !strcmp(v[j]->toolchain, tc) &&
+					seen = v[j]->api == TH_API_TIMER && !strcmp(v[j]->toolchain, tc) &&
 					       v[j]->variant == TH_VARIANT_MODERN && th_reach_checked(v[j]) &&
 					       hop_reaches(&v[j]->hops[q], "write_cr4") &&
 					       !strcmp(v[j]->hops[q].via, h->via) &&
@@ -190,8 +191,8 @@ static void answer(struct th_doc *d, const struct th_results *res,
 			for (size_t j = i; j < n; j++) {
 				bool has = false;
 
-				if (strcmp(v[j]->toolchain, tc) || v[j]->variant != TH_VARIANT_MODERN ||
-				    !th_reach_checked(v[j]))
+				if (v[j]->api != TH_API_TIMER || strcmp(v[j]->toolchain, tc) ||
+				    v[j]->variant != TH_VARIANT_MODERN || !th_reach_checked(v[j]))
 					continue;
 				for (size_t q = 0; q < v[j]->nhops; q++)
 					has |= hop_reaches(&v[j]->hops[q], "write_cr4") &&
@@ -211,8 +212,8 @@ static void answer(struct th_doc *d, const struct th_results *res,
 			for (size_t j = i; j < n; j++) {
 				const struct th_cell *c;
 
-				if (strcmp(v[j]->toolchain, tc) || v[j]->variant != TH_VARIANT_MODERN ||
-				    !th_reach_checked(v[j]))
+				if (v[j]->api != TH_API_TIMER || strcmp(v[j]->toolchain, tc) ||
+				    v[j]->variant != TH_VARIANT_MODERN || !th_reach_checked(v[j]))
 					continue;
 				c = foreign_cell(res, tc, v[j]->config);
 				th_doc_text(d, first_cfg ? " " : ", ");
@@ -415,8 +416,11 @@ static void further(struct th_doc *d, const struct th_reach_entry *e)
 	for (size_t k = 0; k < e->nuses; k++) {
 		const struct th_reach_use_r *u = &e->uses[k];
 
-		th_doc_text(d, k ? "; " : "; what the containers give (each member's calls computed "
-			    "from the memory around the timer it is handed): ");
+		th_doc_text(d, k ? "; " : e->api == TH_API_TIMER ?
+			    "; what the containers give (each member's calls computed "
+			    "from the memory around the timer it is handed): " :
+			    "; what the containers give (each member's calls computed "
+			    "from the memory around the object it is handed): ");
 		th_doc_code(d, u->via);
 		th_doc_text(d, " calls ");
 		th_doc_code(d, u->call);
@@ -433,8 +437,9 @@ int th_reach_kernel_line(const struct th_reach_entry *e, char *buf, size_t n)
 	size_t np = th_reach_privileged_count(e), len;
 	int r;
 
-	r = snprintf(buf, n, "%s (real kernel): %s can reach %zu of %zu functions (%s %s %s)",
-		     e->platform, e->function, e->nmembers, e->functions_total, e->toolchain,
+	r = snprintf(buf, n, "%s (real kernel): %s%s%s%s can reach %zu of %zu functions (%s %s %s)",
+		     e->platform, e->function, e->site ? "'s " : "", e->site ? e->site : "",
+		     e->site ? " call" : "", e->nmembers, e->functions_total, e->toolchain,
 		     th_variant_name(e->variant), e->config);
 	if (r < 0)
 		return -1;
@@ -450,24 +455,41 @@ int th_reach_kernel_line(const struct th_reach_entry *e, char *buf, size_t n)
 	return len < n ? 0 : -1;
 }
 
-/* The real kernels' entries (v, n: sorted, none the model's). */
-static void kernel_section(struct th_doc *d, const struct th_reach_entry **v, size_t n)
+/* The real kernels' entries of @api (v, n: sorted, none the model's). */
+static void kernel_section(struct th_doc *d, const struct th_reach_entry **v, size_t n,
+			   enum th_api api)
 {
-	th_doc_heading_text(d, 3, "reach-kernel", "On real kernels");
+	size_t have = 0;
+
+	for (size_t i = 0; i < n; i++)
+		have += v[i]->api == api;
+	if (!have)
+		return;
+	th_doc_heading_text(d, 3, api == TH_API_TIMER ? "reach-kernel" : "reach-kernel-tasklet",
+			    "On real kernels");
 	th_doc_para(d);
 	th_doc_text(d, "Read from each real kernel's vmlinux (built with CONFIG_CFI_CLANG): every function "
-		    "entry of the kernel put through the check that guards the indirect call in ");
-	th_doc_code(d, "call_timer_fn");
+		    "entry of the kernel put through the check that guards ");
+	th_doc_text(d, api == TH_API_TIMER ? "the indirect call" : "each indirect call");
+	th_doc_text(d, " in ");
+	th_doc_code(d, th_api_dispatch(api));
 	th_doc_text(d, ". Privileged: the kernel's own (runner/privileged.h, TH_KERNEL_PRIVILEGED).");
 	th_doc_end_para(d);
 	th_doc_list_begin(d);
 	for (size_t i = 0; i < n; i++) {
 		const struct th_reach_entry *e = v[i];
 
+		if (e->api != api)
+			continue;
 		th_doc_item_begin(d);
 		th_doc_text(d, e->platform);
 		th_doc_text(d, " (real kernel): ");
 		th_doc_code(d, e->function);
+		if (e->site) {
+			th_doc_text(d, "'s ");
+			th_doc_code(d, e->site);
+			th_doc_text(d, " call");
+		}
 		th_doc_textf(d, " can reach %zu of %zu functions", e->nmembers, e->functions_total);
 		th_doc_text(d, " (");
 		th_doc_text(d, e->toolchain);
@@ -481,6 +503,164 @@ static void kernel_section(struct th_doc *d, const struct th_reach_entry **v, si
 		th_doc_item_end(d);
 	}
 	th_doc_list_end(d);
+}
+
+/* "transitional func", "legacy": a family's column, its variant and call. */
+struct fcol {
+	enum th_variant variant;
+	const char *site;	/* NULL: the dispatch's only call */
+};
+
+static bool same_site(const char *a, const char *b)
+{
+	return !a == !b && (!a || !strcmp(a, b));
+}
+
+/*
+ * Another family's dispatch (not the timer's, whose section is above it),
+ * from its entries alone: a table of set sizes per config (rows) and
+ * toolchain x variant x call (columns, those the entries have), the members
+ * under a check, each real kernel's. v, n: the model's entries, sorted.
+ */
+static void family_section(struct th_doc *d, const struct th_results *res,
+			   const struct th_reach_entry **v, size_t n, const struct th_reach_entry **k,
+			   size_t nk, const struct th_toolchain **tcs, enum th_api api)
+{
+	struct fcol cols[TH_VARIANT_COUNT * 2];
+	size_t ncols = 0, have = 0, nh;
+	const char **heads;
+	char (*names)[96];
+	char id[48], title[128];
+
+	for (size_t i = 0; i < n + nk; i++)
+		have += (i < n ? v[i] : k[i - n])->api == api;
+	if (!have)
+		return;
+	/* The columns: each (variant, call) an entry has, variants in order,
+	 * "callback" before "func" (the entries' order). */
+	for (int var = 0; var < TH_VARIANT_COUNT; var++)
+		for (size_t i = 0; i < n; i++) {
+			bool seen = false;
+
+			if (v[i]->api != api || v[i]->variant != (enum th_variant)var)
+				continue;
+			for (size_t c = 0; c < ncols; c++)
+				seen |= cols[c].variant == v[i]->variant && same_site(cols[c].site, v[i]->site);
+			if (!seen && ncols < sizeof(cols) / sizeof(cols[0]))
+				cols[ncols++] = (struct fcol){ v[i]->variant, v[i]->site };
+		}
+	snprintf(id, sizeof(id), "reach-%s", th_api_name(api));
+	snprintf(title, sizeof(title), "What the %s dispatch can still call", th_api_name(api));
+	th_doc_heading_text(d, 2, id, title);
+	th_doc_para(d);
+	th_doc_text(d, "Read from the same binaries, the same way: every function entry put through the "
+		    "check that guards each indirect call in ");
+	th_doc_code(d, th_api_dispatch(api));
+	th_doc_text(d, ". Where it makes two calls each has its own set: ");
+	th_doc_code(d, "func");
+	th_doc_text(d, ", the call that passes a word of its object (");
+	th_doc_code(d, "t->func(t->data)");
+	th_doc_text(d, "), and ");
+	th_doc_code(d, "callback");
+	th_doc_text(d, ", the one that passes the object itself (");
+	th_doc_code(d, "t->callback(t)");
+	th_doc_text(d, "), also where the compiler merged both into one call instruction behind two "
+		    "checks (cfi-icall): each check's set, never their union. The ");
+	th_doc_code(d, "func");
+	th_doc_text(d, " call admits every function of its type the check lets through; its privileged "
+		    "members are what a write that turns the object back to that call reaches.");
+	th_doc_end_para(d);
+	if (ncols && tcs) {
+		nh = 1 + res->ntoolchains * ncols;
+		heads = calloc(nh, sizeof(*heads));
+		names = calloc(nh, sizeof(*names));
+		if (heads && names) {
+			heads[0] = "config";
+			for (size_t t = 0; t < res->ntoolchains; t++)
+				for (size_t c = 0; c < ncols; c++) {
+					size_t at = 1 + t * ncols + c;
+
+					snprintf(names[at], sizeof(names[0]), "%s %s%s%s", tcs[t]->name,
+						 th_variant_name(cols[c].variant), cols[c].site ? " " : "",
+						 cols[c].site ? cols[c].site : "");
+					heads[at] = names[at];
+				}
+			snprintf(id, sizeof(id), "reach-%s-counts", th_api_name(api));
+			th_doc_heading_text(d, 3, id, "Target set sizes");
+			th_doc_para(d);
+			th_doc_text(d, "Members of the set of functions the binary holds, per config (rows) and "
+				    "toolchain, variant and call (columns). Without a check the set is every "
+				    "function.");
+			th_doc_end_para(d);
+			th_doc_table_head_text(d, heads, nh);
+			for (size_t cf = 0; cf < res->nconfigs; cf++) {
+				const char *cfg = res->configs[cf].name;
+				bool present = false;
+
+				for (size_t t = 0; t < res->ntoolchains; t++)
+					for (size_t c = 0; c < ncols; c++)
+						present |= th_reach_find_site(res, NULL, api, cols[c].site,
+									      tcs[t]->name, cols[c].variant,
+									      cfg) != NULL;
+				if (!present)
+					continue;
+				th_doc_row_begin(d);
+				th_doc_cell_begin(d);
+				th_doc_code(d, cfg);
+				th_doc_cell_end(d);
+				for (size_t t = 0; t < res->ntoolchains; t++)
+					for (size_t c = 0; c < ncols; c++) {
+						const struct th_reach_entry *e = th_reach_find_site(
+							res, NULL, api, cols[c].site, tcs[t]->name,
+							cols[c].variant, cfg);
+						size_t np;
+
+						th_doc_cell_begin(d);
+						if (!e) {
+							th_doc_text(d, "-");
+						} else {
+							np = th_reach_privileged_count(e);
+							th_doc_textf(d, "%zu of %zu", e->nmembers,
+								     e->functions_total);
+							if (e->unchecked)
+								th_doc_textf(d, " (%zu unchecked)", e->unchecked);
+							if (np)
+								th_doc_textf(d, ", %zu privileged", np);
+						}
+						th_doc_cell_end(d);
+					}
+				th_doc_row_end(d);
+			}
+			table_end(d);
+		}
+		free(heads);
+		free(names);
+	}
+	have = 0;
+	for (size_t i = 0; i < n; i++)
+		have += v[i]->api == api && th_reach_checked(v[i]);
+	if (have) {
+		snprintf(id, sizeof(id), "reach-%s-members", th_api_name(api));
+		th_doc_heading_text(d, 3, id, "Members under a check");
+		th_doc_list_begin(d);
+		for (size_t i = 0; i < n; i++) {
+			if (v[i]->api != api || !th_reach_checked(v[i]))
+				continue;
+			th_doc_item_begin(d);
+			th_doc_textf(d, "%s %s ", v[i]->toolchain, th_variant_name(v[i]->variant));
+			if (v[i]->site) {
+				th_doc_code(d, v[i]->site);
+				th_doc_text(d, " ");
+			}
+			th_doc_code(d, v[i]->config);
+			th_doc_text(d, ": ");
+			member_list(d, v[i]);
+			further(d, v[i]);
+			th_doc_item_end(d);
+		}
+		th_doc_list_end(d);
+	}
+	kernel_section(d, k, nk, api);
 }
 
 static int render(struct th_doc *d, const struct th_results *res);
@@ -506,7 +686,7 @@ static int render(struct th_doc *d, const struct th_results *res)
 	int oom;
 	const struct th_reach_entry **v = th_reach_sorted(res, &oom);
 	const struct th_toolchain **tcs = NULL;
-	size_t n = 0, all = res->reach ? res->reach->n : 0;
+	size_t n = 0, ntimer = 0, all = res->reach ? res->reach->n : 0;
 
 	if (oom)
 		return -1;
@@ -515,15 +695,21 @@ static int render(struct th_doc *d, const struct th_results *res)
 	/* The model's entries sort first; each real kernel's after them. */
 	while (n < all && !th_reach_is_kernel(v[n]))
 		n++;
-	if (!n) {
-		th_doc_heading_text(d, 2, "reach", "What the timer dispatch can still call");
-		kernel_section(d, v, all);
-		free(v);
-		return ferror(d->out) ? -1 : 0;
-	}
+	for (size_t i = 0; i < n; i++)
+		ntimer += v[i]->api == TH_API_TIMER;
 	if (!(tcs = th_report_sorted_toolchains(res, &oom)) && oom) {
 		free(v);
 		return -1;
+	}
+	if (!ntimer) {
+		th_doc_heading_text(d, 2, "reach", "What the timer dispatch can still call");
+		kernel_section(d, v + n, all - n, TH_API_TIMER);
+		for (int a = 0; a < TH_API_COUNT; a++)
+			if (a != TH_API_TIMER)
+				family_section(d, res, v, n, v + n, all - n, tcs, (enum th_api)a);
+		free(v);
+		free(tcs);
+		return ferror(d->out) ? -1 : 0;
 	}
 	th_doc_heading_text(d, 2, "reach", "What the timer dispatch can still call");
 	th_doc_para(d);
@@ -560,7 +746,7 @@ static int render(struct th_doc *d, const struct th_results *res)
 	th_doc_heading_text(d, 3, "reach-members", "Members under a check");
 	th_doc_list_begin(d);
 	for (size_t i = 0; i < n; i++) {
-		if (!th_reach_checked(v[i]))
+		if (v[i]->api != TH_API_TIMER || !th_reach_checked(v[i]))
 			continue;
 		th_doc_item_begin(d);
 		th_doc_textf(d, "%s %s ", v[i]->toolchain, th_variant_name(v[i]->variant));
@@ -573,7 +759,11 @@ static int render(struct th_doc *d, const struct th_results *res)
 	th_doc_list_end(d);
 	verify_section(d, v, n);
 	if (n < all)
-		kernel_section(d, v + n, all - n);
+		kernel_section(d, v + n, all - n, TH_API_TIMER);
+	/* Every other family's dispatch, from its entries (results/api.def). */
+	for (int a = 0; a < TH_API_COUNT; a++)
+		if (a != TH_API_TIMER)
+			family_section(d, res, v, n, v + n, all - n, tcs, (enum th_api)a);
 	free(v);
 	free(tcs);
 	return ferror(d->out) ? -1 : 0;

@@ -153,7 +153,7 @@ static void reach_lines(FILE *out, const struct th_results *res)
 	for (size_t i = 0; res->reach && i < res->reach->n; i++) {
 		const struct th_reach_entry *e = &res->reach->entries[i];
 
-		if (!th_reach_is_kernel(e))
+		if (!th_reach_is_kernel(e) || e->api != TH_API_TIMER)
 			continue;
 		th_reach_kernel_line(e, line, sizeof(line));
 		th_report_put_wrapped(out, "  ", line);

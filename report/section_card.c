@@ -224,7 +224,7 @@ static void reach_lines(FILE *out, const struct th_results *res)
 		const struct th_reach_entry *e = &res->reach->entries[i];
 		size_t np = th_reach_privileged_count(e);
 
-		if (!th_reach_is_kernel(e))
+		if (!th_reach_is_kernel(e) || e->api != TH_API_TIMER)
 			continue;
 		if (!any)
 			fputs("<h3>What <code>call_timer_fn</code> can still call</h3>\n", out);

@@ -310,7 +310,7 @@ static int merge_selection(struct th_results *out, struct th_results *const *in,
 }
 
 /* The reach sections: the shards of one run each read every binary, so an
- * entry (platform, toolchain, variant, config) is taken from the first file that has
+ * entry (platform, api, site, toolchain, variant, config) is taken from the first file that has
  * it and must be the same in every other (the binary's path aside): another
  * set is another build. Entries go through the section's own JSON, so what
  * is merged is what the loader accepts. */
@@ -336,12 +336,18 @@ static int merge_reach(struct th_results *out, struct th_results *const *in,
 			bool found = false;
 
 			json_array_foreach(have, k, h) {
-				const char *keys[] = { "platform", "toolchain", "variant", "config" };
+				/* api and site: absent in an entry of a file from
+				 * before them (the timer's), absent where the
+				 * dispatch makes one call. */
+				const char *keys[] = { "platform", "api", "site", "toolchain", "variant",
+						       "config" };
 				bool same_key = true;
 
-				for (int x = 0; x < 4; x++)
-					same_key &= json_equal(json_object_get(h, keys[x]),
-							       json_object_get(e, keys[x]));
+				for (int x = 0; x < 6; x++) {
+					json_t *kh = json_object_get(h, keys[x]), *ke = json_object_get(e, keys[x]);
+
+					same_key &= (!kh && !ke) || json_equal(kh, ke);
+				}
 				if (!same_key)
 					continue;
 				found = true;
@@ -364,8 +370,14 @@ static int merge_reach(struct th_results *out, struct th_results *const *in,
 					const char *pl = json_string_value(json_object_get(e, "platform"));
 					bool model = th_platform_is_model(pl);
 
-					th_report_errf(err, errlen, "reach of %s %s %s%s%s differs between the files "
+					const char *api = json_string_value(json_object_get(e, "api"));
+					const char *site = json_string_value(json_object_get(e, "site"));
+					bool timer = !api || !strcmp(api, "timer");
+
+					th_report_errf(err, errlen, "reach of %s%s%s%s%s %s %s%s%s differs between the files "
 						       "(%s): not runs of the same build",
+						       timer ? "" : api, site ? " " : "", site ? site : "",
+						       timer && !site ? "" : " ",
 						       json_string_value(json_object_get(e, "toolchain")),
 						       json_string_value(json_object_get(e, "variant")),
 						       json_string_value(json_object_get(e, "config")),

@@ -55,6 +55,7 @@ static void free_verify(struct th_reach_verify_r *v)
 static void free_entry(struct th_reach_entry *e)
 {
 	free(e->platform);
+	free(e->site);
 	free(e->toolchain);
 	free(e->config);
 	free(e->binary);
@@ -236,20 +237,40 @@ const char *th_reach_member_name(const struct th_reach_member_r *m)
 	return m->name ? m->name : m->body ? m->body : "?";
 }
 
-const struct th_reach_entry *th_reach_find_on(const struct th_results *res, const char *platform,
-					      const char *toolchain, enum th_variant variant,
-					      const char *config)
+int th_reach_set_site(struct th_reach_entry *e, enum th_api api, const char *site)
+{
+	e->api = api;
+	if (!site) {
+		free(e->site);
+		e->site = NULL;
+		return 0;
+	}
+	return th_reach_set_text(&e->site, site);
+}
+
+const struct th_reach_entry *th_reach_find_site(const struct th_results *res, const char *platform,
+						enum th_api api, const char *site,
+						const char *toolchain, enum th_variant variant,
+						const char *config)
 {
 	if (!platform)
 		platform = TH_PLATFORM_MODEL;
 	for (size_t i = 0; res->reach && i < res->reach->n; i++) {
 		const struct th_reach_entry *e = &res->reach->entries[i];
 
-		if (e->variant == variant && !strcmp(e->toolchain, toolchain) &&
+		if (e->variant == variant && e->api == api && !e->site == !site &&
+		    (!site || !strcmp(e->site, site)) && !strcmp(e->toolchain, toolchain) &&
 		    !strcmp(e->config, config) && !strcmp(e->platform, platform))
 			return e;
 	}
 	return NULL;
+}
+
+const struct th_reach_entry *th_reach_find_on(const struct th_results *res, const char *platform,
+					      const char *toolchain, enum th_variant variant,
+					      const char *config)
+{
+	return th_reach_find_site(res, platform, TH_API_TIMER, NULL, toolchain, variant, config);
 }
 
 const struct th_reach_entry *th_reach_find(const struct th_results *res, const char *toolchain,
@@ -258,8 +279,9 @@ const struct th_reach_entry *th_reach_find(const struct th_results *res, const c
 	return th_reach_find_on(res, TH_PLATFORM_MODEL, toolchain, variant, config);
 }
 
-/* Output order: platform (the model first, then by name), toolchain
- * (clang-9 < clang-14), variant, config as declared. */
+/* Output order: platform (the model first, then by name), api as
+ * results/api.def lists them, toolchain (clang-9 < clang-14), variant,
+ * config as declared, site (none first, then by name). */
 static const struct th_results *sort_res;
 
 static int cmp_entry(const void *a, const void *b)
@@ -271,13 +293,19 @@ static int cmp_entry(const void *a, const void *b)
 
 	if (r)
 		return r;
+	if (x->api != y->api)
+		return x->api < y->api ? -1 : 1;
 	if ((r = th_report_natcmp(x->toolchain, y->toolchain)))
 		return r;
 	if (x->variant != y->variant)
 		return x->variant < y->variant ? -1 : 1;
 	px = th_report_config_pos(sort_res, x->config);
 	py = th_report_config_pos(sort_res, y->config);
-	return px < py ? -1 : px > py;
+	if (px != py)
+		return px < py ? -1 : 1;
+	if (!x->site != !y->site)
+		return x->site ? 1 : -1;
+	return x->site ? strcmp(x->site, y->site) : 0;
 }
 
 const struct th_reach_entry **th_reach_sorted(const struct th_results *res, int *oom)
@@ -399,6 +427,9 @@ static json_t *entry_to_json(const struct th_reach_entry *e)
 		bad |= th_json_put(o, "config", json_string(e->config));
 		bad |= th_json_put(o, "binary", json_string(e->binary));
 		bad |= th_json_put(o, "function", json_string(e->function));
+		bad |= th_json_put(o, "api", json_string(th_api_name(e->api)));
+		if (e->site)	/* only where the dispatch has two calls */
+			bad |= th_json_put(o, "site", json_string(e->site));
 		bad |= th_json_put(o, "scheme", json_string(e->scheme));
 		bad |= th_json_put(o, "check", json_string(e->check));
 		bad |= th_json_put(o, "functions_total", json_integer((json_int_t)e->functions_total));
@@ -630,10 +661,12 @@ static int load_entry(struct rd *r, const json_t *o, struct th_results *res)
 		"members", "hops", "cfi_verify", NULL };
 	static const char *const mfields[] = { "name", "body", "privileged", "unchecked", NULL };
 	static const char *const hfields[] = { "via", "site", "scheme", "reaches", "origin", NULL };
-	static const char *const optional[] = { "uses", "platform", NULL };
+	static const char *const optional[] = { "uses", "platform", "api", "site", NULL };
 	static const char *const ufields[] = { "via", "site", "call", "indirect", "check", NULL };
 	static const char *const schemes[] = { "none", "cfi-icall", "kcfi", "function", "unknown" };
 	const char *tc, *var, *cfg, *bin, *fn, *scheme, *check, *plat = TH_PLATFORM_MODEL;
+	const char *apiname = NULL, *site = NULL;
+	enum th_api api = TH_API_TIMER;
 	unsigned long long total, count, unchecked, undecided, other;
 	struct th_reach_entry *e;
 	json_t *a, *x, *priv;
@@ -670,6 +703,22 @@ static int load_entry(struct rd *r, const json_t *o, struct th_results *res)
 				    "\"model\" or \"linux-<release>\"; declared", known);
 		}
 	}
+	/* A file from before the tasklet family has no api: the timer's. */
+	if (json_object_get(o, "api")) {
+		if (get_str(r, o, "api", false, &apiname))
+			return -1;
+		if ((api = th_api_parse(apiname)) == TH_API_INVALID)
+			return rerr(r, "api: \"%s\" is not one of %s", apiname, th_api_names());
+		if (strcmp(fn, th_api_dispatch(api)))
+			return rerr(r, "function: \"%s\" is not the %s family's dispatch (%s)", fn,
+				    apiname, th_api_dispatch(api));
+	}
+	if (json_object_get(o, "site")) {
+		if (get_str(r, o, "site", false, &site))
+			return -1;
+		if (strcmp(site, "func") && strcmp(site, "callback"))
+			return rerr(r, "site: \"%s\" is not func or callback", site);
+	}
 	if (!th_results_find_toolchain(res, tc))
 		return rerr(r, "toolchain \"%s\" is not declared in toolchains", tc);
 	if (!th_results_find_config(res, cfg))
@@ -680,13 +729,15 @@ static int load_entry(struct rd *r, const json_t *o, struct th_results *res)
 		known |= !strcmp(scheme, schemes[k]);
 	if (!known)
 		return rerr(r, "scheme \"%s\" is not none, cfi-icall, kcfi, function or unknown", scheme);
-	if (th_reach_find_on(res, plat, tc, v, cfg))
-		return rerr(r, "a second entry for %s %s %s%s%s", tc, var, cfg,
+	if (th_reach_find_site(res, plat, api, site, tc, v, cfg))
+		return rerr(r, "a second entry for %s%s%s%s%s %s %s%s%s",
+			    api == TH_API_TIMER ? "" : th_api_name(api), site ? " " : "",
+			    site ? site : "", api == TH_API_TIMER && !site ? "" : " ", tc, var, cfg,
 			    th_platform_is_model(plat) ? "" : " on ", th_platform_is_model(plat) ? "" : plat);
 	if (count > total)
 		return rerr(r, "count %llu exceeds functions_total %llu", count, total);
 	if (!(e = th_reach_add_entry_on(res, plat, tc, v, cfg, bin, fn)) ||
-	    th_reach_set_text(&e->scheme, scheme) ||
+	    th_reach_set_site(e, api, site) || th_reach_set_text(&e->scheme, scheme) ||
 	    th_reach_set_text(&e->check, check))
 		return rerr(r, "out of memory");
 	e->functions_total = total;

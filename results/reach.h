@@ -1,11 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * The `reach` section of results.json: what the timer dispatch's indirect
- * call (call_timer_fn) can still call, per toolchain x variant x config, as
+ * The `reach` section of results.json: what each family's dispatch's
+ * indirect calls (call_timer_fn; tasklet_action_common's two) can still
+ * call, per toolchain x variant x config, as
  * cfi/target_set.h read it from the built attack binary; and, where LLVM's
  * llvm-cfi-verify ran on it, the tool's verdicts beside binread's.
  *
- *   reach: [{platform, toolchain, variant, config, binary, function, scheme, check,
+ *   reach: [{platform, toolchain, variant, config, binary, function, api,
+ *            site (optional), scheme, check,
  *            functions_total, count, unchecked, undecided, other_admitted,
  *            privileged: [names],
  *            members: [{name, body, privileged, unchecked}],
@@ -38,9 +40,19 @@
  *   ones with their check ("kcfi 0x12345678"). Written by
  *   th_reach_collect_vmlinux(); absent (and empty) for the matrix's
  *   binaries.
- * Entries are keyed by (platform, toolchain, variant, config) and are in
- * output order: platform (the model first, then by name), toolchain,
- * variant, config as declared.
+ * - api: the family (results/api.def: "timer", "tasklet"), whose dispatch
+ *   function the entry reads (call_timer_fn, tasklet_action_common);
+ *   written always, and "timer" for an entry without it (a file written
+ *   before the tasklet family).
+ * - site: where the dispatch has two calls, which one: "func" (the call
+ *   that passes a word of its object, t->func(t->data)) or "callback" (the
+ *   object itself, t->callback(t)); absent where it has one. Each is its
+ *   own check's set, also where the compiler merged both calls into one
+ *   instruction (cfi-icall: one `call rax` behind two checks).
+ * Entries are keyed by (platform, api, site, toolchain, variant, config)
+ * and are in output order: platform (the model first, then by name), api
+ * as results/api.def lists them, toolchain, variant, config as declared,
+ * site ("callback" before "func").
  *
  * The section is optional (results without it are valid) and informational:
  * `check` judges cells, not this. Loading it is as strict as the rest.
@@ -93,6 +105,10 @@ struct th_reach_verify_r {
 
 struct th_reach_entry {
 	char *platform;		/* "model" (TH_PLATFORM_MODEL) or "linux-<release>" */
+	enum th_api api;	/* the family whose dispatch it is (results/api.def);
+				 * TH_API_TIMER for an entry written without "api" */
+	char *site;		/* which call of a dispatch that has two ("func",
+				 * "callback": tasklet_action_common's); NULL: its only one */
 	char *toolchain;
 	enum th_variant variant;
 	char *config;
@@ -123,6 +139,9 @@ struct th_reach_entry *th_reach_add_entry_on(struct th_results *res, const char 
 					     const char *toolchain, enum th_variant variant,
 					     const char *config, const char *binary,
 					     const char *function);
+/* Make @e an entry of @api's dispatch, call @site (NULL: its only one).
+ * Return: 0, or -1 (oom). */
+int th_reach_set_site(struct th_reach_entry *e, enum th_api api, const char *site);
 /* th_reach_add_entry_on() on the model: the matrix's binaries. */
 struct th_reach_entry *th_reach_add_entry(struct th_results *res, const char *toolchain,
 					  enum th_variant variant, const char *config,
@@ -144,11 +163,18 @@ const char *th_reach_member_name(const struct th_reach_member_r *m);
 /* The entries in output order (the model's first, then each real kernel's);
  * malloc'd, res->reach->n of them; NULL when none (*oom tells them apart). */
 const struct th_reach_entry **th_reach_sorted(const struct th_results *res, int *oom);
-/* The entry for (platform, toolchain, variant, config), NULL when none;
- * platform NULL means the model. */
+/* The timer's entry for (platform, toolchain, variant, config), NULL when
+ * none; platform NULL means the model. */
 const struct th_reach_entry *th_reach_find_on(const struct th_results *res, const char *platform,
 					      const char *toolchain, enum th_variant variant,
 					      const char *config);
+/* The entry of @api's dispatch call @site (NULL: its only call) for
+ * (platform, toolchain, variant, config); th_reach_find_on() is this for
+ * the timer's. NULL when none. */
+const struct th_reach_entry *th_reach_find_site(const struct th_results *res, const char *platform,
+						enum th_api api, const char *site,
+						const char *toolchain, enum th_variant variant,
+						const char *config);
 /* th_reach_find_on() on the model. */
 const struct th_reach_entry *th_reach_find(const struct th_results *res, const char *toolchain,
 					   enum th_variant variant, const char *config);

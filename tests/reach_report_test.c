@@ -506,6 +506,163 @@ static void oldfile(void **state)
 	th_results_free(r);
 }
 
+/* A copy of @a without its "api": "timer" lines (a file from before the
+ * tasklet family). */
+static char *strip_timer_api(const char *a)
+{
+	static const char pat[] = "\"api\": \"timer\",";
+	char *d = calloc(1, strlen(a) + 1), *o = d;
+
+	assert_non_null(d);
+	while (*a) {
+		if (!strncmp(a, pat, sizeof(pat) - 1)) {
+			a += sizeof(pat) - 1;
+			while (*a == '\n' || *a == ' ')
+				a++;
+			continue;
+		}
+		*o++ = *a++;
+	}
+	return d;
+}
+
+/* model() and the tasklet's entries of one binary of each generation under
+ * cfi-icall (legacy func, transitional callback and func, modern callback),
+ * and a real kernel's two calls. */
+static struct th_results *with_tasklet(void)
+{
+	static const struct {
+		enum th_variant v;
+		const char *site, *platform;
+		size_t n;
+		bool priv;
+	} rows[] = {
+		{ TH_VARIANT_LEGACY, "func", NULL, 8, true },
+		{ TH_VARIANT_TRANSITIONAL, "func", NULL, 3, true },
+		{ TH_VARIANT_TRANSITIONAL, "callback", NULL, 3, false },
+		{ TH_VARIANT_MODERN, "callback", NULL, 3, false },
+		{ TH_VARIANT_TRANSITIONAL, "callback", KERNEL, 7, false },
+		{ TH_VARIANT_TRANSITIONAL, "func", KERNEL, 19, true },
+	};
+	struct th_platform_in pin = { KERNEL, "Debian linux-source-6.1 6.1.192-3", "clang version 22.1.8",
+				      "QEMU emulator version 7.2.15", "max", 1.6 };
+	struct th_results *r = model(true, true);
+
+	if (th_results_add_platform(r, &pin, err, sizeof(err)) ||
+	    th_results_add_platform_config(r, KERNEL, "cfi-icall", "CONFIG_CFI_CLANG=y", err, sizeof(err)))
+		fail_msg("%s", err);
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		struct th_reach_entry *e = th_reach_add_entry_on(r, rows[i].platform, "clang-22", rows[i].v,
+								 "cfi-icall", "/b/t", "tasklet_action_common");
+
+		assert_non_null(e);
+		assert_int_equal(th_reach_set_site(e, TH_API_TASKLET, rows[i].site), 0);
+		assert_int_equal(th_reach_set_text(&e->scheme, "cfi-icall"), 0);
+		e->functions_total = 80;
+		for (size_t k = 0; k < rows[i].n; k++) {
+			char name[32];
+
+			snprintf(name, sizeof(name), "%s_fn_%zu", rows[i].site, k);
+			assert_int_equal(th_reach_add_member(e, k || !rows[i].priv ? name :
+							     rows[i].platform ? "native_write_cr4" : "write_cr4",
+							     NULL, k == 0 && rows[i].priv, false), 0);
+		}
+	}
+	return r;
+}
+
+/* The tasklet's entries: each names its family and call, is written and
+ * read back unchanged, found by its key beside the timer's of the same
+ * toolchain, variant and config; a file without api reads as the timer's;
+ * doctored family or call refused; its own section in the reports, and
+ * the timer's answer untouched by it. */
+static void tasklet(void **state)
+{
+	static const struct {
+		const char *from, *to, *error;
+	} cases[] = {
+		{ "\"api\": \"tasklet\",\n      \"site\": \"func\"", "\"api\": \"hrtimer\",\n      \"site\": \"func\"",
+		  "api: \"hrtimer\" is not one of timer, tasklet" },
+		{ "\"api\": \"tasklet\",\n      \"site\": \"func\"", "\"api\": \"timer\",\n      \"site\": \"func\"",
+		  "function: \"tasklet_action_common\" is not the timer family's dispatch (call_timer_fn)" },
+		{ "\"site\": \"func\"", "\"site\": \"fn\"", "site: \"fn\" is not func or callback" },
+		{ "\"site\": \"callback\"", "\"site\": \"func\"", "a second entry for tasklet func clang-22" },
+	};
+	struct th_results *r = with_tasklet(), *back;
+	char *a = serialise(r), *b, *old, *md, *html;
+	const struct th_reach_entry *e, *t;
+
+	(void)state;
+	assert_contains(a, "\"function\": \"tasklet_action_common\",\n      \"api\": \"tasklet\",\n      \"site\": \"func\"");
+	assert_contains(a, "\"function\": \"call_timer_fn\",\n      \"api\": \"timer\",\n      \"scheme\"");
+	if (load_text(a, &back))
+		fail_msg("%s", err);
+	b = serialise(back);
+	assert_string_equal(a, b);
+	free(b);
+	assert_int_equal(back->reach->n, 3 + 6);
+	e = th_reach_find_site(back, NULL, TH_API_TASKLET, "func", "clang-22", TH_VARIANT_TRANSITIONAL,
+			       "cfi-icall");
+	assert_non_null(e);
+	assert_int_equal(e->nmembers, 3);
+	assert_string_equal(th_reach_member_name(&e->members[0]), "write_cr4");
+	assert_non_null(th_reach_find_site(back, KERNEL, TH_API_TASKLET, "callback", "clang-22",
+					   TH_VARIANT_TRANSITIONAL, "cfi-icall"));
+	assert_null(th_reach_find_site(back, NULL, TH_API_TASKLET, NULL, "clang-22", TH_VARIANT_TRANSITIONAL,
+				       "cfi-icall"));
+	/* The timer's entry of the same key is the timer's. */
+	t = th_reach_find(back, "clang-22", TH_VARIANT_MODERN, "cfi-icall");
+	assert_non_null(t);
+	assert_int_equal(t->api, TH_API_TIMER);
+	assert_null(t->site);
+	th_results_free(back);
+	/* A file without api: every entry the timer's. */
+	old = strip_timer_api(serialise(model(true, true)));
+	assert_lacks(old, "\"api\"");
+	if (load_text(old, &back))
+		fail_msg("%s", err);
+	for (size_t i = 0; i < back->reach->n; i++)
+		assert_int_equal(back->reach->entries[i].api, TH_API_TIMER);
+	th_results_free(back);
+	free(old);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		const char *at = strstr(a, cases[i].from);
+		char *d;
+
+		if (!at)
+			fail_msg("case %zu: \"%s\" is not in the file:\n%s", i, cases[i].from, a);
+		d = calloc(1, strlen(a) + strlen(cases[i].to) + 1);
+		memcpy(d, a, (size_t)(at - a));
+		strcat(d, cases[i].to);
+		strcat(d, at + strlen(cases[i].from));
+		back = NULL;
+		if (!load_text(d, &back))
+			fail_msg("case %zu: doctored file accepted:\n%s", i, d);
+		print_message("%s\n", err);
+		assert_contains(err, cases[i].error);
+		free(d);
+	}
+	md = render(r, false);
+	html = render(r, true);
+	/* The timer's section as before; the tasklet's after it, its own. */
+	assert_contains(md, "## What the timer dispatch can still call");
+	assert_contains(md, "## What the tasklet dispatch can still call");
+	assert_true(strstr(md, "## What the timer dispatch") < strstr(md, "## What the tasklet dispatch"));
+	assert_contains(md, "| config | clang-22 legacy func | clang-22 transitional callback | "
+			    "clang-22 transitional func | clang-22 modern callback |");
+	assert_contains(md, "| `cfi-icall` | 8 of 80, 1 privileged | 3 of 80 | 3 of 80, 1 privileged | 3 of 80 |");
+	assert_contains(md, "clang-22 transitional `func` `cfi-icall`: **`write_cr4`**, `func_fn_1`, `func_fn_2`");
+	assert_contains(md, "linux-6.1.192 (real kernel): `tasklet_action_common`'s `func` call can reach "
+			    "19 of 80 functions");
+	assert_contains(html, "<h2 id=\"reach-tasklet\">");
+	/* The timer's answer reads the timer's entries only. */
+	assert_lacks(md, "callback_fn_0`, a callback of the call site's own type");
+	free(md);
+	free(html);
+	free(a);
+	th_results_free(r);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct {
@@ -514,6 +671,7 @@ int main(int argc, char **argv)
 	} cases[] = {
 		{ "roundtrip", roundtrip }, { "absent", absent }, { "doctored", doctored },
 		{ "answer", answer }, { "platform", platform }, { "oldfile", oldfile },
+		{ "tasklet", tasklet },
 	};
 
 	for (size_t i = 0; argc == 2 && i < sizeof(cases) / sizeof(cases[0]); i++)
@@ -522,6 +680,6 @@ int main(int argc, char **argv)
 
 			return cmocka_run_group_tests_name(cases[i].name, t, NULL, NULL);
 		}
-	fprintf(stderr, "usage: %s roundtrip|absent|doctored|answer|platform|oldfile\n", argv[0]);
+	fprintf(stderr, "usage: %s roundtrip|absent|doctored|answer|platform|oldfile|tasklet\n", argv[0]);
 	return 2;
 }
