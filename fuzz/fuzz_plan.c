@@ -6,6 +6,7 @@
 #include "outcome.h"
 #include "results_internal.h"
 #include "results.h"
+#include "fuzz_summary.h"
 #include "lib/tsv.h"
 #include "lib/text.h"
 
@@ -60,9 +61,9 @@ static int parse_line(struct th_fz_plan *p, struct th_tsv *t, char *err, size_t 
 		snprintf(err, n, "%s:%lu: unknown kind '%s' (campaign, unsupported)", path, lineno, f[0]);
 		return -1;
 	}
-	if (strcmp(f[1], "overflow")) {
-		snprintf(err, n, "%s:%lu: unknown target '%s' (overflow: the only target with campaigns)",
-			 path, lineno, f[1]);
+	if (th_fz_target_api(f[1]) == TH_API_INVALID) {
+		snprintf(err, n, "%s:%lu: unknown target '%s' (overflow, the timer's; every other API "
+			 "family's by its name: %s)", path, lineno, f[1], th_api_names());
 		return -1;
 	}
 	for (int i = 2; i <= 4; i++)

@@ -31,6 +31,9 @@ set(TH_FUZZ_OVERFLOW_VARIANTS legacy transitional modern)
 # The API families with campaigns (results/api.def names): each a world
 # (a third family is a folder fuzz/<api>/ and its name here).
 set(TH_FUZZ_OVERFLOW_FAMILIES timer tasklet)
+# A family's configs, when fewer than TH_FUZZ_OVERFLOW_CONFIGS (its rows of
+# fuzz/campaigns.tsv plan the same).
+set(TH_FUZZ_CONFIGS_tasklet none cfi-icall kcfi)
 set(_fz_bin "${CMAKE_BINARY_DIR}/fuzz")
 set(TH_FUZZ_MANIFEST "${CMAKE_BINARY_DIR}/fuzz-manifest.tsv")
 
@@ -212,6 +215,9 @@ foreach(config IN LISTS TH_FUZZ_OVERFLOW_CONFIGS)
   set(_fz_builds "")
   foreach(api IN LISTS TH_FUZZ_OVERFLOW_FAMILIES)
     _th_fuzz_family_target(${api} _fz_t)
+    if(DEFINED TH_FUZZ_CONFIGS_${api} AND NOT config IN_LIST TH_FUZZ_CONFIGS_${api})
+      continue()
+    endif()
     foreach(variant IN LISTS TH_FUZZ_OVERFLOW_VARIANTS)
       if(_fz_infra AND TIMERHARNESS_FUZZ_CFLITE AND NOT "${_fz_t}:${variant}:${config}" IN_LIST TIMERHARNESS_FUZZ_CFLITE_BUILDS)
         continue()

@@ -89,15 +89,15 @@ static int in_list(const char *list, const char *name)
  * campaigns' gate does). */
 static struct th_fz_build *build;
 
-static const struct th_fz_built *find_bin(const char *engine, const char *toolchain, const char *variant,
-				  const char *config)
+static const struct th_fz_built *find_bin(const char *engine, const char *target, const char *toolchain,
+					  const char *variant, const char *config)
 {
 	for (size_t i = 0; build && i < build->nrows; i++) {
 		const struct th_fz_built *b = &build->rows[i];
 
 		if (!strcmp(b->engine, engine) && !strcmp(b->toolchain, toolchain) &&
 		    !strcmp(b->variant, variant) && !strcmp(b->config, config) &&
-		    !strcmp(b->target, "overflow"))
+		    !strcmp(b->target, target))
 			return b;
 	}
 	return NULL;
@@ -742,9 +742,16 @@ static int plan(struct campaign **out, size_t *nout, const struct th_fz_opts *o,
 	const char *engine = o->engine ? o->engine : "libfuzzer";
 	static const char *const variants[] = { "legacy", "transitional", "modern" };
 
-	if (o->targets && !in_list(o->targets, "overflow")) {
-		snprintf(err, n, "--target: no such target (targets: overflow)");
-		return -1;
+	if (o->targets) {
+		char list[256], *save = NULL;
+
+		snprintf(list, sizeof(list), "%s", o->targets);
+		for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
+			if (th_fz_target_api(t) == TH_API_INVALID) {
+				snprintf(err, n, "--target: no such target '%s' (targets: overflow, and each "
+					 "API family but the timer by its name: %s)", t, th_api_names());
+				return -1;
+			}
 	}
 	if (strcmp(engine, "libfuzzer") && strcmp(engine, "afl")) {
 		snprintf(err, n, "--engine must be libfuzzer or afl, not '%s'", engine);
@@ -756,7 +763,8 @@ static int plan(struct campaign **out, size_t *nout, const struct th_fz_opts *o,
 		struct campaign *c;
 		int known = 0;
 
-		if (strcmp(b->engine, "libfuzzer") || strcmp(b->target, "overflow"))
+		if (strcmp(b->engine, "libfuzzer") || th_fz_target_api(b->target) == TH_API_INVALID ||
+		    !in_list(o->targets, b->target))
 			continue;
 		for (size_t v = 0; v < 3; v++)
 			known |= !strcmp(b->variant, variants[v]);
@@ -765,10 +773,10 @@ static int plan(struct campaign **out, size_t *nout, const struct th_fz_opts *o,
 			continue;
 		rb = b;
 		if (strcmp(engine, "libfuzzer")) {
-			b = find_bin(engine, rb->toolchain, rb->variant, rb->config);
+			b = find_bin(engine, rb->target, rb->toolchain, rb->variant, rb->config);
 			if (!b) {
-				snprintf(err, n, "--engine %s: no %s build of overflow %s/%s/%s in the build "
-					 "(fuzz-manifest.tsv lists none)", engine, engine, rb->variant,
+				snprintf(err, n, "--engine %s: no %s build of %s %s/%s/%s in the build "
+					 "(fuzz-manifest.tsv lists none)", engine, engine, rb->target, rb->variant,
 					 rb->config, rb->toolchain);
 				free(cs);
 				return -1;
@@ -786,8 +794,14 @@ static int plan(struct campaign **out, size_t *nout, const struct th_fz_opts *o,
 		 * overwrite of a code pointer lands where that binary's layout
 		 * puts it (AFL++'s driver runs a file given as its argument). */
 		c->replay = b;
-		c->rel = th_xasprintf("%s/%s/%s-%s%s", run_rel, b->toolchain, b->variant, b->config,
-				   strcmp(engine, "libfuzzer") ? "-afl" : "");
+		{
+			char rel[4096];
+
+			/* <run>/<toolchain>/[<target>-]<variant>-<config>[-afl]. */
+			th_fz_campaign_dir(run_rel, b->toolchain, b->target, b->variant, b->config, engine, rel,
+					   sizeof(rel));
+			c->rel = th_xasprintf("%s", rel);
+		}
 		c->dir = th_xasprintf("%s/%s", o->out_dir, c->rel);
 		c->corpus = th_xasprintf("%s/corpus", c->dir);
 		c->artifacts = th_xasprintf("%s/artifacts", c->dir);
@@ -796,7 +810,8 @@ static int plan(struct campaign **out, size_t *nout, const struct th_fz_opts *o,
 		c->stats = th_xasprintf("%s/stats", c->dir);
 		c->known = th_xasprintf("%s/known", c->dir);
 		c->recheck_log = th_xasprintf("%s/recheck.log", c->dir);
-		c->rec.target = "overflow";
+		c->rec.target = b->target;
+		c->rec.api = th_fz_target_api(b->target);
 		c->rec.variant = th_variant_parse(b->variant);
 		c->rec.config = b->config;
 		c->rec.toolchain = b->toolchain;
@@ -810,7 +825,8 @@ static int plan(struct campaign **out, size_t *nout, const struct th_fz_opts *o,
 			c->phase = PENDING;
 	}
 	if (!nc) {
-		snprintf(err, n, "no overflow build matches --variant %s --config %s --toolchain %s",
+		snprintf(err, n, "no fuzz build matches --target %s --variant %s --config %s --toolchain %s",
+			 o->targets ? o->targets : "*",
 			 o->variants ? o->variants : "*", o->configs ? o->configs : "*",
 			 o->toolchains ? o->toolchains : "*");
 		return -1;

@@ -155,8 +155,8 @@ static bool reproducer_ok(FILE *out, const char *dir, const struct th_fz_campaig
 /* Each require rule asks for campaigns the plan holds: each alternative of
  * its variants and configs is one of some campaign row's. Return: 0, or -1
  * with err. */
-static int requires_planned(const struct th_fz_expect *e, const struct th_fz_plan *p, char *err,
-			    size_t n)
+static int requires_planned(const struct th_fz_expect *e, const struct th_fz_plan *p, const char *target,
+			    char *err, size_t n)
 {
 	for (size_t k = 0; k < e->nrules; k++) {
 		const struct th_fz_rule *r = &e->rules[k];
@@ -168,7 +168,7 @@ static int requires_planned(const struct th_fz_expect *e, const struct th_fz_pla
 			const struct th_fz_plan_row *row = &p->rows[i];
 			char vs[256], cs[256], *vsave = NULL, *csave = NULL;
 
-			if (row->kind != TH_FZ_PLAN_CAMPAIGN)
+			if (row->kind != TH_FZ_PLAN_CAMPAIGN || strcmp(row->target, target))
 				continue;
 			snprintf(vs, sizeof(vs), "%s", row->variant);
 			for (char *v = strtok_r(vs, ",", &vsave); v && !found; v = strtok_r(NULL, ",", &vsave)) {
@@ -179,8 +179,8 @@ static int requires_planned(const struct th_fz_expect *e, const struct th_fz_pla
 			}
 		}
 		if (!found) {
-			snprintf(err, n, "%s: requires campaigns of %s/%s, which the plan (%s) does not hold: "
-				 "a requirement no run can meet", r->where, r->variant, r->config, p->path);
+			snprintf(err, n, "%s: requires campaigns of %s %s/%s, which the plan (%s) does not hold: "
+				 "a requirement no run can meet", r->where, target, r->variant, r->config, p->path);
 			return -1;
 		}
 	}
@@ -228,8 +228,9 @@ static unsigned unlisted_findings(FILE *out, const char *dir, const struct th_fz
 
 	if (!s->run)
 		return 0;
-	snprintf(rel, sizeof(rel), "%s/%s/%s-%s/findings", s->run, c->toolchain,
-		 th_variant_name(c->variant), c->config);
+	th_fz_campaign_dir(s->run, c->toolchain, c->target, th_variant_name(c->variant), c->config, "libfuzzer",
+			   rel, sizeof(rel));
+	snprintf(rel + strlen(rel), sizeof(rel) - strlen(rel), "/findings");
 	snprintf(path, sizeof(path), "%s/%s", dir, rel);
 	if (!(dp = opendir(path)))
 		return 0;
@@ -367,7 +368,7 @@ static bool planned(FILE *out, const struct th_fz_summary *s, const struct th_fz
 
 /* The findings of a campaign, by the finding rules. Return: how many regressed. */
 static unsigned judge_findings(FILE *out, const struct th_check_fuzz_opts *o, const struct th_fz_expect *e,
-			       const struct th_fz_campaign *c, struct tally *t)
+			       const char *expect_path, const struct th_fz_campaign *c, struct tally *t)
 {
 	unsigned bad = 0;
 
@@ -385,7 +386,7 @@ static unsigned judge_findings(FILE *out, const struct th_check_fuzz_opts *o, co
 			if (r)
 				fprintf(out, ", declared at most %s (%s)", th_outcome_name(r->outcome), r->where);
 			else
-				fprintf(out, ", a chain %s does not declare", o->expect);
+				fprintf(out, ", a chain %s does not declare", expect_path);
 			fputs("; reproducer ", out);
 			esc(out, f->reproducer);
 			fputs("; chain: ", out);
@@ -410,23 +411,25 @@ static unsigned missing_campaigns(FILE *out, const struct th_fz_summary *s, cons
 {
 	unsigned missing = 0;
 
+	/* Each toolchain the build holds, each target the plan holds (the
+	 * timer's overflow, every other family's by its name). */
 	for (size_t t = 0; t < b->nrows; t++) {
-		const char *tc = b->rows[t].toolchain, *target = "overflow";
+		const char *tc = b->rows[t].toolchain;
 		bool seen = false;
 
-		if (strcmp(b->rows[t].engine, "libfuzzer") || strcmp(b->rows[t].target, target))
+		if (strcmp(b->rows[t].engine, "libfuzzer") || th_fz_target_api(b->rows[t].target) == TH_API_INVALID)
 			continue;
 		for (size_t u = 0; u < t && !seen; u++)
 			seen = !strcmp(b->rows[u].toolchain, tc) && !strcmp(b->rows[u].engine, "libfuzzer") &&
-			       !strcmp(b->rows[u].target, target);
+			       th_fz_target_api(b->rows[u].target) != TH_API_INVALID;
 		if (seen)
 			continue;
 		for (size_t i = 0; i < p->nrows; i++) {
 			const struct th_fz_plan_row *r = &p->rows[i];
+			const char *target = r->target;
 			char vs[256], cs[256], *vsave = NULL, *csave = NULL;
 
-			if (r->kind != TH_FZ_PLAN_CAMPAIGN || strcmp(r->target, target) ||
-			    !th_fz_glob_match(r->toolchain, tc))
+			if (r->kind != TH_FZ_PLAN_CAMPAIGN || !th_fz_glob_match(r->toolchain, tc))
 				continue;
 			snprintf(vs, sizeof(vs), "%s", r->variant);
 			for (char *v = strtok_r(vs, ",", &vsave); v; v = strtok_r(NULL, ",", &vsave)) {
@@ -468,10 +471,42 @@ static unsigned missing_campaigns(FILE *out, const struct th_fz_summary *s, cons
 	return missing;
 }
 
+/*
+ * The expectations of each API family's campaigns: the timer's are o->expect
+ * (fuzz/expected.tsv); another family's lie in its folder beside it
+ * (fuzz/<api>/expected.tsv), read when the plan holds its target. Each
+ * family's require rules ask for its own target's campaigns.
+ * Return: 0, or -1 with err.
+ */
+static int load_expectations(const char *expect, const struct th_fz_plan *p, struct th_fz_expect **e,
+			     char (*paths)[4096], char *err, size_t n)
+{
+	const char *slash = strrchr(expect, '/');
+
+	for (int a = 0; a < TH_API_COUNT; a++) {
+		const char *target = th_fz_api_target((enum th_api)a);
+		bool planned = a == TH_API_TIMER;
+
+		for (size_t i = 0; i < p->nrows && !planned; i++)
+			planned = !strcmp(p->rows[i].target, target);
+		if (!planned)
+			continue;
+		if (a == TH_API_TIMER)
+			snprintf(paths[a], sizeof(paths[a]), "%s", expect);
+		else
+			snprintf(paths[a], sizeof(paths[a]), "%.*s%s/expected.tsv",
+				 slash ? (int)(slash - expect + 1) : 0, expect, th_api_name((enum th_api)a));
+		if (th_fz_expect_load(paths[a], &e[a], err, n) || requires_planned(e[a], p, target, err, n))
+			return -1;
+	}
+	return 0;
+}
+
 int th_check_fuzz_main(const struct th_check_fuzz_opts *o, FILE *out, FILE *err)
 {
 	struct th_fz_summary *s = NULL;
-	struct th_fz_expect *e = NULL;
+	struct th_fz_expect *ea[TH_API_COUNT] = { NULL };
+	static char epath[TH_API_COUNT][4096];
 	struct th_fz_plan *p = NULL;
 	struct th_fz_build *b = NULL;
 	struct tally t = { 0 };
@@ -481,10 +516,9 @@ int th_check_fuzz_main(const struct th_check_fuzz_opts *o, FILE *out, FILE *err)
 	int rc;
 
 	if (th_fz_summary_load(o->fuzz, &s, msg, sizeof(msg)) ||
-	    th_fz_expect_load(o->expect, &e, msg, sizeof(msg)) ||
 	    th_fz_plan_load(o->plan, &p, msg, sizeof(msg)) ||
-	    th_fz_build_load(o->build_root, &b, msg, sizeof(msg)) ||
-	    requires_planned(e, p, msg, sizeof(msg))) {
+	    load_expectations(o->expect, p, ea, epath, msg, sizeof(msg)) ||
+	    th_fz_build_load(o->build_root, &b, msg, sizeof(msg))) {
 		fputs("check: ", err);
 		esc(err, msg);
 		fputc('\n', err);
@@ -507,6 +541,7 @@ int th_check_fuzz_main(const struct th_check_fuzz_opts *o, FILE *out, FILE *err)
 		const struct th_fz_campaign *c = &s->campaigns[i];
 		unsigned bad = 0;
 		bool failed = !strcmp(c->status, "failed");
+		const struct th_fz_expect *e = ea[c->api];
 
 		if (!planned(out, s, c, p, b)) {
 			t.unplanned++;
@@ -558,7 +593,7 @@ int th_check_fuzz_main(const struct th_check_fuzz_opts *o, FILE *out, FILE *err)
 			t.harness++;
 		}
 		/* What a campaign found counts however it ended. */
-		bad += judge_findings(out, o, e, c, &t);
+		bad += judge_findings(out, o, e, epath[c->api], c, &t);
 		if (failed) {
 			t.regress += bad > 0;
 			continue;
@@ -707,7 +742,8 @@ int th_check_fuzz_main(const struct th_check_fuzz_opts *o, FILE *out, FILE *err)
 	     t.harness ? TH_CHECK_HARNESS_ERROR : TH_CHECK_OK;
 out:
 	th_fz_summary_free(s);
-	th_fz_expect_free(e);
+	for (int a = 0; a < TH_API_COUNT; a++)
+		th_fz_expect_free(ea[a]);
 	th_fz_plan_free(p);
 	th_fz_build_free(b);
 	return rc;
@@ -729,7 +765,7 @@ int th_check_fuzz_plan_build(const char *plan, const char *build_root, FILE *out
 	for (size_t i = 0; i < b->nrows; i++) {
 		const struct th_fz_built *r = &b->rows[i];
 
-		if (strcmp(r->engine, "libfuzzer") || strcmp(r->target, "overflow"))
+		if (strcmp(r->engine, "libfuzzer") || th_fz_target_api(r->target) == TH_API_INVALID)
 			continue;
 		if (!th_fz_plan_campaign(p, r->target, r->variant, r->config, r->toolchain)) {
 			fprintf(out, "%s: %s %s/%s/%s is built, but %s does not plan it\n", r->where, r->target,

@@ -467,17 +467,48 @@ bool th_fz_summary_is_slice(const struct th_fz_summary *s)
 	       s->selection.toolchains;
 }
 
+enum th_api th_fz_target_api(const char *target)
+{
+	enum th_api a;
+
+	if (!target)
+		return TH_API_INVALID;
+	if (!strcmp(target, "overflow"))
+		return TH_API_TIMER;
+	a = th_api_parse(target);
+	return a == TH_API_TIMER ? TH_API_INVALID : a;
+}
+
+const char *th_fz_api_target(enum th_api a)
+{
+	return a == TH_API_TIMER ? "overflow" : th_api_name(a);
+}
+
+char *th_fz_campaign_dir(const char *run, const char *toolchain, const char *target, const char *variant,
+			 const char *config, const char *engine, char *buf, size_t n)
+{
+	int other = strcmp(target, "overflow") != 0;
+	int w = snprintf(buf, n, "%s/%s/%s%s%s-%s%s", run ? run : "", toolchain, other ? target : "",
+			 other ? "-" : "", variant ? variant : "?", config,
+			 engine && strcmp(engine, "libfuzzer") ? "-afl" : "");
+
+	if (w < 0 || (size_t)w >= n)
+		buf[0] = 0;
+	return buf;
+}
+
 char *th_fz_reproducer_path(const struct th_fz_summary *s, const struct th_fz_campaign *c,
 			    const char *sig, char *buf, size_t n)
 {
 	const char *colon = strchr(sig, ':');
+	char dir[4096];
 	int w;
 
-	w = snprintf(buf, n, "%s/%s/%s-%s%s/findings/%.*s-%s.bin", s->run ? s->run : "", c->toolchain,
-		     th_variant_name(c->variant) ? th_variant_name(c->variant) : "?", c->config,
-		     strcmp(c->engine, "libfuzzer") ? "-afl" : "", colon ? (int)(colon - sig) : 0, sig,
+	th_fz_campaign_dir(s->run, c->toolchain, c->target, th_variant_name(c->variant), c->config,
+			   c->engine, dir, sizeof(dir));
+	w = snprintf(buf, n, "%s/findings/%.*s-%s.bin", dir, colon ? (int)(colon - sig) : 0, sig,
 		     colon ? colon + 1 : sig);
-	if (w < 0 || (size_t)w >= n)
+	if (!dir[0] || w < 0 || (size_t)w >= n)
 		buf[0] = 0;
 	return buf;
 }
@@ -558,7 +589,7 @@ void th_fz_summary_free(struct th_fz_summary *s)
 
 static bool same_campaign(const struct th_fz_campaign *a, const struct th_fz_campaign *b)
 {
-	return a->variant == b->variant && !strcmp(a->target, b->target) &&
+	return a->variant == b->variant && a->api == b->api && !strcmp(a->target, b->target) &&
 	       !strcmp(a->config, b->config) && !strcmp(a->toolchain, b->toolchain) &&
 	       !strcmp(a->engine, b->engine);
 }
@@ -571,6 +602,11 @@ struct th_fz_campaign *th_fz_summary_add_campaign(struct th_fz_summary *s,
 
 	if (!th_variant_name(in->variant))
 		return th_report_errf(err, errlen, "campaign: invalid variant"), NULL;
+	if (!in->target || th_fz_target_api(in->target) == TH_API_INVALID ||
+	    th_fz_target_api(in->target) != in->api)
+		return th_report_errf(err, errlen, "campaign: target %s is not of API family %s",
+				      in->target ? in->target : "(none)",
+				      th_api_name(in->api) ? th_api_name(in->api) : "?"), NULL;
 	for (size_t i = 0; i < s->ncampaigns; i++)
 		if (same_campaign(&s->campaigns[i], in))
 			return th_report_errf(err, errlen, "campaign %s %s/%s/%s (%s) added twice",
@@ -689,6 +725,7 @@ static json_t *campaign_json(const struct th_fz_campaign *c)
 	int bad = !o || !cov || !outs || !fs;
 
 	bad |= th_json_put(o, "target", json_string(c->target));
+	bad |= th_json_put(o, "api", json_string(th_api_name(c->api) ? th_api_name(c->api) : ""));
 	bad |= th_json_put(o, "variant", json_string(th_variant_name(c->variant) ? th_variant_name(c->variant) : ""));
 	bad |= th_json_put(o, "config", json_string(c->config));
 	bad |= th_json_put(o, "toolchain", json_string(c->toolchain));
@@ -915,6 +952,12 @@ static int load_campaign(struct th_jload *l, const json_t *o, size_t idx, struct
 					    "exec_per_second", "restarts", "coverage", "first_hijack",
 					    "goal_reached", "outcomes", "rechecked", "disagreements",
 					    "findings", NULL };
+	/* The same with "api": a campaign from before the families has none. */
+	static const char *const keys_api[] = { "target", "api", "variant", "config", "toolchain", "engine",
+						"status", "reason", "options", "seconds", "cpu_seconds",
+						"executions", "exec_per_second", "restarts", "coverage",
+						"first_hijack", "goal_reached", "outcomes", "rechecked",
+						"disagreements", "findings", NULL };
 	static const char *const cov_keys[] = { "edges", "features", "corpus", NULL };
 	struct th_fz_campaign in, *c;
 	const char *v, *k;
@@ -927,7 +970,8 @@ static int load_campaign(struct th_jload *l, const json_t *o, size_t idx, struct
 	snprintf(where, sizeof(where), "campaigns[%zu]", idx);
 	if (!json_is_object(o))
 		return th_jload_err(l, where, "must be an object");
-	if (th_jload_only(l, o, where, keys, 1) || !(in.target = (char *)str(l, o, where, "target")) ||
+	if (th_jload_only(l, o, where, json_object_get(o, "api") ? keys_api : keys, 1) ||
+	    !(in.target = (char *)str(l, o, where, "target")) ||
 	    !(v = str(l, o, where, "variant")) || !(in.config = (char *)str(l, o, where, "config")) ||
 	    !(in.toolchain = (char *)str(l, o, where, "toolchain")) ||
 	    !(in.engine = (char *)str(l, o, where, "engine")) ||
@@ -945,8 +989,22 @@ static int load_campaign(struct th_jload *l, const json_t *o, size_t idx, struct
 	in.variant = th_variant_parse(v);
 	if (in.variant == TH_VARIANT_INVALID)
 		return th_jload_err(l, where, "unknown variant \"%s\"", v);
-	if (strcmp(in.target, "overflow"))
-		return th_jload_err(l, where, "unknown target \"%s\"", in.target);
+	if (th_fz_target_api(in.target) == TH_API_INVALID)
+		return th_jload_err(l, where, "unknown target \"%s\" (overflow, %s but timer)", in.target,
+				    th_api_names());
+	/* A file from before the API families has no "api": the timer's. */
+	in.api = TH_API_TIMER;
+	if (json_object_get(o, "api")) {
+		const char *a = str(l, o, where, "api");
+
+		if (!a)
+			return -1;
+		if ((in.api = th_api_parse(a)) == TH_API_INVALID)
+			return th_jload_err(l, where, "unknown api \"%s\" (%s)", a, th_api_names());
+	}
+	if (in.api != th_fz_target_api(in.target))
+		return th_jload_err(l, where, "api \"%s\" is not target %s's family (%s)",
+				    th_api_name(in.api), in.target, th_api_name(th_fz_target_api(in.target)));
 	if (strcmp(in.engine, "libfuzzer") && strcmp(in.engine, "afl"))
 		return th_jload_err(l, where, "unknown engine \"%s\" (libfuzzer, afl)", in.engine);
 	if (strcmp(in.status, "ran") && strcmp(in.status, "unsupported") && strcmp(in.status, "failed"))

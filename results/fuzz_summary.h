@@ -24,7 +24,11 @@
  *   run             "fuzz/<id>": the directory, relative to the file's, that
  *                   holds this run's campaigns and nothing else's
  *   campaigns       [{
- *     target        "overflow"
+ *     target        "overflow" (the timer's victim world) or another API
+ *                   family's name ("tasklet": fuzz/tasklet/): th_fz_target_api()
+ *     api           the API family of its victim (results/api.def: "timer",
+ *                   "tasklet"), the target's (optional when reading: a
+ *                   campaign without it is the timer's)
  *     variant       legacy | transitional | modern
  *     config        cfi/configs.tsv name
  *     toolchain     "clang-22"
@@ -46,8 +50,9 @@
  *     disagreements of those, how many replayed to another signature
  *     findings      [{sig, outcome, chain_id, first_seconds, first_executions,
  *                     reproducer (path relative to the file's directory:
- *                       <run>/<toolchain>/<variant>-<config>[-afl]/findings/
- *                       <OUTCOME>-<CHAIN_ID>.bin),
+ *                       <run>/<toolchain>/[<target>-]<variant>-<config>[-afl]/
+ *                       findings/<OUTCOME>-<CHAIN_ID>.bin, the target's name
+ *                       for every target but overflow),
  *                     sha256 (of the reproducer's bytes, 64 lower-case hex),
  *                     replayed (outcome of the fresh-process replay: the
  *                       finding's own outcome, which is what it replayed to),
@@ -106,6 +111,8 @@ struct th_fz_finding {
 struct th_fz_campaign {
 	char *target, *config, *toolchain, *engine, *status, *reason, *options;
 	enum th_variant variant;
+	enum th_api api;	/* th_fz_target_api(target); TH_API_TIMER (0) when not
+				 * set */
 	double seconds, cpu_seconds, exec_per_second;
 	long long executions, restarts, rechecked, disagreements;
 	long long edges, features, corpus;
@@ -135,6 +142,15 @@ struct th_fz_summary {
 	size_t ncampaigns, cap_campaigns_;
 };
 
+/* The API family whose victim a fuzz target attacks: "overflow" the
+ * timer's (its name from before the families), every other family's
+ * target its own name ("tasklet"). TH_API_INVALID: no such target. A third
+ * family's campaigns are a world folder (fuzz/<api>/) and rows, named
+ * by results/api.def. */
+enum th_api th_fz_target_api(const char *target);
+/* A fuzz target's name for family a ("overflow", "tasklet"). */
+const char *th_fz_api_target(enum th_api a);
+
 /* An empty summary (created now, this host), with a new run directory
  * (th_fz_run_new()). NULL when out of memory. */
 struct th_fz_summary *th_fz_summary_create(const char *version, double budget_seconds,
@@ -154,8 +170,15 @@ bool th_fz_run_dir_name(const char *name);
  * Return: 0, or -1 with err. */
 int th_fz_summary_set_run(struct th_fz_summary *s, const char *run, char *err, size_t errlen);
 /* Where the writer puts a finding's reproducer, relative to the summary's
- * directory: "<run>/<toolchain>/<variant>-<config>[-afl]/findings/
- * <OUTCOME>-<CHAIN_ID>.bin". Return: buf ("" when it does not fit). */
+ * directory: "<run>/<toolchain>/[<target>-]<variant>-<config>[-afl]/findings/
+ * <OUTCOME>-<CHAIN_ID>.bin" (the target's name but for overflow's). Return:
+ * buf ("" when it does not fit). */
+/* A campaign's folder, relative to the summary's directory:
+ * "<run>/<toolchain>/[<target>-]<variant>-<config>[-afl]" (the target's
+ * name for every target but overflow; -afl for an engine other than
+ * libfuzzer). Return: buf ("" when it does not fit). */
+char *th_fz_campaign_dir(const char *run, const char *toolchain, const char *target, const char *variant,
+			 const char *config, const char *engine, char *buf, size_t n);
 char *th_fz_reproducer_path(const struct th_fz_summary *s, const struct th_fz_campaign *c,
 			    const char *sig, char *buf, size_t n);
 void th_fz_summary_free(struct th_fz_summary *s);
