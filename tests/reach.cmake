@@ -255,6 +255,30 @@ else()
   endif()
 endif()
 
+# ---- every family's dispatch into results.json (th_reach_collect) -------------------------
+# The tasklet's calls as each generation makes them: legacy func, transitional
+# callback and func (one `call rax` behind two checks under cfi-icall: each
+# its own check's set), modern callback; the file then validated against
+# docs/schema.
+if(TARGET th-reach-collect-test)
+  foreach(config none cfi-icall cfi-icall-diag cfi-icall-generalized defence-in-depth kcfi fsanitize-function)
+    if(TARGET th-attack-legacy-${config} AND TARGET th-attack-transitional-${config}
+       AND TARGET th-attack-modern-${config})
+      set(_mr ${CMAKE_BINARY_DIR}/tests/reach-collect-model-${config}.json)
+      add_test(NAME reach.collect.model.${config}
+        COMMAND th-reach-collect-test model ${config} $<TARGET_FILE:th-attack-legacy-${config}>
+                $<TARGET_FILE:th-attack-transitional-${config}> $<TARGET_FILE:th-attack-modern-${config}> ${_mr})
+      add_test(NAME reach.collect.model.${config}.schema
+        COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/reach_cli.py schema-tasklet ${_mr}
+                ${PROJECT_SOURCE_DIR}/docs/schema)
+      set_tests_properties(reach.collect.model.${config} PROPERTIES FIXTURES_SETUP th_reach_model_${config})
+      set_tests_properties(reach.collect.model.${config}.schema PROPERTIES FIXTURES_REQUIRED th_reach_model_${config})
+      set_tests_properties(reach.collect.model.${config} reach.collect.model.${config}.schema
+        PROPERTIES LABELS reach TIMEOUT 60)
+    endif()
+  endforeach()
+endif()
+
 # --privileged keeps every name: the 70th marks write_cr4.
 set(_many "")
 foreach(i RANGE 1 69)

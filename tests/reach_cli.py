@@ -4,6 +4,7 @@
 
     reach_cli.py escape TIMERHARNESS OBJCOPY IN OUT
     reach_cli.py schema RESULTS.json SCHEMA_DIR
+    reach_cli.py schema-tasklet RESULTS.json SCHEMA_DIR
 
 escape: IN's member plain_timer_fn renamed (OBJCOPY --redefine-sym) to a
 name holding ESC, a newline, a backslash and U+202E (a bidi override);
@@ -13,6 +14,10 @@ raw, in the member list and the container-confusion lines, and escape a
 
 schema: RESULTS.json valid against SCHEMA_DIR/results.schema.json (its reach
 section against reach.schema.json), with a non-empty reach[].uses.
+
+schema-tasklet: the same, without uses (the model's binaries have none),
+every entry naming its family (api) and the tasklet's naming both of
+tasklet_action_common's calls (site: func, callback).
 """
 import subprocess
 import sys
@@ -46,7 +51,7 @@ def escape(th, objcopy, src, dst):
     print(r.stdout.decode(errors="replace") if r.stdout else "ok: names escaped")
 
 
-def schema(results, schema_dir):
+def schema(results, schema_dir, want="uses"):
     import json
     import os
     import jsonschema
@@ -68,8 +73,19 @@ def schema(results, schema_dir):
         print(f"FAIL: {results}: {'/'.join(map(str, e.path))}: {e.message[:300]}")
     if errors:
         sys.exit(1)
-    if not any(e.get("uses") for e in res.get("reach", [])):
+    if want == "uses" and not any(e.get("uses") for e in res.get("reach", [])):
         fail(f"{results}: no reach entry has uses")
+    # The model's binaries: every entry names its family, the tasklet's
+    # entries their call (func, callback).
+    if want == "tasklet":
+        reach = res.get("reach", [])
+        if any("api" not in e for e in reach):
+            fail(f"{results}: a reach entry without api")
+        sites = {e.get("site") for e in reach if e["api"] == "tasklet"}
+        if sites != {"func", "callback"}:
+            fail(f"{results}: the tasklet's entries name {sorted(map(str, sites))}, not func and callback")
+        print(f"ok: {results} is valid, {len(reach)} entries")
+        return
     print(f"ok: {results} is valid, {sum(len(e.get('uses', [])) for e in res['reach'])} uses")
 
 
@@ -79,6 +95,9 @@ def main():
         return 0
     if len(sys.argv) == 4 and sys.argv[1] == "schema":
         schema(*sys.argv[2:])
+        return 0
+    if len(sys.argv) == 4 and sys.argv[1] == "schema-tasklet":
+        schema(*sys.argv[2:], want="tasklet")
         return 0
     print(__doc__)
     return 2

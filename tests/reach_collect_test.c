@@ -8,6 +8,14 @@
  * that platform is refused. It is checked, written with th_results_write(),
  * loaded back (strictly) and compared; tests/reach_cli.py schema validates
  * the file against docs/schema.
+ *
+ * `th-reach-collect-test model <config> <legacy> <transitional> <modern>
+ * <results.json>`: th_reach_collect() on the three attack binaries of a
+ * config, every family's dispatch (results/api.def): the timer's entry per
+ * variant, and the tasklet's calls as each generation makes them, legacy
+ * func only, transitional callback and func (one `call rax` behind two
+ * checks under cfi-icall: two entries, each its own check's set), modern
+ * callback only; the func call admits write_cr4, the callback call never.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -22,8 +30,10 @@
 #include "cfi/reach_collect.h"
 #include "results/reach.h"
 #include "results/results.h"
+#include "runner/privileged.h"
 
 static const char *binary, *out;
+static const char *model_config, *model_bins[TH_VARIANT_COUNT];
 
 #define KERNEL "linux-6.1.192"
 
@@ -130,10 +140,141 @@ static void collect(void **state)
 	th_results_free(r);
 }
 
+static const struct th_reach_member_r *has_member(const struct th_reach_entry *e, const char *name)
+{
+	for (size_t i = 0; i < e->nmembers; i++) {
+		const struct th_reach_member_r *m = &e->members[i];
+
+		if ((m->name && !strcmp(m->name, name)) || (m->body && !strncmp(m->body, name, strlen(name)) &&
+							   m->body[strlen(name)] == '.'))
+			return m;
+	}
+	return NULL;
+}
+
+/* The tasklet's entries of one results model, as each generation makes
+ * its calls. */
+static void check_tasklet(const struct th_results *r, bool print)
+{
+	static const char *const sites[] = { "callback", "func" };
+	bool none = !strcmp(model_config, "none");
+
+	for (int v = 0; v < TH_VARIANT_COUNT; v++) {
+		const struct th_reach_entry *t = th_reach_find(r, "clang", (enum th_variant)v, model_config);
+		const struct th_reach_entry *e[2];
+
+		/* The timer's entry, as before the tasklet. */
+		assert_non_null(t);
+		assert_int_equal(t->api, TH_API_TIMER);
+		assert_null(t->site);
+		assert_null(th_reach_find_site(r, NULL, TH_API_TASKLET, NULL, "clang", (enum th_variant)v,
+					       model_config));
+		for (int k = 0; k < 2; k++) {
+			e[k] = th_reach_find_site(r, NULL, TH_API_TASKLET, sites[k], "clang",
+						  (enum th_variant)v, model_config);
+			if (!e[k])
+				continue;
+			assert_string_equal(e[k]->function, "tasklet_action_common");
+			assert_string_equal(e[k]->platform, TH_PLATFORM_MODEL);
+			/* llvm-cfi-verify's verdicts are the binary's: on the timer's entry. */
+			assert_null(e[k]->verify);
+			if (print) {
+				print_message("%s %s tasklet %s: %s %zu of %zu, %zu privileged:", model_config,
+					      th_variant_name((enum th_variant)v), sites[k], e[k]->scheme,
+					      e[k]->nmembers, e[k]->functions_total,
+					      th_reach_privileged_count(e[k]));
+				for (size_t i = 0; i < e[k]->nmembers; i++)
+					if (e[k]->members[i].privileged)
+						print_message(" %s", th_reach_member_name(&e[k]->members[i]));
+				print_message("\n");
+			}
+			if (none) {
+				assert_string_equal(e[k]->scheme, "none");
+				assert_int_equal(e[k]->nmembers, e[k]->functions_total);
+				continue;
+			}
+			assert_true(th_reach_checked(e[k]));
+			assert_true(e[k]->nmembers < e[k]->functions_total);
+		}
+		/* legacy: func(data) only; modern: callback(t) only; transitional both. */
+		assert_int_equal(e[0] != NULL, v != TH_VARIANT_LEGACY);
+		assert_int_equal(e[1] != NULL, v != TH_VARIANT_MODERN);
+		if (none)
+			continue;
+		/* The func call admits every function of the legacy type the check
+		 * lets through, write_cr4 among them; the callback call never. */
+		if (e[1]) {
+			assert_non_null(has_member(e[1], "write_cr4"));
+			assert_true(has_member(e[1], "write_cr4")->privileged);
+		}
+		if (e[0]) {
+			assert_null(has_member(e[0], "write_cr4"));
+			assert_non_null(has_member(e[0], "neighbour_tasklet_fn"));
+			assert_non_null(has_member(e[0], "hso_unthrottle_tasklet"));
+		}
+		/* legacy's callbacks have the func type (tasklet_init()). */
+		if (v == TH_VARIANT_LEGACY)
+			assert_non_null(has_member(e[1], "neighbour_tasklet_fn"));
+		/* Two checks, two sets: no checked member in both (each its own
+		 * type), so neither is the union. */
+		if (e[0] && e[1])
+			for (size_t i = 0; i < e[0]->nmembers; i++) {
+				const struct th_reach_member_r *m = &e[0]->members[i], *o;
+
+				if (m->unchecked)
+					continue;
+				o = has_member(e[1], th_reach_member_name(m));
+				assert_true(!o || o->unchecked);
+			}
+	}
+}
+
+static void model(void **state)
+{
+	static const char *const priv[] = { TH_VICTIM_PRIVILEGED };
+	struct th_results *r = th_results_create("test"), *back;
+	char err[1024];
+
+	(void)state;
+	assert_non_null(r);
+	if (th_results_add_toolchain(r, "clang", "22.1", "/usr/bin/clang", err, sizeof(err)) ||
+	    th_results_add_config(r, model_config, "", "", err, sizeof(err)))
+		fail_msg("%s", err);
+	for (int v = 0; v < TH_VARIANT_COUNT; v++)
+		if (th_reach_collect(r, "clang", th_variant_name((enum th_variant)v), model_config,
+				     model_bins[v], priv, sizeof(priv) / sizeof(priv[0]), err, sizeof(err)))
+			fail_msg("%s", err);
+	/* Per variant: the timer's, and 1 + 2 + 1 tasklet calls. */
+	assert_int_equal(r->reach->n, 3 + 4);
+	check_tasklet(r, true);
+	/* Never a second entry of the same key. */
+	assert_int_equal(th_reach_collect(r, "clang", "transitional", model_config,
+					  model_bins[TH_VARIANT_TRANSITIONAL], priv,
+					  sizeof(priv) / sizeof(priv[0]), err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "already"));
+	assert_int_equal(r->reach->n, 3 + 4);
+	if (th_results_write(r, out, err, sizeof(err)))
+		fail_msg("%s", err);
+	if (th_results_load(out, &back, err, sizeof(err)))
+		fail_msg("%s", err);
+	assert_int_equal(back->reach->n, 3 + 4);
+	check_tasklet(back, false);
+	th_results_free(back);
+	th_results_free(r);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest t[] = { cmocka_unit_test(collect) };
+	const struct CMUnitTest m[] = { cmocka_unit_test(model) };
 
+	if (argc == 7 && !strcmp(argv[1], "model")) {
+		model_config = argv[2];
+		for (int v = 0; v < TH_VARIANT_COUNT; v++)
+			model_bins[v] = argv[3 + v];
+		out = argv[6];
+		return cmocka_run_group_tests(m, NULL, NULL);
+	}
 	if (argc != 3) {
 		fprintf(stderr, "usage: %s <kernel-like binary> <results.json>\n", argv[0]);
 		return 2;

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # The matrix writes the reach section: a one-attack run over none and
-# cfi-icall must leave, in results.json, an entry per variant with the set
-# read from its binary, and in report.md and report.html the section beside
+# cfi-icall must leave, in results.json, an entry per variant and call of
+# each family's dispatch with the set read from its binary, and in report.md and report.html the section beside
 # the matrix.   cmake -DTH=timerharness -DBUILD=dir -DOUT=dir -P reach_matrix.cmake
 file(REMOVE_RECURSE ${OUT})
 execute_process(COMMAND ${TH} matrix --build-root ${BUILD} --out ${OUT} --quiet
@@ -12,13 +12,39 @@ if(NOT rc EQUAL 0)
 endif()
 file(READ ${OUT}/results.json json)
 string(JSON n LENGTH "${json}" reach)
-# none and cfi-icall x three variants.
-if(NOT n EQUAL 6)
-  message(FATAL_ERROR "reach has ${n} entries, expected 6")
+# none and cfi-icall x three variants: the timer's call, and the tasklet's
+# calls as each generation makes them (legacy func, transitional callback
+# and func, modern callback).
+if(NOT n EQUAL 14)
+  message(FATAL_ERROR "reach has ${n} entries, expected 14 (6 timer, 8 tasklet)")
 endif()
 set(seen "")
+set(tasklet_seen "")
 math(EXPR last "${n} - 1")
 foreach(i RANGE ${last})
+  string(JSON api GET "${json}" reach ${i} api)
+  if(api STREQUAL "tasklet")
+    string(JSON config GET "${json}" reach ${i} config)
+    string(JSON variant GET "${json}" reach ${i} variant)
+    string(JSON site GET "${json}" reach ${i} site)
+    string(JSON priv GET "${json}" reach ${i} privileged)
+    string(JSON fn GET "${json}" reach ${i} function)
+    if(NOT fn STREQUAL "tasklet_action_common")
+      message(FATAL_ERROR "reach[${i}]: tasklet entry of ${fn}")
+    endif()
+    # Each call its own check's set: write_cr4 through func, never callback.
+    if(config STREQUAL "cfi-icall")
+      if(site STREQUAL "func" AND NOT priv MATCHES "\"write_cr4\"")
+        message(FATAL_ERROR "reach[${i}] ${variant} cfi-icall func does not admit write_cr4: ${priv}")
+      elseif(site STREQUAL "callback" AND priv MATCHES "write_cr4")
+        message(FATAL_ERROR "reach[${i}] ${variant} cfi-icall callback admits write_cr4: ${priv}")
+      endif()
+    endif()
+    list(APPEND tasklet_seen "${variant}/${site}/${config}")
+    continue()
+  elseif(NOT api STREQUAL "timer")
+    message(FATAL_ERROR "reach[${i}]: api ${api}")
+  endif()
   string(JSON config GET "${json}" reach ${i} config)
   string(JSON variant GET "${json}" reach ${i} variant)
   string(JSON scheme GET "${json}" reach ${i} scheme)
@@ -51,6 +77,16 @@ list(LENGTH seen ns)
 if(NOT ns EQUAL 6)
   message(FATAL_ERROR "reach entries repeat: ${seen}")
 endif()
+list(SORT tasklet_seen)
+set(want "")
+foreach(config none cfi-icall)
+  list(APPEND want legacy/func/${config} transitional/callback/${config} transitional/func/${config}
+       modern/callback/${config})
+endforeach()
+list(SORT want)
+if(NOT tasklet_seen STREQUAL want)
+  message(FATAL_ERROR "the tasklet's entries are ${tasklet_seen}, expected ${want}")
+endif()
 file(READ ${OUT}/report.md md)
 string(FIND "${md}" "## What the timer dispatch can still call" a)
 string(FIND "${md}" "## Full matrix" b)
@@ -63,6 +99,9 @@ endif()
 file(READ ${OUT}/report.html html)
 if(NOT html MATCHES "<h2 id=\"reach\">")
   message(FATAL_ERROR "report.html: no reach section")
+endif()
+if(NOT md MATCHES "## What the tasklet dispatch can still call" OR NOT html MATCHES "<h2 id=\"reach-tasklet\">")
+  message(FATAL_ERROR "report.md/report.html: no section of the tasklet dispatch")
 endif()
 execute_process(COMMAND ${TH} check --results ${OUT}/results.json --allow-slice
                 RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
