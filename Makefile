@@ -53,7 +53,7 @@ test: build
 	done
 
 # The quick subset to run while working: the newest toolchain's tests less
-# the slow (10 s or more here), browser and ClusterFuzzLite ones.
+# the slow (tests/CMakeLists.txt says which), browser and ClusterFuzzLite ones.
 check: build
 	@ctest --test-dir build/$(NEWEST) -j 2 --output-on-failure -LE 'slow|browser|cflite-build'
 
