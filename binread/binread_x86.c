@@ -1204,32 +1204,7 @@ static int thunk_reg(const struct th_bin *b, uint64_t addr)
 	};
 	const struct th_sym *f = th_bin_func_at(b, addr);
 
-	/* 6.12's thunks are labels inside __x86_indirect_thunk_array
-	 * (SYM_INNER_LABEL: NOTYPE, not FUNC): looked up by name. */
-	if (!f) {
-		for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
-			const struct th_sym *arr;
-			char name[64];
-
-			snprintf(name, sizeof(name), "%sarray", prefixes[i]);
-			if (th_bin_find_syms(b, name, &arr, 1) != 1 || addr < arr->addr ||
-			    addr >= arr->addr + arr->size)
-				continue;
-			for (int r = 0; r < TH_NREGS; r++) {
-				const struct th_sym *l;
-
-				if (r == TH_RSP)
-					continue;
-				snprintf(name, sizeof(name), "%s%s", prefixes[i], th_reg_name(r));
-				if (th_bin_find_syms(b, name, &l, 1) && l->addr == addr && !l->absolute)
-					return r;
-			}
-		}
-		return TH_NOREG;
-	}
-	if (f->name[0] != '_')
-		return TH_NOREG;
-	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+	for (size_t i = 0; f && f->name[0] == '_' && i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
 		size_t len = strlen(prefixes[i]);
 
 		if (strncmp(f->name, prefixes[i], len))
@@ -1237,6 +1212,27 @@ static int thunk_reg(const struct th_bin *b, uint64_t addr)
 		for (int r = 0; r < TH_NREGS; r++)
 			if (r != TH_RSP && !strcmp(f->name + len, th_reg_name(r)))
 				return r;
+	}
+	/* 6.12's thunks are labels inside __x86_indirect_thunk_array
+	 * (SYM_INNER_LABEL: NOTYPE, not FUNC; the first at the array's own
+	 * address): looked up by name. */
+	for (size_t i = 0; i < sizeof(prefixes) / sizeof(prefixes[0]); i++) {
+		const struct th_sym *arr;
+		char name[64];
+
+		snprintf(name, sizeof(name), "%sarray", prefixes[i]);
+		if (th_bin_find_syms(b, name, &arr, 1) != 1 || addr < arr->addr ||
+		    addr >= arr->addr + arr->size)
+			continue;
+		for (int r = 0; r < TH_NREGS; r++) {
+			const struct th_sym *l;
+
+			if (r == TH_RSP)
+				continue;
+			snprintf(name, sizeof(name), "%s%s", prefixes[i], th_reg_name(r));
+			if (th_bin_find_syms(b, name, &l, 1) && l->addr == addr && !l->absolute)
+				return r;
+		}
 	}
 	return TH_NOREG;
 }

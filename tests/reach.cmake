@@ -175,7 +175,8 @@ execute_process(COMMAND ${CMAKE_C_COMPILER} ${_kl_flags} ${_kl_kernel}
                         -o ${CMAKE_CURRENT_BINARY_DIR}/th-reach-kl-probe ${_kl_src}
                 RESULT_VARIABLE _kl_rc ERROR_VARIABLE _kl_err OUTPUT_QUIET)
 string(REGEX REPLACE "\n.*" "" _kl_err "${_kl_err}")
-set(_kl_cases kernel-like kernel-like.retpoline big-segment doubled kcfi-traps-twice)
+set(_kl_cases kernel-like kernel-like.retpoline kernel-like.retpoline-labels big-segment doubled
+  kcfi-traps-twice)
 if(NOT _kl_rc EQUAL 0 OR NOT TARGET th-attack-modern-kcfi)
   foreach(case ${_kl_cases})
     th_reach_test(${case} skip "${CMAKE_C_COMPILER} cannot build a kcfi kernel-like binary: ${_kl_err}")
@@ -188,6 +189,10 @@ else()
     COMMAND ${CMAKE_C_COMPILER} ${_kl_flags} ${_kl_kernel} -DTH_RETPOLINE -mretpoline-external-thunk
             -o ${_kl_bin}/th-reach-kernel-like-retpoline ${_kl_src}
     DEPENDS ${_kl_src} ${CMAKE_CURRENT_LIST_DIR}/reach_kernel_like.ld VERBATIM)
+  add_custom_command(OUTPUT ${_kl_bin}/th-reach-kernel-like-retpoline-labels
+    COMMAND ${CMAKE_C_COMPILER} ${_kl_flags} ${_kl_kernel} -DTH_RETPOLINE -DTH_RETPOLINE_LABELS
+            -mretpoline-external-thunk -o ${_kl_bin}/th-reach-kernel-like-retpoline-labels ${_kl_src}
+    DEPENDS ${_kl_src} ${CMAKE_CURRENT_LIST_DIR}/reach_kernel_like.ld VERBATIM)
   add_custom_command(OUTPUT ${_kl_bin}/th-reach-kernel-like-big
     COMMAND ${CMAKE_C_COMPILER} ${_kl_flags} -Wl,--defsym,BASE=0x400000,--defsym,BIG=0x1000000000
             -o ${_kl_bin}/th-reach-kernel-like-big ${_kl_src}
@@ -199,7 +204,8 @@ else()
             $<TARGET_FILE:th-attack-modern-kcfi> ${_kl_bin}/th-reach-kcfi-traps-twice
     DEPENDS th-attack-modern-kcfi VERBATIM)
   add_custom_target(th-reach-kernel-like ALL DEPENDS ${_kl_bin}/th-reach-kernel-like
-    ${_kl_bin}/th-reach-kernel-like-retpoline ${_kl_bin}/th-reach-kernel-like-big
+    ${_kl_bin}/th-reach-kernel-like-retpoline ${_kl_bin}/th-reach-kernel-like-retpoline-labels
+    ${_kl_bin}/th-reach-kernel-like-big
     ${_kl_bin}/th-reach-kcfi-traps-twice)
 
   pkg_check_modules(TH_REACH_SAN_LIBS REQUIRED IMPORTED_TARGET libelf capstone)
@@ -219,6 +225,9 @@ else()
   endfunction()
   th_reach_san_test(kernel-like kernel_like ${_kl_bin}/th-reach-kernel-like plain)
   th_reach_san_test(kernel-like.retpoline kernel_like ${_kl_bin}/th-reach-kernel-like-retpoline retpoline)
+  # 6.12's thunks: labels inside __x86_indirect_thunk_array, not functions.
+  th_reach_san_test(kernel-like.retpoline-labels kernel_like
+    ${_kl_bin}/th-reach-kernel-like-retpoline-labels retpoline-labels)
   th_reach_san_test(big-segment big_segment ${_kl_bin}/th-reach-kernel-like-big)
   th_reach_san_test(doubled doubled ${_kl_bin}/th-reach-kernel-like)
   th_reach_san_test(kcfi-traps-twice traps_twice ${_kl_bin}/th-reach-kcfi-traps-twice
@@ -311,10 +320,18 @@ if(TH_LLVM_OBJDUMP AND TH_LLVM_NM)
             --th $<TARGET_FILE:timerharness> --objdump ${TH_LLVM_OBJDUMP} --nm ${TH_LLVM_NM}
             "--vmlinux=${TIMERHARNESS_VMLINUX}"
             "--kernel-build=${_th_kernel_vmlinux}")
+  # tasklet_action_common's two calls, each its own hash's set.
+  add_test(NAME reach.vmlinux.tasklet
+    COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/reach_vmlinux_check.py
+            --th $<TARGET_FILE:timerharness> --objdump ${TH_LLVM_OBJDUMP} --nm ${TH_LLVM_NM}
+            "--vmlinux=${TIMERHARNESS_VMLINUX}"
+            "--kernel-build=${_th_kernel_vmlinux}" --function tasklet_action_common)
 else()
   add_test(NAME reach.vmlinux COMMAND th-reach-test skip "llvm-objdump or llvm-nm not found")
+  add_test(NAME reach.vmlinux.tasklet COMMAND th-reach-test skip "llvm-objdump or llvm-nm not found")
 endif()
-set_tests_properties(reach.vmlinux PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS reach)
+set_tests_properties(reach.vmlinux reach.vmlinux.tasklet PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300
+  LABELS reach)
 
 # ---- speed: a generated binary of tens of thousands of functions ------------------------
 # tests/reach_perf.py generates and compiles it once per build tree (tests/

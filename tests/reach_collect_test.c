@@ -80,6 +80,33 @@ static void check(const struct th_reach_entry *e)
 	assert_true(hop);
 }
 
+/* The kernel's tasklet_action_common (variant transitional: 5.9+ has both
+ * calls): callback(t) admits the tasklet callback, func(data)
+ * native_write_cr4, privileged by the kernel's names. */
+static void check_tasklet_kernel(const struct th_results *r)
+{
+	const struct th_reach_entry *cb = th_reach_find_site(r, KERNEL, TH_API_TASKLET, "callback", "clang-22",
+							     TH_VARIANT_TRANSITIONAL, "kcfi-vmlinux");
+	const struct th_reach_entry *fn = th_reach_find_site(r, KERNEL, TH_API_TASKLET, "func", "clang-22",
+							     TH_VARIANT_TRANSITIONAL, "kcfi-vmlinux");
+	bool kl = false, cr4 = false;
+
+	assert_non_null(cb);
+	assert_non_null(fn);
+	assert_string_equal(cb->function, "tasklet_action_common");
+	assert_string_equal(cb->scheme, "kcfi");
+	assert_string_equal(fn->scheme, "kcfi");
+	for (size_t i = 0; i < cb->nmembers; i++) {
+		kl |= !strcmp(th_reach_member_name(&cb->members[i]), "kl_tasklet_fn");
+		assert_string_not_equal(th_reach_member_name(&cb->members[i]), "native_write_cr4");
+	}
+	for (size_t i = 0; i < fn->nmembers; i++)
+		cr4 |= !strcmp(th_reach_member_name(&fn->members[i]), "native_write_cr4") &&
+		       fn->members[i].privileged;
+	assert_true(kl);
+	assert_true(cr4);
+}
+
 static void collect(void **state)
 {
 	struct th_platform_in pin = { KERNEL, "Debian linux-source-6.1 6.1.192-3", "clang version 22.1.8",
@@ -127,14 +154,17 @@ static void collect(void **state)
 						  err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "already"));
 	assert_non_null(strstr(err, "on " KERNEL));
-	assert_int_equal(r->reach->n, 2);
+	/* The model's, the kernel's call_timer_fn and its tasklet_action_common's two. */
+	assert_int_equal(r->reach->n, 4);
+	check_tasklet_kernel(r);
 	if (th_results_write(r, out, err, sizeof(err)))
 		fail_msg("%s", err);
 	if (th_results_load(out, &back, err, sizeof(err)))
 		fail_msg("%s", err);
 	check(entry(back));
 	check_model(back);
-	assert_int_equal(back->reach->n, 2);
+	assert_int_equal(back->reach->n, 4);
+	check_tasklet_kernel(back);
 	assert_int_equal(entry(back)->nuses, entry(r)->nuses);
 	th_results_free(back);
 	th_results_free(r);

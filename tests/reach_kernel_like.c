@@ -17,7 +17,11 @@
  *    an expression walk without memory takes 2^40 steps over;
  *  - built again with -mretpoline-external-thunk (TH_RETPOLINE), every
  *    indirect call goes through __x86_indirect_thunk_<reg>, as in a kernel
- *    with CONFIG_RETPOLINE.
+ *    with CONFIG_RETPOLINE; with TH_RETPOLINE_LABELS too, the thunks are
+ *    labels (NOTYPE) inside __x86_indirect_thunk_array, as 6.12's are;
+ *  - tasklet_action_common() calls t->callback(t) or t->func(t->data) as
+ *    6.1's kernel/softirq.c does (struct tasklet_struct's use_callback):
+ *    two calls, two kcfi checks; native_write_cr4() has func's type.
  */
 #include <stddef.h>
 
@@ -38,6 +42,19 @@ struct delayed {
 	void (*fn)(void *);
 	void *arg;
 	struct timer_list timer;
+};
+
+/* include/linux/interrupt.h, v6.1 */
+struct tasklet_struct {
+	struct tasklet_struct *next;
+	unsigned long state;
+	int count;
+	_Bool use_callback;
+	union {
+		void (*func)(unsigned long data);
+		void (*callback)(struct tasklet_struct *t);
+	};
+	unsigned long data;
 };
 
 #define container_of(p, type, member) ((type *)((char *)(p) - offsetof(type, member)))
@@ -86,6 +103,22 @@ __attribute__((noinline)) void call_timer_fn(struct timer_list *timer,
 	fn(timer);
 }
 
+void kl_tasklet_fn(struct tasklet_struct *t)
+{
+	sink = t->state;
+}
+
+/* kernel/softirq.c, v6.1: one of the two calls, by use_callback. */
+__attribute__((noinline)) void tasklet_action_common(struct tasklet_struct *t)
+{
+	for (; t; t = t->next) {
+		if (t->use_callback)
+			t->callback(t);
+		else
+			t->func(t->data);
+	}
+}
+
 /* rcx = rdi doubled 40 times; the trap guards the call on it. */
 __attribute__((naked)) void doubled(void)
 {
@@ -101,7 +134,22 @@ __attribute__((naked)) void doubled(void)
 		"1:\tud2\n\t");
 }
 
-#ifdef TH_RETPOLINE
+#if defined(TH_RETPOLINE) && defined(TH_RETPOLINE_LABELS)
+/* 6.12's arch/x86/lib/retpoline.S: the thunks are SYM_INNER_LABELs (no
+ * type, no size) 32 bytes apart inside one function,
+ * __x86_indirect_thunk_array, the first at its own address. */
+__asm__(".globl __x86_indirect_thunk_array\n"
+	".type __x86_indirect_thunk_array, @function\n"
+	".balign 32\n"
+	"__x86_indirect_thunk_array:\n"
+	".irp reg, rax, rcx, rdx, rbx, rbp, rsi, rdi, r8, r9, r10, r11, r12, r13, r14, r15\n"
+	".balign 32\n"
+	".globl __x86_indirect_thunk_\\reg\n"
+	"__x86_indirect_thunk_\\reg:\n\t"
+	"jmp *%\\reg\n"
+	".endr\n"
+	".size __x86_indirect_thunk_array, . - __x86_indirect_thunk_array\n");
+#elif defined(TH_RETPOLINE)
 /* The thunks the kernel provides (arch/x86/lib/retpoline.S), without the
  * speculation trap: jmp *%reg is what they do. */
 __asm__(".irp reg, rax, rcx, rdx, rbx, rbp, rsi, rdi, r8, r9, r10, r11, r12, r13, r14, r15\n"
@@ -118,10 +166,12 @@ void (*volatile chosen)(struct timer_list *) = process_timeout;
 void (*volatile other)(struct timer_list *) = plain_timer_fn;
 void (*volatile privileged)(unsigned long) = native_write_cr4;
 void (*volatile creds)(void *) = commit_creds;
+static struct tasklet_struct tl = { .use_callback = 1, .callback = kl_tasklet_fn };
 
 void _start(void)
 {
 	call_timer_fn(&pt.timer, sink ? other : chosen);
+	tasklet_action_common(&tl);
 	for (;;)
 		;
 }

@@ -421,7 +421,7 @@ static const struct th_reach_use *use_of(const struct th_reach_site *s, const ch
 static void kernel_like(void **state)
 {
 	struct th_bin *b = open_bin(arg(0));
-	int retpoline = !strcmp(arg(1), "retpoline");
+	int retpoline = !strncmp(arg(1), "retpoline", 9), labels = !strcmp(arg(1), "retpoline-labels");
 	const struct th_reach_opts o = { kernel_priv, 2, NULL, 0, 1 };
 	const struct th_reach_opts legit = { kernel_priv, 2, (const char *const[]){ "process_timeout" },
 					     1, 1 };
@@ -443,7 +443,7 @@ static void kernel_like(void **state)
 	assert_string_equal(th_cfi_scheme_name(s->scheme), "kcfi");
 	assert_non_null(strstr(s->check, "(.kcfi_traps)"));
 	if (retpoline)
-		assert_non_null(strstr(s->insn, "__x86_indirect_thunk_"));
+		assert_non_null(strstr(s->insn, labels ? "<retpoline thunk: " : "__x86_indirect_thunk_"));
 	preambles_agree(b, s, (uint32_t)strtoul(strstr(s->check, "hash ") + 5, NULL, 16));
 	assert_non_null(member(s, "process_timeout"));
 	assert_non_null(member(s, "delayed_fn"));
@@ -472,6 +472,33 @@ static void kernel_like(void **state)
 	assert_int_equal(r->sites[0].nlegitimate, 1);
 	assert_int_equal(r->sites[0].nconfusing, r->sites[0].nmembers - 1);
 	assert_null(use_of(&r->sites[0], "process_timeout"));
+	th_reach_free(r);
+	/* tasklet_action_common: t->callback(t) and t->func(t->data), two
+	 * kcfi checks, each its own set; native_write_cr4 has func's type. */
+	assert_int_equal(th_reach_compute_opts(b, "tasklet_action_common", &o, &r, err, sizeof(err)), 0);
+	assert_int_equal(r->nsites, 2);
+	for (size_t i = 0; i < 2; i++) {
+		s = &r->sites[i];
+		print_set(s->arg == TH_CALL_ARG_FIELD ? "tasklet func" : "tasklet callback", r, s);
+		assert_string_equal(th_cfi_scheme_name(s->scheme), "kcfi");
+		assert_int_equal(s->ncalls, 1);
+		assert_int_equal(s->target_off, 24);
+		if (retpoline)
+			assert_non_null(strstr(s->insn, labels ? "<retpoline thunk: r11>" : "__x86_indirect_thunk_"));
+		preambles_agree(b, s, (uint32_t)strtoul(strstr(s->check, "hash ") + 5, NULL, 16));
+		if (s->arg == TH_CALL_ARG_FIELD) {
+			assert_int_equal(s->arg_off, 32);
+			assert_non_null(member(s, "native_write_cr4"));
+			assert_true(member(s, "native_write_cr4")->privileged);
+			assert_null(member(s, "kl_tasklet_fn"));
+		} else {
+			assert_int_equal(s->arg, TH_CALL_ARG_OBJECT);
+			assert_int_equal(s->arg_off, 0);
+			assert_non_null(member(s, "kl_tasklet_fn"));
+			assert_null(member(s, "native_write_cr4"));
+		}
+	}
+	assert_int_not_equal(r->sites[0].arg, r->sites[1].arg);
 	th_reach_free(r);
 	th_bin_close(b);
 }

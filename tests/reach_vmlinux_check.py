@@ -10,12 +10,13 @@ CONFIG_CFI_CLANG. Independently of the binary reader:
  1. llvm-nm lists the __cfi_<f> preambles; llvm-objdump disassembles them
     (--disassemble-symbols, in batches): each ends in `movl $HASH, %eax`
     right before f, so f's address is that instruction's + 5;
- 2. llvm-objdump disassembles the function: the kCFI check before its
+ 2. llvm-objdump disassembles the function: the kCFI check before each
     indirect call, `movl $-HASH, %r10d; addl -4(%reg), %r10d; je; ud2`
-    (or a cmpl of the word at -4 with HASH), gives the hash it requires;
- 3. the functions whose preamble holds that hash are the set.
-Then `timerharness reach --all` must list exactly those addresses, count
-them, mark none of them privileged unless a privileged name is among them,
+    (-15 with 6.12's call padding; or a cmpl of the word with HASH), gives
+    the hash it requires (tasklet_action_common: two calls, two hashes);
+ 3. the functions whose preamble holds that hash are that call's set.
+Then `timerharness reach --all` must list, call by call, exactly those
+addresses, count them, mark none of them privileged unless a privileged name is among them,
 and, for each member whose body is `movq OFF(%rdi), %rdi` then a call or
 jmp to a function G, say "G(rdi = *(arg0 + OFF))" of it (process_timeout
 and wake_up_process in 6.1). Fails also when reach takes more than --limit
@@ -57,20 +58,31 @@ def blocks(text):
     return res
 
 
-def check_hash(insns):
-    """The hash the kCFI check before the first indirect call compares."""
+def check_hashes(insns):
+    """The hash the kCFI check before each indirect call compares, in
+    address order (None where no check precedes it)."""
+    hashes = []
     for k, (_, ins) in enumerate(insns):
         if not re.match(r"(call|jmp)q?\s+\*%", ins) and "__x86_indirect_thunk_" not in ins:
             continue
+        h = None
         for _, prev in reversed(insns[max(0, k - 8):k]):
             m = re.match(r"movl\s+\$0x" + HEX + r", %r10d$", prev)
-            if m:        # movl $-HASH, %r10d; addl -4(%reg), %r10d
-                return (-int(m.group(1), 16)) & 0xffffffff
-            m = re.match(r"cmpl\s+\$0x" + HEX + r", -0x4\(%", prev)
+            if m:        # movl $-HASH, %r10d; addl -4(%reg), %r10d (-15 with call padding)
+                h = (-int(m.group(1), 16)) & 0xffffffff
+                break
+            m = re.match(r"cmpl\s+\$0x" + HEX + r", -0x[0-9a-f]+\(%", prev)
             if m:
-                return int(m.group(1), 16)
-        return None
-    return None
+                h = int(m.group(1), 16)
+                break
+        hashes.append(h)
+    return hashes
+
+
+def check_hash(insns):
+    """The hash the kCFI check before the first indirect call compares."""
+    hashes = check_hashes(insns)
+    return hashes[0] if hashes else None
 
 
 def main():
@@ -104,23 +116,34 @@ def main():
     if not names:
         print(f"FAIL: {vmlinux}: no __cfi_ preambles (not a CONFIG_CFI_CLANG kernel)")
         return 1
+    # f's address from nm: the preamble's movl is right before f, or
+    # followed by the call padding's nops (6.12: the hash at f - 15).
+    addr = {}
+    for line in nm.splitlines():
+        p = line.split()
+        if len(p) == 3:
+            addr.setdefault(p[2], int(p[0], 16))
     pre = {}
     for sym, insns in blocks(objdump(a.objdump, vmlinux, names)).items():
-        if sym.startswith("__cfi_") and insns:
-            m = re.match(r"movl\s+\$0x" + HEX + r", %eax$", insns[-1][1])
+        if not sym.startswith("__cfi_") or sym[6:] not in addr:
+            continue
+        for _, ins in reversed(insns):
+            m = re.match(r"movl\s+\$0x" + HEX + r", %eax$", ins)
             if m:
-                pre[insns[-1][0] + 5] = (sym[6:], int(m.group(1), 16))
+                pre[addr[sym[6:]]] = (sym[6:], int(m.group(1), 16))
+                break
     fn = blocks(objdump(a.objdump, vmlinux, [a.function])).get(a.function)
     if not fn:
         print(f"FAIL: {a.function} is not in {vmlinux}")
         return 1
-    want_hash = check_hash(fn)
-    if want_hash is None:
-        print(f"FAIL: no kCFI check found before {a.function}'s indirect call")
+    hashes = check_hashes(fn)
+    if not hashes or None in hashes:
+        print(f"FAIL: no kCFI check found before one of {a.function}'s indirect calls")
         return 1
-    want = {addr: name for addr, (name, h) in pre.items() if h == want_hash}
-    print(f"objdump/nm: {len(pre)} preambles, {len(want)} with {a.function}'s hash "
-          f"0x{want_hash:08x}: {', '.join(sorted(want.values()))}")
+    wants = [{addr: name for addr, (name, h) in pre.items() if h == wh} for wh in hashes]
+    for wh, want in zip(hashes, wants):
+        print(f"objdump/nm: {len(pre)} preambles, {len(want)} with {a.function}'s hash "
+              f"0x{wh:08x}: {', '.join(sorted(want.values()))}")
 
     t0 = time.monotonic()
     r = subprocess.run([a.th, "reach", "--binary", vmlinux, "--function", a.function, "--all"],
@@ -130,17 +153,25 @@ def main():
     bad = []
     if r.returncode != 0:
         bad.append(f"reach exited {r.returncode}: {r.stderr}")
-    if f"kcfi: hash 0x{want_hash:08x} at target-4" not in r.stdout:
-        bad.append(f"reach does not name the check's hash 0x{want_hash:08x}")
-    got = {int(m.group(1), 16): m.group(2) for m in
-           re.finditer(r"^      0x" + HEX + r" +(\S+)", r.stdout, re.M)}
-    m = re.search(r"can reach (\d+) of (\d+) functions, (\d+) privileged", r.stdout)
-    if set(got) != set(want):
-        bad.append("the sets differ: reach only " +
-                   str(sorted(got[x] for x in set(got) - set(want))) + ", objdump only " +
-                   str(sorted(want[x] for x in set(want) - set(got))))
-    if not m or int(m.group(1)) != len(want):
-        bad.append(f"the count is not {len(want)}")
+    # One block per call site, in address order, as objdump's calls.
+    sites = re.split(r"^  0x[0-9a-f]+ ", r.stdout, flags=re.M)[1:]
+    if len(sites) != len(hashes):
+        bad.append(f"reach lists {len(sites)} call sites, objdump {len(hashes)} checked calls")
+    want, got = {}, {}
+    for k, (wh, w, site) in enumerate(zip(hashes, wants, sites)):
+        if not re.search(rf"kcfi: hash 0x{wh:08x} at target-\d+", site):
+            bad.append(f"reach does not name call {k}'s hash 0x{wh:08x}")
+        g = {int(m.group(1), 16): m.group(2) for m in
+             re.finditer(r"^      0x" + HEX + r" +(\S+)", site, re.M)}
+        m = re.search(r"can reach (\d+) of (\d+) functions, (\d+) privileged", site)
+        if set(g) != set(w):
+            bad.append(f"call {k}: the sets differ: reach only " +
+                       str(sorted(g[x] for x in set(g) - set(w))) + ", objdump only " +
+                       str(sorted(w[x] for x in set(w) - set(g))))
+        if not m or int(m.group(1)) != len(w):
+            bad.append(f"call {k}: the count is not {len(w)}")
+        want.update(w)
+        got.update(g)
     # A container use the disassembly shows directly: movq OFF(%rdi), %rdi;
     # then a call or jmp to G.
     uses = 0
