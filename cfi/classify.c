@@ -10,6 +10,7 @@
 
 #include "runner/x86_cr4.h"
 #include "binread/binread.h"
+#include "evidence.h"
 #include "obs_text.h"
 
 #define EV 512
@@ -59,13 +60,13 @@ static int parse_target(const char *p, size_t n, int *chosen)
 {
 	size_t i = 5, start;
 
-	if (n < 5 || memcmp(p, "name=", 5))
+	if (n < 5 || memcmp(p, TH_PROTO_TARGET_NAME, 5))
 		return -1;
 	start = i;
 	while (i < n && (p[i] == '_' || p[i] == '.' || (p[i] >= 'a' && p[i] <= 'z') ||
 			 (p[i] >= 'A' && p[i] <= 'Z') || (p[i] >= '0' && p[i] <= '9')))
 		i++;
-	if (i == start || n - i < 9 || memcmp(p + i, " chosen=", 8))
+	if (i == start || n - i < 9 || memcmp(p + i, TH_PROTO_TARGET_CHOSEN, 8))
 		return -1;
 	i += 8;
 	if (p[i] != '0' && p[i] != '1')
@@ -141,7 +142,7 @@ int th_diag_at(const struct th_child_obs *obs, const struct th_guard *g, const c
 
 	if (!g->file[0])
 		return 0;
-	snprintf(loc, sizeof(loc), "%s:%u:%u" TH_REPORT_RUNTIME_ERROR, g->file, g->line, g->column);
+	snprintf(loc, sizeof(loc), TH_EV_DIAG_LOC, g->file, g->line, g->column);
 	while (th_line_next(&pos, end, &l)) {
 		const char *w = l.complete && th_line_starts(&l, loc) ? th_line_find(&l, what) : NULL;
 
@@ -272,7 +273,7 @@ static int memory_report(const struct th_child_obs *obs, char *ev, size_t n)
 		th_line_text(&l, line, sizeof(line));
 		if (strstr(line, " at pc "))
 			*strstr(line, " at pc ") = 0;
-		snprintf(ev, n, "AddressSanitizer: %s%s%s%s", line, access[0] ? " (" : "", access,
+		snprintf(ev, n, TH_EV_ASAN "%s%s%s%s", line, access[0] ? " (" : "", access,
 			 access[0] ? ")" : "");
 		return 1;
 	}
@@ -428,7 +429,7 @@ static int privileged_write(const struct th_child_obs *obs, char *ev, size_t n)
 
 		if (s->before == s->after)
 			continue;
-		len += (size_t)snprintf(ev + len, len < n ? n - len : 0, "%s%s.%s 0x%" PRIx64 " -> 0x%" PRIx64,
+		len += (size_t)snprintf(ev + len, len < n ? n - len : 0, "%s" TH_EV_STATE_CHANGE,
 					changed++ ? ", " : "", s->object, s->field, s->before, s->after);
 		if (len >= n)
 			len = n - 1;
@@ -486,7 +487,7 @@ void th_cfi_prove(const struct th_child_obs *obs, struct th_cfi_proof *p)
 			th_name_target(b, obs->handler_target - obs->bias, p->target, sizeof(p->target), &exact);
 			p->legit = exact && th_is_legit_callback(p->target);
 		}
-		snprintf(p->ev, n, "%s (%s's check at 0x%" PRIx64 ", call target %s)", diag, site_func,
+		snprintf(p->ev, n, "%s" TH_EV_CFI_DIAG_AT, diag, site_func,
 			 s->addr, p->target);
 		p->proven = 1;
 		return;
@@ -522,7 +523,7 @@ void th_cfi_prove(const struct th_child_obs *obs, struct th_cfi_proof *p)
 			return;
 		}
 	}
-	snprintf(p->ev, n, "%s %s at 0x%" PRIx64 " guarding %s's call at 0x%" PRIx64 " (%s%s), call target %s",
+	snprintf(p->ev, n, TH_EV_CFI_TRAP,
 		 sig, g->insn, g->addr, site_func, s->addr, th_cfi_scheme_name(s->scheme),
 		 g->kcfi_listed ? ", listed in .kcfi_traps" : "", p->target);
 	p->proven = 1;
@@ -550,8 +551,8 @@ static enum th_outcome decide(enum th_outcome o, const struct scan *s, int is_co
 	if (is_control && (o == TH_BLOCKED_CFI || o == TH_DETECTED)) {
 		char ctl[2 * EV + 64];
 
-		snprintf(ctl, sizeof(ctl), "control run stopped by %s: %s",
-			 o == TH_BLOCKED_CFI ? "CFI" : "a memory-safety check", tmp);
+		snprintf(ctl, sizeof(ctl), "%s%s", o == TH_BLOCKED_CFI ? TH_EV_CONTROL_CFI : TH_EV_CONTROL_MEM,
+			 tmp);
 		th_trim_copy(evidence, n, ctl);
 		return TH_FALSE_POSITIVE;
 	}
@@ -583,7 +584,7 @@ static void lockup_evidence(const struct th_child_obs *obs, const char *last, ch
 		len += (size_t)w;
 	}
 	snprintf(ev, n,
-		 "soft lockup: spinning in %s (%s) after %.1f s: a turn of its loop, %u instruction%s "
+		 TH_EV_LOCKUP "a turn of its loop, %u instruction%s "
 		 "single-stepped, writes no memory and leaves every register as it was, so it never "
 		 "ends (v4.14 lock_timer_base() waits for TIMER_MIGRATING to clear, or for the base's "
 		 "lock, and nothing else runs to change either)%s; last: %s",
@@ -624,7 +625,7 @@ enum th_outcome th_classify(const struct th_child_obs *obs, int is_control, char
 			else
 				trap_text(obs, s.last_note, crash, sizeof(crash));
 			snprintf(ev, sizeof(ev), "%s%s%s%s; then %s: the kernel does not survive it",
-				 s.target ? "target ran: " : "privileged state changed at exit: ",
+				 s.target ? TH_EV_TARGET_RAN : TH_EV_PRIV_CHANGED,
 				 s.target ? s.target_detail : state,
 				 s.target && changed ? "; privileged state changed: " : "",
 				 s.target && changed ? state : "", crash);
@@ -632,16 +633,16 @@ enum th_outcome th_classify(const struct th_child_obs *obs, int is_control, char
 		}
 	}
 	if (s.target && s.chosen) {
-		snprintf(ev, sizeof(ev), "target ran: %s", s.target_detail);
+		snprintf(ev, sizeof(ev), TH_EV_TARGET_RAN "%s", s.target_detail);
 		return decide(TH_HIJACKED, &s, is_control, ev, evidence, n);
 	}
 	if (changed) {
-		snprintf(ev, sizeof(ev), "privileged state changed at exit: %s%s%s", state,
-			 s.target ? "; target ran: " : "", s.target ? s.target_detail : "");
+		snprintf(ev, sizeof(ev), TH_EV_PRIV_CHANGED "%s%s%s", state,
+			 s.target ? "; " TH_EV_TARGET_RAN : "", s.target ? s.target_detail : "");
 		return decide(TH_PRIVILEGED_WRITE, &s, is_control, ev, evidence, n);
 	}
 	if (s.target) {
-		snprintf(ev, sizeof(ev), "target ran: %s", s.target_detail);
+		snprintf(ev, sizeof(ev), TH_EV_TARGET_RAN "%s", s.target_detail);
 		return decide(TH_REDIRECTED, &s, is_control, ev, evidence, n);
 	}
 	if (obs->lockup) {
@@ -650,14 +651,14 @@ enum th_outcome th_classify(const struct th_child_obs *obs, int is_control, char
 		return TH_HANG;
 	}
 	if (obs->timed_out) {
-		snprintf(ev, sizeof(ev), "no exit after %.1f s; last: %s", obs->seconds,
+		snprintf(ev, sizeof(ev), TH_EV_NO_EXIT "%s", obs->seconds,
 			 s.last[0] ? s.last : "(no protocol line)");
 		th_trim_copy(evidence, n, ev);
 		return TH_HANG;
 	}
 	th_cfi_prove(obs, &cfi);
 	if (cfi.proven && cfi.legit) {
-		snprintf(ev, sizeof(ev), "CFI stopped the legitimate callback: %s", cfi.ev);
+		snprintf(ev, sizeof(ev), TH_EV_CFI_LEGIT "%s", cfi.ev);
 		return decide(TH_FALSE_POSITIVE, &s, 0, ev, evidence, n);
 	}
 	if (cfi.proven)
@@ -684,8 +685,8 @@ enum th_outcome th_classify(const struct th_child_obs *obs, int is_control, char
 
 		if (obs->traced && obs->site_func && !obs->ndispatch) {
 			o = TH_TIMER_LOST;
-			snprintf(ev, sizeof(ev), "finished, and %s was never entered: the timer never fired (%s)",
-				 obs->site_func, s.done_detail[0] ? s.done_detail : "TH-DONE");
+			snprintf(ev, sizeof(ev), TH_EV_TIMER_LOST, obs->site_func,
+				 s.done_detail[0] ? s.done_detail : "TH-DONE");
 		} else if (s.legit) {
 			snprintf(ev, sizeof(ev), "legitimate callback ran: %s", s.legit_detail);
 		} else if (s.legit_wrong) {

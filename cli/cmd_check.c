@@ -17,12 +17,14 @@
 #include "cli.h"
 #include "expect.h"
 #include "kernel_plan.h"
+#include "kernel/console.h"
 #include "matrix.h"
 #include "paths.h"
 #ifdef TH_HAVE_FUZZ
 #include "check_fuzz.h"
 #include "fuzz_summary.h"
 #endif
+#include <sys/stat.h>
 #include <unistd.h>
 
 static void check_usage(const char *expect, const char *kernel, const char *fuzz_expect,
@@ -32,8 +34,8 @@ static void check_usage(const char *expect, const char *kernel, const char *fuzz
 	(void)fuzz_plan;
 	(void)build_root;
 	printf("usage: timerharness check [--results FILE] [--baseline FILE] [--expect FILE]\n"
-	       "                          [--kernel DIR] [--allow-slice] [--allow-partial]\n"
-	       "                          [--verbose] [--json]\n"
+	       "                          [--kernel DIR] [--consoles DIR] [--allow-slice]\n"
+	       "                          [--allow-partial] [--verbose] [--json]\n"
 	       "\n"
 	       "Judges a results file by the declaration of this checkout, never by what the\n"
 	       "file says of itself: each cell's expectation is looked up in the expectations\n"
@@ -50,6 +52,11 @@ static void check_usage(const char *expect, const char *kernel, const char *fuzz
 	       "                   DIR/configs/*.config: every linux-* platform of the\n"
 	       "                   results must hold all of it\n"
 	       "                   (default %s)\n"
+	       "  --consoles       the real kernel's console logs (timerharness kernel's\n"
+	       "                   OUT/kernel): each linux-* cell's log, the one its\n"
+	       "                   evidence names, must be there and classify again to\n"
+	       "                   the cell's outcome (default: kernel/ beside the\n"
+	       "                   results, when it is there; 'none' skips them)\n"
 	       "  --allow-slice    judge a run of part of the plan (matrix --config, --variant,\n"
 	       "                   --toolchain, --attack) by its recorded selection\n"
 	       "  --allow-partial  accept an interrupted run (its missing cells are listed)\n"
@@ -99,7 +106,9 @@ static void check_usage(const char *expect, const char *kernel, const char *fuzz
 	       "        (by SHA-256), a stored expectation or agreement that is not the one\n"
 	       "        declared and observed, a cell whose outcome no run backs (no run,\n"
 	       "        counts that are not its runs, an outcome none of its counts is, no\n"
-	       "        evidence; but UNSUPPORTED and NOT_APPLICABLE), a cell outside the\n"
+	       "        evidence; but UNSUPPORTED and NOT_APPLICABLE) or whose evidence is\n"
+	       "        not that outcome's proof in its classifier's words, a real kernel's\n"
+	       "        console log missing or classifying otherwise, a cell outside the\n"
 	       "        plan, a real kernel's cells without a readable kernel plan, a bad\n"
 	       "        option, a path that is not the file or directory it names (a FIFO,\n"
 	       "        /dev/zero), or standard output unwritable;\n"
@@ -185,7 +194,8 @@ static int check_fuzz(int rc, const struct th_check_opts *o, const char *fuzz, c
  * Return: 0, or -1 when one was said. */
 static int optpaths(FILE *err, const struct th_check_opts *o, const char *expect,
 		    const char *kernel, const char *fuzz, const char *fuzz_only,
-		    const char *fuzz_expect, const char *fuzz_plan, const char *build_root)
+		    const char *fuzz_expect, const char *fuzz_plan, const char *build_root,
+		    const char *consoles)
 {
 	const struct { const char *name, *path; enum th_optpath_kind kind; } a[] = {
 		{ "--results", fuzz_only ? NULL : o->results ? o->results : TH_CHECK_DEFAULT_RESULTS,
@@ -193,6 +203,8 @@ static int optpaths(FILE *err, const struct th_check_opts *o, const char *expect
 		{ "--baseline", o->baseline, TH_OPT_FILE },
 		{ "--expect", fuzz_only ? NULL : expect, TH_OPT_FILE },
 		{ "--kernel", fuzz_only ? NULL : kernel, TH_OPT_DIR },
+		{ "--consoles", fuzz_only || (consoles && !strcmp(consoles, "none")) ? NULL : consoles,
+		  TH_OPT_DIR },
 		{ "--fuzz", fuzz && strcmp(fuzz, "none") ? fuzz : NULL, TH_OPT_FILE },
 		{ "--fuzz-only", fuzz_only, TH_OPT_FILE },
 		{ "--fuzz-expect", fuzz_expect, TH_OPT_FILE },
@@ -216,7 +228,8 @@ int th_cli_check(int argc, char **argv)
 {
 	struct th_check_opts o = { 0 };
 	struct th_paths p;
-	const char *expect, *kernel, *v;
+	const char *expect, *kernel, *v, *consoles = NULL;
+	char consoles_beside[4096];
 	struct th_kernel_plan kp;
 	char kerr[1024];
 #ifdef TH_HAVE_FUZZ
@@ -250,6 +263,8 @@ int th_cli_check(int argc, char **argv)
 			expect = v;
 		} else if ((v = th_optval(argc, argv, &i, "check", "--kernel", &bad))) {
 			kernel = v;
+		} else if ((v = th_optval(argc, argv, &i, "check", "--consoles", &bad))) {
+			consoles = v;
 #ifdef TH_HAVE_FUZZ
 		} else if ((v = th_optval(argc, argv, &i, "check", "--fuzz", &bad))) {
 			fuzz = v;
@@ -315,10 +330,27 @@ int th_cli_check(int argc, char **argv)
 	/* Never read what would block or never end (a FIFO, /dev/zero): said
 	 * with the option's name, bad input. */
 #ifdef TH_HAVE_FUZZ
-	rc = optpaths(errf, &o, expect, kernel, fuzz, fuzz_only, fuzz_expect, fuzz_plan, build_root);
+	rc = optpaths(errf, &o, expect, kernel, fuzz, fuzz_only, fuzz_expect, fuzz_plan, build_root,
+		      consoles);
 #else
-	rc = optpaths(errf, &o, expect, kernel, NULL, NULL, NULL, NULL, NULL);
+	rc = optpaths(errf, &o, expect, kernel, NULL, NULL, NULL, NULL, NULL, consoles);
 #endif
+	/* The real kernel's consoles: --consoles, or the kernel/ folder
+	 * beside the results (timerharness kernel --out writes it there). */
+	if (!consoles) {
+		const char *res = o.results ? o.results : TH_CHECK_DEFAULT_RESULTS;
+		const char *slash = strrchr(res, '/');
+		struct stat st;
+
+		snprintf(consoles_beside, sizeof(consoles_beside), "%.*skernel",
+			 slash ? (int)(slash - res + 1) : 0, res);
+		if (!stat(consoles_beside, &st) && S_ISDIR(st.st_mode))
+			consoles = consoles_beside;
+	}
+	if (consoles && strcmp(consoles, "none")) {
+		o.console_recheck = th_console_recheck;
+		o.console_arg = (void *)consoles;
+	}
 	if (rc) {
 		rc = TH_CHECK_BAD_INPUT;
 		goto done;

@@ -6,6 +6,9 @@
  * not this cell's block is said after it.
  */
 #include "kernel/console.h"
+#include "cfi/evidence.h"
+#include "lib/fs.h"
+#include "results/results.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -434,9 +437,9 @@ static void cfi_report(struct facts *f, const char *p, long ln)
 
 	if (!r)
 		return;
-	symbol_at(r->site, sizeof(r->site), p + strlen("CFI failure at "));
-	if ((t = strstr(p, "(target: ")))
-		symbol_at(r->target, sizeof(r->target), t + strlen("(target: "));
+	symbol_at(r->site, sizeof(r->site), p + strlen(TH_KEV_CFI_FAILURE));
+	if ((t = strstr(p, TH_KEV_CFI_TARGET)))
+		symbol_at(r->target, sizeof(r->target), t + strlen(TH_KEV_CFI_TARGET));
 	if (starts(r->site, "__cfi_"))
 		r->kind = R_FINEIBT;
 }
@@ -450,7 +453,7 @@ static void kernel_line(struct facts *f, const char *s, long ln)
 		f->userspace = true;
 	/* A report is a line of its own (printk starts a record), never
 	 * text inside another line, which anything may print. */
-	if (starts(s, "CFI failure at ")) {
+	if (starts(s, TH_KEV_CFI_FAILURE)) {
 		cfi_report(f, s, ln);
 		return;
 	}
@@ -705,7 +708,7 @@ static void judge(struct facts *f, enum th_boot_end end, struct th_console_verdi
 
 	/* ---- what the kernel did, most severe first ---- */
 	if (f->uid_changed) {
-		say(v, TH_PRIVILEGED_WRITE, "no call redirected; the wheel's own list code wrote the cred: %.200s%s%.100s",
+		say(v, TH_PRIVILEGED_WRITE, TH_KEV_CRED "%s%.100s",
 		    f->cred_line, f->oops_line >= 0 ? "; then: " : "", f->oops_line >= 0 ? f->oops : "");
 		return;
 	}
@@ -713,20 +716,17 @@ static void judge(struct facts *f, enum th_boot_end end, struct th_console_verdi
 		enum th_outcome o = legit_call ? TH_FALSE_POSITIVE : TH_BLOCKED_CFI;
 
 		if (proof->kind == R_KCFI && f->none_write)
-			say(v, o, "control run, yet kCFI stopped a call: %.300s", proof->text);
+			say(v, o, TH_KEV_KCFI_CONTROL "%.300s", proof->text);
 		else if (proof->kind == R_KCFI && legit_call)
-			say(v, o, "kCFI stopped the legitimate call: %.300s", proof->text);
+			say(v, o, TH_KEV_KCFI_LEGIT "%.300s", proof->text);
 		else if (proof->kind == R_KCFI)
 			say(v, o, "%.400s", proof->text);
 		else if (proof->kind == R_FINEIBT)
-			say(v, o, "FineIBT, which reports at the callee's preamble, stopped %.60s's call to %.100s: %.300s",
-			    f->site, want, proof->text);
+			say(v, o, TH_KEV_FINEIBT, f->site, want, proof->text);
 		else if (proof->kind == R_POISONED)
-			say(v, o, "FineIBT, which reports at the callee's preamble, stopped %.60s's call to %.100s at its poisoned preamble (a sealed function: no \"CFI failure\" line): %.300s",
-			    f->site, want, proof->text);
+			say(v, o, TH_KEV_FINEIBT_POISONED, f->site, want, proof->text);
 		else
-			say(v, o, "IBT, which reports where the call lands, stopped %.60s's call to %.100s: %.200s, then: %.200s",
-			    f->site, want, proof->text, proof->oops);
+			say(v, o, TH_KEV_IBT, f->site, want, proof->text, proof->oops);
 		return;
 	}
 	if (open) {
@@ -748,7 +748,7 @@ static void judge(struct facts *f, enum th_boot_end end, struct th_console_verdi
 		char steps[600];
 		bool loaded = f->cr4_after[0] && !strcmp(f->cr4_after, f->call_arg);
 
-		snprintf(steps, sizeof(steps), "%.60s called %.100s with the attacker's argument %.30s (func(data): use_callback 0)%s%.200s; CR4 %.30s before the call, %.30s at its return (%s)",
+		snprintf(steps, sizeof(steps), TH_KEV_TASKLET_ARG "%s%.200s; CR4 %.30s before the call, %.30s at its return (%s)",
 			 f->site, v->call_target, f->call_arg, f->pinned[0] ? "; " : "", f->pinned,
 			 f->cr4_before[0] ? f->cr4_before : "?", f->cr4_after[0] ? f->cr4_after : "?",
 			 loaded ? "the value was loaded" : "not the value written");
@@ -766,21 +766,19 @@ static void judge(struct facts *f, enum th_boot_end end, struct th_console_verdi
 	 * the victim's tasklet, and a func(data) whose data is not what the
 	 * write left is no argument of the attacker's. */
 	if (attacker_call && f->call_cb >= 0 && f->return_line >= 0) {
-		say(v, TH_REDIRECTED, "%.60s called %.100s with %s, and it returned%s", f->site,
-		    v->call_target, f->call_cb ? "the tasklet (callback(t))" :
-		    "data the write did not leave (func(data))",
-		    f->released ? " (it marked the neighbour closed)" : "");
+		say(v, TH_REDIRECTED, f->call_cb ? TH_KEV_TASKLET_CALLBACK "%s" : TH_KEV_TASKLET_OTHER_DATA "%s",
+		    f->site, v->call_target, f->released ? " (it marked the neighbour closed)" : "");
 		return;
 	}
 	if (attacker_call && (f->return_line >= 0 || (own && stopped_at(own)))) {
 		if (f->woken)
-			say(v, TH_HIJACKED, "%.60s called %.100s, which woke the task the attacker wrote after the timer: %.200s",
+			say(v, TH_HIJACKED, TH_KEV_WOKE,
 			    f->site, v->call_target, f->woken_line);
 		else if (f->return_line >= 0)
-			say(v, TH_REDIRECTED, "%.60s called %.100s with the timer, and it returned%s",
+			say(v, TH_REDIRECTED, TH_KEV_RETURNED "%s",
 			    f->site, v->call_target, f->released ? " (it marked the neighbour released)" : "");
 		else
-			say(v, TH_REDIRECTED, "%.60s called %.100s with the timer; CFI then stopped the target's own indirect call: %.250s",
+			say(v, TH_REDIRECTED, TH_KEV_OWN_CHECK,
 			    f->site, v->call_target, own->text);
 		return;
 	}
@@ -795,7 +793,7 @@ static void judge(struct facts *f, enum th_boot_end end, struct th_console_verdi
 	if (attacker_call && end == TH_BOOT_TIMEOUT) {
 		/* The kernel's own tracepoint saw the attacker's target entered;
 		 * then nothing, not even an oops, until the host's time limit. */
-		say(v, TH_HANG, "%.60s called %.100s, which never returned: no line, oops or panic from the kernel after it (10 s of silence, or the time limit)",
+		say(v, TH_HANG, TH_KEV_NEVER_RETURNED " (10 s of silence, or the time limit)",
 		    f->site, v->call_target);
 		return;
 	}
@@ -814,7 +812,7 @@ static void judge(struct facts *f, enum th_boot_end end, struct th_console_verdi
 		return;
 	}
 	if (f->pending == 0)
-		say(v, TH_TIMER_LOST, "the timer left the wheel without a call: %.200s", f->state);
+		say(v, TH_TIMER_LOST, TH_KEV_TIMER_LOST, f->state);
 	else
 		say(v, TH_NO_EFFECT, "the timer was never called within the unit's wait: %.200s", f->state);
 }
@@ -955,5 +953,139 @@ int th_console_boot_args(const char *log, size_t n, char *cell, size_t cn, char 
 		snprintf(cell, cn, "%s", fcell);
 	if (!token[0])
 		snprintf(token, tn, "%s", ftoken);
+	return 0;
+}
+
+/* ---- check --consoles: a cell's console classified again ---------------------------- */
+
+#define RECHECK_MAX (64 << 20)
+
+/* The whole of @path (a regular file, at most RECHECK_MAX). Return: the
+ * bytes (free them), NULL with why. */
+static char *read_log(const char *path, size_t *len, char *why, size_t n)
+{
+	const char *e;
+	FILE *f = th_fopen_read(path, "rb", &e);
+	char *buf = NULL;
+	size_t cap = 0;
+
+	*len = 0;
+	if (!f) {
+		snprintf(why, n, "%s: %s", path, e);
+		return NULL;
+	}
+	for (;;) {
+		size_t got;
+
+		if (*len >= RECHECK_MAX) {
+			snprintf(why, n, "%s: more than %d MiB: not one boot's console", path, RECHECK_MAX >> 20);
+			break;
+		}
+		if (*len + 1 >= cap) {
+			char *nb = realloc(buf, cap = cap ? cap * 2 : 65536);
+
+			if (!nb) {
+				snprintf(why, n, "%s: out of memory", path);
+				break;
+			}
+			buf = nb;
+		}
+		got = fread(buf + *len, 1, cap - *len - 1, f);
+		*len += got;
+		if (!got) {
+			bool bad = ferror(f);
+
+			fclose(f);
+			if (bad) {
+				snprintf(why, n, "%s: cannot read it", path);
+				free(buf);
+				return NULL;
+			}
+			buf[*len] = '\0';
+			return buf;
+		}
+	}
+	fclose(f);
+	free(buf);
+	return NULL;
+}
+
+/* Does @path end with @rel, as a path (whole components)? */
+static bool path_ends(const char *path, const char *rel)
+{
+	size_t pl = strlen(path), rl = strlen(rel);
+
+	return pl >= rl && !strcmp(path + pl - rl, rel) && (pl == rl || path[pl - rl - 1] == '/');
+}
+
+int th_console_recheck(void *arg, const struct th_cell *c, char *why, size_t n)
+{
+	const char *dir = arg, *ev = c->evidence ? c->evidence : "", *named = NULL, *p;
+	const char *release = c->platform && starts(c->platform, "linux-") ? c->platform + 6 : "";
+	char series[64], rel[2][512], path[4096], head[700], token[96] = "", mark[128], got[160];
+	struct th_console_verdict v;
+	struct th_console_cell cc;
+	enum th_boot_end end;
+	size_t len, dots = 0, k;
+	char *log;
+	int which = -1;
+
+	for (p = ev; (p = strstr(p, TH_KEV_CONSOLE)); p += strlen(TH_KEV_CONSOLE))
+		named = p + strlen(TH_KEV_CONSOLE);
+	if (!named || !*named) {
+		snprintf(why, n, "names no console log (\"" TH_KEV_CONSOLE "PATH\"): nothing to classify again");
+		return -1;
+	}
+	/* The series: the release's first two numbers (6.1 of 6.1.192). */
+	for (k = 0; release[k] && k + 1 < sizeof(series); k++) {
+		if (release[k] == '.' && ++dots == 2)
+			break;
+		series[k] = release[k];
+	}
+	series[k] = '\0';
+	snprintf(rel[0], sizeof(rel[0]), "%s/%s/%s.log", series, c->config, c->attack);
+	snprintf(rel[1], sizeof(rel[1]), "%s/%s.log", c->config, c->attack);
+	for (int i = 0; i < 2 && which < 0; i++)
+		if (path_ends(named, rel[i]))
+			which = i;
+	if (which < 0) {
+		snprintf(why, n, "the console it names, %.300s, is not this cell's (%s under the consoles)",
+			 named, rel[0]);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/%s", dir, rel[which]);
+	if (!(log = read_log(path, &len, why, n)))
+		return -1;
+	/* The run's own first line: this cell, this config, the boot's token
+	 * and how it ended. */
+	snprintf(head, sizeof(head), "# timerharness kernel: %s on %s (", c->attack, c->config);
+	p = strstr(log, ", token ");
+	if (strncmp(log, head, strlen(head)) || !p || (size_t)(p - log) > strcspn(log, "\n")) {
+		snprintf(why, n, "%s: not the console timerharness kernel wrote for %s on %s (its first line is not \"%s...\")",
+			 path, c->attack, c->config, head);
+		free(log);
+		return -1;
+	}
+	p += strlen(", token ");
+	k = strcspn(p, ", \n");
+	snprintf(token, sizeof(token), "%.*s", (int)(k < sizeof(token) ? k : sizeof(token) - 1), p);
+	p += k;
+	end = starts(p, ", time limit") ? TH_BOOT_TIMEOUT : starts(p, ", QEMU failed") ? TH_BOOT_FAILED :
+	      TH_BOOT_EXITED;
+	snprintf(mark, sizeof(mark), "Linux version %s ", release);
+	if (!*release || !strstr(log, mark)) {
+		snprintf(why, n, "%s: the console is not of %s (no \"%s\")", path, c->platform, mark);
+		free(log);
+		return -1;
+	}
+	cc = (struct th_console_cell){ c->attack, c->payload, token };
+	th_console_classify(log, len, &cc, end, end == TH_BOOT_FAILED ? "as its log says" : NULL, &v);
+	free(log);
+	if (v.outcome != c->outcome) {
+		snprintf(got, sizeof(got), "%s", th_outcome_name(v.outcome) ? th_outcome_name(v.outcome) : "?");
+		snprintf(why, n, "%s, classified again, is %s, not %s: %.300s", path, got,
+			 th_outcome_name(c->outcome) ? th_outcome_name(c->outcome) : "?", v.evidence);
+		return -1;
+	}
 	return 0;
 }

@@ -96,4 +96,18 @@ void th_console_classify(const char *log, size_t n, const struct th_console_cell
 int th_console_boot_args(const char *log, size_t n, char *cell, size_t cn, char *token, size_t tn,
 			 char *err, size_t en);
 
+/*
+ * check --consoles DIR (report/check.h console_recheck): the console log
+ * of real kernel's cell @c (struct th_cell, results/results.h) as
+ * `timerharness kernel` wrote it, DIR/<series>/<config>/<attack>.log (or
+ * DIR/<config>/<attack>.log for your own kernel), the path its evidence
+ * names after "; console: " ending so; its first line the run's own ("#
+ * timerharness kernel: ATTACK on CONFIG (...), token T, ..."), the
+ * console the platform's release ("Linux version 6.1.192 "), classified
+ * again with that token and boot end. @dir is a const char *.
+ * Return: 0 it gives the cell's outcome; -1 with why in @why.
+ */
+struct th_cell;
+int th_console_recheck(void *dir, const struct th_cell *c, char *why, size_t n);
+
 #endif

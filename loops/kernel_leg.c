@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "attacks/expect.h"
+#include "cfi/evidence.h"
 #include "cfi/reach_collect.h"
 #include "results/results.h"
 #include "lib/fs.h"
@@ -223,7 +224,7 @@ static int fill(struct th_results *src, const struct th_results *dst, const char
 
 		if (strcmp(r->target->release, release))
 			continue;
-		snprintf(evidence, sizeof(evidence), "%s%s%s", r->v.evidence, r->log[0] ? "; console: " : "",
+		snprintf(evidence, sizeof(evidence), "%s%s%s", r->v.evidence, r->log[0] ? TH_KEV_CONSOLE : "",
 			 r->log);
 		if (r->target->series)
 			snprintf(rerun, sizeof(rerun), "timerharness kernel --release %s --config %s --cells %s --out %s",

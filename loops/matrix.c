@@ -33,6 +33,7 @@
 #include "attacks/manifest.h"
 #include "cfi/classify.h"
 #include "cfi/config_table.h"
+#include "cfi/evidence.h"
 #include "cfi/probe_judge.h"
 #include "cfi/reach_collect.h"
 #include "cfi/target_set.h"
@@ -800,7 +801,7 @@ static void record_run(struct th_matrix *m, const struct job *jb, struct th_chil
 		cp->worst = oc;
 		cp->evidence_rank = jb->rank;
 		if (cp->runs_total > 1)
-			snprintf(cp->evidence, sizeof(cp->evidence), "seed %s: %s", jb->seed, ev);
+			snprintf(cp->evidence, sizeof(cp->evidence), TH_EV_SEED "%s", jb->seed, ev);
 		else
 			snprintf(cp->evidence, sizeof(cp->evidence), "%s", ev);
 	}

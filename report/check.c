@@ -11,6 +11,7 @@
 #include "results.h"
 #include "report_internal.h"
 #include "lib/text.h"
+#include "cfi/evidence.h"
 
 #include <errno.h>
 #include <fnmatch.h>
@@ -447,6 +448,46 @@ static void doctored_cells(struct judge *j, const struct th_cell **cells,
 }
 
 /*
+ * A cell's evidence in the words of its outcome's proof: the forms its
+ * classifier prints (cfi/evidence.h: the model's, a real kernel's
+ * console's), and, given the consoles (o->console_recheck), a real
+ * kernel's console log that classifies again to the cell's outcome. Else
+ * doctored, with the cell, the field and the forms named.
+ */
+static void evidence_unproven(struct judge *j, const struct th_cell *c)
+{
+	bool model = th_platform_is_model(c->platform);
+	enum th_evidence_source src = model ? TH_EVIDENCE_MODEL : TH_EVIDENCE_KERNEL;
+	const char *name = th_outcome_name(c->outcome);
+	char forms[700], why[600];
+	FILE *f;
+
+	if (!th_evidence_form_ok(c->outcome, src, c->runs, c->evidence)) {
+		th_evidence_forms_text(c->outcome, src, forms, sizeof(forms));
+		f = fstart(j, "doctored");
+		j->doctored++;
+		put_cell(f, c);
+		fprintf(f, ": evidence is not %s's proof in %s words (%s): ", name ? name : "?",
+			model ? "the classifier's" : "the console classifier's", forms);
+		th_report_put_line(f, c->evidence);
+		jcell(j, fdone(j), c);
+		return;
+	}
+	/* A harness error fails as one, whatever its console says (the boot's
+	 * CFI mode not taken is said by the host, not the console). */
+	if (model || !j->o->console_recheck || c->outcome == TH_HARNESS_ERROR)
+		return;
+	if (j->o->console_recheck(j->o->console_arg, c, why, sizeof(why))) {
+		f = fstart(j, "doctored");
+		j->doctored++;
+		put_cell(f, c);
+		fputs(": evidence: ", f);
+		th_report_put_line(f, why);
+		jcell(j, fdone(j), c);
+	}
+}
+
+/*
  * A cell's outcome backed by what was run: at least one run, counts that
  * sum to the runs, its outcome among them, and evidence. UNSUPPORTED and
  * NOT_APPLICABLE are said of a cell nothing ran; so is a HARNESS_ERROR the
@@ -469,8 +510,10 @@ static void unbacked_cells(struct judge *j, const struct th_cell **cells)
 		e += strspn(e, " \t\r\n");
 		if (unrun || (c->outcome == TH_HARNESS_ERROR && !c->runs && !sum && *e))
 			continue;
-		if (c->runs >= 1 && sum == c->runs && c->counts[c->outcome] && *e)
+		if (c->runs >= 1 && sum == c->runs && c->counts[c->outcome] && *e) {
+			evidence_unproven(j, c);
 			continue;
+		}
 		f = fstart(j, "doctored");
 		j->doctored++;
 		put_cell(f, c);

@@ -9,6 +9,8 @@
 
 #include "results/difference.h"
 
+struct th_cell;
+
 #define TH_CHECK_DEFAULT_RESULTS "out/results.json"
 
 /* Exit statuses. When several apply, the first in this order wins: bad
@@ -95,6 +97,12 @@ struct th_check_opts {
 	 * object {kind, message, ...}: docs/schema/check.schema.json) instead of
 	 * finding lines on out (the summary lines still go there); NULL: none. */
 	void *json;
+	/* check --consoles DIR: a real kernel's cell's console log, read and
+	 * classified again (kernel/console.h); 0 when it is there and gives
+	 * the cell's outcome, else -1 with why (the log, what it gave). NULL:
+	 * the logs are not judged. */
+	int (*console_recheck)(void *arg, const struct th_cell *c, char *why, size_t n);
+	void *console_arg;
 };
 
 /**

@@ -36,6 +36,7 @@
 #include "runner/x86_cr4.h"
 #include "binread/binread.h"
 #include "cfi/classify.h"
+#include "cfi/evidence.h"
 #include "cfi/config_table.h"
 #include "cfi/probe_judge.h"
 #include "runner/child.h"
@@ -117,6 +118,11 @@ static enum th_outcome classify(const struct th_child_obs *o, int control, char 
 	enum th_outcome r = th_classify(o, control, ev, n);
 
 	print_message("%s: %s\n", th_outcome_name(r), ev);
+	/* Whatever it decides, in the words the gate holds that outcome's
+	 * evidence to (cfi/evidence.h): a sentence changed here without its
+	 * form there fails here (a cut evidence aside). */
+	if (strlen(ev) + 1 < n && !th_evidence_form_ok(r, TH_EVIDENCE_MODEL, 1, ev))
+		fail_msg("%s's evidence is in no form of cfi/evidence.c: %s", th_outcome_name(r), ev);
 	return r;
 }
 

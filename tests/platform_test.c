@@ -36,6 +36,7 @@
 #include <jansson.h>
 
 #include "check.h"
+#include "kernel/console.h"
 #include "expect.h"
 #include "merge.h"
 #include "reach.h"
@@ -211,14 +212,39 @@ static void add_platform(struct th_results *r, const char *name)
 		fail_msg("%s", err);
 }
 
+/* What the console classifier (kernel/console.c) says of each outcome it
+ * proves, in its words (cfi/evidence.h): check refuses a cell whose
+ * evidence is not its outcome's proof. NULL: free text. */
+static const char *kernel_proof(enum th_outcome o)
+{
+	switch (o) {
+	case TH_BLOCKED_CFI:
+		return "CFI failure at call_timer_fn+0x47/0xd3 (target: native_write_cr4+0x0/0x7c; "
+		       "expected type: 0x91b4a83a)";
+	case TH_HIJACKED:
+		return "call_timer_fn called process_timeout+0x0/0x9, which woke the task the attacker "
+		       "wrote after the timer: EFFECT th-sleeper woken 1 times";
+	case TH_REDIRECTED:
+		return "call_timer_fn called th_neighbour_release+0x0/0x4 with the timer, and it returned";
+	case TH_HANG:
+		return "call_timer_fn called native_write_cr4+0x0/0x7c, which never returned: no line, "
+		       "oops or panic from the kernel after it (10 s of silence, or the time limit)";
+	case TH_TIMER_LOST:
+		return "the timer left the wheel without a call: STATE pending=0";
+	default:
+		return NULL;
+	}
+}
+
 static struct th_cell *add_kernel_cell(struct th_results *r, const char *platform,
 				       const char *attack, const char *config,
 				       enum th_outcome o)
 {
-	char err[512], ev[128];
+	char err[512], ev[512];
 	struct th_cell *c;
 
-	snprintf(ev, sizeof(ev), "console: %s under %s", th_outcome_name(o), config);
+	snprintf(ev, sizeof(ev), "%s%sconsole: %s under %s", kernel_proof(o) ? kernel_proof(o) : "",
+		 kernel_proof(o) ? "; " : "", th_outcome_name(o), config);
 	struct th_cell_in in = {
 		.attack = attack, .technique = "memcpy-intra", .timing = "before-arm",
 		.payload = strstr(attack, "_NONE") ? "none" : "func:write_cr4",
@@ -1110,7 +1136,9 @@ static void check_kernel_undeclared_disagreement(void **state)
 	assert_int_equal(g.rc, TH_CHECK_REGRESSION);
 	assert_contains(g.out, "disagreement: " WCR4 " modern/kcfi/clang-22 on " LINUX ": model "
 			"BLOCKED_CFI, kernel NO_EFFECT, no @differs row declares it; model evidence: "
-			"observed BLOCKED_CFI under kcfi/clang-22; kernel evidence: console: BLOCKED_CFI");
+			"SIGILL ud1 at 0x1f2a guarding call_timer_fn's call at 0x1f20 (kcfi, listed in "
+			".kcfi_traps), call target write_cr4; observed BLOCKED_CFI under kcfi/clang-22; kernel evidence: CFI failure at "
+			"call_timer_fn+0x47/0xd3 (target: native_write_cr4+0x0/0x7c; ");
 	assert_contains(g.out, "2 agree with the model, 1 declared difference, 1 disagree\n");
 	assert_contains(g.out, ", 1 disagrees\n");
 	assert_contains(g.out, "check: FAIL (exit 1)");
@@ -1127,9 +1155,12 @@ static void check_kernel_stale_declaration(void **state)
 	struct th_results *r = kernel_results();
 	struct th_cell *c = th_results_find_cell(r, LINUX, WCR4, TH_VARIANT_MODERN, "none", "clang-22");
 
+	char err[512];
+
 	memset(c->counts, 0, sizeof(c->counts));
 	c->counts[TH_REDIRECTED] = 1;
 	c->outcome = TH_REDIRECTED;
+	assert_int_equal(th_cell_set_evidence(c, kernel_proof(TH_REDIRECTED), err, sizeof(err)), 0);
 	judge(r);
 	struct run g = check_model(r, true, false);
 
@@ -1150,6 +1181,7 @@ static void check_kernel_stale_declaration(void **state)
 	memset(c->counts, 0, sizeof(c->counts));
 	c->counts[TH_HANG] = 1;
 	c->outcome = TH_HANG;
+	assert_int_equal(th_cell_set_evidence(c, kernel_proof(TH_HANG), err, sizeof(err)), 0);
 	judge(r);
 	g = check_model(r, true, false);
 	assert_int_equal(g.rc, TH_CHECK_REGRESSION);
@@ -1344,6 +1376,104 @@ static void check_kernel_without_plan(void **state)
 /* One case; tests/report.cmake registers every TH_CASE line with CTest. */
 #define TH_CASE(name) cmocka_unit_test(name)
 
+/* A file's bytes copied to @dst (made with its folders). */
+static void copy_to(const char *src, const char *dst)
+{
+	char dir[4096], *slash;
+	FILE *in = fopen(src, "rb"), *out;
+	char buf[65536];
+	size_t got;
+
+	snprintf(dir, sizeof(dir), "%s", dst);
+	for (slash = strchr(dir + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+		*slash = '\0';
+		mkdir(dir, 0700);
+		*slash = '/';
+	}
+	assert_non_null(in);
+	out = fopen(dst, "wb");
+	assert_non_null(out);
+	while ((got = fread(buf, 1, sizeof(buf), in)))
+		assert_int_equal(fwrite(buf, 1, got, out), got);
+	fclose(in);
+	fclose(out);
+}
+
+/* check --consoles (kernel/console.h th_console_recheck()): a real kernel's
+ * cell's console log, where timerharness kernel put it, classified again,
+ * gives the cell's outcome; a log that gives another, another cell's log,
+ * no log, a FIFO where the log should be, or a console of another kernel
+ * is refused, said why. */
+static void check_consoles_recheck(void **state)
+{
+#define RK_ATTACK "MEMCPY_INTRA_PENDING_FUNC_WRITE_CR4"
+#define RK_LOGS TH_TEST_SOURCE_DIR "/tests/data/kernel/console/"
+	char dir[] = "/tmp/th_consoles.XXXXXX", path[4096], why[600];
+	struct th_cell c = {
+		.attack = (char *)RK_ATTACK, .technique = (char *)"memcpy-intra", .timing = (char *)"pending",
+		.payload = (char *)"func:write_cr4", .variant = TH_VARIANT_MODERN, .config = (char *)"kcfi",
+		.toolchain = (char *)"clang-22", .outcome = TH_BLOCKED_CFI, .runs = 1,
+		.evidence = (char *)"CFI failure at call_timer_fn+0x47/0xd3 (target: native_write_cr4+0x0/0x7c; "
+				    "expected type: 0x91b4a83a); console: out/kernel/6.1/kcfi/" RK_ATTACK ".log",
+		.platform = (char *)"linux-6.1.192",
+	};
+
+	(void)state;
+	assert_non_null(mkdtemp(dir));
+	snprintf(path, sizeof(path), "%s/6.1/kcfi/%s.log", dir, RK_ATTACK);
+	copy_to(RK_LOGS "kcfi-" RK_ATTACK ".log", path);
+	if (th_console_recheck(dir, &c, why, sizeof(why)))
+		fail_msg("the cell's own console: %s", why);
+
+	/* Relabelled: the console says otherwise. */
+	c.outcome = TH_HANG;
+	assert_int_equal(th_console_recheck(dir, &c, why, sizeof(why)), -1);
+	assert_contains(why, ", classified again, is BLOCKED_CFI, not HANG: CFI failure at call_timer_fn");
+	c.outcome = TH_BLOCKED_CFI;
+
+	/* Another cell's console named (the kcfi one for the none cell). */
+	c.config = (char *)"none";
+	assert_int_equal(th_console_recheck(dir, &c, why, sizeof(why)), -1);
+	assert_contains(why, "is not this cell's (6.1/none/" RK_ATTACK ".log under the consoles)");
+
+	/* Its own path named, but the log there is another cell's. */
+	c.evidence = (char *)"CFI failure at x (target: y); console: out/kernel/6.1/none/" RK_ATTACK ".log";
+	snprintf(path, sizeof(path), "%s/6.1/none/%s.log", dir, RK_ATTACK);
+	copy_to(RK_LOGS "kcfi-" RK_ATTACK ".log", path);
+	assert_int_equal(th_console_recheck(dir, &c, why, sizeof(why)), -1);
+	assert_contains(why, "not the console timerharness kernel wrote for " RK_ATTACK " on none");
+
+	/* No log there; a FIFO there (refused at once, never waited on). */
+	unlink(path);
+	assert_int_equal(th_console_recheck(dir, &c, why, sizeof(why)), -1);
+	assert_contains(why, path);
+	assert_int_equal(mkfifo(path, 0600), 0);
+	assert_int_equal(th_console_recheck(dir, &c, why, sizeof(why)), -1);
+	assert_contains(why, path);
+	unlink(path);
+
+	/* A console of another kernel than the cell's platform. */
+	c.config = (char *)"kcfi";
+	c.platform = (char *)"linux-6.12.118";
+	c.evidence = (char *)"CFI failure at x (target: y); console: out/kernel/6.12/kcfi/" RK_ATTACK ".log";
+	snprintf(path, sizeof(path), "%s/6.12/kcfi/%s.log", dir, RK_ATTACK);
+	copy_to(RK_LOGS "kcfi-" RK_ATTACK ".log", path);
+	assert_int_equal(th_console_recheck(dir, &c, why, sizeof(why)), -1);
+	assert_contains(why, "the console is not of linux-6.12.118 (no \"Linux version 6.12.118 \")");
+
+	/* No console named at all. */
+	c.evidence = (char *)"CFI failure at x (target: y)";
+	assert_int_equal(th_console_recheck(dir, &c, why, sizeof(why)), -1);
+	assert_contains(why, "names no console log");
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/6.1/kcfi/%s.log", dir, RK_ATTACK);
+	unlink(path);
+	snprintf(path, sizeof(path), "rm -rf %s", dir);
+	assert_int_equal(system(path), 0);
+#undef RK_ATTACK
+#undef RK_LOGS
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest all[] = {
@@ -1360,6 +1490,7 @@ int main(int argc, char **argv)
 		TH_CASE(check_model_only_unchanged),
 		TH_CASE(check_kernel_undeclared_disagreement),
 		TH_CASE(check_kernel_stale_declaration),
+		TH_CASE(check_consoles_recheck),
 		TH_CASE(check_kernel_missing_coverage),
 		TH_CASE(check_kernel_doctored_agreement),
 		TH_CASE(check_kernel_rules),

@@ -18,6 +18,8 @@ foreach(src IN LISTS TH_REPORT_TEST_SOURCES)
   # the loader the command uses (attacks/expect.c); the SARIF log and the
   # schema are read with jansson.
   target_link_libraries(${exe} PRIVATE th_report th_expect PkgConfig::CMOCKA PkgConfig::JANSSON)
+  # check --consoles classifies a real kernel's console again (kernel/console.h).
+  target_link_libraries(${exe} PRIVATE th_kernel)
   target_include_directories(${exe} PRIVATE ${CMAKE_SOURCE_DIR}/report)
   target_compile_options(${exe} PRIVATE ${TH_WARN_FLAGS})
   target_compile_definitions(${exe} PRIVATE

@@ -19,11 +19,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "cfi/evidence.h"
 #include "check.h"
 #include "check_json.h"
 #include "expect.h"
@@ -206,8 +208,9 @@ static struct run run_check_to(FILE *out, const char *results, const char *basel
 	struct run r = { 0 };
 	size_t le;
 	FILE *err = open_memstream(&r.err, &le);
-	struct th_check_opts o = { results, baseline, allow & ALLOW_SLICE, allow & ALLOW_PARTIAL,
-				   allow & VERBOSE, false, NULL };
+	struct th_check_opts o = { .results = results, .baseline = baseline,
+				   .allow_slice = allow & ALLOW_SLICE, .allow_partial = allow & ALLOW_PARTIAL,
+				   .verbose = allow & VERBOSE };
 	struct th_check_decl d = gate_decl();
 
 	assert_non_null(err);
@@ -904,7 +907,7 @@ static void outcome_set_parse(void **state)
 
 #define GATE_MOD_CFI "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 modern/cfi-icall/clang-22"
 #define GATE_REGRESSED "regression: " GATE_MOD_CFI ": expected BLOCKED_CFI, observed HIJACKED; " \
-		       "evidence: write_cr4(0x407f0) ran\n"
+		       "evidence: target ran: name=write_cr4 chosen=1 val=0x407f0\n"
 
 static void check_pass(void **state)
 {
@@ -936,7 +939,9 @@ static void check_doctored_regression(void **state)
 
 	assert_int_equal(r.rc, TH_CHECK_BAD_INPUT);
 	assert_contains(r.out, ": expected BLOCKED_CFI, observed HIJACKED (counts: BLOCKED_CFI 1/1, which "
-			       "disagree with its outcome field, HIJACKED); evidence: observed BLOCKED_CFI");
+			       "disagree with its outcome field, HIJACKED); evidence: SIGILL ud1 at 0x1f2a "
+			       "guarding call_timer_fn's call at 0x1f20 (cfi-icall), call target write_cr4; "
+			       "observed BLOCKED_CFI");
 	assert_contains(r.out, "doctored: " GATE_MOD_CFI ": outcome HIJACKED is not among its counts "
 			       "(no run observed it)\n");
 	assert_contains(r.out, ": 53 pass, 1 regression, 1 doctored");
@@ -1054,6 +1059,241 @@ static void check_every_cell_unbacked(void **state)
 	run_free(&r);
 }
 
+/* A cell's evidence must be its outcome's proof in the classifier's words
+ * (cfi/evidence.h): an outcome relabelled with its counts made consistent,
+ * whatever the evidence says then, is refused with the cell and the field
+ * named. */
+static void check_evidence_unproven(void **state)
+{
+	static const struct {
+		enum th_outcome outcome;
+		const char *evidence, *forms;	/* NULL: kept as the cell had it */
+	} cases[] = {
+		/* A block relabelled a hijack: the trap's words stay. */
+		{ TH_HIJACKED, NULL, "(target ran: name=<...> chosen=1): SIGILL ud1 at 0x1f2a guarding" },
+		{ TH_HIJACKED, "observed HIJACKED", "(target ran: name=<...> chosen=1): observed HIJACKED" },
+		/* The target ran, but not with the attacker's argument. */
+		{ TH_HIJACKED, "target ran: name=ring_force_close chosen=0 data=0x4000",
+		  "(target ran: name=<...> chosen=1): target ran: name=ring_force_close chosen=0" },
+		{ TH_DETECTED, "", NULL },	/* empty: said as such (check_unbacked) */
+		{ TH_PRIVILEGED_WRITE, "privileged state changed",
+		  "(privileged state changed at exit: <...>.<...> 0x<...> -> 0x<...>): privileged state changed" },
+		{ TH_HANG, "hung", "(soft lockup: spinning in <...> (<...>) after <...> s: , or 1 other form of "
+				  "cfi/evidence.c): hung" },
+	};
+	struct tmp *t = *state;
+	char err[1024], want[512];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct th_results *m = load_ok(DATA("gate.json"));
+		struct th_cell *c = th_results_find_cell(m, NULL, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4",
+							 TH_VARIANT_MODERN, "cfi-icall", "clang-22");
+		const char *path = tmp_file(t, "unproven.json");
+
+		assert_non_null(c);
+		memset(c->counts, 0, sizeof(c->counts));
+		c->outcome = cases[i].outcome;
+		c->counts[c->outcome] = c->runs;
+		if (cases[i].evidence)
+			assert_int_equal(th_cell_set_evidence(c, cases[i].evidence, err, sizeof(err)), 0);
+		assert_int_equal(th_results_write(m, path, err, sizeof(err)), 0);
+		th_results_free(m);
+		struct run r = run_check(path, NULL);
+
+		assert_int_equal(r.rc, TH_CHECK_BAD_INPUT);
+		if (cases[i].forms) {
+			snprintf(want, sizeof(want), "doctored: " GATE_MOD_CFI ": evidence is not %s's proof in "
+				 "the classifier's words %s", th_outcome_name(cases[i].outcome), cases[i].forms);
+			assert_contains(r.out, want);
+		} else {
+			assert_contains(r.out, "doctored: " GATE_MOD_CFI ": evidence is empty");
+		}
+		assert_contains(r.out, ", 1 doctored");
+		run_free(&r);
+	}
+}
+
+/* Every cell's evidence replaced by a word, its runs and counts kept: each
+ * cell whose outcome is a proof (a block, a hijack, a write, a detection, a
+ * hang, a lost timer, a false positive) is refused, the others are not held
+ * to a form. */
+static void check_every_cell_unproven(void **state)
+{
+	struct tmp *t = *state;
+	char err[1024], want[64];
+	struct th_results *m = load_ok(DATA("gate.json"));
+	const char *path = tmp_file(t, "every-unproven.json");
+	size_t held = 0;
+
+	for (size_t i = 0; i < m->ncells; i++) {
+		held += th_evidence_held(m->cells[i]->outcome);
+		assert_int_equal(th_cell_set_evidence(m->cells[i], "observed", err, sizeof(err)), 0);
+	}
+	assert_true(held >= 20);
+	assert_int_equal(th_results_write(m, path, err, sizeof(err)), 0);
+	th_results_free(m);
+	struct run r = run_check(path, NULL);
+
+	assert_int_equal(r.rc, TH_CHECK_BAD_INPUT);
+	snprintf(want, sizeof(want), ", %zu doctored", held);
+	assert_contains(r.out, want);
+	run_free(&r);
+}
+
+/* The forms (cfi/evidence.c): what each classifier says of each outcome it
+ * proves passes, in the model's words or a real kernel console's, the
+ * tasklet family's dispatch too; anything else does not. */
+static void evidence_forms(void **state)
+{
+	static const struct {
+		enum th_outcome o;
+		enum th_evidence_source src;
+		unsigned runs;
+		bool ok;
+		const char *text;
+	} cases[] = {
+#define M TH_EVIDENCE_MODEL
+#define K TH_EVIDENCE_KERNEL
+		{ TH_HIJACKED, M, 1, true, "target ran: name=write_cr4 chosen=1 val=0x407f0; landed: yes function ok" },
+		{ TH_HIJACKED, M, 1, false, "target ran: name=ring_force_close chosen=0 data=0x1" },
+		{ TH_HIJACKED, M, 1, false, "write_cr4(0x407f0) ran" },
+		{ TH_HIJACKED, M, 5, true, "seed 3: target ran: name=write_cr4 chosen=1 val=0x407f0" },
+		{ TH_HIJACKED, M, 1, false, "seed 3: target ran: name=write_cr4 chosen=1 val=0x407f0" },
+		{ TH_HIJACKED, M, 5, false, "seed 3: 4: target ran: name=write_cr4 chosen=1" },
+		{ TH_REDIRECTED, M, 1, true, "target ran: name=ring_force_close chosen=0 data=0x1 (a live ring)" },
+		{ TH_PRIVILEGED_WRITE, M, 1, true, "privileged state changed at exit: current_cred.uid 0x3e8 -> "
+						   "0x0, current_cred.euid 0x3e8 -> 0x0" },
+		{ TH_PRIVILEGED_WRITE, M, 1, false, "privileged state changed at exit: CR4 went up" },
+		{ TH_BLOCKED_CFI, M, 1, true, "SIGILL ud1 at 0xec79 guarding call_timer_fn's call at 0xec70 "
+					      "(cfi-icall), call target write_cr4" },
+		{ TH_BLOCKED_CFI, M, 1, true, "SIGILL ud2 at 0x2a10 guarding tasklet_action_common's call at "
+					      "0x2a08 (kcfi, listed in .kcfi_traps), call target write_cr4" },
+		{ TH_BLOCKED_CFI, M, 1, true, "legacy.c:22:2: runtime error: control flow integrity check for "
+					      "type 'void (unsigned long)' failed during indirect function call "
+					      "(call_timer_fn's check at 0x1c2f, call target write_cr4)" },
+		{ TH_BLOCKED_CFI, M, 1, true, "modern.c:18:2: runtime error: call to function (unknown) through "
+					      "pointer to incorrect function type 'void (*)(struct timer_list *)' "
+					      "(call_timer_fn's check at 0x1c2f, call target write_cr4)" },
+		{ TH_BLOCKED_CFI, M, 1, false, "observed BLOCKED_CFI" },
+		{ TH_BLOCKED_CFI, M, 1, false, "SIGILL at 0x1 in foo: not a check guarding call_timer_fn's "
+					       "indirect call" },
+		{ TH_BLOCKED_CFI, M, 1, false, "CFI failure at call_timer_fn+0x47/0xd3 (target: x+0x0/0x7c)" },
+		{ TH_FALSE_POSITIVE, M, 1, true, "CFI stopped the legitimate callback: SIGILL ud1 at 0xec79 "
+						 "guarding call_timer_fn's call at 0xec70 (cfi-icall), call target "
+						 "prb_retire_rx_blk_timer_expired" },
+		{ TH_FALSE_POSITIVE, M, 1, true, "control run stopped by a memory-safety check: AddressSanitizer: "
+						 "use-after-poison on address 0x602000000010" },
+		{ TH_FALSE_POSITIVE, M, 1, false, "control run stopped by CFI: it was" },
+		{ TH_DETECTED, M, 1, true, "AddressSanitizer: use-after-poison on address 0x6020 (WRITE of size 8)" },
+		{ TH_DETECTED, M, 1, true, "victim.c:97:3: runtime error: index 16 out of bounds for type 'char[16]'" },
+		{ TH_DETECTED, M, 1, true, "fortify: detected field-spanning write (size 48) of single field" },
+		{ TH_DETECTED, M, 1, true, "*** buffer overflow detected ***: terminated" },
+		{ TH_DETECTED, M, 1, false, "detected" },
+		{ TH_HANG, M, 1, true, "soft lockup: spinning in lock_timer_base+0x50 (jmp 0x50df) after 0.0 s: a "
+				       "turn of its loop" },
+		{ TH_HANG, M, 1, true, "no exit after 10.0 s; last: (no protocol line)" },
+		{ TH_HANG, M, 1, false, "hung" },
+		{ TH_TIMER_LOST, M, 1, true, "finished, and tasklet_action_common was never entered: the timer "
+					     "never fired (fired=0)" },
+		{ TH_TIMER_LOST, M, 1, false, "the timer was lost" },
+		/* Not held to a form: free text. */
+		{ TH_CRASHED, M, 1, true, "anything" },
+		{ TH_NO_EFFECT, M, 1, true, "" },
+		/* A real kernel's console. */
+		{ TH_BLOCKED_CFI, K, 1, true, "CFI failure at call_timer_fn+0x47/0xd3 (target: native_write_cr4+"
+					      "0x0/0x7c; expected type: 0x91b4a83a); console: out/kernel/6.1/kcfi/"
+					      "X.log" },
+		{ TH_BLOCKED_CFI, K, 1, false, "SIGILL ud1 at 0xec79 guarding call_timer_fn's call at 0xec70 "
+					       "(cfi-icall), call target write_cr4" },
+		{ TH_FALSE_POSITIVE, K, 1, true, "kCFI stopped the legitimate call: CFI failure at call_timer_fn+"
+						 "0x47/0xd3 (target: th_neighbour_tick+0x0/0x4; expected type: 0x1)" },
+		{ TH_HIJACKED, K, 1, true, "call_timer_fn called process_timeout+0x0/0x9, which woke the task "
+					   "the attacker wrote after the timer: EFFECT th-sleeper woken" },
+		{ TH_HIJACKED, K, 1, true, "tasklet_action_common called native_write_cr4+0x0/0x7c with the "
+					   "attacker's argument 0x407f0 (func(data): use_callback 0); CR4 0x3506f0" },
+		{ TH_HIJACKED, K, 1, false, "target ran: name=write_cr4 chosen=1 val=0x407f0" },
+		{ TH_REDIRECTED, K, 1, true, "tasklet_action_common called th_tasklet_force_close+0x0/0x4 with the "
+					     "tasklet (callback(t)), and it returned" },
+		{ TH_HANG, K, 1, true, "call_timer_fn called native_write_cr4+0x0/0x7c, which never returned: no "
+				       "line, oops or panic from the kernel after it (10 s of silence)" },
+		{ TH_DETECTED, K, 1, false, "AddressSanitizer: use-after-poison on address 0x6020" },
+#undef M
+#undef K
+	};
+	char text[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+		if (th_evidence_form_ok(cases[i].o, cases[i].src, cases[i].runs, cases[i].text) != cases[i].ok)
+			fail_msg("%s %s (%u runs) should %sbe its proof: %s", th_outcome_name(cases[i].o),
+				 cases[i].src == TH_EVIDENCE_MODEL ? "model" : "kernel", cases[i].runs,
+				 cases[i].ok ? "" : "not ", cases[i].text);
+	th_evidence_forms_text(TH_HIJACKED, TH_EVIDENCE_MODEL, text, sizeof(text));
+	assert_string_equal(text, "target ran: name=<...> chosen=1");
+	th_evidence_forms_text(TH_DETECTED, TH_EVIDENCE_KERNEL, text, sizeof(text));
+	assert_string_equal(text, "none: no console of this platform proves DETECTED");
+
+	/* A hostile string: the matcher tries each length of each %s within a
+	 * budget, never for long. */
+	size_t n = 200000;
+	char *big = malloc(n + 1);
+	struct timespec a, b;
+
+	assert_non_null(big);
+	for (size_t i = 0; i < n; i++)
+		big[i] = " called a"[i % 9];
+	big[n] = '\0';
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	assert_false(th_evidence_form_ok(TH_HIJACKED, TH_EVIDENCE_KERNEL, 1, big));
+	assert_false(th_evidence_form_ok(TH_BLOCKED_CFI, TH_EVIDENCE_MODEL, 1, big));
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	assert_true((double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9 < 2.0);
+	free(big);
+}
+
+/* The console classifier's goldens (tests/data/kernel/console/NAME.want,
+ * "OUTCOME<TAB>evidence", held to what kernel/console.c says by
+ * tests/kernel_console.py) are each in a form of their outcome: a new
+ * sentence in kernel/console.c without its form in cfi/evidence.c fails
+ * here, not in the gate. */
+static void evidence_forms_kernel_goldens(void **state)
+{
+	const char *dir = TH_TEST_SOURCE_DIR "/tests/data/kernel/console";
+	DIR *dp = opendir(dir);
+	struct dirent *d;
+	size_t held = 0;
+
+	(void)state;
+	assert_non_null(dp);
+	while ((d = readdir(dp))) {
+		size_t len = strlen(d->d_name);
+		char path[4096], line[8192], *tab;
+		enum th_outcome o;
+		FILE *f;
+
+		if (len < 6 || strcmp(d->d_name + len - 5, ".want"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, d->d_name);
+		f = fopen(path, "r");
+		assert_non_null(f);
+		if (!fgets(line, sizeof(line), f))
+			line[0] = '\0';
+		fclose(f);
+		line[strcspn(line, "\n")] = '\0';
+		tab = strchr(line, '\t');
+		assert_non_null(tab);
+		*tab = '\0';
+		o = th_outcome_parse(line);
+		if (o == TH_OUTCOME_INVALID)
+			fail_msg("%s: outcome '%s'", path, line);
+		held += th_evidence_held(o);
+		if (!th_evidence_form_ok(o, TH_EVIDENCE_KERNEL, 1, tab + 1))
+			fail_msg("%s: %s's evidence is in no form of cfi/evidence.c: %s", path, line, tab + 1);
+	}
+	closedir(dp);
+	assert_true(held >= 10);
+}
+
 /* check --json: the same judgement as data (docs/schema/check.schema.json):
  * the answer, the counts, and the regression with its cell and rule. */
 static void check_json_regression(void **state)
@@ -1072,7 +1312,8 @@ static void check_json_regression(void **state)
 	c->outcome = TH_HIJACKED;
 	c->counts[TH_BLOCKED_CFI] = 0;
 	c->counts[TH_HIJACKED] = 1;
-	assert_int_equal(th_cell_set_evidence(c, "observed HIJACKED", err, sizeof(err)), 0);
+	assert_int_equal(th_cell_set_evidence(c, "target ran: name=write_cr4 chosen=1 val=0x407f0", err,
+					      sizeof(err)), 0);
 	assert_int_equal(th_results_write(m, path, err, sizeof(err)), 0);
 	th_results_free(m);
 
@@ -2369,7 +2610,8 @@ static void expected_sets_shown(void **state)
 		.attack = "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", .technique = "memcpy-intra",
 		.timing = "before-arm", .payload = "func:write_cr4", .variant = TH_VARIANT_MODERN,
 		.config = "randstruct", .toolchain = "clang-22", .outcome = TH_OUTCOME_INVALID,
-		.counts = regressed, .evidence = "seed 3: write_cr4 ran", .expected = TH_REDIRECTED,
+		.counts = regressed, .evidence = "seed 3: target ran: name=write_cr4 chosen=1 val=0x407f0",
+		.expected = TH_REDIRECTED,
 		.expected_line = 7, .expected_set = set,
 	};
 	struct th_cell *c;
@@ -2542,7 +2784,7 @@ static void markdown_escapes(void **state)
 
 	assert_shows_only("markdown", md, false);
 	assert_contains(md, "22.1.8 Bail out! injected");
-	assert_contains(md, "write_cr4 ran\\x1b[2J\\u009b31m \\u202egnp.exe\\u202c \\ufffe end\\rover\nnext\n");
+	assert_contains(md, "target ran: name=write_cr4 chosen=1 \\x1b[2J\\u009b31m \\u202egnp.exe\\u202c \\ufffe end\\rover\nnext\n");
 	assert_contains(md, "SIGINT\\x1b\\[2J");
 	free(md);
 }
@@ -2722,6 +2964,10 @@ int main(int argc, char **argv)
 		TH_CASE(check_doctored_api),
 		TH_CASE(check_unbacked),
 		TH_CASE(check_every_cell_unbacked),
+		TH_CASE(check_evidence_unproven),
+		TH_CASE(check_every_cell_unproven),
+		TH_CASE(evidence_forms),
+		TH_CASE(evidence_forms_kernel_goldens),
 		TH_CASE(check_json_regression),
 		TH_CASE(check_stored_verdict_ignored),
 		TH_CASE(check_hidden_by_null_expectation),

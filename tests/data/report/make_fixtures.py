@@ -220,6 +220,30 @@ PAYLOADS = {A_LEG: "func+data:write_cr4", A_MOD: "func:write_cr4", A_CTL: "none"
             "SELFTEST_HANG": "selftest"}
 
 
+# What the classifier (cfi/classify.c) says of each outcome it proves, in
+# its own words (cfi/evidence.h): check refuses a cell whose evidence is not
+# its outcome's proof. The other outcomes' evidence is free text.
+def proof(outcome, config):
+    trap = ("SIGILL ud1 at 0x1f2a guarding call_timer_fn's call at 0x1f20 (%s), call target "
+            % ("kcfi, listed in .kcfi_traps" if config == "kcfi" else "cfi-icall"))
+    return {
+        "HIJACKED": "target ran: name=write_cr4 chosen=1 val=0x407f0",
+        "REDIRECTED": "target ran: name=ring_force_close chosen=0 data=0x4000 (a live ring)",
+        "PRIVILEGED_WRITE": "privileged state changed at exit: current_cred.uid 0x3e8 -> 0x0",
+        "BLOCKED_CFI": trap + "write_cr4",
+        "FALSE_POSITIVE": "CFI stopped the legitimate callback: " + trap + "prb_retire_rx_blk_timer_expired",
+        "DETECTED": "AddressSanitizer: use-after-poison on address 0x602000000010 (WRITE of size 8)",
+        "HANG": "no exit after 10.0 s; last: TH-NOTE: run=T waiting",
+        "TIMER_LOST": "finished, and call_timer_fn was never entered: the timer never fired (TH-DONE)",
+    }.get(outcome)
+
+
+def gate_evidence(outcome, config, toolchain):
+    said = "observed %s under %s/%s" % (outcome, config, toolchain)
+    p = proof(outcome, config)
+    return "%s; %s" % (p, said) if p else said
+
+
 def gate_cell(attack, variant, config, toolchain, expected=None):
     exp = gate_expect(attack, variant, config, toolchain) if expected is None else expected
     out = exp
@@ -227,7 +251,7 @@ def gate_cell(attack, variant, config, toolchain, expected=None):
     timing = "-" if attack.startswith("SELFTEST") else BA
     technique = "selftest" if attack.startswith("SELFTEST") else MI
     return cell(attack, technique, timing, PAYLOADS[attack], variant, config, toolchain, out, exp,
-                "observed %s under %s/%s" % (out, config, toolchain), runs=runs)
+                gate_evidence(out, config, toolchain), runs=runs)
 
 
 gate = {
@@ -278,7 +302,7 @@ def hide(expected):
     def fn(d):
         gfind(d, A_MOD, "modern", "cfi-icall", "clang-22").update(
             outcome="HIJACKED", counts={"HIJACKED": 1}, expected=expected, verdict="pass",
-            evidence="write_cr4(0x407f0) ran")
+            evidence=proof("HIJACKED", "cfi-icall"))
     return fn
 
 
@@ -367,7 +391,7 @@ gvariant("gate_harness_counted.json", lambda d: gfind(d, A_MOD, "legacy", "none"
 # A cell of an attack the registry does not have; self-test cells nobody asked for.
 gvariant("gate_unplanned.json", lambda d: d["cells"].append(
     cell("MEMCPY_INTRA_BEFORE_ARM_FUNC_SAME_CLASS", MI, BA, "func:same-class", "legacy", "none",
-         "clang-14", "REDIRECTED", "REDIRECTED", "ran")))
+         "clang-14", "REDIRECTED", "REDIRECTED", proof("REDIRECTED", "none"))))
 gvariant("gate_selftest_unasked.json", lambda d: d["cells"].append(
     gate_cell("SELFTEST_HANG", "legacy", "none", "clang-14")))
 
@@ -401,7 +425,7 @@ def controls(d):
         evidence="ran\x1b[2J\x9b31m \u202egnp.exe\u202c \ufffe \uffff end\rover\nnext\tcol \x7f")
     # A cell report.md quotes (the CVE-2017-7308 headline).
     gfind(d, A_LEG, "legacy", "cfi-icall", "clang-14").update(
-        evidence="write_cr4 ran\x1b[2J\x9b31m \u202egnp.exe\u202c \ufffe end\rover\nnext")
+        evidence="target ran: name=write_cr4 chosen=1 \x1b[2J\x9b31m \u202egnp.exe\u202c \ufffe end\rover\nnext")
 
 
 gvariant("gate_controls.json", controls)
