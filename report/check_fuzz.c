@@ -10,8 +10,10 @@
 #include "fuzz/fuzz_plan.h"
 #include "fuzz_summary.h"
 #include "fuzz/fuzz_replay.h"
+#include "fuzz/overflow_session.h"
 #include "report_internal.h"
 #include "sha256.h"
+#include "lib/fs.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -189,7 +191,7 @@ static int requires_planned(const struct th_fz_expect *e, const struct th_fz_pla
 
 struct tally {
 	unsigned ran, ok, regress, harness, findings, missing, unplanned, reproducers, lost;
-	unsigned replayed, replays_bad, unreplayed, below_floor, erased;
+	unsigned replayed, replays_bad, unreplayed, below_floor, erased, unrecorded;
 };
 
 /*
@@ -254,6 +256,151 @@ static unsigned unlisted_findings(FILE *out, const char *dir, const struct th_fz
 	}
 	closedir(dp);
 	return n;
+}
+
+/* The run's own record may span a little less than the campaign (the
+ * engine's start before its first record, its end after the last), never
+ * more; and the campaign no more than this and half the span beyond it
+ * (the recheck of its artifacts comes after the last record: make demo's
+ * and a 6 s slice's campaigns ran 0.1-0.4 s beyond theirs). */
+#define RECORD_SLACK_S 1.0
+#define RECORD_OVER_S 3.0
+#define RECORD_PROCS 4096
+
+/*
+ * The run's own record of campaign @c (a libFuzzer one): <run>/<toolchain>/
+ * <variant>-<config>/stats, where the target appended its counters
+ * (TH-FZ-STATS, each process's running totals, fuzz/overflow_session.h)
+ * and every finding it reported (TH-FZ-FINDING) as it ran. The summary's
+ * executions and outcomes are the sums of each process's last counters,
+ * its findings every signature recorded (but as many as replays disagreed
+ * with), its time the span of the records (loops/campaign.c reads the same
+ * file): a summary whose numbers were made consistent by hand disagrees
+ * with it. Return: how many disagreements (a `doctored:` or `erased:` line
+ * each, or one `unrecorded:` line when there is no record).
+ */
+static unsigned unlike_record(FILE *out, const char *dir, const struct th_fz_summary *s,
+			      const struct th_fz_campaign *c)
+{
+	struct proc_rec {
+		long long pid, execs, counts[TH_OUTCOME_COUNT];
+	} *procs = NULL;
+	size_t nprocs = 0;
+	char path[8192], rel[8192], line[4096], v[256];
+	char (*sigs)[160] = NULL;
+	size_t nsigs = 0, unlisted = 0;
+	unsigned long long t0 = 0, t1 = 0;
+	long long execs = 0, counts[TH_OUTCOME_COUNT] = { 0 };
+	unsigned bad = 0;
+	const char *why;
+	FILE *f;
+
+	if (!s->run || strcmp(c->status, "ran") || strcmp(c->engine, "libfuzzer") || !c->executions)
+		return 0;
+	snprintf(rel, sizeof(rel), "%s/%s/%s-%s/stats", s->run, c->toolchain, th_variant_name(c->variant),
+		 c->config);
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	if (!(f = th_fopen_read(path, "r", &why))) {
+		line_start(out, "unrecorded", c);
+		fputs(": ", out);
+		esc(out, rel);
+		fputs(": ", out);
+		esc(out, why);
+		fputs(": the run's own record of what the campaign ran is not there, so its numbers stand "
+		      "on nothing\n", out);
+		return 1;
+	}
+	procs = calloc(RECORD_PROCS, sizeof(*procs));
+	sigs = calloc(RECORD_PROCS, sizeof(*sigs));
+	while (procs && sigs && fgets(line, sizeof(line), f)) {
+		bool stats = !strncmp(line, TH_FZ_STATS_PREFIX, strlen(TH_FZ_STATS_PREFIX));
+		bool finding = !strncmp(line, TH_FZ_FINDING_PREFIX, strlen(TH_FZ_FINDING_PREFIX));
+		unsigned long long t;
+		long long pid;
+		size_t k;
+
+		if ((!stats && !finding) || !th_fz_kv(line, "pid", v, sizeof(v)))
+			continue;
+		pid = strtoll(v, NULL, 10);
+		if (th_fz_kv(line, "t", v, sizeof(v)) && (t = strtoull(v, NULL, 10))) {
+			t0 = !t0 || t < t0 ? t : t0;
+			t1 = t > t1 ? t : t1;
+		}
+		if (finding) {
+			if (!th_fz_kv(line, "sig", v, sizeof(v)))
+				continue;
+			for (k = 0; k < nsigs && strcmp(sigs[k], v); k++)
+				;
+			if (k == nsigs && nsigs < RECORD_PROCS)
+				snprintf(sigs[nsigs++], sizeof(sigs[0]), "%s", v);
+			continue;
+		}
+		for (k = 0; k < nprocs && procs[k].pid != pid; k++)
+			;
+		if (k == nprocs) {
+			if (nprocs == RECORD_PROCS)
+				continue;
+			procs[nprocs++].pid = pid;
+		}
+		procs[k].execs = th_fz_kv(line, "execs", v, sizeof(v)) ? strtoll(v, NULL, 10) : 0;
+		for (int o = 0; o < TH_OUTCOME_COUNT; o++)
+			procs[k].counts[o] = th_fz_kv(line, th_outcome_name((enum th_outcome)o), v, sizeof(v)) ?
+						     strtoll(v, NULL, 10) : 0;
+	}
+	fclose(f);
+	for (size_t k = 0; k < nprocs; k++) {
+		execs += procs[k].execs;
+		for (int o = 0; o < TH_OUTCOME_COUNT; o++)
+			counts[o] += procs[k].counts[o];
+	}
+	if (execs != c->executions || memcmp(counts, c->outcomes, sizeof(counts))) {
+		line_start(out, "doctored", c);
+		fprintf(out, ": claims %lld executions (", c->executions);
+		for (int o = 0, n = 0; o < TH_OUTCOME_COUNT; o++)
+			if (c->outcomes[o])
+				fprintf(out, "%s%s %lld", n++ ? ", " : "", th_outcome_name((enum th_outcome)o),
+					c->outcomes[o]);
+		fprintf(out, "); its run recorded %lld (", execs);
+		for (int o = 0, n = 0; o < TH_OUTCOME_COUNT; o++)
+			if (counts[o])
+				fprintf(out, "%s%s %lld", n++ ? ", " : "", th_outcome_name((enum th_outcome)o),
+					counts[o]);
+		fputs(") in ", out);
+		esc(out, rel);
+		fputc('\n', out);
+		bad++;
+	}
+	for (size_t k = 0; k < nsigs; k++) {
+		bool listed = false;
+
+		for (size_t i = 0; i < c->nfindings && !listed; i++)
+			listed = !strcmp(c->findings[i].sig, sigs[k]);
+		if (listed || ++unlisted <= (size_t)(c->disagreements > 0 ? c->disagreements : 0))
+			continue;
+		line_start(out, "erased", c);
+		fputs(": ", out);
+		esc(out, sigs[k]);
+		fputs(": a finding its run recorded (", out);
+		esc(out, rel);
+		fputs(") that the summary does not list (erased from it)\n", out);
+		bad++;
+	}
+	if (t1 > t0) {
+		double span = (double)(t1 - t0) / 1e9;
+
+		if (c->seconds + RECORD_SLACK_S < span ||
+		    c->seconds > span + RECORD_OVER_S + span / 2) {
+			line_start(out, "doctored", c);
+			fprintf(out, ": claims %.2f s; its run's records (", c->seconds);
+			esc(out, rel);
+			fprintf(out, ") span %.2f s: the time was %s\n", span,
+				c->seconds < span ? "cut" : "stretched");
+			bad++;
+		}
+	}
+	free(procs);
+	free(sigs);
+	return bad;
 }
 
 /*
@@ -549,8 +696,10 @@ int th_check_fuzz_main(const struct th_check_fuzz_opts *o, FILE *out, FILE *err)
 		}
 		/* Against the run's own files, as the replays are: not with
 		 * no_replay (fixtures whose run folder several summaries share). */
-		if (!o->no_replay)
+		if (!o->no_replay) {
 			t.erased += unlisted_findings(out, dir, s, c);
+			t.unrecorded += unlike_record(out, dir, s, c);
+		}
 		for (size_t k = 0; k < c->nfindings; k++) {
 			int r;
 
@@ -695,6 +844,8 @@ int th_check_fuzz_main(const struct th_check_fuzz_opts *o, FILE *out, FILE *err)
 		fprintf(so, ", %u campaigns below the execution floor", t.below_floor);
 	if (t.erased)
 		fprintf(so, ", %u saved findings not listed", t.erased);
+	if (t.unrecorded)
+		fprintf(so, ", %u disagreements with the run's own record", t.unrecorded);
 	if (o->beside && !t.harness && !o->verbose) {
 		fprintf(so, "; %u findings%s", t.findings, t.findings ? " (--verbose)" : "");
 	} else {
@@ -734,7 +885,8 @@ int th_check_fuzz_main(const struct th_check_fuzz_opts *o, FILE *out, FILE *err)
 			.findings = t.findings, .replayed_otherwise = t.replays_bad,
 			.unreplayed = t.unreplayed, .below_floor = t.below_floor,
 		};
-	rc = t.unplanned || t.reproducers || t.replays_bad || t.unreplayed || t.below_floor || t.erased ?
+	rc = t.unplanned || t.reproducers || t.replays_bad || t.unreplayed || t.below_floor || t.erased ||
+			     t.unrecorded ?
 		     TH_CHECK_BAD_INPUT :
 	     t.regress || (t.missing && !partial_ok) ||
 	     (slice && !o->allow_slice && !s->selection.planned) ||

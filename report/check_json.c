@@ -77,7 +77,7 @@ void th_check_json_results_exit(struct th_check_json *cj, int rc)
 /* The kinds of the campaigns' gate's finding lines (report/check_fuzz.c). */
 static const char *const fuzz_kinds[] = {
 	"regression", "missing", "lost coverage", "unplanned", "reproducer", "replay", "unreplayed",
-	"erased", "doctored", "harness error",
+	"erased", "unrecorded", "doctored", "harness error",
 	"slice", "partial", "unsupported", "note", "expected", NULL
 };
 

@@ -8,8 +8,15 @@ only what check replays or measures can tell.
                                   that must fit in them) cut a thousandfold
   fuzz_doctor.py erase FUZZ.json  a finding taken out of the list, where another
                                   of its outcome keeps the counts consistent
+  fuzz_doctor.py forget FUZZ.json a finding taken out of the list with the files
+                                  the run saved of it (.bin, .chain), its runs
+                                  counted as NO_EFFECT: only the run's own record
+                                  (its campaign's stats) still has it
+  fuzz_doctor.py stretch FUZZ.json every campaign's seconds ten times what ran,
+                                  its rate in step
 Prints what it did; exit 3 when the summary has nothing to doctor."""
 import json
+import os
 import sys
 
 
@@ -62,11 +69,44 @@ def erase(d):
     return False
 
 
+def forget(path, d):
+    base = path.rsplit("/", 1)[0]
+    for c in d["campaigns"]:
+        fs = c.get("findings", [])
+        if not fs:
+            continue
+        a = fs.pop(0)
+        for ext in (".bin", ".chain"):
+            try:
+                os.unlink(f"{base}/{a['reproducer'][:-4]}{ext}")
+            except FileNotFoundError:
+                pass
+        oc = c["outcomes"]
+        n = oc.pop(a["outcome"]) if not any(b["outcome"] == a["outcome"] for b in fs) else 0
+        oc["NO_EFFECT"] = oc.get("NO_EFFECT", 0) + n
+        if a["outcome"] == "HIJACKED" and n:
+            c["first_hijack"] = None
+        c["rechecked"] = max(len(fs), c["rechecked"] - 1)
+        print(a["sig"])
+        return True
+    return False
+
+
+def stretch(d):
+    for c in d["campaigns"]:
+        if c.get("executions"):
+            c["seconds"] *= 10
+            c["exec_per_second"] = c["executions"] / c["seconds"]
+    print("stretch")
+    return True
+
+
 def main():
     what, path = sys.argv[1], sys.argv[2]
     with open(path) as f:
         d = json.load(f)
-    done = swap(path, d) if what == "swap" else erase(d) if what == "erase" else cut(d)
+    done = (swap(path, d) if what == "swap" else erase(d) if what == "erase" else
+            forget(path, d) if what == "forget" else stretch(d) if what == "stretch" else cut(d))
     if not done:
         sys.exit(3)
     with open(path, "w") as f:

@@ -10,7 +10,10 @@
 #      names whole (byte for byte; check answers as before); the next run
 #      removes the killed run's directory;
 #   4. a reproducer removed or changed after the summary: check exit 2,
-#      naming the file;
+#      naming the file; a summary doctored consistently (a reproducer
+#      swapped with its hash, a finding erased, with its files too,
+#      executions cut, the time stretched) is bad input, each named: by the
+#      replay, the floor, or the run's own record (its campaigns' stats);
 #   5. a run that plans its slice (fuzz --slice, as make demo runs): a plain
 #      check answers as check --fuzz-allow-slice does, and names the slice.
 #   fuzz_run.sh TIMERHARNESS BUILD TOOLCHAIN DIR FUZZ_CHECK EXPECTED PLAN
@@ -135,9 +138,24 @@ if doc erase > "$dir/erase.out"; then
 else
 	echo "run 3 has no two findings of one outcome in a campaign: the erase is skipped"
 fi
+# The run's own record (each campaign's stats, where the target counted as
+# it ran): a finding erased with every file saved of it, and the time
+# stretched tenfold, are each named against it.
+if doc forget > "$dir/forget.out"; then
+	"$check" --plan "$plan" --build-root "$build" --allow-slice "$dir/doc-forget/fuzz.json" "$expect" > "$dir/check8.out" 2>&1
+	[ $? -eq 2 ] && grep -q "^erased: .*$(cat "$dir/forget.out"): a finding its run recorded (.*/stats) that the summary does not list" "$dir/check8.out" ||
+		fail "a finding erased with its files: $(cat "$dir/forget.out") $(cat "$dir/check8.out")"
+else
+	echo "run 3 has no finding: the forget is skipped"
+fi
+doc stretch > /dev/null || fail "cannot doctor $out/fuzz.json"
+"$check" --plan "$plan" --build-root "$build" --allow-slice "$dir/doc-stretch/fuzz.json" "$expect" > "$dir/check9.out" 2>&1
+[ $? -eq 2 ] && grep -q "^doctored: .*: claims .* s; its run's records (.*/stats) span .* s: the time was stretched" "$dir/check9.out" ||
+	fail "the time stretched tenfold: $(cat "$dir/check9.out")"
 doc cut > /dev/null || fail "cannot doctor $out/fuzz.json"
 "$check" --plan "$plan" --build-root "$build" --allow-slice "$dir/doc-cut/fuzz.json" "$expect" > "$dir/check6.out" 2>&1
-[ $? -eq 2 ] && grep -q "^doctored: .* executions in .* CPU seconds, below the floor" "$dir/check6.out" ||
+[ $? -eq 2 ] && grep -q "^doctored: .* executions in .* CPU seconds, below the floor" "$dir/check6.out" &&
+	grep -q "^doctored: .*: claims [0-9]* executions (.*); its run recorded [0-9]* (.*) in .*/stats" "$dir/check6.out" ||
 	fail "executions cut a thousandfold: $(cat "$dir/check6.out")"
 
 # 4. A reproducer gone or changed after the summary was written.
