@@ -2088,6 +2088,16 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 			char why[160];
 
 			more_severe(&o, TH_CRASHED);
+			/* A value reached write_cr4's MOV and the CPU refused it:
+			 * its distance to the goal's value, for the engine's
+			 * comparison tracing and value profiling
+			 * (th_fz_goal_cr4(), compared in instrumented code), as
+			 * for a value that loaded. Only a value that is no address
+			 * of this process (the attacker's literal; the tasklet's
+			 * or timer's own address, which callback(t) passes, is
+			 * never handed to the engine). */
+			if (!pointer_like(caught_cr4_val))
+				(void)th_fz_goal_cr4((unsigned long)caught_cr4_val);
 			if (th_x86_cr4_gp(caught_cr4_val, why, sizeof(why)))
 				th_sbuf_put(&e, "%s#GP(0) at pc 0x%lx: mov to CR4 of 0x%llx, %s (Intel SDM Vol. 3A 2.5): "
 					"native_write_cr4() oopses, CR4 unchanged", sep, (unsigned long)caught_pc,
