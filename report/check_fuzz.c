@@ -867,16 +867,17 @@ int th_check_fuzz_main(const struct th_check_fuzz_opts *o, FILE *out, FILE *err)
 	else if (!fclose(sm))
 		th_report_put_wrapped_escaped(out, "", sum);
 	free(sum);
-	for (int v = 0; v < TH_VARIANT_COUNT && (o->verbose || !o->beside); v++) {
-		char verdict[4096];
+	for (int a = 0; a < TH_API_COUNT && (o->verbose || !o->beside); a++)
+		for (int v = 0; v < TH_VARIANT_COUNT; v++) {
+			char verdict[4096];
 
-		if (th_fz_verdict(s, (enum th_variant)v, verdict, sizeof(verdict))) {
-			char vline[4200];
+			if (th_fz_verdict(s, (enum th_api)a, (enum th_variant)v, verdict, sizeof(verdict))) {
+				char vline[4200];
 
-			snprintf(vline, sizeof(vline), "fuzz %s", verdict);
-			th_report_put_wrapped(out, "", vline);
+				snprintf(vline, sizeof(vline), "fuzz %s", verdict);
+				th_report_put_wrapped(out, "", vline);
+			}
 		}
-	}
 	if (o->counts)
 		*o->counts = (struct th_check_fuzz_counts){
 			.campaigns = (unsigned)s->ncampaigns, .ran = t.ran, .as_declared = t.ok,

@@ -26,10 +26,17 @@ const struct th_fz_summary *th_render_fuzz_summary(const struct th_results *res)
 }
 
 /* What each variant is, in the kernel's terms. */
-static const char *const generation[TH_VARIANT_COUNT] = {
-	[TH_VARIANT_LEGACY] = "4.14 setup_timer(): legacy",
-	[TH_VARIANT_TRANSITIONAL] = "4.14-rc3 timer_setup() shim: transitional",
-	[TH_VARIANT_MODERN] = "4.15 timer_setup(): modern",
+static const char *const generation[TH_API_COUNT][TH_VARIANT_COUNT] = {
+	[TH_API_TIMER] = {
+		[TH_VARIANT_LEGACY] = "4.14 setup_timer(): legacy",
+		[TH_VARIANT_TRANSITIONAL] = "4.14-rc3 timer_setup() shim: transitional",
+		[TH_VARIANT_MODERN] = "4.15 timer_setup(): modern",
+	},
+	[TH_API_TASKLET] = {
+		[TH_VARIANT_LEGACY] = "Tasklet, before 5.9 tasklet_init(): legacy",
+		[TH_VARIANT_TRANSITIONAL] = "Tasklet, 6.1 tasklet_setup() beside use_callback: transitional",
+		[TH_VARIANT_MODERN] = "Tasklet, callback only: modern",
+	},
 };
 
 static const char *const intro =
@@ -50,15 +57,15 @@ struct sig_row {
 	const struct th_fz_campaign *c;
 };
 
-static size_t variant_sigs(const struct th_fz_summary *s, enum th_variant v, struct sig_row *rows,
-			   size_t max)
+static size_t variant_sigs(const struct th_fz_summary *s, enum th_api a, enum th_variant v,
+			   struct sig_row *rows, size_t max)
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < s->ncampaigns; i++) {
 		const struct th_fz_campaign *c = &s->campaigns[i];
 
-		if (c->variant != v)
+		if (c->variant != v || c->api != a)
 			continue;
 		for (size_t k = 0; k < c->nfindings; k++) {
 			size_t j;
@@ -170,24 +177,24 @@ static const char *const heads[] = {
 	"BLOCKED_CFI", "CRASHED+HANG", "REDIRECTED", "PRIVILEGED_WRITE", "findings"
 };
 
-static void variant_part(struct th_doc *d, const struct th_fz_summary *s, enum th_variant v)
+static void variant_part(struct th_doc *d, const struct th_fz_summary *s, enum th_api a, enum th_variant v)
 {
 	char verdict[4096];
 	struct sig_row rows[128];
-	size_t nrows = variant_sigs(s, v, rows, sizeof(rows) / sizeof(rows[0]));
+	size_t nrows = variant_sigs(s, a, v, rows, sizeof(rows) / sizeof(rows[0]));
 	int any = 0;
 
 	for (size_t i = 0; i < s->ncampaigns; i++)
-		any |= s->campaigns[i].variant == v;
+		any |= s->campaigns[i].variant == v && s->campaigns[i].api == a;
 	if (!any)
 		return;
-	th_doc_heading(d, 3, NULL, generation[v]);
+	th_doc_heading(d, 3, NULL, generation[a][v] ? generation[a][v] : th_variant_name(v));
 	th_doc_table_head_text(d, heads, sizeof(heads) / sizeof(heads[0]));
 	for (size_t i = 0; i < s->ncampaigns; i++)
-		if (s->campaigns[i].variant == v)
+		if (s->campaigns[i].variant == v && s->campaigns[i].api == a)
 			campaign_row(d, &s->campaigns[i]);
 	th_doc_table_end(d);
-	if (th_fz_verdict(s, v, verdict, sizeof(verdict))) {
+	if (th_fz_verdict(s, a, v, verdict, sizeof(verdict))) {
 		th_doc_para(d);
 		th_doc_strong(d, "Verdict.");
 		th_doc_raw(d, " ");
@@ -214,7 +221,7 @@ static void variant_part(struct th_doc *d, const struct th_fz_summary *s, enum t
 		for (size_t i = 0; i < s->ncampaigns; i++) {
 			const struct th_fz_campaign *c = &s->campaigns[i];
 
-			for (size_t k = 0; c->variant == v && k < c->nfindings; k++) {
+			for (size_t k = 0; c->variant == v && c->api == a && k < c->nfindings; k++) {
 				const struct th_fz_finding *g = &c->findings[k];
 
 				if (strcmp(g->sig, f->sig))
@@ -272,8 +279,10 @@ static int section(struct th_doc *d, const struct th_fz_summary *s)
 		th_doc_raw(d, "); campaigns not listed did not run.");
 		th_doc_end_para(d);
 	}
-	for (int v = 0; v < TH_VARIANT_COUNT; v++)
-		variant_part(d, s, (enum th_variant)v);
+	/* Each API family's campaigns (results/api.def), each generation. */
+	for (int a = 0; a < TH_API_COUNT; a++)
+		for (int v = 0; v < TH_VARIANT_COUNT; v++)
+			variant_part(d, s, (enum th_api)a, (enum th_variant)v);
 	return ferror(d->out) ? -1 : 0;
 }
 

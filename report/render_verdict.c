@@ -233,13 +233,22 @@ static void fuzz_lines(FILE *out, const struct th_results *res, const struct th_
 		 * own under its question. */
 		fputs("  (any write the campaigns found, not the exploit's alone)\n", out);
 	}
-	for (int v = 0; v < TH_VARIANT_COUNT; v++) {
+	/* Each API family's generations (the timer's first, labelled as before
+	 * the families; another family's with its name: "tasklet 6.1"). */
+	for (int i = 0; i < TH_API_COUNT * TH_VARIANT_COUNT; i++) {
+		enum th_api api = (enum th_api)(i / TH_VARIANT_COUNT);
+		int v = i % TH_VARIANT_COUNT;
+		const char *obj = api == TH_API_TIMER ? "timer" : th_api_name(api);
 		struct th_fz_generation g;
 		char line[256];
 
-		if (!th_fz_generation(s, (enum th_variant)v, &g))
+		if (!th_fz_generation(s, api, (enum th_variant)v, &g))
 			continue;
-		variant_label((enum th_variant)v, label, sizeof(label));
+		if (api == TH_API_TIMER)
+			variant_label((enum th_variant)v, label, sizeof(label));
+		else
+			snprintf(label, sizeof(label), "%s %s", th_api_name(api),
+				 v == TH_VARIANT_TRANSITIONAL ? "6.1" : th_variant_name((enum th_variant)v));
 		if (g.own) {
 			snprintf(line, sizeof(line), "  %-14s own call HIJACKED under %zu of %zu configs, first %.2f s",
 				 label, g.own, g.configs, g.first);
@@ -250,15 +259,16 @@ static void fuzz_lines(FILE *out, const struct th_results *res, const struct th_
 				 label, a, b);
 		}
 		fprintf(out, "%s\n", line);
-		if (!g.own && th_fz_own_call_by_construction((enum th_variant)v)) {
+		if (!g.own && th_fz_own_call_by_construction(api, (enum th_variant)v)) {
 			/* The figure is the oracle's construction, not a search
 			 * that came up empty: say so, and what was reached. */
 			struct th_fz_reach r[32];
-			size_t ncfi, nr = th_fz_reach(s, (enum th_variant)v, r, sizeof(r) / sizeof(r[0]), &ncfi);
+			size_t ncfi, nr = th_fz_reach(s, api, (enum th_variant)v, r, sizeof(r) / sizeof(r[0]), &ncfi);
 			char text[2048];
 			size_t len;
 
-			th_report_put_wrapped(out, "                 ", "(by construction: its call gets the timer, not attacker bytes)");
+			snprintf(text, sizeof(text), "(by construction: its call gets the %s, not attacker bytes)", obj);
+			th_report_put_wrapped(out, "                 ", text);
 			if (ncfi) {
 				len = (size_t)snprintf(text, sizeof(text), "under CFI%s",
 						       nr ? " it still reached:" : ": no privileged write or redirect found");
@@ -271,7 +281,8 @@ static void fuzz_lines(FILE *out, const struct th_results *res, const struct th_
 		if (g.foreign && !g.own)
 			fprintf(out, "  %-14s via process_timeout: HIJACKED under %zu of %zu configs\n", "",
 				g.foreign, g.configs);
-		{
+		if (api == TH_API_TIMER) {
+			/* The exploit's rows above are the timer's. */
 			char text[1024];
 
 			if (th_card_reconcile(card, res, s, (enum th_variant)v, text, sizeof(text)))

@@ -111,18 +111,26 @@ static void fuzz_lines(FILE *out, const struct th_results *res, const struct th_
 	char line[1024], a[32], b[32];
 	bool any = false;
 
-	for (int v = 0; s && v < TH_VARIANT_COUNT; v++) {
+	for (int i = 0; s && i < TH_API_COUNT * TH_VARIANT_COUNT; i++) {
+		enum th_api api = (enum th_api)(i / TH_VARIANT_COUNT);
+		int v = i % TH_VARIANT_COUNT;
+		const char *obj = api == TH_API_TIMER ? "timer" : th_api_name(api);
 		struct th_fz_generation g;
 
-		if (!th_fz_generation(s, (enum th_variant)v, &g))
+		if (!th_fz_generation(s, api, (enum th_variant)v, &g))
 			continue;
 		if (!any)
 			fprintf(out, "<h3><a href=\"#fuzzing\">Fuzzing the overwrite</a>: the timer's own "
 				"call, by any write the campaigns found, not the exploit's alone%s</h3>\n",
 				s->partial ? " (PARTIAL: the campaigns were interrupted)" : "");
 		any = true;
-		snprintf(line, sizeof(line), "%s %s", th_variant_kernel((enum th_variant)v),
-			 v == TH_VARIANT_TRANSITIONAL ? "(rc3 shim)" : th_variant_name((enum th_variant)v));
+		if (api == TH_API_TIMER)
+			snprintf(line, sizeof(line), "%s %s", th_variant_kernel((enum th_variant)v),
+				 v == TH_VARIANT_TRANSITIONAL ? "(rc3 shim)" : th_variant_name((enum th_variant)v));
+		else
+			snprintf(line, sizeof(line), "%s %s", th_api_name(api),
+				 v == TH_VARIANT_TRANSITIONAL ? "6.1 (use_callback)" :
+				 th_variant_name((enum th_variant)v));
 		fputs("<div class=\"vrow\"><span class=\"gen\">", out);
 		th_html_text(out, line);
 		snprintf(line, sizeof(line), "%zu config%s", g.configs, g.configs == 1 ? "" : "s");
@@ -141,11 +149,13 @@ static void fuzz_lines(FILE *out, const struct th_results *res, const struct th_
 		}
 		fputs("</span><span class=\"cnt\">", out);
 		th_html_text(out, line);
-		if (!g.own && th_fz_own_call_by_construction((enum th_variant)v)) {
+		if (!g.own && th_fz_own_call_by_construction(api, (enum th_variant)v)) {
 			struct th_fz_reach r[32];
-			size_t ncfi, nr = th_fz_reach(s, (enum th_variant)v, r, sizeof(r) / sizeof(r[0]), &ncfi);
+			size_t ncfi, nr = th_fz_reach(s, api, (enum th_variant)v, r, sizeof(r) / sizeof(r[0]), &ncfi);
 
-			th_html_text(out, " (by construction: its call gets the timer, never bytes the attacker wrote)");
+			snprintf(line, sizeof(line), " (by construction: its call gets the %s, never bytes the "
+				 "attacker wrote)", obj);
+			th_html_text(out, line);
 			if (ncfi) {
 				th_html_text(out, nr ? "; under CFI it still reached: " :
 					       "; under CFI: no privileged write or redirect found");
@@ -161,7 +171,7 @@ static void fuzz_lines(FILE *out, const struct th_results *res, const struct th_
 			th_html_text(out, line);
 		}
 		fputs("</span></div>\n", out);
-		if (th_card_reconcile(card, res, s, (enum th_variant)v, line, sizeof(line))) {
+		if (api == TH_API_TIMER && th_card_reconcile(card, res, s, (enum th_variant)v, line, sizeof(line))) {
 			fputs("<p class=\"cnt\">", out);
 			th_html_text(out, line);
 			fputs("</p>\n", out);
@@ -173,8 +183,9 @@ static void fuzz_lines(FILE *out, const struct th_results *res, const struct th_
 		return;
 	}
 	fputs("<details><summary>What the campaigns found, in full</summary>\n", out);
-	for (int v = 0; v < TH_VARIANT_COUNT; v++) {
-		if (!th_fz_verdict(s, (enum th_variant)v, line, sizeof(line)))
+	for (int i = 0; i < TH_API_COUNT * TH_VARIANT_COUNT; i++) {
+		if (!th_fz_verdict(s, (enum th_api)(i / TH_VARIANT_COUNT), (enum th_variant)(i % TH_VARIANT_COUNT),
+				   line, sizeof(line)))
 			continue;
 		fputs("<p class=\"other\">", out);
 		th_html_text(out, line);

@@ -118,9 +118,24 @@ static void vcamp(struct th_sbuf *b, const struct th_fz_summary *s, const struct
 		th_sbuf_put(b, " (%s)", c->engine);
 }
 
-bool th_fz_own_call_by_construction(enum th_variant v)
+bool th_fz_own_call_by_construction(enum th_api a, enum th_variant v)
 {
+	/* Both families' modern call passes the object itself (4.15's
+	 * fn(timer), the callback-only tasklet's callback(t)). */
+	(void)a;
 	return v == TH_VARIANT_MODERN;
+}
+
+/* The family's word for its object ("timer", "tasklet"). */
+static const char *own_word(enum th_api a)
+{
+	return th_api_name(a) ? th_api_name(a) : "timer";
+}
+
+/* Is c a campaign of family a and variant v that ran? */
+static bool of(const struct th_fz_campaign *c, enum th_api a, enum th_variant v)
+{
+	return c->variant == v && c->api == a && !strcmp(c->status, "ran");
 }
 
 /* "uid 0, gid 0" from a chain's "privileged state changed: uid 1000 -> 0,
@@ -160,9 +175,12 @@ static void changed_to(const char *chain, char *out, size_t n)
 	}
 }
 
-/* What a step's WHAT names: the function that ran. */
-static const char *step_function(const char *id)
+/* What a step's WHAT names: the function that ran (FORCE_CLOSE: the
+ * family's same-class target). */
+static const char *step_function(enum th_api a, const char *id)
 {
+	if (!strncmp(id, "FORCE_CLOSE_", strlen("FORCE_CLOSE_")))
+		return a == TH_API_TIMER ? "ring_force_close" : "tasklet_force_close";
 	static const struct {
 		const char *what, *fn;
 	} fns[] = {
@@ -192,8 +210,8 @@ static void add_config(char *list, size_t n, const struct th_fz_summary *s, cons
 	th_sbuf_put(&all, "%s%s", all.len ? ", " : "", name);
 }
 
-size_t th_fz_reach(const struct th_fz_summary *s, enum th_variant v, struct th_fz_reach *out, size_t max,
-		   size_t *ncfi)
+size_t th_fz_reach(const struct th_fz_summary *s, enum th_api a, enum th_variant v, struct th_fz_reach *out,
+		   size_t max, size_t *ncfi)
 {
 	size_t n = 0;
 
@@ -202,8 +220,7 @@ size_t th_fz_reach(const struct th_fz_summary *s, enum th_variant v, struct th_f
 		const struct th_fz_campaign *c = &s->campaigns[i];
 
 		/* Under CFI: a check of the dispatch stopped some of its runs. */
-		if (c->variant != v || strcmp(c->status, "ran") ||
-		    c->outcomes[TH_BLOCKED_CFI] + c->outcomes[TH_FALSE_POSITIVE] == 0)
+		if (!of(c, a, v) || c->outcomes[TH_BLOCKED_CFI] + c->outcomes[TH_FALSE_POSITIVE] == 0)
 			continue;
 		++*ncfi;
 		for (size_t k = 0; k < c->nfindings; k++) {
@@ -239,7 +256,7 @@ size_t th_fz_reach(const struct th_fz_summary *s, enum th_variant v, struct th_f
 	}
 	for (size_t m = 0; m < n; m++) {
 		struct th_fz_reach *r = &out[m];
-		const char *fn = step_function(r->step);
+		const char *fn = step_function(a, r->step);
 		struct th_sbuf sb = { r->label, sizeof(r->label), 0 };
 
 		if (!fn)
@@ -254,8 +271,9 @@ size_t th_fz_reach(const struct th_fz_summary *s, enum th_variant v, struct th_f
 	return n;
 }
 
-size_t th_fz_verdict(const struct th_fz_summary *s, enum th_variant v, char *buf, size_t n)
+size_t th_fz_verdict(const struct th_fz_summary *s, enum th_api a, enum th_variant v, char *buf, size_t n)
 {
+	const char *w = own_word(a);
 	struct th_sbuf b = { buf, n, 0 };
 	const char *writes[32], *redirects[32];
 	size_t nwrites = 0, nredirects = 0, ncamp = 0;
@@ -264,10 +282,15 @@ size_t th_fz_verdict(const struct th_fz_summary *s, enum th_variant v, char *buf
 	if (n)
 		buf[0] = 0;
 	for (size_t i = 0; i < s->ncampaigns; i++)
-		ncamp += s->campaigns[i].variant == v && !strcmp(s->campaigns[i].status, "ran");
+		ncamp += of(&s->campaigns[i], a, v);
 	if (!ncamp)
 		return 0;
-	th_sbuf_put(&b, "%s: ", th_variant_name(v));
+	/* The timer's generations by their names alone (as before the
+	 * families); another family's with its name first. */
+	if (a == TH_API_TIMER)
+		th_sbuf_put(&b, "%s: ", th_variant_name(v));
+	else
+		th_sbuf_put(&b, "%s %s: ", w, th_variant_name(v));
 	/* The timer's own call hijacked: where, how soon; where not, after how much. */
 	for (int found = 1; found >= 0; found--) {
 		sep = 0;
@@ -275,7 +298,7 @@ size_t th_fz_verdict(const struct th_fz_summary *s, enum th_variant v, char *buf
 			const struct th_fz_campaign *c = &s->campaigns[i];
 			double first = -1;
 
-			if (c->variant != v || strcmp(c->status, "ran"))
+			if (!of(c, a, v))
 				continue;
 			for (size_t k = 0; k < c->nfindings; k++)
 				if (th_fz_direct_hijack(&c->findings[k]) &&
@@ -284,8 +307,15 @@ size_t th_fz_verdict(const struct th_fz_summary *s, enum th_variant v, char *buf
 			if ((first >= 0) != found)
 				continue;
 			own |= found;
-			th_sbuf_put(&b, "%s", sep ? ", " : found ? "hijacked through the timer's own call on " :
-				 wrote ? "; not on " : "no hijack through the timer's own call on ");
+			if (sep)
+				th_sbuf_put(&b, ", ");
+			else if (found)
+				th_sbuf_put(&b, "hijacked through the %s's own call%s on ", w,
+					    a == TH_API_TASKLET && v == TH_VARIANT_TRANSITIONAL ?
+					    " (use_callback cleared: func(data) called, the site whose type "
+					    "admits write_cr4)" : "");
+			else
+				th_sbuf_put(&b, wrote ? "; not on " : "no hijack through the %s's own call on ", w);
 			wrote = 1;
 			vcamp(&b, s, c);
 			if (found)
@@ -296,12 +326,13 @@ size_t th_fz_verdict(const struct th_fz_summary *s, enum th_variant v, char *buf
 			sep = 1;
 		}
 	}
-	if (!own && th_fz_own_call_by_construction(v)) {
+	if (!own && th_fz_own_call_by_construction(a, v)) {
 		struct th_fz_reach r[32];
-		size_t ncfi, nr = th_fz_reach(s, v, r, sizeof(r) / sizeof(r[0]), &ncfi);
+		size_t ncfi, nr = th_fz_reach(s, a, v, r, sizeof(r) / sizeof(r[0]), &ncfi);
 
-		th_sbuf_put(&b, ", as the oracle is built: the 4.15 call passes the timer itself, never bytes the "
-			 "attacker wrote, so no run through the timer's own call can be HIJACKED");
+		th_sbuf_put(&b, ", as the oracle is built: the %s call passes the %s itself, never bytes the "
+			 "attacker wrote, so no run through the %s's own call can be HIJACKED",
+			 a == TH_API_TIMER ? "4.15" : "callback-only", w, w);
 		if (ncfi) {
 			th_sbuf_put(&b, "; under CFI (the %zu campaign%s whose runs a check stopped) %s", ncfi,
 			     ncfi == 1 ? "" : "s", nr ? "it still reached: " : "no privileged write or redirect was found");
@@ -317,7 +348,7 @@ size_t th_fz_verdict(const struct th_fz_summary *s, enum th_variant v, char *buf
 		const struct th_fz_campaign *c = &s->campaigns[i];
 		int foreign = 0;
 
-		if (c->variant != v || strcmp(c->status, "ran"))
+		if (!of(c, a, v))
 			continue;
 		for (size_t k = 0; k < c->nfindings; k++)
 			foreign |= th_fz_foreign_hijack(&c->findings[k]);
@@ -333,7 +364,7 @@ size_t th_fz_verdict(const struct th_fz_summary *s, enum th_variant v, char *buf
 	for (size_t i = 0; i < s->ncampaigns; i++) {
 		const struct th_fz_campaign *c = &s->campaigns[i];
 
-		if (c->variant != v || strcmp(c->status, "ran"))
+		if (!of(c, a, v))
 			continue;
 		for (size_t k = 0; k < c->nfindings; k++) {
 			const struct th_fz_finding *f = &c->findings[k];
@@ -358,14 +389,15 @@ size_t th_fz_verdict(const struct th_fz_summary *s, enum th_variant v, char *buf
 	return b.len;
 }
 
-size_t th_fz_generation(const struct th_fz_summary *s, enum th_variant v, struct th_fz_generation *g)
+size_t th_fz_generation(const struct th_fz_summary *s, enum th_api a, enum th_variant v,
+			struct th_fz_generation *g)
 {
 	*g = (struct th_fz_generation){ .first = -1 };
 	for (size_t i = 0; i < s->ncampaigns; i++) {
 		const struct th_fz_campaign *c = &s->campaigns[i];
 		bool own = false, foreign = false;
 
-		if (c->variant != v || strcmp(c->status, "ran"))
+		if (!of(c, a, v))
 			continue;
 		g->configs++;
 		g->runs += c->executions;

@@ -243,19 +243,22 @@ struct th_fz_generation {
 	double first;		/* seconds; < 0 when own == 0 */
 };
 
-/* Fill g for variant v. Return: g->configs (0: no campaign of v ran). */
-size_t th_fz_generation(const struct th_fz_summary *s, enum th_variant v, struct th_fz_generation *g);
+/* Fill g for variant v of API family a (the campaigns of its target). Return:
+ * g->configs (0: no campaign of it ran). */
+size_t th_fz_generation(const struct th_fz_summary *s, enum th_api a, enum th_variant v,
+			struct th_fz_generation *g);
 
-/* Is the timer's own call of variant v never HIJACKED by construction of
- * the oracle (fuzz/overflow_oracle.c judge_slot())? The 4.15 layout has no
- * .data: the call passes the timer itself, never bytes the attacker wrote,
+/* Is the own call of variant v of family a (the timer's, the tasklet's)
+ * never HIJACKED by construction of the oracle (fuzz/overflow_oracle.c
+ * judge_slot())? The modern layouts have no .data: the call passes the
+ * timer (the tasklet) itself, never bytes the attacker wrote,
  * so only another subsystem's callback that reads beyond the timer
  * (process_timeout's process_timer->task, the word after it) can carry the
  * attacker's choice. A figure of "never hijacked" there says
  * so beside it. */
-bool th_fz_own_call_by_construction(enum th_variant v);
+bool th_fz_own_call_by_construction(enum th_api a, enum th_variant v);
 
-/* What the campaigns of variant v still reached under CFI: the steps of
+/* What the campaigns of variant v of family a still reached under CFI: the steps of
  * their findings (but a HIJACKED one through another subsystem's callback,
  * said apart), from the campaigns in which a CFI check stopped some runs
  * (BLOCKED_CFI or FALSE_POSITIVE counted: observed, not named in advance),
@@ -271,22 +274,25 @@ struct th_fz_reach {
 				 * write_cr4" */
 };
 /* Fill out[max]; *ncfi: the campaigns of v under CFI. Return: how many. */
-size_t th_fz_reach(const struct th_fz_summary *s, enum th_variant v, struct th_fz_reach *out, size_t max,
-		   size_t *ncfi);
+size_t th_fz_reach(const struct th_fz_summary *s, enum th_api a, enum th_variant v, struct th_fz_reach *out,
+		   size_t max, size_t *ncfi);
 
 /* Is o a finding's outcome: a privileged target ran (HIJACKED, REDIRECTED)
  * or the privileged state changed (PRIVILEGED_WRITE)? */
 bool th_fz_is_finding(enum th_outcome o);
 
 /*
- * One sentence on what the campaigns of variant v found, plain text: where
- * the timer's own call was hijacked (the ring's .function or a forged
- * timer's) and how soon, where it was not and after how many executions and
+ * One sentence on what the campaigns of variant v of family a found, plain
+ * text, led by the variant's name (another family's: "tasklet legacy: "):
+ * where the timer's (the tasklet's) own call was hijacked (the ring's
+ * .function or a forged timer's; the neighbour's func/callback or a forged
+ * tasklet's; on the tasklet's transitional, the downgrade: use_callback
+ * cleared) and how soon, where it was not and after how many executions and
  * CFI blocks (on 4.15, that this holds by construction, and what the
  * campaigns under CFI still reached: th_fz_reach()); where another
  * subsystem's callback was; the PRIVILEGED_WRITE and REDIRECTED chains. buf is empty (return 0) when no campaign of v ran.
  * Return: its length.
  */
-size_t th_fz_verdict(const struct th_fz_summary *s, enum th_variant v, char *buf, size_t n);
+size_t th_fz_verdict(const struct th_fz_summary *s, enum th_api a, enum th_variant v, char *buf, size_t n);
 
 #endif
