@@ -173,7 +173,7 @@ static const struct value {
 	{ "fuzz", "--config", FUZZ_CONFIGS, NULL },
 	{ "fuzz", "--toolchain", FUZZ_TOOLCHAINS, NULL },
 	{ "fuzz", "--engine", LIST, "libfuzzer afl" },
-	{ "fuzz", "--target", LIST, "overflow" },
+	{ "fuzz", "--target", LIST, "overflow tasklet" },
 	{ "kernel", "--config", KCONFIGS, NULL },
 	{ "kernel", "--release", KRELEASES, NULL },
 	{ "kernel classify", "--end", LIST, "exited timeout failed" },

@@ -122,7 +122,8 @@ struct campaign {
 	const struct th_fz_built *bin;		/* the engine's binary */
 	const struct th_fz_built *replay;	/* replays the artifacts: the same binary */
 	char *dir, *corpus, *artifacts, *findings_dir, *log, *stats, *known, *recheck_log;
-	char *rel;	/* dir relative to the output directory: <run>/<toolchain>/<variant>-<config>[-afl] */
+	char *rel;	/* dir relative to the output directory: <run>/<toolchain>/[<target>-]<variant>-<config>[-afl] */
+	const char *seeds;	/* its target's seed corpus (seeds_of()) */
 	enum { PENDING, RUNNING, DONE } phase;
 	double t0, deadline, t_end;
 	pid_t pid;
@@ -499,7 +500,7 @@ static int start_afl(struct campaign *c, const struct th_fz_opts *o)
 	char *outd = th_xasprintf("%s/afl", c->dir);
 	char *stats = th_xasprintf("TH_FUZZ_STATS=%s", c->stats);
 	char *known = th_xasprintf("TH_FUZZ_KNOWN=%s", c->known);
-	char *argv[] = { "/usr/bin/afl-fuzz", "-i", (char *)o->seeds_dir, "-o", outd, "-V", secs,
+	char *argv[] = { "/usr/bin/afl-fuzz", "-i", (char *)c->seeds, "-o", outd, "-V", secs,
 			 "-s", seed, "-m", "none", "-t", "1000+", "--", c->bin->path, NULL };
 	char *env[] = { stats, known, "AFL_NO_UI=1", "AFL_SKIP_CPUFREQ=1", "AFL_NO_AFFINITY=1",
 			"AFL_I_DONT_CARE_ABOUT_MISSING_CRASHES=1", "AFL_SKIP_CRASHES=1",
@@ -559,7 +560,7 @@ static int start_libfuzzer(struct campaign *c, const struct th_fz_opts *o)
 	if (o->value_profile)
 		argv[a++] = "-use_value_profile=1";
 	argv[a++] = c->corpus;
-	argv[a++] = (char *)o->seeds_dir;
+	argv[a++] = (char *)c->seeds;
 	argv[a] = NULL;
 	c->pid = spawn(argv, env, c->log, -1);
 	free(secs);
@@ -735,6 +736,27 @@ static void progress(struct campaign *cs, size_t n, double t0, int final, const 
 
 /* ---- main ------------------------------------------------------------------------------------ */
 
+/*
+ * The seed corpus of a target's campaigns: the overflow target's is
+ * seeds_dir (--seeds); another family's lies beside it, named as its target
+ * (fuzz/corpora/tasklet beside fuzz/corpora/overflow), when that is a
+ * directory, else seeds_dir too (the same input format).
+ */
+static const char *seeds_of(const struct th_fz_opts *o, const char *target)
+{
+	const char *slash = strrchr(o->seeds_dir, '/');
+	struct stat st;
+	char *p;
+
+	if (!strcmp(target, "overflow"))
+		return o->seeds_dir;
+	p = th_xasprintf("%.*s%s", slash ? (int)(slash - o->seeds_dir + 1) : 0, o->seeds_dir, target);
+	if (!stat(p, &st) && S_ISDIR(st.st_mode) && !access(p, R_OK))
+		return p;	/* kept for the run: one per campaign */
+	free(p);
+	return o->seeds_dir;
+}
+
 static int plan(struct campaign **out, size_t *nout, const struct th_fz_opts *o, char *err, size_t n)
 {
 	struct campaign *cs = NULL;
@@ -811,6 +833,7 @@ static int plan(struct campaign **out, size_t *nout, const struct th_fz_opts *o,
 		c->known = th_xasprintf("%s/known", c->dir);
 		c->recheck_log = th_xasprintf("%s/recheck.log", c->dir);
 		c->rec.target = b->target;
+		c->seeds = seeds_of(o, b->target);
 		c->rec.api = th_fz_target_api(b->target);
 		c->rec.variant = th_variant_parse(b->variant);
 		c->rec.config = b->config;

@@ -61,7 +61,9 @@ struct th_fz_opts {
 	int jobs;		/* campaigns at once; 0: online CPUs */
 	const char *engine;	/* "libfuzzer" (default) or "afl" */
 	const char *out_dir;
-	const char *seeds_dir;	/* the seed corpus */
+	const char *seeds_dir;	/* the overflow target's seed corpus; another family's
+				 * target's lies beside it, named as the target
+				 * (fuzz/corpora/tasklet), when there */
 	int value_profile;	/* -use_value_profile=1 */
 	int no_leak;		/* TH_FUZZ_NO_LEAK=1: the attacker without a leak */
 	unsigned long seed;	/* engine seed of the first run; 0: from the clock */
