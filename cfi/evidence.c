@@ -288,3 +288,40 @@ void th_evidence_forms_text(enum th_outcome o, enum th_evidence_source src, char
 			 src == TH_EVIDENCE_MODEL ? "run" : "console",
 			 th_outcome_name(o) ? th_outcome_name(o) : "?");
 }
+
+/* The head of each defence's own words, and the flag that builds it. */
+static const struct {
+	const char *form, *flag;
+} defences[] = {
+	{ TH_EV_DIAG_LOC TH_REPORT_CFI_DIAG, "-fsanitize=cfi-icall" },
+	{ TH_EV_DIAG_LOC TH_REPORT_FUNCTION, "-fsanitize=function" },
+	{ TH_EV_ASAN, "-fsanitize=address" },
+	{ TH_EV_DIAG_LOC TH_REPORT_BOUNDS, "-fsanitize=array-bounds" },
+	{ TH_REPORT_FIELD_SPANNING, "-DTH_FORTIFY_FIELD" },
+	{ TH_REPORT_GLIBC_FORTIFY, "-D_FORTIFY_SOURCE" },
+};
+
+const char *th_evidence_defence(const char *evidence, char *buf, size_t n)
+{
+	static const char *const wrappers[] = { TH_EV_CFI_LEGIT, TH_EV_CONTROL_CFI, TH_EV_CONTROL_MEM };
+	const char *e = evidence ? evidence : "", *p, *q;
+
+	if (!strncmp(e, "seed ", 5) && (p = strstr(e + 5, ": ")) &&
+	    (size_t)(p - e - 5) == strcspn(e + 5, " :"))
+		e = p + 2;
+	for (size_t i = 0; i < sizeof(wrappers) / sizeof(wrappers[0]); i++)
+		if (!strncmp(e, wrappers[i], strlen(wrappers[i]))) {
+			e += strlen(wrappers[i]);
+			break;
+		}
+	for (size_t i = 0; i < sizeof(defences) / sizeof(defences[0]); i++)
+		if (th_evidence_format_matches(defences[i].form, e))
+			return defences[i].flag;
+	/* A trap at the dispatch's check: "... 's call at 0x.. (SCHEME[, ...]),". */
+	if (th_evidence_format_matches(TH_EV_CFI_TRAP, e) && (p = strstr(e, "'s call at 0x")) &&
+	    (p = strstr(p, " (")) && (q = p + 2 + strcspn(p + 2, ",)")) > p + 2 && n) {
+		snprintf(buf, n, "-fsanitize=%.*s", (int)(q - p - 2), p + 2);
+		return buf;
+	}
+	return NULL;
+}

@@ -123,6 +123,18 @@ bool th_evidence_form_ok(enum th_outcome o, enum th_evidence_source src, unsigne
  * cfi/evidence.c"). */
 void th_evidence_forms_text(enum th_outcome o, enum th_evidence_source src, char *buf, size_t n);
 
+/*
+ * The defence a model cell's evidence names, as the compiler flag its
+ * config must build it with (cfi/configs.tsv's cflags): a CFI trap's
+ * scheme ("... (kcfi, listed in .kcfi_traps) ..." -> "-fsanitize=kcfi"),
+ * the cfi-icall or -fsanitize=function runtime's diagnostic, ASan's and
+ * UBSan's reports, the fortified copies' aborts. A block or a detection
+ * under a config that does not build its defence was never observed.
+ * Return: the flag (a static string, or @buf), NULL when the evidence
+ * names no defence.
+ */
+const char *th_evidence_defence(const char *evidence, char *buf, size_t n);
+
 /* Does @f (a printf format) print the start of @s? (The matcher above.) */
 bool th_evidence_format_matches(const char *f, const char *s);
 

@@ -237,7 +237,7 @@ int th_cli_check(int argc, char **argv)
 	const char *fuzz_plan = NULL, *build_root;
 	bool fuzz_allow_slice = false;
 #endif
-	const char **attacks, **attack_apis, **configs;
+	const char **attacks, **attack_apis, **configs, **cflags;
 	char err[1024];
 	int bad = 0, rc;
 	bool json = false;
@@ -326,6 +326,7 @@ int th_cli_check(int argc, char **argv)
 	attacks = NULL;
 	attack_apis = NULL;
 	configs = NULL;
+	cflags = NULL;
 	memset(&kp, 0, sizeof(kp));
 	/* Never read what would block or never end (a FIFO, /dev/zero): said
 	 * with the option's name, bad input. */
@@ -379,7 +380,8 @@ int th_cli_check(int argc, char **argv)
 	attacks = calloc(th_attack_count + 1, sizeof(*attacks));
 	attack_apis = calloc(th_attack_count + 1, sizeof(*attack_apis));
 	configs = calloc(th_config_count + 1, sizeof(*configs));
-	if (!attacks || !attack_apis || !configs) {
+	cflags = calloc(th_config_count + 1, sizeof(*cflags));
+	if (!attacks || !attack_apis || !configs || !cflags) {
 		fprintf(errf, "check: out of memory\n");
 		rc = TH_CHECK_BAD_INPUT;
 		goto done;
@@ -388,8 +390,10 @@ int th_cli_check(int argc, char **argv)
 		attacks[i] = th_attacks[i].id;
 		attack_apis[i] = th_technique_api(th_attacks[i].technique);
 	}
-	for (size_t i = 0; i < th_config_count; i++)
+	for (size_t i = 0; i < th_config_count; i++) {
 		configs[i] = th_configs[i].name;
+		cflags[i] = th_configs[i].cflags;
+	}
 	/* Read now, needed only when the results hold a real kernel's cells
 	 * (check says then why it could not be read). */
 	if (th_kernel_plan_load(kernel, &kp, kerr, sizeof(kerr)))
@@ -399,7 +403,7 @@ int th_cli_check(int argc, char **argv)
 		.expect_path = th_expect_path(), .expect_sha256 = th_expect_sha256(),
 		.expect = th_expect_outcome_on, .where = th_expect_where_on,
 		.attacks = attacks, .nattacks = th_attack_count, .attack_apis = attack_apis,
-		.configs = configs, .nconfigs = th_config_count,
+		.configs = configs, .nconfigs = th_config_count, .config_cflags = cflags,
 		.selftests = th_matrix_selftests, .nselftests = th_matrix_nselftests,
 		.differs = th_expect_differs, .ndifferences = th_expect_difference_count(),
 		.difference = th_expect_difference, .difference_on = th_expect_difference_on,
@@ -455,6 +459,7 @@ done:
 	free(attacks);
 	free(attack_apis);
 	free(configs);
+	free(cflags);
 	th_kernel_plan_free(&kp);
 	th_expect_free();
 	return rc;

@@ -473,6 +473,27 @@ static void evidence_unproven(struct judge *j, const struct th_cell *c)
 		jcell(j, fdone(j), c);
 		return;
 	}
+	/* The defence it names is one its config builds (a block under none,
+	 * ASan's report under kcfi: words copied from another cell). */
+	for (size_t i = 0; model && th_evidence_held(c->outcome) && j->d->config_cflags &&
+			   i < j->d->nconfigs; i++) {
+		const char *need;
+
+		if (strcmp(j->d->configs[i], c->config) ||
+		    !(need = th_evidence_defence(c->evidence, why, sizeof(why))) ||
+		    strstr(j->d->config_cflags[i], need))
+			continue;
+		f = fstart(j, "doctored");
+		j->doctored++;
+		put_cell(f, c);
+		fprintf(f, ": evidence names a defence %s does not build (%s, not in its flags: ", c->config,
+			need);
+		th_report_put_line(f, j->d->config_cflags[i]);
+		fputs("): ", f);
+		th_report_put_line(f, c->evidence);
+		jcell(j, fdone(j), c);
+		return;
+	}
 	/* A harness error fails as one, whatever its console says (the boot's
 	 * CFI mode not taken is said by the host, not the console). */
 	if (model || !j->o->console_recheck || c->outcome == TH_HARNESS_ERROR)

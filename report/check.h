@@ -79,6 +79,10 @@ struct th_check_decl {
 	const char *const *attack_apis;
 	const char *const *configs;	/* every config, in declaration order */
 	size_t nconfigs;
+	/* configs[i]'s compiler flags (cfi/configs.tsv): a model cell's
+	 * evidence must name a defence its config builds
+	 * (th_evidence_defence()). NULL: not judged. */
+	const char *const *config_cflags;
 	/* Cells a run adds only when asked (matrix --selftests). */
 	const char *const *selftests;
 	size_t nselftests;

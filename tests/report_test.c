@@ -178,6 +178,9 @@ static const char *const gate_attacks[] = {
 };
 static const char *const gate_apis[] = { "timer", "timer", "timer" };
 static const char *const gate_configs[] = { "none", "cfi-icall", "kcfi" };
+/* Their flags as cfi/configs.tsv has them. */
+static const char *const gate_cflags[] = { "-O2 -g", "-O2 -g -flto -fvisibility=hidden -fsanitize=cfi-icall",
+					   "-O2 -g -fsanitize=kcfi" };
 static const char *const gate_selftests[] = { "SELFTEST_HANG" };
 
 static const char *gate_expect(const char *platform, const char *attack, const char *variant,
@@ -196,7 +199,7 @@ static struct th_check_decl gate_decl(void)
 		.expect_path = th_expect_path(), .expect_sha256 = th_expect_sha256(),
 		.expect = gate_expect, .where = th_expect_where_on,
 		.attacks = gate_attacks, .nattacks = 3, .attack_apis = gate_apis,
-		.configs = gate_configs, .nconfigs = 3,
+		.configs = gate_configs, .nconfigs = 3, .config_cflags = gate_cflags,
 		.selftests = gate_selftests, .nselftests = 1,
 	};
 }
@@ -1113,6 +1116,54 @@ static void check_evidence_unproven(void **state)
 	}
 }
 
+/* A proof in the right words, copied from a cell of another config: the
+ * defence it names is not one its config builds (a kcfi trap under none,
+ * ASan's report under cfi-icall). */
+static void check_evidence_defence_unbuilt(void **state)
+{
+	static const struct {
+		const char *config;
+		enum th_outcome outcome;
+		const char *evidence, *line;
+	} cases[] = {
+		{ "none", TH_BLOCKED_CFI, "SIGILL ud2 at 0x1f2a guarding call_timer_fn's call at 0x1f20 (kcfi, "
+					  "listed in .kcfi_traps), call target write_cr4",
+		  "doctored: MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4 modern/none/clang-22: evidence names a "
+		  "defence none does not build (-fsanitize=kcfi, not in its flags: -O2 -g): SIGILL ud2" },
+		{ "kcfi", TH_BLOCKED_CFI, "SIGILL ud1 at 0x1f2a guarding call_timer_fn's call at 0x1f20 "
+					  "(cfi-icall), call target write_cr4",
+		  "defence kcfi does not build (-fsanitize=cfi-icall, not in its flags: -O2 -g -fsanitize=kcfi)" },
+		{ "cfi-icall", TH_DETECTED, "AddressSanitizer: use-after-poison on address 0x6020",
+		  "defence cfi-icall does not build (-fsanitize=address, not in its flags: " },
+		{ "cfi-icall", TH_FALSE_POSITIVE, "control run stopped by a memory-safety check: victim.c:97:3: "
+						  "runtime error: index 16 out of bounds for type 'char[16]'",
+		  "(-fsanitize=array-bounds, not in its flags: " },
+	};
+	struct tmp *t = *state;
+	char err[1024];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct th_results *m = load_ok(DATA("gate.json"));
+		struct th_cell *c = th_results_find_cell(m, NULL, "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4",
+							 TH_VARIANT_MODERN, cases[i].config, "clang-22");
+		const char *path = tmp_file(t, "unbuilt.json");
+
+		assert_non_null(c);
+		memset(c->counts, 0, sizeof(c->counts));
+		c->outcome = cases[i].outcome;
+		c->counts[c->outcome] = c->runs = 1;
+		assert_int_equal(th_cell_set_evidence(c, cases[i].evidence, err, sizeof(err)), 0);
+		assert_int_equal(th_results_write(m, path, err, sizeof(err)), 0);
+		th_results_free(m);
+		struct run r = run_check(path, NULL);
+
+		assert_int_equal(r.rc, TH_CHECK_BAD_INPUT);
+		assert_contains(r.out, cases[i].line);
+		assert_contains(r.out, ", 1 doctored");
+		run_free(&r);
+	}
+}
+
 /* Every cell's evidence replaced by a word, its runs and counts kept: each
  * cell whose outcome is a proof (a block, a hijack, a write, a detection, a
  * hang, a lost timer, a false positive) is refused, the others are not held
@@ -1228,6 +1279,17 @@ static void evidence_forms(void **state)
 			fail_msg("%s %s (%u runs) should %sbe its proof: %s", th_outcome_name(cases[i].o),
 				 cases[i].src == TH_EVIDENCE_MODEL ? "model" : "kernel", cases[i].runs,
 				 cases[i].ok ? "" : "not ", cases[i].text);
+	/* The defence each names, as the flag that builds it. */
+	assert_string_equal(th_evidence_defence("seed 2: CFI stopped the legitimate callback: SIGILL ud2 at "
+						"0x1 guarding call_timer_fn's call at 0x2 (kcfi, listed in "
+						".kcfi_traps), call target x", text, sizeof(text)),
+			    "-fsanitize=kcfi");
+	assert_string_equal(th_evidence_defence("legacy.c:22:2: runtime error: control flow integrity check "
+						"for type 'x' (call_timer_fn's check at 0x1, call target y)",
+						text, sizeof(text)), "-fsanitize=cfi-icall");
+	assert_string_equal(th_evidence_defence("fortify: detected field-spanning write (size 48)", text,
+						sizeof(text)), "-DTH_FORTIFY_FIELD");
+	assert_null(th_evidence_defence("target ran: name=write_cr4 chosen=1", text, sizeof(text)));
 	th_evidence_forms_text(TH_HIJACKED, TH_EVIDENCE_MODEL, text, sizeof(text));
 	assert_string_equal(text, "target ran: name=<...> chosen=1");
 	th_evidence_forms_text(TH_DETECTED, TH_EVIDENCE_KERNEL, text, sizeof(text));
@@ -2966,6 +3028,7 @@ int main(int argc, char **argv)
 		TH_CASE(check_every_cell_unbacked),
 		TH_CASE(check_evidence_unproven),
 		TH_CASE(check_every_cell_unproven),
+		TH_CASE(check_evidence_defence_unbuilt),
 		TH_CASE(evidence_forms),
 		TH_CASE(evidence_forms_kernel_goldens),
 		TH_CASE(check_json_regression),
