@@ -297,8 +297,9 @@ static unsigned unlike_record(FILE *out, const char *dir, const struct th_fz_sum
 
 	if (!s->run || strcmp(c->status, "ran") || strcmp(c->engine, "libfuzzer") || !c->executions)
 		return 0;
-	snprintf(rel, sizeof(rel), "%s/%s/%s-%s/stats", s->run, c->toolchain, th_variant_name(c->variant),
-		 c->config);
+	th_fz_campaign_dir(s->run, c->toolchain, c->target, th_variant_name(c->variant), c->config, c->engine,
+			   rel, sizeof(rel));
+	snprintf(rel + strlen(rel), sizeof(rel) - strlen(rel), "/stats");
 	snprintf(path, sizeof(path), "%s/%s", dir, rel);
 	if (!(f = th_fopen_read(path, "r", &why))) {
 		line_start(out, "unrecorded", c);
@@ -856,6 +857,17 @@ int th_check_fuzz_main(const struct th_check_fuzz_opts *o, FILE *out, FILE *err)
 		esc(so, o->plan);
 		fputs(", expectations: ", so);
 		esc(so, o->expect);
+		/* Each other family's its campaigns were judged by. */
+		for (int a = 0; a < TH_API_COUNT; a++) {
+			bool judged = false;
+
+			for (size_t i = 0; i < s->ncampaigns && a != TH_API_TIMER && ea[a]; i++)
+				judged |= s->campaigns[i].api == (enum th_api)a;
+			if (judged) {
+				fputs(", ", so);
+				esc(so, epath[a]);
+			}
+		}
 		fputc(')', so);
 	}
 	if (o->no_replay && t.findings)
