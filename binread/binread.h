@@ -160,7 +160,8 @@ enum th_guard_kind {
 
 struct th_guard {
 	uint64_t addr;		/* the ud1/ud2, or the call instruction to the handler */
-	uint64_t branch;	/* the conditional branch whose failure side leads here */
+	uint64_t branch;	/* the conditional branch whose failure side leads here
+				 * (two checks sharing one trap: a guard each) */
 	enum th_guard_kind kind;
 	char insn[8];		/* "ud1", "ud2", "call" */
 	char handler[64];	/* TH_GUARD_HANDLER: the runtime function called */

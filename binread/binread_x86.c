@@ -1491,8 +1491,11 @@ static void add_guard(struct th_call_site *s, const struct event *g, uint64_t br
 	struct th_guard *gd;
 	int reg = TH_NOREG;
 
+	/* One trap can stand behind two checks (clang 14 sends both of
+	 * tasklet_action_common()'s cfi-icall checks to one ud1): a guard per
+	 * check, each with its own branch. */
 	for (size_t i = 0; i < s->nguards; i++)
-		if (s->guards[i].addr == g->at)
+		if (s->guards[i].addr == g->at && s->guards[i].branch == branch)
 			return;
 	if (s->nguards == TH_SITE_MAX_GUARDS)
 		return;
@@ -1812,20 +1815,38 @@ static void build_sites(struct exec *x, struct th_func_sites *fs)
 		s->priv = sp;
 		s->reached = sp->nev > 0;
 		/* Guards: a trap or handler whose path parts from a path to the site
-		 * at a branch on the site's target. */
+		 * at a branch on the site's target; its branch the last such on
+		 * its way (the check whose failure leads to it: -fsanitize=function's
+		 * hash compare, not the signature compare before it), a guard per
+		 * branch where two checks share one trap. */
 		for (size_t g = 0; g < an->nev; g++) {
 			const struct event *ge = &an->ev[g];
+			int best = -1;
+			size_t bk = 0;
 
 			if (ge->kind != EV_TRAP && ge->kind != EV_HANDLER)
 				continue;
 			for (size_t k = 0; k < sp->nev; k++) {
 				int at = parting(ge, sp->ev[k]);
 
-				if (at >= 0 && cond_on(ar, &ge->conds[at], sp->ev[k]->target)) {
-					add_guard(s, ge, ge->conds[at].at, ar, sp->ev[k]->target);
-					break;
-				}
+				if (at < 0 || !cond_on(ar, &ge->conds[at], sp->ev[k]->target))
+					continue;
+				/* The last branch on that target before the trap. */
+				for (int q = (int)ge->nconds - 1; q > best && q >= at; q--)
+					if (cond_on(ar, &ge->conds[q], sp->ev[k]->target)) {
+						best = q;
+						bk = k;
+						break;
+					}
 			}
+			/* The check's own failure side leads straight to its trap:
+			 * a path whose last branch is not on the target reached
+			 * the trap some other way (past a noreturn call the
+			 * reader does not know, into the handler block after it). */
+			if (best >= 0 && best != (int)ge->nconds - 1)
+				best = -1;
+			if (best >= 0)
+				add_guard(s, ge, ge->conds[best].at, ar, sp->ev[bk]->target);
 		}
 		for (size_t g = 0; g < s->nguards; g++) {
 			struct th_guard *gd = &s->guards[g];
@@ -2138,7 +2159,12 @@ void th_site_describe(const struct th_call_site *s, char *buf, size_t n)
 	}
 	for (size_t i = 0; i < s->nguards; i++) {
 		const struct th_guard *g = &s->guards[i];
+		int said = 0;
 
+		for (size_t k = 0; k < i; k++)
+			said |= s->guards[k].addr == g->addr;
+		if (said)
+			continue;	/* one trap behind two checks: named once */
 		len = strlen(buf);
 		if (g->kind == TH_GUARD_TRAP)
 			snprintf(buf + len, n - len, "; %s at 0x%" PRIx64 "%s", g->insn, g->addr,

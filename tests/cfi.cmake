@@ -97,9 +97,13 @@ foreach(config none asan cfi-icall cfi-icall-diag cfi-icall-generalized defence-
     if(TARGET th-attack-${variant}-${config})
       th_binread_test(site.${variant}.${config} site $<TARGET_FILE:th-attack-${variant}-${config}>
         ${variant} ${config} ${_scheme} ${PROJECT_SOURCE_DIR}/timer_core)
+      # tasklet_action_common's calls, one check each (tests/cfi_binread_test.c tasklet_site).
+      th_binread_test(tasklet.${variant}.${config} tasklet_site $<TARGET_FILE:th-attack-${variant}-${config}>
+        ${variant} ${config} ${_scheme})
     else()
       th_config_supported(${config} _ok _why)
       th_binread_test(site.${variant}.${config} skip "${config}: ${_why}")
+      th_binread_test(tasklet.${variant}.${config} skip "${config}: ${_why}")
     endif()
   endforeach()
 endforeach()

@@ -12,6 +12,9 @@
  *    modern's is void (*)(struct timer_list *), so write_cr4 does not; the
  *    transitional shim stores a struct timer_list * callback and calls it as
  *    unsigned long, so its own callback fails (the false positive);
+ *  - tasklet_action_common's calls: t->func(t->data) admits write_cr4,
+ *    t->callback(t) never, each call its own check where cfi-icall merges
+ *    the two into one instruction (tasklet_site);
  *  - the numbers against the binary's own tables: __typeid_<T>_size_m1 + 1
  *    jump-table entries, the kcfi hash in the callee's preamble, the
  *    function sanitizer's words before the callee, the diagnostic's line
@@ -205,6 +208,94 @@ static void site(void **state)
 	th_bin_close(b);
 }
 
+/*
+ * tasklet_site <binary> <variant> <config> <scheme>: tasklet_action_common's
+ * calls (th_site_calls). legacy makes t->func(t->data) only (the argument a
+ * word of the tasklet), modern t->callback(t) only (the tasklet itself),
+ * transitional both: two sites under kcfi, one instruction behind two checks
+ * under cfi-icall (and with no CFI), told apart into two calls, each with its
+ * own guard, jump table or hash and admits. From the C types: write_cr4 is
+ * func's type, never callback's; the generation's own callback
+ * (neighbour_tasklet_fn) is func's on legacy (tasklet_init()), callback's
+ * after (tasklet_setup()).
+ */
+static void tasklet_site(void **state)
+{
+	const char *path = arg(0), *variant = arg(1), *config = arg(2), *scheme = arg(3);
+	struct th_bin *b = open_bin(path);
+	const struct th_sym *cr4 = sym(b, "write_cr4"), *own = sym(b, "neighbour_tasklet_fn");
+	int legacy = !strcmp(variant, "legacy"), checked = strcmp(scheme, "none") != 0;
+	size_t ncalls = 0, nfunc = 0, ncb = 0;
+	const struct th_func_sites *fs;
+	char err[512], desc[512];
+
+	(void)state;
+	fs = th_bin_call_sites(b, "tasklet_action_common", err, sizeof(err));
+	if (!fs)
+		fail_msg("%s", err);
+	for (size_t i = 0; i < fs->nsites; i++) {
+		const struct th_call_site *s = &fs->sites[i];
+		struct th_site_call calls[3];
+		size_t n = th_site_calls(s, calls, 3), guards = 0;
+
+		assert_true(n >= 1 && n <= 2);
+		for (size_t k = 0; k < n; k++) {
+			const struct th_call_site *c = calls[k].site;
+			int func = calls[k].arg == TH_CALL_ARG_FIELD;
+
+			th_site_describe(c, desc, sizeof(desc));
+			print_message("%s %s: 0x%lx %s, call %zu of %zu, %s: %s\n", variant, config,
+				      (unsigned long)c->addr, c->insn, k + 1, n, th_call_arg_name(calls[k].arg),
+				      desc);
+			assert_true(calls[k].arg != TH_CALL_ARG_OTHER);
+			assert_int_equal(calls[k].target_off, 24);
+			/* func(data): data is the word after the func/callback union. */
+			if (func)
+				assert_int_equal(calls[k].arg_off, 32);
+			assert_string_equal(th_cfi_scheme_name(c->scheme), scheme);
+			assert_true(c->reached);
+			nfunc += (size_t)func;
+			ncb += (size_t)!func;
+			guards += c->nguards;
+			if (!checked) {
+				assert_int_equal(c->nguards, 0);
+				continue;
+			}
+			assert_int_equal(c->nguards, 1);
+			assert_int_equal(th_site_admits(c, cr4->addr, NULL), func);
+			assert_int_equal(th_site_admits(c, own->addr, NULL), func == legacy);
+			/* The check behind this call's guard answers alike. */
+			assert_int_equal(th_guard_admits(s, &c->guards[0], cr4->addr, NULL), func);
+			assert_int_equal(th_guard_admits(s, &c->guards[0], own->addr, NULL), func == legacy);
+			if (!strcmp(scheme, "cfi-icall")) {
+				int generalized = strstr(config, "generalized") != NULL;
+
+				if (func)
+					assert_string_equal(c->icall.type_id, generalized ? "_ZTSFvmE.generalized"
+											  : "_ZTSFvmE");
+				else
+					assert_contains(c->icall.type_id, generalized ? "_ZTSFvPvE.generalized"
+										     : "_tasklet_structE");
+			} else if (!strcmp(scheme, "kcfi")) {
+				assert_int_equal(c->kcfi.hash, word_at(b, (func ? cr4 : own)->addr - 4));
+			}
+		}
+		/* The calls' guards are the instruction's, each on one call. */
+		assert_int_equal(guards, s->nguards);
+		for (size_t k = 0; k < n; k++)
+			th_site_call_free(&calls[k]);
+		ncalls += n;
+	}
+	assert_int_equal(ncalls, legacy || !strcmp(variant, "modern") ? 1 : 2);
+	assert_int_equal(nfunc, strcmp(variant, "modern") != 0);
+	assert_int_equal(ncb, !legacy);
+	/* kcfi keeps transitional's two calls apart; cfi-icall and none merge
+	 * them into one instruction (clang 14 and 22 alike). */
+	if (!strcmp(variant, "transitional"))
+		assert_int_equal(fs->nsites, !strcmp(scheme, "kcfi") ? 2 : 1);
+	th_bin_close(b);
+}
+
 /* Bad input: each says which file and what is wrong. */
 static void not_elf(void **state)
 {
@@ -325,7 +416,7 @@ int main(int argc, char **argv)
 	} cases[] = {
 		{ "site", site }, { "not_elf", not_elf }, { "stripped", stripped },
 		{ "no_function", no_function }, { "duplicate", duplicate }, { "no_cfi", no_cfi },
-		{ "switch_table", switch_table }, { "cache", cache },
+		{ "switch_table", switch_table }, { "cache", cache }, { "tasklet_site", tasklet_site },
 	};
 
 	if (argc >= 2 && !strcmp(argv[1], "--list")) {

@@ -156,6 +156,17 @@ if(TARGET th_reach_collect AND TARGET th-attack-legacy-cfi-icall)
   set_tests_properties(reach.matrix PROPERTIES TIMEOUT 300 LABELS reach)
 endif()
 
+# th_reach_collect() and th_reach_collect_vmlinux() into a results file
+# (tests/reach_collect_test.c): the model's binaries below, a kernel-like one
+# where this compiler builds it.
+if(TARGET th_reach_collect)
+  add_executable(th-reach-collect-test ${CMAKE_CURRENT_LIST_DIR}/reach_collect_test.c)
+  target_include_directories(th-reach-collect-test PRIVATE ${TH_REACH_CMOCKA_INCLUDE} ${PROJECT_SOURCE_DIR})
+  target_link_libraries(th-reach-collect-test PRIVATE th_reach_collect ${TH_REACH_CMOCKA_LIB})
+  target_compile_options(th-reach-collect-test PRIVATE ${TH_WARN_FLAGS})
+  set_target_properties(th-reach-collect-test PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/tests")
+endif()
+
 # ---- what a vmlinux needs, on a small binary laid out as one ---------------------------
 # tests/reach_kernel_like.c (+ .ld): ET_EXEC with no PT_LOAD mapping the
 # header, -mcmodel=kernel at 0xffffffff81000000, the traps in __kcfi_traps;
@@ -246,12 +257,7 @@ else()
   set_tests_properties(reach.cli.kernel-like reach.cli.escape PROPERTIES LABELS reach TIMEOUT 60)
   # The kernel command's way into results.json (th_reach_collect_vmlinux),
   # the file then validated against docs/schema.
-  if(TARGET th_reach_collect)
-    add_executable(th-reach-collect-test ${CMAKE_CURRENT_LIST_DIR}/reach_collect_test.c)
-    target_include_directories(th-reach-collect-test PRIVATE ${TH_REACH_CMOCKA_INCLUDE} ${PROJECT_SOURCE_DIR})
-    target_link_libraries(th-reach-collect-test PRIVATE th_reach_collect ${TH_REACH_CMOCKA_LIB})
-    target_compile_options(th-reach-collect-test PRIVATE ${TH_WARN_FLAGS})
-    set_target_properties(th-reach-collect-test PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/tests")
+  if(TARGET th-reach-collect-test)
     set(_kl_results ${CMAKE_BINARY_DIR}/tests/reach-collect-results.json)
     add_test(NAME reach.collect.vmlinux
       COMMAND th-reach-collect-test ${_kl_bin}/th-reach-kernel-like ${_kl_results})
@@ -273,9 +279,10 @@ if(TARGET th-reach-collect-test)
   foreach(config none cfi-icall cfi-icall-diag cfi-icall-generalized defence-in-depth kcfi fsanitize-function)
     if(TARGET th-attack-legacy-${config} AND TARGET th-attack-transitional-${config}
        AND TARGET th-attack-modern-${config})
+      th_config_scheme(${config} _scheme)
       set(_mr ${CMAKE_BINARY_DIR}/tests/reach-collect-model-${config}.json)
       add_test(NAME reach.collect.model.${config}
-        COMMAND th-reach-collect-test model ${config} $<TARGET_FILE:th-attack-legacy-${config}>
+        COMMAND th-reach-collect-test model ${config} ${_scheme} $<TARGET_FILE:th-attack-legacy-${config}>
                 $<TARGET_FILE:th-attack-transitional-${config}> $<TARGET_FILE:th-attack-modern-${config}> ${_mr})
       add_test(NAME reach.collect.model.${config}.schema
         COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_LIST_DIR}/reach_cli.py schema-tasklet ${_mr}

@@ -9,8 +9,9 @@
  * loaded back (strictly) and compared; tests/reach_cli.py schema validates
  * the file against docs/schema.
  *
- * `th-reach-collect-test model <config> <legacy> <transitional> <modern>
- * <results.json>`: th_reach_collect() on the three attack binaries of a
+ * `th-reach-collect-test model <config> <scheme> <legacy> <transitional>
+ * <modern> <results.json>` (scheme: the check the config puts there with
+ * this toolchain, th_config_scheme): th_reach_collect() on the three attack binaries of a
  * config, every family's dispatch (results/api.def): the timer's entry per
  * variant, and the tasklet's calls as each generation makes them, legacy
  * func only, transitional callback and func (one `call rax` behind two
@@ -33,7 +34,7 @@
 #include "runner/privileged.h"
 
 static const char *binary, *out;
-static const char *model_config, *model_bins[TH_VARIANT_COUNT];
+static const char *model_config, *model_scheme, *model_bins[TH_VARIANT_COUNT];
 
 #define KERNEL "linux-6.1.192"
 
@@ -187,7 +188,7 @@ static const struct th_reach_member_r *has_member(const struct th_reach_entry *e
 static void check_tasklet(const struct th_results *r, bool print)
 {
 	static const char *const sites[] = { "callback", "func" };
-	bool none = !strcmp(model_config, "none");
+	bool none = !strcmp(model_scheme, "none");
 
 	for (int v = 0; v < TH_VARIANT_COUNT; v++) {
 		const struct th_reach_entry *t = th_reach_find(r, "clang", (enum th_variant)v, model_config);
@@ -218,8 +219,8 @@ static void check_tasklet(const struct th_results *r, bool print)
 						print_message(" %s", th_reach_member_name(&e[k]->members[i]));
 				print_message("\n");
 			}
+			assert_string_equal(e[k]->scheme, model_scheme);
 			if (none) {
-				assert_string_equal(e[k]->scheme, "none");
 				assert_int_equal(e[k]->nmembers, e[k]->functions_total);
 				continue;
 			}
@@ -298,11 +299,12 @@ int main(int argc, char **argv)
 	const struct CMUnitTest t[] = { cmocka_unit_test(collect) };
 	const struct CMUnitTest m[] = { cmocka_unit_test(model) };
 
-	if (argc == 7 && !strcmp(argv[1], "model")) {
+	if (argc == 8 && !strcmp(argv[1], "model")) {
 		model_config = argv[2];
+		model_scheme = argv[3];
 		for (int v = 0; v < TH_VARIANT_COUNT; v++)
-			model_bins[v] = argv[3 + v];
-		out = argv[6];
+			model_bins[v] = argv[4 + v];
+		out = argv[7];
 		return cmocka_run_group_tests(m, NULL, NULL);
 	}
 	if (argc != 3) {
