@@ -254,17 +254,8 @@ static int section(struct th_doc *d, const struct th_fz_summary *s)
 {
 	th_doc_heading(d, 2, "fuzzing", "Fuzzing campaigns");
 	th_doc_para(d);
-	/* The intro is ours; its `code` spans are Markdown's, dropped in HTML. */
-	if (!d->html) {
-		th_doc_raw(d, intro);
-	} else {
-		for (const char *p = intro; *p; p++) {
-			char one[2] = { *p, 0 };
-
-			if (*p != '`')
-				th_doc_text(d, one);
-		}
-	}
+	/* The intro is ours; its `code` spans are code in both formats. */
+	th_doc_prose(d, intro);
 	fprintf(d->out, " %zu campaigns of %.0f s each, created ", s->ncampaigns, s->budget_seconds);
 	th_doc_text(d, s->created);
 	th_doc_raw(d, " UTC (schema ");

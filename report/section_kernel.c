@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The real-kernel section of report.md and report.html (sections.h): one
- * walk for both formats. Where the two formats lay it out differently (the
- * agreement line, the cells folded in HTML), the branch says so.
+ * walk for both formats, one layout (report.html's), the platform's cells
+ * folded in HTML and under a heading in Markdown.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "report_internal.h"
@@ -64,21 +64,13 @@ static void facts(struct th_doc *d, const struct th_platform *pf)
 	th_doc_raw(d, pf->nconfigs ? "" : " none");
 }
 
-/*
- * "38 cells: 30 agree with the model, ...": in Markdown the list's last
- * item, then a heading over the table; in HTML the gate's paragraph after
- * the list, the disagreements in bold, the table under it with no heading.
- */
+/* "38 cells: 30 agree with the model, ...": a paragraph after the facts,
+ * the disagreements in bold in HTML (Markdown marks no row either). */
 static void counts(struct th_doc *d, const struct th_agreement_counts *k)
 {
-	if (d->html) {
-		th_doc_item_end(d);
-		th_doc_list_end(d);
-		th_doc_raw(d, "<p class=\"gate\">");
-	} else {
-		th_doc_item_end(d);
-		th_doc_item_begin(d);
-	}
+	th_doc_item_end(d);
+	th_doc_list_end(d);
+	th_doc_raw(d, d->html ? "<p class=\"gate\">" : "");
 	fprintf(d->out, "%zu cell%s: %zu agree with the model, %zu declared difference%s, ", k->cells,
 		k->cells == 1 ? "" : "s", k->agree, k->declared, k->declared == 1 ? "" : "s");
 	if (d->html && k->disagree)
@@ -87,14 +79,8 @@ static void counts(struct th_doc *d, const struct th_agreement_counts *k)
 		fprintf(d->out, "%zu disagree", k->disagree);
 	if (k->alone)
 		fprintf(d->out, ", %zu without a model cell", k->alone);
-	if (d->html) {
-		th_doc_raw(d, ".");
-		th_doc_end_para(d);
-	} else {
-		th_doc_item_end(d);
-		th_doc_list_end(d);
-		th_doc_heading(d, 4, NULL, "Beside the model");
-	}
+	th_doc_raw(d, ".");
+	th_doc_end_para(d);
 }
 
 /* Each of the platform's cells beside the model's of the same attack,
@@ -205,14 +191,9 @@ static int section(struct th_doc *d, const struct th_results *res)
 		return 0;
 	th_doc_heading(d, 2, "kernel", "Real kernel");
 	th_doc_para(d);
-	/* The two intros were worded apart; each keeps its words. */
 	th_doc_raw(d, "The same attacks on a real Linux kernel, booted under QEMU once per cell, its "
-		   "serial console classified into the same outcomes");
-	th_doc_raw(d, d->html ? "; each" : ". Each");
-	th_doc_raw(d, " cell beside the model's cell of the same attack, variant, config and "
-		   "toolchain");
-	th_doc_raw(d, d->html ? ". Where" : ": where");
-	th_doc_raw(d, " the two differ, ");
+		   "serial console classified into the same outcomes; each cell beside the model's "
+		   "cell of the same attack, variant, config and toolchain. Where the two differ, ");
 	th_doc_code(d, "timerharness check");
 	th_doc_raw(d, " fails unless ");
 	th_doc_code(d, "attacks/expected.tsv");
