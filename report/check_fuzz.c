@@ -559,8 +559,11 @@ static unsigned missing_campaigns(FILE *out, const struct th_fz_summary *s, cons
 {
 	unsigned missing = 0;
 
-	/* Each toolchain the build holds, each target the plan holds (the
-	 * timer's overflow, every other family's by its name). */
+	/* Each toolchain the build holds; without a summary (the plan held to
+	 * the build) each target the plan holds there, with one each target
+	 * the build holds of that toolchain (the timer's overflow, every other
+	 * family's by its name: a build from before a family planned none of
+	 * its campaigns). */
 	for (size_t t = 0; t < b->nrows; t++) {
 		const char *tc = b->rows[t].toolchain;
 		bool seen = false;
@@ -577,7 +580,8 @@ static unsigned missing_campaigns(FILE *out, const struct th_fz_summary *s, cons
 			const char *target = r->target;
 			char vs[256], cs[256], *vsave = NULL, *csave = NULL;
 
-			if (r->kind != TH_FZ_PLAN_CAMPAIGN || !th_fz_glob_match(r->toolchain, tc))
+			if (r->kind != TH_FZ_PLAN_CAMPAIGN || !th_fz_glob_match(r->toolchain, tc) ||
+			    (s && !th_fz_build_has_toolchain(b, target, tc)))
 				continue;
 			snprintf(vs, sizeof(vs), "%s", r->variant);
 			for (char *v = strtok_r(vs, ",", &vsave); v; v = strtok_r(NULL, ",", &vsave)) {

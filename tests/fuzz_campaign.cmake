@@ -263,13 +263,32 @@ if(TARGET timerharness AND TARGET th-fuzz-overflow-legacy-none)
             -DSEEDS=${CMAKE_CURRENT_BINARY_DIR}/fuzz_goal_seeds -DTIME=3
             -DDIR=${CMAKE_CURRENT_BINARY_DIR}/fuzz_goal -P ${CMAKE_CURRENT_LIST_DIR}/fuzz_goal.cmake)
   set_tests_properties(fuzz.campaign.goal_saved PROPERTIES LABELS fuzz TIMEOUT 120)
+  # The tasklet family's campaign (fuzz target tasklet, issue 28): the
+  # downgrade on 6.1's layout under cfi-icall, use_callback cleared and
+  # write_cr4(0x407f0) through func(data), seeded with its own input: saved,
+  # named "api": "tasklet", replayed by check with the tasklet binary, and
+  # judged by fuzz/tasklet/expected.tsv.
+  if(TARGET th-fuzz-tasklet-transitional-cfi-icall)
+    file(MAKE_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/fuzz_tasklet_seeds)
+    configure_file(${PROJECT_SOURCE_DIR}/fuzz/corpora/tasklet-findings/use-callback-407f0.bin
+                   ${CMAKE_CURRENT_BINARY_DIR}/fuzz_tasklet_seeds/use-callback-407f0.bin COPYONLY)
+    add_test(NAME fuzz.campaign.tasklet_goal
+      COMMAND ${CMAKE_COMMAND} -DTH=$<TARGET_FILE:timerharness> -DCHECK=$<TARGET_FILE:fuzz_check>
+              -DBUILD=${CMAKE_BINARY_DIR} -DEXPECT=${_fx} -DPLAN=${_fp} -DTOOLCHAIN=${TIMERHARNESS_TOOLCHAIN}
+              -DSEEDS=${CMAKE_CURRENT_BINARY_DIR}/fuzz_tasklet_seeds -DTIME=3 -DFZ_TARGET=tasklet
+              -DVARIANT=transitional -DCONFIG=cfi-icall -DAPI=tasklet
+              -DSIG=HIJACKED:WRITE_CR4_407F0_VIA_NEIGHBOUR_TASKLET
+              -DDIR=${CMAKE_CURRENT_BINARY_DIR}/fuzz_tasklet_goal -P ${CMAKE_CURRENT_LIST_DIR}/fuzz_goal.cmake)
+    set_tests_properties(fuzz.campaign.tasklet_goal PROPERTIES LABELS fuzz TIMEOUT 120)
+  endif()
   add_test(NAME fuzz.campaign.interrupt
     COMMAND sh ${CMAKE_CURRENT_LIST_DIR}/fuzz_interrupt.sh $<TARGET_FILE:timerharness>
             ${CMAKE_BINARY_DIR} ${TIMERHARNESS_TOOLCHAIN} ${CMAKE_CURRENT_BINARY_DIR}/fuzz_interrupt
             $<TARGET_FILE:fuzz_check> ${_fx} ${_fp})
   set_tests_properties(fuzz.campaign.interrupt PROPERTIES LABELS fuzz TIMEOUT 120)
   foreach(case
-      "unknown_config|--config,nope|no overflow build matches"
+      "unknown_config|--config,nope|no fuzz build matches"
+      "unknown_target|--target,hrtimer|--target: no such target 'hrtimer'"
       "bad_engine|--engine,honggfuzz|--engine must be libfuzzer or afl"
       "bad_time|--time,0|--time needs a number"
       "unknown_option|--frobnicate|unknown argument '--frobnicate'"

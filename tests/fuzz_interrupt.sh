@@ -5,7 +5,7 @@
 set -u
 th=$1 build=$2 tool=$3 dir=$4 check=$5 expect=$6 plan=$7
 rm -rf "$dir"
-"$th" fuzz --build-root "$build" --toolchain "$tool" --variant legacy --config none \
+"$th" fuzz --build-root "$build" --toolchain "$tool" --target overflow --variant legacy --config none \
 	--time 60 --jobs 1 --out "$dir" --quiet &
 pid=$!
 sleep 2

@@ -16,6 +16,8 @@
 #      replay, the floor, or the run's own record (its campaigns' stats);
 #   5. a run that plans its slice (fuzz --slice, as make demo runs): a plain
 #      check answers as check --fuzz-allow-slice does, and names the slice.
+# The timer's target (--target overflow); tests/fuzz_goal.cmake runs the
+# tasklet's (fuzz.campaign.tasklet_goal).
 #   fuzz_run.sh TIMERHARNESS BUILD TOOLCHAIN DIR FUZZ_CHECK EXPECTED PLAN
 set -u
 th=$1 build=$2 tool=$3 dir=$4 check=$5 expect=$6 plan=$7
@@ -23,7 +25,7 @@ out=$dir/out
 rm -rf "$dir"
 mkdir -p "$dir"
 fail() { echo "FAIL: $*"; exit 1; }
-fuzz() { "$th" fuzz --build-root "$build" --toolchain "$tool" --variant legacy --config none \
+fuzz() { "$th" fuzz --build-root "$build" --toolchain "$tool" --target overflow --variant legacy --config none \
 	--jobs 1 --out "$out" --quiet --seed 7 "$@"; }
 gate() { "$check" --plan "$plan" --build-root "$build" "$@" "$out/fuzz.json" "$expect"; }
 hashes() { (cd "$out" && find fuzz.json "fuzz/$runs" -type f | LC_ALL=C sort | xargs sha256sum); }
@@ -39,7 +41,7 @@ rc1=$?
 [ "$rc1" -le 1 ] || fail "check of a fresh run: exit $rc1 (bad input or harness error): $(cat "$dir/check1.out")"
 # (the summary's lines, wrapped at 80 columns, read as one)
 sed -e ':a' -e 'N' -e '$!ba' -e 's/\n  / /g' "$dir/check1.out" |
-	grep -q "^check fuzz: 1 campaigns (1 ran) (SLICE: variants legacy; configs none; toolchains $tool)" ||
+	grep -q "^check fuzz: 1 campaigns (1 ran) (SLICE: targets overflow; variants legacy; configs none; toolchains $tool)" ||
 	fail "no summary line: $(cat "$dir/check1.out")"
 gate > "$dir/check1s.out" 2>&1
 [ $? -eq 1 ] && grep -q "^slice: " "$dir/check1s.out" || fail "a slice passed without --allow-slice: $(cat "$dir/check1s.out")"
@@ -55,7 +57,7 @@ echo "run 1: check exit $rc1, $nfind findings"
 # 5. The slice its run planned: the same campaign with --slice, judged by a
 # plain check as with --fuzz-allow-slice, the slice named.
 planned=$dir/planned
-"$th" fuzz --build-root "$build" --toolchain "$tool" --variant legacy --config none --jobs 1 \
+"$th" fuzz --build-root "$build" --toolchain "$tool" --target overflow --variant legacy --config none --jobs 1 \
 	--out "$planned" --quiet --seed 7 --time 2 --slice > "$dir/run5.log" 2>&1 ||
 	fail "fuzz --slice exit $?: $(cat "$dir/run5.log")"
 grep -q '"planned": true' "$planned/fuzz.json" || fail "fuzz --slice did not record the slice planned"
@@ -66,14 +68,14 @@ rc5=$?
 [ $? -eq "$rc5" ] || fail "check of a planned slice answers otherwise than with --fuzz-allow-slice ($rc5): $(cat "$dir/cli5.out")"
 ! grep -q "^slice: " "$dir/cli5.out" || fail "check refused the slice its run planned: $(cat "$dir/cli5.out")"
 sed -e ':a' -e 'N' -e '$!ba' -e 's/\n  / /g' "$dir/cli5.out" |
-	grep -q "(the SLICE its run planned: variants legacy; configs none; toolchains $tool)" ||
+	grep -q "(the SLICE its run planned: targets overflow; variants legacy; configs none; toolchains $tool)" ||
 	fail "check does not name the slice it judged: $(cat "$dir/cli5.out")"
 echo "run 5: the planned slice, check exit $rc5 as with --fuzz-allow-slice"
 hashes > "$dir/before"
 
 # 2. One writer at a time: a second fuzz, and matrix, refused while it runs.
 # (not through the function: $! must be the runner's own pid)
-"$th" fuzz --build-root "$build" --toolchain "$tool" --variant legacy --config none \
+"$th" fuzz --build-root "$build" --toolchain "$tool" --target overflow --variant legacy --config none \
 	--jobs 1 --out "$out" --quiet --seed 7 --time 30 > "$dir/run2.log" 2>&1 &
 pid=$!
 i=0
