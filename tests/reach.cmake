@@ -131,6 +131,17 @@ if(TARGET th_cfi)
       endif()
       set_tests_properties(reach.agree.${variant}.${config} PROPERTIES
         SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS reach)
+      # tasklet_action_common's call the aimed tasklet overwrite goes through.
+      if(TARGET th-attack-${variant}-${config})
+        add_test(NAME reach.agree.tasklet.${variant}.${config}
+          COMMAND th-reach-agree-test $<TARGET_FILE:th-attack-${variant}-${config}> ${config}
+                  tasklet ${variant})
+      else()
+        add_test(NAME reach.agree.tasklet.${variant}.${config}
+          COMMAND th-reach-agree-test skip "${config}: ${_why}")
+      endif()
+      set_tests_properties(reach.agree.tasklet.${variant}.${config} PROPERTIES
+        SKIP_RETURN_CODE 77 TIMEOUT 300 LABELS reach)
     endforeach()
   endforeach()
 endif()

@@ -19,6 +19,14 @@
  *
  * Not run: the process entry points (_start, _init, _fini, main): aiming the
  * timer at them restarts the harness itself, which says nothing about CFI.
+ *
+ *   th-reach-agree-test <binary> <config> tasklet <variant>
+ * The same for tasklet_action_common's call an aimed tasklet overwrite goes
+ * through (TASKLET_MEMCPY_INTRA_PENDING_FUNC_WRITE_CR4 --aim NAME writes the
+ * func/callback word only, use_callback as the victim left it): legacy's
+ * t->func(t->data), transitional's and modern's t->callback(t); on
+ * transitional that call's own check's set, where cfi-icall merges both
+ * calls into one instruction (th_site_calls), is what is attacked.
  */
 #define _GNU_SOURCE
 #include <elf.h>
@@ -50,6 +58,10 @@
 
 static int g_argc;
 static char **g_argv;
+/* The dispatch attacked and its aimed overwrite: the timer's, or with
+ * "tasklet <variant>" the tasklet's. */
+static const char *g_func = TH_CFI_SITE_FUNC, *g_attack = ATTACK;
+static enum th_call_arg g_arg = TH_CALL_ARG_OTHER;	/* the call: OTHER = the only one */
 
 static const char *const privileged[] = { TH_VICTIM_PRIVILEGED };
 #define NPRIV (sizeof(privileged) / sizeof(privileged[0]))
@@ -165,11 +177,11 @@ static int landed_yes(const char *out)
 /* One aimed run, classified as the matrix would. Return: 1 agrees. */
 static int attack(const char *binary, const char *config, const struct target *t)
 {
-	const char *argv[] = { binary, "--run", ATTACK, "--aim", t->name, NULL };
+	const char *argv[] = { binary, "--run", g_attack, "--aim", t->name, NULL };
 	/* As loops/matrix.c runs a cell. */
 	const struct th_child_opts opts = {
 		.timeout = LIMIT, .cap_memory = strcmp(config, "asan") != 0, .trace = true,
-		.site_func = TH_CFI_SITE_FUNC, .state_map = TH_STATE_MAP_SYMBOL,
+		.site_func = g_func, .state_map = TH_STATE_MAP_SYMBOL,
 	};
 	struct th_child c;
 	struct th_child_obs obs;
@@ -209,25 +221,47 @@ static void agree(void **state)
 	char err[512];
 	size_t bad = 0, ins = 0;
 
+	const struct th_reach_site *rs = NULL;
+	struct th_site_call calls[3];
+	size_t nc = 0, ci = 0;
+
 	(void)state;
 	if (th_bin_open(binary, &b, err, sizeof(err)) ||
-	    th_reach_compute(b, "call_timer_fn", privileged, NPRIV, &r, err, sizeof(err)) ||
-	    !(fs = th_bin_call_sites(b, "call_timer_fn", err, sizeof(err))))
+	    th_reach_compute(b, g_func, privileged, NPRIV, &r, err, sizeof(err)) ||
+	    !(fs = th_bin_call_sites(b, g_func, err, sizeof(err))))
 		fail_msg("%s", err);
-	assert_int_equal(r->nsites, 1);
-	build_plan(b, &r->sites[0], &fs->sites[0], &p);
-	printf("%s: %s, %zu of %zu functions in the set; running %zu aimed attacks\n", binary,
-	       r->sites[0].check, r->sites[0].nmembers, r->nfunctions, p.n);
+	if (g_arg == TH_CALL_ARG_OTHER) {
+		assert_int_equal(r->nsites, 1);
+		rs = &r->sites[0];
+	}
+	/* The call attacked: its reach site, and its own check (the
+	 * instruction's copy reduced to that call's paths). */
+	for (size_t i = 0; !rs && i < r->nsites; i++)
+		if (r->sites[i].arg == g_arg)
+			rs = &r->sites[i];
+	assert_non_null(rs);
+	for (size_t k = 0; k < fs->nsites && !nc; k++)
+		if (fs->sites[k].addr == rs->addr)
+			nc = th_site_calls(&fs->sites[k], calls, 3);
+	assert_true(nc >= 1);
+	while (ci + 1 < nc && calls[ci].arg != rs->arg)
+		ci++;
+	build_plan(b, rs, calls[ci].site, &p);
+	printf("%s: %s's call at 0x%llx (%s), %s, %zu of %zu functions in the set; running %zu aimed "
+	       "attacks\n", binary, g_func, (unsigned long long)rs->addr, th_call_arg_name(rs->arg),
+	       rs->check, rs->nmembers, r->nfunctions, p.n);
 	for (size_t i = 0; i < p.n; i++) {
 		ins += (size_t)p.v[i].in_set;
 		bad += (size_t)!attack(binary, config, &p.v[i]);
 	}
 	/* Both sides exercised: members, and (under a check) non-members. */
 	assert_true(ins > 0);
-	if (r->sites[0].scheme != TH_CFI_NONE)
+	if (rs->scheme != TH_CFI_NONE)
 		assert_true(p.n > ins);
 	if (bad)
 		fail_msg("%zu of %zu aimed attacks disagree with the static set (see above)", bad, p.n);
+	for (size_t k = 0; k < nc; k++)
+		th_site_call_free(&calls[k]);
 	free(p.v);
 	th_reach_free(r);
 	th_bin_close(b);
@@ -241,8 +275,15 @@ int main(int argc, char **argv)
 		printf("SKIP: %s\n", argc > 2 ? argv[2] : "");
 		return 77;
 	}
+	if (argc == 5 && !strcmp(argv[3], "tasklet")) {
+		g_func = "tasklet_action_common";
+		g_attack = "TASKLET_MEMCPY_INTRA_PENDING_FUNC_WRITE_CR4";
+		g_arg = !strcmp(argv[4], "legacy") ? TH_CALL_ARG_FIELD : TH_CALL_ARG_OBJECT;
+		argc = 3;
+	}
 	if (argc != 3) {
-		fprintf(stderr, "usage: %s <attack binary> <config> | skip <why>\n", argv[0]);
+		fprintf(stderr, "usage: %s <attack binary> <config> [tasklet <variant>] | skip <why>\n",
+			argv[0]);
 		return 2;
 	}
 	g_argc = argc - 1;
