@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
-/* What report.html's parts share (render_html.c, render_charts.c, doc.c,
- * section_matrix.c): escaping, badges and the outcome colours. Not part of
- * the public API. */
+/* The HTML back end's own calls (doc_html.c), for the rows only report.html
+ * has (its style, render_html.c; the charts, render_charts.c; the grid,
+ * section_matrix.c; the verdict card, section_card.c): escaping, badges and
+ * the outcome colours. Not part of the public API. */
 #ifndef TH_REPORT_HTML_H
 #define TH_REPORT_HTML_H
 
@@ -23,7 +24,7 @@ void th_html_code(FILE *out, const char *s);
 void th_html_badge(FILE *out, enum th_outcome o, bool reg, const char *suffix);
 /* A cell's observed outcome as a badge, or one badge per outcome with its
  * count when the runs disagreed; with_verdict adds "(regression; expected
- * X)". Markdown's: th_report_md_cell(). */
+ * X)". Markdown's: doc_markdown.c. */
 void th_html_cell_badges(FILE *out, const struct th_cell *c, bool with_verdict);
 
 /* Severe outcomes in reds and purples, defences in greens, neutral greys;

@@ -3,7 +3,6 @@
 #define _POSIX_C_SOURCE 200809L
 #include "render_bench.h"
 #include "doc.h"
-#include "html.h"
 #include "report_internal.h"
 #include "sections.h"
 

@@ -4,12 +4,14 @@
  * viewBox units so they scale to the page (a phone included), every mark
  * with a <title> that says what it counts, and none whose meaning rests on
  * colour alone (the outcome bars carry symbols and counts in text, the heat
- * map its percentages). No script.
+ * map its percentages). No script. The row of sections.c that puts them
+ * in the page, th_section_charts(), is at the end.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "card.h"
 #include "html.h"
 #include "report_internal.h"
+#include "sections.h"
 
 #include <stdbool.h>
 #include <stdlib.h>
@@ -288,4 +290,33 @@ void th_html_chart_defences(FILE *out, const struct th_results *res)
 		}
 	}
 	fputs("</svg>\n", out);
+}
+
+/* ---- the section ---- */
+
+static void charts(FILE *out, const struct th_results *res)
+{
+	fputs("<h2 id=\"charts\">At a glance</h2>\n<figure>\n", out);
+	th_html_chart_outcomes(out, res);
+	fputs("<figcaption>Outcomes of every cell of each config, per API generation (4.14, the "
+	      "4.14-rc3 shim, 4.15): all attacks, techniques and toolchains. Under each bar, its "
+	      "segments left to right by symbol and count; a wide segment carries its symbol."
+	      "</figcaption>\n<div class=\"legend\">", out);
+	for (int i = 0; i < TH_OUTCOME_COUNT; i++)
+		th_html_badge(out, (enum th_outcome)i, false,
+		      (char[]){ ' ', '(', th_outcome_symbol((enum th_outcome)i), ')', 0 });
+	fputs("</div>\n", out);
+	th_html_chart_outcomes_table(out, res);
+	fputs("</figure>\n<figure>\n", out);
+	th_html_chart_defences(out, res);
+	fputs("<figcaption>Which defence stops which technique: the share of attack cells (control "
+	      "runs, and cells that could not run, left out) where a defence named itself "
+	      "(<code>BLOCKED_CFI</code> or <code>DETECTED</code>), over every variant, payload, "
+	      "timing and toolchain.</figcaption>\n</figure>\n", out);
+}
+
+int th_section_charts(struct th_doc *d, const struct th_section_ctx *c)
+{
+	charts(d->out, c->res);
+	return 0;
 }

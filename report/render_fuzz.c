@@ -4,7 +4,6 @@
 #include "render_fuzz.h"
 #include "render_bench.h"
 #include "doc.h"
-#include "html.h"
 #include "render.h"
 #include "report_internal.h"
 #include "sections.h"
@@ -12,7 +11,6 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 static const struct th_fz_summary *summary_for(const struct th_results *res)
 {
@@ -81,7 +79,8 @@ static size_t variant_sigs(const struct th_fz_summary *s, enum th_api a, enum th
 
 /* ---- one writer for both formats (doc.h) ---- */
 
-/* A chain, one step a line (its parts are " | "-separated), kept as it is. */
+/* A chain, one step a line (its parts are " | "-separated), kept as it
+ * is: the block that ends its finding's item. */
 static void chain_block(struct th_doc *d, const char *chain)
 {
 	char *lines = NULL;
@@ -89,7 +88,7 @@ static void chain_block(struct th_doc *d, const char *chain)
 	FILE *m = open_memstream(&lines, &len);
 
 	if (!m) {
-		th_doc_pre(d, chain);
+		th_doc_item_end_block(d, chain);
 		return;
 	}
 	for (const char *p = chain; *p; p++) {
@@ -102,10 +101,10 @@ static void chain_block(struct th_doc *d, const char *chain)
 	}
 	if (fclose(m)) {
 		free(lines);
-		th_doc_pre(d, chain);
+		th_doc_item_end_block(d, chain);
 		return;
 	}
-	th_doc_pre(d, lines);
+	th_doc_item_end_block(d, lines);
 	free(lines);
 }
 
@@ -113,9 +112,9 @@ static void first_cell(struct th_doc *d, const struct th_fz_first *f, long long 
 {
 	th_doc_cell_begin(d);
 	if (f->reached)
-		fprintf(d->out, "%.3f s (%lld execs)", f->seconds, f->executions);
+		th_doc_rawf(d, "%.3f s (%lld execs)", f->seconds, f->executions);
 	else
-		fprintf(d->out, "none in %lld execs", executions);
+		th_doc_rawf(d, "none in %lld execs", executions);
 	th_doc_cell_end(d);
 }
 
@@ -230,7 +229,7 @@ static void variant_part(struct th_doc *d, const struct th_fz_summary *s, enum t
 				th_doc_code(d, c->config);
 				th_doc_raw(d, "/");
 				th_doc_text(d, c->toolchain);
-				fprintf(d->out, " after %.3f s (%lld execs)%s", g->first_seconds,
+				th_doc_rawf(d, " after %.3f s (%lld execs)%s", g->first_seconds,
 					g->first_executions, g->reproduced ? "" :
 					", replayed to this signature but not the one the run reported");
 				first = 0;
@@ -240,30 +239,25 @@ static void variant_part(struct th_doc *d, const struct th_fz_summary *s, enum t
 		th_doc_code(d, f->reproducer);
 		th_doc_raw(d, " (of ");
 		th_doc_code(d, rows[r].c->config);
-		/* Markdown: the fence after a blank line, inside the item. */
-		th_doc_raw(d, d->html ? "). Chain:" : "). Chain:\n\n");
+		th_doc_raw(d, "). Chain:");
 		chain_block(d, f->chain);
-		if (d->html)
-			th_doc_raw(d, "</li>\n");
 	}
-	if (d->html)
-		th_doc_list_end(d);
+	th_doc_list_end(d);
 }
 
 static int section(struct th_doc *d, const struct th_fz_summary *s)
 {
 	th_doc_heading(d, 2, "fuzzing", "Fuzzing campaigns");
 	th_doc_para(d);
-	/* The intro is ours; its `code` spans are code in both formats. */
 	th_doc_prose(d, intro);
-	fprintf(d->out, " %zu campaigns of %.0f s each, created ", s->ncampaigns, s->budget_seconds);
+	th_doc_rawf(d, " %zu campaigns of %.0f s each, created ", s->ncampaigns, s->budget_seconds);
 	th_doc_text(d, s->created);
 	th_doc_raw(d, " UTC (schema ");
 	th_doc_code(d, TH_FUZZ_SCHEMA);
 	th_doc_raw(d, ").");
 	th_doc_end_para(d);
 	if (s->partial) {
-		th_doc_raw(d, d->html ? "<p>" : "> ");
+		th_doc_banner(d);
 		th_doc_strong(d, "Partial");
 		th_doc_raw(d, ": the campaigns were interrupted (");
 		th_doc_text(d, s->interrupted ? s->interrupted : "?");
@@ -287,7 +281,7 @@ int th_section_fuzz(struct th_doc *d, const struct th_section_ctx *c)
 
 int th_render_fuzz_markdown(FILE *out, const struct th_results *res)
 {
-	struct th_doc d = { .out = out, .html = false };
+	struct th_doc d = { .out = out, .ops = &th_doc_markdown };
 	const struct th_fz_summary *s = summary_for(res);
 
 	return s ? section(&d, s) : 0;
@@ -295,7 +289,7 @@ int th_render_fuzz_markdown(FILE *out, const struct th_results *res)
 
 int th_render_fuzz_html(FILE *out, const struct th_results *res)
 {
-	struct th_doc d = { .out = out, .html = true };
+	struct th_doc d = { .out = out, .ops = &th_doc_html };
 	const struct th_fz_summary *s = summary_for(res);
 
 	return s ? section(&d, s) : 0;

@@ -96,20 +96,7 @@ void th_report_put_visible(FILE *out, const char *s, th_report_put_fn *put);
 /* The same on one line, for terminals and line-based formats: backslash
  * as \\, TAB \t, LF \n, CR \r. */
 void th_report_put_line(FILE *out, const char *s);
-/* th_report_short_count(), th_report_put_wrapped(): render.h. */
-/* Markdown text (render_markdown.c): every unsafe code point visible as
- * above, Markdown's specials backslashed, a line break a space (it would
- * end a table row). For every section of report.md. */
-void th_report_md_text(FILE *out, const char *s);
-/* Inline code, fenced with more backticks than it holds, unsafe characters
- * visible; in_table escapes '|' (GFM splits table cells on it). */
-void th_report_md_code(FILE *out, const char *s, bool in_table);
-/* A ```text block: the lines as they are but for their unsafe characters
- * (a CR shown), the fence longer than any backtick run inside. */
-void th_report_md_fence(FILE *out, const char *s);
-/* A cell's outcome in Markdown: "HIJACKED", "NO_EFFECT 3/5, CRASHED 2/5";
- * with_verdict: "**HIJACKED** (regression; expected BLOCKED_CFI)". HTML's:
- * th_html_cell_badges(). */
-void th_report_md_cell(FILE *out, const struct th_cell *c, bool with_verdict);
+/* th_report_short_count(), th_report_put_wrapped(): render.h. Markdown's and
+ * HTML's escaping: their back ends of the document writer (doc.h). */
 
 #endif

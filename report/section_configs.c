@@ -11,8 +11,7 @@
 
 #include <stdlib.h>
 
-/* "yes", "no: reason", "not probed": HTML colours yes and no, Markdown
- * puts the no in bold. */
+/* "yes", "no: reason", "not probed". */
 static void support(struct th_doc *d, const struct th_config *cfg, const char *tc)
 {
 	const struct th_support *s = th_config_support(cfg, tc);
@@ -21,11 +20,10 @@ static void support(struct th_doc *d, const struct th_config *cfg, const char *t
 		th_doc_muted(d, "not probed");
 		return;
 	}
-	if (d->html)
-		th_doc_raw(d, s->supported ? "<span class=\"yes\">yes</span>" :
-					     "<span class=\"no\">no</span>");
+	if (s->supported)
+		th_doc_good(d, "yes");
 	else
-		th_doc_raw(d, s->supported ? "yes" : "**no**");
+		th_doc_bad(d, "no");
 	if (*s->reason) {
 		th_doc_raw(d, ": ");
 		th_doc_text(d, s->reason);
@@ -45,13 +43,8 @@ int th_section_configs(struct th_doc *d, const struct th_section_ctx *c)
 	for (size_t t = 0; t < c->ntc; t++)
 		heads[n++] = c->tcs[t]->name;
 	th_doc_heading(d, 2, "configs", "Configs");
-	/* Only the page says what the table is; report.md never did. */
-	if (d->html) {
-		th_doc_para(d);
-		th_doc_raw(d, "Each config's flags, and whether a behaviour probe showed it at work "
-			   "on each toolchain.");
-		th_doc_end_para(d);
-	}
+	th_doc_caption(d, "Each config's flags, and whether a behaviour probe showed it at work "
+		       "on each toolchain.");
 	th_doc_table_head_text(d, heads, n);
 	free(heads);
 	for (size_t i = 0; i < c->res->nconfigs; i++) {

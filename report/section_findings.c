@@ -1,11 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The headline findings and the differences (headlines.h picks their
- * cells), one walk for report.md and report.html (sections.h). The two
- * formats share the tables, the observed line and the evidence; they part
- * where HTML folds: a finding is a <details> whose summary holds the
- * question and the answer, where Markdown gives a heading, the cells'
- * description and the answer below it. Those branches say so.
+ * cells), one walk for report.md and report.html (sections.h). A finding
+ * is a question and its answer (th_doc_finding_begin(): HTML folds it, the
+ * answer in its summary), then its table and the evidence (a fold of its
+ * own in HTML).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "headlines.h"
@@ -18,15 +17,10 @@
 /* Evidence lists this long start folded in HTML. */
 #define EVIDENCE_OPEN_MAX 6
 
-/* "Observed: clang-14: HIJACKED in 2 cells; ...": a paragraph, or (in an
- * HTML finding's summary) a <span class="ans">. */
+/* "Observed: clang-14: HIJACKED in 2 cells; ...". */
 static void observed_line(struct th_doc *d, const struct th_cell **cells, size_t n,
-			  const struct th_section_ctx *c, bool span)
+			  const struct th_section_ctx *c)
 {
-	if (span)
-		th_doc_raw(d, "<span class=\"ans\">");
-	else
-		th_doc_para(d);
 	th_doc_raw(d, "Observed:");
 	for (size_t t = 0; t < c->ntc; t++) {
 		unsigned counts[TH_OUTCOME_COUNT];
@@ -44,15 +38,11 @@ static void observed_line(struct th_doc *d, const struct th_cell **cells, size_t
 				continue;
 			th_doc_raw(d, first ? " " : ", ");
 			th_doc_outcome(d, (enum th_outcome)i);
-			fprintf(d->out, " in %u cell%s", counts[i], counts[i] == 1 ? "" : "s");
+			th_doc_rawf(d, " in %u cell%s", counts[i], counts[i] == 1 ? "" : "s");
 			first = 0;
 		}
 	}
 	th_doc_raw(d, ".");
-	if (span)
-		th_doc_raw(d, "</span>");
-	else
-		th_doc_end_para(d);
 }
 
 /* The head of a table of rows: attack, api, variant, config, a column per
@@ -106,59 +96,26 @@ static void row_cells(struct th_doc *d, const struct th_section_ctx *c, const st
 /* Each cell's evidence, verbatim: folded in HTML when the list is long. */
 static void evidence(struct th_doc *d, const struct th_cell **cells, size_t n)
 {
-	if (d->html)
-		fprintf(d->out, "<details%s><summary>Evidence, verbatim (%zu cell%s)</summary>\n",
-			n <= EVIDENCE_OPEN_MAX ? " open" : "", n, n == 1 ? "" : "s");
-	else
-		th_doc_raw(d, "Evidence, verbatim:\n\n");
+	char summary[64];
+
+	snprintf(summary, sizeof(summary), "Evidence, verbatim (%zu cell%s)", n, n == 1 ? "" : "s");
+	th_doc_fold_begin(d, summary, n <= EVIDENCE_OPEN_MAX, 0, "Evidence, verbatim");
 	for (size_t i = 0; i < n; i++) {
 		const struct th_cell *c = cells[i];
 
-		th_doc_raw(d, d->html ? "<div>" : "");
+		th_doc_line_begin(d);
 		/* Outside a table: a '|' in the name needs no escape. */
 		th_doc_code(d, c->attack);
-		fprintf(d->out, " %s/%s/", th_api_name(c->api), th_variant_name(c->variant));
+		th_doc_rawf(d, " %s/%s/", th_api_name(c->api), th_variant_name(c->variant));
 		th_doc_text(d, c->config);
 		th_doc_raw(d, " on ");
 		th_doc_text(d, c->toolchain);
 		th_doc_raw(d, ": ");
 		th_doc_cell_outcome(d, c, false);
-		/* Markdown's fence says "(no evidence recorded)" itself. */
-		if (d->html) {
-			th_doc_raw(d, "</div>\n");
-			th_doc_pre(d, *c->evidence ? c->evidence : "(no evidence recorded)");
-		} else {
-			th_doc_raw(d, "\n\n");
-			th_doc_pre(d, c->evidence);
-		}
+		th_doc_line_end(d);
+		th_doc_pre(d, *c->evidence ? c->evidence : "(no evidence recorded)");
 	}
-	th_doc_raw(d, d->html ? "</details>\n" : "");
-}
-
-/* A finding: Markdown's heading and cells' description, or HTML's folded
- * <details> whose summary is the question and what was observed. */
-static void finding_head(struct th_doc *d, const char *title, const char *about,
-			 const char *note, bool open, void (*answer)(struct th_doc *d, const void *x),
-			 const void *x)
-{
-	if (!d->html) {
-		fprintf(d->out, "### %s\n\nCells: %s\n\n", title, about);
-		if (note)
-			fprintf(d->out, "%s\n\n", note);
-		return;
-	}
-	fprintf(d->out, "<details class=\"finding\"%s><summary><h3>", open ? " open" : "");
-	th_doc_prose(d, title);
-	th_doc_raw(d, "</h3>");
-	answer(d, x);
-	th_doc_raw(d, "</summary>\n<p>Cells: ");
-	th_doc_prose(d, about);
-	th_doc_raw(d, "</p>\n");
-	if (note) {
-		th_doc_raw(d, "<p class=\"banner\">");
-		th_doc_prose(d, note);
-		th_doc_raw(d, "</p>\n");
-	}
+	th_doc_fold_end(d);
 }
 
 struct headline_answer {
@@ -172,10 +129,9 @@ static void headline_answer(struct th_doc *d, const void *x)
 	const struct headline_answer *a = x;
 
 	if (!a->n)
-		th_doc_raw(d, "<span class=\"ans\">Observed: not run (the results hold no such "
-			   "cell).</span>");
+		th_doc_raw(d, "Observed: not run (the results hold no such cell).");
 	else
-		observed_line(d, a->cells, a->n, a->c, true);
+		observed_line(d, a->cells, a->n, a->c);
 }
 
 static int headline(struct th_doc *d, const struct th_section_ctx *c, const struct th_headline *h)
@@ -184,18 +140,16 @@ static int headline(struct th_doc *d, const struct th_section_ctx *c, const stru
 	size_t n;
 	const struct th_cell **cells = th_headline_cells(c->all, c->res->ncells, h, &n, &oom);
 	struct headline_answer a = { cells, n, c };
+	struct th_doc_finding f = { .title = h->title, .about = h->about, .note = h->note,
+				    .answer = headline_answer, .x = &a };
 
 	if (oom)
 		return -1;
-	finding_head(d, h->title, h->about, h->note, false, headline_answer, &a);
+	th_doc_finding_begin(d, &f);
 	if (!n) {
-		/* HTML said it in the summary. */
-		th_doc_raw(d, d->html ? "</details>\n" :
-			   "Observed: not run (the results hold no such cell).\n\n");
+		th_doc_finding_end(d);
 		return 0;
 	}
-	if (!d->html)
-		observed_line(d, cells, n, c, false);
 	if (row_table_head(d, c, NULL)) {
 		free(cells);
 		return -1;
@@ -210,7 +164,7 @@ static int headline(struct th_doc *d, const struct th_section_ctx *c, const stru
 	}
 	th_doc_table_end(d);
 	evidence(d, cells, n);
-	th_doc_raw(d, d->html ? "</details>\n" : "");
+	th_doc_finding_end(d);
 	free(cells);
 	return 0;
 }
@@ -221,9 +175,9 @@ int th_section_findings(struct th_doc *d, const struct th_section_ctx *c)
 	th_doc_para(d);
 	th_doc_raw(d, "Each question is answered only by the cells it names, as they were observed "
 		   "in this run; ");
-	th_doc_raw(d, d->html ? "&quot;not run&quot;" : "\"not run\"");
+	th_doc_text(d, "\"not run\"");
 	th_doc_raw(d, " means the results hold no such cell.");
-	th_doc_raw(d, d->html ? " Open one for its cells and their evidence." : "");
+	th_doc_fold_hint(d, " Open one for its cells and their evidence.");
 	th_doc_end_para(d);
 	for (size_t h = 0; h < th_nheadlines; h++)
 		if (headline(d, c, &th_headlines[h]))
@@ -231,13 +185,6 @@ int th_section_findings(struct th_doc *d, const struct th_section_ctx *c)
 	return 0;
 }
 
-
-static void differences_answer(struct th_doc *d, const void *x)
-{
-	size_t n = *(const size_t *)x;
-
-	fprintf(d->out, "<span class=\"ans\">%zu row%s listed.</span>", n, n == 1 ? "" : "s");
-}
 
 /* The configs some toolchain does not support, after "...unsupported on a
  * toolchain:". Return: how many. */
@@ -273,12 +220,15 @@ int th_section_differences(struct th_doc *d, const struct th_section_ctx *c)
 	size_t n, unsup;
 	int oom;
 	struct th_diff_row *rows = th_headline_differences(c->all, c->res->ncells, &n, &unsup, &oom);
+	char listed[48];
+	/* Open when there is something to see; a regression is never folded. */
+	struct th_doc_finding f = { .title = th_differences_title, .about = th_differences_about,
+				    .open = n != 0, .summary = listed };
 
 	if (oom)
 		return -1;
-	/* HTML: open when there is something to see; a regression is never folded. */
-	finding_head(d, th_differences_title, th_differences_about, NULL, n != 0,
-		     differences_answer, &n);
+	snprintf(listed, sizeof(listed), "%zu row%s listed.", n, n == 1 ? "" : "s");
+	th_doc_finding_begin(d, &f);
 	if (n && row_table_head(d, c, "why listed")) {
 		free(rows);
 		return -1;
@@ -290,9 +240,8 @@ int th_section_differences(struct th_doc *d, const struct th_section_ctx *c)
 			th_doc_row_begin(d);
 		row_cells(d, c, rows[i].cell, true);
 		th_doc_cell_begin(d);
-		/* In bold in HTML only, where the row is marked too. */
 		if (rows[i].regressed)
-			th_doc_raw(d, d->html ? "<strong>regression</strong>" : "regression");
+			th_doc_alert(d, "regression");
 		th_doc_raw(d, rows[i].regressed && rows[i].differs ? ", " : "");
 		th_doc_raw(d, rows[i].differs ? "differs between toolchains" : "");
 		th_doc_cell_end(d);
@@ -307,12 +256,12 @@ int th_section_differences(struct th_doc *d, const struct th_section_ctx *c)
 	}
 	if (unsup) {
 		th_doc_para(d);
-		fprintf(d->out, "%zu more (attack, variant, config) rows differ only because a config "
-			"is unsupported on a toolchain:", unsup);
+		th_doc_rawf(d, "%zu more (attack, variant, config) rows differ only because a config "
+			    "is unsupported on a toolchain:", unsup);
 		th_doc_raw(d, unsupported(d, c->res) ? "." : " (no config is marked unsupported).");
 		th_doc_end_para(d);
 	}
-	th_doc_raw(d, d->html ? "</details>\n" : "");
+	th_doc_finding_end(d);
 	free(rows);
 	return 0;
 }

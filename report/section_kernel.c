@@ -1,8 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The real-kernel section of report.md and report.html (sections.h): one
- * walk for both formats, one layout (report.html's), the platform's cells
- * folded in HTML and under a heading in Markdown.
+ * walk for both formats, the platform's cells folded in HTML.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "report_internal.h"
@@ -51,7 +50,7 @@ static void facts(struct th_doc *d, const struct th_platform *pf)
 	th_doc_raw(d, ", CPU ");
 	th_doc_text(d, *pf->cpu ? pf->cpu : "not recorded");
 	if (pf->boot_seconds_median >= 0)
-		fprintf(d->out, ", boot %.2f s (median)", pf->boot_seconds_median);
+		th_doc_rawf(d, ", boot %.2f s (median)", pf->boot_seconds_median);
 	th_doc_item_end(d);
 	th_doc_item_begin(d);
 	th_doc_raw(d, "Kernel configs:");
@@ -62,23 +61,26 @@ static void facts(struct th_doc *d, const struct th_platform *pf)
 		th_doc_code(d, pf->configs[c].kconfig);
 	}
 	th_doc_raw(d, pf->nconfigs ? "" : " none");
+	th_doc_item_end(d);
+	th_doc_list_end(d);
 }
 
 /* "38 cells: 30 agree with the model, ...": a paragraph after the facts,
- * the disagreements in bold in HTML (Markdown marks no row either). */
+ * the disagreements marked. */
 static void counts(struct th_doc *d, const struct th_agreement_counts *k)
 {
-	th_doc_item_end(d);
-	th_doc_list_end(d);
-	th_doc_raw(d, d->html ? "<p class=\"gate\">" : "");
-	fprintf(d->out, "%zu cell%s: %zu agree with the model, %zu declared difference%s, ", k->cells,
-		k->cells == 1 ? "" : "s", k->agree, k->declared, k->declared == 1 ? "" : "s");
-	if (d->html && k->disagree)
-		fprintf(d->out, "<strong>%zu disagree</strong>", k->disagree);
+	char n[48];
+
+	th_doc_para_mark(d, "gate");
+	th_doc_rawf(d, "%zu cell%s: %zu agree with the model, %zu declared difference%s, ", k->cells,
+		    k->cells == 1 ? "" : "s", k->agree, k->declared, k->declared == 1 ? "" : "s");
+	snprintf(n, sizeof(n), "%zu disagree", k->disagree);
+	if (k->disagree)
+		th_doc_alert(d, n);
 	else
-		fprintf(d->out, "%zu disagree", k->disagree);
+		th_doc_raw(d, n);
 	if (k->alone)
-		fprintf(d->out, ", %zu without a model cell", k->alone);
+		th_doc_rawf(d, ", %zu without a model cell", k->alone);
 	th_doc_raw(d, ".");
 	th_doc_end_para(d);
 }
@@ -133,22 +135,20 @@ static void beside(struct th_doc *d, const struct th_agreement *rows, size_t nro
 	th_doc_end_para(d);
 }
 
-/* The platform's own cells with their evidence: under a heading in
- * Markdown, folded (details) in HTML. */
+/* The platform's own cells with their evidence: folded in HTML, under a
+ * heading in Markdown. */
 static int cells(struct th_doc *d, const struct th_results *res, const char *platform)
 {
 	struct th_results view;
 	const struct th_cell **all;
+	char summary[64];
 	int oom;
 
 	if (th_report_view(res, platform, &view))
 		return -1;
 	all = th_report_display_cells(&view, &oom);
-	if (d->html)
-		fprintf(d->out, "<details><summary>Its %zu cells, with their evidence</summary>\n",
-			view.ncells);
-	else
-		th_doc_heading(d, 4, NULL, "Cells");
+	snprintf(summary, sizeof(summary), "Its %zu cells, with their evidence", view.ncells);
+	th_doc_fold_begin(d, summary, false, 4, "Cells");
 	if (!view.ncells) {
 		th_doc_para(d);
 		th_doc_raw(d, "None: the results declare the platform but hold none of its cells.");
@@ -171,8 +171,7 @@ static int cells(struct th_doc *d, const struct th_results *res, const char *pla
 	}
 	if (view.ncells)
 		th_doc_table_end(d);
-	if (d->html)
-		th_doc_raw(d, "</details>\n");
+	th_doc_fold_end(d);
 	free(all);
 	th_report_view_free(&view);
 	return oom ? -1 : 0;

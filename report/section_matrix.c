@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The matrix (sections.h): every cell of the model. Both formats have it at
- * the same place and write it apart, since the two are different views:
- * report.md a table per toolchain and variant, a row per attack, the
- * outcome (or the counts over runs) in each config's column; report.html a
- * colour-coded grid per toolchain whose headers stay in view, each cell a
- * link to its evidence (no script).
+ * the same place, as two views, each a row of sections.c: report.md's a
+ * table per toolchain and variant, a row per attack, the outcome (or the
+ * counts over runs) in each config's column, written against doc.h;
+ * report.html's a colour-coded grid per toolchain whose headers stay in
+ * view, each cell a link to its evidence (no script), written with html.h.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "html.h"
@@ -16,66 +16,75 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* ---- report.md: a table per toolchain and variant ---- */
+/* ---- report.md's: a table per toolchain and variant ---- */
 
-static int full_matrix(FILE *out, const struct th_results *res, const struct th_cell **all,
-		       const struct th_toolchain **tcs, size_t ntc)
+/* One toolchain and variant: a row per attack, a column per config. */
+static int variant_table(struct th_doc *d, const struct th_results *res, const struct th_cell **all,
+			 const struct th_toolchain *tc, enum th_variant v)
 {
-	fputs("## Full matrix\n\nOne table per toolchain and variant; a cell holds the observed "
-	      "outcome, or the counts over runs when they disagreed (randstruct seeds).\n\n", out);
-	for (size_t t = 0; t < ntc; t++) {
-		for (int v = 0; v < TH_VARIANT_COUNT; v++) {
-			size_t nrows, ncols;
-			int oom;
-			const struct th_cell **rows = th_report_attack_rows(all, res->ncells, tcs[t]->name,
-									    (enum th_variant)v, &nrows, &oom);
-			if (oom)
-				return -1;
-			if (!nrows)
-				continue;
-			size_t *cols = th_report_config_columns(res, tcs[t]->name, (enum th_variant)v,
-								NULL, &ncols);
+	size_t nrows, ncols;
+	int oom;
+	const struct th_cell **rows = th_report_attack_rows(all, res->ncells, tc->name, v, &nrows, &oom);
+	size_t *cols;
+	const char **heads;
 
-			if (!cols) {
-				free(rows);
-				return -1;
-			}
-			fputs("### ", out);
-			th_report_md_text(out, tcs[t]->name);
-			fprintf(out, ", %s\n\n| attack |", th_variant_name((enum th_variant)v));
-			for (size_t k = 0; k < ncols; k++) {
-				fputc(' ', out);
-				th_report_md_text(out, res->configs[cols[k]].name);
-				fputs(" |", out);
-			}
-			fputs("\n|---|", out);
-			for (size_t k = 0; k < ncols; k++)
-				fputs("---|", out);
-			fputc('\n', out);
-			for (size_t r = 0; r < nrows; r++) {
-				fputs("| ", out);
-				th_report_md_code(out, rows[r]->attack, true);
-				fputs(" |", out);
-				for (size_t k = 0; k < ncols; k++) {
-					const struct th_cell *c = th_results_find_cell(
-						res, rows[r]->platform, rows[r]->attack, (enum th_variant)v,
-						res->configs[cols[k]].name, tcs[t]->name);
-					fputc(' ', out);
-					if (c)
-						th_report_md_cell(out, c, true);
-					fputs(" |", out);
-				}
-				fputc('\n', out);
-			}
-			fputc('\n', out);
-			free(cols);
-			free(rows);
-		}
+	if (!nrows)
+		return oom ? -1 : 0;
+	cols = th_report_config_columns(res, tc->name, v, NULL, &ncols);
+	heads = cols ? calloc(ncols + 1, sizeof(*heads)) : NULL;
+	if (!heads) {
+		free(cols);
+		free(rows);
+		return -1;
 	}
+	th_doc_heading_begin(d, 3, NULL);
+	th_doc_text(d, tc->name);
+	th_doc_rawf(d, ", %s", th_variant_name(v));
+	th_doc_heading_end(d, 3);
+	heads[0] = "attack";
+	for (size_t k = 0; k < ncols; k++)
+		heads[k + 1] = res->configs[cols[k]].name;
+	th_doc_table_head_text(d, heads, ncols + 1);
+	for (size_t r = 0; r < nrows; r++) {
+		th_doc_row_begin(d);
+		th_doc_cell_begin(d);
+		th_doc_code(d, rows[r]->attack);
+		th_doc_cell_end(d);
+		for (size_t k = 0; k < ncols; k++) {
+			const struct th_cell *c = th_results_find_cell(res, rows[r]->platform,
+								       rows[r]->attack, v,
+								       res->configs[cols[k]].name,
+								       tc->name);
+
+			th_doc_cell_begin(d);
+			if (c)
+				th_doc_cell_outcome(d, c, true);
+			th_doc_cell_end(d);
+		}
+		th_doc_row_end(d);
+	}
+	th_doc_table_end(d);
+	free(heads);
+	free(cols);
+	free(rows);
 	return 0;
 }
 
-/* ---- report.html: a grid per toolchain ---- */
+int th_section_matrix_tables(struct th_doc *d, const struct th_section_ctx *c)
+{
+	th_doc_heading(d, 2, "matrix", "Full matrix");
+	th_doc_para(d);
+	th_doc_raw(d, "One table per toolchain and variant; a cell holds the observed outcome, or the "
+		   "counts over runs when they disagreed (randstruct seeds).");
+	th_doc_end_para(d);
+	for (size_t t = 0; t < c->ntc; t++)
+		for (int v = 0; v < TH_VARIANT_COUNT; v++)
+			if (variant_table(d, c->res, c->all, c->tcs[t], (enum th_variant)v))
+				return -1;
+	return 0;
+}
+
+/* ---- report.html's: a grid per toolchain (HTML only: html.h) ---- */
 
 /* "ATTACK api/variant/config on toolchain\noutcome: ...": a grid cell's entry in its
  * row's evidence (grid_evidence), shown with white-space:pre-line. */
@@ -399,9 +408,7 @@ static int matrix(FILE *out, const struct th_results *res, const struct th_cell 
 	return 0;
 }
 
-int th_section_matrix(struct th_doc *d, const struct th_section_ctx *c)
+int th_section_matrix_grid(struct th_doc *d, const struct th_section_ctx *c)
 {
-	if (d->html)
-		return matrix(d->out, c->res, c->all, c->tcs, c->ntc);
-	return full_matrix(d->out, c->res, c->all, c->tcs, c->ntc);
+	return matrix(d->out, c->res, c->all, c->tcs, c->ntc);
 }

@@ -3,9 +3,9 @@
  * The sections of report.md and report.html, and the one table of them
  * both documents walk (sections.c), in order: a section is a function that
  * writes it against the document writer (doc.h), in its own file, and a
- * row. A new section is its file and its row; a new format that doc.h can
- * write walks the same table (LKDTM's core.c walks its per-family tables
- * the same way).
+ * row. A new section is its file and its row; a new format is a back end
+ * of doc.h (its table of functions) that walks the same table (LKDTM's
+ * core.c walks its per-family tables the same way).
  */
 #ifndef TH_REPORT_SECTIONS_H
 #define TH_REPORT_SECTIONS_H
@@ -27,15 +27,10 @@ struct th_section_ctx {
 	size_t ntc;
 };
 
-/* The formats a row is written in. */
-#define TH_SECTION_MD	0x1u
-#define TH_SECTION_HTML	0x2u
-#define TH_SECTION_BOTH	(TH_SECTION_MD | TH_SECTION_HTML)
-
 struct th_section {
 	const char *id;		/* its HTML anchor; the row's name */
 	const char *title;	/* its heading as report.html's <nav> links to it */
-	unsigned formats;	/* TH_SECTION_* */
+	unsigned formats;	/* the formats it is in: TH_DOC_* (doc.h) */
 	bool nav;		/* linked from report.html's <nav> */
 	/* HTML: its tables' rows in a <tbody> (struct th_doc's tbody: the
 	 * sections report.html always wrote so; the others' bytes are kept). */
@@ -59,19 +54,22 @@ int th_sections_document(FILE *out, const struct th_results *res,
 			 char *err, size_t errlen);
 /* Write every row of d's format, in order. Return: 0, or -1. */
 int th_sections_write(struct th_doc *d, const struct th_section_ctx *c);
-/* report.html's <nav>: a link per row with nav that the model has. */
-void th_sections_nav(struct th_doc *d, const struct th_section_ctx *c);
+/* report.html's <nav>: a link per row with nav that the model has
+ * (sections.c, a row of its own table). */
+int th_section_nav(struct th_doc *d, const struct th_section_ctx *c);
 
-/* ---- sections written once for both formats ---- */
+/* ---- the sections, each in its own file, each written against doc.h ---- */
 
 /* Each real kernel (the results' platforms): what it is, its cells beside
  * the model's (the agreement, computed from the cells), then its cells.
  * From c->full, every platform's cells. Nothing when there is no real
  * kernel. Return: 0, or -1 (out of memory). */
 int th_section_kernel(struct th_doc *d, const struct th_section_ctx *c);
-/* The matrix: a table per toolchain and variant (report.md), a colour
- * grid per toolchain (report.html) (section_matrix.c). */
-int th_section_matrix(struct th_doc *d, const struct th_section_ctx *c);
+/* The matrix (section_matrix.c): a table per toolchain and variant
+ * (report.md's), or a colour grid per toolchain whose cells link to their
+ * evidence (report.html's: HTML only, written with html.h). */
+int th_section_matrix_tables(struct th_doc *d, const struct th_section_ctx *c);
+int th_section_matrix_grid(struct th_doc *d, const struct th_section_ctx *c);
 /* The configs and their support per toolchain (section_configs.c). */
 int th_section_configs(struct th_doc *d, const struct th_section_ctx *c);
 /* The headline findings (headlines.c's questions, each answered by the
@@ -85,21 +83,22 @@ int th_section_differences(struct th_doc *d, const struct th_section_ctx *c);
 int th_section_reach(struct th_doc *d, const struct th_section_ctx *c);
 int th_section_fuzz(struct th_doc *d, const struct th_section_ctx *c);
 int th_section_bench(struct th_doc *d, const struct th_section_ctx *c);
-
-/* ---- sections each format writes its own way ---- */
-
-/* report.md (render_markdown.c): its title and the verdict screen, the
- * run, the outcome counts and metrics. */
-int th_md_title(struct th_doc *d, const struct th_section_ctx *c);
-int th_md_verdict(struct th_doc *d, const struct th_section_ctx *c);
-int th_md_run(struct th_doc *d, const struct th_section_ctx *c);
-int th_md_summary(struct th_doc *d, const struct th_section_ctx *c);
-/* report.html (render_html.c): its header, the <nav>, the charts (inline
- * SVG), the run (with the counts); the verdict card (section_card.c). */
-int th_html_header(struct th_doc *d, const struct th_section_ctx *c);
+/* The head of each document (section_head.c): report.md's title and the
+ * verdict screen as text; report.html's header (what was run, in a line; a
+ * partial run or a slice said first). */
+int th_section_title(struct th_doc *d, const struct th_section_ctx *c);
+int th_section_verdict_screen(struct th_doc *d, const struct th_section_ctx *c);
+int th_section_header(struct th_doc *d, const struct th_section_ctx *c);
+/* The run (section_run.c): report.md's run and its summary (the outcome
+ * counts), report.html's run (the two together, the counts with each
+ * outcome's meaning); the metrics table, last in both. */
+int th_section_run(struct th_doc *d, const struct th_section_ctx *c);
+int th_section_summary(struct th_doc *d, const struct th_section_ctx *c);
+int th_section_run_counts(struct th_doc *d, const struct th_section_ctx *c);
+int th_section_metrics(struct th_doc *d, const struct th_section_ctx *c);
+/* report.html's charts, inline SVG (render_charts.c), and its verdict card
+ * (section_card.c): HTML only, written with html.h. */
+int th_section_charts(struct th_doc *d, const struct th_section_ctx *c);
 int th_html_card(struct th_doc *d, const struct th_section_ctx *c);
-int th_html_nav(struct th_doc *d, const struct th_section_ctx *c);
-int th_html_charts(struct th_doc *d, const struct th_section_ctx *c);
-int th_html_run(struct th_doc *d, const struct th_section_ctx *c);
 
 #endif
