@@ -15,7 +15,7 @@
 #include "lib/xalloc.h"
 #include "loops/campaign.h"
 #include "report/render.h"
-#include "report/render_fuzz.h"
+#include "results.h"
 
 static void fuzz_usage(FILE *f)
 {
@@ -160,6 +160,40 @@ static void show_figures(const struct th_fz_run *run, const struct th_fz_opts *o
 
 /* ---- the run ---------------------------------------------------------------------------- */
 
+/*
+ * report.md and report.html beside results_path rendered again with the
+ * campaigns of fuzz_path; the other files of the set are untouched (they
+ * show no campaigns). Return: 0, or -1 with err (the old reports left as
+ * they were).
+ */
+static int render_with_campaigns(const char *out_dir, const char *results_path,
+				 const char *fuzz_path, char *err, size_t errlen)
+{
+	struct th_results *res = NULL;
+	struct th_fz_summary *s = NULL;
+	char *md = NULL, *html = NULL;
+	int rc = -1;
+
+	if (th_results_load(results_path, &res, err, errlen) ||
+	    th_fz_summary_load(fuzz_path, &s, err, errlen))
+		goto out;
+	/* The bench's figures beside the results stay in the reports; one that
+	 * no longer loads stops the re-render (the old reports kept), said. */
+	if (th_results_load_bench_beside(res, results_path, err, errlen))
+		goto out;
+	th_results_set_fuzz(res, s);
+	s = NULL;
+	md = th_xasprintf("%s/report.md", out_dir);
+	html = th_xasprintf("%s/report.html", out_dir);
+	rc = th_render_markdown(res, md, err, errlen) || th_render_html(res, html, err, errlen) ? -1 : 0;
+out:
+	free(md);
+	free(html);
+	th_fz_summary_free(s);
+	th_results_free(res);
+	return rc;
+}
+
 /* The report beside the summary gains its campaigns (results.json, if there). */
 static void rerender(const char *out_dir)
 {
@@ -167,7 +201,7 @@ static void rerender(const char *out_dir)
 	char *fuzz = th_xasprintf("%s/%s", out_dir, TH_FUZZ_FILE);
 	char err[1024];
 
-	if (!access(results, R_OK) && th_render_fuzz_rerender(results, fuzz, err, sizeof(err)))
+	if (!access(results, R_OK) && render_with_campaigns(out_dir, results, fuzz, err, sizeof(err)))
 		fprintf(stderr, "timerharness fuzz: report not updated: %s\n", err);
 	free(results);
 	free(fuzz);

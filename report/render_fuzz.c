@@ -2,9 +2,7 @@
 /* "Fuzzing campaigns" in report.md and report.html (render_fuzz.h). */
 #define _POSIX_C_SOURCE 200809L
 #include "render_fuzz.h"
-#include "render_bench.h"
 #include "doc.h"
-#include "render.h"
 #include "report_internal.h"
 #include "sections.h"
 
@@ -293,34 +291,4 @@ int th_render_fuzz_html(FILE *out, const struct th_results *res)
 	const struct th_fz_summary *s = summary_for(res);
 
 	return s ? section(&d, s) : 0;
-}
-
-/* ---- after a campaign ---- */
-
-int th_render_fuzz_rerender(const char *results_path, const char *fuzz_path, char *err, size_t errlen)
-{
-	struct th_results *res = NULL;
-	struct th_fz_summary *s = NULL;
-	char md[4096], html[4096];
-	const char *slash = strrchr(results_path, '/');
-	int rc = -1;
-
-	if (th_results_load(results_path, &res, err, errlen) ||
-	    th_fz_summary_load(fuzz_path, &s, err, errlen))
-		goto out;
-	snprintf(md, sizeof(md), "%.*s%sreport.md", slash ? (int)(slash - results_path) : 0,
-		 results_path, slash ? "/" : "");
-	snprintf(html, sizeof(html), "%.*s%sreport.html", slash ? (int)(slash - results_path) : 0,
-		 results_path, slash ? "/" : "");
-	/* The bench's figures beside the results stay in the reports; one that
-	 * no longer loads stops the re-render (the old reports kept), said. */
-	if (th_results_load_bench_beside(res, results_path, err, errlen))
-		goto out;
-	th_results_set_fuzz(res, s);
-	s = NULL;
-	rc = th_render_markdown(res, md, err, errlen) || th_render_html(res, html, err, errlen) ? -1 : 0;
-out:
-	th_fz_summary_free(s);
-	th_results_free(res);
-	return rc;
 }

@@ -5,7 +5,8 @@
  * `timerharness fuzz` found and how fast, with every finding's chain in full.
  * It reads only a loaded fuzz.json (fuzz_summary.h), attached to the results
  * it is rendered with; with none attached it writes nothing, so a report of
- * a matrix run without campaigns is unchanged.
+ * a matrix run without campaigns is unchanged. After a campaign, the
+ * command that ran it (cli/cmd_fuzz.c) renders the reports again.
  */
 #ifndef TH_REPORT_RENDER_FUZZ_H
 #define TH_REPORT_RENDER_FUZZ_H
@@ -23,13 +24,5 @@ const struct th_fz_summary *th_render_fuzz_summary(const struct th_results *res)
 /* The section, for the renderers (one call each). Return: 0, -1 on a write error. */
 int th_render_fuzz_markdown(FILE *out, const struct th_results *res);
 int th_render_fuzz_html(FILE *out, const struct th_results *res);
-
-/*
- * Re-render report.md and report.html beside results_path with the
- * campaigns of fuzz_path (after `timerharness fuzz`). The other files of
- * the set are untouched: they do not show campaigns.
- * Return: 0, or -1 with err (the old reports left as they were).
- */
-int th_render_fuzz_rerender(const char *results_path, const char *fuzz_path, char *err, size_t errlen);
 
 #endif
