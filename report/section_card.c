@@ -119,10 +119,18 @@ static void fuzz_lines(FILE *out, const struct th_results *res, const struct th_
 
 		if (!th_fz_generation(s, api, (enum th_variant)v, &g))
 			continue;
-		if (!any)
-			fprintf(out, "<h3><a href=\"#fuzzing\">Fuzzing the overwrite</a>: the timer's own "
-				"call, by any write the campaigns found, not the exploit's alone%s</h3>\n",
+		if (!any) {
+			bool other = false;
+
+			/* The timer's words as before the families; with another
+			 * family's campaigns, each family's call. */
+			for (size_t k = 0; k < s->ncampaigns; k++)
+				other |= s->campaigns[k].api != TH_API_TIMER;
+			fprintf(out, "<h3><a href=\"#fuzzing\">Fuzzing the overwrite</a>: %s, by any write "
+				"the campaigns found, not the exploit's alone%s</h3>\n",
+				other ? "each family's own call (the timer's, the tasklet's)" : "the timer's own call",
 				s->partial ? " (PARTIAL: the campaigns were interrupted)" : "");
+		}
 		any = true;
 		if (api == TH_API_TIMER)
 			snprintf(line, sizeof(line), "%s %s", th_variant_kernel((enum th_variant)v),
