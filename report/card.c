@@ -403,12 +403,13 @@ bool th_card_reconcile(const struct th_card *card, const struct th_results *res,
 		return false;
 	/* The campaigns that say otherwise: the timer's own call hijacked in
 	 * a campaign where a CFI check stopped runs (observed, not named in
-	 * advance), each config once. */
+	 * advance), each config once; the timer's campaigns only (the
+	 * exploit's rows are the timer's). */
 	for (size_t i = 0; i < s->ncampaigns; i++) {
 		const struct th_fz_campaign *c = &s->campaigns[i];
 		bool own = false;
 
-		if (c->variant != v || strcmp(c->status, "ran") ||
+		if (c->variant != v || c->api != TH_API_TIMER || strcmp(c->status, "ran") ||
 		    !(c->outcomes[TH_BLOCKED_CFI] || c->outcomes[TH_FALSE_POSITIVE]))
 			continue;
 		for (size_t k = 0; k < c->nfindings && !own; k++)
