@@ -17,6 +17,7 @@
 #include "cli.h"
 #include "expect.h"
 #include "kernel_plan.h"
+#include "lib/fs.h"
 #include "kernel/console.h"
 #include "matrix.h"
 #include "paths.h"
@@ -218,6 +219,26 @@ static int optpaths(FILE *err, const struct th_check_opts *o, const char *expect
 	return 0;
 }
 
+/* Does DIR/configs/<name>.config (the kernel plan's, @cells_path
+ * DIR/cells.tsv) build a check that stops a call: CONFIG_CFI_CLANG=y or
+ * CONFIG_X86_KERNEL_IBT=y? Unreadable: yes (not judged). */
+static bool kernel_config_cfi(const char *cells_path, const char *name)
+{
+	const char *slash = strrchr(cells_path, '/'), *why;
+	char path[4096], line[512];
+	bool cfi = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%.*s/configs/%s.config", slash ? (int)(slash - cells_path) : 1,
+		 slash ? cells_path : ".", name);
+	if (!(f = th_fopen_read(path, "r", &why)))
+		return true;
+	while (!cfi && fgets(line, sizeof(line), f))
+		cfi = !strncmp(line, "CONFIG_CFI_CLANG=y", 18) || !strncmp(line, "CONFIG_X86_KERNEL_IBT=y", 23);
+	fclose(f);
+	return cfi;
+}
+
 /* check.h's kernel_config_on over the plan's kernel/kernels.tsv. */
 static bool kernel_config_on(const void *arg, const char *platform, const char *config)
 {
@@ -238,6 +259,7 @@ int th_cli_check(int argc, char **argv)
 	bool fuzz_allow_slice = false;
 #endif
 	const char **attacks, **attack_apis, **configs, **cflags;
+	bool *kcfi = NULL;
 	char err[1024];
 	int bad = 0, rc;
 	bool json = false;
@@ -398,6 +420,9 @@ int th_cli_check(int argc, char **argv)
 	 * (check says then why it could not be read). */
 	if (th_kernel_plan_load(kernel, &kp, kerr, sizeof(kerr)))
 		memset(&kp, 0, sizeof(kp));
+	if (kp.nconfigs && (kcfi = calloc(kp.nconfigs, sizeof(*kcfi))))
+		for (size_t i = 0; i < kp.nconfigs; i++)
+			kcfi[i] = kernel_config_cfi(kp.cells_path, kp.configs[i]);
 
 	struct th_check_decl d = {
 		.expect_path = th_expect_path(), .expect_sha256 = th_expect_sha256(),
@@ -412,6 +437,7 @@ int th_cli_check(int argc, char **argv)
 		.kernel_configs = kp.configs, .nkernel_configs = kp.nconfigs,
 		.kernel_config_on = kernel_config_on, .kernel_config_arg = &kp,
 		.kernel_plan = kp.cells_path, .kernel_plan_error = kp.ncells ? NULL : kerr,
+		.kernel_config_cfi = kcfi,
 	};
 	if (cj)
 		o.json = th_check_json_results(cj, o.results ? o.results : TH_CHECK_DEFAULT_RESULTS,
@@ -460,6 +486,7 @@ done:
 	free(attack_apis);
 	free(configs);
 	free(cflags);
+	free(kcfi);
 	th_kernel_plan_free(&kp);
 	th_expect_free();
 	return rc;

@@ -494,6 +494,22 @@ static void evidence_unproven(struct judge *j, const struct th_cell *c)
 		jcell(j, fdone(j), c);
 		return;
 	}
+	/* A real kernel's block (all its words are a CFI or IBT report's)
+	 * under a kernel config that builds neither. */
+	for (size_t i = 0; !model && j->d->kernel_config_cfi && i < j->d->nkernel_configs &&
+			   (c->outcome == TH_BLOCKED_CFI || c->outcome == TH_FALSE_POSITIVE); i++) {
+		if (strcmp(j->d->kernel_configs[i], c->config) || j->d->kernel_config_cfi[i])
+			continue;
+		f = fstart(j, "doctored");
+		j->doctored++;
+		put_cell(f, c);
+		fprintf(f, ": evidence is a CFI report, but kernel config %s builds no check that stops a "
+			"call (its .config sets neither CONFIG_CFI_CLANG nor CONFIG_X86_KERNEL_IBT): ",
+			c->config);
+		th_report_put_line(f, c->evidence);
+		jcell(j, fdone(j), c);
+		return;
+	}
 	/* A harness error fails as one, whatever its console says (the boot's
 	 * CFI mode not taken is said by the host, not the console). */
 	if (model || !j->o->console_recheck || c->outcome == TH_HARNESS_ERROR)

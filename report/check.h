@@ -71,6 +71,11 @@ struct th_check_decl {
 	const char *kernel_plan;
 	/* Why there is no plan (it could not be read), for the message. */
 	const char *kernel_plan_error;
+	/* kernel_configs[i] builds a check that can stop a call (its
+	 * kernel/configs/<name>.config sets CONFIG_CFI_CLANG or
+	 * CONFIG_X86_KERNEL_IBT): a real kernel's block under one that does
+	 * not was never observed. NULL: not judged. */
+	const bool *kernel_config_cfi;
 	const char *const *attacks;	/* the attack registry's IDs */
 	size_t nattacks;
 	/* attack_apis[i]: the API family of the victim attacks[i] writes into

@@ -174,6 +174,8 @@ static const char *const gate_configs[] = { "none", "cfi-icall", "kcfi" };
 static const char *const gate_selftests[] = { "SELFTEST_HANG" };
 static const char *const kernel_attacks[] = { WCR4, NONE_A };
 static const char *const kernel_configs[] = { "kcfi", "none" };
+/* Which of them builds a check that stops a call (kernel/configs/). */
+static const bool kernel_configs_cfi[] = { true, false };
 
 static const char *decl_expect(const char *platform, const char *attack, const char *variant,
 			       const char *config, const char *toolchain)
@@ -194,6 +196,7 @@ static struct th_check_decl decl(bool with_plan)
 		.kernel_attacks = with_plan ? kernel_attacks : NULL, .nkernel_attacks = with_plan ? 2 : 0,
 		.kernel_configs = with_plan ? kernel_configs : NULL, .nkernel_configs = with_plan ? 2 : 0,
 		.kernel_plan = "kernel/cells.tsv", .kernel_plan_error = with_plan ? NULL : "not given",
+		.kernel_config_cfi = with_plan ? kernel_configs_cfi : NULL,
 	};
 }
 
@@ -1376,6 +1379,34 @@ static void check_kernel_without_plan(void **state)
 /* One case; tests/report.cmake registers every TH_CASE line with CTest. */
 #define TH_CASE(name) cmocka_unit_test(name)
 
+/* A real kernel's block under a kernel config that builds no check (its
+ * .config sets neither CONFIG_CFI_CLANG nor CONFIG_X86_KERNEL_IBT): the CFI
+ * line was copied from another cell. */
+static void check_kernel_block_without_cfi(void **state)
+{
+	(void)state;
+	char err[512];
+
+	load_expect(expect_file(NULL));
+	struct th_results *r = kernel_results();
+	struct th_cell *c = th_results_find_cell(r, LINUX, WCR4, TH_VARIANT_MODERN, "none", "clang-22");
+
+	memset(c->counts, 0, sizeof(c->counts));
+	c->counts[TH_BLOCKED_CFI] = 1;
+	c->outcome = TH_BLOCKED_CFI;
+	assert_int_equal(th_cell_set_evidence(c, kernel_proof(TH_BLOCKED_CFI), err, sizeof(err)), 0);
+	judge(r);
+	struct run g = check_model(r, true, false);
+
+	assert_int_equal(g.rc, TH_CHECK_BAD_INPUT);
+	assert_contains(g.out, "doctored: " WCR4 " modern/none/clang-22 on " LINUX ": evidence is a CFI "
+			"report, but kernel config none builds no check that stops a call (its .config sets "
+			"neither CONFIG_CFI_CLANG nor CONFIG_X86_KERNEL_IBT): CFI failure at call_timer_fn");
+	run_free(&g);
+	th_results_free(r);
+	th_expect_free();
+}
+
 /* A file's bytes copied to @dst (made with its folders). */
 static void copy_to(const char *src, const char *dst)
 {
@@ -1491,6 +1522,7 @@ int main(int argc, char **argv)
 		TH_CASE(check_kernel_undeclared_disagreement),
 		TH_CASE(check_kernel_stale_declaration),
 		TH_CASE(check_consoles_recheck),
+		TH_CASE(check_kernel_block_without_cfi),
 		TH_CASE(check_kernel_missing_coverage),
 		TH_CASE(check_kernel_doctored_agreement),
 		TH_CASE(check_kernel_rules),
