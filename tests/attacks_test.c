@@ -96,7 +96,9 @@ static void registry_design_names(void **state)
 {
 	static const char *const techniques[] = { "memcpy-intra", "index-intra", "strcpy-intra",
 						  "heap-neighbour", "uaf-realloc",
-						  "ring-block-overflow" };
+						  "ring-block-overflow",
+						  /* The tasklet family (issue 28). */
+						  "tasklet-memcpy-intra", "hso-index" };
 	static const char *const timings[] = { "before-arm", "pending" };
 	static const char *const payloads[] = {
 		"none", "func+data:write_cr4", "func:write_cr4", "func:same-class", "func:ptr-class",
@@ -105,13 +107,15 @@ static void registry_design_names(void **state)
 		"func:foreign-callback", "func:not-address-taken", "func:raw-body",
 		/* The pending timer's list pointers (fuzz/ found them). */
 		"list:forged-timer", "list:hlist-del",
+		/* The tasklet's own (attacks/tasklet_attack.c). */
+		"use-callback:write_cr4", "list:forged-tasklet",
 	};
 
 	(void)state;
-	assert_int_equal(TH_TECH_COUNT, 6);
+	assert_int_equal(TH_TECH_COUNT, 8);
 	assert_int_equal(TH_TIMING_COUNT, 2);
-	assert_int_equal(TH_PAYLOAD_COUNT, 14);
-	for (size_t t = 0; t < 6; t++) {
+	assert_int_equal(TH_PAYLOAD_COUNT, 16);
+	for (size_t t = 0; t < 8; t++) {
 		int found = 0;
 
 		for (int e = 0; e < TH_TECH_COUNT; e++)
@@ -121,7 +125,7 @@ static void registry_design_names(void **state)
 	}
 	for (size_t t = 0; t < 2; t++)
 		assert_string_equal(th_timing_name((enum th_timing)t), timings[t]);
-	for (size_t p = 0; p < 12; p++) {
+	for (size_t p = 0; p < sizeof(payloads) / sizeof(payloads[0]); p++) {
 		int found = 0;
 
 		for (int e = 0; e < TH_PAYLOAD_COUNT; e++)
@@ -160,10 +164,13 @@ static void registry_complete(void **state)
 				n += (size_t)found;
 			}
 	assert_int_equal(n, th_attack_count);
-	assert_int_equal(th_attack_count, 4 * 2 * 14 + 2 * 14);
+	/* The timer's 4 techniques x 2 timings, its 2 pending-only ones, and
+	 * the tasklet's 2 x 2, each with every payload. */
+	assert_int_equal(th_attack_count, 4 * 2 * 16 + 2 * 16 + 2 * 2 * 16);
 }
 
-/* NOT_APPLICABLE exactly where .data is needed on modern. */
+/* NOT_APPLICABLE exactly where the attack's family lacks what it writes:
+ * .data on modern, the other family's payloads, what hso_serial has not. */
 static void registry_not_applicable(void **state)
 {
 	size_t na = 0;
@@ -171,22 +178,30 @@ static void registry_not_applicable(void **state)
 	(void)state;
 	for (size_t i = 0; i < th_attack_count; i++) {
 		const struct th_attack *a = &th_attacks[i];
-		int data = a->payload == TH_PAYLOAD_FUNC_DATA_WRITE_CR4 ||
-			   a->payload == TH_PAYLOAD_DATA_FAKE_OBJECT;
+		enum th_payload p = a->payload;
+		int data = p == TH_PAYLOAD_FUNC_DATA_WRITE_CR4 || p == TH_PAYLOAD_DATA_FAKE_OBJECT;
+		int tasklet = !strcmp(th_technique_api(a->technique), "tasklet");
+		int timer_only = p == TH_PAYLOAD_DATA_FAKE_OBJECT ||
+				 p == TH_PAYLOAD_FUNC_FOREIGN_CALLBACK ||
+				 p == TH_PAYLOAD_LIST_FORGED_TIMER || p == TH_PAYLOAD_LIST_HLIST_DEL;
+		int tasklet_only = p == TH_PAYLOAD_USE_CALLBACK_WRITE_CR4 ||
+				   p == TH_PAYLOAD_LIST_FORGED_TASKLET;
+		int hso_lacks = a->technique == TH_TECH_HSO_INDEX &&
+				(p == TH_PAYLOAD_FUNC_SAME_CLASS || p == TH_PAYLOAD_FUNC_RAW_BODY ||
+				 p == TH_PAYLOAD_FUNC_PTR_CLASS || p == TH_PAYLOAD_FUNC_OTHER_PROTO);
+		int never = tasklet ? timer_only || hso_lacks : tasklet_only;
 
-		assert_int_equal(th_payload_needs_data(a->payload), data);
-		assert_null(th_attack_na_reason(a, "legacy"));
-		assert_null(th_attack_na_reason(a, "transitional"));
-		if (data) {
-			assert_non_null(th_attack_na_reason(a, "modern"));
-			na++;
-		} else {
-			assert_null(th_attack_na_reason(a, "modern"));
-		}
+		assert_int_equal(th_payload_needs_data(p), data);
+		assert_int_equal(th_attack_na_reason(a, "legacy") != NULL, never);
+		assert_int_equal(th_attack_na_reason(a, "transitional") != NULL, never);
+		assert_int_equal(th_attack_na_reason(a, "modern") != NULL, never || data);
+		na += !never && data;
 		assert_non_null(th_attack_na_reason(a, "bogus"));
 		assert_non_null(th_attack_na_reason(a, NULL));
 	}
-	assert_int_equal(na, 10 * 2);	/* 10 technique x timing rows, 2 .data payloads */
+	/* On modern alone: 10 timer technique x timing rows x 2 .data payloads,
+	 * and 4 tasklet rows x func+data (data:fake-object is the timer's). */
+	assert_int_equal(na, 10 * 2 + 4);
 }
 
 /* ---- expected.tsv ---------------------------------------------------------- */
