@@ -109,12 +109,12 @@ static int parse_line(struct th_fz_expect *e, struct th_tsv *t, char *err, size_
 		snprintf(err, n, "%s:%lu: a rule needs its reason", path, lineno);
 		return -1;
 	}
-	r.chain = th_report_strdup(f[1]);
-	r.variant = th_report_strdup(f[2]);
-	r.config = th_report_strdup(f[3]);
-	r.toolchain = th_report_strdup(f[4]);
-	r.sig = th_report_strdup(f[5]);
-	r.reason = th_report_strdup(f[6]);
+	r.chain = th_results_strdup(f[1]);
+	r.variant = th_results_strdup(f[2]);
+	r.config = th_results_strdup(f[3]);
+	r.toolchain = th_results_strdup(f[4]);
+	r.sig = th_results_strdup(f[5]);
+	r.reason = th_results_strdup(f[6]);
 	snprintf(r.where, sizeof(r.where), "%s:%lu", path, lineno);
 	e->rules = realloc(e->rules, (e->nrules + 1) * sizeof(*e->rules));
 	if (!r.chain || !r.variant || !r.config || !r.toolchain || !r.sig || !r.reason || !e->rules) {
@@ -135,7 +135,7 @@ int th_fz_expect_load(const char *path, struct th_fz_expect **out, char *err, si
 	if (th_tsv_open(&t, path, err, n))
 		return -1;
 	e = calloc(1, sizeof(*e));
-	if (!e || !(e->path = th_report_strdup(path))) {
+	if (!e || !(e->path = th_results_strdup(path))) {
 		th_tsv_close(&t);
 		th_fz_expect_free(e);
 		snprintf(err, n, "out of memory");

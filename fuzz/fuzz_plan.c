@@ -91,11 +91,11 @@ static int parse_line(struct th_fz_plan *p, struct th_tsv *t, char *err, size_t 
 		snprintf(err, n, "%s:%lu: a row needs its reason", path, lineno);
 		return -1;
 	}
-	r.target = th_report_strdup(f[1]);
-	r.variant = th_report_strdup(f[2]);
-	r.config = th_report_strdup(f[3]);
-	r.toolchain = th_report_strdup(f[4]);
-	r.reason = th_report_strdup(f[5]);
+	r.target = th_results_strdup(f[1]);
+	r.variant = th_results_strdup(f[2]);
+	r.config = th_results_strdup(f[3]);
+	r.toolchain = th_results_strdup(f[4]);
+	r.reason = th_results_strdup(f[5]);
 	snprintf(r.where, sizeof(r.where), "%s:%lu", path, lineno);
 	struct th_fz_plan_row *rows = realloc(p->rows, (p->nrows + 1) * sizeof(*p->rows));
 
@@ -126,7 +126,7 @@ int th_fz_plan_load(const char *path, struct th_fz_plan **out, char *err, size_t
 	if (th_tsv_open(&t, path, err, n))
 		return -1;
 	p = calloc(1, sizeof(*p));
-	if (!p || !(p->path = th_report_strdup(path))) {
+	if (!p || !(p->path = th_results_strdup(path))) {
 		th_tsv_close(&t);
 		th_fz_plan_free(p);
 		snprintf(err, n, "out of memory");
@@ -221,14 +221,14 @@ static int load_manifest(struct th_fz_build *b, const char *path, char *err, siz
 				  "engine; rebuild", err, n))
 			break;
 		memset(&r, 0, sizeof(r));
-		r.target = th_report_strdup(field[0]);
-		r.toolchain = th_report_strdup(field[1]);
-		r.variant = th_report_strdup(field[2]);
-		r.config = th_report_strdup(field[3]);
-		r.path = th_report_strdup(field[4]);
-		r.status = th_report_strdup(field[5]);
-		r.reason = th_report_strdup(field[6]);
-		r.engine = th_report_strdup(field[7]);
+		r.target = th_results_strdup(field[0]);
+		r.toolchain = th_results_strdup(field[1]);
+		r.variant = th_results_strdup(field[2]);
+		r.config = th_results_strdup(field[3]);
+		r.path = th_results_strdup(field[4]);
+		r.status = th_results_strdup(field[5]);
+		r.reason = th_results_strdup(field[6]);
+		r.engine = th_results_strdup(field[7]);
 		snprintf(r.where, sizeof(r.where), "%s:%lu", path, t.line);
 		rows = realloc(b->rows, (b->nrows + 1) * sizeof(*rows));
 		if (rows)
@@ -264,7 +264,7 @@ int th_fz_build_load(const char *root, struct th_fz_build **out, char *err, size
 	int rc = -1;
 
 	*out = NULL;
-	if (!b || !(b->root = th_report_strdup(root))) {
+	if (!b || !(b->root = th_results_strdup(root))) {
 		th_fz_build_free(b);
 		snprintf(err, n, "out of memory");
 		return -1;
@@ -292,7 +292,7 @@ int th_fz_build_load(const char *root, struct th_fz_build **out, char *err, size
 		if (access(path, F_OK))
 			continue;
 		nn = realloc(names, (nnames + 1) * sizeof(*names));
-		if (!nn || !(nn[nnames] = th_report_strdup(e->d_name))) {
+		if (!nn || !(nn[nnames] = th_results_strdup(e->d_name))) {
 			if (nn)
 				names = nn;
 			closedir(d);

@@ -326,7 +326,7 @@ void th_card_reach(const struct th_results *res, enum th_variant v, const char *
 		const char *name = res->toolchains[t].name;
 		const struct th_reach_entry *x = th_reach_find(res, name, v, config);
 
-		if (x && (!r->toolchain || th_report_natcmp(name, r->toolchain) > 0)) {
+		if (x && (!r->toolchain || th_results_natcmp(name, r->toolchain) > 0)) {
 			e = x;
 			r->toolchain = name;
 		}

@@ -1043,7 +1043,7 @@ static void agreement_lines(struct judge *j, const struct th_agreement *rows, si
 		struct th_agreement_counts k;
 		char line[512], more[64] = "";
 
-		th_report_agreement_counts(j->res, rows, n, j->res->platforms[p].name, &k);
+		th_results_agreement_counts(j->res, rows, n, j->res->platforms[p].name, &k);
 		if (k.alone)
 			snprintf(more, sizeof(more), ", %zu without a model cell", k.alone);
 		snprintf(line, sizeof(line), "check: %s: %zu cell%s, %zu agree with the model, %zu "

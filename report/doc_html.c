@@ -90,7 +90,7 @@ void th_html_badge(FILE *out, enum th_outcome o, bool reg, const char *suffix)
  * when the runs disagreed; with_verdict adds "(regression; expected X)". */
 void th_html_cell_badges(FILE *out, const struct th_cell *c, bool with_verdict)
 {
-	enum th_verdict v = th_report_shown_verdict(c);
+	enum th_verdict v = th_results_shown_verdict(c);
 	bool reg = with_verdict && v == TH_VERDICT_REGRESSION;
 	char n[48], exp[200];
 

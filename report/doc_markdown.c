@@ -241,7 +241,7 @@ static void md_outcome(struct th_doc *d, enum th_outcome o)
 static void md_cell_outcome(struct th_doc *d, const struct th_cell *c, bool with_verdict)
 {
 	FILE *out = d->out;
-	enum th_verdict v = th_report_shown_verdict(c);
+	enum th_verdict v = th_results_shown_verdict(c);
 	bool bold = with_verdict && v == TH_VERDICT_REGRESSION;
 	char exp[200];
 

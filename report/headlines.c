@@ -159,7 +159,7 @@ struct th_diff_row *th_headline_differences(const struct th_cell **cells, size_t
 		for (; j < ncells && th_headline_same_row(cells[i], cells[j]); j++) {
 			enum th_outcome o = th_cell_observed(cells[j]);
 
-			regressed |= th_report_shown_verdict(cells[j]) == TH_VERDICT_REGRESSION;
+			regressed |= th_results_shown_verdict(cells[j]) == TH_VERDICT_REGRESSION;
 			if (o >= TH_UNSUPPORTED) {
 				unsup = true;
 				continue;

@@ -288,7 +288,7 @@ static void bench_part(struct th_doc *w, const struct th_bench *b)
 
 static int by_toolchain(const void *a, const void *b)
 {
-	return th_report_natcmp(*(const char *const *)a, *(const char *const *)b);
+	return th_results_natcmp(*(const char *const *)a, *(const char *const *)b);
 }
 
 static int section(struct th_doc *w, const struct th_bench_set *s)
@@ -335,7 +335,7 @@ static int section(struct th_doc *w, const struct th_bench_set *s)
 /* sections.c's row: the bench's section in d's format. */
 int th_section_bench(struct th_doc *d, const struct th_section_ctx *c)
 {
-	const struct th_bench_set *s = th_report_origin(c->res)->bench;
+	const struct th_bench_set *s = th_results_origin(c->res)->bench;
 
 	return s ? section(d, s) : 0;
 }

@@ -41,7 +41,7 @@ static unsigned (*outcome_counts(const struct th_results *res,
 	}
 	for (size_t i = 0; i < res->ncells; i++) {
 		const struct th_cell *c = res->cells[i];
-		size_t k = th_report_config_pos(res, c->config);
+		size_t k = th_results_config_pos(res, c->config);
 
 		if (k < nc) {
 			n[k][c->variant][th_cell_observed(c)]++;
@@ -211,9 +211,9 @@ static size_t techniques(const struct th_results *res, const char **out, size_t 
 		if (!seen && n < max)
 			out[n++] = t;
 	}
-	for (size_t i = 1; i < n; i++)	/* display order: th_report_technique_rank */
+	for (size_t i = 1; i < n; i++)	/* display order: th_results_technique_rank */
 		for (size_t j = i; j > 0; j--) {
-			int a = th_report_technique_rank(out[j - 1]), b = th_report_technique_rank(out[j]);
+			int a = th_results_technique_rank(out[j - 1]), b = th_results_technique_rank(out[j]);
 
 			if (a < b || (a == b && strcmp(out[j - 1], out[j]) <= 0))
 				break;

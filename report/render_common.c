@@ -32,31 +32,31 @@ const struct th_support *th_report_cell_support(const struct th_results *res,
 static int cmp_display(const struct th_results *res, const struct th_cell *a,
 		       const struct th_cell *b)
 {
-	int r, ra = th_report_technique_rank(a->technique), rb = th_report_technique_rank(b->technique);
+	int r, ra = th_results_technique_rank(a->technique), rb = th_results_technique_rank(b->technique);
 
 	if (ra != rb)
 		return ra < rb ? -1 : 1;
 	if ((r = strcmp(a->technique, b->technique)))
 		return r;
-	ra = th_report_timing_rank(a->timing);
-	rb = th_report_timing_rank(b->timing);
+	ra = th_results_timing_rank(a->timing);
+	rb = th_results_timing_rank(b->timing);
 	if (ra != rb)
 		return ra < rb ? -1 : 1;
 	if ((r = strcmp(a->attack, b->attack)))
 		return r;
 	if (a->variant != b->variant)
 		return a->variant < b->variant ? -1 : 1;
-	size_t ca = th_report_config_pos(res, a->config), cb = th_report_config_pos(res, b->config);
+	size_t ca = th_results_config_pos(res, a->config), cb = th_results_config_pos(res, b->config);
 	if (ca != cb)
 		return ca < cb ? -1 : 1;
-	if ((r = th_report_natcmp(a->toolchain, b->toolchain)))
+	if ((r = th_results_natcmp(a->toolchain, b->toolchain)))
 		return r;
 	return strcmp(a->toolchain, b->toolchain);
 }
 
 const struct th_cell **th_report_display_cells(const struct th_results *res, int *oom)
 {
-	return th_report_sort_cells(res, cmp_display, oom);
+	return th_results_sort_cells(res, cmp_display, oom);
 }
 
 const struct th_cell **th_report_filter_cells(const struct th_cell **cells, size_t n,
@@ -131,7 +131,7 @@ size_t *th_report_config_columns(const struct th_results *res, const char *toolc
 	}
 	for (size_t i = 0; i < res->ncells; i++) {
 		const struct th_cell *c = res->cells[i];
-		size_t pos = th_report_config_pos(res, c->config);
+		size_t pos = th_results_config_pos(res, c->config);
 
 		if (pos == res->nconfigs || !in_where(c, &w))
 			continue;
@@ -156,10 +156,10 @@ int th_report_render_buf(th_report_render_fn *fn, const struct th_results *res,
 	*len = 0;
 	f = open_memstream(buf, len);
 	if (!f)
-		return th_report_errf(err, errlen, "out of memory");
+		return th_results_errf(err, errlen, "out of memory");
 	rc = fn(f, res, err, errlen);
 	if (fclose(f) && !rc)
-		rc = th_report_errf(err, errlen, "out of memory");
+		rc = th_results_errf(err, errlen, "out of memory");
 	if (rc) {
 		free(*buf);
 		*buf = NULL;
@@ -176,8 +176,8 @@ int th_report_render_file(const char *path, th_report_render_fn *fn,
 	int rc;
 
 	if (th_report_render_buf(fn, res, &buf, &len, e, sizeof(e)))
-		return th_report_errf(err, errlen, "%s: %s", path, e);
-	rc = th_report_write_atomic(path, buf, len, err, errlen);
+		return th_results_errf(err, errlen, "%s: %s", path, e);
+	rc = th_results_write_atomic(path, buf, len, err, errlen);
 	free(buf);
 	return rc;
 }
@@ -200,7 +200,7 @@ void th_report_put_visible(FILE *out, const char *s, th_report_put_fn *put)
 
 	while (*p) {
 		size_t n;
-		unsigned long cp = th_report_utf8(p, &n);
+		unsigned long cp = th_results_utf8(p, &n);
 
 		if (!n) {
 			fprintf(out, "\\x%02x", *p++);

@@ -11,14 +11,14 @@
 static int matrix_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
 {
 	if (th_render_matrix(out, res, 0))
-		return th_report_errf(err, errlen, "cannot write the matrix (out of memory or write error)");
+		return th_results_errf(err, errlen, "cannot write the matrix (out of memory or write error)");
 	return 0;
 }
 
 static int verdict_to(FILE *out, const struct th_results *res, char *err, size_t errlen)
 {
 	if (th_render_verdict(out, res, 0))
-		return th_report_errf(err, errlen, "cannot write the verdict (out of memory or write error)");
+		return th_results_errf(err, errlen, "cannot write the verdict (out of memory or write error)");
 	return 0;
 }
 
@@ -94,15 +94,15 @@ int th_render_format_to(FILE *out, enum th_render_format f, const struct th_resu
 			int use_color, char *err, size_t errlen)
 {
 	if (!th_render_format_name(f))
-		return th_report_errf(err, errlen, "unknown report format %d", (int)f);
+		return th_results_errf(err, errlen, "unknown report format %d", (int)f);
 	if (f == TH_RENDER_MATRIX) {
 		if (th_render_matrix(out, res, use_color))
-			return th_report_errf(err, errlen, "cannot write the matrix");
+			return th_results_errf(err, errlen, "cannot write the matrix");
 		return 0;
 	}
 	if (f == TH_RENDER_VERDICT) {
 		if (th_render_verdict(out, res, use_color))
-			return th_report_errf(err, errlen, "cannot write the verdict");
+			return th_results_errf(err, errlen, "cannot write the verdict");
 		return 0;
 	}
 	return formats[f].to(out, res, err, errlen);
@@ -112,7 +112,7 @@ int th_render_format_file(const char *path, enum th_render_format f,
 			  const struct th_results *res, char *err, size_t errlen)
 {
 	if (!th_render_format_name(f))
-		return th_report_errf(err, errlen, "unknown report format %d", (int)f);
+		return th_results_errf(err, errlen, "unknown report format %d", (int)f);
 	return th_report_render_file(path, formats[f].to, res, err, errlen);
 }
 
@@ -121,5 +121,5 @@ int th_render_out_ok(const char *path, char *err, size_t errlen)
 	struct stat st;
 	bool exists;
 
-	return th_report_check_target(path, &st, &exists, err, errlen);
+	return th_results_check_target(path, &st, &exists, err, errlen);
 }

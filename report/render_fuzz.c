@@ -13,7 +13,7 @@
 static const struct th_fz_summary *summary_for(const struct th_results *res)
 {
 	/* A renderer's view of res (one platform's cells) shows the model's. */
-	return th_report_origin(res)->fuzz;
+	return th_results_origin(res)->fuzz;
 }
 
 const struct th_fz_summary *th_render_fuzz_summary(const struct th_results *res)

@@ -117,7 +117,7 @@ static void cell_summary(FILE *out, const struct th_cell *c, bool attr)
 	snprintf(head, sizeof(head), "%s %s/%s/%s: %s (expected %s, verdict %s, runs %u",
 		 c->attack, th_api_name(c->api), th_variant_name(c->variant), c->config,
 		 th_outcome_name(th_cell_observed(c)), exp ? exp : "none",
-		 th_verdict_name(th_report_shown_verdict(c)), c->runs);
+		 th_verdict_name(th_results_shown_verdict(c)), c->runs);
 	(attr ? xml_attr : xml)(out, head);
 	if (c->expected_line)
 		fprintf(out, ", declared on line %u", c->expected_line);
@@ -201,14 +201,14 @@ static int suites(FILE *out, const struct th_results *res, const char *platform,
 		  const char *stamp, char *err, size_t errlen)
 {
 	int oom;
-	const struct th_toolchain **tcs = th_report_sorted_toolchains(res, &oom);
+	const struct th_toolchain **tcs = th_results_sorted_toolchains(res, &oom);
 	const struct th_cell **cells = th_results_sorted_cells(res, err, errlen);
 	const struct th_platform *pf = platform ? th_results_find_platform(res, platform) : NULL;
 
 	if (oom || (res->ncells && !cells)) {
 		free(tcs);
 		free(cells);
-		return th_report_errf(err, errlen, "out of memory");
+		return th_results_errf(err, errlen, "out of memory");
 	}
 	for (size_t t = 0; t < res->ntoolchains; t++) {
 		struct tally ts = tally(cells, res->ncells, tcs[t]->name);
@@ -269,10 +269,10 @@ int th_render_junit_to(FILE *out, const struct th_results *res, char *err, size_
 	char stamp[20];
 	size_t id = 0, np;
 	int oom, rc;
-	const char **names = th_report_kernel_platforms(res, &np, &oom);
+	const char **names = th_results_kernel_platforms(res, &np, &oom);
 
 	if (oom)
-		return th_report_errf(err, errlen, "out of memory");
+		return th_results_errf(err, errlen, "out of memory");
 	/* Ant's timestamp has no zone: created is UTC, without its Z (or
 	 * fraction). */
 	snprintf(stamp, sizeof(stamp), "%.19s", res->created ? res->created : "1970-01-01T00:00:00");
@@ -283,12 +283,12 @@ int th_render_junit_to(FILE *out, const struct th_results *res, char *err, size_
 	/* The model's suites as ever, then a suite per real kernel and
 	 * toolchain ("linux-6.1.192/clang-22"). */
 	for (size_t p = 0; p <= np; p++) {
-		if (th_report_view(res, p ? names[p - 1] : TH_PLATFORM_MODEL, &view)) {
+		if (th_results_view(res, p ? names[p - 1] : TH_PLATFORM_MODEL, &view)) {
 			free(names);
-			return th_report_errf(err, errlen, "out of memory");
+			return th_results_errf(err, errlen, "out of memory");
 		}
 		rc = suites(out, &view, p ? names[p - 1] : NULL, &id, stamp, err, errlen);
-		th_report_view_free(&view);
+		th_results_view_free(&view);
 		if (rc) {
 			free(names);
 			return -1;
@@ -296,7 +296,7 @@ int th_render_junit_to(FILE *out, const struct th_results *res, char *err, size_
 	}
 	free(names);
 	fputs("</testsuites>\n", out);
-	rc = ferror(out) ? th_report_errf(err, errlen, "cannot write the JUnit report") : 0;
+	rc = ferror(out) ? th_results_errf(err, errlen, "cannot write the JUnit report") : 0;
 	return rc;
 }
 

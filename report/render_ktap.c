@@ -76,7 +76,7 @@ static void diagnostic(FILE *out, const struct th_cell *c)
 		}
 	}
 	fprintf(out, " runs=%u expected=%s verdict=%s evidence=", c->runs, exp ? exp : "none",
-		th_verdict_name(th_report_shown_verdict(c)));
+		th_verdict_name(th_results_shown_verdict(c)));
 	one_line(out, c->evidence);
 	fputc('\n', out);
 }
@@ -104,7 +104,7 @@ static void toolchain(FILE *out, const struct th_results *res, const struct th_c
 	for (size_t i = 0; i < res->ncells; i++) {
 		const struct th_cell *c = cells[i];
 		enum th_outcome o = th_cell_observed(c);
-		bool regressed = th_report_shown_verdict(c) == TH_VERDICT_REGRESSION;
+		bool regressed = th_results_shown_verdict(c) == TH_VERDICT_REGRESSION;
 
 		if (strcmp(c->toolchain, tc->name))
 			continue;
@@ -149,13 +149,13 @@ static int platform_tests(FILE *out, const struct th_results *res, const char *p
 			  size_t *number, char *err, size_t errlen)
 {
 	int oom;
-	const struct th_toolchain **tcs = th_report_sorted_toolchains(res, &oom);
+	const struct th_toolchain **tcs = th_results_sorted_toolchains(res, &oom);
 	const struct th_cell **cells = oom ? NULL : th_results_sorted_cells(res, err, errlen);
 
 	if (oom || (res->ncells && !cells)) {
 		free(tcs);
 		free(cells);
-		return th_report_errf(err, errlen, "out of memory");
+		return th_results_errf(err, errlen, "out of memory");
 	}
 	for (size_t t = 0; t < res->ntoolchains; t++)
 		toolchain(out, res, cells, tcs[t], ++*number, platform);
@@ -169,19 +169,19 @@ int th_render_ktap_to(FILE *out, const struct th_results *res, char *err, size_t
 	struct th_results view;
 	size_t np, ntests = 0, number = 0;
 	int oom, rc = 0;
-	const char **names = th_report_kernel_platforms(res, &np, &oom);
+	const char **names = th_results_kernel_platforms(res, &np, &oom);
 
 	if (oom)
-		return th_report_errf(err, errlen, "out of memory");
+		return th_results_errf(err, errlen, "out of memory");
 	/* The model's toolchains as ever, then each real kernel's
 	 * ("linux-6.1.192/clang-22"): counted first, for the plan line. */
 	for (size_t p = 0; p <= np; p++) {
-		if (th_report_view(res, p ? names[p - 1] : TH_PLATFORM_MODEL, &view)) {
+		if (th_results_view(res, p ? names[p - 1] : TH_PLATFORM_MODEL, &view)) {
 			free(names);
-			return th_report_errf(err, errlen, "out of memory");
+			return th_results_errf(err, errlen, "out of memory");
 		}
 		ntests += view.ntoolchains;
-		th_report_view_free(&view);
+		th_results_view_free(&view);
 	}
 	fputs("KTAP version 1\n# timerharness ", out);
 	one_line(out, res->version ? res->version : "?");
@@ -197,18 +197,18 @@ int th_render_ktap_to(FILE *out, const struct th_results *res, char *err, size_t
 	}
 	fprintf(out, "1..%zu\n", ntests);
 	for (size_t p = 0; p <= np && !rc; p++) {
-		if (th_report_view(res, p ? names[p - 1] : TH_PLATFORM_MODEL, &view)) {
-			rc = th_report_errf(err, errlen, "out of memory");
+		if (th_results_view(res, p ? names[p - 1] : TH_PLATFORM_MODEL, &view)) {
+			rc = th_results_errf(err, errlen, "out of memory");
 			break;
 		}
 		rc = platform_tests(out, &view, p ? names[p - 1] : NULL, &number, err, errlen);
-		th_report_view_free(&view);
+		th_results_view_free(&view);
 	}
 	free(names);
 	if (rc)
 		return -1;
 	if (ferror(out))
-		return th_report_errf(err, errlen, "cannot write the KTAP report");
+		return th_results_errf(err, errlen, "cannot write the KTAP report");
 	return 0;
 }
 

@@ -145,7 +145,7 @@ static void render_toolchain(FILE *out, const struct th_results *res, const stru
 			     size_t nrows, int use_color, const char *platform)
 {
 	unsigned counts[TH_OUTCOME_COUNT];
-	size_t ncells = th_report_count(res, tc->name, counts);
+	size_t ncells = th_results_count(res, tc->name, counts);
 	char key[24], label[256];
 
 	/* A real kernel's tables name it: "linux-6.1.192, clang-22". */
@@ -208,7 +208,7 @@ static void render_toolchain(FILE *out, const struct th_results *res, const stru
 					continue;
 				}
 				enum th_outcome o = th_cell_observed(c);
-				char mark = th_report_shown_verdict(c) == TH_VERDICT_REGRESSION ? '!' :
+				char mark = th_results_shown_verdict(c) == TH_VERDICT_REGRESSION ? '!' :
 					    th_report_kinds(c) > 1 ? '*' : ' ';
 
 				if (use_color && *th_report_ansi_color(o))
@@ -250,7 +250,7 @@ static int render_tables(FILE *out, const struct th_results *res, const char *pl
 			 int use_color)
 {
 	int oom, oom_cells;
-	const struct th_toolchain **tcs = th_report_sorted_toolchains(res, &oom);
+	const struct th_toolchain **tcs = th_results_sorted_toolchains(res, &oom);
 	const struct th_cell **all = th_report_display_cells(res, &oom_cells);
 	struct layout L;
 
@@ -281,10 +281,10 @@ static int render_matrix(FILE *out, const struct th_results *full, int use_color
 	struct th_agreement *rows = NULL;
 	size_t np, nrows = 0;
 	int oom;
-	const char **names = th_report_kernel_platforms(full, &np, &oom);
+	const char **names = th_results_kernel_platforms(full, &np, &oom);
 	const struct th_results *res = &model;
 
-	if (oom || th_report_view(full, TH_PLATFORM_MODEL, &model)) {
+	if (oom || th_results_view(full, TH_PLATFORM_MODEL, &model)) {
 		free(names);
 		return -1;
 	}
@@ -298,7 +298,7 @@ static int render_matrix(FILE *out, const struct th_results *full, int use_color
 	for (size_t p = 0; p < np && !oom; p++) {
 		const struct th_platform *pf = th_results_find_platform(full, names[p]);
 
-		if (th_report_view(full, names[p], &view)) {
+		if (th_results_view(full, names[p], &view)) {
 			oom = -1;
 			break;
 		}
@@ -312,10 +312,10 @@ static int render_matrix(FILE *out, const struct th_results *full, int use_color
 		if (!view.ncells)
 			fputs("no cells\n\n", out);
 		oom = render_tables(out, &view, pf->name, use_color);
-		th_report_view_free(&view);
+		th_results_view_free(&view);
 	}
 	if (oom || (np && th_results_agreement(full, NULL, NULL, &rows, &nrows, NULL, 0))) {
-		th_report_view_free(&model);
+		th_results_view_free(&model);
 		free(names);
 		return -1;
 	}
@@ -332,19 +332,19 @@ static int render_matrix(FILE *out, const struct th_results *full, int use_color
 	fputs("  x! the cell regressed (observed more severe than expected, or outside its declared set)\n"
 	      "  x* the runs disagreed (randstruct seeds): the most severe outcome is shown\n"
 	      "  blank: no such cell in the results\n", out);
-	th_report_count(res, NULL, counts);
+	th_results_count(res, NULL, counts);
 	put_counts_line(out, "total", res->ncells, counts);
 	for (size_t p = 0; p < np; p++) {
 		struct th_agreement_counts k;
 
-		if (th_report_view(full, names[p], &view)) {
+		if (th_results_view(full, names[p], &view)) {
 			oom = -1;
 			break;
 		}
-		th_report_count(&view, NULL, counts);
+		th_results_count(&view, NULL, counts);
 		put_counts_line(out, names[p], view.ncells, counts);
-		th_report_view_free(&view);
-		th_report_agreement_counts(full, rows, nrows, names[p], &k);
+		th_results_view_free(&view);
+		th_results_agreement_counts(full, rows, nrows, names[p], &k);
 		fprintf(out, "%s beside the model: %zu agree, %zu declared difference%s, %zu disagree",
 			names[p], k.agree, k.declared, k.declared == 1 ? "" : "s", k.disagree);
 		if (k.alone)
@@ -352,7 +352,7 @@ static int render_matrix(FILE *out, const struct th_results *full, int use_color
 		fputc('\n', out);
 	}
 	th_agreement_free(rows, nrows);
-	th_report_view_free(&model);
+	th_results_view_free(&model);
 	free(names);
 	return oom || ferror(out) ? -1 : 0;
 }

@@ -697,7 +697,7 @@ static int render(struct th_doc *d, const struct th_results *res)
 		n++;
 	for (size_t i = 0; i < n; i++)
 		ntimer += v[i]->api == TH_API_TIMER;
-	if (!(tcs = th_report_sorted_toolchains(res, &oom)) && oom) {
+	if (!(tcs = th_results_sorted_toolchains(res, &oom)) && oom) {
 		free(v);
 		return -1;
 	}

@@ -156,7 +156,7 @@ static int cmp_identity(const struct th_cell *a, const struct th_cell *b)
 {
 	int r;
 
-	if ((r = th_report_platform_cmp(a->platform, b->platform)))
+	if ((r = th_results_platform_cmp(a->platform, b->platform)))
 		return r;
 	if ((r = strcmp(a->attack, b->attack)))
 		return r;
@@ -177,7 +177,7 @@ static int cmp_reported(const void *x, const void *y)
 	rb = rule_of(b);
 	if (ra != rb)
 		return ra < rb ? -1 : 1;
-	if ((r = th_report_natcmp(a->toolchain, b->toolchain)))
+	if ((r = th_results_natcmp(a->toolchain, b->toolchain)))
 		return r;
 	return strcmp(a->toolchain, b->toolchain);
 }
@@ -229,7 +229,7 @@ static int findings(const struct th_results *res, const struct th_cell ***cells,
 		bool error = false;
 
 		while (j < n && !cmp_identity(c[i], c[j]) && rule_of(c[j]) == r)
-			error |= th_report_shown_verdict(c[j++]) == TH_VERDICT_REGRESSION;
+			error |= th_results_shown_verdict(c[j++]) == TH_VERDICT_REGRESSION;
 		f[k++] = (struct finding){ .rule = r, .error = error, .cells = c + i, .n = j - i };
 		i = j;
 	}
@@ -329,7 +329,7 @@ static void put_judgement(FILE *f, const struct th_cell *c)
 	const char *exp = th_cell_expected_text(c, buf, sizeof(buf));
 
 	fprintf(f, "%s (expected %s, verdict %s", th_outcome_name(th_cell_observed(c)),
-		exp ? exp : "none", th_verdict_name(th_report_shown_verdict(c)));
+		exp ? exp : "none", th_verdict_name(th_results_shown_verdict(c)));
 	if (c->runs > 1)
 		fprintf(f, ", %u runs", c->runs);
 	fputc(')', f);
@@ -338,7 +338,7 @@ static void put_judgement(FILE *f, const struct th_cell *c)
 static bool same_judgement(const struct th_cell *a, const struct th_cell *b)
 {
 	return th_cell_observed(a) == th_cell_observed(b) && th_cell_expected_set(a) == th_cell_expected_set(b) &&
-	       th_report_shown_verdict(a) == th_report_shown_verdict(b) && a->runs == b->runs;
+	       th_results_shown_verdict(a) == th_results_shown_verdict(b) && a->runs == b->runs;
 }
 
 /* "ATTACK api/variant/config on clang-14 and clang-22: OUTCOME (expected X,
@@ -504,7 +504,7 @@ static json_t *cell_json(const struct th_cell *c)
 
 	bad |= set_str(o, "expected", th_cell_expected_set(c) ?
 				      th_cell_expected_text(c, exp, sizeof(exp)) : NULL);
-	bad |= set_str(o, "verdict", th_verdict_name(th_report_shown_verdict(c)));
+	bad |= set_str(o, "verdict", th_verdict_name(th_results_shown_verdict(c)));
 	if (c->expected_line)
 		bad |= th_json_put(o, "expectedLine", json_integer(c->expected_line));
 	bad |= th_json_put(o, "runs", json_integer(c->runs));
@@ -727,12 +727,12 @@ int th_render_sarif_to(FILE *out, const struct th_results *res, char *err, size_
 	json_decref(runs);
 	json_decref(root);
 	if (!text)
-		return th_report_errf(err, errlen, "out of memory building the SARIF log");
+		return th_results_errf(err, errlen, "out of memory building the SARIF log");
 	fputs(text, out);
 	fputc('\n', out);
 	free(text);
 	if (ferror(out))
-		return th_report_errf(err, errlen, "cannot write the SARIF log");
+		return th_results_errf(err, errlen, "cannot write the SARIF log");
 	return 0;
 }
 
@@ -813,7 +813,7 @@ int th_render_codequality_to(FILE *out, const struct th_results *res, char *err,
 
 	if (bad || findings(res, &cells, &f, &nf)) {
 		json_decref(arr);
-		return th_report_errf(err, errlen, "out of memory building the Code Quality report");
+		return th_results_errf(err, errlen, "out of memory building the Code Quality report");
 	}
 	for (size_t i = 0; i < nf && !bad; i++)
 		bad |= json_array_append_new(arr, cq_issue(res, &f[i]));
@@ -823,11 +823,11 @@ int th_render_codequality_to(FILE *out, const struct th_results *res, char *err,
 		text = json_dumps(arr, JSON_INDENT(2));
 	json_decref(arr);
 	if (!text)
-		return th_report_errf(err, errlen, "out of memory building the Code Quality report");
+		return th_results_errf(err, errlen, "out of memory building the Code Quality report");
 	fputs(text, out);
 	fputc('\n', out);
 	free(text);
 	if (ferror(out))
-		return th_report_errf(err, errlen, "cannot write the Code Quality report");
+		return th_results_errf(err, errlen, "cannot write the Code Quality report");
 	return 0;
 }

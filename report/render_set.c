@@ -53,7 +53,7 @@ void th_render_outputs_line(FILE *out, const char *dir)
 
 int th_render_output_set(const struct th_results *res, const char *dir, char *err, size_t errlen)
 {
-	struct th_report_staged st[NSET];
+	struct th_results_staged st[NSET];
 	char *path[NSET] = { 0 }, e[1024];
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
 	size_t staged = 0, i;
@@ -68,16 +68,16 @@ int th_render_output_set(const struct th_results *res, const char *dir, char *er
 		size_t len, plen = strlen(dir) + strlen(set[i].name) + 2;
 
 		if (!(path[i] = malloc(plen))) {
-			th_report_errf(err, errlen, "%s: out of memory", dir);
+			th_results_errf(err, errlen, "%s: out of memory", dir);
 			goto out;
 		}
 		snprintf(path[i], plen, "%s/%s", dir, set[i].name);
 		if (set[i].fn ? th_report_render_buf(set[i].fn, res, &buf, &len, e, sizeof(e)) :
 				th_results_serialise(res, &buf, &len, e, sizeof(e))) {
-			th_report_errf(err, errlen, "%s: not written: %s", path[i], e);
+			th_results_errf(err, errlen, "%s: not written: %s", path[i], e);
 			goto out;
 		}
-		int r = th_report_stage(path[i], buf, len, &st[i], err, errlen);
+		int r = th_results_stage(path[i], buf, len, &st[i], err, errlen);
 
 		free(buf);
 		if (r)
@@ -86,19 +86,19 @@ int th_render_output_set(const struct th_results *res, const char *dir, char *er
 	}
 	/* Every file is on disk: only renames are left, and they need no space. */
 	for (i = 0; i < NSET; i++) {
-		if (th_report_commit(&st[i], e, sizeof(e))) {
+		if (th_results_commit(&st[i], e, sizeof(e))) {
 			if (i)
-				th_report_errf(err, errlen, "%s (%zu of the %zu files were replaced: the set "
-					       "is mixed, rerun)", e, i, NSET);
+				th_results_errf(err, errlen, "%s (%zu of the %zu files were replaced: the set "
+						"is mixed, rerun)", e, i, NSET);
 			else
-				th_report_errf(err, errlen, "%s (none of the set replaced)", e);
+				th_results_errf(err, errlen, "%s (none of the set replaced)", e);
 			goto out;
 		}
 	}
 	rc = 0;
 out:
 	for (i = 0; i < staged; i++)
-		th_report_discard(&st[i]);
+		th_results_discard(&st[i]);
 	for (i = 0; i < NSET; i++)
 		free(path[i]);
 	sigaction(SIGXFSZ, &old, NULL);
@@ -119,7 +119,7 @@ int th_render_lock_dir(const char *dir, const char *who, char *err, size_t errle
 	for (int tries = 0;; tries++) {
 		fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0666);
 		if (fd < 0)
-			return th_report_errf(err, errlen, "%s: %s", path, strerror(errno));
+			return th_results_errf(err, errlen, "%s: %s", path, strerror(errno));
 		if (flock(fd, LOCK_EX | LOCK_NB)) {
 			int e = errno;
 
@@ -127,20 +127,20 @@ int th_render_lock_dir(const char *dir, const char *who, char *err, size_t errle
 			held[n > 0 ? strcspn(held, "\n") : 0] = '\0';
 			close(fd);
 			if (e != EWOULDBLOCK)
-				return th_report_errf(err, errlen, "%s: cannot lock: %s", path, strerror(e));
+				return th_results_errf(err, errlen, "%s: cannot lock: %s", path, strerror(e));
 			/* "PID WHO"; a holder that said nothing is taken for a matrix run. */
 			sp = strchr(held, ' ');
 			if (sp)
 				*sp++ = '\0';
-			return th_report_errf(err, errlen, "%s is in use by another %s run%s%s%s: wait for it, or "
-					      "choose another --out", dir, sp && *sp ? sp : "matrix",
-					      *held ? " (pid " : "", held, *held ? ")" : "");
+			return th_results_errf(err, errlen, "%s is in use by another %s run%s%s%s: wait for it, or "
+					       "choose another --out", dir, sp && *sp ? sp : "matrix",
+					       *held ? " (pid " : "", held, *held ? ")" : "");
 		}
 		if (!fstat(fd, &a) && !stat(path, &b) && a.st_dev == b.st_dev && a.st_ino == b.st_ino)
 			break;
 		close(fd);
 		if (tries == 100)
-			return th_report_errf(err, errlen, "%s: cannot lock: the file keeps being replaced", path);
+			return th_results_errf(err, errlen, "%s: cannot lock: the file keeps being replaced", path);
 	}
 	n = snprintf(held, sizeof(held), "%ld %s\n", (long)getpid(), who ? who : "timerharness");
 	if (ftruncate(fd, 0) || pwrite(fd, held, (size_t)n, 0) != n) {

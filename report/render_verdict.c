@@ -164,7 +164,7 @@ static void reach_lines(FILE *out, const struct th_results *res)
 static void put_totals(FILE *out, const struct th_results *res)
 {
 	unsigned counts[TH_OUTCOME_COUNT];
-	size_t n = th_report_count(res, NULL, counts);
+	size_t n = th_results_count(res, NULL, counts);
 	int col = fprintf(out, "Outcomes:"), last = 0;
 
 	(void)n;
@@ -305,7 +305,7 @@ static int kernel_lines(FILE *out, const struct th_results *res)
 	size_t nrows, np;
 	const char **names;
 
-	if (th_report_kernels(res, &names, &np, &rows, &nrows))
+	if (th_results_kernels(res, &names, &np, &rows, &nrows))
 		return -1;
 	if (!np)
 		return 0;
@@ -313,7 +313,7 @@ static int kernel_lines(FILE *out, const struct th_results *res)
 		struct th_agreement_counts k;
 		char line[512], more[64] = "";
 
-		th_report_agreement_counts(res, rows, nrows, names[p], &k);
+		th_results_agreement_counts(res, rows, nrows, names[p], &k);
 		if (k.alone)
 			snprintf(more, sizeof(more), " (%zu without a model cell)", k.alone);
 		snprintf(line, sizeof(line), "Real kernel (%s) vs model: %zu cell%s, %zu agree, %zu "
@@ -322,7 +322,7 @@ static int kernel_lines(FILE *out, const struct th_results *res)
 			 more);
 		th_report_put_wrapped(out, "", line);
 	}
-	th_report_kernels_free(names, rows, nrows);
+	th_results_kernels_free(names, rows, nrows);
 	return 0;
 }
 
@@ -420,10 +420,10 @@ int th_render_verdict(FILE *out, const struct th_results *res, int use_color)
 
 	/* The model's cells answer the questions, as ever; each real kernel
 	 * says in a line how it agrees with them. */
-	if (th_report_view(res, TH_PLATFORM_MODEL, &view))
+	if (th_results_view(res, TH_PLATFORM_MODEL, &view))
 		return -1;
 	rc = verdict_model(out, &view, use_color);
-	th_report_view_free(&view);
+	th_results_view_free(&view);
 	return rc;
 }
 
@@ -431,7 +431,7 @@ static int verdict_model(FILE *out, const struct th_results *res, int use_color)
 {
 	int oom, oom_tc;
 	const struct th_cell **all = th_report_display_cells(res, &oom);
-	const struct th_toolchain **tcs = th_report_sorted_toolchains(res, &oom_tc);
+	const struct th_toolchain **tcs = th_results_sorted_toolchains(res, &oom_tc);
 	struct th_card card;
 	char label[64], said[512] = "";
 	int lw = 13, ow;
@@ -509,13 +509,13 @@ static int verdict_model(FILE *out, const struct th_results *res, int use_color)
 	tasklet_lines(out, &card, use_color, said, sizeof(said));
 	reach_lines(out, res);
 	fuzz_lines(out, res, &card);
-	if (kernel_lines(out, th_report_origin(res))) {
+	if (kernel_lines(out, th_results_origin(res))) {
 		th_card_free(&card);
 		free(all);
 		free(tcs);
 		return -1;
 	}
-	gate_line(out, th_report_origin(res));
+	gate_line(out, th_results_origin(res));
 	put_totals(out, res);
 	th_card_free(&card);
 	free(all);

@@ -282,7 +282,7 @@ static void reach_lines(FILE *out, const struct th_results *res)
  * a line per real-kernel platform, its table below (#kernel). */
 static int kernel_card_lines(FILE *out, const struct th_results *res)
 {
-	const struct th_results *o = th_report_origin(res);
+	const struct th_results *o = th_results_origin(res);
 	struct th_agreement *rows;
 	size_t nrows;
 
@@ -293,7 +293,7 @@ static int kernel_card_lines(FILE *out, const struct th_results *res)
 	for (size_t p = 0; p < o->nplatforms; p++) {
 		struct th_agreement_counts k;
 
-		th_report_agreement_counts(o, rows, nrows, o->platforms[p].name, &k);
+		th_results_agreement_counts(o, rows, nrows, o->platforms[p].name, &k);
 		fputs("<p class=\"cnt\"><a href=\"#kernel\">Real kernel</a> (", out);
 		th_html_text(out, o->platforms[p].name);
 		fprintf(out, "): %zu cell%s, %zu agree with the model, %zu declared difference%s, %s%zu "
@@ -391,7 +391,7 @@ static int verdict_card(FILE *out, const struct th_results *res, const struct th
 		return -1;
 	}
 	for (size_t i = 0; i < res->ncells; i++)
-		v[th_report_shown_verdict(res->cells[i])]++;
+		v[th_results_shown_verdict(res->cells[i])]++;
 	fprintf(out, "<p class=\"gate\">Against the declared expectations: %u pass, %s%u "
 		"regression%s%s, %u improvement, %u new (as stored; <code>timerharness check</code> "
 		"recomputes them).</p>\n</section>\n", v[TH_VERDICT_PASS],

@@ -144,7 +144,7 @@ static int cells(struct th_doc *d, const struct th_results *res, const char *pla
 	char summary[64];
 	int oom;
 
-	if (th_report_view(res, platform, &view))
+	if (th_results_view(res, platform, &view))
 		return -1;
 	all = th_report_display_cells(&view, &oom);
 	snprintf(summary, sizeof(summary), "Its %zu cells, with their evidence", view.ncells);
@@ -173,7 +173,7 @@ static int cells(struct th_doc *d, const struct th_results *res, const char *pla
 		th_doc_table_end(d);
 	th_doc_fold_end(d);
 	free(all);
-	th_report_view_free(&view);
+	th_results_view_free(&view);
 	return oom ? -1 : 0;
 }
 
@@ -184,7 +184,7 @@ static int section(struct th_doc *d, const struct th_results *res)
 	const char **names;
 	int rc = 0;
 
-	if (th_report_kernels(res, &names, &np, &rows, &nrows))
+	if (th_results_kernels(res, &names, &np, &rows, &nrows))
 		return -1;
 	if (!np)
 		return 0;
@@ -204,14 +204,14 @@ static int section(struct th_doc *d, const struct th_results *res)
 		const struct th_platform *pf = th_results_find_platform(res, names[p]);
 		struct th_agreement_counts k;
 
-		th_report_agreement_counts(res, rows, nrows, names[p], &k);
+		th_results_agreement_counts(res, rows, nrows, names[p], &k);
 		th_doc_heading_text(d, 3, NULL, pf->name);
 		facts(d, pf);
 		counts(d, &k);
 		beside(d, rows, nrows, pf->name);
 		rc = cells(d, res, pf->name);
 	}
-	th_report_kernels_free(names, rows, nrows);
+	th_results_kernels_free(names, rows, nrows);
 	return rc;
 }
 

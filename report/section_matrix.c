@@ -111,7 +111,7 @@ static void cell_tooltip(FILE *out, const struct th_cell *c)
 		fputc(')', out);
 	}
 	fprintf(out, "&#10;expected: %s&#10;verdict: %s&#10;payload: ", exp ? exp : "none",
-		th_verdict_name(th_report_shown_verdict(c)));
+		th_verdict_name(th_results_shown_verdict(c)));
 	th_html_attr(out, c->payload);
 	fputs(", technique: ", out);
 	th_html_attr(out, c->technique);
@@ -266,8 +266,8 @@ static int grid_toolchain(FILE *out, const struct th_results *res, const struct 
 		return -1;
 	for (size_t i = 0; i < res->ncells; i++)
 		nreg += !strcmp(res->cells[i]->toolchain, tc->name) &&
-			th_report_shown_verdict(res->cells[i]) == TH_VERDICT_REGRESSION;
-	ncells = th_report_count(res, tc->name, counts);
+			th_results_shown_verdict(res->cells[i]) == TH_VERDICT_REGRESSION;
+	ncells = th_results_count(res, tc->name, counts);
 	fprintf(out, "<h3 id=\"matrix-%zu\">", idx + 1);
 	th_html_text(out, tc->name);
 	fputs(" (", out);
@@ -365,7 +365,7 @@ static int grid_toolchain(FILE *out, const struct th_results *res, const struct 
 					continue;
 				}
 				enum th_outcome o = th_cell_observed(c);
-				bool reg = th_report_shown_verdict(c) == TH_VERDICT_REGRESSION;
+				bool reg = th_results_shown_verdict(c) == TH_VERDICT_REGRESSION;
 
 				fprintf(out, "<td class=\"c o-%s%s%s\"><a href=\"#e%zu-%zu-%zu\" tabindex=\"-1\">"
 					"%c%s</a></td>", th_outcome_name(o), reg ? " reg" : "", vs, idx + 1, r + 1,

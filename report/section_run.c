@@ -84,9 +84,9 @@ static int counts(struct th_doc *d, const struct th_section_ctx *c, bool meaning
 		free(align);
 		return -1;
 	}
-	th_report_count(res, NULL, all);
+	th_results_count(res, NULL, all);
 	for (size_t t = 0; t < c->ntc; t++)
-		th_report_count(res, c->tcs[t]->name, per[t]);
+		th_results_count(res, c->tcs[t]->name, per[t]);
 	align[nh] = 'l';
 	heads[nh++] = "outcome";
 	for (size_t t = 0; t < c->ntc; t++) {
@@ -123,7 +123,7 @@ static int counts(struct th_doc *d, const struct th_section_ctx *c, bool meaning
 	free(heads);
 	free(align);
 	for (size_t i = 0; i < res->ncells; i++)
-		v[th_report_shown_verdict(res->cells[i])]++;
+		v[th_results_shown_verdict(res->cells[i])]++;
 	th_doc_para(d);
 	th_doc_rawf(d, "%zu cells. Verdicts: %u pass, ", res->ncells, v[TH_VERDICT_PASS]);
 	snprintf(n, sizeof(n), "%u regression", v[TH_VERDICT_REGRESSION]);
@@ -206,7 +206,7 @@ int th_section_metrics(struct th_doc *d, const struct th_section_ctx *c)
 	static const char *const heads[] = { "metric", "value" };
 	const struct th_results *res = c->res;
 	int oom;
-	const struct th_metric **m = th_report_sorted_metrics(res, &oom);
+	const struct th_metric **m = th_results_sorted_metrics(res, &oom);
 
 	if (!m)
 		return oom ? -1 : 0;

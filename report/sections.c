@@ -116,23 +116,23 @@ int th_sections_document(FILE *out, const struct th_results *res,
 			 int (*page)(FILE *out, const struct th_section_ctx *c), const char *what,
 			 char *err, size_t errlen)
 {
-	struct th_section_ctx c = { .full = th_report_origin(res) };
+	struct th_section_ctx c = { .full = th_results_origin(res) };
 	struct th_results view;
 	int oom, oom_cells, rc;
 
-	if (th_report_view(res, TH_PLATFORM_MODEL, &view))
-		return th_report_errf(err, errlen, "out of memory");
+	if (th_results_view(res, TH_PLATFORM_MODEL, &view))
+		return th_results_errf(err, errlen, "out of memory");
 	c.res = &view;
 	c.ntc = view.ntoolchains;
-	c.tcs = th_report_sorted_toolchains(&view, &oom);
+	c.tcs = th_results_sorted_toolchains(&view, &oom);
 	c.all = th_report_display_cells(&view, &oom_cells);
 	rc = oom || oom_cells || page(out, &c);
 	free(c.tcs);
 	free(c.all);
-	th_report_view_free(&view);
+	th_results_view_free(&view);
 	if (rc)
-		return th_report_errf(err, errlen, "out of memory");
+		return th_results_errf(err, errlen, "out of memory");
 	if (ferror(out))
-		return th_report_errf(err, errlen, "cannot write the %s report", what);
+		return th_results_errf(err, errlen, "cannot write the %s report", what);
 	return 0;
 }

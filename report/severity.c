@@ -41,7 +41,7 @@ const struct th_severity *th_severity_rows(size_t *n)
 
 const struct th_severity *th_severity_of(const struct th_cell *c)
 {
-	enum th_verdict v = th_report_shown_verdict(c);
+	enum th_verdict v = th_results_shown_verdict(c);
 	enum th_outcome o = th_cell_observed(c);
 	bool lost = (th_cell_expected_set(c) & TH_OUTCOME_BIT(TH_BLOCKED_CFI)) && o != TH_BLOCKED_CFI;
 

@@ -28,7 +28,7 @@ static int str(struct th_jload *l, const json_t *o, const char *where, const cha
 
 	if (!json_is_string(v))
 		return th_jload_err(l, where, "\"%s\" must be a string", key);
-	*out = th_report_strdup(json_string_value(v));
+	*out = th_results_strdup(json_string_value(v));
 	return *out ? 0 : th_jload_err(l, where, "out of memory");
 }
 
@@ -291,7 +291,7 @@ static int bench_from(struct th_jload *l, const json_t *root, struct th_bench *b
 	    bench_cells(l, json_object_get(root, "cells"), b))
 		return -1;
 	b->seed = (unsigned long long)seed;
-	b->order = th_report_strdup(orders[order]);
+	b->order = th_results_strdup(orders[order]);
 	return b->order ? 0 : th_jload_err(l, "settings", "out of memory");
 }
 
@@ -305,7 +305,7 @@ int th_bench_load(const char *path, struct th_bench **out, char *err, size_t err
 	if (!(root = open_json(&l, TH_BENCH_SCHEMA)))
 		return -1;
 	b = calloc(1, sizeof(*b));
-	if (!b || !(b->path = th_report_strdup(path)) || bench_from(&l, root, b)) {
+	if (!b || !(b->path = th_results_strdup(path)) || bench_from(&l, root, b)) {
 		if (!b || !b->path)
 			th_jload_err(&l, "", "out of memory");
 		th_bench_free(b);
@@ -451,7 +451,7 @@ int th_bench_configs_load(const char *path, struct th_bench_configs **out, char 
 	if (!(root = open_json(&l, TH_BENCH_CONFIGS_SCHEMA)))
 		return -1;
 	c = calloc(1, sizeof(*c));
-	if (!c || !(c->path = th_report_strdup(path)) || configs_from(&l, root, c)) {
+	if (!c || !(c->path = th_results_strdup(path)) || configs_from(&l, root, c)) {
 		if (!c || !c->path)
 			th_jload_err(&l, "", "out of memory");
 		th_bench_configs_free(c);
@@ -503,10 +503,10 @@ int th_bench_set_load_beside(const char *results_path, struct th_bench_set **out
 		    strcmp(e->d_name + len - 5, ".json"))
 			continue;
 		grown = realloc(names, (nnames + 1) * sizeof(*names));
-		if (!grown || !(grown[nnames] = th_report_strdup(e->d_name))) {
+		if (!grown || !(grown[nnames] = th_results_strdup(e->d_name))) {
 			names = grown ? grown : names;
 			closedir(d);
-			th_report_errf(err, errlen, "%s: out of memory", dir);
+			th_results_errf(err, errlen, "%s: out of memory", dir);
 			goto out_names;
 		}
 		names = grown;
@@ -522,7 +522,7 @@ int th_bench_set_load_beside(const char *results_path, struct th_bench_set **out
 	s = calloc(1, sizeof(*s));
 	if (!s || !(s->configs = calloc(nnames + 1, sizeof(*s->configs)))) {
 		free(s);
-		th_report_errf(err, errlen, "%s: out of memory", dir);
+		th_results_errf(err, errlen, "%s: out of memory", dir);
 		goto out_names;
 	}
 	if (!access(path, F_OK) && th_bench_load(path, &s->bench, err, errlen))
@@ -537,8 +537,8 @@ int th_bench_set_load_beside(const char *results_path, struct th_bench_set **out
 		/* One toolchain, one set of per-config figures: two would be two answers. */
 		for (size_t k = 0; k + 1 < s->nconfigs; k++)
 			if (!strcmp(s->configs[k]->toolchain, c->toolchain)) {
-				th_report_errf(err, errlen, "%s: toolchain: %s's configs are already in %s",
-					       path, c->toolchain, s->configs[k]->path);
+				th_results_errf(err, errlen, "%s: toolchain: %s's configs are already in %s",
+						path, c->toolchain, s->configs[k]->path);
 				goto fail;
 			}
 	}

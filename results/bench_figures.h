@@ -17,8 +17,8 @@
  * A figure is a non-negative number, or null where the writer had none
  * (NAN in the model).
  */
-#ifndef TH_REPORT_BENCH_FIGURES_H
-#define TH_REPORT_BENCH_FIGURES_H
+#ifndef TH_RESULTS_BENCH_FIGURES_H
+#define TH_RESULTS_BENCH_FIGURES_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -465,10 +465,10 @@ int th_fz_summary_set_run(struct th_fz_summary *s, const char *run, char *err, s
 	char *d;
 
 	if (!run || strncmp(run, "fuzz/", 5) || !th_fz_run_dir_name(run + 5))
-		return th_report_errf(err, errlen, "run \"%s\" is not fuzz/YYYYMMDDTHHMMSSZ-PID",
-				      run ? run : "");
-	if (!(d = th_report_strdup(run)))
-		return th_report_errf(err, errlen, "out of memory");
+		return th_results_errf(err, errlen, "run \"%s\" is not fuzz/YYYYMMDDTHHMMSSZ-PID",
+				       run ? run : "");
+	if (!(d = th_results_strdup(run)))
+		return th_results_errf(err, errlen, "out of memory");
 	free(s->run);
 	s->run = d;
 	return 0;
@@ -478,7 +478,7 @@ static int set_opt(char **field, const char *v)
 {
 	char *d = NULL;
 
-	if (v && !(d = th_report_strdup(v)))
+	if (v && !(d = th_results_strdup(v)))
 		return -1;
 	free(*field);
 	*field = d;
@@ -557,18 +557,18 @@ struct th_fz_summary *th_fz_summary_create(const char *version, double budget_se
 
 	if (!s)
 		return NULL;
-	s->version = th_report_strdup(version);
-	s->goal = th_report_strdup(goal);
+	s->version = th_results_strdup(version);
+	s->goal = th_results_strdup(goal);
 	s->budget_seconds = budget_seconds;
 	if (!gmtime_r(&t, &tm) || !strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm))
 		snprintf(now, sizeof(now), "1970-01-01T00:00:00Z");
-	s->created = th_report_strdup(now);
-	s->host.hostname = th_report_strdup(uname(&u) == 0 ? u.nodename : "");
-	s->host.kernel = th_report_strdup(uname(&u) == 0 ? u.release : "");
+	s->created = th_results_strdup(now);
+	s->host.hostname = th_results_strdup(uname(&u) == 0 ? u.nodename : "");
+	s->host.kernel = th_results_strdup(uname(&u) == 0 ? u.release : "");
 	s->host.cpus = ncpu > 0 ? (int)ncpu : 0;
 	char run[64];
 
-	s->run = th_report_strdup(th_fz_run_new(run, sizeof(run)));
+	s->run = th_results_strdup(th_fz_run_new(run, sizeof(run)));
 	if (!s->version || !s->goal || !s->created || !s->host.hostname || !s->host.kernel || !s->run) {
 		th_fz_summary_free(s);
 		return NULL;
@@ -633,23 +633,23 @@ struct th_fz_campaign *th_fz_summary_add_campaign(struct th_fz_summary *s,
 	struct th_fz_campaign *c;
 
 	if (!th_variant_name(in->variant))
-		return th_report_errf(err, errlen, "campaign: invalid variant"), NULL;
+		return th_results_errf(err, errlen, "campaign: invalid variant"), NULL;
 	if (!in->target || th_fz_target_api(in->target) == TH_API_INVALID ||
 	    th_fz_target_api(in->target) != in->api)
-		return th_report_errf(err, errlen, "campaign: target %s is not of API family %s",
-				      in->target ? in->target : "(none)",
-				      th_api_name(in->api) ? th_api_name(in->api) : "?"), NULL;
+		return th_results_errf(err, errlen, "campaign: target %s is not of API family %s",
+				       in->target ? in->target : "(none)",
+				       th_api_name(in->api) ? th_api_name(in->api) : "?"), NULL;
 	for (size_t i = 0; i < s->ncampaigns; i++)
 		if (same_campaign(&s->campaigns[i], in))
-			return th_report_errf(err, errlen, "campaign %s %s/%s/%s (%s) added twice",
-					      in->target, th_variant_name(in->variant), in->config,
-					      in->toolchain, in->engine), NULL;
+			return th_results_errf(err, errlen, "campaign %s %s/%s/%s (%s) added twice",
+					       in->target, th_variant_name(in->variant), in->config,
+					       in->toolchain, in->engine), NULL;
 	if (s->ncampaigns == s->cap_campaigns_) {
 		size_t cap = s->cap_campaigns_ ? 2 * s->cap_campaigns_ : 16;
 		struct th_fz_campaign *n = realloc(s->campaigns, cap * sizeof(*n));
 
 		if (!n)
-			return th_report_errf(err, errlen, "out of memory"), NULL;
+			return th_results_errf(err, errlen, "out of memory"), NULL;
 		s->campaigns = n;
 		s->cap_campaigns_ = cap;
 	}
@@ -657,17 +657,17 @@ struct th_fz_campaign *th_fz_summary_add_campaign(struct th_fz_summary *s,
 	*c = *in;
 	c->findings = NULL;
 	c->nfindings = c->cap_findings_ = 0;
-	c->target = th_report_strdup(in->target);
-	c->config = th_report_strdup(in->config);
-	c->toolchain = th_report_strdup(in->toolchain);
-	c->engine = th_report_strdup(in->engine);
-	c->status = th_report_strdup(in->status);
-	c->reason = th_report_strdup(in->reason);
-	c->options = th_report_strdup(in->options);
+	c->target = th_results_strdup(in->target);
+	c->config = th_results_strdup(in->config);
+	c->toolchain = th_results_strdup(in->toolchain);
+	c->engine = th_results_strdup(in->engine);
+	c->status = th_results_strdup(in->status);
+	c->reason = th_results_strdup(in->reason);
+	c->options = th_results_strdup(in->options);
 	if (!c->target || !c->config || !c->toolchain || !c->engine || !c->status || !c->reason ||
 	    !c->options) {
 		campaign_free(c);
-		return th_report_errf(err, errlen, "out of memory"), NULL;
+		return th_results_errf(err, errlen, "out of memory"), NULL;
 	}
 	s->ncampaigns++;
 	return c;
@@ -696,39 +696,39 @@ int th_fz_campaign_add_finding(struct th_fz_campaign *c, const struct th_fz_find
 	struct th_fz_finding *f;
 
 	if (!th_fz_is_finding(in->outcome))
-		return th_report_errf(err, errlen, "finding %s: outcome %s is not a finding",
-				      in->sig ? in->sig : "?", th_outcome_name(in->outcome) ?
-				      th_outcome_name(in->outcome) : "?");
+		return th_results_errf(err, errlen, "finding %s: outcome %s is not a finding",
+				       in->sig ? in->sig : "?", th_outcome_name(in->outcome) ?
+				       th_outcome_name(in->outcome) : "?");
 	if (check_sig(in->sig, in->outcome, in->chain_id ? in->chain_id : ""))
-		return th_report_errf(err, errlen, "finding \"%s\": sig must be %s:%s",
-				      in->sig ? in->sig : "", th_outcome_name(in->outcome),
-				      in->chain_id ? in->chain_id : "CHAIN_ID");
+		return th_results_errf(err, errlen, "finding \"%s\": sig must be %s:%s",
+				       in->sig ? in->sig : "", th_outcome_name(in->outcome),
+				       in->chain_id ? in->chain_id : "CHAIN_ID");
 	if (!th_outcome_name(in->replayed))
-		return th_report_errf(err, errlen, "finding %s: invalid replayed outcome", in->sig);
+		return th_results_errf(err, errlen, "finding %s: invalid replayed outcome", in->sig);
 	if (strlen(in->sha256) != 64 || strspn(in->sha256, "0123456789abcdef") != 64)
-		return th_report_errf(err, errlen, "finding %s: sha256 \"%.64s\" is not 64 lower-case "
-				      "hex digits", in->sig, in->sha256);
+		return th_results_errf(err, errlen, "finding %s: sha256 \"%.64s\" is not 64 lower-case "
+				       "hex digits", in->sig, in->sha256);
 	for (size_t i = 0; i < c->nfindings; i++)
 		if (!strcmp(c->findings[i].sig, in->sig))
-			return th_report_errf(err, errlen, "finding %s listed twice", in->sig);
+			return th_results_errf(err, errlen, "finding %s listed twice", in->sig);
 	if (c->nfindings == c->cap_findings_) {
 		size_t cap = c->cap_findings_ ? 2 * c->cap_findings_ : 8;
 		struct th_fz_finding *n = realloc(c->findings, cap * sizeof(*n));
 
 		if (!n)
-			return th_report_errf(err, errlen, "out of memory");
+			return th_results_errf(err, errlen, "out of memory");
 		c->findings = n;
 		c->cap_findings_ = cap;
 	}
 	f = &c->findings[c->nfindings];
 	*f = *in;
-	f->sig = th_report_strdup(in->sig);
-	f->chain_id = th_report_strdup(in->chain_id);
-	f->reproducer = th_report_strdup(in->reproducer);
-	f->chain = th_report_strdup(in->chain);
+	f->sig = th_results_strdup(in->sig);
+	f->chain_id = th_results_strdup(in->chain_id);
+	f->reproducer = th_results_strdup(in->reproducer);
+	f->chain = th_results_strdup(in->chain);
 	if (!f->sig || !f->chain_id || !f->reproducer || !f->chain) {
 		finding_free(f);
-		return th_report_errf(err, errlen, "out of memory");
+		return th_results_errf(err, errlen, "out of memory");
 	}
 	c->nfindings++;
 	return 0;
@@ -1156,7 +1156,7 @@ static int from_json(struct th_jload *l, const json_t *root, struct th_fz_summar
 		if (!(v = str(l, root, "", key)))            \
 			goto fail;                           \
 		free(s->field);                              \
-		s->field = th_report_strdup(v);              \
+		s->field = th_results_strdup(v);              \
 	} while (0)
 	SET(version, "version");
 	SET(created, "created");
@@ -1177,7 +1177,7 @@ static int from_json(struct th_jload *l, const json_t *root, struct th_fz_summar
 		goto fail;
 	}
 	if (s->partial)
-		s->interrupted = th_report_strdup(json_string_value(j));
+		s->interrupted = th_results_strdup(json_string_value(j));
 	j = json_object_get(root, "host");
 	if (!json_is_object(j) || th_jload_only(l, j, "host", host_keys, 1)) {
 		if (!json_is_object(j))
@@ -1187,11 +1187,11 @@ static int from_json(struct th_jload *l, const json_t *root, struct th_fz_summar
 	if (!(v = str(l, j, "host", "hostname")))
 		goto fail;
 	free(s->host.hostname);
-	s->host.hostname = th_report_strdup(v);
+	s->host.hostname = th_results_strdup(v);
 	if (!(v = str(l, j, "host", "kernel")))
 		goto fail;
 	free(s->host.kernel);
-	s->host.kernel = th_report_strdup(v);
+	s->host.kernel = th_results_strdup(v);
 	x = json_object_get(j, "cpus");
 	if (!json_is_integer(x) || json_integer_value(x) < 0) {
 		th_jload_err(l, "host", "\"cpus\" must be a non-negative integer");
@@ -1302,30 +1302,30 @@ int th_fz_summary_write(const struct th_fz_summary *s, const char *path, char *e
 	int rc;
 
 	if (!root)
-		return th_report_errf(err, errlen, "%s: not written: out of memory or a string not UTF-8",
-				      path);
+		return th_results_errf(err, errlen, "%s: not written: out of memory or a string not UTF-8",
+				       path);
 	if (from_json(&l, root, &check)) {
 		char e[700];
 
 		snprintf(e, sizeof(e), "%s", err);
 		json_decref(root);
-		return th_report_errf(err, errlen, "%s: not written: the summary is invalid: %s", path, e);
+		return th_results_errf(err, errlen, "%s: not written: the summary is invalid: %s", path, e);
 	}
 	th_fz_summary_free(check);
 	text = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(9));
 	json_decref(root);
 	if (!text)
-		return th_report_errf(err, errlen, "%s: not written: out of memory", path);
+		return th_results_errf(err, errlen, "%s: not written: out of memory", path);
 	size_t len = strlen(text);
 	char *buf = realloc(text, len + 2);
 
 	if (!buf) {
 		free(text);
-		return th_report_errf(err, errlen, "%s: not written: out of memory", path);
+		return th_results_errf(err, errlen, "%s: not written: out of memory", path);
 	}
 	buf[len] = '\n';
 	buf[len + 1] = 0;
-	rc = th_report_write_atomic(path, buf, len + 1, err, errlen);
+	rc = th_results_write_atomic(path, buf, len + 1, err, errlen);
 	free(buf);
 	return rc;
 }

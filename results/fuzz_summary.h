@@ -76,8 +76,8 @@
  * the finding's outcome; exec_per_second is executions / seconds; the
  * reproducer lies where the writer puts it.
  */
-#ifndef TH_REPORT_FUZZ_SUMMARY_H
-#define TH_REPORT_FUZZ_SUMMARY_H
+#ifndef TH_RESULTS_FUZZ_SUMMARY_H
+#define TH_RESULTS_FUZZ_SUMMARY_H
 
 #include <stdbool.h>
 #include <stddef.h>

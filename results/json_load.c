@@ -17,8 +17,8 @@ int th_jload_err(const struct th_jload *l, const char *where, const char *fmt, .
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return th_report_errf(l->err, l->errlen, "%s%s%s%s%s", l->file ? l->file : "",
-			      l->file ? ": " : "", w ? where : "", w ? ": " : "", msg);
+	return th_results_errf(l->err, l->errlen, "%s%s%s%s%s", l->file ? l->file : "",
+			       l->file ? ": " : "", w ? where : "", w ? ": " : "", msg);
 }
 
 int th_jload_only(const struct th_jload *l, const json_t *o, const char *where,

@@ -5,8 +5,8 @@
  * object may and must have. Every error reads "FILE: PLACE: what". And
  * what the writers share (results.json, reach, check's --json).
  */
-#ifndef TH_REPORT_JSON_LOAD_H
-#define TH_REPORT_JSON_LOAD_H
+#ifndef TH_RESULTS_JSON_LOAD_H
+#define TH_RESULTS_JSON_LOAD_H
 
 #include <jansson.h>
 #include <stddef.h>

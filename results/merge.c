@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define FAIL(...) do { th_report_errf(err, errlen, __VA_ARGS__); goto fail; } while (0)
+#define FAIL(...) do { th_results_errf(err, errlen, __VA_ARGS__); goto fail; } while (0)
 
 /* The selection's lists in a fixed order, for comparing and joining. */
 static const char *const list_names[] = { "toolchains", "configs", "variants", "attacks" };
@@ -186,10 +186,10 @@ static int merge_configs(struct th_results *out, struct th_results *const *in,
 				first++;
 			if (have && (strcmp(have->flags, cfg->flags) ||
 				     strcmp(have->description, cfg->description)))
-				return th_report_errf(err, errlen, "config %s: its %s differ between %s and %s: "
-						      "not runs of the same build", cfg->name,
-						      strcmp(have->flags, cfg->flags) ? "flags" : "descriptions",
-						      names[first], names[f]);
+				return th_results_errf(err, errlen, "config %s: its %s differ between %s and %s: "
+						       "not runs of the same build", cfg->name,
+						       strcmp(have->flags, cfg->flags) ? "flags" : "descriptions",
+						       names[first], names[f]);
 			if (!have && th_results_add_config(out, cfg->name, cfg->flags, cfg->description,
 							   err, errlen))
 				return -1;
@@ -199,13 +199,13 @@ static int merge_configs(struct th_results *out, struct th_results *const *in,
 				const struct th_support *hs = th_config_support(have, sp->toolchain);
 
 				if (hs && hs->supported != sp->supported)
-					return th_report_errf(err, errlen, "config %s on %s: %s in %s, %s in %s: "
-							      "not the same toolchain", cfg->name,
-							      sp->toolchain,
-							      hs->supported ? "supported" : "unsupported",
-							      names[first],
-							      sp->supported ? "supported" : "unsupported",
-							      names[f]);
+					return th_results_errf(err, errlen, "config %s on %s: %s in %s, %s in %s: "
+							       "not the same toolchain", cfg->name,
+							       sp->toolchain,
+							       hs->supported ? "supported" : "unsupported",
+							       names[first],
+							       sp->supported ? "supported" : "unsupported",
+							       names[f]);
 				if (!hs && th_results_set_support(out, cfg->name, sp->toolchain, sp->supported,
 								  sp->reason, err, errlen))
 					return -1;
@@ -226,19 +226,19 @@ static int merge_shards(struct th_results *out, struct th_results *const *in,
 
 	for (size_t f = 0; f < n; f++) {
 		if (!in[f]->shard.count != !count)
-			return th_report_errf(err, errlen, "%s is %s, %s is %s: merge shards with shards",
-					      names[0], count ? "a shard" : "whole", names[f],
-					      count ? "whole" : "a shard");
+			return th_results_errf(err, errlen, "%s is %s, %s is %s: merge shards with shards",
+					       names[0], count ? "a shard" : "whole", names[f],
+					       count ? "whole" : "a shard");
 		if (in[f]->shard.count != count)
-			return th_report_errf(err, errlen, "%s is a shard of %u, %s of %u: not one split",
-					      names[f], in[f]->shard.count, names[0], count);
+			return th_results_errf(err, errlen, "%s is a shard of %u, %s of %u: not one split",
+					       names[f], in[f]->shard.count, names[0], count);
 	}
 	if (!count)
 		return 0;
 	idx = calloc(count, sizeof(*idx));
 	owner = calloc(count + 1, sizeof(*owner));
 	if (!idx || !owner) {
-		th_report_errf(err, errlen, "out of memory");
+		th_results_errf(err, errlen, "out of memory");
 		goto out;
 	}
 	for (size_t f = 0; f < n; f++) {
@@ -246,8 +246,8 @@ static int merge_shards(struct th_results *out, struct th_results *const *in,
 			unsigned s = in[f]->shard.indexes[i];
 
 			if (owner[s]) {
-				th_report_errf(err, errlen, "shard %u/%u is in %s and in %s: their cells "
-					       "overlap", s, count, owner[s], names[f]);
+				th_results_errf(err, errlen, "shard %u/%u is in %s and in %s: their cells "
+						"overlap", s, count, owner[s], names[f]);
 				goto out;
 			}
 			owner[s] = names[f];
@@ -274,23 +274,23 @@ static int merge_selection(struct th_results *out, struct th_results *const *in,
 		struct th_selection *s = &in[f]->selection;
 
 		if (s->selftests != sel.selftests)
-			return th_report_errf(err, errlen, "%s was run %s --selftests and %s %s: not one plan",
-					      names[f], s->selftests ? "with" : "without", names[0],
-					      sel.selftests ? "with" : "without");
+			return th_results_errf(err, errlen, "%s was run %s --selftests and %s %s: not one plan",
+					       names[f], s->selftests ? "with" : "without", names[0],
+					       sel.selftests ? "with" : "without");
 		for (int i = 0; i < 4; i++) {
 			if (th_same_str(*list_slot(s, i), *list_slot(&in[0]->selection, i)))
 				continue;
 			if (differs >= 0 && differs != i)
-				return th_report_errf(err, errlen, "%s differs from %s in its selection's %s and "
-						      "%s: runs to merge may differ in one of them only",
-						      names[f], names[0], list_names[differs], list_names[i]);
+				return th_results_errf(err, errlen, "%s differs from %s in its selection's %s and "
+						       "%s: runs to merge may differ in one of them only",
+						       names[f], names[0], list_names[differs], list_names[i]);
 			differs = i;
 		}
 	}
 	if (differs >= 0) {
 		if (in[0]->shard.count)
-			return th_report_errf(err, errlen, "shards of different selections (%s): run every "
-					      "shard with the same selection", list_names[differs]);
+			return th_results_errf(err, errlen, "shards of different selections (%s): run every "
+					       "shard with the same selection", list_names[differs]);
 		/* The union of the one list that differs; NULL wins. */
 		joined = *list_slot(&in[0]->selection, differs) ?
 			 strdup(*list_slot(&in[0]->selection, differs)) : NULL;
@@ -300,7 +300,7 @@ static int merge_selection(struct th_results *out, struct th_results *const *in,
 			free(joined);
 			joined = u;
 			if (!u && *list_slot(&in[f]->selection, differs))
-				return th_report_errf(err, errlen, "out of memory");
+				return th_results_errf(err, errlen, "out of memory");
 		}
 		*list_slot(&sel, differs) = joined;
 	}
@@ -321,7 +321,7 @@ static int merge_reach(struct th_results *out, struct th_results *const *in,
 	int rc = -1;
 
 	if (!have)
-		return th_report_errf(err, errlen, "out of memory");
+		return th_results_errf(err, errlen, "out of memory");
 	for (size_t f = 0; f < n; f++) {
 		json_t *entries, *e;
 		size_t i;
@@ -357,7 +357,7 @@ static int merge_reach(struct th_results *out, struct th_results *const *in,
 					json_decref(a);
 					json_decref(b);
 					json_decref(entries);
-					th_report_errf(err, errlen, "out of memory");
+					th_results_errf(err, errlen, "out of memory");
 					goto out;
 				}
 				json_object_del(a, "binary");
@@ -374,14 +374,14 @@ static int merge_reach(struct th_results *out, struct th_results *const *in,
 					const char *site = json_string_value(json_object_get(e, "site"));
 					bool timer = !api || !strcmp(api, "timer");
 
-					th_report_errf(err, errlen, "reach of %s%s%s%s%s %s %s%s%s differs between the files "
-						       "(%s): not runs of the same build",
-						       timer ? "" : api, site ? " " : "", site ? site : "",
-						       timer && !site ? "" : " ",
-						       json_string_value(json_object_get(e, "toolchain")),
-						       json_string_value(json_object_get(e, "variant")),
-						       json_string_value(json_object_get(e, "config")),
-						       model ? "" : " on ", model ? "" : pl, names[f]);
+					th_results_errf(err, errlen, "reach of %s%s%s%s%s %s %s%s%s differs between the files "
+							"(%s): not runs of the same build",
+							timer ? "" : api, site ? " " : "", site ? site : "",
+							timer && !site ? "" : " ",
+							json_string_value(json_object_get(e, "toolchain")),
+							json_string_value(json_object_get(e, "variant")),
+							json_string_value(json_object_get(e, "config")),
+							model ? "" : " on ", model ? "" : pl, names[f]);
 					json_decref(entries);
 					goto out;
 				}
@@ -394,7 +394,7 @@ static int merge_reach(struct th_results *out, struct th_results *const *in,
 				json_decref(one);
 				json_decref(entries);
 				if (!*err)
-					th_report_errf(err, errlen, "out of memory");
+					th_results_errf(err, errlen, "out of memory");
 				goto out;
 			}
 			json_decref(one);
@@ -433,10 +433,10 @@ static int merge_platforms(struct th_results *out, struct th_results *const *in,
 					same = hc && !strcmp(hc->kconfig, p->configs[c].kconfig);
 				}
 				if (!same)
-					return th_report_errf(err, errlen, "platform %s differs between %s and %s "
-							      "(its source, compiler, QEMU, CPU or kernel "
-							      "configs): not one kernel's runs", p->name,
-							      names[first], names[f]);
+					return th_results_errf(err, errlen, "platform %s differs between %s and %s "
+							       "(its source, compiler, QEMU, CPU or kernel "
+							       "configs): not one kernel's runs", p->name,
+							       names[first], names[f]);
 				continue;
 			}
 			struct th_platform_in pi = { p->name, p->source, p->compiler, p->qemu, p->cpu,
@@ -481,7 +481,7 @@ int th_results_merge(struct th_results *const *in, const char *const *names, siz
 
 	*out = NULL;
 	if (!n)
-		return th_report_errf(err, errlen, "nothing to merge");
+		return th_results_errf(err, errlen, "nothing to merge");
 	for (size_t f = 0; f < n; f++) {
 		if (!in[f]->expect_path || !in[f]->has_selection)
 			FAIL("%s records no %s: not made by this timerharness's matrix", names[f],

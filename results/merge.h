@@ -6,8 +6,8 @@
  * selection, a merge of some is still a slice, and nothing a part did not
  * observe is ever filled in.
  */
-#ifndef TH_REPORT_MERGE_H
-#define TH_REPORT_MERGE_H
+#ifndef TH_RESULTS_MERGE_H
+#define TH_RESULTS_MERGE_H
 
 #include <stddef.h>
 

@@ -4,8 +4,8 @@
  * IS the severity order: a smaller value is more severe. Names are the public
  * contract (results.json, check, every renderer).
  */
-#ifndef TH_REPORT_OUTCOME_H
-#define TH_REPORT_OUTCOME_H
+#ifndef TH_RESULTS_OUTCOME_H
+#define TH_RESULTS_OUTCOME_H
 
 #include <stdbool.h>
 

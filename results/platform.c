@@ -14,16 +14,16 @@
 
 #include "reach.h"
 
-#define OOM(err, errlen) th_report_errf(err, errlen, "out of memory")
+#define OOM(err, errlen) th_results_errf(err, errlen, "out of memory")
 
 /* ---- views ---- */
 
-const struct th_results *th_report_origin(const struct th_results *res)
+const struct th_results *th_results_origin(const struct th_results *res)
 {
 	return res->origin_ ? res->origin_ : res;
 }
 
-const char *th_report_view_platform(const struct th_results *res)
+const char *th_results_view_platform(const struct th_results *res)
 {
 	return res->view_platform_ ? res->view_platform_ : TH_PLATFORM_MODEL;
 }
@@ -53,9 +53,9 @@ static bool toolchain_shown(const struct th_results *res, const char *tc, const 
 	return !any && th_platform_is_model(platform);
 }
 
-int th_report_view(const struct th_results *res, const char *platform, struct th_results *view)
+int th_results_view(const struct th_results *res, const char *platform, struct th_results *view)
 {
-	const struct th_results *o = th_report_origin(res);
+	const struct th_results *o = th_results_origin(res);
 	const char *name = platform_name(o, platform);
 	size_t n = 0, t = 0;
 
@@ -65,7 +65,7 @@ int th_report_view(const struct th_results *res, const char *platform, struct th
 	view->cells = malloc((o->ncells ? o->ncells : 1) * sizeof(*view->cells));
 	view->toolchains = malloc((o->ntoolchains ? o->ntoolchains : 1) * sizeof(*view->toolchains));
 	if (!view->cells || !view->toolchains) {
-		th_report_view_free(view);
+		th_results_view_free(view);
 		return -1;
 	}
 	for (size_t i = 0; i < o->ncells; i++)
@@ -80,7 +80,7 @@ int th_report_view(const struct th_results *res, const char *platform, struct th
 	return 0;
 }
 
-void th_report_view_free(struct th_results *view)
+void th_results_view_free(struct th_results *view)
 {
 	free(view->cells);
 	free(view->toolchains);
@@ -91,12 +91,12 @@ void th_report_view_free(struct th_results *view)
 
 static int cmp_name(const void *a, const void *b)
 {
-	return th_report_platform_cmp(*(const char *const *)a, *(const char *const *)b);
+	return th_results_platform_cmp(*(const char *const *)a, *(const char *const *)b);
 }
 
-const char **th_report_kernel_platforms(const struct th_results *res, size_t *n, int *oom)
+const char **th_results_kernel_platforms(const struct th_results *res, size_t *n, int *oom)
 {
-	const struct th_results *o = th_report_origin(res);
+	const struct th_results *o = th_results_origin(res);
 	const char **names;
 
 	*n = 0;
@@ -114,14 +114,14 @@ const char **th_report_kernel_platforms(const struct th_results *res, size_t *n,
 	return names;
 }
 
-int th_report_kernels(const struct th_results *res, const char ***names, size_t *np,
-		      struct th_agreement **rows, size_t *nrows)
+int th_results_kernels(const struct th_results *res, const char ***names, size_t *np,
+		       struct th_agreement **rows, size_t *nrows)
 {
 	int oom;
 
 	*rows = NULL;
 	*nrows = 0;
-	*names = th_report_kernel_platforms(res, np, &oom);
+	*names = th_results_kernel_platforms(res, np, &oom);
 	if (oom)
 		return -1;
 	if (!*np)
@@ -135,7 +135,7 @@ int th_report_kernels(const struct th_results *res, const char ***names, size_t 
 	return 0;
 }
 
-void th_report_kernels_free(const char **names, struct th_agreement *rows, size_t nrows)
+void th_results_kernels_free(const char **names, struct th_agreement *rows, size_t nrows)
 {
 	if (rows)
 		th_agreement_free(rows, nrows);
@@ -165,12 +165,12 @@ void th_agreement_free(struct th_agreement *rows, size_t n)
 static int row_copy(struct th_agreement *dst, const struct th_agreement *row)
 {
 	*dst = *row;
-	dst->attack = th_report_strdup(row->attack);
-	dst->config = th_report_strdup(row->config);
-	dst->toolchain = th_report_strdup(row->toolchain);
-	dst->platform = th_report_strdup(row->platform);
-	dst->reason = row->reason ? th_report_strdup(row->reason) : NULL;
-	dst->rule = row->rule ? th_report_strdup(row->rule) : NULL;
+	dst->attack = th_results_strdup(row->attack);
+	dst->config = th_results_strdup(row->config);
+	dst->toolchain = th_results_strdup(row->toolchain);
+	dst->platform = th_results_strdup(row->platform);
+	dst->reason = row->reason ? th_results_strdup(row->reason) : NULL;
+	dst->rule = row->rule ? th_results_strdup(row->rule) : NULL;
 	if (!dst->attack || !dst->config || !dst->toolchain || !dst->platform ||
 	    (row->reason && !dst->reason) || (row->rule && !dst->rule)) {
 		row_free(dst);
@@ -225,7 +225,7 @@ static bool stored_declared(void *ctx, const char *platform, const char *attack,
 int th_results_agreement(const struct th_results *res, th_difference_fn *declared, void *ctx,
 			 struct th_agreement **rows, size_t *nrows, char *err, size_t errlen)
 {
-	const struct th_results *o = th_report_origin(res);
+	const struct th_results *o = th_results_origin(res);
 	const struct th_cell **cells;
 	struct th_agreement *out = NULL;
 	size_t n = 0;
@@ -239,7 +239,7 @@ int th_results_agreement(const struct th_results *res, th_difference_fn *declare
 	}
 	cells = th_results_sorted_cells(o, e, sizeof(e));
 	if (!cells)
-		return *e ? th_report_errf(err, errlen, "%s", e) : 0;
+		return *e ? th_results_errf(err, errlen, "%s", e) : 0;
 	for (size_t i = 0; i < o->ncells; i++) {
 		const struct th_cell *k = cells[i], *m;
 		const char *reason = NULL, *rule = NULL;
@@ -291,10 +291,10 @@ int th_results_set_agreement(struct th_results *res, th_difference_fn *declared,
 	return 0;
 }
 
-void th_report_agreement_counts(const struct th_results *res, const struct th_agreement *rows,
-				size_t n, const char *platform, struct th_agreement_counts *k)
+void th_results_agreement_counts(const struct th_results *res, const struct th_agreement *rows,
+				 size_t n, const char *platform, struct th_agreement_counts *k)
 {
-	const struct th_results *o = th_report_origin(res);
+	const struct th_results *o = th_results_origin(res);
 	size_t paired = 0;
 
 	memset(k, 0, sizeof(*k));
@@ -346,10 +346,10 @@ static int compatible(const struct th_results *dst, const struct th_results *src
 		      const char *platform, char *err, size_t errlen)
 {
 	if (dst->expect_sha256 && src->expect_sha256 && strcmp(dst->expect_sha256, src->expect_sha256))
-		return th_report_errf(err, errlen, "the %s cells were judged by other expectations (%s, "
-				      "sha256 %.12s) than the results (%s, sha256 %.12s): rerun one of "
-				      "them with the other's", platform, src->expect_path, src->expect_sha256,
-				      dst->expect_path, dst->expect_sha256);
+		return th_results_errf(err, errlen, "the %s cells were judged by other expectations (%s, "
+				       "sha256 %.12s) than the results (%s, sha256 %.12s): rerun one of "
+				       "them with the other's", platform, src->expect_path, src->expect_sha256,
+				       dst->expect_path, dst->expect_sha256);
 	for (size_t i = 0; i < src->ncells; i++) {
 		const struct th_cell *c = src->cells[i];
 		const struct th_toolchain *st, *dt;
@@ -360,28 +360,28 @@ static int compatible(const struct th_results *dst, const struct th_results *src
 		st = th_results_find_toolchain(src, c->toolchain);
 		dt = th_results_find_toolchain(dst, c->toolchain);
 		if (dt && strcmp(dt->version, st->version))
-			return th_report_errf(err, errlen, "toolchain %s is %s in the results and %s in the "
-					      "%s run: not the same toolchain", c->toolchain, dt->version,
-					      st->version, platform);
+			return th_results_errf(err, errlen, "toolchain %s is %s in the results and %s in the "
+					       "%s run: not the same toolchain", c->toolchain, dt->version,
+					       st->version, platform);
 		sc = th_results_find_config(src, c->config);
 		dc = th_results_find_config(dst, c->config);
 		if (!dc)
 			continue;
 		if (strcmp(dc->flags, sc->flags) || strcmp(dc->description, sc->description))
-			return th_report_errf(err, errlen, "config %s: its %s differ between the results and "
-					      "the %s run: not the same config", c->config,
-					      strcmp(dc->flags, sc->flags) ? "flags" : "descriptions",
-					      platform);
+			return th_results_errf(err, errlen, "config %s: its %s differ between the results and "
+					       "the %s run: not the same config", c->config,
+					       strcmp(dc->flags, sc->flags) ? "flags" : "descriptions",
+					       platform);
 		for (size_t s = 0; s < sc->nsupport; s++) {
 			const struct th_support *hs = th_config_support(dc, sc->support[s].toolchain);
 
 			if (hs && hs->supported != sc->support[s].supported)
-				return th_report_errf(err, errlen, "config %s on %s: %s in the results, %s in "
-						      "the %s run: not the same toolchain", c->config,
-						      sc->support[s].toolchain,
-						      hs->supported ? "supported" : "unsupported",
-						      sc->support[s].supported ? "supported" : "unsupported",
-						      platform);
+				return th_results_errf(err, errlen, "config %s on %s: %s in the results, %s in "
+						       "the %s run: not the same toolchain", c->config,
+						       sc->support[s].toolchain,
+						       hs->supported ? "supported" : "unsupported",
+						       sc->support[s].supported ? "supported" : "unsupported",
+						       platform);
 		}
 	}
 	return 0;
@@ -476,15 +476,15 @@ int th_results_replace_platform(struct th_results *dst, const struct th_results 
 	char e[1024], *why = NULL;
 
 	if (!platform || th_platform_is_model(platform) || !th_platform_name_valid(platform))
-		return th_report_errf(err, errlen, "replace: \"%s\" is not a real-kernel platform "
-				      "(\"linux-<release>\")", platform ? platform : "");
+		return th_results_errf(err, errlen, "replace: \"%s\" is not a real-kernel platform "
+				       "(\"linux-<release>\")", platform ? platform : "");
 	if (!(p = th_results_find_platform(src, platform)))
-		return th_report_errf(err, errlen, "replace: the %s run declares no platform %s "
-				      "(th_results_add_platform)", platform, platform);
+		return th_results_errf(err, errlen, "replace: the %s run declares no platform %s "
+				       "(th_results_add_platform)", platform, platform);
 	if (compatible(dst, src, platform, err, errlen))
 		return -1;
 	if (th_results_copy(dst, platform, &r, e, sizeof(e)))
-		return th_report_errf(err, errlen, "replace: the results: %s", e);
+		return th_results_errf(err, errlen, "replace: the results: %s", e);
 	if (!r->expect_path && src->expect_path &&
 	    th_results_set_expectations(r, src->expect_path, src->expect_sha256, e, sizeof(e)))
 		goto fail;
@@ -539,5 +539,5 @@ oom:
 fail:
 	free(why);
 	th_results_free(r);
-	return th_report_errf(err, errlen, "replace %s: %s (the results are unchanged)", platform, e);
+	return th_results_errf(err, errlen, "replace %s: %s (the results are unchanged)", platform, e);
 }

@@ -20,7 +20,7 @@ static char *dup_or_null(const char *s, bool *oom)
 
 	if (!s)
 		return NULL;
-	d = th_report_strdup(s);
+	d = th_results_strdup(s);
 	if (!d)
 		*oom = true;
 	return d;
@@ -28,7 +28,7 @@ static char *dup_or_null(const char *s, bool *oom)
 
 int th_reach_set_text(char **field, const char *s)
 {
-	char *d = th_report_strdup(s);
+	char *d = th_results_strdup(s);
 
 	if (!d)
 		return -1;
@@ -288,19 +288,19 @@ static int cmp_entry(const void *a, const void *b)
 {
 	const struct th_reach_entry *x = *(const struct th_reach_entry *const *)a;
 	const struct th_reach_entry *y = *(const struct th_reach_entry *const *)b;
-	int r = th_report_platform_cmp(x->platform, y->platform);
+	int r = th_results_platform_cmp(x->platform, y->platform);
 	size_t px, py;
 
 	if (r)
 		return r;
 	if (x->api != y->api)
 		return x->api < y->api ? -1 : 1;
-	if ((r = th_report_natcmp(x->toolchain, y->toolchain)))
+	if ((r = th_results_natcmp(x->toolchain, y->toolchain)))
 		return r;
 	if (x->variant != y->variant)
 		return x->variant < y->variant ? -1 : 1;
-	px = th_report_config_pos(sort_res, x->config);
-	py = th_report_config_pos(sort_res, y->config);
+	px = th_results_config_pos(sort_res, x->config);
+	py = th_results_config_pos(sort_res, y->config);
 	if (px != py)
 		return px < py ? -1 : 1;
 	if (!x->site != !y->site)
@@ -314,7 +314,7 @@ const struct th_reach_entry **th_reach_sorted(const struct th_results *res, int 
 	if (!res->reach || !res->reach->n)
 		return NULL;
 	sort_res = res;
-	return (const struct th_reach_entry **)th_report_sorted_ptrs(
+	return (const struct th_reach_entry **)th_results_sorted_ptrs(
 		res->reach->entries, res->reach->n, sizeof(struct th_reach_entry), cmp_entry, oom);
 }
 
@@ -464,16 +464,16 @@ json_t *th_reach_to_json(const struct th_results *res, char *err, size_t errlen)
 	if (oom || !a) {
 		free(v);
 		json_decref(a);
-		th_report_errf(err, errlen, "reach: out of memory");
+		th_results_errf(err, errlen, "reach: out of memory");
 		return NULL;
 	}
 	for (size_t i = 0; v && i < res->reach->n; i++) {
 		json_t *x = entry_to_json(v[i]);
 
 		if (!x || json_array_append_new(a, x)) {
-			th_report_errf(err, errlen, "reach[%zu] (%s %s %s on %s): cannot serialise (out of memory or not UTF-8)",
-				       i, v[i]->toolchain, th_variant_name(v[i]->variant), v[i]->config,
-				       v[i]->platform);
+			th_results_errf(err, errlen, "reach[%zu] (%s %s %s on %s): cannot serialise (out of memory or not UTF-8)",
+					i, v[i]->toolchain, th_variant_name(v[i]->variant), v[i]->config,
+					v[i]->platform);
 			free(v);
 			json_decref(a);
 			return NULL;
@@ -500,7 +500,7 @@ __attribute__((format(printf, 2, 3))) static int rerr(struct rd *r, const char *
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
-	return th_report_errf(r->err, r->errlen, "%s: %s", r->where, msg);
+	return th_results_errf(r->err, r->errlen, "%s: %s", r->where, msg);
 }
 
 /* Every field of @allowed present, nothing else but the @optional ones
@@ -612,7 +612,7 @@ static int load_verify(struct rd *r, const json_t *o, struct th_reach_entry *e)
 		return rerr(r, "total is %llu but %zu instructions are listed", u[0], json_array_size(insns));
 	if (u[1] + u[2] != u[0] || u[3] + u[4] + u[5] != u[0])
 		return rerr(r, "protected + unprotected (tool's and ours) must each be total (%llu)", u[0]);
-	if (!(v = e->verify = calloc(1, sizeof(*v))) || !(v->tool = th_report_strdup(tool)) ||
+	if (!(v = e->verify = calloc(1, sizeof(*v))) || !(v->tool = th_results_strdup(tool)) ||
 	    !(v->insns = calloc(json_array_size(insns) + 1, sizeof(*v->insns))))
 		return rerr(r, "out of memory");
 	v->total = (unsigned)u[0];
@@ -641,8 +641,8 @@ static int load_verify(struct rd *r, const json_t *o, struct th_reach_entry *e)
 		ours[2] += !strcmp(ours_s, "unprotected");
 		in->address = addr;
 		v->ninsns++;
-		if (!(in->status = th_report_strdup(st)) || !(in->function = th_report_strdup(fn)) ||
-		    !(in->ours = th_report_strdup(ours_s)) || !(in->why = th_report_strdup(why)))
+		if (!(in->status = th_results_strdup(st)) || !(in->function = th_results_strdup(fn)) ||
+		    !(in->ours = th_results_strdup(ours_s)) || !(in->why = th_results_strdup(why)))
 			return rerr(r, "out of memory");
 		disagree += in->disagree;
 	}

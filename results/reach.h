@@ -57,8 +57,8 @@
  * The section is optional (results without it are valid) and informational:
  * `check` judges cells, not this. Loading it is as strict as the rest.
  */
-#ifndef TH_REPORT_REACH_H
-#define TH_REPORT_REACH_H
+#ifndef TH_RESULTS_REACH_H
+#define TH_RESULTS_REACH_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -18,9 +18,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define OOM(err, errlen) th_report_errf(err, errlen, "out of memory")
+#define OOM(err, errlen) th_results_errf(err, errlen, "out of memory")
 
-int th_report_errf(char *err, size_t errlen, const char *fmt, ...)
+int th_results_errf(char *err, size_t errlen, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -32,7 +32,7 @@ int th_report_errf(char *err, size_t errlen, const char *fmt, ...)
 	return -1;
 }
 
-unsigned long th_report_utf8(const unsigned char *s, size_t *n)
+unsigned long th_results_utf8(const unsigned char *s, size_t *n)
 {
 	unsigned long c = s[0], v;
 	size_t len;
@@ -64,14 +64,14 @@ unsigned long th_report_utf8(const unsigned char *s, size_t *n)
 
 /* Every string entering the model: evidence comes from crashing children and
  * may hold any byte, JSON holds only UTF-8, so invalid bytes become '?'. */
-char *th_report_strdup(const char *s)
+char *th_results_strdup(const char *s)
 {
 	char *d = strdup(s ? s : "");
 
 	for (unsigned char *p = (unsigned char *)d; p && *p;) {
 		size_t n;
 
-		th_report_utf8(p, &n);
+		th_results_utf8(p, &n);
 
 		if (n) {
 			p += n;
@@ -82,7 +82,7 @@ char *th_report_strdup(const char *s)
 	return d;
 }
 
-int th_report_natcmp(const char *a, const char *b)
+int th_results_natcmp(const char *a, const char *b)
 {
 	while (*a && *b) {
 		if (isdigit((unsigned char)*a) && isdigit((unsigned char)*b)) {
@@ -121,7 +121,7 @@ static const char *const techniques[] = {
 };
 static const char *const timings[] = { "before-arm", "pending", "-" };
 
-int th_report_technique_rank(const char *t)
+int th_results_technique_rank(const char *t)
 {
 	for (size_t i = 0; i < sizeof(techniques) / sizeof(techniques[0]); i++)
 		if (!strcmp(t, techniques[i]))
@@ -129,7 +129,7 @@ int th_report_technique_rank(const char *t)
 	return (int)(sizeof(techniques) / sizeof(techniques[0]));
 }
 
-int th_report_timing_rank(const char *t)
+int th_results_timing_rank(const char *t)
 {
 	for (size_t i = 0; i < sizeof(timings) / sizeof(timings[0]); i++)
 		if (!strcmp(t, timings[i]))
@@ -316,7 +316,7 @@ struct th_results *th_results_create(const char *version)
 	if (!res)
 		return NULL;
 	res->index_ = calloc(1, sizeof(*res->index_));
-	res->version = th_report_strdup(version);
+	res->version = th_results_strdup(version);
 	if (gmtime_r(&t, &tm) && strftime(now, sizeof(now), "%Y-%m-%dT%H:%M:%SZ", &tm))
 		res->created = strdup(now);
 	else
@@ -427,7 +427,7 @@ void th_results_free(struct th_results *res)
 /* Replace *dst with a copy of s. */
 static int set_str(char **dst, const char *s, char *err, size_t errlen)
 {
-	char *n = th_report_strdup(s);
+	char *n = th_results_strdup(s);
 
 	if (!n)
 		return OOM(err, errlen);
@@ -458,9 +458,9 @@ int th_results_set_created(struct th_results *res, const char *iso_utc,
 			   char *err, size_t errlen)
 {
 	if (!iso_utc || !valid_iso_utc(iso_utc))
-		return th_report_errf(err, errlen,
-				      "created \"%s\" is not UTC ISO-8601 (YYYY-MM-DDTHH:MM:SSZ)",
-				      iso_utc ? iso_utc : "(null)");
+		return th_results_errf(err, errlen,
+				       "created \"%s\" is not UTC ISO-8601 (YYYY-MM-DDTHH:MM:SSZ)",
+				       iso_utc ? iso_utc : "(null)");
 	return set_str(&res->created, iso_utc, err, errlen);
 }
 
@@ -468,7 +468,7 @@ int th_results_set_host(struct th_results *res, const char *hostname,
 			const char *kernel, int cpus, char *err, size_t errlen)
 {
 	if (cpus < 0)
-		return th_report_errf(err, errlen, "host cpus %d is negative", cpus);
+		return th_results_errf(err, errlen, "host cpus %d is negative", cpus);
 	if (set_str(&res->host.hostname, hostname, err, errlen) ||
 	    set_str(&res->host.kernel, kernel, err, errlen))
 		return -1;
@@ -486,7 +486,7 @@ int th_results_set_partial(struct th_results *res, bool partial,
 		return 0;
 	}
 	if (!reason || !*reason)
-		return th_report_errf(err, errlen, "a partial result needs the reason it was interrupted");
+		return th_results_errf(err, errlen, "a partial result needs the reason it was interrupted");
 	if (set_str(&res->interrupted, reason, err, errlen))
 		return -1;
 	res->partial = true;
@@ -499,12 +499,12 @@ int th_results_set_expectations(struct th_results *res, const char *path,
 	size_t n = 0;
 
 	if (!path || !*path)
-		return th_report_errf(err, errlen, "expectations: empty path");
+		return th_results_errf(err, errlen, "expectations: empty path");
 	for (; sha256 && isxdigit((unsigned char)sha256[n]) && !isupper((unsigned char)sha256[n]); n++)
 		;
 	if (!sha256 || n != 64 || sha256[n])
-		return th_report_errf(err, errlen, "expectations: sha256 \"%s\" is not 64 lower-case hex digits",
-				      sha256 ? sha256 : "");
+		return th_results_errf(err, errlen, "expectations: sha256 \"%s\" is not 64 lower-case hex digits",
+				       sha256 ? sha256 : "");
 	if (set_str(&res->expect_path, path, err, errlen) ||
 	    set_str(&res->expect_sha256, sha256, err, errlen))
 		return -1;
@@ -534,12 +534,12 @@ int th_results_set_selection(struct th_results *res, const struct th_selection *
 
 	for (int i = 0; i < 4; i++)
 		if (!valid_list(lists[i]))
-			return th_report_errf(err, errlen, "selection.%s \"%s\": an empty list or item, or a blank",
-					      names[i], lists[i]);
+			return th_results_errf(err, errlen, "selection.%s \"%s\": an empty list or item, or a blank",
+					       names[i], lists[i]);
 	for (int i = 0; i < 4; i++) {
 		free(*dst[i]);
 		*dst[i] = NULL;
-		if (lists[i] && !(*dst[i] = th_report_strdup(lists[i])))
+		if (lists[i] && !(*dst[i] = th_results_strdup(lists[i])))
 			return OOM(err, errlen);
 	}
 	res->selection.selftests = sel->selftests;
@@ -565,9 +565,9 @@ int th_results_set_shard(struct th_results *res, unsigned count, const unsigned 
 	unsigned *copy = NULL;
 
 	if (count > TH_SHARD_MAX)
-		return th_report_errf(err, errlen, "shard count %u is above %u", count, TH_SHARD_MAX);
+		return th_results_errf(err, errlen, "shard count %u is above %u", count, TH_SHARD_MAX);
 	if (count && (!n || n > count))
-		return th_report_errf(err, errlen, "shard: %zu indexes of %u shards", n, count);
+		return th_results_errf(err, errlen, "shard: %zu indexes of %u shards", n, count);
 	if (count) {
 		if (!(copy = malloc(n * sizeof(*copy))))
 			return OOM(err, errlen);
@@ -578,8 +578,8 @@ int th_results_set_shard(struct th_results *res, unsigned count, const unsigned 
 				unsigned bad = copy[i];
 
 				free(copy);
-				return th_report_errf(err, errlen, "shard index %u: %s", bad,
-						      bad < 1 || bad > count ? "out of 1..count" : "given twice");
+				return th_results_errf(err, errlen, "shard index %u: %s", bad,
+						       bad < 1 || bad > count ? "out of 1..count" : "given twice");
 			}
 		}
 	}
@@ -633,8 +633,8 @@ int th_shard_parse(const char *s, unsigned *index, unsigned *count, char *err, s
 	*count = (unsigned)n;
 	return 0;
 bad:
-	return th_report_errf(err, errlen, "'%s' is not a shard I/N (1 <= I <= N <= %u)", s ? s : "",
-			      TH_SHARD_MAX);
+	return th_results_errf(err, errlen, "'%s' is not a shard I/N (1 <= I <= N <= %u)", s ? s : "",
+			       TH_SHARD_MAX);
 }
 
 bool th_results_holds_shard(const struct th_results *res, const char *attack, enum th_variant v,
@@ -680,7 +680,7 @@ const struct th_support *th_config_support(const struct th_config *cfg,
 	return NULL;
 }
 
-size_t th_report_config_pos(const struct th_results *res, const char *name)
+size_t th_results_config_pos(const struct th_results *res, const char *name)
 {
 	const struct th_config *c = th_results_find_config(res, name);
 
@@ -703,15 +703,15 @@ int th_results_add_toolchain(struct th_results *res, const char *name,
 			     char *err, size_t errlen)
 {
 	if (!valid_name(name))
-		return th_report_errf(err, errlen, "toolchain name \"%s\" is empty or has blanks",
-				      name ? name : "");
+		return th_results_errf(err, errlen, "toolchain name \"%s\" is empty or has blanks",
+				       name ? name : "");
 	if (th_results_find_toolchain(res, name))
-		return th_report_errf(err, errlen, "toolchain \"%s\" added twice", name);
+		return th_results_errf(err, errlen, "toolchain \"%s\" added twice", name);
 	if (grow((void **)&res->toolchains, &res->cap_toolchains_, res->ntoolchains,
 		 sizeof(*res->toolchains)))
 		return OOM(err, errlen);
 	struct th_toolchain t = {
-		th_report_strdup(name), th_report_strdup(version), th_report_strdup(path)
+		th_results_strdup(name), th_results_strdup(version), th_results_strdup(path)
 	};
 	if (!t.name || !t.version || !t.path) {
 		free(t.name);
@@ -728,17 +728,17 @@ int th_results_add_config(struct th_results *res, const char *name,
 			  char *err, size_t errlen)
 {
 	if (!valid_name(name))
-		return th_report_errf(err, errlen, "config name \"%s\" is empty or has blanks",
-				      name ? name : "");
+		return th_results_errf(err, errlen, "config name \"%s\" is empty or has blanks",
+				       name ? name : "");
 	if (th_results_find_config(res, name))
-		return th_report_errf(err, errlen, "config \"%s\" added twice", name);
+		return th_results_errf(err, errlen, "config \"%s\" added twice", name);
 	if (grow((void **)&res->configs, &res->cap_configs_, res->nconfigs,
 		 sizeof(*res->configs)))
 		return OOM(err, errlen);
 	struct th_config c = {
-		.name = th_report_strdup(name),
-		.flags = th_report_strdup(flags),
-		.description = th_report_strdup(description),
+		.name = th_results_strdup(name),
+		.flags = th_results_strdup(flags),
+		.description = th_results_strdup(description),
 	};
 	if (!c.name || !c.flags || !c.description) {
 		free(c.name);
@@ -757,11 +757,11 @@ int th_results_set_support(struct th_results *res, const char *config,
 	struct th_config *cfg = (struct th_config *)th_results_find_config(res, config);
 
 	if (!cfg)
-		return th_report_errf(err, errlen, "support for unknown config \"%s\"",
-				      config ? config : "");
+		return th_results_errf(err, errlen, "support for unknown config \"%s\"",
+				       config ? config : "");
 	if (!th_results_find_toolchain(res, toolchain))
-		return th_report_errf(err, errlen, "config \"%s\": support for unknown toolchain \"%s\"",
-				      config, toolchain ? toolchain : "");
+		return th_results_errf(err, errlen, "config \"%s\": support for unknown toolchain \"%s\"",
+				       config, toolchain ? toolchain : "");
 	struct th_support *s = (struct th_support *)th_config_support(cfg, toolchain);
 
 	if (s) {
@@ -773,7 +773,7 @@ int th_results_set_support(struct th_results *res, const char *config,
 	if (grow((void **)&cfg->support, &cfg->cap_support_, cfg->nsupport,
 		 sizeof(*cfg->support)))
 		return OOM(err, errlen);
-	struct th_support n = { th_report_strdup(toolchain), supported, th_report_strdup(reason) };
+	struct th_support n = { th_results_strdup(toolchain), supported, th_results_strdup(reason) };
 
 	if (!n.toolchain || !n.reason) {
 		free(n.toolchain);
@@ -829,21 +829,21 @@ int th_results_add_platform(struct th_results *res, const struct th_platform_in 
 	struct th_platform p = { 0 };
 
 	if (!th_platform_name_valid(in->name) || th_platform_is_model(in->name))
-		return th_report_errf(err, errlen, "platform name \"%s\" is not \"linux-<release>\" "
-				      "(a release of letters, digits and ._+~-)", in->name ? in->name : "");
+		return th_results_errf(err, errlen, "platform name \"%s\" is not \"linux-<release>\" "
+				       "(a release of letters, digits and ._+~-)", in->name ? in->name : "");
 	if (th_results_find_platform(res, in->name))
-		return th_report_errf(err, errlen, "platform \"%s\" added twice", in->name);
+		return th_results_errf(err, errlen, "platform \"%s\" added twice", in->name);
 	if (!(in->boot_seconds_median < 1e12))	/* NaN fails too; < 0: not recorded */
-		return th_report_errf(err, errlen, "platform %s: boot_seconds_median %g is not a duration",
-				      in->name, in->boot_seconds_median);
+		return th_results_errf(err, errlen, "platform %s: boot_seconds_median %g is not a duration",
+				       in->name, in->boot_seconds_median);
 	if (grow((void **)&res->platforms, &res->cap_platforms_, res->nplatforms,
 		 sizeof(*res->platforms)))
 		return OOM(err, errlen);
-	p.name = th_report_strdup(in->name);
-	p.source = th_report_strdup(in->source);
-	p.compiler = th_report_strdup(in->compiler);
-	p.qemu = th_report_strdup(in->qemu);
-	p.cpu = th_report_strdup(in->cpu);
+	p.name = th_results_strdup(in->name);
+	p.source = th_results_strdup(in->source);
+	p.compiler = th_results_strdup(in->compiler);
+	p.qemu = th_results_strdup(in->qemu);
+	p.cpu = th_results_strdup(in->cpu);
 	p.boot_seconds_median = in->boot_seconds_median < 0 ? -1 : in->boot_seconds_median;
 	if (!p.name || !p.source || !p.compiler || !p.qemu || !p.cpu) {
 		free_platform(&p);
@@ -861,18 +861,18 @@ int th_results_add_platform_config(struct th_results *res, const char *platform,
 	struct th_platform_config c;
 
 	if (!p)
-		return th_report_errf(err, errlen, "kernel config for unknown platform \"%s\"",
-				      platform ? platform : "");
+		return th_results_errf(err, errlen, "kernel config for unknown platform \"%s\"",
+				       platform ? platform : "");
 	if (!th_results_find_config(res, config))
-		return th_report_errf(err, errlen, "platform %s: unknown config \"%s\" (add it first)",
-				      platform, config ? config : "");
+		return th_results_errf(err, errlen, "platform %s: unknown config \"%s\" (add it first)",
+				       platform, config ? config : "");
 	if (th_platform_find_config(p, config))
-		return th_report_errf(err, errlen, "platform %s: config \"%s\" added twice", platform,
-				      config);
+		return th_results_errf(err, errlen, "platform %s: config \"%s\" added twice", platform,
+				       config);
 	if (grow((void **)&p->configs, &p->cap_configs_, p->nconfigs, sizeof(*p->configs)))
 		return OOM(err, errlen);
-	c.name = th_report_strdup(config);
-	c.kconfig = th_report_strdup(kconfig);
+	c.name = th_results_strdup(config);
+	c.kconfig = th_results_strdup(kconfig);
 	if (!c.name || !c.kconfig) {
 		free(c.name);
 		free(c.kconfig);
@@ -884,7 +884,7 @@ int th_results_add_platform_config(struct th_results *res, const char *platform,
 
 /* ---- cells ---- */
 
-bool th_report_valid_attack_id(const char *s)
+bool th_results_valid_attack_id(const char *s)
 {
 	if (!s || !isupper((unsigned char)*s))
 		return false;
@@ -961,90 +961,90 @@ struct th_cell *th_results_add_cell(struct th_results *res,
 	enum th_outcome outcome = in->outcome;
 	unsigned runs = in->runs;
 
-	if (!th_report_valid_attack_id(in->attack))
-		return th_report_errf(err, errlen, "attack \"%s\" is not an upper-case ID ([A-Z][A-Z0-9_]*)",
-				      in->attack ? in->attack : ""), NULL;
+	if (!th_results_valid_attack_id(in->attack))
+		return th_results_errf(err, errlen, "attack \"%s\" is not an upper-case ID ([A-Z][A-Z0-9_]*)",
+				       in->attack ? in->attack : ""), NULL;
 	if (!valid_name(in->technique))
-		return th_report_errf(err, errlen, "%s: technique is empty or has blanks", in->attack), NULL;
+		return th_results_errf(err, errlen, "%s: technique is empty or has blanks", in->attack), NULL;
 	if (!valid_name(in->payload))
-		return th_report_errf(err, errlen, "%s: payload is empty or has blanks", in->attack), NULL;
-	if (th_report_timing_rank(timing) < 0)
-		return th_report_errf(err, errlen, "%s: unknown timing \"%s\" (before-arm, pending or -)",
-				      in->attack, timing), NULL;
+		return th_results_errf(err, errlen, "%s: payload is empty or has blanks", in->attack), NULL;
+	if (th_results_timing_rank(timing) < 0)
+		return th_results_errf(err, errlen, "%s: unknown timing \"%s\" (before-arm, pending or -)",
+				       in->attack, timing), NULL;
 	if (!th_variant_name(in->variant))
-		return th_report_errf(err, errlen, "%s: invalid variant %d", in->attack,
-				      (int)in->variant), NULL;
+		return th_results_errf(err, errlen, "%s: invalid variant %d", in->attack,
+				       (int)in->variant), NULL;
 	if (!th_api_name(in->api))
-		return th_report_errf(err, errlen, "%s: invalid api %d", in->attack,
-				      (int)in->api), NULL;
+		return th_results_errf(err, errlen, "%s: invalid api %d", in->attack,
+				       (int)in->api), NULL;
 	if (!th_results_find_config(res, in->config))
-		return th_report_errf(err, errlen, "%s: unknown config \"%s\" (add it first)",
-				      in->attack, in->config ? in->config : ""), NULL;
+		return th_results_errf(err, errlen, "%s: unknown config \"%s\" (add it first)",
+				       in->attack, in->config ? in->config : ""), NULL;
 	if (!th_results_find_toolchain(res, in->toolchain))
-		return th_report_errf(err, errlen, "%s: unknown toolchain \"%s\" (add it first)",
-				      in->attack, in->toolchain ? in->toolchain : ""), NULL;
+		return th_results_errf(err, errlen, "%s: unknown toolchain \"%s\" (add it first)",
+				       in->attack, in->toolchain ? in->toolchain : ""), NULL;
 	if (in->expected != TH_OUTCOME_INVALID && !th_outcome_name(in->expected))
-		return th_report_errf(err, errlen, "%s: invalid expected outcome %d", in->attack,
-				      (int)in->expected), NULL;
+		return th_results_errf(err, errlen, "%s: invalid expected outcome %d", in->attack,
+				       (int)in->expected), NULL;
 	if (in->counts) {
 		unsigned sum = 0;
 
 		for (int i = 0; i < TH_OUTCOME_COUNT; i++) {
 			if (in->counts[i] > UINT32_MAX - sum)
-				return th_report_errf(err, errlen, "%s: counts overflow", in->attack), NULL;
+				return th_results_errf(err, errlen, "%s: counts overflow", in->attack), NULL;
 			counts[i] = in->counts[i];
 			sum += counts[i];
 		}
 		if (runs && runs != sum)
-			return th_report_errf(err, errlen, "%s: runs %u but counts sum to %u",
-					      in->attack, runs, sum), NULL;
+			return th_results_errf(err, errlen, "%s: runs %u but counts sum to %u",
+					       in->attack, runs, sum), NULL;
 		runs = sum;
 		enum th_outcome w = worst_count(counts);
 		if (outcome == TH_OUTCOME_INVALID)
 			outcome = w;
 		if (outcome == TH_OUTCOME_INVALID)
-			return th_report_errf(err, errlen, "%s: no outcome and no counts", in->attack), NULL;
+			return th_results_errf(err, errlen, "%s: no outcome and no counts", in->attack), NULL;
 		if (w != TH_OUTCOME_INVALID && w != outcome)
-			return th_report_errf(err, errlen, "%s: outcome %s is not the most severe of its counts (%s)",
-					      in->attack, th_outcome_name(outcome) ? th_outcome_name(outcome) : "?",
-					      th_outcome_name(w)), NULL;
+			return th_results_errf(err, errlen, "%s: outcome %s is not the most severe of its counts (%s)",
+					       in->attack, th_outcome_name(outcome) ? th_outcome_name(outcome) : "?",
+					       th_outcome_name(w)), NULL;
 	} else {
 		if (!th_outcome_name(outcome))
-			return th_report_errf(err, errlen, "%s: invalid outcome %d", in->attack,
-					      (int)outcome), NULL;
+			return th_results_errf(err, errlen, "%s: invalid outcome %d", in->attack,
+					       (int)outcome), NULL;
 		counts[outcome] = runs;
 	}
 	if (!th_outcome_name(outcome))
-		return th_report_errf(err, errlen, "%s: invalid outcome %d", in->attack, (int)outcome), NULL;
+		return th_results_errf(err, errlen, "%s: invalid outcome %d", in->attack, (int)outcome), NULL;
 	if (!(in->seconds >= 0 && in->seconds < 1e12))	/* NaN fails too */
-		return th_report_errf(err, errlen, "%s: seconds %g is not a duration", in->attack,
-				      in->seconds), NULL;
+		return th_results_errf(err, errlen, "%s: seconds %g is not a duration", in->attack,
+				       in->seconds), NULL;
 	const char *platform = in->platform ? in->platform : TH_PLATFORM_MODEL;
 	const struct th_platform *pf = th_results_find_platform(res, platform);
 
 	if (!th_platform_is_model(platform) && !pf)
-		return th_report_errf(err, errlen, "%s: unknown platform \"%s\" (%s)", in->attack, platform,
-				      th_platform_name_valid(platform) ?
-				      "add it first" : "\"model\" or \"linux-<release>\""), NULL;
+		return th_results_errf(err, errlen, "%s: unknown platform \"%s\" (%s)", in->attack, platform,
+				       th_platform_name_valid(platform) ?
+				       "add it first" : "\"model\" or \"linux-<release>\""), NULL;
 	if (pf && !th_platform_find_config(pf, in->config))
-		return th_report_errf(err, errlen, "%s: config \"%s\" is not a kernel config of platform "
-				      "%s (add it to the platform first)", in->attack, in->config,
-				      platform), NULL;
+		return th_results_errf(err, errlen, "%s: config \"%s\" is not a kernel config of platform "
+				       "%s (add it to the platform first)", in->attack, in->config,
+				       platform), NULL;
 	if (th_results_find_cell(res, platform, in->attack, in->variant, in->config, in->toolchain))
-		return th_report_errf(err, errlen, "%s %s/%s/%s%s%s: cell added twice", in->attack,
-				      th_variant_name(in->variant), in->config, in->toolchain,
-				      pf ? " on " : "", pf ? platform : ""), NULL;
+		return th_results_errf(err, errlen, "%s %s/%s/%s%s%s: cell added twice", in->attack,
+				       th_variant_name(in->variant), in->config, in->toolchain,
+				       pf ? " on " : "", pf ? platform : ""), NULL;
 
 	struct th_cell *c = calloc(1, sizeof(*c));
 	if (!c)
 		return OOM(err, errlen), NULL;
-	c->attack = th_report_strdup(in->attack);
-	c->technique = th_report_strdup(in->technique);
-	c->timing = th_report_strdup(timing);
-	c->payload = th_report_strdup(in->payload);
-	c->config = th_report_strdup(in->config);
-	c->toolchain = th_report_strdup(in->toolchain);
-	c->evidence = th_report_strdup(in->evidence);
+	c->attack = th_results_strdup(in->attack);
+	c->technique = th_results_strdup(in->technique);
+	c->timing = th_results_strdup(timing);
+	c->payload = th_results_strdup(in->payload);
+	c->config = th_results_strdup(in->config);
+	c->toolchain = th_results_strdup(in->toolchain);
+	c->evidence = th_results_strdup(in->evidence);
 	c->api = in->api;
 	c->variant = in->variant;
 	c->outcome = outcome;
@@ -1056,9 +1056,9 @@ struct th_cell *th_results_add_cell(struct th_results *res,
 	if (c->expected_set)
 		c->expected = th_outcome_set_worst(c->expected_set);
 	c->seconds = in->seconds;
-	c->rerun = th_report_strdup(in->rerun);
+	c->rerun = th_results_strdup(in->rerun);
 	c->expected_line = in->expected_line;
-	c->platform = th_report_strdup(platform);
+	c->platform = th_results_strdup(platform);
 	update_verdict(c);
 	if (!c->attack || !c->technique || !c->timing || !c->payload || !c->config ||
 	    !c->toolchain || !c->evidence || !c->rerun || !c->platform ||
@@ -1097,9 +1097,9 @@ struct th_cell *th_results_copy_cell(struct th_results *res, const struct th_cel
 int th_cell_record_run(struct th_cell *c, enum th_outcome o, char *err, size_t errlen)
 {
 	if (!th_outcome_name(o))
-		return th_report_errf(err, errlen, "%s: invalid outcome %d", c->attack, (int)o);
+		return th_results_errf(err, errlen, "%s: invalid outcome %d", c->attack, (int)o);
 	if (c->runs == UINT32_MAX)
-		return th_report_errf(err, errlen, "%s: too many runs", c->attack);
+		return th_results_errf(err, errlen, "%s: too many runs", c->attack);
 	c->counts[o]++;
 	c->runs++;
 	c->outcome = worst_count(c->counts);
@@ -1123,8 +1123,8 @@ static struct th_metric *metric_slot(struct th_results *res, const char *name,
 				     char *err, size_t errlen)
 {
 	if (!valid_name(name))
-		return th_report_errf(err, errlen, "metric name \"%s\" is empty or has blanks",
-				      name ? name : ""), NULL;
+		return th_results_errf(err, errlen, "metric name \"%s\" is empty or has blanks",
+				       name ? name : ""), NULL;
 	for (size_t i = 0; i < res->nmetrics; i++) {
 		if (!strcmp(res->metrics[i].name, name)) {
 			free(res->metrics[i].s);
@@ -1161,8 +1161,8 @@ int th_results_set_metric_real(struct th_results *res, const char *name,
 			       double v, char *err, size_t errlen)
 {
 	if (v != v || v - v != 0)	/* NaN, inf: JSON cannot say them */
-		return th_report_errf(err, errlen, "metric %s: %g is not a finite number",
-				      name ? name : "", v);
+		return th_results_errf(err, errlen, "metric %s: %g is not a finite number",
+				       name ? name : "", v);
 	struct th_metric *m = metric_slot(res, name, err, errlen);
 
 	if (!m)
@@ -1175,7 +1175,7 @@ int th_results_set_metric_real(struct th_results *res, const char *name,
 int th_results_set_metric_string(struct th_results *res, const char *name,
 				 const char *v, char *err, size_t errlen)
 {
-	char *s = th_report_strdup(v);
+	char *s = th_results_strdup(v);
 
 	if (!s)
 		return OOM(err, errlen);
@@ -1190,8 +1190,8 @@ int th_results_set_metric_string(struct th_results *res, const char *name,
 	return 0;
 }
 
-size_t th_report_count(const struct th_results *res, const char *toolchain,
-		       unsigned counts[TH_OUTCOME_COUNT])
+size_t th_results_count(const struct th_results *res, const char *toolchain,
+			unsigned counts[TH_OUTCOME_COUNT])
 {
 	size_t n = 0;
 
@@ -1216,7 +1216,7 @@ int th_results_set_count_metrics(struct th_results *res, char *err, size_t errle
 	unsigned counts[TH_OUTCOME_COUNT];
 	char name[64];
 
-	size_t n = th_report_count(res, NULL, counts);
+	size_t n = th_results_count(res, NULL, counts);
 
 	if (th_results_set_metric_int(res, "cells_total", (long long)n, err, errlen))
 		return -1;
@@ -1233,7 +1233,7 @@ int th_results_set_count_metrics(struct th_results *res, char *err, size_t errle
 struct sort_ctx {
 	const struct th_results *res;
 	const struct th_cell *cell;
-	th_report_cell_cmp *cmp;
+	th_results_cell_cmp *cmp;
 };
 
 static int cmp_ctx(const void *pa, const void *pb)
@@ -1243,8 +1243,8 @@ static int cmp_ctx(const void *pa, const void *pb)
 	return a->cmp(a->res, a->cell, b->cell);
 }
 
-const struct th_cell **th_report_sort_cells(const struct th_results *res,
-					    th_report_cell_cmp *cmp, int *oom)
+const struct th_cell **th_results_sort_cells(const struct th_results *res,
+					     th_results_cell_cmp *cmp, int *oom)
 {
 	struct sort_ctx *tmp;
 	const struct th_cell **out;
@@ -1269,13 +1269,13 @@ const struct th_cell **th_report_sort_cells(const struct th_results *res,
 	return out;
 }
 
-int th_report_platform_cmp(const char *a, const char *b)
+int th_results_platform_cmp(const char *a, const char *b)
 {
 	int r;
 
 	if (th_platform_is_model(a) != th_platform_is_model(b))
 		return th_platform_is_model(a) ? -1 : 1;
-	if ((r = th_report_natcmp(a, b)))
+	if ((r = th_results_natcmp(a, b)))
 		return r;
 	return strcmp(a, b);
 }
@@ -1285,13 +1285,13 @@ static int cmp_output(const struct th_results *res, const struct th_cell *a,
 {
 	int r;
 
-	if ((r = th_report_platform_cmp(a->platform, b->platform)))
+	if ((r = th_results_platform_cmp(a->platform, b->platform)))
 		return r;
-	if ((r = th_report_natcmp(a->toolchain, b->toolchain)))
+	if ((r = th_results_natcmp(a->toolchain, b->toolchain)))
 		return r;
 	if (a->variant != b->variant)
 		return a->variant < b->variant ? -1 : 1;
-	size_t ca = th_report_config_pos(res, a->config), cb = th_report_config_pos(res, b->config);
+	size_t ca = th_results_config_pos(res, a->config), cb = th_results_config_pos(res, b->config);
 	if (ca != cb)
 		return ca < cb ? -1 : 1;
 	if ((r = strcmp(a->config, b->config)))
@@ -1305,7 +1305,7 @@ const struct th_cell **th_results_sorted_cells(const struct th_results *res,
 					       char *err, size_t errlen)
 {
 	int oom;
-	const struct th_cell **out = th_report_sort_cells(res, cmp_output, &oom);
+	const struct th_cell **out = th_results_sort_cells(res, cmp_output, &oom);
 
 	if (err && errlen)
 		*err = '\0';

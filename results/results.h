@@ -78,8 +78,8 @@
  * the cell index and the verdicts consistent). No function exits or prints:
  * each failing call returns -1 (or NULL) and writes a message to err.
  */
-#ifndef TH_REPORT_RESULTS_H
-#define TH_REPORT_RESULTS_H
+#ifndef TH_RESULTS_H
+#define TH_RESULTS_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -44,8 +44,8 @@ static const char *file_kind(mode_t m)
 	       S_ISSOCK(m) ? "a socket" : S_ISDIR(m) ? "a directory" : "not a regular file";
 }
 
-int th_report_check_target(const char *path, struct stat *st, bool *exists,
-			   char *err, size_t errlen)
+int th_results_check_target(const char *path, struct stat *st, bool *exists,
+			    char *err, size_t errlen)
 {
 	int e;
 
@@ -54,18 +54,18 @@ int th_report_check_target(const char *path, struct stat *st, bool *exists,
 		e = errno;
 		if (e == ENOENT)
 			return 0;
-		return th_report_errf(err, errlen, "%s: %s", path, strerror(e));
+		return th_results_errf(err, errlen, "%s: %s", path, strerror(e));
 	}
 	/* rename() would replace a link or a device node itself, and a reader
 	 * of the link would still see the old file: write regular files only. */
 	if (!S_ISREG(st->st_mode))
-		return th_report_errf(err, errlen, "%s: cannot replace it: %s, not a regular file",
-				      path, file_kind(st->st_mode));
+		return th_results_errf(err, errlen, "%s: cannot replace it: %s, not a regular file",
+				       path, file_kind(st->st_mode));
 	*exists = true;
 	return 0;
 }
 
-void th_report_discard(struct th_report_staged *st)
+void th_results_discard(struct th_results_staged *st)
 {
 	if (st->tmp)
 		unlink(st->tmp);
@@ -74,8 +74,8 @@ void th_report_discard(struct th_report_staged *st)
 	st->path = NULL;
 }
 
-int th_report_stage(const char *path, const char *buf, size_t len,
-		    struct th_report_staged *st, char *err, size_t errlen)
+int th_results_stage(const char *path, const char *buf, size_t len,
+		     struct th_results_staged *st, char *err, size_t errlen)
 {
 	size_t tlen = strlen(path) + 32;
 	struct stat old;
@@ -84,10 +84,10 @@ int th_report_stage(const char *path, const char *buf, size_t len,
 
 	st->path = path;
 	st->tmp = NULL;
-	if (th_report_check_target(path, &old, &exists, err, errlen))
+	if (th_results_check_target(path, &old, &exists, err, errlen))
 		return -1;
 	if (!(st->tmp = malloc(tlen)))
-		return th_report_errf(err, errlen, "%s: out of memory", path);
+		return th_results_errf(err, errlen, "%s: out of memory", path);
 	snprintf(st->tmp, tlen, "%s.tmp.%ld", path, (long)getpid());
 	fd = open(st->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
 	if (fd < 0 && errno == EEXIST) {
@@ -97,7 +97,7 @@ int th_report_stage(const char *path, const char *buf, size_t len,
 	}
 	if (fd < 0) {
 		e = errno;
-		th_report_errf(err, errlen, "%s: cannot create %s: %s", path, st->tmp, strerror(e));
+		th_results_errf(err, errlen, "%s: cannot create %s: %s", path, st->tmp, strerror(e));
 		free(st->tmp);
 		st->tmp = NULL;
 		return -1;
@@ -109,7 +109,7 @@ int th_report_stage(const char *path, const char *buf, size_t len,
 			continue;
 		if (n <= 0) {
 			e = n < 0 ? errno : EIO;
-			th_report_errf(err, errlen, "%s: writing %s: %s", path, st->tmp, strerror(e));
+			th_results_errf(err, errlen, "%s: writing %s: %s", path, st->tmp, strerror(e));
 			goto fail;
 		}
 		off += (size_t)n;
@@ -119,8 +119,8 @@ int th_report_stage(const char *path, const char *buf, size_t len,
 	if (exists) {
 		if (fchmod(fd, old.st_mode & 07777)) {
 			e = errno;
-			th_report_errf(err, errlen, "%s: cannot keep its mode on %s: %s", path, st->tmp,
-				       strerror(e));
+			th_results_errf(err, errlen, "%s: cannot keep its mode on %s: %s", path, st->tmp,
+					strerror(e));
 			goto fail;
 		}
 		if (old.st_uid != geteuid() || old.st_gid != getegid())
@@ -128,39 +128,39 @@ int th_report_stage(const char *path, const char *buf, size_t len,
 	}
 	if (fsync(fd)) {
 		e = errno;
-		th_report_errf(err, errlen, "%s: fsync of %s: %s", path, st->tmp, strerror(e));
+		th_results_errf(err, errlen, "%s: fsync of %s: %s", path, st->tmp, strerror(e));
 		goto fail;
 	}
 	if (close(fd)) {
 		fd = -1;
 		e = errno;
-		th_report_errf(err, errlen, "%s: closing %s: %s", path, st->tmp, strerror(e));
+		th_results_errf(err, errlen, "%s: closing %s: %s", path, st->tmp, strerror(e));
 		goto fail;
 	}
 	return 0;
 fail:
 	if (fd >= 0)
 		close(fd);
-	th_report_discard(st);
+	th_results_discard(st);
 	return -1;
 }
 
-int th_report_commit(struct th_report_staged *st, char *err, size_t errlen)
+int th_results_commit(struct th_results_staged *st, char *err, size_t errlen)
 {
 	struct stat now;
 	bool exists;
 	int e;
 
 	/* Checked again: the path may have changed since it was staged. */
-	if (th_report_check_target(st->path, &now, &exists, err, errlen)) {
-		th_report_discard(st);
+	if (th_results_check_target(st->path, &now, &exists, err, errlen)) {
+		th_results_discard(st);
 		return -1;
 	}
 	if (rename(st->tmp, st->path)) {
 		e = errno;
-		th_report_errf(err, errlen, "%s: cannot replace it with %s: %s", st->path, st->tmp,
-			       strerror(e));
-		th_report_discard(st);
+		th_results_errf(err, errlen, "%s: cannot replace it with %s: %s", st->path, st->tmp,
+				strerror(e));
+		th_results_discard(st);
 		return -1;
 	}
 	fsync_parent(st->path);
@@ -169,14 +169,14 @@ int th_report_commit(struct th_report_staged *st, char *err, size_t errlen)
 	return 0;
 }
 
-int th_report_write_atomic(const char *path, const char *buf, size_t len,
-			   char *err, size_t errlen)
+int th_results_write_atomic(const char *path, const char *buf, size_t len,
+			    char *err, size_t errlen)
 {
-	struct th_report_staged st;
+	struct th_results_staged st;
 
-	if (th_report_stage(path, buf, len, &st, err, errlen))
+	if (th_results_stage(path, buf, len, &st, err, errlen))
 		return -1;
-	return th_report_commit(&st, err, errlen);
+	return th_results_commit(&st, err, errlen);
 }
 
 /* ---- model -> JSON ---- */
@@ -209,8 +209,8 @@ static json_t *list_to_json(const char *list)
 
 static int cmp_support(const void *a, const void *b)
 {
-	return th_report_natcmp((*(const struct th_support *const *)a)->toolchain,
-				(*(const struct th_support *const *)b)->toolchain);
+	return th_results_natcmp((*(const struct th_support *const *)a)->toolchain,
+				 (*(const struct th_support *const *)b)->toolchain);
 }
 
 static json_t *cell_to_json(const struct th_cell *c, char *err, size_t errlen)
@@ -222,8 +222,8 @@ static json_t *cell_to_json(const struct th_cell *c, char *err, size_t errlen)
 
 	if (!v || !api || !out || !verdict ||
 	    (c->expected != TH_OUTCOME_INVALID && !th_outcome_name(c->expected))) {
-		th_report_errf(err, errlen, "cell %s: invalid %s value", c->attack,
-			       !v ? "variant" : !api ? "api" : !out ? "outcome" : !verdict ? "verdict" : "expected");
+		th_results_errf(err, errlen, "cell %s: invalid %s value", c->attack,
+				!v ? "variant" : !api ? "api" : !out ? "outcome" : !verdict ? "verdict" : "expected");
 		json_decref(o);
 		json_decref(counts);
 		return NULL;
@@ -270,8 +270,8 @@ static json_t *cell_to_json(const struct th_cell *c, char *err, size_t errlen)
 	}
 	json_decref(counts);
 	if (bad) {
-		th_report_errf(err, errlen, "cell %s: cannot serialise (out of memory or not UTF-8)",
-			       c->attack ? c->attack : "?");
+		th_results_errf(err, errlen, "cell %s: cannot serialise (out of memory or not UTF-8)",
+				c->attack ? c->attack : "?");
 		json_decref(o);
 		return NULL;
 	}
@@ -280,15 +280,15 @@ static json_t *cell_to_json(const struct th_cell *c, char *err, size_t errlen)
 
 static int cmp_platform(const void *a, const void *b)
 {
-	return th_report_platform_cmp((*(const struct th_platform *const *)a)->name,
-				      (*(const struct th_platform *const *)b)->name);
+	return th_results_platform_cmp((*(const struct th_platform *const *)a)->name,
+				       (*(const struct th_platform *const *)b)->name);
 }
 
 /* The platforms section, by name. NULL when out of memory. */
 static json_t *platforms_to_json(const struct th_results *res)
 {
 	int oom, bad = 0;
-	const struct th_platform **pp = (const struct th_platform **)th_report_sorted_ptrs(
+	const struct th_platform **pp = (const struct th_platform **)th_results_sorted_ptrs(
 		res->platforms, res->nplatforms, sizeof(*res->platforms), cmp_platform, &oom);
 	json_t *arr = json_array();
 
@@ -401,7 +401,7 @@ static json_t *to_json(const struct th_results *res, char *err, size_t errlen)
 		bad |= th_json_put(root, "shard", o);
 	}
 
-	tp = th_report_sorted_toolchains(res, &oom);
+	tp = th_results_sorted_toolchains(res, &oom);
 	bad |= oom;
 	for (size_t i = 0; !bad && i < res->ntoolchains; i++) {
 		const struct th_toolchain *t = tp[i];
@@ -418,8 +418,8 @@ static json_t *to_json(const struct th_results *res, char *err, size_t errlen)
 		const struct th_config *c = &res->configs[i];
 		json_t *o = json_object(), *sup = json_object();
 
-		sp = th_report_sorted_ptrs(c->support, c->nsupport, sizeof(*c->support), cmp_support,
-					   &oom);
+		sp = th_results_sorted_ptrs(c->support, c->nsupport, sizeof(*c->support), cmp_support,
+					    &oom);
 		bad |= oom || !o || !sup;
 		for (size_t j = 0; !bad && j < c->nsupport; j++) {
 			const struct th_support *s = sp[j];
@@ -444,7 +444,7 @@ static json_t *to_json(const struct th_results *res, char *err, size_t errlen)
 		bad |= !pl || th_json_put(root, "platforms", pl);
 	}
 
-	mp = th_report_sorted_metrics(res, &oom);
+	mp = th_results_sorted_metrics(res, &oom);
 	bad |= oom;
 	for (size_t i = 0; !bad && i < res->nmetrics; i++) {
 		const struct th_metric *m = mp[i];
@@ -482,7 +482,7 @@ static json_t *to_json(const struct th_results *res, char *err, size_t errlen)
 		goto done;
 out:
 	if (bad)
-		th_report_errf(err, errlen, "cannot serialise results (out of memory or a string not UTF-8)");
+		th_results_errf(err, errlen, "cannot serialise results (out of memory or a string not UTF-8)");
 	json_decref(root);
 	root = NULL;
 done:
@@ -619,7 +619,7 @@ static int load_top(struct th_jload *l, const json_t *root, struct th_results *r
 
 	if (!(s = sfield(l, root, "", "version")))
 		return -1;
-	if (!(r->version = th_report_strdup(s)))
+	if (!(r->version = th_results_strdup(s)))
 		return th_jload_err(l, "", "out of memory");
 	if (!(s = sfield(l, root, "", "created")))
 		return -1;
@@ -1010,12 +1010,12 @@ static int load_cell(struct th_jload *l, const json_t *o, size_t idx, struct th_
 		return -1;
 	if (!(in.attack = sfield(l, o, w, "attack")))
 		return -1;
-	if (!th_report_valid_attack_id(in.attack))
+	if (!th_results_valid_attack_id(in.attack))
 		return th_jload_err(l, w, "attack \"%s\" is not an upper-case ID ([A-Z][A-Z0-9_]*)", in.attack);
 	if (!(in.technique = name_field(l, o, w, "technique")) ||
 	    !(in.timing = sfield(l, o, w, "timing")))
 		return -1;
-	if (th_report_timing_rank(in.timing) < 0)
+	if (th_results_timing_rank(in.timing) < 0)
 		return th_jload_err(l, (join(wf, sizeof(wf), w, "timing"), wf),
 			    "unknown timing \"%s\" (before-arm, pending or -)", in.timing);
 	/* A file from before the API families has no "api": its cells are the
@@ -1184,7 +1184,7 @@ static int load_agreement(struct th_jload *l, const json_t *root, struct th_resu
 			return th_jload_err(l, w, "expected an object, got %s", type_name(o));
 		if (th_jload_only(l, o, w, fields, 1) || !(row.attack = (char *)sfield(l, o, w, "attack")))
 			return -1;
-		if (!th_report_valid_attack_id(row.attack))
+		if (!th_results_valid_attack_id(row.attack))
 			return th_jload_err(l, w, "attack \"%s\" is not an upper-case ID ([A-Z][A-Z0-9_]*)",
 					    row.attack);
 		if (!(s = sfield(l, o, w, "variant")))
@@ -1342,22 +1342,22 @@ int th_results_serialise(const struct th_results *res, char **out, size_t *outle
 	*out = NULL;
 	*outlen = 0;
 	if (!root)
-		return th_report_errf(err, errlen, "%s", e);
+		return th_results_errf(err, errlen, "%s", e);
 	/* Never write what th_results_load would reject. */
 	if (from_json(&l, root, &check)) {
 		json_decref(root);
-		return th_report_errf(err, errlen, "the model is invalid: %s", e);
+		return th_results_errf(err, errlen, "the model is invalid: %s", e);
 	}
 	th_results_free(check);
 	text = json_dumps(root, JSON_INDENT(2) | JSON_REAL_PRECISION(17));
 	json_decref(root);
 	if (!text)
-		return th_report_errf(err, errlen, "out of memory");
+		return th_results_errf(err, errlen, "out of memory");
 	size_t len = strlen(text);
 	char *buf = realloc(text, len + 2);
 	if (!buf) {
 		free(text);
-		return th_report_errf(err, errlen, "out of memory");
+		return th_results_errf(err, errlen, "out of memory");
 	}
 	buf[len] = '\n';
 	buf[len + 1] = '\0';
@@ -1373,8 +1373,8 @@ int th_results_write(const struct th_results *res, const char *path, char *err, 
 	int rc;
 
 	if (th_results_serialise(res, &buf, &len, e, sizeof(e)))
-		return th_report_errf(err, errlen, "%s: not written: %s", path, e);
-	rc = th_report_write_atomic(path, buf, len, err, errlen);
+		return th_results_errf(err, errlen, "%s: not written: %s", path, e);
+	rc = th_results_write_atomic(path, buf, len, err, errlen);
 	free(buf);
 	return rc;
 }
@@ -1400,7 +1400,7 @@ int th_results_copy(const struct th_results *res, const char *drop_platform,
 
 	*out = NULL;
 	if (!root)
-		return th_report_errf(err, errlen, "%s", e);
+		return th_results_errf(err, errlen, "%s", e);
 	if (drop_platform) {
 		json_t *pl = json_object_get(root, "platforms");
 
@@ -1416,5 +1416,5 @@ int th_results_copy(const struct th_results *res, const char *drop_platform,
 	}
 	rc = from_json(&l, root, out);
 	json_decref(root);
-	return rc ? th_report_errf(err, errlen, "%s", e) : 0;
+	return rc ? th_results_errf(err, errlen, "%s", e) : 0;
 }

@@ -5,8 +5,8 @@
  * one, and fuzz.json the exact bytes of each finding's reproducer. Not for
  * secrets: a plain, portable implementation.
  */
-#ifndef TH_REPORT_SHA256_H
-#define TH_REPORT_SHA256_H
+#ifndef TH_RESULTS_SHA256_H
+#define TH_RESULTS_SHA256_H
 
 #include <stddef.h>
 #include <stdint.h>

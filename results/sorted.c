@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-const void **th_report_sorted_ptrs(const void *base, size_t n, size_t sz,
-				   int (*cmp)(const void *, const void *), int *oom)
+const void **th_results_sorted_ptrs(const void *base, size_t n, size_t sz,
+				    int (*cmp)(const void *, const void *), int *oom)
 {
 	const void **p;
 
@@ -28,13 +28,13 @@ const void **th_report_sorted_ptrs(const void *base, size_t n, size_t sz,
 
 static int cmp_tc(const void *a, const void *b)
 {
-	return th_report_natcmp((*(const struct th_toolchain *const *)a)->name,
-				(*(const struct th_toolchain *const *)b)->name);
+	return th_results_natcmp((*(const struct th_toolchain *const *)a)->name,
+				 (*(const struct th_toolchain *const *)b)->name);
 }
 
-const struct th_toolchain **th_report_sorted_toolchains(const struct th_results *res, int *oom)
+const struct th_toolchain **th_results_sorted_toolchains(const struct th_results *res, int *oom)
 {
-	return (const struct th_toolchain **)th_report_sorted_ptrs(
+	return (const struct th_toolchain **)th_results_sorted_ptrs(
 		res->toolchains, res->ntoolchains, sizeof(*res->toolchains), cmp_tc, oom);
 }
 
@@ -44,9 +44,9 @@ static int cmp_metric(const void *a, const void *b)
 		      (*(const struct th_metric *const *)b)->name);
 }
 
-const struct th_metric **th_report_sorted_metrics(const struct th_results *res, int *oom)
+const struct th_metric **th_results_sorted_metrics(const struct th_results *res, int *oom)
 {
-	return (const struct th_metric **)th_report_sorted_ptrs(
+	return (const struct th_metric **)th_results_sorted_ptrs(
 		res->metrics, res->nmetrics, sizeof(*res->metrics), cmp_metric, oom);
 }
 

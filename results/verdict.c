@@ -87,7 +87,7 @@ void th_results_apply_baseline(struct th_results *res, const struct th_results *
 	}
 }
 
-enum th_verdict th_report_shown_verdict(const struct th_cell *c)
+enum th_verdict th_results_shown_verdict(const struct th_cell *c)
 {
 	if (th_cell_verdict(c, TH_OUTCOME_INVALID) == TH_VERDICT_REGRESSION)
 		return TH_VERDICT_REGRESSION;
