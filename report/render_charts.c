@@ -182,7 +182,8 @@ void th_html_chart_outcomes_table(FILE *out, const struct th_results *res)
 /* ---- which defence stops which technique ---- */
 
 #define HX0 136		/* cells start here; config names end left of it */
-#define HCW 48		/* cell width */
+#define HCW 40		/* cell width: "100%" at 11 px, and 8 techniques (the timer's 6 and
+			 * the tasklet's 2) still above 8 px on a 412 px phone */
 #define HRH 22		/* row height */
 /* Room above the cells for the technique names, rotated by 55 degrees: an
  * 11 px name of n characters (about 6.5 px each) rises n * 6.5 * sin 55 px,
@@ -225,6 +226,15 @@ static size_t techniques(const struct th_results *res, const char **out, size_t 
 	return n;
 }
 
+/* Room right of the cells for the last technique's name, which rises to
+ * the right from its column's middle: n * 6.5 * cos 55 px. */
+static size_t right_room(const char *const *tech, size_t nt)
+{
+	size_t need = nt ? 8 + (strlen(tech[nt - 1]) * 65 * 574) / 10000 : 0;
+
+	return need > HCW / 2 + 46 ? need - HCW / 2 : 46;
+}
+
 void th_html_chart_defences(FILE *out, const struct th_results *res)
 {
 	const char *tech[32];
@@ -233,7 +243,7 @@ void th_html_chart_defences(FILE *out, const struct th_results *res)
 	fprintf(out, "<svg class=\"chart\" viewBox=\"0 0 %zu %zu\" role=\"img\" "
 		"aria-labelledby=\"chart-defences-t\"><title id=\"chart-defences-t\">How often each "
 		"config stops each technique: BLOCKED_CFI or DETECTED, of the attack cells that ran"
-		"</title>\n", HX0 + nt * HCW + 46, htop + nc * HRH + 4);
+		"</title>\n", HX0 + nt * HCW + right_room(tech, nt), htop + nc * HRH + 4);
 	for (size_t t = 0; t < nt; t++) {
 		fprintf(out, "<text class=\"th\" transform=\"translate(%zu %zu) rotate(-55)\">",
 			HX0 + t * HCW + HCW / 2, htop - 6);

@@ -115,9 +115,10 @@ int th_results_natcmp(const char *a, const char *b)
 	return 0;
 }
 
+/* The registry's order (attacks/registry.h), the timer's then the tasklet's. */
 static const char *const techniques[] = {
 	"memcpy-intra", "index-intra", "strcpy-intra", "heap-neighbour", "uaf-realloc",
-	"ring-block-overflow",
+	"ring-block-overflow", "tasklet-memcpy-intra", "hso-index",
 };
 static const char *const timings[] = { "before-arm", "pending", "-" };
 
