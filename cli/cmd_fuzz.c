@@ -133,9 +133,12 @@ static void show_figures(const struct th_fz_run *run, const struct th_fz_opts *o
 		th_report_short_count((long long)r->exec_per_second, b, sizeof(b));
 		th_report_short_count(r->cpu_seconds > 0 ? (long long)(r->executions / r->cpu_seconds) : 0,
 				      c, sizeof(c));
-		len = (size_t)snprintf(line, sizeof(line), "%s/%s on %s: %s execs, %s exec/s (%s per "
-				       "CPU s); ", th_variant_name(r->variant), r->config, r->toolchain,
-				       a, b, c);
+		/* Another family's campaign named by its target ("tasklet
+		 * transitional/kcfi"); the timer's as before. */
+		len = (size_t)snprintf(line, sizeof(line), "%s%s%s/%s on %s: %s execs, %s exec/s (%s per "
+				       "CPU s); ", strcmp(r->target, "overflow") ? r->target : "",
+				       strcmp(r->target, "overflow") ? " " : "", th_variant_name(r->variant),
+				       r->config, r->toolchain, a, b, c);
 		th_report_short_count(r->first_hijack.executions, d, sizeof(d));
 		if (r->first_hijack.reached)
 			len += (size_t)snprintf(line + len, sizeof(line) - len,
