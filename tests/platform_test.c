@@ -1359,6 +1359,38 @@ static void check_kernel_rules(void **state)
 	th_expect_free();
 }
 
+/* A real kernel's cell is of the variant its family has on the planned
+ * kernels (attacks/kernel_plan.h: the timer's modern, the tasklet's
+ * transitional); another variant of a planned attack is outside the plan. */
+static void check_kernel_variant(void **state)
+{
+	char err[512];
+
+	(void)state;
+	load_expect(expect_file("@platform linux-*\n"));
+	struct th_results *r = kernel_results();
+	struct th_cell_in in = {
+		.attack = WCR4, .technique = "memcpy-intra", .timing = "before-arm",
+		.payload = "func:write_cr4", .variant = TH_VARIANT_TRANSITIONAL, .config = "kcfi",
+		.toolchain = "clang-22", .outcome = TH_BLOCKED_CFI, .runs = 1,
+		.evidence = "CFI failure at call_timer_fn+0x47/0xd3 (target: native_write_cr4+0x0/0x7c; "
+			    "expected type: 0x91b4a83a)",
+		.expected = TH_OUTCOME_INVALID, .seconds = 2.5, .platform = LINUX,
+	};
+
+	if (!th_results_add_cell(r, &in, err, sizeof(err)))
+		fail_msg("%s", err);
+	judge(r);
+	struct run g = check_model(r, true, false);
+
+	assert_int_equal(g.rc, TH_CHECK_BAD_INPUT);
+	assert_contains(g.out, "unplanned: " WCR4 " transitional/kcfi/clang-22 on " LINUX ": not the "
+			"variant its family has on the real kernels");
+	run_free(&g);
+	th_results_free(r);
+	th_expect_free();
+}
+
 static void check_kernel_without_plan(void **state)
 {
 	(void)state;
@@ -1526,6 +1558,7 @@ int main(int argc, char **argv)
 		TH_CASE(check_kernel_missing_coverage),
 		TH_CASE(check_kernel_doctored_agreement),
 		TH_CASE(check_kernel_rules),
+		TH_CASE(check_kernel_variant),
 		TH_CASE(check_kernel_without_plan),
 		TH_CASE(check_kernel_unbacked),
 	};
