@@ -44,10 +44,12 @@ for tc in TOOLCHAINS:
 shutil.rmtree("fuzz", ignore_errors=True)
 
 
-def reproducer(run, tc, v, c, sig, data=None):
-    """The file the writer keeps, and its path and hash as fuzz.json records them."""
+def reproducer(run, tc, v, c, sig, data=None, target="overflow"):
+    """The file the writer keeps, and its path and hash as fuzz.json records them
+    (another family's target's folder is named <target>-<variant>-<config>)."""
     name = sig.replace(":", "-")
-    rel = f"{run}/{tc}/{v}-{c}/findings/{name}.bin"
+    folder = f"{v}-{c}" if target == "overflow" else f"{target}-{v}-{c}"
+    rel = f"{run}/{tc}/{folder}/findings/{name}.bin"
     data = data if data is not None else f"{tc} {v} {c} {sig}\n".encode()
     if run == RUN:
         os.makedirs(os.path.dirname(rel), exist_ok=True)
@@ -69,6 +71,17 @@ CHAINS = {
         "legacy: arm (mod_timer = 0); memcpy-intra 56 B at ring+0 (name) [ring+16 (entry.next) = "
         "current_cred+4, ring+40 (function) = &write_cr4; bytes ..] | ran: write_cr4(0x407f0), the "
         "argument is the attacker's own bytes | privileged state changed: uid 1000 -> 0 | ...",
+    "WRITE_CR4_407F0_VIA_NEIGHBOUR_TASKLET":
+        "transitional: tasklet-memcpy-intra 56 B at neighbour+0 (name) [neighbour+40 "
+        "(tasklet.func/callback) = &write_cr4; bytes ..]; victim schedules its tasklet; run the "
+        "tasklet softirq | ran: write_cr4(0x407f0), the argument is the attacker's own bytes",
+    "WRITE_CR4_VIA_NEIGHBOUR_TASKLET":
+        "modern: tasklet-memcpy-intra 48 B at neighbour+0 (name) [neighbour+40 (tasklet.callback) = "
+        "&write_cr4; bytes ..] | ran: write_cr4(0x407f1)",
+    "FORCE_CLOSE_VIA_NEIGHBOUR_TASKLET":
+        "modern: tasklet-memcpy-intra 48 B at neighbour+0 (name) [neighbour+40 (tasklet.callback) = "
+        "&tasklet_force_close; bytes ..] | ran: tasklet_force_close(0x...), an argument the attacker "
+        "did not write",
     "WRITE_CR4_VIA_FORGED_TIMER":
         "legacy: memcpy-intra 34 B at ring+0 (name) [entry.next = ring-24] | ran: write_cr4(0x407f0) "
         "| through a forged timer_list",
@@ -80,22 +93,25 @@ CHAINS = {
 CR4_THEN_LIST = "WRITE_CR4_VIA_RING_TIMER_HIJACKED_THEN_CRED_VIA_LIST_PRIVILEGED_WRITE"
 
 
-def finding(tc, v, c, sig, first_seconds=0.5, first_executions=50, run=RUN):
+def finding(tc, v, c, sig, first_seconds=0.5, first_executions=50, run=RUN, target="overflow"):
     outcome, chain_id = sig.split(":")
-    rel, h = reproducer(run, tc, v, c, sig)
+    rel, h = reproducer(run, tc, v, c, sig, target=target)
     return {"sig": sig, "outcome": outcome, "chain_id": chain_id, "first_seconds": first_seconds,
             "first_executions": first_executions, "reproducer": rel, "sha256": h,
             "replayed": outcome, "reproduced": True, "chain": CHAINS[chain_id]}
 
 
-def campaign(tc, v, c, findings=(), status="ran", reason="", seconds=10.2, executions=500000, **kw):
+def campaign(tc, v, c, findings=(), status="ran", reason="", seconds=10.2, executions=500000,
+             target="overflow", **kw):
     """A campaign as the writer makes it: outcomes sum to executions, first_hijack
     exactly when HIJACKED runs were counted, each finding counted under its outcome.
     500000 executions in 9.7 CPU seconds: about 52k a CPU second, the rate of a real
     campaign of the target (check refuses one below 1000)."""
     findings = list(findings)
+    # Another family's campaign names it (a file without "api" is the timer's).
+    fam = {} if target == "overflow" else {"api": target}
     if status != "ran":
-        d = {"target": "overflow", "variant": v, "config": c, "toolchain": tc, "engine": "libfuzzer",
+        d = {"target": target, **fam, "variant": v, "config": c, "toolchain": tc, "engine": "libfuzzer",
              "status": status, "reason": reason, "options": "", "seconds": 0.0, "cpu_seconds": 0.0,
              "executions": 0, "exec_per_second": 0.0, "restarts": 0,
              "coverage": {"edges": 0, "features": 0, "corpus": 0}, "first_hijack": None,
@@ -110,7 +126,7 @@ def campaign(tc, v, c, findings=(), status="ran", reason="", seconds=10.2, execu
     if blocks:
         outcomes["BLOCKED_CFI"] = blocks
     outcomes["NO_EFFECT"] = executions - sum(outcomes.values())
-    d = {"target": "overflow", "variant": v, "config": c, "toolchain": tc, "engine": "libfuzzer",
+    d = {"target": target, **fam, "variant": v, "config": c, "toolchain": tc, "engine": "libfuzzer",
          "status": "ran", "reason": "", "options": "", "seconds": seconds, "cpu_seconds": seconds - 0.5,
          "executions": executions, "exec_per_second": executions / seconds, "restarts": 1 + len(findings),
          "coverage": {"edges": 200, "features": 800, "corpus": 100},
@@ -474,3 +490,50 @@ with_findings(d, "legacy", "cfi-icall", [step_finding(
     "legacy", "cfi-icall",
     "HIJACKED:WRITE_CR4_VIA_RING_TIMER_HIJACKED_THEN_PROCESS_TIMEOUT_VIA_RING_TIMER_HIJACKED")])
 write("steps_require.json", d)
+
+# ---- the tasklet family's campaigns (target tasklet, issue 28) -------------------
+# Their own build (build-tasklet/clang-22: the overflow target's builds and the
+# tasklet's, none, cfi-icall and kcfi, as fuzz/overflow.cmake writes them); a
+# slice of the plan, its run's own (fuzz --slice --target tasklet): the nine
+# campaigns, judged by fuzz/tasklet/expected.tsv.
+TASKLET_CONFIGS = ["none", "cfi-icall", "kcfi"]
+shutil.rmtree("build-tasklet", ignore_errors=True)
+os.makedirs("build-tasklet/clang-22")
+with open("build-tasklet/clang-22/fuzz-manifest.tsv", "w") as f:
+    f.write("# timerharness fuzz manifest: target toolchain variant config path status reason engine\n")
+    for target, configs in (("overflow", CONFIGS), ("tasklet", TASKLET_CONFIGS)):
+        for c in configs:
+            for v in VARIANTS:
+                f.write(f"{target}\tclang-22\t{v}\t{c}\t/nonexistent/clang-22/th-fuzz-{target}-{v}-{c}\t"
+                        "built\t-\tlibfuzzer\n")
+
+
+def tasklet_campaigns(modern_hijack=False):
+    """The downgrade on transitional under cfi-icall (write_cr4(0x407f0) through
+    func(data)), tasklet_force_close redirected on modern under kcfi; with
+    modern_hijack, write_cr4 HIJACKED through modern's own call under
+    cfi-icall, which no rule declares."""
+    out = []
+    for c in TASKLET_CONFIGS:
+        for v in VARIANTS:
+            fs = []
+            if (v, c) == ("transitional", "cfi-icall"):
+                fs = ["HIJACKED:WRITE_CR4_407F0_VIA_NEIGHBOUR_TASKLET"]
+            elif (v, c) == ("modern", "kcfi"):
+                fs = ["REDIRECTED:FORCE_CLOSE_VIA_NEIGHBOUR_TASKLET"]
+            elif (v, c) == ("modern", "cfi-icall") and modern_hijack:
+                fs = ["HIJACKED:WRITE_CR4_VIA_NEIGHBOUR_TASKLET"]
+            out.append(campaign("clang-22", v, c, [finding("clang-22", v, c, sig, target="tasklet")
+                                                   for sig in fs], target="tasklet"))
+    return out
+
+
+TASKLET_SELECTION = {"targets": "tasklet", "variants": None, "configs": None, "toolchains": "clang-22",
+                     "planned": True}
+write("tasklet_declared.json", doc(tasklet_campaigns(), selection=TASKLET_SELECTION))
+write("tasklet_modern_hijack.json", doc(tasklet_campaigns(True), selection=TASKLET_SELECTION))
+# A tasklet campaign without its family: read as the timer's, which target
+# tasklet is not (bad input).
+d = doc(tasklet_campaigns(), selection=TASKLET_SELECTION)
+del d["campaigns"][0]["api"]
+write("tasklet_no_api.json", d)
