@@ -28,7 +28,7 @@ endforeach()
 # Campaign summaries: the fixtures the gate passes, those the loader refuses
 # for a reason a schema can state, and what the campaign tests wrote.
 set(_fz ${CMAKE_CURRENT_SOURCE_DIR}/data/fuzz)
-set(_fuzz --fuzz ${_fz}/good.json --fuzz ${_fz}/demo.json
+set(_fuzz --fuzz ${_fz}/good.json --fuzz ${_fz}/demo.json --fuzz ${_fz}/tasklet_declared.json
           --fuzz ${CMAKE_CURRENT_SOURCE_DIR}/data/report/with-fuzz/fuzz.json)
 foreach(f no_sha256 no_run bad_run no_selection unknown_field unknown_variant unknown_outcome
           absolute_reproducer wrong_schema)
@@ -39,7 +39,8 @@ endforeach()
 # clang built the tree: label toolchain-independent, tests/CMakeLists.txt).
 add_test(NAME outputs.results_schema
   COMMAND ${_py} results ${_common} --schema-dir ${CMAKE_SOURCE_DIR}/docs/schema --runs-only
-          ${_out} ${CMAKE_CURRENT_BINARY_DIR}/fuzz_run ${CMAKE_CURRENT_BINARY_DIR}/fuzz_interrupt)
+          ${_out} ${CMAKE_CURRENT_BINARY_DIR}/fuzz_run ${CMAKE_CURRENT_BINARY_DIR}/fuzz_interrupt
+          ${CMAKE_CURRENT_BINARY_DIR}/fuzz_tasklet_goal)
 add_test(NAME outputs.results_schema.fixtures
   COMMAND ${_py} results ${_common} --schema-dir ${CMAKE_SOURCE_DIR}/docs/schema --fixtures-only
           ${_invalid} ${_fuzz})
