@@ -33,6 +33,14 @@
 
 #include <cmocka.h>
 
+/* The field check is tested in this file too, whatever this file's flags:
+ * defined before any header of ours, since some include fortify_field.h
+ * (cfi/obs_text.h, through cfi/evidence.h), whose guard then keeps the
+ * first inclusion's setting. */
+#undef TH_FORTIFY_FIELD
+#define TH_FORTIFY_FIELD 1
+#include "cfi/fortify_field.h"
+
 #include "runner/x86_cr4.h"
 #include "binread/binread.h"
 #include "cfi/classify.h"
@@ -41,10 +49,6 @@
 #include "cfi/probe_judge.h"
 #include "runner/child.h"
 
-/* The field check is tested in this file too, whatever this file's flags. */
-#undef TH_FORTIFY_FIELD
-#define TH_FORTIFY_FIELD 1
-#include "cfi/fortify_field.h"
 
 static int g_argc;
 static char **g_argv; /* the case's own arguments */
