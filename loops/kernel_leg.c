@@ -154,10 +154,11 @@ static int fill(struct th_results *src, const struct th_results *dst, const char
 		if (th_results_add_platform_config(src, platform, t->config, t->kconfig, err, n))
 			return -1;
 	}
-	/* What the kernel's own call_timer_fn can still call, read from the
-	 * vmlinux that was booted (cfi/reach_collect.h): only a kCFI kernel
-	 * has a check there; without one, or with a permissive one (it
-	 * reports and calls), every function is a target. */
+	/* What the kernel's own call_timer_fn and tasklet_action_common can
+	 * still call, read from the vmlinux that was booted
+	 * (cfi/reach_collect.h): only a kCFI kernel has a check there;
+	 * without one, or with a permissive one (it reports and calls),
+	 * every function is a target. */
 	for (k = 0; k < ntargets; k++) {
 		const struct th_kernel_target *t = &targets[k];
 		char e[1024];
@@ -171,16 +172,13 @@ static int fill(struct th_results *src, const struct th_results *dst, const char
 		 * same vmlinux, read under kcfi. */
 		if (!th_results_find_config(dst, t->config))
 			continue;
-		/* Not read yet (kernel/README.md): a CONFIG_FINEIBT kernel is
-		 * built with retpolines, so call_timer_fn's fn(timer) is a
-		 * direct call to __x86_indirect_thunk_r11, which
-		 * th_reach_collect_vmlinux() does not take for the indirect
-		 * call ("0 indirect calls, expected one"). */
-		if (t->fineibt)
-			continue;
+		/* A CONFIG_FINEIBT kernel is built with retpolines: its calls
+		 * go through __x86_indirect_thunk_r11, a label inside
+		 * __x86_indirect_thunk_array in 6.12, which the reader takes
+		 * for the indirect call it is. */
 		if (th_reach_collect_vmlinux(src, platform, t->toolchain, t->config, t->vmlinux, NULL, 0,
 					     e, sizeof(e))) {
-			snprintf(err, n, "the reach of %s's call_timer_fn: %s (the boots' console logs are in %s/kernel)",
+			snprintf(err, n, "the reach of %s's call_timer_fn and tasklet_action_common: %s (the boots' console logs are in %s/kernel)",
 				 t->config, e, out_dir);
 			return -1;
 		}
