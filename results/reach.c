@@ -428,7 +428,7 @@ static json_t *entry_to_json(const struct th_reach_entry *e)
 		bad |= th_json_put(o, "binary", json_string(e->binary));
 		bad |= th_json_put(o, "function", json_string(e->function));
 		bad |= th_json_put(o, "api", json_string(th_api_name(e->api)));
-		if (e->site)	/* only where the dispatch has two calls */
+		if (e->site)	/* a family whose dispatch has two kinds of call */
 			bad |= th_json_put(o, "site", json_string(e->site));
 		bad |= th_json_put(o, "scheme", json_string(e->scheme));
 		bad |= th_json_put(o, "check", json_string(e->check));

@@ -44,9 +44,12 @@
  *   function the entry reads (call_timer_fn, tasklet_action_common);
  *   written always, and "timer" for an entry without it (a file written
  *   before the tasklet family).
- * - site: where the dispatch has two calls, which one: "func" (the call
- *   that passes a word of its object, t->func(t->data)) or "callback" (the
- *   object itself, t->callback(t)); absent where it has one. Each is its
+ * - site: for a family whose dispatch has two kinds of call (the
+ *   tasklet's), which call the entry is: "func" (the call that passes a
+ *   word of its object, t->func(t->data)) or "callback" (the object
+ *   itself, t->callback(t)); every tasklet entry names its call (legacy's
+ *   only one func, modern's only one callback, transitional's both);
+ *   absent for the timer, whose dispatch has one kind. Each is its
  *   own check's set, also where the compiler merged both calls into one
  *   instruction (cfi-icall: one `call rax` behind two checks).
  * Entries are keyed by (platform, api, site, toolchain, variant, config)
@@ -107,8 +110,9 @@ struct th_reach_entry {
 	char *platform;		/* "model" (TH_PLATFORM_MODEL) or "linux-<release>" */
 	enum th_api api;	/* the family whose dispatch it is (results/api.def);
 				 * TH_API_TIMER for an entry written without "api" */
-	char *site;		/* which call of a dispatch that has two ("func",
-				 * "callback": tasklet_action_common's); NULL: its only one */
+	char *site;		/* which kind of call of a dispatch that has two ("func",
+				 * "callback": tasklet_action_common's); NULL: the
+				 * timer's, whose dispatch has one kind */
 	char *toolchain;
 	enum th_variant variant;
 	char *config;
