@@ -44,6 +44,11 @@ def cut(d):
         oc = c["outcomes"]
         new = {k: (max(1, v // 1000) if v else 0) for k, v in oc.items()}
         top = max(new, key=lambda k: oc[k])
+        # Every count kept at least 1 may add up past the cut executions
+        # (a negative remainder is bad input of another kind): the
+        # executions are then their sum, still a thousandfold fewer.
+        if sum(new.values()) > c["executions"]:
+            c["executions"] = sum(new.values())
         new[top] += c["executions"] - sum(new.values())
         c["outcomes"] = new
         for k in ("first_hijack", "goal_reached"):
