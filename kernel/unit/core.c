@@ -98,6 +98,7 @@ static void th_probe_entry(void *data, struct timer_list *timer, unsigned long b
 	fn = READ_ONCE(timer->function);	/* what call_timer_fn() is handed */
 	atomic_inc(&th_calls);
 	th_say("CALL call_timer_fn -> %pS (timer %px) jiffies=%lu\n", fn, timer, jiffies);
+	th_list_at_call();	/* pending list:hlist-del: the cred after the detach */
 }
 
 static void th_probe_exit(void *data, struct timer_list *timer)
@@ -124,6 +125,7 @@ static int th_run(const struct th_cell_def *c)
 	bool pending = !strcmp(c->timing, "pending");
 	struct th_victim v = {};
 	struct th_image img = {};
+	struct timer_list *watch;
 	int wakeups0, err, i;
 	size_t toff;
 
@@ -162,7 +164,7 @@ static int th_run(const struct th_cell_def *c)
 	else if (!strncmp(c->payload, "func:", 5))
 		err = th_func_payload(c->payload, &v, &img);
 	else if (!strncmp(c->payload, "list:", 5))
-		err = th_list_payload(c->payload, &v, &img);
+		err = th_list_payload(c->payload, pending, &v, &img);
 	else
 		err = -EINVAL;
 	if (err) {
@@ -175,7 +177,8 @@ static int th_run(const struct th_cell_def *c)
 		img.len = toff + sizeof(struct timer_list);
 
 	wakeups0 = th_sleeper_wakeups();
-	WRITE_ONCE(th_watched, v.timer);
+	watch = img.watch ? img.watch : v.timer;
+	WRITE_ONCE(th_watched, watch);
 	if (strcmp(c->payload, "none")) {
 		bool landed;
 
@@ -194,9 +197,10 @@ static int th_run(const struct th_cell_def *c)
 		 * where the host reads nothing before the write as the
 		 * attack's. printk() is fine with softirqs off.
 		 */
-		th_say("WRITE %s: .function=%pS entry.next=%px entry.pprev=%px\n",
-		       landed ? "landed" : "missed", v.timer->function, v.timer->entry.next,
-		       v.timer->entry.pprev);
+		th_say("WRITE %s: .function=%pS entry.next=%px entry.pprev=%px%s\n",
+		       landed ? "landed" : "missed", watch->function, v.timer->entry.next,
+		       v.timer->entry.pprev,
+		       watch != v.timer ? " (.function: the forged timer's, the call watched)" : "");
 		local_bh_enable();
 		if (!landed)
 			return -EIO;
@@ -204,12 +208,13 @@ static int th_run(const struct th_cell_def *c)
 		th_say("WRITE none: control run, nothing overwritten\n");
 	}
 
+	/* before-arm list:hlist-del: this mod_timer() finds pprev set and
+	 * detaches through it. Pending list payloads wait for expiry, where
+	 * expire_timers() follows the planted next, as the model's do. */
 	if (!pending && v.arm)
 		v.arm(&v);
-	if (!strncmp(c->payload, "list:", 5)) {
-		v.rearm(&v);
+	if (!pending && !strcmp(c->payload, "list:hlist-del"))
 		th_list_after_rearm(&v);
-	}
 
 	/* Wait for the wheel: the first call and its return, then 200 ms for
 	 * its effects; 1.5 s at most. */

@@ -6,7 +6,9 @@
  * would change what the compiler emits for them (a kCFI preamble for a
  * static function).
  */
+#include <linux/cred.h>
 #include <linux/kallsyms.h>
+#include <linux/rcupdate.h>
 #include <linux/kernel.h>
 #include <linux/sched.h>
 #include <linux/string.h>
@@ -54,6 +56,23 @@ unsigned long th_past_first_insn(unsigned long fn)
 	return 0;
 }
 
+/*
+ * func:data-address: a data object's address, as the model's &sim_cpu. The
+ * sleeper's struct cred (cred_jar, the direct map): the attacker leaked it,
+ * and it is non-executable at this point of the boot, where the kernel
+ * image's own .data still is executable (mark_rodata_ro() runs after the
+ * late initcalls), so a jump there faults on NX as on a running system.
+ */
+unsigned long th_data_object(void)
+{
+	unsigned long a;
+
+	rcu_read_lock();
+	a = (unsigned long)rcu_dereference(th_sleeper->cred);
+	rcu_read_unlock();
+	return a;
+}
+
 int th_func_payload(const char *payload, struct th_victim *v, struct th_image *img)
 {
 	unsigned long target = 0;
@@ -88,6 +107,9 @@ int th_func_payload(const char *payload, struct th_victim *v, struct th_image *i
 
 		name = "native_write_cr4 past its first instruction";
 		target = fn ? th_past_first_insn(fn) : 0;
+	} else if (!strcmp(payload, "func:data-address")) {
+		name = "th-sleeper's struct cred";
+		target = th_data_object();
 	} else {
 		return -EINVAL;
 	}
@@ -96,8 +118,9 @@ int th_func_payload(const char *payload, struct th_victim *v, struct th_image *i
 		return -ENOENT;
 	}
 	img->t->function = (void (*)(struct timer_list *))target;
-	snprintf(img->intent_buf, sizeof(img->intent_buf), ".function = %pS%s", (void *)target,
-		 img->writes_after ? ", the word after the timer = th-sleeper's task_struct" : "");
+	snprintf(img->intent_buf, sizeof(img->intent_buf), ".function = %pS%s%s", (void *)target,
+		 img->writes_after ? ", the word after the timer = th-sleeper's task_struct" : "",
+		 !strcmp(payload, "func:data-address") ? " (th-sleeper's struct cred, a data object)" : "");
 	img->intent = img->intent_buf;
 	return 0;
 }

@@ -154,6 +154,10 @@ static int th_tl_resolve(const char *payload, struct th_tl_plan *p)
 
 		p->name = "native_write_cr4 past its first instruction";
 		p->target = fn ? th_past_first_insn(fn) : 0;
+	} else if (!strcmp(payload, "func:data-address")) {
+		/* A data object's address (func.c): the callback word only. */
+		p->name = "th-sleeper's struct cred";
+		p->target = th_data_object();
 	} else if (!strcmp(payload, "list:forged-tasklet")) {
 		/* A tasklet of the attacker's (sprayed, its address leaked):
 		 * scheduled, enabled, the legacy branch, the CVE's call. */

@@ -42,8 +42,6 @@ struct th_victim {
 	size_t write_len;		/* bytes the technique writes from there */
 	/* before-arm: the victim arms its timer now (mod_timer). */
 	void (*arm)(struct th_victim *v);
-	/* The victim modifies its pending timer (mod_timer to a later bucket). */
-	void (*rearm)(struct th_victim *v);
 	/* Optional: the container's own state after the run (same-class). */
 	void (*report)(struct th_victim *v);
 };
@@ -62,6 +60,9 @@ struct th_image {
 	u8 bytes[128];
 	size_t len;
 	struct timer_list *t;		/* the timer inside bytes[] */
+	/* The timer whose call is the attack's: the victim's (NULL), or a
+	 * forged one the victim's entry.next points at (list:forged-timer). */
+	struct timer_list *watch;
 	unsigned long after;		/* the word right after the timer, if written */
 	bool writes_after;
 	const char *intent;		/* narration */
@@ -77,11 +78,19 @@ int th_func_payload(const char *payload, struct th_victim *v, struct th_image *i
 /* native_write_cr4 and the like past their first instruction; 0: not one
  * this unit can size (func:mid-function). */
 unsigned long th_past_first_insn(unsigned long fn);
-/* list.c: list:* payloads. */
-int th_list_payload(const char *payload, struct th_victim *v, struct th_image *img);
-/* After the write of list:hlist-del: the victim's rearm, and what it did. */
+/* func.c: func:data-address's data object (the sleeper's struct cred, a
+ * heap object: non-executable from the start), for the timer and the
+ * tasklet. */
+unsigned long th_data_object(void);
+/* list.c: list:* payloads (@pending: the timer is pending when the bytes
+ * land). */
+int th_list_payload(const char *payload, bool pending, struct th_victim *v, struct th_image *img);
+/* After before-arm list:hlist-del's write and the victim's arm: the cred. */
 void th_list_after_rearm(struct th_victim *v);
-extern void *th_list_target;	/* where the planted pprev points; NULL: none */
+/* Pending list:hlist-del, at the victim's call (its detach has run): the
+ * cred as it is then, said as a STATE line (the machine dies next). */
+void th_list_at_call(void);
+extern void *th_list_target;	/* where the planted pointer aims; NULL: none */
 
 /* tasklet.c: a cell of the tasklet family (api tasklet), whole:
  * victim, write, tasklet_schedule(), what tasklet_action_common called.

@@ -65,13 +65,6 @@ static void th_neighbour_arm(struct th_victim *v)
 	mod_timer(v->timer, jiffies + msecs_to_jiffies(50));
 }
 
-/* A later bucket: 50 ms and 400 ms are different level-0/1 buckets at any HZ
- * (kernel/time/timer.c: calc_wheel_index()), so __mod_timer() detaches. */
-static void th_neighbour_rearm(struct th_victim *v)
-{
-	mod_timer(v->timer, jiffies + msecs_to_jiffies(400));
-}
-
 static void th_neighbour_report(struct th_victim *v)
 {
 	th_say("STATE neighbour ticks=%d released=%d\n", READ_ONCE(th_nb->ticks),
@@ -92,7 +85,6 @@ int th_victim_neighbour(struct th_victim *v)
 	v->write_from = (u8 *)th_nb->name;
 	v->write_len = offsetof(struct th_neighbour, owner) + sizeof(th_nb->owner);
 	v->arm = th_neighbour_arm;
-	v->rearm = th_neighbour_rearm;
 	v->report = th_neighbour_report;
 	return 0;
 }
@@ -140,7 +132,6 @@ int th_victim_packet_ring(struct th_victim *v)
 	v->write_from = (u8 *)v->timer - TH_RING_LEAD;
 	v->write_len = TH_RING_LEAD + sizeof(struct timer_list);
 	v->arm = NULL;		/* armed by packet_set_ring() itself */
-	v->rearm = NULL;
 	v->report = NULL;
 	th_say("VICTIM packet-ring retire_blk_timer at offset %zu of struct tpacket_kbdq_core (%zu bytes), tov %u jiffies\n",
 	       offsetof(struct tpacket_kbdq_core, retire_blk_timer),
