@@ -408,6 +408,11 @@ static void unit_line(struct facts *f, const char *s, long ln, const struct th_c
 
 		snprintf(f->cred_line, sizeof(f->cred_line), "%s", s);
 		f->uid_changed = u && strncmp(u + 5, "1000 ", 5);
+	} else if (starts(s, "STATE cred ")) {
+		/* Pending list:hlist-del: the cred as the victim's call found
+		 * it, its detach done (kernel/unit/list.c); the machine dies
+		 * next, so this is what shows the write landed. */
+		note(f, "%.300s", s);
 	} else if (starts(s, "STATE neighbour ")) {
 		f->released = strstr(s, " released=1") != NULL;
 	} else if (starts(s, "STATE tasklet-neighbour ")) {
