@@ -1,7 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 #include "config_table.h"
 
+#include <stdio.h>
 #include <string.h>
+
+#include "lib/text.h"
 
 const struct th_config_info th_configs[] = {
 #include "config_rows.inc" /* generated from configs.tsv by cfi/CMakeLists.txt */
@@ -18,16 +21,12 @@ const struct th_config_info *th_config_find(const char *name)
 
 int th_config_has_probe(const struct th_config_info *c, const char *check)
 {
-	size_t len = strlen(check);
+	return c && th_list_has(c->probes, check);
+}
 
-	for (const char *p = c ? c->probes : ""; *p;) {
-		size_t n = strcspn(p, ",");
-
-		if (n == len && !strncmp(p, check, len))
-			return 1;
-		p += n + (p[n] == ',');
-	}
-	return 0;
+int th_config_type_cfi(const struct th_config_info *c)
+{
+	return c && strcmp(c->scheme, "none") != 0;
 }
 
 int th_config_has_cflag(const struct th_config_info *c, const char *flag)
@@ -46,4 +45,22 @@ int th_config_cfi_icall_trap_mode(const struct th_config_info *c)
 {
 	return th_config_has_cflag(c, "-fsanitize=cfi-icall") &&
 	       !th_config_has_cflag(c, "-fno-sanitize-trap=cfi-icall");
+}
+
+int th_config_type_cfi_alone(const struct th_config_info *c)
+{
+	static const char *const cfi_checks = "cfi,cfi-diag,cfi-generalized,kcfi,function";
+
+	if (!th_config_type_cfi(c))
+		return 0;
+	for (const char *p = c->probes; *p;) {
+		size_t n = strcspn(p, ",");
+		char check[32];
+
+		snprintf(check, sizeof(check), "%.*s", (int)n, p);
+		if (!th_list_has(cfi_checks, check))
+			return 0;
+		p += n + (p[n] == ',');
+	}
+	return 1;
 }

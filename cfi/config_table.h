@@ -15,6 +15,11 @@ struct th_config_info {
 	const char *cflags;
 	const char *ldflags;
 	const char *probes;      /* comma list of probe checks, "" for none */
+	const char *scheme;      /* the check at an indirect call: none, cfi-icall, kcfi, function */
+	const char *fuzz;        /* comma list (th_list_has(), lib/text.h): the fuzz targets
+				  * built under it (overflow, tasklet), demo */
+	const char *bench;       /* "bench" if `bench --configs` measures it, "" if not */
+	const char *kernel;      /* its kernel/configs/<kernel>.config, "" for none */
 	const char *description;
 };
 
@@ -29,5 +34,17 @@ int th_config_has_probe(const struct th_config_info *c, const char *check);
 int th_config_has_cflag(const struct th_config_info *c, const char *flag);
 /* Return: 1 if c uses cfi-icall in trap mode (a failed check is a bare ud1). */
 int th_config_cfi_icall_trap_mode(const struct th_config_info *c);
+/*
+ * Return: 1 if c's row puts a type check at an indirect call (its scheme is
+ * not none): type-based CFI, whatever a given compiler makes of it
+ * (-fsanitize=function checks C calls from clang 17 only).
+ */
+int th_config_type_cfi(const struct th_config_info *c);
+/*
+ * Return: 1 if c is type-based CFI and nothing else: every probe its row
+ * lists is a CFI check's (cfi, cfi-diag, cfi-generalized, kcfi, function),
+ * so not defence-in-depth, whose bounds and fortify stop some attacks first.
+ */
+int th_config_type_cfi_alone(const struct th_config_info *c);
 
 #endif

@@ -12,6 +12,10 @@
 #   th_config_apply(<target> <config> <seed>)
 #   th_config_flags_string(<config> <seed> <out>)   "cflags: ... ldflags: ..." (manifest)
 #   th_config_field(<config> <column> <out>)    raw column of the table
+#   th_config_scheme(<config> <out>)     the check at an indirect call, this compiler's
+#   th_configs_where(<column> <word> <out>)  configs whose <column> holds <word>
+#                                        (fuzz overflow, bench bench, ...)
+#   th_configs_type_cfi(<out>)           configs whose scheme is not none
 #
 # Flag acceptance is not support: th_config_supported() only proves that this
 # compiler compiles and links a small program with the flags. Whether the
@@ -28,7 +32,11 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${TH_CONFIGS_TSV
 set(TIMERHARNESS_RANDSTRUCT_SEEDS "1;2;3;4;5" CACHE STRING
   "randstruct seeds: one attack build per seed (-frandomize-layout-seed=S)")
 
-set(_th_config_columns name cflags ldflags probes description)
+set(_th_config_columns name cflags ldflags probes scheme fuzz bench kernel description)
+# What each column may hold (configs.tsv's header says what they mean).
+set(_th_config_words_scheme none cfi-icall kcfi function)
+set(_th_config_words_fuzz overflow tasklet demo)
+set(_th_config_words_bench bench)
 # What `th-probe-<config> <check>` can check (cfi/probe_judge.h).
 set(TH_PROBE_CHECKS cfi cfi-generalized cfi-diag kcfi function asan bounds fortify randstruct)
 string(JOIN ", " _th_config_columns_text ${_th_config_columns})
@@ -52,8 +60,9 @@ foreach(_th_line IN LISTS _th_lines)
   endif()
   string(REPLACE "\t" ";" _th_fields "${_th_line}")
   list(LENGTH _th_fields _th_n)
-  if(NOT _th_n EQUAL 5)
-    message(FATAL_ERROR "${TH_CONFIGS_TSV}:${_th_lineno}: ${_th_n} TAB-separated fields, expected 5 (${_th_config_columns_text})")
+  list(LENGTH _th_config_columns _th_ncols)
+  if(NOT _th_n EQUAL _th_ncols)
+    message(FATAL_ERROR "${TH_CONFIGS_TSV}:${_th_lineno}: ${_th_n} TAB-separated fields, expected ${_th_ncols} (${_th_config_columns_text})")
   endif()
   if(NOT _th_header_seen)
     if(NOT "${_th_fields}" STREQUAL "${_th_config_columns}")
@@ -87,6 +96,23 @@ foreach(_th_line IN LISTS _th_lines)
       message(FATAL_ERROR "${TH_CONFIGS_TSV}:${_th_lineno}: unknown probe check '${_th_check}' (known: ${TH_PROBE_CHECKS})")
     endif()
   endforeach()
+  get_property(_th_val GLOBAL PROPERTY "TH_CONFIG_${_th_name}_scheme")
+  if(NOT _th_val IN_LIST _th_config_words_scheme)
+    message(FATAL_ERROR "${TH_CONFIGS_TSV}:${_th_lineno}: scheme '${_th_val}' of '${_th_name}' is not one of ${_th_config_words_scheme}")
+  endif()
+  foreach(_th_col fuzz bench)
+    get_property(_th_val GLOBAL PROPERTY "TH_CONFIG_${_th_name}_${_th_col}")
+    string(REPLACE "," ";" _th_val "${_th_val}")
+    foreach(_th_word IN LISTS _th_val)
+      if(NOT _th_word IN_LIST _th_config_words_${_th_col})
+        message(FATAL_ERROR "${TH_CONFIGS_TSV}:${_th_lineno}: ${_th_col} '${_th_word}' of '${_th_name}' is not one of ${_th_config_words_${_th_col}} (or '-')")
+      endif()
+    endforeach()
+  endforeach()
+  get_property(_th_val GLOBAL PROPERTY "TH_CONFIG_${_th_name}_kernel")
+  if(NOT _th_val STREQUAL "" AND NOT EXISTS "${CMAKE_CURRENT_LIST_DIR}/../kernel/configs/${_th_val}.config")
+    message(FATAL_ERROR "${TH_CONFIGS_TSV}:${_th_lineno}: kernel fragment '${_th_val}' of '${_th_name}': no kernel/configs/${_th_val}.config")
+  endif()
 endforeach()
 if(NOT TH_CONFIGS)
   message(FATAL_ERROR "${TH_CONFIGS_TSV}: no configs")
@@ -139,21 +165,46 @@ endfunction()
 # own first error line ("clang: error: unsupported argument 'kcfi' to option
 # 'fsanitize='"). Acceptance is not support: the probes decide that.
 # th_config_scheme(<config> <out>): the check the config puts at an indirect
-# call (call_timer_fn's), from what its flags mean: cfi-icall (every
-# cfi-icall config and defence-in-depth), kcfi, function (-fsanitize=function
-# checks C calls from clang 17; before, it does nothing) or none. The tests
-# that compare the binary reader's view with it (tests/cfi.cmake,
-# tests/reach.cmake) read it here, once.
+# call (call_timer_fn's) with this compiler: its row's scheme (cfi-icall,
+# kcfi, function or none), but none for function before clang 17
+# (-fsanitize=function checks C calls from clang 17; before, it does
+# nothing). The tests that compare the binary reader's view with it
+# (tests/cfi.cmake, tests/reach.cmake), the bench and the fuzz oracle read
+# it here, once.
 function(th_config_scheme config out)
-  set(s none)
-  if(config MATCHES "^cfi-icall|^defence-in-depth$")
-    set(s cfi-icall)
-  elseif(config STREQUAL "kcfi")
-    set(s kcfi)
-  elseif(config STREQUAL "fsanitize-function" AND TH_CLANG_MAJOR GREATER_EQUAL 17)
-    set(s function)
+  th_config_field("${config}" scheme s)
+  if(s STREQUAL "function" AND TH_CLANG_MAJOR LESS 17)
+    set(s none)
   endif()
   set(${out} ${s} PARENT_SCOPE)
+endfunction()
+
+# th_configs_where(<column> <word> <out>): the configs, in table order, whose
+# <column> (a comma list: fuzz, bench) holds <word>.
+function(th_configs_where column word out)
+  set(l "")
+  foreach(c IN LISTS TH_CONFIGS)
+    th_config_field("${c}" ${column} v)
+    string(REPLACE "," ";" v "${v}")
+    if(word IN_LIST v)
+      list(APPEND l ${c})
+    endif()
+  endforeach()
+  set(${out} "${l}" PARENT_SCOPE)
+endfunction()
+
+# th_configs_type_cfi(<out>): the configs whose row puts a type check at an
+# indirect call (scheme other than none), in table order, whatever this
+# compiler makes of it (th_config_scheme() says that).
+function(th_configs_type_cfi out)
+  set(l "")
+  foreach(c IN LISTS TH_CONFIGS)
+    th_config_field("${c}" scheme s)
+    if(NOT s STREQUAL "none")
+      list(APPEND l ${c})
+    endif()
+  endforeach()
+  set(${out} "${l}" PARENT_SCOPE)
 endfunction()
 
 function(th_config_supported config out_ok out_reason)

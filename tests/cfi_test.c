@@ -637,15 +637,35 @@ static void fortify_macro_field_overflow(void **state)
 
 static void config_table(void **state)
 {
-	static const char *const names[] = { "none", "cfi-icall", "cfi-icall-diag",
-		"cfi-icall-generalized", "kcfi", "fsanitize-function", "asan", "bounds",
-		"fortify", "randstruct", "defence-in-depth" };
 	const struct th_config_info *c;
 
 	(void)state;
-	assert_int_equal(th_config_count, sizeof(names) / sizeof(names[0]));
-	for (size_t i = 0; i < th_config_count; i++)
-		assert_string_equal(th_configs[i].name, names[i]);
+	/* The rows as configs.tsv has them: the baseline first, each name once,
+	 * each scheme the one its flags build (the column is what every reader
+	 * asks, the flags what the compiler is given). */
+	assert_true(th_config_count > 0);
+	assert_string_equal(th_configs[0].name, "none");
+	for (size_t i = 0; i < th_config_count; i++) {
+		const struct th_config_info *r = &th_configs[i];
+		const char *flag = !strcmp(r->scheme, "cfi-icall") ? "-fsanitize=cfi-icall" :
+				   !strcmp(r->scheme, "kcfi")      ? "-fsanitize=kcfi" :
+				   !strcmp(r->scheme, "function")  ? "-fsanitize=function" : NULL;
+
+		assert_ptr_equal(th_config_find(r->name), r);
+		assert_true(flag || !strcmp(r->scheme, "none"));
+		assert_int_equal(th_config_type_cfi(r), flag != NULL);
+		if (flag)
+			assert_true(th_config_has_cflag(r, flag));
+		else
+			assert_false(th_config_has_cflag(r, "-fsanitize=cfi-icall") ||
+				     th_config_has_cflag(r, "-fsanitize=kcfi") ||
+				     th_config_has_cflag(r, "-fsanitize=function"));
+	}
+	assert_true(th_config_type_cfi_alone(th_config_find("cfi-icall")));
+	assert_true(th_config_type_cfi_alone(th_config_find("kcfi")));
+	assert_false(th_config_type_cfi_alone(th_config_find("defence-in-depth")));
+	assert_false(th_config_type_cfi_alone(th_config_find("none")));
+	assert_false(th_config_type_cfi(NULL));
 	c = th_config_find("defence-in-depth");
 	assert_non_null(c);
 	assert_true(th_config_has_probe(c, "cfi"));
