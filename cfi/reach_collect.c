@@ -16,9 +16,8 @@ int th_reach_wanted(const char *config)
 {
 	const struct th_config_info *c = th_config_find(config);
 
-	return c && (!strcmp(config, "none") || th_config_has_cflag(c, "-fsanitize=cfi-icall") ||
-		     th_config_has_cflag(c, "-fsanitize=kcfi") ||
-		     th_config_has_cflag(c, "-fsanitize=function"));
+	/* The baseline, and every config its row says is type-based CFI. */
+	return c && (!strcmp(config, "none") || th_config_type_cfi(c));
 }
 
 static int fill(struct th_results *res, struct th_bin *b, const struct th_reach_site *s,

@@ -61,7 +61,10 @@ set(_th_forge_cfi-icall bad-call legit-trap fake-trap-line trap-elsewhere cfi-el
 set(_th_forge_cfi-icall-diag bad-call legit-trap cfi-elsewhere)
 set(_th_forge_kcfi bad-call legit-trap fake-trap-line trap-elsewhere cfi-elsewhere)
 set(_th_forge_asan segv)
-foreach(config none cfi-icall cfi-icall-diag kcfi asan)
+foreach(config IN LISTS TH_CONFIGS)
+  if(NOT DEFINED _th_forge_${config})
+    continue()
+  endif()
   th_config_supported(${config} _ok _why)
   if(_ok)
     add_executable(th-cfi-forge-${config} ${CMAKE_CURRENT_LIST_DIR}/cfi_forge.c)
@@ -90,8 +93,13 @@ function(th_binread_test name)
   add_test(NAME cfi.binread.${name} COMMAND th-binread-test ${ARGN})
   set_tests_properties(cfi.binread.${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 60 LABELS cfi)
 endfunction()
-# The check each config puts at call_timer_fn (th_config_scheme, cfi/configs.cmake).
-foreach(config none asan cfi-icall cfi-icall-diag cfi-icall-generalized defence-in-depth kcfi fsanitize-function)
+# The check each config puts at call_timer_fn (th_config_scheme, cfi/configs.cmake):
+# every config built once per toolchain (randstruct's builds are per seed).
+foreach(config IN LISTS TH_CONFIGS)
+  th_config_field(${config} cflags _raw)
+  if(_raw MATCHES "@SEED@")
+    continue()
+  endif()
   th_config_scheme(${config} _scheme)
   foreach(variant legacy transitional modern)
     if(TARGET th-attack-${variant}-${config})
@@ -108,7 +116,8 @@ foreach(config none asan cfi-icall cfi-icall-diag cfi-icall-generalized defence-
   endforeach()
 endforeach()
 # The decoded check against behaviour: every attack of each CFI binary, traced.
-foreach(config cfi-icall cfi-icall-diag cfi-icall-generalized defence-in-depth kcfi fsanitize-function)
+th_configs_type_cfi(_th_type_cfi)
+foreach(config IN LISTS _th_type_cfi)
   foreach(variant legacy transitional modern)
     if(TARGET th-attack-${variant}-${config})
       th_cfi_test(binread.agrees.${variant}.${config} reader_agrees

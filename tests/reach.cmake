@@ -26,8 +26,10 @@ function(th_reach_test name)
   set_tests_properties(reach.${name} PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120 LABELS reach)
 endfunction()
 
-# The check each config puts at call_timer_fn (th_config_scheme, cfi/configs.cmake).
-foreach(config none cfi-icall cfi-icall-diag cfi-icall-generalized defence-in-depth kcfi fsanitize-function)
+# The check each config puts at call_timer_fn (th_config_scheme, cfi/configs.cmake):
+# the baseline and every type-based CFI config (configs.tsv's scheme).
+th_configs_type_cfi(_th_type_cfi)
+foreach(config none ${_th_type_cfi})
   th_config_scheme(${config} _scheme)
   foreach(variant legacy transitional modern)
     if(TARGET th-attack-${variant}-${config})
@@ -120,7 +122,7 @@ if(TARGET th_cfi)
   target_link_libraries(th-reach-agree-test PRIVATE th_reach th_cfi ${TH_REACH_CMOCKA_LIB})
   target_compile_options(th-reach-agree-test PRIVATE ${TH_WARN_FLAGS})
   set_target_properties(th-reach-agree-test PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${CMAKE_BINARY_DIR}/tests")
-  foreach(config none cfi-icall cfi-icall-diag cfi-icall-generalized defence-in-depth kcfi fsanitize-function)
+  foreach(config none ${_th_type_cfi})
     foreach(variant legacy transitional modern)
       if(TARGET th-attack-${variant}-${config})
         add_test(NAME reach.agree.${variant}.${config}
@@ -292,7 +294,7 @@ endif()
 # its own check's set), modern callback; the file then validated against
 # docs/schema.
 if(TARGET th-reach-collect-test)
-  foreach(config none cfi-icall cfi-icall-diag cfi-icall-generalized defence-in-depth kcfi fsanitize-function)
+  foreach(config none ${_th_type_cfi})
     if(TARGET th-attack-legacy-${config} AND TARGET th-attack-transitional-${config}
        AND TARGET th-attack-modern-${config})
       th_config_scheme(${config} _scheme)
