@@ -3,6 +3,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "headlines.h"
 #include "report_internal.h"
+#include "cfi/config_table.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -11,8 +12,6 @@
 #define VARIANTS(...) ((const char *const[]){ __VA_ARGS__, NULL })
 #define LIST(...) ((const char *const[]){ __VA_ARGS__, NULL })
 
-#define CFI_CONFIGS "cfi-icall", "cfi-icall-diag", "cfi-icall-generalized", "kcfi", \
-		    "fsanitize-function"
 
 const struct th_headline th_headlines[] = {
 	{ "a. Does type-based CFI stop the CVE-2017-7308 overwrite on the 4.14 layout?",
@@ -22,40 +21,40 @@ const struct th_headline th_headlines[] = {
 	  "ring block into the next socket, list pointers zeroed), and `memcpy-intra`, both timings.",
 	  NULL,
 	  { { VARIANTS("legacy"), LIST("cfi-icall"), LIST("func+data:write_cr4"),
-	      LIST("ring-block-overflow", "memcpy-intra") } }, 1 },
+	      LIST("ring-block-overflow", "memcpy-intra"), TH_SEL_LISTED } }, 1 },
 	{ "b. Does it stop the same overwrite on the 4.15 layout?",
 	  "variant `modern`, configs `cfi-icall` and `kcfi`, payload `func:write_cr4`.",
 	  NULL,
-	  { { VARIANTS("modern"), LIST("cfi-icall", "kcfi"), LIST("func:write_cr4"), ANY } }, 1 },
+	  { { VARIANTS("modern"), LIST("cfi-icall", "kcfi"), LIST("func:write_cr4"), ANY, TH_SEL_LISTED } }, 1 },
 	{ "c. Does CFI stop legitimate timer calls through the 4.14-rc3 cast shim?",
 	  "variant `transitional`, configs `cfi-icall` and `cfi-icall-diag`, payload `none` "
 	  "(the control run: no overwrite).",
 	  NULL,
-	  { { VARIANTS("transitional"), LIST("cfi-icall", "cfi-icall-diag"), LIST("none"), ANY } }, 1 },
+	  { { VARIANTS("transitional"), LIST("cfi-icall", "cfi-icall-diag"), LIST("none"), ANY, TH_SEL_LISTED } }, 1 },
 	{ "d. What happens when the callback is swapped for another of the same type?",
 	  "variant `modern`, configs `cfi-icall`, `cfi-icall-diag`, `cfi-icall-generalized`, `kcfi` "
 	  "and `fsanitize-function`, payload `func:same-class` (another callback of the variant's "
 	  "own callback type).",
 	  NULL,
-	  { { VARIANTS("modern"), LIST(CFI_CONFIGS), LIST("func:same-class"), ANY } }, 1 },
+	  { { VARIANTS("modern"), ANY, LIST("func:same-class"), ANY, TH_SEL_TYPE_CFI_ALONE } }, 1 },
 	{ "e. Does generalize-pointers let a `struct cred *` function through where plain cfi-icall does not?",
 	  "variant `modern`, configs `cfi-icall-generalized` and `cfi-icall`, payload `func:ptr-class`.",
 	  NULL,
 	  { { VARIANTS("modern"), LIST("cfi-icall-generalized", "cfi-icall"), LIST("func:ptr-class"),
-	      ANY } }, 1 },
+	      ANY, TH_SEL_LISTED } }, 1 },
 	{ "f. Does ASan see an overflow inside one object as it sees one across objects?",
 	  "config `asan`, techniques `memcpy-intra` (inside the object), `heap-neighbour` and "
 	  "`uaf-realloc` (across objects), every variant and payload.",
 	  NULL,
-	  { { ANY, LIST("asan"), ANY, LIST("memcpy-intra", "heap-neighbour", "uaf-realloc") } }, 1 },
+	  { { ANY, LIST("asan"), ANY, LIST("memcpy-intra", "heap-neighbour", "uaf-realloc"), TH_SEL_LISTED } }, 1 },
 	{ "g. Do the bounds and FORTIFY checks stop overflows inside the object?",
 	  "config `bounds` with technique `index-intra`; config `fortify` with techniques "
 	  "`memcpy-intra` and `strcpy-intra`; every variant and payload.",
 	  "About the `fortify` config: the kernel's FORTIFY field-spanning `memcpy` check "
 	  "(commit 54d9469b) only warns; this harness's `fortify` config blocks the copy.",
-	  { { ANY, LIST("bounds"), ANY, LIST("index-intra") },
-	    { ANY, LIST("fortify"), ANY, LIST("memcpy-intra") },
-	    { ANY, LIST("fortify"), ANY, LIST("strcpy-intra") } }, 3 },
+	  { { ANY, LIST("bounds"), ANY, LIST("index-intra"), TH_SEL_LISTED },
+	    { ANY, LIST("fortify"), ANY, LIST("memcpy-intra"), TH_SEL_LISTED },
+	    { ANY, LIST("fortify"), ANY, LIST("strcpy-intra"), TH_SEL_LISTED } }, 3 },
 	{ "h. Does any CFI config stop a data-only attack?",
 	  "payload `data:fake-object` on variants `legacy` and `transitional` (only `.data` "
 	  "replaced, pointing at an attacker-made object), and payload `list:hlist-del` on every "
@@ -63,9 +62,8 @@ const struct th_headline th_headlines[] = {
 	  "writes the cred); every CFI config (`cfi-icall`, `cfi-icall-diag`, "
 	  "`cfi-icall-generalized`, `kcfi`, `fsanitize-function`, `defence-in-depth`).",
 	  NULL,
-	  { { VARIANTS("legacy", "transitional"), LIST(CFI_CONFIGS, "defence-in-depth"),
-	      LIST("data:fake-object"), ANY },
-	    { ANY, LIST(CFI_CONFIGS, "defence-in-depth"), LIST("list:hlist-del"), ANY } }, 2 },
+	  { { VARIANTS("legacy", "transitional"), ANY, LIST("data:fake-object"), ANY, TH_SEL_TYPE_CFI },
+	    { ANY, ANY, LIST("list:hlist-del"), ANY, TH_SEL_TYPE_CFI } }, 2 },
 };
 
 const size_t th_nheadlines = sizeof(th_headlines) / sizeof(th_headlines[0]);
@@ -86,6 +84,22 @@ static bool in_list(const char *const *list, const char *s)
 	return false;
 }
 
+/* The selector's configs: its list, or what the config's row says. */
+static bool config_selected(const struct th_selector *s, const char *config)
+{
+	const struct th_config_info *ci = th_config_find(config);
+
+	switch (s->by) {
+	case TH_SEL_TYPE_CFI:
+		return th_config_type_cfi(ci);
+	case TH_SEL_TYPE_CFI_ALONE:
+		return th_config_type_cfi_alone(ci);
+	case TH_SEL_LISTED:
+		break;
+	}
+	return in_list(s->configs, config);
+}
+
 bool th_headline_selects(const struct th_headline *h, const struct th_cell *c)
 {
 	/* The headlines are the timer's: their text names its fields. */
@@ -95,7 +109,7 @@ bool th_headline_selects(const struct th_headline *h, const struct th_cell *c)
 		const struct th_selector *s = &h->sel[i];
 
 		if (in_list(s->variants, th_variant_name(c->variant)) &&
-		    in_list(s->configs, c->config) && in_list(s->payloads, c->payload) &&
+		    config_selected(s, c->config) && in_list(s->payloads, c->payload) &&
 		    in_list(s->techniques, c->technique))
 			return true;
 	}

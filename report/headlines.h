@@ -14,12 +14,20 @@
 
 #include "results.h"
 
+/* The configs of a selector by what their rows of cfi/configs.tsv say. */
+enum th_sel_configs {
+	TH_SEL_LISTED,		/* the configs list (NULL: any) */
+	TH_SEL_TYPE_CFI,	/* every type-based CFI config (scheme not none) */
+	TH_SEL_TYPE_CFI_ALONE,	/* those of them with no other defence (th_config_type_cfi_alone) */
+};
+
 /* NULL-terminated name lists; a NULL list matches anything. */
 struct th_selector {
 	const char *const *variants;
 	const char *const *configs;
 	const char *const *payloads;
 	const char *const *techniques;
+	enum th_sel_configs by;	/* TH_SEL_LISTED unless set */
 };
 
 struct th_headline {
