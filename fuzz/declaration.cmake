@@ -12,5 +12,5 @@
 add_library(th_fuzz_decl STATIC ${CMAKE_CURRENT_LIST_DIR}/fuzz_plan.c ${CMAKE_CURRENT_LIST_DIR}/fuzz_expect.c
                                 ${CMAKE_CURRENT_LIST_DIR}/fuzz_replay.c)
 target_include_directories(th_fuzz_decl PUBLIC ${CMAKE_SOURCE_DIR})
-target_link_libraries(th_fuzz_decl PUBLIC th_results th_lib)
+target_link_libraries(th_fuzz_decl PUBLIC th_results th_config_table th_lib)
 target_compile_options(th_fuzz_decl PRIVATE ${TH_WARN_FLAGS})

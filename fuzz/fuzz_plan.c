@@ -9,6 +9,7 @@
 #include "fuzz_summary.h"
 #include "lib/tsv.h"
 #include "lib/text.h"
+#include "cfi/config_table.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -47,7 +48,7 @@ static int parse_line(struct th_fz_plan *p, struct th_tsv *t, char *err, size_t 
 {
 	const char *path = t->path;
 	unsigned long lineno = t->line;
-	char *f[NFIELDS];
+	char *f[NFIELDS], configs[1024];
 	struct th_fz_plan_row r;
 
 	memset(&r, 0, sizeof(r));
@@ -71,6 +72,23 @@ static int parse_line(struct th_fz_plan *p, struct th_tsv *t, char *err, size_t 
 			snprintf(err, n, "%s:%lu: field %d is empty or has a blank", path, lineno, i + 1);
 			return -1;
 		}
+	if (r.kind == TH_FZ_PLAN_CAMPAIGN && !strcmp(f[3], "*")) {
+		/* Every config whose row of cfi/configs.tsv fuzzes the target. */
+		size_t len = 0;
+
+		configs[0] = '\0';
+		for (size_t i = 0; i < th_config_count; i++)
+			if (th_list_has(th_configs[i].fuzz, f[1]))
+				len += (size_t)snprintf(configs + len, sizeof(configs) - len, "%s%s",
+							len ? "," : "", th_configs[i].name);
+		if (!*configs || len >= sizeof(configs)) {
+			snprintf(err, n, "%s:%lu: config '*': %s", path, lineno,
+				 *configs ? "too many configs" :
+				 "no config of cfi/configs.tsv names this target in its fuzz column");
+			return -1;
+		}
+		f[3] = configs;
+	}
 	if (r.kind == TH_FZ_PLAN_CAMPAIGN) {
 		char v[256], *save = NULL;
 
