@@ -164,27 +164,21 @@ function(th_fuzz_overflow_add api variant config)
   else()
     file(GLOB world ${_fz}/${api}/world*.c)
   endif()
-  add_executable(${name}
-    ${_fz}/overflow.c ${_fz}/overflow_world.c ${_fz}/overflow_world_base.c ${_fz}/overflow_drive.c
-    ${_fz}/overflow_oracle.c ${_fz}/overflow_session.c ${_fz}/overflow_traps.c
-    ${PROJECT_SOURCE_DIR}/results/outcome.c ${layout} ${world})
-  target_include_directories(${name} PRIVATE
-    ${_fz} ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/attacks ${_fz_core}/include
-    ${PROJECT_SOURCE_DIR}/tasklet_core/include)
-  target_compile_definitions(${name} PRIVATE
-    TH_ATK_${V}=1 TH_ATK_VARIANT="${variant}" TH_ATK_CONFIG="${config}" TH_ATK_SEED="-")
+  # The attacker, the oracle and the world every family shares compile the
+  # same for each family of a variant x config: once, into
+  # th-fuzz-objs-<variant>-<config>, linked into each family's binary with
+  # its own world (a family adds its world's few files to the build).
+  set(objs th-fuzz-objs-${variant}-${config})
+  set(defs TH_ATK_${V}=1 TH_ATK_VARIANT="${variant}" TH_ATK_CONFIG="${config}" TH_ATK_SEED="-")
   string(JOIN " " _cf ${cflags})
   if(_cf MATCHES "-fsanitize=(cfi-icall|kcfi)" OR (_cf MATCHES "-fsanitize=function" AND TH_CLANG_MAJOR GREATER_EQUAL 17))
-    target_compile_definitions(${name} PRIVATE TH_FZ_EXPECT_DISPATCH_TRAPS=1)
+    list(APPEND defs TH_FZ_EXPECT_DISPATCH_TRAPS=1)
   endif()
   if(_cf MATCHES "TH_FORTIFY_FIELD")
-    target_compile_definitions(${name} PRIVATE TH_FZ_CAPTURE_STDERR=1)
+    list(APPEND defs TH_FZ_CAPTURE_STDERR=1)
   endif()
-  # The address checks of the raw-literal filter need a PIE (a fixed low image
-  # would make small values like 0x407f0 look like addresses).
-  target_compile_options(${name} PRIVATE ${TH_WARN_FLAGS} ${cflags} -fPIE)
-  target_link_options(${name} PRIVATE ${ldflags} -pie)
-  target_link_libraries(${name} PRIVATE ${_fz_engine_link})
+  set(incs ${_fz} ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/attacks ${_fz_core}/include
+      ${PROJECT_SOURCE_DIR}/tasklet_core/include)
   # The oracle reads the dispatch's checks with the binary reader (built
   # without the config: it reads, it is not attacked); inside the fuzz
   # infrastructure, rebuilt with its imported libraries static where
@@ -192,14 +186,34 @@ function(th_fuzz_overflow_add api variant config)
   if(_fz_infra)
     set(_fz_noflags "")
     _th_fuzz_clone(th_binread overflow _fz_noflags _fz_closure)
-    target_link_libraries(${name} PRIVATE ${_fz_closure})
+  else()
+    set(_fz_closure th_binread)
+  endif()
+  if(NOT TARGET ${objs})
+    add_library(${objs} OBJECT
+      ${_fz}/overflow.c ${_fz}/overflow_world.c ${_fz}/overflow_world_base.c ${_fz}/overflow_drive.c
+      ${_fz}/overflow_oracle.c ${_fz}/overflow_session.c ${_fz}/overflow_traps.c
+      ${PROJECT_SOURCE_DIR}/results/outcome.c ${layout})
+    target_include_directories(${objs} PRIVATE ${incs})
+    target_compile_definitions(${objs} PRIVATE ${defs})
+    # The address checks of the raw-literal filter need a PIE (a fixed low image
+    # would make small values like 0x407f0 look like addresses).
+    target_compile_options(${objs} PRIVATE ${TH_WARN_FLAGS} ${cflags} -fPIE)
+    # The binary reader's headers (its libraries' include directories).
+    target_link_libraries(${objs} PRIVATE ${_fz_closure})
+  endif()
+  add_executable(${name} $<TARGET_OBJECTS:${objs}> ${world})
+  target_include_directories(${name} PRIVATE ${incs})
+  target_compile_definitions(${name} PRIVATE ${defs})
+  target_compile_options(${name} PRIVATE ${TH_WARN_FLAGS} ${cflags} -fPIE)
+  target_link_options(${name} PRIVATE ${ldflags} -pie)
+  target_link_libraries(${name} PRIVATE ${_fz_engine_link} ${_fz_closure})
+  if(_fz_infra)
     if(TIMERHARNESS_FUZZ_LINK_CXX)
       set_target_properties(${name} PROPERTIES LINKER_LANGUAGE CXX)
     endif()
     add_dependencies(th-fuzz-all ${name})
     _th_fuzz_register(${target} ${variant} ${config} ${name})
-  else()
-    target_link_libraries(${name} PRIVATE th_binread)
   endif()
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${_fz_bin}")
   _th_fuzz_manifest(${target} ${variant} ${config} "${_fz_bin}/${name}" built "")
