@@ -410,14 +410,30 @@ __attribute__((no_sanitize("address", "undefined"))) static int lk_index(uintptr
 	return -1;
 }
 
-/* The stepping from a hit ends: no proof; the int3s go back. */
+/* Seeks from a hit that proved nothing, this run: after LK_SEEK_FAILS the
+ * int3s stay out until the next run, and the watchdog's two ticks judge the
+ * spin. A turn that writes memory (4.15's lock_timer_base() takes and drops
+ * the base lock each turn) is never proven by stepping, and stepping it
+ * again and again put nearly every tick inside our handler, which defers
+ * it: a HANG replay took 3-60 s of mostly system time instead of 10 ms. */
+#define LK_SEEK_FAILS 3
+static volatile unsigned lk_fails;
+static volatile unsigned long lk_fails_exec;
+
+/* The stepping from a hit ends: no proof; the int3s go back, unless this
+ * run's seeks keep failing. */
 __attribute__((no_sanitize("address", "undefined"))) TH_NO_KCFI static void lk_stop(ucontext_t *u)
 {
 	lk_stepping = 0;
 	lk_seek = 0;
 	lk_proving = 0;
 	u->uc_mcontext.gregs[REG_EFL] &= ~EFL_TF;
-	lk_arm(1);
+	if (lk_fails_exec != exec_id) {
+		lk_fails_exec = exec_id;
+		lk_fails = 0;
+	}
+	if (++lk_fails < LK_SEEK_FAILS)
+		lk_arm(1);
 }
 
 /* A SIGTRAP of an int3 (SI_KERNEL, pc after it): one of the entries'?
