@@ -437,6 +437,31 @@ static int privileged_write(const struct th_child_obs *obs, char *ev, size_t n)
 	return changed;
 }
 
+/*
+ * Is the legitimate callback, stopped at guard g of site s, admitted by
+ * another check of the same dispatch? Then the stop is not the check's
+ * mistake but the attack's doing: the dispatch has a path of the
+ * callback's type, and the write sent the call down another (6.1's
+ * tasklet_action_common() with use_callback cleared calls a tasklet_setup()
+ * callback as func(data)): BLOCKED_CFI, not FALSE_POSITIVE. A dispatch of
+ * one path (call_timer_fn) has no other check: a stopped legitimate
+ * callback is the check's own false positive there, as under the rc3 shim.
+ */
+static int another_check_admits(const struct th_func_sites *fs, const struct th_call_site *s,
+				const struct th_guard *g, uint64_t file_target)
+{
+	for (size_t i = 0; i < fs->nsites; i++)
+		for (size_t k = 0; k < fs->sites[i].nguards; k++) {
+			const struct th_guard *o = &fs->sites[i].guards[k];
+
+			if ((&fs->sites[i] == s && o == g) || (o->addr == g->addr && o->branch == g->branch))
+				continue;
+			if (th_guard_admits(&fs->sites[i], o, file_target, NULL) == 1)
+				return 1;
+		}
+	return 0;
+}
+
 void th_cfi_prove(const struct th_child_obs *obs, struct th_cfi_proof *p)
 {
 	char err[256], sig[16], diag[300];
@@ -485,7 +510,8 @@ void th_cfi_prove(const struct th_child_obs *obs, struct th_cfi_proof *p)
 		}
 		if (obs->handler_target_known) {
 			th_name_target(b, obs->handler_target - obs->bias, p->target, sizeof(p->target), &exact);
-			p->legit = exact && th_is_legit_callback(p->target);
+			p->legit = exact && th_is_legit_callback(p->target) &&
+				   !another_check_admits(fs, s, g, obs->handler_target - obs->bias);
 		}
 		snprintf(p->ev, n, "%s" TH_EV_CFI_DIAG_AT, diag, site_func,
 			 s->addr, p->target);
@@ -516,7 +542,8 @@ void th_cfi_prove(const struct th_child_obs *obs, struct th_cfi_proof *p)
 	}
 	if (t->target_known) {
 		th_name_target(b, t->target - obs->bias, p->target, sizeof(p->target), &exact);
-		p->legit = exact && th_is_legit_callback(p->target);
+		p->legit = exact && th_is_legit_callback(p->target) &&
+			   !another_check_admits(fs, s, g, t->target - obs->bias);
 		if (t->admits == 1) {
 			snprintf(p->ev, n, "%s at %s's check 0x%" PRIx64 " although the check admits its target %s",
 				 sig, site_func, t->vaddr, p->target);

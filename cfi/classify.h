@@ -45,9 +45,11 @@
  *     (a breakpoint), the runtime's exit with this run's code, and its
  *     diagnostic at the guard's source location. The call target is read
  *     from the register the binary reader names at that guard: when it is
- *     a victim's own callback (th_is_legit_callback()), FALSE_POSITIVE (the check
- *     stopped the legitimate call, as in every control run of that build);
- *     else BLOCKED_CFI;
+ *     a victim's own callback (th_is_legit_callback()) that no other check of
+ *     the dispatch admits, FALSE_POSITIVE (the check stopped the legitimate
+ *     call, as in every control run of that build); else BLOCKED_CFI (a
+ *     legitimate callback another check admits was sent down the wrong path
+ *     by the write: 6.1's tasklet with use_callback cleared);
  *  6. a memory-safety report: ASan (`==<pid>==ERROR: AddressSanitizer:` with
  *     the child's pid, other than a SEGV-like kind) with its exit code,
  *     UBSan index out of bounds with its exit code, TH_FIELD_MEMCPY or glibc
