@@ -182,8 +182,11 @@ void th_html_chart_outcomes_table(FILE *out, const struct th_results *res)
 /* ---- which defence stops which technique ---- */
 
 #define HX0 136		/* cells start here; config names end left of it */
-#define HCW 40		/* cell width: "100%" at 11 px, and 8 techniques (the timer's 6 and
-			 * the tasklet's 2) still above 8 px on a 412 px phone */
+/* Cell width: room for "not run"; narrower past 6 techniques (the timer's
+ * 6 and the tasklet's 2: 8), so that the chart's text stays above 8 px on a
+ * 412 px phone, where "100%" at 11 px still fits. */
+#define HCW_WIDE 48
+#define HCW_NARROW 40
 #define HRH 22		/* row height */
 /* Room above the cells for the technique names, rotated by 55 degrees: an
  * 11 px name of n characters (about 6.5 px each) rises n * 6.5 * sin 55 px,
@@ -228,11 +231,11 @@ static size_t techniques(const struct th_results *res, const char **out, size_t 
 
 /* Room right of the cells for the last technique's name, which rises to
  * the right from its column's middle: n * 6.5 * cos 55 px. */
-static size_t right_room(const char *const *tech, size_t nt)
+static size_t right_room(const char *const *tech, size_t nt, size_t cw)
 {
 	size_t need = nt ? 8 + (strlen(tech[nt - 1]) * 65 * 574) / 10000 : 0;
 
-	return need > HCW / 2 + 46 ? need - HCW / 2 : 46;
+	return need > cw / 2 + 46 ? need - cw / 2 : 46;
 }
 
 void th_html_chart_defences(FILE *out, const struct th_results *res)
@@ -240,13 +243,15 @@ void th_html_chart_defences(FILE *out, const struct th_results *res)
 	const char *tech[32];
 	size_t nt = techniques(res, tech, 32), nc = res->nconfigs, htop = names_room(tech, nt);
 
+	const size_t cw = nt > 6 ? HCW_NARROW : HCW_WIDE;	/* cell width */
+
 	fprintf(out, "<svg class=\"chart\" viewBox=\"0 0 %zu %zu\" role=\"img\" "
 		"aria-labelledby=\"chart-defences-t\"><title id=\"chart-defences-t\">How often each "
 		"config stops each technique: BLOCKED_CFI or DETECTED, of the attack cells that ran"
-		"</title>\n", HX0 + nt * HCW + right_room(tech, nt), htop + nc * HRH + 4);
+		"</title>\n", HX0 + nt * cw + right_room(tech, nt, cw), htop + nc * HRH + 4);
 	for (size_t t = 0; t < nt; t++) {
 		fprintf(out, "<text class=\"th\" transform=\"translate(%zu %zu) rotate(-55)\">",
-			HX0 + t * HCW + HCW / 2, htop - 6);
+			HX0 + t * cw + cw / 2, htop - 6);
 		th_html_text(out, tech[t]);
 		fputs("</text>\n", out);
 	}
@@ -259,7 +264,7 @@ void th_html_chart_defences(FILE *out, const struct th_results *res)
 		fputs("</text>\n", out);
 		for (size_t t = 0; t < nt; t++) {
 			unsigned ran = 0, blocked = 0, detected = 0;
-			size_t x = HX0 + t * HCW;
+			size_t x = HX0 + t * cw;
 
 			for (size_t i = 0; i < res->ncells; i++) {
 				const struct th_cell *c = res->cells[i];
@@ -280,13 +285,13 @@ void th_html_chart_defences(FILE *out, const struct th_results *res)
 			    b = (int)(0xfa + (0x37 - 0xfa) * f);
 
 			fprintf(out, "<g><rect x=\"%zu\" y=\"%zu\" width=\"%d\" height=\"%d\" "
-				"fill=\"#%02x%02x%02x\" stroke=\"#fff\"/>", x, y, HCW, HRH, r, g, b);
+				"fill=\"#%02x%02x%02x\" stroke=\"#fff\"/>", x, y, (int)cw, HRH, r, g, b);
 			if (ran)
 				fprintf(out, "<text class=\"hv%s\" x=\"%zu\" y=\"%zu\">%.0f%%</text>",
-					f > 0.5 ? " dark" : "", x + HCW / 2, y + HRH / 2 + 4, 100 * f);
+					f > 0.5 ? " dark" : "", x + cw / 2, y + HRH / 2 + 4, 100 * f);
 			else
 				fprintf(out, "<text class=\"hv none\" x=\"%zu\" y=\"%zu\">not run</text>",
-					x + HCW / 2, y + HRH / 2 + 4);
+					x + cw / 2, y + HRH / 2 + 4);
 			fputs("<title>", out);
 			th_html_text(out, cfg);
 			fputs(" against ", out);
