@@ -318,13 +318,20 @@ void th_card_counts_text(const struct th_card_row *row, char *buf, size_t n)
 void th_card_reach(const struct th_results *res, enum th_variant v, const char *config,
 		   struct th_card_reach *r)
 {
+	th_card_reach_site(res, TH_API_TIMER, NULL, v, config, r);
+}
+
+void th_card_reach_site(const struct th_results *res, enum th_api api, const char *site,
+			enum th_variant v, const char *config, struct th_card_reach *r)
+{
 	const struct th_reach_entry *e = NULL;
 	size_t len = 0;
 
 	memset(r, 0, sizeof(*r));
 	for (size_t t = 0; t < res->ntoolchains; t++) {
 		const char *name = res->toolchains[t].name;
-		const struct th_reach_entry *x = th_reach_find(res, name, v, config);
+		const struct th_reach_entry *x =
+			th_reach_find_site(res, TH_PLATFORM_MODEL, api, site, name, v, config);
 
 		if (x && (!r->toolchain || th_results_natcmp(name, r->toolchain) > 0)) {
 			e = x;

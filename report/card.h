@@ -102,6 +102,10 @@ struct th_card_reach {
 };
 void th_card_reach(const struct th_results *res, enum th_variant v, const char *config,
 		   struct th_card_reach *r);
+/* The same for family @api's call @site ("func", "callback"; NULL: its only
+ * call): what a tasklet generation's dispatch call can still call. */
+void th_card_reach_site(const struct th_results *res, enum th_api api, const char *site,
+			enum th_variant v, const char *config, struct th_card_reach *r);
 
 /*
  * th_card_reconcile() - how the exploit's row and the campaigns of variant

@@ -368,11 +368,41 @@ static void gate_line(FILE *out, const struct th_results *res)
 
 static int verdict_model(FILE *out, const struct th_results *res, int use_color);
 
+/* What 6.1's func(data) call, the one the downgrade reaches, admits under
+ * the card's configs (the results' reach section); nothing without it. */
+static void tasklet_reach_line(FILE *out, const struct th_results *res)
+{
+	static const char *const cfgs[TH_CARD_NCONFIGS] = TH_CARD_CONFIGS;
+	struct th_card_reach r;
+	char line[768], priv[512] = "";
+	const char *tc = NULL;
+	size_t len = 0, plen = 0;
+
+	for (int k = 0; k < TH_CARD_NCONFIGS; k++) {
+		th_card_reach_site(res, TH_API_TASKLET, "func", TH_VARIANT_TRANSITIONAL, cfgs[k], &r);
+		if (!r.toolchain)
+			continue;
+		len += (size_t)snprintf(line + len, len < sizeof(line) ? sizeof(line) - len : 0,
+					"%s%s %zu of %zu%s", len ? ", " : "", cfgs[k], r.members,
+					r.functions, len ? "" : " functions");
+		if (r.privileged)
+			plen += (size_t)snprintf(priv + plen, plen < sizeof(priv) ? sizeof(priv) - plen : 0,
+						 "; privileged under %s: %s", cfgs[k], r.names);
+		tc = r.toolchain;
+	}
+	if (!len)
+		return;
+	fprintf(out, "  What 6.1's func(data) call can still call (%s's binaries):\n", tc);
+	snprintf(line + len, len < sizeof(line) ? sizeof(line) - len : 0, "%s",
+		 plen ? priv : "; none privileged");
+	th_report_put_wrapped(out, "    ", line);
+}
+
 /* The tasklet's question, its own block (card.h TH_CARD_TASKLET_*): the
  * downgrade on each generation, then the function word with use_callback
  * kept. Nothing when the results hold no tasklet cell. */
-static void tasklet_lines(FILE *out, const struct th_card *card, int use_color, char *said,
-			  size_t n)
+static void tasklet_lines(FILE *out, const struct th_results *res, const struct th_card *card,
+			  int use_color, char *said, size_t n)
 {
 	char label[64];
 	int lw = 0, ow;
@@ -411,6 +441,7 @@ static void tasklet_lines(FILE *out, const struct th_card *card, int use_color, 
 		row_line(out, label, lw, r, ow, use_color);
 	}
 	not_run_notes(out, card->tasklet, card->ntasklet, said, n);
+	tasklet_reach_line(out, res);
 }
 
 int th_render_verdict(FILE *out, const struct th_results *res, int use_color)
@@ -506,7 +537,7 @@ static int verdict_model(FILE *out, const struct th_results *res, int use_color)
 			row_line(out, card.still[i].payload, lw, &card.still[i], ow, use_color);
 		not_run_notes(out, card.still, card.nstill, said, sizeof(said));
 	}
-	tasklet_lines(out, &card, use_color, said, sizeof(said));
+	tasklet_lines(out, res, &card, use_color, said, sizeof(said));
 	reach_lines(out, res);
 	fuzz_lines(out, res, &card);
 	if (kernel_lines(out, th_results_origin(res))) {

@@ -310,7 +310,7 @@ static int kernel_card_lines(FILE *out, const struct th_results *res)
 /* The tasklet's question (card.h TH_CARD_TASKLET_*), when the results
  * hold tasklet cells: the downgrade on each generation, then the function
  * word with use_callback kept. */
-static void tasklet_card(FILE *out, const struct th_card *card)
+static void tasklet_card(FILE *out, const struct th_results *res, const struct th_card *card)
 {
 	char label[96];
 	bool any = false;
@@ -341,6 +341,23 @@ static void tasklet_card(FILE *out, const struct th_card *card)
 	fputs("</div>\n", out);
 	note_line(out, shared_note(card->tasklet, card->ntasklet));
 	card_cells(out, card->tasklet, card->ntasklet, "it");
+	/* What the func(data) call the downgrade reaches admits (reach). */
+	for (int k = 0; k < TH_CARD_NCONFIGS; k++) {
+		static const char *const cfgs[TH_CARD_NCONFIGS] = TH_CARD_CONFIGS;
+		struct th_card_reach r;
+
+		th_card_reach_site(res, TH_API_TASKLET, "func", TH_VARIANT_TRANSITIONAL, cfgs[k], &r);
+		if (!r.toolchain)
+			continue;
+		fprintf(out, "<p class=\"cnt\">6.1's <code>func(data)</code> call under <code>%s</code> "
+			"(%s's binaries) admits %zu of %zu functions", cfgs[k], r.toolchain, r.members,
+			r.functions);
+		if (r.privileged) {
+			fputs("; privileged: ", out);
+			th_html_text(out, r.names);
+		}
+		fputs(".</p>\n", out);
+	}
 }
 
 /* The verdict, first: the question the project answers, row by row, with
@@ -381,7 +398,7 @@ static int verdict_card(FILE *out, const struct th_results *res, const struct th
 	note_line(out, shared_note(card.still, card.nstill));
 	if (card.nstill)
 		card_cells(out, card.still, card.nstill, "it");
-	tasklet_card(out, &card);
+	tasklet_card(out, res, &card);
 	/* Sections other parts of a run add to the results; until a run
 	 * records them, the card says they were not run. */
 	reach_lines(out, res);
