@@ -9,7 +9,8 @@
 #                                          e.g. fuzz/tasklet/)
 # libFuzzer; TH_FUZZ_REPLAY=1 replays files
 # built with the config's own flags (cfi/configs.tsv), like the matrix's attack
-# binaries, for the configs in TH_FUZZ_OVERFLOW_CONFIGS this compiler supports.
+# binaries, for the configs whose row of cfi/configs.tsv names the target in
+# its fuzz column (TH_FUZZ_CONFIGS_<api>) and this compiler supports.
 # Every binary, and every config it cannot build, goes into
 # ${CMAKE_BINARY_DIR}/fuzz-manifest.tsv, which `timerharness fuzz` reads:
 #   target toolchain variant config path status reason engine
@@ -24,16 +25,15 @@ if(NOT COMMAND th_config_flags)
   message(FATAL_ERROR "cfi/configs.cmake must be included at top level before fuzz/")
 endif()
 
-set(TH_FUZZ_OVERFLOW_CONFIGS
-  none cfi-icall cfi-icall-generalized kcfi fsanitize-function asan bounds fortify defence-in-depth
-  CACHE STRING "configs the overflow fuzz target is built for (cfi/configs.tsv names)")
+# Which configs each family's target is built for is their rows' (the fuzz
+# column of cfi/configs.tsv: overflow for the timer's, a family's target
+# name for its own); TH_FUZZ_OVERFLOW_CONFIGS narrows them for one build.
+set(TH_FUZZ_OVERFLOW_CONFIGS "" CACHE STRING
+  "configs the fuzz targets are built for (cfi/configs.tsv names); empty: every config whose row's fuzz column names a target")
 set(TH_FUZZ_OVERFLOW_VARIANTS legacy transitional modern)
 # The API families with campaigns (results/api.def names): each a world
 # (a third family is a folder fuzz/<api>/ and its name here).
 set(TH_FUZZ_OVERFLOW_FAMILIES timer tasklet)
-# A family's configs, when fewer than TH_FUZZ_OVERFLOW_CONFIGS (its rows of
-# fuzz/campaigns.tsv plan the same).
-set(TH_FUZZ_CONFIGS_tasklet none cfi-icall kcfi)
 set(_fz_bin "${CMAKE_BINARY_DIR}/fuzz")
 set(TH_FUZZ_MANIFEST "${CMAKE_BINARY_DIR}/fuzz-manifest.tsv")
 
@@ -171,7 +171,8 @@ function(th_fuzz_overflow_add api variant config)
   set(objs th-fuzz-objs-${variant}-${config})
   set(defs TH_ATK_${V}=1 TH_ATK_VARIANT="${variant}" TH_ATK_CONFIG="${config}" TH_ATK_SEED="-")
   string(JOIN " " _cf ${cflags})
-  if(_cf MATCHES "-fsanitize=(cfi-icall|kcfi)" OR (_cf MATCHES "-fsanitize=function" AND TH_CLANG_MAJOR GREATER_EQUAL 17))
+  th_config_scheme(${config} _fz_scheme)
+  if(NOT _fz_scheme STREQUAL "none")
     list(APPEND defs TH_FZ_EXPECT_DISPATCH_TRAPS=1)
   endif()
   if(_cf MATCHES "TH_FORTIFY_FIELD")
@@ -220,8 +221,20 @@ function(th_fuzz_overflow_add api variant config)
   set_property(GLOBAL APPEND PROPERTY TH_FUZZ_OVERFLOW_BINARIES "${api}:${variant}:${config}:${name}")
 endfunction()
 
+# Each family's configs (TH_FUZZ_CONFIGS_<api>), from the rows; their union
+# is the configs built unless TH_FUZZ_OVERFLOW_CONFIGS says which.
+set(_fz_configs "")
+foreach(api IN LISTS TH_FUZZ_OVERFLOW_FAMILIES)
+  _th_fuzz_family_target(${api} _fz_t)
+  th_configs_where(fuzz ${_fz_t} TH_FUZZ_CONFIGS_${api})
+  list(APPEND _fz_configs ${TH_FUZZ_CONFIGS_${api}})
+endforeach()
+if(TH_FUZZ_OVERFLOW_CONFIGS)
+  set(_fz_configs ${TH_FUZZ_OVERFLOW_CONFIGS})
+endif()
+list(REMOVE_DUPLICATES _fz_configs)
 set(_fz_built "")
-foreach(config IN LISTS TH_FUZZ_OVERFLOW_CONFIGS)
+foreach(config IN LISTS _fz_configs)
   if(NOT config IN_LIST TH_CONFIGS)
     message(FATAL_ERROR "TH_FUZZ_OVERFLOW_CONFIGS: '${config}' is not a config of cfi/configs.tsv")
   endif()
@@ -230,7 +243,7 @@ foreach(config IN LISTS TH_FUZZ_OVERFLOW_CONFIGS)
   set(_fz_builds "")
   foreach(api IN LISTS TH_FUZZ_OVERFLOW_FAMILIES)
     _th_fuzz_family_target(${api} _fz_t)
-    if(DEFINED TH_FUZZ_CONFIGS_${api} AND NOT config IN_LIST TH_FUZZ_CONFIGS_${api})
+    if(NOT config IN_LIST TH_FUZZ_CONFIGS_${api})
       continue()
     endif()
     foreach(variant IN LISTS TH_FUZZ_OVERFLOW_VARIANTS)
