@@ -242,13 +242,13 @@ static int parse(int argc, char **argv, struct opts *o)
 		else
 			return bad("%s needs a value", name);
 		if (!strcmp(name, "--configs")) {
-			char *tok, *save = NULL;
+			char *p = o->configs_buf, *tok;
 
 			if (strlen(v) >= sizeof(o->configs_buf))
 				return bad("--configs: list too long");
 			snprintf(o->configs_buf, sizeof(o->configs_buf), "%s", v);
 			o->nconfigs = 0;
-			for (tok = strtok_r(o->configs_buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			while ((tok = th_list_split(&p))) {
 				for (int k = 0; k < o->nconfigs; k++)
 					if (!strcmp(o->configs[k], tok))
 						return bad("--configs: %s twice", tok);
@@ -260,11 +260,11 @@ static int parse(int argc, char **argv, struct opts *o)
 			if (!o->nconfigs)
 				return bad("--configs: no config named");
 		} else if (!strcmp(name, "--sizes")) {
-			char buf[128], *tok, *save = NULL;
+			char buf[128], *p = buf, *tok;
 
 			snprintf(buf, sizeof(buf), "%s", v);
 			o->nsizes = 0;
-			for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+			while ((tok = th_list_split(&p))) {
 				if (o->nsizes == MAX_SIZES)
 					return bad("--sizes: at most %d sizes", MAX_SIZES);
 				if (parse_uint(tok, 100, 10000000, &o->sizes[o->nsizes]))

@@ -90,7 +90,7 @@ static int parse_line(struct th_fz_plan *p, struct th_tsv *t, char *err, size_t 
 		f[3] = configs;
 	}
 	if (r.kind == TH_FZ_PLAN_CAMPAIGN) {
-		char v[256], *save = NULL;
+		char v[256], *vp = v, *t;
 
 		if (bad_names(f[2]) || bad_names(f[3])) {
 			snprintf(err, n, "%s:%lu: a campaign row names its variants and configs (comma lists, "
@@ -98,7 +98,7 @@ static int parse_line(struct th_fz_plan *p, struct th_tsv *t, char *err, size_t 
 			return -1;
 		}
 		snprintf(v, sizeof(v), "%s", f[2]);
-		for (char *t = strtok_r(v, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		while ((t = th_list_split(&vp)))
 			if (th_variant_parse(t) == TH_VARIANT_INVALID) {
 				snprintf(err, n, "%s:%lu: unknown variant '%s' (legacy, transitional, modern)",
 					 path, lineno, t);

@@ -22,6 +22,23 @@ bool th_list_has(const char *list, const char *name)
 	return false;
 }
 
+char *th_list_split(char **s)
+{
+	char *p = *s, *item;
+
+	p += strspn(p, ",");
+	if (!*p) {
+		*s = p;
+		return NULL;
+	}
+	item = p;
+	p += strcspn(p, ",");
+	if (*p)
+		*p++ = '\0';
+	*s = p;
+	return item;
+}
+
 bool th_same_str(const char *a, const char *b)
 {
 	return (!a && !b) || (a && b && !strcmp(a, b));

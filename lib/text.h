@@ -11,6 +11,12 @@
  * every name (the option was not given); an empty item matches nothing. */
 bool th_list_has(const char *list, const char *name);
 
+/* The next item of the comma list at *s, split in place (its ',' made a
+ * NUL) and *s moved past it; empty items are skipped, as strtok_r(3) skips
+ * them. Walk a list with: for (char *p = buf, *item; (item = th_list_split(&p));)
+ * Return: the item, or NULL at the end of the list. */
+char *th_list_split(char **s);
+
 /* The LINE of a "FILE:LINE" position (an expectation rule's); 0 when
  * where is NULL or has no ':'. */
 unsigned th_where_line(const char *where);

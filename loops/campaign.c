@@ -29,6 +29,7 @@
 #include "results/results.h"
 #include "results/sha256.h"
 #include "lib/fs.h"
+#include "lib/text.h"
 
 #define MAX_PIDS 4096
 #define LINE_MAX_ 8192
@@ -71,13 +72,13 @@ static void remove_tree(const char *path)
 /* Is name in the comma list (NULL: everything)? Shell globs allowed. */
 static int in_list(const char *list, const char *name)
 {
-	char *l, *tok, *save = NULL;
+	char *l, *p, *tok;
 	int hit = 0;
 
 	if (!list)
 		return 1;
 	l = th_xstrdup(list);
-	for (tok = strtok_r(l, ",", &save); tok && !hit; tok = strtok_r(NULL, ",", &save))
+	for (p = l; !hit && (tok = th_list_split(&p));)
 		hit = !fnmatch(tok, name, 0);
 	free(l);
 	return hit;
@@ -765,10 +766,10 @@ static int plan(struct campaign **out, size_t *nout, const struct th_fz_opts *o,
 	static const char *const variants[] = { "legacy", "transitional", "modern" };
 
 	if (o->targets) {
-		char list[256], *save = NULL;
+		char list[256];
 
 		snprintf(list, sizeof(list), "%s", o->targets);
-		for (char *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save))
+		for (char *p = list, *t; (t = th_list_split(&p));)
 			if (th_fz_target_api(t) == TH_API_INVALID) {
 				snprintf(err, n, "--target: no such target '%s' (targets: overflow, and each "
 					 "API family but the timer by its name: %s)", t, th_api_names());

@@ -454,8 +454,7 @@ static enum support config_support(struct th_matrix *m, const char *tool,
 		}
 
 	snprintf(checks, sizeof(checks), "%s", c->probes);
-	for (char *save = NULL, *chk = strtok_r(checks, ",", &save); chk && state == SUPPORTED;
-	     chk = strtok_r(NULL, ",", &save)) {
+	for (char *p = checks, *chk; state == SUPPORTED && (chk = th_list_split(&p));) {
 		bool built = false, ok = false;
 
 		for (size_t bi = 0; bi < m->b.nbins && !ok && state == SUPPORTED; bi++) {

@@ -14,6 +14,7 @@
 #include "report_internal.h"
 #include "sha256.h"
 #include "lib/fs.h"
+#include "lib/text.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -168,15 +169,14 @@ static int requires_planned(const struct th_fz_expect *e, const struct th_fz_pla
 			continue;
 		for (size_t i = 0; i < p->nrows && !found; i++) {
 			const struct th_fz_plan_row *row = &p->rows[i];
-			char vs[256], cs[256], *vsave = NULL, *csave = NULL;
+			char vs[256], cs[256];
 
 			if (row->kind != TH_FZ_PLAN_CAMPAIGN || strcmp(row->target, target))
 				continue;
 			snprintf(vs, sizeof(vs), "%s", row->variant);
-			for (char *v = strtok_r(vs, ",", &vsave); v && !found; v = strtok_r(NULL, ",", &vsave)) {
+			for (char *vp = vs, *v; !found && (v = th_list_split(&vp));) {
 				snprintf(cs, sizeof(cs), "%s", row->config);
-				csave = NULL;
-				for (char *c = strtok_r(cs, ",", &csave); c && !found; c = strtok_r(NULL, ",", &csave))
+				for (char *cp = cs, *c; !found && (c = th_list_split(&cp));)
 					found = th_fz_glob_match(r->variant, v) && th_fz_glob_match(r->config, c);
 			}
 		}
@@ -578,16 +578,15 @@ static unsigned missing_campaigns(FILE *out, const struct th_fz_summary *s, cons
 		for (size_t i = 0; i < p->nrows; i++) {
 			const struct th_fz_plan_row *r = &p->rows[i];
 			const char *target = r->target;
-			char vs[256], cs[256], *vsave = NULL, *csave = NULL;
+			char vs[256], cs[256];
 
 			if (r->kind != TH_FZ_PLAN_CAMPAIGN || !th_fz_glob_match(r->toolchain, tc) ||
 			    (s && !th_fz_build_has_toolchain(b, target, tc)))
 				continue;
 			snprintf(vs, sizeof(vs), "%s", r->variant);
-			for (char *v = strtok_r(vs, ",", &vsave); v; v = strtok_r(NULL, ",", &vsave)) {
+			for (char *vp = vs, *v; (v = th_list_split(&vp));) {
 				snprintf(cs, sizeof(cs), "%s", r->config);
-				csave = NULL;
-				for (char *cf = strtok_r(cs, ",", &csave); cf; cf = strtok_r(NULL, ",", &csave)) {
+				for (char *cp = cs, *cf; (cf = th_list_split(&cp));) {
 					bool there = false;
 
 					/* Said once, by the first row that plans it. */

@@ -16,7 +16,7 @@ foreach(case rows_and_comments field_counts long_line_whole nul_byte open_errors
   add_test(NAME lib.tsv.${case} COMMAND th-lib-test ${case})
   set_tests_properties(lib.tsv.${case} PROPERTIES LABELS lib TIMEOUT 60)
 endforeach()
-foreach(case open_read_never_blocks escape)
+foreach(case open_read_never_blocks escape list_split)
   add_test(NAME lib.${case} COMMAND th-lib-test ${case})
   set_tests_properties(lib.${case} PROPERTIES LABELS lib TIMEOUT 10)
 endforeach()

@@ -2,7 +2,8 @@
 /* lib/: the TSV reader (lib/tsv.h) on the inputs every table of the project
  * may meet: comments, CRLF, empty fields, long lines, NUL bytes, a count of
  * fields that differs, a directory; and lib/fs.h's reading open on what
- * would block (a FIFO with no writer, /dev/zero) and lib/text.h's escape. */
+ * would block (a FIFO with no writer, /dev/zero) and lib/text.h's escape and
+ * comma-list splitter. */
 #define _GNU_SOURCE
 #include <setjmp.h>
 #include <stdarg.h>
@@ -187,6 +188,30 @@ static void escape(void **state)
 	assert_string_equal(th_escape(buf, 7, "ab\n"), "ab\\x0a");
 }
 
+/* th_list_split() against strtok_r(3), which it replaces: the same items,
+ * empty ones skipped, in place. */
+static void list_split(void **state)
+{
+	static const char *const lists[] = { "", ",", "a", "a,b", ",a,,b,", "none,cfi-icall,kcfi",
+					     ",,", "a,", ",a" };
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		char a[64], b[64], *save = NULL, *p = b, *x, *y;
+
+		snprintf(a, sizeof(a), "%s", lists[i]);
+		snprintf(b, sizeof(b), "%s", lists[i]);
+		x = strtok_r(a, ",", &save);
+		y = th_list_split(&p);
+		for (; x; x = strtok_r(NULL, ",", &save), y = th_list_split(&p)) {
+			assert_non_null(y);
+			assert_string_equal(x, y);
+		}
+		assert_null(y);
+		assert_null(th_list_split(&p));	/* and stays at the end */
+	}
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -197,6 +222,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(open_errors),
 		cmocka_unit_test(open_read_never_blocks),
 		cmocka_unit_test(escape),
+		cmocka_unit_test(list_split),
 	};
 
 	if (argc > 1)
