@@ -2,7 +2,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "fuzz_expect.h"
 #include "fuzz_summary.h"
-#include "results_internal.h"
+#include "results_write.h"
 #include "lib/tsv.h"
 
 #include <errno.h>

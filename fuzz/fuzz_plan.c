@@ -4,7 +4,7 @@
 #include "fuzz_plan.h"
 #include "fuzz_expect.h"
 #include "outcome.h"
-#include "results_internal.h"
+#include "results_write.h"
 #include "results.h"
 #include "fuzz_summary.h"
 #include "lib/tsv.h"

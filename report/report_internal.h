@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Helpers shared by the report/ sources (the views and the gate), over the
- * model's (results/results_internal.h); not part of the public API. */
+ * model's public headers (results/results_view.h, results/results_write.h);
+ * not part of the public API. */
 #ifndef TH_REPORT_INTERNAL_H
 #define TH_REPORT_INTERNAL_H
 
@@ -10,7 +11,8 @@
 #include <sys/stat.h>
 
 #include "render.h"
-#include "results_internal.h"
+#include "results_view.h"
+#include "results_write.h"
 
 /* The ANSI colour of an outcome in terminal output ("" for none), and the
  * sequence that ends it. */

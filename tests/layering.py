@@ -8,7 +8,9 @@
                                     in the commit when one is added)
   layering.py graph  [--root DIR]   the folder-level include graph, one edge a line
   layering.py selftest              the check fails on a small tree with an upward
-                                    include, a cycle and a header name twice
+                                    include, a cycle, a header and a source name
+                                    twice, a folder's namesake and another
+                                    folder's internal header
 
 The layers, bottom first (a folder includes its own files and those of the
 layers below it, never above):
@@ -37,7 +39,11 @@ of the same parameters and body (comments, blanks and its own name aside),
 the copied helper one definition in lib/ (or the layer both use) replaces
 (a one-line body is left out: a file's handler that sets its own flag, an
 accessor of its own struct, coincide without being copies);
-(4) every line of tests/layering-allowed.txt is a violation that still
+(4) no file includes another folder's *_internal.h (what it needs is in a
+public header); (5) no two source files of the tree share a name (.c or .h),
+and no .c file is named as a folder it is not in (fuzz/binread.c): a
+namesake misleads tools and people;
+(6) every line of tests/layering-allowed.txt is a violation that still
 exists, so the list only shrinks. Quote includes only (<...> is the system's). Resolution: the
 including file's folder, then the tree's root, then timer_core/include,
 then the one source file of that name anywhere.
@@ -110,9 +116,19 @@ def scan(root):
                 a, b = p.split("/")[0], tgt.split("/")[0]
                 if a != b:
                     edges.append((p, tgt, n))
+                    if tgt.endswith("_internal.h"):
+                        problems.append((f"internal {p} {tgt}",
+                                         f"{p}:{n}: includes {tgt}, another folder's internal "
+                                         f"header: what it needs goes in a public one"))
+    tops = {p.split("/")[0] for p in files}
+    for p in sorted(files):
+        stem = os.path.splitext(os.path.basename(p))[0]
+        if stem in tops and p.split("/")[0] != stem and p.endswith(".c"):
+            problems.append((f"namesake {p}", f"{p}: named as the folder {stem}/ it is not in"))
     for name, where in sorted(byname.items()):
-        if name.endswith(".h") and len(where) > 1:
-            problems.append((f"twice {name}", f"two headers named {name}: {', '.join(sorted(where))}"))
+        if len(where) > 1:
+            kind = "headers" if name.endswith(".h") else "sources"
+            problems.append((f"twice {name}", f"two {kind} named {name}: {', '.join(sorted(where))}"))
     return edges, problems
 
 
@@ -207,6 +223,10 @@ def selftest():
         "cli/c.c": '#include "reach.h"\n',
         "lib/x.c": "static int twice(int a)\n{\n\tint b = a * 2;\n\n\treturn b + 1;\n}\n",
         "report/y.c": "/* a copy */\nstatic int again(int a)\n{\n\tint b = a * 2;  /* x */\n\treturn b + 1;\n}\n",
+        "lib/lib_internal.h": "",
+        "cli/d.c": '#include "lib/lib_internal.h"\n',
+        "cli/x.c": "",
+        "report/lib.c": "",
     }
     with tempfile.TemporaryDirectory(prefix="th-layering.") as d:
         for p, text in tree.items():
@@ -215,14 +235,16 @@ def selftest():
                 f.write(text)
         edges, found = violations(d)
         want = {"up lib/a.h -> cli/b.h", "twice reach.h", "ambiguous cli/c.c reach.h",
-                "same-body lib/x.c:twice ~ report/y.c:again"}
+                "same-body lib/x.c:twice ~ report/y.c:again", "twice x.c",
+                "internal cli/d.c lib/lib_internal.h", "namesake report/lib.c"}
         cyc = cycles(edges, set())
     if set(found) != want or not any(c[0] in ("lib", "cli") for c in cyc):
         print(f"layering.py selftest: found {sorted(found)}, cycles {cyc}; expected {sorted(want)} "
               "and the cycle lib -> cli -> lib")
         return 1
-    print("layering.py selftest: the upward include, the name twice, the ambiguous include, "
-          "the function defined twice and the cycle are found")
+    print("layering.py selftest: the upward include, the name twice (a header's, a source's), "
+          "the ambiguous include, a folder's namesake, another folder's internal header, the function defined twice "
+          "and the cycle are found")
     return 0
 
 
