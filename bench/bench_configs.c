@@ -21,6 +21,8 @@
 #include "lib/proc.h"
 #include "lib/stats.h"
 #include "lib/text.h"
+#include "results/bench_figures.h"
+#include "results/results_write.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -69,8 +71,8 @@
 
 extern char **environ;
 
-static const char *const impl_names[NIMPL] = { "legacy", "transitional", "modern", "heap" };
-static const char *const op_names[NOP] = { "add", "mod", "del", "expire", "step" };
+/* The implementations and ops in bench.json's order (results/bench_figures.h). */
+_Static_assert(NIMPL == TH_BENCH_NIMPL && NOP == TH_BENCH_NOP, "bench.json's impls and ops");
 
 struct opts {
 	const char *configs[MAX_CONFIGS];
@@ -369,54 +371,35 @@ static void log_tail(const char *log, char *buf, size_t n)
 	fclose(f);
 }
 
-static int index_of(const char *const *names, int n, const char *s)
-{
-	for (int i = 0; s && i < n; i++)
-		if (!strcmp(names[i], s))
-			return i;
-	return -1;
-}
-
-/* Read a timerharness/bench/v1 file: ns/op into @ns[size][impl][op] (NaN
- * where absent), instructions into @instr when not NULL. Return: 0 or -1. */
+/* Read a timerharness/bench/v1 file as results/ reads one (th_bench_load():
+ * strictly, what `make bench` puts beside results.json): ns/op into
+ * @ns[size][impl][op] (NaN where absent), instructions into @instr when not
+ * NULL. Return: 0 or -1. */
 static int read_figures(const char *path, const struct opts *o, const char *config,
 			double ns[MAX_SIZES][NIMPL][NOP], double instr[NIMPL][NOP], char *status,
 			size_t statlen, char *err, size_t errlen)
 {
-	json_error_t je;
-	json_t *root = json_load_file(path, 0, &je), *cells, *c, *ins;
-	size_t i;
+	struct th_bench *b;
 
-	if (!root) {
-		snprintf(err, errlen, "%s: %s's figures unreadable: line %d: %s", path, config,
-			 je.line, je.text);
+	if (th_bench_load(path, &b, err, errlen))
 		return -1;
-	}
-	cells = json_object_get(root, "cells");
-	if (strcmp(json_string_value(json_object_get(root, "config")) ?: "", config) ||
-	    !json_is_array(cells)) {
+	if (strcmp(b->config ? b->config : "", config)) {
 		snprintf(err, errlen, "%s: not the figures of config %s", path, config);
-		json_decref(root);
+		th_bench_free(b);
 		return -1;
 	}
-	ins = json_object_get(json_object_get(root, "instructions"), "status");
 	if (status)
-		snprintf(status, statlen, "%s", json_string_value(ins) ?: "?");
-	json_array_foreach(cells, i, c) {
-		int im = index_of(impl_names, NIMPL, json_string_value(json_object_get(c, "impl")));
-		int op = index_of(op_names, NOP, json_string_value(json_object_get(c, "op")));
-		json_int_t n = json_integer_value(json_object_get(c, "n"));
-		json_t *v = json_object_get(c, "ns_per_op"), *iv = json_object_get(c, "instructions_per_op");
+		snprintf(status, statlen, "%s", b->instr_status ? b->instr_status : "?");
+	for (size_t i = 0; i < b->ncells; i++) {
+		const struct th_bench_cell *c = &b->cells[i];
 
-		if (im < 0 || op < 0)
-			continue;
 		for (int si = 0; ns && si < o->nsizes; si++)
-			if ((json_int_t)o->sizes[si] == n)
-				ns[si][im][op] = json_is_number(v) ? json_number_value(v) : NAN;
-		if (instr && n == COUNT_N)
-			instr[im][op] = json_is_number(iv) ? json_number_value(iv) : NAN;
+			if ((long long)o->sizes[si] == c->n)
+				ns[si][c->impl][c->op] = c->ns;
+		if (instr && c->n == COUNT_N)
+			instr[c->impl][c->op] = c->instructions;
 	}
-	json_decref(root);
+	th_bench_free(b);
 	return 0;
 }
 
@@ -519,8 +502,8 @@ static void table(const struct opts *o, struct fig *figs, int base, int si, entr
 		for (size_t j = 0; j < sizeof(shown_ops) / sizeof(shown_ops[0]); j++) {
 			char label[32];
 
-			snprintf(label, sizeof(label), "%s %s", impl_names[shown[i]],
-				 op_names[shown_ops[j]]);
+			snprintf(label, sizeof(label), "%s %s", th_bench_impl_names[shown[i]],
+				 th_bench_op_names[shown_ops[j]]);
 			printf("  %-16s", label);
 			for (int k = 0; k < o->nconfigs; k++) {
 				char b[40];
@@ -614,7 +597,7 @@ static json_t *num(double v)
 static int write_json(const struct opts *o, struct fig *figs, int base)
 {
 	json_t *root = json_object(), *cfgs = json_array(), *cells = json_array(), *host = json_object();
-	char created[32], hostname[256] = "", tmp[4096];
+	char created[32], hostname[256] = "", err[4096 + 256], *text;
 	struct utsname u;
 	time_t now = time(NULL);
 	struct tm tm;
@@ -658,8 +641,8 @@ static int write_json(const struct opts *o, struct fig *figs, int base)
 					if (isnan(c.ns))
 						continue;	/* not run in this build */
 					x = json_pack("{s:i, s:s, s:s, s:s}", "n", (int)o->sizes[si],
-						      "config", o->configs[k], "impl", impl_names[im],
-						      "op", op_names[op]);
+						      "config", o->configs[k], "impl", th_bench_impl_names[im],
+						      "op", th_bench_op_names[op]);
 					json_object_set_new(x, "ns_per_op", num(c.ns));
 					json_object_set_new(x, "ns_min", num(c.ns_min));
 					json_object_set_new(x, "ns_max", num(c.ns_max));
@@ -671,12 +654,16 @@ static int write_json(const struct opts *o, struct fig *figs, int base)
 					json_array_append_new(cells, x);
 				}
 	json_object_set_new(root, "cells", cells);
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", o->json, (long)getpid());
-	if (json_dump_file(root, tmp, JSON_INDENT(2) | JSON_PRESERVE_ORDER) || rename(tmp, o->json)) {
-		fprintf(stderr, "timerharness bench: cannot write %s: %s\n", o->json, strerror(errno));
-		unlink(tmp);
+	/* Written as results/ writes its files: whole or not at all, never
+	 * through a link. */
+	text = json_dumps(root, JSON_INDENT(2) | JSON_PRESERVE_ORDER);
+	if (!text)
+		snprintf(err, sizeof(err), "%s: %s", o->json, strerror(ENOMEM));
+	if (!text || th_results_write_atomic(o->json, text, strlen(text), err, sizeof(err))) {
+		fprintf(stderr, "timerharness bench: cannot write %s\n", err);
 		rc = 3;
 	}
+	free(text);
 	json_decref(root);
 	return rc;
 }
