@@ -41,7 +41,7 @@ the copied helper one definition in lib/ (or the layer both use) replaces
 accessor of its own struct, coincide without being copies);
 (4) no file includes another folder's *_internal.h (what it needs is in a
 public header); (5) no two source files of the tree share a name (.c or .h),
-and no .c file is named as a folder it is not in (fuzz/binread.c): a
+and no .c file is named as a folder it is not in (fuzz/binread.c was): a
 namesake misleads tools and people;
 (6) every line of tests/layering-allowed.txt is a violation that still
 exists, so the list only shrinks. Quote includes only (<...> is the system's). Resolution: the

@@ -240,7 +240,7 @@ else()
   pkg_check_modules(TH_REACH_SAN_LIBS REQUIRED IMPORTED_TARGET libelf capstone)
   add_executable(th-reach-san-test ${CMAKE_CURRENT_LIST_DIR}/reach_test.c
     ${PROJECT_SOURCE_DIR}/binread/binread_elf.c ${PROJECT_SOURCE_DIR}/binread/binread_x86.c
-    ${PROJECT_SOURCE_DIR}/cfi/reach.c ${PROJECT_SOURCE_DIR}/cfi/reach_verify.c ${PROJECT_SOURCE_DIR}/lib/stats.c
+    ${PROJECT_SOURCE_DIR}/cfi/target_set.c ${PROJECT_SOURCE_DIR}/cfi/reach_verify.c ${PROJECT_SOURCE_DIR}/lib/stats.c
     ${PROJECT_SOURCE_DIR}/lib/fs.c)
   target_include_directories(th-reach-san-test PRIVATE ${TH_REACH_CMOCKA_INCLUDE} ${PROJECT_SOURCE_DIR})
   target_compile_options(th-reach-san-test PRIVATE ${TH_WARN_FLAGS} -O1 -fno-omit-frame-pointer

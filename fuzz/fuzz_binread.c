@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * binread: the binary reader (binread/binread_elf.c, binread/binread_x86.c) and the
- * target sets of a function's indirect calls (cfi/reach.c) on any file, as
+ * target sets of a function's indirect calls (cfi/target_set.c) on any file, as
  * `timerharness reach --binary FILE` reads one a user brings.
  *
  * Input: the bytes of the file (seeds, fuzz/corpora/binread/: the project's

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: MIT */
-/* Target sets of indirect call sites (reach.h), on top of the binary reader. */
+/* Target sets of indirect call sites (target_set.h), on top of the binary reader. */
 #include "target_set.h"
 #include "lib/stats.h"
 
