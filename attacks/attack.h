@@ -60,7 +60,7 @@ int th_payload_prepare(struct th_plan *plan, enum th_payload p, int packet_sock)
 void th_payload_build(struct th_plan *plan, const struct atk_ring *base);
 
 /*
- * --aim NAME (attacks/main.c): the attack's .function is the symbol NAME of
+ * --aim NAME (attacks/attack_main.c): the attack's .function is the symbol NAME of
  * this image (sysmap.h) instead of its payload's target, with no argument
  * chosen; how tests/reach_agree_test.c puts a computed target set to the
  * test. NULL: not aimed.

@@ -5,7 +5,7 @@
  * For the timer dispatch of one attack binary, cfi/target_set.h computes which
  * functions its check admits. Each is then attacked for real: the binary's
  * own heap-neighbour overwrite of a pending timer, aimed with --aim NAME
- * (attacks/main.c) at that function, run and classified exactly as a matrix
+ * (attacks/attack_main.c) at that function, run and classified exactly as a matrix
  * cell (runner/child.h, traced; cfi/classify.h), the payload's other bytes as ATTACK says:
  *  - every member the binary can name (a unique symbol) must NOT come out
  *    BLOCKED_CFI; where the set is "everything" (no check, or functions the
