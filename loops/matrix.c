@@ -937,11 +937,13 @@ static void run_jobs(struct th_matrix *m)
 			struct job *jb = &m->jobs[next++];
 			const char *argv[] = { jb->binary, "--run", m->cells[jb->cell].attack, NULL };
 
-			/* Every config but asan runs under the address-space cap; every
-			 * cell is traced (runner/child.h): traps, dispatches, state. */
+			/* Every config runs under the address-space cap but those built
+			 * with AddressSanitizer (its shadow maps terabytes); every cell
+			 * is traced (runner/child.h): traps, dispatches, state. */
 			const struct th_child_opts opts = {
 				.timeout = m->o->timeout,
-				.cap_memory = strcmp(m->cells[jb->cell].config, "asan") != 0,
+				.cap_memory = !th_config_has_cflag(th_config_find(m->cells[jb->cell].config),
+								   "-fsanitize=address"),
 				/* The family's dispatch (results/api.def): call_timer_fn,
 				 * tasklet_action_common. */
 				.trace = true, .site_func = th_api_dispatch(m->cells[jb->cell].api),
