@@ -8,7 +8,14 @@ rm -rf "$dir"
 "$th" fuzz --build-root "$build" --toolchain "$tool" --target overflow --variant legacy --config none \
 	--time 60 --jobs 1 --out "$dir" --quiet &
 pid=$!
-sleep 2
+# Interrupt once the campaign runs (its files under DIR/fuzz/), not at a
+# fixed time: on a loaded machine 2 s could come before the engine started.
+i=0
+while [ "$i" -lt 120 ] && [ -z "$(ls "$dir/fuzz" 2>/dev/null)" ]; do
+	sleep 0.5
+	i=$((i + 1))
+done
+sleep 1
 kill -INT "$pid"
 wait "$pid"
 rc=$?
