@@ -314,3 +314,18 @@ void th_fz_world_attacker_sleeps(void)
 	attacker_task.state = TASK_INTERRUPTIBLE;
 }
 
+/* ---- what every family's world writes through alike ---------------------------------- */
+
+/* The slab neighbour's bug (attacks/victim.h msg_store()): the same msg_buf
+ * in every family's world. */
+uintptr_t th_fz_world_msg_store(const struct th_fz_objects *o, const void *p, size_t n)
+{
+	msg_store(o->msg, p, n);
+	return (uintptr_t)((struct msg_buf *)o->msg)->data;
+}
+
+/* setxattr()-like spray (attacks/victim.h spray_alloc()). */
+uintptr_t th_fz_world_spray(const void *p, size_t n)
+{
+	return (uintptr_t)spray_alloc(p, n);
+}

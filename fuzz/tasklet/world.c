@@ -142,20 +142,9 @@ uintptr_t th_fz_world_set_name_str(const struct th_fz_objects *o, const char *s)
 	return 0;
 }
 
-uintptr_t th_fz_world_msg_store(const struct th_fz_objects *o, const void *p, size_t n)
-{
-	msg_store(o->msg, p, n);
-	return (uintptr_t)((struct msg_buf *)o->msg)->data;
-}
-
 void th_fz_world_release(const struct th_fz_objects *o)
 {
 	(void)o;
-}
-
-uintptr_t th_fz_world_spray(const void *p, size_t n)
-{
-	return (uintptr_t)spray_alloc(p, n);
 }
 
 const char *th_fz_world_technique(int op_kind)
