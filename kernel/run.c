@@ -178,6 +178,15 @@ int th_kernel_target_load(struct th_kernel_target *t, const char *config, const 
 		t->fineibt = fi && !strcmp(fi, "y");
 		free(fi);
 	}
+	{
+		/* An SMP kernel is booted on two CPUs (kernel/kernels.tsv's
+		 * kcfi-smp): the timer's base and .flags' CPU bits mean what
+		 * they do on a multiprocessor. */
+		char *smp = kconfig_value(dc, "CONFIG_SMP");
+
+		t->smp = smp && !strcmp(smp, "y");
+		free(smp);
+	}
 	cfi = kconfig_value(dc, "CONFIG_CFI_CLANG");
 	perm = kconfig_value(dc, "CONFIG_CFI_PERMISSIVE");
 	unit = kconfig_value(dc, "CONFIG_TIMERHARNESS");
@@ -195,8 +204,12 @@ int th_kernel_target_load(struct th_kernel_target *t, const char *config, const 
 			 dc);
 		return -1;
 	}
-	if (!strcmp(config, "kcfi") && !t->cfi) {
-		snprintf(err, n, "%s: config kcfi without CONFIG_CFI_CLANG=y: the defence is lost", dc);
+	if ((!strcmp(config, "kcfi") || !strcmp(config, "kcfi-smp")) && !t->cfi) {
+		snprintf(err, n, "%s: config %s without CONFIG_CFI_CLANG=y: the defence is lost", dc, config);
+		return -1;
+	}
+	if (!strcmp(config, "kcfi-smp") && !t->smp) {
+		snprintf(err, n, "%s: config kcfi-smp without CONFIG_SMP=y: a uniprocessor kernel", dc);
 		return -1;
 	}
 	/* FineIBT (6.2+, arch/x86/kernel/alternative.c) needs CONFIG_FINEIBT,
@@ -299,7 +312,11 @@ static int start(struct job *j, const struct th_kernel_run_opts *o)
 	argv[a++] = "-cpu";
 	argv[a++] = o->cpu;
 	argv[a++] = "-smp";
-	argv[a++] = "1";
+	/* An SMP kernel gets two CPUs, as two sockets: the kernel finds them
+	 * in SeaBIOS's MP table (no ACPI in these configs), which lists one
+	 * CPU per socket: "-smp 2" alone boots 1 (measured: "smp: Brought up
+	 * 1 node, 1 CPU"). */
+	argv[a++] = r->target->smp ? "2,sockets=2" : "1";
 	argv[a++] = "-m";
 	argv[a++] = "256";
 	argv[a++] = "-serial";

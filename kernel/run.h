@@ -26,6 +26,7 @@ struct th_kernel_target {
 	bool cfi_permissive;	/* and CONFIG_CFI_PERMISSIVE=y: blocks nothing */
 	bool unit;		/* CONFIG_TIMERHARNESS=y */
 	bool fineibt;		/* CONFIG_FINEIBT=y: cfi=fineibt is possible */
+	bool smp;		/* CONFIG_SMP=y: booted on 2 vCPUs (QEMU -smp 2) */
 	/* kernel/kernels.tsv's: what the command line adds ("cfi=fineibt";
 	 * "" nothing), and the release series ("6.12"; NULL: your own). */
 	const char *boot;

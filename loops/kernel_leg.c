@@ -130,13 +130,16 @@ static int fill(struct th_results *src, const struct th_results *dst, const char
 
 		if (strcmp(t->release, release))
 			continue;
-		if (!cfg && !strcmp(t->config, "fineibt")) {
+		if (!cfg && (!strcmp(t->config, "fineibt") || !strcmp(t->config, "kcfi-smp"))) {
 			/* A kernel's own: the model has no FineIBT (its kcfi is
-			 * the caller's check); the cells are judged by their
-			 * platform's rules, and beside no model cell. */
+			 * the caller's check) and no second CPU; the cells are
+			 * judged by their platform's rules, and beside no model
+			 * cell. */
 			if (!th_results_find_config(src, t->config) &&
 			    th_results_add_config(src, t->config, "",
-						  "the real kernel only: kCFI's type hashes checked in the callee's FineIBT preamble (Linux 6.2+, CONFIG_FINEIBT, booted cfi=fineibt; under QEMU's TCG no ENDBR landing-pad check)",
+						  !strcmp(t->config, "fineibt") ?
+						  "the real kernel only: kCFI's type hashes checked in the callee's FineIBT preamble (Linux 6.2+, CONFIG_FINEIBT, booted cfi=fineibt; under QEMU's TCG no ENDBR landing-pad check)" :
+						  "the real kernel only: kCFI (CONFIG_CFI_CLANG) on an SMP kernel (CONFIG_SMP) booted on 2 vCPUs (QEMU -smp 2): the timer's base and .flags' CPU bits as on a multiprocessor",
 						  err, n))
 				return -1;
 		} else if (!cfg) {

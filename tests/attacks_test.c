@@ -700,14 +700,18 @@ static void kernel_plan_loads(void **state)
 	if (th_kernel_plan_load(TH_KERNEL_DIR, &p, err, sizeof(err)))
 		fail_msg("%s", err);
 	assert_true(p.ncells >= 1);
-	/* kernel/kernels.tsv: 6.1's kcfi and none, 6.12's kcfi, fineibt and none. */
-	assert_int_equal(p.nconfigs, 3);
+	/* kernel/kernels.tsv: 6.1's kcfi, none and kcfi-smp, 6.12's kcfi,
+	 * fineibt and none. */
+	assert_int_equal(p.nconfigs, 4);
 	assert_string_equal(p.configs[0], "fineibt");
 	assert_string_equal(p.configs[1], "kcfi");
-	assert_string_equal(p.configs[2], "none");
-	assert_int_equal(p.nbuilds, 5);
+	assert_string_equal(p.configs[2], "kcfi-smp");
+	assert_string_equal(p.configs[3], "none");
+	assert_int_equal(p.nbuilds, 6);
 	assert_true(th_kernel_plan_config_on(&p, "linux-6.12.118", "fineibt"));
 	assert_false(th_kernel_plan_config_on(&p, "linux-6.1.192", "fineibt"));
+	assert_true(th_kernel_plan_config_on(&p, "linux-6.1.192", "kcfi-smp"));
+	assert_false(th_kernel_plan_config_on(&p, "linux-6.12.118", "kcfi-smp"));
 	assert_true(th_kernel_plan_config_on(&p, "linux-6.1.192", "kcfi"));
 	/* A release kernels.tsv does not name (your own kernel): any config. */
 	assert_true(th_kernel_plan_config_on(&p, "linux-6.6.1", "kcfi"));

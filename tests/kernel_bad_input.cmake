@@ -44,6 +44,9 @@ endfunction()
 
 fake_build(${WORK}/good/6.1/kcfi TRUE TRUE)
 fake_build(${WORK}/good/6.1/none FALSE TRUE)
+# kernels.tsv's 6.1 kcfi-smp: the kcfi kernel built with CONFIG_SMP.
+fake_build(${WORK}/good/6.1/kcfi-smp TRUE TRUE)
+file(APPEND ${WORK}/good/6.1/kcfi-smp/.config "CONFIG_SMP=y\n")
 file(WRITE ${WORK}/good/initramfs.cpio "")
 fake_build(${WORK}/nounit/6.1/kcfi TRUE FALSE)
 fake_build(${WORK}/nounit/6.1/none FALSE FALSE)

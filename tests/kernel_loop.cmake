@@ -21,6 +21,9 @@ function(fake_build dir cfi)
 endfunction()
 fake_build(${WORK}/build/6.1/kcfi TRUE)
 fake_build(${WORK}/build/6.1/none FALSE)
+# kernels.tsv's 6.1 kcfi-smp (booted -smp 2): a config of the real kernel only.
+fake_build(${WORK}/build/6.1/kcfi-smp TRUE)
+file(APPEND ${WORK}/build/6.1/kcfi-smp/.config "CONFIG_SMP=y\n")
 file(WRITE ${WORK}/build/initramfs.cpio "")
 
 # The model's side: a slice of the matrix, this build's attack binaries.
@@ -41,10 +44,10 @@ execute_process(COMMAND ${TH} kernel --release 6.1 --build ${WORK}/build --qemu 
 if(NOT rc EQUAL 3)
   message(SEND_ERROR "a boot that never reached its call is a harness error: exit ${rc}, want 3\n${out}${err}")
 endif()
-if(NOT err MATCHES "2 cells are HARNESS_ERROR")
+if(NOT err MATCHES "3 cells are HARNESS_ERROR")
   message(SEND_ERROR "the harness errors are not said:\n${err}")
 endif()
-foreach(cfg kcfi none)
+foreach(cfg kcfi none kcfi-smp)
   foreach(c MEMCPY_INTRA_PENDING_FUNC_WRITE_CR4 MEMCPY_INTRA_PENDING_NONE MEMCPY_INTRA_PENDING_FUNC_MID_FUNCTION)
     if(NOT EXISTS ${WORK}/out/kernel/6.1/${cfg}/${c}.log)
       message(SEND_ERROR "no console log for ${cfg} ${c}")
@@ -80,16 +83,18 @@ foreach(want
     "linux-6.1.192 kcfi MEMCPY_INTRA_PENDING_NONE NO_EFFECT"
     "linux-6.1.192 none MEMCPY_INTRA_PENDING_NONE NO_EFFECT"
     "linux-6.1.192 kcfi MEMCPY_INTRA_PENDING_FUNC_MID_FUNCTION HARNESS_ERROR"
-    "linux-6.1.192 none MEMCPY_INTRA_PENDING_FUNC_MID_FUNCTION HARNESS_ERROR")
+    "linux-6.1.192 none MEMCPY_INTRA_PENDING_FUNC_MID_FUNCTION HARNESS_ERROR"
+    "linux-6.1.192 kcfi-smp MEMCPY_INTRA_PENDING_FUNC_WRITE_CR4 BLOCKED_CFI"
+    "linux-6.1.192 kcfi-smp MEMCPY_INTRA_PENDING_FUNC_MID_FUNCTION HARNESS_ERROR")
   list(FIND all "${want}" at)
   if(at EQUAL -1)
     message(SEND_ERROR "no cell '${want}' in results.json:\n${all}")
   endif()
 endforeach()
 string(JSON nafter LENGTH "${after}" cells)
-math(EXPR nwant "${nbefore} + 6")
+math(EXPR nwant "${nbefore} + 9")
 if(NOT nafter EQUAL nwant)
-  message(SEND_ERROR "${nafter} cells after the boots, want ${nbefore} + 6")
+  message(SEND_ERROR "${nafter} cells after the boots, want ${nbefore} + 9")
 endif()
 string(JSON platform GET "${after}" platforms 0 name)
 if(NOT platform STREQUAL "linux-6.1.192")
