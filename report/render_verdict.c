@@ -276,9 +276,18 @@ static void fuzz_lines(FILE *out, const struct th_results *res, const struct th_
 			if (ncfi) {
 				len = (size_t)snprintf(text, sizeof(text), "under CFI%s",
 						       nr ? " it still reached:" : ": no privileged write or redirect found");
-				for (size_t k = 0; k < nr && len < sizeof(text); k++)
-					len += (size_t)snprintf(text + len, sizeof(text) - len, "%s %s",
-								k ? "," : "", r[k].label);
+				for (size_t k = 0, said = 0; k < nr && len < sizeof(text); k++) {
+					bool again = false;
+
+					/* Two chains can end in the same words
+					 * (process_timeout redirected directly and
+					 * through the list): said once. */
+					for (size_t j = 0; j < k && !again; j++)
+						again = !strcmp(r[j].label, r[k].label);
+					if (!again)
+						len += (size_t)snprintf(text + len, sizeof(text) - len, "%s %s",
+									said++ ? "," : "", r[k].label);
+				}
 				th_report_put_wrapped(out, "                 ", text);
 			}
 		}

@@ -167,8 +167,15 @@ static void fuzz_lines(FILE *out, const struct th_results *res, const struct th_
 			if (ncfi) {
 				th_html_text(out, nr ? "; under CFI it still reached: " :
 					       "; under CFI: no privileged write or redirect found");
-				for (size_t k = 0; k < nr; k++) {
-					th_html_text(out, k ? ", " : "");
+				for (size_t k = 0, said = 0; k < nr; k++) {
+					bool again = false;
+
+					/* The same words from two chains: once. */
+					for (size_t j = 0; j < k && !again; j++)
+						again = !strcmp(r[j].label, r[k].label);
+					if (again)
+						continue;
+					th_html_text(out, said++ ? ", " : "");
 					th_html_text(out, r[k].label);
 				}
 			}
