@@ -279,6 +279,27 @@ static unsigned unlisted_findings(FILE *out, const char *dir, const struct th_fz
  * with it. Return: how many disagreements (a `doctored:` or `erased:` line
  * each, or one `unrecorded:` line when there is no record).
  */
+/* Does the campaign's recheck.log (beside its stats, rel) say that an
+ * artifact of a run that reported sig replayed to another signature? Its
+ * lines: "<kept>: the run reported <sig>, the replay <sig>: <chain>". */
+static bool reported_otherwise(const char *dir, const char *stats_rel, const char *sig)
+{
+	char path[8192], line[4096], want[256];
+	const char *why;
+	size_t cut = strlen(stats_rel) >= 6 ? strlen(stats_rel) - 6 : 0;	/* "/stats" */
+	bool found = false;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%.*s/recheck.log", dir, (int)cut, stats_rel);
+	snprintf(want, sizeof(want), ": the run reported %s, the replay ", sig);
+	if (!(f = th_fopen_read(path, "r", &why)))
+		return false;
+	while (!found && fgets(line, sizeof(line), f))
+		found = strstr(line, want) != NULL;
+	fclose(f);
+	return found;
+}
+
 static unsigned unlike_record(FILE *out, const char *dir, const struct th_fz_summary *s,
 			      const struct th_fz_campaign *c)
 {
@@ -376,7 +397,13 @@ static unsigned unlike_record(FILE *out, const char *dir, const struct th_fz_sum
 
 		for (size_t i = 0; i < c->nfindings && !listed; i++)
 			listed = !strcmp(c->findings[i].sig, sigs[k]);
-		if (listed || ++unlisted <= (size_t)(c->disagreements > 0 ? c->disagreements : 0))
+		/* Not listed, and rightly: its artifact replayed to another
+		 * signature (the campaign's recheck.log names what the run
+		 * reported), or the run was interrupted before it was saved
+		 * (a partial summary, never green without --allow-partial). */
+		if (listed || s->partial || reported_otherwise(dir, rel, sigs[k]))
+			continue;
+		if (++unlisted <= (size_t)(c->disagreements > 0 ? c->disagreements : 0))
 			continue;
 		line_start(out, "erased", c);
 		fputs(": ", out);
