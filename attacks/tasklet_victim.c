@@ -169,16 +169,10 @@ static void hso_work(struct hso_serial *serial, const char *argname, unsigned lo
 			serial->rx_urb_filled[serial->curr_rx_urb_idx]);
 }
 
-static int chose(unsigned long v)
-{
-	return th_intent.target && !strcmp(th_intent.target, "tasklet_force_close") &&
-	       th_intent.kind == TH_INTENT_VALUE && v == th_intent.value;
-}
-
 static void force_close(struct tasklet_neighbour *n, const char *argname, unsigned long arg)
 {
 	th_target_hits++;
-	th_emit("TH-TARGET: name=tasklet_force_close chosen=%d %s=0x%lx neighbour=%p (%s)", chose(arg),
+	th_emit("TH-TARGET: name=tasklet_force_close chosen=%d %s=0x%lx neighbour=%p (%s)", th_chose_value("tasklet_force_close", arg),
 		argname, arg, (void *)n, tasklet_victim_is_live(n) ? "a live neighbour" : "not a live neighbour");
 	n->closed = 1;
 	n->owner_uid = 0;

@@ -359,7 +359,7 @@ static int aimed_at(const char *fn)
 	return th_intent.target && !strcmp(th_intent.target, fn);
 }
 
-static int chose_value(const char *fn, unsigned long v)
+int th_chose_value(const char *fn, unsigned long v)
 {
 	return aimed_at(fn) && th_intent.kind == TH_INTENT_VALUE && v == th_intent.value;
 }
@@ -380,7 +380,7 @@ void write_cr4(unsigned long val)
 
 	th_mov_to_cr4(val);
 	th_target_hits++;
-	th_emit("TH-TARGET: name=write_cr4 chosen=%d val=0x%lx", chose_value("write_cr4", val), val);
+	th_emit("TH-TARGET: name=write_cr4 chosen=%d val=0x%lx", th_chose_value("write_cr4", val), val);
 	th_emit("TH-NOTE: CR4 0x%lx -> 0x%lx: SMEP %s SMAP %s", old, val,
 		val & X86_CR4_SMEP ? "on" : "off", val & X86_CR4_SMAP ? "on" : "off");
 }
@@ -621,7 +621,7 @@ static void retire_block(struct packet_ring *ring, const char *argname, unsigned
 	} else if (aimed_at("neighbour_timer_fn")) {
 		th_target_hits++;
 		th_emit("TH-TARGET: name=neighbour_timer_fn chosen=%d %s=0x%lx (%s)",
-			chose_value("neighbour_timer_fn", arg), argname, arg,
+			th_chose_value("neighbour_timer_fn", arg), argname, arg,
 			live ? "another ring, not the one whose timer fired" : "not a live ring");
 	} else {
 		/* Not the attacker's aim: collateral corruption of .data. */
@@ -643,7 +643,7 @@ static void force_close(struct packet_ring *ring, const char *argname, unsigned 
 {
 	th_target_hits++;
 	th_emit("TH-TARGET: name=ring_force_close chosen=%d %s=0x%lx ring=%p (%s)",
-		chose_value("ring_force_close", arg),
+		th_chose_value("ring_force_close", arg),
 		argname, arg, (void *)ring, ring_is_live(ring) ? "a live ring" : "not a live ring");
 	ring->closed = 1;
 	ring->owner_uid = 0;
@@ -951,7 +951,7 @@ __attribute__((visibility("default"), noinline)) void write_cr4_direct(unsigned 
 	th_mov_to_cr4(val);	/* as write_cr4: native_write_cr4()'s one mov */
 	th_target_hits++;
 	th_emit("TH-TARGET: name=write_cr4_direct chosen=%d val=0x%lx",
-		chose_value("write_cr4_direct", val), val);
+		th_chose_value("write_cr4_direct", val), val);
 	th_emit("TH-NOTE: CR4 0x%lx -> 0x%lx: SMEP %s SMAP %s", old, val,
 		val & X86_CR4_SMEP ? "on" : "off", val & X86_CR4_SMAP ? "on" : "off");
 }

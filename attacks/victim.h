@@ -282,6 +282,9 @@ struct th_intent {
 	char string[32];
 };
 extern struct th_intent th_intent;
+/* Is @fn the attacker's target and @v the value it chose (TH_INTENT_VALUE)?
+ * What a target reports as chosen=1 (victim.c, tasklet_victim.c). */
+int th_chose_value(const char *fn, unsigned long v);
 
 /* The machine's reset, not a kernel path: CR4 back to TH_CR4_INITIAL through
  * the register's one store (the fuzz target's world, once per execution). */

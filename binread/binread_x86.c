@@ -537,20 +537,27 @@ static bool cond_on(const struct arena *ar, const struct cond *c, int32_t t)
 	return xcontains(ar, c->f.a, t) || xcontains(ar, c->f.b, t) || xcontains(ar, c->f.r, t);
 }
 
-int th_site_admits(const struct th_call_site *s, uint64_t target, const struct th_eval_ctx *cx)
+/* Does some path to @s admit @target: every condition on it holds? With
+ * @branch, only the paths whose condition at that branch tests this path's
+ * own target (a guard's check; a loop's earlier turn passes it too, on
+ * another target). Return: 1, 0, -1 unknown; *through: a path qualified. */
+static int admits_on_paths(const struct th_call_site *s, const uint64_t *branch, uint64_t target,
+			   const struct th_eval_ctx *cx, int *through)
 {
 	const struct site_priv *sp = s->priv;
 	int unknown = 0;
 
-	if (!s->nguards)
-		return 1;
-	if (!sp || !sp->nev)
-		return -1;
+	*through = 0;
 	for (size_t i = 0; i < sp->nev; i++) {
 		const struct event *ev = sp->ev[i];
 		struct ev_ctx e = { sp->b, sp->ar, cx, ev->target, target, false, 0 };
-		int all = 1;
+		int all = 1, passes = !branch;
 
+		for (unsigned k = 0; k < ev->nconds && !passes; k++)
+			passes = ev->conds[k].at == *branch && (sp->on[i] >> k & 1);
+		if (!passes)
+			continue;
+		*through = 1;
 		for (unsigned k = 0; k < ev->nconds && all == 1; k++) {
 			int v;
 
@@ -566,41 +573,28 @@ int th_site_admits(const struct th_call_site *s, uint64_t target, const struct t
 	return unknown ? -1 : 0;
 }
 
+int th_site_admits(const struct th_call_site *s, uint64_t target, const struct th_eval_ctx *cx)
+{
+	const struct site_priv *sp = s->priv;
+	int through;
+
+	if (!s->nguards)
+		return 1;
+	if (!sp || !sp->nev)
+		return -1;
+	return admits_on_paths(s, NULL, target, cx, &through);
+}
+
 int th_guard_admits(const struct th_call_site *s, const struct th_guard *g, uint64_t target,
 		    const struct th_eval_ctx *cx)
 {
 	const struct site_priv *sp = s->priv;
-	int unknown = 0, through = 0;
+	int through, r;
 
 	if (!g || !sp || !sp->nev)
 		return th_site_admits(s, target, cx);
-	for (size_t i = 0; i < sp->nev; i++) {
-		const struct event *ev = sp->ev[i];
-		struct ev_ctx e = { sp->b, sp->ar, cx, ev->target, target, false, 0 };
-		int all = 1, passes = 0;
-
-		/* The guard's branch tests this path's own target (a loop's
-		 * earlier turn passes it too, on another target). */
-		for (unsigned k = 0; k < ev->nconds; k++)
-			passes |= ev->conds[k].at == g->branch && (sp->on[i] >> k & 1);
-		if (!passes)
-			continue;
-		through = 1;
-		for (unsigned k = 0; k < ev->nconds && all == 1; k++) {
-			int v;
-
-			if (!(sp->on[i] >> k & 1))
-				continue;
-			v = eval_cond(&e, &ev->conds[k]);
-			all = v < 0 ? -1 : v;
-		}
-		if (all == 1)
-			return 1;
-		unknown |= all < 0;
-	}
-	if (!through)
-		return th_site_admits(s, target, cx);
-	return unknown ? -1 : 0;
+	r = admits_on_paths(s, &g->branch, target, cx, &through);
+	return through ? r : th_site_admits(s, target, cx);
 }
 
 int th_call_arg(const struct th_direct_call *c, int argno, const struct th_eval_ctx *cx,
