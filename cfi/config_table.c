@@ -64,3 +64,22 @@ int th_config_type_cfi_alone(const struct th_config_info *c)
 	}
 	return 1;
 }
+
+int th_config_on_card(const struct th_config_info *c)
+{
+	return c && !strcmp(c->card, "card");
+}
+
+size_t th_configs_on_card(const struct th_config_info **out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < th_config_count; i++) {
+		if (!th_config_on_card(&th_configs[i]))
+			continue;
+		if (n < max)
+			out[n] = &th_configs[i];
+		n++;
+	}
+	return n;
+}

@@ -20,6 +20,7 @@ struct th_config_info {
 				  * built under it (overflow, tasklet), demo */
 	const char *bench;       /* "bench" if `bench --configs` measures it, "" if not */
 	const char *kernel;      /* its kernel/configs/<kernel>.config, "" for none */
+	const char *card;        /* "card" if the verdict card asks about it, "" if not */
 	const char *description;
 };
 
@@ -46,5 +47,16 @@ int th_config_type_cfi(const struct th_config_info *c);
  * so not defence-in-depth, whose bounds and fortify stop some attacks first.
  */
 int th_config_type_cfi_alone(const struct th_config_info *c);
+/*
+ * Return: 1 if the verdict card (report/card.h) asks about c: its row's card
+ * column, the type-based CFI a kernel ships (configs.tsv says which).
+ */
+int th_config_on_card(const struct th_config_info *c);
+/*
+ * th_configs_on_card() - the configs the verdict card asks about, table order.
+ * @out: filled with up to @max of them (may be NULL when @max is 0).
+ * Return: how many there are (configs.cmake refuses a table with none).
+ */
+size_t th_configs_on_card(const struct th_config_info **out, size_t max);
 
 #endif

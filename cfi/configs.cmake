@@ -16,6 +16,7 @@
 #   th_configs_where(<column> <word> <out>)  configs whose <column> holds <word>
 #                                        (fuzz overflow, bench bench, ...)
 #   th_configs_type_cfi(<out>)           configs whose scheme is not none
+#   th_configs_where(card card <out>)    the configs the verdict card asks about
 #
 # Flag acceptance is not support: th_config_supported() only proves that this
 # compiler compiles and links a small program with the flags. Whether the
@@ -32,11 +33,12 @@ set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${TH_CONFIGS_TSV
 set(TIMERHARNESS_RANDSTRUCT_SEEDS "1;2;3;4;5" CACHE STRING
   "randstruct seeds: one attack build per seed (-frandomize-layout-seed=S)")
 
-set(_th_config_columns name cflags ldflags probes scheme fuzz bench kernel description)
+set(_th_config_columns name cflags ldflags probes scheme fuzz bench kernel card description)
 # What each column may hold (configs.tsv's header says what they mean).
 set(_th_config_words_scheme none cfi-icall kcfi function)
 set(_th_config_words_fuzz overflow tasklet demo)
 set(_th_config_words_bench bench)
+set(_th_config_words_card card)
 # What `th-probe-<config> <check>` can check (cfi/probe_judge.h).
 set(TH_PROBE_CHECKS cfi cfi-generalized cfi-diag kcfi function asan bounds fortify randstruct)
 string(JOIN ", " _th_config_columns_text ${_th_config_columns})
@@ -100,7 +102,7 @@ foreach(_th_line IN LISTS _th_lines)
   if(NOT _th_val IN_LIST _th_config_words_scheme)
     message(FATAL_ERROR "${TH_CONFIGS_TSV}:${_th_lineno}: scheme '${_th_val}' of '${_th_name}' is not one of ${_th_config_words_scheme}")
   endif()
-  foreach(_th_col fuzz bench)
+  foreach(_th_col fuzz bench card)
     get_property(_th_val GLOBAL PROPERTY "TH_CONFIG_${_th_name}_${_th_col}")
     string(REPLACE "," ";" _th_val "${_th_val}")
     foreach(_th_word IN LISTS _th_val)
@@ -109,6 +111,13 @@ foreach(_th_line IN LISTS _th_lines)
       endif()
     endforeach()
   endforeach()
+  # The card asks whether type-based CFI stops the overwrite: a config
+  # without a check at the call cannot answer it.
+  get_property(_th_val GLOBAL PROPERTY "TH_CONFIG_${_th_name}_card")
+  get_property(_th_s GLOBAL PROPERTY "TH_CONFIG_${_th_name}_scheme")
+  if(_th_val STREQUAL "card" AND _th_s STREQUAL "none")
+    message(FATAL_ERROR "${TH_CONFIGS_TSV}:${_th_lineno}: '${_th_name}' is on the verdict card (card) but its scheme is none: the card asks about type-based CFI")
+  endif()
   get_property(_th_val GLOBAL PROPERTY "TH_CONFIG_${_th_name}_kernel")
   if(NOT _th_val STREQUAL "" AND NOT EXISTS "${CMAKE_CURRENT_LIST_DIR}/../kernel/configs/${_th_val}.config")
     message(FATAL_ERROR "${TH_CONFIGS_TSV}:${_th_lineno}: kernel fragment '${_th_val}' of '${_th_name}': no kernel/configs/${_th_val}.config")
@@ -116,6 +125,16 @@ foreach(_th_line IN LISTS _th_lines)
 endforeach()
 if(NOT TH_CONFIGS)
   message(FATAL_ERROR "${TH_CONFIGS_TSV}: no configs")
+endif()
+set(_th_card "")
+foreach(_th_name IN LISTS TH_CONFIGS)
+  get_property(_th_val GLOBAL PROPERTY "TH_CONFIG_${_th_name}_card")
+  if(_th_val STREQUAL "card")
+    list(APPEND _th_card ${_th_name})
+  endif()
+endforeach()
+if(NOT _th_card)
+  message(FATAL_ERROR "${TH_CONFIGS_TSV}: no config has 'card' in its card column: the verdict card (report/card.h) would ask about none")
 endif()
 
 # Per-toolchain pieces behind the placeholders.
@@ -180,7 +199,7 @@ function(th_config_scheme config out)
 endfunction()
 
 # th_configs_where(<column> <word> <out>): the configs, in table order, whose
-# <column> (a comma list: fuzz, bench) holds <word>.
+# <column> (a comma list: fuzz, bench, card) holds <word>.
 function(th_configs_where column word out)
   set(l "")
   foreach(c IN LISTS TH_CONFIGS)

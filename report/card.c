@@ -10,7 +10,31 @@
 #include <stdlib.h>
 #include <string.h>
 
-static const char *const card_configs[TH_CARD_NCONFIGS] = TH_CARD_CONFIGS;
+#include "cfi/config_table.h"
+
+size_t th_card_nconfigs(void)
+{
+	return th_configs_on_card(NULL, 0);
+}
+
+const char *th_card_config(size_t k)
+{
+	for (size_t i = 0; i < th_config_count; i++)
+		if (th_config_on_card(&th_configs[i]) && !k--)
+			return th_configs[i].name;
+	return NULL;
+}
+
+void th_card_configs_text(char *buf, size_t n, const char *sep, const char *last)
+{
+	size_t count = th_card_nconfigs(), len = 0;
+
+	if (n)
+		*buf = 0;
+	for (size_t k = 0; k < count && len < n; k++)
+		len += (size_t)snprintf(buf + len, n - len, "%s%s",
+					!k ? "" : k + 1 == count && last ? last : sep, th_card_config(k));
+}
 
 const char *th_card_cve_payload(enum th_variant v)
 {
@@ -144,19 +168,24 @@ static int add_rows(const struct th_cell **cells, size_t ncells, const struct th
 		    enum th_variant v, const char *payload, bool keep_all, struct th_card_row **rows,
 		    size_t *nrows)
 {
-	struct per_config pc[TH_CARD_NCONFIGS];
-	bool grouped[TH_CARD_NCONFIGS] = { false };
+	size_t nk = th_card_nconfigs();
+	struct per_config *pc = calloc(nk, sizeof(*pc));
+	bool *grouped = calloc(nk, sizeof(*grouped));
 	char never[160] = "";	/* configs whose every cell could not run */
 	size_t first = *nrows;
+	int rc = -1;
 
-	memset(pc, 0, sizeof(pc));
-	for (int k = 0; k < TH_CARD_NCONFIGS; k++) {
+	if (!pc || !grouped)
+		goto out;
+	for (size_t k = 0; k < nk; k++) {
+		const char *config = th_card_config(k);
+
 		pc[k].worst = TH_OUTCOME_INVALID;
 		for (size_t i = 0; i < ncells; i++) {
 			const struct th_cell *c = cells[i];
 			enum th_outcome o;
 
-			if (!selects(c, q, v, payload, card_configs[k]))
+			if (!selects(c, q, v, payload, config))
 				continue;
 			pc[k].seen = true;
 			o = th_cell_observed(c);
@@ -173,17 +202,17 @@ static int add_rows(const struct th_cell **cells, size_t ncells, const struct th
 			append(never, sizeof(never), "; ", pc[k].not_run);
 	}
 	/* Configs with the same answer share a row, in config order. */
-	for (int k = 0; k < TH_CARD_NCONFIGS; k++) {
+	for (size_t k = 0; k < nk; k++) {
 		struct th_card_row row = { .api = q->api, .technique = q->technique, .timing = q->timing,
 					   .variant = v, .payload = payload, .worst = pc[k].worst };
 
 		if (grouped[k] || !pc[k].n)
 			continue;
-		for (int m = k; m < TH_CARD_NCONFIGS; m++) {
+		for (size_t m = k; m < nk; m++) {
 			if (grouped[m] || !pc[m].n || pc[m].worst != row.worst)
 				continue;
 			grouped[m] = true;
-			append(row.configs, sizeof(row.configs), "/", card_configs[m]);
+			append(row.configs, sizeof(row.configs), "/", th_card_config(m));
 			for (int o = 0; o < TH_OUTCOME_COUNT; o++)
 				row.counts[o] += pc[m].counts[o];
 			row.ncells += pc[m].n;
@@ -192,24 +221,32 @@ static int add_rows(const struct th_cell **cells, size_t ncells, const struct th
 		}
 		if ((keep_all || th_outcome_got_through(row.worst)) &&
 		    push_row(&row, cells, ncells, rows, nrows))
-			return -1;
+			goto out;
 	}
+	rc = 0;
 	if (!*never)
-		return 0;
+		goto out;
 	if (*nrows > first) {
 		/* Configs that never ran: said on the first row. */
 		append((*rows)[first].not_run, sizeof((*rows)[first].not_run), "; ", never);
-		return 0;
+		goto out;
 	}
 	if (!keep_all)
-		return 0;
-	/* Nothing ran at all: one row saying what could not. */
-	struct th_card_row row = { .api = q->api, .technique = q->technique, .timing = q->timing,
-				   .variant = v, .payload = payload, .worst = TH_OUTCOME_INVALID };
+		goto out;
+	{
+		/* Nothing ran at all: one row saying what could not. */
+		struct th_card_row row = { .api = q->api, .technique = q->technique,
+					   .timing = q->timing, .variant = v, .payload = payload,
+					   .worst = TH_OUTCOME_INVALID };
 
-	snprintf(row.configs, sizeof(row.configs), "%s/%s", card_configs[0], card_configs[1]);
-	snprintf(row.not_run, sizeof(row.not_run), "%s", never);
-	return push_row(&row, cells, ncells, rows, nrows);
+		th_card_configs_text(row.configs, sizeof(row.configs), "/", NULL);
+		snprintf(row.not_run, sizeof(row.not_run), "%s", never);
+		rc = push_row(&row, cells, ncells, rows, nrows);
+	}
+out:
+	free(pc);
+	free(grouped);
+	return rc;
 }
 
 /* A question's rows on variant v, every group, and a "not run" row when
@@ -231,7 +268,7 @@ static int question_rows(const struct th_cell **cells, size_t ncells, const stru
 	nr[*nrows] = (struct th_card_row){ .api = q->api, .technique = q->technique,
 					   .timing = q->timing, .variant = v, .payload = payload,
 					   .worst = TH_OUTCOME_INVALID };
-	snprintf(nr[*nrows].configs, sizeof(nr[0].configs), "%s/%s", card_configs[0], card_configs[1]);
+	th_card_configs_text(nr[*nrows].configs, sizeof(nr[0].configs), "/", NULL);
 	(*nrows)++;
 	return 0;
 }
@@ -429,10 +466,10 @@ bool th_card_reconcile(const struct th_card *card, const struct th_results *res,
 	for (size_t i = 0; i < row->n && !*callee; i++)
 		if (th_cell_observed(row->cells[i]) == TH_FALSE_POSITIVE)
 			trapped_target(row->cells[i]->evidence, callee, sizeof(callee));
-	for (int k = 0; k < TH_CARD_NCONFIGS; k++) {
+	for (size_t k = 0; k < th_card_nconfigs(); k++) {
 		struct th_card_reach r;
 
-		th_card_reach(res, v, card_configs[k], &r);
+		th_card_reach(res, v, th_card_config(k), &r);
 		/* Each privileged name once, whichever configs admit it. */
 		for (char *p = r.names, *e; r.privileged && *p; p = *e ? e + 2 : e) {
 			char one[96];

@@ -14,9 +14,14 @@
 
 #include "results.h"
 
-/* The CFI configs the card asks about (the type-based ones a kernel ships). */
-#define TH_CARD_CONFIGS { "cfi-icall", "kcfi" }
-#define TH_CARD_NCONFIGS 2
+/* The CFI configs the card asks about (the type-based ones a kernel ships):
+ * the rows of cfi/configs.tsv whose card column says so, in table order
+ * (th_configs_on_card(), cfi/config_table.h). There is at least one. */
+size_t th_card_nconfigs(void);
+const char *th_card_config(size_t k);	/* NULL past the last */
+/* Their names joined by sep ("/": "cfi-icall/kcfi"), and the last by last
+ * when it is not NULL (", " and " or ": "cfi-icall or kcfi"), into buf. */
+void th_card_configs_text(char *buf, size_t n, const char *sep, const char *last);
 
 /* The cells that do what CVE-2017-7308's exploit did: it armed the ring's
  * retire timer first (PACKET_RX_RING: init_prb_bdqc -> prb_open_block ->

@@ -5,6 +5,7 @@
 #include "report_internal.h"
 #include "cfi/config_table.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,18 +24,17 @@ const struct th_headline th_headlines[] = {
 	  { { VARIANTS("legacy"), LIST("cfi-icall"), LIST("func+data:write_cr4"),
 	      LIST("ring-block-overflow", "memcpy-intra"), TH_SEL_LISTED } }, 1 },
 	{ "b. Does it stop the same overwrite on the 4.15 layout?",
-	  "variant `modern`, configs `cfi-icall` and `kcfi`, payload `func:write_cr4`.",
+	  "variant `modern`, @CONFIGS@, payload `func:write_cr4`.",
 	  NULL,
-	  { { VARIANTS("modern"), LIST("cfi-icall", "kcfi"), LIST("func:write_cr4"), ANY, TH_SEL_LISTED } }, 1 },
+	  { { VARIANTS("modern"), ANY, LIST("func:write_cr4"), ANY, TH_SEL_CARD } }, 1 },
 	{ "c. Does CFI stop legitimate timer calls through the 4.14-rc3 cast shim?",
 	  "variant `transitional`, configs `cfi-icall` and `cfi-icall-diag`, payload `none` "
 	  "(the control run: no overwrite).",
 	  NULL,
 	  { { VARIANTS("transitional"), LIST("cfi-icall", "cfi-icall-diag"), LIST("none"), ANY, TH_SEL_LISTED } }, 1 },
 	{ "d. What happens when the callback is swapped for another of the same type?",
-	  "variant `modern`, configs `cfi-icall`, `cfi-icall-diag`, `cfi-icall-generalized`, `kcfi` "
-	  "and `fsanitize-function`, payload `func:same-class` (another callback of the variant's "
-	  "own callback type).",
+	  "variant `modern`, @CONFIGS@, payload `func:same-class` (another callback of the "
+	  "variant's own callback type).",
 	  NULL,
 	  { { VARIANTS("modern"), ANY, LIST("func:same-class"), ANY, TH_SEL_TYPE_CFI_ALONE } }, 1 },
 	{ "e. Does generalize-pointers let a `struct cred *` function through where plain cfi-icall does not?",
@@ -59,8 +59,7 @@ const struct th_headline th_headlines[] = {
 	  "payload `data:fake-object` on variants `legacy` and `transitional` (only `.data` "
 	  "replaced, pointing at an attacker-made object), and payload `list:hlist-del` on every "
 	  "variant (only the timer's list pointers planted: the wheel's own `__hlist_del()` "
-	  "writes the cred); every CFI config (`cfi-icall`, `cfi-icall-diag`, "
-	  "`cfi-icall-generalized`, `kcfi`, `fsanitize-function`, `defence-in-depth`).",
+	  "writes the cred); every CFI config (@CONFIG_LIST@).",
 	  NULL,
 	  { { VARIANTS("legacy", "transitional"), ANY, LIST("data:fake-object"), ANY, TH_SEL_TYPE_CFI },
 	    { ANY, ANY, LIST("list:hlist-del"), ANY, TH_SEL_TYPE_CFI } }, 2 },
@@ -94,10 +93,69 @@ static bool config_selected(const struct th_selector *s, const char *config)
 		return th_config_type_cfi(ci);
 	case TH_SEL_TYPE_CFI_ALONE:
 		return th_config_type_cfi_alone(ci);
+	case TH_SEL_CARD:
+		return th_config_on_card(ci);
 	case TH_SEL_LISTED:
 		break;
 	}
 	return in_list(s->configs, config);
+}
+
+/* The configs of the table (cfi/configs.tsv, its order) that s selects, as
+ * code spans: "`a`, `b` and `c`" (and: " and ") or "`a`, `b`, `c`" (NULL). */
+static size_t config_names(const struct th_selector *s, const char *and, char *buf, size_t n)
+{
+	size_t count = 0, k = 0, len = 0;
+
+	for (size_t i = 0; i < th_config_count; i++)
+		count += config_selected(s, th_configs[i].name);
+	for (size_t i = 0; i < th_config_count && len < n; i++) {
+		if (!config_selected(s, th_configs[i].name))
+			continue;
+		len += (size_t)snprintf(buf + len, n - len, "%s`%s`",
+					!k ? "" : k + 1 == count && and ? and : ", ", th_configs[i].name);
+		k++;
+	}
+	return count;
+}
+
+void th_headline_about(const struct th_headline *h, char *buf, size_t n)
+{
+	static const struct { const char *mark; bool noun; } marks[] = {
+		{ "@CONFIGS@", true }, { "@CONFIG_LIST@", false } };
+	const char *p = h->about;
+	size_t len = 0;
+
+	while (*p && len < n) {
+		const char *at = NULL;
+		size_t m = 0;
+
+		for (size_t i = 0; i < sizeof(marks) / sizeof(marks[0]); i++) {
+			const char *q = strstr(p, marks[i].mark);
+
+			if (q && (!at || q < at)) {
+				at = q;
+				m = i;
+			}
+		}
+		if (!at) {
+			snprintf(buf + len, n - len, "%s", p);
+			return;
+		}
+		len += (size_t)snprintf(buf + len, n - len, "%.*s", (int)(at - p), p);
+		if (len < n) {
+			char names[512];
+			size_t count = config_names(&h->sel[0], marks[m].noun ? " and " : NULL, names,
+						    sizeof(names));
+
+			len += (size_t)snprintf(buf + len, n - len, "%s%s",
+						!marks[m].noun ? "" : count == 1 ? "config " : "configs ",
+						names);
+		}
+		p = at + strlen(marks[m].mark);
+	}
+	if (n)
+		buf[len < n ? len : n - 1] = 0;
 }
 
 bool th_headline_selects(const struct th_headline *h, const struct th_cell *c)

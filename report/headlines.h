@@ -19,6 +19,7 @@ enum th_sel_configs {
 	TH_SEL_LISTED,		/* the configs list (NULL: any) */
 	TH_SEL_TYPE_CFI,	/* every type-based CFI config (scheme not none) */
 	TH_SEL_TYPE_CFI_ALONE,	/* those of them with no other defence (th_config_type_cfi_alone) */
+	TH_SEL_CARD,		/* the verdict card's (th_config_on_card) */
 };
 
 /* NULL-terminated name lists; a NULL list matches anything. */
@@ -32,7 +33,7 @@ struct th_selector {
 
 struct th_headline {
 	const char *title;		/* the question */
-	const char *about;		/* what the selected cells are */
+	const char *about;		/* what the selected cells are; th_headline_about() */
 	const char *note;		/* a fact about a config, or NULL */
 	struct th_selector sel[3];	/* a cell matching any of the first nsel */
 	int nsel;
@@ -44,6 +45,12 @@ extern const size_t th_nheadlines;
 /* The last finding: regressions and differences between toolchains. */
 extern const char th_differences_title[];
 extern const char th_differences_about[];
+
+/* h's about, its first selector's configs named where it says, in table
+ * order (cfi/configs.tsv), so a new config is never missing from them:
+ * "@CONFIGS@" as "configs `a`, `b` and `c`" ("config `a`" for one),
+ * "@CONFIG_LIST@" as "`a`, `b`, `c`". Into buf (truncated to n). */
+void th_headline_about(const struct th_headline *h, char *buf, size_t n);
 
 bool th_headline_selects(const struct th_headline *h, const struct th_cell *c);
 

@@ -117,22 +117,23 @@ static void not_run_notes(FILE *out, const struct th_card_row *rows, size_t n, c
  * the binaries (the results' reach section); "not run" without one. */
 static void reach_lines(FILE *out, const struct th_results *res)
 {
-	static const char *const cfgs[TH_CARD_NCONFIGS] = TH_CARD_CONFIGS;
 	struct th_card_reach r;
 	char line[768], hops[256] = "", priv[512] = "";
 	const char *tc = NULL;
 	size_t len = 0, plen = 0;
 
-	for (int k = 0; k < TH_CARD_NCONFIGS; k++) {
-		th_card_reach(res, TH_VARIANT_MODERN, cfgs[k], &r);
+	for (size_t k = 0; k < th_card_nconfigs(); k++) {
+		const char *cfg = th_card_config(k);
+
+		th_card_reach(res, TH_VARIANT_MODERN, cfg, &r);
 		if (!r.toolchain)
 			continue;
 		len += (size_t)snprintf(line + len, len < sizeof(line) ? sizeof(line) - len : 0,
-					"%s%s %zu of %zu%s", len ? ", " : "", cfgs[k], r.members,
+					"%s%s %zu of %zu%s", len ? ", " : "", cfg, r.members,
 					r.functions, len ? "" : " functions");
 		if (r.privileged)
 			plen += (size_t)snprintf(priv + plen, plen < sizeof(priv) ? sizeof(priv) - plen : 0,
-						 "; privileged under %s: %s", cfgs[k], r.names);
+						 "; privileged under %s: %s", cfg, r.names);
 		tc = r.toolchain;
 		if (*r.hops && !strstr(hops, r.hops))
 			snprintf(hops, sizeof(hops), "%s", r.hops);
@@ -381,22 +382,23 @@ static int verdict_model(FILE *out, const struct th_results *res, int use_color)
  * the card's configs (the results' reach section); nothing without it. */
 static void tasklet_reach_line(FILE *out, const struct th_results *res)
 {
-	static const char *const cfgs[TH_CARD_NCONFIGS] = TH_CARD_CONFIGS;
 	struct th_card_reach r;
 	char line[768], priv[512] = "";
 	const char *tc = NULL;
 	size_t len = 0, plen = 0;
 
-	for (int k = 0; k < TH_CARD_NCONFIGS; k++) {
-		th_card_reach_site(res, TH_API_TASKLET, "func", TH_VARIANT_TRANSITIONAL, cfgs[k], &r);
+	for (size_t k = 0; k < th_card_nconfigs(); k++) {
+		const char *cfg = th_card_config(k);
+
+		th_card_reach_site(res, TH_API_TASKLET, "func", TH_VARIANT_TRANSITIONAL, cfg, &r);
 		if (!r.toolchain)
 			continue;
 		len += (size_t)snprintf(line + len, len < sizeof(line) ? sizeof(line) - len : 0,
-					"%s%s %zu of %zu%s", len ? ", " : "", cfgs[k], r.members,
+					"%s%s %zu of %zu%s", len ? ", " : "", cfg, r.members,
 					r.functions, len ? "" : " functions");
 		if (r.privileged)
 			plen += (size_t)snprintf(priv + plen, plen < sizeof(priv) ? sizeof(priv) - plen : 0,
-						 "; privileged under %s: %s", cfgs[k], r.names);
+						 "; privileged under %s: %s", cfg, r.names);
 		tc = r.toolchain;
 	}
 	if (!len)

@@ -213,20 +213,21 @@ static void fuzz_lines(FILE *out, const struct th_results *res, const struct th_
  * the binaries (the reach section, further down); "not run" without one. */
 static void reach_lines(FILE *out, const struct th_results *res)
 {
-	static const char *const cfgs[TH_CARD_NCONFIGS] = TH_CARD_CONFIGS;
 	struct th_card_reach r;
 	bool any = false;
 	char buf[64];
 
-	for (int k = 0; k < TH_CARD_NCONFIGS; k++) {
-		th_card_reach(res, TH_VARIANT_MODERN, cfgs[k], &r);
+	for (size_t k = 0; k < th_card_nconfigs(); k++) {
+		const char *cfg = th_card_config(k);
+
+		th_card_reach(res, TH_VARIANT_MODERN, cfg, &r);
 		if (!r.toolchain)
 			continue;
 		if (!any)
 			fputs("<h3>What 4.15's <code>call_timer_fn</code> can still call</h3>\n", out);
 		any = true;
 		fputs("<div class=\"vrow\"><span class=\"gen\">4.15 modern</span><span class=\"cfg\">", out);
-		th_html_text(out, cfgs[k]);
+		th_html_text(out, cfg);
 		snprintf(buf, sizeof(buf), "%zu of %zu functions", r.members, r.functions);
 		fputs("</span><span class=\"big\">", out);
 		th_html_text(out, buf);
@@ -349,15 +350,15 @@ static void tasklet_card(FILE *out, const struct th_results *res, const struct t
 	note_line(out, shared_note(card->tasklet, card->ntasklet));
 	card_cells(out, card->tasklet, card->ntasklet, "it");
 	/* What the func(data) call the downgrade reaches admits (reach). */
-	for (int k = 0; k < TH_CARD_NCONFIGS; k++) {
-		static const char *const cfgs[TH_CARD_NCONFIGS] = TH_CARD_CONFIGS;
+	for (size_t k = 0; k < th_card_nconfigs(); k++) {
+		const char *cfg = th_card_config(k);
 		struct th_card_reach r;
 
-		th_card_reach_site(res, TH_API_TASKLET, "func", TH_VARIANT_TRANSITIONAL, cfgs[k], &r);
+		th_card_reach_site(res, TH_API_TASKLET, "func", TH_VARIANT_TRANSITIONAL, cfg, &r);
 		if (!r.toolchain)
 			continue;
 		fprintf(out, "<p class=\"cnt\">6.1's <code>func(data)</code> call under <code>%s</code> "
-			"(%s's binaries) admits %zu of %zu functions", cfgs[k], r.toolchain, r.members,
+			"(%s's binaries) admits %zu of %zu functions", cfg, r.toolchain, r.members,
 			r.functions);
 		if (r.privileged) {
 			fputs("; privileged: ", out);
@@ -396,9 +397,15 @@ static int verdict_card(FILE *out, const struct th_results *res, const struct th
 	note_line(out, shared_note(card.cve, card.ncve));
 	card_cells(out, card.cve, card.ncve, "it");
 	fputs("<h3>What 4.15 + CFI does not stop</h3>\n", out);
-	if (!card.nstill)
+	if (!card.nstill) {
+		char cfgs[256];
+
+		th_card_configs_text(cfgs, sizeof(cfgs), ", ", " or ");
 		fputs("<p class=\"cnt\">With no other payload did the attacker's target run on 4.15 "
-		      "under cfi-icall or kcfi (in these results).</p>\n", out);
+		      "under ", out);
+		th_html_text(out, cfgs);
+		fputs(" (in these results).</p>\n", out);
+	}
 	for (size_t i = 0; i < card.nstill; i++)
 		card_row(out, card.still[i].payload, &card.still[i],
 			 !shared_note(card.still, card.nstill));

@@ -140,11 +140,13 @@ static int headline(struct th_doc *d, const struct th_section_ctx *c, const stru
 	size_t n;
 	const struct th_cell **cells = th_headline_cells(c->all, c->res->ncells, h, &n, &oom);
 	struct headline_answer a = { cells, n, c };
-	struct th_doc_finding f = { .title = h->title, .about = h->about, .note = h->note,
+	char about[1024];
+	struct th_doc_finding f = { .title = h->title, .about = about, .note = h->note,
 				    .answer = headline_answer, .x = &a };
 
 	if (oom)
 		return -1;
+	th_headline_about(h, about, sizeof(about));
 	th_doc_finding_begin(d, &f);
 	if (!n) {
 		th_doc_finding_end(d);

@@ -685,6 +685,29 @@ static void config_table(void **state)
 	assert_false(th_config_has_cflag(NULL, "-O2"));
 	assert_null(th_config_find("cfi"));
 	assert_false(th_config_has_probe(th_config_find("none"), "cfi"));
+	/* The verdict card's configs: the rows whose card column says so, in
+	 * table order, each type-based CFI (configs.cmake refuses the rest). */
+	{
+		const struct th_config_info *card[64];
+		size_t n = th_configs_on_card(card, 64), seen = 0;
+
+		assert_true(n >= 1 && n <= 64);
+		assert_int_equal(th_configs_on_card(NULL, 0), n);
+		for (size_t i = 0; i < th_config_count; i++) {
+			const struct th_config_info *r = &th_configs[i];
+
+			if (!th_config_on_card(r)) {
+				assert_string_equal(r->card, "");
+				continue;
+			}
+			assert_string_equal(r->card, "card");
+			assert_true(th_config_type_cfi(r));
+			assert_ptr_equal(card[seen], r);
+			seen++;
+		}
+		assert_int_equal(seen, n);
+		assert_false(th_config_on_card(NULL));
+	}
 }
 
 /* ---- real children: the forgeries ------------------------------------------------------ */
