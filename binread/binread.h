@@ -55,6 +55,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include "cfi_scheme.h"
 
 /* General-purpose registers in x86 encoding order. */
 enum th_reg {
@@ -142,16 +143,7 @@ size_t th_bin_kcfi_trap_count(const struct th_bin *b);
 
 /* ---- call sites and their checks ----------------------------------------------------- */
 
-enum th_cfi_scheme {
-	TH_CFI_NONE,		/* no check guards the call */
-	TH_CFI_ICALL,		/* -fsanitize=cfi-icall: jump-table range check */
-	TH_CFI_KCFI,		/* -fsanitize=kcfi: hash at T-4, ud2 in .kcfi_traps */
-	TH_CFI_FUNCTION,	/* -fsanitize=function: signature at T-8, hash at T-4 */
-	TH_CFI_UNKNOWN,		/* guarded, but by a check none of the above */
-};
-
-/* "none", "cfi-icall", "kcfi", "function", "unknown". */
-const char *th_cfi_scheme_name(enum th_cfi_scheme s);
+/* enum th_cfi_scheme and th_cfi_scheme_name(): cfi_scheme.h. */
 
 enum th_guard_kind {
 	TH_GUARD_TRAP,		/* ud1 or ud2: the process gets SIGILL there */

@@ -23,17 +23,6 @@ const char *th_reg_name(int reg)
 	return reg >= 0 && reg < TH_NREGS ? names[reg] : "?";
 }
 
-const char *th_cfi_scheme_name(enum th_cfi_scheme s)
-{
-	switch (s) {
-	case TH_CFI_NONE: return "none";
-	case TH_CFI_ICALL: return "cfi-icall";
-	case TH_CFI_KCFI: return "kcfi";
-	case TH_CFI_FUNCTION: return "function";
-	default: return "unknown";
-	}
-}
-
 /* The file is mapped, not read: a mapping of a file adds nothing a fork(2)
  * must copy, where a heap copy of every binary the runner has read would
  * make each child's fork slower. */

@@ -5,6 +5,7 @@
 #include "reach.h"
 #include "results_internal.h"
 #include "json_load.h"
+#include "binread/cfi_scheme.h"
 
 #include <jansson.h>
 #include <stdarg.h>
@@ -663,7 +664,6 @@ static int load_entry(struct rd *r, const json_t *o, struct th_results *res)
 	static const char *const hfields[] = { "via", "site", "scheme", "reaches", "origin", NULL };
 	static const char *const optional[] = { "uses", "platform", "api", "site", NULL };
 	static const char *const ufields[] = { "via", "site", "call", "indirect", "check", NULL };
-	static const char *const schemes[] = { "none", "cfi-icall", "kcfi", "function", "unknown" };
 	const char *tc, *var, *cfg, *bin, *fn, *scheme, *check, *plat = TH_PLATFORM_MODEL;
 	const char *apiname = NULL, *site = NULL;
 	enum th_api api = TH_API_TIMER;
@@ -725,10 +725,19 @@ static int load_entry(struct rd *r, const json_t *o, struct th_results *res)
 		return rerr(r, "config \"%s\" is not declared in configs", cfg);
 	if ((v = th_variant_parse(var)) == TH_VARIANT_INVALID)
 		return rerr(r, "variant \"%s\" is not legacy, transitional or modern", var);
-	for (size_t k = 0; k < sizeof(schemes) / sizeof(schemes[0]); k++)
-		known |= !strcmp(scheme, schemes[k]);
-	if (!known)
-		return rerr(r, "scheme \"%s\" is not none, cfi-icall, kcfi, function or unknown", scheme);
+	/* The schemes the binary reader names (binread/cfi_scheme.h). */
+	for (int k = TH_CFI_NONE; k <= TH_CFI_UNKNOWN; k++)
+		known |= !strcmp(scheme, th_cfi_scheme_name((enum th_cfi_scheme)k));
+	if (!known) {
+		char names[128] = "";
+		size_t len = 0;
+
+		for (int k = TH_CFI_NONE; k <= TH_CFI_UNKNOWN && len < sizeof(names); k++)
+			len += (size_t)snprintf(names + len, sizeof(names) - len, "%s%s",
+						k == TH_CFI_NONE ? "" : k == TH_CFI_UNKNOWN ? " or " : ", ",
+						th_cfi_scheme_name((enum th_cfi_scheme)k));
+		return rerr(r, "scheme \"%s\" is not %s", scheme, names);
+	}
 	if (th_reach_find_site(res, plat, api, site, tc, v, cfg))
 		return rerr(r, "a second entry for %s%s%s%s%s %s %s%s%s",
 			    api == TH_API_TIMER ? "" : th_api_name(api), site ? " " : "",

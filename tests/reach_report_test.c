@@ -587,6 +587,9 @@ static void tasklet(void **state)
 		  "function: \"tasklet_action_common\" is not the timer family's dispatch (call_timer_fn)" },
 		{ "\"site\": \"func\"", "\"site\": \"fn\"", "site: \"fn\" is not func or callback" },
 		{ "\"site\": \"callback\"", "\"site\": \"func\"", "a second entry for tasklet func clang-22" },
+		/* The schemes are the binary reader's (binread/cfi_scheme.h). */
+		{ "\"scheme\": \"cfi-icall\"", "\"scheme\": \"fineibt\"",
+		  "scheme \"fineibt\" is not none, cfi-icall, kcfi, function or unknown" },
 	};
 	struct th_results *r = with_tasklet(), *back;
 	char *a = serialise(r), *b, *old, *md, *html;
