@@ -18,8 +18,8 @@
  *  - `check` judges the written file exactly as it judged the input (same
  *    exit status), and never fails on its own (every status is one of
  *    report/check.h's four).
- * `check` judges by the declaration of the gate fixtures (three attacks x
- * three configs, tests/data/report/gate-expected.tsv, compiled in at build
+ * `check` judges by the declaration of the gate fixtures (gate.json's attacks
+ * and configs, tests/data/report/gate-expected.tsv, compiled in at build
  * time: the runner of OSS-Fuzz has nothing but the binary), so the seeds
  * taken from tests/data/report/gate*.json reach its verdicts.
  */
@@ -38,13 +38,10 @@
 
 /* th_fuzz_gate_expected[]: the bytes of tests/data/report/gate-expected.tsv */
 #include "gate_expected.inc"
+/* th_gate_attacks[], th_gate_configs[]: what gate.json holds
+ * (tests/report_fixtures.cmake) */
+#include "report_fixtures.inc"
 
-static const char *const gate_attacks[] = {
-	"MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4",
-	"MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4",
-	"MEMCPY_INTRA_BEFORE_ARM_NONE",
-};
-static const char *const gate_configs[] = { "none", "cfi-icall", "kcfi" };
 static const char *const gate_selftests[] = { "SELFTEST_HANG" };
 static struct th_check_decl decl;
 static char in_path[4096], out_path[4096], out2_path[4096], expect_path[4096];
@@ -117,7 +114,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	decl = (struct th_check_decl){
 		.expect_path = th_expect_path(), .expect_sha256 = th_expect_sha256(),
 		.expect = th_expect_outcome_on, .where = th_expect_where_on,
-		.attacks = gate_attacks, .nattacks = 3, .configs = gate_configs, .nconfigs = 3,
+		.attacks = th_gate_attacks, .nattacks = TH_GATE_NATTACKS,
+		.configs = th_gate_configs, .nconfigs = TH_GATE_NCONFIGS,
 		.selftests = gate_selftests, .nselftests = 1,
 	};
 	return 0;

@@ -169,13 +169,12 @@ static void load_expect(const char *path)
 		fail_msg("%s", err);
 }
 
-static const char *const gate_attacks[] = { DATA_A, WCR4, NONE_A };
-static const char *const gate_configs[] = { "none", "cfi-icall", "kcfi" };
+/* th_gate_attacks[], th_gate_configs[]: gate.json's (tests/report_fixtures.cmake) */
+#include "report_fixtures.inc"
 static const char *const gate_selftests[] = { "SELFTEST_HANG" };
 static const char *const kernel_attacks[] = { WCR4, NONE_A };
-static const char *const kernel_configs[] = { "kcfi", "none" };
-/* Which of them builds a check that stops a call (kernel/configs/). */
-static const bool kernel_configs_cfi[] = { true, false };
+/* The kernel plan's configs: platform.json's platform's, and which of them
+ * builds a check that stops a call (th_platform_configs*, report_fixtures.inc). */
 
 static const char *decl_expect(const char *platform, const char *attack, const char *variant,
 			       const char *config, const char *toolchain)
@@ -189,14 +188,16 @@ static struct th_check_decl decl(bool with_plan)
 	return (struct th_check_decl){
 		.expect_path = th_expect_path(), .expect_sha256 = th_expect_sha256(),
 		.expect = decl_expect, .where = th_expect_where_on,
-		.attacks = gate_attacks, .nattacks = 3, .configs = gate_configs, .nconfigs = 3,
+		.attacks = th_gate_attacks, .nattacks = TH_GATE_NATTACKS,
+		.configs = th_gate_configs, .nconfigs = TH_GATE_NCONFIGS,
 		.selftests = gate_selftests, .nselftests = 1,
 		.differs = th_expect_differs, .ndifferences = th_expect_difference_count(),
 		.difference = th_expect_difference, .difference_on = th_expect_difference_on,
 		.kernel_attacks = with_plan ? kernel_attacks : NULL, .nkernel_attacks = with_plan ? 2 : 0,
-		.kernel_configs = with_plan ? kernel_configs : NULL, .nkernel_configs = with_plan ? 2 : 0,
+		.kernel_configs = with_plan ? th_platform_configs : NULL,
+		.nkernel_configs = with_plan ? TH_PLATFORM_NCONFIGS : 0,
 		.kernel_plan = "kernel/cells.tsv", .kernel_plan_error = with_plan ? NULL : "not given",
-		.kernel_config_cfi = with_plan ? kernel_configs_cfi : NULL,
+		.kernel_config_cfi = with_plan ? th_platform_configs_cfi : NULL,
 	};
 }
 

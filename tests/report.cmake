@@ -11,6 +11,10 @@ set(TH_REPORT_TEST_SOURCES ${CMAKE_CURRENT_LIST_DIR}/report_test.c
                            ${CMAKE_CURRENT_LIST_DIR}/platform_test.c)
 pkg_check_modules(JANSSON REQUIRED IMPORTED_TARGET jansson)
 set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${TH_REPORT_TEST_SOURCES})
+# The report fixtures' declarations, read from gate.json and platform.json
+# (report_fixtures.cmake).
+include(${CMAKE_CURRENT_LIST_DIR}/report_fixtures.cmake)
+th_report_fixtures_inc(${CMAKE_CURRENT_BINARY_DIR}/report_gate/report_fixtures.inc)
 foreach(src IN LISTS TH_REPORT_TEST_SOURCES)
   get_filename_component(exe ${src} NAME_WE)
   add_executable(${exe} ${src})
@@ -20,7 +24,8 @@ foreach(src IN LISTS TH_REPORT_TEST_SOURCES)
   target_link_libraries(${exe} PRIVATE th_report th_expect PkgConfig::CMOCKA PkgConfig::JANSSON)
   # check --consoles classifies a real kernel's console again (kernel/console.h).
   target_link_libraries(${exe} PRIVATE th_kernel)
-  target_include_directories(${exe} PRIVATE ${CMAKE_SOURCE_DIR}/report)
+  target_include_directories(${exe} PRIVATE ${CMAKE_SOURCE_DIR}/report
+                             ${CMAKE_CURRENT_BINARY_DIR}/report_gate)
   target_compile_options(${exe} PRIVATE ${TH_WARN_FLAGS})
   target_compile_definitions(${exe} PRIVATE
     TH_REPORT_TEST_DATA="${CMAKE_CURRENT_LIST_DIR}/data/report"

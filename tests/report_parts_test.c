@@ -161,12 +161,8 @@ struct gate_run {
 	char *out;
 };
 
-static const char *const gate_attacks[] = {
-	"MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4",
-	"MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4",
-	"MEMCPY_INTRA_BEFORE_ARM_NONE",
-};
-static const char *const gate_configs[] = { "none", "cfi-icall", "kcfi" };
+/* th_gate_attacks[], th_gate_configs[]: gate.json's (tests/report_fixtures.cmake) */
+#include "report_fixtures.inc"
 
 static const char *gate_expect(const char *platform, const char *attack, const char *variant,
 			       const char *config, const char *toolchain)
@@ -192,7 +188,8 @@ static struct gate_run check_model(const struct th_results *m, bool allow_slice)
 	struct th_check_decl d = {
 		.expect_path = th_expect_path(), .expect_sha256 = th_expect_sha256(),
 		.expect = gate_expect, .where = th_expect_where_on,
-		.attacks = gate_attacks, .nattacks = 3, .configs = gate_configs, .nconfigs = 3,
+		.attacks = th_gate_attacks, .nattacks = TH_GATE_NATTACKS,
+		.configs = th_gate_configs, .nconfigs = TH_GATE_NCONFIGS,
 	};
 	struct th_check_opts o = { .results = path, .allow_slice = allow_slice };
 

@@ -25,6 +25,7 @@
 #include <cmocka.h>
 #include <jansson.h>
 
+#include "cfi/config_table.h"
 #include "cfi/evidence.h"
 #include "check.h"
 #include "check_json.h"
@@ -170,17 +171,10 @@ struct run {
 };
 
 /* The declaration the gate fixtures (tests/data/report/gate*.json) are
- * judged by: three attacks x three configs, gate-expected.tsv. */
-static const char *const gate_attacks[] = {
-	"MEMCPY_INTRA_BEFORE_ARM_FUNC_DATA_WRITE_CR4",
-	"MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4",
-	"MEMCPY_INTRA_BEFORE_ARM_NONE",
-};
-static const char *const gate_apis[] = { "timer", "timer", "timer" };
-static const char *const gate_configs[] = { "none", "cfi-icall", "kcfi" };
-/* Their flags as cfi/configs.tsv has them. */
-static const char *const gate_cflags[] = { "-O2 -g", "-O2 -g -flto -fvisibility=hidden -fsanitize=cfi-icall",
-					   "-O2 -g -fsanitize=kcfi" };
+ * judged by: gate.json's attacks and configs, the configs' flags as
+ * cfi/configs.tsv has them (th_gate_*, tests/report_fixtures.cmake), and
+ * gate-expected.tsv. */
+#include "report_fixtures.inc"
 static const char *const gate_selftests[] = { "SELFTEST_HANG" };
 
 static const char *gate_expect(const char *platform, const char *attack, const char *variant,
@@ -198,8 +192,9 @@ static struct th_check_decl gate_decl(void)
 	return (struct th_check_decl){
 		.expect_path = th_expect_path(), .expect_sha256 = th_expect_sha256(),
 		.expect = gate_expect, .where = th_expect_where_on,
-		.attacks = gate_attacks, .nattacks = 3, .attack_apis = gate_apis,
-		.configs = gate_configs, .nconfigs = 3, .config_cflags = gate_cflags,
+		.attacks = th_gate_attacks, .nattacks = TH_GATE_NATTACKS,
+		.attack_apis = th_gate_attack_apis, .configs = th_gate_configs,
+		.nconfigs = TH_GATE_NCONFIGS, .config_cflags = th_gate_config_cflags,
 		.selftests = gate_selftests, .nselftests = 1,
 	};
 }
@@ -1938,25 +1933,26 @@ static void matrix_small(void **state)
 	th_results_free(r);
 }
 
+/* Every config of the table (cfi/configs.tsv), more than the screen has
+ * room for by name: the columns are keyed 1..9, a.. and the key said. */
 static void matrix_wide_uses_keys(void **state)
 {
-	(void)state;
-	static const char *const cfgs[] = {
-		"none", "cfi-icall", "cfi-icall-diag", "cfi-icall-generalized", "kcfi",
-		"fsanitize-function", "asan", "bounds", "fortify", "randstruct", "defence-in-depth",
-	};
-	char err[512], id[128];
+	static const char keys[] = "123456789abcdefghijklmnopqrstuvwxyz";
+	char err[512], id[128], want[512];
 	struct th_results *r = th_results_create("1");
+	size_t nk = th_config_count;
 
+	(void)state;
+	assert_true(nk >= 4 && nk <= sizeof(keys) - 1);
 	assert_int_equal(th_results_add_toolchain(r, "clang-22", "22", "", err, sizeof(err)), 0);
-	for (size_t k = 0; k < 11; k++)
-		assert_int_equal(th_results_add_config(r, cfgs[k], "", "", err, sizeof(err)), 0);
+	for (size_t k = 0; k < nk; k++)
+		assert_int_equal(th_results_add_config(r, th_configs[k].name, "", "", err, sizeof(err)), 0);
 	for (int v = 0; v < TH_VARIANT_COUNT; v++) {
-		for (size_t k = 0; k < 11; k++) {
+		for (size_t k = 0; k < nk; k++) {
 			for (int a = 0; a < 4; a++) {
 				snprintf(id, sizeof(id), "UAF_REALLOC_PENDING_FUNC_DATA_WRITE_CR4_LONG_NAME_%d", a);
 				struct th_cell_in in = { id, "uaf-realloc", "pending", "func:write_cr4",
-							 (enum th_variant)v, cfgs[k], "clang-22",
+							 (enum th_variant)v, th_configs[k].name, "clang-22",
 							 (enum th_outcome)((a + k) % TH_OUTCOME_COUNT), 1, NULL, "",
 							 TH_OUTCOME_INVALID, 0, NULL, 0, NULL, 0, TH_API_TIMER };
 				assert_non_null(th_results_add_cell(r, &in, err, sizeof(err)));
@@ -1964,8 +1960,11 @@ static void matrix_wide_uses_keys(void **state)
 		}
 	}
 	char *m = render_matrix_text(r, 0);
-	assert_contains(m, "columns: 1 none 2 cfi-icall 3 cfi-icall-diag 4 cfi-icall-generalized");
-	assert_contains(m, "b defence-in-depth");
+	snprintf(want, sizeof(want), "columns: 1 %s 2 %s 3 %s 4 %s", th_configs[0].name,
+		 th_configs[1].name, th_configs[2].name, th_configs[3].name);
+	assert_contains(m, want);
+	snprintf(want, sizeof(want), " %c %s", keys[nk - 1], th_configs[nk - 1].name);
+	assert_contains(m, want);
 	assert_contains(m, "| legacy");
 	assert_contains(m, "| transitional");
 	assert_width(m, TH_MATRIX_WIDTH);
