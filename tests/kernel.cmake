@@ -20,6 +20,6 @@ if(TARGET timerharness AND TARGET th_kernel)
     COMMAND ${CMAKE_COMMAND} -DTH=$<TARGET_FILE:timerharness>
             -DDATA=${CMAKE_CURRENT_SOURCE_DIR}/data/kernel -DWORK=${CMAKE_CURRENT_BINARY_DIR}/kernel_loop
             -DBUILD_ROOT=${CMAKE_BINARY_DIR} -DTOOLCHAIN=${TIMERHARNESS_TOOLCHAIN}
-            -P ${CMAKE_CURRENT_SOURCE_DIR}/kernel_loop.cmake)
+            -DSRC=${CMAKE_SOURCE_DIR} -P ${CMAKE_CURRENT_SOURCE_DIR}/kernel_loop.cmake)
   set_tests_properties(kernel.boot_loop PROPERTIES TIMEOUT 120 LABELS kernel)
 endif()

@@ -5,25 +5,39 @@
 # put the cells beside a model slice's in results.json (the model's cells
 # kept as they were), count a boot that never reaches its call as a harness
 # error (exit 3), and keep what a slice of cells did not boot.
-# -DTH -DDATA -DWORK -DBUILD_ROOT -DTOOLCHAIN
+# -DTH -DDATA -DWORK -DBUILD_ROOT -DTOOLCHAIN -DSRC (the source tree)
 file(REMOVE_RECURSE ${WORK})
 file(MAKE_DIRECTORY ${WORK})
 
-function(fake_build dir cfi)
+# A kernel build as kernel/build leaves it, but a stand-in bzImage: its
+# .config the compiler's lines and its fragment's settings
+# (kernel/configs/<fragment>.config: CONFIG_CFI_CLANG, CONFIG_SMP, ...).
+function(fake_build dir fragment)
   file(MAKE_DIRECTORY ${dir}/arch/x86/boot ${dir}/include/config)
   file(WRITE ${dir}/arch/x86/boot/bzImage "not a kernel\n")
   file(WRITE ${dir}/include/config/kernel.release "6.1.192\n")
   set(c "CONFIG_CC_VERSION_TEXT=\"Debian clang version 22.1.8\"\nCONFIG_CLANG_VERSION=220108\nCONFIG_TIMERHARNESS=y\n")
-  if(cfi)
-    string(APPEND c "CONFIG_CFI_CLANG=y\n")
-  endif()
+  file(STRINGS ${SRC}/kernel/configs/${fragment}.config set REGEX "^CONFIG_")
+  foreach(line IN LISTS set)
+    string(APPEND c "${line}\n")
+  endforeach()
   file(WRITE ${dir}/.config "${c}")
 endfunction()
-fake_build(${WORK}/build/6.1/kcfi TRUE)
-fake_build(${WORK}/build/6.1/none FALSE)
-# kernels.tsv's 6.1 kcfi-smp (booted -smp 2): a config of the real kernel only.
-fake_build(${WORK}/build/6.1/kcfi-smp TRUE)
-file(APPEND ${WORK}/build/6.1/kcfi-smp/.config "CONFIG_SMP=y\n")
+# Every 6.1 kernel of kernel/kernels.tsv (release config fragment boot:
+# kcfi, none, and kcfi-smp, booted -smp 2, a config of the real kernel only).
+set(configs "")
+file(STRINGS ${SRC}/kernel/kernels.tsv rows REGEX "^6\\.1\t")
+foreach(row IN LISTS rows)
+  string(REPLACE "\t" ";" f "${row}")
+  list(GET f 2 cfg)
+  list(GET f 3 fragment)
+  fake_build(${WORK}/build/6.1/${cfg} ${fragment})
+  list(APPEND configs ${cfg})
+endforeach()
+list(LENGTH configs nconfigs)
+if(nconfigs LESS 2)
+  message(FATAL_ERROR "kernel/kernels.tsv: ${nconfigs} 6.1 kernels, the test needs two or more")
+endif()
 file(WRITE ${WORK}/build/initramfs.cpio "")
 
 # The model's side: a slice of the matrix, this build's attack binaries.
@@ -47,7 +61,7 @@ endif()
 if(NOT err MATCHES "3 cells are HARNESS_ERROR")
   message(SEND_ERROR "the harness errors are not said:\n${err}")
 endif()
-foreach(cfg kcfi none kcfi-smp)
+foreach(cfg IN LISTS configs)
   foreach(c MEMCPY_INTRA_PENDING_FUNC_WRITE_CR4 MEMCPY_INTRA_PENDING_NONE MEMCPY_INTRA_PENDING_FUNC_MID_FUNCTION)
     if(NOT EXISTS ${WORK}/out/kernel/6.1/${cfg}/${c}.log)
       message(SEND_ERROR "no console log for ${cfg} ${c}")
@@ -92,9 +106,9 @@ foreach(want
   endif()
 endforeach()
 string(JSON nafter LENGTH "${after}" cells)
-math(EXPR nwant "${nbefore} + 9")
+math(EXPR nwant "${nbefore} + 3 * ${nconfigs}")
 if(NOT nafter EQUAL nwant)
-  message(SEND_ERROR "${nafter} cells after the boots, want ${nbefore} + 9")
+  message(SEND_ERROR "${nafter} cells after the boots, want ${nbefore} + 3 cells x ${nconfigs} kernels")
 endif()
 string(JSON platform GET "${after}" platforms 0 name)
 if(NOT platform STREQUAL "linux-6.1.192")

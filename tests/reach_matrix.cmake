@@ -79,7 +79,11 @@ if(NOT ns EQUAL 6)
 endif()
 list(SORT tasklet_seen)
 set(want "")
-foreach(config none cfi-icall)
+# Each config the run recorded (its slice above).
+string(JSON nc LENGTH "${json}" configs)
+math(EXPR last "${nc} - 1")
+foreach(i RANGE ${last})
+  string(JSON config GET "${json}" configs ${i} name)
   list(APPEND want legacy/func/${config} transitional/callback/${config} transitional/func/${config}
        modern/callback/${config})
 endforeach()
