@@ -37,6 +37,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <jansson.h>
 #include <math.h>
 #include <spawn.h>
 #include <stdarg.h>
@@ -56,6 +57,7 @@
 #endif
 
 #include "bench_impl.h"
+#include "results/results_write.h"
 #include "th/compiler.h"
 #include "th/timer_base.h"
 #include "lib/opts.h"
@@ -885,18 +887,22 @@ static void print_notes(const struct options *o, const struct results *res)
 
 /* ---- JSON ----------------------------------------------------------------------------- */
 
-static void json_str(FILE *f, const char *s)
+/* A JSON string as results/ writes one (results.json's writer: jansson),
+ * after results/'s UTF-8 check (a byte that is not UTF-8 becomes '?').
+ * Return: 0, or -1 when out of memory (nothing written). */
+static int json_str(FILE *f, const char *s)
 {
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20 || *p == 0x7f)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
+	char *clean = th_results_strdup(s), *text = NULL;
+	json_t *j = clean ? json_string(clean) : NULL;
+
+	if (j)
+		text = json_dumps(j, JSON_ENCODE_ANY);
+	if (text)
+		fputs(text, f);
+	free(text);
+	json_decref(j);
+	free(clean);
+	return text ? 0 : -1;
 }
 
 static void json_num(FILE *f, double v)
@@ -914,13 +920,16 @@ static void json_late(FILE *f, const struct bench_late *l)
 	fprintf(f, ", \"max\": %lu}", l->max);
 }
 
-/* The figures as timerharness/bench/v1 (bench/README.md). */
-static void json_write(FILE *f, const struct options *o, const struct results *res)
+/* The figures as timerharness/bench/v1 (bench/README.md), laid out as
+ * this writer always has (a size or a cell a line), the strings results/'s.
+ * Return: 0, or -1 when a string could not be written (out of memory). */
+static int json_write(FILE *f, const struct options *o, const struct results *res)
 {
 	char host[256] = "", created[32];
 	struct utsname u;
 	time_t now = time(NULL);
 	struct tm tm;
+	int e = 0;
 
 	gethostname(host, sizeof(host) - 1);
 	if (uname(&u))
@@ -929,21 +938,21 @@ static void json_write(FILE *f, const struct options *o, const struct results *r
 	strftime(created, sizeof(created), "%Y-%m-%dT%H:%M:%SZ", &tm);
 
 	fprintf(f, "{\n  \"schema\": ");
-	json_str(f, BENCH_JSON_SCHEMA);
+	e |= json_str(f, BENCH_JSON_SCHEMA);
 	fprintf(f, ",\n  \"version\": ");
-	json_str(f, TH_VERSION);
+	e |= json_str(f, TH_VERSION);
 	fprintf(f, ",\n  \"created\": ");
-	json_str(f, created);
+	e |= json_str(f, created);
 	fprintf(f, ",\n  \"host\": {\"hostname\": ");
-	json_str(f, host);
+	e |= json_str(f, host);
 	fprintf(f, ", \"kernel\": ");
-	json_str(f, u.release);
+	e |= json_str(f, u.release);
 	fprintf(f, ", \"cpus\": %ld},\n  \"toolchain\": {\"name\": ", sysconf(_SC_NPROCESSORS_ONLN));
-	json_str(f, TH_TOOLCHAIN);
+	e |= json_str(f, TH_TOOLCHAIN);
 	fprintf(f, ", \"version\": ");
-	json_str(f, __clang_version__);
+	e |= json_str(f, __clang_version__);
 	fprintf(f, "},\n  \"config\": ");
-	json_str(f, TH_BENCH_CONFIG);
+	e |= json_str(f, TH_BENCH_CONFIG);
 	fprintf(f, ",\n  \"settings\": {\"hz\": %d, \"spread_bits\": %d, \"seed\": %" PRIu64
 		", \"reps\": %u, \"order\": \"%s\", \"step\": %lu, \"quick\": %s, "
 		"\"clock\": \"CLOCK_THREAD_CPUTIME_ID\", \"clock_read_ns\": ",
@@ -952,7 +961,7 @@ static void json_write(FILE *f, const struct options *o, const struct results *r
 	json_num(f, res->clock_ns);
 	fprintf(f, "},\n  \"instructions\": {\"tool\": \"callgrind\", \"max_n\": %u, \"status\": ",
 		COUNT_MAX_N);
-	json_str(f, *res->instr_status ? res->instr_status : "counted");
+	e |= json_str(f, *res->instr_status ? res->instr_status : "counted");
 	fprintf(f, "},\n  \"sizes\": [");
 	for (unsigned int si = 0; si < o->nsizes; si++) {
 		const struct size_result *s = &res->s[si];
@@ -986,6 +995,7 @@ static void json_write(FILE *f, const struct options *o, const struct results *r
 				fprintf(f, ", \"instructions_whole_phase\": %s}", c->instr_loop ? "true" : "false");
 			}
 	fprintf(f, "\n  ]\n}\n");
+	return e;
 }
 
 /* A target --json may replace: absent, or a regular file (never a device
@@ -1013,37 +1023,27 @@ static int json_target_ok(const char *path)
 	return 0;
 }
 
-/* Written whole or not at all: a temporary file beside it, then rename().
- * Return: 0, or 3 after saying why. */
+/* Written whole or not at all, never through a link: results/'s atomic
+ * write (th_results_write_atomic()). Return: 0, or 3 after saying why. */
 static int json_save(const char *path, const struct options *o, const struct results *res)
 {
-	char tmp[4096];
-	FILE *f;
-	int fd, e = 0;
+	char *buf = NULL, err[4096 + 512] = "";
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	int bad = !f;
 
-	if (json_target_ok(path))
-		return 3;
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid());
-	fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL, 0644);
-	if (fd < 0 || !(f = fdopen(fd, "w"))) {
-		e = errno;
-		if (fd >= 0)
-			close(fd);
-		fprintf(stderr, "timerharness bench: cannot write %s: %s\n", tmp, strerror(e));
+	if (f) {
+		bad = json_write(f, o, res);
+		bad |= fclose(f) != 0;
+	}
+	if (bad)
+		snprintf(err, sizeof(err), "%s: %s", path, strerror(ENOMEM));
+	if (bad || th_results_write_atomic(path, buf, len, err, sizeof(err))) {
+		fprintf(stderr, "timerharness bench: cannot write %s\n", err);
+		free(buf);
 		return 3;
 	}
-	json_write(f, o, res);
-	if (fflush(f) || ferror(f) || fsync(fileno(f)))
-		e = errno ? errno : EIO;
-	if (fclose(f) && !e)
-		e = errno;
-	if (!e && rename(tmp, path))
-		e = errno;
-	if (e) {
-		unlink(tmp);
-		fprintf(stderr, "timerharness bench: cannot write %s: %s\n", path, strerror(e));
-		return 3;
-	}
+	free(buf);
 	return 0;
 }
 

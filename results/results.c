@@ -20,68 +20,6 @@
 
 #define OOM(err, errlen) th_results_errf(err, errlen, "out of memory")
 
-int th_results_errf(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
-unsigned long th_results_utf8(const unsigned char *s, size_t *n)
-{
-	unsigned long c = s[0], v;
-	size_t len;
-
-	*n = 0;
-	if (c < 0x80) {
-		*n = 1;
-		return c;
-	}
-	if (c >= 0xc2 && c <= 0xdf)
-		len = 2, v = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		len = 3, v = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		len = 4, v = c & 0x07;
-	else
-		return 0;
-	for (size_t i = 1; i < len; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		v = (v << 6) | (s[i] & 0x3f);
-	}
-	if ((len == 3 && v < 0x800) || (len == 4 && (v < 0x10000 || v > 0x10ffff)) ||
-	    (v >= 0xd800 && v <= 0xdfff))
-		return 0;
-	*n = len;
-	return v;
-}
-
-/* Every string entering the model: evidence comes from crashing children and
- * may hold any byte, JSON holds only UTF-8, so invalid bytes become '?'. */
-char *th_results_strdup(const char *s)
-{
-	char *d = strdup(s ? s : "");
-
-	for (unsigned char *p = (unsigned char *)d; p && *p;) {
-		size_t n;
-
-		th_results_utf8(p, &n);
-
-		if (n) {
-			p += n;
-		} else {
-			*p++ = '?';
-		}
-	}
-	return d;
-}
-
 int th_results_natcmp(const char *a, const char *b)
 {
 	while (*a && *b) {
