@@ -211,8 +211,40 @@ static void rerender(const char *out_dir)
 	free(fuzz);
 }
 
+/*
+ * The run's summary (NULL: it could not be made, said) written as
+ * DIR/fuzz.json in one rename, then the runs it no longer names removed;
+ * the previous summary and its run kept when it cannot be.
+ * Return: true when written.
+ */
+static bool write_summary(const struct th_fz_run *run, const struct th_fz_summary *s,
+			  const struct th_fz_opts *o, bool interrupted)
+{
+	char err[1024], *path = th_xasprintf("%s/%s", o->out_dir, TH_FUZZ_FILE);
+	bool ok = s && !th_fz_summary_write(s, path, err, sizeof(err));
+
+	if (s && !ok)
+		fprintf(stderr, "timerharness fuzz: %s\n", err);
+	free(path);
+	if (!ok && interrupted)
+		fprintf(stderr, "timerharness fuzz: interrupted; the summary could not be written "
+			"(the previous one is kept; this run's files are in %s/%s)\n", o->out_dir,
+			th_fz_campaigns_run_dir(run));
+	else if (!ok)
+		fprintf(stderr, "timerharness fuzz: the previous summary is kept; this run's files "
+			"are in %s/%s\n", o->out_dir, th_fz_campaigns_run_dir(run));
+	if (!ok)
+		return false;
+	th_fz_campaigns_prune(run);
+	if (interrupted)
+		fprintf(stderr, "timerharness fuzz: interrupted; partial summary in %s/%s\n",
+			o->out_dir, TH_FUZZ_FILE);
+	return true;
+}
+
 static int fuzz_run(struct th_fz_opts *o, int quiet)
 {
+	struct th_fz_summary *summary = NULL;
 	struct th_fz_run *run;
 	char err[1024];
 	int rc, lock;
@@ -235,7 +267,10 @@ static int fuzz_run(struct th_fz_opts *o, int quiet)
 		th_fz_campaigns_free(run);
 		return 2;
 	}
-	rc = th_fz_campaigns_run(run);
+	rc = th_fz_campaigns_run(run, &summary);
+	if (rc != 1 && !write_summary(run, summary, o, rc == 130))
+		rc = rc ? rc : 1;
+	th_fz_summary_free(summary);
 	if (!rc)
 		rerender(o->out_dir);
 	/* Released and removed, as matrix, kernel and merge leave it: a

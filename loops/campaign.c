@@ -87,10 +87,9 @@ static int in_list(const char *list, const char *name)
 /* ---- the build: fuzz-manifest.tsv --------------------------------------------------- */
 
 /* The fuzz builds (fuzz/fuzz_plan.h reads their fuzz-manifest.tsv, as the
- * campaigns' gate does). */
-static struct th_fz_build *build;
-
-static const struct th_fz_built *find_bin(const char *engine, const char *target, const char *toolchain,
+ * campaigns' gate does): the run's (struct th_fz_run). */
+static const struct th_fz_built *find_bin(const struct th_fz_build *build, const char *engine,
+					  const char *target, const char *toolchain,
 					  const char *variant, const char *config)
 {
 	for (size_t i = 0; build && i < build->nrows; i++) {
@@ -143,11 +142,24 @@ struct campaign {
 	unsigned long seed;
 };
 
+/* A run: its options, its build, its directory and its campaigns, passed
+ * down to what plans, runs and sums them up. */
+struct th_fz_run {
+	const struct th_fz_opts *o;
+	struct th_fz_build *build;	/* the fuzz builds (fuzz-manifest.tsv) */
+	/* This run's directory, "fuzz/<id>" relative to the output directory:
+	 * every campaign's files are under it, and fuzz.json names it. The
+	 * previous summary and its run stay whole until the new summary
+	 * replaces them. */
+	char run_rel[64];
+	struct campaign *cs;
+	size_t n;
+	int jobs;
+	double t0;
+};
+
+/* The one state of a run outside struct th_fz_run: a signal handler sets it. */
 static volatile sig_atomic_t interrupted;
-/* This run's directory, "fuzz/<id>" relative to the output directory: every
- * campaign's files are under it, and fuzz.json names it. The previous
- * summary and its run stay whole until the new summary replaces them. */
-static char run_rel[64];
 
 static void on_interrupt(int sig)
 {
@@ -637,30 +649,31 @@ static void finish_record(struct campaign *c)
 
 /* ---- the summary -------------------------------------------------------------------------- */
 
-static int write_summary(struct campaign *cs, size_t n, const struct th_fz_opts *o, const char *partial)
+/* The run as the model of DIR/fuzz.json (results/fuzz_summary.h), partial
+ * ("SIGINT", "SIGTERM") when interrupted. Return: the summary, or NULL
+ * after saying why on stderr. */
+static struct th_fz_summary *summarise(struct th_fz_run *r, const char *partial)
 {
+	const struct th_fz_opts *o = r->o;
 	struct th_fz_summary *s = th_fz_summary_create(o->version, o->seconds, "write_cr4(0x407f0)");
-	char err[1024], *path = th_xasprintf("%s/%s", o->out_dir, TH_FUZZ_FILE);
+	char err[1024];
 	int rc = 0;
 
-	if (!s) {
-		free(path);
-		return -1;
-	}
+	if (!s)
+		return NULL;
 	s->partial = partial != NULL;
 	s->interrupted = partial ? th_xstrdup(partial) : NULL;
 	/* fuzz --slice: the selection is what this run planned. */
 	s->selection.planned = o->planned_slice;
-	if (th_fz_summary_set_run(s, run_rel, err, sizeof(err)) ||
+	if (th_fz_summary_set_run(s, r->run_rel, err, sizeof(err)) ||
 	    th_fz_summary_set_selection(s, o->targets, o->variants, o->configs, o->toolchains)) {
 		fprintf(stderr, "timerharness fuzz: %s\n", *err ? err : "out of memory");
 		th_fz_summary_free(s);
-		free(path);
-		return -1;
+		return NULL;
 	}
 	*err = 0;
-	for (size_t i = 0; i < n; i++) {
-		struct campaign *c = &cs[i];
+	for (size_t i = 0; i < r->n; i++) {
+		struct campaign *c = &r->cs[i];
 		struct th_fz_campaign *rec;
 
 		if (c->phase == PENDING && strcmp(c->rec.status, "unsupported"))
@@ -676,20 +689,16 @@ static int write_summary(struct campaign *cs, size_t n, const struct th_fz_opts 
 			rc = -1;
 		}
 	}
-	if (!rc && th_fz_summary_write(s, path, err, sizeof(err))) {
-		fprintf(stderr, "timerharness fuzz: %s\n", err);
-		rc = -1;
+	if (rc) {
+		th_fz_summary_free(s);
+		return NULL;
 	}
-	th_fz_summary_free(s);
-	free(path);
-	return rc;
+	return s;
 }
 
-/* fuzz.json now names this run: the runs under DIR/fuzz/ it does not name
- * go (only directories named as runs are: a run's own, never anything else). */
-static void remove_other_runs(const struct th_fz_opts *o)
+void th_fz_campaigns_prune(const struct th_fz_run *r)
 {
-	char *top = th_xasprintf("%s/fuzz", o->out_dir);
+	char *top = th_xasprintf("%s/fuzz", r->o->out_dir);
 	DIR *d = opendir(top);
 	struct dirent *e;
 
@@ -697,7 +706,7 @@ static void remove_other_runs(const struct th_fz_opts *o)
 		char *p;
 		struct stat st;
 
-		if (!th_fz_run_dir_name(e->d_name) || !strcmp(e->d_name, run_rel + 5))
+		if (!th_fz_run_dir_name(e->d_name) || !strcmp(e->d_name, r->run_rel + 5))
 			continue;
 		p = th_xasprintf("%s/%s", top, e->d_name);
 		if (!lstat(p, &st) && S_ISDIR(st.st_mode)) {
@@ -758,8 +767,10 @@ static const char *seeds_of(const struct th_fz_opts *o, const char *target)
 	return o->seeds_dir;
 }
 
-static int plan(struct campaign **out, size_t *nout, const struct th_fz_opts *o, char *err, size_t n)
+static int plan(struct th_fz_run *r, char *err, size_t n)
 {
+	const struct th_fz_opts *o = r->o;
+	const struct th_fz_build *build = r->build;
 	struct campaign *cs = NULL;
 	size_t nc = 0;
 	const char *engine = o->engine ? o->engine : "libfuzzer";
@@ -796,7 +807,7 @@ static int plan(struct campaign **out, size_t *nout, const struct th_fz_opts *o,
 			continue;
 		rb = b;
 		if (strcmp(engine, "libfuzzer")) {
-			b = find_bin(engine, rb->target, rb->toolchain, rb->variant, rb->config);
+			b = find_bin(build, engine, rb->target, rb->toolchain, rb->variant, rb->config);
 			if (!b) {
 				snprintf(err, n, "--engine %s: no %s build of %s %s/%s/%s in the build "
 					 "(fuzz-manifest.tsv lists none)", engine, engine, rb->target, rb->variant,
@@ -821,7 +832,7 @@ static int plan(struct campaign **out, size_t *nout, const struct th_fz_opts *o,
 			char rel[4096];
 
 			/* <run>/<toolchain>/[<target>-]<variant>-<config>[-afl]. */
-			th_fz_campaign_dir(run_rel, b->toolchain, b->target, b->variant, b->config, engine, rel,
+			th_fz_campaign_dir(r->run_rel, b->toolchain, b->target, b->variant, b->config, engine, rel,
 					   sizeof(rel));
 			c->rel = th_xasprintf("%s", rel);
 		}
@@ -855,18 +866,10 @@ static int plan(struct campaign **out, size_t *nout, const struct th_fz_opts *o,
 			 o->toolchains ? o->toolchains : "*");
 		return -1;
 	}
-	*out = cs;
-	*nout = nc;
+	r->cs = cs;
+	r->n = nc;
 	return 0;
 }
-
-struct th_fz_run {
-	const struct th_fz_opts *o;
-	struct campaign *cs;
-	size_t n;
-	int jobs;
-	double t0;
-};
 
 int th_fz_campaigns_plan(const struct th_fz_opts *o, struct th_fz_run **out)
 {
@@ -877,9 +880,8 @@ int th_fz_campaigns_plan(const struct th_fz_opts *o, struct th_fz_run **out)
 	r->o = o;
 	r->jobs = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
 	r->t0 = th_now_s();
-	th_fz_run_new(run_rel, sizeof(run_rel));
-	if (th_fz_build_load(o->build_root, &build, err, sizeof(err)) ||
-	    plan(&r->cs, &r->n, o, err, sizeof(err))) {
+	th_fz_run_new(r->run_rel, sizeof(r->run_rel));
+	if (th_fz_build_load(o->build_root, &r->build, err, sizeof(err)) || plan(r, err, sizeof(err))) {
 		fprintf(stderr, "timerharness fuzz: %s\n", err);
 		th_fz_campaigns_free(r);
 		return 2;
@@ -907,7 +909,7 @@ int th_fz_campaigns_plan(const struct th_fz_opts *o, struct th_fz_run **out)
 	return 0;
 }
 
-int th_fz_campaigns_run(struct th_fz_run *r)
+int th_fz_campaigns_run(struct th_fz_run *r, struct th_fz_summary **summary)
 {
 	const struct th_fz_opts *o = r->o;
 	struct campaign *cs = r->cs;
@@ -916,9 +918,10 @@ int th_fz_campaigns_run(struct th_fz_run *r)
 	double last_progress = 0;
 	struct sigaction sa;
 
+	*summary = NULL;
 	/* This run's own directory, new: never one a summary may name. */
 	{
-		char *top = th_xasprintf("%s/fuzz", o->out_dir), *own = th_xasprintf("%s/%s", o->out_dir, run_rel);
+		char *top = th_xasprintf("%s/fuzz", o->out_dir), *own = th_xasprintf("%s/%s", o->out_dir, r->run_rel);
 		int bad = th_mkdir_p(top) || mkdir(own, 0755);
 
 		if (bad)
@@ -999,23 +1002,16 @@ int th_fz_campaigns_run(struct th_fz_run *r)
 				cs[i].t_end = th_now_s();
 				cs[i].phase = DONE;
 			}
-		if (write_summary(cs, n, o, interrupted == SIGINT ? "SIGINT" : "SIGTERM")) {
-			fprintf(stderr, "timerharness fuzz: interrupted; the summary could not be written "
-				"(the previous one is kept; this run's files are in %s/%s)\n", o->out_dir, run_rel);
-		} else {
-			remove_other_runs(o);
-			fprintf(stderr, "timerharness fuzz: interrupted; partial summary in %s/%s\n",
-				o->out_dir, TH_FUZZ_FILE);
-		}
+		*summary = summarise(r, interrupted == SIGINT ? "SIGINT" : "SIGTERM");
 		return 130;
 	}
-	if (write_summary(cs, n, o, NULL)) {
-		fprintf(stderr, "timerharness fuzz: the previous summary is kept; this run's files are in "
-			"%s/%s\n", o->out_dir, run_rel);
-		return 1;
-	}
-	remove_other_runs(o);
+	*summary = summarise(r, NULL);
 	return 0;
+}
+
+const char *th_fz_campaigns_run_dir(const struct th_fz_run *r)
+{
+	return r->run_rel;
 }
 
 size_t th_fz_campaigns_count(const struct th_fz_run *r)
@@ -1045,9 +1041,9 @@ void th_fz_campaigns_free(struct th_fz_run *r)
 		free(c->recheck_log);
 		free(c->rel);
 	}
-	if (r)
+	if (r) {
 		free(r->cs);
+		th_fz_build_free(r->build);
+	}
 	free(r);
-	th_fz_build_free(build);
-	build = NULL;
 }

@@ -25,14 +25,16 @@
  * (cli/cmd_fuzz.c): it takes DIR's lock (th_render_lock_dir, shared with
  * matrix and kernel) between th_fz_campaigns_plan() and
  * th_fz_campaigns_run(), and holds it until the summary is written and the
- * reports beside it re-rendered. This loop never renders, never takes the
- * lock: before the lock it only reads the build and the seeds and makes
- * DIR; after it, a run writes only under its own run directory, then
- * replaces fuzz.json in one rename (interrupted: a partial one), then
- * removes the run directories the new summary does not name. A run killed
- * on the way leaves the previous fuzz.json and the files it names as they
- * were. Each finding's reproducer is recorded with its SHA-256, which
- * `check` compares.
+ * reports beside it re-rendered. This loop fills the model and never
+ * writes it, never renders, never takes the lock: before the lock it only
+ * reads the build and the seeds and makes DIR; after it, a run writes only
+ * under its own run directory and hands back the summary (interrupted: a
+ * partial one), which the caller writes as fuzz.json in one rename
+ * (th_fz_summary_write()) before th_fz_campaigns_prune() removes the run
+ * directories the new summary does not name. A run killed on the way
+ * leaves the previous fuzz.json and the files it names as they were. Each
+ * finding's reproducer is recorded with its SHA-256, which `check`
+ * compares.
  */
 #ifndef TH_LOOPS_CAMPAIGN_H
 #define TH_LOOPS_CAMPAIGN_H
@@ -77,7 +79,8 @@ struct th_fz_opts {
 	void *show_arg;
 };
 
-/* A run's campaigns, planned (loops/campaign.c). */
+/* A run: its options, its build, its directory and its campaigns, planned
+ * (loops/campaign.c). */
 struct th_fz_run;
 
 /* Plan the campaigns from the build (o must outlive the run): the
@@ -86,10 +89,19 @@ struct th_fz_run;
  * build), 1 DIR cannot be made; each said on stderr. */
 int th_fz_campaigns_plan(const struct th_fz_opts *o, struct th_fz_run **r);
 
-/* Run them, with DIR locked by the caller, and write DIR/fuzz.json.
- * Return: 0 done, 1 a write failed (the previous summary kept), 130
- * interrupted (a partial fuzz.json written). */
-int th_fz_campaigns_run(struct th_fz_run *r);
+/* Run them, with DIR locked by the caller, and fill *summary with the
+ * model of DIR/fuzz.json for the caller to write (partial when
+ * interrupted); *summary is NULL when it could not be made (said on
+ * stderr) or the run did not start. Return: 0 done, 1 the run's directory
+ * could not be made (said), 130 interrupted. */
+int th_fz_campaigns_run(struct th_fz_run *r, struct th_fz_summary **summary);
+
+/* Once DIR/fuzz.json names this run: remove the runs under DIR/fuzz/ it
+ * does not name (only directories named as runs, never anything else). */
+void th_fz_campaigns_prune(const struct th_fz_run *r);
+
+/* This run's directory, "fuzz/<id>" relative to DIR (fuzz.json's "run"). */
+const char *th_fz_campaigns_run_dir(const struct th_fz_run *r);
 
 /* The i-th campaign of the plan (i < th_fz_campaigns_count()), as the run
  * recorded it; *nfindings: its findings. */
