@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The tasklet lists and their softirq, written once (kernel/softirq.c,
- * v6.1, "Tasklets"), instantiated per generation by legacy.c,
- * transitional.c and modern.c. Before including, define:
+ * v6.1, "Tasklets"), instantiated per generation by tasklet_legacy.c,
+ * tasklet_transitional.c and tasklet_modern.c. Before including, define:
  *   TH_TASKLET            the generation's struct type
  *   TH_TP(name)           the generation's symbol for @name (prefix)
  *   TH_TASKLET_CALL(t)    the dispatch: the only generation-specific code of
