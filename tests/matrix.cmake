@@ -28,13 +28,13 @@ add_test(NAME matrix.cut.selftests
           -DCONFIG=none "-DATTACKS=SELFTEST_*" -DSELFTESTS=1 "-DKINDS=HANG;CRASHED"
           -P ${CMAKE_CURRENT_SOURCE_DIR}/matrix_cut.cmake)
 add_test(NAME matrix.lockup
-  COMMAND ${CMAKE_COMMAND} -DTH=${TH_BIN} -DBUILD=${CMAKE_BINARY_DIR} -DOUT=${TH_MOUT}/lockup
+  COMMAND ${CMAKE_COMMAND} -DTH=${TH_BIN} -DPY=${TH_PYTHON3} -DBUILD=${CMAKE_BINARY_DIR} -DOUT=${TH_MOUT}/lockup
           -P ${CMAKE_CURRENT_SOURCE_DIR}/matrix_lockup.cmake)
 set_tests_properties(matrix.lockup PROPERTIES SKIP_REGULAR_EXPRESSION "SKIP: this build has no randstruct")
 # Fork servers against an exec per run (tests/matrix_fsrv.cmake says what each checks).
 foreach(case same_outcomes server_killed hang no_server_mode)
   add_test(NAME matrix.fsrv.${case}
-    COMMAND ${CMAKE_COMMAND} -DTH=${TH_BIN} -DBUILD=${CMAKE_BINARY_DIR} -DOUT=${TH_MOUT}/fsrv-${case}
+    COMMAND ${CMAKE_COMMAND} -DTH=${TH_BIN} -DPY=${TH_PYTHON3} -DBUILD=${CMAKE_BINARY_DIR} -DOUT=${TH_MOUT}/fsrv-${case}
             -DCASE=${case} -P ${CMAKE_CURRENT_SOURCE_DIR}/matrix_fsrv.cmake)
   set_tests_properties(matrix.fsrv.${case} PROPERTIES LABELS matrix TIMEOUT 300)
 endforeach()

@@ -1,5 +1,5 @@
 # The fork servers (runner/child.h, struct th_fsrv) against an exec per run:
-#   cmake -DTH=timerharness -DBUILD=<build dir> -DOUT=<dir> -DCASE=<name> -P matrix_fsrv.cmake
+#   cmake -DTH=timerharness -DPY=python3 -DBUILD=<build dir> -DOUT=<dir> -DCASE=<name> -P matrix_fsrv.cmake
 #   same_outcomes  a sample of cells (every kind of defence, both API ends) run
 #                  both ways: the same outcome in every cell, and each run really
 #                  went the way it says (forked by servers / exec'd)
@@ -25,29 +25,30 @@ function(run dir rc_var err_var)
 endfunction()
 
 # outcomes(<dir> <prefix>): <prefix>_keys (attack|variant|config|toolchain, in
-# file order) and <prefix>_<i> its outcome, <prefix>_ev_<i> its evidence.
+# file order) and <prefix>_<i> its outcome, <prefix>_ev_<i> its evidence
+# (tests/cells.py reads the document once: string(JSON) parses it at each GET).
 function(outcomes dir prefix)
-  file(READ ${OUT}/${dir}/results.json json)
-  string(JSON n LENGTH "${json}" cells)
-  if(n EQUAL 0)
+  execute_process(COMMAND ${PY} ${CMAKE_CURRENT_LIST_DIR}/cells.py ${OUT}/${dir}/results.json
+                  RESULT_VARIABLE rc OUTPUT_VARIABLE tsv ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${OUT}/${dir}/results.json: ${err}")
+  endif()
+  string(REGEX REPLACE "\n$" "" tsv "${tsv}")
+  if(tsv STREQUAL "")
     message(FATAL_ERROR "${OUT}/${dir}/results.json has no cells")
   endif()
-  math(EXPR last "${n} - 1")
+  string(REPLACE "\n" ";" lines "${tsv}")
   set(keys "")
-  foreach(i RANGE ${last})
-    # One cell's object out of the document, then its fields (parsing
-    # the whole document for each field is slow).
-    string(JSON cell GET "${json}" cells ${i})
-    set(key "")
-    foreach(f attack variant config toolchain)
-      string(JSON v GET "${cell}" ${f})
-      string(APPEND key "${v}|")
-    endforeach()
-    string(JSON o GET "${cell}" outcome)
-    string(JSON e GET "${cell}" evidence)
-    list(APPEND keys "${key}")
+  set(i 0)
+  foreach(line IN LISTS lines)
+    string(REPLACE "\t" ";" f "${line}")
+    list(GET f 0 key)
+    list(GET f 1 o)
+    list(GET f 2 e)
+    list(APPEND keys "${key}|")
     set(${prefix}_${i} "${o}" PARENT_SCOPE)
     set(${prefix}_ev_${i} "${e}" PARENT_SCOPE)
+    math(EXPR i "${i} + 1")
   endforeach()
   set(${prefix}_keys "${keys}" PARENT_SCOPE)
 endfunction()
