@@ -47,6 +47,13 @@ struct th_plan {
 	struct th_goal goal;	/* the same, in the victim's terms, for TH-LANDED */
 };
 
+/* The attacker's System.map (sysmap.h): the first of @names the image has,
+ * its address in *@addr and its name in @name (the timer's and the
+ * tasklet's not-address-taken and raw-body payloads). Return: 0, or -1
+ * after saying which symbol was missing. */
+int th_payload_resolve(const char *const *names, size_t n, uintptr_t *addr, char *name,
+		       size_t namesz);
+
 /* Before the victim allocates anything: what must exist first (the fake
  * object of data:fake-object, sprayed: a fake neighbour, or with
  * @packet_sock a fake af_packet socket). Return: 0 or -1. */

