@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 #
 # Fuzzing campaigns (tests/fuzz_campaign.cmake): the gate on fixtures (fuzz.json x
-# fuzz/campaigns.tsv x the fixtures' build x fuzz/expected.tsv: the
+# their plan x the fixtures' build x fuzz/expected.tsv: the
 # doctored summaries of tests/data/fuzz/make_fixtures.py), the strict
 # loader's bad inputs, the plan against this build, the report section,
 # and the campaign command end to end on this build (a short run, its lock,
@@ -22,13 +22,18 @@ target_link_libraries(fuzz_check PRIVATE th_report)
 target_compile_options(fuzz_check PRIVATE ${TH_WARN_FLAGS})
 
 # th_fuzz_gate(NAME RC STDOUT_REGEX STDERR_REGEX ARGS...): the gate on a
-# fixture, judged by the checkout's plan and expectations and the fixtures'
-# build (tests/data/fuzz/build: clang-22 and clang-14, as fuzz/overflow.cmake
-# writes fuzz-manifest.tsv).
+# fixture, judged by the checkout's expectations, the fixtures' build
+# (tests/data/fuzz/build: clang-22 and clang-14, as fuzz/overflow.cmake
+# writes fuzz-manifest.tsv) and the fixtures' plan (tests/data/fuzz/
+# campaigns.tsv: the checkout's, its configs named as that build holds
+# them, so that a config added to cfi/configs.tsv is not missing from
+# fixtures made before it). The checkout's own plan (_fp) is held to this
+# build (fuzz.plan.build) and runs the campaigns below.
 set(_fp ${PROJECT_SOURCE_DIR}/fuzz/campaigns.tsv)
+set(_fpx ${_fd}/campaigns.tsv)
 function(th_fuzz_gate name rc out_regex err_regex)
   add_test(NAME fuzz.gate.${name}
-    COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:fuzz_check>;--plan;${_fp};--build-root;${_fd}/build;--no-replay;${ARGN}"
+    COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:fuzz_check>;--plan;${_fpx};--build-root;${_fd}/build;--no-replay;${ARGN}"
             -DRC=${rc} "-DSTDOUT_REGEX=${out_regex}" "-DSTDERR_REGEX=${err_regex}" -P ${_re})
   set_tests_properties(fuzz.gate.${name} PROPERTIES LABELS fuzz TIMEOUT 60)
 endfunction()
@@ -44,7 +49,7 @@ th_fuzz_gate(declared_verbose 0 "expected: overflow legacy/cfi-icall/clang-22: f
 th_fuzz_gate(declared 0 "check fuzz: [0-9]+ campaigns .* [1-9][0-9]* findings, as declared unless listed \\(see --verbose\\).*fuzz legacy: hijacked" "^$"
   ${_fd}/good.json ${_fx})
 add_test(NAME fuzz.gate.declared_beside
-  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:fuzz_check>;--plan;${_fp};--build-root;${_fd}/build;--no-replay;--beside;${_fd}/good.json;${_fx}" -DRC=0
+  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:fuzz_check>;--plan;${_fpx};--build-root;${_fd}/build;--no-replay;--beside;${_fd}/good.json;${_fx}" -DRC=0
           "-DSTDOUT_REGEX=unsupported: overflow modern/kcfi/clang-14.*\ncheck fuzz: 51 campaigns ran: 51 as declared, 0 regressed; 5 findings[ \n]+\\(--verbose\\); findings not[ \n]+replayed \\(as asked: no build to replay them\\)\n$" "-DSTDOUT_NOT_REGEX=expected: |fuzz legacy" -P ${_re})
 set_tests_properties(fuzz.gate.declared_beside PROPERTIES LABELS fuzz TIMEOUT 60)
 th_fuzz_gate(demo_slice_allowed 0 "check fuzz: 12 campaigns \\(12 ran\\) \\(SLICE: configs none,cfi-icall,cfi-icall-generalized,kcfi; toolchains clang-22\\): 12 as declared, 0 regressed" "^$"
@@ -201,7 +206,7 @@ foreach(case
   list(GET case 2 _o)
   list(GET case 3 _e)
   add_test(NAME fuzz.gate.tasklet_${_n}
-    COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:fuzz_check>;--plan;${_fp};--build-root;${_fd}/build-tasklet;--no-replay;${_fd}/tasklet_${_n}.json;${_fx}"
+    COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:fuzz_check>;--plan;${_fpx};--build-root;${_fd}/build-tasklet;--no-replay;${_fd}/tasklet_${_n}.json;${_fx}"
             -DRC=${_r} "-DSTDOUT_REGEX=${_o}" "-DSTDERR_REGEX=${_e}" -P ${_re})
   set_tests_properties(fuzz.gate.tasklet_${_n} PROPERTIES LABELS fuzz TIMEOUT 60)
 endforeach()
@@ -210,7 +215,7 @@ add_test(NAME fuzz.gate.bad_plan
   COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:fuzz_check>;--plan;${_fd}/good.json;--build-root;${_fd}/build;--no-replay;${_fd}/good.json;${_fx}"
           -DRC=2 "-DSTDERR_REGEX=good.json:1: 1 TAB-separated field, expected 6 \\(kind target variant config toolchain reason\\)" -P ${_re})
 add_test(NAME fuzz.gate.no_build
-  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:fuzz_check>;--plan;${_fp};--build-root;${_fd}/fuzz;--no-replay;${_fd}/good.json;${_fx}"
+  COMMAND ${CMAKE_COMMAND} "-DCMD=$<TARGET_FILE:fuzz_check>;--plan;${_fpx};--build-root;${_fd}/fuzz;--no-replay;${_fd}/good.json;${_fx}"
           -DRC=2 "-DSTDERR_REGEX=no fuzz build under [^\n]*/fuzz \\(no fuzz-manifest.tsv there or in a preset's directory below it\\)" -P ${_re})
 # A plan that holds less than the build builds: the two are held to each other.
 add_test(NAME fuzz.gate.plan_short
