@@ -117,25 +117,71 @@ static volatile sig_atomic_t reporting;
 /*
  * The soft lockup (kernel/watchdog.c: watchdog_timer_fn() sees a CPU stuck
  * and reports "BUG: soft lockup"; it only observes). v4.14's
- * lock_timer_base() re-reads timer->flags until TIMER_MIGRATING is clear;
- * an overwrite that left it set spins there for ever, nobody else running to
- * clear it. From a breakpoint on a jump back in it (below), or else at the
- * first watchdog tick of a run whose pc is in that loop, the run is
- * single-stepped (EFLAGS.TF: a SIGTRAP, TRAP_TRACE, after each instruction), every instruction one the binary reader knows to change
- * only registers and flags, or the engine's coverage counters, which the
- * model never reads (th_fz_func_insns()); back at the first pc with
- * every general-purpose register and the flags as they were, the turn
- * starts again from the same state for ever: HANG at once, not a tick
- * later. Anything else (a store, leaving the function, 256 steps, other
+ * lock_timer_base() re-reads timer->flags until TIMER_MIGRATING is clear,
+ * and waits for the base's lock; try_to_wake_up() (process_timeout()'s
+ * wake_up_process()) takes p->pi_lock with raw_spin_lock(), an xchg until
+ * it reads 0. An overwrite that left the bit set, or the lock word taken,
+ * spins there for ever, nobody else running to clear it. The spin is
+ * proven, not waited for: a turn of the loop that starts again from the
+ * state it started from repeats for ever.
+ *
+ * The proof, from breakpoints (lk_loops_init()): an int3 sits on each
+ * jump back (the end of a turn) of a loop of those functions whose every
+ * instruction the binary reader knows to change only registers and flags
+ * (th_fz_func_insns()), or is the engine's coverage counter (which the
+ * model never reads, and whose flags no instruction of the loop reads
+ * before it sets them: checked), or an xchg with memory; no call, ret or
+ * indirect jump. The int3 stays: at a hit the handler does what the jump
+ * does (its target, or the next instruction when a jcc is not taken, from
+ * the flags), so a run that never turns such a loop meets no trap and no
+ * syscall, and one that turns it pays a trap a turn. In a run, a hit
+ * starts watching a turn: the general-purpose registers and the flags the
+ * loop reads before it sets them are kept, an int3 goes on each exit of
+ * the loop (a jump out, a jcc's fall-through) and on each xchg. An xchg's
+ * hit keeps the word at its address (from the registers at that moment)
+ * and lets it run; an exit's hit ends the watch (the loop ended: no spin).
+ * Back at the jump: every register and those flags as they were, each
+ * word an xchg stored holding what it held, and nothing run outside the
+ * loop's instructions (no exit hit), so nothing else changed: the next
+ * turn starts from the state this one did, HANG. Else the watch starts
+ * again from there; after LK_MAX_FAILS in a run the int3s stay out until
+ * the next run and the watchdog's ticks judge it. Every trap here is an
+ * int3 (#BP): no single step, whose #DB exit costs this guest about 21 us
+ * against 1.5 us for an int3 (a proof used to take 8 steps, about 165 us).
+ * The bytes are written through /proc/self/mem (the text stays
+ * read-only). Hardware breakpoints (perf_event_open, HW_BREAKPOINT_X)
+ * would not patch code, but on the machine this was built on (a
+ * Firecracker guest) they never fire: perf_event_open succeeds and the
+ * event's count stays 0, and gdb's hbreak never stops either.
+ *
+ * Without /proc/self/mem (or with TH_FUZZ_NO_LOCKUP_BP set), at the first
+ * watchdog tick of a run whose pc is in such a function the run is
+ * single-stepped (EFLAGS.TF: a SIGTRAP, TRAP_TRACE, after each
+ * instruction), every instruction one that changes only registers and
+ * flags or the coverage counters; back at the first pc with every
+ * general-purpose register and the flags it read as they were: HANG.
+ * Anything else (a store, leaving the function, 256 steps, other
  * registers) stops the stepping and the run goes on, judged by the ticks.
  */
-#define TH_FZ_LOCKUP_FUNC "lock_timer_base"
-#define LK_MAX_INSNS 1024
+#define LK_MAX_INSNS 2048
 #define LK_MAX_STEPS 256
 #define EFL_TF 0x100UL
 #define EFL_RF 0x10000UL
 static struct th_fz_insn lk_insn[LK_MAX_INSNS];
 static size_t n_lk;
+/* The functions whose spins are proven, as the evidence names them, and
+ * the wait each spins in. try_to_wake_up() is static: inlined, its loop is
+ * in its callers' code. */
+static const struct {
+	const char *name, *wait;
+} lk_funcs[] = {
+	{ "lock_timer_base", "v4.14 lock_timer_base() waits for TIMER_MIGRATING to clear, or for the base's lock" },
+	{ "try_to_wake_up", "try_to_wake_up()'s raw_spin_lock(&p->pi_lock) waits for a lock word nobody will clear" },
+	{ "wake_up_process", "try_to_wake_up()'s raw_spin_lock(&p->pi_lock) waits for a lock word nobody will clear" },
+	{ "process_timeout", "try_to_wake_up()'s raw_spin_lock(&p->pi_lock) waits for a lock word nobody will clear" },
+};
+#define LK_NFUNCS (sizeof(lk_funcs) / sizeof(lk_funcs[0]))
+static size_t lk_func_end[LK_NFUNCS];	/* lk_insn[lk_func_end[f - 1] .. lk_func_end[f]) */
 static volatile sig_atomic_t lk_stepping;
 static volatile unsigned long lk_exec;
 static volatile unsigned lk_steps;
@@ -146,56 +192,64 @@ static volatile uint64_t lk_regs[16], lk_efl;
 #define EFL_STATUS 0x8d5UL
 static volatile unsigned lk_live, lk_set;
 static volatile uintptr_t lk_prev;
-/* 1 proven at the watchdog's first tick, 2 from a breakpoint on a jump
- * back (below), so many steps after it. */
+/* 1 proven at the watchdog's first tick (so many steps), 2 from the
+ * breakpoint on a jump back (caught_lockup_loop's); caught_lockup_words:
+ * the xchg words compared. */
 static volatile sig_atomic_t caught_lockup;
-static volatile unsigned caught_lockup_insns, caught_lockup_after;
+static volatile unsigned caught_lockup_insns, caught_lockup_words;
+static volatile int caught_lockup_loop;
 
-/*
- * Sooner than the tick: a CPU-time timer fires only at the scheduler's tick
- * (HZ 250: 4 ms), and a spinning run spent that much before the watchdog
- * looked, against 30-80 us for a normal run. A software breakpoint (int3)
- * sits on each jump back of lock_timer_base() (read from the binary: the
- * end of a turn of its loops, the TIMER_MIGRATING wait and the base lock's
- * wait); its straight path (flags that name a CPU, the lock free) never
- * jumps back, so a normal run, and one that only passes through it (flags
- * naming a CPU that is not possible: the template's base), meet no trap
- * and no syscall. (On its entry, as before, each of those cost a trap and
- * about twenty single steps: most of the oracle's CPU time.) At a hit the
- * jump's own byte goes back (the model runs its own code, unchanged), and
- * the run is single-stepped from the jump with EFLAGS.TF: where it lands,
- * a whole turn already run, the proof above starts when that instruction
- * changes only registers and flags (else at the first such instruction
- * that comes round again): a turn back to that pc with every register as
- * it was. A turn that does not repeat seeks on; the run leaving the
- * function, LK_SEEK_MAX steps, or the run ending, stops the stepping and
- * puts the int3s back. The bytes are written through /proc/self/mem
- * (the text stays read-only). Hardware breakpoints (perf_event_open,
- * HW_BREAKPOINT_X) would not patch code, but on the machine this was built
- * on (a Firecracker guest) they never fire: perf_event_open succeeds and
- * the event's count stays 0, and gdb's hbreak never stops either. Without
- * /proc/self/mem the watchdog's first tick proves the spin, as before (said
- * once on stderr).
- */
-#define LK_MAX_BP 8
-#define LK_SEEK_MAX 2048
+/* Where the int3s go: each jump back of a provable loop (perm: in place
+ * between runs), and each exit and xchg of one (while its turn is
+ * watched). on: the byte is 0xcc now (what the handler believes it wrote). */
+#define LK_MAX_SITES 64
+struct lk_site {
+	uintptr_t pc;
+	unsigned char orig, perm, on;
+	int insn;	/* its index in lk_insn */
+	int loop;	/* a jump back: its loop; else -1 */
+};
+static struct lk_site lk_site[LK_MAX_SITES];
+static size_t n_site;
+/* A provable loop: its jump back (a site), its instructions lk_insn[first..last]
+ * (from the jump's target to the jump), the sites its watch arms, the
+ * status flags live at the jump (read by a turn before it sets them). */
+#define LK_MAX_LOOPS 16
+#define LK_MAX_WATCH 8
+struct lk_loop {
+	int site;
+	size_t first, last;
+	int watch[LK_MAX_WATCH], nwatch;
+	unsigned live;
+	int func;
+};
+static struct lk_loop lk_loop[LK_MAX_LOOPS];
+static size_t n_loop;
 static int lk_mem = -1;
-static uintptr_t lk_bp[LK_MAX_BP], lk_bp_to[LK_MAX_BP];	/* the jumps back, their targets */
-static unsigned char lk_orig[LK_MAX_BP];
-static size_t n_bp;
-static volatile uintptr_t lk_landing;	/* the target of the jump that hit */
-static volatile sig_atomic_t lk_armed;	/* the int3s are in place */
-static volatile sig_atomic_t lk_seek;	/* stepping from a hit */
-static volatile sig_atomic_t lk_proving;	/* ... and a turn is being proved */
-static volatile unsigned lk_total;	/* steps since the hit */
-static unsigned char lk_seen[LK_MAX_INSNS];	/* instructions stepped since the hit */
-/* This run's hits, and how many of them left the function (the
- * replay's chain says so: tests/fuzz_campaign.cmake). */
+static volatile sig_atomic_t lk_perm_on;	/* the jumps' int3s are in place */
+/* The turn being watched (-1: none), in which run, from which state; the
+ * words its xchgs were about to store into, and what they held. */
+static volatile int at_loop = -1;
+static volatile unsigned long at_exec;
+static volatile uint64_t at_regs[16], at_efl;
+static struct {
+	uintptr_t a;
+	unsigned size;
+	uint64_t old;
+} at_word[LK_MAX_WATCH];
+static volatile int at_nword;
+/* Watches of this run that proved nothing: after LK_MAX_FAILS the int3s
+ * stay out until the next run. */
+#define LK_MAX_FAILS 8
+static volatile unsigned lk_fails;
+/* This run's hits of the jumps back, and how many of its watches ended
+ * through an exit (the replay's chain says so: tests/fuzz_campaign.cmake). */
 static volatile unsigned lk_hits, lk_returned;
 /* This process's HANG runs by how they were found: proven from the
  * breakpoint, proven at the first tick, two ticks of the watchdog (said on
  * stderr at exit, outside replays: a campaign's engine.log). */
 static unsigned long hang_by[3];
+
 
 static struct th_fz_program prog;
 static struct th_fz_result *cur;
@@ -319,14 +373,24 @@ __attribute__((no_sanitize("address", "undefined"))) static int in_runtime(uintp
 	return 0;
 }
 
-/* Is pc an instruction of lock_timer_base() that changes only registers
- * and flags? */
+/* Is pc an instruction of the spin functions that changes only registers
+ * and flags (or a coverage counter)? */
 __attribute__((no_sanitize("address", "undefined"))) static int lk_pure(uintptr_t pc)
 {
 	for (size_t i = 0; i < n_lk; i++)
 		if (lk_insn[i].pc == pc)
 			return !lk_insn[i].writes;
 	return 0;
+}
+
+/* The spin function (lk_funcs) holding pc, or -1. */
+static int lk_func_of(uintptr_t pc)
+{
+	for (size_t f = 0, i = 0; f < LK_NFUNCS; f++)
+		for (; i < lk_func_end[f]; i++)
+			if (lk_insn[i].pc == pc)
+				return (int)f;
+	return -1;
 }
 
 /* The instruction at pc was executed: which flags it needed from before. */
@@ -341,7 +405,7 @@ __attribute__((no_sanitize("address", "undefined"))) static void lk_flags(uintpt
 	lk_live |= EFL_STATUS;
 }
 
-/* The first tick of a run found it at pc in lock_timer_base(): step it. */
+/* The first tick of a run found it at pc in a spin function: step it. */
 __attribute__((no_sanitize("address", "undefined"))) TH_NO_KCFI static void
 lk_start(uintptr_t pc, ucontext_t *u)
 {
@@ -388,133 +452,220 @@ lk_step(uintptr_t pc, ucontext_t *u)
 	return 0;
 }
 
-/* Write the entries' int3s (on) or their own bytes. Async-signal-safe. */
-__attribute__((no_sanitize("address", "undefined"))) static int lk_arm(int on)
+/* The int3 of site s in (on) or its own byte back, if it is not so
+ * already. Async-signal-safe. Return: 0, or -1 when the write failed. */
+__attribute__((no_sanitize("address", "undefined"))) static int lk_site_set(int s, int on)
+{
+	struct lk_site *x = &lk_site[s];
+	unsigned char b = on ? 0xcc : x->orig;
+
+	if (x->on == on)
+		return 0;
+	if (syscall(SYS_pwrite64, lk_mem, &b, 1, (off_t)x->pc) != 1)
+		return -1;
+	x->on = (unsigned char)on;
+	return 0;
+}
+
+/* The jumps' int3s in, or out. */
+__attribute__((no_sanitize("address", "undefined"))) static int lk_perm(int on)
 {
 	int ok = 1;
 
-	for (size_t i = 0; i < n_bp; i++) {
-		unsigned char b = on ? 0xcc : lk_orig[i];
-
-		ok &= syscall(SYS_pwrite64, lk_mem, &b, 1, (off_t)lk_bp[i]) == 1;
-	}
-	lk_armed = on && ok;
+	for (size_t i = 0; i < n_site; i++)
+		if (lk_site[i].perm)
+			ok &= lk_site_set((int)i, on) == 0;
+	lk_perm_on = on && ok;
 	return ok;
 }
 
-__attribute__((no_sanitize("address", "undefined"))) static int lk_index(uintptr_t pc)
+/* The watch ends: its exits' and xchgs' bytes go back (a jump back among
+ * them keeps its int3 while the jumps' are in). */
+__attribute__((no_sanitize("address", "undefined"))) static void lk_unwatch(void)
 {
-	for (size_t i = 0; i < n_lk; i++)
-		if (lk_insn[i].pc == pc)
-			return (int)i;
-	return -1;
-}
+	int l = at_loop;
 
-/* Seeks from a hit that proved nothing, this run: after LK_SEEK_FAILS the
- * int3s stay out until the next run, and the watchdog's two ticks judge the
- * spin. A turn that writes memory (4.15's lock_timer_base() takes and drops
- * the base lock each turn) is never proven by stepping, and stepping it
- * again and again put nearly every tick inside our handler, which defers
- * it: a HANG replay took 3-60 s of mostly system time instead of 10 ms. */
-#define LK_SEEK_FAILS 3
-static volatile unsigned lk_fails;
-static volatile unsigned long lk_fails_exec;
+	at_loop = -1;
+	if (l < 0)
+		return;
+	for (int k = 0; k < lk_loop[l].nwatch; k++) {
+		int s = lk_loop[l].watch[k];
 
-/* The stepping from a hit ends: no proof; the int3s go back, unless this
- * run's seeks keep failing. */
-__attribute__((no_sanitize("address", "undefined"))) TH_NO_KCFI static void lk_stop(ucontext_t *u)
-{
-	lk_stepping = 0;
-	lk_seek = 0;
-	lk_proving = 0;
-	u->uc_mcontext.gregs[REG_EFL] &= ~EFL_TF;
-	if (lk_fails_exec != exec_id) {
-		lk_fails_exec = exec_id;
-		lk_fails = 0;
+		lk_site_set(s, lk_site[s].perm && lk_perm_on);
 	}
-	if (++lk_fails < LK_SEEK_FAILS)
-		lk_arm(1);
 }
 
-/* A SIGTRAP of an int3 (SI_KERNEL, pc after it): one of the entries'?
- * Then its byte goes back, and the stepping starts there. */
-__attribute__((no_sanitize("address", "undefined"))) TH_NO_KCFI static int
-lk_hit(uintptr_t pc, ucontext_t *u)
+/* A watch of loop l's turn starts from the state in u (at its jump). */
+__attribute__((no_sanitize("address", "undefined"))) TH_NO_KCFI static void
+lk_watch(int l, const ucontext_t *u)
 {
-	size_t i;
-
-	if (!lk_armed)
-		return 0;
-	for (i = 0; i < n_bp && lk_bp[i] + 1 != pc; i++)
-		;
-	if (i == n_bp)
-		return 0;
-	lk_landing = lk_bp_to[i];
-	lk_arm(0);
-	if (in_window)
-		lk_hits++;
-	u->uc_mcontext.gregs[REG_RIP] = (greg_t)(pc - 1);
-	for (size_t k = 0; k < n_lk; k++)
-		lk_seen[k] = 0;
-	lk_total = 0;
-	lk_proving = 0;
-	lk_exec = exec_id;
-	lk_seek = 1;
-	lk_stepping = 1;
-	u->uc_mcontext.gregs[REG_EFL] |= EFL_TF;
-	return 1;
+	if (at_loop != l)
+		lk_unwatch();
+	for (int i = 0; i < 16; i++)
+		at_regs[i] = (uint64_t)u->uc_mcontext.gregs[greg[i]];
+	at_efl = (uint64_t)u->uc_mcontext.gregs[REG_EFL];
+	at_nword = 0;
+	at_exec = exec_id;
+	at_loop = l;
+	for (int k = 0; k < lk_loop[l].nwatch; k++)
+		if (lk_site_set(lk_loop[l].watch[k], 1)) {
+			/* An exit without its int3 could leave unseen: no watch. */
+			lk_unwatch();
+			return;
+		}
 }
 
-/* A SIGTRAP of an int3 of ours whose byte went back before the trap was
- * delivered (SI_KERNEL, pc after it, the entries disarmed in between: seen
- * as a CRASHED replay of a HANG input, "SIGTRAP ... not a dispatch trap",
- * about once in a make test): the instruction is its own again, and runs
- * from there. Only an entry's address can hold our int3, and its own byte
- * is never 0xcc (lk_bp_init()). Return: 1 taken back. */
-__attribute__((no_sanitize("address", "undefined"))) TH_NO_KCFI static int
-lk_stale(uintptr_t pc, ucontext_t *u)
+/* A watch that proved nothing: after LK_MAX_FAILS in a run, every int3
+ * out until the next run (th_fz_exec() puts the jumps' back). */
+__attribute__((no_sanitize("address", "undefined"))) static void lk_failed(void)
 {
-	for (size_t i = 0; i < n_bp; i++) {
-		unsigned char b;
+	if (++lk_fails < LK_MAX_FAILS)
+		return;
+	lk_unwatch();
+	lk_perm(0);
+}
 
-		if (lk_bp[i] + 1 != pc ||
-		    syscall(SYS_pread64, lk_mem, &b, 1, (off_t)lk_bp[i]) != 1 || b == 0xcc)
-			continue;
-		u->uc_mcontext.gregs[REG_RIP] = (greg_t)(pc - 1);
+/* Raw reads and writes of the model's memory from the handler. */
+__attribute__((no_sanitize("address", "undefined"))) static uint64_t lk_load(uintptr_t a, unsigned size)
+{
+	switch (size) {
+	case 1: return *(const volatile uint8_t *)a;
+	case 2: return *(const volatile uint16_t *)a;
+	case 4: return *(const volatile uint32_t *)a;
+	default: return *(const volatile uint64_t *)a;
+	}
+}
+
+static int readable(uintptr_t a, size_t n);
+
+/*
+ * The back of the turn: is the state at the jump (u) the one the watch
+ * started from? Every general-purpose register, the flags the loop reads
+ * before it sets them (and every other EFLAGS bit but TF and RF), each
+ * word an xchg stored into as it was before the store.
+ */
+__attribute__((no_sanitize("address", "undefined"))) TH_NO_KCFI static int
+lk_same(const struct lk_loop *L, const ucontext_t *u)
+{
+	uint64_t cmp = ~(EFL_TF | EFL_RF | (EFL_STATUS & ~(uint64_t)L->live));
+	int same = 1;
+
+	for (int i = 0; i < 16; i++)
+		same &= at_regs[i] == (uint64_t)u->uc_mcontext.gregs[greg[i]];
+	same &= (at_efl & cmp) == ((uint64_t)u->uc_mcontext.gregs[REG_EFL] & cmp);
+	for (int k = 0; k < at_nword; k++)
+		same &= lk_load(at_word[k].a, at_word[k].size) == at_word[k].old;
+	return same;
+}
+
+/*
+ * An int3 at a (the trap's pc less one) that is one of the sites'. Return:
+ * 0 not ours (the byte there is no int3 of ours, nor was one); 1 handled,
+ * the run goes on (u's pc set); 2 the spin is proven (caught_lockup set).
+ */
+__attribute__((no_sanitize("address", "undefined"))) TH_NO_KCFI static int
+lk_hit(uintptr_t a, ucontext_t *u)
+{
+	const struct th_fz_insn *in;
+	struct lk_site *x = NULL;
+	int s;
+
+	for (s = 0; s < (int)n_site; s++)
+		if (lk_site[s].pc == a) {
+			x = &lk_site[s];
+			break;
+		}
+	if (!x)
+		return 0;
+	if (!x->on) {
+		/* Its byte went back before this trap came (a trap delivered
+		 * after the watch or the run that armed it ended): the
+		 * instruction is its own again, and runs from there. */
+		u->uc_mcontext.gregs[REG_RIP] = (greg_t)a;
 		return 1;
 	}
-	return 0;
-}
+	in = &lk_insn[x->insn];
+	if (at_loop >= 0 && (!in_window || at_exec != exec_id))
+		lk_unwatch();	/* a watch of an earlier run */
+	if (at_loop >= 0 && x->loop != at_loop) {
+		const struct lk_loop *L = &lk_loop[at_loop];
+		int watched = 0;
 
-/* A step's SIGTRAP while seeking from a hit. Return: 1 proven. */
-__attribute__((no_sanitize("address", "undefined"))) TH_NO_KCFI static int
-lk_trace(uintptr_t pc, ucontext_t *u)
-{
-	int idx = lk_index(pc);
+		for (int k = 0; k < L->nwatch; k++)
+			watched |= L->watch[k] == s;
+		if (watched && in->xchg_size) {
+			/* An xchg of the turn: keep the word it is about to
+			 * store into (its address from the registers now), and
+			 * let the instruction run, its byte back. */
+			uintptr_t w = (uintptr_t)in->xchg_disp;
 
-	lk_total++;
-	if (!in_window || lk_exec != exec_id || idx < 0 || lk_total > LK_SEEK_MAX) {
-		if (in_window && lk_exec == exec_id && idx < 0)
-			lk_returned++;
-		lk_stop(u);
-		return 0;
-	}
-	if (lk_proving) {
-		if (lk_step(pc, u))
+			if (in->xchg_rip_rel)
+				w += a + in->len;
+			if (in->xchg_base >= 0)
+				w += (uintptr_t)u->uc_mcontext.gregs[greg[(int)in->xchg_base]];
+			if (in->xchg_index >= 0)
+				w += (uintptr_t)u->uc_mcontext.gregs[greg[(int)in->xchg_index]] * in->xchg_scale;
+			if (at_nword < LK_MAX_WATCH &&
+			    (th_fz_world_contains(w, in->xchg_size) || readable(w, in->xchg_size))) {
+				at_word[at_nword].a = w;
+				at_word[at_nword].size = in->xchg_size;
+				at_word[at_nword].old = lk_load(w, in->xchg_size);
+				at_nword++;
+				lk_site_set(s, 0);
+			} else {
+				/* A word that cannot be read: not followed. */
+				lk_unwatch();
+				lk_failed();
+			}
+			u->uc_mcontext.gregs[REG_RIP] = (greg_t)a;
 			return 1;
-		if (lk_stepping)
-			return 0;	/* the turn goes on */
-		lk_proving = 0;	/* not a repeat: seek on */
+		}
+		if (watched) {
+			/* An exit: the turn left the loop, which ended. */
+			if (in_window)
+				lk_returned++;
+			lk_unwatch();
+			lk_failed();
+		} else {
+			/* Another loop's jump back (one inside this one, which
+			 * may be the one spinning): its watch replaces this one. */
+			lk_unwatch();
+		}
+		if (!x->perm || !lk_perm_on || x->loop < 0) {
+			u->uc_mcontext.gregs[REG_RIP] = (greg_t)a;
+			return 1;
+		}
 	}
-	lk_stepping = 1;
-	if ((lk_seen[idx] || (lk_total == 1 && pc == lk_landing)) && !lk_insn[idx].writes) {
-		lk_start(pc, u);
-		lk_proving = 1;
-	} else {
-		lk_seen[idx] = 1;
-		u->uc_mcontext.gregs[REG_EFL] |= EFL_TF;
+	if (x->loop < 0 || !x->on) {
+		u->uc_mcontext.gregs[REG_RIP] = (greg_t)a;
+		return 1;
 	}
-	return 0;
+	/* A jump back: what it does, from the flags. */
+	{
+		const struct lk_loop *L = &lk_loop[x->loop];
+		int taken = in->cond < 0 || th_fz_jcc_taken(in->cond, (uint64_t)u->uc_mcontext.gregs[REG_EFL]);
+
+		if (in_window)
+			lk_hits++;
+		if (in_window && taken && at_loop == x->loop) {
+			if (lk_same(L, u)) {
+				caught_lockup = 2;
+				caught_lockup_loop = x->loop;
+				caught_lockup_words = (unsigned)at_nword;
+				return 2;
+			}
+			lk_failed();
+		} else if (!taken && at_loop == x->loop) {
+			/* The loop ends at its own jump. */
+			lk_returned++;
+			lk_unwatch();
+			lk_failed();
+		}
+		if (in_window && taken && lk_perm_on)
+			lk_watch(x->loop, u);
+		u->uc_mcontext.gregs[REG_RIP] = (greg_t)(taken ? in->jump_to : a + in->len);
+		return 1;
+	}
 }
 
 /* The interrupted code ran on the signal stack: one of our handlers (a
@@ -533,18 +684,22 @@ on_signal(int sig, siginfo_t *si, void *uc)
 	uintptr_t pc = context_pc(uc);
 
 	/* Ours whether or not a run is on: never chained. */
-	if (sig == SIGTRAP && si->si_code == SI_KERNEL && (lk_hit(pc, uc) || lk_stale(pc, uc)))
-		return;
-	if (sig == SIGTRAP && si->si_code == TRAP_TRACE && lk_stepping) {
-		int via_bp = lk_seek;
+	if (sig == SIGTRAP && si->si_code == SI_KERNEL) {
+		int h = lk_hit(pc - 1, uc);
 
-		if (!(via_bp ? lk_trace(pc, uc) : lk_step(pc, uc)))
+		if (h == 1)
 			return;
-		caught_lockup = via_bp ? 2 : 1;
+		if (h == 2) {
+			pc--;	/* the jump back */
+			sig = SIGXCPU;	/* a HANG, as the watchdog's */
+			goto caught;
+		}
+	}
+	if (sig == SIGTRAP && si->si_code == TRAP_TRACE && lk_stepping) {
+		if (!lk_step(pc, uc))
+			return;
+		caught_lockup = 1;
 		caught_lockup_insns = lk_steps;
-		caught_lockup_after = lk_total;
-		lk_seek = 0;
-		lk_proving = 0;
 		sig = SIGXCPU;	/* a HANG, as the watchdog's */
 		goto caught;
 	}
@@ -580,10 +735,10 @@ on_signal(int sig, siginfo_t *si, void *uc)
 		}
 		if (watch_seen != exec_id) {
 			watch_seen = exec_id;
-			if (lk_seek && lk_stepping && lk_exec == exec_id)
-				return;	/* stepping from the breakpoint already */
 			lk_stepping = 0;
-			if (n_lk && lk_pure(pc))
+			/* Stepped only where no int3 of ours is in (the
+			 * breakpoints would have proven a loop they watch). */
+			if (n_lk && !lk_perm_on && at_loop < 0 && lk_pure(pc))
 				lk_start(pc, uc);
 			return;
 		}
@@ -634,55 +789,196 @@ caught:
 static void hang_note(void)
 {
 	if (hang_by[0] + hang_by[1] + hang_by[2])
-		fprintf(stderr, "th-fuzz: HANG runs: %lu proven from the breakpoint on " TH_FZ_LOCKUP_FUNC
-			", %lu at the watchdog's first tick, %lu by its second tick\n",
+		fprintf(stderr, "th-fuzz: HANG runs: %lu proven from the breakpoints on the spin loops, %lu at the "
+			"watchdog's first tick, %lu by its second tick\n",
 			hang_by[0], hang_by[1], hang_by[2]);
 }
 
-/* The int3s on lock_timer_base's entries, once the handlers are in. */
+/* The index in lk_insn of function f's instruction at pc, or -1. */
+static int lk_at(size_t f, uintptr_t pc)
+{
+	for (size_t i = f ? lk_func_end[f - 1] : 0; i < lk_func_end[f]; i++)
+		if (lk_insn[i].pc == pc)
+			return (int)i;
+	return -1;
+}
+
+/* The site of lk_insn[i] (one per address), made if new. Return: its
+ * index, or -1 (too many). */
+static int lk_add_site(int i)
+{
+	for (size_t s = 0; s < n_site; s++)
+		if (lk_site[s].pc == lk_insn[i].pc)
+			return (int)s;
+	if (n_site == LK_MAX_SITES)
+		return -1;
+	lk_site[n_site] = (struct lk_site){ .pc = lk_insn[i].pc, .insn = i, .loop = -1 };
+	return (int)n_site++;
+}
+
+/*
+ * The loop of function f whose jump back is lk_insn[last]: can the
+ * breakpoints prove its spin? Its instructions are those from the jump's
+ * target to the jump; each must change only registers and flags, be a
+ * coverage counter or an xchg (no call, ret, indirect jump, vector
+ * register), every jump among them land on one of them or on an
+ * instruction of f (an exit, watched); the counters' flags must never be
+ * read before something else sets them (a turn could then depend on a
+ * counter). L: its instructions, exits and xchgs (lk_insn indices in
+ * watch[]), and the flags live at the jump. Return: 1 provable, else 0.
+ */
+static int lk_provable(size_t f, size_t last, struct lk_loop *L)
+{
+	const struct th_fz_insn *P = &lk_insn[last];
+	unsigned live[LK_MAX_INSNS / 4];
+	int first = lk_at(f, P->back_to), changed = 1;
+	size_t n;
+
+	memset(L, 0, sizeof(*L));
+	if (first < 0 || P->cond < -1 || (n = last - (size_t)first + 1) > sizeof(live) / sizeof(live[0]))
+		return 0;
+	L->first = (size_t)first;
+	L->last = last;
+	for (size_t k = L->first; k <= last; k++) {
+		const struct th_fz_insn *in = &lk_insn[k];
+		int e = -1;
+
+		if (in->vector || in->ends || (in->writes && !in->xchg_size))
+			return 0;
+		if (in->xchg_size) {
+			if (L->nwatch == LK_MAX_WATCH)
+				return 0;
+			L->watch[L->nwatch++] = (int)k;
+		}
+		if (in->jump_to) {
+			int t = lk_at(f, in->jump_to);
+
+			if (t < 0)
+				return 0;	/* into another function, or no instruction's start */
+			if ((size_t)t < L->first || (size_t)t > last)
+				e = t;
+		}
+		if (k == last && P->cond >= 0) {
+			/* The jcc's fall-through leaves the loop. */
+			if (last + 1 >= lk_func_end[f])
+				return 0;
+			if (e >= 0) {
+				if (L->nwatch == LK_MAX_WATCH)
+					return 0;
+				L->watch[L->nwatch++] = e;
+			}
+			e = (int)last + 1;
+		}
+		if (e >= 0) {
+			int dup = 0;
+
+			for (int w = 0; w < L->nwatch; w++)
+				dup |= L->watch[w] == e;
+			if (!dup && L->nwatch == LK_MAX_WATCH)
+				return 0;
+			if (!dup)
+				L->watch[L->nwatch++] = e;
+		}
+	}
+	/* The status flags live at each instruction in a turn (read before
+	 * something sets them, up to the jump's next hit), the loop closed:
+	 * a flag may be read in a later turn. An exit is no successor: a turn
+	 * that leaves is no turn. */
+	memset(live, 0, sizeof(live));
+	while (changed) {
+		changed = 0;
+		for (size_t k = last + 1; k-- > L->first;) {
+			const struct th_fz_insn *in = &lk_insn[k];
+			unsigned out = 0, v;
+			int t = in->jump_to ? lk_at(f, in->jump_to) : -1;
+
+			if (t >= (int)L->first && (size_t)t <= last)
+				out |= live[(size_t)t - L->first];
+			if (in->cond != -1 && k < last)
+				out |= live[k + 1 - L->first];
+			v = in->flags_read | (out & ~(unsigned)in->flags_written);
+			if (v != live[k - L->first]) {
+				live[k - L->first] = v;
+				changed = 1;
+			}
+		}
+	}
+	for (size_t k = L->first; k <= last; k++) {
+		const struct th_fz_insn *in = &lk_insn[k];
+		unsigned out = 0;
+		int t = in->jump_to ? lk_at(f, in->jump_to) : -1;
+
+		if (!in->counter)
+			continue;
+		if (t >= (int)L->first && (size_t)t <= last)
+			out |= live[(size_t)t - L->first];
+		if (in->cond != -1 && k < last)
+			out |= live[k + 1 - L->first];
+		if (out & in->flags_written)
+			return 0;
+	}
+	L->live = live[last - L->first] & EFL_STATUS;
+	L->func = (int)f;
+	return 1;
+}
+
+/* The spin functions' loops the breakpoints prove, their sites; then the
+ * jumps' int3s in, once the handlers are. */
 static void lk_bp_init(void)
 {
 	const char *why = NULL;
 
 	if (!opts.tee)
 		atexit(hang_note);
+	for (size_t f = 0; f < LK_NFUNCS; f++)
+		for (size_t i = f ? lk_func_end[f - 1] : 0; i < lk_func_end[f] && n_loop < LK_MAX_LOOPS; i++) {
+			struct lk_loop L;
+			int s;
 
-	for (size_t i = 0; i < n_lk && n_bp < LK_MAX_BP; i++)
-		if (lk_insn[i].back_to) {
-			lk_bp_to[n_bp] = lk_insn[i].back_to;
-			lk_bp[n_bp++] = lk_insn[i].pc;
+			if (!lk_insn[i].back_to || !lk_provable(f, i, &L) || (s = lk_add_site((int)i)) < 0)
+				continue;
+			for (int w = 0; w < L.nwatch && s >= 0; w++)
+				if ((L.watch[w] = lk_add_site(L.watch[w])) < 0)
+					s = -1;
+			if (s < 0)
+				continue;
+			L.site = s;
+			lk_site[s].perm = 1;
+			lk_site[s].loop = (int)n_loop;
+			lk_loop[n_loop++] = L;
 		}
 	if (getenv("TH_FUZZ_NO_LOCKUP_BP"))
 		why = "TH_FUZZ_NO_LOCKUP_BP is set";
-	else if (!n_bp)
-		why = n_lk ? "no jump back in " TH_FZ_LOCKUP_FUNC : "no " TH_FZ_LOCKUP_FUNC " in this binary";
+	else if (!n_loop)
+		why = n_lk ? "no loop of theirs that breakpoints can prove" : "none of them in this binary";
 	else if ((lk_mem = open("/proc/self/mem", O_RDWR | O_CLOEXEC)) < 0)
 		why = "/proc/self/mem cannot be opened for writing";
-	for (size_t i = 0; !why && i < n_bp; i++) {
+	for (size_t i = 0; !why && i < n_site; i++) {
 		unsigned char b = 0;
 
-		if (pread(lk_mem, &b, 1, (off_t)lk_bp[i]) != 1 || b == 0xcc)
+		if (pread(lk_mem, &b, 1, (off_t)lk_site[i].pc) != 1 || b == 0xcc)
 			why = "its code cannot be read";
-		lk_orig[i] = b;
+		lk_site[i].orig = b;
 	}
 	if (!why) {
 		unsigned char b = 0;
 
-		if (!lk_arm(1) || pread(lk_mem, &b, 1, (off_t)lk_bp[0]) != 1 || b != 0xcc ||
-		    *(const volatile unsigned char *)lk_bp[0] != 0xcc)
+		if (!lk_perm(1) || pread(lk_mem, &b, 1, (off_t)lk_site[lk_loop[0].site].pc) != 1 || b != 0xcc ||
+		    *(const volatile unsigned char *)lk_site[lk_loop[0].site].pc != 0xcc)
 			why = "/proc/self/mem does not write the text";
 	}
 	if (why) {
 		if (lk_mem >= 0) {
-			lk_arm(0);
+			lk_perm(0);
 			close(lk_mem);
 		}
 		lk_mem = -1;
-		lk_armed = 0;
-		n_bp = 0;
+		lk_perm_on = 0;
+		n_site = n_loop = 0;
 		if (n_lk)
-			fprintf(stderr, "th-fuzz: no breakpoint on " TH_FZ_LOCKUP_FUNC " (%s): a soft lockup "
-				"there is proven at the watchdog's first tick\n", why);
+			fprintf(stderr, "th-fuzz: no breakpoint on the spin loops (%s): a spin whose turn "
+				"writes no memory is proven at the watchdog's first tick, any other is judged by "
+				"its second\n", why);
 	}
 }
 
@@ -802,7 +1098,10 @@ int th_fz_oracle_init(const struct th_fz_oracle_opts *o, char *err, size_t n)
 	/* After the victim's stack is mapped: an address in it is an address. */
 	read_clusters();
 	nruntime = th_fz_runtime_ranges(runtime, sizeof(runtime) / sizeof(runtime[0]));
-	n_lk = th_fz_func_insns(TH_FZ_LOCKUP_FUNC, lk_insn, LK_MAX_INSNS);
+	for (size_t f = 0; f < LK_NFUNCS; f++) {
+		n_lk += th_fz_func_insns(lk_funcs[f].name, lk_insn + n_lk, LK_MAX_INSNS - n_lk);
+		lk_func_end[f] = n_lk;
+	}
 	/* The victim's protocol lines (attacks/victim.c th_emit()) go to
 	 * emit_buf, each with the run's token, drawn from this seed on. */
 	if (getrandom(&token_state, sizeof(token_state), 0) != sizeof(token_state))
@@ -2060,19 +2359,32 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 			} else {
 				th_sbuf_put(&e, ", call target not read (the reader names no register at this guard)");
 			}
-		} else if (sig == SIGXCPU && caught_lockup) {
+		} else if (sig == SIGXCPU && caught_lockup == 2) {
+			const struct lk_loop *L = &lk_loop[caught_lockup_loop];
+
 			more_severe(&o, TH_HANG);
-			th_sbuf_put(&e, "%ssoft lockup: spinning in " TH_FZ_LOCKUP_FUNC " at pc 0x%lx: a turn of its "
-			    "loop, %u instructions single-stepped, writes no memory (but the engine's coverage "
-			    "counters, which it never reads) and leaves every register as it was, so it never ends (v4.14 lock_timer_base() waits for TIMER_MIGRATING "
-			    "to clear, or for the base's lock)", sep, (unsigned long)caught_pc,
-			    caught_lockup_insns);
-			hang_by[caught_lockup == 2 ? 0 : 1]++;
-			if (caught_lockup == 2)
-				th_sbuf_put(&e, "; proven from the breakpoint on its jump back, %u steps after it, "
-				    "before the watchdog's first tick", caught_lockup_after);
-			else
-				th_sbuf_put(&e, "; proven at the watchdog's first tick");
+			hang_by[0]++;
+			th_sbuf_put(&e, "%ssoft lockup: spinning in %s at pc 0x%lx: its loop (%zu instructions from pc 0x%lx "
+			    "to this jump back, none writing memory but the engine's coverage counters, which it never "
+			    "reads%s) came back to the jump with every register and the flags it reads as they were%s, "
+			    "nothing run outside it, so it never ends (%s); proven from the breakpoint on its jump back, "
+			    "two turns' ends compared, no single step, before the watchdog's first tick", sep,
+			    lk_funcs[L->func].name, (unsigned long)caught_pc, L->last - L->first + 1,
+			    (unsigned long)lk_insn[L->first].pc,
+			    caught_lockup_words ? ", and an xchg" : "",
+			    caught_lockup_words ? (caught_lockup_words == 1 ? " and the word its xchg stored into holding "
+			    "what it held" : " and the words its xchgs stored into holding what they held") : "",
+			    lk_funcs[L->func].wait);
+		} else if (sig == SIGXCPU && caught_lockup) {
+			int f = lk_func_of(caught_pc);
+
+			more_severe(&o, TH_HANG);
+			hang_by[1]++;
+			th_sbuf_put(&e, "%ssoft lockup: spinning in %s at pc 0x%lx: a turn of its loop, %u instructions "
+			    "single-stepped, writes no memory (but the engine's coverage counters, which it never "
+			    "reads) and leaves every register as it was, so it never ends (%s); proven at the "
+			    "watchdog's first tick", sep, f >= 0 ? lk_funcs[f].name : "?", (unsigned long)caught_pc,
+			    caught_lockup_insns, f >= 0 ? lk_funcs[f].wait : "?");
 		} else if (sig == SIGXCPU) {
 			more_severe(&o, TH_HANG);
 			hang_by[2]++;
@@ -2157,7 +2469,7 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 	if (seen.lost)
 		th_sbuf_put(&e, " (some victim lines were lost)");
 	if (opts.tee && lk_hits)	/* a replay: whether the run went through the cold path */
-		th_sbuf_put(&e, " (" TH_FZ_LOCKUP_FUNC " jumped back %u time%s at its breakpoints, left %u)", lk_hits,
+		th_sbuf_put(&e, " (the spin loops jumped back %u time%s at their breakpoints, left %u)", lk_hits,
 		    lk_hits == 1 ? "" : "s", lk_returned);
 
 	chain_id(r->chain_id, sizeof(r->chain_id));
@@ -2254,14 +2566,10 @@ void th_fz_exec(const uint8_t *data, size_t size, struct th_fz_result *r)
 	caught_lockup = 0;
 	reporting = 0;
 	lk_hits = lk_returned = 0;
-	if (n_bp && !lk_armed) {
-		/* The last run ended while stepping from a hit (proven, or
-		 * stopped by a fault or the watchdog). */
-		lk_seek = 0;
-		lk_proving = 0;
-		lk_stepping = 0;
-		lk_arm(1);
-	}
+	lk_fails = 0;
+	lk_stepping = 0;
+	if (n_loop && !lk_perm_on)
+		lk_perm(1);	/* the last run gave up on its watches */
 	caught_gp_cr4 = 0;
 	caught_have_regs = 0;
 	extra_site = 0;
@@ -2280,6 +2588,10 @@ void th_fz_exec(const uint8_t *data, size_t size, struct th_fz_result *r)
 	 * (raise() blocks all while it sends): the one syscall back. */
 	if (caught_sig && caught_mask_changed)
 		sigprocmask(SIG_SETMASK, &run_mask, NULL);
+	/* A watch the run's end cut (a proof, a fault, the watchdog): its
+	 * exits' int3s out, before any code of the engine runs. */
+	if (at_loop >= 0)
+		lk_unwatch();
 	window_close();
 	drain(1);
 	judge(r, TH_OUTCOME_INVALID, NULL);

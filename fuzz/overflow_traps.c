@@ -196,6 +196,183 @@ static uint64_t jump_target(const char *text)
 	return v;
 }
 
+/* The mnemonic of text (up to its first blank) is m? */
+static int mnemonic_is(const char *text, const char *m)
+{
+	size_t n = strlen(m);
+
+	return !strncmp(text, m, n) && (text[n] == ' ' || !text[n]);
+}
+
+/* A jcc's condition (the low nibble of its 0x7X opcode), by the mnemonic
+ * capstone prints or an alias; -1 for jmp, -2 for anything else (jrcxz,
+ * loop: rcx decides, not a flag). */
+static int jump_cond(const char *text)
+{
+	static const struct {
+		const char *m;
+		int cond;
+	} j[] = {
+		{ "jmp", -1 }, { "jo", 0 },   { "jno", 1 },  { "jb", 2 },   { "jc", 2 },    { "jnae", 2 },
+		{ "jae", 3 },  { "jnb", 3 },  { "jnc", 3 },  { "je", 4 },   { "jz", 4 },    { "jne", 5 },
+		{ "jnz", 5 },  { "jbe", 6 },  { "jna", 6 },  { "ja", 7 },   { "jnbe", 7 },  { "js", 8 },
+		{ "jns", 9 },  { "jp", 10 },  { "jpe", 10 }, { "jnp", 11 }, { "jpo", 11 },  { "jl", 12 },
+		{ "jnge", 12 }, { "jge", 13 }, { "jnl", 13 }, { "jle", 14 }, { "jng", 14 }, { "jg", 15 },
+		{ "jnle", 15 },
+	};
+
+	for (size_t i = 0; i < sizeof(j) / sizeof(j[0]); i++)
+		if (mnemonic_is(text, j[i].m))
+			return j[i].cond;
+	return -2;
+}
+
+int th_fz_jcc_taken(int cond, uint64_t efl)
+{
+	int cf = !!(efl & 0x1), pf = !!(efl & 0x4), zf = !!(efl & 0x40), sf = !!(efl & 0x80),
+	    of = !!(efl & 0x800), t;
+
+	switch (cond >> 1) {
+	case 0: t = of; break;
+	case 1: t = cf; break;
+	case 2: t = zf; break;
+	case 3: t = cf || zf; break;
+	case 4: t = sf; break;
+	case 5: t = pf; break;
+	case 6: t = sf != of; break;
+	default: t = zf || sf != of; break;
+	}
+	return (cond & 1) ? !t : t;
+}
+
+/* A general-purpose register's name of width w (0: 64 bits, 1: 32, 2: 16,
+ * 3: 8; ah..bh are none) at p, len bytes: its number in x86 encoding
+ * order, or -1. */
+static int gpr_num(const char *p, size_t len, int w)
+{
+	static const char *const names[4][16] = {
+		{ "rax", "rcx", "rdx", "rbx", "rsp", "rbp", "rsi", "rdi", "r8", "r9", "r10", "r11", "r12", "r13",
+		  "r14", "r15" },
+		{ "eax", "ecx", "edx", "ebx", "esp", "ebp", "esi", "edi", "r8d", "r9d", "r10d", "r11d", "r12d",
+		  "r13d", "r14d", "r15d" },
+		{ "ax", "cx", "dx", "bx", "sp", "bp", "si", "di", "r8w", "r9w", "r10w", "r11w", "r12w", "r13w",
+		  "r14w", "r15w" },
+		{ "al", "cl", "dl", "bl", "spl", "bpl", "sil", "dil", "r8b", "r9b", "r10b", "r11b", "r12b",
+		  "r13b", "r14b", "r15b" },
+	};
+
+	for (int r = 0; r < 16; r++)
+		if (strlen(names[w][r]) == len && !strncmp(p, names[w][r], len))
+			return r;
+	return -1;
+}
+
+/* "[base + index*scale +/- disp]" (any part but one of base and index
+ * optional; base may be rip) at p, up to its ']': into in's xchg_*.
+ * Return: 1, or 0 when it is not that form. */
+static int parse_mem(const char *p, struct th_fz_insn *in)
+{
+	int sign = 1;
+
+	in->xchg_base = in->xchg_index = -1;
+	in->xchg_scale = 1;
+	in->xchg_disp = 0;
+	in->xchg_rip_rel = 0;
+	for (;;) {
+		size_t n = strcspn(p, " *]");
+		int r;
+
+		if (*p >= '0' && *p <= '9') {
+			char *end;
+			uint64_t v = strtoull(p, &end, 0);
+
+			if ((const char *)end != p + n)
+				return 0;
+			in->xchg_disp += sign * (int64_t)v;
+		} else if (sign < 0) {
+			return 0;	/* "- reg" */
+		} else if (n == 3 && !strncmp(p, "rip", 3) && in->xchg_base < 0 && !in->xchg_rip_rel &&
+			   in->xchg_index < 0) {
+			in->xchg_rip_rel = 1;
+		} else if ((r = gpr_num(p, n, 0)) < 0) {
+			return 0;
+		} else if (p[n] == '*') {
+			char *end;
+			unsigned long sc = strtoul(p + n + 1, &end, 10);
+
+			if (in->xchg_index >= 0 || (sc != 1 && sc != 2 && sc != 4 && sc != 8) ||
+			    end == p + n + 1)
+				return 0;
+			in->xchg_index = (signed char)r;
+			in->xchg_scale = (unsigned char)sc;
+			n = (size_t)(end - p);
+		} else if (in->xchg_base < 0 && !in->xchg_rip_rel && in->xchg_index < 0) {
+			in->xchg_base = (signed char)r;
+		} else if (in->xchg_index < 0) {
+			in->xchg_index = (signed char)r;
+		} else {
+			return 0;
+		}
+		p += n;
+		if (*p == ']')
+			return in->xchg_base >= 0 || in->xchg_index >= 0 || in->xchg_rip_rel;
+		if (p[0] != ' ' || (p[1] != '+' && p[1] != '-') || p[2] != ' ')
+			return 0;
+		sign = p[1] == '-' ? -1 : 1;
+		p += 3;
+	}
+}
+
+/*
+ * `xchg <size> ptr [mem], reg` or `xchg reg, <size> ptr [mem]`, as
+ * capstone prints it (Intel syntax; the register of the operand's width):
+ * the store the spin proof follows. Return: 1 and in's xchg_* set, or 0
+ * (any other instruction or form: a segment, ah..bh).
+ */
+static int parse_xchg(const char *text, struct th_fz_insn *in)
+{
+	static const struct {
+		const char *w;
+		unsigned char size;
+		int width;
+	} sizes[] = { { "byte ptr [", 1, 3 }, { "word ptr [", 2, 2 }, { "dword ptr [", 4, 1 },
+		      { "qword ptr [", 8, 0 } };
+	const char *p = text + 5, *reg = NULL;
+	size_t rl = 0;
+
+	if (!mnemonic_is(text, "xchg"))
+		return 0;
+	for (size_t i = 0; i < sizeof(sizes) / sizeof(sizes[0]); i++) {
+		size_t wl = strlen(sizes[i].w);
+		const char *mem = NULL, *m;
+		int r;
+
+		if (!strncmp(p, sizes[i].w, wl)) {
+			/* "size ptr [mem], reg" */
+			mem = p + wl;
+			if (!(m = strchr(mem, ']')) || m[1] != ',' || m[2] != ' ')
+				return 0;
+			reg = m + 3;
+			rl = strlen(reg);
+		} else if ((m = strstr(p, sizes[i].w)) && m > p + 2 && m[-2] == ',' && m[-1] == ' ') {
+			/* "reg, size ptr [mem]" */
+			mem = m + wl;
+			reg = p;
+			rl = (size_t)(m - 2 - p);
+			if (!(m = strchr(mem, ']')) || m[1])
+				return 0;
+		}
+		if (!mem)
+			continue;
+		if ((r = gpr_num(reg, rl, sizes[i].width)) < 0 || !parse_mem(mem, in))
+			return 0;
+		in->xchg_reg = (signed char)r;
+		in->xchg_size = sizes[i].size;
+		return 1;
+	}
+	return 0;
+}
+
 size_t th_fz_func_insns(const char *name, struct th_fz_insn *out, size_t max)
 {
 	uintptr_t cntrs_lo = (uintptr_t)__start___sancov_cntrs, cntrs_hi = (uintptr_t)__stop___sancov_cntrs;
@@ -217,21 +394,34 @@ size_t th_fz_func_insns(const char *name, struct th_fz_insn *out, size_t max)
 			struct th_insn in;
 			unsigned char file[16];
 			uint64_t to;
+			struct th_fz_insn *o = &out[n];
 
 			if (th_bin_insn(b, v, &in) || !in.len || in.len > sizeof(file) ||
 			    th_bin_read(b, v, file, in.len))
 				break;
-			out[n].pc = (uintptr_t)v + bias;
-			out[n].len = (unsigned char)in.len;
-			out[n].entry = v == s->addr;
-			/* "jmp 0x<file address>", "jne 0x...": a jump back to
-			 * an instruction of the symbol ends a turn of a loop. */
-			to = in.text[0] == 'j' ? jump_target(in.text) : 0;
-			out[n].back_to = to && to <= v && to >= s->addr ? (uintptr_t)to + bias : 0;
+			memset(o, 0, sizeof(*o));
+			o->pc = (uintptr_t)v + bias;
+			o->len = (unsigned char)in.len;
+			o->entry = v == s->addr;
+			o->cond = (signed char)(in.text[0] == 'j' ? jump_cond(in.text) : -2);
+			/* "jmp 0x<file address>", "jne 0x...": a direct jump; one
+			 * back to an instruction of the symbol ends a turn of a
+			 * loop. A jump with no such target (jmp rax), jrcxz and
+			 * loop leave what the proof follows, as ret and call do. */
+			to = o->cond != -2 ? jump_target(in.text) : 0;
+			if (to)
+				o->jump_to = (uintptr_t)to + bias;
+			else
+				o->cond = -2;
+			o->back_to = to && to <= v && to >= s->addr ? (uintptr_t)to + bias : 0;
+			o->ends = (in.text[0] == 'j' && !to) || mnemonic_is(in.text, "ret") ||
+				  mnemonic_is(in.text, "call") || mnemonic_is(in.text, "loop") ||
+				  !strncmp(in.text, "loop", 4);
+			o->vector = strstr(in.text, "mm") || strstr(in.text, "st(");
 			/* The code running is the file's (no breakpoint, no patch). */
-			out[n].writes = (unsigned char)in.writes;
-			out[n].flags_read = (unsigned short)in.flags_read;
-			out[n].flags_written = (unsigned short)in.flags_written;
+			o->writes = (unsigned char)in.writes;
+			o->flags_read = (unsigned short)in.flags_read;
+			o->flags_written = (unsigned short)in.flags_written;
 			/* libFuzzer's inline 8-bit counters (-fsanitize-coverage=
 			 * inline-8bit-counters): `inc byte ptr [rip + x]` into
 			 * __sancov_cntrs, which the model never reads (the engine
@@ -240,11 +430,14 @@ size_t th_fz_func_insns(const char *name, struct th_fz_insn *out, size_t max)
 			 * instruction, only that section. */
 			if (in.writes && in.write_at && cntrs_lo < cntrs_hi &&
 			    (in.text[0] == 'i' && !strncmp(in.text, "inc byte ptr [rip", 17)) &&
-			    (uintptr_t)in.write_at + bias >= cntrs_lo && (uintptr_t)in.write_at + bias < cntrs_hi)
-				out[n].writes = 0;
+			    (uintptr_t)in.write_at + bias >= cntrs_lo && (uintptr_t)in.write_at + bias < cntrs_hi) {
+				o->writes = 0;
+				o->counter = 1;
+			}
+			parse_xchg(in.text, o);
 			for (unsigned k = 0; k < in.len; k++)	/* not memcmp: libFuzzer hooks it */
-				if (file[k] != ((const unsigned char *)out[n].pc)[k])
-					out[n].writes = 1;
+				if (file[k] != ((const unsigned char *)o->pc)[k])
+					o->writes = 1;
 			n++;
 			v += in.len;
 		}

@@ -102,19 +102,44 @@ struct th_fz_insn {
 	unsigned char len;
 	unsigned char writes;	/* 1 unless known to change only registers and flags */
 	unsigned char entry;	/* the first instruction of its symbol */
+	/* libFuzzer's inline 8-bit counter (`inc byte ptr [rip + x]` into
+	 * __sancov_cntrs, which the model never reads): writes is 0, but the
+	 * flags it sets come from the counter. */
+	unsigned char counter;
 	/* A direct jump back within its symbol (the end of a loop's turn):
 	 * where it goes, at run time; 0 for any other instruction. */
 	uintptr_t back_to;
+	/* A direct jump (jmp or a jcc) anywhere: where it goes, at run time;
+	 * 0 for any other instruction. cond: -1 jmp, 0..15 a jcc's condition
+	 * (the low nibble of its 0x7X opcode: 4 je, 5 jne, ...), -2 not a
+	 * direct jump (or one on rcx, jrcxz and loop, which no flag decides). */
+	uintptr_t jump_to;
+	signed char cond;
+	/* ends: control leaves the function's code here (ret, call, an
+	 * indirect jump); vector: it names a register the proof does not
+	 * compare (x87, MMX, SSE, AVX). */
+	unsigned char ends, vector;
+	/* `xchg <size> ptr [base + index*scale + disp], reg` (either order):
+	 * the one store the spin proof follows (xchg_size bytes, 0: not one);
+	 * registers in x86 encoding order, -1 none; rip_rel: base is rip. */
+	unsigned char xchg_size, xchg_rip_rel;
+	signed char xchg_reg, xchg_base, xchg_index;
+	unsigned char xchg_scale;
+	int64_t xchg_disp;
 	unsigned short flags_read, flags_written;	/* binread/binread.h struct th_insn */
 };
 
 /*
  * Every instruction of each function named name, or an LTO or compiler copy
- * of it (name.llvm.N, name.cold), decoded linearly from its symbol's start:
- * where the watchdog proves a soft lockup (overflow_oracle.c). Return: how
- * many, at most max.
+ * of it (name.llvm.N, name.cold, name.cfi), decoded linearly from its
+ * symbol's start: where the watchdog proves a soft lockup
+ * (overflow_oracle.c). Return: how many, at most max.
  */
 size_t th_fz_func_insns(const char *name, struct th_fz_insn *out, size_t max);
+
+/* The condition of a jcc (struct th_fz_insn cond, 0..15) under EFLAGS efl:
+ * 1 taken. */
+int th_fz_jcc_taken(int cond, uint64_t efl);
 
 /* The st_size of the object symbol name in the running binary (which, under
  * ASan, includes the global's redzone), or 0. */

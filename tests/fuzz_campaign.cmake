@@ -233,32 +233,52 @@ endif()
 
 # The watchdog proves the soft lockup (overflow_oracle.c): the direct
 # overwrite's .data (0x347872) is .flags in the 4.15 layout, TIMER_MIGRATING
-# set, and mod_timer()'s lock_timer_base() spins for ever. The proof starts
-# at the breakpoint on its jump back (the evidence says so); with the
-# breakpoints off, at the watchdog's first tick. A run that only passes
-# through lock_timer_base (.flags = 5: a CPU below NR_CPUS with no base, the
-# template's; the timer migrates and fires write_cr4 on the timer, #GP)
-# never jumps back: no breakpoint, no step, not HANG.
+# set, and mod_timer()'s lock_timer_base() spins for ever. The proof comes
+# from the breakpoint on its jump back, two turns' ends compared with no
+# single step (the evidence says so); with the breakpoints off, at the
+# watchdog's first tick. A run that only passes through lock_timer_base
+# (.flags = 5: a CPU below NR_CPUS with no base, the template's; the timer
+# migrates and fires write_cr4 on the timer, #GP) never jumps back: no
+# breakpoint, no step, not HANG.
 if(TARGET th-fuzz-overflow-modern-none)
   add_test(NAME fuzz.overflow.lockup
     COMMAND $<TARGET_FILE:th-fuzz-overflow-modern-none>
             ${PROJECT_SOURCE_DIR}/fuzz/corpora/overflow-findings/legacy-direct.bin)
   set_tests_properties(fuzz.overflow.lockup PROPERTIES LABELS fuzz TIMEOUT 60
     ENVIRONMENT TH_FUZZ_REPLAY=1
-    PASS_REGULAR_EXPRESSION "outcome=HANG sig=HANG:-[^\n]*soft lockup: spinning in lock_timer_base at pc 0x[^\n]*; proven from the breakpoint on its jump back, [0-9]+ steps after it, before the watchdog's first tick")
+    PASS_REGULAR_EXPRESSION "outcome=HANG sig=HANG:-[^\n]*soft lockup: spinning in lock_timer_base at pc 0x[^\n]*; proven from the breakpoint on its jump back, two turns' ends compared, no single step, before the watchdog's first tick")
   add_test(NAME fuzz.overflow.lockup.tick
     COMMAND $<TARGET_FILE:th-fuzz-overflow-modern-none>
             ${PROJECT_SOURCE_DIR}/fuzz/corpora/overflow-findings/legacy-direct.bin)
   set_tests_properties(fuzz.overflow.lockup.tick PROPERTIES LABELS fuzz TIMEOUT 60
     ENVIRONMENT "TH_FUZZ_REPLAY=1;TH_FUZZ_NO_LOCKUP_BP=1"
-    PASS_REGULAR_EXPRESSION "no breakpoint on lock_timer_base \\(TH_FUZZ_NO_LOCKUP_BP is set\\)[^\n]*\n(.*\n)*outcome=HANG sig=HANG:-[^\n]*soft lockup: spinning in lock_timer_base at pc 0x[^\n]*; proven at the watchdog's first tick")
+    PASS_REGULAR_EXPRESSION "no breakpoint on the spin loops \\(TH_FUZZ_NO_LOCKUP_BP is set\\)[^\n]*\n(.*\n)*outcome=HANG sig=HANG:-[^\n]*soft lockup: spinning in lock_timer_base at pc 0x[^\n]*; proven at the watchdog's first tick")
   add_test(NAME fuzz.overflow.lockup.pass
     COMMAND $<TARGET_FILE:th-fuzz-overflow-modern-none>
             ${CMAKE_CURRENT_LIST_DIR}/data/fuzz/lockup-pass-cpu5.bin)
   set_tests_properties(fuzz.overflow.lockup.pass PROPERTIES LABELS fuzz TIMEOUT 60
     ENVIRONMENT TH_FUZZ_REPLAY=1
     PASS_REGULAR_EXPRESSION "outcome=CRASHED sig=CRASHED:- [^\n]*#GP\\(0\\)"
-    FAIL_REGULAR_EXPRESSION "HANG|soft lockup|at its breakpoints")
+    FAIL_REGULAR_EXPRESSION "HANG|soft lockup|at their breakpoints")
+endif()
+# try_to_wake_up()'s raw_spin_lock(&p->pi_lock) on a lock word the attacker
+# left taken (lockup-pi-lock.bin, 4.14 layout: .function = process_timeout,
+# .data = the ring, whose name holds the lock word: "AAAA"): the xchg's turn
+# is proven from the breakpoint (the word it stores into holds what it held);
+# with the breakpoints off, stepping cannot prove a turn that stores, and
+# the watchdog's two ticks judge it.
+if(TARGET th-fuzz-overflow-legacy-none)
+  add_test(NAME fuzz.overflow.lockup.pi_lock
+    COMMAND $<TARGET_FILE:th-fuzz-overflow-legacy-none> ${CMAKE_CURRENT_LIST_DIR}/data/fuzz/lockup-pi-lock.bin)
+  set_tests_properties(fuzz.overflow.lockup.pi_lock PROPERTIES LABELS fuzz TIMEOUT 60
+    ENVIRONMENT TH_FUZZ_REPLAY=1
+    PASS_REGULAR_EXPRESSION "outcome=HANG sig=HANG:-[^\n]*soft lockup: spinning in process_timeout at pc 0x[^\n]*the word its xchg stored into holding what it held[^\n]*try_to_wake_up[^\n]*; proven from the breakpoint on its jump back, two turns' ends compared, no single step")
+  add_test(NAME fuzz.overflow.lockup.pi_lock.tick
+    COMMAND $<TARGET_FILE:th-fuzz-overflow-legacy-none> ${CMAKE_CURRENT_LIST_DIR}/data/fuzz/lockup-pi-lock.bin)
+  set_tests_properties(fuzz.overflow.lockup.pi_lock.tick PROPERTIES LABELS fuzz TIMEOUT 60
+    ENVIRONMENT "TH_FUZZ_REPLAY=1;TH_FUZZ_NO_LOCKUP_BP=1"
+    PASS_REGULAR_EXPRESSION "outcome=HANG sig=HANG:-[^\n]*the run used [0-9]+ ms of CPU \\(watchdog\\)"
+    FAIL_REGULAR_EXPRESSION "soft lockup: spinning")
 endif()
 
 # The report: report.md gains the section when fuzz.json is beside the results.
