@@ -280,6 +280,24 @@ if(TARGET th-fuzz-overflow-legacy-none)
     PASS_REGULAR_EXPRESSION "outcome=HANG sig=HANG:-[^\n]*the run used [0-9]+ ms of CPU \\(watchdog\\)"
     FAIL_REGULAR_EXPRESSION "soft lockup: spinning")
 endif()
+# The dispatch's CFI trap (cfi-icall's ud1, kcfi's ud2) stops a call of
+# commit_creds through the ring's timer (cfi-trap-commit-creds.bin) at an
+# int3 in its place: the same verdict, the same trap and call target, as
+# with the compiler's instruction (TH_FUZZ_NO_TRAP_INT3=1).
+foreach(_c cfi-icall kcfi)
+  if(TARGET th-fuzz-overflow-legacy-${_c})
+    add_test(NAME fuzz.overflow.cfi_trap_int3.${_c}
+      COMMAND $<TARGET_FILE:th-fuzz-overflow-legacy-${_c}> ${CMAKE_CURRENT_LIST_DIR}/data/fuzz/cfi-trap-commit-creds.bin)
+    set_tests_properties(fuzz.overflow.cfi_trap_int3.${_c} PROPERTIES LABELS fuzz TIMEOUT 60
+      ENVIRONMENT TH_FUZZ_REPLAY=1
+      PASS_REGULAR_EXPRESSION "outcome=BLOCKED_CFI sig=BLOCKED_CFI:-[^\n]*SIGTRAP of the int3 on its trap instruction at pc 0x[0-9a-f]+, a CFI trap guarding call_timer_fn's indirect call [^\n]*, call target &commit_creds")
+    add_test(NAME fuzz.overflow.cfi_trap_int3.${_c}.off
+      COMMAND $<TARGET_FILE:th-fuzz-overflow-legacy-${_c}> ${CMAKE_CURRENT_LIST_DIR}/data/fuzz/cfi-trap-commit-creds.bin)
+    set_tests_properties(fuzz.overflow.cfi_trap_int3.${_c}.off PROPERTIES LABELS fuzz TIMEOUT 60
+      ENVIRONMENT "TH_FUZZ_REPLAY=1;TH_FUZZ_NO_TRAP_INT3=1"
+      PASS_REGULAR_EXPRESSION "outcome=BLOCKED_CFI sig=BLOCKED_CFI:-[^\n]*SIGILL at pc 0x[0-9a-f]+, a CFI trap guarding call_timer_fn's indirect call [^\n]*, call target &commit_creds")
+  endif()
+endforeach()
 
 # The report: report.md gains the section when fuzz.json is beside the results.
 if(TARGET report_cli)
