@@ -179,6 +179,12 @@ void th_emit(const char *fmt, ...)
 	va_list ap;
 	int n;
 
+	if (mem && th_emit_mem_put) {
+		va_start(ap, fmt);
+		th_emit_mem_put(fmt, ap);
+		va_end(ap);
+		return;
+	}
 	va_start(ap, fmt);
 	n = vsnprintf(text, sizeof(text), fmt, ap);
 	va_end(ap);

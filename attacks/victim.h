@@ -26,6 +26,7 @@
 #ifndef TH_ATTACKS_VICTIM_H
 #define TH_ATTACKS_VICTIM_H
 
+#include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -261,6 +262,12 @@ struct th_emit_mem {
 	char token[16 + 1];	/* TH_TOKEN_LEN hex digits (runner/contract.h) */
 };
 extern struct th_emit_mem *th_emit_mem __attribute__((weak));
+/* The fuzz oracle's taker of a line (fuzz/overflow_oracle.c): when the
+ * program defines it, th_emit() hands it the format and its arguments as
+ * they are, and the oracle formats a line only when it reads its text (no
+ * formatting a run whose lines say nothing new). Weak: the attack binaries
+ * have none. */
+void th_emit_mem_put(const char *fmt, va_list ap) __attribute__((weak));
 
 /*
  * What the attacker chose, recorded before the trigger: the function it aims

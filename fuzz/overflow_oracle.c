@@ -52,7 +52,7 @@ static struct th_fz_oracle_opts opts;
 static int orig_stdout = STDOUT_FILENO;
 /* The victim's protocol lines: th_emit() appends to it (no write(2)); each
  * read takes all of it. */
-static char emit_buf[EMIT_BYTES];
+static char emit_buf[EMIT_BYTES] __attribute__((aligned(16)));
 static struct th_emit_mem emit = { .buf = emit_buf, .cap = EMIT_BYTES };
 struct th_emit_mem *th_emit_mem = &emit;
 static uint64_t token_state;
@@ -1618,12 +1618,10 @@ static struct {
 	int targets, hijacks, goal;
 	int cr4_lines;		/* write_cr4 reports (each after its MOV to CR4 loaded) */
 	int legit, stray;
-	int have_retire_arg;
-	uintptr_t retire_arg;	/* what the legitimate callback got, last */
-	int lost;		/* lines lost (pipe full) or truncated */
-	char last_note[200];	/* the victim's last TH-NOTE (which BUG() it hit), narration only */
-	char carry[LINE_MAX_];
-	size_t carry_len;
+	int nretire;		/* retire_src[]: what names the callback's argument */
+	int lost;		/* lines lost (the buffer full) */
+	int have_note;		/* note_rec holds the last TH-NOTE's record */
+	char last_note[200];	/* its text (which BUG() it hit), narration only: last_note() */
 } seen;
 
 /* "key=<value>" in line, the value up to a blank; NULL if absent. The
@@ -1964,6 +1962,9 @@ static int target_effect(const struct ran *r, const char *line, uint64_t v, stru
 	return 0;
 }
 
+struct rec;
+static void retire_push(const struct rec *r, uintptr_t v);
+
 static void target_line(const char *line)
 {
 	struct ran r;
@@ -1979,10 +1980,8 @@ static void target_line(const char *line)
 	if (t == T_COUNT) {
 		/* The legitimate callback reported as a target (a forged intent):
 		 * not a privileged target. */
-		if (field_num(line, "data", &v) || field_num(line, "timer", &v) || field_num(line, "t", &v)) {
-			seen.have_retire_arg = 1;
-			seen.retire_arg = (uintptr_t)v;
-		}
+		if (field_num(line, "data", &v) || field_num(line, "timer", &v) || field_num(line, "t", &v))
+			retire_push(NULL, (uintptr_t)v);
 		seen.stray++;
 		return;
 	}
@@ -2113,10 +2112,8 @@ static void legit_line(const char *line)
 	else
 		seen.stray++;
 	if (field_num_at(line, "data", &v, 1) || field_num_at(line, "timer", &v, 1) ||
-	    field_num_at(line, "t", &v, 1)) {
-		seen.have_retire_arg = 1;
-		seen.retire_arg = (uintptr_t)v;
-	}
+	    field_num_at(line, "t", &v, 1))
+		retire_push(NULL, (uintptr_t)v);
 }
 
 /* A new run's token: 16 lower-case hex digits (runner/contract.h), from
@@ -2168,31 +2165,416 @@ static void on_line(const char *line, size_t len)
 			 line + 9 + 5 + TH_TOKEN_LEN);
 }
 
-/* Read what the victim wrote so far; judge each complete line. */
+/* ---- the victim's lines, formatted when read ---------------------------------------- */
+
+/*
+ * th_emit() hands each line's format and arguments to th_emit_mem_put()
+ * (attacks/victim.h), which appends them to emit_buf as a record, with the
+ * run's token: integers and pointers as they are, each string copied (its
+ * bytes may be gone by the time the line is read). A line's text is made
+ * from its record only where it is read: a target's report (judged from
+ * its fields, as before), the legitimate callback's argument when the
+ * judgement asks for it (via_state()), the last note when the chain is
+ * narrated, every line in a replay (teed). A normal run formats nothing.
+ * A format with a conversion the records do not carry (floating point,
+ * %n, wide strings) is formatted at once into its record instead.
+ */
+#define REC_MAGIC 0x4e4c4854u	/* "THLN" */
+#define REC_ARGS 24
+#define REC_TEXT 1000		/* the line's text at most, strings included (th_emit's) */
+struct rec {
+	uint32_t magic, size;	/* size: the whole record, a multiple of 8 */
+	char token[TH_TOKEN_LEN];
+	const char *fmt;	/* NULL: text below holds the line formatted */
+	uint32_t nargs, text;	/* text: offset of the formatted line (fmt NULL) */
+	uint64_t arg[];		/* %s: the string's offset in the record, or
+				 * UINT64_MAX for NULL; then the strings */
+};
+#define REC_MAX (sizeof(struct rec) + REC_ARGS * sizeof(uint64_t) + REC_TEXT + 8)
+/* Records dropped, the buffer full (a pipe refusing a line). */
+static volatile size_t emit_dropped;
+
+/* One conversion of a printf format at p (just past its '%'): its flags,
+ * width, precision, length and conversion. Return: the conversion
+ * character, 0 for one no record holds; *end past it. */
+struct conv {
+	int star_w, star_p;	/* '*' width, precision */
+	int prec;		/* a literal precision, -1 none */
+	char len[3];		/* "", "hh", "h", "l", "ll", "z", "j", "t" */
+};
+static char conv_at(const char *p, const char **end, struct conv *c)
+{
+	size_t n = 0;
+
+	memset(c, 0, sizeof(*c));
+	c->prec = -1;
+	while (*p == '-' || *p == '+' || *p == ' ' || *p == '#' || *p == '0')
+		p++;
+	if (*p == '*') {
+		c->star_w = 1;
+		p++;
+	}
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (*p == '.') {
+		p++;
+		if (*p == '*') {
+			c->star_p = 1;
+			p++;
+		} else {
+			c->prec = 0;
+			while (*p >= '0' && *p <= '9')
+				c->prec = c->prec * 10 + (*p++ - '0');
+		}
+	}
+	while (n < 2 && (*p == 'h' || *p == 'l' || *p == 'z' || *p == 'j' || *p == 't') &&
+	       (!n || *p == c->len[0]))
+		c->len[n++] = *p++;
+	*end = p + (*p != 0);
+	switch (*p) {
+	case 'd': case 'i': case 'u': case 'x': case 'X': case 'o': case 'c': case 'p': case 's':
+		return *p;
+	default:
+		return 0;
+	}
+}
+
+/* An integer argument of conversion cv and length len, from ap, as the
+ * conversion would read it (narrowed, then widened to 64 bits). */
+#define REC_INT(ap, cv, len, out)							\
+	do {										\
+		int sgn_ = (cv) == 'd' || (cv) == 'i';					\
+		if (!(len)[0] || (len)[0] == 'h') {					\
+			int v_ = va_arg(ap, int);					\
+			if ((len)[0] == 'h' && (len)[1] == 'h')				\
+				(out) = sgn_ ? (uint64_t)(int64_t)(signed char)v_ : (unsigned char)v_; \
+			else if ((len)[0] == 'h')					\
+				(out) = sgn_ ? (uint64_t)(int64_t)(short)v_ : (unsigned short)v_; \
+			else								\
+				(out) = sgn_ ? (uint64_t)(int64_t)v_ : (unsigned)v_;	\
+		} else if ((len)[0] == 'l' && (len)[1] == 'l') {			\
+			(out) = (uint64_t)va_arg(ap, long long);			\
+		} else if ((len)[0] == 'l') {						\
+			(out) = (uint64_t)va_arg(ap, long);				\
+		} else if ((len)[0] == 'z') {						\
+			(out) = (uint64_t)va_arg(ap, size_t);				\
+		} else if ((len)[0] == 'j') {						\
+			(out) = (uint64_t)va_arg(ap, intmax_t);				\
+		} else {								\
+			(out) = (uint64_t)va_arg(ap, ptrdiff_t);			\
+		}									\
+	} while (0)
+
+void th_emit_mem_put(const char *fmt, va_list ap)
+{
+	size_t at = emit.len, used, strs = 0;
+	struct rec *r = (struct rec *)(void *)(emit_buf + at);
+	char *base = (char *)r;
+	int ok = 1;
+	va_list aq;
+
+	if (at > emit.cap || emit.cap - at < REC_MAX) {
+		emit_dropped++;
+		return;
+	}
+	va_copy(aq, ap);
+	r->magic = REC_MAGIC;
+	memcpy(r->token, emit.token, TH_TOKEN_LEN);
+	r->fmt = fmt;
+	r->nargs = 0;
+	r->text = 0;
+	used = sizeof(*r) + REC_ARGS * sizeof(uint64_t);
+	for (const char *p = fmt; ok && *p; p++) {
+		struct conv c;
+		const char *end;
+		char cv;
+		int prec;
+
+		if (*p != '%')
+			continue;
+		if (p[1] == '%') {
+			p++;
+			continue;
+		}
+		cv = conv_at(p + 1, &end, &c);
+		prec = c.prec;
+		if (!cv || r->nargs + c.star_w + c.star_p + 1 > REC_ARGS || (cv == 's' && c.len[0])) {
+			ok = 0;
+			break;
+		}
+		if (c.star_w)
+			r->arg[r->nargs++] = (uint64_t)(int64_t)va_arg(ap, int);
+		if (c.star_p) {
+			int v = va_arg(ap, int);
+
+			r->arg[r->nargs++] = (uint64_t)(int64_t)v;
+			prec = v;
+		}
+		if (cv == 's') {
+			const char *str = va_arg(ap, const char *);
+			size_t k = 0;
+
+			if (!str) {
+				r->arg[r->nargs++] = UINT64_MAX;
+			} else {
+				size_t lim = REC_TEXT - strs - 1;
+
+				if (prec >= 0 && (size_t)prec < lim)
+					lim = (size_t)prec;
+				while (k < lim && str[k])
+					k++;
+				memcpy(base + used + strs, str, k);
+				base[used + strs + k] = 0;
+				r->arg[r->nargs++] = used + strs;
+				strs += k + 1;
+			}
+		} else if (cv == 'p') {
+			r->arg[r->nargs++] = (uint64_t)(uintptr_t)va_arg(ap, void *);
+		} else {
+			REC_INT(ap, cv, c.len, r->arg[r->nargs]);
+			r->nargs++;
+		}
+		p = end - 1;
+	}
+	if (!ok) {
+		/* Formatted now: a conversion the record does not carry. */
+		int w = vsnprintf(base + used, REC_TEXT, fmt, aq);
+
+		r->fmt = NULL;
+		r->nargs = 0;
+		r->text = (uint32_t)used;
+		strs = w < 0 ? 1 : (size_t)w < REC_TEXT ? (size_t)w + 1 : REC_TEXT;
+		base[used + strs - 1] = 0;
+	}
+	va_end(aq);
+	used = (used + strs + 7) & ~(size_t)7;
+	r->size = (uint32_t)used;
+	/* The record whole, then its length published (a run cut in between
+	 * loses it, as a write(2) never made). */
+	__atomic_signal_fence(__ATOMIC_SEQ_CST);
+	emit.len = at + used;
+}
+
+/* Record r's line as th_emit() would have written it ("TH-KIND: run=<token>
+ * rest", newlines made blanks), into out (n bytes). Return: its length. */
+static size_t rec_line(const struct rec *r, char *out, size_t n)
+{
+	char text[REC_TEXT];
+	size_t len = 0, a = 0;
+	const char *colon;
+	int w;
+
+	if (!r->fmt) {
+		snprintf(text, sizeof(text), "%s", (const char *)r + r->text);
+	} else {
+		for (const char *p = r->fmt; *p && len + 1 < sizeof(text);) {
+			struct conv c;
+			const char *end;
+			char spec[48];
+			size_t sl = 0;
+			char cv;
+
+			if (*p != '%' || p[1] == '%') {
+				text[len++] = *p;
+				p += *p == '%' ? 2 : 1;
+				continue;
+			}
+			cv = conv_at(p + 1, &end, &c);
+			/* The conversion with its '*' made numbers, its length
+			 * made ll for the 64-bit value kept. */
+			for (const char *q = p; q < end - 1 && sl + 24 < sizeof(spec); q++) {
+				if (*q == '*') {
+					sl += (size_t)snprintf(spec + sl, sizeof(spec) - sl, "%d", (int)(int64_t)r->arg[a++]);
+				} else if (*q == 'h' || *q == 'l' || *q == 'z' || *q == 'j' || *q == 't') {
+					continue;
+				} else {
+					spec[sl++] = *q;
+				}
+			}
+			if (cv == 'd' || cv == 'i' || cv == 'u' || cv == 'x' || cv == 'X' || cv == 'o') {
+				spec[sl++] = 'l';
+				spec[sl++] = 'l';
+			}
+			spec[sl++] = cv;
+			spec[sl] = 0;
+			if (cv == 's')
+				w = snprintf(text + len, sizeof(text) - len, spec,
+					     r->arg[a] == UINT64_MAX ? NULL : (const char *)r + r->arg[a]);
+			else if (cv == 'p')
+				w = snprintf(text + len, sizeof(text) - len, spec, (void *)(uintptr_t)r->arg[a]);
+			else if (cv == 'c')
+				w = snprintf(text + len, sizeof(text) - len, spec, (int)r->arg[a]);
+			else
+				w = snprintf(text + len, sizeof(text) - len, spec, (long long)r->arg[a]);
+			a++;
+			if (w > 0)
+				len = len + (size_t)w < sizeof(text) ? len + (size_t)w : sizeof(text) - 1;
+			p = end;
+		}
+		text[len] = 0;
+	}
+	for (char *c = text; *c; c++)
+		if (*c == '\n' || *c == '\r')
+			*c = ' ';
+	colon = strstr(text, ": ");
+	if (!strncmp(text, "TH-", 3) && colon)
+		w = snprintf(out, n, "%.*s run=%.*s %s", (int)(colon - text + 1), text, TH_TOKEN_LEN, r->token,
+			     colon + 2);
+	else
+		w = snprintf(out, n, "%s", text);
+	return w < 0 ? 0 : (size_t)w < n ? (size_t)w : n - 1;
+}
+
+/* Is t (a record's) this run's token? Byte by byte, volatile: never a
+ * comparison the engine hooks. */
+static int rec_own(const char *t)
+{
+	const volatile char *q = t;
+
+	for (int i = 0; i < TH_TOKEN_LEN; i++)
+		if (q[i] != emit.token[i])
+			return 0;
+	return 1;
+}
+
+/*
+ * Where the legitimate callback's argument is read from (via_state()): the
+ * last of the callbacks' lines that name it (data=, timer= or t=), in the
+ * order they came: a value already read from a line, or a LEGIT record
+ * kept unformatted until it is asked for.
+ */
+#define RETIRE_MAX 8
+static struct {
+	int rec;	/* 1: retire_rec[i] holds a record */
+	uintptr_t v;
+} retire_src[RETIRE_MAX];
+static uint64_t retire_rec[RETIRE_MAX][REC_MAX / 8 + 1];
+static uint64_t note_rec[REC_MAX / 8 + 1];	/* the last TH-NOTE's record */
+
+/* The callback's argument named in line (its last data=, timer= or t=). */
+static int retire_field(const char *line, uint64_t *v)
+{
+	return field_num_at(line, "data", v, 1) || field_num_at(line, "timer", v, 1) || field_num_at(line, "t", v, 1);
+}
+
+static void retire_collapse(void);
+
+static void retire_push(const struct rec *r, uintptr_t v)
+{
+	if (seen.nretire == RETIRE_MAX)
+		retire_collapse();
+	retire_src[seen.nretire].rec = r != NULL;
+	retire_src[seen.nretire].v = v;
+	if (r)
+		memcpy(retire_rec[seen.nretire], r, r->size);
+	seen.nretire++;
+}
+
+/* The argument the callbacks' lines name last. Return: 1 and *v, or 0. */
+static int retire_get(uintptr_t *v)
+{
+	int have = 0;
+
+	for (int i = 0; i < seen.nretire; i++) {
+		char line[LINE_MAX_];
+		uint64_t x;
+
+		if (!retire_src[i].rec) {
+			*v = retire_src[i].v;
+			have = 1;
+		} else if (rec_line((const struct rec *)(const void *)retire_rec[i], line, sizeof(line)),
+			   retire_field(line, &x)) {
+			*v = (uintptr_t)x;
+			have = 1;
+		}
+	}
+	return have;
+}
+
+/* Every source read into one value (the table is full). */
+static void retire_collapse(void)
+{
+	uintptr_t v;
+	int have = retire_get(&v);
+
+	seen.nretire = 0;
+	if (have) {
+		retire_src[0].rec = 0;
+		retire_src[0].v = v;
+		seen.nretire = 1;
+	}
+}
+
+/* The victim's last note's text (after "TH-NOTE: "), or "". */
+static const char *last_note(void)
+{
+	if (!seen.last_note[0] && seen.have_note) {
+		char line[LINE_MAX_];
+		size_t n = rec_line((const struct rec *)(const void *)note_rec, line, sizeof(line));
+
+		if (n > 9 + 5 + TH_TOKEN_LEN)
+			snprintf(seen.last_note, sizeof(seen.last_note), "%s", line + 9 + 5 + TH_TOKEN_LEN);
+	}
+	return seen.last_note;
+}
+
+/* One record of the victim's (this run's; a replay's every line teed
+ * and judged from its text, as th_emit() would have written it). */
+static void on_rec(const struct rec *r)
+{
+	const char *k = r->fmt ? r->fmt : (const char *)r + r->text;
+	char line[LINE_MAX_];
+
+	if (!rec_own(r->token))
+		return;
+	if (opts.tee) {
+		on_line(line, rec_line(r, line, sizeof(line)));
+	} else if (!strncmp(k, "TH-TARGET: ", 11)) {
+		rec_line(r, line, sizeof(line));
+		target_line(line);
+	} else if (!strncmp(k, "TH-LEGIT: ", 10)) {
+		/* Counted from the format's own words; the argument kept for
+		 * when it is asked for. */
+		if (r->fmt && !strncmp(k + 10, "intended=1 ", 11)) {
+			seen.legit++;
+			retire_push(r, 0);
+		} else if (r->fmt && !strncmp(k + 10, "intended=0 ", 11)) {
+			seen.stray++;
+			retire_push(r, 0);
+		} else {
+			rec_line(r, line, sizeof(line));
+			legit_line(line);
+		}
+	} else if (!strncmp(k, "TH-NOTE: ", 9)) {
+		memcpy(note_rec, r, r->size);
+		seen.have_note = 1;
+		seen.last_note[0] = 0;
+	}
+}
+
+/* Read what the victim wrote so far (whole records: each is published
+ * once written); judge each. */
 static void drain(int final)
 {
-	size_t end = emit.len;
+	size_t end = emit.len, at = 0;
 
+	(void)final;
 	if (end > emit.cap)
 		end = emit.cap;
-	for (size_t i = 0; i < end; i++) {
-		if (emit_buf[i] == '\n') {
-			seen.carry[seen.carry_len] = 0;
-			on_line(seen.carry, seen.carry_len);
-			seen.carry_len = 0;
-		} else if (seen.carry_len + 1 < sizeof(seen.carry)) {
-			seen.carry[seen.carry_len++] = emit_buf[i];
-		} else {
-			seen.lost = 1;
-		}
+	while (at + sizeof(struct rec) <= end) {
+		const struct rec *r = (const struct rec *)(const void *)(emit_buf + at);
+
+		if (r->magic != REC_MAGIC || r->size < sizeof(*r) || r->size > end - at)
+			break;
+		on_rec(r);
+		at += r->size;
+	}
+	if (emit_dropped) {
+		seen.lost = 1;
+		emit_dropped = 0;
 	}
 	/* All read: the space is free again, as a pipe's once read. */
 	emit.len = 0;
-	if (final && seen.carry_len) {
-		seen.carry[seen.carry_len] = 0;
-		on_line(seen.carry, seen.carry_len);
-		seen.carry_len = 0;
-	}
 }
 
 /* After each op: judge the lines of callbacks it ran (a RUN op), while the
@@ -2224,11 +2606,11 @@ static const char *via_state(void)
 	const struct th_fz_leak_entry *t = th_fz_world_leaks();
 	const struct th_fz_ring_layout *l = th_fz_ring_layout();
 	struct slot s;
+	uintptr_t ring;
 
-	if ((seen.legit || seen.stray) && seen.have_retire_arg) {
+	if ((seen.legit || seen.stray) && retire_get(&ring)) {
 		/* The callback's ring: legacy .data; transitional and modern: the
 		 * timer inside it. */
-		uintptr_t ring = seen.retire_arg;
 
 		if (!l->has_data || !strcmp(TH_ATK_VARIANT, "transitional"))
 			ring -= l->timer;
@@ -2326,18 +2708,32 @@ static void chain_id(char *out, size_t n)
 	}
 }
 
-/* extra: an observation from a sanitizer's hook (DETECTED, BLOCKED_CFI), or
- * TH_OUTCOME_INVALID; extra_why: its evidence. */
-static void judge(struct th_fz_result *r, enum th_outcome extra, const char *extra_why)
+/* Does a run that ended so have its chain written at once (a replay, a
+ * harness error)? A finding's is written when the session asks for it
+ * (th_fz_explain()): a new one's only, most runs of a finding's outcome
+ * being of one already known. */
+static int chain_wanted(enum th_outcome o)
+{
+	return opts.tee || opts.verbose_chain || o == TH_HARNESS_ERROR;
+}
+
+/* The judgement: narrate 0 decides (the evidence and the chain not
+ * formatted: their buffers take nothing), 1 decides again the same way
+ * and writes them (judge()). What happens once a run (the HANG counts,
+ * the goal's comparison for value profiling) happens in the first pass. */
+static void judge_pass(struct th_fz_result *r, enum th_outcome extra, const char *extra_why, int narrate)
 {
 	const struct th_fz_priv *p0 = th_fz_world_priv_initial();
 	struct th_fz_priv p1;
 	int priv, sig = caught_sig;
-	struct th_sbuf b = { r->chain, sizeof(r->chain), 0 };
+	struct th_sbuf b = { r->chain, narrate ? sizeof(r->chain) : 0, 0 };
 	enum th_outcome o = TH_NO_EFFECT;
-	char evidence[1400] = "";
-	struct th_sbuf e = { evidence, sizeof(evidence), 0 };
+	char evidence[1400];
+	struct th_sbuf e = { evidence, narrate ? sizeof(evidence) : 0, 0 };
 	int c4, cr;
+
+	evidence[0] = 0;
+	r->chain[0] = 0;
 
 	th_fz_world_priv(&p1);
 	c4 = p1.cr4 != p0->cr4;
@@ -2427,7 +2823,8 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 			const struct lk_loop *L = &lk_loop[caught_lockup_loop];
 
 			more_severe(&o, TH_HANG);
-			hang_by[0]++;
+			if (!narrate)
+				hang_by[0]++;
 			th_sbuf_put(&e, "%ssoft lockup: spinning in %s at pc 0x%lx: its loop (%zu instructions from pc 0x%lx "
 			    "to this jump back, none writing memory but the engine's coverage counters, which it never "
 			    "reads%s) came back to the jump with every register and the flags it reads as they were%s, "
@@ -2443,7 +2840,8 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 			int f = lk_func_of(caught_pc);
 
 			more_severe(&o, TH_HANG);
-			hang_by[1]++;
+			if (!narrate)
+				hang_by[1]++;
 			th_sbuf_put(&e, "%ssoft lockup: spinning in %s at pc 0x%lx: a turn of its loop, %u instructions "
 			    "single-stepped, writes no memory (but the engine's coverage counters, which it never "
 			    "reads) and leaves every register as it was, so it never ends (%s); proven at the "
@@ -2451,7 +2849,8 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 			    caught_lockup_insns, f >= 0 ? lk_funcs[f].wait : "?");
 		} else if (sig == SIGXCPU) {
 			more_severe(&o, TH_HANG);
-			hang_by[2]++;
+			if (!narrate)
+				hang_by[2]++;
 			th_sbuf_put(&e, "%sthe run used %d ms of CPU (watchdog), pc 0x%lx", sep, TH_FZ_WATCHDOG_MS,
 			    (unsigned long)caught_pc);
 		} else if (sig == SIGABRT) {
@@ -2488,7 +2887,7 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 			 * of this process (the attacker's literal; the tasklet's
 			 * or timer's own address, which callback(t) passes, is
 			 * never handed to the engine). */
-			if (!pointer_like(caught_cr4_val))
+			if (!narrate && !pointer_like(caught_cr4_val))
 				(void)th_fz_goal_cr4((unsigned long)caught_cr4_val);
 			if (th_x86_cr4_gp(caught_cr4_val, why, sizeof(why)))
 				th_sbuf_put(&e, "%s#GP(0) at pc 0x%lx: mov to CR4 of 0x%llx, %s (Intel SDM Vol. 3A 2.5): "
@@ -2502,7 +2901,7 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 			more_severe(&o, TH_CRASHED);
 			th_sbuf_put(&e, "%sinvalid opcode: ud2 at pc 0x%lx, not a dispatch trap: a BUG(), the kernel's "
 				"oops%s%s", sep, (unsigned long)caught_pc,
-			    seen.last_note[0] ? "; the victim's last note: " : "", seen.last_note);
+			    narrate && last_note()[0] ? "; the victim's last note: " : "", narrate ? last_note() : "");
 		} else {
 			more_severe(&o, TH_CRASHED);
 			th_sbuf_put(&e, "%s%s at pc 0x%lx, address 0x%lx%s", sep, signame(sig),
@@ -2545,8 +2944,7 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 	 * Written for a replay and for the runs it is read from (a finding's
 	 * record, a harness error's message); any other run's would be thrown
 	 * away unread (overflow_session.c), and it is most of the formatting. */
-	if (!opts.tee && !opts.verbose_chain && o != TH_HIJACKED && o != TH_PRIVILEGED_WRITE &&
-	    o != TH_REDIRECTED && o != TH_HARNESS_ERROR)
+	if (!narrate)
 		return;
 	th_sbuf_put(&b, "%s: ", TH_ATK_VARIANT);
 	for (int i = 0; i < prog.nops; i++) {
@@ -2586,6 +2984,29 @@ static void judge(struct th_fz_result *r, enum th_outcome extra, const char *ext
 			    fam->list_text);
 		}
 	}
+}
+
+/* extra: an observation from a sanitizer's hook (DETECTED, BLOCKED_CFI), or
+ * TH_OUTCOME_INVALID; extra_why: its evidence. The evidence and the chain
+ * are formatted only for a run whose chain is read (chain_wanted(), or
+ * th_fz_explain()): most runs' were thrown away unread, and were most of
+ * the oracle's formatting. */
+static enum th_outcome last_extra = TH_OUTCOME_INVALID;
+static const char *last_extra_why;
+
+static void judge(struct th_fz_result *r, enum th_outcome extra, const char *extra_why)
+{
+	last_extra = extra;
+	last_extra_why = extra_why;
+	judge_pass(r, extra, extra_why, 0);
+	if (chain_wanted(r->outcome))
+		judge_pass(r, extra, extra_why, 1);
+}
+
+void th_fz_explain(struct th_fz_result *r)
+{
+	if (!r->chain[0])
+		judge_pass(r, last_extra, last_extra_why, 1);
 }
 
 /* ---- running one input ------------------------------------------------------------- */

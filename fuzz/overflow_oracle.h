@@ -134,7 +134,8 @@ struct th_fz_result {
 	/* The chain in full, on one line: the program's writes (technique,
 	 * offsets, planted values), what ran with what, through which
 	 * callback, what changed; and the evidence of the outcome. Empty
-	 * outside a replay but for a finding or a harness error (verbose_chain). */
+	 * outside a replay but for a harness error (verbose_chain) until
+	 * th_fz_explain() writes it (a new finding's). */
 	char chain[2048];
 	int goal;		/* write_cr4(0x407f0) was hijacked (a WRITE_CR4_407F0 step) */
 	int died;		/* decided in a sanitizer's hook: the process ends */
@@ -161,8 +162,13 @@ const char *th_fz_oracle_traps_how(void);
  * engine's own, which they chain to outside a run). */
 void th_fz_exec(const uint8_t *data, size_t size, struct th_fz_result *r);
 
+/* Write r's chain (r as th_fz_exec() or a sanitizer's hook just judged it:
+ * before the next run, while its program, lines and world are as it left
+ * them). The session asks for it for a new finding only. */
+void th_fz_explain(struct th_fz_result *r);
+
 /* Called when a sanitizer's report is about to end the process during a run
  * (the result has died = 1). Defined by the session (overflow_session.c). */
-void th_fz_session_death(const struct th_fz_result *r);
+void th_fz_session_death(struct th_fz_result *r);
 
 #endif

@@ -363,6 +363,7 @@ int th_fz_session_one(const uint8_t *data, size_t size)
 	 * process from one that read the file at start, and a sibling may
 	 * have reported it since (the file is read again, rarely: a finding). */
 	if (th_outcome_got_through(r.outcome) && !is_known(r.sig) && (read_known(), !is_known(r.sig))) {
+		th_fz_explain(&r);
 		record_finding(&r);
 		flush_stats();
 		fprintf(stderr, "timerharness overflow: FINDING %s\n  chain: %s\n", r.sig, r.chain);
@@ -376,7 +377,7 @@ int th_fz_session_one(const uint8_t *data, size_t size)
 	return r.outcome == TH_HANG ? -1 : 0;
 }
 
-void th_fz_session_death(const struct th_fz_result *r)
+void th_fz_session_death(struct th_fz_result *r)
 {
 	count(r);
 	s.died = 1;
@@ -384,8 +385,10 @@ void th_fz_session_death(const struct th_fz_result *r)
 		print_result(r);
 		return;
 	}
-	if (th_outcome_got_through(r->outcome) && !is_known(r->sig))
+	if (th_outcome_got_through(r->outcome) && !is_known(r->sig)) {
+		th_fz_explain(r);
 		record_finding(r);
+	}
 	if (s.stats_fd >= 0) {
 		char line[256];
 		int n = snprintf(line, sizeof(line), TH_FZ_DEATH_PREFIX "pid=%ld t=%llu execs=%llu sig=%s\n",
