@@ -29,6 +29,11 @@ static size_t data_size, bss_size;
 /* The part of th_world_bss made read-only (not restored): [ro_lo, ro_hi). */
 static uintptr_t ro_lo, ro_hi;
 static struct th_fz_leak_entry leaks[TH_FZ_LEAK_COUNT];
+/* The objects every run starts with, made once and kept in the pristine
+ * copy (objects_once), or made again each run (under ASan: the slab's
+ * poisoning is in its shadow, which the copy does not restore). */
+static struct th_fz_objects objects;
+static int objects_once;
 static struct th_fz_priv priv_initial;
 static struct th_fz_ring_layout ring_layout;
 
@@ -161,8 +166,10 @@ const struct th_fz_leak_entry *th_fz_world_leaks(void)
  * The wheel's th_fast_bases_ (timer_core/base.c: 2 MiB, indexed by a timer's
  * CPU field unchecked, as per_cpu() indexes __per_cpu_offset[]) is too big
  * to restore per run, and only its first TH_NR_CPUS entries are ever set:
- * its pages past the first are made read-only once set up (a wild write
- * there faults, is caught, and is a CRASHED run), the rest is restored.
+ * its pages past the one that holds them are made read-only once set up (a
+ * wild write there faults, is caught, and is a CRASHED run), the rest is
+ * restored. (From the page after its first page, as it was, 4 KB more of
+ * zeros were restored every run.)
  */
 static int protect_fast_bases(char *err, size_t n)
 {
@@ -171,7 +178,8 @@ static int protect_fast_bases(char *err, size_t n)
 	uintptr_t lo = (uintptr_t)th_fast_bases_;
 	uintptr_t hi = lo + (size > sizeof(th_fast_bases_) ? size : sizeof(th_fast_bases_));
 
-	lo = (lo + 2 * (uintptr_t)page - 1) & ~((uintptr_t)page - 1);	/* past its first page */
+	/* past the page of its last entry that is ever set */
+	lo = (lo + TH_NR_CPUS * sizeof(th_fast_bases_[0]) + (uintptr_t)page - 1) & ~((uintptr_t)page - 1);
 	hi &= ~((uintptr_t)page - 1);
 	if (hi <= lo || lo < (uintptr_t)__start_th_world_bss || hi > (uintptr_t)__stop_th_world_bss)
 		return 0;
@@ -205,6 +213,29 @@ static void copy_bss(unsigned char *copy, int restore)
 			copy_raw(copy + head, (void *)ro_hi, tail);
 	}
 }
+
+#if !(defined(__has_feature) && __has_feature(address_sanitizer))
+/* n bytes at a and b the same (no memcmp: libFuzzer hooks it). */
+static int same_bytes(const void *a, const void *b, size_t n)
+{
+	const unsigned char *x = a, *y = b;
+
+	for (size_t i = 0; i < n; i++)
+		if (x[i] != y[i])
+			return 0;
+	return 1;
+}
+
+/* The bss (but its read-only part) as copy holds it? */
+static int same_bss(const unsigned char *copy)
+{
+	uintptr_t start = (uintptr_t)__start_th_world_bss, stop = (uintptr_t)__stop_th_world_bss;
+	size_t head = ro_hi ? ro_lo - start : bss_size, tail = ro_hi ? stop - ro_hi : 0;
+
+	return same_bytes((const void *)start, copy, head) &&
+	       (!tail || same_bytes((const void *)ro_hi, copy + head, tail));
+}
+#endif
 
 int th_fz_world_init(char *err, size_t n)
 {
@@ -240,6 +271,33 @@ int th_fz_world_init(char *err, size_t n)
 	}
 	copy_raw(pristine_data, __start_th_world_data, data_size);
 	copy_bss(pristine_bss, 0);
+#if !(defined(__has_feature) && __has_feature(address_sanitizer))
+	/*
+	 * The family's objects (th_fz_family_begin()) are the same every run,
+	 * made from the same world: made once, the copy taken after them, a
+	 * run only restores it. Checked here: made again from the copy, they
+	 * are at the same addresses and leave the world byte for byte as the
+	 * copy holds it; else they are made every run, as before.
+	 */
+	if (th_fz_family_begin(&objects) == 0) {
+		static unsigned char again_data[TH_FZ_WORLD_MAX], again_bss[TH_FZ_WORLD_MAX];
+		struct th_fz_objects o2;
+
+		copy_raw(again_data, __start_th_world_data, data_size);
+		copy_bss(again_bss, 0);
+		copy_raw(__start_th_world_data, pristine_data, data_size);
+		copy_bss(pristine_bss, 1);
+		if (th_fz_family_begin(&o2) == 0 && o2.msg == objects.msg && o2.ring == objects.ring &&
+		    o2.ring2 == objects.ring2 && same_bytes(__start_th_world_data, again_data, data_size) &&
+		    same_bss(again_bss)) {
+			copy_raw(pristine_data, __start_th_world_data, data_size);
+			copy_bss(pristine_bss, 0);
+			objects_once = 1;
+		}
+	}
+	copy_raw(__start_th_world_data, pristine_data, data_size);
+	copy_bss(pristine_bss, 1);
+#endif
 	return 0;
 }
 
@@ -251,8 +309,11 @@ int th_fz_world_begin(struct th_fz_objects *o)
 	 * page): only a write_cr4() of the last run changed it. */
 	th_cpu_reset();
 	/* The family's objects: the slab hands out slots 0, 1, 2 in order
-	 * (slab.h): the msg before the victim's object, another after it. */
-	if (th_fz_family_begin(o))
+	 * (slab.h): the msg before the victim's object, another after it;
+	 * in the copy already (objects_once), else made now. */
+	if (objects_once)
+		*o = objects;
+	else if (th_fz_family_begin(o))
 		return -1;
 	leaks[TH_FZ_LEAK_RING].addr = (uintptr_t)o->ring;
 	leaks[TH_FZ_LEAK_MSG].addr = (uintptr_t)o->msg;
