@@ -34,13 +34,15 @@ static struct {
 
 /*
  * A finding ends the engine with abort() (below: the engine saves the
- * input), and libFuzzer's crash handler prints the stack, which the UBSan
- * runtime linked into every build but ASan's would symbolize by starting
- * llvm-symbolizer: about 0.1 s of CPU a finding (perf stat of the engine
- * and its children: 172 ms to a finding against 57 ms without), most of
- * it the symbolizer reading this binary's debug information, for a trace
- * nobody reads. Its frames are printed as module+offset instead;
- * UBSAN_OPTIONS=symbolize=1 in the environment still turns it back on.
+ * input), and libFuzzer's crash handler prints the stack, which the
+ * sanitizer runtime linked into every build (UBSan's, within ASan's in the
+ * asan builds) would symbolize by starting llvm-symbolizer: about 0.1-0.2
+ * s of CPU a finding (perf stat of the engine and its children to its
+ * first finding, median 90 ms against 265 ms), most of it the symbolizer
+ * reading this binary's debug information, for a trace nobody reads. Its
+ * frames are printed as module+offset instead, as the matrix's runner has
+ * them (runner/child.c), ASan's reports' too; UBSAN_OPTIONS or
+ * ASAN_OPTIONS symbolize=1 in the environment turns it back on.
  */
 __attribute__((used, visibility("default"))) const char *__ubsan_default_options(void);
 __attribute__((used, visibility("default"))) const char *__ubsan_default_options(void)
