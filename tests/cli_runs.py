@@ -2,7 +2,12 @@
 # SPDX-License-Identifier: MIT
 """The command on real runs, one case per CTest test:
 
-  cli_runs.py CASE --th TIMERHARNESS --build BUILD_DIR --out DIR [--source SRC]
+  cli_runs.py CASE --th TIMERHARNESS --build BUILD_DIR --toolchain NAME --out DIR
+              [--source SRC]
+
+  BUILD_DIR is the build tree (CMAKE_BINARY_DIR), NAME its toolchain
+  (TIMERHARNESS_TOOLCHAIN, the preset's name): passed in, never guessed from
+  the build directory's name, which can be any.
 
   shards    a slice run 3 ways (--shard I/3): the shards partition its cells,
             merge joins them into results.json and every report, with the
@@ -215,9 +220,9 @@ def case_install(a):
     shutil.rmtree(prefix, ignore_errors=True)
     run(["cmake", "--install", a.build, "--prefix", prefix])
     th = os.path.join(prefix, "bin", "timerharness")
-    tc = os.path.basename(os.path.normpath(a.build))
-    expect(os.path.exists(os.path.join(prefix, "lib", "timerharness", tc, "th-manifest.tsv")),
-           "no installed manifest")
+    expect(os.path.exists(os.path.join(prefix, "lib", "timerharness", a.toolchain,
+                                       "th-manifest.tsv")),
+           "no installed manifest for " + a.toolchain)
     out = os.path.join(a.out, "out")
     cut = ["--config", "none,cfi-icall", "--variant", "legacy,modern",
            "--attack", "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4"]
@@ -296,6 +301,7 @@ def main():
     ap.add_argument("case")
     ap.add_argument("--th", required=True)
     ap.add_argument("--build", required=True)
+    ap.add_argument("--toolchain", required=True)
     ap.add_argument("--out", required=True)
     ap.add_argument("--source", default=".")
     ap.add_argument("--project-version", default="")

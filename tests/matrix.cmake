@@ -109,7 +109,8 @@ set_tests_properties(matrix.cr4_register PROPERTIES LABELS matrix TIMEOUT 300)
 foreach(case shards rerun slice color version install)
   add_test(NAME matrix.cli.${case}
     COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/cli_runs.py ${case} --th ${TH_BIN}
-            --build ${CMAKE_BINARY_DIR} --out ${TH_MOUT}/cli-${case} --source ${CMAKE_SOURCE_DIR}
+            --build ${CMAKE_BINARY_DIR} --toolchain ${TIMERHARNESS_TOOLCHAIN}
+            --out ${TH_MOUT}/cli-${case} --source ${CMAKE_SOURCE_DIR}
             --project-version ${PROJECT_VERSION})
   set_tests_properties(matrix.cli.${case} PROPERTIES LABELS matrix TIMEOUT 300)
 endforeach()

@@ -104,7 +104,7 @@ set_tests_properties(outputs.results_schema outputs.junit_schemas outputs.sarif 
 if(TARGET th-fuzz-overflow-legacy-none AND TARGET th-fuzz-overflow-modern-none)
   add_test(NAME outputs.widths
     COMMAND ${TH_PYTHON3} ${CMAKE_CURRENT_SOURCE_DIR}/widths.py --th $<TARGET_FILE:timerharness>
-            --build ${CMAKE_BINARY_DIR} --source ${CMAKE_SOURCE_DIR}
+            --build ${CMAKE_BINARY_DIR} --toolchain ${TIMERHARNESS_TOOLCHAIN} --source ${CMAKE_SOURCE_DIR}
             --data ${CMAKE_CURRENT_SOURCE_DIR}/data/report ${_out})
   set_tests_properties(outputs.widths PROPERTIES FIXTURES_REQUIRED th_outputs LABELS outputs
                        TIMEOUT 300)

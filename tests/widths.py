@@ -3,7 +3,10 @@
 """Every line the command prints on its verdict screen, in check's summary
 and in fuzz's campaign lines fits a terminal's 80 columns.
 
-  widths.py --th TH --build BUILD --source SRC --data DIR ROOT...
+  widths.py --th TH --build BUILD --toolchain NAME --source SRC --data DIR ROOT...
+
+  BUILD is the build tree (CMAKE_BINARY_DIR), NAME its toolchain
+  (TIMERHARNESS_TOOLCHAIN, the preset's name), whatever the directory's name.
 
   - the verdict screen (report --format verdict) of every results.json under
     the ROOTs (the matrix tests' runs) and of every fixture the loader
@@ -75,6 +78,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--th", required=True)
     ap.add_argument("--build", required=True)
+    ap.add_argument("--toolchain", required=True)
     ap.add_argument("--source", required=True)
     ap.add_argument("--data", required=True)
     ap.add_argument("roots", nargs="*")
@@ -102,7 +106,7 @@ def main():
 
     with tempfile.TemporaryDirectory() as tmp:
         out = os.path.join(tmp, "out")
-        tc = os.path.basename(os.path.normpath(a.build))
+        tc = a.toolchain
         m = run([a.th, "matrix", "--build-root", a.build, "--toolchain", tc, "--config",
                  "none,cfi-icall", "--variant", "modern", "--attack",
                  "MEMCPY_INTRA_BEFORE_ARM_FUNC_WRITE_CR4", "--out", out])
