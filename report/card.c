@@ -352,42 +352,22 @@ void th_card_counts_text(const struct th_card_row *row, char *buf, size_t n)
 		snprintf(buf + len, n - len, ")");
 }
 
-void th_card_reach(const struct th_results *res, enum th_variant v, const char *config,
-		   struct th_card_reach *r)
+int th_card_reach(const struct th_results *res, enum th_api api, const char *site, enum th_variant v,
+		  struct th_reach_call *c)
 {
-	th_card_reach_site(res, TH_API_TIMER, NULL, v, config, r);
-}
+	size_t n = th_card_nconfigs();
+	const char **cfgs = malloc(n * sizeof(*cfgs));
+	int rc;
 
-void th_card_reach_site(const struct th_results *res, enum th_api api, const char *site,
-			enum th_variant v, const char *config, struct th_card_reach *r)
-{
-	const struct th_reach_entry *e = NULL;
-	size_t len = 0;
-
-	memset(r, 0, sizeof(*r));
-	for (size_t t = 0; t < res->ntoolchains; t++) {
-		const char *name = res->toolchains[t].name;
-		const struct th_reach_entry *x =
-			th_reach_find_site(res, TH_PLATFORM_MODEL, api, site, name, v, config);
-
-		if (x && (!r->toolchain || th_results_natcmp(name, r->toolchain) > 0)) {
-			e = x;
-			r->toolchain = name;
-		}
+	if (!cfgs) {
+		memset(c, 0, sizeof(*c));
+		return -1;
 	}
-	if (!e)
-		return;
-	r->members = e->nmembers;
-	r->functions = e->functions_total;
-	r->privileged = th_reach_privileged_count(e);
-	for (size_t i = 0, k = 0; i < e->nmembers && len < sizeof(r->names); i++)
-		if (e->members[i].privileged && e->members[i].name)
-			len += (size_t)snprintf(r->names + len, sizeof(r->names) - len, "%s%s",
-						k++ ? ", " : "", e->members[i].name);
-	len = 0;
-	for (size_t h = 0; h < e->nhops && len < sizeof(r->hops); h++)
-		len += (size_t)snprintf(r->hops + len, sizeof(r->hops) - len, "%s%s reaches %s",
-					h ? "; " : "", e->hops[h].via, e->hops[h].reaches);
+	for (size_t k = 0; k < n; k++)
+		cfgs[k] = th_card_config(k);
+	rc = th_reach_call(res, api, site, v, cfgs, n, c);
+	free(cfgs);
+	return rc;
 }
 
 /* Is item one of list's items, separated by sep? */
@@ -427,6 +407,7 @@ bool th_card_reconcile(const struct th_card *card, const struct th_results *res,
 		       const struct th_fz_summary *s, enum th_variant v, char *buf, size_t n)
 {
 	const struct th_card_row *row = NULL;
+	struct th_reach_call reach;
 	char cfgs[256] = "", names[256] = "", counts[160], callee[96] = "";
 	size_t len;
 
@@ -466,20 +447,11 @@ bool th_card_reconcile(const struct th_card *card, const struct th_results *res,
 	for (size_t i = 0; i < row->n && !*callee; i++)
 		if (th_cell_observed(row->cells[i]) == TH_FALSE_POSITIVE)
 			trapped_target(row->cells[i]->evidence, callee, sizeof(callee));
-	for (size_t k = 0; k < th_card_nconfigs(); k++) {
-		struct th_card_reach r;
-
-		th_card_reach(res, v, th_card_config(k), &r);
-		/* Each privileged name once, whichever configs admit it. */
-		for (char *p = r.names, *e; r.privileged && *p; p = *e ? e + 2 : e) {
-			char one[96];
-
-			e = strstr(p, ", ");
-			e = e ? e : p + strlen(p);
-			snprintf(one, sizeof(one), "%.*s", (int)(e - p), p);
-			if (!in_list(names, ", ", one))
-				append(names, sizeof(names), ", ", one);
-		}
+	/* What the call's check admits, each privileged name once (none
+	 * said when the reach cannot be computed: out of memory). */
+	if (!th_card_reach(res, TH_API_TIMER, NULL, v, &reach)) {
+		snprintf(names, sizeof(names), "%s", reach.names);
+		th_reach_call_free(&reach);
 	}
 	th_card_counts_text(row, counts, sizeof(counts));
 	if (row->worst == TH_FALSE_POSITIVE)

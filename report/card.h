@@ -95,22 +95,14 @@ void th_card_free(struct th_card *card);
  * after its most severe outcome, into buf. */
 void th_card_counts_text(const struct th_card_row *row, char *buf, size_t n);
 
-/* What a variant's call site can still reach under a config, from the
- * results' reach section (results/reach.h), on the newest toolchain that
- * has an entry for it. */
-struct th_card_reach {
-	const char *toolchain;		/* NULL: the results hold no such entry */
-	size_t members, functions;	/* admitted, of the binary's function entries */
-	size_t privileged;		/* members that are privileged targets */
-	char names[256];		/* "write_cr4, write_cr4_direct" */
-	char hops[256];			/* "<callback> reaches <targets>" */
-};
-void th_card_reach(const struct th_results *res, enum th_variant v, const char *config,
-		   struct th_card_reach *r);
-/* The same for family @api's call @site ("func", "callback"; NULL: its only
- * call): what a tasklet generation's dispatch call can still call. */
-void th_card_reach_site(const struct th_results *res, enum th_api api, const char *site,
-			enum th_variant v, const char *config, struct th_card_reach *r);
+/* What @api's dispatch call @site (NULL: its only one) of variant @v can
+ * still call under each of the card's configs, from the results' reach
+ * section (results/reach.h, th_reach_call()): the rows of the configs that
+ * have an entry, each on the newest toolchain that has one.
+ * Return: 0, or -1 when out of memory. Free with th_reach_call_free(). */
+struct th_reach_call;
+int th_card_reach(const struct th_results *res, enum th_api api, const char *site, enum th_variant v,
+		  struct th_reach_call *c);
 
 /*
  * th_card_reconcile() - how the exploit's row and the campaigns of variant

@@ -9,6 +9,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include "card.h"
+#include "reach.h"
 #include "render_reach.h"
 #include "render.h"
 #include "report_internal.h"
@@ -113,44 +114,73 @@ static void not_run_notes(FILE *out, const struct th_card_row *rows, size_t n, c
 	}
 }
 
-/* What 4.15's call site can still call under each card config, read from
- * the binaries (the results' reach section); "not run" without one. */
-static void reach_lines(FILE *out, const struct th_results *res)
+/* The dispatch call each family's block asks about, as its line names it:
+ * the timer's 4.15 call_timer_fn, at the screen's first level, "not run"
+ * without an entry and with what a member reaches one call further (its
+ * words as before the families); the tasklet's 6.1 func(data) call, the
+ * one the downgrade reaches, inside its block and nothing without one. */
+static const struct reach_call {
+	const char *site;	/* NULL: the family's only call */
+	enum th_variant variant;
+	const char *what;	/* "4.15's call_timer_fn" */
+	const char *indent;	/* the line's; its text goes two further in */
+	bool not_run, hops;
+} reach_calls[TH_API_COUNT] = {
+	[TH_API_TIMER] = { NULL, TH_VARIANT_MODERN, "4.15's call_timer_fn", "", true, true },
+	[TH_API_TASKLET] = { "func", TH_VARIANT_TRANSITIONAL, "6.1's func(data) call", "  ", false,
+			     false },
+};
+
+/* What family @api's call (reach_calls) can still call under each card
+ * config, read from the binaries (th_card_reach(): the results' reach
+ * section). Return: 0, or -1 when out of memory. */
+static int reach_call_lines(FILE *out, const struct th_results *res, enum th_api api)
 {
-	struct th_card_reach r;
-	char line[768], hops[256] = "", priv[512] = "";
-	const char *tc = NULL;
+	const struct reach_call *rc = &reach_calls[api];
+	struct th_reach_call c;
+	char line[768], priv[512] = "", in[16];
 	size_t len = 0, plen = 0;
 
-	for (size_t k = 0; k < th_card_nconfigs(); k++) {
-		const char *cfg = th_card_config(k);
+	if (th_card_reach(res, api, rc->site, rc->variant, &c))
+		return -1;
+	for (size_t k = 0; k < c.n; k++) {
+		const struct th_reach_admits *r = &c.rows[k];
 
-		th_card_reach(res, TH_VARIANT_MODERN, cfg, &r);
-		if (!r.toolchain)
-			continue;
 		len += (size_t)snprintf(line + len, len < sizeof(line) ? sizeof(line) - len : 0,
-					"%s%s %zu of %zu%s", len ? ", " : "", cfg, r.members,
-					r.functions, len ? "" : " functions");
-		if (r.privileged)
+					"%s%s %zu of %zu%s", k ? ", " : "", r->config, r->members,
+					r->functions, k ? "" : " functions");
+		if (r->privileged)
 			plen += (size_t)snprintf(priv + plen, plen < sizeof(priv) ? sizeof(priv) - plen : 0,
-						 "; privileged under %s: %s", cfg, r.names);
-		tc = r.toolchain;
-		if (*r.hops && !strstr(hops, r.hops))
-			snprintf(hops, sizeof(hops), "%s", r.hops);
+						 "; privileged under %s: %s", r->config, r->names);
 	}
-	if (!len) {
-		fputs("What 4.15's call_timer_fn can still call: not run\n", out);
-	} else {
-		fprintf(out, "What 4.15's call_timer_fn can still call (%s's binaries):\n", tc);
-		snprintf(line + len, len < sizeof(line) ? sizeof(line) - len : 0, "%s",
-			 plen ? priv : "; none privileged");
-		th_report_put_wrapped(out, "  ", line);
-		if (*hops) {
-			snprintf(line, sizeof(line), "one call further: %s", hops);
-			th_report_put_wrapped(out, "  ", line);
-		}
+	if (!c.n) {
+		if (rc->not_run)
+			fprintf(out, "%sWhat %s can still call: not run\n", rc->indent, rc->what);
+		th_reach_call_free(&c);
+		return 0;
 	}
-	/* A real kernel's entries: a line each, naming the platform. */
+	fprintf(out, "%sWhat %s can still call (%s's binaries):\n", rc->indent, rc->what,
+		c.rows[c.n - 1].toolchain);
+	snprintf(line + len, len < sizeof(line) ? sizeof(line) - len : 0, "%s",
+		 plen ? priv : "; none privileged");
+	snprintf(in, sizeof(in), "%s  ", rc->indent);
+	th_report_put_wrapped(out, in, line);
+	if (rc->hops && *c.hops) {
+		snprintf(line, sizeof(line), "one call further: %s", c.hops);
+		th_report_put_wrapped(out, in, line);
+	}
+	th_reach_call_free(&c);
+	return 0;
+}
+
+/* The timer's call (reach_call_lines()), then a real kernel's entries: a
+ * line each, naming the platform. Return: 0, or -1 when out of memory. */
+static int reach_lines(FILE *out, const struct th_results *res)
+{
+	char line[768];
+
+	if (reach_call_lines(out, res, TH_API_TIMER))
+		return -1;
 	for (size_t i = 0; res->reach && i < res->reach->n; i++) {
 		const struct th_reach_entry *e = &res->reach->entries[i];
 
@@ -159,6 +189,7 @@ static void reach_lines(FILE *out, const struct th_results *res)
 		th_reach_kernel_line(e, line, sizeof(line));
 		th_report_put_wrapped(out, "  ", line);
 	}
+	return 0;
 }
 
 /* "Outcomes: HIJACKED 402, ..." wrapped at the screen's width. */
@@ -265,6 +296,8 @@ static void fuzz_lines(FILE *out, const struct th_results *res, const struct th_
 			 * that came up empty: say so, and what was reached. */
 			struct th_fz_reach r[32];
 			size_t ncfi, nr = th_fz_reach(s, api, (enum th_variant)v, r, sizeof(r) / sizeof(r[0]), &ncfi);
+			const char *said[32];
+			size_t nsaid = th_fz_reach_labels(r, nr, said, sizeof(said) / sizeof(said[0]));
 			char text[2048];
 			size_t len;
 
@@ -277,18 +310,10 @@ static void fuzz_lines(FILE *out, const struct th_results *res, const struct th_
 			if (ncfi) {
 				len = (size_t)snprintf(text, sizeof(text), "under CFI%s",
 						       nr ? " it still reached:" : ": no privileged write or redirect found");
-				for (size_t k = 0, said = 0; k < nr && len < sizeof(text); k++) {
-					bool again = false;
-
-					/* Two chains can end in the same words
-					 * (process_timeout redirected directly and
-					 * through the list): said once. */
-					for (size_t j = 0; j < k && !again; j++)
-						again = !strcmp(r[j].label, r[k].label);
-					if (!again)
-						len += (size_t)snprintf(text + len, sizeof(text) - len, "%s %s",
-									said++ ? "," : "", r[k].label);
-				}
+				/* Each label once (th_fz_reach_labels()). */
+				for (size_t k = 0; k < nsaid && len < sizeof(text); k++)
+					len += (size_t)snprintf(text + len, sizeof(text) - len, "%s %s",
+								k ? "," : "", said[k]);
 				th_report_put_wrapped(out, "                 ", text);
 			}
 		}
@@ -378,41 +403,11 @@ static void gate_line(FILE *out, const struct th_results *res)
 
 static int verdict_model(FILE *out, const struct th_results *res, int use_color);
 
-/* What 6.1's func(data) call, the one the downgrade reaches, admits under
- * the card's configs (the results' reach section); nothing without it. */
-static void tasklet_reach_line(FILE *out, const struct th_results *res)
-{
-	struct th_card_reach r;
-	char line[768], priv[512] = "";
-	const char *tc = NULL;
-	size_t len = 0, plen = 0;
-
-	for (size_t k = 0; k < th_card_nconfigs(); k++) {
-		const char *cfg = th_card_config(k);
-
-		th_card_reach_site(res, TH_API_TASKLET, "func", TH_VARIANT_TRANSITIONAL, cfg, &r);
-		if (!r.toolchain)
-			continue;
-		len += (size_t)snprintf(line + len, len < sizeof(line) ? sizeof(line) - len : 0,
-					"%s%s %zu of %zu%s", len ? ", " : "", cfg, r.members,
-					r.functions, len ? "" : " functions");
-		if (r.privileged)
-			plen += (size_t)snprintf(priv + plen, plen < sizeof(priv) ? sizeof(priv) - plen : 0,
-						 "; privileged under %s: %s", cfg, r.names);
-		tc = r.toolchain;
-	}
-	if (!len)
-		return;
-	fprintf(out, "  What 6.1's func(data) call can still call (%s's binaries):\n", tc);
-	snprintf(line + len, len < sizeof(line) ? sizeof(line) - len : 0, "%s",
-		 plen ? priv : "; none privileged");
-	th_report_put_wrapped(out, "    ", line);
-}
-
 /* The tasklet's question, its own block (card.h TH_CARD_TASKLET_*): the
  * downgrade on each generation, then the function word with use_callback
- * kept. Nothing when the results hold no tasklet cell. */
-static void tasklet_lines(FILE *out, const struct th_results *res, const struct th_card *card,
+ * kept, then what the func(data) call admits. Nothing when the results hold
+ * no tasklet cell. Return: 0, or -1 when out of memory. */
+static int tasklet_lines(FILE *out, const struct th_results *res, const struct th_card *card,
 			  int use_color, char *said, size_t n)
 {
 	char label[64];
@@ -422,7 +417,7 @@ static void tasklet_lines(FILE *out, const struct th_results *res, const struct 
 	for (size_t i = 0; i < card->ntasklet; i++)
 		any |= card->tasklet[i].worst != TH_OUTCOME_INVALID || *card->tasklet[i].not_run;
 	if (!any)
-		return;
+		return 0;
 	fputs("Does type-based CFI stop the same write on a tasklet?\n"
 	      "  (" TH_CARD_TASKLET_TECHNIQUE ", " TH_CARD_TASKLET_TIMING ": 6.1's bytes, use_callback cleared,\n"
 	      "  func = write_cr4, data = 0x407f0; tasklet_setup() where it exists)\n", out);
@@ -452,7 +447,7 @@ static void tasklet_lines(FILE *out, const struct th_results *res, const struct 
 		row_line(out, label, lw, r, ow, use_color);
 	}
 	not_run_notes(out, card->tasklet, card->ntasklet, said, n);
-	tasklet_reach_line(out, res);
+	return reach_call_lines(out, res, TH_API_TASKLET);
 }
 
 int th_render_verdict(FILE *out, const struct th_results *res, int use_color)
@@ -548,8 +543,12 @@ static int verdict_model(FILE *out, const struct th_results *res, int use_color)
 			row_line(out, card.still[i].payload, lw, &card.still[i], ow, use_color);
 		not_run_notes(out, card.still, card.nstill, said, sizeof(said));
 	}
-	tasklet_lines(out, res, &card, use_color, said, sizeof(said));
-	reach_lines(out, res);
+	if (tasklet_lines(out, res, &card, use_color, said, sizeof(said)) || reach_lines(out, res)) {
+		th_card_free(&card);
+		free(all);
+		free(tcs);
+		return -1;
+	}
 	fuzz_lines(out, res, &card);
 	if (kernel_lines(out, th_results_origin(res))) {
 		th_card_free(&card);

@@ -160,6 +160,8 @@ static void fuzz_lines(FILE *out, const struct th_results *res, const struct th_
 		if (!g.own && th_fz_own_call_by_construction(api, (enum th_variant)v)) {
 			struct th_fz_reach r[32];
 			size_t ncfi, nr = th_fz_reach(s, api, (enum th_variant)v, r, sizeof(r) / sizeof(r[0]), &ncfi);
+			const char *said[32];
+			size_t nsaid = th_fz_reach_labels(r, nr, said, sizeof(said) / sizeof(said[0]));
 
 			snprintf(line, sizeof(line), " (by construction: its call gets the %s, never bytes the "
 				 "attacker wrote)", obj);
@@ -167,16 +169,10 @@ static void fuzz_lines(FILE *out, const struct th_results *res, const struct th_
 			if (ncfi) {
 				th_html_text(out, nr ? "; under CFI it still reached: " :
 					       "; under CFI: no privileged write or redirect found");
-				for (size_t k = 0, said = 0; k < nr; k++) {
-					bool again = false;
-
-					/* The same words from two chains: once. */
-					for (size_t j = 0; j < k && !again; j++)
-						again = !strcmp(r[j].label, r[k].label);
-					if (again)
-						continue;
-					th_html_text(out, said++ ? ", " : "");
-					th_html_text(out, r[k].label);
+				/* Each label once (th_fz_reach_labels()). */
+				for (size_t k = 0; k < nsaid; k++) {
+					th_html_text(out, k ? ", " : "");
+					th_html_text(out, said[k]);
 				}
 			}
 		}
@@ -210,42 +206,43 @@ static void fuzz_lines(FILE *out, const struct th_results *res, const struct th_
 }
 
 /* What 4.15's call site can still call under the card's configs, read from
- * the binaries (the reach section, further down); "not run" without one. */
-static void reach_lines(FILE *out, const struct th_results *res)
+ * the binaries (th_card_reach(); the reach section, further down); "not
+ * run" without one. Return: 0, or -1 when out of memory. */
+static int reach_lines(FILE *out, const struct th_results *res)
 {
-	struct th_card_reach r;
+	struct th_reach_call c;
 	bool any = false;
 	char buf[64];
 
-	for (size_t k = 0; k < th_card_nconfigs(); k++) {
-		const char *cfg = th_card_config(k);
+	if (th_card_reach(res, TH_API_TIMER, NULL, TH_VARIANT_MODERN, &c))
+		return -1;
+	for (size_t k = 0; k < c.n; k++) {
+		const struct th_reach_admits *r = &c.rows[k];
 
-		th_card_reach(res, TH_VARIANT_MODERN, cfg, &r);
-		if (!r.toolchain)
-			continue;
 		if (!any)
 			fputs("<h3>What 4.15's <code>call_timer_fn</code> can still call</h3>\n", out);
 		any = true;
 		fputs("<div class=\"vrow\"><span class=\"gen\">4.15 modern</span><span class=\"cfg\">", out);
-		th_html_text(out, cfg);
-		snprintf(buf, sizeof(buf), "%zu of %zu functions", r.members, r.functions);
+		th_html_text(out, r->config);
+		snprintf(buf, sizeof(buf), "%zu of %zu functions", r->members, r->functions);
 		fputs("</span><span class=\"big\">", out);
 		th_html_text(out, buf);
 		fputs("</span><span class=\"cnt\">", out);
-		if (r.privileged) {
+		if (r->privileged) {
 			fputs("privileged: ", out);
-			th_html_text(out, r.names);
+			th_html_text(out, r->names);
 		} else {
 			fputs("none privileged", out);
 		}
-		if (*r.hops) {
+		if (*r->hops) {
 			fputs("; one call further, ", out);
-			th_html_text(out, r.hops);
+			th_html_text(out, r->hops);
 		}
 		fputs(" (", out);
-		th_html_text(out, r.toolchain);
+		th_html_text(out, r->toolchain);
 		fputs(")</span></div>\n", out);
 	}
+	th_reach_call_free(&c);
 	/* A real kernel's entries: a row each, naming the platform. */
 	for (size_t i = 0; res->reach && i < res->reach->n; i++) {
 		const struct th_reach_entry *e = &res->reach->entries[i];
@@ -284,6 +281,7 @@ static void reach_lines(FILE *out, const struct th_results *res)
 	else
 		fputs("<p class=\"other\"><strong>CFI reach at the timer call site:</strong> not run "
 		      "<span class=\"cnt\">(these results hold no target set)</span></p>\n", out);
+	return 0;
 }
 
 /* "Real kernel (linux-6.1.192): 38 cells, 30 agree with the model, ...":
@@ -317,16 +315,18 @@ static int kernel_card_lines(FILE *out, const struct th_results *res)
 
 /* The tasklet's question (card.h TH_CARD_TASKLET_*), when the results
  * hold tasklet cells: the downgrade on each generation, then the function
- * word with use_callback kept. */
-static void tasklet_card(FILE *out, const struct th_results *res, const struct th_card *card)
+ * word with use_callback kept, then what the func(data) call admits.
+ * Return: 0, or -1 when out of memory. */
+static int tasklet_card(FILE *out, const struct th_results *res, const struct th_card *card)
 {
+	struct th_reach_call c;
 	char label[96];
 	bool any = false;
 
 	for (size_t i = 0; i < card->ntasklet; i++)
 		any |= card->tasklet[i].worst != TH_OUTCOME_INVALID || *card->tasklet[i].not_run;
 	if (!any)
-		return;
+		return 0;
 	fputs("<h3>Does type-based CFI stop the same write on a tasklet?</h3>\n<p class=\"q\">"
 	      "6.1's <code>struct tasklet_struct</code> keeps <code>func</code> and <code>data</code> "
 	      "beside <code>callback</code>, behind <code>bool use_callback</code>: the overwrite "
@@ -350,22 +350,22 @@ static void tasklet_card(FILE *out, const struct th_results *res, const struct t
 	note_line(out, shared_note(card->tasklet, card->ntasklet));
 	card_cells(out, card->tasklet, card->ntasklet, "it");
 	/* What the func(data) call the downgrade reaches admits (reach). */
-	for (size_t k = 0; k < th_card_nconfigs(); k++) {
-		const char *cfg = th_card_config(k);
-		struct th_card_reach r;
+	if (th_card_reach(res, TH_API_TASKLET, "func", TH_VARIANT_TRANSITIONAL, &c))
+		return -1;
+	for (size_t k = 0; k < c.n; k++) {
+		const struct th_reach_admits *r = &c.rows[k];
 
-		th_card_reach_site(res, TH_API_TASKLET, "func", TH_VARIANT_TRANSITIONAL, cfg, &r);
-		if (!r.toolchain)
-			continue;
 		fprintf(out, "<p class=\"cnt\">6.1's <code>func(data)</code> call under <code>%s</code> "
-			"(%s's binaries) admits %zu of %zu functions", cfg, r.toolchain, r.members,
-			r.functions);
-		if (r.privileged) {
+			"(%s's binaries) admits %zu of %zu functions", r->config, r->toolchain, r->members,
+			r->functions);
+		if (r->privileged) {
 			fputs("; privileged: ", out);
-			th_html_text(out, r.names);
+			th_html_text(out, r->names);
 		}
 		fputs(".</p>\n", out);
 	}
+	th_reach_call_free(&c);
+	return 0;
 }
 
 /* The verdict, first: the question the project answers, row by row, with
@@ -412,10 +412,13 @@ static int verdict_card(FILE *out, const struct th_results *res, const struct th
 	note_line(out, shared_note(card.still, card.nstill));
 	if (card.nstill)
 		card_cells(out, card.still, card.nstill, "it");
-	tasklet_card(out, res, &card);
-	/* Sections other parts of a run add to the results; until a run
-	 * records them, the card says they were not run. */
-	reach_lines(out, res);
+	/* The tasklet's question; then sections other parts of a run add to
+	 * the results: until a run records them, the card says they were not
+	 * run. */
+	if (tasklet_card(out, res, &card) || reach_lines(out, res)) {
+		th_card_free(&card);
+		return -1;
+	}
 	fuzz_lines(out, res, &card);
 	if (kernel_card_lines(out, res)) {
 		th_card_free(&card);

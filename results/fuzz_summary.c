@@ -271,6 +271,21 @@ size_t th_fz_reach(const struct th_fz_summary *s, enum th_api a, enum th_variant
 	return n;
 }
 
+size_t th_fz_reach_labels(const struct th_fz_reach *r, size_t nr, const char **labels, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t k = 0; k < nr && n < max; k++) {
+		bool again = false;
+
+		for (size_t j = 0; j < n && !again; j++)
+			again = !strcmp(labels[j], r[k].label);
+		if (!again)
+			labels[n++] = r[k].label;
+	}
+	return n;
+}
+
 size_t th_fz_verdict(const struct th_fz_summary *s, enum th_api a, enum th_variant v, char *buf, size_t n)
 {
 	const char *w = own_word(a);

@@ -276,6 +276,10 @@ struct th_fz_reach {
 /* Fill out[max]; *ncfi: the campaigns of v under CFI. Return: how many. */
 size_t th_fz_reach(const struct th_fz_summary *s, enum th_api a, enum th_variant v, struct th_fz_reach *out,
 		   size_t max, size_t *ncfi);
+/* The labels of r[0..nr) (th_fz_reach()'s), each once, in its order: two
+ * chains can end in the same words (process_timeout redirected directly and
+ * through the list). Fill labels[max] (pointers into r). Return: how many. */
+size_t th_fz_reach_labels(const struct th_fz_reach *r, size_t nr, const char **labels, size_t max);
 
 /* Is o a finding's outcome: a privileged target ran (HIJACKED, REDIRECTED)
  * or the privileged state changed (PRIVILEGED_WRITE)? */

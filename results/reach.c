@@ -280,6 +280,92 @@ const struct th_reach_entry *th_reach_find(const struct th_results *res, const c
 	return th_reach_find_on(res, TH_PLATFORM_MODEL, toolchain, variant, config);
 }
 
+/* Is item one of list's ", "-separated items? */
+static bool listed(const char *list, const char *item)
+{
+	size_t l = strlen(item);
+
+	for (const char *p = list; *p;) {
+		const char *e = strstr(p, ", ");
+		size_t w = e ? (size_t)(e - p) : strlen(p);
+
+		if (w == l && !strncmp(p, item, l))
+			return true;
+		p += w + (e ? 2 : 0);
+	}
+	return false;
+}
+
+/* Row r of config: the entry of the newest toolchain that has one; false
+ * when none has. */
+static bool admits(const struct th_results *res, enum th_api api, const char *site, enum th_variant v,
+		   const char *config, struct th_reach_admits *r)
+{
+	const struct th_reach_entry *e = NULL;
+	size_t len = 0;
+
+	memset(r, 0, sizeof(*r));
+	for (size_t t = 0; t < res->ntoolchains; t++) {
+		const char *name = res->toolchains[t].name;
+		const struct th_reach_entry *x =
+			th_reach_find_site(res, TH_PLATFORM_MODEL, api, site, name, v, config);
+
+		if (x && (!r->toolchain || th_results_natcmp(name, r->toolchain) > 0)) {
+			e = x;
+			r->toolchain = name;
+		}
+	}
+	if (!e)
+		return false;
+	r->config = config;
+	r->entry = e;
+	r->members = e->nmembers;
+	r->functions = e->functions_total;
+	r->privileged = th_reach_privileged_count(e);
+	for (size_t i = 0, k = 0; i < e->nmembers && len < sizeof(r->names); i++)
+		if (e->members[i].privileged && e->members[i].name)
+			len += (size_t)snprintf(r->names + len, sizeof(r->names) - len, "%s%s",
+						k++ ? ", " : "", e->members[i].name);
+	len = 0;
+	for (size_t h = 0; h < e->nhops && len < sizeof(r->hops); h++)
+		len += (size_t)snprintf(r->hops + len, sizeof(r->hops) - len, "%s%s reaches %s",
+					h ? "; " : "", e->hops[h].via, e->hops[h].reaches);
+	return true;
+}
+
+int th_reach_call(const struct th_results *res, enum th_api api, const char *site, enum th_variant v,
+		  const char *const *configs, size_t nconfigs, struct th_reach_call *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->rows = calloc(nconfigs ? nconfigs : 1, sizeof(*c->rows));
+	if (!c->rows)
+		return -1;
+	for (size_t k = 0; k < nconfigs; k++) {
+		struct th_reach_admits *r = &c->rows[c->n];
+
+		if (!admits(res, api, site, v, configs[k], r))
+			continue;
+		c->n++;
+		for (size_t i = 0; i < r->entry->nmembers; i++) {
+			const char *name = r->entry->members[i].name;
+			size_t len = strlen(c->names);
+
+			if (r->entry->members[i].privileged && name && !listed(c->names, name))
+				snprintf(c->names + len, sizeof(c->names) - len, "%s%s", len ? ", " : "",
+					 name);
+		}
+		if (*r->hops && !strstr(c->hops, r->hops))
+			snprintf(c->hops, sizeof(c->hops), "%s", r->hops);
+	}
+	return 0;
+}
+
+void th_reach_call_free(struct th_reach_call *c)
+{
+	free(c->rows);
+	memset(c, 0, sizeof(*c));
+}
+
 /* Output order: platform (the model first, then by name), api as
  * results/api.def lists them, toolchain (clang-9 < clang-14), variant,
  * config as declared, site (none first, then by name). */

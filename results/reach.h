@@ -185,6 +185,45 @@ const struct th_reach_entry *th_reach_find(const struct th_results *res, const c
 /* Is e a real kernel's entry (its platform not the model)? */
 bool th_reach_is_kernel(const struct th_reach_entry *e);
 
+/*
+ * What one dispatch call can still call under each of a list of configs
+ * (the verdict card's: report/card.h), from the model's entries: what the
+ * verdict screen and report.html's card say of it, computed once here and
+ * only formatted there.
+ */
+struct th_reach_admits {
+	const char *config;		/* one of the configs asked about */
+	const char *toolchain;		/* the newest toolchain with an entry for it */
+	const struct th_reach_entry *entry;	/* that entry */
+	size_t members, functions;	/* admitted, of the binary's function entries */
+	size_t privileged;		/* members that are privileged targets */
+	char names[256];		/* the named ones: "write_cr4, write_cr4_direct" */
+	char hops[256];			/* "<callback> reaches <targets>; ...", or "" */
+};
+
+struct th_reach_call {
+	/* The configs asked about that have an entry, in the order asked. */
+	struct th_reach_admits *rows;
+	size_t n;
+	/* Every privileged name of the rows once, whichever configs admit it
+	 * ("write_cr4, write_cr4_direct"): what the call's check lets through. */
+	char names[256];
+	/* One call further, said once: each row's hops in turn replace the
+	 * ones kept unless those already say them (the last that says more);
+	 * "" when no row has any. */
+	char hops[256];
+};
+
+/**
+ * th_reach_call() - what @api's dispatch call @site (NULL: its only one) of
+ * variant @v still admits under each of configs[0..nconfigs).
+ * Return: 0, or -1 when out of memory (*c empty). Free with
+ * th_reach_call_free().
+ */
+int th_reach_call(const struct th_results *res, enum th_api api, const char *site, enum th_variant v,
+		  const char *const *configs, size_t nconfigs, struct th_reach_call *c);
+void th_reach_call_free(struct th_reach_call *c);
+
 void th_reach_section_free(struct th_reach_section *s);
 
 /* JSON (jansson) of the section, in output order; NULL on oom. */

@@ -634,6 +634,93 @@ static void verdict_reach(void **state)
 	th_results_free(r);
 }
 
+/* What the verdict's and the card's reach lines say, computed once
+ * (results/reach.h, th_reach_call()): per config asked, the newest
+ * toolchain's entry, a config without one left out; each privileged name
+ * once across them; one call further said once (the last that says more);
+ * a family's other call apart. And the campaigns' labels, each once
+ * (th_fz_reach_labels()). */
+static void reach_call_once(void **state)
+{
+	(void)state;
+	static const char *const cfgs[] = { "none", "cfi-icall", "kcfi" };
+	static const char *const back[] = { "kcfi", "cfi-icall" };
+	struct th_results *r = card_model();
+	struct th_reach_entry *e;
+	struct th_reach_call c;
+
+	for (int t = 0; t < 2; t++) {
+		e = th_reach_add_entry(r, t ? "clang-22" : "clang-14", TH_VARIANT_MODERN, "cfi-icall", "bin",
+				       "call_timer_fn");
+		assert_non_null(e);
+		e->functions_total = t ? 46 : 40;
+		assert_int_equal(th_reach_add_member(e, "write_cr4", NULL, true, false), 0);
+		/* Privileged, and no symbol: counted, not named. */
+		assert_int_equal(th_reach_add_member(e, NULL, "anon.cfi", t == 1, false), 0);
+		assert_int_equal(th_reach_add_member(e, "deferred_timer_fn", NULL, false, false), 0);
+		assert_int_equal(th_reach_add_hop(e, "deferred_timer_fn", 0x1234, "cfi-icall",
+						  t ? "write_cr4" : "commit_creds", "*(arg0 - 16)"), 0);
+	}
+	e = th_reach_add_entry(r, "clang-22", TH_VARIANT_MODERN, "kcfi", "bin", "call_timer_fn");
+	assert_non_null(e);
+	e->functions_total = 104;
+	assert_int_equal(th_reach_add_member(e, "write_cr4_direct", NULL, true, false), 0);
+	assert_int_equal(th_reach_add_member(e, "write_cr4", NULL, true, false), 0);
+	assert_int_equal(th_reach_add_hop(e, "deferred_timer_fn", 0x1234, "kcfi",
+					  "write_cr4, write_cr4_direct", "*(arg0 - 16)"), 0);
+	e = th_reach_add_entry(r, "clang-22", TH_VARIANT_TRANSITIONAL, "cfi-icall", "bin",
+			       "tasklet_action_common");
+	assert_non_null(e);
+	assert_int_equal(th_reach_set_site(e, TH_API_TASKLET, "func"), 0);
+	e->functions_total = 80;
+	assert_int_equal(th_reach_add_member(e, "native_write_cr4", NULL, true, false), 0);
+
+	assert_int_equal(th_reach_call(r, TH_API_TIMER, NULL, TH_VARIANT_MODERN, cfgs, 3, &c), 0);
+	assert_int_equal(c.n, 2);
+	assert_string_equal(c.rows[0].config, "cfi-icall");
+	assert_string_equal(c.rows[0].toolchain, "clang-22");
+	assert_int_equal(c.rows[0].members, 3);
+	assert_int_equal(c.rows[0].functions, 46);
+	assert_int_equal(c.rows[0].privileged, 2);
+	assert_string_equal(c.rows[0].names, "write_cr4");
+	assert_string_equal(c.rows[0].hops, "deferred_timer_fn reaches write_cr4");
+	assert_string_equal(c.rows[1].config, "kcfi");
+	assert_string_equal(c.rows[1].names, "write_cr4_direct, write_cr4");
+	assert_string_equal(c.names, "write_cr4, write_cr4_direct");
+	assert_string_equal(c.hops, "deferred_timer_fn reaches write_cr4, write_cr4_direct");
+	th_reach_call_free(&c);
+	/* Asked the other way round: the hops that say more are still kept. */
+	assert_int_equal(th_reach_call(r, TH_API_TIMER, NULL, TH_VARIANT_MODERN, back, 2, &c), 0);
+	assert_int_equal(c.n, 2);
+	assert_string_equal(c.names, "write_cr4_direct, write_cr4");
+	assert_string_equal(c.hops, "deferred_timer_fn reaches write_cr4, write_cr4_direct");
+	th_reach_call_free(&c);
+	/* The tasklet's func(data) call, apart from the timer's. */
+	assert_int_equal(th_reach_call(r, TH_API_TASKLET, "func", TH_VARIANT_TRANSITIONAL, cfgs, 3, &c), 0);
+	assert_int_equal(c.n, 1);
+	assert_int_equal(c.rows[0].functions, 80);
+	assert_string_equal(c.names, "native_write_cr4");
+	assert_string_equal(c.hops, "");
+	th_reach_call_free(&c);
+	/* No entry: no row, nothing said. */
+	assert_int_equal(th_reach_call(r, TH_API_TIMER, NULL, TH_VARIANT_LEGACY, cfgs, 3, &c), 0);
+	assert_int_equal(c.n, 0);
+	assert_string_equal(c.names, "");
+	th_reach_call_free(&c);
+	th_results_free(r);
+
+	/* Two chains ending in the same words: said once, in order. */
+	struct th_fz_reach fr[4] = { { .label = "a redirected" }, { .label = "uid 0 via the list" },
+				     { .label = "a redirected" }, { .label = "c HIJACKED" } };
+	const char *said[4];
+
+	assert_int_equal(th_fz_reach_labels(fr, 4, said, 4), 3);
+	assert_string_equal(said[0], "a redirected");
+	assert_string_equal(said[1], "uid 0 via the list");
+	assert_string_equal(said[2], "c HIJACKED");
+	assert_int_equal(th_fz_reach_labels(fr, 4, said, 1), 1);
+}
+
 /* report.html: the verdict before anything else, no script, no request. */
 static void html_verdict_first(void **state)
 {
@@ -919,6 +1006,7 @@ int main(int argc, char **argv)
 		TH_CASE(card_not_run),
 		TH_CASE(verdict_screen),
 		TH_CASE(verdict_reach),
+		TH_CASE(reach_call_once),
 		TH_CASE(verdict_fuzz),
 		TH_CASE(verdict_slice),
 		TH_CASE(fuzz_section_escaped),
