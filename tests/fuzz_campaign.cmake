@@ -283,8 +283,11 @@ endif()
 # The dispatch's CFI trap (cfi-icall's ud1, kcfi's ud2) stops a call of
 # commit_creds through the ring's timer (cfi-trap-commit-creds.bin) at an
 # int3 in its place: the same verdict, the same trap and call target, as
-# with the compiler's instruction (TH_FUZZ_NO_TRAP_INT3=1).
-foreach(_c cfi-icall kcfi)
+# with the compiler's instruction (TH_FUZZ_NO_TRAP_INT3=1). The configs of
+# the verdict card (cfi/configs.tsv's card column: cfi-icall's ud1, kcfi's
+# ud2), each where this toolchain builds its legacy fuzz target.
+th_configs_where(card card _card_configs)
+foreach(_c IN LISTS _card_configs)
   if(TARGET th-fuzz-overflow-legacy-${_c})
     add_test(NAME fuzz.overflow.cfi_trap_int3.${_c}
       COMMAND $<TARGET_FILE:th-fuzz-overflow-legacy-${_c}> ${CMAKE_CURRENT_LIST_DIR}/data/fuzz/cfi-trap-commit-creds.bin)
