@@ -7,10 +7,12 @@
  *
  * What it trusts:
  *  - the targets' own reports (TH-TARGET/TH-LEGIT lines, attacks/victim.c),
- *    appended by th_emit() to a buffer of the oracle's (th_emit_mem,
- *    attacks/victim.h) outside the world, where no planted pointer leads
- *    (a wild write stays in the world, below); a line counts only with
- *    this run's token after its kind (run=<16 hex digits>, fresh each run,
+ *    which th_emit() hands to the oracle (th_emit_mem_put(),
+ *    attacks/victim.h) as a record (the line's format, its arguments,
+ *    copies of its strings) in a buffer of the oracle's outside the world,
+ *    where no planted pointer leads (a wild write stays in the world,
+ *    below), and made text only where it is read (overflow_oracle.c); a
+ *    line counts only with this run's token (16 hex digits, fresh each run,
  *    compared where the engine does not see it), so bytes that got there
  *    otherwise are no report;
  *  - the attacker's program as decoded (harness memory, outside the world):
@@ -78,7 +80,14 @@
  *                    most CRASHED: an oops in the timer softirq (or the switch
  *                    after it) panics, and the attacker keeps nothing
  *                    (cfi/classify.c judges the matrix's runs alike);
- *  HANG              the run used TH_FZ_WATCHDOG_MS of CPU (per-thread timer);
+ *  HANG              a soft lockup proven: a turn of a spin loop of
+ *                    lock_timer_base() or try_to_wake_up() that starts the
+ *                    next from the same state (overflow_oracle.c: from int3s
+ *                    on the loop's jump back, exits and xchgs; at the first
+ *                    tick by single steps when the int3s cannot be written);
+ *                    or the watchdog (a per-thread CPU-time timer, a tick
+ *                    every TH_FZ_WATCHDOG_MS) found the run in the model's
+ *                    code at two ticks;
  *  TIMER_LOST        the run ended, no callback ran;
  *  FALSE_POSITIVE    a dispatch check stopped the legitimate callback: the
  *                    call target, read as the matrix reads it (cfi/classify.c:
