@@ -2316,6 +2316,11 @@ void th_emit_mem_put(const char *fmt, va_list ap)
 
 			if (!str) {
 				r->arg[r->nargs++] = UINT64_MAX;
+			} else if (strs >= REC_TEXT) {
+				/* The record's room for strings is full: the
+				 * line is formatted now, as th_emit() would. */
+				ok = 0;
+				break;
 			} else {
 				size_t lim = REC_TEXT - strs - 1;
 
