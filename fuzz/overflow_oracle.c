@@ -891,8 +891,10 @@ static int lk_provable(size_t f, size_t last, struct lk_loop *L)
 				e = t;
 		}
 		if (k == last && P->cond >= 0) {
-			/* The jcc's fall-through leaves the loop. */
-			if (last + 1 >= lk_func_end[f])
+			/* The jcc's fall-through leaves the loop: the next
+			 * instruction of its symbol (lk_insn holds a function's
+			 * copies one after another). */
+			if (last + 1 >= lk_func_end[f] || lk_insn[last + 1].pc != P->pc + P->len)
 				return 0;
 			if (e >= 0) {
 				if (L->nwatch == LK_MAX_WATCH)
