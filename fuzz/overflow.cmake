@@ -40,6 +40,60 @@ set(TH_FUZZ_MANIFEST "${CMAKE_BINARY_DIR}/fuzz-manifest.tsv")
 set(_fz ${CMAKE_CURRENT_LIST_DIR})
 set(_fz_core ${PROJECT_SOURCE_DIR}/timer_core)
 
+# The sources of every family's binary but its world: those that read the
+# variant (TH_ATK_<VARIANT>, TH_ATK_VARIANT, or a header of ours that does)
+# compiled for each variant, the rest once per config (th_fuzz_overflow_add).
+set(TH_FZ_VARIANT_SOURCES ${_fz}/overflow_world.c ${_fz}/overflow_drive.c ${_fz}/overflow_oracle.c
+    ${_fz}/overflow_session.c)
+set(TH_FZ_SHARED_SOURCES ${_fz}/overflow.c ${_fz}/overflow_world_base.c ${_fz}/overflow_traps.c
+    ${PROJECT_SOURCE_DIR}/results/outcome.c)
+# A shared object is only right while its source does not read the variant:
+# a shared source or layout, or a header of ours it includes (at any depth),
+# that names the variant's macros stops the configure here rather than build
+# the wrong binary.
+function(_th_fz_variant_reader file seen_var out)
+  set(seen ${${seen_var}})
+  if(file IN_LIST seen)
+    set(${out} "" PARENT_SCOPE)
+    return()
+  endif()
+  list(APPEND seen ${file})
+  set(${seen_var} ${seen} PARENT_SCOPE)
+  file(STRINGS ${file} uses REGEX "TH_ATK_(LEGACY|TRANSITIONAL|MODERN|VARIANT|HAS_DATA)")
+  if(uses)
+    set(${out} ${file} PARENT_SCOPE)
+    return()
+  endif()
+  get_filename_component(dir ${file} DIRECTORY)
+  file(STRINGS ${file} incs REGEX "^[ \t]*#[ \t]*include[ \t]+\"")
+  foreach(inc IN LISTS incs)
+    string(REGEX REPLACE "^[^\"]*\"([^\"]+)\".*" "\\1" inc "${inc}")
+    foreach(d ${dir} ${_fz} ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/attacks ${_fz_core}/include
+              ${PROJECT_SOURCE_DIR}/tasklet_core/include)
+      if(EXISTS ${d}/${inc})
+        get_filename_component(f ${d}/${inc} ABSOLUTE)
+        _th_fz_variant_reader(${f} seen r)
+        if(r)
+          set(${seen_var} ${seen} PARENT_SCOPE)
+          set(${out} ${r} PARENT_SCOPE)
+          return()
+        endif()
+        break()
+      endif()
+    endforeach()
+  endforeach()
+  set(${seen_var} ${seen} PARENT_SCOPE)
+  set(${out} "" PARENT_SCOPE)
+endfunction()
+foreach(_src IN LISTS TH_FZ_SHARED_SOURCES ITEMS ${_fz_core}/legacy.c ${_fz_core}/modern.c)
+  set(_seen "")
+  _th_fz_variant_reader(${_src} _seen _r)
+  if(_r)
+    message(FATAL_ERROR "fuzz: ${_r} reads the variant (TH_ATK_...), but ${_src} includes it and is "
+                        "compiled once for every variant (TH_FZ_SHARED_SOURCES): move it to TH_FZ_VARIANT_SOURCES")
+  endif()
+endforeach()
+
 # The engine. Inside fuzz/CMakeLists.txt (th_fuzz_add's infrastructure) it
 # is that file's: TIMERHARNESS_FUZZ_ENGINE, OSS-Fuzz's $LIB_FUZZING_ENGINE
 # and $CFLAGS, AFL++'s driver. Alone: libFuzzer, or AFL++ when the compiler
@@ -165,45 +219,65 @@ function(th_fuzz_overflow_add api variant config)
     file(GLOB world ${_fz}/${api}/world*.c)
   endif()
   # The attacker, the oracle and the world every family shares compile the
-  # same for each family of a variant x config: once, into
-  # th-fuzz-objs-<variant>-<config>, linked into each family's binary with
-  # its own world (a family adds its world's few files to the build).
+  # same for each family of a variant x config: once, linked into each
+  # family's binary with its own world (a family adds its world's few files
+  # to the build). Those that read the variant (TH_FZ_VARIANT_SOURCES) into
+  # th-fuzz-objs-<variant>-<config>; the rest (TH_FZ_SHARED_SOURCES) once per
+  # config for the three variants, into th-fuzz-objs-<config>, and the
+  # wheel's layout once per config and layout (legacy.c for legacy and
+  # transitional, modern.c for modern), into th-fuzz-objs-<config>-<layout>:
+  # the same options, include directories and definitions, less the
+  # variant's, which they do not read (checked at configure, below).
   set(objs th-fuzz-objs-${variant}-${config})
-  set(defs TH_ATK_${V}=1 TH_ATK_VARIANT="${variant}" TH_ATK_CONFIG="${config}" TH_ATK_SEED="-")
+  get_filename_component(_fz_layout ${layout} NAME_WE)
+  set(shared th-fuzz-objs-${config})
+  set(shared_layout th-fuzz-objs-${config}-${_fz_layout})
+  set(cdefs TH_ATK_CONFIG="${config}" TH_ATK_SEED="-")
   string(JOIN " " _cf ${cflags})
   th_config_scheme(${config} _fz_scheme)
   if(NOT _fz_scheme STREQUAL "none")
-    list(APPEND defs TH_FZ_EXPECT_DISPATCH_TRAPS=1)
+    list(APPEND cdefs TH_FZ_EXPECT_DISPATCH_TRAPS=1)
   endif()
   if(_cf MATCHES "TH_FORTIFY_FIELD")
-    list(APPEND defs TH_FZ_CAPTURE_STDERR=1)
+    list(APPEND cdefs TH_FZ_CAPTURE_STDERR=1)
   endif()
+  set(defs TH_ATK_${V}=1 TH_ATK_VARIANT="${variant}" ${cdefs})
   set(incs ${_fz} ${PROJECT_SOURCE_DIR} ${PROJECT_SOURCE_DIR}/attacks ${_fz_core}/include
       ${PROJECT_SOURCE_DIR}/tasklet_core/include)
   # The oracle reads the dispatch's checks with the binary reader (built
-  # without the config: it reads, it is not attacked); inside the fuzz
-  # infrastructure, rebuilt with its imported libraries static where
-  # OSS-Fuzz's runner needs them.
-  if(_fz_infra)
+  # without the config: it reads, it is not attacked): th_binread itself,
+  # or inside the fuzz infrastructure with TIMERHARNESS_FUZZ_STATIC_DEPS
+  # rebuilt with its imported libraries static, as OSS-Fuzz's runner needs
+  # them (with no flags of its own, a rebuild is otherwise the same objects).
+  if(_fz_infra AND TIMERHARNESS_FUZZ_STATIC_DEPS)
     set(_fz_noflags "")
     _th_fuzz_clone(th_binread overflow _fz_noflags _fz_closure)
   else()
     set(_fz_closure th_binread)
   endif()
-  if(NOT TARGET ${objs})
-    add_library(${objs} OBJECT
-      ${_fz}/overflow.c ${_fz}/overflow_world.c ${_fz}/overflow_world_base.c ${_fz}/overflow_drive.c
-      ${_fz}/overflow_oracle.c ${_fz}/overflow_session.c ${_fz}/overflow_traps.c
-      ${PROJECT_SOURCE_DIR}/results/outcome.c ${layout})
-    target_include_directories(${objs} PRIVATE ${incs})
-    target_compile_definitions(${objs} PRIVATE ${defs})
+  foreach(o ${shared} ${shared_layout} ${objs})
+    if(TARGET ${o})
+      continue()
+    endif()
+    if(o STREQUAL shared)
+      add_library(${o} OBJECT ${TH_FZ_SHARED_SOURCES})
+      target_compile_definitions(${o} PRIVATE ${cdefs})
+    elseif(o STREQUAL shared_layout)
+      add_library(${o} OBJECT ${layout})
+      target_compile_definitions(${o} PRIVATE ${cdefs})
+    else()
+      add_library(${o} OBJECT ${TH_FZ_VARIANT_SOURCES})
+      target_compile_definitions(${o} PRIVATE ${defs})
+    endif()
+    target_include_directories(${o} PRIVATE ${incs})
     # The address checks of the raw-literal filter need a PIE (a fixed low image
     # would make small values like 0x407f0 look like addresses).
-    target_compile_options(${objs} PRIVATE ${TH_WARN_FLAGS} ${cflags} -fPIE)
+    target_compile_options(${o} PRIVATE ${TH_WARN_FLAGS} ${cflags} -fPIE)
     # The binary reader's headers (its libraries' include directories).
-    target_link_libraries(${objs} PRIVATE ${_fz_closure})
-  endif()
-  add_executable(${name} $<TARGET_OBJECTS:${objs}> ${world})
+    target_link_libraries(${o} PRIVATE ${_fz_closure})
+  endforeach()
+  add_executable(${name} $<TARGET_OBJECTS:${shared}> $<TARGET_OBJECTS:${shared_layout}>
+    $<TARGET_OBJECTS:${objs}> ${world})
   target_include_directories(${name} PRIVATE ${incs})
   target_compile_definitions(${name} PRIVATE ${defs})
   target_compile_options(${name} PRIVATE ${TH_WARN_FLAGS} ${cflags} -fPIE)
