@@ -423,13 +423,17 @@ size_t th_fz_func_insns(const char *name, struct th_fz_insn *out, size_t max)
 			o->flags_read = (unsigned short)in.flags_read;
 			o->flags_written = (unsigned short)in.flags_written;
 			/* libFuzzer's inline 8-bit counters (-fsanitize-coverage=
-			 * inline-8bit-counters): `inc byte ptr [rip + x]` into
+			 * inline-8bit-counters): `inc byte ptr [rip + x]` (clang 22)
+			 * or `add byte ptr [rip + x], 1` (clang 14) into
 			 * __sancov_cntrs, which the model never reads (the engine
 			 * reads it between runs), so a turn that writes only there
-			 * still starts the next from the same state. Only that
-			 * instruction, only that section. */
+			 * still starts the next from the same state. Only those
+			 * instructions, only that section (add's carry is a flag
+			 * written like any other: the liveness pass sees it). */
 			if (in.writes && in.write_at && cntrs_lo < cntrs_hi &&
-			    (in.text[0] == 'i' && !strncmp(in.text, "inc byte ptr [rip", 17)) &&
+			    (!strncmp(in.text, "inc byte ptr [rip", 17) ||
+			     (!strncmp(in.text, "add byte ptr [rip", 17) && strlen(in.text) > 3 &&
+			      !strcmp(in.text + strlen(in.text) - 3, ", 1"))) &&
 			    (uintptr_t)in.write_at + bias >= cntrs_lo && (uintptr_t)in.write_at + bias < cntrs_hi) {
 				o->writes = 0;
 				o->counter = 1;
