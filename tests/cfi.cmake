@@ -141,7 +141,9 @@ set_target_properties(th-binread-dup PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${_th_
 add_custom_command(OUTPUT ${_th_test_bin}/th-binread-stripped
   COMMAND ${CMAKE_OBJCOPY} --strip-all $<TARGET_FILE:th-attack-legacy-none> ${_th_test_bin}/th-binread-stripped
   DEPENDS th-attack-legacy-none VERBATIM)
-add_custom_target(th-binread-stripped ALL DEPENDS ${_th_test_bin}/th-binread-stripped)
+# (The target is not named as the file: Ninja refuses a phony target that is
+# also an output's path.)
+add_custom_target(th-binread-stripped-copy ALL DEPENDS ${_th_test_bin}/th-binread-stripped)
 th_binread_test(not-elf not_elf)
 th_binread_test(stripped stripped ${_th_test_bin}/th-binread-stripped)
 th_binread_test(no-function no_function $<TARGET_FILE:th-attack-legacy-none>)

@@ -101,7 +101,9 @@ add_custom_command(OUTPUT ${_rf_bin}
   COMMAND ${CMAKE_C_COMPILER} -nostdlib -static -fno-pic -fno-pie -o ${_rf_bin}
           ${CMAKE_CURRENT_LIST_DIR}/reach_flags.c
   DEPENDS ${CMAKE_CURRENT_LIST_DIR}/reach_flags.c VERBATIM)
-add_custom_target(th-reach-flags ALL DEPENDS ${_rf_bin})
+# (Targets here are not named as their files: Ninja refuses a phony target
+# that is also an output's path.)
+add_custom_target(th-reach-flags-bin ALL DEPENDS ${_rf_bin})
 foreach(fn entry_flags clobbered)
   add_test(NAME reach.cli.flags.${fn}
     COMMAND ${CMAKE_COMMAND} "-DCMD=${_th_reach_cli};--binary;${_rf_bin};--function;${fn}" -DRC=2
@@ -232,7 +234,7 @@ else()
     COMMAND ${CMAKE_OBJCOPY} --add-section .kcfi_traps=${_kl_bin}/th-reach-kcfi-traps.bin
             $<TARGET_FILE:th-attack-modern-kcfi> ${_kl_bin}/th-reach-kcfi-traps-twice
     DEPENDS th-attack-modern-kcfi VERBATIM)
-  add_custom_target(th-reach-kernel-like ALL DEPENDS ${_kl_bin}/th-reach-kernel-like
+  add_custom_target(th-reach-kernel-like-bins ALL DEPENDS ${_kl_bin}/th-reach-kernel-like
     ${_kl_bin}/th-reach-kernel-like-retpoline ${_kl_bin}/th-reach-kernel-like-retpoline-labels
     ${_kl_bin}/th-reach-kernel-like-big
     ${_kl_bin}/th-reach-kcfi-traps-twice)
