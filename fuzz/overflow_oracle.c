@@ -2812,9 +2812,13 @@ static void judge_pass(struct th_fz_result *r, enum th_outcome extra, const char
 			 * runner/child.c): the call the check behind this guard
 			 * stopped, from the register the binary reader names at
 			 * the guard; the legitimate callback there is a
-			 * FALSE_POSITIVE, whatever the attacker wrote before. */
+			 * FALSE_POSITIVE, whatever the attacker wrote before,
+			 * unless another check of the dispatch admits it (the
+			 * write sent it down the other path: BLOCKED_CFI). */
 			int known = reg >= 0 && caught_have_regs;
-			int fp = known && target == th_fz_world_legit_fn();
+			int legit = known && target == th_fz_world_legit_fn();
+			int elsewhere = legit && th_fz_traps_other_admits(&traps, caught_pc, target);
+			int fp = legit && !elsewhere;
 
 			more_severe(&o, fp ? TH_FALSE_POSITIVE : TH_BLOCKED_CFI);
 			th_sbuf_put(&e, "%s%s at pc 0x%lx, a CFI trap guarding %s's indirect call (%s)", sep,
@@ -2822,7 +2826,10 @@ static void judge_pass(struct th_fz_result *r, enum th_outcome extra, const char
 			if (known) {
 				th_sbuf_put(&e, ", call target ");
 				describe(&e, target);
-				th_sbuf_put(&e, " (%s)%s", th_fz_reg_name(reg), fp ? ": the legitimate callback, stopped" : "");
+				th_sbuf_put(&e, " (%s)%s", th_fz_reg_name(reg),
+				    fp ? ": the legitimate callback, stopped"
+				       : elsewhere ? ": the legitimate callback, sent down another path, which "
+						     "another check of the dispatch admits it on" : "");
 			} else {
 				th_sbuf_put(&e, ", call target not read (the reader names no register at this guard)");
 			}

@@ -136,6 +136,27 @@ int th_fz_traps_judge(const struct th_fz_traps *t, uintptr_t pc, const uint64_t 
 	return refused ? 1 : 2;
 }
 
+int th_fz_traps_other_admits(const struct th_fz_traps *t, uintptr_t pc, uintptr_t target)
+{
+	const struct th_eval_ctx cx = { t->bias_, self_read, NULL, NULL };
+	const struct th_guard *refusing = NULL;
+
+	for (size_t i = 0; i < t->n && !refusing; i++)
+		if (t->pc[i] == pc && th_guard_admits(t->site[i], t->guard[i], target, &cx) != 1)
+			refusing = t->guard[i];
+	if (!refusing)
+		return 0;
+	for (size_t i = 0; i < t->n; i++) {
+		const struct th_guard *g = t->guard[i];
+
+		if (g == refusing || (g->addr == refusing->addr && g->branch == refusing->branch))
+			continue;
+		if (th_guard_admits(t->site[i], g, target, &cx) == 1)
+			return 1;
+	}
+	return 0;
+}
+
 /* Does path end with the file name rec (whole components)? */
 static int same_file(const char *path, const char *rec)
 {

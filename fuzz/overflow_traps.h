@@ -80,6 +80,17 @@ int th_fz_traps_target_reg(const struct th_fz_traps *t, uintptr_t pc);
 int th_fz_traps_judge(const struct th_fz_traps *t, uintptr_t pc, const uint64_t *regs,
 		      uintptr_t *target, int *reg);
 
+/*
+ * Does a check of the dispatch other than the one that refused @target at
+ * @pc (another guard: not the same address and branch) admit @target?
+ * cfi/classify.c's another_check_admits(), at run time: the legitimate
+ * callback stopped at one check of a dispatch with a path of its type
+ * (6.1's tasklet_action_common() with use_callback cleared calls a
+ * tasklet_setup() callback as func(data)) is the attack's doing,
+ * BLOCKED_CFI, not the check's false positive. Return: 1 yes, 0 no.
+ */
+int th_fz_traps_other_admits(const struct th_fz_traps *t, uintptr_t pc, uintptr_t target);
+
 /* Is file:line (a sanitizer report's) a handler guard of the dispatch? The
  * file may be given with more directories than the binary recorded.
  * Return: 0 no, 1 the dispatch's. */
