@@ -131,8 +131,11 @@ endforeach()
 # Two static functions of one name, and a switch: built here, no config.
 add_executable(th-binread-dup ${CMAKE_CURRENT_LIST_DIR}/cfi_binread_dup.c
   ${CMAKE_CURRENT_BINARY_DIR}/cfi_binread_dup_b.c)
-file(WRITE ${CMAKE_CURRENT_BINARY_DIR}/cfi_binread_dup_b.c
-  "#define TH_DUP_MAIN 1\n#define TH_DUP_SIDE b\n#include \"${CMAKE_CURRENT_LIST_DIR}/cfi_binread_dup.c\"\n")
+# file(CONFIGURE) writes it only when its text changes: file(WRITE) at every
+# configure (scripts/build configures on each build) made every build after
+# the first recompile and relink th-binread-dup.
+file(CONFIGURE OUTPUT ${CMAKE_CURRENT_BINARY_DIR}/cfi_binread_dup_b.c
+  CONTENT "#define TH_DUP_MAIN 1\n#define TH_DUP_SIDE b\n#include \"${CMAKE_CURRENT_LIST_DIR}/cfi_binread_dup.c\"\n")
 set_source_files_properties(${CMAKE_CURRENT_LIST_DIR}/cfi_binread_dup.c PROPERTIES
   COMPILE_DEFINITIONS "TH_DUP_SIDE=a;TH_DUP_MAIN=0")
 target_compile_options(th-binread-dup PRIVATE -O2 ${TH_WARN_FLAGS})
