@@ -914,8 +914,8 @@ static void servers_free(struct servers *sv)
 static void run_jobs(struct th_matrix *m)
 {
 	struct sigaction sa = { .sa_handler = on_sigint }, old_int, old_term;
-	struct th_child running[32];
-	struct job *rjob[32];
+	struct th_child running[TH_MATRIX_MAX_JOBS];
+	struct job *rjob[TH_MATRIX_MAX_JOBS];
 	size_t next = 0, done = 0;
 	unsigned counts[TH_OUTCOME_COUNT] = { 0 };
 	bool tty = m->o->progress;
@@ -1273,9 +1273,12 @@ struct th_matrix *th_matrix_plan(const struct th_matrix_opts *o, char *err, size
 	}
 	m->o = o;
 	m->t0 = th_now_s();
-	m->jobs_n = o->jobs > 0 ? o->jobs : (int)sysconf(_SC_NPROCESSORS_ONLN);
-	if (m->jobs_n > 32)
-		m->jobs_n = 32;
+	m->jobs_n = o->jobs > 0 ? o->jobs
+			       : TH_MATRIX_JOBS_PER_CPU * (int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (m->jobs_n < 1)
+		m->jobs_n = 1;
+	if (m->jobs_n > TH_MATRIX_MAX_JOBS)
+		m->jobs_n = TH_MATRIX_MAX_JOBS;
 	if (plan(m)) {
 		snprintf(err, errlen, "%s", m->err);
 		th_matrix_free(m);
