@@ -59,8 +59,9 @@
  *    server's start: exitcode= is random per server, not per run (each
  *    run's obs.san_exitcode is its server's), so a report still needs the
  *    runtime's own exit; TH_RUN_TOKEN is still per run;
- *  - address-space layout (ASLR) is the server's: every run of one server
- *    has the same addresses, where an exec draws them per run;
+ *  - address-space layout is the server's: every run of one server has
+ *    its addresses (a traced child starts with ASLR off, ADDR_NO_RANDOMIZE,
+ *    so an exec'd run of the same binary has them too);
  *  - obs.seconds counts from the fork, not from before an exec.
  * A server that dies, stops forking (no fork within the run's time limit)
  * or forks what was not asked is killed and marked failed: every run it
