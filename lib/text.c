@@ -22,6 +22,21 @@ bool th_list_has(const char *list, const char *name)
 	return false;
 }
 
+bool th_list_has_sep(const char *list, const char *sep, const char *item)
+{
+	size_t l = strlen(item), ls = strlen(sep);
+
+	for (const char *p = list; *p;) {
+		const char *e = strstr(p, sep);
+		size_t w = e ? (size_t)(e - p) : strlen(p);
+
+		if (w == l && !strncmp(p, item, l))
+			return true;
+		p += w + (e ? ls : 0);
+	}
+	return false;
+}
+
 char *th_list_split(char **s)
 {
 	char *p = *s, *item;

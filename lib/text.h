@@ -17,6 +17,11 @@ bool th_list_has(const char *list, const char *name);
  * Return: the item, or NULL at the end of the list. */
 char *th_list_split(char **s);
 
+/* Is item one of the items of list, each separated from the next by sep
+ * (", " in a line of names: "write_cr4, write_cr4_direct")? An empty list
+ * holds nothing. */
+bool th_list_has_sep(const char *list, const char *sep, const char *item);
+
 /* The LINE of a "FILE:LINE" position (an expectation rule's); 0 when
  * where is NULL or has no ':'. */
 unsigned th_where_line(const char *where);

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cfi/config_table.h"
+#include "lib/text.h"
 
 size_t th_card_nconfigs(void)
 {
@@ -370,22 +371,6 @@ int th_card_reach(const struct th_results *res, enum th_api api, const char *sit
 	return rc;
 }
 
-/* Is item one of list's items, separated by sep? */
-static bool in_list(const char *list, const char *sep, const char *item)
-{
-	size_t l = strlen(item), ls = strlen(sep);
-
-	for (const char *p = list; *p;) {
-		const char *e = strstr(p, sep);
-		size_t w = e ? (size_t)(e - p) : strlen(p);
-
-		if (w == l && !strncmp(p, item, l))
-			return true;
-		p += w + (e ? ls : 0);
-	}
-	return false;
-}
-
 /* The callback a CFI trap stopped, as a cell's evidence names it
  * ("... call target prb_retire_rx_blk_timer_expired; ..."), into buf; ""
  * when it names none. */
@@ -439,7 +424,7 @@ bool th_card_reconcile(const struct th_card *card, const struct th_results *res,
 			continue;
 		for (size_t k = 0; k < c->nfindings && !own; k++)
 			own = th_fz_direct_hijack(&c->findings[k]);
-		if (own && !in_list(cfgs, ", ", c->config))
+		if (own && !th_list_has_sep(cfgs, ", ", c->config))
 			append(cfgs, sizeof(cfgs), ", ", c->config);
 	}
 	if (!*cfgs)

@@ -6,6 +6,7 @@
 #include "results_internal.h"
 #include "json_load.h"
 #include "binread/cfi_scheme.h"
+#include "lib/text.h"
 
 #include <jansson.h>
 #include <stdarg.h>
@@ -280,22 +281,6 @@ const struct th_reach_entry *th_reach_find(const struct th_results *res, const c
 	return th_reach_find_on(res, TH_PLATFORM_MODEL, toolchain, variant, config);
 }
 
-/* Is item one of list's ", "-separated items? */
-static bool listed(const char *list, const char *item)
-{
-	size_t l = strlen(item);
-
-	for (const char *p = list; *p;) {
-		const char *e = strstr(p, ", ");
-		size_t w = e ? (size_t)(e - p) : strlen(p);
-
-		if (w == l && !strncmp(p, item, l))
-			return true;
-		p += w + (e ? 2 : 0);
-	}
-	return false;
-}
-
 /* Row r of config: the entry of the newest toolchain that has one; false
  * when none has. */
 static bool admits(const struct th_results *res, enum th_api api, const char *site, enum th_variant v,
@@ -350,7 +335,8 @@ int th_reach_call(const struct th_results *res, enum th_api api, const char *sit
 			const char *name = r->entry->members[i].name;
 			size_t len = strlen(c->names);
 
-			if (r->entry->members[i].privileged && name && !listed(c->names, name))
+			if (r->entry->members[i].privileged && name &&
+			    !th_list_has_sep(c->names, ", ", name))
 				snprintf(c->names + len, sizeof(c->names) - len, "%s%s", len ? ", " : "",
 					 name);
 		}
