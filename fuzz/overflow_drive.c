@@ -9,6 +9,7 @@
  */
 #include "overflow_drive.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -89,25 +90,16 @@ void th_fz_decode(const uint8_t *data, size_t size, int no_leak, struct th_fz_pr
 	struct reader r = { data, data + size };
 	uint8_t k;
 
-	/* Every field but the payload's bytes past n, which nothing reads
-	 * (a STRCPY sets its NUL at bytes[n] when it runs): not the whole
-	 * program (5 KB a run). */
-	p->nops = 0;
+	/* Every field but the payload's arrays past n and nreloc, which
+	 * nothing reads (a STRCPY sets its NUL at bytes[n] when it runs): not
+	 * the whole program (5 KB a run). The arrays come last in an op and
+	 * the ops last in the program (overflow_drive.h). */
+	memset(p, 0, offsetof(struct th_fz_program, op));
 	p->no_leak = no_leak;
-	memset(&p->obj, 0, sizeof(p->obj));
-	p->implicit_arm = p->freed = 0;
-	p->fired = 0;
 	while (p->nops < TH_FZ_MAX_OPS && next(&r, &k)) {
 		struct th_fz_op *op = &p->op[p->nops++];
 
-		op->arg = 0;
-		op->n = 0;
-		op->nreloc = 0;
-		op->started = op->ran = 0;
-		op->dest = 0;
-		op->written = 0;
-		op->ret = 0;
-		op->neutralised = 0;
+		memset(op, 0, offsetof(struct th_fz_op, bytes));
 		op->kind = (enum th_fz_op_kind)(k % TH_FZ_OP_COUNT);
 		if (op->kind == TH_FZ_OP_RUN || op->kind == TH_FZ_OP_MOD || op->kind == TH_FZ_OP_INDEX)
 			next(&r, &op->arg);

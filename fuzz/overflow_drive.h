@@ -81,13 +81,12 @@ struct th_fz_reloc {
 	uintptr_t value;	/* written, once the op ran */
 };
 
+/* The payload's arrays last: th_fz_decode() clears what comes before them
+ * (offsetof), and writes them only up to n and nreloc. */
 struct th_fz_op {
 	enum th_fz_op_kind kind;
 	uint8_t arg;		/* RUN/MOD: jiffies; INDEX: first index */
 	size_t n;		/* payload bytes */
-	uint8_t bytes[TH_FZ_MAX_PAYLOAD + 1];
-	uint8_t literal[TH_FZ_MAX_PAYLOAD + 1];	/* 1: the attacker's own byte */
-	struct th_fz_reloc reloc[TH_FZ_MAX_RELOCS];
 	int nreloc;
 	/* Filled when the op runs. */
 	int started, ran;	/* ran: it returned (a defence may stop it inside) */
@@ -95,10 +94,14 @@ struct th_fz_op {
 	size_t written;		/* how many of bytes[] (strcpy: with its NUL) */
 	long ret;		/* mod_timer()'s return, RUN's fired count */
 	int neutralised;	/* addresses made non-canonical (th_fz_check_written()) */
+	uint8_t bytes[TH_FZ_MAX_PAYLOAD + 1];
+	uint8_t literal[TH_FZ_MAX_PAYLOAD + 1];	/* 1: the attacker's own byte */
+	struct th_fz_reloc reloc[TH_FZ_MAX_RELOCS];
 };
 
+/* The ops last: th_fz_decode() clears what comes before them (offsetof),
+ * and each op it decodes. */
 struct th_fz_program {
-	struct th_fz_op op[TH_FZ_MAX_OPS];
 	int nops;
 	int no_leak;		/* relocations ignored: the attacker without a leak */
 	/* Filled when the program runs. */
@@ -106,6 +109,7 @@ struct th_fz_program {
 	int implicit_arm;	/* the driver armed the timer after the program */
 	int freed;		/* the ring was freed */
 	long fired;		/* callbacks the final run made (-1: refused) */
+	struct th_fz_op op[TH_FZ_MAX_OPS];
 };
 
 /* Decode data (any bytes) into p. no_leak: ignore relocations. */

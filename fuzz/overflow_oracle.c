@@ -2104,6 +2104,12 @@ static void target_line(const char *line)
 	add_step(r.goal ? goal_what : targets[r.t].chain, run_how(&r), r.outcome, &r);
 }
 
+/* The callback's argument named in line (its last data=, timer= or t=). */
+static int retire_field(const char *line, uint64_t *v)
+{
+	return field_num_at(line, "data", v, 1) || field_num_at(line, "timer", v, 1) || field_num_at(line, "t", v, 1);
+}
+
 static void legit_line(const char *line)
 {
 	uint64_t v, intended = 0;
@@ -2113,8 +2119,7 @@ static void legit_line(const char *line)
 		seen.legit++;
 	else
 		seen.stray++;
-	if (field_num_at(line, "data", &v, 1) || field_num_at(line, "timer", &v, 1) ||
-	    field_num_at(line, "t", &v, 1))
+	if (retire_field(line, &v))
 		retire_push(NULL, (uintptr_t)v);
 }
 
@@ -2458,12 +2463,6 @@ static struct {
 static uint64_t retire_rec[RETIRE_MAX][REC_MAX / 8 + 1];
 static uint64_t note_rec[REC_MAX / 8 + 1];	/* the last TH-NOTE's record */
 
-/* The callback's argument named in line (its last data=, timer= or t=). */
-static int retire_field(const char *line, uint64_t *v)
-{
-	return field_num_at(line, "data", v, 1) || field_num_at(line, "timer", v, 1) || field_num_at(line, "t", v, 1);
-}
-
 static void retire_collapse(void);
 
 static void retire_push(const struct rec *r, uintptr_t v)
@@ -2561,11 +2560,10 @@ static void on_rec(const struct rec *r)
 
 /* Read what the victim wrote so far (whole records: each is published
  * once written); judge each. */
-static void drain(int final)
+static void drain(void)
 {
 	size_t end = emit.len, at = 0;
 
-	(void)final;
 	if (end > emit.cap)
 		end = emit.cap;
 	while (at + sizeof(struct rec) <= end) {
@@ -2592,7 +2590,7 @@ static void drain(int final)
 static void after_op_hook(const struct th_fz_program *p, int op)
 {
 	if (opts.tee || op >= p->nops || p->op[op].kind == TH_FZ_OP_RUN)
-		drain(0);
+		drain();
 }
 
 /* ---- the judgement ----------------------------------------------------------------- */
@@ -3096,7 +3094,7 @@ void th_fz_exec(const uint8_t *data, size_t size, struct th_fz_result *r)
 	if (at_loop >= 0)
 		lk_unwatch();
 	window_close();
-	drain(1);
+	drain();
 	judge(r, TH_OUTCOME_INVALID, NULL);
 	cur = NULL;
 }
@@ -3126,7 +3124,7 @@ static void death(enum th_outcome o, const char *why)
 #ifdef TH_FZ_CAPTURE_STDERR
 	dup2(orig_stderr, STDERR_FILENO);	/* the report goes where it belongs */
 #endif
-	drain(1);
+	drain();
 	judge(r, o, why);
 	r->died = 1;
 	th_fz_session_death(r);
