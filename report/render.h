@@ -38,7 +38,8 @@ int th_render_verdict(FILE *out, const struct th_results *res, int use_color);
 /* What the commands print beside it, within the same width: text after
  * indent, its words wrapped at TH_VERDICT_WIDTH columns, each further line
  * indented two more (a word wider than any line breaks after its commas,
- * a list; one without, a long path, stays whole); shown as
+ * a list, and a piece still wider after its TH_FZ_CHAIN_SEPs, a fuzz chain
+ * ID; one without either, a long path, stays whole); shown as
  * th_report_put_line() shows text (never raw); a newline after it. */
 void th_report_put_wrapped(FILE *out, const char *indent, const char *text);
 /* The same for text shown escaped already (th_report_put_line()). */

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /* Helpers shared by the renderers. */
 #define _POSIX_C_SOURCE 200809L
+#include "fuzz_summary.h"
 #include "render.h"
 #include "report_internal.h"
 
@@ -295,12 +296,13 @@ void th_report_put_wrapped(FILE *out, const char *indent, const char *text)
 
 void th_report_put_wrapped_escaped(FILE *out, const char *indent, const char *s)
 {
-	size_t ind = strlen(indent), col = ind;
+	size_t ind = strlen(indent), col = ind, sl = strlen(TH_FZ_CHAIN_SEP);
 
 	fputs(indent, out);
 	/* Words end at a blank. A word that does not fit goes to the next line;
 	 * one wider than any line (a long list) breaks after its commas, each
-	 * piece where it fits; a long path stays whole. */
+	 * piece where it fits, and a piece still wider (a fuzz chain ID) after
+	 * its steps' separators (TH_FZ_CHAIN_SEP); a long path stays whole. */
 	for (const char *p = s + strspn(s, " "); *p;) {
 		size_t w = strcspn(p, " ");
 		bool sep = col > ind;
@@ -316,6 +318,12 @@ void th_report_put_wrapped_escaped(FILE *out, const char *indent, const char *s)
 			while (k < w && p[k] != ',')
 				k++;
 			k += k < w;	/* the comma stays with its piece */
+			if (ind + 2 + (k - i) > TH_VERDICT_WIDTH)
+				for (size_t j = i + 1; j + sl <= k; j++)
+					if (!strncmp(p + j, TH_FZ_CHAIN_SEP, sl)) {
+						k = j + sl;	/* the separator stays with its step */
+						break;
+					}
 			if ((sep || i) && col + (i ? 0 : 1) + (k - i) > TH_VERDICT_WIDTH && col > ind + 2) {
 				fprintf(out, "\n%s  ", indent);
 				col = ind + 2;

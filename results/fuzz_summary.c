@@ -30,7 +30,7 @@ bool th_fz_is_finding(enum th_outcome o)
 
 size_t th_fz_chain_steps(const char *chain_id, enum th_outcome o, struct th_fz_step *out, size_t max)
 {
-	static const char sep[] = "_THEN_";
+	static const char sep[] = TH_FZ_CHAIN_SEP;
 	static const enum th_outcome own[] = { TH_PRIVILEGED_WRITE, TH_HIJACKED, TH_REDIRECTED };
 	size_t n = 0;
 	const char *p = chain_id;

@@ -212,6 +212,8 @@ char *th_fz_summary_beside(const char *results_path, char *buf, size_t n);
  * outcome), joined by _THEN_.
  */
 #define TH_FZ_STEPS_MAX 32
+/* What joins a chain ID's steps (fuzz/overflow_oracle.h: chain IDs). */
+#define TH_FZ_CHAIN_SEP "_THEN_"
 struct th_fz_step {
 	char id[96];		/* WHAT_VIA_HOW: "WRITE_CR4_VIA_RING_TIMER" */
 	enum th_outcome outcome;

@@ -990,6 +990,31 @@ static void fuzz_section_escaped(void **state)
 	th_results_free(r);
 }
 
+/* check --fuzz-only's verdict lines at 80 columns: a chain ID wider than a
+ * line (outputs.widths met one of 87 columns in a one-second campaign)
+ * breaks after its steps' separator, which stays with its step; a long
+ * path, with no separator, stays whole. */
+static void wrapped_chain_id(void **state)
+{
+	(void)state;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	/* 83 columns, no blank, no separator: printed whole. */
+	static const char path[] = "/a/very/long/build/directory/of/some/user/that/goes/on/and/on/and/on/fuzz/fuzz.json";
+
+	assert_non_null(f);
+	th_report_put_wrapped(f, "", "fuzz legacy: as declared: "
+			      "FORCE_CLOSE_VIA_RING_TIMER_REDIRECTED_THEN_PROCESS_TIMEOUT_VIA_RING_TIMER_REDIRECTED.");
+	th_report_put_wrapped(f, "", path);
+	fclose(f);
+	/* The first step fits after the words (69 columns), the second not. */
+	assert_string_equal(buf, "fuzz legacy: as declared: FORCE_CLOSE_VIA_RING_TIMER_REDIRECTED_THEN_\n"
+				 "  PROCESS_TIMEOUT_VIA_RING_TIMER_REDIRECTED.\n"
+				 "/a/very/long/build/directory/of/some/user/that/goes/on/and/on/and/on/fuzz/fuzz.json\n");
+	free(buf);
+}
+
 #define TH_CASE(name) cmocka_unit_test(name)
 
 int main(int argc, char **argv)
@@ -1011,6 +1036,7 @@ int main(int argc, char **argv)
 		TH_CASE(verdict_slice),
 		TH_CASE(fuzz_section_escaped),
 		TH_CASE(html_verdict_first),
+		TH_CASE(wrapped_chain_id),
 	};
 
 	if (argc < 2)
