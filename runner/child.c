@@ -201,9 +201,13 @@ static void child_setup(const struct th_child_opts *o, const struct th_child_obs
 	 * (th-attack-transitional-randstruct-s2, HSO_INDEX_BEFORE_ARM_FUNC_WRITE_CR4)
 	 * entered tasklet_action_common in 9 of 16 runs under gdb with
 	 * randomization on, 0 of 12 with it off, and 22 randstruct cells of the
-	 * whole matrix changed outcome between two runs. A fork server's runs
-	 * share its layout. Where personality() is refused, the run goes on
-	 * randomized, as before.
+	 * whole matrix changed outcome between two runs. The kernels the
+	 * cells are judged against do not move either: kernel/build's
+	 * (tinyconfig and kernel/configs) have CONFIG_RELOCATABLE unset in
+	 * their .config, so no CONFIG_RANDOMIZE_BASE (KASLR "depends on
+	 * RELOCATABLE", arch/x86/Kconfig of 6.1 and 6.12): the same addresses
+	 * every boot. A fork server's runs share its layout. Where
+	 * personality() is refused, the run goes on randomized, as before.
 	 */
 	if (o->trace) {
 		int pers = personality(0xffffffff);
